@@ -1,0 +1,252 @@
+//! The flat simulation graph produced by elaboration: leaf entities (and compounds simulated at
+//! their behavioural level) with resolved parameters, their ports and links, the compound groups
+//! they came from (for folding in the GUI) and the routing scope each lives in.
+
+use std::collections::BTreeMap;
+
+use petgraph::graph::{NodeIndex, UnGraph};
+
+use crate::model::{Direction, ParamValue, Routing};
+use crate::time::SimTime;
+use crate::trace::{EntityInfo, GroupInfo, LinkInfo, TraceHeader};
+
+/// Index of an entity in the flat model (and in the kernel).
+pub type EntityId = u32;
+/// Index of a port within its entity.
+pub type PortIndex = u16;
+
+/// One end of a flat link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Endpoint {
+    /// Entity.
+    pub entity: EntityId,
+    /// Port within the entity.
+    pub port: PortIndex,
+}
+
+/// A port of a flat entity.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlatPort {
+    /// Expanded name.
+    pub name: String,
+    /// Direction.
+    pub direction: Direction,
+    /// Link type.
+    pub link_type: String,
+    /// Attached link, if connected.
+    pub link: Option<u32>,
+}
+
+/// One simulated entity.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlatEntity {
+    /// Full instance path (`fabric/level1/switch3`).
+    pub path: String,
+    /// Type name.
+    pub type_name: String,
+    /// Behaviour name to instantiate.
+    pub behaviour: String,
+    /// Every parameter of the type, overrides applied over defaults.
+    pub params: BTreeMap<String, ParamValue>,
+    /// Ports in type order.
+    pub ports: Vec<FlatPort>,
+    /// Visible states.
+    pub states: Vec<String>,
+    /// Enclosing detailed compound, if any.
+    pub group: Option<u32>,
+    /// The network (routing scope) this entity sits in.
+    pub scope: u32,
+    /// For a compound simulated at its behavioural level: the compound type, so its model can
+    /// analyse the inner network it stands for.
+    pub stands_for: Option<String>,
+}
+
+impl FlatEntity {
+    /// Index of the port called `name`.
+    pub fn port_index(&self, name: &str) -> Option<PortIndex> {
+        self.ports
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| i as PortIndex)
+    }
+    /// Integer parameter.
+    pub fn int(&self, name: &str) -> Option<i64> {
+        self.params.get(name).and_then(ParamValue::as_int)
+    }
+    /// Real parameter (integers widen).
+    pub fn float(&self, name: &str) -> Option<f64> {
+        self.params.get(name).and_then(ParamValue::as_float)
+    }
+    /// Time parameter.
+    pub fn time(&self, name: &str) -> Option<SimTime> {
+        self.params.get(name).and_then(ParamValue::as_time)
+    }
+    /// Text (enum, file) parameter.
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.params.get(name).and_then(ParamValue::as_text)
+    }
+    /// Flag parameter.
+    pub fn flag(&self, name: &str) -> Option<bool> {
+        self.params.get(name).and_then(ParamValue::as_bool)
+    }
+    /// Short name: the last path segment.
+    pub fn name(&self) -> &str {
+        self.path.rsplit('/').next().unwrap_or(&self.path)
+    }
+}
+
+/// A link between two flat ports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlatLink {
+    /// The two ends as declared (`a`, `b`).
+    pub ends: [Endpoint; 2],
+    /// Latency per direction.
+    pub latency: SimTime,
+    /// Bytes per second per direction (0 = unlimited).
+    pub bandwidth_bytes_per_s: u64,
+    /// Traffic may flow from `ends[0]` to `ends[1]`.
+    pub forward: bool,
+    /// Traffic may flow from `ends[1]` to `ends[0]`.
+    pub backward: bool,
+    /// Where the link was declared: the network path and its key, for messages and layout.
+    pub origin: String,
+}
+
+impl FlatLink {
+    /// The other end of the link, seen from `from`.
+    pub fn other(&self, from: Endpoint) -> Endpoint {
+        if self.ends[0] == from {
+            self.ends[1]
+        } else {
+            self.ends[0]
+        }
+    }
+}
+
+/// A compound instance simulated in detail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlatGroup {
+    /// Instance path.
+    pub path: String,
+    /// Type name.
+    pub type_name: String,
+    /// Enclosing group.
+    pub parent: Option<u32>,
+}
+
+/// A network in the hierarchy with its routing rule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scope {
+    /// Path of the network (empty for the top level).
+    pub path: String,
+    /// Routing of routers placed directly in this network.
+    pub routing: Routing,
+}
+
+/// The result of elaboration.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FlatModel {
+    /// Project name.
+    pub project: String,
+    /// Entities in a stable order (depth-first, instance names sorted).
+    pub entities: Vec<FlatEntity>,
+    /// Links.
+    pub links: Vec<FlatLink>,
+    /// Detailed compound groups.
+    pub groups: Vec<FlatGroup>,
+    /// Networks with their routing.
+    pub scopes: Vec<Scope>,
+}
+
+impl FlatModel {
+    /// Find an entity by path.
+    pub fn find(&self, path: &str) -> Option<EntityId> {
+        self.entities
+            .iter()
+            .position(|e| e.path == path)
+            .map(|i| i as EntityId)
+    }
+
+    /// The entity.
+    pub fn entity(&self, id: EntityId) -> &FlatEntity {
+        &self.entities[id as usize]
+    }
+
+    /// The endpoint linked to `end`, if its port is connected.
+    pub fn peer(&self, end: Endpoint) -> Option<Endpoint> {
+        let link = self
+            .entities
+            .get(end.entity as usize)?
+            .ports
+            .get(usize::from(end.port))?
+            .link?;
+        Some(self.links[link as usize].other(end))
+    }
+
+    /// `entity.port` as text.
+    pub fn describe(&self, end: Endpoint) -> String {
+        let e = self.entity(end.entity);
+        let port = e
+            .ports
+            .get(usize::from(end.port))
+            .map_or("?", |p| p.name.as_str());
+        format!("{}.{}", e.path, port)
+    }
+
+    /// An undirected petgraph view: node weight = entity id, edge weight = link index.
+    pub fn graph(&self) -> (UnGraph<EntityId, u32>, Vec<NodeIndex>) {
+        let mut g = UnGraph::with_capacity(self.entities.len(), self.links.len());
+        let nodes: Vec<NodeIndex> = (0..self.entities.len() as EntityId)
+            .map(|i| g.add_node(i))
+            .collect();
+        for (i, l) in self.links.iter().enumerate() {
+            g.add_edge(
+                nodes[l.ends[0].entity as usize],
+                nodes[l.ends[1].entity as usize],
+                i as u32,
+            );
+        }
+        (g, nodes)
+    }
+
+    /// The trace header describing this model. `params` lists, per entity, the names of the
+    /// parameters its behaviour traces (see `Behaviour::traced_params`).
+    pub fn trace_header(&self, seed: u64, level: u8, params: &[Vec<String>]) -> TraceHeader {
+        TraceHeader {
+            version: crate::trace::FORMAT_VERSION,
+            project: self.project.clone(),
+            seed,
+            level,
+            entities: self
+                .entities
+                .iter()
+                .enumerate()
+                .map(|(i, e)| EntityInfo {
+                    path: e.path.clone(),
+                    type_name: e.type_name.clone(),
+                    states: e.states.clone(),
+                    params: params.get(i).cloned().unwrap_or_default(),
+                    ports: e.ports.iter().map(|p| p.name.clone()).collect(),
+                    group: e.group,
+                })
+                .collect(),
+            links: self
+                .links
+                .iter()
+                .map(|l| LinkInfo {
+                    a: (l.ends[0].entity, l.ends[0].port),
+                    b: (l.ends[1].entity, l.ends[1].port),
+                })
+                .collect(),
+            groups: self
+                .groups
+                .iter()
+                .map(|g| GroupInfo {
+                    path: g.path.clone(),
+                    type_name: g.type_name.clone(),
+                    parent: g.parent,
+                })
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! Elaboration: flatten the hierarchy according to each compound instance's abstraction level into a
+//! flat simulation graph, resolving links through compound port maps and filling parameter defaults.
+
+mod flat;
+
+pub use flat::{Endpoint, EntityId, FlatEntity, FlatGroup, FlatLink, FlatModel, FlatPort, PortIndex, Scope};
+
+use std::collections::BTreeMap;
+
+use crate::model::{AbstractionLevel, EntityType, Network, PortRef, Project, TypeRegistry};
+use crate::validate::{ValidationErrors, join_path, validate_project};
+
+/// Why elaboration failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ElabError {
+    /// The project does not validate.
+    #[error("{0}")]
+    Invalid(#[from] ValidationErrors),
+    /// Something validation cannot see (should be rare): names the path at fault.
+    #[error("{path}: {message}")]
+    At {
+        /// Instance path.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Validate, then flatten a project.
+pub fn elaborate(project: &Project, registry: &TypeRegistry) -> Result<FlatModel, ElabError> {
+    validate_project(project, registry)?;
+    let mut b = Builder {
+        registry,
+        model: FlatModel {
+            project: project.name.clone(),
+            ..FlatModel::default()
+        },
+    };
+    b.model.scopes.push(Scope {
+        path: String::new(),
+        routing: project.network.routing.clone(),
+    });
+    b.network(&project.network, "", None, 0)?;
+    Ok(b.model)
+}
+
+/// Flatten one compound type's inner network on its own, fully detailed (used by behavioural
+/// models that need to know the structure they stand for, e.g. hop counts between outer ports).
+/// Returns the model and, for each outer port name, the inner endpoint it maps to.
+pub fn elaborate_type(
+    registry: &TypeRegistry,
+    type_name: &str,
+) -> Result<(FlatModel, BTreeMap<String, Endpoint>), ElabError> {
+    let ty = registry.get(type_name).ok_or_else(|| ElabError::At {
+        path: type_name.to_string(),
+        message: "unknown type".into(),
+    })?;
+    let compound = ty.compound.as_ref().ok_or_else(|| ElabError::At {
+        path: type_name.to_string(),
+        message: "not a compound type".into(),
+    })?;
+    let mut b = Builder {
+        registry,
+        model: FlatModel {
+            project: type_name.to_string(),
+            ..FlatModel::default()
+        },
+    };
+    b.model.scopes.push(Scope {
+        path: String::new(),
+        routing: compound.network.routing.clone(),
+    });
+    let ends = b.network(&compound.network, "", None, 0)?;
+    let mut outer = BTreeMap::new();
+    for export in &compound.exports {
+        if let Some(end) = ends.get(&export.inner) {
+            outer.insert(export.outer.clone(), *end);
+        }
+    }
+    Ok((b.model, outer))
+}
+
+struct Builder<'a> {
+    registry: &'a TypeRegistry,
+    model: FlatModel,
+}
+
+impl Builder<'_> {
+    fn ty(&self, name: &str, path: &str) -> Result<&EntityType, ElabError> {
+        self.registry.get(name).ok_or_else(|| ElabError::At {
+            path: path.to_string(),
+            message: format!("unknown type `{name}`"),
+        })
+    }
+
+    /// Flatten `net`; returns where each instance port of this network ends up.
+    fn network(
+        &mut self,
+        net: &Network,
+        prefix: &str,
+        group: Option<u32>,
+        scope: u32,
+    ) -> Result<BTreeMap<PortRef, Endpoint>, ElabError> {
+        let mut ends: BTreeMap<PortRef, Endpoint> = BTreeMap::new();
+        for (name, inst) in &net.instances {
+            let path = join_path(prefix, name);
+            let ty = self.ty(&inst.type_name, &path)?.clone();
+            let detailed =
+                ty.compound.is_some() && (inst.level == AbstractionLevel::Detailed || ty.behaviour.is_none());
+            if detailed {
+                let compound = ty.compound.as_ref().ok_or_else(|| ElabError::At {
+                    path: path.clone(),
+                    message: "compound without inner network".into(),
+                })?;
+                let gid = self.model.groups.len() as u32;
+                self.model.groups.push(FlatGroup {
+                    path: path.clone(),
+                    type_name: ty.name.clone(),
+                    parent: group,
+                });
+                let sid = self.model.scopes.len() as u32;
+                self.model.scopes.push(Scope {
+                    path: path.clone(),
+                    routing: compound.network.routing.clone(),
+                });
+                let inner = self.network(&compound.network, &path, Some(gid), sid)?;
+                for export in &compound.exports {
+                    let end = inner.get(&export.inner).copied().ok_or_else(|| ElabError::At {
+                        path: format!("{path}.{}", export.outer),
+                        message: format!("exported inner port {} does not exist", export.inner),
+                    })?;
+                    ends.insert(PortRef::new(name, &export.outer), end);
+                }
+            } else {
+                let id = self.model.entities.len() as EntityId;
+                let mut params = BTreeMap::new();
+                for def in &ty.params {
+                    if let Some(v) = inst.params.get(&def.name).or(def.default.as_ref()) {
+                        params.insert(def.name.clone(), v.clone());
+                    }
+                }
+                let ports: Vec<FlatPort> = ty
+                    .concrete_ports(&inst.params)
+                    .into_iter()
+                    .map(|p| FlatPort {
+                        name: p.name,
+                        direction: p.direction,
+                        link_type: p.link_type,
+                        link: None,
+                    })
+                    .collect();
+                for (i, p) in ports.iter().enumerate() {
+                    ends.insert(
+                        PortRef::new(name, &p.name),
+                        Endpoint {
+                            entity: id,
+                            port: i as PortIndex,
+                        },
+                    );
+                }
+                let behaviour = ty.behaviour.clone().ok_or_else(|| ElabError::At {
+                    path: path.clone(),
+                    message: format!("type `{}` has no behaviour", ty.name),
+                })?;
+                self.model.entities.push(FlatEntity {
+                    path,
+                    type_name: ty.name.clone(),
+                    behaviour,
+                    params,
+                    ports,
+                    states: ty.states.clone(),
+                    group,
+                    scope,
+                    stands_for: ty.compound.as_ref().map(|_| ty.name.clone()),
+                });
+            }
+        }
+        for link in &net.links {
+            let resolve = |r: &PortRef| {
+                ends.get(r).copied().ok_or_else(|| ElabError::At {
+                    path: join_path(prefix, &r.to_string()),
+                    message: "link end does not resolve to a simulated port".into(),
+                })
+            };
+            let (a, b) = (resolve(&link.a)?, resolve(&link.b)?);
+            let da = self.model.entities[a.entity as usize].ports[usize::from(a.port)].direction;
+            let db = self.model.entities[b.entity as usize].ports[usize::from(b.port)].direction;
+            let id = self.model.links.len() as u32;
+            self.model.links.push(FlatLink {
+                ends: [a, b],
+                latency: link.latency,
+                bandwidth_bytes_per_s: link.bandwidth_bytes_per_s,
+                forward: da.sends() && db.receives(),
+                backward: db.sends() && da.receives(),
+                origin: join_path(prefix, &link.key()),
+            });
+            for end in [a, b] {
+                let port = &mut self.model.entities[end.entity as usize].ports[usize::from(end.port)];
+                if port.link.is_some() {
+                    return Err(ElabError::At {
+                        path: join_path(prefix, &port.name),
+                        message: "port connected twice after resolving compounds".into(),
+                    });
+                }
+                port.link = Some(id);
+            }
+        }
+        Ok(ends)
+    }
+}

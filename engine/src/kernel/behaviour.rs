@@ -1,0 +1,54 @@
+//! What a model implements: the `Message` carried on links and the event-driven `Behaviour` of an
+//! entity. Behaviours talk only to their own ports (and timers); they never see other entities.
+
+use super::context::Ctx;
+use crate::elaborate::PortIndex;
+use crate::trace::TraceValue;
+
+/// A value carried over links. One enum per model family, with a variant per link type, keeps
+/// messages typed without boxing.
+pub trait Message: Send + 'static {
+    /// Bytes on the wire: drives serialisation delay and byte statistics.
+    fn size_bytes(&self) -> u64;
+    /// Short description for level-2 trace records; only called when message sends are traced.
+    fn label(&self) -> String;
+}
+
+/// An entity's behaviour: a state machine driven by message arrivals and timers.
+pub trait Behaviour<M: Message>: Send {
+    /// Called once at time zero, in entity order, before any event runs.
+    fn init(&mut self, ctx: &mut Ctx<'_, M>) {
+        let _ = ctx;
+    }
+
+    /// A message arrived on `port`.
+    fn on_message(&mut self, ctx: &mut Ctx<'_, M>, port: PortIndex, msg: M);
+
+    /// A timer set with `Ctx::schedule` fired.
+    fn on_timer(&mut self, ctx: &mut Ctx<'_, M>, key: u64) {
+        let _ = (ctx, key);
+    }
+
+    /// False while the entity still has work it is waiting to do (a processor before DONE, a router
+    /// holding packets). If the event queue empties while any entity is unfinished, the run ends
+    /// with a deadlock report.
+    fn is_finished(&self) -> bool {
+        true
+    }
+
+    /// What an unfinished entity waits for, in words (`RECV from rank 2, tag 5`).
+    fn blocked_reason(&self) -> Option<String> {
+        None
+    }
+
+    /// Names of the parameters this behaviour traces with `Ctx::set_param` / `set_array`, indexed
+    /// by the numbers it passes there.
+    fn traced_params(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// End-of-run figures (level-5 summary records and extra statistics).
+    fn summary(&self) -> Vec<(String, TraceValue)> {
+        Vec::new()
+    }
+}

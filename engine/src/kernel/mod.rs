@@ -1,0 +1,16 @@
+//! The discrete-event kernel: integer picosecond time, `(time, seq)` event order, event-driven
+//! behaviours talking only to ports, link channels that serialise, per-entity random streams.
+
+mod behaviour;
+mod context;
+pub mod queue;
+pub mod rng;
+mod sim;
+
+pub use behaviour::{Behaviour, Message};
+pub use context::{Ctx, SendInfo};
+pub use rng::{EntityRng, entity_rng, path_hash};
+pub use sim::{
+    BlockedEntity, BuildError, DeadlockReport, Progress, RunControl, RunOutcome, RunReport, SimConfig,
+    Simulation,
+};

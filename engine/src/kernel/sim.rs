@@ -1,0 +1,647 @@
+//! The simulation kernel: owns the behaviours, the pending-event queue, the link channels, the
+//! per-entity random streams, statistics and the trace, and runs events in `(time, seq)` order.
+//!
+//! API in three steps (as nexosim has it): build a `Simulation` from a flat model and one behaviour
+//! per entity, drive it with `step`, `step_until` or `run`, then `finish` it for the report.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::behaviour::{Behaviour, Message};
+use super::context::{Ctx, SendInfo};
+use super::queue::{EventQueue, QueuedEvent};
+use super::rng::{EntityRng, entity_rng};
+use crate::elaborate::{Endpoint, EntityId, FlatModel, PortIndex};
+use crate::stats::{LinkFigures, RunStats, StatsCollector};
+use crate::time::SimTime;
+use crate::trace::{Record, TraceLevel, TraceSink, TraceValue};
+
+/// A payload waiting in the queue.
+pub(crate) struct Pending<M> {
+    pub(crate) target: EntityId,
+    pub(crate) kind: PendingKind<M>,
+}
+
+pub(crate) enum PendingKind<M> {
+    Message { port: PortIndex, msg: M, tail: SimTime },
+    Timer(u64),
+}
+
+/// How a port is wired in the kernel.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PortBinding {
+    pub(crate) peer: Endpoint,
+    /// Index into `Core::link_dirs` of the direction leaving this port; `u32::MAX` if it cannot send.
+    pub(crate) link_dir: u32,
+    pub(crate) connected: bool,
+    pub(crate) deliver_at_head: bool,
+}
+
+/// One direction of a link.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct LinkDir {
+    pub(crate) latency: SimTime,
+    pub(crate) bandwidth: u64,
+    pub(crate) busy_until: SimTime,
+    pub(crate) busy_ps: u64,
+    pub(crate) msgs: u64,
+    pub(crate) bytes: u64,
+}
+
+/// Everything but the behaviours, so a behaviour can borrow it mutably through `Ctx`.
+pub(crate) struct Core<M> {
+    pub(crate) model: Arc<FlatModel>,
+    pub(crate) now: SimTime,
+    seq: u64,
+    queue: EventQueue,
+    slots: Vec<Option<Pending<M>>>,
+    free: Vec<u32>,
+    port_base: Vec<u32>,
+    bindings: Vec<PortBinding>,
+    pub(crate) link_dirs: Vec<LinkDir>,
+    pub(crate) rngs: Vec<EntityRng>,
+    pub(crate) stats: StatsCollector,
+    level: TraceLevel,
+    sink: Option<Box<dyn TraceSink>>,
+    trace_error: Option<String>,
+    events: u64,
+    dropped: u64,
+    pub(crate) stop_requested: bool,
+}
+
+impl<M: Message> Core<M> {
+    pub(crate) fn binding(&self, entity: EntityId, port: PortIndex) -> Option<&PortBinding> {
+        let base = *self.port_base.get(entity as usize)? as usize;
+        let end = *self.port_base.get(entity as usize + 1)? as usize;
+        let i = base + usize::from(port);
+        if i < end { self.bindings.get(i) } else { None }
+    }
+
+    pub(crate) fn binding_mut(&mut self, entity: EntityId, port: PortIndex) -> Option<&mut PortBinding> {
+        let base = *self.port_base.get(entity as usize)? as usize;
+        let end = *self.port_base.get(entity as usize + 1)? as usize;
+        let i = base + usize::from(port);
+        if i < end { self.bindings.get_mut(i) } else { None }
+    }
+
+    pub(crate) fn link_dir_of(&self, entity: EntityId, port: PortIndex) -> Option<&LinkDir> {
+        let b = self.binding(entity, port)?;
+        self.link_dirs.get(b.link_dir as usize)
+    }
+
+    pub(crate) fn tracing(&self, level: TraceLevel) -> bool {
+        self.sink.is_some() && self.level.keeps(level)
+    }
+
+    pub(crate) fn emit(&mut self, record: &Record) {
+        if let Some(sink) = self.sink.as_mut()
+            && let Err(e) = sink.record(record)
+        {
+            // Keep simulating; report the first trace failure at the end of the run.
+            self.trace_error.get_or_insert_with(|| e.to_string());
+            self.sink = None;
+        }
+    }
+
+    pub(crate) fn schedule(&mut self, at: SimTime, pending: Pending<M>) {
+        let slot = if let Some(s) = self.free.pop() {
+            self.slots[s as usize] = Some(pending);
+            s
+        } else {
+            self.slots.push(Some(pending));
+            (self.slots.len() - 1) as u32
+        };
+        self.queue.push(QueuedEvent {
+            time: at.as_ps(),
+            seq: self.seq,
+            slot,
+        });
+        self.seq += 1;
+    }
+
+    pub(crate) fn send(
+        &mut self,
+        from: EntityId,
+        port: PortIndex,
+        delay: SimTime,
+        msg: M,
+        traced: bool,
+    ) -> Option<SendInfo> {
+        let Some(binding) = self.binding(from, port).copied() else {
+            self.dropped += 1;
+            return None;
+        };
+        let Some(dir) = self.link_dirs.get_mut(binding.link_dir as usize) else {
+            self.dropped += 1;
+            return None;
+        };
+        let bytes = msg.size_bytes();
+        let ready = self.now + delay;
+        let start = ready.max(dir.busy_until);
+        let serialisation = SimTime::transmission(bytes, dir.bandwidth);
+        dir.busy_until = start + serialisation;
+        dir.busy_ps += serialisation.as_ps();
+        dir.msgs += 1;
+        dir.bytes += bytes;
+        let head = start + dir.latency;
+        let tail = head + serialisation;
+        let link_free = dir.busy_until;
+        let peer = binding.peer;
+        let at_head = self
+            .binding(peer.entity, peer.port)
+            .is_some_and(|b| b.deliver_at_head);
+        let arrive = if at_head { head } else { tail };
+        self.stats.sent(from, port, bytes);
+        if traced && self.tracing(TraceLevel::MESSAGES) {
+            let record = Record::Send {
+                time: start,
+                from,
+                from_port: port,
+                to: peer.entity,
+                to_port: peer.port,
+                arrive,
+                bytes,
+                label: msg.label(),
+            };
+            self.emit(&record);
+        }
+        self.schedule(
+            arrive,
+            Pending {
+                target: peer.entity,
+                kind: PendingKind::Message {
+                    port: peer.port,
+                    msg,
+                    tail,
+                },
+            },
+        );
+        Some(SendInfo {
+            start,
+            head,
+            tail,
+            link_free,
+        })
+    }
+
+    pub(crate) fn set_state(&mut self, entity: EntityId, state: u16) {
+        if self.stats.set_state(entity, state, self.now) && self.tracing(TraceLevel::STATES) {
+            let record = Record::State {
+                time: self.now,
+                entity,
+                state,
+            };
+            self.emit(&record);
+        }
+    }
+}
+
+/// Settings of one run.
+pub struct SimConfig {
+    /// Seed of every per-entity random stream.
+    pub seed: u64,
+    /// Trace level.
+    pub level: TraceLevel,
+    /// Where records go (none: no trace at all, fastest).
+    pub sink: Option<Box<dyn TraceSink>>,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            seed: 1,
+            level: TraceLevel::default(),
+            sink: None,
+        }
+    }
+}
+
+/// Progress figures, reported every so many events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Events handled so far.
+    pub events: u64,
+    /// Current simulated time.
+    pub now: SimTime,
+    /// Events pending.
+    pub pending: usize,
+}
+
+/// Controls of a `run`: stop time, cancellation flag (set from any thread) and progress callback.
+pub struct RunControl<'a> {
+    /// Stop after the last event at or before this time.
+    pub until: Option<SimTime>,
+    /// Checked every `check_every` events; when true the run ends as cancelled.
+    pub cancel: Option<&'a AtomicBool>,
+    /// Called every `check_every` events.
+    pub progress: Option<&'a mut dyn FnMut(Progress)>,
+    /// How often to check the flag and report progress (events).
+    pub check_every: u64,
+}
+
+impl Default for RunControl<'_> {
+    fn default() -> Self {
+        RunControl {
+            until: None,
+            cancel: None,
+            progress: None,
+            check_every: 65_536,
+        }
+    }
+}
+
+/// One entity that could not finish.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BlockedEntity {
+    /// Instance path.
+    pub path: String,
+    /// Its visible state when the run stopped.
+    pub state: String,
+    /// What it waits for.
+    pub waiting_for: String,
+}
+
+/// Why a run ended with work left: nothing can happen any more.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DeadlockReport {
+    /// When the last event ran.
+    pub time: SimTime,
+    /// Every entity still waiting.
+    pub blocked: Vec<BlockedEntity>,
+}
+
+impl std::fmt::Display for DeadlockReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "deadlock at {}: {} entit{} cannot finish",
+            self.time,
+            self.blocked.len(),
+            if self.blocked.len() == 1 { "y" } else { "ies" }
+        )?;
+        for b in &self.blocked {
+            writeln!(f, "  {} [{}]: {}", b.path, b.state, b.waiting_for)?;
+        }
+        Ok(())
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum RunOutcome {
+    /// No events left and every entity finished.
+    Completed,
+    /// No events left but some entities could not finish.
+    Deadlock(DeadlockReport),
+    /// The run-until time was reached with events still pending.
+    ReachedUntil,
+    /// Cancelled through the flag, or a behaviour asked to stop.
+    Cancelled,
+}
+
+impl RunOutcome {
+    /// One word.
+    pub fn word(&self) -> &'static str {
+        match self {
+            RunOutcome::Completed => "completed",
+            RunOutcome::Deadlock(_) => "deadlock",
+            RunOutcome::ReachedUntil => "reached-until",
+            RunOutcome::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// Why a simulation could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// Behaviours and entities disagree in number.
+    #[error("{behaviours} behaviours for {entities} entities")]
+    Count {
+        /// Behaviours given.
+        behaviours: usize,
+        /// Entities in the model.
+        entities: usize,
+    },
+    /// The trace could not be started.
+    #[error("cannot write trace header: {0}")]
+    Trace(String),
+}
+
+/// The result of a finished run.
+#[derive(Debug)]
+pub struct RunReport {
+    /// How it ended.
+    pub outcome: RunOutcome,
+    /// Statistics.
+    pub stats: RunStats,
+    /// The first trace write failure, if any (the run itself continued).
+    pub trace_error: Option<String>,
+}
+
+/// A running simulation.
+pub struct Simulation<M: Message> {
+    core: Core<M>,
+    behaviours: Vec<Box<dyn Behaviour<M>>>,
+    wall_start: Instant,
+    seed: u64,
+}
+
+impl<M: Message> Simulation<M> {
+    /// Wire the kernel for `model` with one behaviour per entity (same order), write the trace header
+    /// and run every behaviour's `init` at time zero.
+    pub fn new(
+        model: Arc<FlatModel>,
+        behaviours: Vec<Box<dyn Behaviour<M>>>,
+        config: SimConfig,
+    ) -> Result<Self, BuildError> {
+        if behaviours.len() != model.entities.len() {
+            return Err(BuildError::Count {
+                behaviours: behaviours.len(),
+                entities: model.entities.len(),
+            });
+        }
+        let mut port_base = Vec::with_capacity(model.entities.len() + 1);
+        let mut total = 0u32;
+        for e in &model.entities {
+            port_base.push(total);
+            total += e.ports.len() as u32;
+        }
+        port_base.push(total);
+        let unbound = PortBinding {
+            peer: Endpoint {
+                entity: u32::MAX,
+                port: 0,
+            },
+            link_dir: u32::MAX,
+            connected: false,
+            deliver_at_head: false,
+        };
+        let mut bindings = vec![unbound; total as usize];
+        let mut link_dirs = Vec::with_capacity(model.links.len() * 2);
+        for link in &model.links {
+            let [a, b] = link.ends;
+            for (from, to, allowed) in [(a, b, link.forward), (b, a, link.backward)] {
+                let i = (port_base[from.entity as usize] + u32::from(from.port)) as usize;
+                bindings[i].peer = to;
+                bindings[i].connected = true;
+                if allowed {
+                    bindings[i].link_dir = link_dirs.len() as u32;
+                    link_dirs.push(LinkDir {
+                        latency: link.latency,
+                        bandwidth: link.bandwidth_bytes_per_s,
+                        ..LinkDir::default()
+                    });
+                }
+            }
+        }
+        let rngs = model
+            .entities
+            .iter()
+            .map(|e| entity_rng(config.seed, &e.path))
+            .collect();
+        let stats = StatsCollector::new(&model, &port_base);
+        let mut sink = config.sink;
+        if let Some(s) = sink.as_mut() {
+            let params: Vec<Vec<String>> = behaviours.iter().map(|b| b.traced_params()).collect();
+            let header = model.trace_header(config.seed, config.level.get(), &params);
+            s.header(&header).map_err(|e| BuildError::Trace(e.to_string()))?;
+        }
+        let core = Core {
+            model,
+            now: SimTime::ZERO,
+            seq: 0,
+            queue: EventQueue::new(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            port_base,
+            bindings,
+            link_dirs,
+            rngs,
+            stats,
+            level: config.level,
+            sink,
+            trace_error: None,
+            events: 0,
+            dropped: 0,
+            stop_requested: false,
+        };
+        let mut sim = Simulation {
+            core,
+            behaviours,
+            wall_start: Instant::now(),
+            seed: config.seed,
+        };
+        for (i, b) in sim.behaviours.iter_mut().enumerate() {
+            let mut ctx = Ctx {
+                core: &mut sim.core,
+                me: i as EntityId,
+                tail: SimTime::ZERO,
+            };
+            b.init(&mut ctx);
+        }
+        Ok(sim)
+    }
+
+    /// Current simulated time.
+    pub fn now(&self) -> SimTime {
+        self.core.now
+    }
+
+    /// Events handled so far.
+    pub fn events(&self) -> u64 {
+        self.core.events
+    }
+
+    /// Events pending.
+    pub fn pending(&self) -> usize {
+        self.core.queue.len()
+    }
+
+    /// The model being simulated.
+    pub fn model(&self) -> &FlatModel {
+        &self.core.model
+    }
+
+    /// Run one event. Returns false if nothing was pending.
+    pub fn step(&mut self) -> bool {
+        let Some(event) = self.core.queue.pop() else {
+            return false;
+        };
+        self.core.now = SimTime(event.time);
+        let Some(pending) = self.core.slots[event.slot as usize].take() else {
+            return true;
+        };
+        self.core.free.push(event.slot);
+        self.core.events += 1;
+        let target = pending.target;
+        let behaviour = &mut self.behaviours[target as usize];
+        match pending.kind {
+            PendingKind::Message { port, msg, tail } => {
+                self.core.stats.received(target, port, msg.size_bytes());
+                let mut ctx = Ctx {
+                    core: &mut self.core,
+                    me: target,
+                    tail,
+                };
+                behaviour.on_message(&mut ctx, port, msg);
+            }
+            PendingKind::Timer(key) => {
+                let mut ctx = Ctx {
+                    core: &mut self.core,
+                    me: target,
+                    tail: SimTime(event.time),
+                };
+                behaviour.on_timer(&mut ctx, key);
+            }
+        }
+        true
+    }
+
+    /// Run every event at or before `until`; afterwards the clock reads `until` if it was reached.
+    /// Returns the number of events handled.
+    pub fn step_until(&mut self, until: SimTime) -> u64 {
+        let before = self.core.events;
+        while self.core.queue.peek_time().is_some_and(|t| t <= until.as_ps()) && !self.core.stop_requested {
+            self.step();
+        }
+        if self.core.now < until && !self.core.stop_requested {
+            self.core.now = until;
+        }
+        self.core.events - before
+    }
+
+    /// Run until nothing is pending, the until-time is passed, or the run is cancelled.
+    pub fn run(&mut self, control: RunControl<'_>) -> RunOutcome {
+        let RunControl {
+            until,
+            cancel,
+            mut progress,
+            check_every,
+        } = control;
+        let check_every = check_every.max(1);
+        let mut countdown = check_every;
+        loop {
+            if self.core.stop_requested {
+                return RunOutcome::Cancelled;
+            }
+            let Some(next) = self.core.queue.peek_time() else {
+                break;
+            };
+            if until.is_some_and(|u| next > u.as_ps()) {
+                if let Some(u) = until {
+                    self.core.now = self.core.now.max(u);
+                }
+                return RunOutcome::ReachedUntil;
+            }
+            self.step();
+            countdown -= 1;
+            if countdown == 0 {
+                countdown = check_every;
+                if let Some(p) = progress.as_mut() {
+                    p(Progress {
+                        events: self.core.events,
+                        now: self.core.now,
+                        pending: self.core.queue.len(),
+                    });
+                }
+                if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                    return RunOutcome::Cancelled;
+                }
+            }
+        }
+        if let Some(p) = progress.as_mut() {
+            p(Progress {
+                events: self.core.events,
+                now: self.core.now,
+                pending: 0,
+            });
+        }
+        let blocked = self.blocked();
+        if blocked.is_empty() {
+            RunOutcome::Completed
+        } else {
+            RunOutcome::Deadlock(DeadlockReport {
+                time: self.core.now,
+                blocked,
+            })
+        }
+    }
+
+    /// Entities that have not finished, with what they wait for.
+    pub fn blocked(&self) -> Vec<BlockedEntity> {
+        self.behaviours
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| !b.is_finished())
+            .map(|(i, b)| {
+                let e = &self.core.model.entities[i];
+                let state = self
+                    .core
+                    .stats
+                    .current_state(i as EntityId)
+                    .and_then(|s| e.states.get(usize::from(s)).cloned())
+                    .unwrap_or_else(|| "-".into());
+                BlockedEntity {
+                    path: e.path.clone(),
+                    state,
+                    waiting_for: b.blocked_reason().unwrap_or_else(|| "unfinished work".into()),
+                }
+            })
+            .collect()
+    }
+
+    /// End the run: close statistics at the current time, write summary records, flush the trace and
+    /// return the report.
+    pub fn finish(mut self, outcome: RunOutcome) -> RunReport {
+        let now = self.core.now;
+        let wall = self.wall_start.elapsed().as_secs_f64();
+        let summaries: Vec<Vec<(String, TraceValue)>> = self.behaviours.iter().map(|b| b.summary()).collect();
+        let figures: Vec<LinkFigures> = self
+            .core
+            .link_dirs
+            .iter()
+            .map(|d| LinkFigures {
+                busy_ps: d.busy_ps,
+                msgs: d.msgs,
+                bytes: d.bytes,
+            })
+            .collect();
+        let mut stats = self.core.stats.report(
+            &self.core.model,
+            &figures,
+            now,
+            self.core.events,
+            wall,
+            self.seed,
+            &summaries,
+        );
+        stats.outcome = outcome.word().to_string();
+        stats.dropped_messages = self.core.dropped;
+        if let RunOutcome::Deadlock(d) = &outcome {
+            stats.deadlock = Some(d.clone());
+        }
+        if self.core.sink.is_some() {
+            for (i, list) in summaries.into_iter().enumerate() {
+                for (key, value) in list {
+                    self.core.emit(&Record::Summary {
+                        time: now,
+                        entity: i as EntityId,
+                        key,
+                        value,
+                    });
+                }
+            }
+            if let Some(sink) = self.core.sink.as_mut()
+                && let Err(e) = sink.finish()
+            {
+                self.core.trace_error.get_or_insert_with(|| e.to_string());
+            }
+        }
+        RunReport {
+            outcome,
+            stats,
+            trace_error: self.core.trace_error.take(),
+        }
+    }
+}

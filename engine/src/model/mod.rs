@@ -1,0 +1,22 @@
+//! The document model: entity types, instances, links, compounds, layout, workload and run
+//! settings, with RON (de)serialisation and schema versions.
+
+pub mod layout;
+pub mod network;
+pub mod params;
+pub mod project;
+pub mod registry;
+pub mod routing;
+pub mod schema;
+pub mod types;
+
+pub use layout::{NetworkLayout, ParamDisplay, Pos, ProjectLayout};
+pub use network::{AbstractionLevel, Instance, Link, Network, PortRef};
+pub use params::{ParamDef, ParamError, ParamKind, ParamValue};
+pub use project::{Project, RunSettings, SCHEMA_VERSION, StreamSource, Workload};
+pub use registry::TypeRegistry;
+pub use routing::{Routing, UpChoice};
+pub use schema::{
+    ProjectFileError, load_project, project_from_ron, project_to_ron, save_project, write_atomic,
+};
+pub use types::{CompoundDef, ConcretePort, Direction, EntityType, PortCount, PortDef, PortExport};

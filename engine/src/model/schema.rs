@@ -1,0 +1,195 @@
+//! Reading and writing projects as RON with a schema version. Older versions are migrated;
+//! newer or unknown versions fail with a message that says what to do.
+
+use std::path::Path;
+
+use super::project::{Project, SCHEMA_VERSION};
+
+/// Why a project file could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectFileError {
+    /// The file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// File path.
+        path: String,
+        /// Underlying error.
+        source: std::io::Error,
+    },
+    /// The RON text is malformed or does not match the schema.
+    #[error("{path}:{line}:{column}: {message}")]
+    Syntax {
+        /// File path (or `<text>`).
+        path: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Written by a newer hase.
+    #[error("{path}: schema version {found} is newer than this hase understands ({supported}); update hase")]
+    TooNew {
+        /// File path.
+        path: String,
+        /// Version in the file.
+        found: u32,
+        /// Newest version this build reads.
+        supported: u32,
+    },
+    /// A version that never existed.
+    #[error("{path}: schema version {found} is not a hase project version (expected 1 to {supported})")]
+    UnknownVersion {
+        /// File path.
+        path: String,
+        /// Version in the file.
+        found: u32,
+        /// Newest version this build reads.
+        supported: u32,
+    },
+    /// Serialisation failed (should not happen for valid projects).
+    #[error("cannot write project: {0}")]
+    Write(String),
+}
+
+/// Only the version field, read first so that a version mismatch is reported before schema errors.
+#[derive(serde::Deserialize)]
+struct VersionProbe {
+    schema_version: u32,
+}
+
+/// Parse a project from RON text; `origin` names the source in error messages.
+pub fn project_from_ron(text: &str, origin: &str) -> Result<Project, ProjectFileError> {
+    let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let probe: Result<VersionProbe, _> = options.from_str(text);
+    if let Ok(probe) = probe {
+        if probe.schema_version > SCHEMA_VERSION {
+            return Err(ProjectFileError::TooNew {
+                path: origin.to_string(),
+                found: probe.schema_version,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        if probe.schema_version == 0 {
+            return Err(ProjectFileError::UnknownVersion {
+                path: origin.to_string(),
+                found: 0,
+                supported: SCHEMA_VERSION,
+            });
+        }
+    }
+    let project: Project = options.from_str(text).map_err(|e| ProjectFileError::Syntax {
+        path: origin.to_string(),
+        line: e.span.start.line,
+        column: e.span.start.col,
+        message: e.code.to_string(),
+    })?;
+    Ok(migrate(project))
+}
+
+/// Bring an older project up to `SCHEMA_VERSION`. Version 1 is the first; each later version adds
+/// one step here.
+fn migrate(mut project: Project) -> Project {
+    project.schema_version = SCHEMA_VERSION;
+    project
+}
+
+/// Render a project as pretty RON.
+pub fn project_to_ron(project: &Project) -> Result<String, ProjectFileError> {
+    let config = ron::ser::PrettyConfig::new()
+        .depth_limit(12)
+        .indentor("  ".to_string())
+        .struct_names(false);
+    ron::ser::to_string_pretty(project, config).map_err(|e| ProjectFileError::Write(e.to_string()))
+}
+
+/// Read a project file.
+pub fn load_project(path: &Path) -> Result<Project, ProjectFileError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| ProjectFileError::Io {
+        path: shown.clone(),
+        source,
+    })?;
+    project_from_ron(&text, &shown)
+}
+
+/// Write a project file atomically: the text goes to a temporary file in the same directory, is
+/// flushed to disk, then renamed over the target, so a crash leaves either the old or the new file.
+pub fn save_project(project: &Project, path: &Path) -> Result<(), ProjectFileError> {
+    let text = project_to_ron(project)?;
+    write_atomic(path, text.as_bytes()).map_err(|source| ProjectFileError::Io {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+/// Atomically replace `path` with `bytes` (write to a sibling temporary file, fsync, rename).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        if let Ok(d) = std::fs::File::open(dir) {
+            // Persist the rename itself; not all platforms allow syncing a directory.
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_an_empty_project() {
+        let p = Project::new("demo");
+        let text = project_to_ron(&p).unwrap();
+        assert_eq!(project_from_ron(&text, "x").unwrap(), p);
+    }
+
+    #[test]
+    fn rejects_newer_versions_with_advice() {
+        let text = project_to_ron(&Project::new("demo"))
+            .unwrap()
+            .replace("schema_version: 1", "schema_version: 99");
+        let err = project_from_ron(&text, "demo.ron").unwrap_err();
+        assert!(matches!(err, ProjectFileError::TooNew { found: 99, .. }), "{err}");
+        assert!(err.to_string().contains("update hase"));
+    }
+
+    #[test]
+    fn syntax_errors_name_line_and_column() {
+        let err = project_from_ron("(\n  schema_version: 1,\n  name: oops\n)", "bad.ron").unwrap_err();
+        let ProjectFileError::Syntax { line, path, .. } = &err else {
+            panic!("{err}")
+        };
+        assert_eq!(path, "bad.ron");
+        assert_eq!(*line, 3, "{err}");
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temp() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.ron");
+        save_project(&Project::new("one"), &path).unwrap();
+        save_project(&Project::new("two"), &path).unwrap();
+        assert_eq!(load_project(&path).unwrap().name, "two");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}

@@ -1,0 +1,311 @@
+//! Accumulates statistics while the kernel runs: time per state per entity, messages and bytes per
+//! port, queue lengths (time-weighted), and the message-latency histogram. Flat vectors indexed by
+//! entity or global port keep the hot path to a couple of array writes.
+
+use std::collections::BTreeMap;
+
+use super::report::{EntityStats, LatencyHistogram, LinkStats, PortStats, QueueStats, RunStats};
+use crate::elaborate::{EntityId, FlatModel, PortIndex};
+use crate::time::SimTime;
+use crate::trace::TraceValue;
+
+const NO_STATE: u16 = u16::MAX;
+
+/// Totals of one link direction, in the kernel's link order (forward before backward).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LinkFigures {
+    /// Time spent serialising.
+    pub busy_ps: u64,
+    /// Messages carried.
+    pub msgs: u64,
+    /// Bytes carried.
+    pub bytes: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct PortCounters {
+    sent_msgs: u64,
+    sent_bytes: u64,
+    recv_msgs: u64,
+    recv_bytes: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct QueueAcc {
+    seen: bool,
+    last_len: u64,
+    last_time: u64,
+    area: u128,
+    max: u64,
+}
+
+/// Running statistics of one simulation.
+#[derive(Debug)]
+pub struct StatsCollector {
+    state_base: Vec<u32>,
+    state_time: Vec<u64>,
+    current: Vec<u16>,
+    since: Vec<u64>,
+    port_base: Vec<u32>,
+    ports: Vec<PortCounters>,
+    queues: Vec<QueueAcc>,
+    latency_count: u64,
+    latency_sum: u128,
+    latency_min: u64,
+    latency_max: u64,
+    latency_buckets: [u64; 65],
+}
+
+impl StatsCollector {
+    /// Sized for `model`; `port_base` gives each entity's first global port index.
+    pub fn new(model: &FlatModel, port_base: &[u32]) -> Self {
+        let mut state_base = Vec::with_capacity(model.entities.len() + 1);
+        let mut total = 0u32;
+        for e in &model.entities {
+            state_base.push(total);
+            total += e.states.len() as u32;
+        }
+        state_base.push(total);
+        let ports = port_base.last().copied().unwrap_or(0) as usize;
+        StatsCollector {
+            state_base,
+            state_time: vec![0; total as usize],
+            current: vec![NO_STATE; model.entities.len()],
+            since: vec![0; model.entities.len()],
+            port_base: port_base.to_vec(),
+            ports: vec![PortCounters::default(); ports],
+            queues: vec![QueueAcc::default(); ports],
+            latency_count: 0,
+            latency_sum: 0,
+            latency_min: u64::MAX,
+            latency_max: 0,
+            latency_buckets: [0; 65],
+        }
+    }
+
+    fn port(&self, entity: EntityId, port: PortIndex) -> usize {
+        self.port_base[entity as usize] as usize + usize::from(port)
+    }
+
+    /// Enter `state` at `now`; returns false if the entity was already in it or it is out of range.
+    pub fn set_state(&mut self, entity: EntityId, state: u16, now: SimTime) -> bool {
+        let e = entity as usize;
+        let count = self.state_base[e + 1] - self.state_base[e];
+        if u32::from(state) >= count || self.current[e] == state {
+            return false;
+        }
+        let old = self.current[e];
+        if old != NO_STATE {
+            let slot = self.state_base[e] as usize + usize::from(old);
+            self.state_time[slot] += now.as_ps() - self.since[e];
+        }
+        self.current[e] = state;
+        self.since[e] = now.as_ps();
+        true
+    }
+
+    /// The state the entity is in.
+    pub fn current_state(&self, entity: EntityId) -> Option<u16> {
+        self.current
+            .get(entity as usize)
+            .copied()
+            .filter(|s| *s != NO_STATE)
+    }
+
+    /// Count a message sent.
+    pub fn sent(&mut self, entity: EntityId, port: PortIndex, bytes: u64) {
+        let i = self.port(entity, port);
+        self.ports[i].sent_msgs += 1;
+        self.ports[i].sent_bytes += bytes;
+    }
+
+    /// Count a message received.
+    pub fn received(&mut self, entity: EntityId, port: PortIndex, bytes: u64) {
+        let i = self.port(entity, port);
+        if let Some(p) = self.ports.get_mut(i) {
+            p.recv_msgs += 1;
+            p.recv_bytes += bytes;
+        }
+    }
+
+    /// A queue behind a port now holds `len` items.
+    pub fn queue(&mut self, entity: EntityId, port: PortIndex, len: u64, now: SimTime) {
+        let i = self.port(entity, port);
+        let Some(q) = self.queues.get_mut(i) else { return };
+        let t = now.as_ps();
+        if q.seen {
+            q.area += u128::from(q.last_len) * u128::from(t - q.last_time);
+        }
+        q.seen = true;
+        q.last_len = len;
+        q.last_time = t;
+        q.max = q.max.max(len);
+    }
+
+    /// One end-to-end latency.
+    pub fn latency(&mut self, latency: SimTime) {
+        let ps = latency.as_ps();
+        self.latency_count += 1;
+        self.latency_sum += u128::from(ps);
+        self.latency_min = self.latency_min.min(ps);
+        self.latency_max = self.latency_max.max(ps);
+        let bucket = if ps == 0 {
+            0
+        } else {
+            64 - ps.leading_zeros() as usize
+        };
+        self.latency_buckets[bucket] += 1;
+    }
+
+    /// Build the report at time `now`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn report(
+        &self,
+        model: &FlatModel,
+        link_dirs: &[LinkFigures],
+        now: SimTime,
+        events: u64,
+        wall_time_s: f64,
+        seed: u64,
+        summaries: &[Vec<(String, TraceValue)>],
+    ) -> RunStats {
+        let end = now.as_ps();
+        let mut entities = BTreeMap::new();
+        for (i, e) in model.entities.iter().enumerate() {
+            let mut state_time_ps = BTreeMap::new();
+            let base = self.state_base[i] as usize;
+            for (s, name) in e.states.iter().enumerate() {
+                let mut t = self.state_time[base + s];
+                if self.current[i] as usize == s {
+                    t += end.saturating_sub(self.since[i]);
+                }
+                state_time_ps.insert(name.clone(), t);
+            }
+            let idle: u64 = state_time_ps
+                .iter()
+                .filter(|(k, _)| matches!(k.as_str(), "IDLE" | "DONE"))
+                .map(|(_, v)| *v)
+                .sum();
+            let tracked: u64 = state_time_ps.values().sum();
+            let busy_fraction = if end == 0 || e.states.is_empty() {
+                0.0
+            } else {
+                (tracked.saturating_sub(idle)) as f64 / end as f64
+            };
+            let mut ports = BTreeMap::new();
+            for (p, port) in e.ports.iter().enumerate() {
+                let g = self.port_base[i] as usize + p;
+                let c = self.ports[g];
+                let q = self.queues[g];
+                let queue = q.seen.then(|| {
+                    let area = q.area + u128::from(q.last_len) * u128::from(end.saturating_sub(q.last_time));
+                    QueueStats {
+                        max: q.max,
+                        mean: if end == 0 { 0.0 } else { area as f64 / end as f64 },
+                    }
+                });
+                if c.sent_msgs + c.recv_msgs > 0 || queue.is_some() {
+                    ports.insert(
+                        port.name.clone(),
+                        PortStats {
+                            sent_msgs: c.sent_msgs,
+                            sent_bytes: c.sent_bytes,
+                            recv_msgs: c.recv_msgs,
+                            recv_bytes: c.recv_bytes,
+                            queue,
+                        },
+                    );
+                }
+            }
+            let extra = summaries
+                .get(i)
+                .map(|list| {
+                    list.iter()
+                        .filter_map(|(k, v)| match v {
+                            TraceValue::Int(x) => Some((k.clone(), *x as f64)),
+                            TraceValue::Float(x) => Some((k.clone(), *x)),
+                            TraceValue::Text(_) => None,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            entities.insert(
+                e.path.clone(),
+                EntityStats {
+                    type_name: e.type_name.clone(),
+                    state_time_ps,
+                    busy_fraction,
+                    ports,
+                    extra,
+                },
+            );
+        }
+        let mut links = BTreeMap::new();
+        let mut dir = 0usize;
+        for l in &model.links {
+            for (from, to, allowed) in [
+                (l.ends[0], l.ends[1], l.forward),
+                (l.ends[1], l.ends[0], l.backward),
+            ] {
+                if !allowed {
+                    continue;
+                }
+                let d = &link_dirs[dir];
+                dir += 1;
+                let key = format!("{} -> {}", model.describe(from), model.describe(to));
+                links.insert(
+                    key,
+                    LinkStats {
+                        busy_ps: d.busy_ps,
+                        utilisation: if end == 0 {
+                            0.0
+                        } else {
+                            d.busy_ps as f64 / end as f64
+                        },
+                        msgs: d.msgs,
+                        bytes: d.bytes,
+                    },
+                );
+            }
+        }
+        let latency = LatencyHistogram {
+            count: self.latency_count,
+            min_ps: if self.latency_count == 0 {
+                0
+            } else {
+                self.latency_min
+            },
+            max_ps: self.latency_max,
+            mean_ps: if self.latency_count == 0 {
+                0.0
+            } else {
+                self.latency_sum as f64 / self.latency_count as f64
+            },
+            buckets: self
+                .latency_buckets
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| **c > 0)
+                .map(|(b, c)| (if b == 0 { 0 } else { 1u64 << (b - 1) }, *c))
+                .collect(),
+        };
+        RunStats {
+            project: model.project.clone(),
+            seed,
+            outcome: String::new(),
+            makespan_ps: end,
+            events,
+            wall_time_s,
+            events_per_s: if wall_time_s > 0.0 {
+                events as f64 / wall_time_s
+            } else {
+                0.0
+            },
+            dropped_messages: 0,
+            entities,
+            links,
+            latency,
+            deadlock: None,
+        }
+    }
+}

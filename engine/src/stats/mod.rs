@@ -1,0 +1,7 @@
+//! Run statistics: the collector the kernel updates and the report it produces.
+
+mod collector;
+mod report;
+
+pub use collector::{LinkFigures, StatsCollector};
+pub use report::{EntityStats, LatencyHistogram, LinkStats, PortStats, QueueStats, RunStats};

@@ -1,0 +1,312 @@
+//! Simulated time: an integer count of picoseconds.
+//!
+//! `SimTime` is used both for instants and for spans; field names say which (`start`, `latency`).
+//! Floating point appears only when parsing user text (`2.5ms`) and when formatting for display.
+
+use std::fmt;
+use std::ops::{Add, AddAssign, Sub};
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// Picoseconds per unit, for parsing and display.
+pub const PS_PER_NS: u64 = 1_000;
+/// Picoseconds per microsecond.
+pub const PS_PER_US: u64 = 1_000_000;
+/// Picoseconds per millisecond.
+pub const PS_PER_MS: u64 = 1_000_000_000;
+/// Picoseconds per second.
+pub const PS_PER_S: u64 = 1_000_000_000_000;
+
+/// A simulated instant or span in integer picoseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SimTime(pub u64);
+
+impl SimTime {
+    /// Time zero.
+    pub const ZERO: SimTime = SimTime(0);
+    /// The largest representable time (about 213 days).
+    pub const MAX: SimTime = SimTime(u64::MAX);
+
+    /// A time from picoseconds.
+    pub const fn from_ps(ps: u64) -> Self {
+        SimTime(ps)
+    }
+    /// A time from nanoseconds.
+    pub const fn from_ns(ns: u64) -> Self {
+        SimTime(ns * PS_PER_NS)
+    }
+    /// A time from microseconds.
+    pub const fn from_us(us: u64) -> Self {
+        SimTime(us * PS_PER_US)
+    }
+    /// A time from milliseconds.
+    pub const fn from_ms(ms: u64) -> Self {
+        SimTime(ms * PS_PER_MS)
+    }
+    /// A time from (possibly fractional) seconds, rounded to the nearest picosecond; negative or
+    /// non-finite input saturates to zero or `MAX`.
+    pub fn from_secs_f64(secs: f64) -> Self {
+        Self::from_f64_ps(secs * PS_PER_S as f64)
+    }
+    /// A time from a floating picosecond count, rounded to nearest and saturated.
+    pub fn from_f64_ps(ps: f64) -> Self {
+        if ps.is_nan() || ps <= 0.0 {
+            SimTime(0)
+        } else if ps >= u64::MAX as f64 {
+            SimTime::MAX
+        } else {
+            SimTime(ps.round() as u64)
+        }
+    }
+    /// Picoseconds.
+    pub const fn as_ps(self) -> u64 {
+        self.0
+    }
+    /// Seconds as a float, for display and statistics only.
+    pub fn as_secs_f64(self) -> f64 {
+        self.0 as f64 / PS_PER_S as f64
+    }
+    /// Saturating addition.
+    #[must_use]
+    pub const fn saturating_add(self, other: SimTime) -> SimTime {
+        SimTime(self.0.saturating_add(other.0))
+    }
+    /// Saturating subtraction (zero if `other` is later).
+    #[must_use]
+    pub const fn saturating_sub(self, other: SimTime) -> SimTime {
+        SimTime(self.0.saturating_sub(other.0))
+    }
+    /// Multiply a span by an integer count, saturating.
+    #[must_use]
+    pub const fn times(self, n: u64) -> SimTime {
+        SimTime(self.0.saturating_mul(n))
+    }
+
+    /// Time to push `bytes` through a channel of `bandwidth_bytes_per_s`, rounded up to a whole
+    /// picosecond. A bandwidth of zero means infinite (no serialisation delay).
+    pub fn transmission(bytes: u64, bandwidth_bytes_per_s: u64) -> SimTime {
+        if bandwidth_bytes_per_s == 0 || bytes == 0 {
+            return SimTime::ZERO;
+        }
+        let numerator = u128::from(bytes) * u128::from(PS_PER_S);
+        let ps = numerator.div_ceil(u128::from(bandwidth_bytes_per_s));
+        SimTime(u64::try_from(ps).unwrap_or(u64::MAX))
+    }
+
+    /// Format with the unit that keeps the number readable and `digits` significant decimals,
+    /// e.g. `640.7 us`, `1.25 ms`, `0 s`.
+    pub fn display_with(self, digits: usize) -> String {
+        let ps = self.0;
+        let (value, unit) = if ps == 0 {
+            return "0 s".to_string();
+        } else if ps < PS_PER_NS {
+            return format!("{ps} ps");
+        } else if ps < PS_PER_US {
+            (ps as f64 / PS_PER_NS as f64, "ns")
+        } else if ps < PS_PER_MS {
+            (ps as f64 / PS_PER_US as f64, "us")
+        } else if ps < PS_PER_S {
+            (ps as f64 / PS_PER_MS as f64, "ms")
+        } else {
+            (ps as f64 / PS_PER_S as f64, "s")
+        };
+        let text = format!("{value:.digits$}");
+        let text = if text.contains('.') {
+            text.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            text
+        };
+        format!("{text} {unit}")
+    }
+}
+
+impl Add for SimTime {
+    type Output = SimTime;
+    fn add(self, rhs: SimTime) -> SimTime {
+        SimTime(self.0.saturating_add(rhs.0))
+    }
+}
+
+impl AddAssign for SimTime {
+    fn add_assign(&mut self, rhs: SimTime) {
+        self.0 = self.0.saturating_add(rhs.0);
+    }
+}
+
+impl Sub for SimTime {
+    type Output = SimTime;
+    fn sub(self, rhs: SimTime) -> SimTime {
+        SimTime(self.0.saturating_sub(rhs.0))
+    }
+}
+
+impl fmt::Display for SimTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.display_with(4))
+    }
+}
+
+/// Why a time string could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TimeParseError {
+    /// Nothing to parse.
+    #[error("empty time")]
+    Empty,
+    /// The number part is not a number.
+    #[error("`{0}` is not a time: expected a number with a unit such as 10us, 2.5ms, 300ns, 40ps or 1s")]
+    BadNumber(String),
+    /// The unit is not known.
+    #[error("unknown time unit `{unit}` in `{text}`: use ps, ns, us, ms or s")]
+    BadUnit {
+        /// The whole input.
+        text: String,
+        /// The unit that was not recognised.
+        unit: String,
+    },
+    /// Negative times do not exist.
+    #[error("time `{0}` is negative")]
+    Negative(String),
+    /// Too large for 64-bit picoseconds.
+    #[error("time `{0}` is too large (the limit is about 213 days)")]
+    Overflow(String),
+}
+
+/// Parse a time with a unit: `10us`, `2.5 ms`, `300ns`, `40ps`, `1s`, `1e-6s`.
+/// A bare number is read as picoseconds.
+pub fn parse_time(text: &str) -> Result<SimTime, TimeParseError> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err(TimeParseError::Empty);
+    }
+    let split = trimmed
+        .char_indices()
+        .find(|&(i, c)| c.is_ascii_alphabetic() && !is_exponent(trimmed, i))
+        .map_or(trimmed.len(), |(i, _)| i);
+    let (number, unit) = trimmed.split_at(split);
+    let number = number.trim();
+    let unit = unit.trim();
+    let scale = match unit {
+        "" | "ps" => 1,
+        "ns" => PS_PER_NS,
+        "us" | "µs" | "μs" => PS_PER_US,
+        "ms" => PS_PER_MS,
+        "s" => PS_PER_S,
+        _ => {
+            return Err(TimeParseError::BadUnit {
+                text: trimmed.to_string(),
+                unit: unit.to_string(),
+            });
+        }
+    };
+    if let Ok(whole) = number.parse::<u64>() {
+        return whole
+            .checked_mul(scale)
+            .map(SimTime)
+            .ok_or_else(|| TimeParseError::Overflow(trimmed.into()));
+    }
+    let value: f64 = number
+        .parse()
+        .map_err(|_| TimeParseError::BadNumber(trimmed.to_string()))?;
+    if !value.is_finite() {
+        return Err(TimeParseError::BadNumber(trimmed.to_string()));
+    }
+    if value < 0.0 {
+        return Err(TimeParseError::Negative(trimmed.to_string()));
+    }
+    let ps = value * scale as f64;
+    if ps >= u64::MAX as f64 {
+        return Err(TimeParseError::Overflow(trimmed.to_string()));
+    }
+    Ok(SimTime(ps.round() as u64))
+}
+
+/// True when the alphabetic character at `i` is the `e` of a float exponent such as `1e-6`.
+fn is_exponent(text: &str, i: usize) -> bool {
+    let bytes = text.as_bytes();
+    if !matches!(bytes[i], b'e' | b'E') || i == 0 || !bytes[i - 1].is_ascii_digit() {
+        return false;
+    }
+    match bytes.get(i + 1) {
+        Some(b'-' | b'+') => bytes.get(i + 2).is_some_and(u8::is_ascii_digit),
+        Some(c) => c.is_ascii_digit(),
+        None => false,
+    }
+}
+
+impl FromStr for SimTime {
+    type Err = TimeParseError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse_time(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn parses_units() {
+        assert_eq!(parse_time("10us"), Ok(SimTime(10_000_000)));
+        assert_eq!(parse_time("2.5ms"), Ok(SimTime(2_500_000_000)));
+        assert_eq!(parse_time("300 ns"), Ok(SimTime(300_000)));
+        assert_eq!(parse_time("40ps"), Ok(SimTime(40)));
+        assert_eq!(parse_time("1s"), Ok(SimTime(PS_PER_S)));
+        assert_eq!(parse_time("1e-6s"), Ok(SimTime(PS_PER_US)));
+        assert_eq!(parse_time("1.5e3ns"), Ok(SimTime(1_500_000)));
+        assert_eq!(parse_time("17"), Ok(SimTime(17)));
+    }
+
+    #[test]
+    fn rejects_bad_times_with_reasons() {
+        assert_eq!(parse_time(""), Err(TimeParseError::Empty));
+        assert!(matches!(
+            parse_time("10 parsecs"),
+            Err(TimeParseError::BadUnit { .. })
+        ));
+        assert!(matches!(parse_time("-3us"), Err(TimeParseError::Negative(_))));
+        assert!(matches!(parse_time("abc"), Err(TimeParseError::BadUnit { .. })));
+        assert!(matches!(parse_time("1.2.3us"), Err(TimeParseError::BadNumber(_))));
+        assert!(matches!(
+            parse_time("99999999999s"),
+            Err(TimeParseError::Overflow(_))
+        ));
+    }
+
+    #[test]
+    fn displays_readably() {
+        assert_eq!(SimTime(0).to_string(), "0 s");
+        assert_eq!(SimTime(12).to_string(), "12 ps");
+        assert_eq!(SimTime(640_700_000).to_string(), "640.7 us");
+        assert_eq!(SimTime::from_ms(2).to_string(), "2 ms");
+        assert_eq!(SimTime(1_250_000_000_000).to_string(), "1.25 s");
+    }
+
+    #[test]
+    fn transmission_rounds_up() {
+        // 1 byte at 3 B/s is a third of a second: rounded up to the next picosecond.
+        assert_eq!(SimTime::transmission(1, 3), SimTime(333_333_333_334));
+        assert_eq!(SimTime::transmission(1000, 1_000_000_000), SimTime::from_us(1));
+        assert_eq!(SimTime::transmission(1000, 0), SimTime::ZERO);
+    }
+
+    proptest! {
+        #[test]
+        fn display_then_parse_is_close(ps in 0u64..1_000_000_000_000_000) {
+            let t = SimTime(ps);
+            let text = t.display_with(12).replace(' ', "");
+            let back = parse_time(&text).unwrap();
+            let err = back.0.abs_diff(ps);
+            prop_assert!(err <= ps / 1_000_000_000 + 1, "{t:?} -> {text} -> {back:?}");
+        }
+
+        #[test]
+        fn integer_forms_round_trip(n in 0u64..1_000_000, unit in prop::sample::select(vec!["ps", "ns", "us", "ms", "s"])) {
+            let t = parse_time(&format!("{n}{unit}")).unwrap();
+            let scale = match unit { "ps" => 1, "ns" => PS_PER_NS, "us" => PS_PER_US, "ms" => PS_PER_MS, _ => PS_PER_S };
+            prop_assert_eq!(t.0, n * scale);
+        }
+    }
+}

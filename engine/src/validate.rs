@@ -1,0 +1,370 @@
+//! Validation of a project against its type registry. Every problem is collected (not just the
+//! first) and each names the instance path and port at fault, e.g. `fabric/level1/switch3.up0`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use crate::model::{AbstractionLevel, ConcretePort, EntityType, Network, PortRef, Project, TypeRegistry};
+
+/// What is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// The instance's type is not in the library or the project.
+    UnknownType(String),
+    /// A parameter override names a parameter the type does not have.
+    UnknownParam(String),
+    /// A parameter value does not fit its kind.
+    BadParam {
+        /// Parameter.
+        param: String,
+        /// Why.
+        reason: String,
+    },
+    /// A parameter without a default was not set.
+    MissingParam(String),
+    /// A link end names an instance or port that does not exist.
+    DanglingLink(String),
+    /// A port has more than one link.
+    DoublyConnected(usize),
+    /// A required port has no link.
+    Unconnected,
+    /// The two ends carry different link types.
+    LinkTypeMismatch {
+        /// This end's link type.
+        here: String,
+        /// Other end and its link type.
+        there: String,
+        /// Other end's link type.
+        there_type: String,
+    },
+    /// Neither end can send to the other (in–in, out–out).
+    DirectionMismatch {
+        /// This end's direction.
+        here: String,
+        /// Other end.
+        there: String,
+        /// Other end's direction.
+        there_dir: String,
+    },
+    /// A link from a port to itself.
+    SelfLink,
+    /// Behavioural level chosen but the type has no behaviour.
+    NoBehaviourForLevel(String),
+    /// Detailed level of a type that has no inner network is fine; a type with neither is not.
+    NothingToSimulate(String),
+    /// A compound type contains itself.
+    CyclicType(String),
+    /// A compound's outer port maps to nothing, or to an inner port that does not exist.
+    BadExport(String),
+}
+
+/// One problem at one place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValidationError {
+    /// Instance path, with `.port` when a port is at fault (`fabric/level1/switch3.up0`).
+    pub path: String,
+    /// What is wrong.
+    pub problem: Problem,
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = &self.path;
+        match &self.problem {
+            Problem::UnknownType(t) => write!(f, "{p}: unknown entity type `{t}`"),
+            Problem::UnknownParam(n) => write!(f, "{p}: the type has no parameter `{n}`"),
+            Problem::BadParam { param, reason } => write!(f, "{p}: parameter `{param}`: {reason}"),
+            Problem::MissingParam(n) => write!(f, "{p}: parameter `{n}` has no default and must be set"),
+            Problem::DanglingLink(what) => write!(f, "{p}: link end does not exist ({what})"),
+            Problem::DoublyConnected(n) => {
+                write!(f, "{p}: port is connected by {n} links (at most one allowed)")
+            }
+            Problem::Unconnected => write!(f, "{p}: port is not connected"),
+            Problem::LinkTypeMismatch {
+                here,
+                there,
+                there_type,
+            } => {
+                write!(
+                    f,
+                    "{p}: link type mismatch: `{here}` here, `{there_type}` at {there}"
+                )
+            }
+            Problem::DirectionMismatch {
+                here,
+                there,
+                there_dir,
+            } => {
+                write!(
+                    f,
+                    "{p}: direction mismatch: `{here}` here and `{there_dir}` at {there}; nothing can flow"
+                )
+            }
+            Problem::SelfLink => write!(f, "{p}: link connects a port to itself"),
+            Problem::NoBehaviourForLevel(t) => {
+                write!(
+                    f,
+                    "{p}: behavioural level requested but type `{t}` has no behavioural model"
+                )
+            }
+            Problem::NothingToSimulate(t) => {
+                write!(f, "{p}: type `{t}` has neither a behaviour nor an inner network")
+            }
+            Problem::CyclicType(t) => write!(f, "{p}: compound type `{t}` contains itself"),
+            Problem::BadExport(why) => write!(f, "{p}: {why}"),
+        }
+    }
+}
+
+/// All problems of a project.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValidationErrors(pub Vec<ValidationError>);
+
+impl fmt::Display for ValidationErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0.len();
+        writeln!(f, "{n} problem{} found:", if n == 1 { "" } else { "s" })?;
+        for e in &self.0 {
+            writeln!(f, "  {e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ValidationErrors {}
+
+/// Join a parent path and a child name.
+pub fn join_path(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_string()
+    } else {
+        format!("{prefix}/{name}")
+    }
+}
+
+/// Validate a whole project. Compound types are checked once, at the first instance that uses them.
+pub fn validate_project(project: &Project, registry: &TypeRegistry) -> Result<(), ValidationErrors> {
+    let mut v = Validator {
+        registry,
+        errors: Vec::new(),
+        checked_types: BTreeSet::new(),
+        stack: Vec::new(),
+    };
+    v.network(&project.network, "");
+    if v.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(ValidationErrors(v.errors))
+    }
+}
+
+struct Validator<'a> {
+    registry: &'a TypeRegistry,
+    errors: Vec<ValidationError>,
+    checked_types: BTreeSet<String>,
+    stack: Vec<String>,
+}
+
+impl Validator<'_> {
+    fn push(&mut self, path: String, problem: Problem) {
+        self.errors.push(ValidationError { path, problem });
+    }
+
+    fn network(&mut self, net: &Network, prefix: &str) {
+        let mut ports: BTreeMap<&str, Vec<ConcretePort>> = BTreeMap::new();
+        for (name, inst) in &net.instances {
+            let path = join_path(prefix, name);
+            let Some(ty) = self.registry.get(&inst.type_name) else {
+                self.push(path, Problem::UnknownType(inst.type_name.clone()));
+                continue;
+            };
+            self.instance_params(ty, &inst.params, &path);
+            match inst.level {
+                AbstractionLevel::Behavioural if ty.behaviour.is_none() => {
+                    self.push(path.clone(), Problem::NoBehaviourForLevel(ty.name.clone()));
+                }
+                _ => {}
+            }
+            if ty.behaviour.is_none() && ty.compound.is_none() {
+                self.push(path.clone(), Problem::NothingToSimulate(ty.name.clone()));
+            }
+            if ty.compound.is_some() {
+                self.compound_type(ty, &path);
+            }
+            ports.insert(name.as_str(), ty.concrete_ports(&inst.params));
+        }
+        self.links(net, prefix, &ports);
+    }
+
+    fn instance_params(
+        &mut self,
+        ty: &EntityType,
+        overrides: &BTreeMap<String, crate::model::ParamValue>,
+        path: &str,
+    ) {
+        for (name, value) in overrides {
+            match ty.param(name) {
+                None => self.push(path.to_string(), Problem::UnknownParam(name.clone())),
+                Some(def) => {
+                    if let Err(e) = def.kind.check(value) {
+                        self.push(
+                            path.to_string(),
+                            Problem::BadParam {
+                                param: name.clone(),
+                                reason: e.to_string(),
+                            },
+                        );
+                    }
+                }
+            }
+        }
+        for def in &ty.params {
+            if def.default.is_none() && !overrides.contains_key(&def.name) {
+                self.push(path.to_string(), Problem::MissingParam(def.name.clone()));
+            }
+        }
+    }
+
+    fn compound_type(&mut self, ty: &EntityType, path: &str) {
+        if self.stack.contains(&ty.name) {
+            self.push(path.to_string(), Problem::CyclicType(ty.name.clone()));
+            return;
+        }
+        if !self.checked_types.insert(ty.name.clone()) {
+            return;
+        }
+        let Some(compound) = &ty.compound else { return };
+        self.stack.push(ty.name.clone());
+        self.network(&compound.network, path);
+        // Exports: every outer port maps to an existing, otherwise unlinked inner port.
+        let outer: Vec<ConcretePort> = ty.concrete_ports(&BTreeMap::new());
+        for port in &outer {
+            if !compound.exports.iter().any(|e| e.outer == port.name) {
+                self.push(
+                    format!("{path}.{}", port.name),
+                    Problem::BadExport(format!(
+                        "outer port `{}` is not mapped to an inner port",
+                        port.name
+                    )),
+                );
+            }
+        }
+        for export in &compound.exports {
+            let here = format!("{path}.{}", export.outer);
+            if !outer.iter().any(|p| p.name == export.outer) {
+                self.push(
+                    here.clone(),
+                    Problem::BadExport(format!("type `{}` declares no port `{}`", ty.name, export.outer)),
+                );
+            }
+            let inner_ok = compound
+                .network
+                .instances
+                .get(&export.inner.instance)
+                .is_some_and(|inst| {
+                    self.registry.get(&inst.type_name).is_some_and(|t| {
+                        t.concrete_ports(&inst.params)
+                            .iter()
+                            .any(|p| p.name == export.inner.port)
+                    })
+                });
+            if !inner_ok {
+                self.push(
+                    here,
+                    Problem::BadExport(format!("maps to missing inner port {}", export.inner)),
+                );
+            } else if compound.network.link_at(&export.inner).is_some() {
+                self.push(
+                    join_path(path, &export.inner.to_string()),
+                    Problem::BadExport(format!(
+                        "inner port is exported as `{}` and also linked inside",
+                        export.outer
+                    )),
+                );
+            }
+        }
+        self.stack.pop();
+    }
+
+    fn links(&mut self, net: &Network, prefix: &str, ports: &BTreeMap<&str, Vec<ConcretePort>>) {
+        let find = |r: &PortRef| -> Option<&ConcretePort> {
+            ports
+                .get(r.instance.as_str())
+                .and_then(|ps| ps.iter().find(|p| p.name == r.port))
+        };
+        let mut uses: BTreeMap<&PortRef, usize> = BTreeMap::new();
+        for link in &net.links {
+            let (a, b) = (find(&link.a), find(&link.b));
+            for (end, found) in [(&link.a, a), (&link.b, b)] {
+                if found.is_none()
+                    && net.instances.contains_key(&end.instance)
+                    && ports.contains_key(end.instance.as_str())
+                {
+                    self.push(
+                        join_path(prefix, &end.to_string()),
+                        Problem::DanglingLink(format!("no port `{}` on `{}`", end.port, end.instance)),
+                    );
+                } else if found.is_none() && !net.instances.contains_key(&end.instance) {
+                    self.push(
+                        join_path(prefix, &end.to_string()),
+                        Problem::DanglingLink(format!("no instance `{}`", end.instance)),
+                    );
+                }
+                *uses.entry(end).or_default() += 1;
+            }
+            if link.a == link.b {
+                self.push(join_path(prefix, &link.a.to_string()), Problem::SelfLink);
+                continue;
+            }
+            let (Some(pa), Some(pb)) = (a, b) else { continue };
+            if pa.link_type != pb.link_type {
+                self.push(
+                    join_path(prefix, &link.a.to_string()),
+                    Problem::LinkTypeMismatch {
+                        here: pa.link_type.clone(),
+                        there: join_path(prefix, &link.b.to_string()),
+                        there_type: pb.link_type.clone(),
+                    },
+                );
+            }
+            let flows = (pa.direction.sends() && pb.direction.receives())
+                || (pb.direction.sends() && pa.direction.receives());
+            if !flows {
+                self.push(
+                    join_path(prefix, &link.a.to_string()),
+                    Problem::DirectionMismatch {
+                        here: pa.direction.word().to_string(),
+                        there: join_path(prefix, &link.b.to_string()),
+                        there_dir: pb.direction.word().to_string(),
+                    },
+                );
+            }
+        }
+        for (end, n) in &uses {
+            if *n > 1 {
+                self.push(join_path(prefix, &end.to_string()), Problem::DoublyConnected(*n));
+            }
+        }
+        // Required ports left unconnected. A compound's exported inner ports count as connected:
+        // the link lives one level up.
+        for (inst, list) in ports {
+            for port in list {
+                let r = PortRef::new(inst, &port.name);
+                if !port.optional && !uses.contains_key(&r) && !self.is_exported_here(prefix, &r) {
+                    self.push(join_path(prefix, &r.to_string()), Problem::Unconnected);
+                }
+            }
+        }
+    }
+
+    /// True if `port` (in the network at `prefix`) is exported by the compound being checked.
+    fn is_exported_here(&self, _prefix: &str, port: &PortRef) -> bool {
+        let Some(ty_name) = self.stack.last() else {
+            return false;
+        };
+        self.registry
+            .get(ty_name)
+            .and_then(|t| t.compound.as_ref())
+            .is_some_and(|c| c.exports.iter().any(|e| &e.inner == port))
+    }
+}

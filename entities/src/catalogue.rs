@@ -1,0 +1,407 @@
+//! The built-in entity types and the names of the behaviours that simulate them.
+
+use hase_engine::model::{Direction, EntityType, ParamDef, ParamKind, ParamValue, PortDef, TypeRegistry};
+use hase_engine::time::SimTime;
+
+use crate::message::PACKET_LINK;
+use crate::mpi::op::{Algorithm, CollectiveKind};
+
+/// Behaviour name of processors.
+pub const PROCESSOR: &str = "processor";
+/// Behaviour name of routers and switches.
+pub const ROUTER: &str = "router";
+/// Behaviour name of the behavioural network models (hop-count or data-sheet).
+pub const NETWORK_MODEL: &str = "network_model";
+
+/// Processor states, in trace order. Collective states follow `CollectiveKind::ALL`.
+pub const PROCESSOR_STATES: [&str; 14] = [
+    "IDLE",
+    "COMPUTE",
+    "SEND",
+    "RECV",
+    "WAIT",
+    "BARRIER",
+    "BCAST",
+    "REDUCE",
+    "ALLREDUCE",
+    "GATHER",
+    "SCATTER",
+    "ALLGATHER",
+    "ALLTOALL",
+    "DONE",
+];
+
+/// Router states.
+pub const ROUTER_STATES: [&str; 3] = ["IDLE", "BUSY", "BLOCKED"];
+
+/// Network model states.
+pub const NETWORK_MODEL_STATES: [&str; 2] = ["IDLE", "BUSY"];
+
+fn time(name: &str, default: SimTime, text: &str) -> ParamDef {
+    ParamDef::new(
+        name,
+        ParamKind::Time { min: None, max: None },
+        ParamValue::Time(default),
+    )
+    .describe(text)
+}
+
+fn int(name: &str, min: i64, max: Option<i64>, default: i64, unit: Option<&str>, text: &str) -> ParamDef {
+    let mut p = ParamDef::new(
+        name,
+        ParamKind::Int { min: Some(min), max },
+        ParamValue::Int(default),
+    )
+    .describe(text);
+    p.unit = unit.map(str::to_string);
+    p
+}
+
+fn choice(name: &str, choices: &[&str], default: &str, text: &str) -> ParamDef {
+    ParamDef::new(
+        name,
+        ParamKind::Enum {
+            choices: choices.iter().map(|c| (*c).to_string()).collect(),
+        },
+        ParamValue::Text(default.to_string()),
+    )
+    .describe(text)
+}
+
+fn algorithm_param(kind: CollectiveKind) -> ParamDef {
+    let names: Vec<&str> = Algorithm::for_kind(kind).iter().map(|a| a.name()).collect();
+    choice(
+        &format!("{}_algorithm", kind.state_name().to_ascii_lowercase()),
+        &names,
+        Algorithm::default_for(kind).name(),
+        "algorithm used when the program does not choose one",
+    )
+}
+
+/// Parameters every processor type shares.
+fn processor_params() -> Vec<ParamDef> {
+    let mut params = vec![
+        int(
+            "rank",
+            -1,
+            None,
+            -1,
+            None,
+            "MPI rank; -1 numbers processors by path order",
+        ),
+        time("time_step", SimTime::from_ns(1), "duration of one COMPUTE step"),
+        ParamDef::new(
+            "flops_per_s",
+            ParamKind::Float {
+                min: Some(1.0),
+                max: None,
+            },
+            ParamValue::Float(1e9),
+        )
+        .unit("flop/s")
+        .describe("speed used for traced compute amounts given in flops"),
+        time(
+            "send_overhead",
+            SimTime::from_ns(500),
+            "processor time to start a send (o_s)",
+        ),
+        time(
+            "recv_overhead",
+            SimTime::from_ns(500),
+            "processor time to complete a receive (o_r)",
+        ),
+        int(
+            "eager_limit",
+            0,
+            None,
+            4096,
+            Some("bytes"),
+            "messages above this size use the rendezvous protocol",
+        ),
+        int(
+            "max_packet",
+            1,
+            None,
+            1024,
+            Some("bytes"),
+            "largest packet the network interface sends",
+        ),
+        time(
+            "reduce_time_per_kib",
+            SimTime::ZERO,
+            "time to combine 1 KiB of data in a reduction",
+        ),
+        int(
+            "segment_bytes",
+            1,
+            None,
+            8192,
+            Some("bytes"),
+            "segment size of pipelined collectives",
+        ),
+    ];
+    for kind in [
+        CollectiveKind::Barrier,
+        CollectiveKind::Bcast,
+        CollectiveKind::Allreduce,
+        CollectiveKind::Allgather,
+        CollectiveKind::Alltoall,
+    ] {
+        params.push(algorithm_param(kind));
+    }
+    params
+}
+
+/// A processor with one bidirectional network port.
+pub fn processor_type() -> EntityType {
+    EntityType {
+        description: "Runs one MPI rank: computes, sends and receives through its network port, and runs \
+                      collectives as point-to-point schedules."
+            .into(),
+        icon: Some("processor".into()),
+        ports: vec![PortDef::new("net", Direction::InOut, PACKET_LINK)],
+        params: processor_params(),
+        states: PROCESSOR_STATES.iter().map(|s| (*s).to_string()).collect(),
+        ..EntityType::leaf("Processor", "Processors", PROCESSOR)
+    }
+}
+
+/// A processor with separate transmit and receive ports, for unidirectional multistage networks.
+pub fn processor_split_type() -> EntityType {
+    EntityType {
+        name: "ProcessorTxRx".into(),
+        description: "A processor whose network interface has separate transmit (`tx`) and receive (`rx`) \
+                      ports, for unidirectional networks such as the omega network."
+            .into(),
+        ports: vec![
+            PortDef::new("tx", Direction::Out, PACKET_LINK),
+            PortDef::new("rx", Direction::In, PACKET_LINK),
+        ],
+        ..processor_type()
+    }
+}
+
+/// Parameters every router type shares.
+fn router_params() -> Vec<ParamDef> {
+    vec![
+        choice(
+            "switching",
+            &["store_and_forward", "cut_through"],
+            "store_and_forward",
+            "switching model",
+        ),
+        time(
+            "routing_delay",
+            SimTime::from_ns(20),
+            "time to route a packet through the switch (o)",
+        ),
+        int(
+            "buffer_packets",
+            0,
+            None,
+            0,
+            Some("packets"),
+            "input buffer per port; 0 = unbounded",
+        ),
+        ParamDef::new(
+            "coord",
+            ParamKind::IntArray { len: None },
+            ParamValue::IntArray(Vec::new()),
+        )
+        .describe("position in a mesh, torus or hypercube (set by templates)"),
+        int(
+            "stage",
+            0,
+            None,
+            0,
+            None,
+            "stage of a multistage network (set by templates)",
+        ),
+        int(
+            "level",
+            0,
+            None,
+            0,
+            None,
+            "level in a tree, 0 = leaf switches (set by templates)",
+        ),
+        int(
+            "index",
+            0,
+            None,
+            0,
+            None,
+            "position within its level or stage (set by templates)",
+        ),
+    ]
+}
+
+/// A router or switch with `radix` bidirectional ports.
+pub fn router_type() -> EntityType {
+    let mut params = vec![int("radix", 1, Some(256), 4, Some("ports"), "number of ports")];
+    params.extend(router_params());
+    EntityType {
+        description:
+            "Forwards packets between its ports using the network's routing rule, store-and-forward \
+                      or cut-through, with optional finite input buffers and credit back-pressure."
+                .into(),
+        icon: Some("router".into()),
+        ports: vec![
+            PortDef::new("p", Direction::InOut, PACKET_LINK)
+                .array_by("radix")
+                .optional(),
+        ],
+        params,
+        states: ROUTER_STATES.iter().map(|s| (*s).to_string()).collect(),
+        ..EntityType::leaf("Router", "Switches", ROUTER)
+    }
+}
+
+/// A 2×2 switch with two inputs and two outputs, for omega networks. Port order: `in0, in1, out0, out1`.
+pub fn switch2x2_type() -> EntityType {
+    EntityType {
+        description: "A 2×2 crossbar switch of a multistage network: packets enter on in0/in1 and leave on \
+                      out0/out1 chosen by the destination tag."
+            .into(),
+        icon: Some("switch".into()),
+        ports: vec![
+            PortDef::new("in", Direction::In, PACKET_LINK).array(2).optional(),
+            PortDef::new("out", Direction::Out, PACKET_LINK)
+                .array(2)
+                .optional(),
+        ],
+        params: router_params(),
+        states: ROUTER_STATES.iter().map(|s| (*s).to_string()).collect(),
+        ..EntityType::leaf("Switch2x2", "Switches", ROUTER)
+    }
+}
+
+/// Parameters of the behavioural network models (also carried by template compound network types).
+pub fn network_model_params() -> Vec<ParamDef> {
+    vec![
+        choice(
+            "model",
+            &["hop", "datasheet"],
+            "hop",
+            "hop-count (contention-free) or MPI data-sheet model",
+        ),
+        choice(
+            "sheet",
+            &["cray_t3d", "network_of_workstations"],
+            "cray_t3d",
+            "data sheet used by the datasheet model",
+        ),
+        choice(
+            "band",
+            &["min", "avg", "max"],
+            "avg",
+            "which fit of the data sheet to use",
+        ),
+    ]
+}
+
+/// A stand-alone behavioural network with `ports` attachment points, for hand-drawn projects: every
+/// pair of ports is `hops` switches apart.
+pub fn network_model_type() -> EntityType {
+    let mut params = vec![
+        int(
+            "ports",
+            1,
+            Some(65_536),
+            8,
+            Some("ports"),
+            "number of attachment ports",
+        ),
+        int(
+            "hops",
+            0,
+            None,
+            1,
+            Some("switches"),
+            "switches between any two ports (hop model)",
+        ),
+        choice(
+            "switching",
+            &["store_and_forward", "cut_through"],
+            "store_and_forward",
+            "switching model (hop model)",
+        ),
+        time(
+            "routing_delay",
+            SimTime::from_ns(20),
+            "per-switch delay (hop model)",
+        ),
+        time(
+            "latency",
+            SimTime::from_ns(10),
+            "per-link latency inside the network (hop model)",
+        ),
+        int(
+            "bandwidth",
+            0,
+            None,
+            1_000_000_000,
+            Some("B/s"),
+            "per-link bandwidth inside the network (hop model)",
+        ),
+    ];
+    params.extend(network_model_params());
+    EntityType {
+        description: "A whole network as one behavioural model: a hop-count formula without contention, or \
+                      per-MPI-function data-sheet equations."
+            .into(),
+        icon: Some("network".into()),
+        ports: vec![
+            PortDef::new("p", Direction::InOut, PACKET_LINK)
+                .array_by("ports")
+                .optional(),
+        ],
+        params,
+        states: NETWORK_MODEL_STATES.iter().map(|s| (*s).to_string()).collect(),
+        ..EntityType::leaf("NetworkModel", "Networks", NETWORK_MODEL)
+    }
+}
+
+/// Every built-in type.
+pub fn builtin_types() -> Vec<EntityType> {
+    vec![
+        processor_type(),
+        processor_split_type(),
+        router_type(),
+        switch2x2_type(),
+        network_model_type(),
+    ]
+}
+
+/// A registry holding the built-in types.
+pub fn builtin_registry() -> TypeRegistry {
+    TypeRegistry::new(builtin_types())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_satisfy_their_own_kinds() {
+        for t in builtin_types() {
+            for p in &t.params {
+                let d = p.default.as_ref().expect("built-in params have defaults");
+                assert!(
+                    p.kind.check(d).is_ok(),
+                    "{}.{}: {:?}",
+                    t.name,
+                    p.name,
+                    p.kind.check(d)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn processor_states_cover_every_collective() {
+        for k in CollectiveKind::ALL {
+            assert!(PROCESSOR_STATES.contains(&k.state_name()), "{k:?}");
+        }
+    }
+}

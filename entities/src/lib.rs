@@ -1,0 +1,8 @@
+//! hase-entities: the built-in behaviours — processor with its MPI runtime, router/switch, the
+//! behavioural network models (hop-count and data-sheet) — the messages they exchange, the collective
+//! algorithms, and the workloads that drive processors.
+
+pub mod catalogue;
+pub mod message;
+pub mod mpi;
+pub mod workload;

@@ -1,0 +1,123 @@
+//! The messages that travel on `packet` links: network packets, flow-control credits, and the
+//! collective entry/release messages exchanged with a data-sheet network model.
+
+use hase_engine::Message;
+use hase_engine::time::SimTime;
+
+use crate::mpi::op::CollectiveKind;
+
+/// The link type every built-in network port uses.
+pub const PACKET_LINK: &str = "packet";
+
+/// What a packet carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacketKind {
+    /// Payload of a message (eager, or after a rendezvous handshake). Packet 0 carries the envelope.
+    Data,
+    /// Rendezvous request-to-send: the envelope of a large message.
+    Rts,
+    /// Rendezvous clear-to-send: the receiver has matched and is ready.
+    Cts,
+}
+
+/// MPI matching context: user point-to-point traffic and collective-internal traffic never match
+/// each other (as separate communicator contexts do in MPI).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Context {
+    /// The program's own sends and receives.
+    User,
+    /// Messages inside a collective operation.
+    Collective,
+}
+
+/// One network packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Packet {
+    /// Source rank.
+    pub src: u32,
+    /// Destination rank.
+    pub dst: u32,
+    /// Bytes of this packet on the wire.
+    pub bytes: u32,
+    /// Data, RTS or CTS.
+    pub kind: PacketKind,
+    /// Message number, unique per source rank.
+    pub msg_id: u64,
+    /// Index of this packet within its message.
+    pub index: u32,
+    /// Packets in the message.
+    pub count: u32,
+    /// Matching context.
+    pub context: Context,
+    /// MPI tag.
+    pub tag: i32,
+    /// Size of the whole MPI message.
+    pub msg_bytes: u64,
+    /// When the message was handed to the network (for latency statistics).
+    pub injected: SimTime,
+    /// Switches traversed so far.
+    pub hops: u16,
+}
+
+/// A collective operation as seen by a data-sheet network model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CollectiveCall {
+    /// Which collective.
+    pub kind: CollectiveKind,
+    /// Root rank (ignored where meaningless).
+    pub root: u32,
+    /// Message size as given to the MPI call.
+    pub bytes: u64,
+    /// Collective sequence number on the calling rank (all ranks count the same way).
+    pub seq: u64,
+    /// Calling rank.
+    pub rank: u32,
+}
+
+/// Everything carried on `packet` links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetMsg {
+    /// A network packet.
+    Packet(Packet),
+    /// Flow control: the receiver freed `count` buffer slots behind this link.
+    Credit {
+        /// Slots freed.
+        count: u32,
+    },
+    /// A rank enters a collective (to a data-sheet network model).
+    CollectiveEnter(CollectiveCall),
+    /// The data-sheet model releases a rank from a collective.
+    CollectiveDone(CollectiveCall),
+}
+
+impl Message for NetMsg {
+    fn size_bytes(&self) -> u64 {
+        match self {
+            NetMsg::Packet(p) => u64::from(p.bytes),
+            NetMsg::Credit { .. } | NetMsg::CollectiveEnter(_) | NetMsg::CollectiveDone(_) => 0,
+        }
+    }
+
+    fn label(&self) -> String {
+        match self {
+            NetMsg::Packet(p) => {
+                let kind = match p.kind {
+                    PacketKind::Data => "data",
+                    PacketKind::Rts => "rts",
+                    PacketKind::Cts => "cts",
+                };
+                format!(
+                    "{kind} r{}>r{} {}/{} {}B",
+                    p.src,
+                    p.dst,
+                    p.index + 1,
+                    p.count,
+                    p.bytes
+                )
+            }
+            NetMsg::Credit { count } => format!("credit {count}"),
+            NetMsg::CollectiveEnter(c) => format!("enter {:?} r{}", c.kind, c.rank),
+            NetMsg::CollectiveDone(c) => format!("done {:?} r{}", c.kind, c.rank),
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! MPI semantics: operations, matching, the eager/rendezvous protocol and collective schedules.
+
+pub mod collectives;
+pub mod op;

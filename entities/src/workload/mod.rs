@@ -1,0 +1,4 @@
+//! Workloads: the program trait, instruction-stream files, SimGrid time-independent traces and the
+//! built-in parameterised MPI programs.
+
+pub mod program;

@@ -1,0 +1,3 @@
+//! The `hase` binary (placeholder until the CLI lands).
+
+fn main() {}

@@ -1,0 +1,1 @@
+//! hase-library: catalogue and persistence.

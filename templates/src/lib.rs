@@ -1,0 +1,1 @@
+//! hase-templates: topology generators.
