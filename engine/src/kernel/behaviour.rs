@@ -24,6 +24,13 @@ pub trait Behaviour<M: Message>: Send {
     /// A message arrived on `port`.
     fn on_message(&mut self, ctx: &mut Ctx<'_, M>, port: PortIndex, msg: M);
 
+    /// True if messages on `port` should be delivered when their first bit arrives rather than their
+    /// last (what a cut-through router wants). Asked once per port before any `init` runs.
+    fn head_delivery(&self, port: PortIndex) -> bool {
+        let _ = port;
+        false
+    }
+
     /// A timer set with `Ctx::schedule` fired.
     fn on_timer(&mut self, ctx: &mut Ctx<'_, M>, key: u64) {
         let _ = (ctx, key);

@@ -57,18 +57,10 @@ impl<M: Message> Ctx<'_, M> {
             .is_some_and(|b| b.link_dir != u32::MAX)
     }
 
-    /// For the message being handled: when its last bit arrives (equal to `now` unless this port
-    /// asked for head delivery with `deliver_on_head`).
+    /// For the message being handled: when its last bit arrives (equal to `now` unless the behaviour
+    /// asked for head delivery on this port with `Behaviour::head_delivery`).
     pub fn tail_arrival(&self) -> SimTime {
         self.tail
-    }
-
-    /// Ask for messages on `port` to be delivered when their first bit arrives rather than their
-    /// last (what a cut-through router wants). Call from `init`.
-    pub fn deliver_on_head(&mut self, port: PortIndex) {
-        if let Some(b) = self.core.binding_mut(self.me, port) {
-            b.deliver_at_head = true;
-        }
     }
 
     /// When the link direction leaving `port` is free to start another message.

@@ -14,3 +14,6 @@ pub use sim::{
     BlockedEntity, BuildError, DeadlockReport, Progress, RunControl, RunOutcome, RunReport, SimConfig,
     Simulation,
 };
+
+#[cfg(test)]
+mod tests;

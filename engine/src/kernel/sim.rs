@@ -155,7 +155,8 @@ impl<M: Message> Core<M> {
         self.stats.sent(from, port, bytes);
         if traced && self.tracing(TraceLevel::MESSAGES) {
             let record = Record::Send {
-                time: start,
+                time: self.now,
+                depart: start,
                 from,
                 from_port: port,
                 to: peer.entity,
@@ -432,6 +433,17 @@ impl<M: Message> Simulation<M> {
             wall_start: Instant::now(),
             seed: config.seed,
         };
+        // Delivery modes first, so no init can send before a receiver has declared its mode.
+        for (i, b) in sim.behaviours.iter().enumerate() {
+            let ports = sim.core.model.entities[i].ports.len();
+            for port in 0..ports as PortIndex {
+                if b.head_delivery(port)
+                    && let Some(binding) = sim.core.binding_mut(i as EntityId, port)
+                {
+                    binding.deliver_at_head = true;
+                }
+            }
+        }
         for (i, b) in sim.behaviours.iter_mut().enumerate() {
             let mut ctx = Ctx {
                 core: &mut sim.core,

@@ -80,10 +80,14 @@ pub enum Record {
         /// Text (one line).
         text: String,
     },
-    /// Level 2: a message leaves `from.from_port` at `time` and reaches `to.to_port` at `arrive`.
+    /// Level 2: a message sent at `time` from `from.from_port` leaves at `depart` (after waiting for
+    /// the link to be free) and reaches `to.to_port` at `arrive`. Records are in `time` order;
+    /// `depart` may be later.
     Send {
-        /// Departure (first bit on the wire).
+        /// When the send was issued (the record's place in time order).
         time: SimTime,
+        /// Departure: first bit on the wire.
+        depart: SimTime,
         /// Sending entity.
         from: u32,
         /// Sending port.

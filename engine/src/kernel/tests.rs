@@ -1,0 +1,353 @@
+//! Kernel tests on tiny hand-built models: link serialisation and latency against hand-worked times,
+//! head vs tail delivery, `(time, seq)` order, deadlock reports, determinism, statistics and tracing.
+
+use std::sync::{Arc, Mutex};
+
+use super::*;
+use crate::elaborate::{Endpoint, FlatEntity, FlatLink, FlatModel, FlatPort};
+use crate::model::Direction;
+use crate::time::SimTime;
+use crate::trace::{MemorySink, Record, TraceLevel};
+
+/// A test message: `bytes` on the wire and an id.
+#[derive(Clone, Debug, PartialEq)]
+struct Msg {
+    id: u32,
+    bytes: u64,
+}
+
+impl Message for Msg {
+    fn size_bytes(&self) -> u64 {
+        self.bytes
+    }
+    fn label(&self) -> String {
+        format!("m{}", self.id)
+    }
+}
+
+fn entity(path: &str, ports: usize, states: &[&str]) -> FlatEntity {
+    FlatEntity {
+        path: path.to_string(),
+        type_name: "T".into(),
+        behaviour: "test".into(),
+        params: std::collections::BTreeMap::default(),
+        ports: (0..ports)
+            .map(|i| FlatPort {
+                name: format!("p{i}"),
+                direction: Direction::InOut,
+                link_type: "x".into(),
+                link: None,
+            })
+            .collect(),
+        states: states.iter().map(|s| (*s).to_string()).collect(),
+        group: None,
+        scope: 0,
+        stands_for: None,
+    }
+}
+
+/// Two entities `a` and `b`, port 0 of each joined by one link.
+fn pair(latency: SimTime, bandwidth: u64) -> FlatModel {
+    let mut a = entity("a", 1, &["IDLE", "BUSY"]);
+    let mut b = entity("b", 1, &["IDLE", "BUSY"]);
+    a.ports[0].link = Some(0);
+    b.ports[0].link = Some(0);
+    FlatModel {
+        project: "t".into(),
+        entities: vec![a, b],
+        links: vec![FlatLink {
+            ends: [Endpoint { entity: 0, port: 0 }, Endpoint { entity: 1, port: 0 }],
+            latency,
+            bandwidth_bytes_per_s: bandwidth,
+            forward: true,
+            backward: true,
+            origin: "a.p0--b.p0".into(),
+        }],
+        groups: vec![],
+        scopes: vec![],
+    }
+}
+
+/// Sends a burst at init; records arrival times it observes.
+struct Burst {
+    sizes: Vec<u64>,
+    head: bool,
+    arrivals: Arc<Mutex<Vec<(u32, SimTime, SimTime)>>>,
+}
+
+impl Behaviour<Msg> for Burst {
+    fn head_delivery(&self, _port: PortIndex) -> bool {
+        self.head
+    }
+    fn init(&mut self, ctx: &mut Ctx<'_, Msg>) {
+        for (i, b) in self.sizes.iter().enumerate() {
+            ctx.send(
+                0,
+                Msg {
+                    id: i as u32,
+                    bytes: *b,
+                },
+            );
+        }
+    }
+    fn on_message(&mut self, ctx: &mut Ctx<'_, Msg>, _port: PortIndex, msg: Msg) {
+        self.arrivals
+            .lock()
+            .unwrap()
+            .push((msg.id, ctx.now(), ctx.tail_arrival()));
+    }
+}
+
+use crate::elaborate::PortIndex;
+
+fn run_pair(sizes_a: Vec<u64>, head_at_b: bool) -> Vec<(u32, SimTime, SimTime)> {
+    // 1 GB/s: 1 byte per ns. Latency 100 ns.
+    let model = Arc::new(pair(SimTime::from_ns(100), 1_000_000_000));
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let a = Burst {
+        sizes: sizes_a,
+        head: false,
+        arrivals: Arc::new(Mutex::new(Vec::new())),
+    };
+    let b = Burst {
+        sizes: vec![],
+        head: head_at_b,
+        arrivals: seen.clone(),
+    };
+    let mut sim = Simulation::new(model, vec![Box::new(a), Box::new(b)], SimConfig::default()).unwrap();
+    assert_eq!(sim.run(RunControl::default()), RunOutcome::Completed);
+    seen.lock().unwrap().clone()
+}
+
+#[test]
+fn a_link_serialises_back_to_back_messages() {
+    // Three messages of 1000, 500, 2000 bytes leave at 0, 1000 ns, 1500 ns; each arrives (tail) after
+    // its own serialisation plus 100 ns latency: 1100, 1600, 3600 ns.
+    let got = run_pair(vec![1000, 500, 2000], false);
+    let ns = SimTime::from_ns;
+    assert_eq!(
+        got,
+        vec![
+            (0, ns(1100), ns(1100)),
+            (1, ns(1600), ns(1600)),
+            (2, ns(3600), ns(3600))
+        ]
+    );
+}
+
+#[test]
+fn head_delivery_arrives_a_serialisation_time_earlier() {
+    // Heads arrive at start + latency: 100, 1100, 1600 ns; tails as before.
+    let got = run_pair(vec![1000, 500, 2000], true);
+    let ns = SimTime::from_ns;
+    assert_eq!(
+        got,
+        vec![
+            (0, ns(100), ns(1100)),
+            (1, ns(1100), ns(1600)),
+            (2, ns(1600), ns(3600))
+        ]
+    );
+}
+
+/// Records the order in which timers fire.
+struct Timers {
+    order: Arc<Mutex<Vec<u64>>>,
+}
+
+impl Behaviour<Msg> for Timers {
+    fn init(&mut self, ctx: &mut Ctx<'_, Msg>) {
+        for (key, at) in [(1, 50), (2, 10), (3, 50), (4, 10), (5, 0)] {
+            ctx.schedule(SimTime(at), key);
+        }
+    }
+    fn on_message(&mut self, _: &mut Ctx<'_, Msg>, _: PortIndex, _: Msg) {}
+    fn on_timer(&mut self, ctx: &mut Ctx<'_, Msg>, key: u64) {
+        self.order.lock().unwrap().push(key);
+        if key == 5 {
+            // Scheduled during time 0 for time 10: after the two already waiting for 10.
+            ctx.schedule(SimTime(10), 6);
+        }
+    }
+}
+
+#[test]
+fn equal_times_run_in_scheduling_order() {
+    let model = Arc::new(pair(SimTime::ZERO, 0));
+    let order = Arc::new(Mutex::new(Vec::new()));
+    let t = Timers { order: order.clone() };
+    let idle = Burst {
+        sizes: vec![],
+        head: false,
+        arrivals: Arc::new(Mutex::new(Vec::new())),
+    };
+    let mut sim = Simulation::new(model, vec![Box::new(t), Box::new(idle)], SimConfig::default()).unwrap();
+    sim.run(RunControl::default());
+    assert_eq!(*order.lock().unwrap(), vec![5, 2, 4, 6, 1, 3]);
+}
+
+/// Waits for a message that never comes.
+struct Waiter;
+
+impl Behaviour<Msg> for Waiter {
+    fn init(&mut self, ctx: &mut Ctx<'_, Msg>) {
+        ctx.set_state(1);
+    }
+    fn on_message(&mut self, _: &mut Ctx<'_, Msg>, _: PortIndex, _: Msg) {}
+    fn is_finished(&self) -> bool {
+        false
+    }
+    fn blocked_reason(&self) -> Option<String> {
+        Some("RECV from b".into())
+    }
+}
+
+#[test]
+fn an_unfinishable_run_reports_who_waits_for_what() {
+    let model = Arc::new(pair(SimTime::ZERO, 0));
+    let idle = Burst {
+        sizes: vec![],
+        head: false,
+        arrivals: Arc::new(Mutex::new(Vec::new())),
+    };
+    let mut sim = Simulation::new(
+        model,
+        vec![Box::new(Waiter), Box::new(idle)],
+        SimConfig::default(),
+    )
+    .unwrap();
+    let RunOutcome::Deadlock(report) = sim.run(RunControl::default()) else {
+        panic!("expected deadlock")
+    };
+    assert_eq!(report.blocked.len(), 1);
+    assert_eq!(report.blocked[0].path, "a");
+    assert_eq!(report.blocked[0].state, "BUSY");
+    assert_eq!(report.blocked[0].waiting_for, "RECV from b");
+    assert!(report.to_string().contains("a [BUSY]: RECV from b"));
+}
+
+/// PHOLD-like churn between the two entities, with random delays and states, for determinism tests.
+struct Churn {
+    left: u32,
+}
+
+impl Behaviour<Msg> for Churn {
+    fn init(&mut self, ctx: &mut Ctx<'_, Msg>) {
+        for i in 0..4 {
+            let d = SimTime(rand::Rng::next_u64(ctx.rng()) % 1000);
+            ctx.send_after(0, d, Msg { id: i, bytes: 64 });
+        }
+    }
+    fn on_message(&mut self, ctx: &mut Ctx<'_, Msg>, _: PortIndex, msg: Msg) {
+        ctx.set_state((msg.id % 2) as u16);
+        if self.left > 0 {
+            self.left -= 1;
+            let d = SimTime(rand::Rng::next_u64(ctx.rng()) % 1000);
+            ctx.send_after(
+                0,
+                d,
+                Msg {
+                    id: msg.id + 1,
+                    bytes: 64 + u64::from(msg.id % 7),
+                },
+            );
+        }
+    }
+}
+
+fn churn_trace(seed: u64) -> (Vec<Record>, crate::stats::RunStats) {
+    let model = Arc::new(pair(SimTime::from_ns(5), 10_000_000_000));
+    let sink = Arc::new(Mutex::new(MemorySink::default()));
+    let config = SimConfig {
+        seed,
+        level: TraceLevel::COMMENTS,
+        sink: Some(Box::new(sink.clone())),
+    };
+    let mut sim = Simulation::new(
+        model,
+        vec![Box::new(Churn { left: 500 }), Box::new(Churn { left: 500 })],
+        config,
+    )
+    .unwrap();
+    let outcome = sim.run(RunControl::default());
+    let report = sim.finish(outcome);
+    let records = sink.lock().unwrap().records.clone();
+    (records, report.stats)
+}
+
+#[test]
+fn same_seed_same_trace_other_seed_other_trace() {
+    let (a, sa) = churn_trace(3);
+    let (b, sb) = churn_trace(3);
+    let (c, _) = churn_trace(4);
+    assert_eq!(a, b);
+    assert_eq!(sa.makespan_ps, sb.makespan_ps);
+    assert_ne!(a, c);
+    // Time never goes backwards in the trace, and every message sent is received once.
+    assert!(
+        a.windows(2)
+            .all(|w| w[0].time() <= w[1].time() || matches!(w[1], Record::Summary { .. }))
+    );
+    let sent: u64 = sa
+        .entities
+        .values()
+        .flat_map(|e| e.ports.values())
+        .map(|p| p.sent_msgs)
+        .sum();
+    let recv: u64 = sa
+        .entities
+        .values()
+        .flat_map(|e| e.ports.values())
+        .map(|p| p.recv_msgs)
+        .sum();
+    assert_eq!(sent, recv);
+    assert_eq!(sent, 2 * (4 + 500));
+}
+
+#[test]
+fn statistics_add_up_state_times_and_link_busy_time() {
+    let (records, stats) = churn_trace(9);
+    let end = stats.makespan_ps;
+    for e in stats.entities.values() {
+        // The first state is entered at the first arrival, so state times sum to at most the makespan.
+        assert!(e.state_time_ps.values().sum::<u64>() <= end);
+    }
+    // 10 GB/s: each byte costs 100 ps on the wire.
+    for l in stats.links.values() {
+        assert_eq!(l.busy_ps, l.bytes * 100);
+    }
+    let states = records
+        .iter()
+        .filter(|r| matches!(r, Record::State { .. }))
+        .count();
+    assert!(states > 0);
+}
+
+#[test]
+fn step_until_stops_at_the_boundary_and_cancel_flag_stops_runs() {
+    let model = Arc::new(pair(SimTime::from_ns(5), 10_000_000_000));
+    let mut sim = Simulation::new(
+        model.clone(),
+        vec![Box::new(Churn { left: 50 }), Box::new(Churn { left: 50 })],
+        SimConfig::default(),
+    )
+    .unwrap();
+    sim.step_until(SimTime::from_ns(100));
+    assert_eq!(sim.now(), SimTime::from_ns(100));
+    let flag = std::sync::atomic::AtomicBool::new(true);
+    let outcome = sim.run(RunControl {
+        cancel: Some(&flag),
+        check_every: 1,
+        ..RunControl::default()
+    });
+    assert_eq!(outcome, RunOutcome::Cancelled);
+    let mut calls = 0;
+    let mut progress = |_: Progress| calls += 1;
+    let outcome = sim.run(RunControl {
+        progress: Some(&mut progress),
+        check_every: 10,
+        ..RunControl::default()
+    });
+    assert_eq!(outcome, RunOutcome::Completed);
+    assert!(calls > 1);
+}
