@@ -3,6 +3,9 @@
 //! algorithms, and the workloads that drive processors.
 
 pub mod catalogue;
+pub mod flow;
 pub mod message;
 pub mod mpi;
+pub mod processor;
+pub mod router;
 pub mod workload;

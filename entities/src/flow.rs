@@ -1,0 +1,141 @@
+//! An output port with a queue, link pacing and credit-based back-pressure, shared by routers and the
+//! processors' network interfaces.
+//!
+//! Packets wait in FIFO order. The head leaves when (a) its earliest start time has come (routing
+//! delay, cut-through tail constraint), (b) the link direction is free, and (c) the downstream buffer
+//! has a free slot (a credit). Credits start at the downstream input buffer's capacity (unlimited when
+//! that buffer is unbounded) and come back as `NetMsg::Credit` when the downstream entity forwards the
+//! packet. One timer per port is outstanding at most.
+
+use std::collections::VecDeque;
+
+use hase_engine::kernel::SendInfo;
+use hase_engine::time::SimTime;
+use hase_engine::{Ctx, PortIndex};
+
+use crate::message::{NetMsg, Packet};
+
+/// A packet waiting to leave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outgoing {
+    /// The packet.
+    pub packet: Packet,
+    /// It may not start before this time.
+    pub earliest: SimTime,
+    /// Input port it came in on (routers free that buffer slot when it leaves).
+    pub from_port: Option<PortIndex>,
+}
+
+/// Why the head of a queue cannot leave now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stall {
+    /// Nothing queued.
+    Empty,
+    /// Waiting for a time (routing delay or the link); a timer is set.
+    Until(SimTime),
+    /// Waiting for a credit from downstream.
+    Credit,
+}
+
+/// One output port's queue and flow-control state.
+#[derive(Clone, Debug)]
+pub struct OutputPort {
+    /// The port.
+    pub port: PortIndex,
+    queue: VecDeque<Outgoing>,
+    credits: Option<u32>,
+    timer_at: Option<SimTime>,
+}
+
+impl OutputPort {
+    /// An output port; `credits` is the downstream buffer size (`None` = unbounded).
+    pub fn new(port: PortIndex, credits: Option<u32>) -> Self {
+        OutputPort {
+            port,
+            queue: VecDeque::new(),
+            credits,
+            timer_at: None,
+        }
+    }
+
+    /// Packets waiting.
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// True if nothing waits.
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// Credits left (`None` = unlimited).
+    pub fn credits(&self) -> Option<u32> {
+        self.credits
+    }
+
+    /// Queue a packet behind the others.
+    pub fn push(&mut self, item: Outgoing) {
+        self.queue.push_back(item);
+    }
+
+    /// Downstream freed `count` slots.
+    pub fn add_credits(&mut self, count: u32) {
+        if let Some(c) = self.credits.as_mut() {
+            *c = c.saturating_add(count);
+        }
+    }
+
+    /// Forget the outstanding timer if it is the one firing now; returns true if it was.
+    pub fn timer_fired(&mut self, now: SimTime) -> bool {
+        if self.timer_at == Some(now) {
+            self.timer_at = None;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Send every packet that can leave now, calling `sent` for each; set a timer (with `timer_key`)
+    /// for the next moment worth looking again. Returns why the head (if any) is still waiting.
+    pub fn pump(
+        &mut self,
+        ctx: &mut Ctx<'_, NetMsg>,
+        timer_key: u64,
+        mut sent: impl FnMut(&mut Ctx<'_, NetMsg>, &Outgoing, SendInfo),
+    ) -> Stall {
+        loop {
+            let Some(head) = self.queue.front().copied() else {
+                return Stall::Empty;
+            };
+            let now = ctx.now();
+            let ready = head.earliest.max(ctx.port_free_at(self.port));
+            if ready > now {
+                self.arm(ctx, ready, timer_key);
+                return Stall::Until(ready);
+            }
+            if self.credits == Some(0) {
+                return Stall::Credit;
+            }
+            self.queue.pop_front();
+            if let Some(c) = self.credits.as_mut() {
+                *c -= 1;
+            }
+            match ctx.send(self.port, NetMsg::Packet(head.packet)) {
+                Some(info) => sent(ctx, &head, info),
+                None => {
+                    ctx.comment(|| {
+                        format!("packet for rank {} dropped: port not connected", head.packet.dst)
+                    });
+                }
+            }
+        }
+    }
+
+    /// Set a timer at `at` unless one is already due no later.
+    pub fn arm(&mut self, ctx: &mut Ctx<'_, NetMsg>, at: SimTime, timer_key: u64) {
+        if self.timer_at.is_none_or(|t| t > at || t < ctx.now()) {
+            self.timer_at = Some(at);
+            ctx.schedule_at(at, timer_key);
+        }
+    }
+}

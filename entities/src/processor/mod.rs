@@ -1,0 +1,406 @@
+//! The processor behaviour: runs one rank's program. Program operations become primitive actions
+//! (CPU time in a visible state, posting sends/receives, waiting); the MPI engine matches messages and
+//! runs the eager/rendezvous protocols; the network interface cuts messages into packets and injects
+//! them with link pacing and credits. Packets keep arriving (and protocols progress) while the CPU
+//! computes, as with a real network interface.
+
+pub mod actions;
+pub mod mpi;
+
+use std::collections::{BTreeMap, VecDeque};
+
+use hase_engine::kernel::SendInfo;
+use hase_engine::time::SimTime;
+use hase_engine::trace::TraceValue;
+use hase_engine::{Behaviour, Ctx, PortIndex};
+
+use crate::flow::{Outgoing, OutputPort};
+use crate::message::{NetMsg, Packet};
+use crate::mpi::op::{Algorithm, CollectiveKind, RecvStatus, RequestId};
+use crate::workload::program::{ProgramCtx, RankProgram};
+use actions::{Action, CpuModel, Handle, WaitOn, state, translate};
+use mpi::{Effects, Mpi, MpiLimits, ReqKey};
+
+const TIMER_CPU: u64 = 1;
+const TIMER_NIC: u64 = 2;
+const TIMER_WAKE: u64 = 3;
+
+/// Everything a processor needs, resolved from its parameters and the network.
+pub struct ProcessorConfig {
+    /// This rank.
+    pub rank: u32,
+    /// Number of ranks.
+    pub size: u32,
+    /// Port packets leave by.
+    pub tx: PortIndex,
+    /// Port packets arrive on (equal to `tx` for a bidirectional `net` port).
+    pub rx: PortIndex,
+    /// CPU timing.
+    pub cpu: CpuModel,
+    /// Receive overhead.
+    pub recv_overhead: SimTime,
+    /// Eager limit and packet size.
+    pub limits: MpiLimits,
+    /// Default algorithm per collective.
+    pub algorithms: BTreeMap<CollectiveKind, Algorithm>,
+    /// Buffer slots of the entity our link leads to (`None` = unbounded).
+    pub downstream_credits: Option<u32>,
+    /// The program.
+    pub program: Box<dyn RankProgram>,
+}
+
+/// A processor running one rank.
+pub struct ProcessorBehaviour {
+    rank: u32,
+    size: u32,
+    rx: PortIndex,
+    cpu: CpuModel,
+    recv_overhead: SimTime,
+    algorithms: BTreeMap<CollectiveKind, Algorithm>,
+    program: Box<dyn RankProgram>,
+    mpi: Mpi,
+    nic: OutputPort,
+    actions: VecDeque<Action>,
+    busy_until: SimTime,
+    wake_at: Option<SimTime>,
+    user: BTreeMap<RequestId, ReqKey>,
+    internal: BTreeMap<u32, ReqKey>,
+    waiting: Vec<ReqKey>,
+    collective_seq: u64,
+    last_recv: Option<RecvStatus>,
+    done: bool,
+    error: Option<String>,
+    sent_messages: u64,
+    received_messages: u64,
+}
+
+impl ProcessorBehaviour {
+    /// A processor about to start its program.
+    pub fn new(config: ProcessorConfig) -> Self {
+        ProcessorBehaviour {
+            rank: config.rank,
+            size: config.size,
+            rx: config.rx,
+            cpu: config.cpu,
+            recv_overhead: config.recv_overhead,
+            algorithms: config.algorithms,
+            program: config.program,
+            mpi: Mpi::new(config.rank, config.limits),
+            nic: OutputPort::new(config.tx, config.downstream_credits),
+            actions: VecDeque::new(),
+            busy_until: SimTime::ZERO,
+            wake_at: None,
+            user: BTreeMap::new(),
+            internal: BTreeMap::new(),
+            waiting: Vec::new(),
+            collective_seq: 0,
+            last_recv: None,
+            done: false,
+            error: None,
+            sent_messages: 0,
+            received_messages: 0,
+        }
+    }
+
+    fn fail(&mut self, ctx: &mut Ctx<'_, NetMsg>, message: &str) {
+        let at = self
+            .program
+            .location()
+            .map(|l| format!(" at {l}"))
+            .unwrap_or_default();
+        let text = format!("program error{at}: {message}");
+        ctx.comment(|| text.clone());
+        self.error = Some(text);
+        self.actions.clear();
+    }
+
+    fn apply(&mut self, ctx: &mut Ctx<'_, NetMsg>, effects: Effects) {
+        for latency in effects.latencies {
+            ctx.record_latency(latency);
+            self.received_messages += 1;
+        }
+        if effects.packets.is_empty() {
+            return;
+        }
+        let now = ctx.now();
+        for packet in effects.packets {
+            self.nic.push(Outgoing {
+                packet,
+                earliest: now,
+                from_port: None,
+            });
+        }
+        self.pump(ctx);
+    }
+
+    fn pump(&mut self, ctx: &mut Ctx<'_, NetMsg>) {
+        let mpi = &mut self.mpi;
+        self.nic
+            .pump(ctx, TIMER_NIC, |_ctx, item: &Outgoing, info: SendInfo| {
+                mpi.on_injected(&item.packet, info.link_free);
+            });
+    }
+
+    fn bind(&mut self, handle: Handle, req: ReqKey) {
+        match handle {
+            Handle::User(r) => {
+                self.user.insert(r, req);
+            }
+            Handle::Internal(i) => {
+                self.internal.insert(i, req);
+            }
+        }
+    }
+
+    fn resolve(&self, on: &WaitOn) -> Result<Vec<ReqKey>, String> {
+        match on {
+            WaitOn::AllUser => Ok(self.user.values().copied().collect()),
+            WaitOn::Handles(hs) => hs
+                .iter()
+                .map(|h| match h {
+                    Handle::User(r) => self
+                        .user
+                        .get(r)
+                        .copied()
+                        .ok_or_else(|| format!("wait on request {r} that was never posted")),
+                    Handle::Internal(i) => self
+                        .internal
+                        .get(i)
+                        .copied()
+                        .ok_or_else(|| format!("collective schedule waits on unposted handle {i}")),
+                })
+                .collect(),
+        }
+    }
+
+    /// Run actions until one blocks.
+    fn advance(&mut self, ctx: &mut Ctx<'_, NetMsg>) {
+        while !self.done && self.error.is_none() {
+            let now = ctx.now();
+            if self.busy_until > now {
+                return;
+            }
+            let Some(action) = self.actions.pop_front() else {
+                self.fetch(ctx);
+                continue;
+            };
+            match action {
+                Action::Cpu { duration, state } => {
+                    ctx.set_state(state);
+                    if duration > SimTime::ZERO {
+                        self.busy_until = now + duration;
+                        ctx.schedule(duration, TIMER_CPU);
+                    }
+                }
+                Action::PostSend {
+                    dst,
+                    bytes,
+                    tag,
+                    context,
+                    handle,
+                } => {
+                    let (req, effects) = self.mpi.post_send(dst, bytes, tag, context, now);
+                    self.sent_messages += 1;
+                    self.bind(handle, req);
+                    self.apply(ctx, effects);
+                }
+                Action::PostRecv {
+                    src,
+                    tag,
+                    context,
+                    handle,
+                } => {
+                    let (req, effects) = self.mpi.post_recv(src, tag, context, now);
+                    self.bind(handle, req);
+                    self.apply(ctx, effects);
+                }
+                Action::Wait { on, state, user } => {
+                    let reqs = match self.resolve(&on) {
+                        Ok(r) => r,
+                        Err(e) => return self.fail(ctx, &e),
+                    };
+                    let pending: Vec<ReqKey> = reqs
+                        .iter()
+                        .copied()
+                        .filter(|r| self.mpi.done_at(*r).is_none_or(|t| t > now))
+                        .collect();
+                    if !pending.is_empty() {
+                        ctx.set_state(state);
+                        let later = pending.iter().filter_map(|r| self.mpi.done_at(*r)).max();
+                        if let Some(t) = later
+                            && self.wake_at.is_none_or(|w| w < now || w > t)
+                        {
+                            self.wake_at = Some(t);
+                            ctx.schedule_at(t, TIMER_WAKE);
+                        }
+                        self.waiting = pending;
+                        self.actions.push_front(Action::Wait { on, state, user });
+                        return;
+                    }
+                    self.waiting.clear();
+                    self.finish_wait(&reqs, &on, state, user);
+                }
+                Action::Comment(text) => ctx.comment(|| text),
+                Action::SheetCollective(call) => {
+                    return self.fail(
+                        ctx,
+                        &format!("{:?} on a data-sheet network is not available yet", call.kind),
+                    );
+                }
+            }
+        }
+    }
+
+    fn finish_wait(&mut self, reqs: &[ReqKey], on: &WaitOn, state: u16, user: bool) {
+        let mut receives = 0u64;
+        for r in reqs {
+            if self.mpi.is_recv(*r) {
+                receives += 1;
+                if user {
+                    self.last_recv = self.mpi.status(*r).or(self.last_recv);
+                }
+            }
+            self.mpi.forget(*r);
+        }
+        match on {
+            WaitOn::AllUser => self.user.clear(),
+            WaitOn::Handles(hs) => {
+                for h in hs {
+                    match h {
+                        Handle::User(r) => {
+                            self.user.remove(r);
+                        }
+                        Handle::Internal(i) => {
+                            self.internal.remove(i);
+                        }
+                    }
+                }
+            }
+        }
+        if receives > 0 && self.recv_overhead > SimTime::ZERO {
+            self.actions.push_front(Action::Cpu {
+                duration: self.recv_overhead.times(receives),
+                state,
+            });
+        }
+    }
+
+    fn fetch(&mut self, ctx: &mut Ctx<'_, NetMsg>) {
+        let mut pctx = ProgramCtx {
+            rank: self.rank,
+            size: self.size,
+            now: ctx.now(),
+            last_recv: self.last_recv,
+            rng: ctx.rng(),
+        };
+        let Some(op) = self.program.next(&mut pctx) else {
+            self.done = true;
+            ctx.set_state(state::DONE);
+            return;
+        };
+        if let Some(location) = self.program.location() {
+            ctx.comment(|| format!("{location}: {op:?}"));
+        }
+        let algorithms = &self.algorithms;
+        let result = translate(
+            op,
+            &self.cpu,
+            self.rank,
+            self.size,
+            &mut self.collective_seq,
+            |k| {
+                algorithms
+                    .get(&k)
+                    .copied()
+                    .unwrap_or_else(|| Algorithm::default_for(k))
+            },
+            false,
+        );
+        match result {
+            Ok(actions) => self.actions.extend(actions),
+            Err(e) => self.fail(ctx, &e),
+        }
+    }
+
+    fn on_packet(&mut self, ctx: &mut Ctx<'_, NetMsg>, packet: &Packet) {
+        if packet.dst != self.rank {
+            ctx.comment(|| format!("rank {} received a packet for rank {}", self.rank, packet.dst));
+            return;
+        }
+        let effects = self.mpi.on_packet(packet, ctx.now());
+        self.apply(ctx, effects);
+    }
+}
+
+impl Behaviour<NetMsg> for ProcessorBehaviour {
+    fn init(&mut self, ctx: &mut Ctx<'_, NetMsg>) {
+        ctx.set_state(state::IDLE);
+        self.advance(ctx);
+    }
+
+    fn on_message(&mut self, ctx: &mut Ctx<'_, NetMsg>, port: PortIndex, msg: NetMsg) {
+        match msg {
+            NetMsg::Packet(p) if port == self.rx => self.on_packet(ctx, &p),
+            NetMsg::Packet(_) => ctx.comment(|| format!("packet arrived on unexpected port {port}")),
+            NetMsg::Credit { count } => {
+                self.nic.add_credits(count);
+                self.pump(ctx);
+            }
+            NetMsg::CollectiveEnter(_) | NetMsg::CollectiveDone(_) => {}
+        }
+        self.advance(ctx);
+    }
+
+    fn on_timer(&mut self, ctx: &mut Ctx<'_, NetMsg>, key: u64) {
+        match key {
+            TIMER_NIC => {
+                self.nic.timer_fired(ctx.now());
+                self.pump(ctx);
+            }
+            TIMER_WAKE if self.wake_at == Some(ctx.now()) => self.wake_at = None,
+            _ => {}
+        }
+        self.advance(ctx);
+    }
+
+    fn is_finished(&self) -> bool {
+        self.done && self.error.is_none() && self.nic.is_empty()
+    }
+
+    fn blocked_reason(&self) -> Option<String> {
+        if let Some(e) = &self.error {
+            return Some(e.clone());
+        }
+        if self.done {
+            return (!self.nic.is_empty()).then(|| format!("{} packet(s) waiting to leave", self.nic.len()));
+        }
+        let what: Vec<String> = self.waiting.iter().map(|r| self.mpi.describe(*r)).collect();
+        let at = self
+            .program
+            .location()
+            .map(|l| format!(" ({l})"))
+            .unwrap_or_default();
+        Some(if what.is_empty() {
+            format!("rank {}: unfinished{at}", self.rank)
+        } else {
+            format!("rank {} waits for {}{at}", self.rank, what.join(" and "))
+        })
+    }
+
+    fn summary(&self) -> Vec<(String, TraceValue)> {
+        vec![
+            ("messages_sent".into(), TraceValue::Int(self.sent_messages as i64)),
+            (
+                "messages_received".into(),
+                TraceValue::Int(self.received_messages as i64),
+            ),
+            (
+                "unreceived_messages".into(),
+                TraceValue::Int(self.mpi.unexpected_count() as i64),
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,532 @@
+//! The point-to-point engine of one rank: requests, (context, source, tag) matching with wildcards in
+//! posting/arrival order, the unexpected-message queue, packet reassembly, and the eager and rendezvous
+//! protocols. It knows nothing of the kernel: it returns the packets to inject and reports completions,
+//! so it is unit-tested directly.
+//!
+//! Protocols. Eager (message ≤ `eager_limit`): the data packets go at once; packet 0 carries the
+//! envelope and is matched on arrival (against posted receives, else queued as unexpected). A send
+//! completes when its last packet has left the network interface. Rendezvous (larger): a zero-byte
+//! RTS carries the envelope; when it matches, the receiver answers with a zero-byte CTS and the sender
+//! then injects the data. A receive completes when the last data packet has arrived.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use hase_engine::time::SimTime;
+
+use crate::message::{Context, Packet, PacketKind};
+use crate::mpi::op::{RecvStatus, Source, TagSel};
+
+/// Identifies a request of this rank.
+pub type ReqKey = u64;
+
+#[derive(Clone, Debug, PartialEq)]
+enum ReqKind {
+    Send {
+        dst: u32,
+        bytes: u64,
+    },
+    Recv {
+        src: Source,
+        tag: TagSel,
+        context: Context,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Req {
+    kind: ReqKind,
+    done_at: Option<SimTime>,
+    status: Option<RecvStatus>,
+}
+
+/// The envelope of an arrived (or arriving) message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Envelope {
+    src: u32,
+    tag: i32,
+    context: Context,
+    bytes: u64,
+    msg_id: u64,
+    rendezvous: bool,
+    injected: SimTime,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Assembly {
+    got: u32,
+    count: u32,
+    req: Option<ReqKey>,
+}
+
+/// Sizes that shape the protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MpiLimits {
+    /// Largest message sent eagerly.
+    pub eager_limit: u64,
+    /// Largest packet.
+    pub max_packet: u64,
+}
+
+/// What a call produced besides its request.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Effects {
+    /// Packets to inject, in order.
+    pub packets: Vec<Packet>,
+    /// Completed end-to-end message latencies (for statistics).
+    pub latencies: Vec<SimTime>,
+}
+
+/// One rank's point-to-point state.
+#[derive(Clone, Debug)]
+pub struct Mpi {
+    rank: u32,
+    limits: MpiLimits,
+    next_msg: u64,
+    next_req: ReqKey,
+    reqs: BTreeMap<ReqKey, Req>,
+    posted: Vec<ReqKey>,
+    unexpected: VecDeque<Envelope>,
+    assembling: BTreeMap<(u32, u64), Assembly>,
+    awaiting_cts: BTreeMap<u64, (ReqKey, u32, u64, i32, Context)>,
+    injecting: BTreeMap<u64, (ReqKey, u32)>,
+}
+
+impl Mpi {
+    /// A rank with no requests.
+    pub fn new(rank: u32, limits: MpiLimits) -> Self {
+        Mpi {
+            rank,
+            limits,
+            next_msg: 0,
+            next_req: 0,
+            reqs: BTreeMap::new(),
+            posted: Vec::new(),
+            unexpected: VecDeque::new(),
+            assembling: BTreeMap::new(),
+            awaiting_cts: BTreeMap::new(),
+            injecting: BTreeMap::new(),
+        }
+    }
+
+    fn new_req(&mut self, kind: ReqKind) -> ReqKey {
+        let key = self.next_req;
+        self.next_req += 1;
+        self.reqs.insert(
+            key,
+            Req {
+                kind,
+                done_at: None,
+                status: None,
+            },
+        );
+        key
+    }
+
+    /// Cut a message into packets of at most `max_packet` bytes (one zero-byte packet if empty).
+    fn packetise(
+        &self,
+        dst: u32,
+        bytes: u64,
+        tag: i32,
+        context: Context,
+        msg_id: u64,
+        now: SimTime,
+    ) -> Vec<Packet> {
+        let max = self.limits.max_packet.max(1);
+        let count = bytes.div_ceil(max).max(1);
+        (0..count)
+            .map(|i| Packet {
+                src: self.rank,
+                dst,
+                bytes: (bytes - i * max).min(max) as u32,
+                kind: PacketKind::Data,
+                msg_id,
+                index: i as u32,
+                count: count as u32,
+                context,
+                tag,
+                msg_bytes: bytes,
+                injected: now,
+                hops: 0,
+            })
+            .collect()
+    }
+
+    fn control(&self, kind: PacketKind, dst: u32, env: (u64, u64, i32, Context), now: SimTime) -> Packet {
+        let (msg_id, msg_bytes, tag, context) = env;
+        Packet {
+            src: self.rank,
+            dst,
+            bytes: 0,
+            kind,
+            msg_id,
+            index: 0,
+            count: 1,
+            context,
+            tag,
+            msg_bytes,
+            injected: now,
+            hops: 0,
+        }
+    }
+
+    /// Post a send; returns its request and the packets to inject now.
+    pub fn post_send(
+        &mut self,
+        dst: u32,
+        bytes: u64,
+        tag: i32,
+        context: Context,
+        now: SimTime,
+    ) -> (ReqKey, Effects) {
+        let req = self.new_req(ReqKind::Send { dst, bytes });
+        let msg_id = self.next_msg;
+        self.next_msg += 1;
+        let packets = if bytes > self.limits.eager_limit {
+            self.awaiting_cts.insert(msg_id, (req, dst, bytes, tag, context));
+            vec![self.control(PacketKind::Rts, dst, (msg_id, bytes, tag, context), now)]
+        } else {
+            let p = self.packetise(dst, bytes, tag, context, msg_id, now);
+            self.injecting.insert(msg_id, (req, p.len() as u32));
+            p
+        };
+        (
+            req,
+            Effects {
+                packets,
+                latencies: Vec::new(),
+            },
+        )
+    }
+
+    /// A packet of this rank left the network interface; its last byte is on the wire at `free_at`.
+    pub fn on_injected(&mut self, packet: &Packet, free_at: SimTime) {
+        if packet.kind != PacketKind::Data {
+            return;
+        }
+        if let Some((req, left)) = self.injecting.get_mut(&packet.msg_id) {
+            *left -= 1;
+            if *left == 0 {
+                let req = *req;
+                self.injecting.remove(&packet.msg_id);
+                if let Some(r) = self.reqs.get_mut(&req) {
+                    r.done_at = Some(free_at);
+                }
+            }
+        }
+    }
+
+    fn matches(req: &Req, env: &Envelope) -> bool {
+        let ReqKind::Recv { src, tag, context } = &req.kind else {
+            return false;
+        };
+        *context == env.context
+            && match src {
+                Source::Any => true,
+                Source::Rank(r) => *r == env.src,
+            }
+            && match tag {
+                TagSel::Any => true,
+                TagSel::Tag(t) => *t == env.tag,
+            }
+    }
+
+    /// Post a receive; it may complete at once (an unexpected message already arrived) or answer a
+    /// waiting rendezvous with a CTS.
+    pub fn post_recv(
+        &mut self,
+        src: Source,
+        tag: TagSel,
+        context: Context,
+        now: SimTime,
+    ) -> (ReqKey, Effects) {
+        let req = self.new_req(ReqKind::Recv { src, tag, context });
+        let mut effects = Effects::default();
+        let found = {
+            let r = &self.reqs[&req];
+            self.unexpected.iter().position(|e| Self::matches(r, e))
+        };
+        match found.and_then(|i| self.unexpected.remove(i)) {
+            Some(env) => self.bind(req, env, now, &mut effects),
+            None => self.posted.push(req),
+        }
+        (req, effects)
+    }
+
+    /// Tie a matched envelope to a receive request.
+    fn bind(&mut self, req: ReqKey, env: Envelope, now: SimTime, effects: &mut Effects) {
+        if let Some(r) = self.reqs.get_mut(&req) {
+            r.status = Some(RecvStatus {
+                source: env.src,
+                tag: env.tag,
+                bytes: env.bytes,
+            });
+        }
+        if env.rendezvous {
+            let count = env.bytes.div_ceil(self.limits.max_packet.max(1)).max(1) as u32;
+            self.assembling.insert(
+                (env.src, env.msg_id),
+                Assembly {
+                    got: 0,
+                    count,
+                    req: Some(req),
+                },
+            );
+            effects.packets.push(self.control(
+                PacketKind::Cts,
+                env.src,
+                (env.msg_id, env.bytes, env.tag, env.context),
+                now,
+            ));
+            return;
+        }
+        let key = (env.src, env.msg_id);
+        match self.assembling.get_mut(&key) {
+            Some(a) if a.got == a.count => {
+                self.assembling.remove(&key);
+                self.complete_recv(req, now, env.injected, effects);
+            }
+            Some(a) => a.req = Some(req),
+            None => {}
+        }
+    }
+
+    fn complete_recv(&mut self, req: ReqKey, now: SimTime, injected: SimTime, effects: &mut Effects) {
+        if let Some(r) = self.reqs.get_mut(&req) {
+            r.done_at = Some(now);
+        }
+        effects.latencies.push(now.saturating_sub(injected));
+    }
+
+    /// A packet addressed to this rank arrived.
+    pub fn on_packet(&mut self, p: &Packet, now: SimTime) -> Effects {
+        let mut effects = Effects::default();
+        match p.kind {
+            PacketKind::Cts => {
+                if let Some((req, dst, bytes, tag, context)) = self.awaiting_cts.remove(&p.msg_id) {
+                    let packets = self.packetise(dst, bytes, tag, context, p.msg_id, now);
+                    self.injecting.insert(p.msg_id, (req, packets.len() as u32));
+                    effects.packets = packets;
+                }
+            }
+            PacketKind::Rts => {
+                let env = Self::envelope(p, true);
+                self.arrive_envelope(env, now, &mut effects);
+            }
+            PacketKind::Data => {
+                let key = (p.src, p.msg_id);
+                if p.index == 0 && !self.assembling.contains_key(&key) {
+                    // Eager: the first packet carries the envelope.
+                    self.assembling.insert(
+                        key,
+                        Assembly {
+                            got: 0,
+                            count: p.count,
+                            req: None,
+                        },
+                    );
+                    let env = Self::envelope(p, false);
+                    self.arrive_envelope(env, now, &mut effects);
+                }
+                if let Some(a) = self.assembling.get_mut(&key) {
+                    a.got += 1;
+                    if a.got == a.count
+                        && let Some(req) = a.req
+                    {
+                        self.assembling.remove(&key);
+                        self.complete_recv(req, now, p.injected, &mut effects);
+                    }
+                }
+            }
+        }
+        effects
+    }
+
+    fn envelope(p: &Packet, rendezvous: bool) -> Envelope {
+        Envelope {
+            src: p.src,
+            tag: p.tag,
+            context: p.context,
+            bytes: p.msg_bytes,
+            msg_id: p.msg_id,
+            rendezvous,
+            injected: p.injected,
+        }
+    }
+
+    fn arrive_envelope(&mut self, env: Envelope, now: SimTime, effects: &mut Effects) {
+        let found = self
+            .posted
+            .iter()
+            .position(|k| self.reqs.get(k).is_some_and(|r| Self::matches(r, &env)));
+        match found {
+            Some(i) => {
+                let req = self.posted.remove(i);
+                self.bind(req, env, now, effects);
+            }
+            None => self.unexpected.push_back(env),
+        }
+    }
+
+    /// When the request completed (`None` if still pending).
+    pub fn done_at(&self, req: ReqKey) -> Option<SimTime> {
+        self.reqs.get(&req).and_then(|r| r.done_at)
+    }
+
+    /// True if `req` is a receive.
+    pub fn is_recv(&self, req: ReqKey) -> bool {
+        self.reqs
+            .get(&req)
+            .is_some_and(|r| matches!(r.kind, ReqKind::Recv { .. }))
+    }
+
+    /// What a completed receive delivered.
+    pub fn status(&self, req: ReqKey) -> Option<RecvStatus> {
+        self.reqs.get(&req).and_then(|r| r.status)
+    }
+
+    /// Drop a finished request.
+    pub fn forget(&mut self, req: ReqKey) {
+        self.reqs.remove(&req);
+    }
+
+    /// A description of an unfinished request, for deadlock reports.
+    pub fn describe(&self, req: ReqKey) -> String {
+        match self.reqs.get(&req).map(|r| &r.kind) {
+            Some(ReqKind::Send { dst, bytes }) => {
+                let rendezvous = self.awaiting_cts.values().any(|(k, ..)| *k == req);
+                if rendezvous {
+                    format!("send of {bytes} B to rank {dst} waiting for the receiver (rendezvous)")
+                } else {
+                    format!("send of {bytes} B to rank {dst}")
+                }
+            }
+            Some(ReqKind::Recv { src, tag, context }) => {
+                let from = match src {
+                    Source::Any => "any rank".to_string(),
+                    Source::Rank(r) => format!("rank {r}"),
+                };
+                let tag = match tag {
+                    TagSel::Any => "any tag".to_string(),
+                    TagSel::Tag(t) if *context == Context::Collective => format!("collective #{t}"),
+                    TagSel::Tag(t) => format!("tag {t}"),
+                };
+                format!("receive from {from}, {tag}")
+            }
+            None => "unknown request".into(),
+        }
+    }
+
+    /// Messages that arrived but were never received (reported at the end of a run).
+    pub fn unexpected_count(&self) -> usize {
+        self.unexpected.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIMITS: MpiLimits = MpiLimits {
+        eager_limit: 100,
+        max_packet: 40,
+    };
+
+    fn deliver(to: &mut Mpi, packets: &[Packet], now: SimTime) -> Effects {
+        let mut all = Effects::default();
+        for p in packets {
+            let e = to.on_packet(p, now);
+            all.packets.extend(e.packets);
+            all.latencies.extend(e.latencies);
+        }
+        all
+    }
+
+    #[test]
+    fn eager_message_is_packetised_and_matched_after_posting() {
+        let mut a = Mpi::new(0, LIMITS);
+        let mut b = Mpi::new(1, LIMITS);
+        let (send, e) = a.post_send(1, 90, 7, Context::User, SimTime(0));
+        let sizes: Vec<u32> = e.packets.iter().map(|p| p.bytes).collect();
+        assert_eq!(sizes, vec![40, 40, 10]);
+        let (recv, _) = b.post_recv(Source::Rank(0), TagSel::Tag(7), Context::User, SimTime(0));
+        deliver(&mut b, &e.packets[..2], SimTime(5));
+        assert_eq!(b.done_at(recv), None);
+        deliver(&mut b, &e.packets[2..], SimTime(9));
+        assert_eq!(b.done_at(recv), Some(SimTime(9)));
+        assert_eq!(
+            b.status(recv),
+            Some(RecvStatus {
+                source: 0,
+                tag: 7,
+                bytes: 90
+            })
+        );
+        for p in &e.packets {
+            a.on_injected(p, SimTime(3));
+        }
+        assert_eq!(a.done_at(send), Some(SimTime(3)));
+    }
+
+    #[test]
+    fn unexpected_messages_wait_and_match_in_arrival_order() {
+        let mut a = Mpi::new(0, LIMITS);
+        let mut b = Mpi::new(1, LIMITS);
+        let (_, e1) = a.post_send(1, 8, 1, Context::User, SimTime(0));
+        let (_, e2) = a.post_send(1, 16, 2, Context::User, SimTime(0));
+        deliver(&mut b, &e1.packets, SimTime(4));
+        deliver(&mut b, &e2.packets, SimTime(5));
+        let (r, _) = b.post_recv(Source::Any, TagSel::Any, Context::User, SimTime(6));
+        assert_eq!(b.status(r).map(|s| s.tag), Some(1));
+        assert_eq!(b.done_at(r), Some(SimTime(6)));
+        let (r2, _) = b.post_recv(Source::Rank(0), TagSel::Tag(2), Context::User, SimTime(7));
+        assert_eq!(b.status(r2).map(|s| s.bytes), Some(16));
+    }
+
+    #[test]
+    fn contexts_never_match_each_other() {
+        let mut a = Mpi::new(0, LIMITS);
+        let mut b = Mpi::new(1, LIMITS);
+        let (user, _) = b.post_recv(Source::Any, TagSel::Any, Context::User, SimTime(0));
+        let (_, e) = a.post_send(1, 8, 0, Context::Collective, SimTime(0));
+        deliver(&mut b, &e.packets, SimTime(1));
+        assert_eq!(b.done_at(user), None);
+        let (coll, _) = b.post_recv(Source::Rank(0), TagSel::Tag(0), Context::Collective, SimTime(2));
+        assert_eq!(b.done_at(coll), Some(SimTime(2)));
+    }
+
+    #[test]
+    fn rendezvous_waits_for_the_receiver() {
+        let mut a = Mpi::new(0, LIMITS);
+        let mut b = Mpi::new(1, LIMITS);
+        let (send, e) = a.post_send(1, 150, 3, Context::User, SimTime(0));
+        assert_eq!(e.packets.len(), 1);
+        assert_eq!(e.packets[0].kind, PacketKind::Rts);
+        // RTS arrives before the receive is posted: nothing happens yet.
+        assert!(deliver(&mut b, &e.packets, SimTime(10)).packets.is_empty());
+        let (recv, cts) = b.post_recv(Source::Rank(0), TagSel::Tag(3), Context::User, SimTime(20));
+        assert_eq!(cts.packets.len(), 1);
+        assert_eq!(cts.packets[0].kind, PacketKind::Cts);
+        let data = deliver(&mut a, &cts.packets, SimTime(30));
+        assert_eq!(data.packets.iter().map(|p| u64::from(p.bytes)).sum::<u64>(), 150);
+        assert_eq!(
+            a.done_at(send),
+            None,
+            "send completes only when its data has left"
+        );
+        for p in &data.packets {
+            a.on_injected(p, SimTime(31));
+        }
+        assert_eq!(a.done_at(send), Some(SimTime(31)));
+        deliver(&mut b, &data.packets, SimTime(40));
+        assert_eq!(b.done_at(recv), Some(SimTime(40)));
+    }
+
+    #[test]
+    fn empty_messages_are_one_packet() {
+        let mut a = Mpi::new(0, LIMITS);
+        let (_, e) = a.post_send(1, 0, 0, Context::User, SimTime(0));
+        assert_eq!(e.packets.len(), 1);
+        assert_eq!(e.packets[0].bytes, 0);
+    }
+}

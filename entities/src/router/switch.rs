@@ -1,0 +1,245 @@
+//! The router/switch behaviour: packets arrive on input ports, wait the routing delay, and leave on
+//! the port the routing rule chooses — store-and-forward (forward once the whole packet is in) or
+//! virtual cut-through (forward from the head, never letting the tail overtake the input). Output
+//! ports queue packets FIFO; finite input buffers return credits upstream, which gives back-pressure
+//! and, in a cyclic network, can jam (reported as a deadlock naming the stuck ports).
+//!
+//! The switch is output-queued: contention shows up as waiting for the output link; crossbar
+//! conflicts inside the switch are not modelled.
+
+use hase_engine::time::SimTime;
+use hase_engine::trace::TraceValue;
+use hase_engine::{Behaviour, Ctx, PortIndex};
+
+use crate::flow::{Outgoing, OutputPort, Stall};
+use crate::message::NetMsg;
+
+/// Router states, as in `catalogue::ROUTER_STATES`.
+const IDLE: u16 = 0;
+const BUSY: u16 = 1;
+const BLOCKED: u16 = 2;
+
+/// Whether a switch waits for the whole packet before forwarding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Switching {
+    /// Receive the whole packet, then forward.
+    StoreAndForward,
+    /// Forward as soon as the head is in and routed (buffering the whole packet if the output is busy).
+    CutThrough,
+}
+
+impl Switching {
+    /// From the `switching` parameter's text.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "store_and_forward" => Some(Switching::StoreAndForward),
+            "cut_through" => Some(Switching::CutThrough),
+            _ => None,
+        }
+    }
+}
+
+/// Chooses the output port for a destination (and source) rank.
+pub trait RouteDecision: Send {
+    /// The port towards `dst`, or `None` if this router cannot reach it.
+    fn next_port(&self, dst: u32, src: u32) -> Option<PortIndex>;
+}
+
+impl<F: Fn(u32, u32) -> Option<PortIndex> + Send> RouteDecision for F {
+    fn next_port(&self, dst: u32, src: u32) -> Option<PortIndex> {
+        self(dst, src)
+    }
+}
+
+/// Everything a router needs, resolved from its parameters and the network.
+pub struct RouterConfig {
+    /// Switching model.
+    pub switching: Switching,
+    /// Delay from (head or tail) arrival to being ready to leave.
+    pub routing_delay: SimTime,
+    /// Input buffer capacity per port (`None` = unbounded).
+    pub buffer_packets: Option<u32>,
+    /// Credits each output starts with: the downstream entity's buffer capacity (`None` = unbounded).
+    pub downstream_credits: Vec<Option<u32>>,
+    /// The routing rule.
+    pub route: Box<dyn RouteDecision>,
+}
+
+/// A router or switch.
+pub struct RouterBehaviour {
+    switching: Switching,
+    routing_delay: SimTime,
+    buffer_packets: Option<u32>,
+    route: Box<dyn RouteDecision>,
+    outputs: Vec<OutputPort>,
+    occupancy: Vec<u32>,
+    credit_stalled: Vec<bool>,
+    forwarded: u64,
+    unroutable: u64,
+}
+
+impl RouterBehaviour {
+    /// A router with one output per port.
+    pub fn new(config: RouterConfig) -> Self {
+        let n = config.downstream_credits.len();
+        RouterBehaviour {
+            switching: config.switching,
+            routing_delay: config.routing_delay,
+            buffer_packets: config.buffer_packets,
+            route: config.route,
+            outputs: config
+                .downstream_credits
+                .iter()
+                .enumerate()
+                .map(|(i, c)| OutputPort::new(i as PortIndex, *c))
+                .collect(),
+            occupancy: vec![0; n],
+            credit_stalled: vec![false; n],
+            forwarded: 0,
+            unroutable: 0,
+        }
+    }
+
+    /// Free an input buffer slot and, if upstream counts credits, give one back.
+    fn release(occupancy: &mut [u32], finite: bool, ctx: &mut Ctx<'_, NetMsg>, port: PortIndex) {
+        let slot = &mut occupancy[usize::from(port)];
+        *slot = slot.saturating_sub(1);
+        ctx.record_queue(port, *slot as usize);
+        if finite {
+            ctx.send_untraced(port, SimTime::ZERO, NetMsg::Credit { count: 1 });
+        }
+    }
+
+    fn pump(&mut self, ctx: &mut Ctx<'_, NetMsg>, out: PortIndex) {
+        let finite = self.buffer_packets.is_some();
+        let occupancy = &mut self.occupancy;
+        let forwarded = &mut self.forwarded;
+        let output = &mut self.outputs[usize::from(out)];
+        let stall = output.pump(ctx, u64::from(out), |ctx, item: &Outgoing, _info| {
+            *forwarded += 1;
+            if let Some(from) = item.from_port {
+                Self::release(occupancy, finite, ctx, from);
+            }
+        });
+        if stall == Stall::Empty && ctx.port_free_at(out) > ctx.now() {
+            // Stay BUSY while the last packet is on the wire; look again when it has left.
+            let free = ctx.port_free_at(out);
+            output.arm(ctx, free, u64::from(out));
+        }
+        self.credit_stalled[usize::from(out)] = stall == Stall::Credit;
+        self.update_state(ctx);
+    }
+
+    fn update_state(&self, ctx: &mut Ctx<'_, NetMsg>) {
+        let state = if self.credit_stalled.iter().any(|s| *s) {
+            BLOCKED
+        } else if self
+            .outputs
+            .iter()
+            .any(|o| !o.is_empty() || ctx.port_free_at(o.port) > ctx.now())
+        {
+            BUSY
+        } else {
+            IDLE
+        };
+        ctx.set_state(state);
+    }
+}
+
+impl Behaviour<NetMsg> for RouterBehaviour {
+    fn head_delivery(&self, _port: PortIndex) -> bool {
+        self.switching == Switching::CutThrough
+    }
+
+    fn init(&mut self, ctx: &mut Ctx<'_, NetMsg>) {
+        ctx.set_state(IDLE);
+    }
+
+    fn on_message(&mut self, ctx: &mut Ctx<'_, NetMsg>, port: PortIndex, msg: NetMsg) {
+        match msg {
+            NetMsg::Packet(mut packet) => {
+                let slot = &mut self.occupancy[usize::from(port)];
+                *slot += 1;
+                ctx.record_queue(port, *slot as usize);
+                packet.hops = packet.hops.saturating_add(1);
+                let Some(out) = self
+                    .route
+                    .next_port(packet.dst, packet.src)
+                    .filter(|o| usize::from(*o) < self.outputs.len())
+                else {
+                    self.unroutable += 1;
+                    ctx.comment(|| {
+                        format!(
+                            "no route to rank {} (from rank {}): packet dropped",
+                            packet.dst, packet.src
+                        )
+                    });
+                    Self::release(&mut self.occupancy, self.buffer_packets.is_some(), ctx, port);
+                    return;
+                };
+                let mut earliest = ctx.now() + self.routing_delay;
+                if self.switching == Switching::CutThrough {
+                    // The output may not finish before the input's tail has arrived.
+                    let out_time = ctx.transmission_time(out, u64::from(packet.bytes));
+                    earliest = earliest.max(ctx.tail_arrival().saturating_sub(out_time));
+                }
+                self.outputs[usize::from(out)].push(Outgoing {
+                    packet,
+                    earliest,
+                    from_port: Some(port),
+                });
+                self.pump(ctx, out);
+            }
+            NetMsg::Credit { count } => {
+                if let Some(o) = self.outputs.get_mut(usize::from(port)) {
+                    o.add_credits(count);
+                    self.pump(ctx, port);
+                }
+            }
+            NetMsg::CollectiveEnter(_) | NetMsg::CollectiveDone(_) => {
+                ctx.comment(|| {
+                    "collective message reached a router; only data-sheet network models take them".into()
+                });
+            }
+        }
+    }
+
+    fn on_timer(&mut self, ctx: &mut Ctx<'_, NetMsg>, key: u64) {
+        let port = key as PortIndex;
+        if usize::from(port) < self.outputs.len() {
+            self.outputs[usize::from(port)].timer_fired(ctx.now());
+            self.pump(ctx, port);
+        }
+    }
+
+    fn is_finished(&self) -> bool {
+        self.outputs.iter().all(OutputPort::is_empty)
+    }
+
+    fn blocked_reason(&self) -> Option<String> {
+        let waiting: Vec<String> = self
+            .outputs
+            .iter()
+            .filter(|o| !o.is_empty())
+            .map(|o| {
+                let why = if self.credit_stalled[usize::from(o.port)] {
+                    "no credit from downstream"
+                } else {
+                    "link"
+                };
+                format!("{} packet(s) for port {} waiting ({why})", o.len(), o.port)
+            })
+            .collect();
+        (!waiting.is_empty()).then(|| waiting.join("; "))
+    }
+
+    fn summary(&self) -> Vec<(String, TraceValue)> {
+        vec![
+            ("packets_forwarded".into(), TraceValue::Int(self.forwarded as i64)),
+            (
+                "packets_unroutable".into(),
+                TraceValue::Int(self.unroutable as i64),
+            ),
+        ]
+    }
+}
