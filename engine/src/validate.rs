@@ -368,3 +368,6 @@ impl Validator<'_> {
             .is_some_and(|c| c.exports.iter().any(|e| &e.inner == port))
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests;

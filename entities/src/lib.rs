@@ -6,6 +6,7 @@ pub mod catalogue;
 pub mod flow;
 pub mod message;
 pub mod mpi;
+pub mod netmodel;
 pub mod processor;
 pub mod router;
 pub mod workload;

@@ -2,6 +2,8 @@
 //! flat simulation graph, resolving links through compound port maps and filling parameter defaults.
 
 mod flat;
+#[cfg(test)]
+mod tests;
 
 pub use flat::{Endpoint, EntityId, FlatEntity, FlatGroup, FlatLink, FlatModel, FlatPort, PortIndex, Scope};
 

@@ -1,0 +1,79 @@
+//! Elaboration: compounds flatten at the detailed level and stay one entity at the behavioural level;
+//! links resolve through port maps; groups and scopes record the hierarchy.
+
+use crate::elaborate::{elaborate, elaborate_type};
+use crate::model::{AbstractionLevel, Instance, Link, PortRef, Project};
+use crate::time::SimTime;
+use crate::validate::tests::registry;
+
+fn two_procs_on(level: AbstractionLevel) -> Project {
+    let mut p = Project::new("t");
+    p.network.instances.insert("p0".into(), Instance::of("Proc"));
+    p.network.instances.insert("p1".into(), Instance::of("Proc"));
+    let mut net = Instance::of("Pair");
+    net.level = level;
+    p.network.instances.insert("net".into(), net);
+    p.network.links.push(Link::new(
+        PortRef::new("p0", "net"),
+        PortRef::new("net", "a"),
+        SimTime::from_ns(5),
+        100,
+    ));
+    p.network.links.push(Link::new(
+        PortRef::new("p1", "net"),
+        PortRef::new("net", "b"),
+        SimTime::from_ns(5),
+        100,
+    ));
+    p
+}
+
+#[test]
+fn detailed_compounds_are_flattened_and_links_resolved_through_exports() {
+    let m = elaborate(&two_procs_on(AbstractionLevel::Detailed), &registry()).unwrap();
+    let paths: Vec<&str> = m.entities.iter().map(|e| e.path.as_str()).collect();
+    assert_eq!(paths, vec!["net/s0", "net/s1", "p0", "p1"]);
+    assert_eq!(m.links.len(), 3);
+    let p0 = m.find("p0").unwrap();
+    let peer = m
+        .peer(crate::elaborate::Endpoint { entity: p0, port: 0 })
+        .unwrap();
+    assert_eq!(m.describe(peer), "net/s0.p1");
+    assert_eq!(m.groups.len(), 1);
+    assert_eq!(m.groups[0].path, "net");
+    assert_eq!(m.entity(0).group, Some(0));
+    assert_eq!(m.entity(p0).group, None);
+    assert_eq!(m.scopes.len(), 2, "top level and the compound's inner network");
+    // Parameters are resolved: the switch got its default radix and three ports.
+    assert_eq!(m.entity(0).int("radix"), Some(3));
+    assert_eq!(m.entity(0).ports.len(), 3);
+}
+
+#[test]
+fn behavioural_compounds_stay_one_entity_with_outer_ports() {
+    let m = elaborate(&two_procs_on(AbstractionLevel::Behavioural), &registry()).unwrap();
+    let paths: Vec<&str> = m.entities.iter().map(|e| e.path.as_str()).collect();
+    assert_eq!(paths, vec!["net", "p0", "p1"]);
+    let net = m.entity(0);
+    assert_eq!(net.behaviour, "model");
+    assert_eq!(net.stands_for.as_deref(), Some("Pair"));
+    let names: Vec<&str> = net.ports.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, vec!["a", "b"]);
+    assert!(m.groups.is_empty());
+}
+
+#[test]
+fn a_type_can_be_elaborated_alone_with_its_port_map() {
+    let (inner, outer) = elaborate_type(&registry(), "Pair").unwrap();
+    assert_eq!(inner.entities.len(), 2);
+    assert_eq!(inner.describe(outer["a"]), "s0.p1");
+    assert_eq!(inner.describe(outer["b"]), "s1.p1");
+}
+
+#[test]
+fn invalid_projects_do_not_elaborate() {
+    let mut p = two_procs_on(AbstractionLevel::Detailed);
+    p.network.links.pop();
+    let err = elaborate(&p, &registry()).unwrap_err();
+    assert!(err.to_string().contains("p1.net: port is not connected"), "{err}");
+}

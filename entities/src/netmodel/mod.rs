@@ -1,0 +1,5 @@
+//! Behavioural network models: a whole network as one entity with the same ports as its detailed
+//! structure — the hop-count (contention-free) model and the MPI data-sheet model.
+
+pub mod hop;
+pub mod paths;
