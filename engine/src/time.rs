@@ -194,21 +194,13 @@ pub fn parse_time(text: &str) -> Result<SimTime, TimeParseError> {
         "ms" => PS_PER_MS,
         "s" => PS_PER_S,
         _ => {
-            return Err(TimeParseError::BadUnit {
-                text: trimmed.to_string(),
-                unit: unit.to_string(),
-            });
+            return Err(TimeParseError::BadUnit { text: trimmed.to_string(), unit: unit.to_string() });
         }
     };
     if let Ok(whole) = number.parse::<u64>() {
-        return whole
-            .checked_mul(scale)
-            .map(SimTime)
-            .ok_or_else(|| TimeParseError::Overflow(trimmed.into()));
+        return whole.checked_mul(scale).map(SimTime).ok_or_else(|| TimeParseError::Overflow(trimmed.into()));
     }
-    let value: f64 = number
-        .parse()
-        .map_err(|_| TimeParseError::BadNumber(trimmed.to_string()))?;
+    let value: f64 = number.parse().map_err(|_| TimeParseError::BadNumber(trimmed.to_string()))?;
     if !value.is_finite() {
         return Err(TimeParseError::BadNumber(trimmed.to_string()));
     }
@@ -262,17 +254,11 @@ mod tests {
     #[test]
     fn rejects_bad_times_with_reasons() {
         assert_eq!(parse_time(""), Err(TimeParseError::Empty));
-        assert!(matches!(
-            parse_time("10 parsecs"),
-            Err(TimeParseError::BadUnit { .. })
-        ));
+        assert!(matches!(parse_time("10 parsecs"), Err(TimeParseError::BadUnit { .. })));
         assert!(matches!(parse_time("-3us"), Err(TimeParseError::Negative(_))));
         assert!(matches!(parse_time("abc"), Err(TimeParseError::BadUnit { .. })));
         assert!(matches!(parse_time("1.2.3us"), Err(TimeParseError::BadNumber(_))));
-        assert!(matches!(
-            parse_time("99999999999s"),
-            Err(TimeParseError::Overflow(_))
-        ));
+        assert!(matches!(parse_time("99999999999s"), Err(TimeParseError::Overflow(_))));
     }
 
     #[test]

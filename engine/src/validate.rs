@@ -80,21 +80,10 @@ impl fmt::Display for ValidationError {
                 write!(f, "{p}: port is connected by {n} links (at most one allowed)")
             }
             Problem::Unconnected => write!(f, "{p}: port is not connected"),
-            Problem::LinkTypeMismatch {
-                here,
-                there,
-                there_type,
-            } => {
-                write!(
-                    f,
-                    "{p}: link type mismatch: `{here}` here, `{there_type}` at {there}"
-                )
+            Problem::LinkTypeMismatch { here, there, there_type } => {
+                write!(f, "{p}: link type mismatch: `{here}` here, `{there_type}` at {there}")
             }
-            Problem::DirectionMismatch {
-                here,
-                there,
-                there_dir,
-            } => {
+            Problem::DirectionMismatch { here, there, there_dir } => {
                 write!(
                     f,
                     "{p}: direction mismatch: `{here}` here and `{there_dir}` at {there}; nothing can flow"
@@ -102,10 +91,7 @@ impl fmt::Display for ValidationError {
             }
             Problem::SelfLink => write!(f, "{p}: link connects a port to itself"),
             Problem::NoBehaviourForLevel(t) => {
-                write!(
-                    f,
-                    "{p}: behavioural level requested but type `{t}` has no behavioural model"
-                )
+                write!(f, "{p}: behavioural level requested but type `{t}` has no behavioural model")
             }
             Problem::NothingToSimulate(t) => {
                 write!(f, "{p}: type `{t}` has neither a behaviour nor an inner network")
@@ -135,27 +121,14 @@ impl std::error::Error for ValidationErrors {}
 
 /// Join a parent path and a child name.
 pub fn join_path(prefix: &str, name: &str) -> String {
-    if prefix.is_empty() {
-        name.to_string()
-    } else {
-        format!("{prefix}/{name}")
-    }
+    if prefix.is_empty() { name.to_string() } else { format!("{prefix}/{name}") }
 }
 
 /// Validate a whole project. Compound types are checked once, at the first instance that uses them.
 pub fn validate_project(project: &Project, registry: &TypeRegistry) -> Result<(), ValidationErrors> {
-    let mut v = Validator {
-        registry,
-        errors: Vec::new(),
-        checked_types: BTreeSet::new(),
-        stack: Vec::new(),
-    };
+    let mut v = Validator { registry, errors: Vec::new(), checked_types: BTreeSet::new(), stack: Vec::new() };
     v.network(&project.network, "");
-    if v.errors.is_empty() {
-        Ok(())
-    } else {
-        Err(ValidationErrors(v.errors))
-    }
+    if v.errors.is_empty() { Ok(()) } else { Err(ValidationErrors(v.errors)) }
 }
 
 struct Validator<'a> {
@@ -209,10 +182,7 @@ impl Validator<'_> {
                     if let Err(e) = def.kind.check(value) {
                         self.push(
                             path.to_string(),
-                            Problem::BadParam {
-                                param: name.clone(),
-                                reason: e.to_string(),
-                            },
+                            Problem::BadParam { param: name.clone(), reason: e.to_string() },
                         );
                     }
                 }
@@ -242,10 +212,7 @@ impl Validator<'_> {
             if !compound.exports.iter().any(|e| e.outer == port.name) {
                 self.push(
                     format!("{path}.{}", port.name),
-                    Problem::BadExport(format!(
-                        "outer port `{}` is not mapped to an inner port",
-                        port.name
-                    )),
+                    Problem::BadExport(format!("outer port `{}` is not mapped to an inner port", port.name)),
                 );
             }
         }
@@ -257,22 +224,13 @@ impl Validator<'_> {
                     Problem::BadExport(format!("type `{}` declares no port `{}`", ty.name, export.outer)),
                 );
             }
-            let inner_ok = compound
-                .network
-                .instances
-                .get(&export.inner.instance)
-                .is_some_and(|inst| {
-                    self.registry.get(&inst.type_name).is_some_and(|t| {
-                        t.concrete_ports(&inst.params)
-                            .iter()
-                            .any(|p| p.name == export.inner.port)
-                    })
-                });
+            let inner_ok = compound.network.instances.get(&export.inner.instance).is_some_and(|inst| {
+                self.registry.get(&inst.type_name).is_some_and(|t| {
+                    t.concrete_ports(&inst.params).iter().any(|p| p.name == export.inner.port)
+                })
+            });
             if !inner_ok {
-                self.push(
-                    here,
-                    Problem::BadExport(format!("maps to missing inner port {}", export.inner)),
-                );
+                self.push(here, Problem::BadExport(format!("maps to missing inner port {}", export.inner)));
             } else if compound.network.link_at(&export.inner).is_some() {
                 self.push(
                     join_path(path, &export.inner.to_string()),
@@ -288,9 +246,7 @@ impl Validator<'_> {
 
     fn links(&mut self, net: &Network, prefix: &str, ports: &BTreeMap<&str, Vec<ConcretePort>>) {
         let find = |r: &PortRef| -> Option<&ConcretePort> {
-            ports
-                .get(r.instance.as_str())
-                .and_then(|ps| ps.iter().find(|p| p.name == r.port))
+            ports.get(r.instance.as_str()).and_then(|ps| ps.iter().find(|p| p.name == r.port))
         };
         let mut uses: BTreeMap<&PortRef, usize> = BTreeMap::new();
         for link in &net.links {

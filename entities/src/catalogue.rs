@@ -38,21 +38,12 @@ pub const ROUTER_STATES: [&str; 3] = ["IDLE", "BUSY", "BLOCKED"];
 pub const NETWORK_MODEL_STATES: [&str; 2] = ["IDLE", "BUSY"];
 
 fn time(name: &str, default: SimTime, text: &str) -> ParamDef {
-    ParamDef::new(
-        name,
-        ParamKind::Time { min: None, max: None },
-        ParamValue::Time(default),
-    )
-    .describe(text)
+    ParamDef::new(name, ParamKind::Time { min: None, max: None }, ParamValue::Time(default)).describe(text)
 }
 
 fn int(name: &str, min: i64, max: Option<i64>, default: i64, unit: Option<&str>, text: &str) -> ParamDef {
-    let mut p = ParamDef::new(
-        name,
-        ParamKind::Int { min: Some(min), max },
-        ParamValue::Int(default),
-    )
-    .describe(text);
+    let mut p =
+        ParamDef::new(name, ParamKind::Int { min: Some(min), max }, ParamValue::Int(default)).describe(text);
     p.unit = unit.map(str::to_string);
     p
 }
@@ -60,9 +51,7 @@ fn int(name: &str, min: i64, max: Option<i64>, default: i64, unit: Option<&str>,
 fn choice(name: &str, choices: &[&str], default: &str, text: &str) -> ParamDef {
     ParamDef::new(
         name,
-        ParamKind::Enum {
-            choices: choices.iter().map(|c| (*c).to_string()).collect(),
-        },
+        ParamKind::Enum { choices: choices.iter().map(|c| (*c).to_string()).collect() },
         ParamValue::Text(default.to_string()),
     )
     .describe(text)
@@ -81,35 +70,13 @@ fn algorithm_param(kind: CollectiveKind) -> ParamDef {
 /// Parameters every processor type shares.
 fn processor_params() -> Vec<ParamDef> {
     let mut params = vec![
-        int(
-            "rank",
-            -1,
-            None,
-            -1,
-            None,
-            "MPI rank; -1 numbers processors by path order",
-        ),
+        int("rank", -1, None, -1, None, "MPI rank; -1 numbers processors by path order"),
         time("time_step", SimTime::from_ns(1), "duration of one COMPUTE step"),
-        ParamDef::new(
-            "flops_per_s",
-            ParamKind::Float {
-                min: Some(1.0),
-                max: None,
-            },
-            ParamValue::Float(1e9),
-        )
-        .unit("flop/s")
-        .describe("speed used for traced compute amounts given in flops"),
-        time(
-            "send_overhead",
-            SimTime::from_ns(500),
-            "processor time to start a send (o_s)",
-        ),
-        time(
-            "recv_overhead",
-            SimTime::from_ns(500),
-            "processor time to complete a receive (o_r)",
-        ),
+        ParamDef::new("flops_per_s", ParamKind::Float { min: Some(1.0), max: None }, ParamValue::Float(1e9))
+            .unit("flop/s")
+            .describe("speed used for traced compute amounts given in flops"),
+        time("send_overhead", SimTime::from_ns(500), "processor time to start a send (o_s)"),
+        time("recv_overhead", SimTime::from_ns(500), "processor time to complete a receive (o_r)"),
         int(
             "eager_limit",
             0,
@@ -118,27 +85,9 @@ fn processor_params() -> Vec<ParamDef> {
             Some("bytes"),
             "messages above this size use the rendezvous protocol",
         ),
-        int(
-            "max_packet",
-            1,
-            None,
-            1024,
-            Some("bytes"),
-            "largest packet the network interface sends",
-        ),
-        time(
-            "reduce_time_per_kib",
-            SimTime::ZERO,
-            "time to combine 1 KiB of data in a reduction",
-        ),
-        int(
-            "segment_bytes",
-            1,
-            None,
-            8192,
-            Some("bytes"),
-            "segment size of pipelined collectives",
-        ),
+        int("max_packet", 1, None, 1024, Some("bytes"), "largest packet the network interface sends"),
+        time("reduce_time_per_kib", SimTime::ZERO, "time to combine 1 KiB of data in a reduction"),
+        int("segment_bytes", 1, None, 8192, Some("bytes"), "segment size of pipelined collectives"),
     ];
     for kind in [
         CollectiveKind::Barrier,
@@ -184,55 +133,14 @@ pub fn processor_split_type() -> EntityType {
 /// Parameters every router type shares.
 fn router_params() -> Vec<ParamDef> {
     vec![
-        choice(
-            "switching",
-            &["store_and_forward", "cut_through"],
-            "store_and_forward",
-            "switching model",
-        ),
-        time(
-            "routing_delay",
-            SimTime::from_ns(20),
-            "time to route a packet through the switch (o)",
-        ),
-        int(
-            "buffer_packets",
-            0,
-            None,
-            0,
-            Some("packets"),
-            "input buffer per port; 0 = unbounded",
-        ),
-        ParamDef::new(
-            "coord",
-            ParamKind::IntArray { len: None },
-            ParamValue::IntArray(Vec::new()),
-        )
-        .describe("position in a mesh, torus or hypercube (set by templates)"),
-        int(
-            "stage",
-            0,
-            None,
-            0,
-            None,
-            "stage of a multistage network (set by templates)",
-        ),
-        int(
-            "level",
-            0,
-            None,
-            0,
-            None,
-            "level in a tree, 0 = leaf switches (set by templates)",
-        ),
-        int(
-            "index",
-            0,
-            None,
-            0,
-            None,
-            "position within its level or stage (set by templates)",
-        ),
+        choice("switching", &["store_and_forward", "cut_through"], "store_and_forward", "switching model"),
+        time("routing_delay", SimTime::from_ns(20), "time to route a packet through the switch (o)"),
+        int("buffer_packets", 0, None, 0, Some("packets"), "input buffer per port; 0 = unbounded"),
+        ParamDef::new("coord", ParamKind::IntArray { len: None }, ParamValue::IntArray(Vec::new()))
+            .describe("position in a mesh, torus or hypercube (set by templates)"),
+        int("stage", 0, None, 0, None, "stage of a multistage network (set by templates)"),
+        int("level", 0, None, 0, None, "level in a tree, 0 = leaf switches (set by templates)"),
+        int("index", 0, None, 0, None, "position within its level or stage (set by templates)"),
     ]
 }
 
@@ -246,11 +154,7 @@ pub fn router_type() -> EntityType {
                       or cut-through, with optional finite input buffers and credit back-pressure."
                 .into(),
         icon: Some("router".into()),
-        ports: vec![
-            PortDef::new("p", Direction::InOut, PACKET_LINK)
-                .array_by("radix")
-                .optional(),
-        ],
+        ports: vec![PortDef::new("p", Direction::InOut, PACKET_LINK).array_by("radix").optional()],
         params,
         states: ROUTER_STATES.iter().map(|s| (*s).to_string()).collect(),
         ..EntityType::leaf("Router", "Switches", ROUTER)
@@ -266,9 +170,7 @@ pub fn switch2x2_type() -> EntityType {
         icon: Some("switch".into()),
         ports: vec![
             PortDef::new("in", Direction::In, PACKET_LINK).array(2).optional(),
-            PortDef::new("out", Direction::Out, PACKET_LINK)
-                .array(2)
-                .optional(),
+            PortDef::new("out", Direction::Out, PACKET_LINK).array(2).optional(),
         ],
         params: router_params(),
         states: ROUTER_STATES.iter().map(|s| (*s).to_string()).collect(),
@@ -279,24 +181,14 @@ pub fn switch2x2_type() -> EntityType {
 /// Parameters of the behavioural network models (also carried by template compound network types).
 pub fn network_model_params() -> Vec<ParamDef> {
     vec![
-        choice(
-            "model",
-            &["hop", "datasheet"],
-            "hop",
-            "hop-count (contention-free) or MPI data-sheet model",
-        ),
+        choice("model", &["hop", "datasheet"], "hop", "hop-count (contention-free) or MPI data-sheet model"),
         choice(
             "sheet",
             &["cray_t3d", "network_of_workstations"],
             "cray_t3d",
             "data sheet used by the datasheet model",
         ),
-        choice(
-            "band",
-            &["min", "avg", "max"],
-            "avg",
-            "which fit of the data sheet to use",
-        ),
+        choice("band", &["min", "avg", "max"], "avg", "which fit of the data sheet to use"),
     ]
 }
 
@@ -304,38 +196,16 @@ pub fn network_model_params() -> Vec<ParamDef> {
 /// pair of ports is `hops` switches apart.
 pub fn network_model_type() -> EntityType {
     let mut params = vec![
-        int(
-            "ports",
-            1,
-            Some(65_536),
-            8,
-            Some("ports"),
-            "number of attachment ports",
-        ),
-        int(
-            "hops",
-            0,
-            None,
-            1,
-            Some("switches"),
-            "switches between any two ports (hop model)",
-        ),
+        int("ports", 1, Some(65_536), 8, Some("ports"), "number of attachment ports"),
+        int("hops", 0, None, 1, Some("switches"), "switches between any two ports (hop model)"),
         choice(
             "switching",
             &["store_and_forward", "cut_through"],
             "store_and_forward",
             "switching model (hop model)",
         ),
-        time(
-            "routing_delay",
-            SimTime::from_ns(20),
-            "per-switch delay (hop model)",
-        ),
-        time(
-            "latency",
-            SimTime::from_ns(10),
-            "per-link latency inside the network (hop model)",
-        ),
+        time("routing_delay", SimTime::from_ns(20), "per-switch delay (hop model)"),
+        time("latency", SimTime::from_ns(10), "per-link latency inside the network (hop model)"),
         int(
             "bandwidth",
             0,
@@ -351,11 +221,7 @@ pub fn network_model_type() -> EntityType {
                       per-MPI-function data-sheet equations."
             .into(),
         icon: Some("network".into()),
-        ports: vec![
-            PortDef::new("p", Direction::InOut, PACKET_LINK)
-                .array_by("ports")
-                .optional(),
-        ],
+        ports: vec![PortDef::new("p", Direction::InOut, PACKET_LINK).array_by("ports").optional()],
         params,
         states: NETWORK_MODEL_STATES.iter().map(|s| (*s).to_string()).collect(),
         ..EntityType::leaf("NetworkModel", "Networks", NETWORK_MODEL)
@@ -364,13 +230,7 @@ pub fn network_model_type() -> EntityType {
 
 /// Every built-in type.
 pub fn builtin_types() -> Vec<EntityType> {
-    vec![
-        processor_type(),
-        processor_split_type(),
-        router_type(),
-        switch2x2_type(),
-        network_model_type(),
-    ]
+    vec![processor_type(), processor_split_type(), router_type(), switch2x2_type(), network_model_type()]
 }
 
 /// A registry holding the built-in types.
@@ -387,13 +247,7 @@ mod tests {
         for t in builtin_types() {
             for p in &t.params {
                 let d = p.default.as_ref().expect("built-in params have defaults");
-                assert!(
-                    p.kind.check(d).is_ok(),
-                    "{}.{}: {:?}",
-                    t.name,
-                    p.name,
-                    p.kind.check(d)
-                );
+                assert!(p.kind.check(d).is_ok(), "{}.{}: {:?}", t.name, p.name, p.kind.check(d));
             }
         }
     }

@@ -50,12 +50,7 @@ pub struct OutputPort {
 impl OutputPort {
     /// An output port; `credits` is the downstream buffer size (`None` = unbounded).
     pub fn new(port: PortIndex, credits: Option<u32>) -> Self {
-        OutputPort {
-            port,
-            queue: VecDeque::new(),
-            credits,
-            timer_at: None,
-        }
+        OutputPort { port, queue: VecDeque::new(), credits, timer_at: None }
     }
 
     /// Packets waiting.

@@ -106,14 +106,7 @@ impl Message for NetMsg {
                     PacketKind::Rts => "rts",
                     PacketKind::Cts => "cts",
                 };
-                format!(
-                    "{kind} r{}>r{} {}/{} {}B",
-                    p.src,
-                    p.dst,
-                    p.index + 1,
-                    p.count,
-                    p.bytes
-                )
+                format!("{kind} r{}>r{} {}/{} {}B", p.src, p.dst, p.index + 1, p.count, p.bytes)
             }
             NetMsg::Credit { count } => format!("credit {count}"),
             NetMsg::CollectiveEnter(c) => format!("enter {:?} r{}", c.kind, c.rank),

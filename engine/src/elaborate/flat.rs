@@ -64,10 +64,7 @@ pub struct FlatEntity {
 impl FlatEntity {
     /// Index of the port called `name`.
     pub fn port_index(&self, name: &str) -> Option<PortIndex> {
-        self.ports
-            .iter()
-            .position(|p| p.name == name)
-            .map(|i| i as PortIndex)
+        self.ports.iter().position(|p| p.name == name).map(|i| i as PortIndex)
     }
     /// Integer parameter.
     pub fn int(&self, name: &str) -> Option<i64> {
@@ -115,11 +112,7 @@ pub struct FlatLink {
 impl FlatLink {
     /// The other end of the link, seen from `from`.
     pub fn other(&self, from: Endpoint) -> Endpoint {
-        if self.ends[0] == from {
-            self.ends[1]
-        } else {
-            self.ends[0]
-        }
+        if self.ends[0] == from { self.ends[1] } else { self.ends[0] }
     }
 }
 
@@ -161,10 +154,7 @@ pub struct FlatModel {
 impl FlatModel {
     /// Find an entity by path.
     pub fn find(&self, path: &str) -> Option<EntityId> {
-        self.entities
-            .iter()
-            .position(|e| e.path == path)
-            .map(|i| i as EntityId)
+        self.entities.iter().position(|e| e.path == path).map(|i| i as EntityId)
     }
 
     /// The entity.
@@ -174,37 +164,23 @@ impl FlatModel {
 
     /// The endpoint linked to `end`, if its port is connected.
     pub fn peer(&self, end: Endpoint) -> Option<Endpoint> {
-        let link = self
-            .entities
-            .get(end.entity as usize)?
-            .ports
-            .get(usize::from(end.port))?
-            .link?;
+        let link = self.entities.get(end.entity as usize)?.ports.get(usize::from(end.port))?.link?;
         Some(self.links[link as usize].other(end))
     }
 
     /// `entity.port` as text.
     pub fn describe(&self, end: Endpoint) -> String {
         let e = self.entity(end.entity);
-        let port = e
-            .ports
-            .get(usize::from(end.port))
-            .map_or("?", |p| p.name.as_str());
+        let port = e.ports.get(usize::from(end.port)).map_or("?", |p| p.name.as_str());
         format!("{}.{}", e.path, port)
     }
 
     /// An undirected petgraph view: node weight = entity id, edge weight = link index.
     pub fn graph(&self) -> (UnGraph<EntityId, u32>, Vec<NodeIndex>) {
         let mut g = UnGraph::with_capacity(self.entities.len(), self.links.len());
-        let nodes: Vec<NodeIndex> = (0..self.entities.len() as EntityId)
-            .map(|i| g.add_node(i))
-            .collect();
+        let nodes: Vec<NodeIndex> = (0..self.entities.len() as EntityId).map(|i| g.add_node(i)).collect();
         for (i, l) in self.links.iter().enumerate() {
-            g.add_edge(
-                nodes[l.ends[0].entity as usize],
-                nodes[l.ends[1].entity as usize],
-                i as u32,
-            );
+            g.add_edge(nodes[l.ends[0].entity as usize], nodes[l.ends[1].entity as usize], i as u32);
         }
         (g, nodes)
     }
@@ -241,11 +217,7 @@ impl FlatModel {
             groups: self
                 .groups
                 .iter()
-                .map(|g| GroupInfo {
-                    path: g.path.clone(),
-                    type_name: g.type_name.clone(),
-                    parent: g.parent,
-                })
+                .map(|g| GroupInfo { path: g.path.clone(), type_name: g.type_name.clone(), parent: g.parent })
                 .collect(),
         }
     }

@@ -31,17 +31,9 @@ pub enum ElabError {
 /// Validate, then flatten a project.
 pub fn elaborate(project: &Project, registry: &TypeRegistry) -> Result<FlatModel, ElabError> {
     validate_project(project, registry)?;
-    let mut b = Builder {
-        registry,
-        model: FlatModel {
-            project: project.name.clone(),
-            ..FlatModel::default()
-        },
-    };
-    b.model.scopes.push(Scope {
-        path: String::new(),
-        routing: project.network.routing.clone(),
-    });
+    let mut b =
+        Builder { registry, model: FlatModel { project: project.name.clone(), ..FlatModel::default() } };
+    b.model.scopes.push(Scope { path: String::new(), routing: project.network.routing.clone() });
     b.network(&project.network, "", None, 0)?;
     Ok(b.model)
 }
@@ -53,25 +45,16 @@ pub fn elaborate_type(
     registry: &TypeRegistry,
     type_name: &str,
 ) -> Result<(FlatModel, BTreeMap<String, Endpoint>), ElabError> {
-    let ty = registry.get(type_name).ok_or_else(|| ElabError::At {
-        path: type_name.to_string(),
-        message: "unknown type".into(),
-    })?;
+    let ty = registry
+        .get(type_name)
+        .ok_or_else(|| ElabError::At { path: type_name.to_string(), message: "unknown type".into() })?;
     let compound = ty.compound.as_ref().ok_or_else(|| ElabError::At {
         path: type_name.to_string(),
         message: "not a compound type".into(),
     })?;
-    let mut b = Builder {
-        registry,
-        model: FlatModel {
-            project: type_name.to_string(),
-            ..FlatModel::default()
-        },
-    };
-    b.model.scopes.push(Scope {
-        path: String::new(),
-        routing: compound.network.routing.clone(),
-    });
+    let mut b =
+        Builder { registry, model: FlatModel { project: type_name.to_string(), ..FlatModel::default() } };
+    b.model.scopes.push(Scope { path: String::new(), routing: compound.network.routing.clone() });
     let ends = b.network(&compound.network, "", None, 0)?;
     let mut outer = BTreeMap::new();
     for export in &compound.exports {
@@ -121,10 +104,9 @@ impl Builder<'_> {
                     parent: group,
                 });
                 let sid = self.model.scopes.len() as u32;
-                self.model.scopes.push(Scope {
-                    path: path.clone(),
-                    routing: compound.network.routing.clone(),
-                });
+                self.model
+                    .scopes
+                    .push(Scope { path: path.clone(), routing: compound.network.routing.clone() });
                 let inner = self.network(&compound.network, &path, Some(gid), sid)?;
                 for export in &compound.exports {
                     let end = inner.get(&export.inner).copied().ok_or_else(|| ElabError::At {
@@ -152,13 +134,7 @@ impl Builder<'_> {
                     })
                     .collect();
                 for (i, p) in ports.iter().enumerate() {
-                    ends.insert(
-                        PortRef::new(name, &p.name),
-                        Endpoint {
-                            entity: id,
-                            port: i as PortIndex,
-                        },
-                    );
+                    ends.insert(PortRef::new(name, &p.name), Endpoint { entity: id, port: i as PortIndex });
                 }
                 let behaviour = ty.behaviour.clone().ok_or_else(|| ElabError::At {
                     path: path.clone(),

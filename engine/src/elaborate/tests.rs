@@ -35,9 +35,7 @@ fn detailed_compounds_are_flattened_and_links_resolved_through_exports() {
     assert_eq!(paths, vec!["net/s0", "net/s1", "p0", "p1"]);
     assert_eq!(m.links.len(), 3);
     let p0 = m.find("p0").unwrap();
-    let peer = m
-        .peer(crate::elaborate::Endpoint { entity: p0, port: 0 })
-        .unwrap();
+    let peer = m.peer(crate::elaborate::Endpoint { entity: p0, port: 0 }).unwrap();
     assert_eq!(m.describe(peer), "net/s0.p1");
     assert_eq!(m.groups.len(), 1);
     assert_eq!(m.groups[0].path, "net");

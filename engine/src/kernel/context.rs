@@ -27,6 +27,7 @@ pub struct Ctx<'a, M: Message> {
     pub(crate) core: &'a mut Core<M>,
     pub(crate) me: EntityId,
     pub(crate) tail: SimTime,
+    pub(crate) rng: &'a mut EntityRng,
 }
 
 impl<M: Message> Ctx<'_, M> {
@@ -38,6 +39,11 @@ impl<M: Message> Ctx<'_, M> {
     /// This entity's id.
     pub fn me(&self) -> EntityId {
         self.me
+    }
+
+    /// Number of entities in the simulation.
+    pub fn entity_count(&self) -> usize {
+        self.core.model.entities.len()
     }
 
     /// This entity's instance path.
@@ -52,9 +58,7 @@ impl<M: Message> Ctx<'_, M> {
 
     /// True if `port` has a link.
     pub fn is_connected(&self, port: PortIndex) -> bool {
-        self.core
-            .binding(self.me, port)
-            .is_some_and(|b| b.link_dir != u32::MAX)
+        self.core.binding(self.me, port).is_some_and(|b| b.link_dir != u32::MAX)
     }
 
     /// For the message being handled: when its last bit arrives (equal to `now` unless the behaviour
@@ -65,9 +69,7 @@ impl<M: Message> Ctx<'_, M> {
 
     /// When the link direction leaving `port` is free to start another message.
     pub fn port_free_at(&self, port: PortIndex) -> SimTime {
-        self.core
-            .link_dir_of(self.me, port)
-            .map_or(self.core.now, |d| d.busy_until.max(self.core.now))
+        self.core.link_dir_of(self.me, port).map_or(self.core.now, |d| d.busy_until.max(self.core.now))
     }
 
     /// Serialisation time of `bytes` on the link leaving `port` (zero if unconnected or unlimited).
@@ -79,9 +81,7 @@ impl<M: Message> Ctx<'_, M> {
 
     /// Latency of the link leaving `port`.
     pub fn link_latency(&self, port: PortIndex) -> SimTime {
-        self.core
-            .link_dir_of(self.me, port)
-            .map_or(SimTime::ZERO, |d| d.latency)
+        self.core.link_dir_of(self.me, port).map_or(SimTime::ZERO, |d| d.latency)
     }
 
     /// Send now on `port`. The link serialises: the message starts when the link direction is free.
@@ -110,11 +110,7 @@ impl<M: Message> Ctx<'_, M> {
             at,
             Pending {
                 target: to.entity,
-                kind: PendingKind::Message {
-                    port: to.port,
-                    msg,
-                    tail: at,
-                },
+                kind: PendingKind::Message { port: to.port, msg, tail: at, linked: false },
             },
         );
     }
@@ -122,25 +118,13 @@ impl<M: Message> Ctx<'_, M> {
     /// Set a timer that fires `on_timer(key)` after `delay`.
     pub fn schedule(&mut self, delay: SimTime, key: u64) {
         let at = self.core.now + delay;
-        self.core.schedule(
-            at,
-            Pending {
-                target: self.me,
-                kind: PendingKind::Timer(key),
-            },
-        );
+        self.core.schedule(at, Pending { target: self.me, kind: PendingKind::Timer(key) });
     }
 
     /// Set a timer at an absolute time (not before now).
     pub fn schedule_at(&mut self, at: SimTime, key: u64) {
         let at = at.max(self.core.now);
-        self.core.schedule(
-            at,
-            Pending {
-                target: self.me,
-                kind: PendingKind::Timer(key),
-            },
-        );
+        self.core.schedule(at, Pending { target: self.me, kind: PendingKind::Timer(key) });
     }
 
     /// Enter visible state `state` (index into the type's states). Traced at level 4; time per
@@ -157,12 +141,7 @@ impl<M: Message> Ctx<'_, M> {
     /// Trace a new value of traced parameter `param` (level 3).
     pub fn set_param(&mut self, param: u16, value: TraceValue) {
         if self.core.tracing(TraceLevel::UPDATES) {
-            let record = Record::Param {
-                time: self.core.now,
-                entity: self.me,
-                param,
-                value,
-            };
+            let record = Record::Param { time: self.core.now, entity: self.me, param, value };
             self.core.emit(&record);
         }
     }
@@ -170,13 +149,7 @@ impl<M: Message> Ctx<'_, M> {
     /// Trace an update of element `index` of array parameter `param` (level 3).
     pub fn set_array(&mut self, param: u16, index: u32, value: TraceValue) {
         if self.core.tracing(TraceLevel::UPDATES) {
-            let record = Record::Array {
-                time: self.core.now,
-                entity: self.me,
-                param,
-                index,
-                value,
-            };
+            let record = Record::Array { time: self.core.now, entity: self.me, param, index, value };
             self.core.emit(&record);
         }
     }
@@ -184,11 +157,7 @@ impl<M: Message> Ctx<'_, M> {
     /// Trace a comment or source-line marker (level 1). The text is only built when kept.
     pub fn comment(&mut self, text: impl FnOnce() -> String) {
         if self.core.tracing(TraceLevel::COMMENTS) {
-            let record = Record::Comment {
-                time: self.core.now,
-                entity: self.me,
-                text: text(),
-            };
+            let record = Record::Comment { time: self.core.now, entity: self.me, text: text() };
             self.core.emit(&record);
         }
     }
@@ -200,7 +169,7 @@ impl<M: Message> Ctx<'_, M> {
 
     /// This entity's random stream.
     pub fn rng(&mut self) -> &mut EntityRng {
-        &mut self.core.rngs[self.me as usize]
+        self.rng
     }
 
     /// Record the length of the queue behind `port` (time-weighted mean and maximum are reported).

@@ -10,39 +10,42 @@
 //! times, and buckets are contiguous vectors, so large queues (a million pending events) keep their
 //! speed where a binary heap thrashes the cache (see the brief §4 and the PHOLD benchmark).
 //! Events equal to the current minimum wait in `current`, sorted by `seq`.
+//!
+//! Payloads live inside the queue entries rather than in a side table: a pop then reads only memory
+//! the heap already streams through, instead of a random access into a large slab per event.
 
 use std::collections::VecDeque;
 
-/// One scheduled event: when, its scheduling number, and the payload slot it refers to.
+/// One scheduled event: when, its scheduling number, and its payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct QueuedEvent {
+pub struct QueuedEvent<P> {
     /// Picoseconds.
     pub time: u64,
     /// Global scheduling counter value.
     pub seq: u64,
-    /// Payload slot (kernel-defined meaning).
-    pub slot: u32,
+    /// What happens (kernel-defined).
+    pub payload: P,
 }
 
 /// Monotone radix heap keyed by `time`, ties by `seq`.
 #[derive(Debug)]
-pub struct EventQueue {
+pub struct EventQueue<P> {
     last: u64,
     /// Events whose time equals `last`, in `seq` order.
-    current: VecDeque<QueuedEvent>,
+    current: VecDeque<QueuedEvent<P>>,
     /// `buckets[i]` holds times whose highest bit differing from `last` is bit `i`.
-    buckets: Vec<Vec<QueuedEvent>>,
+    buckets: Vec<Vec<QueuedEvent<P>>>,
     len: usize,
-    scratch: Vec<QueuedEvent>,
+    scratch: Vec<QueuedEvent<P>>,
 }
 
-impl Default for EventQueue {
+impl<P> Default for EventQueue<P> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl EventQueue {
+impl<P> EventQueue<P> {
     /// An empty queue at time zero.
     pub fn new() -> Self {
         EventQueue {
@@ -71,7 +74,7 @@ impl EventQueue {
 
     /// Schedule an event. `event.time` must not be earlier than the last popped time and `seq` must
     /// exceed every `seq` pushed before; the kernel guarantees both.
-    pub fn push(&mut self, event: QueuedEvent) {
+    pub fn push(&mut self, event: QueuedEvent<P>) {
         debug_assert!(event.time >= self.last, "event scheduled in the past");
         self.len += 1;
         if event.time == self.last {
@@ -83,7 +86,7 @@ impl EventQueue {
     }
 
     /// The earliest event, by `(time, seq)`.
-    pub fn pop(&mut self) -> Option<QueuedEvent> {
+    pub fn pop(&mut self) -> Option<QueuedEvent<P>> {
         if let Some(e) = self.current.pop_front() {
             self.len -= 1;
             return Some(e);
@@ -131,11 +134,7 @@ mod tests {
     fn equal_times_leave_in_scheduling_order() {
         let mut q = EventQueue::new();
         for (seq, time) in [(0, 5), (1, 3), (2, 5), (3, 3), (4, 9)] {
-            q.push(QueuedEvent {
-                time,
-                seq,
-                slot: seq as u32,
-            });
+            q.push(QueuedEvent { time, seq, payload: seq as u32 });
         }
         let order: Vec<u64> = std::iter::from_fn(|| q.pop()).map(|e| e.seq).collect();
         assert_eq!(order, vec![1, 3, 0, 2, 4]);
@@ -158,7 +157,7 @@ mod tests {
                     if let Some(e) = a { now = e.time; }
                 } else {
                     let time = now + delay * spread;
-                    q.push(QueuedEvent { time, seq, slot: 0 });
+                    q.push(QueuedEvent { time, seq, payload: 0u32 });
                     h.push(Reverse((time, seq)));
                     seq += 1;
                 }

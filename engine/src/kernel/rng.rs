@@ -9,9 +9,7 @@ pub type EntityRng = Pcg64Mcg;
 
 /// FNV-1a over the path bytes: stable across platforms and Rust versions.
 pub fn path_hash(path: &str) -> u64 {
-    path.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    path.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// SplitMix64 finaliser: spreads nearby seeds far apart.

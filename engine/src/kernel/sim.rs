@@ -24,7 +24,13 @@ pub(crate) struct Pending<M> {
 }
 
 pub(crate) enum PendingKind<M> {
-    Message { port: PortIndex, msg: M, tail: SimTime },
+    /// `linked`: it came over a link (counted as port traffic); direct deliveries are not.
+    Message {
+        port: PortIndex,
+        msg: M,
+        tail: SimTime,
+        linked: bool,
+    },
     Timer(u64),
 }
 
@@ -54,13 +60,10 @@ pub(crate) struct Core<M> {
     pub(crate) model: Arc<FlatModel>,
     pub(crate) now: SimTime,
     seq: u64,
-    queue: EventQueue,
-    slots: Vec<Option<Pending<M>>>,
-    free: Vec<u32>,
+    queue: EventQueue<Pending<M>>,
     port_base: Vec<u32>,
     bindings: Vec<PortBinding>,
     pub(crate) link_dirs: Vec<LinkDir>,
-    pub(crate) rngs: Vec<EntityRng>,
     pub(crate) stats: StatsCollector,
     level: TraceLevel,
     sink: Option<Box<dyn TraceSink>>,
@@ -105,18 +108,7 @@ impl<M: Message> Core<M> {
     }
 
     pub(crate) fn schedule(&mut self, at: SimTime, pending: Pending<M>) {
-        let slot = if let Some(s) = self.free.pop() {
-            self.slots[s as usize] = Some(pending);
-            s
-        } else {
-            self.slots.push(Some(pending));
-            (self.slots.len() - 1) as u32
-        };
-        self.queue.push(QueuedEvent {
-            time: at.as_ps(),
-            seq: self.seq,
-            slot,
-        });
+        self.queue.push(QueuedEvent { time: at.as_ps(), seq: self.seq, payload: pending });
         self.seq += 1;
     }
 
@@ -148,9 +140,7 @@ impl<M: Message> Core<M> {
         let tail = head + serialisation;
         let link_free = dir.busy_until;
         let peer = binding.peer;
-        let at_head = self
-            .binding(peer.entity, peer.port)
-            .is_some_and(|b| b.deliver_at_head);
+        let at_head = self.binding(peer.entity, peer.port).is_some_and(|b| b.deliver_at_head);
         let arrive = if at_head { head } else { tail };
         self.stats.sent(from, port, bytes);
         if traced && self.tracing(TraceLevel::MESSAGES) {
@@ -171,28 +161,15 @@ impl<M: Message> Core<M> {
             arrive,
             Pending {
                 target: peer.entity,
-                kind: PendingKind::Message {
-                    port: peer.port,
-                    msg,
-                    tail,
-                },
+                kind: PendingKind::Message { port: peer.port, msg, tail, linked: true },
             },
         );
-        Some(SendInfo {
-            start,
-            head,
-            tail,
-            link_free,
-        })
+        Some(SendInfo { start, head, tail, link_free })
     }
 
     pub(crate) fn set_state(&mut self, entity: EntityId, state: u16) {
         if self.stats.set_state(entity, state, self.now) && self.tracing(TraceLevel::STATES) {
-            let record = Record::State {
-                time: self.now,
-                entity,
-                state,
-            };
+            let record = Record::State { time: self.now, entity, state };
             self.emit(&record);
         }
     }
@@ -210,11 +187,7 @@ pub struct SimConfig {
 
 impl Default for SimConfig {
     fn default() -> Self {
-        SimConfig {
-            seed: 1,
-            level: TraceLevel::default(),
-            sink: None,
-        }
+        SimConfig { seed: 1, level: TraceLevel::default(), sink: None }
     }
 }
 
@@ -243,12 +216,7 @@ pub struct RunControl<'a> {
 
 impl Default for RunControl<'_> {
     fn default() -> Self {
-        RunControl {
-            until: None,
-            cancel: None,
-            progress: None,
-            check_every: 65_536,
-        }
+        RunControl { until: None, cancel: None, progress: None, check_every: 65_536 }
     }
 }
 
@@ -340,10 +308,16 @@ pub struct RunReport {
     pub trace_error: Option<String>,
 }
 
+/// One entity's behaviour and random stream, side by side so an event touches one cache line.
+struct Slot<M: Message> {
+    behaviour: Box<dyn Behaviour<M>>,
+    rng: EntityRng,
+}
+
 /// A running simulation.
 pub struct Simulation<M: Message> {
     core: Core<M>,
-    behaviours: Vec<Box<dyn Behaviour<M>>>,
+    slots: Vec<Slot<M>>,
     wall_start: Instant,
     seed: u64,
 }
@@ -357,10 +331,7 @@ impl<M: Message> Simulation<M> {
         config: SimConfig,
     ) -> Result<Self, BuildError> {
         if behaviours.len() != model.entities.len() {
-            return Err(BuildError::Count {
-                behaviours: behaviours.len(),
-                entities: model.entities.len(),
-            });
+            return Err(BuildError::Count { behaviours: behaviours.len(), entities: model.entities.len() });
         }
         let mut port_base = Vec::with_capacity(model.entities.len() + 1);
         let mut total = 0u32;
@@ -370,10 +341,7 @@ impl<M: Message> Simulation<M> {
         }
         port_base.push(total);
         let unbound = PortBinding {
-            peer: Endpoint {
-                entity: u32::MAX,
-                port: 0,
-            },
+            peer: Endpoint { entity: u32::MAX, port: 0 },
             link_dir: u32::MAX,
             connected: false,
             deliver_at_head: false,
@@ -396,11 +364,6 @@ impl<M: Message> Simulation<M> {
                 }
             }
         }
-        let rngs = model
-            .entities
-            .iter()
-            .map(|e| entity_rng(config.seed, &e.path))
-            .collect();
         let stats = StatsCollector::new(&model, &port_base);
         let mut sink = config.sink;
         if let Some(s) = sink.as_mut() {
@@ -413,12 +376,9 @@ impl<M: Message> Simulation<M> {
             now: SimTime::ZERO,
             seq: 0,
             queue: EventQueue::new(),
-            slots: Vec::new(),
-            free: Vec::new(),
             port_base,
             bindings,
             link_dirs,
-            rngs,
             stats,
             level: config.level,
             sink,
@@ -427,14 +387,15 @@ impl<M: Message> Simulation<M> {
             dropped: 0,
             stop_requested: false,
         };
-        let mut sim = Simulation {
-            core,
-            behaviours,
-            wall_start: Instant::now(),
-            seed: config.seed,
-        };
+        let slots = behaviours
+            .into_iter()
+            .zip(&core.model.entities)
+            .map(|(behaviour, e)| Slot { behaviour, rng: entity_rng(config.seed, &e.path) })
+            .collect();
+        let mut sim = Simulation { core, slots, wall_start: Instant::now(), seed: config.seed };
         // Delivery modes first, so no init can send before a receiver has declared its mode.
-        for (i, b) in sim.behaviours.iter().enumerate() {
+        for (i, slot) in sim.slots.iter().enumerate() {
+            let b = &slot.behaviour;
             let ports = sim.core.model.entities[i].ports.len();
             for port in 0..ports as PortIndex {
                 if b.head_delivery(port)
@@ -444,13 +405,10 @@ impl<M: Message> Simulation<M> {
                 }
             }
         }
-        for (i, b) in sim.behaviours.iter_mut().enumerate() {
-            let mut ctx = Ctx {
-                core: &mut sim.core,
-                me: i as EntityId,
-                tail: SimTime::ZERO,
-            };
-            b.init(&mut ctx);
+        for (i, slot) in sim.slots.iter_mut().enumerate() {
+            let mut ctx =
+                Ctx { core: &mut sim.core, me: i as EntityId, tail: SimTime::ZERO, rng: &mut slot.rng };
+            slot.behaviour.init(&mut ctx);
         }
         Ok(sim)
     }
@@ -481,29 +439,20 @@ impl<M: Message> Simulation<M> {
             return false;
         };
         self.core.now = SimTime(event.time);
-        let Some(pending) = self.core.slots[event.slot as usize].take() else {
-            return true;
-        };
-        self.core.free.push(event.slot);
+        let pending = event.payload;
         self.core.events += 1;
         let target = pending.target;
-        let behaviour = &mut self.behaviours[target as usize];
+        let Slot { behaviour, rng } = &mut self.slots[target as usize];
         match pending.kind {
-            PendingKind::Message { port, msg, tail } => {
-                self.core.stats.received(target, port, msg.size_bytes());
-                let mut ctx = Ctx {
-                    core: &mut self.core,
-                    me: target,
-                    tail,
-                };
+            PendingKind::Message { port, msg, tail, linked } => {
+                if linked {
+                    self.core.stats.received(target, port, msg.size_bytes());
+                }
+                let mut ctx = Ctx { core: &mut self.core, me: target, tail, rng };
                 behaviour.on_message(&mut ctx, port, msg);
             }
             PendingKind::Timer(key) => {
-                let mut ctx = Ctx {
-                    core: &mut self.core,
-                    me: target,
-                    tail: SimTime(event.time),
-                };
+                let mut ctx = Ctx { core: &mut self.core, me: target, tail: SimTime(event.time), rng };
                 behaviour.on_timer(&mut ctx, key);
             }
         }
@@ -525,12 +474,7 @@ impl<M: Message> Simulation<M> {
 
     /// Run until nothing is pending, the until-time is passed, or the run is cancelled.
     pub fn run(&mut self, control: RunControl<'_>) -> RunOutcome {
-        let RunControl {
-            until,
-            cancel,
-            mut progress,
-            check_every,
-        } = control;
+        let RunControl { until, cancel, mut progress, check_every } = control;
         let check_every = check_every.max(1);
         let mut countdown = check_every;
         loop {
@@ -563,27 +507,21 @@ impl<M: Message> Simulation<M> {
             }
         }
         if let Some(p) = progress.as_mut() {
-            p(Progress {
-                events: self.core.events,
-                now: self.core.now,
-                pending: 0,
-            });
+            p(Progress { events: self.core.events, now: self.core.now, pending: 0 });
         }
         let blocked = self.blocked();
         if blocked.is_empty() {
             RunOutcome::Completed
         } else {
-            RunOutcome::Deadlock(DeadlockReport {
-                time: self.core.now,
-                blocked,
-            })
+            RunOutcome::Deadlock(DeadlockReport { time: self.core.now, blocked })
         }
     }
 
     /// Entities that have not finished, with what they wait for.
     pub fn blocked(&self) -> Vec<BlockedEntity> {
-        self.behaviours
+        self.slots
             .iter()
+            .map(|s| &s.behaviour)
             .enumerate()
             .filter(|(_, b)| !b.is_finished())
             .map(|(i, b)| {
@@ -608,16 +546,13 @@ impl<M: Message> Simulation<M> {
     pub fn finish(mut self, outcome: RunOutcome) -> RunReport {
         let now = self.core.now;
         let wall = self.wall_start.elapsed().as_secs_f64();
-        let summaries: Vec<Vec<(String, TraceValue)>> = self.behaviours.iter().map(|b| b.summary()).collect();
+        let summaries: Vec<Vec<(String, TraceValue)>> =
+            self.slots.iter().map(|s| s.behaviour.summary()).collect();
         let figures: Vec<LinkFigures> = self
             .core
             .link_dirs
             .iter()
-            .map(|d| LinkFigures {
-                busy_ps: d.busy_ps,
-                msgs: d.msgs,
-                bytes: d.bytes,
-            })
+            .map(|d| LinkFigures { busy_ps: d.busy_ps, msgs: d.msgs, bytes: d.bytes })
             .collect();
         let mut stats = self.core.stats.report(
             &self.core.model,
@@ -636,12 +571,7 @@ impl<M: Message> Simulation<M> {
         if self.core.sink.is_some() {
             for (i, list) in summaries.into_iter().enumerate() {
                 for (key, value) in list {
-                    self.core.emit(&Record::Summary {
-                        time: now,
-                        entity: i as EntityId,
-                        key,
-                        value,
-                    });
+                    self.core.emit(&Record::Summary { time: now, entity: i as EntityId, key, value });
                 }
             }
             if let Some(sink) = self.core.sink.as_mut()
@@ -650,10 +580,6 @@ impl<M: Message> Simulation<M> {
                 self.core.trace_error.get_or_insert_with(|| e.to_string());
             }
         }
-        RunReport {
-            outcome,
-            stats,
-            trace_error: self.core.trace_error.take(),
-        }
+        RunReport { outcome, stats, trace_error: self.core.trace_error.take() }
     }
 }

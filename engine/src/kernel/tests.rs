@@ -81,20 +81,11 @@ impl Behaviour<Msg> for Burst {
     }
     fn init(&mut self, ctx: &mut Ctx<'_, Msg>) {
         for (i, b) in self.sizes.iter().enumerate() {
-            ctx.send(
-                0,
-                Msg {
-                    id: i as u32,
-                    bytes: *b,
-                },
-            );
+            ctx.send(0, Msg { id: i as u32, bytes: *b });
         }
     }
     fn on_message(&mut self, ctx: &mut Ctx<'_, Msg>, _port: PortIndex, msg: Msg) {
-        self.arrivals
-            .lock()
-            .unwrap()
-            .push((msg.id, ctx.now(), ctx.tail_arrival()));
+        self.arrivals.lock().unwrap().push((msg.id, ctx.now(), ctx.tail_arrival()));
     }
 }
 
@@ -104,16 +95,8 @@ fn run_pair(sizes_a: Vec<u64>, head_at_b: bool) -> Vec<(u32, SimTime, SimTime)> 
     // 1 GB/s: 1 byte per ns. Latency 100 ns.
     let model = Arc::new(pair(SimTime::from_ns(100), 1_000_000_000));
     let seen = Arc::new(Mutex::new(Vec::new()));
-    let a = Burst {
-        sizes: sizes_a,
-        head: false,
-        arrivals: Arc::new(Mutex::new(Vec::new())),
-    };
-    let b = Burst {
-        sizes: vec![],
-        head: head_at_b,
-        arrivals: seen.clone(),
-    };
+    let a = Burst { sizes: sizes_a, head: false, arrivals: Arc::new(Mutex::new(Vec::new())) };
+    let b = Burst { sizes: vec![], head: head_at_b, arrivals: seen.clone() };
     let mut sim = Simulation::new(model, vec![Box::new(a), Box::new(b)], SimConfig::default()).unwrap();
     assert_eq!(sim.run(RunControl::default()), RunOutcome::Completed);
     seen.lock().unwrap().clone()
@@ -125,14 +108,7 @@ fn a_link_serialises_back_to_back_messages() {
     // its own serialisation plus 100 ns latency: 1100, 1600, 3600 ns.
     let got = run_pair(vec![1000, 500, 2000], false);
     let ns = SimTime::from_ns;
-    assert_eq!(
-        got,
-        vec![
-            (0, ns(1100), ns(1100)),
-            (1, ns(1600), ns(1600)),
-            (2, ns(3600), ns(3600))
-        ]
-    );
+    assert_eq!(got, vec![(0, ns(1100), ns(1100)), (1, ns(1600), ns(1600)), (2, ns(3600), ns(3600))]);
 }
 
 #[test]
@@ -140,14 +116,7 @@ fn head_delivery_arrives_a_serialisation_time_earlier() {
     // Heads arrive at start + latency: 100, 1100, 1600 ns; tails as before.
     let got = run_pair(vec![1000, 500, 2000], true);
     let ns = SimTime::from_ns;
-    assert_eq!(
-        got,
-        vec![
-            (0, ns(100), ns(1100)),
-            (1, ns(1100), ns(1600)),
-            (2, ns(1600), ns(3600))
-        ]
-    );
+    assert_eq!(got, vec![(0, ns(100), ns(1100)), (1, ns(1100), ns(1600)), (2, ns(1600), ns(3600))]);
 }
 
 /// Records the order in which timers fire.
@@ -176,11 +145,7 @@ fn equal_times_run_in_scheduling_order() {
     let model = Arc::new(pair(SimTime::ZERO, 0));
     let order = Arc::new(Mutex::new(Vec::new()));
     let t = Timers { order: order.clone() };
-    let idle = Burst {
-        sizes: vec![],
-        head: false,
-        arrivals: Arc::new(Mutex::new(Vec::new())),
-    };
+    let idle = Burst { sizes: vec![], head: false, arrivals: Arc::new(Mutex::new(Vec::new())) };
     let mut sim = Simulation::new(model, vec![Box::new(t), Box::new(idle)], SimConfig::default()).unwrap();
     sim.run(RunControl::default());
     assert_eq!(*order.lock().unwrap(), vec![5, 2, 4, 6, 1, 3]);
@@ -205,20 +170,10 @@ impl Behaviour<Msg> for Waiter {
 #[test]
 fn an_unfinishable_run_reports_who_waits_for_what() {
     let model = Arc::new(pair(SimTime::ZERO, 0));
-    let idle = Burst {
-        sizes: vec![],
-        head: false,
-        arrivals: Arc::new(Mutex::new(Vec::new())),
-    };
-    let mut sim = Simulation::new(
-        model,
-        vec![Box::new(Waiter), Box::new(idle)],
-        SimConfig::default(),
-    )
-    .unwrap();
-    let RunOutcome::Deadlock(report) = sim.run(RunControl::default()) else {
-        panic!("expected deadlock")
-    };
+    let idle = Burst { sizes: vec![], head: false, arrivals: Arc::new(Mutex::new(Vec::new())) };
+    let mut sim =
+        Simulation::new(model, vec![Box::new(Waiter), Box::new(idle)], SimConfig::default()).unwrap();
+    let RunOutcome::Deadlock(report) = sim.run(RunControl::default()) else { panic!("expected deadlock") };
     assert_eq!(report.blocked.len(), 1);
     assert_eq!(report.blocked[0].path, "a");
     assert_eq!(report.blocked[0].state, "BUSY");
@@ -243,14 +198,7 @@ impl Behaviour<Msg> for Churn {
         if self.left > 0 {
             self.left -= 1;
             let d = SimTime(rand::Rng::next_u64(ctx.rng()) % 1000);
-            ctx.send_after(
-                0,
-                d,
-                Msg {
-                    id: msg.id + 1,
-                    bytes: 64 + u64::from(msg.id % 7),
-                },
-            );
+            ctx.send_after(0, d, Msg { id: msg.id + 1, bytes: 64 + u64::from(msg.id % 7) });
         }
     }
 }
@@ -258,17 +206,10 @@ impl Behaviour<Msg> for Churn {
 fn churn_trace(seed: u64) -> (Vec<Record>, crate::stats::RunStats) {
     let model = Arc::new(pair(SimTime::from_ns(5), 10_000_000_000));
     let sink = Arc::new(Mutex::new(MemorySink::default()));
-    let config = SimConfig {
-        seed,
-        level: TraceLevel::COMMENTS,
-        sink: Some(Box::new(sink.clone())),
-    };
-    let mut sim = Simulation::new(
-        model,
-        vec![Box::new(Churn { left: 500 }), Box::new(Churn { left: 500 })],
-        config,
-    )
-    .unwrap();
+    let config = SimConfig { seed, level: TraceLevel::COMMENTS, sink: Some(Box::new(sink.clone())) };
+    let mut sim =
+        Simulation::new(model, vec![Box::new(Churn { left: 500 }), Box::new(Churn { left: 500 })], config)
+            .unwrap();
     let outcome = sim.run(RunControl::default());
     let report = sim.finish(outcome);
     let records = sink.lock().unwrap().records.clone();
@@ -284,22 +225,9 @@ fn same_seed_same_trace_other_seed_other_trace() {
     assert_eq!(sa.makespan_ps, sb.makespan_ps);
     assert_ne!(a, c);
     // Time never goes backwards in the trace, and every message sent is received once.
-    assert!(
-        a.windows(2)
-            .all(|w| w[0].time() <= w[1].time() || matches!(w[1], Record::Summary { .. }))
-    );
-    let sent: u64 = sa
-        .entities
-        .values()
-        .flat_map(|e| e.ports.values())
-        .map(|p| p.sent_msgs)
-        .sum();
-    let recv: u64 = sa
-        .entities
-        .values()
-        .flat_map(|e| e.ports.values())
-        .map(|p| p.recv_msgs)
-        .sum();
+    assert!(a.windows(2).all(|w| w[0].time() <= w[1].time() || matches!(w[1], Record::Summary { .. })));
+    let sent: u64 = sa.entities.values().flat_map(|e| e.ports.values()).map(|p| p.sent_msgs).sum();
+    let recv: u64 = sa.entities.values().flat_map(|e| e.ports.values()).map(|p| p.recv_msgs).sum();
     assert_eq!(sent, recv);
     assert_eq!(sent, 2 * (4 + 500));
 }
@@ -316,10 +244,7 @@ fn statistics_add_up_state_times_and_link_busy_time() {
     for l in stats.links.values() {
         assert_eq!(l.busy_ps, l.bytes * 100);
     }
-    let states = records
-        .iter()
-        .filter(|r| matches!(r, Record::State { .. }))
-        .count();
+    let states = records.iter().filter(|r| matches!(r, Record::State { .. })).count();
     assert!(states > 0);
 }
 
@@ -335,19 +260,12 @@ fn step_until_stops_at_the_boundary_and_cancel_flag_stops_runs() {
     sim.step_until(SimTime::from_ns(100));
     assert_eq!(sim.now(), SimTime::from_ns(100));
     let flag = std::sync::atomic::AtomicBool::new(true);
-    let outcome = sim.run(RunControl {
-        cancel: Some(&flag),
-        check_every: 1,
-        ..RunControl::default()
-    });
+    let outcome = sim.run(RunControl { cancel: Some(&flag), check_every: 1, ..RunControl::default() });
     assert_eq!(outcome, RunOutcome::Cancelled);
     let mut calls = 0;
     let mut progress = |_: Progress| calls += 1;
-    let outcome = sim.run(RunControl {
-        progress: Some(&mut progress),
-        check_every: 10,
-        ..RunControl::default()
-    });
+    let outcome =
+        sim.run(RunControl { progress: Some(&mut progress), check_every: 10, ..RunControl::default() });
     assert_eq!(outcome, RunOutcome::Completed);
     assert!(calls > 1);
 }

@@ -76,10 +76,7 @@ pub struct PortRef {
 impl PortRef {
     /// A port reference.
     pub fn new(instance: &str, port: &str) -> Self {
-        PortRef {
-            instance: instance.to_string(),
-            port: port.to_string(),
-        }
+        PortRef { instance: instance.to_string(), port: port.to_string() }
     }
 }
 
@@ -108,20 +105,11 @@ pub struct Link {
 impl Link {
     /// A link with the given latency and bandwidth.
     pub fn new(a: PortRef, b: PortRef, latency: SimTime, bandwidth_bytes_per_s: u64) -> Self {
-        Link {
-            a,
-            b,
-            latency,
-            bandwidth_bytes_per_s,
-        }
+        Link { a, b, latency, bandwidth_bytes_per_s }
     }
     /// A stable key naming the link by its ends (order-independent), used for layout and selection.
     pub fn key(&self) -> String {
-        let (x, y) = if self.a <= self.b {
-            (&self.a, &self.b)
-        } else {
-            (&self.b, &self.a)
-        };
+        let (x, y) = if self.a <= self.b { (&self.a, &self.b) } else { (&self.b, &self.a) };
         format!("{x}--{y}")
     }
     /// True if `port` is one of this link's ends.

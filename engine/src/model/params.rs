@@ -252,10 +252,7 @@ fn kind_word(value: &ParamValue) -> &'static str {
 }
 
 fn wrong(expected: &str, got: &ParamValue) -> ParamError {
-    ParamError::WrongKind {
-        expected: expected.to_string(),
-        got: kind_word(got).to_string(),
-    }
+    ParamError::WrongKind { expected: expected.to_string(), got: kind_word(got).to_string() }
 }
 
 fn bounds<T: PartialOrd + std::fmt::Display + Copy>(
@@ -268,10 +265,7 @@ fn bounds<T: PartialOrd + std::fmt::Display + Copy>(
     if below || above {
         let lo = min.map_or_else(|| "-inf".to_string(), |m| m.to_string());
         let hi = max.map_or_else(|| "inf".to_string(), |m| m.to_string());
-        return Err(ParamError::OutOfRange {
-            value: value.to_string(),
-            range: format!("[{lo}, {hi}]"),
-        });
+        return Err(ParamError::OutOfRange { value: value.to_string(), range: format!("[{lo}, {hi}]") });
     }
     Ok(())
 }
@@ -285,10 +279,7 @@ impl ParamKind {
                 if v.is_finite() {
                     bounds(*v, *min, *max)
                 } else {
-                    Err(ParamError::OutOfRange {
-                        value: v.to_string(),
-                        range: "finite numbers".into(),
-                    })
+                    Err(ParamError::OutOfRange { value: v.to_string(), range: "finite numbers".into() })
                 }
             }
             (ParamKind::Float { min, max }, ParamValue::Int(v)) => bounds(*v as f64, *min, *max),
@@ -302,10 +293,7 @@ impl ParamKind {
                 if choices.iter().any(|c| c == v) {
                     Ok(())
                 } else {
-                    Err(ParamError::NotAChoice {
-                        value: v.clone(),
-                        choices: choices.clone(),
-                    })
+                    Err(ParamError::NotAChoice { value: v.clone(), choices: choices.clone() })
                 }
             }
             (ParamKind::IntArray { len }, ParamValue::IntArray(v)) => check_len(*len, v.len()),
@@ -333,10 +321,8 @@ impl ParamKind {
     /// Read a value of this kind from user text (command line `--set`, inspector fields), then check it.
     pub fn parse(&self, text: &str) -> Result<ParamValue, ParamError> {
         let text = text.trim();
-        let unreadable = |reason: &str| ParamError::Unreadable {
-            text: text.to_string(),
-            reason: reason.into(),
-        };
+        let unreadable =
+            |reason: &str| ParamError::Unreadable { text: text.to_string(), reason: reason.into() };
         let value = match self {
             ParamKind::Int { .. } => {
                 ParamValue::Int(parse_int(text).ok_or_else(|| unreadable("not an integer"))?)
@@ -404,44 +390,21 @@ mod tests {
 
     #[test]
     fn checks_bounds_and_kinds() {
-        let k = ParamKind::Int {
-            min: Some(1),
-            max: Some(8),
-        };
+        let k = ParamKind::Int { min: Some(1), max: Some(8) };
         assert!(k.check(&ParamValue::Int(4)).is_ok());
-        assert!(matches!(
-            k.check(&ParamValue::Int(9)),
-            Err(ParamError::OutOfRange { .. })
-        ));
-        assert!(matches!(
-            k.check(&ParamValue::Bool(true)),
-            Err(ParamError::WrongKind { .. })
-        ));
-        let e = ParamKind::Enum {
-            choices: vec!["a".into(), "b".into()],
-        };
+        assert!(matches!(k.check(&ParamValue::Int(9)), Err(ParamError::OutOfRange { .. })));
+        assert!(matches!(k.check(&ParamValue::Bool(true)), Err(ParamError::WrongKind { .. })));
+        let e = ParamKind::Enum { choices: vec!["a".into(), "b".into()] };
         assert!(e.check(&ParamValue::Text("b".into())).is_ok());
-        assert!(matches!(
-            e.check(&ParamValue::Text("c".into())),
-            Err(ParamError::NotAChoice { .. })
-        ));
+        assert!(matches!(e.check(&ParamValue::Text("c".into())), Err(ParamError::NotAChoice { .. })));
         let arr = ParamKind::IntArray { len: Some(2) };
-        assert!(matches!(
-            arr.check(&ParamValue::IntArray(vec![1])),
-            Err(ParamError::WrongLength { .. })
-        ));
+        assert!(matches!(arr.check(&ParamValue::IntArray(vec![1])), Err(ParamError::WrongLength { .. })));
     }
 
     #[test]
     fn parses_user_text() {
-        assert_eq!(
-            ParamKind::Int { min: None, max: None }.parse("64K"),
-            Ok(ParamValue::Int(65_536))
-        );
-        assert_eq!(
-            ParamKind::Int { min: None, max: None }.parse("1_000"),
-            Ok(ParamValue::Int(1000))
-        );
+        assert_eq!(ParamKind::Int { min: None, max: None }.parse("64K"), Ok(ParamValue::Int(65_536)));
+        assert_eq!(ParamKind::Int { min: None, max: None }.parse("1_000"), Ok(ParamValue::Int(1000)));
         assert_eq!(
             ParamKind::IntArray { len: None }.parse("[1, 2,3]"),
             Ok(ParamValue::IntArray(vec![1, 2, 3]))
@@ -451,13 +414,6 @@ mod tests {
             Ok(ParamValue::Time(SimTime::from_us(2)))
         );
         assert!(ParamKind::Bool.parse("maybe").is_err());
-        assert!(
-            ParamKind::Float {
-                min: Some(0.0),
-                max: None
-            }
-            .parse("-1")
-            .is_err()
-        );
+        assert!(ParamKind::Float { min: Some(0.0), max: None }.parse("-1").is_err());
     }
 }

@@ -69,11 +69,7 @@ fn default_level() -> u8 {
 
 impl Default for RunSettings {
     fn default() -> Self {
-        RunSettings {
-            seed: 1,
-            trace_level: default_level(),
-            until: None,
-        }
+        RunSettings { seed: 1, trace_level: default_level(), until: None }
     }
 }
 

@@ -14,9 +14,7 @@ pub struct TypeRegistry {
 impl TypeRegistry {
     /// A registry from a list of types.
     pub fn new(types: impl IntoIterator<Item = EntityType>) -> Self {
-        TypeRegistry {
-            types: types.into_iter().map(|t| (t.name.clone(), t)).collect(),
-        }
+        TypeRegistry { types: types.into_iter().map(|t| (t.name.clone(), t)).collect() }
     }
     /// Built-in types extended (and shadowed) by a project's own types.
     pub fn for_project(builtins: &TypeRegistry, project: &Project) -> Self {

@@ -97,20 +97,15 @@ fn migrate(mut project: Project) -> Project {
 
 /// Render a project as pretty RON.
 pub fn project_to_ron(project: &Project) -> Result<String, ProjectFileError> {
-    let config = ron::ser::PrettyConfig::new()
-        .depth_limit(12)
-        .indentor("  ".to_string())
-        .struct_names(false);
+    let config = ron::ser::PrettyConfig::new().depth_limit(12).indentor("  ".to_string()).struct_names(false);
     ron::ser::to_string_pretty(project, config).map_err(|e| ProjectFileError::Write(e.to_string()))
 }
 
 /// Read a project file.
 pub fn load_project(path: &Path) -> Result<Project, ProjectFileError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| ProjectFileError::Io {
-        path: shown.clone(),
-        source,
-    })?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| ProjectFileError::Io { path: shown.clone(), source })?;
     project_from_ron(&text, &shown)
 }
 
@@ -118,22 +113,15 @@ pub fn load_project(path: &Path) -> Result<Project, ProjectFileError> {
 /// flushed to disk, then renamed over the target, so a crash leaves either the old or the new file.
 pub fn save_project(project: &Project, path: &Path) -> Result<(), ProjectFileError> {
     let text = project_to_ron(project)?;
-    write_atomic(path, text.as_bytes()).map_err(|source| ProjectFileError::Io {
-        path: path.display().to_string(),
-        source,
-    })
+    write_atomic(path, text.as_bytes())
+        .map_err(|source| ProjectFileError::Io { path: path.display().to_string(), source })
 }
 
 /// Atomically replace `path` with `bytes` (write to a sibling temporary file, fsync, rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
     let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
     let result = (|| {
         let mut file = std::fs::File::create(&tmp)?;
@@ -165,9 +153,8 @@ mod tests {
 
     #[test]
     fn rejects_newer_versions_with_advice() {
-        let text = project_to_ron(&Project::new("demo"))
-            .unwrap()
-            .replace("schema_version: 1", "schema_version: 99");
+        let text =
+            project_to_ron(&Project::new("demo")).unwrap().replace("schema_version: 1", "schema_version: 99");
         let err = project_from_ron(&text, "demo.ron").unwrap_err();
         assert!(matches!(err, ProjectFileError::TooNew { found: 99, .. }), "{err}");
         assert!(err.to_string().contains("update hase"));
@@ -176,9 +163,7 @@ mod tests {
     #[test]
     fn syntax_errors_name_line_and_column() {
         let err = project_from_ron("(\n  schema_version: 1,\n  name: oops\n)", "bad.ron").unwrap_err();
-        let ProjectFileError::Syntax { line, path, .. } = &err else {
-            panic!("{err}")
-        };
+        let ProjectFileError::Syntax { line, path, .. } = &err else { panic!("{err}") };
         assert_eq!(path, "bad.ron");
         assert_eq!(*line, 3, "{err}");
     }

@@ -197,9 +197,7 @@ impl EntityType {
         overrides: &'a std::collections::BTreeMap<String, ParamValue>,
         name: &str,
     ) -> Option<&'a ParamValue> {
-        overrides
-            .get(name)
-            .or_else(|| self.param(name).and_then(|p| p.default.as_ref()))
+        overrides.get(name).or_else(|| self.param(name).and_then(|p| p.default.as_ref()))
     }
 
     /// The concrete ports of an instance with these parameter values (arrays expanded).
@@ -220,11 +218,7 @@ impl EntityType {
                 PortCount::One => out.push(make(def.name.clone())),
                 PortCount::Fixed(n) => out.extend((0..*n).map(|i| make(format!("{}{i}", def.name)))),
                 PortCount::Param(p) => {
-                    let n = self
-                        .value_of(overrides, p)
-                        .and_then(ParamValue::as_int)
-                        .unwrap_or(0)
-                        .max(0);
+                    let n = self.value_of(overrides, p).and_then(ParamValue::as_int).unwrap_or(0).max(0);
                     out.extend((0..n).map(|i| make(format!("{}{i}", def.name))));
                 }
             }

@@ -106,10 +106,7 @@ impl StatsCollector {
 
     /// The state the entity is in.
     pub fn current_state(&self, entity: EntityId) -> Option<u16> {
-        self.current
-            .get(entity as usize)
-            .copied()
-            .filter(|s| *s != NO_STATE)
+        self.current.get(entity as usize).copied().filter(|s| *s != NO_STATE)
     }
 
     /// Count a message sent.
@@ -149,11 +146,7 @@ impl StatsCollector {
         self.latency_sum += u128::from(ps);
         self.latency_min = self.latency_min.min(ps);
         self.latency_max = self.latency_max.max(ps);
-        let bucket = if ps == 0 {
-            0
-        } else {
-            64 - ps.leading_zeros() as usize
-        };
+        let bucket = if ps == 0 { 0 } else { 64 - ps.leading_zeros() as usize };
         self.latency_buckets[bucket] += 1;
     }
 
@@ -199,10 +192,7 @@ impl StatsCollector {
                 let q = self.queues[g];
                 let queue = q.seen.then(|| {
                     let area = q.area + u128::from(q.last_len) * u128::from(end.saturating_sub(q.last_time));
-                    QueueStats {
-                        max: q.max,
-                        mean: if end == 0 { 0.0 } else { area as f64 / end as f64 },
-                    }
+                    QueueStats { max: q.max, mean: if end == 0 { 0.0 } else { area as f64 / end as f64 } }
                 });
                 if c.sent_msgs + c.recv_msgs > 0 || queue.is_some() {
                     ports.insert(
@@ -231,22 +221,14 @@ impl StatsCollector {
                 .unwrap_or_default();
             entities.insert(
                 e.path.clone(),
-                EntityStats {
-                    type_name: e.type_name.clone(),
-                    state_time_ps,
-                    busy_fraction,
-                    ports,
-                    extra,
-                },
+                EntityStats { type_name: e.type_name.clone(), state_time_ps, busy_fraction, ports, extra },
             );
         }
         let mut links = BTreeMap::new();
         let mut dir = 0usize;
         for l in &model.links {
-            for (from, to, allowed) in [
-                (l.ends[0], l.ends[1], l.forward),
-                (l.ends[1], l.ends[0], l.backward),
-            ] {
+            for (from, to, allowed) in [(l.ends[0], l.ends[1], l.forward), (l.ends[1], l.ends[0], l.backward)]
+            {
                 if !allowed {
                     continue;
                 }
@@ -257,11 +239,7 @@ impl StatsCollector {
                     key,
                     LinkStats {
                         busy_ps: d.busy_ps,
-                        utilisation: if end == 0 {
-                            0.0
-                        } else {
-                            d.busy_ps as f64 / end as f64
-                        },
+                        utilisation: if end == 0 { 0.0 } else { d.busy_ps as f64 / end as f64 },
                         msgs: d.msgs,
                         bytes: d.bytes,
                     },
@@ -270,11 +248,7 @@ impl StatsCollector {
         }
         let latency = LatencyHistogram {
             count: self.latency_count,
-            min_ps: if self.latency_count == 0 {
-                0
-            } else {
-                self.latency_min
-            },
+            min_ps: if self.latency_count == 0 { 0 } else { self.latency_min },
             max_ps: self.latency_max,
             mean_ps: if self.latency_count == 0 {
                 0.0
@@ -296,11 +270,7 @@ impl StatsCollector {
             makespan_ps: end,
             events,
             wall_time_s,
-            events_per_s: if wall_time_s > 0.0 {
-                events as f64 / wall_time_s
-            } else {
-                0.0
-            },
+            events_per_s: if wall_time_s > 0.0 { events as f64 / wall_time_s } else { 0.0 },
             dropped_messages: 0,
             entities,
             links,

@@ -278,19 +278,13 @@ impl TraceSink for MemorySink {
 /// A sink shared with the caller: the kernel writes, the caller reads after the run.
 impl<S: TraceSink> TraceSink for std::sync::Arc<std::sync::Mutex<S>> {
     fn header(&mut self, header: &TraceHeader) -> std::io::Result<()> {
-        self.lock()
-            .map_err(|_| std::io::Error::other("trace sink poisoned"))?
-            .header(header)
+        self.lock().map_err(|_| std::io::Error::other("trace sink poisoned"))?.header(header)
     }
     fn record(&mut self, record: &Record) -> std::io::Result<()> {
-        self.lock()
-            .map_err(|_| std::io::Error::other("trace sink poisoned"))?
-            .record(record)
+        self.lock().map_err(|_| std::io::Error::other("trace sink poisoned"))?.record(record)
     }
     fn finish(&mut self) -> std::io::Result<()> {
-        self.lock()
-            .map_err(|_| std::io::Error::other("trace sink poisoned"))?
-            .finish()
+        self.lock().map_err(|_| std::io::Error::other("trace sink poisoned"))?.finish()
     }
 }
 

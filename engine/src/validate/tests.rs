@@ -9,10 +9,7 @@ use crate::time::SimTime;
 use crate::validate::{Problem, validate_project};
 
 fn leaf(name: &str, ports: Vec<PortDef>) -> EntityType {
-    EntityType {
-        ports,
-        ..EntityType::leaf(name, "Test", "b")
-    }
+    EntityType { ports, ..EntityType::leaf(name, "Test", "b") }
 }
 
 /// A two-switch network type exporting `a` and `b`; `with_behaviour` decides if it can be behavioural.
@@ -20,12 +17,7 @@ fn pair_type(name: &str, with_behaviour: bool) -> EntityType {
     let mut net = Network::default();
     net.instances.insert("s0".into(), Instance::of("Sw"));
     net.instances.insert("s1".into(), Instance::of("Sw"));
-    net.links.push(Link::new(
-        PortRef::new("s0", "p0"),
-        PortRef::new("s1", "p0"),
-        SimTime::ZERO,
-        0,
-    ));
+    net.links.push(Link::new(PortRef::new("s0", "p0"), PortRef::new("s1", "p0"), SimTime::ZERO, 0));
     EntityType {
         name: name.into(),
         category: "Test".into(),
@@ -41,71 +33,31 @@ fn pair_type(name: &str, with_behaviour: bool) -> EntityType {
         compound: Some(CompoundDef {
             network: net,
             exports: vec![
-                PortExport {
-                    outer: "a".into(),
-                    inner: PortRef::new("s0", "p1"),
-                },
-                PortExport {
-                    outer: "b".into(),
-                    inner: PortRef::new("s1", "p1"),
-                },
+                PortExport { outer: "a".into(), inner: PortRef::new("s0", "p1") },
+                PortExport { outer: "b".into(), inner: PortRef::new("s1", "p1") },
             ],
         }),
     }
 }
 
 pub(crate) fn registry() -> TypeRegistry {
-    let mut sw = leaf(
-        "Sw",
-        vec![
-            PortDef::new("p", Direction::InOut, "packet")
-                .array_by("radix")
-                .optional(),
-        ],
-    );
-    sw.params.push(ParamDef::new(
-        "radix",
-        ParamKind::Int {
-            min: Some(1),
-            max: Some(8),
-        },
-        ParamValue::Int(3),
-    ));
+    let mut sw = leaf("Sw", vec![PortDef::new("p", Direction::InOut, "packet").array_by("radix").optional()]);
+    sw.params.push(ParamDef::new("radix", ParamKind::Int { min: Some(1), max: Some(8) }, ParamValue::Int(3)));
     let mut proc = leaf("Proc", vec![PortDef::new("net", Direction::InOut, "packet")]);
-    proc.params.push(ParamDef::new(
-        "rank",
-        ParamKind::Int {
-            min: Some(-1),
-            max: None,
-        },
-        ParamValue::Int(-1),
-    ));
+    proc.params.push(ParamDef::new("rank", ParamKind::Int { min: Some(-1), max: None }, ParamValue::Int(-1)));
     let mut needy = leaf("Needy", vec![]);
     needy.params.push(ParamDef {
         default: None,
-        ..ParamDef::new(
-            "seed",
-            ParamKind::Int { min: None, max: None },
-            ParamValue::Int(0),
-        )
+        ..ParamDef::new("seed", ParamKind::Int { min: None, max: None }, ParamValue::Int(0))
     });
     TypeRegistry::new([
         sw,
         proc,
         needy,
         leaf("Tok", vec![PortDef::new("t", Direction::InOut, "token")]),
-        leaf(
-            "Src",
-            vec![PortDef::new("o", Direction::Out, "packet").optional()],
-        ),
-        leaf(
-            "Src2",
-            vec![PortDef::new("o", Direction::Out, "packet").optional()],
-        ),
-        EntityType {
-            behaviour: None,
-            ..leaf("Empty", vec![])
-        },
+        leaf("Src", vec![PortDef::new("o", Direction::Out, "packet").optional()]),
+        leaf("Src2", vec![PortDef::new("o", Direction::Out, "packet").optional()]),
+        EntityType { behaviour: None, ..leaf("Empty", vec![]) },
         pair_type("Pair", true),
         pair_type("PairNoModel", false),
     ])
@@ -117,12 +69,7 @@ fn project(instances: &[(&str, Instance)], links: &[(&str, &str, &str, &str)]) -
         p.network.instances.insert((*n).into(), i.clone());
     }
     for (a, ap, b, bp) in links {
-        p.network.links.push(Link::new(
-            PortRef::new(a, ap),
-            PortRef::new(b, bp),
-            SimTime::ZERO,
-            0,
-        ));
+        p.network.links.push(Link::new(PortRef::new(a, ap), PortRef::new(b, bp), SimTime::ZERO, 0));
     }
     p
 }
@@ -137,11 +84,7 @@ fn problems(p: &Project) -> Vec<(String, Problem)> {
 #[test]
 fn a_valid_project_passes() {
     let p = project(
-        &[
-            ("p0", Instance::of("Proc")),
-            ("p1", Instance::of("Proc")),
-            ("net", Instance::of("Pair")),
-        ],
+        &[("p0", Instance::of("Proc")), ("p1", Instance::of("Proc")), ("net", Instance::of("Pair"))],
         &[("p0", "net", "net", "a"), ("p1", "net", "net", "b")],
     );
     assert_eq!(problems(&p), vec![]);
@@ -152,33 +95,18 @@ fn unknown_type_and_unknown_or_bad_params() {
     let p = project(
         &[
             ("x", Instance::of("Nope")),
-            (
-                "s",
-                Instance::of("Sw")
-                    .with("radix", ParamValue::Int(99))
-                    .with("colour", ParamValue::Int(1)),
-            ),
+            ("s", Instance::of("Sw").with("radix", ParamValue::Int(99)).with("colour", ParamValue::Int(1))),
             ("n", Instance::of("Needy")),
         ],
         &[],
     );
     let got = problems(&p);
+    assert!(got.contains(&("x".into(), Problem::UnknownType("Nope".into()))), "{got:?}");
+    assert!(got.contains(&("s".into(), Problem::UnknownParam("colour".into()))), "{got:?}");
     assert!(
-        got.contains(&("x".into(), Problem::UnknownType("Nope".into()))),
-        "{got:?}"
+        got.iter().any(|(p, e)| p == "s" && matches!(e, Problem::BadParam { param, .. } if param == "radix"))
     );
-    assert!(
-        got.contains(&("s".into(), Problem::UnknownParam("colour".into()))),
-        "{got:?}"
-    );
-    assert!(
-        got.iter()
-            .any(|(p, e)| p == "s" && matches!(e, Problem::BadParam { param, .. } if param == "radix"))
-    );
-    assert!(
-        got.contains(&("n".into(), Problem::MissingParam("seed".into()))),
-        "{got:?}"
-    );
+    assert!(got.contains(&("n".into(), Problem::MissingParam("seed".into()))), "{got:?}");
     assert_eq!(got.len(), 4, "all problems are reported together: {got:?}");
 }
 
@@ -205,14 +133,8 @@ fn link_problems_name_the_port() {
     let got = problems(&p);
     let has = |path: &str, f: &dyn Fn(&Problem) -> bool| got.iter().any(|(p, e)| p == path && f(e));
     assert!(has("p0.net", &|e| *e == Problem::DoublyConnected(2)), "{got:?}");
-    assert!(
-        has("p1.bogus", &|e| matches!(e, Problem::DanglingLink(_))),
-        "{got:?}"
-    );
-    assert!(
-        has("ghost.x", &|e| matches!(e, Problem::DanglingLink(_))),
-        "{got:?}"
-    );
+    assert!(has("p1.bogus", &|e| matches!(e, Problem::DanglingLink(_))), "{got:?}");
+    assert!(has("ghost.x", &|e| matches!(e, Problem::DanglingLink(_))), "{got:?}");
     assert!(
         has(
             "t.t",
@@ -220,18 +142,12 @@ fn link_problems_name_the_port() {
         ),
         "{got:?}"
     );
-    assert!(
-        has("a.o", &|e| matches!(e, Problem::DirectionMismatch { .. })),
-        "{got:?}"
-    );
+    assert!(has("a.o", &|e| matches!(e, Problem::DirectionMismatch { .. })), "{got:?}");
 }
 
 #[test]
 fn unconnected_required_ports_and_self_links() {
-    let p = project(
-        &[("p0", Instance::of("Proc")), ("s", Instance::of("Sw"))],
-        &[("s", "p0", "s", "p0")],
-    );
+    let p = project(&[("p0", Instance::of("Proc")), ("s", Instance::of("Sw"))], &[("s", "p0", "s", "p0")]);
     let got = problems(&p);
     assert!(got.contains(&("p0.net".into(), Problem::Unconnected)), "{got:?}");
     assert!(got.contains(&("s.p0".into(), Problem::SelfLink)), "{got:?}");
@@ -243,14 +159,8 @@ fn behavioural_level_needs_a_behaviour_and_types_need_something_to_simulate() {
     i.level = AbstractionLevel::Behavioural;
     let p = project(&[("net", i), ("e", Instance::of("Empty"))], &[]);
     let got = problems(&p);
-    assert!(
-        got.contains(&("net".into(), Problem::NoBehaviourForLevel("PairNoModel".into()))),
-        "{got:?}"
-    );
-    assert!(
-        got.contains(&("e".into(), Problem::NothingToSimulate("Empty".into()))),
-        "{got:?}"
-    );
+    assert!(got.contains(&("net".into(), Problem::NoBehaviourForLevel("PairNoModel".into()))), "{got:?}");
+    assert!(got.contains(&("e".into(), Problem::NothingToSimulate("Empty".into()))), "{got:?}");
 }
 
 #[test]
@@ -258,65 +168,32 @@ fn problems_inside_compounds_carry_the_full_path() {
     let mut reg = registry();
     let mut bad = pair_type("BadPair", true);
     let c = bad.compound.as_mut().unwrap();
-    c.network
-        .instances
-        .insert("s2".into(), Instance::of("Sw").with("radix", ParamValue::Int(0)));
+    c.network.instances.insert("s2".into(), Instance::of("Sw").with("radix", ParamValue::Int(0)));
     c.exports[1].inner = PortRef::new("s1", "p7");
     reg.insert(bad);
     let mut outer = pair_type("Outer", false);
-    outer
-        .compound
-        .as_mut()
-        .unwrap()
-        .network
-        .instances
-        .get_mut("s0")
-        .unwrap()
-        .type_name = "BadPair".into();
+    outer.compound.as_mut().unwrap().network.instances.get_mut("s0").unwrap().type_name = "BadPair".into();
     outer.compound.as_mut().unwrap().network.links[0].a = PortRef::new("s0", "a");
     outer.compound.as_mut().unwrap().exports[0].inner = PortRef::new("s0", "b");
     reg.insert(outer);
     let p = project(&[("fabric", Instance::of("Outer"))], &[]);
-    let got: Vec<(String, Problem)> = validate_project(&p, &reg)
-        .unwrap_err()
-        .0
-        .into_iter()
-        .map(|e| (e.path, e.problem))
-        .collect();
-    assert!(
-        got.iter()
-            .any(|(p, e)| p == "fabric/s0/s2" && matches!(e, Problem::BadParam { .. })),
-        "{got:?}"
-    );
-    assert!(
-        got.iter()
-            .any(|(p, e)| p == "fabric/s0.b" && matches!(e, Problem::BadExport(_))),
-        "{got:?}"
-    );
+    let got: Vec<(String, Problem)> =
+        validate_project(&p, &reg).unwrap_err().0.into_iter().map(|e| (e.path, e.problem)).collect();
+    assert!(got.iter().any(|(p, e)| p == "fabric/s0/s2" && matches!(e, Problem::BadParam { .. })), "{got:?}");
+    assert!(got.iter().any(|(p, e)| p == "fabric/s0.b" && matches!(e, Problem::BadExport(_))), "{got:?}");
 }
 
 #[test]
 fn a_compound_that_contains_itself_is_refused() {
     let mut reg = registry();
     let mut loopy = pair_type("Loopy", true);
-    loopy
-        .compound
-        .as_mut()
-        .unwrap()
-        .network
-        .instances
-        .insert("me".into(), Instance::of("Loopy"));
+    loopy.compound.as_mut().unwrap().network.instances.insert("me".into(), Instance::of("Loopy"));
     reg.insert(loopy);
     let p = project(&[("l", Instance::of("Loopy"))], &[]);
     let got = validate_project(&p, &reg).unwrap_err();
     assert!(
-        got.0
-            .iter()
-            .any(|e| e.path == "l/me" && e.problem == Problem::CyclicType("Loopy".into())),
+        got.0.iter().any(|e| e.path == "l/me" && e.problem == Problem::CyclicType("Loopy".into())),
         "{got}"
     );
-    assert!(
-        got.to_string()
-            .contains("l/me: compound type `Loopy` contains itself")
-    );
+    assert!(got.to_string().contains("l/me: compound type `Loopy` contains itself"));
 }

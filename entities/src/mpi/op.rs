@@ -87,9 +87,7 @@ impl CollectiveKind {
 
     /// Parse the upper- or lower-case name.
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|k| k.state_name().eq_ignore_ascii_case(name))
+        Self::ALL.into_iter().find(|k| k.state_name().eq_ignore_ascii_case(name))
     }
 
     /// True if the operation has a root.

@@ -27,14 +27,7 @@ pub struct HopModel {
 impl HopModel {
     /// A model; `rank_port[r]` is the port rank `r` is attached to.
     pub fn new(switching: Switching, paths: PathTable, rank_port: Vec<Option<PortIndex>>) -> Self {
-        HopModel {
-            switching,
-            paths,
-            rank_port,
-            in_flight: 0,
-            delivered: 0,
-            unroutable: 0,
-        }
+        HopModel { switching, paths, rank_port, in_flight: 0, delivered: 0, unroutable: 0 }
     }
 }
 
@@ -61,10 +54,7 @@ impl Behaviour<NetMsg> for HopModel {
         let saf = self.switching == Switching::StoreAndForward;
         let mut leave = now + cost.delay(bytes, saf);
         if !saf {
-            leave = leave.max(
-                ctx.tail_arrival()
-                    .saturating_sub(ctx.transmission_time(out, bytes)),
-            );
+            leave = leave.max(ctx.tail_arrival().saturating_sub(ctx.transmission_time(out, bytes)));
         }
         packet.hops = packet.hops.saturating_add(cost.switches as u16);
         ctx.send_after(out, leave - now, NetMsg::Packet(packet));
@@ -84,10 +74,7 @@ impl Behaviour<NetMsg> for HopModel {
     fn summary(&self) -> Vec<(String, TraceValue)> {
         vec![
             ("packets_delivered".into(), TraceValue::Int(self.delivered as i64)),
-            (
-                "packets_unroutable".into(),
-                TraceValue::Int(self.unroutable as i64),
-            ),
+            ("packets_unroutable".into(), TraceValue::Int(self.unroutable as i64)),
         ]
     }
 }

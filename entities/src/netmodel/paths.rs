@@ -69,21 +69,13 @@ pub struct PathTable {
 impl PathTable {
     /// A table over `source`.
     pub fn new(source: PathSource) -> Self {
-        PathTable {
-            source,
-            cache: BTreeMap::new(),
-        }
+        PathTable { source, cache: BTreeMap::new() }
     }
 
     /// The cost from outer port `from` to outer port `to` (`None` if unreachable).
     pub fn cost(&mut self, from: u16, to: u16) -> Option<PathCost> {
         match &self.source {
-            PathSource::Uniform {
-                switches,
-                routing_delay,
-                latency,
-                bandwidth_bytes_per_s,
-            } => {
+            PathSource::Uniform { switches, routing_delay, latency, bandwidth_bytes_per_s } => {
                 let links = switches.saturating_sub(1);
                 Some(PathCost {
                     switches: *switches,
@@ -140,16 +132,9 @@ fn search(model: &FlatModel, start: EntityId, ports: &[Option<Endpoint>]) -> Vec
             if !seen[target as usize] {
                 return None;
             }
-            let delay_of = |id: EntityId| {
-                model.entities[id as usize]
-                    .time("routing_delay")
-                    .unwrap_or_default()
-            };
-            let mut cost = PathCost {
-                switches: 1,
-                routing_delay: delay_of(target),
-                ..PathCost::default()
-            };
+            let delay_of =
+                |id: EntityId| model.entities[id as usize].time("routing_delay").unwrap_or_default();
+            let mut cost = PathCost { switches: 1, routing_delay: delay_of(target), ..PathCost::default() };
             let mut at = target;
             while let Some((prev, l)) = parent[at as usize] {
                 let link = &model.links[l as usize];

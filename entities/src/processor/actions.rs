@@ -24,10 +24,7 @@ pub mod state {
     pub const DONE: u16 = 13;
     /// The state of a collective.
     pub fn collective(kind: crate::mpi::op::CollectiveKind) -> u16 {
-        5 + crate::mpi::op::CollectiveKind::ALL
-            .iter()
-            .position(|k| *k == kind)
-            .unwrap_or(0) as u16
+        5 + crate::mpi::op::CollectiveKind::ALL.iter().position(|k| *k == kind).unwrap_or(0) as u16
     }
 }
 
@@ -145,17 +142,8 @@ pub fn translate(
 ) -> Result<Vec<Action>, String> {
     let send = |dst, bytes, tag, handle| {
         vec![
-            Action::Cpu {
-                duration: cpu.send_overhead,
-                state: state::SEND,
-            },
-            Action::PostSend {
-                dst,
-                bytes,
-                tag,
-                context: Context::User,
-                handle,
-            },
+            Action::Cpu { duration: cpu.send_overhead, state: state::SEND },
+            Action::PostSend { dst, bytes, tag, context: Context::User, handle },
         ]
     };
     let check_rank = |r: u32, what: &str| {
@@ -166,18 +154,11 @@ pub fn translate(
         }
     };
     Ok(match op {
-        Op::Compute(w) => vec![Action::Cpu {
-            duration: cpu.work(w),
-            state: state::COMPUTE,
-        }],
+        Op::Compute(w) => vec![Action::Cpu { duration: cpu.work(w), state: state::COMPUTE }],
         Op::Send { dst, bytes, tag } => {
             check_rank(dst, "destination")?;
             let mut a = send(dst, bytes, tag, BLOCKING);
-            a.push(Action::Wait {
-                on: WaitOn::Handles(vec![BLOCKING]),
-                state: state::SEND,
-                user: false,
-            });
+            a.push(Action::Wait { on: WaitOn::Handles(vec![BLOCKING]), state: state::SEND, user: false });
             a
         }
         Op::Isend { dst, bytes, tag, req } => {
@@ -189,29 +170,15 @@ pub fn translate(
                 check_rank(r, "source")?;
             }
             vec![
-                Action::PostRecv {
-                    src,
-                    tag,
-                    context: Context::User,
-                    handle: BLOCKING,
-                },
-                Action::Wait {
-                    on: WaitOn::Handles(vec![BLOCKING]),
-                    state: state::RECV,
-                    user: true,
-                },
+                Action::PostRecv { src, tag, context: Context::User, handle: BLOCKING },
+                Action::Wait { on: WaitOn::Handles(vec![BLOCKING]), state: state::RECV, user: true },
             ]
         }
         Op::Irecv { src, tag, req } => {
             if let Source::Rank(r) = src {
                 check_rank(r, "source")?;
             }
-            vec![Action::PostRecv {
-                src,
-                tag,
-                context: Context::User,
-                handle: Handle::User(req),
-            }]
+            vec![Action::PostRecv { src, tag, context: Context::User, handle: Handle::User(req) }]
         }
         Op::Wait { req } => {
             vec![Action::Wait {
@@ -220,41 +187,24 @@ pub fn translate(
                 user: true,
             }]
         }
-        Op::WaitAll => vec![Action::Wait {
-            on: WaitOn::AllUser,
-            state: state::WAIT,
-            user: true,
-        }],
+        Op::WaitAll => vec![Action::Wait { on: WaitOn::AllUser, state: state::WAIT, user: true }],
         Op::Comment(text) => vec![Action::Comment(text)],
         Op::Collective(mut call) => {
             call.algorithm = Some(call.algorithm.unwrap_or_else(|| default_algorithm(call.kind)));
             if sheet_mode {
                 return Ok(vec![Action::SheetCollective(call)]);
             }
-            let steps = schedule(
-                &call,
-                rank,
-                size,
-                ScheduleParams {
-                    segment_bytes: cpu.segment_bytes,
-                },
-            )
-            .map_err(|e| e.to_string())?;
+            let steps = schedule(&call, rank, size, ScheduleParams { segment_bytes: cpu.segment_bytes })
+                .map_err(|e| e.to_string())?;
             let tag = *collective_seq as i32;
             *collective_seq += 1;
             let st = state::collective(call.kind);
-            let mut actions = vec![Action::Cpu {
-                duration: SimTime::ZERO,
-                state: st,
-            }];
+            let mut actions = vec![Action::Cpu { duration: SimTime::ZERO, state: st }];
             let mut next_handle = 0u32;
             for step in steps {
                 match step {
                     MicroOp::Isend { peer, bytes } => {
-                        actions.push(Action::Cpu {
-                            duration: cpu.send_overhead,
-                            state: st,
-                        });
+                        actions.push(Action::Cpu { duration: cpu.send_overhead, state: st });
                         actions.push(Action::PostSend {
                             dst: peer,
                             bytes,
@@ -278,10 +228,9 @@ pub fn translate(
                         state: st,
                         user: false,
                     }),
-                    MicroOp::Combine { bytes } => actions.push(Action::Cpu {
-                        duration: cpu.combine(bytes),
-                        state: st,
-                    }),
+                    MicroOp::Combine { bytes } => {
+                        actions.push(Action::Cpu { duration: cpu.combine(bytes), state: st })
+                    }
                 }
             }
             actions

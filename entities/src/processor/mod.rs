@@ -103,11 +103,7 @@ impl ProcessorBehaviour {
     }
 
     fn fail(&mut self, ctx: &mut Ctx<'_, NetMsg>, message: &str) {
-        let at = self
-            .program
-            .location()
-            .map(|l| format!(" at {l}"))
-            .unwrap_or_default();
+        let at = self.program.location().map(|l| format!(" at {l}")).unwrap_or_default();
         let text = format!("program error{at}: {message}");
         ctx.comment(|| text.clone());
         self.error = Some(text);
@@ -124,21 +120,16 @@ impl ProcessorBehaviour {
         }
         let now = ctx.now();
         for packet in effects.packets {
-            self.nic.push(Outgoing {
-                packet,
-                earliest: now,
-                from_port: None,
-            });
+            self.nic.push(Outgoing { packet, earliest: now, from_port: None });
         }
         self.pump(ctx);
     }
 
     fn pump(&mut self, ctx: &mut Ctx<'_, NetMsg>) {
         let mpi = &mut self.mpi;
-        self.nic
-            .pump(ctx, TIMER_NIC, |_ctx, item: &Outgoing, info: SendInfo| {
-                mpi.on_injected(&item.packet, info.link_free);
-            });
+        self.nic.pump(ctx, TIMER_NIC, |_ctx, item: &Outgoing, info: SendInfo| {
+            mpi.on_injected(&item.packet, info.link_free);
+        });
     }
 
     fn bind(&mut self, handle: Handle, req: ReqKey) {
@@ -192,24 +183,13 @@ impl ProcessorBehaviour {
                         ctx.schedule(duration, TIMER_CPU);
                     }
                 }
-                Action::PostSend {
-                    dst,
-                    bytes,
-                    tag,
-                    context,
-                    handle,
-                } => {
+                Action::PostSend { dst, bytes, tag, context, handle } => {
                     let (req, effects) = self.mpi.post_send(dst, bytes, tag, context, now);
                     self.sent_messages += 1;
                     self.bind(handle, req);
                     self.apply(ctx, effects);
                 }
-                Action::PostRecv {
-                    src,
-                    tag,
-                    context,
-                    handle,
-                } => {
+                Action::PostRecv { src, tag, context, handle } => {
                     let (req, effects) = self.mpi.post_recv(src, tag, context, now);
                     self.bind(handle, req);
                     self.apply(ctx, effects);
@@ -242,10 +222,8 @@ impl ProcessorBehaviour {
                 }
                 Action::Comment(text) => ctx.comment(|| text),
                 Action::SheetCollective(call) => {
-                    return self.fail(
-                        ctx,
-                        &format!("{:?} on a data-sheet network is not available yet", call.kind),
-                    );
+                    return self
+                        .fail(ctx, &format!("{:?} on a data-sheet network is not available yet", call.kind));
                 }
             }
         }
@@ -278,10 +256,7 @@ impl ProcessorBehaviour {
             }
         }
         if receives > 0 && self.recv_overhead > SimTime::ZERO {
-            self.actions.push_front(Action::Cpu {
-                duration: self.recv_overhead.times(receives),
-                state,
-            });
+            self.actions.push_front(Action::Cpu { duration: self.recv_overhead.times(receives), state });
         }
     }
 
@@ -308,12 +283,7 @@ impl ProcessorBehaviour {
             self.rank,
             self.size,
             &mut self.collective_seq,
-            |k| {
-                algorithms
-                    .get(&k)
-                    .copied()
-                    .unwrap_or_else(|| Algorithm::default_for(k))
-            },
+            |k| algorithms.get(&k).copied().unwrap_or_else(|| Algorithm::default_for(k)),
             false,
         );
         match result {
@@ -375,11 +345,7 @@ impl Behaviour<NetMsg> for ProcessorBehaviour {
             return (!self.nic.is_empty()).then(|| format!("{} packet(s) waiting to leave", self.nic.len()));
         }
         let what: Vec<String> = self.waiting.iter().map(|r| self.mpi.describe(*r)).collect();
-        let at = self
-            .program
-            .location()
-            .map(|l| format!(" ({l})"))
-            .unwrap_or_default();
+        let at = self.program.location().map(|l| format!(" ({l})")).unwrap_or_default();
         Some(if what.is_empty() {
             format!("rank {}: unfinished{at}", self.rank)
         } else {
@@ -390,14 +356,8 @@ impl Behaviour<NetMsg> for ProcessorBehaviour {
     fn summary(&self) -> Vec<(String, TraceValue)> {
         vec![
             ("messages_sent".into(), TraceValue::Int(self.sent_messages as i64)),
-            (
-                "messages_received".into(),
-                TraceValue::Int(self.received_messages as i64),
-            ),
-            (
-                "unreceived_messages".into(),
-                TraceValue::Int(self.mpi.unexpected_count() as i64),
-            ),
+            ("messages_received".into(), TraceValue::Int(self.received_messages as i64)),
+            ("unreceived_messages".into(), TraceValue::Int(self.mpi.unexpected_count() as i64)),
         ]
     }
 }

@@ -21,15 +21,8 @@ pub type ReqKey = u64;
 
 #[derive(Clone, Debug, PartialEq)]
 enum ReqKind {
-    Send {
-        dst: u32,
-        bytes: u64,
-    },
-    Recv {
-        src: Source,
-        tag: TagSel,
-        context: Context,
-    },
+    Send { dst: u32, bytes: u64 },
+    Recv { src: Source, tag: TagSel, context: Context },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -111,14 +104,7 @@ impl Mpi {
     fn new_req(&mut self, kind: ReqKind) -> ReqKey {
         let key = self.next_req;
         self.next_req += 1;
-        self.reqs.insert(
-            key,
-            Req {
-                kind,
-                done_at: None,
-                status: None,
-            },
-        );
+        self.reqs.insert(key, Req { kind, done_at: None, status: None });
         key
     }
 
@@ -190,13 +176,7 @@ impl Mpi {
             self.injecting.insert(msg_id, (req, p.len() as u32));
             p
         };
-        (
-            req,
-            Effects {
-                packets,
-                latencies: Vec::new(),
-            },
-        )
+        (req, Effects { packets, latencies: Vec::new() })
     }
 
     /// A packet of this rank left the network interface; its last byte is on the wire at `free_at`.
@@ -256,22 +236,11 @@ impl Mpi {
     /// Tie a matched envelope to a receive request.
     fn bind(&mut self, req: ReqKey, env: Envelope, now: SimTime, effects: &mut Effects) {
         if let Some(r) = self.reqs.get_mut(&req) {
-            r.status = Some(RecvStatus {
-                source: env.src,
-                tag: env.tag,
-                bytes: env.bytes,
-            });
+            r.status = Some(RecvStatus { source: env.src, tag: env.tag, bytes: env.bytes });
         }
         if env.rendezvous {
             let count = env.bytes.div_ceil(self.limits.max_packet.max(1)).max(1) as u32;
-            self.assembling.insert(
-                (env.src, env.msg_id),
-                Assembly {
-                    got: 0,
-                    count,
-                    req: Some(req),
-                },
-            );
+            self.assembling.insert((env.src, env.msg_id), Assembly { got: 0, count, req: Some(req) });
             effects.packets.push(self.control(
                 PacketKind::Cts,
                 env.src,
@@ -317,14 +286,7 @@ impl Mpi {
                 let key = (p.src, p.msg_id);
                 if p.index == 0 && !self.assembling.contains_key(&key) {
                     // Eager: the first packet carries the envelope.
-                    self.assembling.insert(
-                        key,
-                        Assembly {
-                            got: 0,
-                            count: p.count,
-                            req: None,
-                        },
-                    );
+                    self.assembling.insert(key, Assembly { got: 0, count: p.count, req: None });
                     let env = Self::envelope(p, false);
                     self.arrive_envelope(env, now, &mut effects);
                 }
@@ -355,10 +317,7 @@ impl Mpi {
     }
 
     fn arrive_envelope(&mut self, env: Envelope, now: SimTime, effects: &mut Effects) {
-        let found = self
-            .posted
-            .iter()
-            .position(|k| self.reqs.get(k).is_some_and(|r| Self::matches(r, &env)));
+        let found = self.posted.iter().position(|k| self.reqs.get(k).is_some_and(|r| Self::matches(r, &env)));
         match found {
             Some(i) => {
                 let req = self.posted.remove(i);
@@ -375,9 +334,7 @@ impl Mpi {
 
     /// True if `req` is a receive.
     pub fn is_recv(&self, req: ReqKey) -> bool {
-        self.reqs
-            .get(&req)
-            .is_some_and(|r| matches!(r.kind, ReqKind::Recv { .. }))
+        self.reqs.get(&req).is_some_and(|r| matches!(r.kind, ReqKind::Recv { .. }))
     }
 
     /// What a completed receive delivered.
@@ -427,10 +384,7 @@ impl Mpi {
 mod tests {
     use super::*;
 
-    const LIMITS: MpiLimits = MpiLimits {
-        eager_limit: 100,
-        max_packet: 40,
-    };
+    const LIMITS: MpiLimits = MpiLimits { eager_limit: 100, max_packet: 40 };
 
     fn deliver(to: &mut Mpi, packets: &[Packet], now: SimTime) -> Effects {
         let mut all = Effects::default();
@@ -454,14 +408,7 @@ mod tests {
         assert_eq!(b.done_at(recv), None);
         deliver(&mut b, &e.packets[2..], SimTime(9));
         assert_eq!(b.done_at(recv), Some(SimTime(9)));
-        assert_eq!(
-            b.status(recv),
-            Some(RecvStatus {
-                source: 0,
-                tag: 7,
-                bytes: 90
-            })
-        );
+        assert_eq!(b.status(recv), Some(RecvStatus { source: 0, tag: 7, bytes: 90 }));
         for p in &e.packets {
             a.on_injected(p, SimTime(3));
         }
@@ -509,11 +456,7 @@ mod tests {
         assert_eq!(cts.packets[0].kind, PacketKind::Cts);
         let data = deliver(&mut a, &cts.packets, SimTime(30));
         assert_eq!(data.packets.iter().map(|p| u64::from(p.bytes)).sum::<u64>(), 150);
-        assert_eq!(
-            a.done_at(send),
-            None,
-            "send completes only when its data has left"
-        );
+        assert_eq!(a.done_at(send), None, "send completes only when its data has left");
         for p in &data.packets {
             a.on_injected(p, SimTime(31));
         }

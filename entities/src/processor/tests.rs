@@ -78,10 +78,7 @@ fn processor(rank: u32, ops: Vec<Op>) -> Box<dyn Behaviour<NetMsg>> {
             segment_bytes: 8192,
         },
         recv_overhead: SimTime::from_ns(500),
-        limits: MpiLimits {
-            eager_limit: 4096,
-            max_packet: 1000,
-        },
+        limits: MpiLimits { eager_limit: 4096, max_packet: 1000 },
         algorithms: BTreeMap::new(),
         downstream_credits: None,
         program: Box::new(OpList::new(ops)),
@@ -99,15 +96,8 @@ fn router(switching: Switching) -> Box<dyn Behaviour<NetMsg>> {
 }
 
 fn run(switching: Switching, bytes: u64) -> (RunOutcome, u64) {
-    let send = vec![Op::Send {
-        dst: 1,
-        bytes,
-        tag: 0,
-    }];
-    let recv = vec![Op::Recv {
-        src: Source::Rank(0),
-        tag: TagSel::Any,
-    }];
+    let send = vec![Op::Send { dst: 1, bytes, tag: 0 }];
+    let recv = vec![Op::Recv { src: Source::Rank(0), tag: TagSel::Any }];
     let behaviours = vec![processor(0, send), router(switching), processor(1, recv)];
     let mut sim = Simulation::new(line(), behaviours, SimConfig::default()).unwrap();
     let outcome = sim.run(RunControl::default());
@@ -128,10 +118,7 @@ fn store_and_forward_pipelines_packets() {
 #[test]
 fn cut_through_saves_one_serialisation_per_hop() {
     // o_s + hL + (h-1)o + kP/B + o_r = 500 + 200 + 20 + 3000 + 500 = 4220 ns.
-    assert_eq!(
-        run(Switching::CutThrough, 3000),
-        (RunOutcome::Completed, SimTime::from_ns(4220).as_ps())
-    );
+    assert_eq!(run(Switching::CutThrough, 3000), (RunOutcome::Completed, SimTime::from_ns(4220).as_ps()));
 }
 
 #[test]
@@ -147,26 +134,15 @@ fn rendezvous_adds_a_round_trip_of_control_packets() {
 
 #[test]
 fn a_receive_without_a_sender_is_reported() {
-    let recv = vec![Op::Recv {
-        src: Source::Rank(0),
-        tag: TagSel::Tag(9),
-    }];
-    let behaviours = vec![
-        processor(0, vec![]),
-        router(Switching::StoreAndForward),
-        processor(1, recv),
-    ];
+    let recv = vec![Op::Recv { src: Source::Rank(0), tag: TagSel::Tag(9) }];
+    let behaviours = vec![processor(0, vec![]), router(Switching::StoreAndForward), processor(1, recv)];
     let mut sim = Simulation::new(line(), behaviours, SimConfig::default()).unwrap();
-    let RunOutcome::Deadlock(report) = sim.run(RunControl::default()) else {
-        panic!("expected a deadlock")
-    };
+    let RunOutcome::Deadlock(report) = sim.run(RunControl::default()) else { panic!("expected a deadlock") };
     assert_eq!(report.blocked.len(), 1);
     assert_eq!(report.blocked[0].path, "p1");
     assert_eq!(report.blocked[0].state, "RECV");
     assert!(
-        report.blocked[0]
-            .waiting_for
-            .contains("receive from rank 0, tag 9"),
+        report.blocked[0].waiting_for.contains("receive from rank 0, tag 9"),
         "{}",
         report.blocked[0].waiting_for
     );

@@ -133,11 +133,7 @@ impl RouterBehaviour {
     fn update_state(&self, ctx: &mut Ctx<'_, NetMsg>) {
         let state = if self.credit_stalled.iter().any(|s| *s) {
             BLOCKED
-        } else if self
-            .outputs
-            .iter()
-            .any(|o| !o.is_empty() || ctx.port_free_at(o.port) > ctx.now())
-        {
+        } else if self.outputs.iter().any(|o| !o.is_empty() || ctx.port_free_at(o.port) > ctx.now()) {
             BUSY
         } else {
             IDLE
@@ -169,10 +165,7 @@ impl Behaviour<NetMsg> for RouterBehaviour {
                 else {
                     self.unroutable += 1;
                     ctx.comment(|| {
-                        format!(
-                            "no route to rank {} (from rank {}): packet dropped",
-                            packet.dst, packet.src
-                        )
+                        format!("no route to rank {} (from rank {}): packet dropped", packet.dst, packet.src)
                     });
                     Self::release(&mut self.occupancy, self.buffer_packets.is_some(), ctx, port);
                     return;
@@ -183,11 +176,7 @@ impl Behaviour<NetMsg> for RouterBehaviour {
                     let out_time = ctx.transmission_time(out, u64::from(packet.bytes));
                     earliest = earliest.max(ctx.tail_arrival().saturating_sub(out_time));
                 }
-                self.outputs[usize::from(out)].push(Outgoing {
-                    packet,
-                    earliest,
-                    from_port: Some(port),
-                });
+                self.outputs[usize::from(out)].push(Outgoing { packet, earliest, from_port: Some(port) });
                 self.pump(ctx, out);
             }
             NetMsg::Credit { count } => {
@@ -236,10 +225,7 @@ impl Behaviour<NetMsg> for RouterBehaviour {
     fn summary(&self) -> Vec<(String, TraceValue)> {
         vec![
             ("packets_forwarded".into(), TraceValue::Int(self.forwarded as i64)),
-            (
-                "packets_unroutable".into(),
-                TraceValue::Int(self.unroutable as i64),
-            ),
+            ("packets_unroutable".into(), TraceValue::Int(self.unroutable as i64)),
         ]
     }
 }

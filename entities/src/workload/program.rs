@@ -41,10 +41,7 @@ pub struct OpList {
 impl OpList {
     /// A list without locations.
     pub fn new(ops: Vec<Op>) -> Self {
-        OpList {
-            ops: ops.into_iter().map(|o| (o, None)).collect(),
-            next: 0,
-        }
+        OpList { ops: ops.into_iter().map(|o| (o, None)).collect(), next: 0 }
     }
     /// A list with locations.
     pub fn located(ops: Vec<(Op, Option<String>)>) -> Self {
@@ -74,9 +71,6 @@ impl RankProgram for OpList {
     }
 
     fn location(&self) -> Option<String> {
-        self.next
-            .checked_sub(1)
-            .and_then(|i| self.ops.get(i))
-            .and_then(|(_, l)| l.clone())
+        self.next.checked_sub(1).and_then(|i| self.ops.get(i)).and_then(|(_, l)| l.clone())
     }
 }

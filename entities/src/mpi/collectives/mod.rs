@@ -83,28 +83,19 @@ pub fn schedule(
     size: u32,
     params: ScheduleParams,
 ) -> Result<Vec<MicroOp>, ScheduleError> {
-    let algorithm = call
-        .algorithm
-        .unwrap_or_else(|| Algorithm::default_for(call.kind));
+    let algorithm = call.algorithm.unwrap_or_else(|| Algorithm::default_for(call.kind));
     if !algorithm.applies_to(call.kind) {
         return Err(ScheduleError::NotApplicable {
             algorithm: algorithm.name(),
             kind: call.kind.state_name(),
-            choices: Algorithm::for_kind(call.kind)
-                .iter()
-                .map(|a| a.name())
-                .collect::<Vec<_>>()
-                .join(", "),
+            choices: Algorithm::for_kind(call.kind).iter().map(|a| a.name()).collect::<Vec<_>>().join(", "),
         });
     }
     if rank >= size {
         return Err(ScheduleError::BadRank { rank, size });
     }
     if call.kind.has_root() && call.root >= size {
-        return Err(ScheduleError::BadRoot {
-            root: call.root,
-            size,
-        });
+        return Err(ScheduleError::BadRoot { root: call.root, size });
     }
     let _ = (params, CollectiveKind::Barrier);
     // Placeholder until the algorithms land (see the collectives work item).
