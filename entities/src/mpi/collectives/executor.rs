@@ -256,3 +256,166 @@ impl Machine<'_> {
         Ok(self.out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn send(peer: u32, bytes: u64) -> [MicroOp; 2] {
+        [MicroOp::Isend { peer, bytes }, MicroOp::Wait(vec![0])]
+    }
+
+    #[test]
+    fn executor_detects_deadlocks_and_mismatches() {
+        use MicroOp::{Irecv, Isend, Wait};
+        // Both receive first: deadlock under either protocol.
+        let head_on = vec![
+            vec![
+                Irecv { peer: 1, bytes: 0 },
+                Wait(vec![0]),
+                Isend { peer: 1, bytes: 0 },
+                Wait(vec![1]),
+            ],
+            vec![
+                Irecv { peer: 0, bytes: 0 },
+                Wait(vec![0]),
+                Isend { peer: 0, bytes: 0 },
+                Wait(vec![1]),
+            ],
+        ];
+        for protocol in [Protocol::Eager, Protocol::Rendezvous] {
+            let Err(ExecError::Deadlock { blocked }) = execute(&head_on, protocol) else {
+                panic!("deadlock not found")
+            };
+            assert_eq!(blocked.len(), 2);
+            assert_eq!(blocked[0], (0, 1, Wait(vec![0])));
+        }
+        // Both send first with blocking sends: fine with buffering, deadlock under rendezvous.
+        let send_first = vec![
+            vec![
+                Isend { peer: 1, bytes: 8 },
+                Wait(vec![0]),
+                Irecv { peer: 1, bytes: 8 },
+                Wait(vec![1]),
+            ],
+            vec![
+                Isend { peer: 0, bytes: 8 },
+                Wait(vec![0]),
+                Irecv { peer: 0, bytes: 8 },
+                Wait(vec![1]),
+            ],
+        ];
+        assert!(execute(&send_first, Protocol::Eager).is_ok());
+        assert!(matches!(
+            execute(&send_first, Protocol::Rendezvous),
+            Err(ExecError::Deadlock { .. })
+        ));
+        // Unmatched send, size mismatch, bad peer, bad handle, double wait, no wait, combine.
+        let lonely = vec![send(1, 4).to_vec(), vec![]];
+        assert_eq!(
+            execute(&lonely, Protocol::Eager).unwrap_err(),
+            ExecError::UnmatchedSend {
+                src: 0,
+                dst: 1,
+                bytes: 4
+            }
+        );
+        let unreceived = vec![vec![], vec![Irecv { peer: 0, bytes: 4 }]];
+        assert_eq!(
+            execute(&unreceived, Protocol::Eager).unwrap_err(),
+            ExecError::UnmatchedRecv {
+                src: 0,
+                dst: 1,
+                bytes: 4
+            }
+        );
+        let mismatch = vec![
+            send(1, 4).to_vec(),
+            vec![Irecv { peer: 0, bytes: 5 }, Wait(vec![0])],
+        ];
+        assert!(matches!(
+            execute(&mismatch, Protocol::Eager),
+            Err(ExecError::SizeMismatch {
+                sent: 4,
+                expected: 5,
+                ..
+            })
+        ));
+        let to_self = vec![send(0, 4).to_vec()];
+        assert!(matches!(
+            execute(&to_self, Protocol::Eager),
+            Err(ExecError::BadPeer { .. })
+        ));
+        let bad_handle = vec![vec![Wait(vec![0])]];
+        assert!(matches!(
+            execute(&bad_handle, Protocol::Eager),
+            Err(ExecError::BadHandle { .. })
+        ));
+        let twice = vec![
+            [send(1, 1).as_slice(), &[Wait(vec![0])]].concat(),
+            vec![Irecv { peer: 0, bytes: 1 }, Wait(vec![0])],
+        ];
+        assert!(matches!(
+            execute(&twice, Protocol::Eager),
+            Err(ExecError::WaitedTwice { .. })
+        ));
+        let unwaited = vec![
+            vec![Isend { peer: 1, bytes: 1 }],
+            vec![Irecv { peer: 0, bytes: 1 }, Wait(vec![0])],
+        ];
+        assert!(matches!(
+            execute(&unwaited, Protocol::Eager),
+            Err(ExecError::NeverWaited { rank: 0, handle: 0 })
+        ));
+        let greedy = vec![
+            send(1, 4).to_vec(),
+            vec![
+                Irecv { peer: 0, bytes: 4 },
+                Wait(vec![0]),
+                MicroOp::Combine { bytes: 5 },
+            ],
+        ];
+        assert!(matches!(
+            execute(&greedy, Protocol::Eager),
+            Err(ExecError::CombineWithoutData {
+                bytes: 5,
+                available: 4,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn messages_carry_the_senders_set_at_send_time() {
+        use MicroOp::{Irecv, Isend, Wait};
+        // Rank 1 forwards to 2 before waiting for 0's message: 2 must not learn about 0.
+        let early = vec![
+            send(1, 0).to_vec(),
+            vec![
+                Irecv { peer: 0, bytes: 0 },
+                Isend { peer: 2, bytes: 0 },
+                Wait(vec![0, 1]),
+            ],
+            vec![Irecv { peer: 1, bytes: 0 }, Wait(vec![0])],
+        ];
+        assert_eq!(
+            execute(&early, Protocol::Eager).unwrap().knows,
+            [0b001, 0b011, 0b110]
+        );
+        // Waiting first makes the chain carry rank 0's contribution through.
+        let late = vec![
+            send(1, 0).to_vec(),
+            vec![
+                Irecv { peer: 0, bytes: 0 },
+                Wait(vec![0]),
+                Isend { peer: 2, bytes: 0 },
+                Wait(vec![1]),
+            ],
+            vec![Irecv { peer: 1, bytes: 0 }, Wait(vec![0])],
+        ];
+        assert_eq!(
+            execute(&late, Protocol::Eager).unwrap().knows,
+            [0b001, 0b011, 0b111]
+        );
+    }
+}
