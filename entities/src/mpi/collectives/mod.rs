@@ -86,7 +86,26 @@ pub enum ScheduleError {
         /// Communicator size.
         size: u32,
     },
+    /// A pipelined message would be cut into more segments than a schedule may hold.
+    #[error(
+        "{bytes} bytes in segments of {segment_bytes} bytes make {segments} segments (at most {limit}); \
+         raise segment_bytes"
+    )]
+    TooManySegments {
+        /// Message size.
+        bytes: u64,
+        /// Segment size asked for.
+        segment_bytes: u64,
+        /// Segments that would result.
+        segments: u64,
+        /// Most segments allowed ([`MAX_SEGMENTS`]).
+        limit: u64,
+    },
 }
+
+/// Most segments a pipelined schedule may cut a message into (each costs three micro-operations on
+/// every rank of the chain).
+pub const MAX_SEGMENTS: u64 = 1 << 20;
 
 /// Parameters the schedule builder needs besides the call itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,6 +158,17 @@ pub fn schedule(
             root: call.root,
             size,
         });
+    }
+    if algorithm == Algorithm::Pipelined && params.segment_bytes > 0 {
+        let segments = call.bytes.div_ceil(params.segment_bytes);
+        if segments > MAX_SEGMENTS {
+            return Err(ScheduleError::TooManySegments {
+                bytes: call.bytes,
+                segment_bytes: params.segment_bytes,
+                segments,
+                limit: MAX_SEGMENTS,
+            });
+        }
     }
     let mut b = Builder::new();
     if size == 1 {

@@ -345,6 +345,25 @@ fn errors_and_defaults() {
     assert_eq!(bad_rank, Err(ScheduleError::BadRank { rank: 4, size: 4 }));
     let bad_root = schedule(&call(CollectiveKind::Gather, 9, None), 0, 4, params);
     assert_eq!(bad_root, Err(ScheduleError::BadRoot { root: 9, size: 4 }));
+    let huge = Collective {
+        algorithm: Some(Algorithm::Pipelined),
+        bytes: 1 << 40,
+        ..call(CollectiveKind::Bcast, 0, None)
+    };
+    let tiny_segments = ScheduleParams { segment_bytes: 1024 };
+    assert_eq!(
+        schedule(&huge, 0, 4, tiny_segments),
+        Err(ScheduleError::TooManySegments {
+            bytes: 1 << 40,
+            segment_bytes: 1024,
+            segments: 1 << 30,
+            limit: super::MAX_SEGMENTS
+        })
+    );
+    let exactly_the_limit = ScheduleParams {
+        segment_bytes: 1 << 20,
+    };
+    assert!(schedule(&huge, 3, 4, exactly_the_limit).is_ok());
     // Without a root the root field is ignored.
     assert!(schedule(&call(CollectiveKind::Allreduce, 9, None), 0, 4, params).is_ok());
     // The default allreduce is recursive doubling: rank 0 of 4 exchanges with 1, then 2.
