@@ -1,0 +1,124 @@
+//! MPI data sheets: the behavioural "data-sheet" network level. A sheet gives, for each MPI
+//! function, fitted equations t(p, d) = c + s·startup(p) + k·data(p, d) in microseconds, separate
+//! fits for small and large messages, and min/avg/max bands (seed `002`, chapter 3; seed `000`,
+//! §3). Sheets are RON files; two ship with hase and are built in: the Cray T3D sheet of the
+//! thesis's appendix B and the network-of-workstations model of its chapter 4.
+//!
+//! See `docs/datasheets.md` for the file format and the judgement calls made in transcribing the
+//! published sheets.
+
+mod equation;
+mod mapping;
+mod sheet;
+
+#[cfg(test)]
+mod tests;
+
+pub use equation::{DataForm, Equation, LogBase, StartupForm};
+pub use mapping::{PointToPoint, collective_functions, point_to_point_functions};
+pub use sheet::{Band, DataSheet, Estimate, FunctionFit};
+
+/// Why a data sheet could not be read or used.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum DataSheetError {
+    /// No built-in sheet of that name.
+    #[error("no built-in data sheet `{name}`; choose one of: {known}")]
+    UnknownSheet {
+        /// Name asked for.
+        name: String,
+        /// Built-in names.
+        known: String,
+    },
+    /// The sheet has no such function.
+    #[error("{origin}: data sheet `{sheet}` has no function `{function}`; it has: {known}")]
+    UnknownFunction {
+        /// File the sheet came from.
+        origin: String,
+        /// Sheet name.
+        sheet: String,
+        /// Function asked for (or the alternatives tried).
+        function: String,
+        /// Functions the sheet has.
+        known: String,
+    },
+    /// Asked for a time with zero processes.
+    #[error("{origin}: `{function}` asked for a group of 0 processes")]
+    NoProcesses {
+        /// File the sheet came from.
+        origin: String,
+        /// Function asked for.
+        function: String,
+    },
+    /// The RON text is malformed or does not match the format.
+    #[error("{origin}:{line}:{column}: {message}")]
+    Syntax {
+        /// File the text came from.
+        origin: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Well-formed, but a value makes no sense.
+    #[error("{origin}: {field}: {message}")]
+    Invalid {
+        /// File the sheet came from.
+        origin: String,
+        /// The field, as a path into the file (`functions."bcast".small.avg`).
+        field: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// Serialisation failed.
+    #[error("cannot write data sheet: {0}")]
+    Write(String),
+}
+
+/// The built-in sheets: name, file they were transcribed into, text.
+const BUILTIN: [(&str, &str, &str); 2] = [
+    (
+        "cray_t3d",
+        "assets/datasheets/cray_t3d.ron",
+        include_str!("../../../../assets/datasheets/cray_t3d.ron"),
+    ),
+    (
+        "network_of_workstations",
+        "assets/datasheets/network_of_workstations.ron",
+        include_str!("../../../../assets/datasheets/network_of_workstations.ron"),
+    ),
+];
+
+/// Names of the built-in sheets.
+pub fn builtin_names() -> Vec<&'static str> {
+    BUILTIN.iter().map(|(name, _, _)| *name).collect()
+}
+
+/// A built-in sheet by name (`cray_t3d`, `network_of_workstations`).
+pub fn builtin(name: &str) -> Result<DataSheet, DataSheetError> {
+    let (_, origin, text) = BUILTIN.iter().find(|(n, _, _)| *n == name).ok_or_else(|| {
+        DataSheetError::UnknownSheet { name: name.to_string(), known: builtin_names().join(", ") }
+    })?;
+    from_ron(text, origin)
+}
+
+/// Parse and validate a sheet from RON text; `origin` names the source in error messages.
+pub fn from_ron(text: &str, origin: &str) -> Result<DataSheet, DataSheetError> {
+    let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let mut sheet: DataSheet = options.from_str(text).map_err(|e| DataSheetError::Syntax {
+        origin: origin.to_string(),
+        line: e.span.start.line,
+        column: e.span.start.col,
+        message: e.code.to_string(),
+    })?;
+    sheet.origin = origin.to_string();
+    sheet.validate()?;
+    Ok(sheet)
+}
+
+/// The sheet as RON text that [`from_ron`] reads back to an equal sheet.
+pub fn to_ron(sheet: &DataSheet) -> Result<String, DataSheetError> {
+    let config = ron::ser::PrettyConfig::new().extensions(ron::extensions::Extensions::IMPLICIT_SOME);
+    ron::ser::to_string_pretty(sheet, config).map_err(|e| DataSheetError::Write(e.to_string()))
+}
