@@ -214,14 +214,18 @@ fn statement(tokens: &[Token<'_>]) -> Result<Parsed, Fail> {
             )?;
             let amount = args.required(0, "an amount of work (10us, 500, 1e9 flops)")?;
             args.at_most(2)?;
-            let unit = args.positional.get(1).map(|t| t.text);
-            let work = lex::work(amount.text, unit).map_err(|e| {
-                let column = match (&e, args.positional.get(1)) {
-                    (StreamErrorKind::BadValue { text, .. }, Some(u)) if text == u.text => u.column,
-                    _ => amount.column,
+            let unit = args.positional.get(1).copied();
+            if let Some(u) = unit
+                && !u.text.eq_ignore_ascii_case("steps")
+                && !u.text.eq_ignore_ascii_case("flops")
+            {
+                let kind = StreamErrorKind::BadValue {
+                    text: u.text.to_string(),
+                    expected: "`steps` or `flops`",
                 };
-                (column, e)
-            })?;
+                return Err((u.column, kind));
+            }
+            let work = value(amount, |a| lex::work(a, unit.map(|u| u.text)))?;
             plain(Op::Compute(work))
         }
         "SEND" | "ISEND" => {

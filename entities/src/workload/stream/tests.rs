@@ -247,3 +247,27 @@ fn request_errors() {
         (2, 15, StreamErrorKind::RequestNeverWaited("r".into()))
     );
 }
+
+#[test]
+fn the_documented_example_reads() {
+    let doc = include_str!("../../../../docs/streams.md");
+    let example = doc
+        .split("```text\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    let ops = parse_stream(example, "doc").unwrap();
+    // A comment and a COMPUTE, 100 × 5 loop operations, the ALLREDUCE.
+    assert_eq!(ops.len(), 2 + 100 * 5 + 1);
+    assert_eq!(check_ranks(&ops, 4), Ok(()));
+}
+
+#[test]
+fn compute_units_are_checked_where_they_stand() {
+    assert_eq!(at("COMPUTE steps steps"), (1, 9));
+    assert_eq!(at("COMPUTE 1.5 steps"), (1, 9));
+    assert_eq!(at("COMPUTE 10 ns"), (1, 12));
+    assert_eq!(at("COMPUTE 1 2 3"), (1, 13));
+}

@@ -2,7 +2,7 @@
 //! reader does), rank tokens (`3` or `p3`), list-file detection and the choice between the legacy
 //! and the tagged form of the point-to-point actions.
 
-use super::{TiError, TiErrorKind};
+use super::{MAX_TI_RANKS, TiError, TiErrorKind};
 use crate::workload::tokens::{Token, split};
 
 /// Which generation of SimGrid's format a trace uses.
@@ -93,6 +93,13 @@ pub(super) fn read_lines<'a>(
                 TiErrorKind::BadRank(rank_word.text.to_string()),
             )
         })?;
+        if rank >= MAX_TI_RANKS {
+            let kind = TiErrorKind::RankTooLarge {
+                rank,
+                limit: MAX_TI_RANKS,
+            };
+            return Err(result.error(line, rank_word.column, kind));
+        }
         if let Some(expected) = owner
             && rank != expected
         {

@@ -14,6 +14,9 @@ use crate::workload::program::OpList;
 
 pub use lines::TiDialect;
 
+/// Ranks beyond this are refused, so a stray huge rank number cannot exhaust memory.
+pub const MAX_TI_RANKS: u32 = 1 << 20;
+
 /// A trace read into one operation list per rank.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TiTrace {
@@ -54,6 +57,14 @@ pub enum TiErrorKind {
     /// The first word is not a rank.
     #[error("`{0}` is not a rank: lines start with a rank such as 0 or p0")]
     BadRank(String),
+    /// A rank beyond [`MAX_TI_RANKS`].
+    #[error("rank {rank} is beyond the {limit} ranks a trace may have")]
+    RankTooLarge {
+        /// The rank.
+        rank: u32,
+        /// The limit.
+        limit: u32,
+    },
     /// A line with a rank and no action.
     #[error("a rank with no action")]
     MissingAction,

@@ -368,6 +368,10 @@ fn reports_malformed_lines_with_their_place() {
         "e.ti:2:1: `x` is not a rank: lines start with a rank such as 0 or p0"
     );
     assert_eq!(error_at("  3\n"), "e.ti:1:5: a rank with no action");
+    assert_eq!(
+        error_at("0 init\n99999999 init\n"),
+        "e.ti:2:1: rank 99999999 is beyond the 1048576 ranks a trace may have"
+    );
     assert_eq!(error_at("0 compute\n"), "e.ti:1:11: `compute` needs <flops>");
     assert_eq!(
         error_at("0 compute lots\n"),
@@ -398,5 +402,48 @@ fn reports_malformed_lines_with_their_place() {
     assert_eq!(
         forced.to_string(),
         "e.ti:1:12: `send` needs <peer> <tag> <size> [datatype]"
+    );
+}
+
+#[test]
+fn the_documented_example_reads() {
+    let doc = include_str!("../../../../docs/ti-traces.md");
+    let section = doc.split("## Example").nth(1).unwrap();
+    let example = section
+        .split("```text\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    let trace = parse_ti_text(example, "doc", TiDialect::Auto).unwrap();
+    let allreduce = coll(CollectiveKind::Allreduce, 0, 10);
+    let rank0: Vec<Op> = trace.ranks[0].ops().cloned().collect();
+    assert_eq!(
+        rank0,
+        vec![
+            Op::Compute(Work::Flops(1e6)),
+            Op::Send {
+                dst: 1,
+                bytes: 2048,
+                tag: 0
+            },
+            allreduce.clone(),
+            Op::Compute(Work::Flops(1e3))
+        ]
+    );
+    let rank1: Vec<Op> = trace.ranks[1].ops().cloned().collect();
+    assert_eq!(
+        rank1,
+        vec![
+            Op::Irecv {
+                src: Source::Rank(0),
+                tag: TagSel::Tag(0),
+                req: 0
+            },
+            Op::Wait { req: 0 },
+            allreduce,
+            Op::Compute(Work::Flops(1e3))
+        ]
     );
 }
