@@ -2,3 +2,7 @@
 //! built-in parameterised MPI programs.
 
 pub mod program;
+pub mod programs;
+pub mod stream;
+pub mod ti;
+mod tokens;

@@ -51,6 +51,10 @@ impl OpList {
     pub fn ops(&self) -> impl Iterator<Item = &Op> {
         self.ops.iter().map(|(o, _)| o)
     }
+    /// The operations with their source locations (`p3.txt:12`), in order.
+    pub fn located_ops(&self) -> impl Iterator<Item = (&Op, Option<&str>)> {
+        self.ops.iter().map(|(o, l)| (o, l.as_deref()))
+    }
     /// Number of operations.
     pub fn len(&self) -> usize {
         self.ops.len()

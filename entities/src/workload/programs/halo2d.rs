@@ -1,0 +1,185 @@
+//! The ATM2D halo exchange (seed 004): ranks on a `grid_x` × `grid_y` grid (rank = y·grid_x + x),
+//! each iteration computing on its block and then trading a face with its north, south, west and
+//! east neighbours using non-blocking receives and sends and one `WAITALL`. With `periodic` the
+//! grid wraps into a torus; without it, edge ranks have fewer neighbours.
+
+use hase_engine::model::{ParamDef, ParamKind, ParamValue};
+use hase_engine::time::SimTime;
+
+use super::looped::Looped;
+use super::{Entry, Params, ProgramError, count_param, time_param};
+use crate::mpi::op::{Op, Source, TagSel, Work};
+use crate::workload::program::RankProgram;
+
+pub(super) const ENTRY: Entry = Entry {
+    name: "halo2d",
+    description: "ATM2D-style 2-D halo exchange: compute, then swap faces with the four grid neighbours \
+                  (non-blocking receives and sends, then wait for all).",
+    params,
+    build,
+};
+
+fn params() -> Vec<ParamDef> {
+    vec![
+        count_param(
+            "grid_x",
+            0,
+            0,
+            "ranks",
+            "Ranks along x; 0 chooses a near-square grid from the number of ranks.",
+        ),
+        count_param(
+            "grid_y",
+            0,
+            0,
+            "ranks",
+            "Ranks along y; 0 chooses it from grid_x and the number of ranks.",
+        ),
+        ParamDef::new("periodic", ParamKind::Bool, ParamValue::Bool(false))
+            .describe("Wrap the grid into a torus."),
+        count_param(
+            "face_bytes",
+            0,
+            4096,
+            "bytes",
+            "Bytes sent to each neighbour per iteration.",
+        ),
+        count_param("iterations", 0, 10, "", "Number of time steps."),
+        time_param(
+            "compute_time",
+            SimTime::from_us(100),
+            "Computation per time step.",
+        ),
+    ]
+}
+
+/// The grid for `size` ranks: both given, one given, or neither (the most nearly square, x ≥ y).
+pub(super) fn grid(size: u32, grid_x: u32, grid_y: u32) -> Result<(u32, u32), String> {
+    match (grid_x, grid_y) {
+        (0, 0) => {
+            let y = (1..=size)
+                .take_while(|y| u64::from(*y) * u64::from(*y) <= u64::from(size))
+                .filter(|y| size.is_multiple_of(*y))
+                .max()
+                .unwrap_or(1);
+            Ok((size / y, y))
+        }
+        (x, 0) | (0, x) if !size.is_multiple_of(x) => {
+            Err(format!("a side of {x} does not divide {size} ranks"))
+        }
+        (x, 0) => Ok((x, size / x)),
+        (0, y) => Ok((size / y, y)),
+        (x, y) if x.checked_mul(y) == Some(size) => Ok((x, y)),
+        (x, y) => Err(format!("a {x} × {y} grid does not hold {size} ranks")),
+    }
+}
+
+/// Directions, each with the tag of the messages travelling that way.
+const NORTH: i32 = 1;
+const SOUTH: i32 = 2;
+const WEST: i32 = 3;
+const EAST: i32 = 4;
+
+/// The neighbour of `rank` one step in `direction`, if there is one and it is not `rank` itself.
+pub(super) fn neighbour(rank: u32, (gx, gy): (u32, u32), periodic: bool, direction: i32) -> Option<u32> {
+    let (x, y) = (rank % gx, rank / gx);
+    let step = |v: u32, len: u32, forward: bool| -> Option<u32> {
+        match (forward, periodic) {
+            (true, _) if v + 1 < len => Some(v + 1),
+            (true, true) => Some(0),
+            (false, _) if v > 0 => Some(v - 1),
+            (false, true) => Some(len - 1),
+            _ => None,
+        }
+    };
+    let (nx, ny) = match direction {
+        NORTH => (Some(x), step(y, gy, false)),
+        SOUTH => (Some(x), step(y, gy, true)),
+        WEST => (step(x, gx, false), Some(y)),
+        _ => (step(x, gx, true), Some(y)),
+    };
+    let other = ny? * gx + nx?;
+    (other != rank).then_some(other)
+}
+
+fn opposite(direction: i32) -> i32 {
+    match direction {
+        NORTH => SOUTH,
+        SOUTH => NORTH,
+        WEST => EAST,
+        _ => WEST,
+    }
+}
+
+fn build(p: &Params, rank: u32, size: u32) -> Result<Box<dyn RankProgram>, ProgramError> {
+    let side = |name| p.count(name).map(|v| u32::try_from(v).unwrap_or(u32::MAX));
+    let shape = grid(size, side("grid_x")?, side("grid_y")?).map_err(|reason| p.unsuitable(reason))?;
+    let periodic = p.flag("periodic")?;
+    let bytes = p.count("face_bytes")?;
+    let compute = p.time("compute_time")?;
+    let mut body = Vec::new();
+    if compute > SimTime::ZERO {
+        body.push(Op::Compute(Work::Time(compute)));
+    }
+    let mut sends = Vec::new();
+    let mut req = 0;
+    for direction in [NORTH, SOUTH, WEST, EAST] {
+        let Some(other) = neighbour(rank, shape, periodic, direction) else {
+            continue;
+        };
+        // What arrives from the north neighbour travelled south.
+        body.push(Op::Irecv {
+            src: Source::Rank(other),
+            tag: TagSel::Tag(opposite(direction)),
+            req,
+        });
+        sends.push((other, direction));
+        req += 1;
+    }
+    for (other, direction) in sends {
+        body.push(Op::Isend {
+            dst: other,
+            bytes,
+            tag: direction,
+            req,
+        });
+        req += 1;
+    }
+    if req > 0 {
+        body.push(Op::WaitAll);
+    }
+    Ok(Box::new(Looped::repeat(ENTRY.name, body, p.count("iterations")?)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chooses_near_square_grids() {
+        assert_eq!(grid(8, 0, 0), Ok((4, 2)));
+        assert_eq!(grid(12, 0, 0), Ok((4, 3)));
+        assert_eq!(grid(16, 0, 0), Ok((4, 4)));
+        assert_eq!(grid(7, 0, 0), Ok((7, 1)));
+        assert_eq!(grid(1, 0, 0), Ok((1, 1)));
+        assert_eq!(grid(12, 2, 0), Ok((2, 6)));
+        assert_eq!(grid(12, 0, 2), Ok((6, 2)));
+        assert_eq!(grid(12, 3, 4), Ok((3, 4)));
+        assert!(grid(12, 5, 0).is_err());
+        assert!(grid(12, 3, 3).is_err());
+    }
+
+    #[test]
+    fn finds_neighbours_on_a_3x2_grid() {
+        // 0 1 2
+        // 3 4 5
+        let shape = (3, 2);
+        let all = |r, periodic| [NORTH, SOUTH, WEST, EAST].map(|d| neighbour(r, shape, periodic, d));
+        assert_eq!(all(0, false), [None, Some(3), None, Some(1)]);
+        assert_eq!(all(4, false), [Some(1), None, Some(3), Some(5)]);
+        assert_eq!(all(0, true), [Some(3), Some(3), Some(2), Some(1)]);
+        assert_eq!(all(5, true), [Some(2), Some(2), Some(4), Some(3)]);
+        // A 1-wide torus has no east/west neighbours: they would be the rank itself.
+        assert_eq!(neighbour(1, (1, 3), true, EAST), None);
+    }
+}

@@ -1,0 +1,449 @@
+//! TI import tests: both dialects with exact expected operations and locations, list files (one
+//! file per rank, and a single shared file), and the errors with their exact places.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use hase_engine::time::SimTime;
+
+use super::*;
+use crate::mpi::op::{Collective, CollectiveKind, Op, Source, TagSel, Work};
+
+type Located = Vec<(Op, Option<String>)>;
+
+fn located(list: &OpList) -> Located {
+    list.located_ops()
+        .map(|(o, l)| (o.clone(), l.map(str::to_string)))
+        .collect()
+}
+
+fn coll(kind: CollectiveKind, root: u32, bytes: u64) -> Op {
+    Op::Collective(Collective {
+        kind,
+        root,
+        bytes,
+        algorithm: None,
+    })
+}
+
+#[allow(clippy::unnecessary_wraps)] // builds the `Option` locations compared against
+fn at(file: &str, line: usize) -> Option<String> {
+    Some(format!("{file}:{line}"))
+}
+
+const LEGACY: &str = "\
+# a ring with one non-blocking hop, legacy form
+p0 init
+1 init
+2 init
+
+0 compute 1e6
+0 send 1 2048
+0 recv 2 2048
+1 Irecv 0 2048
+1 compute 5e5
+1 wait
+1 Isend 2 1024 0
+1 waitAll
+2 Irecv p1 1024 0
+2 wait
+2 send 0 2048
+2 sleep 0.001
+0 bcast 100 1
+1 bcast 100 1
+2 bcast 100 1
+0 allReduce 10 1e3
+1 allReduce 10 1e3
+2 allReduce 10 0
+0 finalize
+";
+
+#[test]
+fn reads_the_legacy_form() {
+    let trace = parse_ti_text(LEGACY, "ring.ti", TiDialect::Auto).unwrap();
+    assert_eq!(trace.dialect, TiDialect::Legacy);
+    assert_eq!(trace.ranks.len(), 3);
+    let f = |line| at("ring.ti", line);
+    assert_eq!(
+        located(&trace.ranks[0]),
+        vec![
+            (Op::Compute(Work::Flops(1e6)), f(6)),
+            (
+                Op::Send {
+                    dst: 1,
+                    bytes: 2048,
+                    tag: 0
+                },
+                f(7)
+            ),
+            (
+                Op::Recv {
+                    src: Source::Rank(2),
+                    tag: TagSel::Tag(0)
+                },
+                f(8)
+            ),
+            (coll(CollectiveKind::Bcast, 1, 100), f(18)),
+            (coll(CollectiveKind::Allreduce, 0, 10), f(21)),
+            (Op::Compute(Work::Flops(1e3)), f(21)),
+        ]
+    );
+    assert_eq!(
+        located(&trace.ranks[1]),
+        vec![
+            (
+                Op::Irecv {
+                    src: Source::Rank(0),
+                    tag: TagSel::Tag(0),
+                    req: 0
+                },
+                f(9)
+            ),
+            (Op::Compute(Work::Flops(5e5)), f(10)),
+            (Op::Wait { req: 0 }, f(11)),
+            // Datatype 0 is MPI_DOUBLE: 1024 elements are 8 KiB.
+            (
+                Op::Isend {
+                    dst: 2,
+                    bytes: 8192,
+                    tag: 0,
+                    req: 1
+                },
+                f(12)
+            ),
+            (Op::WaitAll, f(13)),
+            (coll(CollectiveKind::Bcast, 1, 100), f(19)),
+            (coll(CollectiveKind::Allreduce, 0, 10), f(22)),
+            (Op::Compute(Work::Flops(1e3)), f(22)),
+        ]
+    );
+    assert_eq!(
+        located(&trace.ranks[2]),
+        vec![
+            (
+                Op::Irecv {
+                    src: Source::Rank(1),
+                    tag: TagSel::Tag(0),
+                    req: 0
+                },
+                f(14)
+            ),
+            (Op::Wait { req: 0 }, f(15)),
+            (
+                Op::Send {
+                    dst: 0,
+                    bytes: 2048,
+                    tag: 0
+                },
+                f(16)
+            ),
+            (Op::Compute(Work::Time(SimTime::from_ms(1))), f(17)),
+            (coll(CollectiveKind::Bcast, 1, 100), f(20)),
+            (coll(CollectiveKind::Allreduce, 0, 10), f(23)),
+        ]
+    );
+}
+
+#[test]
+fn legacy_wait_completes_the_most_recent_request() {
+    let text = "0 isend 1 8\n0 irecv 1 8\n0 wait\n0 wait\n1 recv 0 8\n1 send 0 8\n";
+    let trace = parse_ti_text(text, "t", TiDialect::Auto).unwrap();
+    let ops: Vec<Op> = trace.ranks[0].ops().cloned().collect();
+    assert_eq!(ops[2], Op::Wait { req: 1 });
+    assert_eq!(ops[3], Op::Wait { req: 0 });
+    assert_eq!(ops.len(), 4, "nothing pending, so no implicit waitall");
+}
+
+const TAGGED: &str = "\
+0 init 1
+1 init
+0 location solver.c 42
+0 isend 1 5 100
+0 irecv 1 6 -1
+0 test 1 0 6
+0 wait 0 1 5
+0 wait 1 0 6
+0 gather 4 4 1 1 1
+0 alltoall 3 3
+0 isend 1 7 1
+1 recv 0 5 100 6
+1 isend 0 6 8 6
+1 wait 1 0 6
+1 gather 4 4 1 1 1
+1 alltoall 3 3
+1 recv 0 7 1
+1 irecv 0 9 1
+1 wait 0 1 99
+1 scatter 2 6 1
+";
+
+#[test]
+fn reads_the_tagged_form_with_keyed_requests() {
+    let trace = parse_ti_text(TAGGED, "t.ti", TiDialect::Auto).unwrap();
+    assert_eq!(trace.dialect, TiDialect::Tagged);
+    let f = |line| at("t.ti", line);
+    assert_eq!(
+        located(&trace.ranks[0]),
+        vec![
+            (Op::Comment("solver.c:42".into()), f(3)),
+            // `init` with an argument makes the default datatype MPI_DOUBLE.
+            (
+                Op::Isend {
+                    dst: 1,
+                    bytes: 800,
+                    tag: 5,
+                    req: 0
+                },
+                f(4)
+            ),
+            (
+                Op::Irecv {
+                    src: Source::Rank(1),
+                    tag: TagSel::Tag(6),
+                    req: 1
+                },
+                f(5)
+            ),
+            (Op::Wait { req: 0 }, f(7)),
+            (Op::Wait { req: 1 }, f(8)),
+            (coll(CollectiveKind::Gather, 1, 16), f(9)),
+            (coll(CollectiveKind::Alltoall, 0, 24), f(10)),
+            (
+                Op::Isend {
+                    dst: 1,
+                    bytes: 8,
+                    tag: 7,
+                    req: 2
+                },
+                f(11)
+            ),
+            // SMPI waits for what is still pending when a rank's trace ends.
+            (Op::WaitAll, f(11)),
+        ]
+    );
+    assert_eq!(
+        located(&trace.ranks[1]),
+        vec![
+            (
+                Op::Recv {
+                    src: Source::Rank(0),
+                    tag: TagSel::Tag(5)
+                },
+                f(12)
+            ),
+            (
+                Op::Isend {
+                    dst: 0,
+                    bytes: 8,
+                    tag: 6,
+                    req: 0
+                },
+                f(13)
+            ),
+            (Op::Wait { req: 0 }, f(14)),
+            (coll(CollectiveKind::Gather, 1, 16), f(15)),
+            (coll(CollectiveKind::Alltoall, 0, 3), f(16)),
+            (
+                Op::Recv {
+                    src: Source::Rank(0),
+                    tag: TagSel::Tag(7)
+                },
+                f(17)
+            ),
+            (
+                Op::Irecv {
+                    src: Source::Rank(0),
+                    tag: TagSel::Tag(9),
+                    req: 1
+                },
+                f(18)
+            ),
+            // `wait 0 1 99` names no stored request: SimGrid does nothing.
+            (coll(CollectiveKind::Scatter, 1, 6), f(20)),
+            (Op::WaitAll, f(20)),
+        ]
+    );
+}
+
+fn files(entries: &[(&str, &str)]) -> BTreeMap<String, String> {
+    entries
+        .iter()
+        .map(|(p, t)| ((*p).to_string(), (*t).to_string()))
+        .collect()
+}
+
+fn load(fs: &BTreeMap<String, String>, path: &str) -> Result<TiTrace, TiError> {
+    load_ti_trace_with(Path::new(path), TiDialect::Auto, &mut |p: &Path| {
+        fs.get(&p.display().to_string())
+            .cloned()
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"))
+    })
+}
+
+#[test]
+fn reads_a_list_of_per_rank_files() {
+    let fs = files(&[
+        ("traces/list", "# one file per rank\nrank0.ti\n  rank1.ti\n"),
+        ("traces/rank0.ti", "0 init\n0 send 1 0 64\n0 finalize\n"),
+        ("traces/rank1.ti", "p1 init\np1 recv p0 0 64\n"),
+    ]);
+    let trace = load(&fs, "traces/list").unwrap();
+    assert_eq!(trace.ranks.len(), 2);
+    assert_eq!(
+        located(&trace.ranks[0]),
+        vec![(
+            Op::Send {
+                dst: 1,
+                bytes: 64,
+                tag: 0
+            },
+            at("traces/rank0.ti", 2)
+        )]
+    );
+    assert_eq!(
+        located(&trace.ranks[1]),
+        vec![(
+            Op::Recv {
+                src: Source::Rank(0),
+                tag: TagSel::Tag(0)
+            },
+            at("traces/rank1.ti", 2)
+        )]
+    );
+
+    let missing = files(&[
+        ("traces/list", "rank0.ti\nrank7.ti\n"),
+        ("traces/rank0.ti", "0 init\n"),
+    ]);
+    let e = load(&missing, "traces/list").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "traces/list:2:1: cannot read `rank7.ti`: no such file"
+    );
+
+    let wrong = files(&[("l", "a\nb\n"), ("a", "0 init\n"), ("b", "1 init\n0 compute 1\n")]);
+    let e = load(&wrong, "l").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "b:2:1: this file holds rank 1's actions but the line is for rank 0"
+    );
+}
+
+#[test]
+fn a_list_naming_one_file_shares_it_between_ranks() {
+    let fs = files(&[("one", "all.ti\n"), ("all.ti", "0 compute 5\n1 compute 6\n")]);
+    let trace = load(&fs, "one").unwrap();
+    assert_eq!(
+        located(&trace.ranks[1]),
+        vec![(Op::Compute(Work::Flops(6.0)), at("all.ti", 2))]
+    );
+    // A trace file given directly is read the same way.
+    let direct = load(&fs, "all.ti").unwrap();
+    assert_eq!(direct, trace);
+    assert!(matches!(load(&fs, "nope"), Err(TiError::Read { .. })));
+}
+
+fn error_at(text: &str) -> String {
+    parse_ti_text(text, "e.ti", TiDialect::Auto)
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn unknown_actions_are_errors_never_skipped() {
+    assert_eq!(
+        error_at("0 init\n\n0 frobnicate 3\n").split(';').next().unwrap(),
+        "e.ti:3:3: unknown action `frobnicate`"
+    );
+    assert_eq!(
+        error_at("0 alltoallv 1 2 3 4 5 6"),
+        "e.ti:1:3: action `alltoallv` (a variable-count collective) is not supported by hase yet"
+    );
+}
+
+#[test]
+fn reports_malformed_lines_with_their_place() {
+    assert_eq!(
+        error_at("0 init\nx init\n"),
+        "e.ti:2:1: `x` is not a rank: lines start with a rank such as 0 or p0"
+    );
+    assert_eq!(error_at("  3\n"), "e.ti:1:5: a rank with no action");
+    assert_eq!(
+        error_at("0 init\n99999999 init\n"),
+        "e.ti:2:1: rank 99999999 is beyond the 1048576 ranks a trace may have"
+    );
+    assert_eq!(error_at("0 compute\n"), "e.ti:1:11: `compute` needs <flops>");
+    assert_eq!(
+        error_at("0 compute lots\n"),
+        "e.ti:1:11: `lots` is not an amount of flops"
+    );
+    assert_eq!(
+        error_at("0 barrier now\n"),
+        "e.ti:1:11: unexpected `now`: `barrier` takes no arguments"
+    );
+    assert_eq!(
+        error_at("0 wait\n"),
+        "e.ti:1:3: `wait` not preceded by any isend or irecv"
+    );
+    assert_eq!(
+        error_at("0 send 1 0 8 99\n1 init\n"),
+        "e.ti:1:14: unknown datatype code `99` (SMPI's predefined types are 0 to 24)"
+    );
+    assert_eq!(
+        error_at("0 send 4 8\n1 recv 0 8\n"),
+        "e.ti:1:8: rank 4 is not in the trace, which has ranks 0..=1"
+    );
+    assert_eq!(
+        error_at("0 send 1 8\n1 recv 0 8\n1 wait 0 1 0\n"),
+        "e.ti:3:3: this line uses the tagged form but e.ti:1 uses the legacy (untagged) form; a trace uses one form"
+    );
+    // Forcing a dialect turns the same line into an argument error.
+    let forced = parse_ti_text("0 send 1 8\n1 init\n", "e.ti", TiDialect::Tagged).unwrap_err();
+    assert_eq!(
+        forced.to_string(),
+        "e.ti:1:12: `send` needs <peer> <tag> <size> [datatype]"
+    );
+}
+
+#[test]
+fn the_documented_example_reads() {
+    let doc = include_str!("../../../../docs/ti-traces.md");
+    let section = doc.split("## Example").nth(1).unwrap();
+    let example = section
+        .split("```text\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    let trace = parse_ti_text(example, "doc", TiDialect::Auto).unwrap();
+    let allreduce = coll(CollectiveKind::Allreduce, 0, 10);
+    let rank0: Vec<Op> = trace.ranks[0].ops().cloned().collect();
+    assert_eq!(
+        rank0,
+        vec![
+            Op::Compute(Work::Flops(1e6)),
+            Op::Send {
+                dst: 1,
+                bytes: 2048,
+                tag: 0
+            },
+            allreduce.clone(),
+            Op::Compute(Work::Flops(1e3))
+        ]
+    );
+    let rank1: Vec<Op> = trace.ranks[1].ops().cloned().collect();
+    assert_eq!(
+        rank1,
+        vec![
+            Op::Irecv {
+                src: Source::Rank(0),
+                tag: TagSel::Tag(0),
+                req: 0
+            },
+            Op::Wait { req: 0 },
+            allreduce,
+            Op::Compute(Work::Flops(1e3))
+        ]
+    );
+}
