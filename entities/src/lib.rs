@@ -5,4 +5,5 @@
 pub mod catalogue;
 pub mod message;
 pub mod mpi;
+pub mod router;
 pub mod workload;
