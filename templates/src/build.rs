@@ -109,8 +109,7 @@ pub fn generate(spec: &TemplateSpec, registry: &TypeRegistry) -> Result<Generate
         let rank_value = ParamValue::Int(rank as i64);
         slot::check_value(endpoint.ty, "rank", &rank_value, template)?;
         let mut inst = Instance::of(&endpoint.ty.name);
-        inst.params = spec.endpoint_params.clone();
-        inst.params.insert("rank".into(), rank_value);
+        inst.params = endpoint_params(spec, rank);
         network.instances.insert(name.clone(), inst);
         layout.positions.insert(name, *pos);
     }

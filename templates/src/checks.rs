@@ -218,6 +218,20 @@ fn check_layout(t: &Topology, g: &crate::Generated) {
         .map(hase_engine::model::Link::key)
         .collect();
     assert!(g.layout.corners.keys().all(|k| keys.contains(k)));
+    // Corners run from `link.a` to `link.b`: a detour starts beside `a` and ends beside `b`.
+    let dist = |p: &hase_engine::model::Pos, q: &hase_engine::model::Pos| (p.x - q.x).hypot(p.y - q.y);
+    for l in &g.network.links {
+        let Some(corners) = g.layout.corners.get(&l.key()).filter(|c| c.len() >= 2) else {
+            continue;
+        };
+        let (a, b) = (&pos[&l.a.instance], &pos[&l.b.instance]);
+        let (first, last) = (&corners[0], &corners[corners.len() - 1]);
+        assert!(
+            dist(first, a) < dist(first, b) && dist(last, b) < dist(last, a),
+            "{t}: corners of {}",
+            l.key()
+        );
+    }
     // Grids, rings and cubes: each processor is nearer its own router than any other.
     if grid_shape(t).is_some() || matches!(t, Topology::Hypercube { .. }) {
         for l in &g.network.links {
@@ -373,5 +387,22 @@ fn a_65536_node_torus_routes_without_tables() {
     assert!(routers.iter().all(|r| r.table_entries() == 0));
     for (s, d) in [(0, 65_535), (257, 40_000), (65_535, 128 * 257)] {
         assert_eq!(walk(&model, &ranks, &routes, s, d), expected_links(&t, s, d));
+    }
+}
+
+#[test]
+fn fat_trees_reach_everyone_with_every_up_choice() {
+    use hase_engine::model::UpChoice;
+    let registry = builtin_registry();
+    for t in [
+        Topology::FatTree { arity: 2, levels: 3 },
+        Topology::FatTree { arity: 3, levels: 2 },
+    ] {
+        for choice in [UpChoice::ByDestination, UpChoice::BySource, UpChoice::First] {
+            let mut spec = TemplateSpec::new(t.clone());
+            spec.up_choice = choice;
+            let project = template_project(&spec, &registry, "fat", &ProjectForm::Flat).unwrap();
+            check_routes(&t, &elaborate_checked(&project, &registry));
+        }
     }
 }

@@ -3,8 +3,11 @@
 //! row-major order with dimension 0 fastest.
 //!
 //! Drawing: a grid with the processor just up and to the right of its router; wrap-around links
-//! detour outside the row (below it) or column (left of it) so they never hide other links; a 3D
-//! torus is a grid of `z` planes, its z links bowed below the rows; a ring is a circle.
+//! detour beside the row (below it) or column (left of it) so they never hide other links; a ring
+//! is a circle. A 3D torus is its `z` planes, each drawn as the 2D torus grid, stacked obliquely:
+//! the grid pitch grows to `z` times the 2D pitch and plane `z` is shifted by `z` pitches right and
+//! down, so planes interleave without icons or lines landing on one another, every z link is a
+//! short diagonal to the next plane, and the z wrap-around bows below that diagonal.
 
 use std::f32::consts::TAU;
 
@@ -26,19 +29,13 @@ pub(crate) fn coords(rank: u32, dims: &[u32]) -> Vec<u32> {
 
 /// Canvas position of the router at `c`.
 fn position(c: &[u32], dims: &[u32]) -> Pos {
-    let x = c[0] as f32 * PITCH;
-    let y = c.get(1).map_or(0.0, |c1| *c1 as f32 * PITCH);
-    match (c.get(2), dims) {
-        (Some(z), [dx, dy, dz]) => {
-            // Planes side by side, wrapped into rows of ⌈√z⌉ planes.
-            let per_row = (f64::from(*dz).sqrt().ceil() as u32).max(1);
-            let (col, row) = (z % per_row, z / per_row);
-            let plane_w = (*dx as f32 + 1.0) * PITCH;
-            let plane_h = (*dy as f32 + 1.0) * PITCH;
-            Pos::new(col as f32 * plane_w + x, row as f32 * plane_h + y)
-        }
-        _ => Pos::new(x, y),
-    }
+    let (z, planes) = match (c.get(2), dims.get(2)) {
+        (Some(z), Some(planes)) => (*z as f32, *planes as f32),
+        _ => (0.0, 1.0),
+    };
+    let x = (c[0] as f32 * planes + z) * PITCH;
+    let y = (c.get(1).map_or(0.0, |c1| *c1 as f32) * planes + z) * PITCH;
+    Pos::new(x, y)
 }
 
 /// Router name from its coordinates (`r_3`, `r_3_1`, `r_3_1_0`).
@@ -59,13 +56,8 @@ fn corners(d: usize, wrap: bool, a: Pos, b: Pos) -> Vec<Pos> {
             Pos::new(a.x - 0.3 * p, a.y + 0.35 * p),
             Pos::new(b.x - 0.3 * p, b.y - 0.35 * p),
         ],
-        (2, _) => {
-            let drop = if wrap { 0.55 * p } else { 0.45 * p };
-            vec![
-                Pos::new(a.x + 0.25 * p, a.y + drop),
-                Pos::new(b.x - 0.25 * p, b.y + drop),
-            ]
-        }
+        // Back along the stack of planes, away from the processors (which sit up and right).
+        (2, true) => bow(a, b, 0.45 * p),
         _ => Vec::new(),
     }
 }

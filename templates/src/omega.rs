@@ -63,11 +63,12 @@ pub(crate) fn plan(stages: u32, routing: Routing) -> Plan {
         let nest = (lines - 1 - rank) as f32 * NEST;
         let drop = bottom + 0.5 * LINE + nest;
         let back = left - 0.5 * PITCH - nest;
+        // From the processor: out to the left, down, along the bottom, up the right side.
         let corners = vec![
-            Pos::new(right + nest, y),
-            Pos::new(right + nest, drop),
-            Pos::new(back, drop),
             Pos::new(back, y),
+            Pos::new(back, drop),
+            Pos::new(right + nest, drop),
+            Pos::new(right + nest, y),
         ];
         plan.attach(rank as usize, Role::Rx, (sw, 2 + output as u16), corners);
     }

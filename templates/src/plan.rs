@@ -70,7 +70,7 @@ pub(crate) struct SwitchLink {
     pub a: (usize, u16),
     /// Second end.
     pub b: (usize, u16),
-    /// Corner points of the drawn line.
+    /// Corner points of the drawn line, from `a` to `b`.
     pub corners: Vec<Pos>,
 }
 
@@ -83,7 +83,7 @@ pub(crate) struct EndpointLink {
     pub role: Role,
     /// The switch and port position.
     pub switch: (usize, u16),
-    /// Corner points of the drawn line.
+    /// Corner points of the drawn line, from the processor to the switch.
     pub corners: Vec<Pos>,
 }
 

@@ -53,20 +53,16 @@ pub(crate) fn plan(arity: u32, levels: u32, up: u32, routing: Routing) -> Plan {
             Vec::new(),
         );
     }
-    for level in 0..levels.saturating_sub(1) {
-        let replicas = w.pow(level);
-        let count = first
-            .get(level as usize + 1)
-            .copied()
-            .unwrap_or(plan.switches.len())
-            - first[level as usize];
-        for index in 0..count {
+    for level in 1..levels as usize {
+        let (below, here) = (first[level - 1], first[level]);
+        let replicas = w.pow(level as u32 - 1);
+        for index in 0..here - below {
             let (subtree, replica) = (index / replicas, index % replicas);
             for u in 0..w {
                 let parent = (subtree / k) * replicas * w + replica + u * replicas;
                 plan.link(
-                    (first[level as usize] + index, (k + u) as u16),
-                    (first[level as usize + 1] + parent, (subtree % k) as u16),
+                    (below + index, (k + u) as u16),
+                    (here + parent, (subtree % k) as u16),
                     Vec::new(),
                 );
             }
