@@ -11,7 +11,7 @@ use hase_engine::model::{
 use hase_entities::catalogue::{NETWORK_MODEL, NETWORK_MODEL_STATES, network_model_params};
 use hase_entities::message::PACKET_LINK;
 
-use crate::plan::{Plan, Role, plan};
+use crate::plan::{Plan, Role, endpoint_roles, plan};
 use crate::slot::{self, SwitchSlot};
 use crate::spec::{LinkParams, TemplateError, TemplateSpec};
 use crate::topology::TopologyCounts;
@@ -49,14 +49,14 @@ fn push_link(
     net.links.push(link);
 }
 
-/// Check the topology, plan it and slot the switch type.
+/// Check the topology, slot the switch type (cheap checks first), then plan the topology.
 fn prepare<'a>(
     spec: &TemplateSpec,
     registry: &'a TypeRegistry,
 ) -> Result<(Plan, SwitchSlot<'a>), TemplateError> {
     spec.topology.check()?;
+    let slot = slot::switch(spec, registry)?;
     let plan = plan(&spec.topology, spec.up_choice);
-    let slot = slot::switch(spec, registry, &plan)?;
     slot::check_required(&plan, &slot, spec.topology.name())?;
     Ok((plan, slot))
 }
@@ -92,7 +92,7 @@ fn add_switches(
 pub fn generate(spec: &TemplateSpec, registry: &TypeRegistry) -> Result<Generated, TemplateError> {
     let (plan, slot) = prepare(spec, registry)?;
     let template = spec.topology.name();
-    let endpoint = slot::endpoint(spec, registry, &slot::roles(&plan))?;
+    let endpoint = slot::endpoint(spec, registry, endpoint_roles(&spec.topology))?;
     if let Some(port) = endpoint.required_elsewhere.first() {
         return Err(TemplateError::UnusedRequiredPort {
             component: endpoint.ty.name.clone(),
@@ -174,7 +174,7 @@ pub fn generate_compound(
         })
         .collect();
     let n = plan.endpoints.len() as u32;
-    let ports = if slot::roles(&plan).contains(&Role::Net) {
+    let ports = if endpoint_roles(&spec.topology).contains(&Role::Net) {
         vec![PortDef::new("p", Direction::InOut, PACKET_LINK).array(n)]
     } else {
         vec![

@@ -6,7 +6,8 @@
 //!   names and `--dims` parsing, closed-form [`TopologyCounts`] for previews.
 //! - [`generate`]: a flat network; [`generate_compound`]: a compound network type whose outer ports
 //!   stand where processors attach and whose behavioural level is the network model;
-//!   [`template_project`]: a whole project in either form.
+//!   [`template_project`]: a whole project in either form; [`compatible_components`]: which types
+//!   of a registry fit a topology's positions.
 
 mod build;
 mod cube;
@@ -24,5 +25,6 @@ mod checks;
 
 pub use build::{Generated, generate, generate_compound};
 pub use project::{FABRIC, ProjectForm, template_project};
+pub use slot::{Compatible, compatible_components};
 pub use spec::{LinkParams, TemplateError, TemplateSpec};
 pub use topology::{MAX_ENDPOINTS, Topology, TopologyCounts};

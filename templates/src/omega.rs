@@ -10,7 +10,7 @@
 
 use hase_engine::model::{ParamValue, Pos, Routing};
 
-use crate::plan::{PITCH, Plan, PortNeed, Role};
+use crate::plan::{PITCH, Plan, Role};
 
 /// Vertical distance between lines.
 const LINE: f32 = 70.0;
@@ -26,13 +26,8 @@ pub(crate) fn shuffle(i: u32, bits: u32) -> u32 {
 /// An omega network with `2^stages` processors.
 pub(crate) fn plan(stages: u32, routing: Routing) -> Plan {
     let lines = 1u32 << stages;
+    // Port directions (inputs 0, 1; outputs 2, 3) come from `plan::switch_interface`.
     let mut plan = Plan::new(4, routing);
-    plan.port_needs = vec![
-        PortNeed::Receive,
-        PortNeed::Receive,
-        PortNeed::Send,
-        PortNeed::Send,
-    ];
     let column = |stage: u32| (stage + 1) as f32 * 1.3 * PITCH;
     for stage in 0..stages {
         for row in 0..lines / 2 {

@@ -2,7 +2,7 @@
 //! parameters, processors by rank, links by port position, and the drawing (positions, corners).
 //! Each topology file builds a `Plan`; `build.rs` turns it into a network for a chosen component.
 
-use hase_engine::model::{ParamValue, Pos, Routing};
+use hase_engine::model::{ParamValue, Pos, Routing, UpChoice};
 
 use crate::topology::Topology;
 
@@ -156,10 +156,42 @@ pub(crate) fn bow(a: Pos, b: Pos, bow: f32) -> Vec<Pos> {
     )]
 }
 
+/// What every switch of a topology must offer: the direction of each port position, and the
+/// parameters its routing rule reads (with sample values of the right kind).
+pub(crate) fn switch_interface(topology: &Topology) -> (Vec<PortNeed>, Vec<(&'static str, ParamValue)>) {
+    let needs = if topology.split_endpoints() {
+        vec![
+            PortNeed::Receive,
+            PortNeed::Receive,
+            PortNeed::Send,
+            PortNeed::Send,
+        ]
+    } else {
+        vec![PortNeed::InOut; topology.switch_ports() as usize]
+    };
+    let params = match topology.routing(UpChoice::default()) {
+        Routing::DimensionOrder { dims, .. } => vec![("coord", ParamValue::IntArray(vec![0; dims.len()]))],
+        Routing::ECube { .. } => vec![("coord", ParamValue::IntArray(vec![0]))],
+        Routing::DestinationTag { .. } => vec![("stage", ParamValue::Int(0)), ("index", ParamValue::Int(0))],
+        Routing::UpDown { .. } => vec![("level", ParamValue::Int(0)), ("index", ParamValue::Int(0))],
+        Routing::ShortestPath => Vec::new(),
+    };
+    (needs, params)
+}
+
+/// The processor ports a topology links: `net`, or `tx` and `rx`.
+pub(crate) fn endpoint_roles(topology: &Topology) -> &'static [Role] {
+    if topology.split_endpoints() {
+        &[Role::Tx, Role::Rx]
+    } else {
+        &[Role::Net]
+    }
+}
+
 /// The plan of a topology (dimensions already checked).
-pub(crate) fn plan(topology: &Topology, up_choice: hase_engine::model::UpChoice) -> Plan {
+pub(crate) fn plan(topology: &Topology, up_choice: UpChoice) -> Plan {
     let routing = topology.routing(up_choice);
-    match *topology {
+    let mut plan = match *topology {
         Topology::Linear { nodes } => crate::grid::plan(&[nodes], false, routing),
         Topology::Ring { nodes } => crate::grid::ring(nodes, routing),
         Topology::Mesh2D { x, y } => crate::grid::plan(&[x, y], false, routing),
@@ -169,5 +201,7 @@ pub(crate) fn plan(topology: &Topology, up_choice: hase_engine::model::UpChoice)
         Topology::Omega { stages } => crate::omega::plan(stages, routing),
         Topology::BinaryTree { levels } => crate::tree::plan(2, levels, 1, routing),
         Topology::FatTree { arity, levels } => crate::tree::plan(arity, levels, arity, routing),
-    }
+    };
+    plan.port_needs = switch_interface(topology).0;
+    plan
 }

@@ -7,7 +7,7 @@ use std::f32::consts::TAU;
 use hase_engine::model::{Instance, Link, PortRef, Pos, Project, TypeRegistry};
 
 use crate::build::{endpoint_params, generate, generate_compound};
-use crate::plan::{PITCH, Plan, Role};
+use crate::plan::{PITCH, Plan, Role, endpoint_roles};
 use crate::slot;
 use crate::spec::{TemplateError, TemplateSpec};
 
@@ -52,11 +52,7 @@ pub fn template_project(
         ProjectForm::Compound { type_name } => {
             let (ty, inner_layout) = generate_compound(spec, registry, type_name)?;
             let split = spec.topology.split_endpoints();
-            let roles: &[Role] = if split {
-                &[Role::Tx, Role::Rx]
-            } else {
-                &[Role::Net]
-            };
+            let roles = endpoint_roles(&spec.topology);
             let endpoint = slot::endpoint(spec, registry, roles)?;
             if let Some(port) = endpoint.required_elsewhere.first() {
                 return Err(TemplateError::UnusedRequiredPort {

@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 use hase_engine::model::{ConcretePort, Direction, EntityType, ParamValue, TypeRegistry};
 use hase_entities::message::PACKET_LINK;
 
-use crate::plan::{Plan, PortNeed, Role};
+use crate::plan::{Plan, PortNeed, Role, endpoint_roles, switch_interface};
 use crate::spec::{TemplateError, TemplateSpec};
+use crate::topology::Topology;
 
 /// A switch type checked against a plan.
 #[derive(Debug)]
@@ -24,7 +25,7 @@ pub(crate) struct SwitchSlot<'a> {
     pub required: Vec<usize>,
 }
 
-/// A processor type checked against the roles a plan uses.
+/// A processor type checked against the roles a topology uses.
 #[derive(Debug)]
 pub(crate) struct EndpointSlot<'a> {
     /// The type.
@@ -124,11 +125,10 @@ pub(crate) fn check_value(
     }
 }
 
-/// Slot the spec's switch type into `plan`.
+/// Slot the spec's switch type into the topology's switch positions.
 pub(crate) fn switch<'a>(
     spec: &TemplateSpec,
     registry: &'a TypeRegistry,
-    plan: &Plan,
 ) -> Result<SwitchSlot<'a>, TemplateError> {
     let template = spec.topology.name();
     let ty = registry
@@ -139,12 +139,11 @@ pub(crate) fn switch<'a>(
             template,
         })?;
     check_overrides(ty, &spec.switch_params, template)?;
-    if let Some(first) = plan.switches.first() {
-        for (param, value) in &first.params {
-            require_param(ty, param, value, template)?;
-        }
+    let (needs, params) = switch_interface(&spec.topology);
+    for (param, value) in &params {
+        require_param(ty, param, value, template)?;
     }
-    let need = plan.port_needs.len();
+    let need = needs.len();
     let mut overrides = spec.switch_params.clone();
     if ty.param("radix").is_some() {
         let radix = ParamValue::Int(need as i64);
@@ -161,7 +160,7 @@ pub(crate) fn switch<'a>(
             template,
         });
     }
-    for (port, need) in concrete.iter().zip(&plan.port_needs) {
+    for (port, need) in concrete.iter().zip(&needs) {
         if !fits(port, *need) {
             return Err(wrong_port(&ty.name, port, *need, template));
         }
@@ -221,15 +220,32 @@ pub(crate) fn endpoint<'a>(
     })
 }
 
-/// The processor roles a plan links.
-pub(crate) fn roles(plan: &Plan) -> Vec<Role> {
-    let mut roles: Vec<Role> = Vec::new();
-    for l in &plan.endpoint_links {
-        if !roles.contains(&l.role) {
-            roles.push(l.role);
+/// The types of a registry that fit a topology's positions, for the template dialog's choices.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Compatible {
+    /// Types that can fill the switch positions.
+    pub switches: Vec<String>,
+    /// Types that can fill the processor positions.
+    pub endpoints: Vec<String>,
+}
+
+/// Which types of `registry` can be slotted into `topology` (checked as [`crate::generate`] does,
+/// except for required ports a particular size would leave free), in name order.
+pub fn compatible_components(topology: &Topology, registry: &TypeRegistry) -> Compatible {
+    let mut found = Compatible::default();
+    let roles = endpoint_roles(topology);
+    for ty in registry.iter() {
+        let mut spec = TemplateSpec::new(topology.clone());
+        spec.switch_type.clone_from(&ty.name);
+        spec.endpoint_type.clone_from(&ty.name);
+        if switch(&spec, registry).is_ok() {
+            found.switches.push(ty.name.clone());
+        }
+        if endpoint(&spec, registry, roles).is_ok() {
+            found.endpoints.push(ty.name.clone());
         }
     }
-    roles
+    found
 }
 
 /// The first switch that leaves a required port of its type unconnected, as an error.
@@ -351,6 +367,23 @@ mod tests {
             error(Topology::Torus2D { x: 3, y: 3 }, "Plain", "Processor", &r),
             "component Plain has no parameter `coord` (integer list) required by template torus2d"
         );
+    }
+
+    #[test]
+    fn compatible_components_are_listed_per_topology() {
+        let r = registry_with(vec![fixed_router("Fixed5", 5, true, true)]);
+        let mesh = compatible_components(&Topology::Mesh2D { x: 4, y: 4 }, &r);
+        assert_eq!(mesh.switches, ["Fixed5", "Router"]);
+        assert_eq!(mesh.endpoints, ["Processor"]);
+        let cube = compatible_components(&Topology::Hypercube { dimensions: 5 }, &r);
+        assert_eq!(cube.switches, ["Router"], "Fixed5 has 5 ports, a 5-cube needs 6");
+        let omega = compatible_components(&Topology::Omega { stages: 3 }, &r);
+        assert_eq!(
+            omega.switches,
+            ["Fixed5", "Router", "Switch2x2"],
+            "inout ports serve as in and out"
+        );
+        assert_eq!(omega.endpoints, ["ProcessorTxRx"]);
     }
 
     #[test]

@@ -261,8 +261,8 @@ impl Topology {
             Topology::FatTree { arity, levels } if arity < 2 || levels == 0 => {
                 return fail("a k-ary n-tree needs k ≥ 2 and n ≥ 1".into());
             }
-            Topology::FatTree { arity, .. } if 2 * arity > u32::from(u16::MAX) => {
-                return fail(format!("switches of radix {} are too large", 2 * arity));
+            Topology::FatTree { arity, .. } if arity > u32::from(u16::MAX) / 2 => {
+                return fail(format!("switches of radix 2 × {arity} are too large"));
             }
             _ => {}
         }

@@ -67,9 +67,9 @@ pub enum RoutingError {
         rule: &'static str,
     },
     /// The network's routing rule itself is malformed (zero extents, too many nodes, …).
-    #[error("network `{scope}`: {message}")]
+    #[error("{scope}: {message}")]
     BadRule {
-        /// Network path (`top level` for the project's own network).
+        /// Where, in words: `the top-level network`, ``network `fabric` ``, ``router `fabric/r_0` ``.
         scope: String,
         /// What is wrong.
         message: String,
@@ -129,11 +129,8 @@ pub fn build_routes(model: &FlatModel, ranks: &RankMap) -> Result<Vec<Option<Rou
                     .scopes
                     .get(e.scope as usize)
                     .ok_or_else(|| RoutingError::BadRule {
-                        scope: e.path.clone(),
-                        message: format!(
-                            "the router's network (scope {}) is missing from the model",
-                            e.scope
-                        ),
+                        scope: format!("router `{}`", e.path),
+                        message: format!("its network (scope {}) is missing from the model", e.scope),
                     })?;
                 slot.insert(Shape::of(&scope.routing, &scope.path)?)
             }

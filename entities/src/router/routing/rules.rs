@@ -36,9 +36,9 @@ impl Shape {
     pub(super) fn of(routing: &Routing, scope: &str) -> Result<Option<Shape>, RoutingError> {
         let bad = |message: String| RoutingError::BadRule {
             scope: if scope.is_empty() {
-                "top level".into()
+                "the top-level network".into()
             } else {
-                scope.into()
+                format!("network `{scope}`")
             },
             message,
         };
@@ -311,6 +311,8 @@ impl Algo {
                         continue;
                     }
                     let plus = if *wrap {
+                        // In u64: `tc + k` may not fit a u32 for extents above 2^31.
+                        let (k, hc, tc) = (u64::from(*k), u64::from(hc), u64::from(tc));
                         let forward = (tc + k - hc) % k;
                         forward <= k - forward
                     } else {

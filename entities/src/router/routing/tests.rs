@@ -189,7 +189,9 @@ fn errors_name_the_router() {
         dims: vec![4, 0],
         wrap: false,
     };
-    assert!(matches!(Shape::of(&bad, ""), Err(RoutingError::BadRule { scope, .. }) if scope == "top level"));
+    assert!(
+        matches!(Shape::of(&bad, ""), Err(RoutingError::BadRule { scope, .. }) if scope == "the top-level network")
+    );
 }
 
 #[test]
