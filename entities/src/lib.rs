@@ -3,6 +3,7 @@
 //! algorithms, and the workloads that drive processors.
 
 pub mod catalogue;
+pub mod factory;
 pub mod flow;
 pub mod message;
 pub mod mpi;

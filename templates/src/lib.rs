@@ -1,1 +1,30 @@
-//! hase-templates: topology generators.
+//! hase-templates: topology generators. A template turns a topology and its dimensions, plus the
+//! components slotted into its switch and processor positions, into entities, links, a readable
+//! layout and the routing rule the routers follow (conventions: `hase_engine::model::routing`).
+//!
+//! - [`Topology`]: linear array, ring, 2D mesh, 2D/3D torus, hypercube, omega, binary tree, fat tree;
+//!   names and `--dims` parsing, closed-form [`TopologyCounts`] for previews.
+//! - [`generate`]: a flat network; [`generate_compound`]: a compound network type whose outer ports
+//!   stand where processors attach and whose behavioural level is the network model;
+//!   [`template_project`]: a whole project in either form; [`compatible_components`]: which types
+//!   of a registry fit a topology's positions.
+
+mod build;
+mod cube;
+mod grid;
+mod omega;
+mod plan;
+mod project;
+mod slot;
+mod spec;
+mod topology;
+mod tree;
+
+#[cfg(test)]
+mod checks;
+
+pub use build::{Generated, generate, generate_compound};
+pub use project::{FABRIC, ProjectForm, template_project};
+pub use slot::{Compatible, compatible_components};
+pub use spec::{LinkParams, TemplateError, TemplateSpec};
+pub use topology::{MAX_ENDPOINTS, Topology, TopologyCounts};

@@ -1,6 +1,16 @@
 //! The routing rule of a network, as data. Templates write it; the router behaviour in
 //! `hase-entities` interprets it together with per-router parameters the template sets
 //! (`coord`, `stage`, `level`, …). Hand-drawn networks use shortest paths over the graph.
+//!
+//! Conventions shared by every rule (`hase_entities::router::routing` implements them):
+//! - "port `i`" means the `i`-th concrete port of the router in type order (for `Router`, `p{i}`;
+//!   for `Switch2x2`, the order `in0, in1, out0, out1`). Templates link by these positions, so any
+//!   switch type with enough ports of the right direction can be slotted in.
+//! - A rule applies to the routers placed directly in the network that carries it (a compound's inner
+//!   network has its own rule). Ranks are the processors' MPI ranks, numbered over the whole project.
+//! - Algorithmic rules keep O(1) state per router; only `ShortestPath` builds tables.
+//! - Where a router port leads straight to a processor, the processor's rank must be the one the
+//!   rule expects there; routing refuses to build otherwise, naming the port.
 
 use serde::{Deserialize, Serialize};
 
@@ -22,11 +32,17 @@ pub enum UpChoice {
 pub enum Routing {
     /// Shortest path over the elaborated graph (ties broken by lowest port index). Fine for hand-drawn
     /// networks of up to a few thousand routers; tables cost one entry per router and destination.
+    /// Distances count links; packets pass through routers and behavioural network models, never
+    /// through processors. Links are followed only in directions they can carry traffic.
     #[default]
     ShortestPath,
     /// Dimension-order routing on a mesh or torus (linear array and ring are 1-D cases). Each router has
     /// an integer array parameter `coord`; port `2d` goes to +d, port `2d+1` to −d, port `2·dims.len()`
     /// to the local processor. Processor rank = coordinates in row-major order (dimension 0 fastest).
+    /// Dimensions are corrected in increasing order (0 first). With `wrap`, each dimension goes the
+    /// shorter way round; a tie (extent even, exactly half way) goes the + way. Port `2d` of the router
+    /// at coordinate `c` links to port `2d+1` of the router at `c + 1` in dimension `d` (modulo the
+    /// extent with `wrap`, where an extent of 2 gives two parallel links and an extent of 1 none).
     DimensionOrder {
         /// Extent of each dimension.
         dims: Vec<u32>,
@@ -35,18 +51,34 @@ pub enum Routing {
     },
     /// E-cube routing on a hypercube: correct the lowest differing address bit first. Router parameter
     /// `coord` is `[node id]`; port `d` crosses dimension `d`; port `dimensions` is the local processor.
+    /// Processor rank = node id.
     ECube {
         /// Number of dimensions (2^dimensions nodes).
         dimensions: u32,
     },
     /// Destination-tag routing on an omega network of 2×2 switches: at stage `s` the switch takes
     /// output `bit (stages-1-s)` of the destination. Router parameters `stage`, `row`.
+    /// Refinement: the row is stored in the router's `index` parameter. Ports 0 and 1 are the inputs
+    /// (`in0`, `in1`), ports 2 and 3 the outputs (`out0`, `out1`); bit `b` leaves on port `2 + b`.
+    /// With `N = 2^stages` lines, rank `i` transmits on line `i`; before every stage, line `i` moves
+    /// to line `rotl(i)` (perfect shuffle: rotate left by one within `stages` bits); switch `j` of a
+    /// stage takes lines `2j`, `2j+1` and outputs lines `2j`, `2j+1`; output line `i` of the last
+    /// stage goes to rank `i`. A packet crosses `stages` switches and `stages + 1` links.
     DestinationTag {
         /// Number of stages (log2 of the number of inputs).
         stages: u32,
     },
     /// Up/down routing through the nearest common ancestor on a k-ary tree or k-ary n-tree (fat tree).
     /// Router parameters `level` (0 = leaf switches) and `index`; ports `0..arity` go down, the rest up.
+    ///
+    /// Refinement (a k-ary n-tree generalised to `w = up_ports` up links, which covers the plain
+    /// tree, `w = 1`, and the fat tree, `w = k`): there are `k^levels` ranks; level `l` holds
+    /// `k^(levels-1-l) · w^l` switches. Switch `index = S · w^l + m` serves the subtree `S` (the ranks
+    /// `r` with `r / k^(l+1) = S`) as its replica `m`. Rank `r` attaches to down port `r mod k` of
+    /// leaf switch `r / k`. Up port `arity + u` of switch `(l, S, m)` links to down port `S mod k` of
+    /// switch `(l+1, S / k, m + u · w^l)`. A packet for `d` goes down port `(d / k^l) mod k` when
+    /// `d / k^(l+1) = S`, else up (chosen by `up_choice`), so it climbs exactly to the nearest common
+    /// ancestor level `L` and crosses `2·(L+1)` links from processor to processor.
     UpDown {
         /// Down ports per switch (k).
         arity: u32,

@@ -229,7 +229,7 @@ pub fn translate(
                         user: false,
                     }),
                     MicroOp::Combine { bytes } => {
-                        actions.push(Action::Cpu { duration: cpu.combine(bytes), state: st })
+                        actions.push(Action::Cpu { duration: cpu.combine(bytes), state: st });
                     }
                 }
             }

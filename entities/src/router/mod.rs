@@ -1,3 +1,5 @@
-//! Routers and switches: the forwarding behaviour and (with the templates) the routing rules.
+//! Routers and switches: how a packet's output port is chosen (`routing`) and the forwarding
+//! behaviour itself — switching, buffers, back-pressure (`switch`).
 
+pub mod routing;
 pub mod switch;

@@ -24,20 +24,14 @@ pub(crate) fn split(text: &str, first_column: usize) -> Vec<Token<'_>> {
     for (column, (i, c)) in (first_column..).zip(text.char_indices()) {
         if c.is_whitespace() {
             if let Some((s, col)) = start.take() {
-                tokens.push(Token {
-                    text: &text[s..i],
-                    column: col,
-                });
+                tokens.push(Token { text: &text[s..i], column: col });
             }
         } else if start.is_none() {
             start = Some((i, column));
         }
     }
     if let Some((s, col)) = start {
-        tokens.push(Token {
-            text: &text[s..],
-            column: col,
-        });
+        tokens.push(Token { text: &text[s..], column: col });
     }
     tokens
 }

@@ -19,10 +19,8 @@ pub(super) const ENTRY: Entry = Entry {
 };
 
 fn params() -> Vec<ParamDef> {
-    let operations: Vec<String> = CollectiveKind::ALL
-        .iter()
-        .map(|k| k.state_name().to_ascii_lowercase())
-        .collect();
+    let operations: Vec<String> =
+        CollectiveKind::ALL.iter().map(|k| k.state_name().to_ascii_lowercase()).collect();
     let operations: Vec<&str> = operations.iter().map(String::as_str).collect();
     let mut algorithms = vec!["default"];
     algorithms.extend(Algorithm::ALL.iter().map(|a| a.name()));
@@ -34,13 +32,7 @@ fn params() -> Vec<ParamDef> {
             "default",
             "Its algorithm; `default` lets the processor choose.",
         ),
-        count_param(
-            "root",
-            0,
-            0,
-            "",
-            "Root rank of bcast, reduce, gather and scatter.",
-        ),
+        count_param("root", 0, 0, "", "Root rank of bcast, reduce, gather and scatter."),
         count_param(
             "message_bytes",
             0,
@@ -67,10 +59,7 @@ fn build(p: &Params, _rank: u32, size: u32) -> Result<Box<dyn RankProgram>, Prog
             return Err(ProgramError::BadParam {
                 program: p.program,
                 param: "algorithm".into(),
-                source: ParamError::NotAChoice {
-                    value: algorithm_name,
-                    choices,
-                },
+                source: ParamError::NotAChoice { value: algorithm_name, choices },
             });
         }
     };
@@ -82,11 +71,7 @@ fn build(p: &Params, _rank: u32, size: u32) -> Result<Box<dyn RankProgram>, Prog
     let call = Collective {
         kind,
         root: if kind.has_root() { root } else { 0 },
-        bytes: if kind == CollectiveKind::Barrier {
-            0
-        } else {
-            p.count("message_bytes")?
-        },
+        bytes: if kind == CollectiveKind::Barrier { 0 } else { p.count("message_bytes")? },
         algorithm,
     };
     let mut body = vec![Op::Collective(call)];

@@ -37,19 +37,9 @@ fn params() -> Vec<ParamDef> {
         ),
         ParamDef::new("periodic", ParamKind::Bool, ParamValue::Bool(false))
             .describe("Wrap the grid into a torus."),
-        count_param(
-            "face_bytes",
-            0,
-            4096,
-            "bytes",
-            "Bytes sent to each neighbour per iteration.",
-        ),
+        count_param("face_bytes", 0, 4096, "bytes", "Bytes sent to each neighbour per iteration."),
         count_param("iterations", 0, 10, "", "Number of time steps."),
-        time_param(
-            "compute_time",
-            SimTime::from_us(100),
-            "Computation per time step.",
-        ),
+        time_param("compute_time", SimTime::from_us(100), "Computation per time step."),
     ]
 }
 
@@ -128,21 +118,12 @@ fn build(p: &Params, rank: u32, size: u32) -> Result<Box<dyn RankProgram>, Progr
             continue;
         };
         // What arrives from the north neighbour travelled south.
-        body.push(Op::Irecv {
-            src: Source::Rank(other),
-            tag: TagSel::Tag(opposite(direction)),
-            req,
-        });
+        body.push(Op::Irecv { src: Source::Rank(other), tag: TagSel::Tag(opposite(direction)), req });
         sends.push((other, direction));
         req += 1;
     }
     for (other, direction) in sends {
-        body.push(Op::Isend {
-            dst: other,
-            bytes,
-            tag: direction,
-            req,
-        });
+        body.push(Op::Isend { dst: other, bytes, tag: direction, req });
         req += 1;
     }
     if req > 0 {

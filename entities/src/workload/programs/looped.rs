@@ -26,14 +26,7 @@ impl Looped {
         iterations: u64,
         epilogue: Vec<Op>,
     ) -> Self {
-        Looped {
-            name,
-            prologue,
-            body,
-            iterations,
-            epilogue,
-            position: 0,
-        }
+        Looped { name, prologue, body, iterations, epilogue, position: 0 }
     }
 
     /// A program that only repeats `body`.
@@ -51,14 +44,9 @@ impl Looped {
         }
         let in_loop = position - prologue;
         if in_loop < looped {
-            return self
-                .body
-                .get((in_loop % body) as usize)
-                .map(|op| (op, Some(in_loop / body)));
+            return self.body.get((in_loop % body) as usize).map(|op| (op, Some(in_loop / body)));
         }
-        self.epilogue
-            .get((in_loop - looped) as usize)
-            .map(|op| (op, None))
+        self.epilogue.get((in_loop - looped) as usize).map(|op| (op, None))
     }
 }
 
@@ -90,13 +78,7 @@ mod tests {
         let step = |n| Op::Compute(Work::Steps(n));
         let mut program = Looped::new("demo", vec![step(1)], vec![step(2), step(3)], 2, vec![step(4)]);
         let mut rng = entity_rng(0, "p0");
-        let mut ctx = ProgramCtx {
-            rank: 0,
-            size: 1,
-            now: SimTime::ZERO,
-            last_recv: None,
-            rng: &mut rng,
-        };
+        let mut ctx = ProgramCtx { rank: 0, size: 1, now: SimTime::ZERO, last_recv: None, rng: &mut rng };
         let mut seen = Vec::new();
         while let Some(op) = program.next(&mut ctx) {
             seen.push((op, program.location().unwrap()));

@@ -64,11 +64,7 @@ fn accepts(src: Source, tag: TagSel, m: &Message) -> bool {
 }
 
 fn status(m: &Message) -> RecvStatus {
-    RecvStatus {
-        source: m.src,
-        tag: m.tag,
-        bytes: m.bytes,
-    }
+    RecvStatus { source: m.src, tag: m.tag, bytes: m.bytes }
 }
 
 /// Index of the earliest message `rank` would take for (src, tag): by time, then sender.
@@ -154,19 +150,10 @@ pub(super) fn run(programs: Vec<Box<dyn RankProgram>>, seed: u64) -> Result<Outc
 
 fn deliver(ranks: &mut [Rank], dst: u32, message: Message) {
     let rank = &mut ranks[dst as usize];
-    if let Some(i) = rank
-        .posted
-        .iter()
-        .position(|(_, s, t, _)| accepts(*s, *t, &message))
-    {
+    if let Some(i) = rank.posted.iter().position(|(_, s, t, _)| accepts(*s, *t, &message)) {
         let (req, _, _, posted_at) = rank.posted.remove(i);
-        rank.events.push(Event::Received {
-            src: message.src,
-            bytes: message.bytes,
-            tag: message.tag,
-        });
-        rank.finished
-            .insert(req, (posted_at.max(message.at_ps), Some(status(&message))));
+        rank.events.push(Event::Received { src: message.src, bytes: message.bytes, tag: message.tag });
+        rank.finished.insert(req, (posted_at.max(message.at_ps), Some(status(&message))));
     } else {
         rank.unexpected.push(message);
     }
@@ -183,10 +170,7 @@ fn step(ranks: &mut [Rank], r: usize, size: u32) -> Result<(), String> {
     };
     let Some(op) = rank.program.next(&mut ctx) else {
         if !rank.outstanding.is_empty() {
-            return Err(format!(
-                "rank {r} finished with requests {:?} pending",
-                rank.outstanding
-            ));
+            return Err(format!("rank {r} finished with requests {:?} pending", rank.outstanding));
         }
         rank.done = true;
         return Ok(());
@@ -212,29 +196,15 @@ fn step(ranks: &mut [Rank], r: usize, size: u32) -> Result<(), String> {
                 rank.outstanding.insert(req);
                 rank.finished.insert(req, (at_ps, None));
             }
-            deliver(
-                ranks,
-                dst,
-                Message {
-                    src: me,
-                    tag,
-                    bytes,
-                    at_ps,
-                },
-            );
+            deliver(ranks, dst, Message { src: me, tag, bytes, at_ps });
         }
         Op::Recv { src, tag } => rank.blocked = Some(Blocked::Recv(src, tag)),
         Op::Irecv { src, tag, req } => {
             rank.outstanding.insert(req);
             if let Some(i) = earliest(&rank.unexpected, src, tag) {
                 let m = rank.unexpected.remove(i);
-                rank.events.push(Event::Received {
-                    src: m.src,
-                    bytes: m.bytes,
-                    tag: m.tag,
-                });
-                rank.finished
-                    .insert(req, (rank.clock_ps.max(m.at_ps), Some(status(&m))));
+                rank.events.push(Event::Received { src: m.src, bytes: m.bytes, tag: m.tag });
+                rank.finished.insert(req, (rank.clock_ps.max(m.at_ps), Some(status(&m))));
             } else {
                 rank.posted.push((req, src, tag, rank.clock_ps));
             }
@@ -260,9 +230,9 @@ fn finish_time(ranks: &[Rank], r: usize) -> Result<Option<u64>, String> {
         Some(Blocked::Recv(src, tag)) => {
             earliest(&rank.unexpected, *src, *tag).map(|i| rank.clock_ps.max(rank.unexpected[i].at_ps))
         }
-        Some(Blocked::Wait(reqs)) => reqs.iter().try_fold(rank.clock_ps, |t, req| {
-            rank.finished.get(req).map(|(at, _)| t.max(*at))
-        }),
+        Some(Blocked::Wait(reqs)) => {
+            reqs.iter().try_fold(rank.clock_ps, |t, req| rank.finished.get(req).map(|(at, _)| t.max(*at)))
+        }
         Some(Blocked::Collective(index, call)) => {
             let mut latest = 0;
             for (other, o) in ranks.iter().enumerate() {
@@ -289,11 +259,7 @@ fn finish(ranks: &mut [Rank], r: usize, at_ps: u64) {
             let rank = &mut ranks[r];
             if let Some(i) = earliest(&rank.unexpected, src, tag) {
                 let m = rank.unexpected.remove(i);
-                rank.events.push(Event::Received {
-                    src: m.src,
-                    bytes: m.bytes,
-                    tag: m.tag,
-                });
+                rank.events.push(Event::Received { src: m.src, bytes: m.bytes, tag: m.tag });
                 rank.last_recv = Some(status(&m));
             }
             rank.clock_ps = at_ps;

@@ -19,25 +19,12 @@ pub(super) const ENTRY: Entry = Entry {
 
 fn params() -> Vec<ParamDef> {
     let factor = |name: &str, default: f64, description: &str| {
-        ParamDef::new(
-            name,
-            ParamKind::Float {
-                min: Some(0.0),
-                max: None,
-            },
-            ParamValue::Float(default),
-        )
-        .unit("steps")
-        .describe(description)
+        ParamDef::new(name, ParamKind::Float { min: Some(0.0), max: None }, ParamValue::Float(default))
+            .unit("steps")
+            .describe(description)
     };
     vec![
-        count_param(
-            "elements",
-            0,
-            1 << 16,
-            "keys",
-            "Keys to sort, spread evenly over the ranks.",
-        ),
+        count_param("elements", 0, 1 << 16, "keys", "Keys to sort, spread evenly over the ranks."),
         count_param("element_bytes", 0, 4, "bytes", "Size of one key."),
         enum_param(
             "local_sort",
@@ -58,9 +45,7 @@ pub(super) fn share(elements: u64, rank: u32, size: u32) -> u64 {
 
 /// Keys in the run of the ranks `first..first+count` (clipped to the run).
 fn run(elements: u64, first: u32, count: u32, size: u32) -> u64 {
-    (first..first.saturating_add(count).min(size))
-        .map(|r| share(elements, r, size))
-        .sum()
+    (first..first.saturating_add(count).min(size)).map(|r| share(elements, r, size)).sum()
 }
 
 fn build(p: &Params, rank: u32, size: u32) -> Result<Box<dyn RankProgram>, ProgramError> {
@@ -80,22 +65,13 @@ fn build(p: &Params, rank: u32, size: u32) -> Result<Box<dyn RankProgram>, Progr
     while step < size {
         let span = step.saturating_mul(2);
         if rank % span == step {
-            ops.push(Op::Send {
-                dst: rank - step,
-                bytes: held * element_bytes,
-                tag: 0,
-            });
+            ops.push(Op::Send { dst: rank - step, bytes: held * element_bytes, tag: 0 });
             break;
         }
         if rank.is_multiple_of(span) && rank + step < size {
             let incoming = run(elements, rank + step, step, size);
-            ops.push(Op::Recv {
-                src: Source::Rank(rank + step),
-                tag: TagSel::Tag(0),
-            });
-            ops.push(Op::Compute(Work::Steps(
-                (merge * (held + incoming) as f64).ceil() as u64,
-            )));
+            ops.push(Op::Recv { src: Source::Rank(rank + step), tag: TagSel::Tag(0) });
+            ops.push(Op::Compute(Work::Steps((merge * (held + incoming) as f64).ceil() as u64)));
             held += incoming;
         }
         step = span;

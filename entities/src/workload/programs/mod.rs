@@ -107,11 +107,7 @@ const PROGRAMS: [Entry; 6] = [
 pub fn catalogue() -> Vec<ProgramInfo> {
     PROGRAMS
         .iter()
-        .map(|e| ProgramInfo {
-            name: e.name,
-            description: e.description,
-            params: (e.params)(),
-        })
+        .map(|e| ProgramInfo { name: e.name, description: e.description, params: (e.params)() })
         .collect()
 }
 
@@ -123,24 +119,17 @@ pub fn instantiate(
     rank: u32,
     size: u32,
 ) -> Result<Box<dyn RankProgram>, ProgramError> {
-    let entry = PROGRAMS
-        .iter()
-        .find(|e| e.name == name)
-        .ok_or_else(|| ProgramError::UnknownProgram {
-            name: name.to_string(),
-            known: PROGRAMS.iter().map(|e| e.name).collect::<Vec<_>>().join(", "),
-        })?;
+    let entry = PROGRAMS.iter().find(|e| e.name == name).ok_or_else(|| ProgramError::UnknownProgram {
+        name: name.to_string(),
+        known: PROGRAMS.iter().map(|e| e.name).collect::<Vec<_>>().join(", "),
+    })?;
     let defs = (entry.params)();
     let program = entry.name;
     if let Some(unknown) = params.keys().find(|k| !defs.iter().any(|d| &d.name == *k)) {
         return Err(ProgramError::UnknownParam {
             program,
             param: unknown.clone(),
-            known: defs
-                .iter()
-                .map(|d| d.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
+            known: defs.iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", "),
         });
     }
     let mut values = BTreeMap::new();
@@ -154,10 +143,10 @@ pub fn instantiate(
                 })?;
                 v.clone()
             }
-            None => def.default.clone().ok_or_else(|| ProgramError::MissingParam {
-                program,
-                param: def.name.clone(),
-            })?,
+            None => def
+                .default
+                .clone()
+                .ok_or_else(|| ProgramError::MissingParam { program, param: def.name.clone() })?,
         };
         values.insert(def.name.clone(), value);
     }
@@ -181,10 +170,7 @@ impl Params {
         self.values
             .get(name)
             .and_then(read)
-            .ok_or_else(|| ProgramError::MissingParam {
-                program: self.program,
-                param: name.to_string(),
-            })
+            .ok_or_else(|| ProgramError::MissingParam { program: self.program, param: name.to_string() })
     }
     /// A non-negative integer parameter.
     fn count(&self, name: &str) -> Result<u64, ProgramError> {
@@ -203,42 +189,26 @@ impl Params {
         self.get(name, |v| v.as_text().map(str::to_string))
     }
     fn unsuitable(&self, reason: String) -> ProgramError {
-        ProgramError::Unsuitable {
-            program: self.program,
-            reason,
-        }
+        ProgramError::Unsuitable { program: self.program, reason }
     }
 }
 
 /// Definition helpers shared by the programs.
 fn count_param(name: &str, min: i64, default: i64, unit: &str, description: &str) -> ParamDef {
-    ParamDef::new(
-        name,
-        ParamKind::Int {
-            min: Some(min),
-            max: None,
-        },
-        ParamValue::Int(default),
-    )
-    .unit(unit)
-    .describe(description)
+    ParamDef::new(name, ParamKind::Int { min: Some(min), max: None }, ParamValue::Int(default))
+        .unit(unit)
+        .describe(description)
 }
 
 fn time_param(name: &str, default: SimTime, description: &str) -> ParamDef {
-    ParamDef::new(
-        name,
-        ParamKind::Time { min: None, max: None },
-        ParamValue::Time(default),
-    )
-    .describe(description)
+    ParamDef::new(name, ParamKind::Time { min: None, max: None }, ParamValue::Time(default))
+        .describe(description)
 }
 
 fn enum_param(name: &str, choices: &[&str], default: &str, description: &str) -> ParamDef {
     ParamDef::new(
         name,
-        ParamKind::Enum {
-            choices: choices.iter().map(|c| (*c).to_string()).collect(),
-        },
+        ParamKind::Enum { choices: choices.iter().map(|c| (*c).to_string()).collect() },
         ParamValue::Text(default.to_string()),
     )
     .describe(description)

@@ -27,28 +27,8 @@ fn build(p: &Params, rank: u32, size: u32) -> Result<Box<dyn RankProgram>, Progr
     let bytes = p.count("message_bytes")?;
     let iterations = p.count("iterations")?;
     let body = match rank {
-        0 => vec![
-            Op::Send {
-                dst: 1,
-                bytes,
-                tag: 0,
-            },
-            Op::Recv {
-                src: Source::Rank(1),
-                tag: TagSel::Tag(0),
-            },
-        ],
-        1 => vec![
-            Op::Recv {
-                src: Source::Rank(0),
-                tag: TagSel::Tag(0),
-            },
-            Op::Send {
-                dst: 0,
-                bytes,
-                tag: 0,
-            },
-        ],
+        0 => vec![Op::Send { dst: 1, bytes, tag: 0 }, Op::Recv { src: Source::Rank(1), tag: TagSel::Tag(0) }],
+        1 => vec![Op::Recv { src: Source::Rank(0), tag: TagSel::Tag(0) }, Op::Send { dst: 0, bytes, tag: 0 }],
         _ => Vec::new(),
     };
     Ok(Box::new(Looped::repeat(ENTRY.name, body, iterations)))

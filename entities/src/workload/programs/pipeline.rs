@@ -20,26 +20,10 @@ pub(super) const ENTRY: Entry = Entry {
 
 fn params() -> Vec<ParamDef> {
     vec![
-        count_param(
-            "stages",
-            0,
-            0,
-            "ranks",
-            "Number of stages (ranks 0..stages−1); 0 uses every rank.",
-        ),
+        count_param("stages", 0, 0, "ranks", "Number of stages (ranks 0..stages−1); 0 uses every rank."),
         count_param("items", 0, 16, "", "Items pushed through the pipeline."),
-        time_param(
-            "stage_time",
-            SimTime::from_us(50),
-            "Computation per item at each stage.",
-        ),
-        count_param(
-            "item_bytes",
-            0,
-            1024,
-            "bytes",
-            "Bytes passed from stage to stage per item.",
-        ),
+        time_param("stage_time", SimTime::from_us(50), "Computation per item at each stage."),
+        count_param("item_bytes", 0, 1024, "bytes", "Bytes passed from stage to stage per item."),
     ]
 }
 
@@ -56,20 +40,13 @@ fn build(p: &Params, rank: u32, size: u32) -> Result<Box<dyn RankProgram>, Progr
     let mut body = Vec::new();
     if rank < stages {
         if rank > 0 {
-            body.push(Op::Recv {
-                src: Source::Rank(rank - 1),
-                tag: TagSel::Tag(0),
-            });
+            body.push(Op::Recv { src: Source::Rank(rank - 1), tag: TagSel::Tag(0) });
         }
         if compute > SimTime::ZERO {
             body.push(Op::Compute(Work::Time(compute)));
         }
         if rank + 1 < stages {
-            body.push(Op::Send {
-                dst: rank + 1,
-                bytes,
-                tag: 0,
-            });
+            body.push(Op::Send { dst: rank + 1, bytes, tag: 0 });
         }
     }
     Ok(Box::new(Looped::repeat(ENTRY.name, body, p.count("items")?)))

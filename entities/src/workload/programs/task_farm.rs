@@ -30,17 +30,8 @@ pub(super) const TAG_STOP: i32 = 3;
 fn params() -> Vec<ParamDef> {
     vec![
         count_param("tasks", 0, 32, "", "Number of tasks."),
-        enum_param(
-            "distribution",
-            &["exponential", "uniform"],
-            "exponential",
-            "Distribution of task times.",
-        ),
-        time_param(
-            "mean_time",
-            SimTime::from_us(100),
-            "Mean task time (exponential).",
-        ),
+        enum_param("distribution", &["exponential", "uniform"], "exponential", "Distribution of task times."),
+        time_param("mean_time", SimTime::from_us(100), "Mean task time (exponential)."),
         time_param("min_time", SimTime::from_us(50), "Shortest task time (uniform)."),
         time_param("max_time", SimTime::from_us(150), "Longest task time (uniform)."),
         count_param("task_bytes", 0, 256, "bytes", "Size of a task message."),
@@ -50,9 +41,9 @@ fn params() -> Vec<ParamDef> {
 
 fn build(p: &Params, rank: u32, size: u32) -> Result<Box<dyn RankProgram>, ProgramError> {
     if size < 2 {
-        return Err(p.unsuitable(format!(
-            "it needs a master and at least one worker, the run has {size} rank"
-        )));
+        return Err(
+            p.unsuitable(format!("it needs a master and at least one worker, the run has {size} rank"))
+        );
     }
     if rank == 0 {
         return Ok(Box::new(Master {
@@ -73,15 +64,9 @@ fn build(p: &Params, rank: u32, size: u32) -> Result<Box<dyn RankProgram>, Progr
             }
             TaskTimes::Uniform { min, max }
         }
-        _ => TaskTimes::Exponential {
-            mean: p.time("mean_time")?,
-        },
+        _ => TaskTimes::Exponential { mean: p.time("mean_time")? },
     };
-    Ok(Box::new(Worker {
-        times,
-        result_bytes: p.count("result_bytes")?,
-        state: WorkerState::AwaitOrder,
-    }))
+    Ok(Box::new(Worker { times, result_bytes: p.count("result_bytes")?, state: WorkerState::AwaitOrder }))
 }
 
 struct Master {
@@ -100,17 +85,9 @@ impl Master {
     fn order(&mut self, worker: u32) -> Op {
         if self.handed_out < self.tasks {
             self.handed_out += 1;
-            Op::Send {
-                dst: worker,
-                bytes: self.task_bytes,
-                tag: TAG_TASK,
-            }
+            Op::Send { dst: worker, bytes: self.task_bytes, tag: TAG_TASK }
         } else {
-            Op::Send {
-                dst: worker,
-                bytes: 0,
-                tag: TAG_STOP,
-            }
+            Op::Send { dst: worker, bytes: 0, tag: TAG_STOP }
         }
     }
 }
@@ -130,19 +107,13 @@ impl RankProgram for Master {
         }
         if self.results < self.tasks {
             self.awaiting_result = true;
-            return Some(Op::Recv {
-                src: Source::Any,
-                tag: TagSel::Tag(TAG_RESULT),
-            });
+            return Some(Op::Recv { src: Source::Any, tag: TagSel::Tag(TAG_RESULT) });
         }
         None
     }
 
     fn location(&self) -> Option<String> {
-        Some(format!(
-            "task_farm master, {} of {} results in",
-            self.results, self.tasks
-        ))
+        Some(format!("task_farm master, {} of {} results in", self.results, self.tasks))
     }
 }
 
@@ -185,10 +156,7 @@ impl RankProgram for Worker {
         match self.state {
             WorkerState::AwaitOrder => {
                 self.state = WorkerState::Ordered;
-                Some(Op::Recv {
-                    src: Source::Rank(0),
-                    tag: TagSel::Any,
-                })
+                Some(Op::Recv { src: Source::Rank(0), tag: TagSel::Any })
             }
             WorkerState::Ordered => {
                 if ctx.last_recv?.tag != TAG_TASK {
@@ -199,11 +167,7 @@ impl RankProgram for Worker {
             }
             WorkerState::Computed => {
                 self.state = WorkerState::AwaitOrder;
-                Some(Op::Send {
-                    dst: 0,
-                    bytes: self.result_bytes,
-                    tag: TAG_RESULT,
-                })
+                Some(Op::Send { dst: 0, bytes: self.result_bytes, tag: TAG_RESULT })
             }
         }
     }

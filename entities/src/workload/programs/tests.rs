@@ -18,9 +18,7 @@ fn params(pairs: &[(&str, ParamValue)]) -> BTreeMap<String, ParamValue> {
 
 fn start(name: &str, pairs: &[(&str, ParamValue)], size: u32, seed: u64) -> Outcome {
     let given = params(pairs);
-    let programs = (0..size)
-        .map(|r| instantiate(name, &given, r, size).unwrap())
-        .collect();
+    let programs = (0..size).map(|r| instantiate(name, &given, r, size).unwrap()).collect();
     run(programs, seed).unwrap_or_else(|e| panic!("{name} on {size} ranks: {e}"))
 }
 
@@ -49,17 +47,7 @@ fn received(events: &[Event]) -> Vec<(u32, u64, i32)> {
 #[test]
 fn catalogue_defaults_fit_their_kinds() {
     let names: Vec<&str> = catalogue().iter().map(|p| p.name).collect();
-    assert_eq!(
-        names,
-        [
-            "ping_pong",
-            "collective_loop",
-            "halo2d",
-            "pipeline",
-            "task_farm",
-            "merge_sort"
-        ]
-    );
+    assert_eq!(names, ["ping_pong", "collective_loop", "halo2d", "pipeline", "task_farm", "merge_sort"]);
     for info in catalogue() {
         assert!(!info.description.is_empty());
         for def in &info.params {
@@ -68,11 +56,7 @@ fn catalogue_defaults_fit_their_kinds() {
         }
         // Defaults alone build every rank of a 4-rank run.
         for rank in 0..4 {
-            assert!(
-                instantiate(info.name, &BTreeMap::new(), rank, 4).is_ok(),
-                "{}",
-                info.name
-            );
+            assert!(instantiate(info.name, &BTreeMap::new(), rank, 4).is_ok(), "{}", info.name);
         }
     }
 }
@@ -103,28 +87,15 @@ fn rejects_bad_requests_naming_program_and_parameter() {
         "program `pipeline`, parameter `items`: -1 is out of range [0, inf]"
     );
     assert_eq!(
-        error("collective_loop", &[("operation", text("scan"))], 0, 4)
-            .split(" is not")
-            .next()
-            .unwrap(),
+        error("collective_loop", &[("operation", text("scan"))], 0, 4).split(" is not").next().unwrap(),
         "program `collective_loop`, parameter `operation`: `scan`"
     );
     assert_eq!(
-        error(
-            "collective_loop",
-            &[("operation", text("bcast")), ("algorithm", text("ring"))],
-            0,
-            4
-        ),
+        error("collective_loop", &[("operation", text("bcast")), ("algorithm", text("ring"))], 0, 4),
         "program `collective_loop`, parameter `algorithm`: `ring` is not one of [\"default\", \"binomial\", \"pipelined\"]"
     );
     assert_eq!(
-        error(
-            "collective_loop",
-            &[("operation", text("reduce")), ("root", int(4))],
-            0,
-            4
-        ),
+        error("collective_loop", &[("operation", text("reduce")), ("root", int(4))], 0, 4),
         "program `collective_loop` cannot run: root 4 is not a rank of a run of 4"
     );
     assert_eq!(
@@ -143,11 +114,7 @@ fn rejects_bad_requests_naming_program_and_parameter() {
     assert!(
         error(
             "task_farm",
-            &[
-                ("distribution", text("uniform")),
-                ("min_time", us(9)),
-                ("max_time", us(3))
-            ],
+            &[("distribution", text("uniform")), ("min_time", us(9)), ("max_time", us(3))],
             1,
             4
         )
@@ -162,12 +129,7 @@ fn rejects_bad_requests_naming_program_and_parameter() {
 #[test]
 fn ping_pong_bounces_between_ranks_0_and_1() {
     for size in [2, 3, 5] {
-        let out = start(
-            "ping_pong",
-            &[("message_bytes", int(100)), ("iterations", int(3))],
-            size,
-            0,
-        );
+        let out = start("ping_pong", &[("message_bytes", int(100)), ("iterations", int(3))], size, 0);
         assert_eq!(received(&out.events[0]), vec![(1, 100, 0); 3]);
         assert_eq!(received(&out.events[1]), vec![(0, 100, 0); 3]);
         assert!(out.events[2..].iter().all(Vec::is_empty));
@@ -194,26 +156,16 @@ fn collective_loop_makes_every_rank_call_the_same_sequence() {
             };
             let iteration = vec![Event::Collective(call), Event::Computed(2_000_000)];
             for events in &out.events {
-                assert_eq!(
-                    events,
-                    &[iteration.clone(), iteration.clone(), iteration.clone()].concat()
-                );
+                assert_eq!(events, &[iteration.clone(), iteration.clone(), iteration.clone()].concat());
             }
             assert_eq!(out.finish_ps, vec![6_000_000; size as usize]);
         }
     }
-    let pairs = [
-        ("operation", text("allreduce")),
-        ("algorithm", text("ring")),
-        ("iterations", int(1)),
-    ];
+    let pairs = [("operation", text("allreduce")), ("algorithm", text("ring")), ("iterations", int(1))];
     let out = start("collective_loop", &pairs, 4, 0);
     assert!(matches!(
         out.events[3][0],
-        Event::Collective(Collective {
-            algorithm: Some(Algorithm::Ring),
-            ..
-        })
+        Event::Collective(Collective { algorithm: Some(Algorithm::Ring), .. })
     ));
 }
 
@@ -255,17 +207,10 @@ fn pipeline_fills_then_streams() {
             ("item_bytes", int(32)),
         ];
         let out = start("pipeline", &pairs, size, 0);
-        let s = if stages == 0 {
-            u64::from(size)
-        } else {
-            stages as u64
-        };
+        let s = if stages == 0 { u64::from(size) } else { stages as u64 };
         let last = (s - 1) as usize;
         if last > 0 {
-            assert_eq!(
-                received(&out.events[last]),
-                vec![(last as u32 - 1, 32, 0); items as usize]
-            );
+            assert_eq!(received(&out.events[last]), vec![(last as u32 - 1, 32, 0); items as usize]);
         }
         // Fill time plus one item per stage time: (stages + items − 1) · t.
         assert_eq!(out.finish_ps[last], (s + items - 1) * 1_000_000);
@@ -276,12 +221,7 @@ fn pipeline_fills_then_streams() {
 #[test]
 fn merge_sort_gathers_every_key_at_rank_0() {
     for size in [1, 2, 3, 4, 5, 7, 8, 16] {
-        let out = start(
-            "merge_sort",
-            &[("elements", int(1000)), ("element_bytes", int(8))],
-            size,
-            0,
-        );
+        let out = start("merge_sort", &[("elements", int(1000)), ("element_bytes", int(8))], size, 0);
         let at_root: u64 = received(&out.events[0]).iter().map(|(_, bytes, _)| bytes).sum();
         assert_eq!(at_root, (1000 - merge_sort::share(1000, 0, size)) * 8);
         for events in &out.events[1..] {
@@ -294,12 +234,7 @@ fn merge_sort_gathers_every_key_at_rank_0() {
     assert_eq!(out.finish_ps[0], 32);
     assert_eq!(received(&out.events[0]), vec![(1, 16, 0), (2, 32, 0)]);
     // A bubble sort of the same share costs 4² = 16 steps instead.
-    let out = start(
-        "merge_sort",
-        &[("elements", int(16)), ("local_sort", text("quadratic"))],
-        4,
-        0,
-    );
+    let out = start("merge_sort", &[("elements", int(16)), ("local_sort", text("quadratic"))], 4, 0);
     assert_eq!(out.finish_ps[0], 16 + 8 + 16);
 }
 
@@ -331,16 +266,10 @@ fn task_farm_does_every_task_once() {
             let got = given.iter().filter(|w| **w == worker).count();
             assert_eq!(orders.iter().filter(|o| o.2 == TAG_TASK).count(), got);
             assert_eq!(orders.iter().filter(|o| o.2 == TAG_STOP).count(), 1);
-            assert_eq!(
-                events.iter().filter(|e| matches!(e, Event::Computed(_))).count(),
-                got
-            );
+            assert_eq!(events.iter().filter(|e| matches!(e, Event::Computed(_))).count(), got);
         }
         // The same seed gives the same run.
-        assert_eq!(
-            assignments(&start("task_farm", &[("tasks", int(tasks))], 5, seed)),
-            given
-        );
+        assert_eq!(assignments(&start("task_farm", &[("tasks", int(tasks))], 5, seed)), given);
         seen.insert(given);
     }
     assert_eq!(seen.len(), 8, "every seed gives its own assignment");
@@ -353,28 +282,15 @@ fn task_farm_handles_few_tasks_and_uniform_times() {
     assert_eq!(received(&out.events[4]), vec![(0, 0, TAG_STOP)]);
     let out = start("task_farm", &[("tasks", int(0))], 3, 3);
     assert!(assignments(&out).is_empty());
-    let pairs = [
-        ("tasks", int(30)),
-        ("distribution", text("uniform")),
-        ("min_time", us(5)),
-        ("max_time", us(7)),
-    ];
+    let pairs =
+        [("tasks", int(30)), ("distribution", text("uniform")), ("min_time", us(5)), ("max_time", us(7))];
     let out = start("task_farm", &pairs, 4, 9);
     let times: Vec<u64> = out.events[1..]
         .iter()
         .flatten()
-        .filter_map(|e| {
-            if let Event::Computed(ps) = e {
-                Some(*ps)
-            } else {
-                None
-            }
-        })
+        .filter_map(|e| if let Event::Computed(ps) = e { Some(*ps) } else { None })
         .collect();
     assert_eq!(times.len(), 30);
     assert!(times.iter().all(|t| (5_000_000..=7_000_000).contains(t)));
-    assert!(
-        times.iter().collect::<BTreeSet<_>>().len() > 20,
-        "times are drawn, not fixed"
-    );
+    assert!(times.iter().collect::<BTreeSet<_>>().len() > 20, "times are drawn, not fixed");
 }

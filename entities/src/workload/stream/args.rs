@@ -28,27 +28,16 @@ impl<'a> Args<'a> {
         accepted: &'static str,
         allow_as: bool,
     ) -> Result<Self, Fail> {
-        let end_column = tokens
-            .last()
-            .map_or(instruction.len() + 2, |t| t.end_column() + 1);
-        let mut args = Args {
-            instruction,
-            usage,
-            positional: Vec::new(),
-            keyed: Vec::new(),
-            name: None,
-            end_column,
-        };
+        let end_column = tokens.last().map_or(instruction.len() + 2, |t| t.end_column() + 1);
+        let mut args =
+            Args { instruction, usage, positional: Vec::new(), keyed: Vec::new(), name: None, end_column };
         let mut rest = tokens.iter().skip(1);
         while let Some(&token) = rest.next() {
             if allow_as && token.text.eq_ignore_ascii_case("AS") {
                 let Some(&name) = rest.next() else {
                     return Err((
                         end_column,
-                        StreamErrorKind::MissingArgument {
-                            instruction,
-                            what: "a request name after AS",
-                        },
+                        StreamErrorKind::MissingArgument { instruction, what: "a request name after AS" },
                     ));
                 };
                 if args.name.is_some() {
@@ -57,28 +46,17 @@ impl<'a> Args<'a> {
                 args.name = Some(name);
             } else if let Some((key, value)) = token.text.split_once('=') {
                 let lower = key.to_ascii_lowercase();
-                let lower = if lower == "algorithm" {
-                    "alg".to_string()
-                } else {
-                    lower
-                };
+                let lower = if lower == "algorithm" { "alg".to_string() } else { lower };
                 let Some(&known) = keys.iter().find(|k| **k == lower) else {
                     return Err((
                         token.column,
-                        StreamErrorKind::UnknownKey {
-                            key: key.to_string(),
-                            instruction,
-                            accepted,
-                        },
+                        StreamErrorKind::UnknownKey { key: key.to_string(), instruction, accepted },
                     ));
                 };
                 if args.keyed.iter().any(|(k, _, _)| *k == known) {
                     return Err((token.column, StreamErrorKind::Duplicate(known.to_string())));
                 }
-                let value_token = Token {
-                    text: value,
-                    column: token.column + key.chars().count() + 1,
-                };
+                let value_token = Token { text: value, column: token.column + key.chars().count() + 1 };
                 args.keyed.push((known, token, value_token));
             } else {
                 args.positional.push(token);
@@ -90,10 +68,7 @@ impl<'a> Args<'a> {
     pub fn required(&self, index: usize, what: &'static str) -> Result<Token<'a>, Fail> {
         self.positional.get(index).copied().ok_or((
             self.end_column,
-            StreamErrorKind::MissingArgument {
-                instruction: self.instruction,
-                what,
-            },
+            StreamErrorKind::MissingArgument { instruction: self.instruction, what },
         ))
     }
 

@@ -22,23 +22,15 @@ pub fn check_ranks(ops: &OpList, size: u32) -> Result<(), Vec<RankError>> {
         let (what, rank) = match op {
             Op::Send { dst, .. } => ("SEND destination", *dst),
             Op::Isend { dst, .. } => ("ISEND destination", *dst),
-            Op::Recv {
-                src: Source::Rank(r), ..
-            } => ("RECV source", *r),
-            Op::Irecv {
-                src: Source::Rank(r), ..
-            } => ("IRECV source", *r),
+            Op::Recv { src: Source::Rank(r), .. } => ("RECV source", *r),
+            Op::Irecv { src: Source::Rank(r), .. } => ("IRECV source", *r),
             Op::Collective(c) if c.kind.has_root() => (c.kind.state_name(), c.root),
             _ => continue,
         };
         if rank < size {
             continue;
         }
-        let what = if matches!(op, Op::Collective(_)) {
-            format!("{what} root")
-        } else {
-            what.to_string()
-        };
+        let what = if matches!(op, Op::Collective(_)) { format!("{what} root") } else { what.to_string() };
         let error = RankError {
             location: location.map_or_else(|| format!("operation {}", index + 1), str::to_string),
             message: format!(

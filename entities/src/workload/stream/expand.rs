@@ -21,13 +21,8 @@ struct Expander<'f> {
 
 /// Unroll `tree` into an operation list located at `file:line`.
 pub(super) fn expand(tree: &[Node], file: &str) -> Result<OpList, StreamError> {
-    let mut expander = Expander {
-        file,
-        ops: Vec::new(),
-        bound: BTreeMap::new(),
-        pending: BTreeMap::new(),
-        next_id: 0,
-    };
+    let mut expander =
+        Expander { file, ops: Vec::new(), bound: BTreeMap::new(), pending: BTreeMap::new(), next_id: 0 };
     expander.walk(tree)?;
     if let Some((name, line, column)) = expander.pending.values().next() {
         return Err(expander.error(*line, *column, StreamErrorKind::RequestNeverWaited(name.clone())));
@@ -40,9 +35,9 @@ fn unrolled_len(nodes: &[Node]) -> usize {
     nodes.iter().fold(0usize, |total, node| {
         let n = match node {
             Node::Stmt { .. } => 1,
-            Node::Repeat { count, body, .. } => usize::try_from(*count)
-                .unwrap_or(usize::MAX)
-                .saturating_mul(unrolled_len(body)),
+            Node::Repeat { count, body, .. } => {
+                usize::try_from(*count).unwrap_or(usize::MAX).saturating_mul(unrolled_len(body))
+            }
         };
         total.saturating_add(n)
     })
@@ -50,24 +45,14 @@ fn unrolled_len(nodes: &[Node]) -> usize {
 
 impl Expander<'_> {
     fn error(&self, line: usize, column: usize, kind: StreamErrorKind) -> StreamError {
-        StreamError {
-            file: self.file.to_string(),
-            line,
-            column,
-            kind,
-        }
+        StreamError { file: self.file.to_string(), line, column, kind }
     }
 
     fn walk(&mut self, nodes: &[Node]) -> Result<(), StreamError> {
         for node in nodes {
             match node {
                 Node::Stmt { stmt, line, column } => self.statement(stmt, *line, *column)?,
-                Node::Repeat {
-                    count,
-                    body,
-                    line,
-                    column,
-                } => {
+                Node::Repeat { count, body, line, column } => {
                     let body_len = unrolled_len(body);
                     if body_len == 0 {
                         continue;
@@ -80,9 +65,7 @@ impl Expander<'_> {
                         return Err(self.error(
                             *line,
                             *column,
-                            StreamErrorKind::TooManyOperations {
-                                limit: MAX_EXPANDED_OPS,
-                            },
+                            StreamErrorKind::TooManyOperations { limit: MAX_EXPANDED_OPS },
                         ));
                     }
                     for _ in 0..*count {
@@ -99,9 +82,7 @@ impl Expander<'_> {
             return Err(self.error(
                 line,
                 column,
-                StreamErrorKind::TooManyOperations {
-                    limit: MAX_EXPANDED_OPS,
-                },
+                StreamErrorKind::TooManyOperations { limit: MAX_EXPANDED_OPS },
             ));
         }
         let op = match stmt {
@@ -119,13 +100,9 @@ impl Expander<'_> {
                 with_request(op, id)
             }
             Stmt::Wait { name } => {
-                let id = self
-                    .bound
-                    .remove(name)
-                    .filter(|id| self.pending.remove(id).is_some())
-                    .ok_or_else(|| {
-                        self.error(line, column, StreamErrorKind::RequestNotPending(name.clone()))
-                    })?;
+                let id = self.bound.remove(name).filter(|id| self.pending.remove(id).is_some()).ok_or_else(
+                    || self.error(line, column, StreamErrorKind::RequestNotPending(name.clone())),
+                )?;
                 Op::Wait { req: id }
             }
         };
@@ -136,17 +113,8 @@ impl Expander<'_> {
 
 fn with_request(op: &Op, id: RequestId) -> Op {
     match op {
-        Op::Isend { dst, bytes, tag, .. } => Op::Isend {
-            dst: *dst,
-            bytes: *bytes,
-            tag: *tag,
-            req: id,
-        },
-        Op::Irecv { src, tag, .. } => Op::Irecv {
-            src: *src,
-            tag: *tag,
-            req: id,
-        },
+        Op::Isend { dst, bytes, tag, .. } => Op::Isend { dst: *dst, bytes: *bytes, tag: *tag, req: id },
+        Op::Irecv { src, tag, .. } => Op::Irecv { src: *src, tag: *tag, req: id },
         other => other.clone(),
     }
 }

@@ -37,18 +37,11 @@ pub(super) fn lex_line(line: &str) -> LineContent<'_> {
     }
     let code = line.find('#').map_or(line, |i| &line[..i]);
     let tokens = split(code, 1);
-    if tokens.is_empty() {
-        LineContent::Empty
-    } else {
-        LineContent::Tokens(tokens)
-    }
+    if tokens.is_empty() { LineContent::Empty } else { LineContent::Tokens(tokens) }
 }
 
 fn bad(text: &str, expected: &'static str) -> StreamErrorKind {
-    StreamErrorKind::BadValue {
-        text: text.to_string(),
-        expected,
-    }
+    StreamErrorKind::BadValue { text: text.to_string(), expected }
 }
 
 fn digits(text: &str) -> Option<u64> {
@@ -110,17 +103,15 @@ pub(super) fn bytes(text: &str) -> Result<u64, StreamErrorKind> {
         Some('G' | 'g') => (&body[..body.len() - 1], 1 << 30),
         _ => (body, 1),
     };
-    digits(number)
-        .and_then(|v| v.checked_mul(scale))
-        .ok_or_else(|| bad(text, EXPECTED))
+    digits(number).and_then(|v| v.checked_mul(scale)).ok_or_else(|| bad(text, EXPECTED))
 }
 
 /// An amount of work: `10us` (a time), `500` or `500 steps` (steps), `2.5e9 flops` (flops).
 pub(super) fn work(amount: &str, unit: Option<&str>) -> Result<Work, StreamErrorKind> {
     match unit {
-        Some(u) if u.eq_ignore_ascii_case("steps") => digits(amount)
-            .map(Work::Steps)
-            .ok_or_else(|| bad(amount, "a whole number of steps")),
+        Some(u) if u.eq_ignore_ascii_case("steps") => {
+            digits(amount).map(Work::Steps).ok_or_else(|| bad(amount, "a whole number of steps"))
+        }
         Some(u) if u.eq_ignore_ascii_case("flops") => amount
             .parse::<f64>()
             .ok()
@@ -138,12 +129,9 @@ pub(super) fn work(amount: &str, unit: Option<&str>) -> Result<Work, StreamError
                     "an amount of work: give a unit (ps, ns, us, ms, s) or a whole number of steps",
                 ));
             }
-            parse_time(amount).map(Work::Time).map_err(|_| {
-                bad(
-                    amount,
-                    "an amount of work such as 10us, 2.5ms, 500 (steps) or 1e9 flops",
-                )
-            })
+            parse_time(amount)
+                .map(Work::Time)
+                .map_err(|_| bad(amount, "an amount of work such as 10us, 2.5ms, 500 (steps) or 1e9 flops"))
         }
     }
 }
@@ -155,10 +143,7 @@ pub(super) fn request_name(text: &str) -> Result<String, StreamErrorKind> {
     if first_ok && chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
         Ok(text.to_string())
     } else {
-        Err(bad(
-            text,
-            "a request name (a letter or _, then letters, digits or _)",
-        ))
+        Err(bad(text, "a request name (a letter or _, then letters, digits or _)"))
     }
 }
 
@@ -178,18 +163,12 @@ mod tests {
 
     #[test]
     fn tokens_carry_character_columns() {
-        assert_eq!(
-            words("  SEND 3\t4K  # note"),
-            vec![("SEND", 3), ("3", 8), ("4K", 10)]
-        );
+        assert_eq!(words("  SEND 3\t4K  # note"), vec![("SEND", 3), ("3", 8), ("4K", 10)]);
         // A multi-byte character before a token counts as one column.
         assert_eq!(words("µ x"), vec![("µ", 1), ("x", 3)]);
         assert_eq!(lex_line("   # only a comment"), LineContent::Empty);
         assert_eq!(lex_line(""), LineContent::Empty);
-        assert_eq!(
-            lex_line("  #!  phase 2 "),
-            LineContent::TraceComment("phase 2".into())
-        );
+        assert_eq!(lex_line("  #!  phase 2 "), LineContent::TraceComment("phase 2".into()));
         assert_eq!(words("#line 12 sort.c"), vec![("12", 7), ("sort.c", 10)]);
         // `#linear` is an ordinary comment, not a line marker.
         assert_eq!(lex_line("#linear"), LineContent::Empty);

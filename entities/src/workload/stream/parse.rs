@@ -65,20 +65,10 @@ struct Frame {
 
 /// Parse the whole text into a tree of statements.
 pub(super) fn parse_tree(text: &str, file: &str) -> Result<Vec<Node>, StreamError> {
-    let mut frames = vec![Frame {
-        nodes: Vec::new(),
-        count: 1,
-        line: 0,
-        column: 0,
-    }];
+    let mut frames = vec![Frame { nodes: Vec::new(), count: 1, line: 0, column: 0 }];
     for (index, text_line) in text.lines().enumerate() {
         let line = index + 1;
-        let error = |(column, kind): Fail| StreamError {
-            file: file.to_string(),
-            line,
-            column,
-            kind,
-        };
+        let error = |(column, kind): Fail| StreamError { file: file.to_string(), line, column, kind };
         let parsed = match lex::lex_line(text_line) {
             LineContent::Empty => continue,
             LineContent::TraceComment(comment) => Parsed::Stmt(Stmt::Plain(Op::Comment(comment)), 1),
@@ -91,12 +81,9 @@ pub(super) fn parse_tree(text: &str, file: &str) -> Result<Vec<Node>, StreamErro
                     frame.nodes.push(Node::Stmt { stmt, line, column });
                 }
             }
-            Parsed::Repeat(count) => frames.push(Frame {
-                nodes: Vec::new(),
-                count,
-                line,
-                column: first_column(text_line),
-            }),
+            Parsed::Repeat(count) => {
+                frames.push(Frame { nodes: Vec::new(), count, line, column: first_column(text_line) });
+            }
             Parsed::End => {
                 if frames.len() < 2 {
                     return Err(error((first_column(text_line), StreamErrorKind::UnmatchedEnd)));
@@ -134,19 +121,13 @@ fn line_marker(tokens: &[Token<'_>], text_line: &str) -> Result<Parsed, Fail> {
         let column = text_line.trim_end().chars().count() + 2;
         return Err((
             column,
-            StreamErrorKind::MissingArgument {
-                instruction: "#line",
-                what: "a line number",
-            },
+            StreamErrorKind::MissingArgument { instruction: "#line", what: "a line number" },
         ));
     };
     let line: u64 = lex::count(number.text).map_err(|_| {
         (
             number.column,
-            StreamErrorKind::BadValue {
-                text: number.text.to_string(),
-                expected: "a line number",
-            },
+            StreamErrorKind::BadValue { text: number.text.to_string(), expected: "a line number" },
         )
     })?;
     if let Some(extra) = tokens.get(2) {
@@ -171,28 +152,16 @@ fn algorithm(token: Option<Token<'_>>, kind: CollectiveKind) -> Result<Option<Al
     if token.text.eq_ignore_ascii_case("default") {
         return Ok(None);
     }
-    let choices = Algorithm::for_kind(kind)
-        .iter()
-        .map(|a| a.name())
-        .collect::<Vec<_>>()
-        .join(", ");
+    let choices = Algorithm::for_kind(kind).iter().map(|a| a.name()).collect::<Vec<_>>().join(", ");
     let instruction = kind.state_name();
     match Algorithm::from_name(token.text) {
         None => Err((
             token.column,
-            StreamErrorKind::UnknownAlgorithm {
-                name: token.text.to_string(),
-                instruction,
-                choices,
-            },
+            StreamErrorKind::UnknownAlgorithm { name: token.text.to_string(), instruction, choices },
         )),
         Some(a) if !a.applies_to(kind) => Err((
             token.column,
-            StreamErrorKind::AlgorithmNotApplicable {
-                name: token.text.to_string(),
-                instruction,
-                choices,
-            },
+            StreamErrorKind::AlgorithmNotApplicable { name: token.text.to_string(), instruction, choices },
         )),
         Some(a) => Ok(Some(a)),
     }
@@ -204,14 +173,8 @@ fn statement(tokens: &[Token<'_>]) -> Result<Parsed, Fail> {
     let plain = |op: Op| Ok(Parsed::Stmt(Stmt::Plain(op), word.column));
     match keyword.as_str() {
         "COMPUTE" => {
-            let args = Args::new(
-                "COMPUTE",
-                "<time> | <steps> [steps] | <n> flops",
-                tokens,
-                &[],
-                "none",
-                false,
-            )?;
+            let args =
+                Args::new("COMPUTE", "<time> | <steps> [steps] | <n> flops", tokens, &[], "none", false)?;
             let amount = args.required(0, "an amount of work (10us, 500, 1e9 flops)")?;
             args.at_most(2)?;
             let unit = args.positional.get(1).copied();
@@ -219,10 +182,8 @@ fn statement(tokens: &[Token<'_>]) -> Result<Parsed, Fail> {
                 && !u.text.eq_ignore_ascii_case("steps")
                 && !u.text.eq_ignore_ascii_case("flops")
             {
-                let kind = StreamErrorKind::BadValue {
-                    text: u.text.to_string(),
-                    expected: "`steps` or `flops`",
-                };
+                let kind =
+                    StreamErrorKind::BadValue { text: u.text.to_string(), expected: "`steps` or `flops`" };
                 return Err((u.column, kind));
             }
             let work = value(amount, |a| lex::work(a, unit.map(|u| u.text)))?;
@@ -238,20 +199,11 @@ fn statement(tokens: &[Token<'_>]) -> Result<Parsed, Fail> {
             let args = Args::new(instruction, usage, tokens, &["tag"], "tag=", nonblocking)?;
             let dst = value(args.required(0, "a destination rank")?, lex::rank)?;
             let bytes = value(args.required(1, "a byte count")?, lex::bytes)?;
-            let tag = args
-                .slot(2, "tag")?
-                .map(|t| value(t, lex::tag))
-                .transpose()?
-                .unwrap_or(0);
+            let tag = args.slot(2, "tag")?.map(|t| value(t, lex::tag)).transpose()?.unwrap_or(0);
             args.at_most(3)?;
             if nonblocking {
                 let (name, column) = args.request_name()?;
-                let op = Op::Isend {
-                    dst,
-                    bytes,
-                    tag,
-                    req: 0,
-                };
+                let op = Op::Isend { dst, bytes, tag, req: 0 };
                 Ok(Parsed::Stmt(Stmt::Start { op, name }, column))
             } else {
                 plain(Op::Send { dst, bytes, tag })
@@ -274,13 +226,7 @@ fn statement(tokens: &[Token<'_>]) -> Result<Parsed, Fail> {
             args.at_most(2)?;
             if nonblocking {
                 let (name, column) = args.request_name()?;
-                Ok(Parsed::Stmt(
-                    Stmt::Start {
-                        op: Op::Irecv { src, tag, req: 0 },
-                        name,
-                    },
-                    column,
-                ))
+                Ok(Parsed::Stmt(Stmt::Start { op: Op::Irecv { src, tag, req: 0 }, name }, column))
             } else {
                 plain(Op::Recv { src, tag })
             }
@@ -296,11 +242,7 @@ fn statement(tokens: &[Token<'_>]) -> Result<Parsed, Fail> {
             let instruction = if keyword == "END" { "END" } else { "WAITALL" };
             let args = Args::new(instruction, "no arguments", tokens, &[], "none", false)?;
             args.at_most(0)?;
-            if keyword == "END" {
-                Ok(Parsed::End)
-            } else {
-                plain(Op::WaitAll)
-            }
+            if keyword == "END" { Ok(Parsed::End) } else { plain(Op::WaitAll) }
         }
         "REPEAT" => {
             let args = Args::new("REPEAT", "<count>", tokens, &[], "none", false)?;
@@ -310,10 +252,7 @@ fn statement(tokens: &[Token<'_>]) -> Result<Parsed, Fail> {
         }
         _ => match CollectiveKind::from_name(&keyword) {
             Some(kind) => collective(kind, tokens).and_then(plain),
-            None => Err((
-                word.column,
-                StreamErrorKind::UnknownInstruction(word.text.to_string()),
-            )),
+            None => Err((word.column, StreamErrorKind::UnknownInstruction(word.text.to_string()))),
         },
     }
 }
@@ -338,10 +277,5 @@ fn collective(kind: CollectiveKind, tokens: &[Token<'_>]) -> Result<Op, Fail> {
     }
     let algorithm = algorithm(args.slot(next, "alg")?, kind)?;
     args.at_most(next + 1)?;
-    Ok(Op::Collective(Collective {
-        kind,
-        root,
-        bytes,
-        algorithm,
-    }))
+    Ok(Op::Collective(Collective { kind, root, bytes, algorithm }))
 }

@@ -88,12 +88,7 @@ pub(crate) fn format_bytes(bytes: u64) -> String {
 
 /// A time with the largest unit that divides it exactly (`10us`, `1500ps`).
 fn format_time_exact(ps: u64) -> String {
-    for (scale, unit) in [
-        (PS_PER_S, "s"),
-        (PS_PER_MS, "ms"),
-        (PS_PER_US, "us"),
-        (PS_PER_NS, "ns"),
-    ] {
+    for (scale, unit) in [(PS_PER_S, "s"), (PS_PER_MS, "ms"), (PS_PER_US, "us"), (PS_PER_NS, "ns")] {
         if ps != 0 && ps.is_multiple_of(scale) {
             return format!("{}{unit}", ps / scale);
         }
@@ -102,11 +97,7 @@ fn format_time_exact(ps: u64) -> String {
 }
 
 fn tag_suffix(tag: i32) -> String {
-    if tag == 0 {
-        String::new()
-    } else {
-        format!(" tag={tag}")
-    }
+    if tag == 0 { String::new() } else { format!(" tag={tag}") }
 }
 
 fn source_text(src: Source) -> String {
@@ -135,12 +126,7 @@ impl fmt::Display for Op {
             }
             Op::Recv { src, tag } => write!(f, "RECV {}{}", source_text(*src), tag_sel_suffix(*tag)),
             Op::Isend { dst, bytes, tag, req } => {
-                write!(
-                    f,
-                    "ISEND {dst} {}{} AS r{req}",
-                    format_bytes(*bytes),
-                    tag_suffix(*tag)
-                )
+                write!(f, "ISEND {dst} {}{} AS r{req}", format_bytes(*bytes), tag_suffix(*tag))
             }
             Op::Irecv { src, tag, req } => {
                 write!(f, "IRECV {}{} AS r{req}", source_text(*src), tag_sel_suffix(*tag))
@@ -190,17 +176,10 @@ mod tests {
         };
         ops.iter()
             .map(|op| match op {
-                Op::Isend { dst, bytes, tag, req } => Op::Isend {
-                    dst: *dst,
-                    bytes: *bytes,
-                    tag: *tag,
-                    req: fresh(*req, &mut map),
-                },
-                Op::Irecv { src, tag, req } => Op::Irecv {
-                    src: *src,
-                    tag: *tag,
-                    req: fresh(*req, &mut map),
-                },
+                Op::Isend { dst, bytes, tag, req } => {
+                    Op::Isend { dst: *dst, bytes: *bytes, tag: *tag, req: fresh(*req, &mut map) }
+                }
+                Op::Irecv { src, tag, req } => Op::Irecv { src: *src, tag: *tag, req: fresh(*req, &mut map) },
                 Op::Wait { req } => Op::Wait { req: map[req] },
                 other => other.clone(),
             })
@@ -240,12 +219,7 @@ mod tests {
                     *next_site += 1;
                     open.push(site);
                     StreamItem::Op(match op {
-                        Op::Isend { dst, bytes, tag, .. } => Op::Isend {
-                            dst,
-                            bytes,
-                            tag,
-                            req: site,
-                        },
+                        Op::Isend { dst, bytes, tag, .. } => Op::Isend { dst, bytes, tag, req: site },
                         Op::Irecv { src, tag, .. } => Op::Irecv { src, tag, req: site },
                         other => other,
                     })
@@ -292,11 +266,7 @@ mod tests {
                     kind,
                     root: if kind.has_root() { root } else { 0 },
                     bytes: if kind == CollectiveKind::Barrier { 0 } else { bytes },
-                    algorithm: if use_default {
-                        None
-                    } else {
-                        Some(*pick.get(&choices))
-                    },
+                    algorithm: if use_default { None } else { Some(*pick.get(&choices)) },
                 })
             });
         prop_oneof![
@@ -359,29 +329,11 @@ mod tests {
 
     #[test]
     fn prints_readable_lines() {
-        let op = Op::Isend {
-            dst: 3,
-            bytes: 4096,
-            tag: 7,
-            req: 2,
-        };
+        let op = Op::Isend { dst: 3, bytes: 4096, tag: 7, req: 2 };
         assert_eq!(op.to_string(), "ISEND 3 4K tag=7 AS r2");
-        assert_eq!(
-            Op::Compute(Work::Time(SimTime::from_us(10))).to_string(),
-            "COMPUTE 10us"
-        );
-        assert_eq!(
-            Op::Compute(Work::Time(SimTime(1500))).to_string(),
-            "COMPUTE 1500ps"
-        );
-        assert_eq!(
-            Op::Recv {
-                src: Source::Any,
-                tag: TagSel::Tag(4)
-            }
-            .to_string(),
-            "RECV ANY tag=4"
-        );
+        assert_eq!(Op::Compute(Work::Time(SimTime::from_us(10))).to_string(), "COMPUTE 10us");
+        assert_eq!(Op::Compute(Work::Time(SimTime(1500))).to_string(), "COMPUTE 1500ps");
+        assert_eq!(Op::Recv { src: Source::Any, tag: TagSel::Tag(4) }.to_string(), "RECV ANY tag=4");
         let bcast = Op::Collective(Collective {
             kind: CollectiveKind::Bcast,
             root: 2,
@@ -389,10 +341,7 @@ mod tests {
             algorithm: Some(Algorithm::Pipelined),
         });
         assert_eq!(bcast.to_string(), "BCAST 2 3M pipelined");
-        let items = vec![StreamItem::Repeat {
-            count: 2,
-            body: vec![StreamItem::Op(Op::WaitAll)],
-        }];
+        let items = vec![StreamItem::Repeat { count: 2, body: vec![StreamItem::Op(Op::WaitAll)] }];
         assert_eq!(to_stream_text(&items), "REPEAT 2\n  WAITALL\nEND\n");
     }
 }

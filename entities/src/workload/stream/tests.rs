@@ -39,22 +39,11 @@ COMPUTE 500
 COMPUTE 2e9 flops
 ";
     let list = parse_stream(text, "p1.txt").unwrap();
-    let located: Vec<(Op, Option<String>)> = list
-        .located_ops()
-        .map(|(o, l)| (o.clone(), l.map(str::to_string)))
-        .collect();
+    let located: Vec<(Op, Option<String>)> =
+        list.located_ops().map(|(o, l)| (o.clone(), l.map(str::to_string))).collect();
     let at = |line: usize| Some(format!("p1.txt:{line}"));
-    let irecv = |req| Op::Irecv {
-        src: Source::Rank(0),
-        tag: TagSel::Tag(3),
-        req,
-    };
-    let isend = |req| Op::Isend {
-        dst: 2,
-        bytes: 4096,
-        tag: 3,
-        req,
-    };
+    let irecv = |req| Op::Irecv { src: Source::Rank(0), tag: TagSel::Tag(3), req };
+    let isend = |req| Op::Isend { dst: 2, bytes: 4096, tag: 3, req };
     let expected = vec![
         (Op::Comment("start".into()), at(2)),
         (Op::Compute(Work::Time(SimTime::from_us(10))), at(3)),
@@ -66,21 +55,8 @@ COMPUTE 2e9 flops
         (isend(3), at(6)),
         (Op::Wait { req: 2 }, at(7)),
         (Op::Wait { req: 3 }, at(8)),
-        (
-            Op::Send {
-                dst: 0,
-                bytes: 1 << 20,
-                tag: 0,
-            },
-            at(10),
-        ),
-        (
-            Op::Recv {
-                src: Source::Any,
-                tag: TagSel::Any,
-            },
-            at(11),
-        ),
+        (Op::Send { dst: 0, bytes: 1 << 20, tag: 0 }, at(10)),
+        (Op::Recv { src: Source::Any, tag: TagSel::Any }, at(11)),
         (Op::Comment("solver.c:42".into()), at(12)),
         (
             Op::Collective(Collective {
@@ -101,12 +77,7 @@ COMPUTE 2e9 flops
             at(14),
         ),
         (
-            Op::Collective(Collective {
-                kind: CollectiveKind::Barrier,
-                root: 0,
-                bytes: 0,
-                algorithm: None,
-            }),
+            Op::Collective(Collective { kind: CollectiveKind::Barrier, root: 0, bytes: 0, algorithm: None }),
             at(15),
         ),
         (Op::Compute(Work::Steps(500)), at(16)),
@@ -121,27 +92,13 @@ fn nested_repeats_multiply_and_names_can_be_reused_after_waitall() {
     let ops: Vec<Op> = parse_stream(text, "s.txt").unwrap().ops().cloned().collect();
     assert_eq!(ops.len(), 3 * (2 + 1));
     assert_eq!(ops[2], Op::WaitAll);
-    assert_eq!(
-        ops[4],
-        Op::Isend {
-            dst: 1,
-            bytes: 8,
-            tag: 0,
-            req: 3
-        }
-    );
-    assert_eq!(
-        parse_stream("REPEAT 0\n SEND 1 8\nEND\n", "s.txt").unwrap().len(),
-        0
-    );
+    assert_eq!(ops[4], Op::Isend { dst: 1, bytes: 8, tag: 0, req: 3 });
+    assert_eq!(parse_stream("REPEAT 0\n SEND 1 8\nEND\n", "s.txt").unwrap().len(), 0);
 }
 
 #[test]
 fn instruction_errors_point_at_the_token() {
-    assert_eq!(
-        err("SEND 1 8\n  SNED 1 8\n"),
-        (2, 3, StreamErrorKind::UnknownInstruction("SNED".into()))
-    );
+    assert_eq!(err("SEND 1 8\n  SNED 1 8\n"), (2, 3, StreamErrorKind::UnknownInstruction("SNED".into())));
     // Missing arguments point just past the end of the line.
     assert_eq!(at("SEND 3"), (1, 8));
     assert_eq!(at("RECV"), (1, 6));
@@ -185,10 +142,7 @@ fn algorithm_errors_list_the_valid_choices() {
     );
     let (line, column, kind) = err("ALLTOALL 1K alg=zigzag");
     assert_eq!((line, column), (1, 17));
-    assert_eq!(
-        kind.to_string(),
-        "unknown algorithm `zigzag`; ALLTOALL accepts: default, pairwise, bruck"
-    );
+    assert_eq!(kind.to_string(), "unknown algorithm `zigzag`; ALLTOALL accepts: default, pairwise, bruck");
     let e = parse_stream("\n\nBARRIER binomial\n", "x/p2.txt").unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -200,23 +154,11 @@ fn algorithm_errors_list_the_valid_choices() {
 #[test]
 fn block_errors() {
     assert_eq!(err("SEND 1 8\n  END\n"), (2, 3, StreamErrorKind::UnmatchedEnd));
-    assert_eq!(
-        err("REPEAT 2\n REPEAT 3\n SEND 1 8\n END\n"),
-        (1, 1, StreamErrorKind::UnclosedRepeat)
-    );
-    assert_eq!(
-        err("REPEAT 2\n  REPEAT 3\n SEND 1 8\n"),
-        (2, 3, StreamErrorKind::UnclosedRepeat)
-    );
+    assert_eq!(err("REPEAT 2\n REPEAT 3\n SEND 1 8\n END\n"), (1, 1, StreamErrorKind::UnclosedRepeat));
+    assert_eq!(err("REPEAT 2\n  REPEAT 3\n SEND 1 8\n"), (2, 3, StreamErrorKind::UnclosedRepeat));
     assert_eq!(
         err("REPEAT 1000\n REPEAT 1001\n  SEND 1 8\n END\nEND\n"),
-        (
-            1,
-            1,
-            StreamErrorKind::TooManyOperations {
-                limit: MAX_EXPANDED_OPS
-            }
-        )
+        (1, 1, StreamErrorKind::TooManyOperations { limit: MAX_EXPANDED_OPS })
     );
     // Huge counts of empty blocks cost nothing.
     assert!(parse_stream("REPEAT 18446744073709551615\nEND\n", "s.txt").is_ok());
@@ -224,14 +166,8 @@ fn block_errors() {
 
 #[test]
 fn request_errors() {
-    assert_eq!(
-        err("IRECV 1 AS a\nWAIT b\n"),
-        (2, 6, StreamErrorKind::RequestNotPending("b".into()))
-    );
-    assert_eq!(
-        err("IRECV 1 AS a\nWAIT a\nWAIT a\n"),
-        (3, 6, StreamErrorKind::RequestNotPending("a".into()))
-    );
+    assert_eq!(err("IRECV 1 AS a\nWAIT b\n"), (2, 6, StreamErrorKind::RequestNotPending("b".into())));
+    assert_eq!(err("IRECV 1 AS a\nWAIT a\nWAIT a\n"), (3, 6, StreamErrorKind::RequestNotPending("a".into())));
     assert_eq!(
         err("IRECV 1 AS a\nWAITALL\nWAIT a\n"),
         (3, 6, StreamErrorKind::RequestNotPending("a".into()))
@@ -251,13 +187,7 @@ fn request_errors() {
 #[test]
 fn the_documented_example_reads() {
     let doc = include_str!("../../../../docs/streams.md");
-    let example = doc
-        .split("```text\n")
-        .nth(1)
-        .unwrap()
-        .split("```")
-        .next()
-        .unwrap();
+    let example = doc.split("```text\n").nth(1).unwrap().split("```").next().unwrap();
     let ops = parse_stream(example, "doc").unwrap();
     // A comment and a COMPUTE, 100 × 5 loop operations, the ALLREDUCE.
     assert_eq!(ops.len(), 2 + 100 * 5 + 1);

@@ -13,9 +13,8 @@ use crate::workload::program::OpList;
 use hase_engine::time::SimTime;
 
 /// Bytes per element of SMPI's predefined datatypes, by their trace code.
-const DATATYPE_BYTES: [u64; 25] = [
-    8, 4, 1, 2, 8, 4, 1, 8, 1, 1, 2, 4, 8, 8, 16, 4, 1, 1, 2, 4, 8, 1, 2, 4, 8,
-];
+const DATATYPE_BYTES: [u64; 25] =
+    [8, 4, 1, 2, 8, 4, 1, 8, 1, 1, 2, 4, 8, 8, 16, 4, 1, 1, 2, 4, 8, 1, 2, 4, 8];
 
 /// One rank's reading state.
 struct RankState {
@@ -56,12 +55,7 @@ pub(super) fn convert(files: &[TiFile<'_>], requested: TiDialect) -> Result<TiTr
     let size = if files.len() > 1 {
         files.len()
     } else {
-        files
-            .iter()
-            .flat_map(|f| f.lines.iter())
-            .map(|l| l.rank as usize + 1)
-            .max()
-            .unwrap_or(0)
+        files.iter().flat_map(|f| f.lines.iter()).map(|l| l.rank as usize + 1).max().unwrap_or(0)
     };
     let mut states: Vec<RankState> = (0..size)
         .map(|rank| RankState {
@@ -115,22 +109,12 @@ impl Call<'_, '_> {
         let args = &self.line.args;
         if args.len() < min {
             let end = args.last().unwrap_or(&self.line.action).end_column() + 1;
-            return Err(self.error(
-                end,
-                TiErrorKind::MissingArguments {
-                    action: self.action(),
-                    usage,
-                },
-            ));
+            return Err(self.error(end, TiErrorKind::MissingArguments { action: self.action(), usage }));
         }
         if let Some(extra) = args.get(max) {
             return Err(self.error(
                 extra.column,
-                TiErrorKind::ExtraArgument {
-                    text: extra.text.to_string(),
-                    action: self.action(),
-                    usage,
-                },
+                TiErrorKind::ExtraArgument { text: extra.text.to_string(), action: self.action(), usage },
             ));
         }
         Ok(())
@@ -138,13 +122,7 @@ impl Call<'_, '_> {
 
     fn bad(&self, index: usize, expected: &'static str) -> TiError {
         let token = self.line.args[index];
-        self.error(
-            token.column,
-            TiErrorKind::BadValue {
-                text: token.text.to_string(),
-                expected,
-            },
-        )
+        self.error(token.column, TiErrorKind::BadValue { text: token.text.to_string(), expected })
     }
 
     /// A finite number (SimGrid reads sizes and amounts as doubles: `1e6` is fine).
@@ -159,11 +137,7 @@ impl Call<'_, '_> {
 
     fn amount(&self, index: usize, expected: &'static str) -> Result<f64, TiError> {
         let v = self.number(index, expected)?;
-        if v < 0.0 {
-            Err(self.bad(index, expected))
-        } else {
-            Ok(v)
-        }
+        if v < 0.0 { Err(self.bad(index, expected)) } else { Ok(v) }
     }
 
     fn peer(&self, index: usize) -> Result<u32, TiError> {
@@ -177,10 +151,7 @@ impl Call<'_, '_> {
     }
 
     fn tag(&self, index: usize) -> Result<i32, TiError> {
-        self.line.args[index]
-            .text
-            .parse()
-            .map_err(|_| self.bad(index, "a tag (a whole number)"))
+        self.line.args[index].text.parse().map_err(|_| self.bad(index, "a tag (a whole number)"))
     }
 
     /// Element size of the datatype at `index`, or the rank's default when absent.
@@ -197,11 +168,7 @@ impl Call<'_, '_> {
     }
 
     fn optional_root(&self, index: usize) -> Result<u32, TiError> {
-        if self.line.args.len() > index {
-            self.peer(index)
-        } else {
-            Ok(0)
-        }
+        if self.line.args.len() > index { self.peer(index) } else { Ok(0) }
     }
 
     fn apply(&self, state: &mut RankState, dialect: TiDialect) -> Result<(), TiError> {
@@ -210,14 +177,8 @@ impl Call<'_, '_> {
         let me = state.rank;
         let dt = state.element_bytes;
         let bytes = |count: f64, element: u64| (count * element as f64).round() as u64;
-        let collective = |kind, root, bytes| {
-            Op::Collective(Collective {
-                kind,
-                root,
-                bytes,
-                algorithm: None,
-            })
-        };
+        let collective =
+            |kind, root, bytes| Op::Collective(Collective { kind, root, bytes, algorithm: None });
         let tagged = dialect != TiDialect::Legacy;
         let action = self.line.action.text.to_ascii_lowercase();
         match action.as_str() {
@@ -231,10 +192,7 @@ impl Call<'_, '_> {
             "comm_size" | "comm_split" | "comm_dup" => {}
             "compute" => {
                 self.arity(1, 1, "<flops>")?;
-                state.push(
-                    Op::Compute(Work::Flops(self.amount(0, "an amount of flops")?)),
-                    &location,
-                );
+                state.push(Op::Compute(Work::Flops(self.amount(0, "an amount of flops")?)), &location);
             }
             "sleep" => {
                 self.arity(1, 1, "<seconds>")?;
@@ -265,29 +223,16 @@ impl Call<'_, '_> {
                     let bytes = bytes(count, element);
                     let op = if action == "isend" {
                         let req = state.start((me, peer, tag), dialect);
-                        Op::Isend {
-                            dst: peer,
-                            bytes,
-                            tag,
-                            req,
-                        }
+                        Op::Isend { dst: peer, bytes, tag, req }
                     } else {
-                        Op::Send {
-                            dst: peer,
-                            bytes,
-                            tag,
-                        }
+                        Op::Send { dst: peer, bytes, tag }
                     };
                     state.push(op, &location);
                 } else {
                     let (src, tag_sel) = (Source::Rank(peer), TagSel::Tag(tag));
                     let op = if action == "irecv" {
                         let req = state.start((peer, me, tag), dialect);
-                        Op::Irecv {
-                            src,
-                            tag: tag_sel,
-                            req,
-                        }
+                        Op::Irecv { src, tag: tag_sel, req }
                     } else {
                         Op::Recv { src, tag: tag_sel }
                     };
@@ -338,10 +283,7 @@ impl Call<'_, '_> {
                 let count = self.amount(0, "a size")?;
                 let root = self.optional_root(1)?;
                 let element = self.datatype(2, dt)?;
-                state.push(
-                    collective(CollectiveKind::Bcast, root, bytes(count, element)),
-                    &location,
-                );
+                state.push(collective(CollectiveKind::Bcast, root, bytes(count, element)), &location);
             }
             "reduce" | "allreduce" => {
                 let reduce = action == "reduce";
@@ -354,11 +296,7 @@ impl Call<'_, '_> {
                 let count = self.amount(0, "a size")?;
                 let flops = self.amount(1, "an amount of flops")?;
                 let (kind, root, element) = if reduce {
-                    (
-                        CollectiveKind::Reduce,
-                        self.optional_root(2)?,
-                        self.datatype(3, dt)?,
-                    )
+                    (CollectiveKind::Reduce, self.optional_root(2)?, self.datatype(3, dt)?)
                 } else {
                     (CollectiveKind::Allreduce, 0, self.datatype(2, dt)?)
                 };
@@ -373,19 +311,12 @@ impl Call<'_, '_> {
                 self.amount(1, "a size")?;
                 let element = self.datatype(2, dt)?;
                 self.datatype(3, dt)?;
-                let kind = if action == "alltoall" {
-                    CollectiveKind::Alltoall
-                } else {
-                    CollectiveKind::Allgather
-                };
+                let kind =
+                    if action == "alltoall" { CollectiveKind::Alltoall } else { CollectiveKind::Allgather };
                 state.push(collective(kind, 0, bytes(count, element)), &location);
             }
             "gather" | "scatter" => {
-                self.arity(
-                    2,
-                    5,
-                    "<send size> <recv size> [root [send datatype [recv datatype]]]",
-                )?;
+                self.arity(2, 5, "<send size> <recv size> [root [send datatype [recv datatype]]]")?;
                 let send = self.amount(0, "a size")?;
                 let recv = self.amount(1, "a size")?;
                 let root = self.optional_root(2)?;
@@ -400,10 +331,9 @@ impl Call<'_, '_> {
                 state.push(op, &location);
             }
             "gatherv" | "scatterv" | "allgatherv" | "alltoallv" | "reducescatter" => {
-                return Err(self.error(
-                    self.line.action.column,
-                    TiErrorKind::UnsupportedAction(self.action()),
-                ));
+                return Err(
+                    self.error(self.line.action.column, TiErrorKind::UnsupportedAction(self.action()))
+                );
             }
             _ => return Err(self.error(self.line.action.column, TiErrorKind::UnknownAction(self.action()))),
         }

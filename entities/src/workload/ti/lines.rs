@@ -51,12 +51,7 @@ pub(super) struct TiFile<'a> {
 impl TiFile<'_> {
     /// An error at `line:column` of this file.
     pub fn error(&self, line: usize, column: usize, kind: TiErrorKind) -> TiError {
-        TiError::At {
-            file: self.file.to_string(),
-            line,
-            column,
-            kind,
-        }
+        TiError::At { file: self.file.to_string(), line, column, kind }
     }
 }
 
@@ -75,10 +70,7 @@ pub(super) fn read_lines<'a>(
     file: &'a str,
     owner: Option<u32>,
 ) -> Result<TiFile<'a>, TiError> {
-    let mut result = TiFile {
-        file,
-        lines: Vec::new(),
-    };
+    let mut result = TiFile { file, lines: Vec::new() };
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         if raw.trim().is_empty() || raw.trim_start().starts_with('#') {
@@ -87,17 +79,10 @@ pub(super) fn read_lines<'a>(
         let tokens = split(raw, 1);
         let rank_word = tokens[0];
         let rank = rank_token(rank_word.text).ok_or_else(|| {
-            result.error(
-                line,
-                rank_word.column,
-                TiErrorKind::BadRank(rank_word.text.to_string()),
-            )
+            result.error(line, rank_word.column, TiErrorKind::BadRank(rank_word.text.to_string()))
         })?;
         if rank >= MAX_TI_RANKS {
-            let kind = TiErrorKind::RankTooLarge {
-                rank,
-                limit: MAX_TI_RANKS,
-            };
+            let kind = TiErrorKind::RankTooLarge { rank, limit: MAX_TI_RANKS };
             return Err(result.error(line, rank_word.column, kind));
         }
         if let Some(expected) = owner
@@ -106,21 +91,13 @@ pub(super) fn read_lines<'a>(
             return Err(result.error(
                 line,
                 rank_word.column,
-                TiErrorKind::RankMismatch {
-                    expected,
-                    found: rank,
-                },
+                TiErrorKind::RankMismatch { expected, found: rank },
             ));
         }
         let Some(&action) = tokens.get(1) else {
             return Err(result.error(line, rank_word.end_column() + 1, TiErrorKind::MissingAction));
         };
-        result.lines.push(TiLine {
-            line,
-            rank,
-            action,
-            args: tokens[2..].to_vec(),
-        });
+        result.lines.push(TiLine { line, rank, action, args: tokens[2..].to_vec() });
     }
     Ok(result)
 }
@@ -143,11 +120,7 @@ pub(super) fn list_entries(text: &str) -> Option<Vec<ListEntry<'_>>> {
             continue;
         }
         match split(raw, 1).as_slice() {
-            [only] => entries.push(ListEntry {
-                text: only.text,
-                line: index + 1,
-                column: only.column,
-            }),
+            [only] => entries.push(ListEntry { text: only.text, line: index + 1, column: only.column }),
             _ => return None,
         }
     }

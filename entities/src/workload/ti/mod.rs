@@ -165,10 +165,7 @@ pub fn load_ti_trace_with(
     read: &mut dyn FnMut(&Path) -> std::io::Result<String>,
 ) -> Result<TiTrace, TiError> {
     let shown = path.display().to_string();
-    let text = read(path).map_err(|e| TiError::Read {
-        path: shown.clone(),
-        message: e.to_string(),
-    })?;
+    let text = read(path).map_err(|e| TiError::Read { path: shown.clone(), message: e.to_string() })?;
     let Some(entries) = lines::list_entries(&text) else {
         return parse_ti_text(&text, &shown, dialect);
     };
@@ -181,10 +178,7 @@ pub fn load_ti_trace_with(
             file: shown.clone(),
             line: entry.line,
             column: entry.column,
-            kind: TiErrorKind::CannotRead {
-                path: entry.text.to_string(),
-                message: e.to_string(),
-            },
+            kind: TiErrorKind::CannotRead { path: entry.text.to_string(), message: e.to_string() },
         })?;
         files.push((entry_shown, entry_text));
     }

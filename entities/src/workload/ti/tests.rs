@@ -12,18 +12,11 @@ use crate::mpi::op::{Collective, CollectiveKind, Op, Source, TagSel, Work};
 type Located = Vec<(Op, Option<String>)>;
 
 fn located(list: &OpList) -> Located {
-    list.located_ops()
-        .map(|(o, l)| (o.clone(), l.map(str::to_string)))
-        .collect()
+    list.located_ops().map(|(o, l)| (o.clone(), l.map(str::to_string))).collect()
 }
 
 fn coll(kind: CollectiveKind, root: u32, bytes: u64) -> Op {
-    Op::Collective(Collective {
-        kind,
-        root,
-        bytes,
-        algorithm: None,
-    })
+    Op::Collective(Collective { kind, root, bytes, algorithm: None })
 }
 
 #[allow(clippy::unnecessary_wraps)] // builds the `Option` locations compared against
@@ -68,21 +61,8 @@ fn reads_the_legacy_form() {
         located(&trace.ranks[0]),
         vec![
             (Op::Compute(Work::Flops(1e6)), f(6)),
-            (
-                Op::Send {
-                    dst: 1,
-                    bytes: 2048,
-                    tag: 0
-                },
-                f(7)
-            ),
-            (
-                Op::Recv {
-                    src: Source::Rank(2),
-                    tag: TagSel::Tag(0)
-                },
-                f(8)
-            ),
+            (Op::Send { dst: 1, bytes: 2048, tag: 0 }, f(7)),
+            (Op::Recv { src: Source::Rank(2), tag: TagSel::Tag(0) }, f(8)),
             (coll(CollectiveKind::Bcast, 1, 100), f(18)),
             (coll(CollectiveKind::Allreduce, 0, 10), f(21)),
             (Op::Compute(Work::Flops(1e3)), f(21)),
@@ -91,26 +71,11 @@ fn reads_the_legacy_form() {
     assert_eq!(
         located(&trace.ranks[1]),
         vec![
-            (
-                Op::Irecv {
-                    src: Source::Rank(0),
-                    tag: TagSel::Tag(0),
-                    req: 0
-                },
-                f(9)
-            ),
+            (Op::Irecv { src: Source::Rank(0), tag: TagSel::Tag(0), req: 0 }, f(9)),
             (Op::Compute(Work::Flops(5e5)), f(10)),
             (Op::Wait { req: 0 }, f(11)),
             // Datatype 0 is MPI_DOUBLE: 1024 elements are 8 KiB.
-            (
-                Op::Isend {
-                    dst: 2,
-                    bytes: 8192,
-                    tag: 0,
-                    req: 1
-                },
-                f(12)
-            ),
+            (Op::Isend { dst: 2, bytes: 8192, tag: 0, req: 1 }, f(12)),
             (Op::WaitAll, f(13)),
             (coll(CollectiveKind::Bcast, 1, 100), f(19)),
             (coll(CollectiveKind::Allreduce, 0, 10), f(22)),
@@ -120,23 +85,9 @@ fn reads_the_legacy_form() {
     assert_eq!(
         located(&trace.ranks[2]),
         vec![
-            (
-                Op::Irecv {
-                    src: Source::Rank(1),
-                    tag: TagSel::Tag(0),
-                    req: 0
-                },
-                f(14)
-            ),
+            (Op::Irecv { src: Source::Rank(1), tag: TagSel::Tag(0), req: 0 }, f(14)),
             (Op::Wait { req: 0 }, f(15)),
-            (
-                Op::Send {
-                    dst: 0,
-                    bytes: 2048,
-                    tag: 0
-                },
-                f(16)
-            ),
+            (Op::Send { dst: 0, bytes: 2048, tag: 0 }, f(16)),
             (Op::Compute(Work::Time(SimTime::from_ms(1))), f(17)),
             (coll(CollectiveKind::Bcast, 1, 100), f(20)),
             (coll(CollectiveKind::Allreduce, 0, 10), f(23)),
@@ -187,36 +138,13 @@ fn reads_the_tagged_form_with_keyed_requests() {
         vec![
             (Op::Comment("solver.c:42".into()), f(3)),
             // `init` with an argument makes the default datatype MPI_DOUBLE.
-            (
-                Op::Isend {
-                    dst: 1,
-                    bytes: 800,
-                    tag: 5,
-                    req: 0
-                },
-                f(4)
-            ),
-            (
-                Op::Irecv {
-                    src: Source::Rank(1),
-                    tag: TagSel::Tag(6),
-                    req: 1
-                },
-                f(5)
-            ),
+            (Op::Isend { dst: 1, bytes: 800, tag: 5, req: 0 }, f(4)),
+            (Op::Irecv { src: Source::Rank(1), tag: TagSel::Tag(6), req: 1 }, f(5)),
             (Op::Wait { req: 0 }, f(7)),
             (Op::Wait { req: 1 }, f(8)),
             (coll(CollectiveKind::Gather, 1, 16), f(9)),
             (coll(CollectiveKind::Alltoall, 0, 24), f(10)),
-            (
-                Op::Isend {
-                    dst: 1,
-                    bytes: 8,
-                    tag: 7,
-                    req: 2
-                },
-                f(11)
-            ),
+            (Op::Isend { dst: 1, bytes: 8, tag: 7, req: 2 }, f(11)),
             // SMPI waits for what is still pending when a rank's trace ends.
             (Op::WaitAll, f(11)),
         ]
@@ -224,40 +152,13 @@ fn reads_the_tagged_form_with_keyed_requests() {
     assert_eq!(
         located(&trace.ranks[1]),
         vec![
-            (
-                Op::Recv {
-                    src: Source::Rank(0),
-                    tag: TagSel::Tag(5)
-                },
-                f(12)
-            ),
-            (
-                Op::Isend {
-                    dst: 0,
-                    bytes: 8,
-                    tag: 6,
-                    req: 0
-                },
-                f(13)
-            ),
+            (Op::Recv { src: Source::Rank(0), tag: TagSel::Tag(5) }, f(12)),
+            (Op::Isend { dst: 0, bytes: 8, tag: 6, req: 0 }, f(13)),
             (Op::Wait { req: 0 }, f(14)),
             (coll(CollectiveKind::Gather, 1, 16), f(15)),
             (coll(CollectiveKind::Alltoall, 0, 3), f(16)),
-            (
-                Op::Recv {
-                    src: Source::Rank(0),
-                    tag: TagSel::Tag(7)
-                },
-                f(17)
-            ),
-            (
-                Op::Irecv {
-                    src: Source::Rank(0),
-                    tag: TagSel::Tag(9),
-                    req: 1
-                },
-                f(18)
-            ),
+            (Op::Recv { src: Source::Rank(0), tag: TagSel::Tag(7) }, f(17)),
+            (Op::Irecv { src: Source::Rank(0), tag: TagSel::Tag(9), req: 1 }, f(18)),
             // `wait 0 1 99` names no stored request: SimGrid does nothing.
             (coll(CollectiveKind::Scatter, 1, 6), f(20)),
             (Op::WaitAll, f(20)),
@@ -266,10 +167,7 @@ fn reads_the_tagged_form_with_keyed_requests() {
 }
 
 fn files(entries: &[(&str, &str)]) -> BTreeMap<String, String> {
-    entries
-        .iter()
-        .map(|(p, t)| ((*p).to_string(), (*t).to_string()))
-        .collect()
+    entries.iter().map(|(p, t)| ((*p).to_string(), (*t).to_string())).collect()
 }
 
 fn load(fs: &BTreeMap<String, String>, path: &str) -> Result<TiTrace, TiError> {
@@ -291,52 +189,27 @@ fn reads_a_list_of_per_rank_files() {
     assert_eq!(trace.ranks.len(), 2);
     assert_eq!(
         located(&trace.ranks[0]),
-        vec![(
-            Op::Send {
-                dst: 1,
-                bytes: 64,
-                tag: 0
-            },
-            at("traces/rank0.ti", 2)
-        )]
+        vec![(Op::Send { dst: 1, bytes: 64, tag: 0 }, at("traces/rank0.ti", 2))]
     );
     assert_eq!(
         located(&trace.ranks[1]),
-        vec![(
-            Op::Recv {
-                src: Source::Rank(0),
-                tag: TagSel::Tag(0)
-            },
-            at("traces/rank1.ti", 2)
-        )]
+        vec![(Op::Recv { src: Source::Rank(0), tag: TagSel::Tag(0) }, at("traces/rank1.ti", 2))]
     );
 
-    let missing = files(&[
-        ("traces/list", "rank0.ti\nrank7.ti\n"),
-        ("traces/rank0.ti", "0 init\n"),
-    ]);
+    let missing = files(&[("traces/list", "rank0.ti\nrank7.ti\n"), ("traces/rank0.ti", "0 init\n")]);
     let e = load(&missing, "traces/list").unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        "traces/list:2:1: cannot read `rank7.ti`: no such file"
-    );
+    assert_eq!(e.to_string(), "traces/list:2:1: cannot read `rank7.ti`: no such file");
 
     let wrong = files(&[("l", "a\nb\n"), ("a", "0 init\n"), ("b", "1 init\n0 compute 1\n")]);
     let e = load(&wrong, "l").unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        "b:2:1: this file holds rank 1's actions but the line is for rank 0"
-    );
+    assert_eq!(e.to_string(), "b:2:1: this file holds rank 1's actions but the line is for rank 0");
 }
 
 #[test]
 fn a_list_naming_one_file_shares_it_between_ranks() {
     let fs = files(&[("one", "all.ti\n"), ("all.ti", "0 compute 5\n1 compute 6\n")]);
     let trace = load(&fs, "one").unwrap();
-    assert_eq!(
-        located(&trace.ranks[1]),
-        vec![(Op::Compute(Work::Flops(6.0)), at("all.ti", 2))]
-    );
+    assert_eq!(located(&trace.ranks[1]), vec![(Op::Compute(Work::Flops(6.0)), at("all.ti", 2))]);
     // A trace file given directly is read the same way.
     let direct = load(&fs, "all.ti").unwrap();
     assert_eq!(direct, trace);
@@ -344,9 +217,7 @@ fn a_list_naming_one_file_shares_it_between_ranks() {
 }
 
 fn error_at(text: &str) -> String {
-    parse_ti_text(text, "e.ti", TiDialect::Auto)
-        .unwrap_err()
-        .to_string()
+    parse_ti_text(text, "e.ti", TiDialect::Auto).unwrap_err().to_string()
 }
 
 #[test]
@@ -373,18 +244,9 @@ fn reports_malformed_lines_with_their_place() {
         "e.ti:2:1: rank 99999999 is beyond the 1048576 ranks a trace may have"
     );
     assert_eq!(error_at("0 compute\n"), "e.ti:1:11: `compute` needs <flops>");
-    assert_eq!(
-        error_at("0 compute lots\n"),
-        "e.ti:1:11: `lots` is not an amount of flops"
-    );
-    assert_eq!(
-        error_at("0 barrier now\n"),
-        "e.ti:1:11: unexpected `now`: `barrier` takes no arguments"
-    );
-    assert_eq!(
-        error_at("0 wait\n"),
-        "e.ti:1:3: `wait` not preceded by any isend or irecv"
-    );
+    assert_eq!(error_at("0 compute lots\n"), "e.ti:1:11: `lots` is not an amount of flops");
+    assert_eq!(error_at("0 barrier now\n"), "e.ti:1:11: unexpected `now`: `barrier` takes no arguments");
+    assert_eq!(error_at("0 wait\n"), "e.ti:1:3: `wait` not preceded by any isend or irecv");
     assert_eq!(
         error_at("0 send 1 0 8 99\n1 init\n"),
         "e.ti:1:14: unknown datatype code `99` (SMPI's predefined types are 0 to 24)"
@@ -399,23 +261,14 @@ fn reports_malformed_lines_with_their_place() {
     );
     // Forcing a dialect turns the same line into an argument error.
     let forced = parse_ti_text("0 send 1 8\n1 init\n", "e.ti", TiDialect::Tagged).unwrap_err();
-    assert_eq!(
-        forced.to_string(),
-        "e.ti:1:12: `send` needs <peer> <tag> <size> [datatype]"
-    );
+    assert_eq!(forced.to_string(), "e.ti:1:12: `send` needs <peer> <tag> <size> [datatype]");
 }
 
 #[test]
 fn the_documented_example_reads() {
     let doc = include_str!("../../../../docs/ti-traces.md");
     let section = doc.split("## Example").nth(1).unwrap();
-    let example = section
-        .split("```text\n")
-        .nth(1)
-        .unwrap()
-        .split("```")
-        .next()
-        .unwrap();
+    let example = section.split("```text\n").nth(1).unwrap().split("```").next().unwrap();
     let trace = parse_ti_text(example, "doc", TiDialect::Auto).unwrap();
     let allreduce = coll(CollectiveKind::Allreduce, 0, 10);
     let rank0: Vec<Op> = trace.ranks[0].ops().cloned().collect();
@@ -423,11 +276,7 @@ fn the_documented_example_reads() {
         rank0,
         vec![
             Op::Compute(Work::Flops(1e6)),
-            Op::Send {
-                dst: 1,
-                bytes: 2048,
-                tag: 0
-            },
+            Op::Send { dst: 1, bytes: 2048, tag: 0 },
             allreduce.clone(),
             Op::Compute(Work::Flops(1e3))
         ]
@@ -436,11 +285,7 @@ fn the_documented_example_reads() {
     assert_eq!(
         rank1,
         vec![
-            Op::Irecv {
-                src: Source::Rank(0),
-                tag: TagSel::Tag(0),
-                req: 0
-            },
+            Op::Irecv { src: Source::Rank(0), tag: TagSel::Tag(0), req: 0 },
             Op::Wait { req: 0 },
             allreduce,
             Op::Compute(Work::Flops(1e3))

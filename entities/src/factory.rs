@@ -7,7 +7,6 @@ use std::path::Path;
 
 use hase_engine::elaborate::{Endpoint, EntityId, FlatEntity, FlatModel, elaborate_type};
 use hase_engine::model::{TypeRegistry, Workload};
-use hase_engine::time::SimTime;
 use hase_engine::{Behaviour, PortIndex};
 
 use crate::catalogue::{NETWORK_MODEL, PROCESSOR, ROUTER};
@@ -19,7 +18,7 @@ use crate::processor::actions::CpuModel;
 use crate::processor::mpi::MpiLimits;
 use crate::processor::{ProcessorBehaviour, ProcessorConfig};
 use crate::router::routing::{RankError, RankMap, Route, RoutingError, assign_ranks, build_routes};
-use crate::router::switch::{RouterBehaviour, RouterConfig, RouteDecision, Switching};
+use crate::router::switch::{RouteDecision, RouterBehaviour, RouterConfig, Switching};
 use crate::workload::program::RankProgram;
 use crate::workload::{WorkloadError, programs_for};
 
@@ -173,7 +172,12 @@ fn processor_config(
     })
 }
 
-fn router_config(model: &FlatModel, id: EntityId, e: &FlatEntity, route: Route) -> Result<RouterConfig, FactoryError> {
+fn router_config(
+    model: &FlatModel,
+    id: EntityId,
+    e: &FlatEntity,
+    route: Route,
+) -> Result<RouterConfig, FactoryError> {
     let buffer = nonneg(e, "buffer_packets", 0)?;
     Ok(RouterConfig {
         switching: switching_of(e)?,
@@ -214,8 +218,8 @@ fn network_model(
     }
     let (source, switching) = match &e.stands_for {
         Some(type_name) => {
-            let (inner, outer) =
-                elaborate_type(inputs.registry, type_name).map_err(|err| at(e, format!("cannot analyse inner network: {err}")))?;
+            let (inner, outer) = elaborate_type(inputs.registry, type_name)
+                .map_err(|err| at(e, format!("cannot analyse inner network: {err}")))?;
             let ports = e.ports.iter().map(|p| outer.get(&p.name).copied()).collect();
             let switching = inner
                 .entities

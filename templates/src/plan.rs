@@ -1,0 +1,190 @@
+//! A generated topology before any component is slotted in: switch positions with their topology
+//! parameters, processors by rank, links by port position, and the drawing (positions, corners).
+//! Each topology file builds a `Plan`; `build.rs` turns it into a network for a chosen component.
+
+use hase_engine::model::{ParamValue, Pos, Routing, UpChoice};
+
+use crate::topology::Topology;
+
+/// Grid pitch between neighbouring routers, in canvas units.
+pub(crate) const PITCH: f32 = 140.0;
+/// Offset of a processor from its router (up and to the right), in canvas units.
+pub(crate) const PROC_OFFSET: f32 = 48.0;
+
+/// Which way a switch port must carry traffic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PortNeed {
+    /// Both ways.
+    InOut,
+    /// Into the switch.
+    Receive,
+    /// Out of the switch.
+    Send,
+}
+
+/// Which processor port a link uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// `net`, both ways.
+    Net,
+    /// `tx`, processor to switch.
+    Tx,
+    /// `rx`, switch to processor.
+    Rx,
+}
+
+impl Role {
+    /// The processor's port name.
+    pub(crate) fn port(self) -> &'static str {
+        match self {
+            Role::Net => "net",
+            Role::Tx => "tx",
+            Role::Rx => "rx",
+        }
+    }
+    /// The outer port of a compound network for rank `rank`.
+    pub(crate) fn outer_port(self, rank: usize) -> String {
+        match self {
+            Role::Net => format!("p{rank}"),
+            Role::Tx => format!("tx{rank}"),
+            Role::Rx => format!("rx{rank}"),
+        }
+    }
+}
+
+/// One switch position.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct SwitchNode {
+    /// Instance name (`r_3_1`, `s_l1_2`).
+    pub name: String,
+    /// Parameters the routing rule reads (`coord`, `stage`, `level`, `index`).
+    pub params: Vec<(&'static str, ParamValue)>,
+    /// Centre on the canvas.
+    pub pos: Pos,
+}
+
+/// A link between two switch ports `(switch, port position)`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct SwitchLink {
+    /// First end.
+    pub a: (usize, u16),
+    /// Second end.
+    pub b: (usize, u16),
+    /// Corner points of the drawn line, from `a` to `b`.
+    pub corners: Vec<Pos>,
+}
+
+/// A link between processor `rank` and a switch port.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct EndpointLink {
+    /// The processor's rank.
+    pub rank: usize,
+    /// Which processor port.
+    pub role: Role,
+    /// The switch and port position.
+    pub switch: (usize, u16),
+    /// Corner points of the drawn line, from the processor to the switch.
+    pub corners: Vec<Pos>,
+}
+
+/// A topology ready to be materialised.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Plan {
+    /// What each switch port position must carry.
+    pub port_needs: Vec<PortNeed>,
+    /// Switches.
+    pub switches: Vec<SwitchNode>,
+    /// Processor positions, indexed by rank (named `p{rank}`).
+    pub endpoints: Vec<Pos>,
+    /// Switch-to-switch links.
+    pub switch_links: Vec<SwitchLink>,
+    /// Processor-to-switch links.
+    pub endpoint_links: Vec<EndpointLink>,
+    /// The routing rule.
+    pub routing: Routing,
+}
+
+impl Plan {
+    /// An empty plan whose switches have `ports` bidirectional ports.
+    pub(crate) fn new(ports: u32, routing: Routing) -> Self {
+        Plan {
+            port_needs: vec![PortNeed::InOut; ports as usize],
+            switches: Vec::new(),
+            endpoints: Vec::new(),
+            switch_links: Vec::new(),
+            endpoint_links: Vec::new(),
+            routing,
+        }
+    }
+    /// Add a switch; returns its index.
+    pub(crate) fn switch(
+        &mut self,
+        name: String,
+        params: Vec<(&'static str, ParamValue)>,
+        pos: Pos,
+    ) -> usize {
+        self.switches.push(SwitchNode { name, params, pos });
+        self.switches.len() - 1
+    }
+    /// Link two switch ports.
+    pub(crate) fn link(&mut self, a: (usize, u16), b: (usize, u16), corners: Vec<Pos>) {
+        self.switch_links.push(SwitchLink { a, b, corners });
+    }
+    /// Link processor `rank` to a switch port.
+    pub(crate) fn attach(&mut self, rank: usize, role: Role, switch: (usize, u16), corners: Vec<Pos>) {
+        self.endpoint_links.push(EndpointLink { rank, role, switch, corners });
+    }
+    /// The processor name of `rank`.
+    pub(crate) fn endpoint_name(rank: usize) -> String {
+        format!("p{rank}")
+    }
+}
+
+/// A corner that bows the straight line from `a` to `b` sideways by `bow` canvas units (to the
+/// left of the direction of travel), so links that would run over other icons stay visible.
+pub(crate) fn bow(a: Pos, b: Pos, bow: f32) -> Vec<Pos> {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let len = (dx * dx + dy * dy).sqrt().max(1.0);
+    vec![Pos::new(f32::midpoint(a.x, b.x) + dy / len * bow, f32::midpoint(a.y, b.y) - dx / len * bow)]
+}
+
+/// What every switch of a topology must offer: the direction of each port position, and the
+/// parameters its routing rule reads (with sample values of the right kind).
+pub(crate) fn switch_interface(topology: &Topology) -> (Vec<PortNeed>, Vec<(&'static str, ParamValue)>) {
+    let needs = if topology.split_endpoints() {
+        vec![PortNeed::Receive, PortNeed::Receive, PortNeed::Send, PortNeed::Send]
+    } else {
+        vec![PortNeed::InOut; topology.switch_ports() as usize]
+    };
+    let params = match topology.routing(UpChoice::default()) {
+        Routing::DimensionOrder { dims, .. } => vec![("coord", ParamValue::IntArray(vec![0; dims.len()]))],
+        Routing::ECube { .. } => vec![("coord", ParamValue::IntArray(vec![0]))],
+        Routing::DestinationTag { .. } => vec![("stage", ParamValue::Int(0)), ("index", ParamValue::Int(0))],
+        Routing::UpDown { .. } => vec![("level", ParamValue::Int(0)), ("index", ParamValue::Int(0))],
+        Routing::ShortestPath => Vec::new(),
+    };
+    (needs, params)
+}
+
+/// The processor ports a topology links: `net`, or `tx` and `rx`.
+pub(crate) fn endpoint_roles(topology: &Topology) -> &'static [Role] {
+    if topology.split_endpoints() { &[Role::Tx, Role::Rx] } else { &[Role::Net] }
+}
+
+/// The plan of a topology (dimensions already checked).
+pub(crate) fn plan(topology: &Topology, up_choice: UpChoice) -> Plan {
+    let routing = topology.routing(up_choice);
+    let mut plan = match *topology {
+        Topology::Linear { nodes } => crate::grid::plan(&[nodes], false, routing),
+        Topology::Ring { nodes } => crate::grid::ring(nodes, routing),
+        Topology::Mesh2D { x, y } => crate::grid::plan(&[x, y], false, routing),
+        Topology::Torus2D { x, y } => crate::grid::plan(&[x, y], true, routing),
+        Topology::Torus3D { x, y, z } => crate::grid::plan(&[x, y, z], true, routing),
+        Topology::Hypercube { dimensions } => crate::cube::plan(dimensions, routing),
+        Topology::Omega { stages } => crate::omega::plan(stages, routing),
+        Topology::BinaryTree { levels } => crate::tree::plan(2, levels, 1, routing),
+        Topology::FatTree { arity, levels } => crate::tree::plan(arity, levels, arity, routing),
+    };
+    plan.port_needs = switch_interface(topology).0;
+    plan
+}
