@@ -1,1 +1,8 @@
-//! hase-library: catalogue and persistence.
+//! hase-library: the catalogue of entity types, templates, programs and data sheets; running projects
+//! (validate → elaborate → build → simulate → trace + statistics); `--set` overrides; the example
+//! projects; and persistence of projects and experiments.
+
+pub mod catalogue;
+pub mod examples;
+pub mod overrides;
+pub mod runner;

@@ -1,0 +1,151 @@
+//! `hase run`: run a project headless with overrides, a trace file and a statistics file; a progress
+//! bar on a terminal and a summary at the end.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use anyhow::Context;
+use clap::Args;
+use hase_engine::kernel::{Progress, RunOutcome};
+use hase_engine::model::write_atomic;
+use hase_engine::stats::RunStats;
+use hase_engine::time::SimTime;
+use hase_library::overrides::apply_set;
+use hase_library::runner::{RunOptions, RunResult, TraceTarget, base_dir_of, run_project};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::{read_project, time_arg};
+
+/// Arguments of `hase run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Project file (.ron).
+    pub project: PathBuf,
+    /// Override a parameter: `path.param=value`, `type:Type.param=value`, `workload.param=value`,
+    /// `link:inst.port.latency=value`. Repeatable.
+    #[arg(long = "set", value_name = "TARGET=VALUE")]
+    pub sets: Vec<String>,
+    /// Seed of every random stream (default: the project's).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Write the trace here (`.htb` compact, `.gz` compressed text, otherwise text).
+    #[arg(long)]
+    pub trace: Option<PathBuf>,
+    /// Trace level 1–5: 1 keeps everything, 2 messages, 3 updates, 4 states, 5 summary only.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
+    pub level: Option<u8>,
+    /// Stop at this simulated time (e.g. 10us, 2.5ms).
+    #[arg(long, value_parser = time_arg)]
+    pub until: Option<SimTime>,
+    /// Write the statistics as JSON here.
+    #[arg(long)]
+    pub stats: Option<PathBuf>,
+    /// Print the trace fingerprint (for golden comparisons).
+    #[arg(long)]
+    pub fingerprint: bool,
+    /// No progress bar and a one-line summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
+    let mut project = read_project(&args.project)?;
+    for set in &args.sets {
+        apply_set(&mut project, set)?;
+    }
+    let options = RunOptions {
+        seed: args.seed,
+        level: args.level,
+        until: args.until,
+        trace: args.trace.clone().map_or(TraceTarget::None, TraceTarget::File),
+        fingerprint: args.fingerprint,
+        base_dir: base_dir_of(&args.project),
+        cancel: Some(Arc::new(AtomicBool::new(false))),
+        progress_every: 200_000,
+    };
+    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar
+    });
+    let result = run_project(&project, &options, |p: Progress| {
+        if let Some(bar) = &bar {
+            bar.set_message(format!("sim time {}  events {}  pending {}", p.now, p.events, p.pending));
+            bar.tick();
+        }
+    })
+    .with_context(|| format!("cannot run {}", args.project.display()))?;
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    if let Some(path) = &args.stats {
+        write_atomic(path, result.stats.to_json().as_bytes())
+            .with_context(|| format!("cannot write statistics to {}", path.display()))?;
+    }
+    if let Some(e) = &result.trace_error {
+        eprintln!("warning: the trace is incomplete: {e}");
+    }
+    print_summary(&project.name, &result, args.quiet);
+    Ok(match result.outcome {
+        RunOutcome::Completed | RunOutcome::ReachedUntil => ExitCode::SUCCESS,
+        RunOutcome::Deadlock(_) => ExitCode::from(3),
+        RunOutcome::Cancelled => ExitCode::from(4),
+    })
+}
+
+fn print_summary(name: &str, result: &RunResult, quiet: bool) {
+    let s = &result.stats;
+    let makespan = SimTime(s.makespan_ps);
+    if quiet {
+        println!("{name}: {} at {makespan} ({} events)", s.outcome, s.events);
+    } else {
+        println!("{name}");
+        println!("  outcome     {}", s.outcome);
+        println!("  makespan    {makespan}");
+        println!("  events      {} in {:.3} s ({:.2} M events/s)", s.events, s.wall_time_s, s.events_per_s / 1e6);
+        println!("  messages    {} latencies recorded, mean {}", s.latency.count, SimTime::from_f64_ps(s.latency.mean_ps));
+        print_processors(s);
+        print_links(s);
+    }
+    if let Some(f) = &result.fingerprint {
+        println!("  fingerprint {f}");
+    }
+    if let RunOutcome::Deadlock(report) = &result.outcome {
+        eprint!("{report}");
+    }
+}
+
+fn print_processors(s: &RunStats) {
+    let processors: Vec<_> =
+        s.entities.iter().filter(|(_, e)| e.state_time_ps.contains_key("COMPUTE")).collect();
+    if processors.is_empty() {
+        return;
+    }
+    let mean_busy = processors.iter().map(|(_, e)| e.busy_fraction).sum::<f64>() / processors.len() as f64;
+    println!("  processors  {} (mean busy {:.1}%)", processors.len(), mean_busy * 100.0);
+    let mut totals: std::collections::BTreeMap<&str, u64> = std::collections::BTreeMap::new();
+    for (_, e) in &processors {
+        for (state, t) in &e.state_time_ps {
+            *totals.entry(state.as_str()).or_default() += t;
+        }
+    }
+    let line: Vec<String> = totals
+        .iter()
+        .filter(|(_, t)| **t > 0)
+        .map(|(k, t)| format!("{k} {}", SimTime(*t / processors.len() as u64)))
+        .collect();
+    println!("  per rank    {}", line.join(", "));
+}
+
+fn print_links(s: &RunStats) {
+    let mut links: Vec<_> = s.links.iter().filter(|(_, l)| l.msgs > 0).collect();
+    links.sort_by(|a, b| b.1.utilisation.total_cmp(&a.1.utilisation).then(a.0.cmp(b.0)));
+    for (name, l) in links.iter().take(3) {
+        println!("  busiest     {name}: {:.1}% ({} msgs, {} B)", l.utilisation * 100.0, l.msgs, l.bytes);
+    }
+}

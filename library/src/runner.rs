@@ -1,0 +1,153 @@
+//! Running a project: validate and elaborate it, build the behaviours, run the kernel with the
+//! requested trace output, and return the outcome, statistics, fingerprint and (optionally) the trace.
+//! The CLI, the GUI's worker thread, the tests and parameter sweeps all run projects through here.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+use hase_engine::elaborate::{ElabError, FlatModel, elaborate};
+use hase_engine::kernel::{BuildError, Progress, RunControl, RunOutcome, SimConfig, Simulation};
+use hase_engine::model::Project;
+use hase_engine::stats::RunStats;
+use hase_engine::time::SimTime;
+use hase_engine::trace::{
+    FingerprintSink, MemorySink, TeeSink, Trace, TraceError, TraceLevel, TraceSink, create_trace,
+};
+use hase_entities::factory::{BuildInputs, FactoryError, build_behaviours};
+
+use crate::catalogue::registry_for;
+
+/// Where the trace goes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum TraceTarget {
+    /// No trace records at all (fastest).
+    #[default]
+    None,
+    /// Keep the records in memory and return them.
+    Memory,
+    /// Stream to a file; the form follows the extension (`.htb` compact, `.gz` compressed text, else text).
+    File(PathBuf),
+}
+
+/// How to run.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Seed (default: the project's).
+    pub seed: Option<u64>,
+    /// Trace level 1–5 (default: the project's).
+    pub level: Option<u8>,
+    /// Stop time (default: the project's, if any).
+    pub until: Option<SimTime>,
+    /// Trace output.
+    pub trace: TraceTarget,
+    /// Also compute the trace fingerprint.
+    pub fingerprint: bool,
+    /// Directory relative workload paths are resolved against (the project file's directory).
+    pub base_dir: PathBuf,
+    /// Set from any thread to stop the run.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Report progress every this many events (0: default).
+    pub progress_every: u64,
+}
+
+/// What a run produced.
+#[derive(Debug)]
+pub struct RunResult {
+    /// How it ended.
+    pub outcome: RunOutcome,
+    /// Statistics.
+    pub stats: RunStats,
+    /// Trace fingerprint, if asked for.
+    pub fingerprint: Option<String>,
+    /// The trace, if kept in memory.
+    pub trace: Option<Trace>,
+    /// The first trace write failure, if any.
+    pub trace_error: Option<String>,
+    /// The flat model that was simulated.
+    pub model: Arc<FlatModel>,
+}
+
+/// Why a run could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The project does not validate or elaborate.
+    #[error(transparent)]
+    Elaborate(#[from] ElabError),
+    /// Behaviours could not be built (ranks, routing, workload).
+    #[error(transparent)]
+    Build(#[from] FactoryError),
+    /// The kernel could not start.
+    #[error(transparent)]
+    Kernel(#[from] BuildError),
+    /// The trace file could not be created.
+    #[error(transparent)]
+    Trace(#[from] TraceError),
+    /// An option is out of range.
+    #[error("{0}")]
+    Option(String),
+}
+
+/// Elaborate `project` into its flat model (validating it).
+pub fn elaborate_project(project: &Project) -> Result<FlatModel, RunError> {
+    Ok(elaborate(project, &registry_for(project))?)
+}
+
+/// Run `project`, calling `progress` every so many events.
+pub fn run_project(
+    project: &Project,
+    options: &RunOptions,
+    mut progress: impl FnMut(Progress),
+) -> Result<RunResult, RunError> {
+    let registry = registry_for(project);
+    let model = Arc::new(elaborate(project, &registry)?);
+    let built = build_behaviours(&BuildInputs {
+        model: &model,
+        registry: &registry,
+        workload: &project.workload,
+        base_dir: &options.base_dir,
+    })?;
+    let level = TraceLevel::new(options.level.unwrap_or(project.settings.trace_level)).map_err(RunError::Option)?;
+    let seed = options.seed.unwrap_or(project.settings.seed);
+    let memory = Arc::new(Mutex::new(MemorySink::default()));
+    let fingerprint = Arc::new(Mutex::new(FingerprintSink::new()));
+    let mut sinks: Vec<Box<dyn TraceSink>> = Vec::new();
+    match &options.trace {
+        TraceTarget::None => {}
+        TraceTarget::Memory => sinks.push(Box::new(memory.clone())),
+        TraceTarget::File(path) => sinks.push(Box::new(create_trace(path)?)),
+    }
+    if options.fingerprint {
+        sinks.push(Box::new(fingerprint.clone()));
+    }
+    let sink: Option<Box<dyn TraceSink>> = if sinks.is_empty() { None } else { Some(Box::new(TeeSink(sinks))) };
+    let mut sim = Simulation::new(model.clone(), built.behaviours, SimConfig { seed, level, sink })?;
+    let control = RunControl {
+        until: options.until.or(project.settings.until),
+        cancel: options.cancel.as_deref(),
+        progress: Some(&mut progress),
+        check_every: if options.progress_every == 0 { 65_536 } else { options.progress_every },
+    };
+    let outcome = sim.run(control);
+    let report = sim.finish(outcome);
+    let trace = (options.trace == TraceTarget::Memory).then(|| {
+        let m = std::mem::take(&mut *memory.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        Trace { header: m.header, records: m.records }
+    });
+    let fingerprint = options
+        .fingerprint
+        .then(|| fingerprint.lock().unwrap_or_else(std::sync::PoisonError::into_inner).hex());
+    Ok(RunResult {
+        outcome: report.outcome,
+        stats: report.stats,
+        fingerprint,
+        trace,
+        trace_error: report.trace_error,
+        model,
+    })
+}
+
+/// The directory a project file's relative paths are resolved against.
+pub fn base_dir_of(project_file: &Path) -> PathBuf {
+    project_file.parent().filter(|p| !p.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
