@@ -8,11 +8,15 @@ pub mod binary_reader;
 mod binary_tests;
 pub mod binary_writer;
 mod check;
+pub mod chrome;
 pub mod error;
 pub mod file;
+pub mod fingerprint;
 pub mod index;
+pub mod loaded;
 pub mod read;
 pub mod record;
+pub mod summary;
 #[cfg(test)]
 mod testgen;
 mod text_header;
@@ -26,14 +30,18 @@ mod varint;
 pub use binary::{BINARY_MAGIC, DEFAULT_BLOCK_RECORDS};
 pub use binary_reader::BinaryTraceReader;
 pub use binary_writer::BinaryTraceWriter;
+pub use chrome::export_chrome;
 pub use error::TraceError;
 pub use file::{TraceFileWriter, TraceForm, create_trace, index_file, open_trace, seek_file};
+pub use fingerprint::{FingerprintSink, fingerprint};
 pub use index::{IndexEntry, RestartPoint, TraceIndex};
+pub use loaded::{MessageFlight, StateInterval, Trace};
 pub use read::{Reposition, SeekedReader, TraceRead, records};
 pub use record::{
     EntityInfo, GroupInfo, LinkInfo, MemorySink, Record, TeeSink, TraceHeader, TraceLevel, TraceSink,
     TraceValue,
 };
+pub use summary::{EntityTraffic, RecordCounts, TraceSummary};
 pub use text_reader::TextTraceReader;
 pub use text_writer::TextTraceWriter;
 
