@@ -13,7 +13,10 @@ pub mod error;
 pub mod file;
 pub mod fingerprint;
 pub mod index;
+#[cfg(test)]
+mod kernel_tests;
 pub mod loaded;
+pub mod paraver;
 pub mod read;
 pub mod record;
 pub mod summary;
@@ -36,6 +39,7 @@ pub use file::{TraceFileWriter, TraceForm, create_trace, index_file, open_trace,
 pub use fingerprint::{FingerprintSink, fingerprint};
 pub use index::{IndexEntry, RestartPoint, TraceIndex};
 pub use loaded::{MessageFlight, StateInterval, Trace};
+pub use paraver::{export_paraver, export_paraver_files};
 pub use read::{Reposition, SeekedReader, TraceRead, records};
 pub use record::{
     EntityInfo, GroupInfo, LinkInfo, MemorySink, Record, TeeSink, TraceHeader, TraceLevel, TraceSink,
