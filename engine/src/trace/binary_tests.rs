@@ -10,7 +10,8 @@ use super::read::records;
 use super::record::{Record, TraceHeader, TraceSink, TraceValue};
 use super::text_tests::{EXAMPLE, read_all};
 use super::{
-    BinaryTraceReader, BinaryTraceWriter, TraceError, TraceIndex, create_trace, open_trace, seek_file,
+    BinaryTraceReader, BinaryTraceWriter, Trace, TraceError, TraceIndex, create_trace, index_file,
+    open_trace, seek_file,
 };
 use crate::time::SimTime;
 
@@ -130,6 +131,20 @@ fn files_by_extension_round_trip_and_seek_with_their_sidecar() {
         assert_eq!(first.time(), SimTime(2000), "{name}");
         assert_eq!(records(&mut seeked).count(), 309, "{name}");
     }
+    // One scan of a finished file gives the index its writer saved; the whole file loads.
+    for name in ["t.htrace", "t.htb"] {
+        let path = dir.path().join(name);
+        let saved = TraceIndex::load(&TraceIndex::sidecar_path(&path)).unwrap();
+        assert_eq!(index_file(&path, saved.every).unwrap(), saved, "{name}");
+        assert_eq!(
+            Trace::load(&path).unwrap(),
+            Trace {
+                header: header.clone(),
+                records: recs.clone()
+            }
+        );
+    }
+    assert!(index_file(&dir.path().join("t.htrace.gz"), 16).is_err());
     // A sidecar that no longer matches its file is refused.
     let path = dir.path().join("t.htrace");
     let stale = TraceIndex::load(&TraceIndex::sidecar_path(&path)).unwrap();

@@ -85,9 +85,9 @@ impl Trace {
     /// changes at the same time) are left out. Time before an entity's first state record is in
     /// no interval.
     pub fn state_intervals(&self) -> Vec<Vec<StateInterval>> {
-        let end = self.end_time();
-        let mut open: Vec<Option<(SimTime, u16)>> = vec![None; self.header.entities.len()];
-        let mut out: Vec<Vec<StateInterval>> = vec![Vec::new(); self.header.entities.len()];
+        let n = self.header.entities.len();
+        let mut open: Vec<Option<(SimTime, u16)>> = vec![None; n];
+        let mut out: Vec<Vec<StateInterval>> = vec![Vec::new(); n];
         for r in &self.records {
             if let Record::State { time, entity, state } = r
                 && let Some(slot) = open.get_mut(*entity as usize)
@@ -96,6 +96,7 @@ impl Trace {
                 Self::close(&mut out[*entity as usize], prev, *time);
             }
         }
+        let end = self.end_time();
         for (e, slot) in open.into_iter().enumerate() {
             if let Some(prev) = slot {
                 Self::close(&mut out[e], prev, end);
@@ -104,12 +105,27 @@ impl Trace {
         out
     }
 
-    /// The state intervals of one entity (empty if it does not exist).
+    /// The state intervals of one entity, as in [`Trace::state_intervals`] (empty if it does not
+    /// exist or never changes state).
     pub fn entity_state_intervals(&self, entity: u32) -> Vec<StateInterval> {
-        self.state_intervals()
-            .into_iter()
-            .nth(entity as usize)
-            .unwrap_or_default()
+        let mut out = Vec::new();
+        let mut open = None;
+        for r in &self.records {
+            if let Record::State {
+                time,
+                entity: e,
+                state,
+            } = r
+                && *e == entity
+                && let Some(prev) = open.replace((*time, *state))
+            {
+                Self::close(&mut out, prev, *time);
+            }
+        }
+        if let Some(prev) = open {
+            Self::close(&mut out, prev, self.end_time());
+        }
+        out
     }
 
     /// Every traced message, in record order.
@@ -168,7 +184,10 @@ mod tests {
         assert_eq!(tuples(0), [(0, 40, 1), (40, 70, 1)]);
         assert_eq!(tuples(1), [(55, 70, 1)]);
         assert!(tuples(2).is_empty());
-        assert_eq!(trace.entity_state_intervals(1), iv[1]);
+        for e in 0..3 {
+            assert_eq!(trace.entity_state_intervals(e), iv[e as usize]);
+        }
+        assert!(trace.entity_state_intervals(7).is_empty());
     }
 
     #[test]
