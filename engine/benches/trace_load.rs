@@ -1,6 +1,7 @@
 //! Trace load throughput (MB/s of file read and parsed into records) for the text, gzip-text and
 //! compact binary forms of one generated trace of about a million records: 64 processors changing
-//! state, sending labelled messages to each other, and updating a queue-length parameter.
+//! state, sending labelled messages to each other, and updating a queue-length parameter. Also the
+//! write cost per record of the text and binary writers (records/s).
 
 #![allow(
     clippy::expect_used,
@@ -146,6 +147,18 @@ fn trace_load(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(binary.len() as u64));
     group.bench_function("binary", |b| {
         b.iter(|| count(BinaryTraceReader::new(Cursor::new(&binary), "bench").expect("header")));
+    });
+    group.finish();
+
+    // Writing is what a traced run pays per record: measured into a sink that discards bytes.
+    let mut group = c.benchmark_group("trace_write");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(records.len() as u64));
+    group.bench_function("text", |b| {
+        b.iter(|| write(&mut TextTraceWriter::new(std::io::sink()), &header, &records));
+    });
+    group.bench_function("binary", |b| {
+        b.iter(|| write(&mut BinaryTraceWriter::new(std::io::sink()), &header, &records));
     });
     group.finish();
 }

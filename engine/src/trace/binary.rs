@@ -3,8 +3,6 @@
 //! of the block, numbers as LEB128 varints, strings through a string table that restarts with
 //! every block so that each block decodes on its own). Layout in `docs/trace-format.md`.
 
-use std::collections::BTreeMap;
-
 use super::check::{TypeRow, type_table};
 use super::record::{EntityInfo, GroupInfo, LinkInfo, Record, TraceHeader, TraceValue};
 use super::varint::{Cursor, Decoded, put_i64, put_opt, put_str, put_u64};
@@ -144,28 +142,58 @@ pub(crate) fn decode_header(c: &mut Cursor<'_>) -> Decoded<TraceHeader> {
     })
 }
 
-/// Encodes the records of one block.
-#[derive(Default)]
+/// Slots of the encoder's string cache (a power of two).
+const STRING_CACHE_SLOTS: usize = 1024;
+
+/// Encodes the records of one block. Repeated strings are found through a small direct-mapped
+/// cache keyed by a fixed FNV-1a hash (deterministic, no allocation once warm): a string evicted
+/// from the cache is simply defined again, which the format allows.
 pub(crate) struct BlockEncoder {
-    strings: BTreeMap<String, u64>,
+    /// Per slot: the string's table number + 1 (0 = empty) and its text.
+    cache: Vec<(u64, String)>,
+    defined: u64,
     prev_time: u64,
+}
+
+impl Default for BlockEncoder {
+    fn default() -> Self {
+        BlockEncoder {
+            cache: vec![(0, String::new()); STRING_CACHE_SLOTS],
+            defined: 0,
+            prev_time: 0,
+        }
+    }
+}
+
+fn fnv1a(s: &str) -> usize {
+    let mut h = 0xcbf2_9ce4_8422_2325_u64;
+    for b in s.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    (h ^ (h >> 32)) as usize
 }
 
 impl BlockEncoder {
     /// Start a new block: forget the string table and the time base.
     pub(crate) fn reset(&mut self) {
-        self.strings.clear();
+        for slot in &mut self.cache {
+            slot.0 = 0;
+        }
+        self.defined = 0;
         self.prev_time = 0;
     }
 
     fn string(&mut self, out: &mut Vec<u8>, s: &str) {
-        if let Some(&id) = self.strings.get(s) {
-            put_u64(out, id + 1);
+        let slot = &mut self.cache[fnv1a(s) & (STRING_CACHE_SLOTS - 1)];
+        if slot.0 != 0 && slot.1 == s {
+            put_u64(out, slot.0);
         } else {
             put_u64(out, 0);
             put_str(out, s);
-            let id = self.strings.len() as u64;
-            self.strings.insert(s.to_string(), id);
+            self.defined += 1;
+            slot.0 = self.defined;
+            slot.1.clear();
+            slot.1.push_str(s);
         }
     }
 

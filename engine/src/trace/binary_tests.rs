@@ -163,3 +163,31 @@ proptest! {
         prop_assert_eq!(r, recs);
     }
 }
+
+#[test]
+fn repeated_labels_are_stored_once_per_block_and_evictions_still_decode() {
+    let (header, _) = read_all(EXAMPLE).unwrap();
+    let send = |i: u64, label: String| Record::Send {
+        time: SimTime(i),
+        from: 0,
+        from_port: 0,
+        to: 1,
+        to_port: 0,
+        arrive: SimTime(i + 5),
+        bytes: 8,
+        label,
+    };
+    let label = "a fairly long message label".to_string();
+    let same: Vec<Record> = (0..100).map(|i| send(i, label.clone())).collect();
+    let bytes = write_binary(&header, &same, 4096);
+    // Each record: kind, time delta, 4 endpoint numbers, flight, size (1 byte each) and a
+    // one-byte string reference, except the first, which defines the label (0, length 27, text):
+    // 100 × 9 + 28 = 928 payload bytes, plus the block's count (1 byte) and length (2 bytes).
+    let header_only = write_binary(&header, &[], 4096).len();
+    assert_eq!(bytes.len() - header_only, 931);
+    assert_eq!(read_binary(&bytes).unwrap().1, same);
+    // More distinct labels than cache slots, repeated: collisions redefine strings, which must
+    // still decode to the same records.
+    let many: Vec<Record> = (0..6000).map(|i| send(i, format!("L{}", i % 1500))).collect();
+    assert_eq!(read_binary(&write_binary(&header, &many, 8192)).unwrap().1, many);
+}

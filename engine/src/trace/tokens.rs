@@ -43,16 +43,19 @@ pub(crate) fn push_str_token(out: &mut Vec<u8>, s: &str) {
 
 /// Append a value as two tokens: `i <integer>`, `f <real>` or `t <string token>`.
 pub(crate) fn push_value(out: &mut Vec<u8>, value: &TraceValue) {
-    match value {
-        TraceValue::Int(v) => out.extend_from_slice(format!("i {v}").as_bytes()),
+    use std::io::Write as _;
+    // Writing into a Vec cannot fail.
+    let _ = match value {
+        TraceValue::Int(v) => write!(out, "i {v}"),
         // Debug formatting is the shortest text that parses back to the same bits (and uses an
         // exponent for very large or small magnitudes); NaN and infinities print as NaN, inf, -inf.
-        TraceValue::Float(v) => out.extend_from_slice(format!("f {v:?}").as_bytes()),
+        TraceValue::Float(v) => write!(out, "f {v:?}"),
         TraceValue::Text(v) => {
             out.extend_from_slice(b"t ");
             push_str_token(out, v);
+            Ok(())
         }
-    }
+    };
 }
 
 /// One token of a line and where it starts.
