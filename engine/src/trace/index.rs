@@ -157,12 +157,14 @@ impl TraceIndex {
     /// Read an index written by [`TraceIndex::write_to`]; `file` names it in errors.
     pub fn read_from(input: impl BufRead, file: &str) -> Result<Self, TraceError> {
         let mut index = TraceIndex::default();
+        let mut lines = 0;
         for (i, line) in input.lines().enumerate() {
             let line = line.map_err(|e| TraceError::io(file, e))?;
             let line_no = i as u64 + 1;
             parse_index_line(&mut index, i, &line).map_err(|e| e.locate(file, line_no, &line))?;
+            lines += 1;
         }
-        if index.every == 0 {
+        if lines < 4 {
             return Err(TraceError::File {
                 file: file.to_string(),
                 message: "the index is incomplete".into(),
@@ -319,6 +321,8 @@ mod tests {
         let text = String::from_utf8(out).unwrap().replace("40 50 3", "40 50 0");
         let err = TraceIndex::read_from(text.as_bytes(), "t.idx").unwrap_err();
         assert_eq!(err.line(), Some(6));
+        let err = TraceIndex::read_from(&b"$hase-trace-index 1\nevery 3\n"[..], "t.idx").unwrap_err();
+        assert_eq!(err.to_string(), "t.idx: the index is incomplete");
     }
 
     proptest! {
