@@ -1,12 +1,53 @@
 //! Traces: records and levels, sinks, the versioned text format, its reader and time index, the
-//! compact form, fingerprints and the Chrome trace-event export.
+//! compact form, fingerprints and the Chrome trace-event export. The formats are specified in
+//! `docs/trace-format.md`.
 
+pub mod binary;
+pub mod binary_reader;
+#[cfg(test)]
+mod binary_tests;
+pub mod binary_writer;
+mod check;
+pub mod chrome;
+pub mod error;
+pub mod file;
+pub mod fingerprint;
+pub mod index;
+#[cfg(test)]
+mod kernel_tests;
+pub mod loaded;
+pub mod paraver;
+pub mod read;
 pub mod record;
+pub mod summary;
+#[cfg(test)]
+mod testgen;
+mod text_header;
+pub mod text_reader;
+#[cfg(test)]
+mod text_tests;
+pub mod text_writer;
+mod tokens;
+mod varint;
 
+pub use binary::{BINARY_MAGIC, DEFAULT_BLOCK_RECORDS};
+pub use binary_reader::BinaryTraceReader;
+pub use binary_writer::BinaryTraceWriter;
+pub use chrome::export_chrome;
+pub use error::TraceError;
+pub use file::{TraceFileWriter, TraceForm, create_trace, index_file, open_trace, seek_file};
+pub use fingerprint::{FingerprintSink, fingerprint};
+pub use index::{IndexEntry, RestartPoint, TraceIndex};
+pub use loaded::{MessageFlight, StateInterval, Trace};
+pub use paraver::{export_paraver, export_paraver_files};
+pub use read::{Reposition, SeekedReader, TraceRead, records};
 pub use record::{
     EntityInfo, GroupInfo, LinkInfo, MemorySink, Record, TeeSink, TraceHeader, TraceLevel, TraceSink,
     TraceValue,
 };
+pub use summary::{EntityTraffic, RecordCounts, TraceSummary};
+pub use text_reader::TextTraceReader;
+pub use text_writer::TextTraceWriter;
 
 /// Version of the trace formats written by this build.
 pub const FORMAT_VERSION: u32 = 1;

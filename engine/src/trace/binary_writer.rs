@@ -1,0 +1,139 @@
+//! The streaming writer of the compact (binary) trace form. Records are encoded into a block of at
+//! most N records (4096 by default) which is written out when full, so memory stays bounded; a
+//! time index with one checkpoint per block is built as it goes.
+
+use std::io::{BufWriter, Write};
+
+use super::binary::{BINARY_MAGIC, BlockEncoder, DEFAULT_BLOCK_RECORDS, encode_header};
+use super::check::{self, invalid};
+use super::index::{IndexBuilder, RestartPoint, TraceIndex};
+use super::record::{Record, TraceHeader, TraceSink};
+use super::varint::put_u64;
+
+/// Writes the compact trace form to any `Write`, implementing [`TraceSink`].
+pub struct BinaryTraceWriter<W: Write> {
+    out: BufWriter<W>,
+    header: Option<TraceHeader>,
+    block: Vec<u8>,
+    block_len: u64,
+    block_records: u64,
+    encoder: BlockEncoder,
+    bytes_written: u64,
+    records: u64,
+    index: IndexBuilder,
+    built_index: Option<TraceIndex>,
+}
+
+impl<W: Write> BinaryTraceWriter<W> {
+    /// A writer to `out` (buffered internally) with blocks of 4096 records.
+    pub fn new(out: W) -> Self {
+        BinaryTraceWriter {
+            out: BufWriter::with_capacity(1 << 16, out),
+            header: None,
+            block: Vec::with_capacity(1 << 16),
+            block_len: 0,
+            block_records: DEFAULT_BLOCK_RECORDS,
+            encoder: BlockEncoder::default(),
+            bytes_written: 0,
+            records: 0,
+            index: IndexBuilder::new(DEFAULT_BLOCK_RECORDS),
+            built_index: None,
+        }
+    }
+
+    /// Use blocks of `records` records (at least 1): smaller blocks seek more finely, larger ones
+    /// compress labels better.
+    #[must_use]
+    pub fn with_block_records(mut self, records: u64) -> Self {
+        self.block_records = records.max(1);
+        self.index = IndexBuilder::new(self.block_records);
+        self
+    }
+
+    /// The index (one checkpoint per block), available after [`TraceSink::finish`].
+    pub fn index(&self) -> Option<&TraceIndex> {
+        self.built_index.as_ref()
+    }
+
+    /// Bytes written so far.
+    pub fn bytes_written(&self) -> u64 {
+        self.bytes_written
+    }
+
+    /// Flush and return the inner writer.
+    pub fn into_inner(self) -> std::io::Result<W> {
+        self.out.into_inner().map_err(std::io::IntoInnerError::into_error)
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.out.write_all(bytes)?;
+        self.bytes_written += bytes.len() as u64;
+        Ok(())
+    }
+
+    fn flush_block(&mut self) -> std::io::Result<()> {
+        if self.block_len == 0 {
+            return Ok(());
+        }
+        let mut prefix = Vec::with_capacity(16);
+        put_u64(&mut prefix, self.block_len);
+        put_u64(&mut prefix, self.block.len() as u64);
+        self.write(&prefix)?;
+        let block = std::mem::take(&mut self.block);
+        self.write(&block)?;
+        self.block = block;
+        self.block.clear();
+        self.block_len = 0;
+        self.encoder.reset();
+        Ok(())
+    }
+}
+
+impl<W: Write + Send> TraceSink for BinaryTraceWriter<W> {
+    fn header(&mut self, header: &TraceHeader) -> std::io::Result<()> {
+        if self.header.is_some() {
+            return Err(invalid("trace header written twice".into()));
+        }
+        check::header(header).map_err(invalid)?;
+        let body = encode_header(header);
+        let mut prefix = BINARY_MAGIC.to_vec();
+        put_u64(&mut prefix, body.len() as u64);
+        self.write(&prefix)?;
+        self.write(&body)?;
+        self.header = Some(header.clone());
+        Ok(())
+    }
+
+    fn record(&mut self, record: &Record) -> std::io::Result<()> {
+        let Some(header) = &self.header else {
+            return Err(invalid("trace record before the header".into()));
+        };
+        check::record(header, record).map_err(invalid)?;
+        let block_start = RestartPoint {
+            offset: self.bytes_written,
+            ordinal: self.records - self.block_len,
+        };
+        self.index.observe(block_start, self.records, record.time());
+        self.encoder.encode(&mut self.block, record);
+        self.block_len += 1;
+        self.records += 1;
+        if self.block_len >= self.block_records {
+            self.flush_block()?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> std::io::Result<()> {
+        if self.header.is_none() {
+            return Err(invalid("trace finished before the header".into()));
+        }
+        self.flush_block()?;
+        let mut end = vec![0];
+        put_u64(&mut end, self.records);
+        self.write(&end)?;
+        self.out.flush()?;
+        let index = std::mem::replace(&mut self.index, IndexBuilder::new(self.block_records));
+        self.built_index = Some(index.finish(self.records, self.bytes_written));
+        Ok(())
+    }
+}

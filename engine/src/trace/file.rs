@@ -1,0 +1,221 @@
+//! Trace files on disk: the form is chosen by extension (`.htb` compact binary, `.gz` gzip-
+//! compressed text, anything else plain text), writers that also save a `<file>.idx` time index,
+//! and opening a file at a time through its index.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter};
+use std::path::{Path, PathBuf};
+
+use flate2::Compression;
+use flate2::read::MultiGzDecoder;
+use flate2::write::GzEncoder;
+
+use super::binary_reader::BinaryTraceReader;
+use super::binary_writer::BinaryTraceWriter;
+use super::error::TraceError;
+use super::index::TraceIndex;
+use super::read::{SeekedReader, TraceRead};
+use super::record::{Record, TraceHeader, TraceSink};
+use super::text_reader::TextTraceReader;
+use super::text_writer::TextTraceWriter;
+use crate::time::SimTime;
+
+/// The physical form of a trace file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceForm {
+    /// The text form (`.htrace` by convention).
+    Text,
+    /// The text form compressed with gzip (`.gz`); cannot seek.
+    GzipText,
+    /// The compact binary form (`.htb`).
+    Binary,
+}
+
+impl TraceForm {
+    /// The form a path's extension selects.
+    pub fn of_path(path: &Path) -> Self {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("htb") => TraceForm::Binary,
+            Some(e) if e.eq_ignore_ascii_case("gz") => TraceForm::GzipText,
+            _ => TraceForm::Text,
+        }
+    }
+}
+
+fn name_of(path: &Path) -> String {
+    path.display().to_string()
+}
+
+fn open_file(path: &Path) -> Result<File, TraceError> {
+    File::open(path).map_err(|e| TraceError::io(&name_of(path), e))
+}
+
+/// Open a trace file of any form and read its header.
+pub fn open_trace(path: &Path) -> Result<Box<dyn TraceRead + Send>, TraceError> {
+    let name = name_of(path);
+    let file = open_file(path)?;
+    Ok(match TraceForm::of_path(path) {
+        TraceForm::Text => Box::new(TextTraceReader::new(
+            BufReader::with_capacity(1 << 16, file),
+            name,
+        )?),
+        TraceForm::GzipText => Box::new(TextTraceReader::new(
+            BufReader::with_capacity(1 << 16, MultiGzDecoder::new(file)),
+            name,
+        )?),
+        TraceForm::Binary => Box::new(BinaryTraceReader::new(
+            BufReader::with_capacity(1 << 16, file),
+            name,
+        )?),
+    })
+}
+
+/// Build the time index of an existing text or compact file by one scan.
+pub fn index_file(path: &Path, every: u64) -> Result<TraceIndex, TraceError> {
+    if TraceForm::of_path(path) == TraceForm::GzipText {
+        return Err(TraceError::File {
+            file: name_of(path),
+            message: "a gzip-compressed trace cannot seek, so it has no index; use the .htb form".into(),
+        });
+    }
+    let bytes = file_len(path)?;
+    let mut reader = open_trace(path)?;
+    TraceIndex::scan(&mut reader, every, bytes)
+}
+
+fn file_len(path: &Path) -> Result<u64, TraceError> {
+    std::fs::metadata(path)
+        .map(|m| m.len())
+        .map_err(|e| TraceError::io(&name_of(path), e))
+}
+
+/// Open a trace positioned at its first record at or after `time`. Uses `index`, else the
+/// `<file>.idx` sidecar if there is one, else (and for gzip files) skips records from the start.
+/// An index whose recorded file length differs from the file's is refused as stale.
+pub fn seek_file(
+    path: &Path,
+    index: Option<&TraceIndex>,
+    time: SimTime,
+) -> Result<Box<dyn TraceRead + Send>, TraceError> {
+    let name = name_of(path);
+    let form = TraceForm::of_path(path);
+    let sidecar = TraceIndex::sidecar_path(path);
+    let loaded;
+    let index = match index {
+        Some(i) => Some(i),
+        None if form != TraceForm::GzipText && sidecar.exists() => {
+            loaded = TraceIndex::load(&sidecar)?;
+            Some(&loaded)
+        }
+        None => None,
+    };
+    let Some(index) = index.filter(|_| form != TraceForm::GzipText) else {
+        return Ok(Box::new(SeekedReader::skip_until(open_trace(path)?, time)?));
+    };
+    let bytes = file_len(path)?;
+    if index.file_bytes != bytes {
+        return Err(TraceError::File {
+            file: name,
+            message: format!(
+                "the index is stale: it was built for {} bytes, the file has {bytes}",
+                index.file_bytes
+            ),
+        });
+    }
+    let file = BufReader::with_capacity(1 << 16, open_file(path)?);
+    Ok(match form {
+        TraceForm::Binary => Box::new(index.seek(BinaryTraceReader::new(file, name)?, time)?),
+        _ => Box::new(index.seek(TextTraceReader::new(file, name)?, time)?),
+    })
+}
+
+enum Writer {
+    Text(TextTraceWriter<BufWriter<File>>),
+    Gzip(Option<TextTraceWriter<GzEncoder<File>>>),
+    Binary(BinaryTraceWriter<BufWriter<File>>),
+}
+
+/// A trace file being written, in the form its extension selects, implementing [`TraceSink`].
+/// On finish it saves the time index as `<file>.idx` if one was asked for (text) or always
+/// (compact); gzip files have none.
+pub struct TraceFileWriter {
+    path: PathBuf,
+    writer: Writer,
+    index: Option<TraceIndex>,
+}
+
+/// Create a trace file; `index_every` asks for a sidecar index of text files with a checkpoint
+/// every so many records (compact files always get one, per block).
+pub fn create_trace(path: &Path, index_every: Option<u64>) -> Result<TraceFileWriter, TraceError> {
+    let file = File::create(path).map_err(|e| TraceError::io(&name_of(path), e))?;
+    let writer = match TraceForm::of_path(path) {
+        TraceForm::Text => {
+            let w = TextTraceWriter::new(BufWriter::new(file));
+            Writer::Text(match index_every {
+                Some(n) => w.with_index(n),
+                None => w,
+            })
+        }
+        TraceForm::GzipText => Writer::Gzip(Some(TextTraceWriter::new(GzEncoder::new(
+            file,
+            Compression::fast(),
+        )))),
+        TraceForm::Binary => Writer::Binary(BinaryTraceWriter::new(BufWriter::new(file))),
+    };
+    Ok(TraceFileWriter {
+        path: path.to_path_buf(),
+        writer,
+        index: None,
+    })
+}
+
+impl TraceFileWriter {
+    /// The index saved beside the file, after finish.
+    pub fn index(&self) -> Option<&TraceIndex> {
+        self.index.as_ref()
+    }
+
+    fn sink(&mut self) -> std::io::Result<&mut dyn TraceSink> {
+        Ok(match &mut self.writer {
+            Writer::Text(w) => w,
+            Writer::Gzip(Some(w)) => w,
+            Writer::Gzip(None) => return Err(std::io::Error::other("trace file already finished")),
+            Writer::Binary(w) => w,
+        })
+    }
+}
+
+impl TraceSink for TraceFileWriter {
+    fn header(&mut self, header: &TraceHeader) -> std::io::Result<()> {
+        self.sink()?.header(header)
+    }
+    fn record(&mut self, record: &Record) -> std::io::Result<()> {
+        self.sink()?.record(record)
+    }
+    fn finish(&mut self) -> std::io::Result<()> {
+        self.index = match &mut self.writer {
+            Writer::Text(w) => {
+                w.finish()?;
+                w.index().cloned()
+            }
+            Writer::Binary(w) => {
+                w.finish()?;
+                w.index().cloned()
+            }
+            Writer::Gzip(w) => {
+                let mut w = w
+                    .take()
+                    .ok_or_else(|| std::io::Error::other("trace file already finished"))?;
+                w.finish()?;
+                w.into_inner()?.finish()?;
+                None
+            }
+        };
+        if let Some(index) = &self.index {
+            index
+                .save(&TraceIndex::sidecar_path(&self.path))
+                .map_err(|e| std::io::Error::other(e.to_string()))?;
+        }
+        Ok(())
+    }
+}

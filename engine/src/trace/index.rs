@@ -1,0 +1,357 @@
+//! The time index for seeking in a trace file: checkpoints `(time, byte offset, record ordinal)`
+//! every N records, built while writing or by one scan of a file, saved as a `<file>.idx` sidecar.
+//!
+//! Record times need not be monotone (a message's departure can be later than records emitted
+//! after it, when its link is busy), so a checkpoint's `time` is the latest time of any record up
+//! to and including the checkpoint's record. That running maximum is monotone, which makes
+//! [`TraceIndex::seek`] exact: it starts at the last checkpoint whose time is before the target
+//! (every earlier record is then before it too) and skips at most one interval of records.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+use super::error::{LineError, TraceError};
+use super::read::{Reposition, SeekedReader, TraceRead};
+use super::tokens::Tokens;
+use crate::time::SimTime;
+
+/// A place where a reader can start reading records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RestartPoint {
+    /// Byte offset of the record's line (text) or block (compact) in the (uncompressed) file.
+    pub offset: u64,
+    /// Ordinal of the first record read from there (0-based).
+    pub ordinal: u64,
+}
+
+/// One checkpoint of a [`TraceIndex`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IndexEntry {
+    /// Latest record time up to and including record `ordinal` (its own time if times are monotone).
+    pub time: SimTime,
+    /// Byte offset where record `ordinal` starts (its line, or its block in the compact form).
+    pub offset: u64,
+    /// Ordinal of the record.
+    pub ordinal: u64,
+}
+
+/// Checkpoints for seeking by time in one trace file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TraceIndex {
+    /// Requested records between checkpoints (compact files round up to whole blocks).
+    pub every: u64,
+    /// Records in the trace.
+    pub records: u64,
+    /// Length of the indexed file in bytes, to detect a stale sidecar.
+    pub file_bytes: u64,
+    /// The checkpoints, by ordinal.
+    pub entries: Vec<IndexEntry>,
+}
+
+/// Collects checkpoints as records go by.
+#[derive(Debug)]
+pub(crate) struct IndexBuilder {
+    every: u64,
+    latest: SimTime,
+    entries: Vec<IndexEntry>,
+}
+
+impl IndexBuilder {
+    pub(crate) fn new(every: u64) -> Self {
+        IndexBuilder {
+            every: every.max(1),
+            latest: SimTime::ZERO,
+            entries: Vec::new(),
+        }
+    }
+
+    /// Record `ordinal` at `time`, which can be re-read from `at`.
+    pub(crate) fn observe(&mut self, at: RestartPoint, ordinal: u64, time: SimTime) {
+        self.latest = self.latest.max(time);
+        let due = self
+            .entries
+            .last()
+            .is_none_or(|e| ordinal - e.ordinal >= self.every);
+        if at.ordinal == ordinal && due {
+            self.entries.push(IndexEntry {
+                time: self.latest,
+                offset: at.offset,
+                ordinal,
+            });
+        }
+    }
+
+    pub(crate) fn finish(self, records: u64, file_bytes: u64) -> TraceIndex {
+        TraceIndex {
+            every: self.every,
+            records,
+            file_bytes,
+            entries: self.entries,
+        }
+    }
+}
+
+impl TraceIndex {
+    /// Build an index by reading every remaining record of `reader` (freshly opened);
+    /// `file_bytes` is the length of the file.
+    pub fn scan<R: TraceRead + ?Sized>(
+        reader: &mut R,
+        every: u64,
+        file_bytes: u64,
+    ) -> Result<Self, TraceError> {
+        let mut builder = IndexBuilder::new(every);
+        while let Some(record) = reader.next_record()? {
+            builder.observe(reader.restart_point(), reader.records_read() - 1, record.time());
+        }
+        Ok(builder.finish(reader.records_read(), file_bytes))
+    }
+
+    /// The checkpoint to start from to find the first record at or after `time`.
+    pub fn checkpoint(&self, time: SimTime) -> Option<&IndexEntry> {
+        let before = self.entries.partition_point(|e| e.time < time);
+        self.entries.get(before.saturating_sub(1))
+    }
+
+    /// Position `reader` (freshly opened on the indexed file) at the first record whose time is at
+    /// or after `time`; the returned reader yields exactly the records a linear scan would from
+    /// there on.
+    pub fn seek<R: Reposition>(&self, mut reader: R, time: SimTime) -> Result<SeekedReader<R>, TraceError> {
+        if let Some(entry) = self.checkpoint(time) {
+            reader.reposition(RestartPoint {
+                offset: entry.offset,
+                ordinal: entry.ordinal,
+            })?;
+        }
+        SeekedReader::skip_until(reader, time)
+    }
+
+    /// The sidecar path of a trace file: `<file>.idx`.
+    pub fn sidecar_path(trace: &Path) -> PathBuf {
+        let mut name = trace.as_os_str().to_owned();
+        name.push(".idx");
+        PathBuf::from(name)
+    }
+
+    /// Write the index as text: `$hase-trace-index 1`, `every`, `records`, `bytes`, then one
+    /// `<time_ps> <offset> <ordinal>` line per checkpoint.
+    pub fn write_to(&self, mut out: impl Write) -> std::io::Result<()> {
+        write!(
+            out,
+            "$hase-trace-index 1\nevery {}\nrecords {}\nbytes {}\n",
+            self.every, self.records, self.file_bytes
+        )?;
+        for e in &self.entries {
+            writeln!(out, "{} {} {}", e.time.as_ps(), e.offset, e.ordinal)?;
+        }
+        out.flush()
+    }
+
+    /// Save as a file.
+    pub fn save(&self, path: &Path) -> Result<(), TraceError> {
+        let name = path.display().to_string();
+        let file = std::fs::File::create(path).map_err(|e| TraceError::io(&name, e))?;
+        self.write_to(std::io::BufWriter::new(file))
+            .map_err(|e| TraceError::io(&name, e))
+    }
+
+    /// Read an index written by [`TraceIndex::write_to`]; `file` names it in errors.
+    pub fn read_from(input: impl BufRead, file: &str) -> Result<Self, TraceError> {
+        let mut index = TraceIndex::default();
+        let mut lines = 0;
+        for (i, line) in input.lines().enumerate() {
+            let line = line.map_err(|e| TraceError::io(file, e))?;
+            let line_no = i as u64 + 1;
+            parse_index_line(&mut index, i, &line).map_err(|e| e.locate(file, line_no, &line))?;
+            lines += 1;
+        }
+        if lines < 4 {
+            return Err(TraceError::File {
+                file: file.to_string(),
+                message: "the index is incomplete".into(),
+            });
+        }
+        Ok(index)
+    }
+
+    /// Load a sidecar file.
+    pub fn load(path: &Path) -> Result<Self, TraceError> {
+        let name = path.display().to_string();
+        let file = std::fs::File::open(path).map_err(|e| TraceError::io(&name, e))?;
+        Self::read_from(std::io::BufReader::new(file), &name)
+    }
+}
+
+fn parse_index_line(index: &mut TraceIndex, i: usize, line: &str) -> Result<(), LineError> {
+    let mut t = Tokens::new(line);
+    let keyword = |t: &mut Tokens<'_>, word: &str| -> Result<u64, LineError> {
+        let found = t.expect(format_args!("`{word} <number>`"))?;
+        if found.text != word {
+            return Err(LineError::new(found.byte, format!("expected `{word} <number>`")));
+        }
+        let v = t.number::<u64>(format_args!("a number after `{word}`"))?.0;
+        t.end("the number")?;
+        Ok(v)
+    };
+    match i {
+        0 => {
+            if line != "$hase-trace-index 1" {
+                return Err(LineError::new(0, "expected `$hase-trace-index 1`"));
+            }
+        }
+        1 => index.every = keyword(&mut t, "every")?.max(1),
+        2 => index.records = keyword(&mut t, "records")?,
+        3 => index.file_bytes = keyword(&mut t, "bytes")?,
+        _ => {
+            let (time, _) = t.number::<u64>("a checkpoint time in picoseconds")?;
+            let (offset, _) = t.number::<u64>("a byte offset after the time")?;
+            let (ordinal, at) = t.number::<u64>("a record ordinal after the offset")?;
+            t.end("the ordinal")?;
+            if index
+                .entries
+                .last()
+                .is_some_and(|e| e.ordinal >= ordinal || e.time > SimTime(time))
+            {
+                return Err(LineError::new(
+                    at,
+                    "checkpoints must go forward in ordinal and time",
+                ));
+            }
+            index.entries.push(IndexEntry {
+                time: SimTime(time),
+                offset,
+                ordinal,
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Cursor;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::trace::read::records;
+    use crate::trace::record::{Record, TraceHeader, TraceSink};
+    use crate::trace::testgen;
+    use crate::trace::{BinaryTraceReader, BinaryTraceWriter, TextTraceReader, TextTraceWriter};
+
+    fn write_text(header: &TraceHeader, records: &[Record], every: u64) -> (Vec<u8>, TraceIndex) {
+        let mut w = TextTraceWriter::new(Vec::new()).with_index(every);
+        w.header(header).unwrap();
+        for r in records {
+            w.record(r).unwrap();
+        }
+        w.finish().unwrap();
+        let index = w.index().unwrap().clone();
+        (w.into_inner().unwrap(), index)
+    }
+
+    fn write_binary(header: &TraceHeader, records: &[Record], block: u64) -> (Vec<u8>, TraceIndex) {
+        let mut w = BinaryTraceWriter::new(Vec::new()).with_block_records(block);
+        w.header(header).unwrap();
+        for r in records {
+            w.record(r).unwrap();
+        }
+        w.finish().unwrap();
+        let index = w.index().unwrap().clone();
+        (w.into_inner().unwrap(), index)
+    }
+
+    /// What a linear scan yields from the first record at or after `time`.
+    fn suffix(records: &[Record], time: SimTime) -> Vec<Record> {
+        let first = records
+            .iter()
+            .position(|r| r.time() >= time)
+            .unwrap_or(records.len());
+        records[first..].to_vec()
+    }
+
+    fn collect<R: crate::trace::TraceRead>(mut r: R) -> Vec<Record> {
+        records(&mut r).collect::<Result<_, _>>().unwrap()
+    }
+
+    #[test]
+    fn checkpoints_hold_the_running_maximum_time() {
+        let mut b = IndexBuilder::new(2);
+        for (i, t) in [5_u64, 9, 7, 8, 8, 20].into_iter().enumerate() {
+            let at = RestartPoint {
+                offset: 100 + i as u64,
+                ordinal: i as u64,
+            };
+            b.observe(at, i as u64, SimTime(t));
+        }
+        let index = b.finish(6, 200);
+        let got: Vec<(u64, u64, u64)> = index
+            .entries
+            .iter()
+            .map(|e| (e.time.0, e.offset, e.ordinal))
+            .collect();
+        assert_eq!(got, [(5, 100, 0), (9, 102, 2), (9, 104, 4)]);
+        // Time 9 may be reached no later than ordinal 1, which only checkpoint 0 precedes.
+        assert_eq!(index.checkpoint(SimTime(9)).unwrap().ordinal, 0);
+        assert_eq!(index.checkpoint(SimTime(10)).unwrap().ordinal, 4);
+        assert_eq!(index.checkpoint(SimTime(0)).unwrap().ordinal, 0);
+    }
+
+    #[test]
+    fn sidecar_text_round_trips_and_rejects_garbage() {
+        let index = TraceIndex {
+            every: 3,
+            records: 7,
+            file_bytes: 99,
+            entries: vec![
+                IndexEntry {
+                    time: SimTime(0),
+                    offset: 10,
+                    ordinal: 0,
+                },
+                IndexEntry {
+                    time: SimTime(40),
+                    offset: 50,
+                    ordinal: 3,
+                },
+            ],
+        };
+        let mut out = Vec::new();
+        index.write_to(&mut out).unwrap();
+        assert_eq!(TraceIndex::read_from(&out[..], "t.idx").unwrap(), index);
+        let text = String::from_utf8(out).unwrap().replace("40 50 3", "40 50 0");
+        let err = TraceIndex::read_from(text.as_bytes(), "t.idx").unwrap_err();
+        assert_eq!(err.line(), Some(6));
+        let err = TraceIndex::read_from(&b"$hase-trace-index 1\nevery 3\n"[..], "t.idx").unwrap_err();
+        assert_eq!(err.to_string(), "t.idx: the index is incomplete");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(100))]
+        #[test]
+        fn seeking_yields_the_linear_scan_suffix(
+            (header, recs) in testgen::trace(60),
+            every in 1_u64..8,
+            probes in prop::collection::vec(any::<prop::sample::Index>(), 1..6),
+        ) {
+            let (text, text_index) = write_text(&header, &recs, every);
+            let (binary, binary_index) = write_binary(&header, &recs, every);
+            let mut times: Vec<SimTime> = recs.iter().map(Record::time).collect();
+            times.extend([SimTime(0), SimTime(u64::MAX)]);
+            for probe in probes {
+                let base = *probe.get(&times);
+                for time in [base, base.saturating_add(SimTime(1)), base.saturating_sub(SimTime(1))] {
+                    let expected = suffix(&recs, time);
+                    let reader = TextTraceReader::new(Cursor::new(&text), "t").unwrap();
+                    prop_assert_eq!(&collect(text_index.seek(reader, time).unwrap()), &expected);
+                    let reader = BinaryTraceReader::new(Cursor::new(&binary), "t").unwrap();
+                    prop_assert_eq!(&collect(binary_index.seek(reader, time).unwrap()), &expected);
+                }
+            }
+            // One scan of the file builds the same index as the writer did.
+            let mut reader = TextTraceReader::new(Cursor::new(&text), "t").unwrap();
+            prop_assert_eq!(&TraceIndex::scan(&mut reader, every, text.len() as u64).unwrap(), &text_index);
+            let mut reader = BinaryTraceReader::new(Cursor::new(&binary), "t").unwrap();
+            prop_assert_eq!(&TraceIndex::scan(&mut reader, every, binary.len() as u64).unwrap(), &binary_index);
+        }
+    }
+}
