@@ -32,20 +32,13 @@ fn header() -> TraceHeader {
             .map(|i| EntityInfo {
                 path: format!("cluster/node{i}"),
                 type_name: "Processor".into(),
-                states: ["IDLE", "COMPUTE", "SEND", "RECV", "WAIT"]
-                    .map(String::from)
-                    .to_vec(),
+                states: ["IDLE", "COMPUTE", "SEND", "RECV", "WAIT"].map(String::from).to_vec(),
                 params: vec!["queue_length".into()],
                 ports: vec!["net".into()],
                 group: None,
             })
             .collect(),
-        links: (0..ENTITIES)
-            .map(|i| LinkInfo {
-                a: (i, 0),
-                b: ((i + 1) % ENTITIES, 0),
-            })
-            .collect(),
+        links: (0..ENTITIES).map(|i| LinkInfo { a: (i, 0), b: ((i + 1) % ENTITIES, 0) }).collect(),
         groups: Vec::new(),
     }
 }
@@ -63,11 +56,7 @@ fn records() -> Vec<Record> {
             let time = SimTime(now);
             let entity = (x >> 20) as u32 % ENTITIES;
             match i % 10 {
-                0..=4 => Record::State {
-                    time,
-                    entity,
-                    state: (x >> 40) as u16 % 5,
-                },
+                0..=4 => Record::State { time, entity, state: (x >> 40) as u16 % 5 },
                 5..=8 => {
                     let to = (entity + 1 + (x >> 33) as u32 % (ENTITIES - 1)) % ENTITIES;
                     Record::Send {
@@ -81,12 +70,7 @@ fn records() -> Vec<Record> {
                         label: format!("data r{entity}→r{to} {}/8", i % 8),
                     }
                 }
-                _ => Record::Param {
-                    time,
-                    entity,
-                    param: 0,
-                    value: TraceValue::Int((x % 32) as i64),
-                },
+                _ => Record::Param { time, entity, param: 0, value: TraceValue::Int((x % 32) as i64) },
             }
         })
         .collect()
@@ -115,10 +99,7 @@ fn trace_load(c: &mut Criterion) {
     let mut text = TextTraceWriter::new(Vec::new());
     write(&mut text, &header, &records);
     let text = text.into_inner().expect("text");
-    let mut gz = TextTraceWriter::new(flate2::write::GzEncoder::new(
-        Vec::new(),
-        flate2::Compression::fast(),
-    ));
+    let mut gz = TextTraceWriter::new(flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast()));
     write(&mut gz, &header, &records);
     let gz = gz.into_inner().expect("gz").finish().expect("gz");
     let mut binary = BinaryTraceWriter::new(Vec::new());

@@ -39,7 +39,17 @@ mod tests {
     #[test]
     fn catalogue_lists_every_template_program_and_sheet() {
         let t = template_names();
-        for name in ["linear", "ring", "mesh2d", "torus2d", "torus3d", "hypercube", "omega", "binary_tree", "fat_tree"] {
+        for name in [
+            "linear",
+            "ring",
+            "mesh2d",
+            "torus2d",
+            "torus3d",
+            "hypercube",
+            "omega",
+            "binary_tree",
+            "fat_tree",
+        ] {
             assert!(t.contains(&name), "template {name} missing from {t:?}");
         }
         let p: Vec<String> = programs().into_iter().map(|p| p.name.to_string()).collect();

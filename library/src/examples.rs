@@ -111,7 +111,8 @@ fn wavefront_stream(rank: u32, side: u32) -> String {
 
 /// A 4×4 mesh driven by one instruction-stream file per processor.
 pub fn mesh_streams() -> Result<Example, TemplateError> {
-    let mut project = generate(Topology::Mesh2D { x: 4, y: 4 }, "Wavefront on a 4x4 mesh", &ProjectForm::Flat)?;
+    let mut project =
+        generate(Topology::Mesh2D { x: 4, y: 4 }, "Wavefront on a 4x4 mesh", &ProjectForm::Flat)?;
     project.description = "A 4x4 mesh of routers and processors driven by HASE-style instruction streams \
         (projects/mesh_streams/rank*.txt): three wavefront sweeps from the top-left corner, then an \
         allreduce and a barrier."
@@ -124,12 +125,18 @@ pub fn mesh_streams() -> Result<Example, TemplateError> {
         streams.insert(rank, StreamSource::File(path));
     }
     project.workload = Workload::Streams { streams };
-    Ok(Example { file: "mesh_streams.ron", summary: "a 4x4 mesh driven by instruction streams", project, extra_files: files })
+    Ok(Example {
+        file: "mesh_streams.ron",
+        summary: "a 4x4 mesh driven by instruction streams",
+        project,
+        extra_files: files,
+    })
 }
 
 /// An 8-input omega network under an all-to-all.
 pub fn omega8() -> Result<Example, TemplateError> {
-    let mut project = generate(Topology::Omega { stages: 3 }, "All-to-all on an omega network", &ProjectForm::Flat)?;
+    let mut project =
+        generate(Topology::Omega { stages: 3 }, "All-to-all on an omega network", &ProjectForm::Flat)?;
     project.description = "8 processors send to 8 processors through three stages of 2x2 switches \
         (destination-tag routing). A pairwise all-to-all of 4 KiB blocks shows the internal blocking of \
         the omega network."
@@ -143,7 +150,12 @@ pub fn omega8() -> Result<Example, TemplateError> {
             ("iterations", ParamValue::Int(1)),
         ],
     );
-    Ok(Example { file: "omega8.ron", summary: "an 8-input omega network running an all-to-all", project, extra_files: vec![] })
+    Ok(Example {
+        file: "omega8.ron",
+        summary: "an 8-input omega network running an all-to-all",
+        project,
+        extra_files: vec![],
+    })
 }
 
 /// A 3D torus running the ATM2D halo exchange.
@@ -164,7 +176,12 @@ pub fn torus3d_halo() -> Result<Example, TemplateError> {
             ("compute_time", ParamValue::Time(SimTime::from_us(50))),
         ],
     );
-    Ok(Example { file: "torus3d_halo.ron", summary: "a 3D torus running a halo exchange", project, extra_files: vec![] })
+    Ok(Example {
+        file: "torus3d_halo.ron",
+        summary: "a 3D torus running a halo exchange",
+        project,
+        extra_files: vec![],
+    })
 }
 
 /// A task farm with random task times on a 2D torus.
@@ -185,7 +202,12 @@ pub fn task_farm() -> Result<Example, TemplateError> {
         ],
     );
     project.settings.seed = 7;
-    Ok(Example { file: "task_farm.ron", summary: "a task farm with random task times", project, extra_files: vec![] })
+    Ok(Example {
+        file: "task_farm.ron",
+        summary: "a task farm with random task times",
+        project,
+        extra_files: vec![],
+    })
 }
 
 /// A compound network whose abstraction toggle gives matching results on a contention-free workload.

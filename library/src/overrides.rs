@@ -27,25 +27,31 @@ pub struct SetError {
 /// Apply one `target=value` assignment.
 pub fn apply_set(project: &mut Project, assignment: &str) -> Result<(), SetError> {
     let fail = |reason: String| SetError { assignment: assignment.to_string(), reason };
-    let (target, value) =
-        assignment.split_once('=').ok_or_else(|| fail("expected `target=value`".into()))?;
+    let (target, value) = assignment.split_once('=').ok_or_else(|| fail("expected `target=value`".into()))?;
     let (target, value) = (target.trim(), value.trim());
     let registry = registry_for(project);
     if let Some(param) = target.strip_prefix("workload.") {
         return set_workload(project, param, value).map_err(fail);
     }
     if let Some(rest) = target.strip_prefix("type:") {
-        let (type_name, param) = rest.split_once('.').ok_or_else(|| fail("expected `type:<Type>.<param>`".into()))?;
+        let (type_name, param) =
+            rest.split_once('.').ok_or_else(|| fail("expected `type:<Type>.<param>`".into()))?;
         return set_type(project, &registry, type_name, param, value).map_err(fail);
     }
     if let Some(rest) = target.strip_prefix("link:") {
         return set_link(project, rest, value).map_err(fail);
     }
-    let (path, param) = target.rsplit_once('.').ok_or_else(|| fail("expected `<instance path>.<param>`".into()))?;
+    let (path, param) =
+        target.rsplit_once('.').ok_or_else(|| fail("expected `<instance path>.<param>`".into()))?;
     set_instance(project, &registry, path, param, value).map_err(fail)
 }
 
-fn parse_for(registry: &TypeRegistry, type_name: &str, param: &str, value: &str) -> Result<ParamValue, String> {
+fn parse_for(
+    registry: &TypeRegistry,
+    type_name: &str,
+    param: &str,
+    value: &str,
+) -> Result<ParamValue, String> {
     let ty = registry.get(type_name).ok_or_else(|| format!("unknown type `{type_name}`"))?;
     let def = ty.param(param).ok_or_else(|| {
         let known: Vec<&str> = ty.params.iter().map(|p| p.name.as_str()).collect();
@@ -54,14 +60,21 @@ fn parse_for(registry: &TypeRegistry, type_name: &str, param: &str, value: &str)
     def.kind.parse(value).map_err(|e| format!("`{param}`: {e}"))
 }
 
-fn set_instance(project: &mut Project, registry: &TypeRegistry, path: &str, param: &str, value: &str) -> Result<(), String> {
+fn set_instance(
+    project: &mut Project,
+    registry: &TypeRegistry,
+    path: &str,
+    param: &str,
+    value: &str,
+) -> Result<(), String> {
     let segments: Vec<&str> = path.split('/').collect();
     let (last, parents) = segments.split_last().ok_or("empty path")?;
     // Walk down through compound types to the network holding the instance.
     let mut type_chain: Vec<String> = Vec::new();
     let mut net: &Network = &project.network;
     for seg in parents {
-        let inst = net.instances.get(*seg).ok_or_else(|| format!("no instance `{seg}` on the way to `{path}`"))?;
+        let inst =
+            net.instances.get(*seg).ok_or_else(|| format!("no instance `{seg}` on the way to `{path}`"))?;
         let ty = registry.get(&inst.type_name).ok_or_else(|| format!("unknown type `{}`", inst.type_name))?;
         let compound = ty.compound.as_ref().ok_or_else(|| format!("`{seg}` is not a compound"))?;
         type_chain.push(ty.name.clone());
@@ -84,7 +97,13 @@ fn set_instance(project: &mut Project, registry: &TypeRegistry, path: &str, para
     Ok(())
 }
 
-fn set_type(project: &mut Project, registry: &TypeRegistry, type_name: &str, param: &str, value: &str) -> Result<(), String> {
+fn set_type(
+    project: &mut Project,
+    registry: &TypeRegistry,
+    type_name: &str,
+    param: &str,
+    value: &str,
+) -> Result<(), String> {
     let parsed = parse_for(registry, type_name, param, value)?;
     let mut count = set_in_network(&mut project.network, type_name, param, &parsed);
     for t in project.types.values_mut() {
@@ -121,7 +140,8 @@ fn set_link(project: &mut Project, target: &str, value: &str) -> Result<(), Stri
         "latency" => link.latency = parse_time(value).map_err(|e| e.to_string())?,
         "bandwidth" => {
             let kind = ParamKind::Int { min: Some(0), max: None };
-            link.bandwidth_bytes_per_s = kind.parse(value).map_err(|e| e.to_string())?.as_int().unwrap_or(0) as u64;
+            link.bandwidth_bytes_per_s =
+                kind.parse(value).map_err(|e| e.to_string())?.as_int().unwrap_or(0) as u64;
         }
         other => return Err(format!("links have `latency` and `bandwidth`, not `{other}`")),
     }

@@ -107,7 +107,8 @@ pub fn run_project(
         workload: &project.workload,
         base_dir: &options.base_dir,
     })?;
-    let level = TraceLevel::new(options.level.unwrap_or(project.settings.trace_level)).map_err(RunError::Option)?;
+    let level =
+        TraceLevel::new(options.level.unwrap_or(project.settings.trace_level)).map_err(RunError::Option)?;
     let seed = options.seed.unwrap_or(project.settings.seed);
     let memory = Arc::new(Mutex::new(MemorySink::default()));
     let fingerprint = Arc::new(Mutex::new(FingerprintSink::new()));
@@ -120,7 +121,8 @@ pub fn run_project(
     if options.fingerprint {
         sinks.push(Box::new(fingerprint.clone()));
     }
-    let sink: Option<Box<dyn TraceSink>> = if sinks.is_empty() { None } else { Some(Box::new(TeeSink(sinks))) };
+    let sink: Option<Box<dyn TraceSink>> =
+        if sinks.is_empty() { None } else { Some(Box::new(TeeSink(sinks))) };
     let mut sim = Simulation::new(model.clone(), built.behaviours, SimConfig { seed, level, sink })?;
     let control = RunControl {
         until: options.until.or(project.settings.until),
@@ -149,5 +151,8 @@ pub fn run_project(
 
 /// The directory a project file's relative paths are resolved against.
 pub fn base_dir_of(project_file: &Path) -> PathBuf {
-    project_file.parent().filter(|p| !p.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+    project_file
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }

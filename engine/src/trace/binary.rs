@@ -87,12 +87,7 @@ pub(crate) fn decode_header(c: &mut Cursor<'_>) -> Decoded<TraceHeader> {
         let states = c.strs("state names")?;
         let params = c.strs("parameter names")?;
         let ports = c.strs("port names")?;
-        types.push(TypeRow {
-            name,
-            states,
-            params,
-            ports,
-        });
+        types.push(TypeRow { name, states, params, ports });
     }
     let group_count = c.u64("the group count")?;
     let mut groups = Vec::new();
@@ -109,12 +104,9 @@ pub(crate) fn decode_header(c: &mut Cursor<'_>) -> Decoded<TraceHeader> {
         let path = c.str("an entity path")?;
         let at = c.pos;
         let ty: usize = c.small("a type index")?;
-        let t = types.get(ty).ok_or_else(|| {
-            (
-                at,
-                format!("type {ty} does not exist (the header lists {})", types.len()),
-            )
-        })?;
+        let t = types
+            .get(ty)
+            .ok_or_else(|| (at, format!("type {ty} does not exist (the header lists {})", types.len())))?;
         entities.push(EntityInfo {
             path,
             type_name: t.name.clone(),
@@ -131,15 +123,7 @@ pub(crate) fn decode_header(c: &mut Cursor<'_>) -> Decoded<TraceHeader> {
         let b = (c.small("a link entity")?, c.small("a link port")?);
         links.push(LinkInfo { a, b });
     }
-    Ok(TraceHeader {
-        version,
-        project,
-        seed,
-        level,
-        entities,
-        links,
-        groups,
-    })
+    Ok(TraceHeader { version, project, seed, level, entities, links, groups })
 }
 
 /// Slots of the encoder's string cache (a power of two).
@@ -157,11 +141,7 @@ pub(crate) struct BlockEncoder {
 
 impl Default for BlockEncoder {
     fn default() -> Self {
-        BlockEncoder {
-            cache: vec![(0, String::new()); STRING_CACHE_SLOTS],
-            defined: 0,
-            prev_time: 0,
-        }
+        BlockEncoder { cache: vec![(0, String::new()); STRING_CACHE_SLOTS], defined: 0, prev_time: 0 }
     }
 }
 
@@ -232,42 +212,21 @@ impl BlockEncoder {
                 put_u64(out, u64::from(*entity));
                 put_u64(out, u64::from(*state));
             }
-            Record::Send {
-                from,
-                from_port,
-                to,
-                to_port,
-                arrive,
-                bytes,
-                label,
-                ..
-            } => {
-                for v in [
-                    u64::from(*from),
-                    u64::from(*from_port),
-                    u64::from(*to),
-                    u64::from(*to_port),
-                ] {
+            Record::Send { from, from_port, to, to_port, depart, arrive, bytes, label, .. } => {
+                for v in [u64::from(*from), u64::from(*from_port), u64::from(*to), u64::from(*to_port)] {
                     put_u64(out, v);
                 }
-                put_u64(out, arrive.as_ps().saturating_sub(time));
+                put_u64(out, depart.as_ps().saturating_sub(time));
+                put_u64(out, arrive.as_ps().saturating_sub(depart.as_ps()));
                 put_u64(out, *bytes);
                 self.string(out, label);
             }
-            Record::Param {
-                entity, param, value, ..
-            } => {
+            Record::Param { entity, param, value, .. } => {
                 put_u64(out, u64::from(*entity));
                 put_u64(out, u64::from(*param));
                 self.value(out, value);
             }
-            Record::Array {
-                entity,
-                param,
-                index,
-                value,
-                ..
-            } => {
+            Record::Array { entity, param, index, value, .. } => {
                 put_u64(out, u64::from(*entity));
                 put_u64(out, u64::from(*param));
                 put_u64(out, u64::from(*index));
@@ -277,9 +236,7 @@ impl BlockEncoder {
                 put_u64(out, u64::from(*entity));
                 self.string(out, text);
             }
-            Record::Summary {
-                entity, key, value, ..
-            } => {
+            Record::Summary { entity, key, value, .. } => {
                 put_u64(out, u64::from(*entity));
                 self.string(out, key);
                 self.value(out, value);
@@ -309,12 +266,11 @@ impl BlockDecoder {
                 self.strings.push(s.clone());
                 Ok(s)
             }
-            id => self.strings.get((id - 1) as usize).cloned().ok_or_else(|| {
-                (
-                    at,
-                    format!("{what}: string {} is not defined in this block", id - 1),
-                )
-            }),
+            id => self
+                .strings
+                .get((id - 1) as usize)
+                .cloned()
+                .ok_or_else(|| (at, format!("{what}: string {} is not defined in this block", id - 1))),
         }
     }
 
@@ -329,10 +285,7 @@ impl BlockDecoder {
                 Ok(TraceValue::Float(f64::from_bits(u64::from_le_bytes(b))))
             }
             2 => Ok(TraceValue::Text(self.string(c, "a text value")?)),
-            k => Err((
-                at,
-                format!("expected a value kind (0 int, 1 real, 2 text), found {k}"),
-            )),
+            k => Err((at, format!("expected a value kind (0 int, 1 real, 2 text), found {k}"))),
         }
     }
 
@@ -344,27 +297,29 @@ impl BlockDecoder {
         self.prev_time = time;
         let time = SimTime(time);
         Ok(match kind {
-            KIND_STATE => Record::State {
-                time,
-                entity: c.small("an entity index")?,
-                state: c.small("a state index")?,
-            },
+            KIND_STATE => {
+                Record::State { time, entity: c.small("an entity index")?, state: c.small("a state index")? }
+            }
             KIND_SEND => {
                 let from = c.small("a sending entity")?;
                 let from_port = c.small("a sending port")?;
                 let to = c.small("a receiving entity")?;
                 let to_port = c.small("a receiving port")?;
+                let wait = c.u64("a wait before departure")?;
                 let flight = c.u64("a flight time")?;
-                let arrive = time
+                let depart = time
                     .as_ps()
-                    .checked_add(flight)
-                    .ok_or_else(|| (at, "the arrival time overflows".to_string()))?;
+                    .checked_add(wait)
+                    .ok_or_else(|| (at, "the departure time overflows".to_string()))?;
+                let arrive =
+                    depart.checked_add(flight).ok_or_else(|| (at, "the arrival time overflows".to_string()))?;
                 Record::Send {
                     time,
                     from,
                     from_port,
                     to,
                     to_port,
+                    depart: SimTime(depart),
                     arrive: SimTime(arrive),
                     bytes: c.u64("a byte count")?,
                     label: self.string(c, "a label")?,

@@ -72,11 +72,7 @@ impl<R: BufRead> BinaryTraceReader<R> {
     }
 
     fn error(&self, offset: u64, message: impl Into<String>) -> TraceError {
-        TraceError::Binary {
-            file: self.file.clone(),
-            offset,
-            message: message.into(),
-        }
+        TraceError::Binary { file: self.file.clone(), offset, message: message.into() }
     }
 
     fn read_exact(&mut self, buf: &mut [u8], what: &str) -> Result<(), TraceError> {
@@ -120,19 +116,11 @@ impl<R: BufRead> BinaryTraceReader<R> {
             if total != self.ordinal {
                 return Err(self.error(
                     at,
-                    format!(
-                        "the end marker says {total} records but the trace has {}",
-                        self.ordinal
-                    ),
+                    format!("the end marker says {total} records but the trace has {}", self.ordinal),
                 ));
             }
             let mut extra = [0_u8];
-            if self
-                .input
-                .read(&mut extra)
-                .map_err(|e| TraceError::io(&self.file, e))?
-                != 0
-            {
+            if self.input.read(&mut extra).map_err(|e| TraceError::io(&self.file, e))? != 0 {
                 return Err(self.error(self.offset, "unexpected data after the end marker"));
             }
             return Ok(false);
@@ -140,10 +128,7 @@ impl<R: BufRead> BinaryTraceReader<R> {
         let at = self.offset;
         let len = self.read_varint("the block length")?;
         if len > MAX_BLOCK_BYTES || count > len {
-            return Err(self.error(
-                at,
-                format!("block of {count} records in {len} bytes is implausible"),
-            ));
+            return Err(self.error(at, format!("block of {count} records in {len} bytes is implausible")));
         }
         self.payload_offset = self.offset;
         let mut block = std::mem::take(&mut self.block);
@@ -190,10 +175,7 @@ impl<R: BufRead> TraceRead for BinaryTraceReader<R> {
     }
 
     fn restart_point(&self) -> RestartPoint {
-        RestartPoint {
-            offset: self.block_offset,
-            ordinal: self.block_first,
-        }
+        RestartPoint { offset: self.block_offset, ordinal: self.block_first }
     }
 
     fn records_read(&self) -> u64 {
@@ -203,9 +185,7 @@ impl<R: BufRead> TraceRead for BinaryTraceReader<R> {
 
 impl<R: BufRead + Seek> Reposition for BinaryTraceReader<R> {
     fn reposition(&mut self, at: RestartPoint) -> Result<(), TraceError> {
-        self.input
-            .seek(SeekFrom::Start(at.offset))
-            .map_err(|e| TraceError::io(&self.file, e))?;
+        self.input.seek(SeekFrom::Start(at.offset)).map_err(|e| TraceError::io(&self.file, e))?;
         self.offset = at.offset;
         self.ordinal = at.ordinal;
         self.block_left = 0;

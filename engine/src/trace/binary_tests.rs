@@ -44,12 +44,7 @@ fn offset_of(e: TraceError) -> (u64, String) {
 fn example_is_smaller_in_binary_and_reads_back() {
     let (header, recs) = read_all(EXAMPLE).unwrap();
     let bytes = write_binary(&header, &recs, 4);
-    assert!(
-        bytes.len() < EXAMPLE.len(),
-        "{} >= {}",
-        bytes.len(),
-        EXAMPLE.len()
-    );
+    assert!(bytes.len() < EXAMPLE.len(), "{} >= {}", bytes.len(), EXAMPLE.len());
     assert_eq!(read_binary(&bytes).unwrap(), (header, recs));
 }
 
@@ -70,20 +65,13 @@ fn damaged_binary_is_rejected_at_its_offset() {
     newer[9] = 2;
     let (offset, message) = offset_of(read_binary(&newer).unwrap_err());
     assert_eq!(offset, 9);
-    assert_eq!(
-        message,
-        "trace format version 2 is not supported (this build reads 1 to 1)"
-    );
+    assert_eq!(message, "trace format version 2 is not supported (this build reads 1 to 1)");
 }
 
 #[test]
 fn out_of_range_state_in_binary_is_rejected() {
     let (header, _) = read_all(EXAMPLE).unwrap();
-    let one = [Record::State {
-        time: SimTime(3),
-        entity: 1,
-        state: 1,
-    }];
+    let one = [Record::State { time: SimTime(3), entity: 1, state: 1 }];
     let mut bytes = write_binary(&header, &one, 4);
     // Block: count=1, len=4, then kind 0, delta 6 (zigzag of 3), entity 1, state 1.
     let tail = bytes.len() - 2 - 4;
@@ -91,10 +79,7 @@ fn out_of_range_state_in_binary_is_rejected() {
     bytes[tail + 3] = 9;
     let (offset, message) = offset_of(read_binary(&bytes).unwrap_err());
     assert_eq!(offset, tail as u64);
-    assert_eq!(
-        message,
-        "state 9 does not exist for entity 1 `p1` (its type Processor has 2)"
-    );
+    assert_eq!(message, "state 9 does not exist for entity 1 `p1` (its type Processor has 2)");
 }
 
 #[test]
@@ -136,13 +121,7 @@ fn files_by_extension_round_trip_and_seek_with_their_sidecar() {
         let path = dir.path().join(name);
         let saved = TraceIndex::load(&TraceIndex::sidecar_path(&path)).unwrap();
         assert_eq!(index_file(&path, saved.every).unwrap(), saved, "{name}");
-        assert_eq!(
-            Trace::load(&path).unwrap(),
-            Trace {
-                header: header.clone(),
-                records: recs.clone()
-            }
-        );
+        assert_eq!(Trace::load(&path).unwrap(), Trace { header: header.clone(), records: recs.clone() });
     }
     assert!(index_file(&dir.path().join("t.htrace.gz"), 16).is_err());
     // A sidecar that no longer matches its file is refused.
@@ -169,6 +148,7 @@ fn repeated_labels_are_stored_once_per_block_and_evictions_still_decode() {
     let (header, _) = read_all(EXAMPLE).unwrap();
     let send = |i: u64, label: String| Record::Send {
         time: SimTime(i),
+        depart: SimTime(i + 1),
         from: 0,
         from_port: 0,
         to: 1,
@@ -180,11 +160,11 @@ fn repeated_labels_are_stored_once_per_block_and_evictions_still_decode() {
     let label = "a fairly long message label".to_string();
     let same: Vec<Record> = (0..100).map(|i| send(i, label.clone())).collect();
     let bytes = write_binary(&header, &same, 4096);
-    // Each record: kind, time delta, 4 endpoint numbers, flight, size (1 byte each) and a
-    // one-byte string reference, except the first, which defines the label (0, length 27, text):
-    // 100 × 9 + 28 = 928 payload bytes, plus the block's count (1 byte) and length (2 bytes).
+    // Each record: kind, time delta, 4 endpoint numbers, wait before departure, flight, size (1 byte
+    // each) and a one-byte string reference, except the first, which defines the label (0, length
+    // 27, text): 100 × 10 + 28 = 1028 payload bytes, plus the block's count (1 byte) and length (2).
     let header_only = write_binary(&header, &[], 4096).len();
-    assert_eq!(bytes.len() - header_only, 931);
+    assert_eq!(bytes.len() - header_only, 1031);
     assert_eq!(read_binary(&bytes).unwrap().1, same);
     // More distinct labels than cache slots, repeated: collisions redefine strings, which must
     // still decode to the same records.

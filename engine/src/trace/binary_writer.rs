@@ -109,10 +109,7 @@ impl<W: Write + Send> TraceSink for BinaryTraceWriter<W> {
             return Err(invalid("trace record before the header".into()));
         };
         check::record(header, record).map_err(invalid)?;
-        let block_start = RestartPoint {
-            offset: self.bytes_written,
-            ordinal: self.records - self.block_len,
-        };
+        let block_start = RestartPoint { offset: self.bytes_written, ordinal: self.records - self.block_len };
         self.index.observe(block_start, self.records, record.time());
         self.encoder.encode(&mut self.block, record);
         self.block_len += 1;

@@ -48,10 +48,7 @@ pub(crate) fn type_table(header: &TraceHeader) -> (Vec<TypeRow>, Vec<u32>) {
 /// The entity `entity` of the header, or why not.
 pub(crate) fn entity(header: &TraceHeader, entity: u32) -> Result<&EntityInfo, String> {
     header.entities.get(entity as usize).ok_or_else(|| {
-        format!(
-            "entity {entity} does not exist (the trace has {} entities)",
-            header.entities.len()
-        )
+        format!("entity {entity} does not exist (the trace has {} entities)", header.entities.len())
     })
 }
 
@@ -112,25 +109,16 @@ pub(crate) fn record(header: &TraceHeader, record: &Record) -> Result<(), String
             let info = entity(header, *e)?;
             member(info, *e, "parameter", u64::from(*param), info.params.len())?;
         }
-        Record::Send {
-            time,
-            from,
-            from_port,
-            to,
-            to_port,
-            arrive,
-            ..
-        } => {
+        Record::Send { time, from, from_port, to, to_port, depart, arrive, .. } => {
             let info = entity(header, *from)?;
             member(info, *from, "port", u64::from(*from_port), info.ports.len())?;
             let info = entity(header, *to)?;
             member(info, *to, "port", u64::from(*to_port), info.ports.len())?;
-            if arrive < time {
-                return Err(format!(
-                    "arrival {} is before departure {}",
-                    arrive.as_ps(),
-                    time.as_ps()
-                ));
+            if depart < time {
+                return Err(format!("departure {} is before the send at {}", depart.as_ps(), time.as_ps()));
+            }
+            if arrive < depart {
+                return Err(format!("arrival {} is before departure {}", arrive.as_ps(), depart.as_ps()));
             }
         }
     }

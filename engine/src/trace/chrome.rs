@@ -69,10 +69,9 @@ impl<W: Write> Writer<'_, W> {
         used.dedup();
         for group in used {
             let pid = pid_of(group);
-            let name = group.and_then(|g| header.groups.get(g as usize)).map_or_else(
-                || "network".to_string(),
-                |g| format!("{} ({})", g.path, g.type_name),
-            );
+            let name = group
+                .and_then(|g| header.groups.get(g as usize))
+                .map_or_else(|| "network".to_string(), |g| format!("{} ({})", g.path, g.type_name));
             self.event(
                 &json!({"name": "process_name", "ph": "M", "pid": pid, "tid": 0, "args": {"name": name}}),
             )?;
@@ -90,11 +89,7 @@ impl<W: Write> Writer<'_, W> {
 
     fn param(&mut self, time: SimTime, entity: u32, name: String, value: &TraceValue) -> std::io::Result<()> {
         let (pid, tid) = self.where_(entity);
-        let path = self
-            .header
-            .entities
-            .get(entity as usize)
-            .map_or("", |e| e.path.as_str());
+        let path = self.header.entities.get(entity as usize).map_or("", |e| e.path.as_str());
         match value {
             TraceValue::Int(v) => self.event(&json!({
                 "name": format!("{path}.{name}"), "ph": "C", "pid": pid, "ts": us(time), "args": {name: v},
@@ -116,11 +111,7 @@ pub fn export_chrome<R: Borrow<Record>>(
     records: impl IntoIterator<Item = R>,
     out: impl Write,
 ) -> std::io::Result<()> {
-    let mut w = Writer {
-        out: std::io::BufWriter::new(out),
-        header,
-        first: true,
-    };
+    let mut w = Writer { out: std::io::BufWriter::new(out), header, first: true };
     writeln!(w.out, "{{\"traceEvents\":[")?;
     w.metadata()?;
     let mut open: Vec<Option<(SimTime, u16)>> = vec![None; header.entities.len()];
@@ -137,22 +128,10 @@ pub fn export_chrome<R: Borrow<Record>>(
                     w.state(*entity, prev, *time)?;
                 }
             }
-            Record::Send {
-                time,
-                from,
-                to,
-                arrive,
-                bytes,
-                label,
-                ..
-            } => {
+            Record::Send { depart: time, from, to, arrive, bytes, label, .. } => {
                 end = end.max(*arrive);
                 flow_id += 1;
-                let name = if label.is_empty() {
-                    "message"
-                } else {
-                    label.as_str()
-                };
+                let name = if label.is_empty() { "message" } else { label.as_str() };
                 let (pid, tid) = w.where_(*from);
                 w.event(&json!({
                     "name": name, "cat": "message", "ph": "s", "id": flow_id,
@@ -170,22 +149,11 @@ pub fn export_chrome<R: Borrow<Record>>(
                     "name": text, "cat": "comment", "ph": "i", "s": "t", "pid": pid, "tid": tid, "ts": us(*time),
                 }))?;
             }
-            Record::Param {
-                time,
-                entity,
-                param,
-                value,
-            } => {
+            Record::Param { time, entity, param, value } => {
                 let name = param_name(header, *entity, *param);
                 w.param(*time, *entity, name, value)?;
             }
-            Record::Array {
-                time,
-                entity,
-                param,
-                index,
-                value,
-            } => {
+            Record::Array { time, entity, param, index, value } => {
                 let name = format!("{}[{index}]", param_name(header, *entity, *param));
                 w.param(*time, *entity, name, value)?;
             }
@@ -223,18 +191,11 @@ mod tests {
     #[test]
     fn example_exports_states_flows_comments_and_counters() {
         let (header, mut records) = read_all(EXAMPLE).unwrap();
-        records.push(Record::State {
-            time: SimTime(40),
-            entity: 0,
-            state: 0,
-        });
-        records.push(Record::State {
-            time: SimTime(2_000_000),
-            entity: 1,
-            state: 1,
-        });
+        records.push(Record::State { time: SimTime(40), entity: 0, state: 0 });
+        records.push(Record::State { time: SimTime(2_000_000), entity: 1, state: 1 });
         records.push(Record::Send {
             time: SimTime(2_000_000),
+            depart: SimTime(2_000_000),
             from: 1,
             from_port: 0,
             to: 0,
@@ -253,9 +214,8 @@ mod tests {
         }
         // 2 processes × 2 + 3 threads × 2 metadata; p0 BUSY 0–40 and IDLE 40–3.5 µs, p1 BUSY
         // 2–3.5 µs; 2 flows; 1 comment; 1 integer counter and 1 real counter.
-        let expected: BTreeMap<&str, usize> = [("M", 10), ("X", 3), ("s", 2), ("f", 2), ("i", 1), ("C", 2)]
-            .into_iter()
-            .collect();
+        let expected: BTreeMap<&str, usize> =
+            [("M", 10), ("X", 3), ("s", 2), ("f", 2), ("i", 1), ("C", 2)].into_iter().collect();
         assert_eq!(by_phase, expected);
         let find = |ph: &str, id: u64| events.iter().find(|e| e["ph"] == ph && e["id"] == id).unwrap();
         let (s, f) = (find("s", 1), find("f", 1));
@@ -264,18 +224,10 @@ mod tests {
         assert_eq!((s["ts"].as_f64(), f["ts"].as_f64()), (Some(1e-5), Some(2e-5)));
         assert_eq!(s["name"], f["name"]);
         assert_eq!(find("f", 2)["ts"].as_f64(), Some(3.5));
-        let idle = events
-            .iter()
-            .find(|e| e["ph"] == "X" && e["name"] == "IDLE")
-            .unwrap();
-        assert_eq!(
-            (idle["ts"].as_f64(), idle["dur"].as_f64()),
-            (Some(4e-5), Some(3.5 - 4e-5))
-        );
-        let group = events
-            .iter()
-            .find(|e| e["ph"] == "M" && e["name"] == "process_name" && e["pid"] == 2)
-            .unwrap();
+        let idle = events.iter().find(|e| e["ph"] == "X" && e["name"] == "IDLE").unwrap();
+        assert_eq!((idle["ts"].as_f64(), idle["dur"].as_f64()), (Some(4e-5), Some(3.5 - 4e-5)));
+        let group =
+            events.iter().find(|e| e["ph"] == "M" && e["name"] == "process_name" && e["pid"] == 2).unwrap();
         assert_eq!(group["args"]["name"], "fabric (Fabric)");
     }
 }

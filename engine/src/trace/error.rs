@@ -66,10 +66,7 @@ impl TraceError {
         }
     }
     pub(crate) fn io(file: &str, source: std::io::Error) -> Self {
-        TraceError::Io {
-            file: file.to_string(),
-            source,
-        }
+        TraceError::Io { file: file.to_string(), source }
     }
 }
 
@@ -85,20 +82,12 @@ pub(crate) struct LineError {
 
 impl LineError {
     pub(crate) fn new(byte: usize, message: impl Into<String>) -> Self {
-        LineError {
-            byte,
-            message: message.into(),
-        }
+        LineError { byte, message: message.into() }
     }
     /// Locate the error in `file` at `line_no`, given the text of the line.
     pub(crate) fn locate(self, file: &str, line_no: u64, line: &str) -> TraceError {
         let byte = self.byte.min(line.len());
         let column = line.get(..byte).map_or(byte, |s| s.chars().count()) as u64 + 1;
-        TraceError::Text {
-            file: file.to_string(),
-            line: line_no,
-            column,
-            message: self.message,
-        }
+        TraceError::Text { file: file.to_string(), line: line_no, column, message: self.message }
     }
 }

@@ -55,18 +55,12 @@ pub fn open_trace(path: &Path) -> Result<Box<dyn TraceRead + Send>, TraceError> 
     let name = name_of(path);
     let file = open_file(path)?;
     Ok(match TraceForm::of_path(path) {
-        TraceForm::Text => Box::new(TextTraceReader::new(
-            BufReader::with_capacity(1 << 16, file),
-            name,
-        )?),
+        TraceForm::Text => Box::new(TextTraceReader::new(BufReader::with_capacity(1 << 16, file), name)?),
         TraceForm::GzipText => Box::new(TextTraceReader::new(
             BufReader::with_capacity(1 << 16, MultiGzDecoder::new(file)),
             name,
         )?),
-        TraceForm::Binary => Box::new(BinaryTraceReader::new(
-            BufReader::with_capacity(1 << 16, file),
-            name,
-        )?),
+        TraceForm::Binary => Box::new(BinaryTraceReader::new(BufReader::with_capacity(1 << 16, file), name)?),
     })
 }
 
@@ -84,9 +78,7 @@ pub fn index_file(path: &Path, every: u64) -> Result<TraceIndex, TraceError> {
 }
 
 fn file_len(path: &Path) -> Result<u64, TraceError> {
-    std::fs::metadata(path)
-        .map(|m| m.len())
-        .map_err(|e| TraceError::io(&name_of(path), e))
+    std::fs::metadata(path).map(|m| m.len()).map_err(|e| TraceError::io(&name_of(path), e))
 }
 
 /// Open a trace positioned at its first record at or after `time`. Uses `index`, else the
@@ -156,17 +148,12 @@ pub fn create_trace(path: &Path, index_every: Option<u64>) -> Result<TraceFileWr
                 None => w,
             })
         }
-        TraceForm::GzipText => Writer::Gzip(Some(TextTraceWriter::new(GzEncoder::new(
-            file,
-            Compression::fast(),
-        )))),
+        TraceForm::GzipText => {
+            Writer::Gzip(Some(TextTraceWriter::new(GzEncoder::new(file, Compression::fast()))))
+        }
         TraceForm::Binary => Writer::Binary(BinaryTraceWriter::new(BufWriter::new(file))),
     };
-    Ok(TraceFileWriter {
-        path: path.to_path_buf(),
-        writer,
-        index: None,
-    })
+    Ok(TraceFileWriter { path: path.to_path_buf(), writer, index: None })
 }
 
 impl TraceFileWriter {
@@ -203,9 +190,7 @@ impl TraceSink for TraceFileWriter {
                 w.index().cloned()
             }
             Writer::Gzip(w) => {
-                let mut w = w
-                    .take()
-                    .ok_or_else(|| std::io::Error::other("trace file already finished"))?;
+                let mut w = w.take().ok_or_else(|| std::io::Error::other("trace file already finished"))?;
                 w.finish()?;
                 w.into_inner()?.finish()?;
                 None

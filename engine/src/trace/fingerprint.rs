@@ -8,7 +8,7 @@
 use super::record::{Record, TraceHeader, TraceSink, TraceValue};
 
 /// Identifies the canonical serialisation; changes only if what is hashed changes.
-const DOMAIN: &[u8] = b"hase-trace-fingerprint v1\n";
+const DOMAIN: &[u8] = b"hase-trace-fingerprint v2\n";
 
 /// A [`TraceSink`] that hashes what it receives.
 pub struct FingerprintSink {
@@ -28,11 +28,7 @@ impl FingerprintSink {
     pub fn new() -> Self {
         let mut hasher = blake3::Hasher::new();
         hasher.update(DOMAIN);
-        FingerprintSink {
-            hasher,
-            buf: Vec::with_capacity(256),
-            records: 0,
-        }
+        FingerprintSink { hasher, buf: Vec::with_capacity(256), records: 0 }
     }
 
     /// The hash of everything so far (the record count is hashed last), as 64 hex digits.
@@ -145,18 +141,11 @@ impl FingerprintSink {
         out.extend_from_slice(&entity.to_le_bytes());
         match r {
             Record::State { state, .. } => out.extend_from_slice(&state.to_le_bytes()),
-            Record::Send {
-                from_port,
-                to,
-                to_port,
-                arrive,
-                bytes,
-                label,
-                ..
-            } => {
+            Record::Send { from_port, to, to_port, depart, arrive, bytes, label, .. } => {
                 out.extend_from_slice(&from_port.to_le_bytes());
                 out.extend_from_slice(&to.to_le_bytes());
                 out.extend_from_slice(&to_port.to_le_bytes());
+                out.extend_from_slice(&depart.as_ps().to_le_bytes());
                 out.extend_from_slice(&arrive.as_ps().to_le_bytes());
                 out.extend_from_slice(&bytes.to_le_bytes());
                 put_str(out, label);
@@ -165,9 +154,7 @@ impl FingerprintSink {
                 out.extend_from_slice(&param.to_le_bytes());
                 put_value(out, value);
             }
-            Record::Array {
-                param, index, value, ..
-            } => {
+            Record::Array { param, index, value, .. } => {
                 out.extend_from_slice(&param.to_le_bytes());
                 out.extend_from_slice(&index.to_le_bytes());
                 put_value(out, value);
@@ -212,7 +199,7 @@ mod tests {
         // Recorded once; a change here means the canonical serialisation changed (bump DOMAIN).
         assert_eq!(
             fingerprint(&header, &records),
-            "f6e7b99cceb12d3fcbce0a54a004b27d8d3f25c12f641950aa158dc5ed1d10fe"
+            "72d223dd398a8e11533651003aef33495242dab60ba833f9d62fcab415683917"
         );
     }
 
@@ -229,12 +216,8 @@ mod tests {
             }],
             ..Default::default()
         };
-        let record = Record::State {
-            time: SimTime(5),
-            entity: 0,
-            state: 0,
-        };
-        let mut bytes = b"hase-trace-fingerprint v1\n".to_vec();
+        let record = Record::State { time: SimTime(5), entity: 0, state: 0 };
+        let mut bytes = b"hase-trace-fingerprint v2\n".to_vec();
         bytes.extend_from_slice(&7_u64.to_le_bytes());
         bytes.push(4);
         bytes.extend_from_slice(&1_u64.to_le_bytes());
@@ -254,10 +237,7 @@ mod tests {
         bytes.extend_from_slice(&0_u16.to_le_bytes());
         bytes.extend_from_slice(b"end");
         bytes.extend_from_slice(&1_u64.to_le_bytes());
-        assert_eq!(
-            fingerprint(&header, [&record]),
-            blake3::hash(&bytes).to_hex().to_string()
-        );
+        assert_eq!(fingerprint(&header, [&record]), blake3::hash(&bytes).to_hex().to_string());
     }
 
     #[test]

@@ -58,36 +58,20 @@ pub(crate) struct IndexBuilder {
 
 impl IndexBuilder {
     pub(crate) fn new(every: u64) -> Self {
-        IndexBuilder {
-            every: every.max(1),
-            latest: SimTime::ZERO,
-            entries: Vec::new(),
-        }
+        IndexBuilder { every: every.max(1), latest: SimTime::ZERO, entries: Vec::new() }
     }
 
     /// Record `ordinal` at `time`, which can be re-read from `at`.
     pub(crate) fn observe(&mut self, at: RestartPoint, ordinal: u64, time: SimTime) {
         self.latest = self.latest.max(time);
-        let due = self
-            .entries
-            .last()
-            .is_none_or(|e| ordinal - e.ordinal >= self.every);
+        let due = self.entries.last().is_none_or(|e| ordinal - e.ordinal >= self.every);
         if at.ordinal == ordinal && due {
-            self.entries.push(IndexEntry {
-                time: self.latest,
-                offset: at.offset,
-                ordinal,
-            });
+            self.entries.push(IndexEntry { time: self.latest, offset: at.offset, ordinal });
         }
     }
 
     pub(crate) fn finish(self, records: u64, file_bytes: u64) -> TraceIndex {
-        TraceIndex {
-            every: self.every,
-            records,
-            file_bytes,
-            entries: self.entries,
-        }
+        TraceIndex { every: self.every, records, file_bytes, entries: self.entries }
     }
 }
 
@@ -117,10 +101,7 @@ impl TraceIndex {
     /// there on.
     pub fn seek<R: Reposition>(&self, mut reader: R, time: SimTime) -> Result<SeekedReader<R>, TraceError> {
         if let Some(entry) = self.checkpoint(time) {
-            reader.reposition(RestartPoint {
-                offset: entry.offset,
-                ordinal: entry.ordinal,
-            })?;
+            reader.reposition(RestartPoint { offset: entry.offset, ordinal: entry.ordinal })?;
         }
         SeekedReader::skip_until(reader, time)
     }
@@ -150,8 +131,7 @@ impl TraceIndex {
     pub fn save(&self, path: &Path) -> Result<(), TraceError> {
         let name = path.display().to_string();
         let file = std::fs::File::create(path).map_err(|e| TraceError::io(&name, e))?;
-        self.write_to(std::io::BufWriter::new(file))
-            .map_err(|e| TraceError::io(&name, e))
+        self.write_to(std::io::BufWriter::new(file)).map_err(|e| TraceError::io(&name, e))
     }
 
     /// Read an index written by [`TraceIndex::write_to`]; `file` names it in errors.
@@ -206,21 +186,10 @@ fn parse_index_line(index: &mut TraceIndex, i: usize, line: &str) -> Result<(), 
             let (offset, _) = t.number::<u64>("a byte offset after the time")?;
             let (ordinal, at) = t.number::<u64>("a record ordinal after the offset")?;
             t.end("the ordinal")?;
-            if index
-                .entries
-                .last()
-                .is_some_and(|e| e.ordinal >= ordinal || e.time > SimTime(time))
-            {
-                return Err(LineError::new(
-                    at,
-                    "checkpoints must go forward in ordinal and time",
-                ));
+            if index.entries.last().is_some_and(|e| e.ordinal >= ordinal || e.time > SimTime(time)) {
+                return Err(LineError::new(at, "checkpoints must go forward in ordinal and time"));
             }
-            index.entries.push(IndexEntry {
-                time: SimTime(time),
-                offset,
-                ordinal,
-            });
+            index.entries.push(IndexEntry { time: SimTime(time), offset, ordinal });
         }
     }
     Ok(())
@@ -262,10 +231,7 @@ mod tests {
 
     /// What a linear scan yields from the first record at or after `time`.
     fn suffix(records: &[Record], time: SimTime) -> Vec<Record> {
-        let first = records
-            .iter()
-            .position(|r| r.time() >= time)
-            .unwrap_or(records.len());
+        let first = records.iter().position(|r| r.time() >= time).unwrap_or(records.len());
         records[first..].to_vec()
     }
 
@@ -277,18 +243,12 @@ mod tests {
     fn checkpoints_hold_the_running_maximum_time() {
         let mut b = IndexBuilder::new(2);
         for (i, t) in [5_u64, 9, 7, 8, 8, 20].into_iter().enumerate() {
-            let at = RestartPoint {
-                offset: 100 + i as u64,
-                ordinal: i as u64,
-            };
+            let at = RestartPoint { offset: 100 + i as u64, ordinal: i as u64 };
             b.observe(at, i as u64, SimTime(t));
         }
         let index = b.finish(6, 200);
-        let got: Vec<(u64, u64, u64)> = index
-            .entries
-            .iter()
-            .map(|e| (e.time.0, e.offset, e.ordinal))
-            .collect();
+        let got: Vec<(u64, u64, u64)> =
+            index.entries.iter().map(|e| (e.time.0, e.offset, e.ordinal)).collect();
         assert_eq!(got, [(5, 100, 0), (9, 102, 2), (9, 104, 4)]);
         // Time 9 may be reached no later than ordinal 1, which only checkpoint 0 precedes.
         assert_eq!(index.checkpoint(SimTime(9)).unwrap().ordinal, 0);
@@ -303,16 +263,8 @@ mod tests {
             records: 7,
             file_bytes: 99,
             entries: vec![
-                IndexEntry {
-                    time: SimTime(0),
-                    offset: 10,
-                    ordinal: 0,
-                },
-                IndexEntry {
-                    time: SimTime(40),
-                    offset: 50,
-                    ordinal: 3,
-                },
+                IndexEntry { time: SimTime(0), offset: 10, ordinal: 0 },
+                IndexEntry { time: SimTime(40), offset: 50, ordinal: 3 },
             ],
         };
         let mut out = Vec::new();

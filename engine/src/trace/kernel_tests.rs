@@ -96,20 +96,10 @@ fn model() -> FlatModel {
 #[test]
 fn kernel_trace_reads_back_from_every_form_and_matches_the_statistics() {
     let text = Arc::new(Mutex::new(TextTraceWriter::new(Vec::new())));
-    let binary = Arc::new(Mutex::new(
-        BinaryTraceWriter::new(Vec::new()).with_block_records(4),
-    ));
+    let binary = Arc::new(Mutex::new(BinaryTraceWriter::new(Vec::new()).with_block_records(4)));
     let memory = Arc::new(Mutex::new(MemorySink::default()));
-    let sink = TeeSink(vec![
-        Box::new(text.clone()),
-        Box::new(binary.clone()),
-        Box::new(memory.clone()),
-    ]);
-    let config = SimConfig {
-        seed: 9,
-        level: TraceLevel::COMMENTS,
-        sink: Some(Box::new(sink)),
-    };
+    let sink = TeeSink(vec![Box::new(text.clone()), Box::new(binary.clone()), Box::new(memory.clone())]);
+    let config = SimConfig { seed: 9, level: TraceLevel::COMMENTS, sink: Some(Box::new(sink)) };
     let behaviours: Vec<Box<dyn Behaviour<Bytes>>> =
         vec![Box::new(Node { received: 0 }), Box::new(Node { received: 0 })];
     let mut sim = Simulation::new(Arc::new(model()), behaviours, config).unwrap();
@@ -118,16 +108,18 @@ fn kernel_trace_reads_back_from_every_form_and_matches_the_statistics() {
     assert_eq!(report.trace_error, None);
 
     let memory = memory.lock().unwrap();
-    // The third message of each burst leaves only when the link is free again: at 3 us
-    // (1000 + 2000 bytes at 1 byte/ns), after records stamped earlier.
-    let departures: Vec<u64> = memory
+    // All three messages of a burst are sent at time 0; each leaves only when the link is free
+    // again: at 0, 1 us and 3 us (1000 + 2000 bytes at 1 byte/ns). Records stay in time order.
+    let departures: Vec<(u64, u64)> = memory
         .records
         .iter()
-        .filter(|&r| matches!(r, Record::Send { from: 0, .. }))
-        .map(|r| r.time().as_ps())
+        .filter_map(|r| match r {
+            Record::Send { from: 0, time, depart, .. } => Some((time.as_ps(), depart.as_ps())),
+            _ => None,
+        })
         .collect();
-    assert_eq!(departures, [0, 1_000_000, 3_000_000]);
-    assert!(memory.records.windows(2).any(|w| w[1].time() < w[0].time()));
+    assert_eq!(departures, [(0, 0), (0, 1_000_000), (0, 3_000_000)]);
+    assert!(memory.records.windows(2).all(|w| w[0].time() <= w[1].time()));
 
     let text_bytes = text.lock().unwrap().bytes_written();
     assert!(text_bytes > 0);
@@ -143,10 +135,7 @@ fn kernel_trace_reads_back_from_every_form_and_matches_the_statistics() {
     let mut reader = BinaryTraceReader::new(&binary[..], "burst.htb").unwrap();
     let from_binary: Vec<Record> = records(&mut reader).collect::<Result<_, _>>().unwrap();
     assert_eq!(from_binary, memory.records);
-    assert_eq!(
-        fingerprint(reader.header(), &from_binary),
-        fingerprint(&memory.header, &memory.records)
-    );
+    assert_eq!(fingerprint(reader.header(), &from_binary), fingerprint(&memory.header, &memory.records));
 
     // The kernel's statistics are an independent account of the same run.
     let summary = TraceSummary::of(&memory.header, &memory.records);
@@ -155,22 +144,11 @@ fn kernel_trace_reads_back_from_every_form_and_matches_the_statistics() {
         let stats = &report.stats.entities[&info.path];
         for (s, name) in info.states.iter().enumerate() {
             let kernel = stats.state_time_ps.get(name).copied().unwrap_or(0);
-            assert_eq!(
-                summary.time_in_state[e][s].as_ps(),
-                kernel,
-                "{} {name}",
-                info.path
-            );
+            assert_eq!(summary.time_in_state[e][s].as_ps(), kernel, "{} {name}", info.path);
         }
         let port = &stats.ports["io"];
         let traffic = summary.traffic[e];
-        assert_eq!(
-            (traffic.messages_sent, traffic.bytes_sent),
-            (port.sent_msgs, port.sent_bytes)
-        );
-        assert_eq!(
-            (traffic.messages_received, traffic.bytes_received),
-            (port.recv_msgs, port.recv_bytes)
-        );
+        assert_eq!((traffic.messages_sent, traffic.bytes_sent), (port.sent_msgs, port.sent_bytes));
+        assert_eq!((traffic.messages_received, traffic.bytes_received), (port.recv_msgs, port.recv_bytes));
     }
 }

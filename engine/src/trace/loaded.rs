@@ -111,11 +111,7 @@ impl Trace {
         let mut out = Vec::new();
         let mut open = None;
         for r in &self.records {
-            if let Record::State {
-                time,
-                entity: e,
-                state,
-            } = r
+            if let Record::State { time, entity: e, state } = r
                 && *e == entity
                 && let Some(prev) = open.replace((*time, *state))
             {
@@ -134,23 +130,16 @@ impl Trace {
             .iter()
             .enumerate()
             .filter_map(|(i, r)| match r {
-                Record::Send {
-                    time,
-                    from,
-                    from_port,
-                    to,
-                    to_port,
-                    arrive,
-                    bytes,
-                    ..
-                } => Some(MessageFlight {
-                    from: (*from, *from_port),
-                    to: (*to, *to_port),
-                    depart: *time,
-                    arrive: *arrive,
-                    bytes: *bytes,
-                    record: i,
-                }),
+                Record::Send { from, from_port, to, to_port, depart, arrive, bytes, .. } => {
+                    Some(MessageFlight {
+                        from: (*from, *from_port),
+                        to: (*to, *to_port),
+                        depart: *depart,
+                        arrive: *arrive,
+                        bytes: *bytes,
+                        record: i,
+                    })
+                }
                 _ => None,
             })
             .collect()
@@ -163,11 +152,7 @@ mod tests {
     use crate::trace::text_tests::{EXAMPLE, read_all};
 
     fn state(time: u64, entity: u32, state: u16) -> Record {
-        Record::State {
-            time: SimTime(time),
-            entity,
-            state,
-        }
+        Record::State { time: SimTime(time), entity, state }
     }
 
     #[test]

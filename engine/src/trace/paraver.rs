@@ -50,11 +50,7 @@ pub fn export_paraver<R: Borrow<Record>>(
 ) -> std::io::Result<()> {
     let (names, values) = state_values(header);
     let value = |e: u32, s: u16| -> u32 {
-        values
-            .get(e as usize)
-            .and_then(|v| v.get(usize::from(s)))
-            .copied()
-            .unwrap_or(0)
+        values.get(e as usize).and_then(|v| v.get(usize::from(s))).copied().unwrap_or(0)
     };
     let n = header.entities.len();
     // Per entity: since when it is in which state value (None until its first state record).
@@ -78,21 +74,13 @@ pub fn export_paraver<R: Borrow<Record>>(
                 }
                 open[e] = Some((now, value(*entity, *state)));
             }
-            Record::Send {
-                time,
-                from,
-                from_port,
-                to,
-                arrive,
-                bytes,
-                ..
-            } => {
-                let (s, r, depart, arrive) = (from + 1, to + 1, ns(*time), ns(*arrive));
+            Record::Send { time, from, from_port, to, depart, arrive, bytes, .. } => {
+                let (s, r, sent, depart, arrive) = (from + 1, to + 1, ns(*time), ns(*depart), ns(*arrive));
                 end = end.max(arrive);
                 lines.push((
                     depart,
                     format!(
-                        "3:{s}:1:{s}:1:{depart}:{depart}:{r}:1:{r}:1:{arrive}:{arrive}:{bytes}:{from_port}"
+                        "3:{s}:1:{s}:1:{sent}:{depart}:{r}:1:{r}:1:{arrive}:{arrive}:{bytes}:{from_port}"
                     ),
                 ));
             }
@@ -108,32 +96,16 @@ pub fn export_paraver<R: Borrow<Record>>(
     }
     lines.sort_by_key(|(t, _)| *t);
     let threads = vec!["1:1"; n].join(",");
-    writeln!(
-        prv,
-        "#Paraver (01/01/70 at 00:00):{end}_ns:1({n}):1:{n}({threads})"
-    )?;
+    writeln!(prv, "#Paraver (01/01/70 at 00:00):{end}_ns:1({n}):1:{n}({threads})")?;
     for (_, line) in &lines {
         writeln!(prv, "{line}")?;
     }
     prv.flush()?;
 
-    writeln!(
-        pcf,
-        "DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC"
-    )?;
-    writeln!(
-        pcf,
-        "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED"
-    )?;
-    writeln!(
-        pcf,
-        "NUM_OF_STATE_COLORS {}\nYMAX_SCALE          37\n",
-        names.len().max(1)
-    )?;
-    writeln!(
-        pcf,
-        "DEFAULT_SEMANTIC\n\nTHREAD_FUNC          State As Is\n\n\nSTATES"
-    )?;
+    writeln!(pcf, "DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC")?;
+    writeln!(pcf, "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED")?;
+    writeln!(pcf, "NUM_OF_STATE_COLORS {}\nYMAX_SCALE          37\n", names.len().max(1))?;
+    writeln!(pcf, "DEFAULT_SEMANTIC\n\nTHREAD_FUNC          State As Is\n\n\nSTATES")?;
     for (i, name) in names.iter().enumerate() {
         writeln!(pcf, "{i:<4} {name}")?;
     }
@@ -148,11 +120,7 @@ pub fn export_paraver<R: Borrow<Record>>(
     for (i, e) in header.entities.iter().enumerate() {
         writeln!(row, "{}.{}", i + 1, e.path)?;
     }
-    writeln!(
-        row,
-        "\nLEVEL NODE SIZE 1\n{}\n\nLEVEL THREAD SIZE {n}",
-        header.project
-    )?;
+    writeln!(row, "\nLEVEL NODE SIZE 1\n{}\n\nLEVEL THREAD SIZE {n}", header.project)?;
     for e in &header.entities {
         writeln!(row, "{}", e.path)?;
     }
@@ -181,9 +149,7 @@ pub fn export_paraver_files<R: Borrow<Record>>(
     base: &Path,
 ) -> std::io::Result<()> {
     let create = |ext: &str| -> std::io::Result<std::io::BufWriter<std::fs::File>> {
-        Ok(std::io::BufWriter::new(std::fs::File::create(
-            base.with_extension(ext),
-        )?))
+        Ok(std::io::BufWriter::new(std::fs::File::create(base.with_extension(ext))?))
     };
     export_paraver(header, records, create("prv")?, create("pcf")?, create("row")?)
 }
@@ -195,10 +161,7 @@ mod tests {
 
     #[test]
     fn example_states_and_communications() {
-        let text = EXAMPLE.replace(
-            "$end 6",
-            "4000 S 1 0\n5000 S 0 0\n6000 M 1 0 0 0 9500 8 x\n$end 9",
-        );
+        let text = EXAMPLE.replace("$end 6", "4000 S 1 0\n5000 S 0 0\n6000 M 1 0 0 0 6000 9500 8 x\n$end 9");
         let (header, records) = read_all(&text).unwrap();
         let (mut prv, mut pcf, mut row) = (Vec::new(), Vec::new(), Vec::new());
         export_paraver(&header, &records, &mut prv, &mut pcf, &mut row).unwrap();
@@ -218,10 +181,7 @@ mod tests {
         let pcf = String::from_utf8(pcf).unwrap();
         assert!(pcf.contains("STATES\n0    NONE\n1    IDLE\n2    BUSY\n"), "{pcf}");
         let row = String::from_utf8(row).unwrap();
-        assert!(
-            row.starts_with("LEVEL CPU SIZE 3\n1.p0\n2.p1\n3.fabric/l0\n"),
-            "{row}"
-        );
+        assert!(row.starts_with("LEVEL CPU SIZE 3\n1.p0\n2.p1\n3.fabric/l0\n"), "{row}");
         assert!(row.ends_with("LEVEL THREAD SIZE 3\np0\np1\nfabric/l0\n"), "{row}");
     }
 }

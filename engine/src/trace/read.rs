@@ -73,11 +73,7 @@ impl<R: TraceRead> SeekedReader<R> {
                 Some(r) if r.time() < time => {}
                 pending => {
                     let pending_point = inner.restart_point();
-                    return Ok(SeekedReader {
-                        inner,
-                        pending,
-                        pending_point,
-                    });
+                    return Ok(SeekedReader { inner, pending, pending_point });
                 }
             }
         }
@@ -100,11 +96,7 @@ impl<R: TraceRead> TraceRead for SeekedReader<R> {
         }
     }
     fn restart_point(&self) -> RestartPoint {
-        if self.pending.is_some() {
-            self.pending_point
-        } else {
-            self.inner.restart_point()
-        }
+        if self.pending.is_some() { self.pending_point } else { self.inner.restart_point() }
     }
     fn records_read(&self) -> u64 {
         self.inner.records_read() - u64::from(self.pending.is_some())

@@ -89,11 +89,7 @@ impl TraceSummary {
     fn empty(header: &TraceHeader) -> Self {
         TraceSummary {
             header: header.clone(),
-            time_in_state: header
-                .entities
-                .iter()
-                .map(|e| vec![SimTime::ZERO; e.states.len()])
-                .collect(),
+            time_in_state: header.entities.iter().map(|e| vec![SimTime::ZERO; e.states.len()]).collect(),
             traffic: vec![EntityTraffic::default(); header.entities.len()],
             ..Default::default()
         }
@@ -117,13 +113,7 @@ impl TraceSummary {
                     self.credit(*entity, prev, time);
                 }
             }
-            Record::Send {
-                from,
-                to,
-                arrive,
-                bytes,
-                ..
-            } => {
+            Record::Send { from, to, arrive, bytes, .. } => {
                 c.messages += 1;
                 self.end = self.end.max(*arrive);
                 if let Some(t) = self.traffic.get_mut(*from as usize) {
@@ -139,10 +129,8 @@ impl TraceSummary {
     }
 
     fn credit(&mut self, entity: u32, (start, state): (SimTime, u16), end: SimTime) {
-        if let Some(slot) = self
-            .time_in_state
-            .get_mut(entity as usize)
-            .and_then(|s| s.get_mut(usize::from(state)))
+        if let Some(slot) =
+            self.time_in_state.get_mut(entity as usize).and_then(|s| s.get_mut(usize::from(state)))
         {
             *slot += end.saturating_sub(start);
         }
@@ -186,13 +174,7 @@ impl fmt::Display for TraceSummary {
             Some(start) => writeln!(f, "time span: {start} to {} ({} ps)", self.end, self.end.as_ps())?,
             None => writeln!(f, "time span: empty")?,
         }
-        let width = h
-            .entities
-            .iter()
-            .map(|e| e.path.chars().count())
-            .max()
-            .unwrap_or(0)
-            .max(6);
+        let width = h.entities.iter().map(|e| e.path.chars().count()).max().unwrap_or(0).max(6);
         if c.messages > 0 {
             writeln!(f)?;
             writeln!(
@@ -220,16 +202,8 @@ impl fmt::Display for TraceSummary {
                 .unwrap_or(0)
                 .max(5);
             writeln!(f)?;
-            writeln!(
-                f,
-                "{:<width$}  {:<state_width$}  {:>12}  {:>7}",
-                "entity", "state", "time", "share"
-            )?;
-            let span = self
-                .end
-                .saturating_sub(self.start.unwrap_or_default())
-                .as_ps()
-                .max(1) as f64;
+            writeln!(f, "{:<width$}  {:<state_width$}  {:>12}  {:>7}", "entity", "state", "time", "share")?;
+            let span = self.end.saturating_sub(self.start.unwrap_or_default()).as_ps().max(1) as f64;
             for (e, times) in h.entities.iter().zip(&self.time_in_state) {
                 for (name, t) in e.states.iter().zip(times).filter(|(_, t)| **t > SimTime::ZERO) {
                     let share = 100.0 * t.as_ps() as f64 / span;
@@ -254,17 +228,11 @@ mod tests {
 
     #[test]
     fn example_summary_by_hand() {
-        let extended = EXAMPLE.replace("$end 6", "40 S 0 0\n50 S 1 1\n60 M 1 0 0 0 90 100 x\n$end 9");
+        let extended = EXAMPLE.replace("$end 6", "40 S 0 0\n50 S 1 1\n60 M 1 0 0 0 60 90 100 x\n$end 9");
         let mut reader = TextTraceReader::new(extended.as_bytes(), "t").unwrap();
         let s = TraceSummary::scan(&mut reader).unwrap();
-        let expected = RecordCounts {
-            comments: 1,
-            messages: 2,
-            params: 1,
-            arrays: 1,
-            states: 3,
-            summaries: 1,
-        };
+        let expected =
+            RecordCounts { comments: 1, messages: 2, params: 1, arrays: 1, states: 3, summaries: 1 };
         assert_eq!(s.counts, expected);
         assert_eq!((s.start, s.end), (Some(SimTime(0)), SimTime(90)));
         // p0: BUSY 0–40, IDLE 40–90; p1: BUSY 50–90.
@@ -272,12 +240,7 @@ mod tests {
         assert_eq!(s.time_in_state[1], [SimTime(0), SimTime(40)]);
         assert_eq!(
             s.traffic[0],
-            EntityTraffic {
-                messages_sent: 1,
-                bytes_sent: 64,
-                messages_received: 1,
-                bytes_received: 100
-            }
+            EntityTraffic { messages_sent: 1, bytes_sent: 64, messages_received: 1, bytes_received: 100 }
         );
         assert_eq!(s.traffic[2].messages_received, 1);
         let (header, records) = read_all(&extended).unwrap();
@@ -289,10 +252,7 @@ mod tests {
             ),
             "{table}"
         );
-        assert!(
-            table.contains("p0         IDLE          50 ps    55.6%"),
-            "{table}"
-        );
+        assert!(table.contains("p0         IDLE          50 ps    55.6%"), "{table}");
         assert!(
             table.contains("fabric/l0           0               0           1              64"),
             "{table}"

@@ -19,13 +19,8 @@ pub(crate) fn value() -> impl Strategy<Value = TraceValue> {
     prop_oneof![
         any::<i64>().prop_map(TraceValue::Int),
         (-1e300_f64..1e300).prop_map(TraceValue::Float),
-        prop_oneof![
-            Just(f64::INFINITY),
-            Just(f64::NEG_INFINITY),
-            Just(-0.0),
-            Just(5e-324)
-        ]
-        .prop_map(TraceValue::Float),
+        prop_oneof![Just(f64::INFINITY), Just(f64::NEG_INFINITY), Just(-0.0), Just(5e-324)]
+            .prop_map(TraceValue::Float),
         name().prop_map(TraceValue::Text),
     ]
 }
@@ -33,78 +28,59 @@ pub(crate) fn value() -> impl Strategy<Value = TraceValue> {
 /// A consistent header: 1–4 types, 1–8 entities, up to 3 nested groups, up to 4 links.
 pub(crate) fn header() -> impl Strategy<Value = TraceHeader> {
     let types = prop::collection::vec((name(), names(4), names(2), names(3)), 1..=4);
-    let groups = prop::collection::vec(
-        (name(), name(), any::<prop::sample::Index>(), any::<bool>()),
-        0..=3,
-    );
+    let groups = prop::collection::vec((name(), name(), any::<prop::sample::Index>(), any::<bool>()), 0..=3);
     (name(), any::<u64>(), 1_u8..=5, types, groups)
         .prop_flat_map(|(project, seed, level, types, groups)| {
             let group_count = groups.len();
             let entities =
                 prop::collection::vec((name(), 0..types.len(), any::<prop::sample::Index>()), 1..=8);
             let links = prop::collection::vec(any::<[prop::sample::Index; 4]>(), 0..=4);
-            (
-                Just((project, seed, level, types, groups)),
-                entities,
-                links,
-                Just(group_count),
-            )
+            (Just((project, seed, level, types, groups)), entities, links, Just(group_count))
         })
-        .prop_map(
-            |((project, seed, level, types, groups), entities, links, group_count)| {
-                let groups: Vec<GroupInfo> = groups
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, (path, type_name, parent, has_parent))| GroupInfo {
+        .prop_map(|((project, seed, level, types, groups), entities, links, group_count)| {
+            let groups: Vec<GroupInfo> = groups
+                .into_iter()
+                .enumerate()
+                .map(|(i, (path, type_name, parent, has_parent))| GroupInfo {
+                    path,
+                    type_name,
+                    parent: (has_parent && i > 0).then(|| parent.index(i) as u32),
+                })
+                .collect();
+            let entities: Vec<EntityInfo> = entities
+                .into_iter()
+                .map(|(path, ty, group)| {
+                    let (type_name, states, params, ports) = types[ty].clone();
+                    EntityInfo {
                         path,
                         type_name,
-                        parent: (has_parent && i > 0).then(|| parent.index(i) as u32),
-                    })
-                    .collect();
-                let entities: Vec<EntityInfo> = entities
+                        states,
+                        params,
+                        ports,
+                        group: (group_count > 0 && group.index(2) == 1)
+                            .then(|| group.index(group_count) as u32),
+                    }
+                })
+                .collect();
+            let with_ports: Vec<u32> =
+                (0..entities.len() as u32).filter(|&e| !entities[e as usize].ports.is_empty()).collect();
+            let links = if with_ports.is_empty() {
+                Vec::new()
+            } else {
+                links
                     .into_iter()
-                    .map(|(path, ty, group)| {
-                        let (type_name, states, params, ports) = types[ty].clone();
-                        EntityInfo {
-                            path,
-                            type_name,
-                            states,
-                            params,
-                            ports,
-                            group: (group_count > 0 && group.index(2) == 1)
-                                .then(|| group.index(group_count) as u32),
+                    .map(|[ea, pa, eb, pb]| {
+                        let a = *ea.get(&with_ports);
+                        let b = *eb.get(&with_ports);
+                        LinkInfo {
+                            a: (a, pa.index(entities[a as usize].ports.len()) as u16),
+                            b: (b, pb.index(entities[b as usize].ports.len()) as u16),
                         }
                     })
-                    .collect();
-                let with_ports: Vec<u32> = (0..entities.len() as u32)
-                    .filter(|&e| !entities[e as usize].ports.is_empty())
-                    .collect();
-                let links = if with_ports.is_empty() {
-                    Vec::new()
-                } else {
-                    links
-                        .into_iter()
-                        .map(|[ea, pa, eb, pb]| {
-                            let a = *ea.get(&with_ports);
-                            let b = *eb.get(&with_ports);
-                            LinkInfo {
-                                a: (a, pa.index(entities[a as usize].ports.len()) as u16),
-                                b: (b, pb.index(entities[b as usize].ports.len()) as u16),
-                            }
-                        })
-                        .collect()
-                };
-                TraceHeader {
-                    version: super::FORMAT_VERSION,
-                    project,
-                    seed,
-                    level,
-                    entities,
-                    links,
-                    groups,
-                }
-            },
-        )
+                    .collect()
+            };
+            TraceHeader { version: super::FORMAT_VERSION, project, seed, level, entities, links, groups }
+        })
 }
 
 /// Raw material for one record, turned into a valid record by [`build_records`].
@@ -134,15 +110,10 @@ pub(crate) fn build_records(header: &TraceHeader, raw: Vec<RawRecord>) -> Vec<Re
         let e = idx[0].index(n) as u32;
         let info = &header.entities[e as usize];
         let record = match kind {
-            0 => Record::Comment {
-                time,
-                entity: e,
-                text,
-            },
+            0 => Record::Comment { time, entity: e, text },
             1 => {
-                let senders: Vec<u32> = (0..n as u32)
-                    .filter(|&x| !header.entities[x as usize].ports.is_empty())
-                    .collect();
+                let senders: Vec<u32> =
+                    (0..n as u32).filter(|&x| !header.entities[x as usize].ports.is_empty()).collect();
                 if senders.is_empty() {
                     continue;
                 }
@@ -151,6 +122,7 @@ pub(crate) fn build_records(header: &TraceHeader, raw: Vec<RawRecord>) -> Vec<Re
                 let depart = now + extra % 3 * 1000;
                 Record::Send {
                     time: SimTime(depart),
+                    depart: SimTime(depart + extra / 2),
                     from,
                     from_port: idx[1].index(header.entities[from as usize].ports.len()) as u16,
                     to,
@@ -161,12 +133,7 @@ pub(crate) fn build_records(header: &TraceHeader, raw: Vec<RawRecord>) -> Vec<Re
                 }
             }
             2 | 3 if info.params.is_empty() => continue,
-            2 => Record::Param {
-                time,
-                entity: e,
-                param: idx[1].index(info.params.len()) as u16,
-                value,
-            },
+            2 => Record::Param { time, entity: e, param: idx[1].index(info.params.len()) as u16, value },
             3 => Record::Array {
                 time,
                 entity: e,
@@ -175,17 +142,8 @@ pub(crate) fn build_records(header: &TraceHeader, raw: Vec<RawRecord>) -> Vec<Re
                 value,
             },
             4 if info.states.is_empty() => continue,
-            4 => Record::State {
-                time,
-                entity: e,
-                state: idx[1].index(info.states.len()) as u16,
-            },
-            _ => Record::Summary {
-                time,
-                entity: e,
-                key: text,
-                value,
-            },
+            4 => Record::State { time, entity: e, state: idx[1].index(info.states.len()) as u16 },
+            _ => Record::Summary { time, entity: e, key: text, value },
         };
         if record.level().get() >= header.level {
             out.push(record);

@@ -147,11 +147,7 @@ impl HeaderParser {
                 0,
                 format!(
                     "section `{word}` is out of order: expected {}",
-                    allowed
-                        .iter()
-                        .map(|s| format!("`{s}`"))
-                        .collect::<Vec<_>>()
-                        .join(" or ")
+                    allowed.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(" or ")
                 ),
             ));
         }
@@ -175,12 +171,7 @@ impl HeaderParser {
                 while let Some(s) = t.next_token()? {
                     states.push(s.text.into_owned());
                 }
-                self.types.push(TypeRow {
-                    name,
-                    states,
-                    params: Vec::new(),
-                    ports: Vec::new(),
-                });
+                self.types.push(TypeRow { name, states, params: Vec::new(), ports: Vec::new() });
             }
             section @ ("$params" | "$ports") => {
                 let (ty, at) = t.number::<u32>("a type index")?;
@@ -191,10 +182,7 @@ impl HeaderParser {
                     ));
                 }
                 if self.last_list_row.is_some_and(|last| ty <= last) {
-                    return Err(LineError::new(
-                        at,
-                        format!("type {ty} is out of order or repeated"),
-                    ));
+                    return Err(LineError::new(at, format!("type {ty} is out of order or repeated")));
                 }
                 self.last_list_row = Some(ty);
                 let mut names = Vec::new();
@@ -215,17 +203,10 @@ impl HeaderParser {
                 let type_name = t.string("a group type name")?.into_owned();
                 let (parent, at) = t.optional_number::<u32>("a parent group index")?;
                 if parent.is_some_and(|p| p >= index) {
-                    return Err(LineError::new(
-                        at,
-                        "a group's parent must be an earlier group".to_string(),
-                    ));
+                    return Err(LineError::new(at, "a group's parent must be an earlier group".to_string()));
                 }
                 t.end("the parent group")?;
-                self.header.groups.push(GroupInfo {
-                    path,
-                    type_name,
-                    parent,
-                });
+                self.header.groups.push(GroupInfo { path, type_name, parent });
             }
             "$bars" => {
                 let index = self.bars.len() as u32;
@@ -259,10 +240,7 @@ impl HeaderParser {
                     let Some(&(_, ty, _)) = self.bars.get(entity as usize) else {
                         return Err(LineError::new(
                             at,
-                            format!(
-                                "entity {entity} does not exist (`$bars` lists {})",
-                                self.bars.len()
-                            ),
+                            format!("entity {entity} does not exist (`$bars` lists {})", self.bars.len()),
                         ));
                     };
                     let (port, at) = t.number::<u16>(format_args!("a port index after entity {entity}"))?;
@@ -276,10 +254,7 @@ impl HeaderParser {
                     *end = (entity, port);
                 }
                 t.end("the second port")?;
-                self.header.links.push(LinkInfo {
-                    a: ends[0],
-                    b: ends[1],
-                });
+                self.header.links.push(LinkInfo { a: ends[0], b: ends[1] });
             }
             other => return Err(LineError::new(0, format!("no rows are allowed in `{other}`"))),
         }
@@ -321,10 +296,7 @@ fn allowed_after(current: usize) -> impl Iterator<Item = &'static str> {
 fn keyword(t: &mut Tokens<'_>, word: &str, what: &str) -> Result<(), LineError> {
     let found = t.expect(what)?;
     if found.text != word {
-        return Err(LineError::new(
-            found.byte,
-            format!("expected {what}, found `{}`", found.text),
-        ));
+        return Err(LineError::new(found.byte, format!("expected {what}, found `{}`", found.text)));
     }
     Ok(())
 }
@@ -333,10 +305,7 @@ fn keyword(t: &mut Tokens<'_>, word: &str, what: &str) -> Result<(), LineError> 
 fn index_row(t: &mut Tokens<'_>, expected: u32, what: &str) -> Result<(), LineError> {
     let (index, at) = t.number::<u32>(format_args!("{what} index {expected}"))?;
     if index != expected {
-        return Err(LineError::new(
-            at,
-            format!("expected {what} index {expected}, found {index}"),
-        ));
+        return Err(LineError::new(at, format!("expected {what} index {expected}, found {index}")));
     }
     Ok(())
 }

@@ -79,10 +79,7 @@ impl<R: BufRead> TextTraceReader<R> {
     /// Read the next line into `self.line` without its end-of-line; false at the end of input.
     fn read_line(&mut self) -> Result<bool, TraceError> {
         self.line.clear();
-        let n = self
-            .input
-            .read_until(b'\n', &mut self.line)
-            .map_err(|e| TraceError::io(&self.file, e))?;
+        let n = self.input.read_until(b'\n', &mut self.line).map_err(|e| TraceError::io(&self.file, e))?;
         if n == 0 {
             return Ok(false);
         }
@@ -91,13 +88,8 @@ impl<R: BufRead> TextTraceReader<R> {
         self.next_offset += n as u64;
         if self.line.last() != Some(&b'\n') {
             let text = String::from_utf8_lossy(&self.line).into_owned();
-            return Err(
-                LineError::new(text.len(), "truncated line: the file ends without an end-of-line").locate(
-                    &self.file,
-                    self.line_no,
-                    &text,
-                ),
-            );
+            return Err(LineError::new(text.len(), "truncated line: the file ends without an end-of-line")
+                .locate(&self.file, self.line_no, &text));
         }
         self.line.pop();
         if self.line.last() == Some(&b'\r') {
@@ -130,10 +122,8 @@ impl<R: BufRead> TraceRead for TextTraceReader<R> {
         }
         if !self.read_line()? {
             let (file, line_no) = (self.file.clone(), self.line_no + 1);
-            return Err(
-                LineError::new(0, "expected a record or `$end <count>`: the trace is truncated")
-                    .locate(&file, line_no, ""),
-            );
+            return Err(LineError::new(0, "expected a record or `$end <count>`: the trace is truncated")
+                .locate(&file, line_no, ""));
         }
         let text = self.text()?;
         match parse_event_line(text, &self.header) {
@@ -149,13 +139,11 @@ impl<R: BufRead> TraceRead for TextTraceReader<R> {
                 self.ended = true;
                 if self.read_line()? {
                     let text = self.text()?;
-                    return Err(
-                        LineError::new(0, "expected the end of the file after `$end`").locate(
-                            &self.file,
-                            self.line_no,
-                            text,
-                        ),
-                    );
+                    return Err(LineError::new(0, "expected the end of the file after `$end`").locate(
+                        &self.file,
+                        self.line_no,
+                        text,
+                    ));
                 }
                 Ok(None)
             }
@@ -164,10 +152,7 @@ impl<R: BufRead> TraceRead for TextTraceReader<R> {
     }
 
     fn restart_point(&self) -> RestartPoint {
-        RestartPoint {
-            offset: self.line_offset,
-            ordinal: self.ordinal.saturating_sub(1),
-        }
+        RestartPoint { offset: self.line_offset, ordinal: self.ordinal.saturating_sub(1) }
     }
 
     fn records_read(&self) -> u64 {
@@ -177,9 +162,7 @@ impl<R: BufRead> TraceRead for TextTraceReader<R> {
 
 impl<R: BufRead + Seek> Reposition for TextTraceReader<R> {
     fn reposition(&mut self, at: RestartPoint) -> Result<(), TraceError> {
-        self.input
-            .seek(SeekFrom::Start(at.offset))
-            .map_err(|e| TraceError::io(&self.file, e))?;
+        self.input.seek(SeekFrom::Start(at.offset)).map_err(|e| TraceError::io(&self.file, e))?;
         self.next_offset = at.offset;
         self.line_offset = at.offset;
         self.ordinal = at.ordinal;
@@ -207,11 +190,7 @@ fn member<T: std::str::FromStr + Copy + Into<u64>>(
     what: &str,
     count: usize,
 ) -> Result<T, LineError> {
-    let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        "an"
-    } else {
-        "a"
-    };
+    let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
     let (v, at) = t.number::<T>(format_args!("{article} {what} index after entity {e}"))?;
     check::member(info, e, what, v.into(), count).map_err(|m| LineError::new(at, m))?;
     Ok(v)
@@ -223,45 +202,32 @@ fn parse_event_line(line: &str, header: &TraceHeader) -> Result<EventLine, LineE
     if line.starts_with('$') {
         let word = t.string("`$end`")?;
         if word != "$end" {
-            return Err(LineError::new(
-                0,
-                format!("expected a record or `$end`, found `{word}`"),
-            ));
+            return Err(LineError::new(0, format!("expected a record or `$end`, found `{word}`")));
         }
         let (count, at) = t.number::<u64>("a record count after `$end`")?;
         t.end("the record count")?;
         return Ok(EventLine::End(count, at));
     }
-    let time = SimTime(
-        t.number::<u64>("a time in picoseconds at the start of the record")?
-            .0,
-    );
+    let time = SimTime(t.number::<u64>("a time in picoseconds at the start of the record")?.0);
     let kind = t.expect("a record kind (S, M, P, A, C or F) after the time")?;
     let record = match kind.text.as_ref() {
         "S" => {
             let e = entity(&mut t, header, "an entity index after `S`")?;
             let state = member(&mut t, e, "state", e.1.states.len())?;
-            Record::State {
-                time,
-                entity: e.0,
-                state,
-            }
+            Record::State { time, entity: e.0, state }
         }
         "M" => {
             let from = entity(&mut t, header, "a sending entity index after `M`")?;
             let from_port = member(&mut t, from, "port", from.1.ports.len())?;
-            let to = entity(
-                &mut t,
-                header,
-                format_args!("a receiving entity index after port {from_port}"),
-            )?;
+            let to = entity(&mut t, header, format_args!("a receiving entity index after port {from_port}"))?;
             let to_port = member(&mut t, to, "port", to.1.ports.len())?;
-            let (arrive, at) = t.number::<u64>(format_args!("an arrival time after port {to_port}"))?;
-            if arrive < time.as_ps() {
-                return Err(LineError::new(
-                    at,
-                    format!("arrival {arrive} is before departure {}", time.as_ps()),
-                ));
+            let (depart, at) = t.number::<u64>(format_args!("a departure time after port {to_port}"))?;
+            if depart < time.as_ps() {
+                return Err(LineError::new(at, format!("departure {depart} is before the send at {}", time.as_ps())));
+            }
+            let (arrive, at) = t.number::<u64>("an arrival time after the departure time")?;
+            if arrive < depart {
+                return Err(LineError::new(at, format!("arrival {arrive} is before departure {depart}")));
             }
             let bytes = t.number::<u64>("a byte count after the arrival time")?.0;
             let label = t.string("a label after the byte count")?.into_owned();
@@ -271,63 +237,34 @@ fn parse_event_line(line: &str, header: &TraceHeader) -> Result<EventLine, LineE
                 from_port,
                 to: to.0,
                 to_port,
+                depart: SimTime(depart),
                 arrive: SimTime(arrive),
                 bytes,
                 label,
             }
         }
         "P" | "A" => {
-            let e = entity(
-                &mut t,
-                header,
-                format_args!("an entity index after `{}`", kind.text),
-            )?;
+            let e = entity(&mut t, header, format_args!("an entity index after `{}`", kind.text))?;
             let param = member(&mut t, e, "parameter", e.1.params.len())?;
             if kind.text == "P" {
                 let value = t.value(format_args!("parameter {param}"))?;
-                Record::Param {
-                    time,
-                    entity: e.0,
-                    param,
-                    value,
-                }
+                Record::Param { time, entity: e.0, param, value }
             } else {
-                let index = t
-                    .number::<u32>(format_args!("an element index after parameter {param}"))?
-                    .0;
+                let index = t.number::<u32>(format_args!("an element index after parameter {param}"))?.0;
                 let value = t.value(format_args!("element {index}"))?;
-                Record::Array {
-                    time,
-                    entity: e.0,
-                    param,
-                    index,
-                    value,
-                }
+                Record::Array { time, entity: e.0, param, index, value }
             }
         }
         "C" => {
             let e = entity(&mut t, header, "an entity index after `C`")?;
-            let text = t
-                .string(format_args!("a comment text after entity {}", e.0))?
-                .into_owned();
-            Record::Comment {
-                time,
-                entity: e.0,
-                text,
-            }
+            let text = t.string(format_args!("a comment text after entity {}", e.0))?.into_owned();
+            Record::Comment { time, entity: e.0, text }
         }
         "F" => {
             let e = entity(&mut t, header, "an entity index after `F`")?;
-            let key = t
-                .string(format_args!("a figure name after entity {}", e.0))?
-                .into_owned();
+            let key = t.string(format_args!("a figure name after entity {}", e.0))?.into_owned();
             let value = t.value(format_args!("figure `{key}`"))?;
-            Record::Summary {
-                time,
-                entity: e.0,
-                key,
-                value,
-            }
+            Record::Summary { time, entity: e.0, key, value }
         }
         other => {
             return Err(LineError::new(

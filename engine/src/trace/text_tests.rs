@@ -35,7 +35,7 @@ $links
 1 0 2 1
 $events
 0 S 0 1
-10 M 0 0 2 0 20 64 \"data p0→p1\"
+10 M 0 0 2 0 10 20 64 \"data p0→p1\"
 15 P 1 0 i 3
 20 A 1 0 7 f 2.5
 25 C 0 \"hello world\"
@@ -62,10 +62,7 @@ pub(crate) fn write_all(header: &TraceHeader, records: &[Record]) -> Vec<u8> {
 #[test]
 fn example_parses_to_known_values_and_writes_back_identically() {
     let (header, records) = read_all(EXAMPLE).unwrap();
-    assert_eq!(
-        (header.version, header.project.as_str(), header.seed, header.level),
-        (1, "ring of 2", 42, 1)
-    );
+    assert_eq!((header.version, header.project.as_str(), header.seed, header.level), (1, "ring of 2", 42, 1));
     assert_eq!(header.entities.len(), 3);
     assert_eq!(header.entities[1].states, ["IDLE", "BUSY"]);
     assert_eq!(header.entities[1].params, ["queue"]);
@@ -78,6 +75,7 @@ fn example_parses_to_known_values_and_writes_back_identically() {
         records[1],
         Record::Send {
             time: SimTime(10),
+            depart: SimTime(10),
             from: 0,
             from_port: 0,
             to: 2,
@@ -89,13 +87,7 @@ fn example_parses_to_known_values_and_writes_back_identically() {
     );
     assert_eq!(
         records[3],
-        Record::Array {
-            time: SimTime(20),
-            entity: 1,
-            param: 0,
-            index: 7,
-            value: TraceValue::Float(2.5)
-        }
+        Record::Array { time: SimTime(20), entity: 1, param: 0, index: 7, value: TraceValue::Float(2.5) }
     );
     assert_eq!(String::from_utf8(write_all(&header, &records)).unwrap(), EXAMPLE);
 }
@@ -114,12 +106,7 @@ fn with_line(n: usize, new: Option<&str>) -> String {
 
 fn error_at(text: &str) -> (u64, u64, String) {
     match read_all(text).unwrap_err() {
-        TraceError::Text {
-            file,
-            line,
-            column,
-            message,
-        } => {
+        TraceError::Text { file, line, column, message } => {
             assert_eq!(file, "trace.txt");
             (line, column, message)
         }
@@ -132,22 +119,13 @@ fn malformed_header_lines_are_rejected_where_they_are() {
     let (line, _, msg) = error_at(&with_line(1, Some("$hase-trac 1")));
     assert_eq!(
         (line, msg.as_str()),
-        (
-            1,
-            "expected `$hase-trace <version>` on the first line, found `$hase-trac`"
-        )
+        (1, "expected `$hase-trace <version>` on the first line, found `$hase-trac`")
     );
     let (line, column, msg) = error_at(&with_line(1, Some("$hase-trace 2")));
     assert_eq!((line, column), (1, 13));
-    assert_eq!(
-        msg,
-        "trace format version 2 is newer than this build supports (up to 1)"
-    );
+    assert_eq!(msg, "trace format version 2 is newer than this build supports (up to 1)");
     let (line, _, msg) = error_at(&with_line(3, Some("seed forty")));
-    assert_eq!(
-        (line, msg.as_str()),
-        (3, "expected a seed number after `seed`, found `forty`")
-    );
+    assert_eq!((line, msg.as_str()), (3, "expected a seed number after `seed`, found `forty`"));
     let (line, _, msg) = error_at(&with_line(4, Some("level 7")));
     assert_eq!((line, msg.as_str()), (4, "trace level 7 is not between 1 and 5"));
     let (line, _, msg) = error_at(&with_line(19, Some("$wires")));
@@ -155,23 +133,14 @@ fn malformed_header_lines_are_rejected_where_they_are() {
     let (line, _, msg) = error_at(&with_line(19, Some("$ports")));
     assert_eq!(
         (line, msg.as_str()),
-        (
-            19,
-            "section `$ports` is out of order: expected `$links` or `$events`"
-        )
+        (19, "section `$ports` is out of order: expected `$links` or `$events`")
     );
     let (line, column, msg) = error_at(&with_line(16, Some("0 p0 5 -")));
-    assert_eq!(
-        (line, column, msg.as_str()),
-        (16, 6, "type 5 does not exist (`$types` lists 2)")
-    );
+    assert_eq!((line, column, msg.as_str()), (16, 6, "type 5 does not exist (`$types` lists 2)"));
     let (line, _, msg) = error_at(&with_line(17, Some("2 p1 0 -")));
     assert_eq!((line, msg.as_str()), (17, "expected entity index 1, found 2"));
     let (line, _, msg) = error_at(&with_line(20, Some("0 0 2 2")));
-    assert_eq!(
-        (line, msg.as_str()),
-        (20, "port 2 does not exist for entity 2 (its type has 2)")
-    );
+    assert_eq!((line, msg.as_str()), (20, "port 2 does not exist for entity 2 (its type has 2)"));
     let (line, _, msg) = error_at("$hase-trace 1\nproject x\n");
     assert_eq!((line, msg.as_str()), (3, "expected `seed <number>`"));
 }
@@ -179,71 +148,38 @@ fn malformed_header_lines_are_rejected_where_they_are() {
 #[test]
 fn malformed_records_are_rejected_with_line_column_and_expectation() {
     let (line, column, msg) = error_at(&with_line(23, Some("0 S 0")));
-    assert_eq!(
-        (line, column, msg.as_str()),
-        (23, 6, "expected a state index after entity 0")
-    );
+    assert_eq!((line, column, msg.as_str()), (23, 6, "expected a state index after entity 0"));
     let (line, _, msg) = error_at(&with_line(23, Some("0 S 0 5")));
     assert_eq!(
         (line, msg.as_str()),
-        (
-            23,
-            "state 5 does not exist for entity 0 `p0` (its type Processor has 2)"
-        )
+        (23, "state 5 does not exist for entity 0 `p0` (its type Processor has 2)")
     );
     let (line, column, msg) = error_at(&with_line(23, Some("0 S 9 1")));
-    assert_eq!(
-        (line, column, msg.as_str()),
-        (23, 5, "entity 9 does not exist (the trace has 3 entities)")
-    );
-    let (line, _, msg) = error_at(&with_line(24, Some("10 M 0 3 2 0 20 64 x")));
+    assert_eq!((line, column, msg.as_str()), (23, 5, "entity 9 does not exist (the trace has 3 entities)"));
+    let (line, _, msg) = error_at(&with_line(24, Some("10 M 0 3 2 0 10 20 64 x")));
     assert_eq!(
         (line, msg.as_str()),
-        (
-            24,
-            "port 3 does not exist for entity 0 `p0` (its type Processor has 1)"
-        )
+        (24, "port 3 does not exist for entity 0 `p0` (its type Processor has 1)")
     );
-    let (line, _, msg) = error_at(&with_line(24, Some("10 M 0 0 2 0 5 64 x")));
-    assert_eq!((line, msg.as_str()), (24, "arrival 5 is before departure 10"));
+    let (line, _, msg) = error_at(&with_line(24, Some("10 M 0 0 2 0 12 11 64 x")));
+    assert_eq!((line, msg.as_str()), (24, "arrival 11 is before departure 12"));
     let (line, column, msg) = error_at(&with_line(25, Some("15 P 1 0 i 3x")));
-    assert_eq!(
-        (line, column, msg.as_str()),
-        (25, 12, "expected an integer for parameter 0, found `3x`")
-    );
+    assert_eq!((line, column, msg.as_str()), (25, 12, "expected an integer for parameter 0, found `3x`"));
     let (line, _, msg) = error_at(&with_line(25, Some("1.5 P 1 0 i 3")));
     assert_eq!(
         (line, msg.as_str()),
-        (
-            25,
-            "expected a time in picoseconds at the start of the record, found `1.5`"
-        )
+        (25, "expected a time in picoseconds at the start of the record, found `1.5`")
     );
     let (line, _, msg) = error_at(&with_line(26, Some("20 Q 1 0")));
-    assert_eq!(
-        (line, msg.as_str()),
-        (26, "expected a record kind (S, M, P, A, C or F), found `Q`")
-    );
+    assert_eq!((line, msg.as_str()), (26, "expected a record kind (S, M, P, A, C or F), found `Q`"));
     let (line, _, msg) = error_at(&with_line(27, Some("25 C 0 \"hello")));
-    assert_eq!(
-        (line, msg.as_str()),
-        (27, "expected a closing quote before the end of the line")
-    );
+    assert_eq!((line, msg.as_str()), (27, "expected a closing quote before the end of the line"));
     let (line, _, msg) = error_at(&with_line(28, Some("30 F 0 k i 1 extra")));
-    assert_eq!(
-        (line, msg.as_str()),
-        (28, "expected the end of the line after the record, found `extra`")
-    );
+    assert_eq!((line, msg.as_str()), (28, "expected the end of the line after the record, found `extra`"));
     let (line, _, msg) = error_at(&with_line(29, Some("$end 7")));
-    assert_eq!(
-        (line, msg.as_str()),
-        (29, "`$end` says 7 records but the trace has 6")
-    );
+    assert_eq!((line, msg.as_str()), (29, "`$end` says 7 records but the trace has 6"));
     let (line, _, msg) = error_at(&(EXAMPLE.to_string() + "0 S 0 1\n"));
-    assert_eq!(
-        (line, msg.as_str()),
-        (30, "expected the end of the file after `$end`")
-    );
+    assert_eq!((line, msg.as_str()), (30, "expected the end of the file after `$end`"));
 }
 
 #[test]
@@ -255,10 +191,7 @@ fn truncated_files_are_rejected_at_the_cut() {
     assert_eq!(msg, "truncated line: the file ends without an end-of-line");
     // Cut cleanly after a record: the missing `$end` is noticed.
     let (line, _, msg) = error_at(&with_line(29, None));
-    assert_eq!(
-        (line, msg.as_str()),
-        (29, "expected a record or `$end <count>`: the trace is truncated")
-    );
+    assert_eq!((line, msg.as_str()), (29, "expected a record or `$end <count>`: the trace is truncated"));
 }
 
 #[test]
@@ -274,11 +207,7 @@ fn writer_refuses_records_that_do_not_match_the_header() {
     let (header, _) = read_all(EXAMPLE).unwrap();
     let mut writer = TextTraceWriter::new(Vec::new());
     writer.header(&header).unwrap();
-    let bad = Record::State {
-        time: SimTime(1),
-        entity: 0,
-        state: 2,
-    };
+    let bad = Record::State { time: SimTime(1), entity: 0, state: 2 };
     let err = writer.record(&bad).unwrap_err();
     assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
     assert!(err.to_string().contains("state 2 does not exist"), "{err}");

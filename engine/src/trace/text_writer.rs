@@ -87,10 +87,8 @@ pub(crate) fn header_text(header: &TraceHeader) -> Vec<u8> {
         out.push(b'\n');
     }
     for (section, list) in [("$params", 0), ("$ports", 1)] {
-        let lists: Vec<&Vec<String>> = types
-            .iter()
-            .map(|t| if list == 0 { &t.params } else { &t.ports })
-            .collect();
+        let lists: Vec<&Vec<String>> =
+            types.iter().map(|t| if list == 0 { &t.params } else { &t.ports }).collect();
         if lists.iter().all(|l| l.is_empty()) {
             continue;
         }
@@ -141,42 +139,23 @@ pub(crate) fn push_record(out: &mut Vec<u8>, record: &Record) {
     // Writing into a Vec cannot fail.
     let _ = match record {
         Record::State { time, entity, state } => write!(out, "{} S {entity} {state}", time.as_ps()),
-        Record::Send {
-            time,
-            from,
-            from_port,
-            to,
-            to_port,
-            arrive,
-            bytes,
-            label,
-        } => {
+        Record::Send { time, from, from_port, to, to_port, depart, arrive, bytes, label } => {
             let r = write!(
                 out,
-                "{} M {from} {from_port} {to} {to_port} {} {bytes} ",
+                "{} M {from} {from_port} {to} {to_port} {} {} {bytes} ",
                 time.as_ps(),
+                depart.as_ps(),
                 arrive.as_ps()
             );
             push_str_token(out, label);
             r
         }
-        Record::Param {
-            time,
-            entity,
-            param,
-            value,
-        } => {
+        Record::Param { time, entity, param, value } => {
             let r = write!(out, "{} P {entity} {param} ", time.as_ps());
             push_value(out, value);
             r
         }
-        Record::Array {
-            time,
-            entity,
-            param,
-            index,
-            value,
-        } => {
+        Record::Array { time, entity, param, index, value } => {
             let r = write!(out, "{} A {entity} {param} {index} ", time.as_ps());
             push_value(out, value);
             r
@@ -186,12 +165,7 @@ pub(crate) fn push_record(out: &mut Vec<u8>, record: &Record) {
             push_str_token(out, text);
             r
         }
-        Record::Summary {
-            time,
-            entity,
-            key,
-            value,
-        } => {
+        Record::Summary { time, entity, key, value } => {
             let r = write!(out, "{} F {entity} ", time.as_ps());
             push_str_token(out, key);
             out.push(b' ');
@@ -220,10 +194,7 @@ impl<W: Write + Send> TraceSink for TextTraceWriter<W> {
         };
         check::record(header, record).map_err(invalid)?;
         if let Some(index) = &mut self.index {
-            let at = RestartPoint {
-                offset: self.bytes_written,
-                ordinal: self.records,
-            };
+            let at = RestartPoint { offset: self.bytes_written, ordinal: self.records };
             index.observe(at, self.records, record.time());
         }
         push_record(&mut self.line, record);
@@ -236,8 +207,7 @@ impl<W: Write + Send> TraceSink for TextTraceWriter<W> {
         if self.header.is_none() {
             return Err(invalid("trace finished before the header".into()));
         }
-        self.line
-            .extend_from_slice(format!("$end {}", self.records).as_bytes());
+        self.line.extend_from_slice(format!("$end {}", self.records).as_bytes());
         self.emit_line()?;
         self.out.flush()?;
         if let Some(index) = self.index.take() {

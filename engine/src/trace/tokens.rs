@@ -13,8 +13,7 @@ use super::record::TraceValue;
 fn needs_quotes(s: &str) -> bool {
     s.is_empty()
         || s.starts_with('"')
-        || s.chars()
-            .any(|c| c == ' ' || c == '"' || c == '\\' || c.is_control())
+        || s.chars().any(|c| c == ' ' || c == '"' || c == '\\' || c.is_control())
 }
 
 /// Append `s` as one token: bare if it can be, else `"…"` with `\\ \" \n \r \t \u{…}` escapes.
@@ -94,26 +93,19 @@ impl<'a> Tokens<'a> {
                 return Err(LineError::new(end, "expected a space after the closing quote"));
             }
             self.pos = end;
-            return Ok(Some(Token {
-                text: Cow::Owned(text),
-                byte: start,
-            }));
+            return Ok(Some(Token { text: Cow::Owned(text), byte: start }));
         }
         let mut end = start;
         while end < bytes.len() && bytes[end] != b' ' && bytes[end] != b'\t' {
             end += 1;
         }
         self.pos = end;
-        Ok(Some(Token {
-            text: Cow::Borrowed(&self.line[start..end]),
-            byte: start,
-        }))
+        Ok(Some(Token { text: Cow::Borrowed(&self.line[start..end]), byte: start }))
     }
 
     /// The next token; `expected <what>` if the line ends.
     pub(crate) fn expect(&mut self, what: impl Display) -> Result<Token<'a>, LineError> {
-        self.next_token()?
-            .ok_or_else(|| LineError::new(self.pos, format!("expected {what}")))
+        self.next_token()?.ok_or_else(|| LineError::new(self.pos, format!("expected {what}")))
     }
 
     /// The next token as a string.
@@ -129,10 +121,7 @@ impl<'a> Tokens<'a> {
             None => Err(LineError::new(pos, format!("expected {what}"))),
             Some(t) => match t.text.parse::<T>() {
                 Ok(v) => Ok((v, t.byte)),
-                Err(_) => Err(LineError::new(
-                    t.byte,
-                    format!("expected {what}, found `{}`", t.text),
-                )),
+                Err(_) => Err(LineError::new(t.byte, format!("expected {what}, found `{}`", t.text))),
             },
         }
     }
@@ -148,10 +137,7 @@ impl<'a> Tokens<'a> {
             Some(t) if t.text == "-" => Ok((None, t.byte)),
             Some(t) => match t.text.parse::<T>() {
                 Ok(v) => Ok((Some(v), t.byte)),
-                Err(_) => Err(LineError::new(
-                    t.byte,
-                    format!("expected {what} or `-`, found `{}`", t.text),
-                )),
+                Err(_) => Err(LineError::new(t.byte, format!("expected {what} or `-`, found `{}`", t.text))),
             },
         }
     }
@@ -160,15 +146,9 @@ impl<'a> Tokens<'a> {
     pub(crate) fn value(&mut self, what: impl Display) -> Result<TraceValue, LineError> {
         let kind = self.expect(format_args!("a value kind (i, f or t) for {what}"))?;
         match kind.text.as_ref() {
-            "i" => Ok(TraceValue::Int(
-                self.number(format_args!("an integer for {what}"))?.0,
-            )),
-            "f" => Ok(TraceValue::Float(
-                self.number(format_args!("a real number for {what}"))?.0,
-            )),
-            "t" => Ok(TraceValue::Text(
-                self.string(format_args!("a text for {what}"))?.into_owned(),
-            )),
+            "i" => Ok(TraceValue::Int(self.number(format_args!("an integer for {what}"))?.0)),
+            "f" => Ok(TraceValue::Float(self.number(format_args!("a real number for {what}"))?.0)),
+            "t" => Ok(TraceValue::Text(self.string(format_args!("a text for {what}"))?.into_owned())),
             other => Err(LineError::new(
                 kind.byte,
                 format!("expected a value kind (i, f or t) for {what}, found `{other}`"),
@@ -228,10 +208,7 @@ fn unquote(line: &str, start: usize) -> Result<(String, usize), LineError> {
             c => text.push(c),
         }
     }
-    Err(LineError::new(
-        line.len(),
-        "expected a closing quote before the end of the line",
-    ))
+    Err(LineError::new(line.len(), "expected a closing quote before the end of the line"))
 }
 
 #[cfg(test)]
@@ -273,10 +250,7 @@ mod tests {
         let mut t = Tokens::new("7 x");
         t.number::<u32>("entity").unwrap();
         let err = t.number::<u32>("a state").unwrap_err();
-        assert_eq!(
-            (err.byte, err.message.as_str()),
-            (2, "expected a state, found `x`")
-        );
+        assert_eq!((err.byte, err.message.as_str()), (2, "expected a state, found `x`"));
         let err = t.number::<u32>("a port").unwrap_err();
         assert_eq!((err.byte, err.message.as_str()), (3, "expected a port"));
     }

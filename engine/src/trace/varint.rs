@@ -96,10 +96,7 @@ impl<'a> Cursor<'a> {
 
     pub(crate) fn bytes(&mut self, n: usize, what: &str) -> Decoded<&'a [u8]> {
         if self.remaining() < n {
-            return Err((
-                self.pos,
-                format!("expected {n} bytes of {what}, found {}", self.remaining()),
-            ));
+            return Err((self.pos, format!("expected {n} bytes of {what}, found {}", self.remaining())));
         }
         let s = &self.data[self.pos..self.pos + n];
         self.pos += n;
