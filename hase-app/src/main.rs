@@ -1,3 +1,30 @@
-//! The `hase` binary (placeholder until the CLI lands).
+//! The `hase` binary: the desktop application with no arguments (or a project file), the command line
+//! (`hase run|validate|new|trace`) otherwise.
 
-fn main() {}
+mod cli;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// hase — design parallel architectures and watch parallel programs run on them.
+#[derive(Debug, Parser)]
+#[command(name = "hase", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<cli::Command>,
+    /// A project file (.ron) to open.
+    project: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(command) => cli::execute(command),
+        None => {
+            let project = cli.project.unwrap_or_else(|| PathBuf::from("projects/fat_tree_allreduce.ron"));
+            cli::execute(cli::Command::Run(cli::run_args_for(project)))
+        }
+    }
+}

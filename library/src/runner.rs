@@ -18,6 +18,9 @@ use hase_entities::factory::{BuildInputs, FactoryError, build_behaviours};
 
 use crate::catalogue::registry_for;
 
+/// Records between time-index checkpoints in trace files (the `.idx` sidecar).
+const INDEX_EVERY: u64 = 4096;
+
 /// Where the trace goes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum TraceTarget {
@@ -116,7 +119,7 @@ pub fn run_project(
     match &options.trace {
         TraceTarget::None => {}
         TraceTarget::Memory => sinks.push(Box::new(memory.clone())),
-        TraceTarget::File(path) => sinks.push(Box::new(create_trace(path)?)),
+        TraceTarget::File(path) => sinks.push(Box::new(create_trace(path, Some(INDEX_EVERY))?)),
     }
     if options.fingerprint {
         sinks.push(Box::new(fingerprint.clone()));

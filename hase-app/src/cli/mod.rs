@@ -78,6 +78,21 @@ fn validate(path: &Path) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// `hase run <project>` with default options (what `hase` does until the desktop window lands).
+pub fn run_args_for(project: PathBuf) -> run::RunArgs {
+    run::RunArgs {
+        project,
+        sets: Vec::new(),
+        seed: None,
+        trace: None,
+        level: None,
+        until: None,
+        stats: None,
+        fingerprint: false,
+        quiet: false,
+    }
+}
+
 /// Options shared by commands that write a file.
 #[derive(Debug, Args)]
 pub struct OutputArg {

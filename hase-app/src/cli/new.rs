@@ -56,7 +56,7 @@ pub struct NewArgs {
 pub(super) fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     let dims = Topology::parse_dims(&args.dims)?;
     let topology = Topology::parse(&args.template, &dims)?;
-    let mut spec = TemplateSpec::new(topology);
+    let mut spec = TemplateSpec::new(topology.clone());
     if let Some(c) = &args.component {
         spec.switch_type.clone_from(c);
     }

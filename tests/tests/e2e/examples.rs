@@ -1,0 +1,96 @@
+//! The example projects: committed files equal what `hase_library::examples` builds, every example
+//! runs to completion with its golden trace fingerprint, and reruns are byte-identical.
+//! `HASE_BLESS=1 cargo test -p hase-tests` rewrites the committed files and the golden fingerprints;
+//! a fingerprint change must be explained in the commit that makes it.
+
+use std::collections::BTreeMap;
+
+use hase_engine::model::{load_project, project_to_ron};
+use hase_library::examples;
+use hase_library::runner::{RunOptions, TraceTarget};
+use hase_tests::{blessing, golden_file, makespan, projects_dir, run, run_with};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Golden {
+    makespan_ps: u64,
+    events: u64,
+    fingerprint: String,
+}
+
+#[test]
+fn committed_examples_equal_their_definitions() {
+    let dir = projects_dir();
+    for ex in examples::all().unwrap() {
+        let text = project_to_ron(&ex.project).unwrap();
+        let mut files = vec![(ex.file.to_string(), text)];
+        files.extend(ex.extra_files.iter().cloned());
+        for (name, text) in files {
+            let path = dir.join(&name);
+            if blessing() {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, &text).unwrap();
+            }
+            let committed = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e} (run with HASE_BLESS=1 to write it)", path.display()));
+            assert_eq!(committed, text, "{name} differs from hase_library::examples (HASE_BLESS=1 rewrites it)");
+        }
+    }
+}
+
+#[test]
+fn every_example_completes_with_its_golden_fingerprint() {
+    let mut golden: BTreeMap<String, Golden> = if blessing() {
+        BTreeMap::new()
+    } else {
+        ron::from_str(&std::fs::read_to_string(golden_file()).unwrap()).unwrap()
+    };
+    let mut seen = Vec::new();
+    for ex in examples::all().unwrap() {
+        let project = load_project(&projects_dir().join(ex.file)).unwrap();
+        let result = run(&project);
+        let got = Golden {
+            makespan_ps: makespan(&result).as_ps(),
+            events: result.stats.events,
+            fingerprint: result.fingerprint.clone().unwrap(),
+        };
+        if blessing() {
+            golden.insert(ex.file.to_string(), got);
+        } else {
+            let want = golden.get(ex.file).unwrap_or_else(|| panic!("no golden entry for {}", ex.file));
+            assert_eq!(&got, want, "{}: behaviour changed (explain it, then HASE_BLESS=1)", ex.file);
+        }
+        seen.push(ex.file.to_string());
+    }
+    if blessing() {
+        let text = ron::ser::to_string_pretty(&golden, ron::ser::PrettyConfig::default()).unwrap();
+        std::fs::write(golden_file(), text + "\n").unwrap();
+    }
+    let listed: Vec<&String> = golden.keys().collect();
+    assert_eq!(listed.len(), seen.len(), "golden file lists {listed:?}, examples are {seen:?}");
+}
+
+#[test]
+fn reruns_write_byte_identical_traces_and_seeds_matter() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = load_project(&projects_dir().join("task_farm.ron")).unwrap();
+    let trace = |name: &str, seed: u64| {
+        let path = dir.path().join(name);
+        let options = RunOptions {
+            seed: Some(seed),
+            level: Some(1),
+            trace: TraceTarget::File(path.clone()),
+            base_dir: projects_dir(),
+            ..RunOptions::default()
+        };
+        let result = run_with(&project, &options);
+        assert!(result.trace_error.is_none(), "{:?}", result.trace_error);
+        std::fs::read(path).unwrap()
+    };
+    let a = trace("a.trace", 7);
+    let b = trace("b.trace", 7);
+    let c = trace("c.trace", 8);
+    assert!(a.len() > 10_000, "the trace should hold the whole run");
+    assert!(a == b, "same project and seed must give byte-identical traces");
+    assert!(a != c, "the task farm draws task times from seeded streams: another seed, another run");
+}
