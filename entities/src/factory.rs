@@ -4,18 +4,23 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use hase_engine::elaborate::{Endpoint, EntityId, FlatEntity, FlatModel, elaborate_type};
 use hase_engine::model::{TypeRegistry, Workload};
+use hase_engine::time::SimTime;
 use hase_engine::{Behaviour, PortIndex};
 
 use crate::catalogue::{NETWORK_MODEL, PROCESSOR, ROUTER};
 use crate::message::NetMsg;
 use crate::mpi::op::{Algorithm, CollectiveKind};
+use crate::netmodel::datasheet::{self, Estimate};
 use crate::netmodel::hop::HopModel;
 use crate::netmodel::paths::{PathSource, PathTable};
+use crate::netmodel::sheet::SheetModel;
 use crate::processor::actions::CpuModel;
 use crate::processor::mpi::MpiLimits;
+use crate::processor::sheet::SheetTiming;
 use crate::processor::{ProcessorBehaviour, ProcessorConfig};
 use crate::router::routing::{RankError, RankMap, Route, RoutingError, assign_ranks, build_routes};
 use crate::router::switch::{RouteDecision, RouterBehaviour, RouterConfig, Switching};
@@ -76,6 +81,7 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
     let mut programs: Vec<Option<Box<dyn RankProgram>>> =
         programs_for(inputs.workload, size, inputs.base_dir)?.into_iter().map(Some).collect();
     let mut routes: Vec<Option<Route>> = build_routes(model, &ranks)?;
+    let sheets = sheet_models(model)?;
     let mut behaviours: Vec<Box<dyn Behaviour<NetMsg>>> = Vec::with_capacity(model.entities.len());
     for (i, e) in model.entities.iter().enumerate() {
         let id = i as EntityId;
@@ -86,13 +92,21 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
                     .get_mut(rank as usize)
                     .and_then(Option::take)
                     .ok_or_else(|| at(e, format!("no program for rank {rank}")))?;
-                Box::new(ProcessorBehaviour::new(processor_config(model, id, e, rank, size, program)?))
+                let mut config = processor_config(model, id, e, rank, size, program)?;
+                config.sheet = model
+                    .peer(Endpoint { entity: id, port: config.tx })
+                    .and_then(|peer| sheets.get(&peer.entity))
+                    .cloned();
+                Box::new(ProcessorBehaviour::new(config))
             }
             ROUTER => {
                 let route = routes[i].take().ok_or_else(|| at(e, "router has no routing rule"))?;
                 Box::new(RouterBehaviour::new(router_config(model, id, e, route)?))
             }
-            NETWORK_MODEL => network_model(inputs, id, e, &ranks)?,
+            NETWORK_MODEL => match sheets.get(&id) {
+                Some(timing) => sheet_model(model, id, e, &ranks, timing)?,
+                None => network_model(inputs, id, e, &ranks)?,
+            },
             other => return Err(at(e, format!("unknown behaviour `{other}`"))),
         };
         behaviours.push(b);
@@ -168,6 +182,7 @@ fn processor_config(
         },
         algorithms,
         downstream_credits: downstream_credits(model, Endpoint { entity: id, port: tx }),
+        sheet: None,
         program,
     })
 }
@@ -196,6 +211,71 @@ impl RouteDecision for Route {
     }
 }
 
+/// For a behavioural network model: the port messages for each rank leave by (a port whose link
+/// can carry traffic out to that rank's processor).
+fn rank_ports(model: &FlatModel, id: EntityId, e: &FlatEntity, ranks: &RankMap) -> Vec<Option<PortIndex>> {
+    let mut rank_port = vec![None; ranks.len()];
+    for p in 0..e.ports.len() {
+        let end = Endpoint { entity: id, port: p as PortIndex };
+        let Some(link) = e.ports[p].link.map(|l| &model.links[l as usize]) else { continue };
+        let outward = if link.ends[0] == end { link.forward } else { link.backward };
+        if outward && let Some(r) = ranks.rank_of(link.other(end).entity) {
+            rank_port[r as usize] = Some(p as PortIndex);
+        }
+    }
+    rank_port
+}
+
+/// The data sheet and band of every network model set to `model = "datasheet"`, by entity.
+fn sheet_models(model: &FlatModel) -> Result<BTreeMap<EntityId, SheetTiming>, FactoryError> {
+    let mut sheets = BTreeMap::new();
+    for (i, e) in model.entities.iter().enumerate() {
+        if e.behaviour != NETWORK_MODEL || e.text("model") != Some("datasheet") {
+            continue;
+        }
+        let name = e.text("sheet").unwrap_or("cray_t3d");
+        let sheet = datasheet::builtin(name).map_err(|err| at(e, format!("parameter `sheet`: {err}")))?;
+        let band = e.text("band").unwrap_or("avg");
+        let estimate = Estimate::from_name(band).ok_or_else(|| {
+            at(e, format!("parameter `band`: unknown band `{band}`; choose min, avg or max"))
+        })?;
+        sheets.insert(i as EntityId, SheetTiming::new(Arc::new(sheet), estimate));
+    }
+    Ok(sheets)
+}
+
+/// A network model at the data-sheet level. Every rank must be attached to it: collectives take
+/// every rank of the run.
+fn sheet_model(
+    model: &FlatModel,
+    id: EntityId,
+    e: &FlatEntity,
+    ranks: &RankMap,
+    timing: &SheetTiming,
+) -> Result<Box<dyn Behaviour<NetMsg>>, FactoryError> {
+    let rank_port = rank_ports(model, id, e, ranks);
+    let detached: Vec<String> =
+        (0..rank_port.len()).filter(|r| rank_port[*r].is_none()).map(|r| r.to_string()).collect();
+    if !detached.is_empty() {
+        return Err(at(
+            e,
+            format!(
+                "a data-sheet network model must be linked to every rank's processor; rank(s) {} are not",
+                detached.join(", ")
+            ),
+        ));
+    }
+    let inbound_latency: Vec<SimTime> =
+        e.ports.iter().map(|p| p.link.map_or(SimTime::ZERO, |l| model.links[l as usize].latency)).collect();
+    Ok(Box::new(SheetModel::new(
+        timing.sheet.clone(),
+        timing.estimate,
+        ranks.len() as u32,
+        rank_port,
+        inbound_latency,
+    )))
+}
+
 fn network_model(
     inputs: &BuildInputs<'_>,
     id: EntityId,
@@ -203,18 +283,10 @@ fn network_model(
     ranks: &RankMap,
 ) -> Result<Box<dyn Behaviour<NetMsg>>, FactoryError> {
     let model = inputs.model;
-    let mut rank_port = vec![None; ranks.len()];
-    for p in 0..e.ports.len() {
-        let end = Endpoint { entity: id, port: p as PortIndex };
-        if let Some(peer) = model.peer(end)
-            && let Some(r) = ranks.rank_of(peer.entity)
-        {
-            rank_port[r as usize] = Some(p as PortIndex);
-        }
-    }
+    let rank_port = rank_ports(model, id, e, ranks);
     let kind = e.text("model").unwrap_or("hop");
     if kind != "hop" {
-        return Err(at(e, format!("network model `{kind}` is not available yet")));
+        return Err(at(e, format!("unknown network model `{kind}`; choose hop or datasheet")));
     }
     let (source, switching) = match &e.stands_for {
         Some(type_name) => {

@@ -1,12 +1,15 @@
 //! Translation of program operations into the processor's primitive actions: CPU time in a visible
 //! state, posting sends and receives, and waiting for requests. Collectives expand into their
-//! algorithm's schedule, so they run on the modelled network like any other traffic.
+//! algorithm's schedule, so they run on the modelled network like any other traffic. In sheet mode
+//! (a data-sheet network) point-to-point calls take the sheet's times and collectives are handed to
+//! the network model whole (see `super::sheet`).
 
 use hase_engine::time::SimTime;
 
-use crate::message::Context;
+use super::sheet::{SheetRecvKind, SheetTiming};
+use crate::message::{CollectiveCall, Context};
 use crate::mpi::collectives::{MicroOp, ScheduleParams, schedule};
-use crate::mpi::op::{Algorithm, Collective, CollectiveKind, Op, RequestId, Source, TagSel, Work};
+use crate::mpi::op::{Algorithm, CollectiveKind, Op, RequestId, Source, TagSel, Work};
 
 /// Processor state numbers (indices of `catalogue::PROCESSOR_STATES`).
 pub mod state {
@@ -94,8 +97,33 @@ pub enum Action {
     },
     /// A level-1 trace comment.
     Comment(String),
+    /// Sheet mode: hand the whole message to the network as one packet now; the send request
+    /// completes `completes_after` from now.
+    SheetSend {
+        /// Destination rank.
+        dst: u32,
+        /// Size of the message.
+        bytes: u64,
+        /// Tag.
+        tag: i32,
+        /// Name for later waits.
+        handle: Handle,
+        /// Time from now until the send completes.
+        completes_after: SimTime,
+    },
+    /// Sheet mode: post a receive that completes by the sheet's receive rule.
+    SheetRecv {
+        /// Accepted source.
+        src: Source,
+        /// Accepted tag.
+        tag: TagSel,
+        /// Name for later waits.
+        handle: Handle,
+        /// Blocking or non-blocking rule.
+        kind: SheetRecvKind,
+    },
     /// Enter a collective on a data-sheet network model and wait for its release.
-    SheetCollective(Collective),
+    SheetCollective(CollectiveCall),
 }
 
 /// Per-processor figures the translation needs.
@@ -130,7 +158,9 @@ impl CpuModel {
 }
 
 /// Expand one program operation. `collective_seq` numbers collectives (every rank counts alike) and
-/// becomes the tag of their internal messages. Errors are program errors to report.
+/// becomes the tag of their internal messages. With `sheet` (sheet mode) point-to-point calls take
+/// the sheet's times and collectives go to the network model whole. Errors are program errors to
+/// report.
 pub fn translate(
     op: Op,
     cpu: &CpuModel,
@@ -138,21 +168,18 @@ pub fn translate(
     size: u32,
     collective_seq: &mut u64,
     default_algorithm: impl Fn(CollectiveKind) -> Algorithm,
-    sheet_mode: bool,
+    sheet: Option<&SheetTiming>,
 ) -> Result<Vec<Action>, String> {
+    if let Some(timing) = sheet {
+        return super::sheet::translate(op, timing, cpu, rank, size, collective_seq);
+    }
     let send = |dst, bytes, tag, handle| {
         vec![
             Action::Cpu { duration: cpu.send_overhead, state: state::SEND },
             Action::PostSend { dst, bytes, tag, context: Context::User, handle },
         ]
     };
-    let check_rank = |r: u32, what: &str| {
-        if r < size {
-            Ok(())
-        } else {
-            Err(format!("{what} rank {r} does not exist (there are {size} ranks)"))
-        }
-    };
+    let check_rank = |r: u32, what: &str| check_rank(r, size, what);
     Ok(match op {
         Op::Compute(w) => vec![Action::Cpu { duration: cpu.work(w), state: state::COMPUTE }],
         Op::Send { dst, bytes, tag } => {
@@ -191,9 +218,6 @@ pub fn translate(
         Op::Comment(text) => vec![Action::Comment(text)],
         Op::Collective(mut call) => {
             call.algorithm = Some(call.algorithm.unwrap_or_else(|| default_algorithm(call.kind)));
-            if sheet_mode {
-                return Ok(vec![Action::SheetCollective(call)]);
-            }
             let steps = schedule(&call, rank, size, ScheduleParams { segment_bytes: cpu.segment_bytes })
                 .map_err(|e| e.to_string())?;
             let tag = *collective_seq as i32;
@@ -236,4 +260,13 @@ pub fn translate(
             actions
         }
     })
+}
+
+/// Ok if `rank` is one of the `size` ranks; else the program error naming `what` it is.
+pub(super) fn check_rank(rank: u32, size: u32, what: &str) -> Result<(), String> {
+    if rank < size {
+        Ok(())
+    } else {
+        Err(format!("{what} rank {rank} does not exist (there are {size} ranks)"))
+    }
 }

@@ -3,9 +3,14 @@
 //! runs the eager/rendezvous protocols; the network interface cuts messages into packets and injects
 //! them with link pacing and credits. Packets keep arriving (and protocols progress) while the CPU
 //! computes, as with a real network interface.
+//!
+//! In sheet mode (the processor's port leads to a `datasheet` network model) there are no packets
+//! or protocols: each message travels whole, point-to-point calls cost the data sheet's times, and
+//! a collective is one `CollectiveEnter` to the model, which answers with `CollectiveDone`.
 
 pub mod actions;
 pub mod mpi;
+pub mod sheet;
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -15,11 +20,12 @@ use hase_engine::trace::TraceValue;
 use hase_engine::{Behaviour, Ctx, PortIndex};
 
 use crate::flow::{Outgoing, OutputPort};
-use crate::message::{NetMsg, Packet};
+use crate::message::{CollectiveCall, Context, NetMsg, Packet};
 use crate::mpi::op::{Algorithm, CollectiveKind, RecvStatus, RequestId};
 use crate::workload::program::{ProgramCtx, RankProgram};
 use actions::{Action, CpuModel, Handle, WaitOn, state, translate};
 use mpi::{Effects, Mpi, MpiLimits, ReqKey};
+use sheet::SheetTiming;
 
 const TIMER_CPU: u64 = 1;
 const TIMER_NIC: u64 = 2;
@@ -45,6 +51,9 @@ pub struct ProcessorConfig {
     pub algorithms: BTreeMap<CollectiveKind, Algorithm>,
     /// Buffer slots of the entity our link leads to (`None` = unbounded).
     pub downstream_credits: Option<u32>,
+    /// Sheet mode: the data sheet and band of the `datasheet` network model our port leads to.
+    /// The send and receive overheads are then part of the sheet's times and are not added.
+    pub sheet: Option<SheetTiming>,
     /// The program.
     pub program: Box<dyn RankProgram>,
 }
@@ -67,6 +76,9 @@ pub struct ProcessorBehaviour {
     internal: BTreeMap<u32, ReqKey>,
     waiting: Vec<ReqKey>,
     collective_seq: u64,
+    sheet: Option<SheetTiming>,
+    /// Sheet mode: the collective this rank entered and waits to be released from.
+    in_collective: Option<CollectiveCall>,
     last_recv: Option<RecvStatus>,
     done: bool,
     error: Option<String>,
@@ -82,10 +94,13 @@ impl ProcessorBehaviour {
             size: config.size,
             rx: config.rx,
             cpu: config.cpu,
-            recv_overhead: config.recv_overhead,
+            recv_overhead: if config.sheet.is_some() { SimTime::ZERO } else { config.recv_overhead },
             algorithms: config.algorithms,
             program: config.program,
-            mpi: Mpi::new(config.rank, config.limits),
+            mpi: match &config.sheet {
+                Some(timing) => Mpi::new(config.rank, config.limits).with_sheet(timing.clone()),
+                None => Mpi::new(config.rank, config.limits),
+            },
             nic: OutputPort::new(config.tx, config.downstream_credits),
             actions: VecDeque::new(),
             busy_until: SimTime::ZERO,
@@ -94,6 +109,8 @@ impl ProcessorBehaviour {
             internal: BTreeMap::new(),
             waiting: Vec::new(),
             collective_seq: 0,
+            sheet: config.sheet,
+            in_collective: None,
             last_recv: None,
             done: false,
             error: None,
@@ -111,6 +128,9 @@ impl ProcessorBehaviour {
     }
 
     fn apply(&mut self, ctx: &mut Ctx<'_, NetMsg>, effects: Effects) {
+        if let Some(e) = effects.errors.first() {
+            self.fail(ctx, e);
+        }
         for latency in effects.latencies {
             ctx.record_latency(latency);
             self.received_messages += 1;
@@ -166,7 +186,7 @@ impl ProcessorBehaviour {
 
     /// Run actions until one blocks.
     fn advance(&mut self, ctx: &mut Ctx<'_, NetMsg>) {
-        while !self.done && self.error.is_none() {
+        while !self.done && self.error.is_none() && self.in_collective.is_none() {
             let now = ctx.now();
             if self.busy_until > now {
                 return;
@@ -221,9 +241,25 @@ impl ProcessorBehaviour {
                     self.finish_wait(&reqs, &on, state, user);
                 }
                 Action::Comment(text) => ctx.comment(|| text),
+                Action::SheetSend { dst, bytes, tag, handle, completes_after } => {
+                    let (req, effects) =
+                        self.mpi.post_whole_send(dst, bytes, tag, Context::User, now, now + completes_after);
+                    self.sent_messages += 1;
+                    self.bind(handle, req);
+                    self.apply(ctx, effects);
+                }
+                Action::SheetRecv { src, tag, handle, kind } => {
+                    let (req, effects) = self.mpi.post_sheet_recv(src, tag, Context::User, now, kind);
+                    self.bind(handle, req);
+                    self.apply(ctx, effects);
+                }
                 Action::SheetCollective(call) => {
-                    return self
-                        .fail(ctx, &format!("{:?} on a data-sheet network is not available yet", call.kind));
+                    ctx.set_state(state::collective(call.kind));
+                    if ctx.send(self.nic.port, NetMsg::CollectiveEnter(call)).is_none() {
+                        return self
+                            .fail(ctx, "cannot reach the data-sheet network: the port is not connected");
+                    }
+                    self.in_collective = Some(call);
                 }
             }
         }
@@ -284,7 +320,7 @@ impl ProcessorBehaviour {
             self.size,
             &mut self.collective_seq,
             |k| algorithms.get(&k).copied().unwrap_or_else(|| Algorithm::default_for(k)),
-            false,
+            self.sheet.as_ref(),
         );
         match result {
             Ok(actions) => self.actions.extend(actions),
@@ -299,6 +335,16 @@ impl ProcessorBehaviour {
         }
         let effects = self.mpi.on_packet(packet, ctx.now());
         self.apply(ctx, effects);
+    }
+
+    /// Sheet mode: the network model releases us from a collective.
+    fn on_collective_done(&mut self, ctx: &mut Ctx<'_, NetMsg>, done: &CollectiveCall) {
+        match self.in_collective {
+            Some(c) if c.seq == done.seq && done.rank == self.rank => self.in_collective = None,
+            _ => ctx.comment(|| {
+                format!("rank {} was released from collective #{} it is not waiting in", self.rank, done.seq)
+            }),
+        }
     }
 }
 
@@ -316,7 +362,10 @@ impl Behaviour<NetMsg> for ProcessorBehaviour {
                 self.nic.add_credits(count);
                 self.pump(ctx);
             }
-            NetMsg::CollectiveEnter(_) | NetMsg::CollectiveDone(_) => {}
+            NetMsg::CollectiveDone(done) => self.on_collective_done(ctx, &done),
+            NetMsg::CollectiveEnter(_) => {
+                ctx.comment(|| format!("rank {} got a collective entry meant for a network", self.rank));
+            }
         }
         self.advance(ctx);
     }
@@ -344,8 +393,16 @@ impl Behaviour<NetMsg> for ProcessorBehaviour {
         if self.done {
             return (!self.nic.is_empty()).then(|| format!("{} packet(s) waiting to leave", self.nic.len()));
         }
-        let what: Vec<String> = self.waiting.iter().map(|r| self.mpi.describe(*r)).collect();
         let at = self.program.location().map(|l| format!(" ({l})")).unwrap_or_default();
+        if let Some(c) = &self.in_collective {
+            return Some(format!(
+                "rank {} waits in {} (collective #{}) for the data-sheet network to release it{at}",
+                self.rank,
+                c.kind.state_name(),
+                c.seq
+            ));
+        }
+        let what: Vec<String> = self.waiting.iter().map(|r| self.mpi.describe(*r)).collect();
         Some(if what.is_empty() {
             format!("rank {}: unfinished{at}", self.rank)
         } else {

@@ -8,11 +8,15 @@
 //! completes when its last packet has left the network interface. Rendezvous (larger): a zero-byte
 //! RTS carries the envelope; when it matches, the receiver answers with a zero-byte CTS and the sender
 //! then injects the data. A receive completes when the last data packet has arrived.
+//!
+//! Sheet mode (a data-sheet network): a message travels whole as one zero-byte packet, a send
+//! completes when the sheet says, and a receive by the sheet's receive rule (`super::sheet`).
 
 use std::collections::{BTreeMap, VecDeque};
 
 use hase_engine::time::SimTime;
 
+use super::sheet::{SheetRecvKind, SheetTiming};
 use crate::message::{Context, Packet, PacketKind};
 use crate::mpi::op::{RecvStatus, Source, TagSel};
 
@@ -30,6 +34,9 @@ struct Req {
     kind: ReqKind,
     done_at: Option<SimTime>,
     status: Option<RecvStatus>,
+    posted_at: SimTime,
+    /// Sheet mode: the receive rule that times this receive (`None`: complete on arrival).
+    sheet_rule: Option<SheetRecvKind>,
 }
 
 /// The envelope of an arrived (or arriving) message.
@@ -67,6 +74,8 @@ pub struct Effects {
     pub packets: Vec<Packet>,
     /// Completed end-to-end message latencies (for statistics).
     pub latencies: Vec<SimTime>,
+    /// Problems to report as program errors (a sheet that cannot time a receive).
+    pub errors: Vec<String>,
 }
 
 /// One rank's point-to-point state.
@@ -82,6 +91,7 @@ pub struct Mpi {
     assembling: BTreeMap<(u32, u64), Assembly>,
     awaiting_cts: BTreeMap<u64, (ReqKey, u32, u64, i32, Context)>,
     injecting: BTreeMap<u64, (ReqKey, u32)>,
+    sheet: Option<SheetTiming>,
 }
 
 impl Mpi {
@@ -98,13 +108,22 @@ impl Mpi {
             assembling: BTreeMap::new(),
             awaiting_cts: BTreeMap::new(),
             injecting: BTreeMap::new(),
+            sheet: None,
         }
     }
 
-    fn new_req(&mut self, kind: ReqKind) -> ReqKey {
+    /// The same rank in sheet mode: receives posted with [`Mpi::post_sheet_recv`] are timed by
+    /// `timing`.
+    #[must_use]
+    pub fn with_sheet(mut self, timing: SheetTiming) -> Self {
+        self.sheet = Some(timing);
+        self
+    }
+
+    fn new_req(&mut self, kind: ReqKind, now: SimTime) -> ReqKey {
         let key = self.next_req;
         self.next_req += 1;
-        self.reqs.insert(key, Req { kind, done_at: None, status: None });
+        self.reqs.insert(key, Req { kind, done_at: None, status: None, posted_at: now, sheet_rule: None });
         key
     }
 
@@ -165,7 +184,7 @@ impl Mpi {
         context: Context,
         now: SimTime,
     ) -> (ReqKey, Effects) {
-        let req = self.new_req(ReqKind::Send { dst, bytes });
+        let req = self.new_req(ReqKind::Send { dst, bytes }, now);
         let msg_id = self.next_msg;
         self.next_msg += 1;
         let packets = if bytes > self.limits.eager_limit {
@@ -176,7 +195,29 @@ impl Mpi {
             self.injecting.insert(msg_id, (req, p.len() as u32));
             p
         };
-        (req, Effects { packets, latencies: Vec::new() })
+        (req, Effects { packets, ..Effects::default() })
+    }
+
+    /// Sheet mode: post a send whose whole message travels as one packet of wire size 0 (stamped
+    /// `injected = now`, the send start) and which completes at `done_at`, as the sheet says.
+    pub fn post_whole_send(
+        &mut self,
+        dst: u32,
+        bytes: u64,
+        tag: i32,
+        context: Context,
+        now: SimTime,
+        done_at: SimTime,
+    ) -> (ReqKey, Effects) {
+        let req = self.new_req(ReqKind::Send { dst, bytes }, now);
+        if let Some(r) = self.reqs.get_mut(&req) {
+            r.done_at = Some(done_at);
+        }
+        let msg_id = self.next_msg;
+        self.next_msg += 1;
+        let mut packet = self.control(PacketKind::Data, dst, (msg_id, bytes, tag, context), now);
+        packet.bytes = 0;
+        (req, Effects { packets: vec![packet], ..Effects::default() })
     }
 
     /// A packet of this rank left the network interface; its last byte is on the wire at `free_at`.
@@ -220,7 +261,33 @@ impl Mpi {
         context: Context,
         now: SimTime,
     ) -> (ReqKey, Effects) {
-        let req = self.new_req(ReqKind::Recv { src, tag, context });
+        self.post_recv_with(src, tag, context, now, None)
+    }
+
+    /// Sheet mode: post a receive that completes by the sheet's receive rule for `kind`.
+    pub fn post_sheet_recv(
+        &mut self,
+        src: Source,
+        tag: TagSel,
+        context: Context,
+        now: SimTime,
+        kind: SheetRecvKind,
+    ) -> (ReqKey, Effects) {
+        self.post_recv_with(src, tag, context, now, Some(kind))
+    }
+
+    fn post_recv_with(
+        &mut self,
+        src: Source,
+        tag: TagSel,
+        context: Context,
+        now: SimTime,
+        sheet_rule: Option<SheetRecvKind>,
+    ) -> (ReqKey, Effects) {
+        let req = self.new_req(ReqKind::Recv { src, tag, context }, now);
+        if let Some(r) = self.reqs.get_mut(&req) {
+            r.sheet_rule = sheet_rule;
+        }
         let mut effects = Effects::default();
         let found = {
             let r = &self.reqs[&req];
@@ -260,11 +327,20 @@ impl Mpi {
         }
     }
 
+    /// A receive's message is all here (`now`); it completes now, or in sheet mode by the sheet's
+    /// receive rule (never before now).
     fn complete_recv(&mut self, req: ReqKey, now: SimTime, injected: SimTime, effects: &mut Effects) {
-        if let Some(r) = self.reqs.get_mut(&req) {
-            r.done_at = Some(now);
+        let Some(r) = self.reqs.get_mut(&req) else { return };
+        let mut done = now;
+        if let (Some(kind), Some(sheet)) = (r.sheet_rule, &self.sheet) {
+            let bytes = r.status.map_or(0, |s| s.bytes);
+            match sheet.receive_done(kind, injected, r.posted_at, bytes) {
+                Ok(t) => done = done.max(t),
+                Err(e) => effects.errors.push(e),
+            }
         }
-        effects.latencies.push(now.saturating_sub(injected));
+        r.done_at = Some(done);
+        effects.latencies.push(done.saturating_sub(injected));
     }
 
     /// A packet addressed to this rank arrived.
@@ -463,6 +539,44 @@ mod tests {
         assert_eq!(a.done_at(send), Some(SimTime(31)));
         deliver(&mut b, &data.packets, SimTime(40));
         assert_eq!(b.done_at(recv), Some(SimTime(40)));
+    }
+
+    #[test]
+    fn sheet_mode_sends_one_packet_and_times_receives_by_the_sheet() {
+        use crate::netmodel::datasheet::{Estimate, builtin};
+        use std::sync::Arc;
+        let us = SimTime::from_us;
+        let t3d = SheetTiming::new(Arc::new(builtin("cray_t3d").expect("built in")), Estimate::Avg);
+        let mut a = Mpi::new(0, LIMITS);
+        let mut b = Mpi::new(1, LIMITS).with_sheet(t3d);
+        // 5000 B > eager limit and max packet, yet one packet of wire size 0, no rendezvous.
+        let (send, e) = a.post_whole_send(1, 5000, 4, Context::User, us(0), us(50));
+        assert_eq!(e.packets.len(), 1);
+        let p = e.packets[0];
+        assert_eq!(
+            (p.kind, p.bytes, p.msg_bytes, p.count, p.injected),
+            (PacketKind::Data, 0, 5000, 1, us(0))
+        );
+        assert_eq!(a.done_at(send), Some(us(50)));
+        // 5000 B = 625 elements (large fits): recv = 60 + 0.5·625 = 372.5, recvmin = 30 + 0.4·625 =
+        // 280; irecv1 = 40, irecv2 = 5 + 0.5·625 = 317.5.
+        // Blocking, posted at 100 µs, arriving at 372.5: max(100 + 280, 0 + 372.5) = 380.
+        let (blocking, _) =
+            b.post_sheet_recv(Source::Rank(0), TagSel::Any, Context::User, us(100), SheetRecvKind::Blocking);
+        deliver(&mut b, &e.packets, SimTime::from_ps(372_500_000));
+        assert_eq!(b.done_at(blocking), Some(us(380)));
+        // Non-blocking, posted with the send at 0: max(0 + 280, 0 + 40 + 317.5) = 357.5, but the
+        // message only arrives at 400 and completes then.
+        let (_, e2) = a.post_whole_send(1, 5000, 5, Context::User, us(0), us(50));
+        let (nonblocking, _) =
+            b.post_sheet_recv(Source::Any, TagSel::Tag(5), Context::User, us(0), SheetRecvKind::NonBlocking);
+        deliver(&mut b, &e2.packets, us(300));
+        assert_eq!(b.done_at(nonblocking), Some(SimTime::from_ps(357_500_000)));
+        let (_, e3) = a.post_whole_send(1, 5000, 6, Context::User, us(0), us(50));
+        let (late, _) =
+            b.post_sheet_recv(Source::Any, TagSel::Tag(6), Context::User, us(0), SheetRecvKind::NonBlocking);
+        deliver(&mut b, &e3.packets, us(400));
+        assert_eq!(b.done_at(late), Some(us(400)));
     }
 
     #[test]

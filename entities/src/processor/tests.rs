@@ -81,6 +81,7 @@ fn processor(rank: u32, ops: Vec<Op>) -> Box<dyn Behaviour<NetMsg>> {
         limits: MpiLimits { eager_limit: 4096, max_packet: 1000 },
         algorithms: BTreeMap::new(),
         downstream_credits: None,
+        sheet: None,
         program: Box::new(OpList::new(ops)),
     }))
 }

@@ -1,0 +1,290 @@
+//! The data-sheet behavioural network model: a whole network as one entity whose times come from an
+//! MPI data sheet — the thesis's "reverse profiling" inside the simulator (seed `002` chapters 3, 5
+//! and §6.4). Processors attached to it run in sheet mode (`processor::sheet`).
+//!
+//! * Point-to-point: each message comes in whole as one zero-byte packet stamped with its send
+//!   start; it leaves for the destination rank's port so that it arrives at send_start +
+//!   `recv`(d), whatever the outer links' latencies (never earlier than it could).
+//! * Collectives: every rank sends `CollectiveEnter`; when all p ranks have entered collective
+//!   number s, each is released with `CollectiveDone` arriving at max(entry times) + t(p, bytes) of
+//!   the collective's sheet function. Entries that disagree (kind, bytes or root) are an error
+//!   reported in the trace and in the deadlock report, naming the ranks.
+//!
+//! p is the number of ranks in the run. Contention is not modelled: the sheet's figures are the
+//! delays measured on the real machine.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use hase_engine::time::SimTime;
+use hase_engine::trace::TraceValue;
+use hase_engine::{Behaviour, Ctx, Message as _, PortIndex};
+
+use super::datasheet::{DataSheet, Estimate, PointToPoint};
+use crate::message::{CollectiveCall, NetMsg, Packet};
+use crate::mpi::op::CollectiveKind;
+
+const IDLE: u16 = 0;
+const BUSY: u16 = 1;
+
+/// The entries so far of one collective (by rank: the call and when the rank entered).
+type Entries = BTreeMap<u32, (CollectiveCall, SimTime)>;
+
+/// A network simulated by its MPI data sheet.
+pub struct SheetModel {
+    sheet: Arc<DataSheet>,
+    estimate: Estimate,
+    processes: u32,
+    rank_port: Vec<Option<PortIndex>>,
+    inbound_latency: Vec<SimTime>,
+    gathering: BTreeMap<u64, Entries>,
+    mismatched: BTreeSet<u64>,
+    errors: Vec<String>,
+    in_flight: u64,
+    delivered: u64,
+    collectives: u64,
+    unroutable: u64,
+}
+
+impl SheetModel {
+    /// A model timing with `estimate` of `sheet` for `processes` ranks. `rank_port[r]` is the port
+    /// messages for rank `r` leave by; `inbound_latency[port]` is the latency of the link messages
+    /// arrive by on `port` (so that a rank's entry time into a collective can be recovered).
+    pub fn new(
+        sheet: Arc<DataSheet>,
+        estimate: Estimate,
+        processes: u32,
+        rank_port: Vec<Option<PortIndex>>,
+        inbound_latency: Vec<SimTime>,
+    ) -> Self {
+        SheetModel {
+            sheet,
+            estimate,
+            processes,
+            rank_port,
+            inbound_latency,
+            gathering: BTreeMap::new(),
+            mismatched: BTreeSet::new(),
+            errors: Vec::new(),
+            in_flight: 0,
+            delivered: 0,
+            collectives: 0,
+            unroutable: 0,
+        }
+    }
+
+    fn error(&mut self, ctx: &mut Ctx<'_, NetMsg>, message: String) {
+        ctx.comment(|| format!("error: {message}"));
+        self.errors.push(message);
+    }
+
+    /// Send `msg` on `out` so that it arrives at `due`, or as soon as it can after that.
+    fn send_arriving_at(&mut self, ctx: &mut Ctx<'_, NetMsg>, out: PortIndex, due: SimTime, msg: NetMsg) {
+        let now = ctx.now();
+        let leave = due.saturating_sub(ctx.link_latency(out)).max(now);
+        if ctx.send_after(out, leave - now, msg).is_none() {
+            self.unroutable += 1;
+            let text = format!("cannot send `{}` on port {out}", msg.label());
+            self.error(ctx, text);
+            return;
+        }
+        self.in_flight += 1;
+        ctx.schedule_at(leave, 0);
+    }
+
+    fn forward(&mut self, ctx: &mut Ctx<'_, NetMsg>, packet: Packet) {
+        let Some(out) = self.rank_port.get(packet.dst as usize).copied().flatten() else {
+            self.unroutable += 1;
+            let text =
+                format!("no port leads to rank {}: message from rank {} dropped", packet.dst, packet.src);
+            return self.error(ctx, text);
+        };
+        let transit =
+            match self.sheet.point_to_point_time(PointToPoint::Recv, packet.msg_bytes, self.estimate) {
+                Ok(t) => t,
+                Err(e) => return self.error(ctx, e.to_string()),
+            };
+        self.delivered += 1;
+        self.send_arriving_at(ctx, out, packet.injected + transit, NetMsg::Packet(packet));
+    }
+
+    fn enter(&mut self, ctx: &mut Ctx<'_, NetMsg>, port: PortIndex, call: CollectiveCall) {
+        if call.rank >= self.processes {
+            let text =
+                format!("collective entry from rank {} but there are {} ranks", call.rank, self.processes);
+            return self.error(ctx, text);
+        }
+        let latency = self.inbound_latency.get(usize::from(port)).copied().unwrap_or_default();
+        let entered = ctx.now().saturating_sub(latency);
+        let entries = self.gathering.entry(call.seq).or_default();
+        if entries.contains_key(&call.rank) {
+            let text = format!("rank {} entered collective #{} twice", call.rank, call.seq);
+            return self.error(ctx, text);
+        }
+        entries.insert(call.rank, (call, entered));
+        if !agree(entries) {
+            // Reported once in the trace; the deadlock report gives the final picture.
+            if self.mismatched.insert(call.seq) {
+                let report = mismatch_report(call.seq, entries);
+                ctx.comment(|| format!("error: {report}"));
+            }
+            return;
+        }
+        if entries.len() == self.processes as usize {
+            self.release(ctx, call.seq);
+        }
+    }
+
+    /// Every rank has entered collective `seq`: release each at the last entry plus the sheet's time.
+    fn release(&mut self, ctx: &mut Ctx<'_, NetMsg>, seq: u64) {
+        let Some(entries) = self.gathering.remove(&seq) else { return };
+        let Some((call, _)) = entries.values().next().copied() else { return };
+        let last = entries.values().map(|(_, t)| *t).max().unwrap_or_default();
+        let time = match self.sheet.collective_time(call.kind, self.processes, call.bytes, self.estimate) {
+            Ok(t) => t,
+            Err(e) => return self.error(ctx, e.to_string()),
+        };
+        let done_at = last + time;
+        ctx.comment(|| {
+            format!(
+                "{} #{seq} on {} ranks: last entry at {last}, {time} by the sheet, released at {done_at}",
+                describe(&call),
+                self.processes
+            )
+        });
+        self.collectives += 1;
+        for (rank, (call, _)) in entries {
+            let Some(out) = self.rank_port.get(rank as usize).copied().flatten() else {
+                self.unroutable += 1;
+                self.error(ctx, format!("no port leads to rank {rank}: it cannot be released"));
+                continue;
+            };
+            self.send_arriving_at(ctx, out, done_at, NetMsg::CollectiveDone(call));
+        }
+    }
+
+    fn show_state(&self, ctx: &mut Ctx<'_, NetMsg>) {
+        let busy = self.in_flight > 0 || !self.gathering.is_empty();
+        ctx.set_state(if busy { BUSY } else { IDLE });
+    }
+}
+
+/// Two entries belong to the same collective call: same kind, same size (barriers carry none),
+/// same root (where the kind has one).
+fn same_call(a: &CollectiveCall, b: &CollectiveCall) -> bool {
+    a.kind == b.kind
+        && (a.kind == CollectiveKind::Barrier || a.bytes == b.bytes)
+        && (!a.kind.has_root() || a.root == b.root)
+}
+
+/// `BCAST of 64 B from root 2`.
+fn describe(call: &CollectiveCall) -> String {
+    match call.kind {
+        CollectiveKind::Barrier => "BARRIER".into(),
+        k if k.has_root() => format!("{} of {} B from root {}", k.state_name(), call.bytes, call.root),
+        k => format!("{} of {} B", k.state_name(), call.bytes),
+    }
+}
+
+/// Ranks as compact text: `ranks 0-3, 7` or `rank 5`.
+fn rank_list(ranks: &[u32]) -> String {
+    let mut text = String::from(if ranks.len() == 1 { "rank " } else { "ranks " });
+    let mut i = 0;
+    while i < ranks.len() {
+        let mut j = i;
+        while j + 1 < ranks.len() && ranks[j + 1] == ranks[j] + 1 {
+            j += 1;
+        }
+        if i > 0 {
+            text.push_str(", ");
+        }
+        let _ = match j - i {
+            0 => write!(text, "{}", ranks[i]),
+            1 => write!(text, "{}, {}", ranks[i], ranks[j]),
+            _ => write!(text, "{}-{}", ranks[i], ranks[j]),
+        };
+        i = j + 1;
+    }
+    text
+}
+
+/// Every entry so far is the same call.
+fn agree(entries: &Entries) -> bool {
+    let mut calls = entries.values().map(|(c, _)| c);
+    calls.next().is_none_or(|first| calls.all(|c| same_call(first, c)))
+}
+
+/// `collective #3 does not match across ranks: ranks 0, 2 called ALLREDUCE of 8 B; rank 1 called BARRIER`.
+fn mismatch_report(seq: u64, entries: &Entries) -> String {
+    let mut groups: Vec<(CollectiveCall, Vec<u32>)> = Vec::new();
+    for (rank, (call, _)) in entries {
+        match groups.iter_mut().find(|(c, _)| same_call(c, call)) {
+            Some((_, ranks)) => ranks.push(*rank),
+            None => groups.push((*call, vec![*rank])),
+        }
+    }
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|(call, ranks)| format!("{} called {}", rank_list(ranks), describe(call)))
+        .collect();
+    format!("collective #{seq} does not match across ranks: {}", parts.join("; "))
+}
+
+impl Behaviour<NetMsg> for SheetModel {
+    fn init(&mut self, ctx: &mut Ctx<'_, NetMsg>) {
+        ctx.set_state(IDLE);
+    }
+
+    fn on_message(&mut self, ctx: &mut Ctx<'_, NetMsg>, port: PortIndex, msg: NetMsg) {
+        match msg {
+            NetMsg::Packet(packet) => self.forward(ctx, packet),
+            NetMsg::CollectiveEnter(call) => self.enter(ctx, port, call),
+            NetMsg::Credit { .. } | NetMsg::CollectiveDone(_) => {
+                ctx.comment(|| format!("ignored `{}` on port {port}", msg.label()));
+            }
+        }
+        self.show_state(ctx);
+    }
+
+    fn on_timer(&mut self, ctx: &mut Ctx<'_, NetMsg>, _key: u64) {
+        self.in_flight = self.in_flight.saturating_sub(1);
+        self.show_state(ctx);
+    }
+
+    fn is_finished(&self) -> bool {
+        self.gathering.is_empty() && self.errors.is_empty()
+    }
+
+    fn blocked_reason(&self) -> Option<String> {
+        let mut reasons = self.errors.clone();
+        for (seq, entries) in &self.gathering {
+            let missing: Vec<u32> = (0..self.processes).filter(|r| !entries.contains_key(r)).collect();
+            let waiting = if missing.is_empty() {
+                String::new()
+            } else {
+                format!("; {} did not enter", rank_list(&missing))
+            };
+            if agree(entries) {
+                let entered: Vec<u32> = entries.keys().copied().collect();
+                let what = entries.values().next().map(|(c, _)| describe(c)).unwrap_or_default();
+                reasons.push(format!("collective #{seq} ({what}): {} entered{waiting}", rank_list(&entered)));
+            } else {
+                reasons.push(format!("error: {}{waiting}", mismatch_report(*seq, entries)));
+            }
+        }
+        (!reasons.is_empty()).then(|| reasons.join("; "))
+    }
+
+    fn summary(&self) -> Vec<(String, TraceValue)> {
+        vec![
+            ("messages_delivered".into(), TraceValue::Int(self.delivered as i64)),
+            ("collectives_completed".into(), TraceValue::Int(self.collectives as i64)),
+            ("messages_unroutable".into(), TraceValue::Int(self.unroutable as i64)),
+        ]
+    }
+}
+
+#[cfg(test)]
+#[path = "sheet_tests.rs"]
+mod tests;

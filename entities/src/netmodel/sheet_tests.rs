@@ -1,0 +1,486 @@
+//! The data-sheet network level on hand-built flat models (processors in sheet mode around one
+//! `SheetModel`), against times worked out by hand from the sheets' equations.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use hase_engine::elaborate::{Endpoint, FlatEntity, FlatLink, FlatModel, FlatPort};
+use hase_engine::model::{Direction, ParamValue, StreamSource, Workload};
+use hase_engine::stats::RunStats;
+use hase_engine::time::SimTime;
+use hase_engine::trace::{MemorySink, Record, TraceLevel};
+use hase_engine::{Behaviour, RunControl, RunOutcome, SimConfig, Simulation};
+
+use super::SheetModel;
+use crate::catalogue::{NETWORK_MODEL, NETWORK_MODEL_STATES, PROCESSOR, PROCESSOR_STATES, builtin_registry};
+use crate::factory::{BuildInputs, build_behaviours};
+use crate::message::NetMsg;
+use crate::mpi::op::{Collective, CollectiveKind, Op, Source, TagSel, Work};
+use crate::netmodel::datasheet::{self, Estimate};
+use crate::processor::actions::CpuModel;
+use crate::processor::mpi::MpiLimits;
+use crate::processor::sheet::SheetTiming;
+use crate::processor::{ProcessorBehaviour, ProcessorConfig};
+use crate::workload::program::OpList;
+
+const US: u64 = 1_000_000;
+
+fn entity(path: &str, behaviour: &str, ports: &[&str], states: &[&str]) -> FlatEntity {
+    FlatEntity {
+        path: path.into(),
+        type_name: path.into(),
+        behaviour: behaviour.into(),
+        params: BTreeMap::new(),
+        ports: ports
+            .iter()
+            .map(|name| FlatPort {
+                name: (*name).to_string(),
+                direction: Direction::InOut,
+                link_type: "packet".into(),
+                link: None,
+            })
+            .collect(),
+        states: states.iter().map(|s| (*s).to_string()).collect(),
+        group: None,
+        scope: 0,
+        stands_for: None,
+    }
+}
+
+/// Processors `p0…` (entities 0…n−1), each linked by its `net` port to port `p[i]` of the network
+/// model `fabric` (entity n) over a link of `latency` and 1 GB/s.
+fn star(n: usize, latency: SimTime, fabric_params: &[(&str, &str)]) -> FlatModel {
+    let port_names: Vec<String> = (0..n).map(|i| format!("p[{i}]")).collect();
+    let port_refs: Vec<&str> = port_names.iter().map(String::as_str).collect();
+    let mut entities: Vec<FlatEntity> =
+        (0..n).map(|i| entity(&format!("p{i}"), PROCESSOR, &["net"], &PROCESSOR_STATES)).collect();
+    let mut fabric = entity("fabric", NETWORK_MODEL, &port_refs, &NETWORK_MODEL_STATES);
+    for (k, v) in fabric_params {
+        fabric.params.insert((*k).to_string(), ParamValue::Text((*v).to_string()));
+    }
+    entities.push(fabric);
+    let mut links = Vec::new();
+    for i in 0..n {
+        entities[i].ports[0].link = Some(i as u32);
+        entities[n].ports[i].link = Some(i as u32);
+        links.push(FlatLink {
+            ends: [Endpoint { entity: i as u32, port: 0 }, Endpoint { entity: n as u32, port: i as u16 }],
+            latency,
+            bandwidth_bytes_per_s: 1_000_000_000,
+            forward: true,
+            backward: true,
+            origin: String::new(),
+        });
+    }
+    FlatModel { project: "sheet".into(), entities, links, groups: vec![], scopes: vec![] }
+}
+
+fn timing(sheet: &str, estimate: Estimate) -> SheetTiming {
+    SheetTiming::new(Arc::new(datasheet::builtin(sheet).expect("built-in sheet")), estimate)
+}
+
+/// A processor in sheet mode. Its send/receive overheads are 500 ns and must not show: the sheet's
+/// times already include them.
+fn processor(rank: u32, size: u32, timing: &SheetTiming, ops: Vec<Op>) -> Box<dyn Behaviour<NetMsg>> {
+    Box::new(ProcessorBehaviour::new(ProcessorConfig {
+        rank,
+        size,
+        tx: 0,
+        rx: 0,
+        cpu: CpuModel {
+            time_step: SimTime::from_ns(1),
+            flops_per_s: 1e9,
+            send_overhead: SimTime::from_ns(500),
+            reduce_time_per_kib: SimTime::from_ns(500),
+            segment_bytes: 8192,
+        },
+        recv_overhead: SimTime::from_ns(500),
+        limits: MpiLimits { eager_limit: 4096, max_packet: 1000 },
+        algorithms: BTreeMap::new(),
+        downstream_credits: None,
+        sheet: Some(timing.clone()),
+        program: Box::new(OpList::new(ops)),
+    }))
+}
+
+/// Run `programs` (one per rank) on a star of links of `latency` around a sheet model.
+fn run_traced(
+    timing: &SheetTiming,
+    latency: SimTime,
+    programs: Vec<Vec<Op>>,
+) -> (RunOutcome, RunStats, Vec<Record>) {
+    let n = programs.len();
+    let size = n as u32;
+    let mut behaviours: Vec<Box<dyn Behaviour<NetMsg>>> =
+        programs.into_iter().enumerate().map(|(r, ops)| processor(r as u32, size, timing, ops)).collect();
+    let rank_port = (0..n).map(|i| Some(i as u16)).collect();
+    behaviours.push(Box::new(SheetModel::new(
+        timing.sheet.clone(),
+        timing.estimate,
+        size,
+        rank_port,
+        vec![latency; n],
+    )));
+    let sink = Arc::new(Mutex::new(MemorySink::default()));
+    let config = SimConfig { seed: 1, level: TraceLevel::COMMENTS, sink: Some(Box::new(sink.clone())) };
+    let mut sim = Simulation::new(Arc::new(star(n, latency, &[])), behaviours, config).expect("model builds");
+    let outcome = sim.run(RunControl::default());
+    let report = sim.finish(outcome.clone());
+    let records = sink.lock().map(|s| s.records.clone()).unwrap_or_default();
+    (outcome, report.stats, records)
+}
+
+fn run(timing: &SheetTiming, latency: SimTime, programs: Vec<Vec<Op>>) -> (RunOutcome, RunStats) {
+    let (outcome, stats, _) = run_traced(timing, latency, programs);
+    (outcome, stats)
+}
+
+fn state_ps(stats: &RunStats, path: &str, state: &str) -> u64 {
+    stats.entities[path].state_time_ps[state]
+}
+
+/// µs (possibly fractional) to whole picoseconds, as the sheets round.
+fn ps(us: f64) -> u64 {
+    (us * 1e6).round() as u64
+}
+
+fn send(dst: u32, bytes: u64) -> Op {
+    Op::Send { dst, bytes, tag: 0 }
+}
+
+fn recv(src: u32) -> Op {
+    Op::Recv { src: Source::Rank(src), tag: TagSel::Any }
+}
+
+fn compute_us(us: u64) -> Op {
+    Op::Compute(Work::Time(SimTime::from_us(us)))
+}
+
+fn collective(kind: CollectiveKind, root: u32, bytes: u64) -> Op {
+    Op::Collective(Collective { kind, root, bytes, algorithm: None })
+}
+
+// Cray T3D, d = 64 B = 8 elements (small fits), in µs:
+//   send = 30 + 0·8 = 30;   recv = 60 + 0.7·8 = 65.6;   recvmin = 30 + 0.9·8 = 37.2
+//   isend1 = 30 + 0.2·8 = 31.6;   isend2 = 10;   irecv1 = 30;   irecv2 = 40
+
+#[test]
+fn ping_pong_round_trip_is_twice_the_receive_time() {
+    // r1's receive (posted at 0) completes at max(0 + 37.2, 0 + 65.6) = 65.6; it replies at once and
+    // stays in SEND for 30. r0 sends for 30, then receives: max(30 + 37.2, 65.6 + 65.6) = 131.2.
+    // The 1 µs links are compensated by the model, and the 500 ns overheads are not added.
+    let t3d = timing("cray_t3d", Estimate::Avg);
+    let programs = vec![vec![send(1, 64), recv(1)], vec![recv(0), send(0, 64)]];
+    let (outcome, stats) = run(&t3d, SimTime::from_us(1), programs);
+    assert_eq!(outcome, RunOutcome::Completed);
+    assert_eq!(stats.makespan_ps, ps(131.2));
+    assert_eq!(state_ps(&stats, "p0", "SEND"), ps(30.0));
+    assert_eq!(state_ps(&stats, "p0", "RECV"), ps(101.2));
+    assert_eq!(state_ps(&stats, "p1", "RECV"), ps(65.6));
+    assert_eq!(state_ps(&stats, "p1", "SEND"), ps(30.0));
+    assert_eq!(state_ps(&stats, "p1", "DONE"), ps(131.2 - 95.6));
+}
+
+#[test]
+fn a_receive_posted_long_after_the_send_costs_recvmin() {
+    // max(200 + 37.2, 0 + 65.6) = 237.2.
+    let t3d = timing("cray_t3d", Estimate::Avg);
+    let programs = vec![vec![send(1, 64)], vec![compute_us(200), recv(0)]];
+    let (outcome, stats) = run(&t3d, SimTime::from_us(1), programs);
+    assert_eq!(outcome, RunOutcome::Completed);
+    assert_eq!(stats.makespan_ps, ps(237.2));
+    assert_eq!(state_ps(&stats, "p1", "RECV"), ps(37.2));
+}
+
+#[test]
+fn a_late_sender_delays_the_receiver_by_the_difference() {
+    // max(0 + 37.2, 100 + 65.6) = 165.6: RECV from 0 to 165.6.
+    let t3d = timing("cray_t3d", Estimate::Avg);
+    let programs = vec![vec![compute_us(100), send(1, 64)], vec![recv(0)]];
+    let (outcome, stats) = run(&t3d, SimTime::ZERO, programs);
+    assert_eq!(outcome, RunOutcome::Completed);
+    assert_eq!(stats.makespan_ps, ps(165.6));
+    assert_eq!(state_ps(&stats, "p1", "RECV"), ps(165.6));
+}
+
+#[test]
+fn outer_latency_longer_than_the_sheet_time_delays_delivery() {
+    // Links of 50 µs: the message cannot arrive before 0 + 50 + 50 = 100 > 65.6, so the receive
+    // completes at max(37.2, 65.6, 100) = 100.
+    let t3d = timing("cray_t3d", Estimate::Avg);
+    let programs = vec![vec![send(1, 64)], vec![recv(0)]];
+    let (outcome, stats) = run(&t3d, SimTime::from_us(50), programs);
+    assert_eq!(outcome, RunOutcome::Completed);
+    assert_eq!(stats.makespan_ps, ps(100.0));
+}
+
+#[test]
+fn non_blocking_calls_cost_their_post_and_wait_times() {
+    // r0: ISEND posts for isend1 = 31.6 (SEND), completes at 31.6 + 10 = 41.6 (WAIT 10).
+    // r1: IRECV posts for irecv1 = 30 (RECV); completes at max(0 + 37.2, 0 + 30 + 40) = 70 (WAIT 40).
+    let t3d = timing("cray_t3d", Estimate::Avg);
+    let programs = vec![
+        vec![Op::Isend { dst: 1, bytes: 64, tag: 3, req: 0 }, Op::Wait { req: 0 }],
+        vec![Op::Irecv { src: Source::Any, tag: TagSel::Tag(3), req: 7 }, Op::Wait { req: 7 }],
+    ];
+    let (outcome, stats) = run(&t3d, SimTime::from_us(1), programs);
+    assert_eq!(outcome, RunOutcome::Completed);
+    assert_eq!(stats.makespan_ps, ps(70.0));
+    assert_eq!(state_ps(&stats, "p0", "SEND"), ps(31.6));
+    assert_eq!(state_ps(&stats, "p0", "WAIT"), ps(10.0));
+    assert_eq!(state_ps(&stats, "p1", "RECV"), ps(30.0));
+    assert_eq!(state_ps(&stats, "p1", "WAIT"), ps(40.0));
+}
+
+#[test]
+fn allreduce_releases_every_rank_when_the_last_has_entered_plus_the_sheet_time() {
+    // Rank i enters at 10·i µs. T3D allreduce, small fit, p = 4, d = 8 elements:
+    // 300 + 6·4 + 2·ln(4)·8 = 324 + 16 ln 4 µs after the last entry (30 µs).
+    let t3d = timing("cray_t3d", Estimate::Avg);
+    let programs: Vec<Vec<Op>> =
+        (0..4).map(|i| vec![compute_us(10 * i), collective(CollectiveKind::Allreduce, 0, 64)]).collect();
+    let (outcome, stats) = run(&t3d, SimTime::from_us(1), programs);
+    assert_eq!(outcome, RunOutcome::Completed);
+    let sheet_ps = ps(324.0 + 16.0 * 4f64.ln());
+    assert_eq!(stats.makespan_ps, 30 * US + sheet_ps);
+    for i in 0..4u64 {
+        let path = format!("p{i}");
+        assert_eq!(state_ps(&stats, &path, "ALLREDUCE"), (30 - 10 * i) * US + sheet_ps, "{path}");
+        assert_eq!(state_ps(&stats, &path, "DONE"), 0, "{path} is released at the end");
+    }
+    assert_eq!(stats.entities["fabric"].extra.get("collectives_completed"), Some(&1.0));
+}
+
+#[test]
+fn barriers_follow_one_another_by_sequence_number() {
+    // Network of workstations: barrier = 9000·p µs = 36 ms for p = 4. Rank 3 enters the first
+    // barrier at 5 ms; the second barrier is entered by everyone at its release, 41 ms.
+    let now = timing("network_of_workstations", Estimate::Avg);
+    let programs: Vec<Vec<Op>> = (0..4)
+        .map(|i| {
+            let late = if i == 3 { 5000 } else { 0 };
+            vec![
+                compute_us(late),
+                collective(CollectiveKind::Barrier, 0, 0),
+                collective(CollectiveKind::Barrier, 0, 0),
+            ]
+        })
+        .collect();
+    let (outcome, stats) = run(&now, SimTime::from_us(2), programs);
+    assert_eq!(outcome, RunOutcome::Completed);
+    assert_eq!(stats.makespan_ps, (5000 + 36_000 + 36_000) * US);
+    assert_eq!(state_ps(&stats, "p0", "BARRIER"), (5000 + 72_000) * US);
+    assert_eq!(state_ps(&stats, "p3", "BARRIER"), 72_000 * US);
+}
+
+#[test]
+fn mismatched_collectives_are_a_deadlock_naming_the_ranks() {
+    let t3d = timing("cray_t3d", Estimate::Avg);
+    let programs = vec![
+        vec![collective(CollectiveKind::Allreduce, 0, 64)],
+        vec![collective(CollectiveKind::Bcast, 2, 64)],
+        vec![collective(CollectiveKind::Allreduce, 0, 64)],
+        vec![],
+    ];
+    let (outcome, _, records) = run_traced(&t3d, SimTime::from_us(1), programs);
+    let RunOutcome::Deadlock(report) = outcome else { panic!("expected a deadlock, got {outcome:?}") };
+    let fabric = report.blocked.iter().find(|b| b.path == "fabric").expect("the model is blocked");
+    assert_eq!(
+        fabric.waiting_for,
+        "error: collective #0 does not match across ranks: ranks 0, 2 called ALLREDUCE of 64 B; \
+         rank 1 called BCAST of 64 B from root 2; rank 3 did not enter"
+    );
+    let p1 = report.blocked.iter().find(|b| b.path == "p1").expect("rank 1 is blocked");
+    assert_eq!(p1.state, "BCAST");
+    assert!(p1.waiting_for.contains("rank 1 waits in BCAST (collective #0)"), "{}", p1.waiting_for);
+    let comments: Vec<&str> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Comment { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        comments.iter().any(|c| c.starts_with("error: collective #0 does not match across ranks: rank 0")),
+        "{comments:?}"
+    );
+}
+
+#[test]
+fn a_rank_that_never_enters_is_named() {
+    let t3d = timing("cray_t3d", Estimate::Avg);
+    let programs: Vec<Vec<Op>> = (0..6)
+        .map(|i| if i == 4 { vec![] } else { vec![collective(CollectiveKind::Barrier, 0, 0)] })
+        .collect();
+    let (outcome, _) = run(&t3d, SimTime::ZERO, programs);
+    let RunOutcome::Deadlock(report) = outcome else { panic!("expected a deadlock") };
+    let fabric = report.blocked.iter().find(|b| b.path == "fabric").expect("the model is blocked");
+    assert_eq!(fabric.waiting_for, "collective #0 (BARRIER): ranks 0-3, 5 entered; rank 4 did not enter");
+}
+
+/// A sheet whose min, avg and max equations differ (µs; d in bytes; log base 2).
+const BANDED: &str = r#"(
+    name: "banded", machine: "test", element_bytes: 1, small_limit_elements: 1000000, log_base: Two,
+    functions: {
+        "send": (small: (min: (constant_us: 5), avg: (constant_us: 10), max: (constant_us: 20))),
+        "recv": (small: (
+            min: (constant_us: 20, data_coeff: 0.01, data: D),
+            avg: (constant_us: 40, data_coeff: 0.02, data: D),
+            max: (constant_us: 80, data_coeff: 0.04, data: D))),
+        "recvmin": (small: (min: (constant_us: 10), avg: (constant_us: 20), max: (constant_us: 40))),
+        "allreduce": (small: (
+            min: (constant_us: 100, startup_coeff: 10, startup: LogP, data_coeff: 0.01, data: LogPD),
+            avg: (constant_us: 200, startup_coeff: 20, startup: LogP, data_coeff: 0.02, data: LogPD),
+            max: (constant_us: 400, startup_coeff: 40, startup: LogP, data_coeff: 0.04, data: LogPD))),
+    },
+)"#;
+
+#[test]
+fn bands_order_the_makespan() {
+    // Ranks 0 and 1 ping-pong 1000 B, then all 4 allreduce 1000 B (log2 4 = 2).
+    //        send  recv(1000)  r1 enters  r0 enters (2·recv)  allreduce               makespan
+    //   min   5     30          35         60                100 + 20 + 20  = 140    200
+    //   avg  10     60          70        120                200 + 40 + 40  = 280    400
+    //   max  20    120         140        240                400 + 80 + 80  = 560    800
+    let sheet = Arc::new(datasheet::from_ron(BANDED, "banded.ron").expect("test sheet parses"));
+    let allreduce = || collective(CollectiveKind::Allreduce, 0, 1000);
+    let mut makespans = Vec::new();
+    for estimate in [Estimate::Min, Estimate::Avg, Estimate::Max] {
+        let programs = vec![
+            vec![send(1, 1000), recv(1), allreduce()],
+            vec![recv(0), send(0, 1000), allreduce()],
+            vec![allreduce()],
+            vec![allreduce()],
+        ];
+        let (outcome, stats) = run(&SheetTiming::new(sheet.clone(), estimate), SimTime::from_us(1), programs);
+        assert_eq!(outcome, RunOutcome::Completed, "{estimate:?}");
+        makespans.push(stats.makespan_ps);
+    }
+    assert_eq!(makespans, vec![200 * US, 400 * US, 800 * US]);
+    assert!(makespans.windows(2).all(|w| w[0] <= w[1]));
+}
+
+// ---- through the factory --------------------------------------------------------------------
+
+fn build(model: &FlatModel, streams: &[&str]) -> Result<Vec<Box<dyn Behaviour<NetMsg>>>, String> {
+    let registry = builtin_registry();
+    let workload = Workload::Streams {
+        streams: streams
+            .iter()
+            .enumerate()
+            .map(|(r, s)| (r as u32, StreamSource::Inline((*s).into())))
+            .collect(),
+    };
+    let inputs =
+        BuildInputs { model, registry: &registry, workload: &workload, base_dir: std::path::Path::new(".") };
+    build_behaviours(&inputs).map(|b| b.behaviours).map_err(|e| e.to_string())
+}
+
+#[test]
+fn the_factory_puts_processors_on_a_datasheet_network_into_sheet_mode() {
+    // Network of workstations, max band (= avg: the sheet has one equation), p = 3:
+    // allreduce = 10000 + 500·9 + 2·9·(16 B / 4 B) = 14572 µs after the last entry (rank 2, 1 ms).
+    let model = star(
+        3,
+        SimTime::from_us(1),
+        &[("model", "datasheet"), ("sheet", "network_of_workstations"), ("band", "max")],
+    );
+    let streams = ["ALLREDUCE 16", "ALLREDUCE 16", "COMPUTE 1ms\nALLREDUCE 16"];
+    let behaviours = build(&model, &streams).expect("builds");
+    let mut sim = Simulation::new(Arc::new(model), behaviours, SimConfig::default()).expect("model builds");
+    let outcome = sim.run(RunControl::default());
+    let stats = sim.finish(outcome.clone()).stats;
+    assert_eq!(outcome, RunOutcome::Completed);
+    assert_eq!(stats.makespan_ps, (1000 + 14_572) * US);
+}
+
+/// Processors with separate `tx` and `rx` ports on one-way links: model port 2i leads to rank i's
+/// `rx`, port 2i+1 comes from its `tx` (so messages must leave by the even ports).
+fn split_star(n: usize, latency: SimTime) -> FlatModel {
+    let mut model = star(n, latency, &[("model", "datasheet")]);
+    let port_names: Vec<String> = (0..2 * n).map(|i| format!("p[{i}]")).collect();
+    let port_refs: Vec<&str> = port_names.iter().map(String::as_str).collect();
+    let mut fabric = entity("fabric", NETWORK_MODEL, &port_refs, &NETWORK_MODEL_STATES);
+    fabric.params = model.entities[n].params.clone();
+    model.entities[n] = fabric;
+    model.links.clear();
+    let fabric_id = n as u32;
+    for i in 0..n {
+        let mut p = entity(&format!("p{i}"), PROCESSOR, &["tx", "rx"], &PROCESSOR_STATES);
+        p.ports[0].direction = Direction::Out;
+        p.ports[1].direction = Direction::In;
+        let (to_rx, from_tx) = (2 * i as u32, 2 * i as u32 + 1);
+        p.ports[1].link = Some(to_rx);
+        p.ports[0].link = Some(from_tx);
+        model.entities[n].ports[2 * i].link = Some(to_rx);
+        model.entities[n].ports[2 * i + 1].link = Some(from_tx);
+        model.entities[i] = p;
+        let one_way = |from: Endpoint, to: Endpoint| FlatLink {
+            ends: [from, to],
+            latency,
+            bandwidth_bytes_per_s: 1_000_000_000,
+            forward: true,
+            backward: false,
+            origin: String::new(),
+        };
+        let me = i as u32;
+        model.links.push(one_way(
+            Endpoint { entity: fabric_id, port: 2 * i as u16 },
+            Endpoint { entity: me, port: 1 },
+        ));
+        model.links.push(one_way(
+            Endpoint { entity: me, port: 0 },
+            Endpoint { entity: fabric_id, port: 2 * i as u16 + 1 },
+        ));
+    }
+    model
+}
+
+#[test]
+fn split_transmit_and_receive_ports_work_in_sheet_mode() {
+    // The T3D ping-pong of 64 B (round trip 2 · 65.6 µs), then a two-rank barrier entered by both
+    // at 131.2 µs (rank 1 finished its reply send at 95.6 but waits for rank 0): 10 + 8 ln 2 µs.
+    let model = split_star(2, SimTime::from_us(3));
+    let streams = ["SEND 1 64\nRECV 1\nBARRIER", "RECV 0\nSEND 0 64\nBARRIER"];
+    let behaviours = build(&model, &streams).expect("builds");
+    let mut sim = Simulation::new(Arc::new(model), behaviours, SimConfig::default()).expect("model builds");
+    let outcome = sim.run(RunControl::default());
+    let stats = sim.finish(outcome.clone()).stats;
+    assert_eq!(outcome, RunOutcome::Completed);
+    assert_eq!(stats.makespan_ps, ps(131.2) + ps(10.0 + 8.0 * 2f64.ln()));
+}
+
+#[test]
+fn a_sheet_without_a_function_the_program_needs_is_a_program_error() {
+    // The network-of-workstations model has no `isend2`.
+    let now = timing("network_of_workstations", Estimate::Avg);
+    let programs =
+        vec![vec![Op::Isend { dst: 1, bytes: 8, tag: 0, req: 0 }, Op::Wait { req: 0 }], vec![recv(0)]];
+    let (outcome, _) = run(&now, SimTime::ZERO, programs);
+    let RunOutcome::Deadlock(report) = outcome else { panic!("expected the run to stop") };
+    let p0 = report.blocked.iter().find(|b| b.path == "p0").expect("rank 0 stopped");
+    assert!(p0.waiting_for.starts_with("program error: "), "{}", p0.waiting_for);
+    assert!(p0.waiting_for.contains("has no function `isend2`"), "{}", p0.waiting_for);
+}
+
+#[test]
+fn factory_errors_name_the_network_model() {
+    let unknown = star(2, SimTime::ZERO, &[("model", "datasheet"), ("sheet", "cray_t4e")]);
+    let err = build(&unknown, &["", ""]).err().expect("unknown sheet is refused");
+    assert!(err.starts_with("fabric: parameter `sheet`: no built-in data sheet `cray_t4e`"), "{err}");
+    assert!(err.contains("cray_t3d, network_of_workstations"), "{err}");
+
+    let band = star(2, SimTime::ZERO, &[("model", "datasheet"), ("band", "median")]);
+    let err = build(&band, &["", ""]).err().expect("unknown band is refused");
+    assert_eq!(err, "fabric: parameter `band`: unknown band `median`; choose min, avg or max");
+
+    let mut detached = star(3, SimTime::ZERO, &[("model", "datasheet")]);
+    detached.entities[2].ports[0].link = None;
+    detached.entities[3].ports[2].link = None;
+    detached.links.pop();
+    let err = build(&detached, &["", "", ""]).err().expect("a rank off the network is refused");
+    assert_eq!(
+        err,
+        "fabric: a data-sheet network model must be linked to every rank's processor; rank(s) 2 are not"
+    );
+}
