@@ -65,6 +65,7 @@ fn records() -> Vec<Record> {
                         from_port: 0,
                         to,
                         to_port: 0,
+                        depart: SimTime(now + x % 3_000),
                         arrive: SimTime(now + 50_000 + x % 100_000),
                         bytes: 1 << (x % 16),
                         label: format!("data r{entity}→r{to} {}/8", i % 8),

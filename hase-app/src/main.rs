@@ -20,11 +20,10 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
-        Some(command) => cli::execute(command),
-        None => {
-            let project = cli.project.unwrap_or_else(|| PathBuf::from("projects/fat_tree_allreduce.ron"));
-            cli::execute(cli::Command::Run(cli::run_args_for(project)))
-        }
+    if let Some(command) = cli.command {
+        cli::execute(command)
+    } else {
+        let project = cli.project.unwrap_or_else(|| PathBuf::from("projects/fat_tree_allreduce.ron"));
+        cli::execute(cli::Command::Run(cli::run_args_for(project)))
     }
 }

@@ -92,18 +92,22 @@ fn wavefront_stream(rank: u32, side: u32) -> String {
          # Wait for the west and north neighbours, compute, then pass results east and south.\n\
          REPEAT 3\n"
     );
+    let mut line = |text: String| {
+        s.push_str(&text);
+        s.push('\n');
+    };
     if x > 0 {
-        s += &format!("  RECV {} 1\n", rank - 1);
+        line(format!("  RECV {} 1", rank - 1));
     }
     if y > 0 {
-        s += &format!("  RECV {} 1\n", rank - side);
+        line(format!("  RECV {} 1", rank - side));
     }
-    s += "  COMPUTE 20us\n";
+    line("  COMPUTE 20us".into());
     if x + 1 < side {
-        s += &format!("  SEND {} 2K 1\n", rank + 1);
+        line(format!("  SEND {} 2K 1", rank + 1));
     }
     if y + 1 < side {
-        s += &format!("  SEND {} 2K 1\n", rank + side);
+        line(format!("  SEND {} 2K 1", rank + side));
     }
     s += "END\n# Agree on a residual and finish together.\nALLREDUCE 8\nBARRIER\n";
     s

@@ -40,7 +40,10 @@ pub fn run_with(project: &Project, options: &RunOptions) -> RunResult {
 
 /// Run keeping the trace in memory.
 pub fn run_traced(project: &Project) -> RunResult {
-    run_with(project, &RunOptions { trace: TraceTarget::Memory, base_dir: projects_dir(), ..RunOptions::default() })
+    run_with(
+        project,
+        &RunOptions { trace: TraceTarget::Memory, base_dir: projects_dir(), ..RunOptions::default() },
+    )
 }
 
 /// Makespan of a run that must complete.
@@ -102,7 +105,10 @@ pub fn template(topology: Topology, timing: &Timing, workload: Workload) -> Proj
 /// One inline instruction stream per listed rank.
 pub fn streams(list: &[(u32, &str)]) -> Workload {
     Workload::Streams {
-        streams: list.iter().map(|(r, s)| (*r, StreamSource::Inline((*s).to_string()))).collect::<BTreeMap<_, _>>(),
+        streams: list
+            .iter()
+            .map(|(r, s)| (*r, StreamSource::Inline((*s).to_string())))
+            .collect::<BTreeMap<_, _>>(),
     }
 }
 

@@ -311,8 +311,9 @@ impl BlockDecoder {
                     .as_ps()
                     .checked_add(wait)
                     .ok_or_else(|| (at, "the departure time overflows".to_string()))?;
-                let arrive =
-                    depart.checked_add(flight).ok_or_else(|| (at, "the arrival time overflows".to_string()))?;
+                let arrive = depart
+                    .checked_add(flight)
+                    .ok_or_else(|| (at, "the arrival time overflows".to_string()))?;
                 Record::Send {
                     time,
                     from,

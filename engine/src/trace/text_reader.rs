@@ -223,7 +223,10 @@ fn parse_event_line(line: &str, header: &TraceHeader) -> Result<EventLine, LineE
             let to_port = member(&mut t, to, "port", to.1.ports.len())?;
             let (depart, at) = t.number::<u64>(format_args!("a departure time after port {to_port}"))?;
             if depart < time.as_ps() {
-                return Err(LineError::new(at, format!("departure {depart} is before the send at {}", time.as_ps())));
+                return Err(LineError::new(
+                    at,
+                    format!("departure {depart} is before the send at {}", time.as_ps()),
+                ));
             }
             let (arrive, at) = t.number::<u64>("an arrival time after the departure time")?;
             if arrive < depart {

@@ -73,15 +73,19 @@ pub(super) fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     spec.link = link;
     spec.endpoint_link = link;
     let name = args.name.clone().unwrap_or_else(|| topology.describe());
-    let form =
-        if args.compound { ProjectForm::Compound { type_name: topology.type_name() } } else { ProjectForm::Flat };
+    let form = if args.compound {
+        ProjectForm::Compound { type_name: topology.type_name() }
+    } else {
+        ProjectForm::Flat
+    };
     let mut project = template_project(&spec, &registry_for(&Project::new(&name)), &name, &form)?;
     if let Some(program) = &args.program {
         project.workload = workload(program, &args.params)?;
     } else if !args.params.is_empty() {
         bail!("--param needs --program");
     }
-    save_project(&project, &args.output).with_context(|| format!("cannot write {}", args.output.display()))?;
+    save_project(&project, &args.output)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
     let counts = topology.counts();
     eprintln!(
         "wrote {}: {} switches, {} processors, {} links",

@@ -69,7 +69,8 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new_spinner();
         bar.set_style(
-            ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
         bar
     });
@@ -107,8 +108,17 @@ fn print_summary(name: &str, result: &RunResult, quiet: bool) {
         println!("{name}");
         println!("  outcome     {}", s.outcome);
         println!("  makespan    {makespan}");
-        println!("  events      {} in {:.3} s ({:.2} M events/s)", s.events, s.wall_time_s, s.events_per_s / 1e6);
-        println!("  messages    {} latencies recorded, mean {}", s.latency.count, SimTime::from_f64_ps(s.latency.mean_ps));
+        println!(
+            "  events      {} in {:.3} s ({:.2} M events/s)",
+            s.events,
+            s.wall_time_s,
+            s.events_per_s / 1e6
+        );
+        println!(
+            "  messages    {} latencies recorded, mean {}",
+            s.latency.count,
+            SimTime::from_f64_ps(s.latency.mean_ps)
+        );
         print_processors(s);
         print_links(s);
     }

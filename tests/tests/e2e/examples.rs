@@ -18,28 +18,47 @@ struct Golden {
     fingerprint: String,
 }
 
+/// Every example's files (project and extras) as (path under `projects/`, text).
+fn example_files() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    for ex in examples::all().unwrap() {
+        files.push((ex.file.to_string(), project_to_ron(&ex.project).unwrap()));
+        files.extend(ex.extra_files.iter().cloned());
+    }
+    files
+}
+
+/// When blessing, write the example files (both tests do, so neither depends on the other's order).
+fn bless_examples() {
+    if blessing() {
+        for (name, text) in example_files() {
+            let path = projects_dir().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &text).unwrap();
+        }
+    }
+}
+
 #[test]
 fn committed_examples_equal_their_definitions() {
+    bless_examples();
     let dir = projects_dir();
-    for ex in examples::all().unwrap() {
-        let text = project_to_ron(&ex.project).unwrap();
-        let mut files = vec![(ex.file.to_string(), text)];
-        files.extend(ex.extra_files.iter().cloned());
-        for (name, text) in files {
+    {
+        for (name, text) in example_files() {
             let path = dir.join(&name);
-            if blessing() {
-                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-                std::fs::write(&path, &text).unwrap();
-            }
             let committed = std::fs::read_to_string(&path)
                 .unwrap_or_else(|e| panic!("{}: {e} (run with HASE_BLESS=1 to write it)", path.display()));
-            assert_eq!(committed, text, "{name} differs from hase_library::examples (HASE_BLESS=1 rewrites it)");
+            assert_eq!(
+                committed, text,
+                "{name} differs from hase_library::examples (HASE_BLESS=1 rewrites it)"
+            );
         }
     }
 }
 
 #[test]
 fn every_example_completes_with_its_golden_fingerprint() {
+    bless_examples();
     let mut golden: BTreeMap<String, Golden> = if blessing() {
         BTreeMap::new()
     } else {

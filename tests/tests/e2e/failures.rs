@@ -44,7 +44,9 @@ fn invalid_projects_report_every_problem_with_its_path() {
 fn a_receive_cycle_is_reported_as_a_deadlock_naming_each_rank() {
     let workload = streams(&[(0, "RECV 1\nSEND 1 8"), (1, "RECV 0\nSEND 0 8")]);
     let result = run(&template(Topology::Linear { nodes: 2 }, &timing(), workload));
-    let RunOutcome::Deadlock(report) = &result.outcome else { panic!("expected a deadlock: {:?}", result.outcome) };
+    let RunOutcome::Deadlock(report) = &result.outcome else {
+        panic!("expected a deadlock: {:?}", result.outcome)
+    };
     let text = report.to_string();
     assert_eq!(report.blocked.len(), 2, "{text}");
     assert!(text.contains("p0 [RECV]: rank 0 waits for receive from rank 1, any tag"), "{text}");
@@ -92,12 +94,15 @@ fn finite_buffers_give_back_pressure_and_jams_are_reported() {
     assert_eq!(result.outcome, RunOutcome::Completed);
     assert!(result.stats.makespan_ps >= free, "credits can only delay");
 
-    let ring_traffic: Vec<(u32, String)> = (0..4).map(|r| (r, format!("SEND {} 64K\nRECV ANY", (r + 2) % 4))).collect();
+    let ring_traffic: Vec<(u32, String)> =
+        (0..4).map(|r| (r, format!("SEND {} 64K\nRECV ANY", (r + 2) % 4))).collect();
     let list: Vec<(u32, &str)> = ring_traffic.iter().map(|(r, s)| (*r, s.as_str())).collect();
     let mut ring = template(Topology::Ring { nodes: 4 }, &timing(), streams(&list));
     apply_set(&mut ring, "type:Router.buffer_packets=1").unwrap();
     let result = run(&ring);
-    let RunOutcome::Deadlock(report) = &result.outcome else { panic!("expected a jam, got {:?}", result.outcome) };
+    let RunOutcome::Deadlock(report) = &result.outcome else {
+        panic!("expected a jam, got {:?}", result.outcome)
+    };
     let text = report.to_string();
     assert!(text.contains("no credit from downstream"), "{text}");
     assert!(report.blocked.iter().any(|b| b.path.starts_with('r')), "{text}");

@@ -101,8 +101,10 @@ fn recursive_doubling_allreduce_matches_its_formula() {
     let t = timing("cut_through");
     for dims in [1u32, 2, 3, 4] {
         for n in [512u64, 4096, 16 * 1024] {
-            let project = template(Topology::Hypercube { dimensions: dims }, &t, allreduce("recursive_doubling", n));
-            let round = t.send_overhead + t.recv_overhead + t.latency.times(3) + t.routing_delay.times(2) + t.ser(n);
+            let project =
+                template(Topology::Hypercube { dimensions: dims }, &t, allreduce("recursive_doubling", n));
+            let round =
+                t.send_overhead + t.recv_overhead + t.latency.times(3) + t.routing_delay.times(2) + t.ser(n);
             assert_eq!(makespan(&run(&project)), round.times(u64::from(dims)), "2^{dims} ranks, {n} B");
         }
     }
@@ -156,7 +158,10 @@ fn a_fat_tree_halves_allreduce_time_against_a_binary_tree() {
     let iterations = 2;
     assert!(fat_t >= message.times(3 * iterations), "fat tree {fat_t} below its bandwidth bound");
     assert!(bin_t >= message.times(7 * iterations), "binary tree {bin_t} below its bandwidth bound");
-    assert!(fat_t.as_ps() * 4 < message.times(3 * iterations).as_ps() * 5, "fat tree {fat_t} should be near contention-free");
+    assert!(
+        fat_t.as_ps() * 4 < message.times(3 * iterations).as_ps() * 5,
+        "fat tree {fat_t} should be near contention-free"
+    );
     let ratio = bin_t.as_ps() as f64 / fat_t.as_ps() as f64;
     assert!((2.0..3.0).contains(&ratio), "binary/fat = {ratio:.2} (fat {fat_t}, binary {bin_t})");
     // The binary tree's busiest links are above the leaves; the fat tree's are the processors' own.
