@@ -10,6 +10,7 @@ mod merge_sort;
 mod ping_pong;
 mod pipeline;
 mod task_farm;
+mod uniform_random;
 
 #[cfg(test)]
 mod matcher;
@@ -94,13 +95,14 @@ struct Entry {
     build: Builder,
 }
 
-const PROGRAMS: [Entry; 6] = [
+const PROGRAMS: [Entry; 7] = [
     ping_pong::ENTRY,
     collective_loop::ENTRY,
     halo2d::ENTRY,
     pipeline::ENTRY,
     task_farm::ENTRY,
     merge_sort::ENTRY,
+    uniform_random::ENTRY,
 ];
 
 /// Every built-in program, in a stable order.

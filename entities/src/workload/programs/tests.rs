@@ -47,7 +47,7 @@ fn received(events: &[Event]) -> Vec<(u32, u64, i32)> {
 #[test]
 fn catalogue_defaults_fit_their_kinds() {
     let names: Vec<&str> = catalogue().iter().map(|p| p.name).collect();
-    assert_eq!(names, ["ping_pong", "collective_loop", "halo2d", "pipeline", "task_farm", "merge_sort"]);
+    assert_eq!(names, ["ping_pong", "collective_loop", "halo2d", "pipeline", "task_farm", "merge_sort", "uniform_random"]);
     for info in catalogue() {
         assert!(!info.description.is_empty());
         for def in &info.params {
@@ -72,7 +72,7 @@ fn error(name: &str, pairs: &[(&str, ParamValue)], rank: u32, size: u32) -> Stri
 fn rejects_bad_requests_naming_program_and_parameter() {
     assert_eq!(
         error("jacobi", &[], 0, 4),
-        "unknown program `jacobi`; built-in programs: ping_pong, collective_loop, halo2d, pipeline, task_farm, merge_sort"
+        "unknown program `jacobi`; built-in programs: ping_pong, collective_loop, halo2d, pipeline, task_farm, merge_sort, uniform_random"
     );
     assert_eq!(
         error("ping_pong", &[("bytes", int(8))], 0, 4),
@@ -293,4 +293,28 @@ fn task_farm_handles_few_tasks_and_uniform_times() {
     assert_eq!(times.len(), 30);
     assert!(times.iter().all(|t| (5_000_000..=7_000_000).contains(t)));
     assert!(times.iter().collect::<BTreeSet<_>>().len() > 20, "times are drawn, not fixed");
+}
+
+/// Uniform random traffic: every rank sends exactly `rounds` messages and receives exactly those
+/// addressed to it; destinations never equal the sender and cover every other rank over many rounds.
+#[test]
+fn uniform_random_traffic_is_received_in_full_and_spread_over_all_ranks() {
+    let size = 6;
+    let rounds = 200;
+    let out = start("uniform_random", &[("rounds", int(rounds)), ("message_bytes", int(64))], size, 1);
+    let mut counts = vec![vec![0u32; size as usize]; size as usize];
+    for r in 0..rounds as u64 {
+        for (src, dst) in uniform_random::destinations(1, r, size).into_iter().enumerate() {
+            assert_ne!(src as u32, dst);
+            counts[src][dst as usize] += 1;
+        }
+    }
+    for (rank, events) in out.events.iter().enumerate() {
+        let got = received(events);
+        let expected: u32 = counts.iter().map(|row| row[rank]).sum();
+        assert_eq!(got.len() as u32, expected, "rank {rank}");
+        assert!(got.iter().all(|(_, bytes, _)| *bytes == 64));
+    }
+    // 200 rounds × 6 senders over 30 ordered pairs: about 40 each; none may be starved.
+    assert!(counts.iter().enumerate().all(|(s, row)| row.iter().enumerate().all(|(d, c)| s == d || *c > 15)), "{counts:?}");
 }

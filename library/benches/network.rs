@@ -1,0 +1,120 @@
+//! Network benchmarks through the whole pipeline (template → elaborate → build → kernel):
+//!
+//! - uniform random traffic on a 16×16 torus, store-and-forward and cut-through, reported in
+//!   packet-hops per second (packets forwarded by routers, summed), 1 KiB messages in 256-byte packets;
+//! - an allreduce of 1 MiB on 64 ranks of a 4-ary 3-tree fat tree, 100 iterations: wall time and
+//!   events per second (4 KiB packets);
+//! - memory per entity of a 65,536-node (256×256) torus: resident memory added by elaborating and by
+//!   building the simulation, divided by its 131,072 entities (printed once, read from /proc).
+
+#![allow(missing_docs)]
+// A benchmark that cannot build its project has nothing to measure: failing loudly is right.
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use hase_engine::kernel::{SimConfig, Simulation};
+use hase_engine::model::{ParamValue, Project, Workload};
+use hase_engine::time::SimTime;
+use hase_entities::factory::{BuildInputs, build_behaviours};
+use hase_library::catalogue::registry_for;
+use hase_library::runner::{RunOptions, elaborate_project, run_project};
+use hase_templates::{ProjectForm, TemplateSpec, Topology, template_project};
+
+fn project(topology: Topology, switching: &str, max_packet: i64, workload: Workload) -> Project {
+    let mut spec = TemplateSpec::new(topology);
+    spec.switch_params.insert("switching".into(), ParamValue::Text(switching.into()));
+    spec.endpoint_params.insert("max_packet".into(), ParamValue::Int(max_packet));
+    let mut p = template_project(&spec, &registry_for(&Project::new("bench")), "bench", &ProjectForm::Flat).unwrap();
+    p.workload = workload;
+    p
+}
+
+fn program(name: &str, params: &[(&str, ParamValue)]) -> Workload {
+    Workload::Program { name: name.into(), params: params.iter().map(|(k, v)| ((*k).to_string(), v.clone())).collect() }
+}
+
+/// Events and packet-hops of one run.
+fn run(p: &Project) -> (u64, u64) {
+    let result = run_project(p, &RunOptions::default(), |_| {}).unwrap();
+    let hops = result.stats.entities.values().filter_map(|e| e.extra.get("packets_forwarded")).sum::<f64>();
+    (result.stats.events, hops as u64)
+}
+
+fn torus_traffic(c: &mut Criterion) {
+    let workload = program(
+        "uniform_random",
+        &[("message_bytes", ParamValue::Int(1024)), ("rounds", ParamValue::Int(20))],
+    );
+    let mut group = c.benchmark_group("torus16x16_uniform_random");
+    group.sample_size(10);
+    for switching in ["store_and_forward", "cut_through"] {
+        let p = project(Topology::Torus2D { x: 16, y: 16 }, switching, 256, workload.clone());
+        let (events, hops) = run(&p);
+        eprintln!("torus 16x16 {switching}: {hops} packet-hops, {events} events per run");
+        group.throughput(Throughput::Elements(hops));
+        group.bench_function(format!("{switching}_packet_hops"), |b| b.iter(|| run(&p)));
+    }
+    group.finish();
+}
+
+fn allreduce_fat_tree(c: &mut Criterion) {
+    let workload = program(
+        "collective_loop",
+        &[
+            ("operation", ParamValue::Text("allreduce".into())),
+            ("message_bytes", ParamValue::Int(1 << 20)),
+            ("iterations", ParamValue::Int(100)),
+            ("compute_time", ParamValue::Time(SimTime::ZERO)),
+        ],
+    );
+    // 4 KiB packets (a common MTU): 256 packets per message.
+    let p = project(Topology::FatTree { arity: 4, levels: 3 }, "cut_through", 4096, workload);
+    let (events, _) = run(&p);
+    eprintln!("allreduce 1 MiB x 100 on a 64-rank fat tree: {events} events per run");
+    let mut group = c.benchmark_group("allreduce_1MiB_64ranks_fat_tree_100_iterations");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(events));
+    group.bench_function("events", |b| b.iter(|| run(&p)));
+    group.finish();
+}
+
+fn resident_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1).and_then(|v| v.parse::<u64>().ok()))
+        .map_or(0, |pages| pages * 4096)
+}
+
+fn memory_per_entity(c: &mut Criterion) {
+    let p = project(Topology::Torus2D { x: 256, y: 256 }, "store_and_forward", 1024, Workload::Idle);
+    let registry = registry_for(&p);
+    let before = resident_bytes();
+    let model = Arc::new(elaborate_project(&p).unwrap());
+    let elaborated = resident_bytes();
+    let built = build_behaviours(&BuildInputs {
+        model: &model,
+        registry: &registry,
+        workload: &p.workload,
+        base_dir: std::path::Path::new("."),
+    })
+    .unwrap();
+    let sim = Simulation::new(model.clone(), built.behaviours, SimConfig::default()).unwrap();
+    let simulating = resident_bytes();
+    let n = model.entities.len() as u64;
+    eprintln!(
+        "torus 256x256: {n} entities; elaborated model {} B/entity, kernel + behaviours {} B/entity, total {} B/entity",
+        (elaborated - before) / n,
+        (simulating - elaborated) / n,
+        (simulating - before) / n
+    );
+    drop(sim);
+    let mut group = c.benchmark_group("torus256x256_build");
+    group.sample_size(10);
+    group.bench_function("elaborate", |b| b.iter(|| elaborate_project(&p).unwrap().entities.len()));
+    group.finish();
+}
+
+criterion_group!(benches, torus_traffic, allreduce_fat_tree, memory_per_entity);
+criterion_main!(benches);
