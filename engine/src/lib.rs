@@ -2,7 +2,7 @@
 //! elaboration of the hierarchy into a flat simulation graph, the discrete-event kernel, traces and
 //! statistics. It knows nothing about particular entities (see `hase-entities`) or about any GUI.
 //!
-//! Data flows one way: document → [`elaborate`] → [`kernel::Simulation`] → trace + statistics.
+//! Data flows one way: document → [`elaborate()`] → [`kernel::Simulation`] → trace + statistics.
 
 pub mod elaborate;
 pub mod kernel;

@@ -26,13 +26,17 @@ fn project(topology: Topology, switching: &str, max_packet: i64, workload: Workl
     let mut spec = TemplateSpec::new(topology);
     spec.switch_params.insert("switching".into(), ParamValue::Text(switching.into()));
     spec.endpoint_params.insert("max_packet".into(), ParamValue::Int(max_packet));
-    let mut p = template_project(&spec, &registry_for(&Project::new("bench")), "bench", &ProjectForm::Flat).unwrap();
+    let mut p =
+        template_project(&spec, &registry_for(&Project::new("bench")), "bench", &ProjectForm::Flat).unwrap();
     p.workload = workload;
     p
 }
 
 fn program(name: &str, params: &[(&str, ParamValue)]) -> Workload {
-    Workload::Program { name: name.into(), params: params.iter().map(|(k, v)| ((*k).to_string(), v.clone())).collect() }
+    Workload::Program {
+        name: name.into(),
+        params: params.iter().map(|(k, v)| ((*k).to_string(), v.clone())).collect(),
+    }
 }
 
 /// Events and packet-hops of one run.

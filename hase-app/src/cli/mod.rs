@@ -5,6 +5,7 @@ mod new;
 mod run;
 mod trace;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -39,6 +40,13 @@ pub fn execute(command: Command) -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // A closed stdout (`hase trace stats … | head`) ends the command quietly, like other tools.
+        Err(e)
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(1)
@@ -62,13 +70,14 @@ fn validate(path: &Path) -> anyhow::Result<ExitCode> {
         Ok(model) => {
             let processors =
                 model.entities.iter().filter(|e| e.behaviour == hase_entities::catalogue::PROCESSOR).count();
-            println!(
+            writeln!(
+                std::io::stdout().lock(),
                 "{}: ok — {} entities ({processors} processors), {} links, {} compound groups",
                 path.display(),
                 model.entities.len(),
                 model.links.len(),
                 model.groups.len()
-            );
+            )?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {

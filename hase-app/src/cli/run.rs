@@ -1,7 +1,7 @@
 //! `hase run`: run a project headless with overrides, a trace file and a statistics file; a progress
 //! bar on a terminal and a summary at the end.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -91,7 +91,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(e) = &result.trace_error {
         eprintln!("warning: the trace is incomplete: {e}");
     }
-    print_summary(&project.name, &result, args.quiet);
+    print_summary(&project.name, &result, args.quiet)?;
     Ok(match result.outcome {
         RunOutcome::Completed | RunOutcome::ReachedUntil => ExitCode::SUCCESS,
         RunOutcome::Deadlock(_) => ExitCode::from(3),
@@ -99,45 +99,49 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn print_summary(name: &str, result: &RunResult, quiet: bool) {
+fn print_summary(name: &str, result: &RunResult, quiet: bool) -> std::io::Result<()> {
+    let out = &mut std::io::stdout().lock();
     let s = &result.stats;
     let makespan = SimTime(s.makespan_ps);
     if quiet {
-        println!("{name}: {} at {makespan} ({} events)", s.outcome, s.events);
+        writeln!(out, "{name}: {} at {makespan} ({} events)", s.outcome, s.events)?;
     } else {
-        println!("{name}");
-        println!("  outcome     {}", s.outcome);
-        println!("  makespan    {makespan}");
-        println!(
+        writeln!(out, "{name}")?;
+        writeln!(out, "  outcome     {}", s.outcome)?;
+        writeln!(out, "  makespan    {makespan}")?;
+        writeln!(
+            out,
             "  events      {} in {:.3} s ({:.2} M events/s)",
             s.events,
             s.wall_time_s,
             s.events_per_s / 1e6
-        );
-        println!(
+        )?;
+        writeln!(
+            out,
             "  messages    {} latencies recorded, mean {}",
             s.latency.count,
             SimTime::from_f64_ps(s.latency.mean_ps)
-        );
-        print_processors(s);
-        print_links(s);
+        )?;
+        print_processors(out, s)?;
+        print_links(out, s)?;
     }
     if let Some(f) = &result.fingerprint {
-        println!("  fingerprint {f}");
+        writeln!(out, "  fingerprint {f}")?;
     }
     if let RunOutcome::Deadlock(report) = &result.outcome {
         eprint!("{report}");
     }
+    Ok(())
 }
 
-fn print_processors(s: &RunStats) {
+fn print_processors(out: &mut impl Write, s: &RunStats) -> std::io::Result<()> {
     let processors: Vec<_> =
         s.entities.iter().filter(|(_, e)| e.state_time_ps.contains_key("COMPUTE")).collect();
     if processors.is_empty() {
-        return;
+        return Ok(());
     }
     let mean_busy = processors.iter().map(|(_, e)| e.busy_fraction).sum::<f64>() / processors.len() as f64;
-    println!("  processors  {} (mean busy {:.1}%)", processors.len(), mean_busy * 100.0);
+    writeln!(out, "  processors  {} (mean busy {:.1}%)", processors.len(), mean_busy * 100.0)?;
     let mut totals: std::collections::BTreeMap<&str, u64> = std::collections::BTreeMap::new();
     for (_, e) in &processors {
         for (state, t) in &e.state_time_ps {
@@ -149,13 +153,20 @@ fn print_processors(s: &RunStats) {
         .filter(|(_, t)| **t > 0)
         .map(|(k, t)| format!("{k} {}", SimTime(*t / processors.len() as u64)))
         .collect();
-    println!("  per rank    {}", line.join(", "));
+    writeln!(out, "  per rank    {}", line.join(", "))
 }
 
-fn print_links(s: &RunStats) {
+fn print_links(out: &mut impl Write, s: &RunStats) -> std::io::Result<()> {
     let mut links: Vec<_> = s.links.iter().filter(|(_, l)| l.msgs > 0).collect();
     links.sort_by(|a, b| b.1.utilisation.total_cmp(&a.1.utilisation).then(a.0.cmp(b.0)));
     for (name, l) in links.iter().take(3) {
-        println!("  busiest     {name}: {:.1}% ({} msgs, {} B)", l.utilisation * 100.0, l.msgs, l.bytes);
+        writeln!(
+            out,
+            "  busiest     {name}: {:.1}% ({} msgs, {} B)",
+            l.utilisation * 100.0,
+            l.msgs,
+            l.bytes
+        )?;
     }
+    Ok(())
 }

@@ -1,5 +1,6 @@
 //! `hase trace stats <file>` and `hase trace export <file> --format chrome|paraver -o <out>`.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -42,7 +43,7 @@ pub(super) fn trace(cmd: &TraceCommand) -> anyhow::Result<ExitCode> {
         TraceCommand::Stats { file } => {
             let mut reader = open_trace(file)?;
             let summary = TraceSummary::scan(reader.as_mut())?;
-            print!("{summary}");
+            write!(std::io::stdout().lock(), "{summary}")?;
         }
         TraceCommand::Export { file, format, output } => {
             let trace = Trace::load(file)?;

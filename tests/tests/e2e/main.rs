@@ -5,6 +5,7 @@
 // Test code: an unwrap that fails is a failed test with its message, which is what we want.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod architecture;
 mod examples;
 mod failures;
 mod levels;

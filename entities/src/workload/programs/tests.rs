@@ -47,7 +47,10 @@ fn received(events: &[Event]) -> Vec<(u32, u64, i32)> {
 #[test]
 fn catalogue_defaults_fit_their_kinds() {
     let names: Vec<&str> = catalogue().iter().map(|p| p.name).collect();
-    assert_eq!(names, ["ping_pong", "collective_loop", "halo2d", "pipeline", "task_farm", "merge_sort", "uniform_random"]);
+    assert_eq!(
+        names,
+        ["ping_pong", "collective_loop", "halo2d", "pipeline", "task_farm", "merge_sort", "uniform_random"]
+    );
     for info in catalogue() {
         assert!(!info.description.is_empty());
         for def in &info.params {
@@ -316,5 +319,8 @@ fn uniform_random_traffic_is_received_in_full_and_spread_over_all_ranks() {
         assert!(got.iter().all(|(_, bytes, _)| *bytes == 64));
     }
     // 200 rounds × 6 senders over 30 ordered pairs: about 40 each; none may be starved.
-    assert!(counts.iter().enumerate().all(|(s, row)| row.iter().enumerate().all(|(d, c)| s == d || *c > 15)), "{counts:?}");
+    assert!(
+        counts.iter().enumerate().all(|(s, row)| row.iter().enumerate().all(|(d, c)| s == d || *c > 15)),
+        "{counts:?}"
+    );
 }

@@ -76,7 +76,11 @@ impl RankProgram for UniformRandom {
             let mut req = 0;
             for (src, d) in dest.iter().enumerate() {
                 if *d == self.rank {
-                    self.pending.push_back(Op::Irecv { src: Source::Rank(src as u32), tag: TagSel::Tag(tag), req });
+                    self.pending.push_back(Op::Irecv {
+                        src: Source::Rank(src as u32),
+                        tag: TagSel::Tag(tag),
+                        req,
+                    });
                     req += 1;
                 }
             }
