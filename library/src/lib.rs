@@ -1,1 +1,3 @@
 //! hase-library: catalogue and persistence.
+
+pub mod store;
