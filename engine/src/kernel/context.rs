@@ -4,7 +4,7 @@
 
 use super::behaviour::Message;
 use super::rng::EntityRng;
-use super::sim::{Core, Pending, PendingKind};
+use super::sim::{Core, Pending};
 use crate::elaborate::{Endpoint, EntityId, PortIndex};
 use crate::time::SimTime;
 use crate::trace::{Record, TraceLevel, TraceValue};
@@ -106,25 +106,19 @@ impl<M: Message> Ctx<'_, M> {
     /// use `send`.
     pub fn deliver_direct(&mut self, to: Endpoint, delay: SimTime, msg: M) {
         let at = self.core.now + delay;
-        self.core.schedule(
-            at,
-            Pending {
-                target: to.entity,
-                kind: PendingKind::Message { port: to.port, msg, tail: at, linked: false },
-            },
-        );
+        self.core.schedule(at, Pending::message(to.entity, to.port, msg, at, false));
     }
 
     /// Set a timer that fires `on_timer(key)` after `delay`.
     pub fn schedule(&mut self, delay: SimTime, key: u64) {
         let at = self.core.now + delay;
-        self.core.schedule(at, Pending { target: self.me, kind: PendingKind::Timer(key) });
+        self.core.schedule(at, Pending::timer(self.me, key));
     }
 
     /// Set a timer at an absolute time (not before now).
     pub fn schedule_at(&mut self, at: SimTime, key: u64) {
         let at = at.max(self.core.now);
-        self.core.schedule(at, Pending { target: self.me, kind: PendingKind::Timer(key) });
+        self.core.schedule(at, Pending::timer(self.me, key));
     }
 
     /// Enter visible state `state` (index into the type's states). Traced at level 4; time per

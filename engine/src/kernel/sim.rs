@@ -17,21 +17,29 @@ use crate::stats::{LinkFigures, RunStats, StatsCollector};
 use crate::time::SimTime;
 use crate::trace::{Record, TraceLevel, TraceSink, TraceValue};
 
-/// A payload waiting in the queue.
+/// A payload waiting in the queue, laid out flat so a queue entry stays small (32 bytes with a
+/// zero-sized message): the radix heap moves entries around, so their size is memory traffic.
 pub(crate) struct Pending<M> {
     pub(crate) target: EntityId,
-    pub(crate) kind: PendingKind<M>,
+    pub(crate) port: PortIndex,
+    pub(crate) flags: u8,
+    /// Tail arrival time (messages) or timer key (timers).
+    pub(crate) extra: u64,
+    /// The message; `None` for timers.
+    pub(crate) msg: Option<M>,
 }
 
-pub(crate) enum PendingKind<M> {
-    /// `linked`: it came over a link (counted as port traffic); direct deliveries are not.
-    Message {
-        port: PortIndex,
-        msg: M,
-        tail: SimTime,
-        linked: bool,
-    },
-    Timer(u64),
+/// `Pending::flags`: the message came over a link (counted as port traffic); direct deliveries are not.
+pub(crate) const LINKED: u8 = 1;
+
+impl<M> Pending<M> {
+    pub(crate) fn message(target: EntityId, port: PortIndex, msg: M, tail: SimTime, linked: bool) -> Self {
+        Pending { target, port, flags: if linked { LINKED } else { 0 }, extra: tail.as_ps(), msg: Some(msg) }
+    }
+
+    pub(crate) fn timer(target: EntityId, key: u64) -> Self {
+        Pending { target, port: 0, flags: 0, extra: key, msg: None }
+    }
 }
 
 /// How a port is wired in the kernel.
@@ -157,13 +165,7 @@ impl<M: Message> Core<M> {
             };
             self.emit(&record);
         }
-        self.schedule(
-            arrive,
-            Pending {
-                target: peer.entity,
-                kind: PendingKind::Message { port: peer.port, msg, tail, linked: true },
-            },
-        );
+        self.schedule(arrive, Pending::message(peer.entity, peer.port, msg, tail, true));
         Some(SendInfo { start, head, tail, link_free })
     }
 
@@ -443,17 +445,18 @@ impl<M: Message> Simulation<M> {
         self.core.events += 1;
         let target = pending.target;
         let Slot { behaviour, rng } = &mut self.slots[target as usize];
-        match pending.kind {
-            PendingKind::Message { port, msg, tail, linked } => {
-                if linked {
+        match pending.msg {
+            Some(msg) => {
+                let port = pending.port;
+                if pending.flags & LINKED != 0 {
                     self.core.stats.received(target, port, msg.size_bytes());
                 }
-                let mut ctx = Ctx { core: &mut self.core, me: target, tail, rng };
+                let mut ctx = Ctx { core: &mut self.core, me: target, tail: SimTime(pending.extra), rng };
                 behaviour.on_message(&mut ctx, port, msg);
             }
-            PendingKind::Timer(key) => {
+            None => {
                 let mut ctx = Ctx { core: &mut self.core, me: target, tail: SimTime(event.time), rng };
-                behaviour.on_timer(&mut ctx, key);
+                behaviour.on_timer(&mut ctx, pending.extra);
             }
         }
         true
