@@ -445,19 +445,16 @@ impl<M: Message> Simulation<M> {
         self.core.events += 1;
         let target = pending.target;
         let Slot { behaviour, rng } = &mut self.slots[target as usize];
-        match pending.msg {
-            Some(msg) => {
-                let port = pending.port;
-                if pending.flags & LINKED != 0 {
-                    self.core.stats.received(target, port, msg.size_bytes());
-                }
-                let mut ctx = Ctx { core: &mut self.core, me: target, tail: SimTime(pending.extra), rng };
-                behaviour.on_message(&mut ctx, port, msg);
+        if let Some(msg) = pending.msg {
+            let port = pending.port;
+            if pending.flags & LINKED != 0 {
+                self.core.stats.received(target, port, msg.size_bytes());
             }
-            None => {
-                let mut ctx = Ctx { core: &mut self.core, me: target, tail: SimTime(event.time), rng };
-                behaviour.on_timer(&mut ctx, pending.extra);
-            }
+            let mut ctx = Ctx { core: &mut self.core, me: target, tail: SimTime(pending.extra), rng };
+            behaviour.on_message(&mut ctx, port, msg);
+        } else {
+            let mut ctx = Ctx { core: &mut self.core, me: target, tail: SimTime(event.time), rng };
+            behaviour.on_timer(&mut ctx, pending.extra);
         }
         true
     }
