@@ -1,3 +1,39 @@
-//! The `hase` binary (placeholder until the CLI lands).
+//! The `hase` binary. With no arguments or a `.ron` project path it opens the desktop editor.
+//! Command-line subcommands (`hase run`, `hase sweep`, …) are added by the CLI work in `cli/`.
 
-fn main() {}
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// hase: design parallel architectures and see how parallel programs run on them.
+#[derive(Debug, Parser)]
+#[command(name = "hase", version, about)]
+struct Args {
+    /// A project file (.ron) to open in the editor.
+    project: Option<PathBuf>,
+    /// Save a screenshot of the window to this PNG file after `--screenshot-frames` frames, then exit.
+    #[arg(long, value_name = "OUT.png")]
+    screenshot: Option<PathBuf>,
+    /// Frames to render before taking the screenshot.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    screenshot_frames: u64,
+    // Subcommands go here when the CLI lands:
+    // #[command(subcommand)] command: Option<cli::Command>,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let options = hase_app::app::StartOptions {
+        project: args.project,
+        screenshot: args.screenshot,
+        screenshot_frames: args.screenshot_frames,
+    };
+    match hase_app::app::run_gui(options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hase: cannot open the window: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
