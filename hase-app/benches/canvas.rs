@@ -6,6 +6,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use egui::{Pos2, RawInput, Rect, Vec2};
+use hase_app::default_project::mesh_project;
 use hase_app::document::{Document, NetworkId};
 use hase_app::icons::Icons;
 use hase_app::state::Editor;
@@ -13,48 +14,6 @@ use hase_app::theme::Palette;
 use hase_app::ui::canvas::Canvas;
 use hase_app::ui::canvas::geometry::Scene;
 use hase_app::ui::canvas::view::View;
-use hase_engine::SimTime;
-use hase_engine::model::{Instance, Link, ParamValue, PortRef, Pos, Project};
-
-const SIDE: usize = 32;
-
-fn mesh_project() -> Project {
-    let mut p = Project::new("mesh1024");
-    let net = &mut p.network;
-    let pos = &mut p.layout.top.positions;
-    let r = |x: usize, y: usize| format!("r{}", y * SIDE + x);
-    for y in 0..SIDE {
-        for x in 0..SIDE {
-            let i = y * SIDE + x;
-            net.instances
-                .insert(r(x, y), Instance::of("Router").with("radix", ParamValue::Int(5)));
-            net.instances.insert(format!("p{i}"), Instance::of("Processor"));
-            pos.insert(r(x, y), Pos::new(x as f32 * 200.0, y as f32 * 200.0));
-            pos.insert(
-                format!("p{i}"),
-                Pos::new(x as f32 * 200.0 + 90.0, y as f32 * 200.0 - 90.0),
-            );
-            let link = |a: PortRef, b: PortRef| Link::new(a, b, SimTime::from_ns(50), 1_000_000_000);
-            net.links.push(link(
-                PortRef::new(&format!("p{i}"), "net"),
-                PortRef::new(&r(x, y), "p4"),
-            ));
-            if x + 1 < SIDE {
-                net.links.push(link(
-                    PortRef::new(&r(x, y), "p0"),
-                    PortRef::new(&r(x + 1, y), "p1"),
-                ));
-            }
-            if y + 1 < SIDE {
-                net.links.push(link(
-                    PortRef::new(&r(x, y), "p2"),
-                    PortRef::new(&r(x, y + 1), "p3"),
-                ));
-            }
-        }
-    }
-    p
-}
 
 fn input() -> RawInput {
     RawInput {
@@ -79,7 +38,7 @@ fn frame(
 }
 
 fn bench(c: &mut Criterion) {
-    let project = mesh_project();
+    let project = mesh_project(32);
     let doc = Document::with_builtins(project.clone());
     c.bench_function("scene_build_2048_nodes", |b| {
         b.iter(|| black_box(Scene::build(&doc, &NetworkId::Top)));

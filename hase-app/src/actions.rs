@@ -59,6 +59,8 @@ pub enum Action {
     ToggleLegend,
     /// View ▸ Up one level.
     GoUp,
+    /// Open the selected compound's inner network.
+    OpenSelected,
     /// Simulate ▸ Check design.
     Validate,
     /// Cancel the current tool (placement, link drag) and clear the selection.

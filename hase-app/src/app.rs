@@ -193,6 +193,8 @@ impl App {
                 self.inspector.show(ui, &mut self.editor, &self.tasks, &palette);
             });
         egui::CentralPanel::no_frame().show(ui, |ui| {
+            // No gap between the breadcrumb bar and the canvas (the window background would show).
+            ui.spacing_mut().item_spacing.y = 0.0;
             egui::Frame::new()
                 .inner_margin(egui::Margin::symmetric(10, 5))
                 .fill(ui.visuals().panel_fill)
@@ -202,7 +204,13 @@ impl App {
                         self.editor.go_up_to(depth);
                     }
                 });
-            self.canvas.show(ui, &mut self.editor, &self.icons, &palette);
+            let line = ui.available_rect_before_wrap();
+            ui.painter().hline(
+                line.x_range(),
+                line.min.y,
+                egui::Stroke::new(1.0, palette.grid_major),
+            );
+            actions.extend(self.canvas.show(ui, &mut self.editor, &self.icons, &palette));
             actions.extend(zoom_buttons(ui, self.canvas.area));
         });
         toasts::show(&ctx, self.canvas.area, &mut self.editor, &palette);
@@ -356,6 +364,12 @@ impl App {
                 }
             }
             Action::Validate => self.validate(),
+            Action::OpenSelected => {
+                if let [name] = self.editor.selected_instances().as_slice() {
+                    let name = name.clone();
+                    self.editor.open_compound(&name);
+                }
+            }
             Action::Escape => {
                 self.editor.placing = None;
                 self.canvas.drag = crate::ui::canvas::Drag::None;

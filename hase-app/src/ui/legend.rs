@@ -33,6 +33,7 @@ pub fn show(ctx: &egui::Context, editor: &mut Editor, palette: &Palette) {
         .resizable(false)
         .collapsible(false)
         .default_width(300.0)
+        .default_pos([250.0, 100.0])
         .show(ctx, |ui| {
             let packet = palette.link_type_colour("packet");
             egui::Grid::new("legend-shapes")

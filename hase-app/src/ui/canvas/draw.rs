@@ -182,20 +182,20 @@ fn draw_node(painter: &Painter, f: &Frame<'_>, i: usize, name: &str) {
             category,
         ),
     }
-    if node.compound {
-        draw_badge(painter, f, rect, node.level);
-    }
     draw_ports(painter, f, i);
     let name_px = 13.0 * zoom.min(1.4);
     if name_px >= MIN_TEXT_PX {
         let mut y = rect.max.y + 3.0 * zoom + PORT_RADIUS * zoom;
-        painter.text(
+        let name_rect = painter.text(
             Pos2::new(centre.x, y),
             Align2::CENTER_TOP,
             name,
             FontId::proportional(name_px),
             f.palette.text,
         );
+        if node.compound {
+            draw_badge(painter, f, name_rect, node.level);
+        }
         y += name_px * 1.25;
         let label_px = 11.0 * zoom.min(1.4);
         if label_px >= MIN_TEXT_PX {
@@ -296,30 +296,24 @@ fn draw_glyph(painter: &Painter, r: Rect, category: usize, compound: bool, colou
     }
 }
 
-fn draw_badge(painter: &Painter, f: &Frame<'_>, rect: Rect, level: AbstractionLevel) {
-    let zoom = f.view.zoom;
-    let px = 10.0 * zoom.min(1.3);
-    if px < MIN_TEXT_PX {
-        return;
-    }
+/// The abstraction level of a compound, as a letter badge right of its name (D detailed,
+/// B behavioural).
+fn draw_badge(painter: &Painter, f: &Frame<'_>, name: Rect, level: AbstractionLevel) {
+    let px = name.height() * 0.8;
     let (text, fill) = match level {
         AbstractionLevel::Detailed => ("D", f.palette.badge_detailed),
         AbstractionLevel::Behavioural => ("B", f.palette.badge_behavioural),
     };
-    let centre = Pos2::new(rect.max.x - 2.0 * zoom, rect.min.y + 2.0 * zoom);
-    let badge = Rect::from_center_size(centre, Vec2::new(px * 1.5, px * 1.5));
-    painter.rect(
-        badge,
-        CornerRadius::same((px * 0.4) as u8),
-        fill,
-        Stroke::new(1.0, f.palette.canvas),
-        StrokeKind::Outside,
+    let badge = Rect::from_min_size(
+        Pos2::new(name.max.x + px * 0.4, name.center().y - px * 0.6),
+        Vec2::new(px * 1.2, px * 1.2),
     );
+    painter.rect_filled(badge, CornerRadius::same((px * 0.3) as u8), fill);
     painter.text(
         badge.center(),
         Align2::CENTER_CENTER,
         text,
-        FontId::proportional(px),
+        FontId::proportional(px * 0.85),
         f.palette.badge_text,
     );
 }

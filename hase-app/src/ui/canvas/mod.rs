@@ -2,6 +2,7 @@
 //! commands (place, select, move, link, corner edits). Geometry and hit testing live in
 //! [`geometry`], the transform in [`view`], drawing in [`draw`], pointer handling in [`interact`].
 
+pub mod context;
 pub mod draw;
 pub mod geometry;
 pub mod interact;
@@ -11,6 +12,7 @@ use std::collections::BTreeMap;
 
 use egui::{Pos2, Rect, Sense, Ui};
 
+use crate::actions::Action;
 use crate::document::NetworkId;
 use crate::icons::Icons;
 use crate::state::Editor;
@@ -170,8 +172,14 @@ impl Canvas {
         Some(self.view(&editor.current_net()).to_screen(self.area, at))
     }
 
-    /// Show the canvas in the remaining space of `ui`.
-    pub fn show(&mut self, ui: &mut Ui, editor: &mut Editor, icons: &Icons, palette: &Palette) {
+    /// Show the canvas in the remaining space of `ui`; returns actions chosen in its context menu.
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        editor: &mut Editor,
+        icons: &Icons,
+        palette: &Palette,
+    ) -> Vec<Action> {
         let area = ui.available_rect_before_wrap();
         let response = ui.allocate_rect(area, Sense::click_and_drag());
         self.area = area;
@@ -182,6 +190,8 @@ impl Canvas {
             self.fit(&net);
         }
         interact::handle(self, ui, &response, editor);
+        let actions = context::context_menu(self, &response, editor);
+        context::hover_tooltip(self, &response, editor);
         // Input may have changed the document or the drag: lay out again before drawing.
         self.refresh(editor);
         let painter = ui.painter_at(area);
@@ -203,6 +213,7 @@ impl Canvas {
             },
             &mut self.scratch,
         );
+        actions
     }
 
     /// Fit the view of `net` to its contents.
