@@ -60,6 +60,8 @@ fn drag(h: &mut Harness<'_, App>, from: Pos2, to: Pos2) {
 fn click_at(h: &mut Harness<'_, App>, at: Pos2, modifiers: Modifiers) {
     h.hover_at(at);
     h.step();
+    // As a windowing backend does: the held modifiers are part of the frame's input.
+    h.event(Event::ModifiersChanged(modifiers));
     for pressed in [true, false] {
         h.event(Event::PointerButton {
             pos: at,
@@ -68,6 +70,8 @@ fn click_at(h: &mut Harness<'_, App>, at: Pos2, modifiers: Modifiers) {
             modifiers,
         });
     }
+    h.step();
+    h.event(Event::ModifiersChanged(Modifiers::NONE));
     settle(h);
 }
 
@@ -305,4 +309,68 @@ fn glyphs_used_in_the_ui_exist_in_the_default_fonts() {
         .filter(|c| !ctx.fonts_mut(|f| f.has_glyph(&font, *c)))
         .collect();
     assert_eq!(missing, "", "glyphs missing from the default fonts");
+}
+
+#[test]
+fn rubber_band_then_duplicate_delete_and_undo() {
+    let mut h = harness();
+    let (p0, p3) = {
+        let app = h.state();
+        (
+            app.canvas.screen_pos_of(&app.editor, "p0").unwrap(),
+            app.canvas.screen_pos_of(&app.editor, "p3").unwrap(),
+        )
+    };
+    // A band from above-left of p0 to below-right of p3 (bodies are 64 units, zoom below 1).
+    drag(&mut h, p0 - Vec2::new(45.0, 45.0), p3 + Vec2::new(45.0, 45.0));
+    let selected = |h: &Harness<'_, App>| h.state().editor.selected_instances();
+    assert_eq!(selected(&h), ["p0", "p1", "p2", "p3"]);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::D);
+    settle(&mut h);
+    assert_eq!(selected(&h), ["p10", "p11", "p8", "p9"]);
+    let count = |h: &Harness<'_, App>| h.state().editor.doc.project.network.instances.len();
+    assert_eq!(count(&h), 14);
+    h.key_press(Key::Delete);
+    settle(&mut h);
+    assert_eq!(count(&h), 10);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert_eq!(count(&h), 14);
+}
+
+#[test]
+fn shift_click_selects_several_and_edits_their_shared_parameter() {
+    let mut h = harness();
+    let at = |h: &Harness<'_, App>, name: &str| {
+        let app = h.state();
+        app.canvas.screen_pos_of(&app.editor, name).unwrap()
+    };
+    let (p0, p1) = (at(&h, "p0"), at(&h, "p1"));
+    click_at(&mut h, p0, Modifiers::NONE);
+    click_at(&mut h, p1, Modifiers::SHIFT);
+    assert_eq!(h.state().editor.selected_instances(), ["p0", "p1"]);
+    assert!(h.query_by_label("2 entities").is_some());
+    h.get_by_label("send_overhead").focus();
+    settle(&mut h);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("send_overhead").type_text("2us");
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    let app = h.state();
+    for name in ["p0", "p1"] {
+        let value = app.editor.doc.project.network.instances[name]
+            .params
+            .get("send_overhead");
+        assert_eq!(value, Some(&ParamValue::Time(SimTime::from_us(2))), "{name}");
+    }
+    assert!(
+        !app.editor.doc.project.network.instances["p2"]
+            .params
+            .contains_key("send_overhead")
+    );
+    // One undo step for the whole multi-selection edit.
+    assert_eq!(
+        app.editor.history.undo_label(),
+        Some("set send_overhead on 2 entities")
+    );
 }
