@@ -158,6 +158,11 @@ impl App {
         }
     }
 
+    /// The window title last sent: project name, ` *` when unsaved, ` — hase`.
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
     /// Draw the whole window.
     pub fn ui_root(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();

@@ -284,6 +284,7 @@ fn closing_with_unsaved_changes_asks_first() {
     let mut h = harness();
     add(&mut h, "p8", "Processor", 0.0, 300.0);
     assert!(h.state().editor.is_dirty());
+    assert_eq!(h.state().title(), "demo * — hase");
     h.input_mut()
         .viewports
         .entry(egui::ViewportId::ROOT)
@@ -373,4 +374,19 @@ fn shift_click_selects_several_and_edits_their_shared_parameter() {
         app.editor.history.undo_label(),
         Some("set send_overhead on 2 entities")
     );
+}
+
+#[test]
+fn an_unreadable_project_file_is_reported_and_the_demo_opens() {
+    let app = App::new(StartOptions {
+        project: Some("/nonexistent/p.ron".into()),
+        ..StartOptions::default()
+    });
+    assert_eq!(app.editor.doc.project.name, "demo");
+    let last = &app.editor.log.last().unwrap().text;
+    assert!(
+        last.starts_with("cannot open project: /nonexistent/p.ron:"),
+        "{last}"
+    );
+    assert!(app.editor.file.is_none());
 }

@@ -143,3 +143,54 @@ impl Tasks {
         self.running.load(Ordering::SeqCst)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::default_project::demo_project;
+
+    fn wait(tasks: &Tasks) -> TaskOutput {
+        for _ in 0..500 {
+            if let Some(out) = tasks.poll().pop() {
+                return out;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        panic!("task did not finish in 5 s");
+    }
+
+    #[test]
+    fn saves_and_reopens_a_project_off_the_ui_thread() {
+        let ctx = egui::Context::default();
+        let tasks = Tasks::default();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("demo.ron");
+        tasks.save_project(&ctx, demo_project(), path.clone(), 7);
+        let TaskOutput::ProjectSaved { revision, result, .. } = wait(&tasks) else {
+            panic!()
+        };
+        assert_eq!(revision, 7);
+        result.unwrap();
+        tasks.open_project(&ctx, path);
+        let TaskOutput::ProjectOpened { result, .. } = wait(&tasks) else {
+            panic!()
+        };
+        assert_eq!(*result.unwrap(), demo_project());
+        assert_eq!(tasks.running(), 0);
+    }
+
+    #[test]
+    fn a_broken_file_reports_where() {
+        let ctx = egui::Context::default();
+        let tasks = Tasks::default();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bad.ron");
+        std::fs::write(&path, "(\n  schema_version: 1,\n  name: oops\n)").unwrap();
+        tasks.open_project(&ctx, path);
+        let TaskOutput::ProjectOpened { result, .. } = wait(&tasks) else {
+            panic!()
+        };
+        let error = result.unwrap_err();
+        assert!(error.contains("bad.ron:3:"), "{error}");
+    }
+}
