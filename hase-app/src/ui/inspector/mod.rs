@@ -16,7 +16,8 @@ pub use params::shared_params;
 /// Inspector state: field buffers, reset whenever the selection or the document changes.
 #[derive(Default)]
 pub struct Inspector {
-    key: String,
+    key: Option<(u64, u64, crate::document::NetworkId)>,
+    selection: crate::state::Selection,
     buffers: params::Buffers,
     name: String,
     name_error: Option<String>,
@@ -25,15 +26,12 @@ pub struct Inspector {
 impl Inspector {
     /// Show the inspector.
     pub fn show(&mut self, ui: &mut Ui, editor: &mut Editor, tasks: &Tasks, palette: &Palette) {
-        let key = format!(
-            "{}/{}/{:?}/{:?}",
-            editor.generation,
-            editor.history.revision(),
-            editor.current_net(),
-            editor.selection
-        );
-        if key != self.key {
-            self.key = key;
+        // Compared without formatting or cloning, so a large selection costs nothing per frame.
+        let key = (editor.generation, editor.history.revision(), editor.current_net());
+        let changed = self.key.as_ref() != Some(&key) || self.selection != editor.selection;
+        if changed {
+            self.key = Some(key);
+            self.selection.clone_from(&editor.selection);
             self.buffers = params::Buffers::default();
             self.name = editor
                 .selection
@@ -236,7 +234,12 @@ impl Inspector {
                             .desired_width(140.0)
                             .id_salt(("link", field)),
                     );
-                    ui.weak(unit);
+                    if field == "bandwidth" {
+                        let readable = crate::ui::canvas::context::bandwidth_text(link.bandwidth_bytes_per_s);
+                        ui.weak(format!("{unit} ({readable})"));
+                    } else {
+                        ui.weak(unit);
+                    }
                     ui.end_row();
                     if response.lost_focus() && *text != shown {
                         match kind.parse(text) {
