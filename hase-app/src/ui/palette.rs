@@ -8,6 +8,7 @@ use egui::{Color32, CornerRadius, Rect, Sense, Stroke, StrokeKind, Ui, Vec2, Wid
 use hase_engine::model::{Direction, EntityType};
 
 use super::canvas::PalettePayload;
+use super::canvas::draw::draw_glyph;
 use crate::icons::Icons;
 use crate::state::Editor;
 use crate::theme::{Palette, category_index};
@@ -150,18 +151,17 @@ fn paint_icon(ui: &Ui, rect: Rect, ty: &EntityType, icons: &Icons, palette: &Pal
     } else {
         let colour = palette.category[category_index(&ty.category)];
         painter.rect(
-            rect.shrink(2.0),
+            rect.shrink(1.0),
             CornerRadius::same(5),
-            colour.gamma_multiply(0.25),
-            Stroke::new(1.5, colour),
+            palette.node_fill,
+            Stroke::new(1.0, palette.node_stroke),
             StrokeKind::Inside,
         );
-        let letter: String = ty.name.chars().take(2).collect();
-        painter.text(
-            rect.center(),
-            egui::Align2::CENTER_CENTER,
-            letter,
-            egui::FontId::proportional(12.0),
+        draw_glyph(
+            painter,
+            rect.shrink(4.0),
+            category_index(&ty.category),
+            ty.compound.is_some(),
             colour,
         );
     }

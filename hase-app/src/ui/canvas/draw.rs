@@ -215,7 +215,7 @@ fn draw_node(painter: &Painter, f: &Frame<'_>, i: usize, name: &str) {
 
 /// A fallback glyph for types without an icon, by category.
 #[allow(clippy::many_single_char_names)] // r, s, c: rectangle, size, centre of the glyph
-fn draw_glyph(painter: &Painter, r: Rect, category: usize, compound: bool, colour: Color32) {
+pub fn draw_glyph(painter: &Painter, r: Rect, category: usize, compound: bool, colour: Color32) {
     let s = r.width();
     let stroke = Stroke::new((s * 0.06).max(1.0), colour);
     let c = r.center();
