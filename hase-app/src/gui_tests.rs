@@ -390,3 +390,59 @@ fn an_unreadable_project_file_is_reported_and_the_demo_opens() {
     );
     assert!(app.editor.file.is_none());
 }
+
+#[test]
+fn select_a_link_add_and_move_a_corner_then_delete_it() {
+    let mut h = harness();
+    let key = "net0.p4--r0.p4".to_string();
+    let (a, b) = (port(&h, "r0", "p4"), port(&h, "net0", "p4"));
+    let mid = a + (b - a) * 0.5;
+    click_at(&mut h, mid, Modifiers::NONE);
+    assert!(h.state().editor.selection.links.contains(&key));
+    assert!(h.query_by_label("Link").is_some());
+    // Double-click adds a corner where the pointer is.
+    h.hover_at(mid);
+    h.step();
+    for _ in 0..2 {
+        for pressed in [true, false] {
+            h.event(Event::PointerButton {
+                pos: mid,
+                button: PointerButton::Primary,
+                pressed,
+                modifiers: Modifiers::NONE,
+            });
+        }
+        h.step();
+    }
+    settle(&mut h);
+    let corners = |h: &Harness<'_, App>| {
+        h.state()
+            .editor
+            .doc
+            .project
+            .layout
+            .top
+            .corners
+            .get(&key)
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert_eq!(corners(&h).len(), 1);
+    let before = corners(&h)[0];
+    // Drag the corner 100 points down; it snaps to half the grid.
+    drag(&mut h, mid, mid + Vec2::new(0.0, 100.0));
+    let after = corners(&h)[0];
+    assert!(after.y > before.y + 50.0, "{before:?} -> {after:?}");
+    assert!(
+        (after.y / 10.0).fract().abs() < 1e-4,
+        "{after:?} is not on the 10-unit half grid"
+    );
+    // The link is still selected: Delete removes it, undo brings it back with its corner.
+    h.key_press(Key::Delete);
+    settle(&mut h);
+    assert!(!has_link(h.state(), ("r0", "p4"), ("net0", "p4")));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert!(has_link(h.state(), ("r0", "p4"), ("net0", "p4")));
+    assert_eq!(corners(&h), vec![after]);
+}
