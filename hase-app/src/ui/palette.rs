@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use egui::{Color32, CornerRadius, Rect, Sense, Stroke, StrokeKind, Ui, Vec2, WidgetInfo};
+use egui::{CornerRadius, Rect, Sense, Stroke, StrokeKind, Ui, Vec2, WidgetInfo};
 use hase_engine::model::{Direction, EntityType};
 
 use super::canvas::PalettePayload;
@@ -129,7 +129,7 @@ fn entry(ui: &mut Ui, ty: &EntityType, armed: bool, icons: &Icons, palette: &Pal
                     t.id(),
                     ghost.shrink(5.0),
                     Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
-                    Color32::WHITE,
+                    crate::theme::ICON_TINT,
                 );
             }
         }
@@ -146,7 +146,7 @@ fn paint_icon(ui: &Ui, rect: Rect, ty: &EntityType, icons: &Icons, palette: &Pal
             texture.id(),
             rect,
             Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
-            Color32::WHITE,
+            crate::theme::ICON_TINT,
         );
     } else {
         let colour = palette.category[category_index(&ty.category)];

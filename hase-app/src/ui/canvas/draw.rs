@@ -171,7 +171,7 @@ fn draw_node(painter: &Painter, f: &Frame<'_>, i: usize, name: &str) {
                 texture.id(),
                 inner,
                 Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0)),
-                Color32::WHITE,
+                crate::theme::ICON_TINT,
             );
         }
         None => draw_glyph(
