@@ -115,11 +115,12 @@ fn draw_links(painter: &Painter, f: &Frame<'_>, visible: Rect, points: &mut Vec<
         for p in points.iter_mut() {
             *p = f.view.to_screen(f.area, *p);
         }
-        if points.len() == 2 {
-            painter.line_segment([points[0], points[1]], Stroke::new(width, colour));
-        } else {
-            painter.add(PathShape::line(points.clone(), PathStroke::new(width, colour)));
+        if selected || hovered {
+            // A soft halo under the line so a selected link stands out from its neighbours.
+            let halo = Stroke::new(width + 6.0, colour.gamma_multiply(0.25));
+            polyline(painter, points, halo);
         }
+        polyline(painter, points, Stroke::new(width, colour));
         if selected {
             for c in &link.corners {
                 let s = f.view.to_screen(f.area, *c);
@@ -132,6 +133,14 @@ fn draw_links(painter: &Painter, f: &Frame<'_>, visible: Rect, points: &mut Vec<
                 );
             }
         }
+    }
+}
+
+fn polyline(painter: &Painter, points: &[Pos2], stroke: Stroke) {
+    if let [a, b] = points {
+        painter.line_segment([*a, *b], stroke);
+    } else {
+        painter.add(PathShape::line(points.to_vec(), PathStroke::from(stroke)));
     }
 }
 

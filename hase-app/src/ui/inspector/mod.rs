@@ -229,10 +229,10 @@ impl Inspector {
                         .text
                         .entry(field.to_string())
                         .or_insert_with(|| shown.clone());
-                    let response = ui.add(
-                        egui::TextEdit::singleline(text)
-                            .desired_width(140.0)
-                            .id_salt(("link", field)),
+                    // A fixed size: inside a grid, a text field only gets last frame's column width.
+                    let response = ui.add_sized(
+                        [140.0, ui.spacing().interact_size.y],
+                        egui::TextEdit::singleline(text).id_salt(("link", field)),
                     );
                     if field == "bandwidth" {
                         let readable = crate::ui::canvas::context::bandwidth_text(link.bandwidth_bytes_per_s);
