@@ -124,6 +124,30 @@ pub fn join_path(prefix: &str, name: &str) -> String {
     if prefix.is_empty() { name.to_string() } else { format!("{prefix}/{name}") }
 }
 
+/// Why two ports cannot be linked, if they cannot: different link types, or directions that let
+/// nothing flow (in–in, out–out). `there` names port `b` in the message (an instance path with
+/// `.port`). This is the rule validation applies to every link; editors call it before linking.
+pub fn link_problem(a: &ConcretePort, b: &ConcretePort, there: &str) -> Option<Problem> {
+    if a.link_type != b.link_type {
+        return Some(Problem::LinkTypeMismatch {
+            here: a.link_type.clone(),
+            there: there.to_string(),
+            there_type: b.link_type.clone(),
+        });
+    }
+    let flows =
+        (a.direction.sends() && b.direction.receives()) || (b.direction.sends() && a.direction.receives());
+    if flows {
+        None
+    } else {
+        Some(Problem::DirectionMismatch {
+            here: a.direction.word().to_string(),
+            there: there.to_string(),
+            there_dir: b.direction.word().to_string(),
+        })
+    }
+}
+
 /// Validate a whole project. Compound types are checked once, at the first instance that uses them.
 pub fn validate_project(project: &Project, registry: &TypeRegistry) -> Result<(), ValidationErrors> {
     let mut v = Validator { registry, errors: Vec::new(), checked_types: BTreeSet::new(), stack: Vec::new() };
@@ -273,27 +297,8 @@ impl Validator<'_> {
                 continue;
             }
             let (Some(pa), Some(pb)) = (a, b) else { continue };
-            if pa.link_type != pb.link_type {
-                self.push(
-                    join_path(prefix, &link.a.to_string()),
-                    Problem::LinkTypeMismatch {
-                        here: pa.link_type.clone(),
-                        there: join_path(prefix, &link.b.to_string()),
-                        there_type: pb.link_type.clone(),
-                    },
-                );
-            }
-            let flows = (pa.direction.sends() && pb.direction.receives())
-                || (pb.direction.sends() && pa.direction.receives());
-            if !flows {
-                self.push(
-                    join_path(prefix, &link.a.to_string()),
-                    Problem::DirectionMismatch {
-                        here: pa.direction.word().to_string(),
-                        there: join_path(prefix, &link.b.to_string()),
-                        there_dir: pb.direction.word().to_string(),
-                    },
-                );
+            if let Some(problem) = link_problem(pa, pb, &join_path(prefix, &link.b.to_string())) {
+                self.push(join_path(prefix, &link.a.to_string()), problem);
             }
         }
         for (end, n) in &uses {

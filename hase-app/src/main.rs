@@ -1,4 +1,4 @@
-//! The `hase` binary: the desktop application with no arguments (or a project file), the command line
+//! The `hase` binary: the desktop editor with no arguments (or a `.ron` project path), the command line
 //! (`hase run|validate|new|trace`) otherwise.
 
 mod cli;
@@ -8,22 +8,37 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// hase — design parallel architectures and watch parallel programs run on them.
+/// hase — design parallel architectures and see how parallel programs run on them.
 #[derive(Debug, Parser)]
-#[command(name = "hase", version, about, long_about = None)]
-struct Cli {
+#[command(name = "hase", version, about, long_about = None, args_conflicts_with_subcommands = true)]
+struct Args {
     #[command(subcommand)]
     command: Option<cli::Command>,
-    /// A project file (.ron) to open.
+    /// A project file (.ron) to open in the editor.
     project: Option<PathBuf>,
+    /// Save a screenshot of the window to this PNG file after `--screenshot-frames` frames, then exit.
+    #[arg(long, value_name = "OUT.png")]
+    screenshot: Option<PathBuf>,
+    /// Frames to render before taking the screenshot.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    screenshot_frames: u64,
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    if let Some(command) = cli.command {
-        cli::execute(command)
-    } else {
-        let project = cli.project.unwrap_or_else(|| PathBuf::from("projects/fat_tree_allreduce.ron"));
-        cli::execute(cli::Command::Run(cli::run_args_for(project)))
+    let args = Args::parse();
+    if let Some(command) = args.command {
+        return cli::execute(command);
+    }
+    let options = hase_app::app::StartOptions {
+        project: args.project,
+        screenshot: args.screenshot,
+        screenshot_frames: args.screenshot_frames,
+    };
+    match hase_app::app::run_gui(options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hase: cannot open the window: {e}");
+            ExitCode::FAILURE
+        }
     }
 }

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, Subcommand};
+use clap::Subcommand;
 use hase_engine::model::{Project, load_project};
 use hase_engine::time::{SimTime, parse_time};
 
@@ -85,27 +85,4 @@ fn validate(path: &Path) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
     }
-}
-
-/// `hase run <project>` with default options (what `hase` does until the desktop window lands).
-pub fn run_args_for(project: PathBuf) -> run::RunArgs {
-    run::RunArgs {
-        project,
-        sets: Vec::new(),
-        seed: None,
-        trace: None,
-        level: None,
-        until: None,
-        stats: None,
-        fingerprint: false,
-        quiet: false,
-    }
-}
-
-/// Options shared by commands that write a file.
-#[derive(Debug, Args)]
-pub struct OutputArg {
-    /// Output file.
-    #[arg(short, long)]
-    pub output: PathBuf,
 }

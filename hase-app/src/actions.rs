@@ -1,0 +1,181 @@
+//! Editor actions: what menus, keyboard shortcuts and toolbar buttons ask for. Each has a menu
+//! label and an optional shortcut; the app carries them out in one place (`App::perform`).
+
+use egui::{Key, KeyboardShortcut, Modifiers};
+
+use crate::command::Alignment;
+use crate::theme::ThemeChoice;
+
+/// Something the user asked the editor to do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Action {
+    /// File ▸ New.
+    NewProject,
+    /// File ▸ Open….
+    Open,
+    /// File ▸ Save.
+    Save,
+    /// File ▸ Save As….
+    SaveAs,
+    /// File ▸ Quit.
+    Quit,
+    /// Edit ▸ Undo.
+    Undo,
+    /// Edit ▸ Redo.
+    Redo,
+    /// Edit ▸ Cut.
+    Cut,
+    /// Edit ▸ Copy.
+    Copy,
+    /// Edit ▸ Paste.
+    Paste,
+    /// Edit ▸ Duplicate.
+    Duplicate,
+    /// Edit ▸ Delete.
+    Delete,
+    /// Edit ▸ Select all.
+    SelectAll,
+    /// Edit ▸ Align.
+    Align(Alignment),
+    /// Edit ▸ Group into compound.
+    Group,
+    /// Edit ▸ Ungroup.
+    Ungroup,
+    /// View ▸ Zoom in.
+    ZoomIn,
+    /// View ▸ Zoom out.
+    ZoomOut,
+    /// View ▸ Zoom to fit.
+    ZoomFit,
+    /// View ▸ Actual size.
+    ZoomReset,
+    /// View ▸ Grid.
+    ToggleGrid,
+    /// View ▸ Snap to grid.
+    ToggleSnap,
+    /// View ▸ Theme.
+    Theme(ThemeChoice),
+    /// View ▸ Port legend.
+    ToggleLegend,
+    /// View ▸ Up one level.
+    GoUp,
+    /// Open the selected compound's inner network.
+    OpenSelected,
+    /// Simulate ▸ Check design.
+    Validate,
+    /// Cancel the current tool (placement, link drag) and clear the selection.
+    Escape,
+}
+
+const fn cmd(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::COMMAND, key)
+}
+
+const fn cmd_shift(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), key)
+}
+
+const fn plain(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::NONE, key)
+}
+
+impl Action {
+    /// Actions reachable by keyboard, more specific shortcuts first (egui matches Ctrl+Z inside
+    /// Ctrl+Shift+Z otherwise).
+    pub const KEYED: [Action; 22] = [
+        Action::SaveAs,
+        Action::Redo,
+        Action::Ungroup,
+        Action::NewProject,
+        Action::Open,
+        Action::Save,
+        Action::Quit,
+        Action::Undo,
+        Action::Cut,
+        Action::Copy,
+        Action::Paste,
+        Action::Duplicate,
+        Action::Delete,
+        Action::SelectAll,
+        Action::Group,
+        Action::ZoomIn,
+        Action::ZoomOut,
+        Action::ZoomFit,
+        Action::ZoomReset,
+        Action::GoUp,
+        Action::Validate,
+        Action::Escape,
+    ];
+
+    /// The keyboard shortcut, if any.
+    pub fn shortcut(self) -> Option<KeyboardShortcut> {
+        Some(match self {
+            Action::NewProject => cmd(Key::N),
+            Action::Open => cmd(Key::O),
+            Action::Save => cmd(Key::S),
+            Action::SaveAs => cmd_shift(Key::S),
+            Action::Quit => cmd(Key::Q),
+            Action::Undo => cmd(Key::Z),
+            Action::Redo => cmd_shift(Key::Z),
+            Action::Cut => cmd(Key::X),
+            Action::Copy => cmd(Key::C),
+            Action::Paste => cmd(Key::V),
+            Action::Duplicate => cmd(Key::D),
+            Action::Delete => plain(Key::Delete),
+            Action::SelectAll => cmd(Key::A),
+            Action::Group => cmd(Key::G),
+            Action::Ungroup => cmd_shift(Key::G),
+            Action::ZoomIn => cmd(Key::Plus),
+            Action::ZoomOut => cmd(Key::Minus),
+            Action::ZoomFit => plain(Key::F),
+            Action::ZoomReset => cmd(Key::Num0),
+            Action::GoUp => KeyboardShortcut::new(Modifiers::ALT, Key::ArrowUp),
+            Action::Validate => plain(Key::F7),
+            Action::Escape => plain(Key::Escape),
+            _ => return None,
+        })
+    }
+
+    /// Extra keys doing the same (Ctrl+Y for redo, Backspace for delete, `=` for zoom in).
+    pub fn alternative(self) -> Option<KeyboardShortcut> {
+        match self {
+            Action::Redo => Some(cmd(Key::Y)),
+            Action::Delete => Some(plain(Key::Backspace)),
+            Action::ZoomIn => Some(cmd(Key::Equals)),
+            _ => None,
+        }
+    }
+
+    /// True if the action works on the canvas and must not fire while a text field has the keyboard
+    /// (there Delete, Ctrl+Z or Ctrl+C edit the text).
+    pub fn is_canvas_edit(self) -> bool {
+        !matches!(
+            self,
+            Action::NewProject
+                | Action::Open
+                | Action::Save
+                | Action::SaveAs
+                | Action::Quit
+                | Action::Validate
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keyed_actions_have_distinct_shortcuts_and_specific_ones_come_first() {
+        let shortcuts: Vec<KeyboardShortcut> = Action::KEYED.iter().filter_map(|a| a.shortcut()).collect();
+        assert_eq!(shortcuts.len(), Action::KEYED.len());
+        for (i, a) in shortcuts.iter().enumerate() {
+            for b in &shortcuts[i + 1..] {
+                assert_ne!(a, b);
+                // A later shortcut must not be a more specific version of an earlier one.
+                let shadowed = a.logical_key == b.logical_key && b.modifiers.matches_logically(a.modifiers);
+                assert!(!shadowed, "{a:?} would swallow {b:?}");
+            }
+        }
+    }
+}

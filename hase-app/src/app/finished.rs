@@ -1,0 +1,60 @@
+//! What the app does when background work finishes: open the chosen file, save where the user
+//! chose, set a file parameter, replace the project, record a save.
+
+use super::App;
+use crate::command::Command;
+use crate::state::Level;
+use crate::tasks::{FilePurpose, TaskOutput};
+
+impl App {
+    pub(super) fn task_finished(&mut self, ctx: &egui::Context, output: TaskOutput) {
+        match output {
+            TaskOutput::FileChosen { path: None, .. } => self.after_save = None,
+            TaskOutput::FileChosen { purpose, path: Some(path) } => match purpose {
+                FilePurpose::OpenProject => self.tasks.open_project(ctx, path),
+                FilePurpose::SaveProjectAs => {
+                    let path = if path.extension().is_none() { path.with_extension("ron") } else { path };
+                    let project = self.editor.doc.project.clone();
+                    self.tasks.save_project(ctx, project, path, self.editor.history.revision());
+                }
+                FilePurpose::Param { net, instances, param } => {
+                    let base =
+                        self.editor.file.as_ref().and_then(|f| f.parent().map(std::path::Path::to_path_buf));
+                    let shown = base
+                        .and_then(|b| path.strip_prefix(b).ok().map(std::path::Path::to_path_buf))
+                        .unwrap_or(path);
+                    let value = hase_engine::model::ParamValue::Text(shown.display().to_string());
+                    let commands = instances
+                        .into_iter()
+                        .map(|instance| Command::SetParam {
+                            net: net.clone(),
+                            instance,
+                            param: param.clone(),
+                            value: Some(value.clone()),
+                        })
+                        .collect();
+                    self.editor.run(Command::Batch { label: format!("set {param}"), commands });
+                }
+            },
+            TaskOutput::ProjectOpened { path, result: Ok(project) } => {
+                self.editor.replace_project(*project, Some(path.clone()));
+                self.editor.log(Level::Info, format!("opened {}", path.display()));
+            }
+            TaskOutput::ProjectOpened { path, result: Err(e) } => {
+                self.editor.notify(Level::Error, format!("cannot open {}: {e}", path.display()));
+            }
+            TaskOutput::ProjectSaved { path, revision, result: Ok(()) } => {
+                self.editor.saved_revision = revision;
+                self.editor.log(Level::Info, format!("saved {}", path.display()));
+                self.editor.file = Some(path);
+                if let Some(pending) = self.after_save.take() {
+                    self.go_on(ctx, pending);
+                }
+            }
+            TaskOutput::ProjectSaved { path, result: Err(e), .. } => {
+                self.after_save = None;
+                self.editor.notify(Level::Error, format!("cannot save {}: {e}", path.display()));
+            }
+        }
+    }
+}

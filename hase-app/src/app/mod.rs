@@ -1,0 +1,299 @@
+//! The application: panels laid out around the canvas, actions (menus and shortcuts) carried out in
+//! one place, background task results handled, the window title and the unsaved-changes question on
+//! close. `logic_step` runs before each frame's UI (`eframe::App::logic`), `ui_root` draws it.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use egui::{Panel, Ui, ViewportCommand};
+
+mod finished;
+mod perform;
+
+use crate::actions::Action;
+use crate::default_project::demo_project;
+use crate::icons::Icons;
+use crate::state::{Editor, Level};
+use crate::tasks::Tasks;
+use crate::theme::{self, Palette, ThemeChoice};
+use crate::ui::canvas::Canvas;
+use crate::ui::dialogs::{self, Answer, Pending};
+use crate::ui::dock::Dock;
+use crate::ui::inspector::Inspector;
+use crate::ui::palette::PalettePanel;
+use crate::ui::{breadcrumb, legend, menu, status, toasts};
+
+/// How the application starts.
+#[derive(Clone, Debug, Default)]
+pub struct StartOptions {
+    /// A project file to open instead of the demo project.
+    pub project: Option<PathBuf>,
+    /// Save a screenshot here after `screenshot_frames` frames, then exit.
+    pub screenshot: Option<PathBuf>,
+    /// Frames to render before the screenshot.
+    pub screenshot_frames: u64,
+}
+
+struct Screenshot {
+    path: PathBuf,
+    after_frames: u64,
+    requested: bool,
+    done: Arc<AtomicBool>,
+}
+
+/// The hase desktop application.
+pub struct App {
+    /// Document, selection, log, settings.
+    pub editor: Editor,
+    /// The canvas panel.
+    pub canvas: Canvas,
+    /// The dock panel.
+    pub dock: Dock,
+    inspector: Inspector,
+    palette_panel: PalettePanel,
+    icons: Icons,
+    tasks: Tasks,
+    /// Question waiting for an answer about unsaved changes.
+    pub pending: Option<Pending>,
+    after_save: Option<Pending>,
+    allow_close: bool,
+    title: String,
+    theme_applied: Option<ThemeChoice>,
+    screenshot: Option<Screenshot>,
+    paste_count: u32,
+    frames: u64,
+}
+
+impl App {
+    /// An application started with `options`. A project file that cannot be read is reported in
+    /// the log and the demo project opens instead.
+    pub fn new(options: StartOptions) -> Self {
+        let mut load_error = None;
+        let (project, file) = match &options.project {
+            Some(path) => match hase_engine::model::load_project(path) {
+                Ok(p) => (p, Some(path.clone())),
+                Err(e) => {
+                    load_error = Some(e.to_string());
+                    (demo_project(), None)
+                }
+            },
+            None => (demo_project(), None),
+        };
+        let mut editor = Editor::new(project);
+        editor.file = file;
+        match (&load_error, &editor.file) {
+            (Some(e), _) => editor.notify(Level::Error, format!("cannot open project: {e}")),
+            (None, Some(path)) => editor.log(Level::Info, format!("opened {}", path.display())),
+            (None, None) => {
+                editor.log(Level::Info, "demo project loaded (File > Open… loads a .ron project)");
+            }
+        }
+        App {
+            editor,
+            canvas: Canvas::default(),
+            dock: Dock::default(),
+            inspector: Inspector::default(),
+            palette_panel: PalettePanel::default(),
+            icons: Icons::default(),
+            tasks: Tasks::default(),
+            pending: None,
+            after_save: None,
+            allow_close: false,
+            title: String::new(),
+            theme_applied: None,
+            screenshot: options.screenshot.map(|path| Screenshot {
+                path,
+                after_frames: options.screenshot_frames.max(1),
+                requested: false,
+                done: Arc::new(AtomicBool::new(false)),
+            }),
+            paste_count: 0,
+            frames: 0,
+        }
+    }
+
+    /// Work done before the UI each frame: background results, theme, title, close requests and
+    /// keyboard shortcuts.
+    pub fn logic_step(&mut self, ctx: &egui::Context) {
+        for output in self.tasks.poll() {
+            self.task_finished(ctx, output);
+        }
+        if self.theme_applied != Some(self.editor.settings.theme) {
+            self.theme_applied = Some(self.editor.settings.theme);
+            let theme = match self.editor.settings.theme {
+                ThemeChoice::Dark => egui::Theme::Dark,
+                ThemeChoice::Light => egui::Theme::Light,
+            };
+            ctx.set_theme(theme);
+            ctx.set_visuals_of(theme, theme::visuals(self.editor.settings.theme));
+        }
+        let title = format!(
+            "{}{} — hase",
+            self.editor.doc.project.name,
+            if self.editor.is_dirty() { " *" } else { "" }
+        );
+        if title != self.title {
+            ctx.send_viewport_cmd(ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+        if ctx.input(|i| i.viewport().close_requested()) && self.editor.is_dirty() && !self.allow_close {
+            ctx.send_viewport_cmd(ViewportCommand::CancelClose);
+            self.pending = Some(Pending::Quit);
+        }
+        if self.pending.is_none() {
+            let typing = ctx.egui_wants_keyboard_input();
+            for action in Action::KEYED {
+                if typing && action.is_canvas_edit() {
+                    continue;
+                }
+                let pressed = |s: Option<egui::KeyboardShortcut>| {
+                    s.is_some_and(|s| ctx.input_mut(|i| i.consume_shortcut(&s)))
+                };
+                if pressed(action.shortcut()) || pressed(action.alternative()) {
+                    self.perform(ctx, action);
+                }
+            }
+        }
+    }
+
+    /// The window title last sent: project name, ` *` when unsaved, ` — hase`.
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// Draw the whole window.
+    pub fn ui_root(&mut self, ui: &mut Ui) {
+        let ctx = ui.ctx().clone();
+        self.frames += 1;
+        self.screenshot_step(&ctx);
+        self.icons.ensure_loaded(&ctx);
+        let palette = Palette::for_choice(self.editor.settings.theme);
+        let mut actions = Vec::new();
+
+        Panel::top("menu").show(ui, |ui| actions.extend(menu::show(ui, &self.editor)));
+        let zoom = self.canvas.view(&self.editor.current_net()).zoom;
+        Panel::bottom("status").show(ui, |ui| {
+            status::show(ui, &self.editor, zoom, self.tasks.running());
+        });
+        Panel::bottom("dock")
+            .resizable(true)
+            .default_size(170.0)
+            .size_range(60.0..=600.0)
+            .show(ui, |ui| self.dock.show(ui, &mut self.editor, &palette));
+        Panel::left("palette").resizable(true).default_size(210.0).size_range(150.0..=400.0).show(ui, |ui| {
+            self.palette_panel.show(ui, &mut self.editor, &self.icons, &palette);
+        });
+        Panel::right("inspector").resizable(true).default_size(360.0).size_range(240.0..=600.0).show(
+            ui,
+            |ui| {
+                self.inspector.show(ui, &mut self.editor, &self.tasks, &palette);
+            },
+        );
+        egui::CentralPanel::no_frame().show(ui, |ui| {
+            // No gap between the breadcrumb bar and the canvas (the window background would show).
+            ui.spacing_mut().item_spacing.y = 0.0;
+            egui::Frame::new()
+                .inner_margin(egui::Margin::symmetric(10, 5))
+                .fill(ui.visuals().panel_fill)
+                .show(ui, |ui| {
+                    ui.set_width(ui.available_width());
+                    if let Some(depth) = breadcrumb::show(ui, &self.editor, &palette) {
+                        self.editor.go_up_to(depth);
+                    }
+                });
+            let line = ui.available_rect_before_wrap();
+            ui.painter().hline(line.x_range(), line.min.y, egui::Stroke::new(1.0, palette.grid_major));
+            actions.extend(self.canvas.show(ui, &mut self.editor, &self.icons, &palette));
+            actions.extend(zoom_buttons(ui, self.canvas.area));
+        });
+        toasts::show(&ctx, self.canvas.area, &mut self.editor, &palette);
+        legend::show(&ctx, &mut self.editor, &palette);
+        if let Some(pending) = self.pending {
+            match dialogs::unsaved_changes(&ctx, &self.editor, pending) {
+                Some(Answer::Save) => {
+                    self.pending = None;
+                    self.after_save = Some(pending);
+                    self.perform(&ctx, Action::Save);
+                }
+                Some(Answer::Discard) => {
+                    self.pending = None;
+                    self.go_on(&ctx, pending);
+                }
+                Some(Answer::Cancel) => self.pending = None,
+                None => {}
+            }
+        }
+        for action in actions {
+            self.perform(&ctx, action);
+        }
+    }
+
+    fn screenshot_step(&mut self, ctx: &egui::Context) {
+        let Some(shot) = &mut self.screenshot else { return };
+        ctx.request_repaint();
+        if shot.done.load(Ordering::SeqCst) {
+            self.allow_close = true;
+            ctx.send_viewport_cmd(ViewportCommand::Close);
+            return;
+        }
+        if self.frames >= shot.after_frames && !shot.requested {
+            shot.requested = true;
+            let (path, done, repaint) = (shot.path.clone(), Arc::clone(&shot.done), ctx.clone());
+            ctx.request_screenshot(move |image| {
+                let bytes: Vec<u8> = image.pixels.iter().flat_map(egui::Color32::to_array).collect();
+                let [w, h] = image.size;
+                if let Err(e) =
+                    image::save_buffer(&path, &bytes, w as u32, h as u32, image::ExtendedColorType::Rgba8)
+                {
+                    eprintln!("hase: cannot save screenshot {}: {e}", path.display());
+                }
+                done.store(true, Ordering::SeqCst);
+                repaint.request_repaint();
+            });
+        }
+    }
+}
+
+/// Small zoom controls floating over the canvas's top-right corner.
+fn zoom_buttons(ui: &mut Ui, area: egui::Rect) -> Vec<Action> {
+    let mut out = Vec::new();
+    let size = egui::vec2(34.0, 24.0);
+    let mut x = area.max.x - 12.0;
+    for (text, action, tip) in [
+        ("Fit", Action::ZoomFit, "Zoom to fit (F)"),
+        ("+", Action::ZoomIn, "Zoom in (Ctrl +, or Ctrl+wheel)"),
+        ("−", Action::ZoomOut, "Zoom out (Ctrl −)"),
+    ] {
+        x -= size.x + 4.0;
+        let rect = egui::Rect::from_min_size(egui::pos2(x, area.min.y + 10.0), size);
+        if ui.put(rect, egui::Button::new(text)).on_hover_text(tip).clicked() {
+            out.push(action);
+        }
+    }
+    out
+}
+
+impl eframe::App for App {
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        self.logic_step(ctx);
+    }
+
+    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        self.ui_root(ui);
+    }
+}
+
+/// Open the main window and run until it closes.
+pub fn run_gui(options: StartOptions) -> eframe::Result {
+    let native = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("hase")
+            .with_app_id("hase")
+            .with_inner_size([1500.0, 920.0])
+            .with_min_inner_size([900.0, 560.0]),
+        renderer: eframe::Renderer::Glow,
+        ..Default::default()
+    };
+    eframe::run_native("hase", native, Box::new(move |_cc| Ok(Box::new(App::new(options)))))
+}

@@ -1,0 +1,200 @@
+//! Carrying out actions (menus, shortcuts, context menu): file operations, edits turned into
+//! commands, view changes, the design check.
+
+use egui::ViewportCommand;
+use hase_engine::model::{Project, TypeRegistry};
+
+use super::App;
+use crate::actions::Action;
+use crate::command::{Command, Fragment};
+use crate::state::Level;
+use crate::tasks::FilePurpose;
+use crate::ui::canvas::view::View;
+use crate::ui::dialogs::Pending;
+
+impl App {
+    /// Carry out an action.
+    pub fn perform(&mut self, ctx: &egui::Context, action: Action) {
+        let net = self.editor.current_net();
+        let dirty = self.editor.is_dirty();
+        match action {
+            Action::NewProject if dirty => self.pending = Some(Pending::NewProject),
+            Action::NewProject => self.go_on(ctx, Pending::NewProject),
+            Action::Open if dirty => self.pending = Some(Pending::Open),
+            Action::Open => self.go_on(ctx, Pending::Open),
+            Action::Save => match self.editor.file.clone() {
+                Some(path) => self.tasks.save_project(
+                    ctx,
+                    self.editor.doc.project.clone(),
+                    path,
+                    self.editor.history.revision(),
+                ),
+                None => self.perform(ctx, Action::SaveAs),
+            },
+            Action::SaveAs => self.tasks.pick_file(ctx, FilePurpose::SaveProjectAs, vec!["ron".into()]),
+            Action::Quit if dirty => self.pending = Some(Pending::Quit),
+            Action::Quit => self.go_on(ctx, Pending::Quit),
+            Action::Undo => self.editor.undo(),
+            Action::Redo => self.editor.redo(),
+            Action::Copy | Action::Cut => {
+                let names = self.editor.selected_instances();
+                if !names.is_empty() {
+                    self.editor.clipboard = Some(Fragment::copy(&self.editor.doc, &net, &names));
+                    self.paste_count = 0;
+                    self.editor.log(Level::Info, format!("copied {} entities", names.len()));
+                    if action == Action::Cut {
+                        self.perform(ctx, Action::Delete);
+                    }
+                }
+            }
+            Action::Paste => {
+                if let Some(fragment) = self.editor.clipboard.clone() {
+                    self.paste_count += 1;
+                    let shift = 2.0 * self.editor.settings.grid_step * self.paste_count as f32;
+                    let offset = hase_engine::model::Pos::new(shift, shift);
+                    self.editor.run(Command::Paste { net, fragment, offset });
+                }
+            }
+            Action::Duplicate => {
+                let names = self.editor.selected_instances();
+                if !names.is_empty() {
+                    let fragment = Fragment::copy(&self.editor.doc, &net, &names);
+                    let shift = 2.0 * self.editor.settings.grid_step;
+                    let offset = hase_engine::model::Pos::new(shift, shift);
+                    self.editor.run(Command::Paste { net, fragment, offset });
+                }
+            }
+            Action::Delete => self.delete_selection(),
+            Action::SelectAll => {
+                if let Some(network) = self.editor.doc.network(&net) {
+                    self.editor.selection.instances = network.instances.keys().cloned().collect();
+                    self.editor.selection.links.clear();
+                }
+            }
+            Action::Align(how) => {
+                let instances = self.editor.selected_instances();
+                self.editor.run(Command::Align { net, instances, how });
+            }
+            Action::Group => self.group(),
+            Action::Ungroup => {
+                if let [instance] = self.editor.selected_instances().as_slice() {
+                    let instance = instance.clone();
+                    self.editor.run(Command::Ungroup { net, instance });
+                }
+            }
+            Action::ZoomIn => self.canvas.zoom_by(&net, 1.25),
+            Action::ZoomOut => self.canvas.zoom_by(&net, 0.8),
+            Action::ZoomFit => self.editor.fit_requested = true,
+            Action::ZoomReset => {
+                let v = self.canvas.view(&net);
+                self.canvas.set_view(&net, View { pan: v.pan / v.zoom, zoom: 1.0 });
+            }
+            Action::ToggleGrid => self.editor.settings.grid = !self.editor.settings.grid,
+            Action::ToggleSnap => self.editor.settings.snap = !self.editor.settings.snap,
+            Action::Theme(choice) => self.editor.settings.theme = choice,
+            Action::ToggleLegend => self.editor.settings.legend_open = !self.editor.settings.legend_open,
+            Action::GoUp => {
+                if !self.editor.crumbs.is_empty() {
+                    let depth = self.editor.crumbs.len() - 1;
+                    self.editor.go_up_to(depth);
+                }
+            }
+            Action::Validate => self.validate(),
+            Action::OpenSelected => {
+                if let [name] = self.editor.selected_instances().as_slice() {
+                    let name = name.clone();
+                    self.editor.open_compound(&name);
+                }
+            }
+            Action::Escape => {
+                self.editor.placing = None;
+                self.canvas.drag = crate::ui::canvas::Drag::None;
+                self.editor.selection.clear();
+            }
+        }
+    }
+
+    /// Carry on with what the unsaved-changes question interrupted.
+    pub(super) fn go_on(&mut self, ctx: &egui::Context, pending: Pending) {
+        match pending {
+            Pending::Quit => {
+                self.allow_close = true;
+                ctx.send_viewport_cmd(ViewportCommand::Close);
+            }
+            Pending::NewProject => {
+                self.editor.replace_project(Project::new("untitled"), None);
+                self.editor.log(Level::Info, "new project");
+            }
+            Pending::Open => self.tasks.pick_file(ctx, FilePurpose::OpenProject, vec!["ron".into()]),
+        }
+    }
+
+    fn delete_selection(&mut self) {
+        let net = self.editor.current_net();
+        let mut commands: Vec<Command> = self
+            .editor
+            .selection
+            .links
+            .iter()
+            .map(|key| Command::Unlink { net: net.clone(), key: key.clone() })
+            .collect();
+        // Links that go with a removed instance are removed by it; do not unlink them twice.
+        let removed = &self.editor.selection.instances;
+        commands.retain(|c| match c {
+            Command::Unlink { key, .. } => {
+                !removed.iter().any(|n| key.starts_with(&format!("{n}.")) || key.contains(&format!("--{n}.")))
+            }
+            _ => true,
+        });
+        commands.extend(
+            removed.iter().map(|name| Command::RemoveInstance { net: net.clone(), name: name.clone() }),
+        );
+        if commands.is_empty() {
+            return;
+        }
+        let label = format!("delete {} item{}", commands.len(), if commands.len() == 1 { "" } else { "s" });
+        if self.editor.run(Command::Batch { label, commands }) {
+            self.editor.selection.clear();
+        }
+    }
+
+    fn group(&mut self) {
+        let net = self.editor.current_net();
+        let instances = self.editor.selected_instances();
+        let Some(network) = self.editor.doc.network(&net) else {
+            return;
+        };
+        if instances.is_empty() {
+            return;
+        }
+        let type_name = self.editor.doc.fresh_type_name("Compound");
+        let instance_name = network.fresh_name("c");
+        if self.editor.run(Command::Group { net, instances, type_name: type_name.clone(), instance_name }) {
+            let ports = self.editor.doc.entity_type(&type_name).map_or(0, |t| t.ports.len());
+            self.editor.log(Level::Info, format!("new compound type {type_name} with {ports} outer ports"));
+        }
+    }
+
+    fn validate(&mut self) {
+        let registry = TypeRegistry::for_project(self.editor.doc.builtins(), &self.editor.doc.project);
+        match hase_engine::validate::validate_project(&self.editor.doc.project, &registry) {
+            Ok(()) => {
+                let n = &self.editor.doc.project.network;
+                let text =
+                    format!("design check passed: {} entities, {} links", n.instances.len(), n.links.len());
+                self.editor.notify(Level::Info, text);
+            }
+            Err(errors) => {
+                for e in &errors.0 {
+                    self.editor.log(Level::Warning, e.to_string());
+                }
+                let n = errors.0.len();
+                self.editor.notify(
+                    Level::Warning,
+                    format!("design check found {n} problem{} (see Messages)", if n == 1 { "" } else { "s" }),
+                );
+                self.dock.tab = crate::ui::dock::DockTab::Messages;
+            }
+        }
+    }
+}

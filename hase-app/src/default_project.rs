@@ -1,0 +1,161 @@
+//! The project the editor opens with when no file is given.
+//!
+//! TO BE REPLACED by the embedded fat-tree example once the example projects land in `projects/`:
+//! this small demo only exists so that the editor has something to show and edit.
+//!
+//! Two groups of four processors: the left group around a `Router`, the right group on `StarNet5`, a
+//! compound network type (two routers inside) that also has a behavioural level (the hop-count
+//! network model). The router and the compound are joined by one link.
+
+use std::collections::BTreeMap;
+
+use hase_engine::SimTime;
+use hase_engine::model::{
+    CompoundDef, Direction, EntityType, Instance, Link, Network, NetworkLayout, ParamKind, ParamValue,
+    PortDef, PortExport, PortRef, Pos, Project,
+};
+use hase_entities::catalogue::{self, NETWORK_MODEL};
+use hase_entities::message::PACKET_LINK;
+
+/// Name of the demo's compound network type.
+pub const STAR_TYPE: &str = "StarNet5";
+
+fn link(a: (&str, &str), b: (&str, &str)) -> Link {
+    Link::new(PortRef::new(a.0, a.1), PortRef::new(b.0, b.1), SimTime::from_ns(100), 1_000_000_000)
+}
+
+fn router(radix: i64) -> Instance {
+    Instance::of("Router").with("radix", ParamValue::Int(radix))
+}
+
+/// A compound network with five attachment ports `p0`…`p4`: two routers joined by one link.
+fn star_type() -> (EntityType, NetworkLayout) {
+    let mut network = Network::default();
+    network.instances.insert("sw0".into(), router(4));
+    network.instances.insert("sw1".into(), router(4));
+    network.links.push(link(("sw0", "p3"), ("sw1", "p3")));
+    let exports = [
+        ("p0", "sw0", "p0"),
+        ("p1", "sw0", "p1"),
+        ("p2", "sw1", "p0"),
+        ("p3", "sw1", "p1"),
+        ("p4", "sw0", "p2"),
+    ]
+    .iter()
+    .map(|(outer, inst, port)| PortExport { outer: (*outer).to_string(), inner: PortRef::new(inst, port) })
+    .collect();
+    let mut params = vec![hase_engine::model::ParamDef::new(
+        "ports",
+        ParamKind::Int { min: Some(5), max: Some(5) },
+        ParamValue::Int(5),
+    )];
+    params.extend(catalogue::network_model_type().params.into_iter().filter(|p| p.name != "ports"));
+    let ty = EntityType {
+        name: STAR_TYPE.into(),
+        category: "Networks".into(),
+        description: "Two routers joined by one link, with five attachment ports. Detailed: the routers; \
+                      behavioural: the hop-count network model."
+            .into(),
+        icon: Some("network".into()),
+        ports: vec![PortDef::new("p", Direction::InOut, PACKET_LINK).array(5)],
+        params,
+        states: catalogue::NETWORK_MODEL_STATES.iter().map(|s| (*s).to_string()).collect(),
+        behaviour: Some(NETWORK_MODEL.into()),
+        compound: Some(CompoundDef { network, exports }),
+    };
+    let mut layout = NetworkLayout::default();
+    layout.positions.insert("sw0".into(), Pos::new(-100.0, 0.0));
+    layout.positions.insert("sw1".into(), Pos::new(100.0, 0.0));
+    (ty, layout)
+}
+
+/// The demo project.
+pub fn demo_project() -> Project {
+    let mut project = Project::new("demo");
+    project.description = "Demo: eight processors, a router and a two-router compound network.".into();
+    let (star, star_layout) = star_type();
+    project.types.insert(STAR_TYPE.into(), star);
+    project.layout.types.insert(STAR_TYPE.into(), star_layout);
+
+    let net = &mut project.network;
+    let pos = &mut project.layout.top.positions;
+    net.instances.insert("r0".into(), router(5));
+    pos.insert("r0".into(), Pos::new(-260.0, 40.0));
+    net.instances.insert("net0".into(), Instance::of(STAR_TYPE));
+    pos.insert("net0".into(), Pos::new(260.0, 40.0));
+    for i in 0..8 {
+        let name = format!("p{i}");
+        net.instances.insert(name.clone(), Instance::of("Processor"));
+        let x = if i < 4 { -440.0 } else { 80.0 } + 120.0 * (i % 4) as f32;
+        pos.insert(name, Pos::new(x, -140.0));
+    }
+    for i in 0..4 {
+        let (left, right) = (format!("p{i}"), format!("p{}", i + 4));
+        let port = format!("p{i}");
+        net.links.push(link((&left, "net"), ("r0", &port)));
+        net.links.push(link((&right, "net"), ("net0", &port)));
+    }
+    net.links.push(link(("r0", "p4"), ("net0", "p4")));
+    project
+        .layout
+        .top
+        .displayed
+        .insert("r0".into(), BTreeMap::from([("radix".into(), hase_engine::model::ParamDisplay::NameValue)]));
+    project
+}
+
+/// A `side`×`side` mesh of routers (radix 5) with one processor beside each, laid out on a grid:
+/// the large network of the canvas benchmark and of screenshots (`side` 32 gives 1,024 processors).
+pub fn mesh_project(side: usize) -> Project {
+    let mut project = Project::new(&format!("mesh{}", side * side));
+    let net = &mut project.network;
+    let pos = &mut project.layout.top.positions;
+    let r = |x: usize, y: usize| format!("r{}", y * side + x);
+    for y in 0..side {
+        for x in 0..side {
+            let i = y * side + x;
+            let p = format!("p{i}");
+            net.instances.insert(r(x, y), router(5));
+            net.instances.insert(p.clone(), Instance::of("Processor"));
+            pos.insert(r(x, y), Pos::new(x as f32 * 200.0, y as f32 * 200.0));
+            pos.insert(p.clone(), Pos::new(x as f32 * 200.0 + 90.0, y as f32 * 200.0 - 90.0));
+            net.links.push(link((&p, "net"), (&r(x, y), "p4")));
+            if x + 1 < side {
+                net.links.push(link((&r(x, y), "p0"), (&r(x + 1, y), "p1")));
+            }
+            if y + 1 < side {
+                net.links.push(link((&r(x, y), "p2"), (&r(x, y + 1), "p3")));
+            }
+        }
+    }
+    project
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hase_engine::model::TypeRegistry;
+    use hase_engine::validate::validate_project;
+
+    #[test]
+    fn demo_validates_cleanly() {
+        let project = demo_project();
+        let registry = TypeRegistry::for_project(&catalogue::builtin_registry(), &project);
+        validate_project(&project, &registry).unwrap();
+        assert_eq!(project.network.instances.len(), 10);
+        assert_eq!(project.network.links.len(), 9);
+    }
+
+    #[test]
+    fn mesh_has_the_expected_size_and_validates() {
+        let project = mesh_project(4);
+        let registry = TypeRegistry::for_project(&catalogue::builtin_registry(), &project);
+        validate_project(&project, &registry).unwrap();
+        // 16 routers + 16 processors; 16 processor links + 2·4·3 mesh links.
+        assert_eq!(project.network.instances.len(), 32);
+        assert_eq!(project.network.links.len(), 40);
+        if let Ok(path) = std::env::var("HASE_WRITE_MESH_RON") {
+            hase_engine::model::save_project(&mesh_project(32), std::path::Path::new(&path)).unwrap();
+        }
+    }
+}

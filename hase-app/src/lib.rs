@@ -1,0 +1,21 @@
+//! hase-app: the `hase` desktop application (the design editor); the command line joins it later.
+//!
+//! - [`app`]: the eframe application: panels, actions, background results, window title.
+//! - [`command`]: the only place the document changes, with undo/redo.
+//! - [`document`]: the edited project plus the built-in types.
+//! - [`state`]: what the panels share (selection, hierarchy path, log, settings).
+//! - [`ui`]: one module per panel; [`theme`]: every colour; [`tasks`]: background work.
+
+pub mod actions;
+pub mod app;
+pub mod command;
+pub mod default_project;
+pub mod document;
+pub mod icons;
+pub mod state;
+pub mod tasks;
+pub mod theme;
+pub mod ui;
+
+#[cfg(test)]
+mod gui_tests;

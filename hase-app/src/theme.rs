@@ -1,0 +1,219 @@
+//! The only place colours live: the dark and light palettes of the editor and how they are applied
+//! to egui's visuals.
+
+use egui::{Color32, Stroke, Visuals};
+
+/// Tint for icon images: white leaves the PNG's own colours unchanged.
+pub const ICON_TINT: Color32 = Color32::WHITE;
+
+/// Light or dark.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ThemeChoice {
+    /// Dark background (default).
+    #[default]
+    Dark,
+    /// Light background.
+    Light,
+}
+
+/// Every colour the editor draws with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Palette {
+    /// Canvas background.
+    pub canvas: Color32,
+    /// Minor grid lines.
+    pub grid_minor: Color32,
+    /// Major grid lines (every fifth).
+    pub grid_major: Color32,
+    /// Entity body fill.
+    pub node_fill: Color32,
+    /// Entity body outline.
+    pub node_stroke: Color32,
+    /// Outline of hovered entities and links.
+    pub hover: Color32,
+    /// Outline of selected entities, selected links, the rubber band.
+    pub selection: Color32,
+    /// Main text.
+    pub text: Color32,
+    /// Secondary text (parameter values, hints).
+    pub text_dim: Color32,
+    /// Link lines.
+    pub link: Color32,
+    /// Ports that a dragged link may connect to.
+    pub compatible: Color32,
+    /// Ports that a dragged link may not connect to.
+    pub incompatible: Color32,
+    /// Badge of a compound shown at its detailed level.
+    pub badge_detailed: Color32,
+    /// Badge of a compound shown at its behavioural level.
+    pub badge_behavioural: Color32,
+    /// Text on badges.
+    pub badge_text: Color32,
+    /// Background of toasts and the breadcrumb bar.
+    pub overlay: Color32,
+    /// Error text and marks.
+    pub error: Color32,
+    /// Warning text.
+    pub warning: Color32,
+    /// Informational log text.
+    pub info: Color32,
+    /// Accent used for success and selection highlights in panels.
+    pub accent: Color32,
+    /// Glyph and fill colours by palette category (processors, switches, networks, compounds, other).
+    pub category: [Color32; 5],
+    /// Colours given to link types (the first to `packet`).
+    pub link_types: [Color32; 6],
+}
+
+impl Palette {
+    /// The dark palette.
+    pub fn dark() -> Self {
+        Palette {
+            canvas: Color32::from_rgb(0x1b, 0x1e, 0x24),
+            grid_minor: Color32::from_rgb(0x23, 0x27, 0x2e),
+            grid_major: Color32::from_rgb(0x2c, 0x31, 0x3a),
+            node_fill: Color32::from_rgb(0x2a, 0x2f, 0x38),
+            node_stroke: Color32::from_rgb(0x4a, 0x52, 0x60),
+            hover: Color32::from_rgb(0x8a, 0x96, 0xa8),
+            selection: Color32::from_rgb(0x4d, 0xa3, 0xff),
+            text: Color32::from_rgb(0xe2, 0xe6, 0xec),
+            text_dim: Color32::from_rgb(0x98, 0xa1, 0xae),
+            link: Color32::from_rgb(0x7d, 0x8a, 0x9c),
+            compatible: Color32::from_rgb(0x4c, 0xd1, 0x7c),
+            incompatible: Color32::from_rgb(0xe0, 0x5d, 0x5d),
+            badge_detailed: Color32::from_rgb(0x3a, 0x7b, 0xd5),
+            badge_behavioural: Color32::from_rgb(0xd6, 0x8a, 0x2e),
+            badge_text: Color32::WHITE,
+            overlay: Color32::from_rgba_unmultiplied(0x14, 0x17, 0x1c, 0xee),
+            error: Color32::from_rgb(0xf0, 0x6a, 0x6a),
+            warning: Color32::from_rgb(0xe8, 0xb3, 0x4a),
+            info: Color32::from_rgb(0xb8, 0xc2, 0xcf),
+            accent: Color32::from_rgb(0x4d, 0xa3, 0xff),
+            category: [
+                Color32::from_rgb(0x5a, 0x9b, 0xe6),
+                Color32::from_rgb(0x4f, 0xb8, 0x8e),
+                Color32::from_rgb(0xa3, 0x7c, 0xe0),
+                Color32::from_rgb(0xd9, 0x9a, 0x4e),
+                Color32::from_rgb(0x9a, 0xa4, 0xb2),
+            ],
+            link_types: [
+                Color32::from_rgb(0x6f, 0xa8, 0xdc),
+                Color32::from_rgb(0xe0, 0x9f, 0x5a),
+                Color32::from_rgb(0x8f, 0xcf, 0x6e),
+                Color32::from_rgb(0xc7, 0x7d, 0xd8),
+                Color32::from_rgb(0xe0, 0xc9, 0x5a),
+                Color32::from_rgb(0x5a, 0xd0, 0xc8),
+            ],
+        }
+    }
+
+    /// The light palette.
+    pub fn light() -> Self {
+        Palette {
+            canvas: Color32::from_rgb(0xf7, 0xf8, 0xfa),
+            grid_minor: Color32::from_rgb(0xec, 0xee, 0xf2),
+            grid_major: Color32::from_rgb(0xdc, 0xe0, 0xe6),
+            node_fill: Color32::WHITE,
+            node_stroke: Color32::from_rgb(0xb4, 0xbb, 0xc6),
+            hover: Color32::from_rgb(0x6b, 0x76, 0x86),
+            selection: Color32::from_rgb(0x1f, 0x76, 0xd6),
+            text: Color32::from_rgb(0x1e, 0x24, 0x2c),
+            text_dim: Color32::from_rgb(0x5f, 0x69, 0x76),
+            link: Color32::from_rgb(0x74, 0x80, 0x90),
+            compatible: Color32::from_rgb(0x1f, 0x9d, 0x55),
+            incompatible: Color32::from_rgb(0xc8, 0x3a, 0x3a),
+            badge_detailed: Color32::from_rgb(0x2a, 0x6a, 0xc4),
+            badge_behavioural: Color32::from_rgb(0xc2, 0x74, 0x16),
+            badge_text: Color32::WHITE,
+            overlay: Color32::from_rgba_unmultiplied(0xff, 0xff, 0xff, 0xf0),
+            error: Color32::from_rgb(0xc0, 0x30, 0x30),
+            warning: Color32::from_rgb(0xa8, 0x6a, 0x00),
+            info: Color32::from_rgb(0x3c, 0x46, 0x52),
+            accent: Color32::from_rgb(0x1f, 0x76, 0xd6),
+            category: [
+                Color32::from_rgb(0x2f, 0x74, 0xc8),
+                Color32::from_rgb(0x24, 0x8f, 0x67),
+                Color32::from_rgb(0x7a, 0x54, 0xc0),
+                Color32::from_rgb(0xb8, 0x72, 0x22),
+                Color32::from_rgb(0x6b, 0x76, 0x86),
+            ],
+            link_types: [
+                Color32::from_rgb(0x2f, 0x74, 0xc8),
+                Color32::from_rgb(0xc0, 0x6a, 0x1a),
+                Color32::from_rgb(0x3f, 0x96, 0x2c),
+                Color32::from_rgb(0x96, 0x4c, 0xb0),
+                Color32::from_rgb(0xa0, 0x88, 0x10),
+                Color32::from_rgb(0x17, 0x90, 0x88),
+            ],
+        }
+    }
+
+    /// The palette for a choice.
+    pub fn for_choice(choice: ThemeChoice) -> Self {
+        match choice {
+            ThemeChoice::Dark => Self::dark(),
+            ThemeChoice::Light => Self::light(),
+        }
+    }
+
+    /// The colour of a link type: `packet` gets the first, others a stable pick by name.
+    pub fn link_type_colour(&self, link_type: &str) -> Color32 {
+        if link_type == "packet" {
+            return self.link_types[0];
+        }
+        // FNV-1a: stable across runs and platforms.
+        let hash = link_type
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+        self.link_types[1 + (hash % (self.link_types.len() as u64 - 1)) as usize]
+    }
+
+    /// The colour of a palette category.
+    pub fn category_colour(&self, category: &str) -> Color32 {
+        self.category[category_index(category)]
+    }
+}
+
+/// Index of a category in [`Palette::category`].
+pub fn category_index(category: &str) -> usize {
+    match category {
+        "Processors" => 0,
+        "Switches" => 1,
+        "Networks" => 2,
+        "Compounds" => 3,
+        _ => 4,
+    }
+}
+
+/// egui visuals matching a theme choice.
+pub fn visuals(choice: ThemeChoice) -> Visuals {
+    let palette = Palette::for_choice(choice);
+    let mut v = match choice {
+        ThemeChoice::Dark => Visuals::dark(),
+        ThemeChoice::Light => Visuals::light(),
+    };
+    v.selection.bg_fill = palette.accent.gamma_multiply(0.55);
+    v.selection.stroke = Stroke::new(1.0, palette.accent);
+    v.hyperlink_color = palette.accent;
+    if choice == ThemeChoice::Dark {
+        v.panel_fill = Color32::from_rgb(0x22, 0x26, 0x2d);
+        v.window_fill = Color32::from_rgb(0x26, 0x2a, 0x32);
+        v.extreme_bg_color = Color32::from_rgb(0x17, 0x1a, 0x1f);
+        v.faint_bg_color = Color32::from_rgb(0x28, 0x2c, 0x34);
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_type_colours_are_stable_and_packet_is_first() {
+        let p = Palette::dark();
+        assert_eq!(p.link_type_colour("packet"), p.link_types[0]);
+        let flit = p.link_type_colour("flit");
+        assert_eq!(flit, p.link_type_colour("flit"));
+        assert_ne!(flit, p.link_types[0]);
+    }
+}

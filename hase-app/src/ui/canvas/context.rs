@@ -1,0 +1,142 @@
+//! The canvas's right-click menu and hover tooltips (port name, direction and link type; link ends,
+//! latency and bandwidth).
+
+use egui::{Response, Ui};
+use hase_engine::model::Direction;
+
+use super::Canvas;
+use super::geometry::Hit;
+use crate::actions::Action;
+use crate::command::Alignment;
+use crate::state::Editor;
+
+/// Right-clicking an entity or link selects it (unless it is already selected) and opens the menu.
+pub fn context_menu(canvas: &Canvas, response: &Response, editor: &mut Editor) -> Vec<Action> {
+    if response.secondary_clicked() {
+        match canvas.hover {
+            Some(Hit::Node(n) | Hit::Port(n, _)) => {
+                let name = &canvas.scene.nodes[n].name;
+                if !editor.selection.instances.contains(name) {
+                    editor.selection.only(name);
+                }
+            }
+            Some(Hit::Link(l) | Hit::Corner(l, _)) => {
+                let key = canvas.scene.links[l].key.clone();
+                if !editor.selection.links.contains(&key) {
+                    editor.selection.clear();
+                    editor.selection.links.insert(key);
+                }
+            }
+            None => {}
+        }
+    }
+    let mut out = Vec::new();
+    let instances = editor.selection.instances.len();
+    let compound = instances == 1
+        && editor.selection.instances.iter().next().is_some_and(|name| {
+            canvas.scene.by_name.get(name).is_some_and(|i| canvas.scene.nodes[*i].compound)
+        });
+    response.context_menu(|ui| {
+        let mut item = |ui: &mut Ui, enabled: bool, text: &str, action: Action| {
+            if ui.add_enabled(enabled, egui::Button::new(text)).clicked() {
+                out.push(action);
+                ui.close();
+            }
+        };
+        if compound {
+            item(ui, true, "Open inner network", Action::OpenSelected);
+            ui.separator();
+        }
+        item(ui, instances > 0, "Copy", Action::Copy);
+        item(ui, editor.clipboard.is_some(), "Paste", Action::Paste);
+        item(ui, instances > 0, "Duplicate", Action::Duplicate);
+        item(ui, !editor.selection.is_empty(), "Delete", Action::Delete);
+        ui.separator();
+        item(ui, instances > 1, "Align left", Action::Align(Alignment::Left));
+        item(ui, instances > 1, "Align top", Action::Align(Alignment::Top));
+        ui.separator();
+        item(ui, instances > 0, "Group into compound", Action::Group);
+        item(ui, compound, "Ungroup", Action::Ungroup);
+    });
+    out
+}
+
+/// A tooltip for the port or link under the pointer.
+pub fn hover_tooltip(canvas: &Canvas, response: &Response, editor: &Editor) {
+    if !response.hovered() || response.dragged() {
+        return;
+    }
+    let text = match canvas.hover {
+        Some(Hit::Port(n, p)) => {
+            let node = &canvas.scene.nodes[n];
+            let port = &node.ports[p];
+            let way = match port.direction {
+                Direction::In => "input",
+                Direction::Out => "output",
+                Direction::InOut => "in-out",
+            };
+            let state = match canvas.scene.peer(n, p) {
+                Some((m, q)) => format!(
+                    "linked to {}.{}",
+                    canvas.scene.nodes[m].name, canvas.scene.nodes[m].ports[q].name
+                ),
+                None if port.exported => "exported as an outer port".to_string(),
+                None => "free: drag from here to link".to_string(),
+            };
+            format!("{}.{}  ({way}, {})\n{state}", node.name, port.name, port.link_type)
+        }
+        Some(Hit::Link(l)) => {
+            let key = &canvas.scene.links[l].key;
+            let link = editor
+                .doc
+                .network(&editor.current_net())
+                .and_then(|n| n.links.iter().find(|x| &x.key() == key));
+            match link {
+                Some(link) => format!(
+                    "{}  —  {}\nlatency {}, bandwidth {}",
+                    link.a,
+                    link.b,
+                    link.latency,
+                    bandwidth_text(link.bandwidth_bytes_per_s)
+                ),
+                None => return,
+            }
+        }
+        _ => return,
+    };
+    response.clone().on_hover_text_at_pointer(text);
+}
+
+/// `1 GB/s`, `125 MB/s`, `unlimited`.
+pub fn bandwidth_text(bytes_per_s: u64) -> String {
+    const UNITS: [(u64, &str); 4] =
+        [(1_000_000_000_000, "TB/s"), (1_000_000_000, "GB/s"), (1_000_000, "MB/s"), (1_000, "kB/s")];
+    if bytes_per_s == 0 {
+        return "unlimited".into();
+    }
+    for (scale, unit) in UNITS {
+        if bytes_per_s >= scale {
+            let v = bytes_per_s as f64 / scale as f64;
+            return if (v - v.round()).abs() < 1e-9 {
+                format!("{v:.0} {unit}")
+            } else {
+                format!("{v:.2} {unit}")
+            };
+        }
+    }
+    format!("{bytes_per_s} B/s")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bandwidth_text;
+
+    #[test]
+    fn bandwidths_read_naturally() {
+        assert_eq!(bandwidth_text(0), "unlimited");
+        assert_eq!(bandwidth_text(1_000_000_000), "1 GB/s");
+        assert_eq!(bandwidth_text(125_000_000), "125 MB/s");
+        assert_eq!(bandwidth_text(1_500), "1.50 kB/s");
+        assert_eq!(bandwidth_text(999), "999 B/s");
+    }
+}

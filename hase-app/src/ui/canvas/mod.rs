@@ -1,0 +1,224 @@
+//! The design canvas: shows the open network with pan and zoom, and turns pointer input into
+//! commands (place, select, move, link, corner edits). Geometry and hit testing live in
+//! [`geometry`], the transform in [`view`], drawing in [`draw`], pointer handling in [`interact`].
+
+pub mod context;
+pub mod draw;
+pub mod geometry;
+pub mod interact;
+pub mod view;
+
+use std::collections::BTreeMap;
+
+use egui::{Pos2, Rect, Sense, Ui};
+
+use crate::actions::Action;
+use crate::document::NetworkId;
+use crate::icons::Icons;
+use crate::state::Editor;
+use crate::theme::Palette;
+use geometry::{PortLayout, Scene};
+use view::View;
+
+/// What a palette entry carries while it is dragged onto the canvas.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PalettePayload {
+    /// The type to place.
+    pub type_name: String,
+}
+
+/// A drag in progress on the canvas.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Drag {
+    /// No drag.
+    #[default]
+    None,
+    /// Moving the selected instances by `delta` canvas units.
+    Move {
+        /// Offset so far.
+        delta: egui::Vec2,
+        /// Node grabbed (snapping aligns it to the grid).
+        anchor: usize,
+    },
+    /// Dragging a new link from a port.
+    Link {
+        /// (node, port) the drag started at.
+        from: (usize, usize),
+        /// Current pointer position (canvas units).
+        to: Pos2,
+        /// Which ports (flat index) the link may end at.
+        compatible: Vec<bool>,
+    },
+    /// Rubber-band selection.
+    Band {
+        /// Start corner (canvas units).
+        start: Pos2,
+        /// Current corner.
+        end: Pos2,
+    },
+    /// Moving a link corner.
+    Corner {
+        /// Link index.
+        link: usize,
+        /// Corner index.
+        corner: usize,
+        /// Current position.
+        pos: Pos2,
+    },
+    /// Panning the view.
+    Pan,
+}
+
+/// State of the canvas panel kept between frames.
+pub struct Canvas {
+    views: BTreeMap<NetworkId, View>,
+    scene: Scene,
+    scene_key: Option<(u64, u64, NetworkId)>,
+    /// Node centres this frame (stored positions plus any drag offset).
+    positions: Vec<Pos2>,
+    ports: PortLayout,
+    /// The drag in progress.
+    pub drag: Drag,
+    /// Screen area of the canvas in the last frame.
+    pub area: Rect,
+    /// Canvas point under the pointer in the last frame.
+    pub pointer: Option<Pos2>,
+    hover: Option<geometry::Hit>,
+    scratch: Vec<Pos2>,
+    /// Shapes drawn in the last frame (for the status bar and benchmarks).
+    pub drawn_nodes: usize,
+}
+
+impl Default for Canvas {
+    fn default() -> Self {
+        Canvas {
+            views: BTreeMap::new(),
+            scene: Scene::default(),
+            scene_key: None,
+            positions: Vec::new(),
+            ports: PortLayout::default(),
+            drag: Drag::None,
+            area: Rect::from_min_size(Pos2::ZERO, egui::Vec2::new(800.0, 600.0)),
+            pointer: None,
+            hover: None,
+            scratch: Vec::new(),
+            drawn_nodes: 0,
+        }
+    }
+}
+
+impl Canvas {
+    /// The view of network `net`.
+    pub fn view(&self, net: &NetworkId) -> View {
+        self.views.get(net).copied().unwrap_or_default()
+    }
+
+    /// Set the view of network `net`.
+    pub fn set_view(&mut self, net: &NetworkId, view: View) {
+        self.views.insert(net.clone(), view);
+    }
+
+    /// Zoom the view of `net` about the centre of the canvas.
+    pub fn zoom_by(&mut self, net: &NetworkId, factor: f32) {
+        let area = self.area;
+        let v = self.views.entry(net.clone()).or_default();
+        v.zoom_about(area, area.center(), factor);
+    }
+
+    /// Make sure the scene and per-frame geometry match the document and the current drag.
+    pub fn refresh(&mut self, editor: &Editor) {
+        let net = editor.current_net();
+        let key = (editor.generation, editor.history.revision(), net.clone());
+        if self.scene_key.as_ref() != Some(&key) {
+            self.scene = Scene::build(&editor.doc, &net);
+            self.scene_key = Some(key);
+            self.hover = None;
+            if !matches!(self.drag, Drag::Pan | Drag::None) {
+                self.drag = Drag::None;
+            }
+        }
+        self.positions.clear();
+        self.positions.extend(self.scene.nodes.iter().map(|n| n.pos));
+        if let Drag::Move { delta, .. } = &self.drag {
+            for (i, node) in self.scene.nodes.iter().enumerate() {
+                if editor.selection.instances.contains(&node.name) {
+                    self.positions[i] += *delta;
+                }
+            }
+        }
+        self.ports.compute(&self.scene, &self.positions);
+    }
+
+    /// The scene shown.
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// Screen position of instance `name` in the last frame (for tests and tooling).
+    pub fn screen_pos_of(&self, editor: &Editor, name: &str) -> Option<Pos2> {
+        let i = *self.scene.by_name.get(name)?;
+        Some(self.view(&editor.current_net()).to_screen(self.area, self.positions[i]))
+    }
+
+    /// Screen position of port `port` of instance `name` in the last frame.
+    pub fn screen_pos_of_port(&self, editor: &Editor, name: &str, port: &str) -> Option<Pos2> {
+        let i = *self.scene.by_name.get(name)?;
+        let node = &self.scene.nodes[i];
+        let p = node.ports.iter().position(|p| p.name == port)?;
+        let at = self.ports.pos[node.first_port + p];
+        Some(self.view(&editor.current_net()).to_screen(self.area, at))
+    }
+
+    /// Show the canvas in the remaining space of `ui`; returns actions chosen in its context menu.
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        editor: &mut Editor,
+        icons: &Icons,
+        palette: &Palette,
+    ) -> Vec<Action> {
+        let area = ui.available_rect_before_wrap();
+        let response = ui.allocate_rect(area, Sense::click_and_drag());
+        self.area = area;
+        let net = editor.current_net();
+        self.refresh(editor);
+        if editor.fit_requested && area.width() > 1.0 {
+            editor.fit_requested = false;
+            self.fit(&net);
+        }
+        interact::handle(self, ui, &response, editor);
+        let actions = context::context_menu(self, &response, editor);
+        context::hover_tooltip(self, &response, editor);
+        // Input may have changed the document or the drag: lay out again before drawing.
+        self.refresh(editor);
+        let painter = ui.painter_at(area);
+        let view = self.view(&net);
+        self.drawn_nodes = draw::draw(
+            &painter,
+            &draw::Frame {
+                area,
+                view,
+                scene: &self.scene,
+                positions: &self.positions,
+                ports: &self.ports,
+                editor,
+                icons,
+                palette,
+                drag: &self.drag,
+                hover: self.hover,
+                pointer: self.pointer,
+            },
+            &mut self.scratch,
+        );
+        actions
+    }
+
+    /// Fit the view of `net` to its contents.
+    pub fn fit(&mut self, net: &NetworkId) {
+        let view = match self.scene.bounds(&self.positions) {
+            Some(bounds) => View::fit(self.area, bounds, 40.0),
+            None => View::default(),
+        };
+        self.set_view(net, view);
+    }
+}

@@ -1,0 +1,283 @@
+//! The inspector: what is selected and its editable properties — an instance's name, type,
+//! abstraction level (compounds) and parameters; a link's latency, bandwidth and corners; the
+//! project when nothing is selected.
+
+mod params;
+
+use egui::{RichText, Ui};
+use hase_engine::model::{AbstractionLevel, EntityType, ParamKind, ParamValue};
+
+use crate::command::Command;
+use crate::state::Editor;
+use crate::tasks::Tasks;
+use crate::theme::Palette;
+pub use params::shared_params;
+
+/// Inspector state: field buffers, reset whenever the selection or the document changes.
+#[derive(Default)]
+pub struct Inspector {
+    key: Option<(u64, u64, crate::document::NetworkId)>,
+    selection: crate::state::Selection,
+    buffers: params::Buffers,
+    name: String,
+    name_error: Option<String>,
+}
+
+impl Inspector {
+    /// Show the inspector.
+    pub fn show(&mut self, ui: &mut Ui, editor: &mut Editor, tasks: &Tasks, palette: &Palette) {
+        // Compared without formatting or cloning, so a large selection costs nothing per frame.
+        let key = (editor.generation, editor.history.revision(), editor.current_net());
+        let changed = self.key.as_ref() != Some(&key) || self.selection != editor.selection;
+        if changed {
+            self.key = Some(key);
+            self.selection.clone_from(&editor.selection);
+            self.buffers = params::Buffers::default();
+            self.name = editor.selection.instances.iter().next().cloned().unwrap_or_default();
+            self.name_error = None;
+        }
+        ui.add_space(6.0);
+        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+            if !editor.selection.instances.is_empty() {
+                self.instances(ui, editor, tasks, palette);
+            } else if editor.selection.links.len() == 1 {
+                self.link(ui, editor, palette);
+            } else if !editor.selection.links.is_empty() {
+                ui.heading(format!("{} links", editor.selection.links.len()));
+                ui.weak("Press Delete to remove them.");
+            } else {
+                project(ui, editor);
+            }
+        });
+    }
+
+    fn instances(&mut self, ui: &mut Ui, editor: &mut Editor, tasks: &Tasks, palette: &Palette) {
+        let net = editor.current_net();
+        let names = editor.selected_instances();
+        let Some(network) = editor.doc.network(&net) else {
+            return;
+        };
+        let types: Vec<&EntityType> = names
+            .iter()
+            .filter_map(|n| network.instances.get(n))
+            .filter_map(|i| editor.doc.entity_type(&i.type_name))
+            .collect();
+        if types.len() != names.len() {
+            ui.colored_label(palette.error, "Some selected entities have an unknown type.");
+            return;
+        }
+        let single = names.len() == 1;
+        let first_type = types[0].clone();
+        let same_type = types.iter().all(|t| t.name == first_type.name);
+        let params: Vec<hase_engine::model::ParamDef> = shared_params(&types).into_iter().cloned().collect();
+        if single {
+            ui.heading(&names[0]);
+            ui.horizontal(|ui| {
+                ui.label("Name");
+                let response = ui.add(
+                    egui::TextEdit::singleline(&mut self.name).desired_width(160.0).id_salt("instance-name"),
+                );
+                if response.lost_focus() && self.name != names[0] {
+                    let ok = editor.run(Command::Rename {
+                        net: net.clone(),
+                        from: names[0].clone(),
+                        to: self.name.trim().to_string(),
+                    });
+                    if ok {
+                        editor.selection.only(self.name.trim());
+                    } else {
+                        self.name_error = editor.log.last().map(|l| l.text.clone());
+                    }
+                }
+            });
+            if let Some(e) = &self.name_error {
+                ui.label(RichText::new(e).color(palette.error).small());
+            }
+        } else {
+            ui.heading(format!("{} entities", names.len()));
+            ui.weak(names.join(", "));
+        }
+        ui.add_space(4.0);
+        if same_type {
+            ui.label(RichText::new(&first_type.name).strong());
+            if !first_type.description.is_empty() {
+                ui.weak(&first_type.description);
+            }
+        } else {
+            ui.weak("Mixed types: only shared parameters are shown.");
+        }
+        if same_type && first_type.is_compound() {
+            ui.add_space(6.0);
+            Self::level(ui, editor, &names, &first_type);
+        }
+        ui.add_space(8.0);
+        ui.separator();
+        ui.label(RichText::new("Parameters").strong());
+        if params.is_empty() {
+            ui.weak("No shared parameters.");
+        }
+        // Widths are fixed before the grid: a grid sized by its own contents would grow every frame.
+        let width = (ui.available_width() - 200.0).clamp(90.0, 420.0);
+        egui::Grid::new("params").num_columns(3).spacing([8.0, 6.0]).striped(true).show(ui, |ui| {
+            for def in &params {
+                params::param_row(ui, editor, tasks, &mut self.buffers, &names, def, palette, width);
+            }
+        });
+    }
+
+    fn level(ui: &mut Ui, editor: &mut Editor, names: &[String], ty: &EntityType) {
+        let net = editor.current_net();
+        let Some(network) = editor.doc.network(&net) else {
+            return;
+        };
+        let levels: Vec<AbstractionLevel> =
+            names.iter().filter_map(|n| network.instances.get(n).map(|i| i.level)).collect();
+        let shared = levels.first().copied().filter(|l| levels.iter().all(|x| x == l));
+        let mut chosen = None;
+        ui.horizontal(|ui| {
+            ui.label("Abstraction");
+            for level in [AbstractionLevel::Detailed, AbstractionLevel::Behavioural] {
+                let enabled = level == AbstractionLevel::Detailed || ty.behaviour.is_some();
+                let button = egui::Button::selectable(shared == Some(level), level.word());
+                let response = ui.add_enabled(enabled, button);
+                let response = if enabled {
+                    response.on_hover_text(match level {
+                        AbstractionLevel::Detailed => "Simulate the inner network",
+                        AbstractionLevel::Behavioural => "Simulate the type's own model (same ports)",
+                    })
+                } else {
+                    response.on_disabled_hover_text(format!("`{}` has no behavioural model", ty.name))
+                };
+                if response.clicked() {
+                    chosen = Some(level);
+                }
+            }
+        });
+        if let Some(level) = chosen.filter(|l| Some(*l) != shared) {
+            let commands = names
+                .iter()
+                .map(|n| Command::SetLevel { net: net.clone(), instance: n.clone(), level })
+                .collect();
+            editor.run(Command::Batch {
+                label: format!("set {} {}", names.join(", "), level.word()),
+                commands,
+            });
+        }
+        if names.len() == 1 && ui.button("Open inner network").clicked() {
+            editor.open_compound(&names[0]);
+        }
+    }
+
+    fn link(&mut self, ui: &mut Ui, editor: &mut Editor, palette: &Palette) {
+        let net = editor.current_net();
+        let Some(key) = editor.selection.links.iter().next().cloned() else {
+            return;
+        };
+        let Some(link) =
+            editor.doc.network(&net).and_then(|n| n.links.iter().find(|l| l.key() == key)).cloned()
+        else {
+            return;
+        };
+        ui.heading("Link");
+        ui.label(format!("{}  —  {}", link.a, link.b));
+        ui.add_space(6.0);
+        let latency_kind = ParamKind::Time { min: None, max: None };
+        let bandwidth_kind = ParamKind::Int { min: Some(0), max: None };
+        let mut apply = None;
+        egui::Grid::new("link").num_columns(3).spacing([8.0, 6.0]).show(ui, |ui| {
+            for (field, kind, shown, unit) in [
+                ("latency", &latency_kind, link.latency.to_string(), ""),
+                ("bandwidth", &bandwidth_kind, link.bandwidth_bytes_per_s.to_string(), "B/s"),
+            ] {
+                ui.label(field);
+                let text = self.buffers.text.entry(field.to_string()).or_insert_with(|| shown.clone());
+                // A fixed size: inside a grid, a text field only gets last frame's column width.
+                let response = ui.add_sized(
+                    [140.0, ui.spacing().interact_size.y],
+                    egui::TextEdit::singleline(text).id_salt(("link", field)),
+                );
+                if field == "bandwidth" {
+                    let readable = crate::ui::canvas::context::bandwidth_text(link.bandwidth_bytes_per_s);
+                    ui.weak(format!("{unit} ({readable})"));
+                } else {
+                    ui.weak(unit);
+                }
+                ui.end_row();
+                if response.lost_focus() && *text != shown {
+                    match kind.parse(text) {
+                        Ok(value) => apply = Some((field, value)),
+                        Err(e) => {
+                            self.buffers.errors.insert(field.to_string(), e.to_string());
+                        }
+                    }
+                }
+            }
+        });
+        for e in self.buffers.errors.values() {
+            ui.label(RichText::new(e).color(palette.error).small());
+        }
+        if let Some((field, value)) = apply {
+            let (mut latency, mut bandwidth) = (link.latency, link.bandwidth_bytes_per_s);
+            match value {
+                ParamValue::Time(t) if field == "latency" => latency = t,
+                ParamValue::Int(b) => bandwidth = b.max(0) as u64,
+                _ => {}
+            }
+            editor.run(Command::SetLinkProps {
+                net: net.clone(),
+                key: key.clone(),
+                latency,
+                bandwidth_bytes_per_s: bandwidth,
+            });
+        }
+        ui.add_space(6.0);
+        let corners = editor.doc.layout(&net).corners.get(&key).map_or(0, Vec::len);
+        ui.weak(format!("{corners} corner point(s); double-click the link to add one, drag to move it."));
+        ui.horizontal(|ui| {
+            if ui.add_enabled(corners > 0, egui::Button::new("Straighten")).clicked() {
+                editor.run(Command::SetCorners { net: net.clone(), key: key.clone(), corners: Vec::new() });
+            }
+            if ui.button("Delete link").clicked() {
+                editor.run(Command::Unlink { net: net.clone(), key: key.clone() });
+            }
+        });
+    }
+}
+
+fn project(ui: &mut Ui, editor: &mut Editor) {
+    let net = editor.current_net();
+    let project = &editor.doc.project;
+    ui.heading(&project.name);
+    if !project.description.is_empty() {
+        ui.weak(&project.description);
+    }
+    ui.add_space(6.0);
+    if let Some(network) = editor.doc.network(&net) {
+        egui::Grid::new("project").num_columns(2).spacing([12.0, 4.0]).show(ui, |ui| {
+            ui.label("Entities");
+            ui.label(network.instances.len().to_string());
+            ui.end_row();
+            ui.label("Links");
+            ui.label(network.links.len().to_string());
+            ui.end_row();
+            ui.label("Routing");
+            ui.label(network.routing.name());
+            ui.end_row();
+            ui.label("Project types");
+            ui.label(project.types.len().to_string());
+            ui.end_row();
+        });
+    }
+    if let crate::document::NetworkId::Type(t) = &net {
+        ui.add_space(6.0);
+        ui.label(RichText::new(format!("Inner network of {t}")).strong());
+        ui.weak("Edits here change every instance of this type.");
+        if let Some(c) = project.types.get(t).and_then(|t| t.compound.as_ref()) {
+            for e in &c.exports {
+                ui.weak(format!("outer port {} is {}", e.outer, e.inner));
+            }
+        }
+    }
+    ui.add_space(10.0);
+    ui.weak("Select an entity or a link to edit it.");
+}

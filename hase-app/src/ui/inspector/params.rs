@@ -1,0 +1,250 @@
+//! Parameter editors chosen by [`ParamKind`]: text fields for numbers with units, times (`10us`) and
+//! arrays, sliders for ranges, combo boxes for enums, checkboxes, multi-line text, and file fields
+//! with a picker. Values are read with `ParamKind::parse`; a refused value keeps the field and shows
+//! the reason. With several entities selected, the shared parameter is set on all of them.
+
+use std::collections::BTreeMap;
+
+use egui::{RichText, Ui};
+use hase_engine::model::{EntityType, ParamDef, ParamDisplay, ParamKind, ParamValue};
+
+use crate::command::Command;
+use crate::document::NetworkId;
+use crate::state::Editor;
+use crate::tasks::{FilePurpose, Tasks};
+use crate::theme::Palette;
+
+/// Text being edited and reasons for refused values, per parameter.
+#[derive(Default)]
+pub struct Buffers {
+    /// Field text by parameter name.
+    pub text: BTreeMap<String, String>,
+    /// Refusal reason by parameter name.
+    pub errors: BTreeMap<String, String>,
+}
+
+/// The current value of `def` on the selected instances: `Some` if they all agree.
+fn shared_value(editor: &Editor, net: &NetworkId, names: &[String], def: &ParamDef) -> Option<ParamValue> {
+    let network = editor.doc.network(net)?;
+    let mut values = names.iter().map(|n| {
+        let inst = network.instances.get(n)?;
+        let ty = editor.doc.entity_type(&inst.type_name)?;
+        ty.value_of(&inst.params, &def.name).cloned()
+    });
+    let first = values.next()??;
+    values.all(|v| v.as_ref() == Some(&first)).then_some(first)
+}
+
+/// Set `param` to `value` on every named instance, as one undoable step.
+fn commit(editor: &mut Editor, net: &NetworkId, names: &[String], param: &str, value: &ParamValue) -> bool {
+    let mut commands: Vec<Command> = names
+        .iter()
+        .map(|n| Command::SetParam {
+            net: net.clone(),
+            instance: n.clone(),
+            param: param.to_string(),
+            value: Some(value.clone()),
+        })
+        .collect();
+    if commands.len() == 1
+        && let Some(single) = commands.pop()
+    {
+        return editor.run(single);
+    }
+    editor.run(Command::Batch { label: format!("set {param} on {} entities", names.len()), commands })
+}
+
+/// Show one parameter row (label, editor, unit, display choice) in a grid.
+#[allow(clippy::too_many_arguments)] // the row needs the editor, tasks, buffers and layout alike
+pub fn param_row(
+    ui: &mut Ui,
+    editor: &mut Editor,
+    tasks: &Tasks,
+    buffers: &mut Buffers,
+    names: &[String],
+    def: &ParamDef,
+    palette: &Palette,
+    width: f32,
+) {
+    let net = editor.current_net();
+    let current = shared_value(editor, &net, names, def);
+    let label = ui.label(&def.name);
+    let label_id = label.id;
+    if !def.description.is_empty() {
+        label.on_hover_text(&def.description);
+    }
+    ui.vertical(|ui| {
+        ui.horizontal(|ui| {
+            editor_for(ui, editor, tasks, buffers, names, def, current.as_ref(), label_id, width);
+        });
+        if let Some(e) = buffers.errors.get(&def.name) {
+            ui.label(RichText::new(e).color(palette.error).small());
+        }
+    });
+    display_choice(ui, editor, &net, names, &def.name);
+    ui.end_row();
+}
+
+#[allow(clippy::too_many_arguments)] // as `param_row`
+fn editor_for(
+    ui: &mut Ui,
+    editor: &mut Editor,
+    tasks: &Tasks,
+    buffers: &mut Buffers,
+    names: &[String],
+    def: &ParamDef,
+    current: Option<&ParamValue>,
+    label_id: egui::Id,
+    width: f32,
+) {
+    let net = editor.current_net();
+    match &def.kind {
+        ParamKind::Bool => {
+            let mut value = current.and_then(ParamValue::as_bool).unwrap_or(false);
+            let response = ui
+                .add(egui::Checkbox::new(&mut value, "").indeterminate(current.is_none()))
+                .labelled_by(label_id);
+            if response.changed() {
+                commit(editor, &net, names, &def.name, &ParamValue::Bool(value));
+            }
+        }
+        ParamKind::Enum { choices } => {
+            let shown = current.and_then(ParamValue::as_text).unwrap_or("(mixed)").to_string();
+            let mut chosen = None;
+            egui::ComboBox::from_id_salt(("param", &def.name)).selected_text(&shown).width(width).show_ui(
+                ui,
+                |ui| {
+                    for c in choices {
+                        if ui.selectable_label(*c == shown, c).clicked() {
+                            chosen = Some(c.clone());
+                        }
+                    }
+                },
+            );
+            if let Some(c) = chosen.filter(|c| *c != shown) {
+                commit(editor, &net, names, &def.name, &ParamValue::Text(c));
+            }
+        }
+        ParamKind::Range { min, max, step } => {
+            let key = def.name.clone();
+            let mut value = buffers
+                .text
+                .get(&key)
+                .and_then(|t| t.parse::<f64>().ok())
+                .or_else(|| current.and_then(ParamValue::as_float))
+                .unwrap_or(*min);
+            let mut slider = egui::Slider::new(&mut value, *min..=*max);
+            if *step > 0.0 {
+                slider = slider.step_by(*step);
+            }
+            let response = ui.add(slider).labelled_by(label_id);
+            if response.dragged() {
+                buffers.text.insert(key.clone(), value.to_string());
+            }
+            if response.drag_stopped() || (response.changed() && !response.dragged()) {
+                buffers.text.remove(&key);
+                if Some(value) != current.and_then(ParamValue::as_float) {
+                    commit(editor, &net, names, &def.name, &ParamValue::Float(value));
+                }
+            }
+        }
+        kind => {
+            let shown = current.map_or_else(String::new, ParamValue::display);
+            let text = buffers.text.entry(def.name.clone()).or_insert_with(|| shown.clone());
+            let multiline = matches!(kind, ParamKind::Text);
+            let file = matches!(kind, ParamKind::File { .. });
+            let unit_room = if def.unit.is_some() { 44.0 } else { 0.0 };
+            let field_width = if file { width - 70.0 } else { width - unit_room };
+            let edit = if multiline {
+                egui::TextEdit::multiline(text).desired_rows(3)
+            } else {
+                egui::TextEdit::singleline(text)
+            };
+            let hint = if current.is_none() { "(mixed)" } else { "" };
+            let response = ui
+                .add(edit.desired_width(field_width).hint_text(hint).id_salt(("param", &def.name)))
+                .labelled_by(label_id);
+            let response = response.on_hover_text(format!("{}; Enter to apply", kind.expected()));
+            if let Some(unit) = &def.unit {
+                ui.weak(unit);
+            }
+            if response.lost_focus() && *text != shown {
+                match kind.parse(text) {
+                    Ok(value) => {
+                        buffers.errors.remove(&def.name);
+                        if commit(editor, &net, names, &def.name, &value) {
+                            buffers.text.remove(&def.name);
+                        }
+                    }
+                    Err(e) => {
+                        buffers.errors.insert(def.name.clone(), e.to_string());
+                    }
+                }
+            }
+            if let ParamKind::File { extensions } = kind
+                && ui.button("Browse…").clicked()
+            {
+                tasks.pick_file(
+                    ui.ctx(),
+                    FilePurpose::Param {
+                        net: net.clone(),
+                        instances: names.to_vec(),
+                        param: def.name.clone(),
+                    },
+                    extensions.clone(),
+                );
+            }
+        }
+    }
+}
+
+fn display_choice(ui: &mut Ui, editor: &mut Editor, net: &NetworkId, names: &[String], param: &str) {
+    let layout = editor.doc.layout(net);
+    let current: Vec<ParamDisplay> = names
+        .iter()
+        .map(|n| layout.displayed.get(n).and_then(|m| m.get(param)).copied().unwrap_or_default())
+        .collect();
+    let shared = current.first().copied().filter(|c| current.iter().all(|x| x == c));
+    let word = |d: ParamDisplay| match d {
+        ParamDisplay::Hidden => "off",
+        ParamDisplay::Value => "value",
+        ParamDisplay::NameValue => "n = v",
+    };
+    let mut chosen = None;
+    egui::ComboBox::from_id_salt(("display", param))
+        .selected_text(RichText::new(shared.map_or("(mixed)", word)).small())
+        .width(52.0)
+        .show_ui(ui, |ui| {
+            for d in [ParamDisplay::Hidden, ParamDisplay::Value, ParamDisplay::NameValue] {
+                if ui.selectable_label(shared == Some(d), word(d)).clicked() {
+                    chosen = Some(d);
+                }
+            }
+        })
+        .response
+        .on_hover_text("Show this parameter on the canvas: off, its value, or name = value");
+    if let Some(display) = chosen.filter(|d| Some(*d) != shared) {
+        let commands = names
+            .iter()
+            .map(|n| Command::SetDisplay {
+                net: net.clone(),
+                instance: n.clone(),
+                param: param.to_string(),
+                display,
+            })
+            .collect();
+        editor.run(Command::Batch { label: format!("display {param}"), commands });
+    }
+}
+
+/// The parameters every one of `types` has with the same kind (what a multi-selection can edit).
+pub fn shared_params<'a>(types: &[&'a EntityType]) -> Vec<&'a ParamDef> {
+    let Some((first, rest)) = types.split_first() else {
+        return Vec::new();
+    };
+    first
+        .params
+        .iter()
+        .filter(|p| rest.iter().all(|t| t.param(&p.name).is_some_and(|q| q.kind == p.kind)))
+        .collect()
+}

@@ -1,0 +1,12 @@
+//! The panels of the main window, one file or folder each.
+
+pub mod breadcrumb;
+pub mod canvas;
+pub mod dialogs;
+pub mod dock;
+pub mod inspector;
+pub mod legend;
+pub mod menu;
+pub mod palette;
+pub mod status;
+pub mod toasts;

@@ -1,0 +1,54 @@
+//! Toasts: short messages (refused links, failed edits) shown over the bottom of the canvas for a
+//! few seconds. Every toast is also in the log.
+
+use std::time::Duration;
+
+use egui::{Color32, CornerRadius, FontId, Id, LayerId, Order, Pos2, Rect, Stroke, StrokeKind, Vec2};
+
+use crate::state::{Editor, Level};
+use crate::theme::Palette;
+
+/// How long a toast stays.
+const SHOWN_FOR: Duration = Duration::from_secs(5);
+
+/// Drop expired toasts and draw the rest over `area`.
+pub fn show(ctx: &egui::Context, area: Rect, editor: &mut Editor, palette: &Palette) {
+    editor.toasts.retain(|t| t.since.elapsed() < SHOWN_FOR);
+    if editor.toasts.is_empty() {
+        return;
+    }
+    let painter = ctx.layer_painter(LayerId::new(Order::Foreground, Id::unique("toasts")));
+    let mut y = area.max.y - 14.0;
+    for toast in editor.toasts.iter().rev() {
+        let age = toast.since.elapsed().as_secs_f32();
+        let fade = (SHOWN_FOR.as_secs_f32() - age).clamp(0.0, 1.0);
+        let colour = match toast.level {
+            Level::Info => palette.info,
+            Level::Warning => palette.warning,
+            Level::Error => palette.error,
+        };
+        let galley = painter.layout(
+            toast.text.clone(),
+            FontId::proportional(14.0),
+            palette.text.gamma_multiply(fade),
+            (area.width() - 80.0).max(200.0),
+        );
+        let size = galley.size() + Vec2::new(28.0, 16.0);
+        let rect = Rect::from_min_size(Pos2::new(area.center().x - size.x / 2.0, y - size.y), size);
+        painter.rect(
+            rect,
+            CornerRadius::same(6),
+            palette.overlay.gamma_multiply(fade),
+            Stroke::new(1.0, colour.gamma_multiply(fade)),
+            StrokeKind::Inside,
+        );
+        painter.rect_filled(
+            Rect::from_min_size(rect.min, Vec2::new(4.0, rect.height())),
+            CornerRadius { nw: 6, sw: 6, ne: 0, se: 0 },
+            colour.gamma_multiply(fade),
+        );
+        painter.galley(rect.min + Vec2::new(16.0, 8.0), galley, Color32::PLACEHOLDER);
+        y = rect.min.y - 6.0;
+    }
+    ctx.request_repaint_after(Duration::from_millis(100));
+}
