@@ -3,6 +3,7 @@
 //! they came from (for folding in the GUI) and the routing scope each lives in.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use petgraph::graph::{NodeIndex, UnGraph};
 
@@ -37,6 +38,50 @@ pub struct FlatPort {
     pub link: Option<u32>,
 }
 
+/// An entity's parameter values: the type's defaults (shared by every instance of the type) under
+/// the instance's own overrides. Sharing keeps a million-entity model small.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ParamSet {
+    defaults: Arc<BTreeMap<String, ParamValue>>,
+    overrides: BTreeMap<String, ParamValue>,
+}
+
+impl ParamSet {
+    /// Shared defaults with no overrides.
+    pub fn new(defaults: Arc<BTreeMap<String, ParamValue>>) -> Self {
+        ParamSet { defaults, overrides: BTreeMap::new() }
+    }
+    /// The value of `name`: its override, else the type's default.
+    pub fn get(&self, name: &str) -> Option<&ParamValue> {
+        self.overrides.get(name).or_else(|| self.defaults.get(name))
+    }
+    /// Override one value.
+    pub fn insert(&mut self, name: &str, value: ParamValue) {
+        self.overrides.insert(name.to_string(), value);
+    }
+    /// Every value, overrides applied, in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &ParamValue)> {
+        self.defaults
+            .iter()
+            .filter(|(k, _)| !self.overrides.contains_key(*k))
+            .chain(self.overrides.iter())
+            .collect::<BTreeMap<_, _>>()
+            .into_iter()
+    }
+}
+
+impl FromIterator<(String, ParamValue)> for ParamSet {
+    fn from_iter<I: IntoIterator<Item = (String, ParamValue)>>(values: I) -> Self {
+        ParamSet::from(values.into_iter().collect::<BTreeMap<_, _>>())
+    }
+}
+
+impl From<BTreeMap<String, ParamValue>> for ParamSet {
+    fn from(values: BTreeMap<String, ParamValue>) -> Self {
+        ParamSet { defaults: Arc::new(BTreeMap::new()), overrides: values }
+    }
+}
+
 /// One simulated entity.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlatEntity {
@@ -47,11 +92,11 @@ pub struct FlatEntity {
     /// Behaviour name to instantiate.
     pub behaviour: String,
     /// Every parameter of the type, overrides applied over defaults.
-    pub params: BTreeMap<String, ParamValue>,
+    pub params: ParamSet,
     /// Ports in type order.
     pub ports: Vec<FlatPort>,
-    /// Visible states.
-    pub states: Vec<String>,
+    /// Visible states (shared by every instance of the type).
+    pub states: Arc<[String]>,
     /// Enclosing detailed compound, if any.
     pub group: Option<u32>,
     /// The network (routing scope) this entity sits in.
@@ -200,7 +245,7 @@ impl FlatModel {
                 .map(|(i, e)| EntityInfo {
                     path: e.path.clone(),
                     type_name: e.type_name.clone(),
-                    states: e.states.clone(),
+                    states: e.states.to_vec(),
                     params: params.get(i).cloned().unwrap_or_default(),
                     ports: e.ports.iter().map(|p| p.name.clone()).collect(),
                     group: e.group,

@@ -5,11 +5,14 @@ mod flat;
 #[cfg(test)]
 mod tests;
 
-pub use flat::{Endpoint, EntityId, FlatEntity, FlatGroup, FlatLink, FlatModel, FlatPort, PortIndex, Scope};
+pub use flat::{
+    Endpoint, EntityId, FlatEntity, FlatGroup, FlatLink, FlatModel, FlatPort, ParamSet, PortIndex, Scope,
+};
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use crate::model::{AbstractionLevel, EntityType, Network, PortRef, Project, TypeRegistry};
+use crate::model::{AbstractionLevel, EntityType, Network, ParamValue, PortRef, Project, TypeRegistry};
 use crate::validate::{ValidationErrors, join_path, validate_project};
 
 /// Why elaboration failed.
@@ -31,8 +34,11 @@ pub enum ElabError {
 /// Validate, then flatten a project.
 pub fn elaborate(project: &Project, registry: &TypeRegistry) -> Result<FlatModel, ElabError> {
     validate_project(project, registry)?;
-    let mut b =
-        Builder { registry, model: FlatModel { project: project.name.clone(), ..FlatModel::default() } };
+    let mut b = Builder {
+        registry,
+        model: FlatModel { project: project.name.clone(), ..FlatModel::default() },
+        shared: BTreeMap::new(),
+    };
     b.model.scopes.push(Scope { path: String::new(), routing: project.network.routing.clone() });
     b.network(&project.network, "", None, 0)?;
     Ok(b.model)
@@ -52,8 +58,11 @@ pub fn elaborate_type(
         path: type_name.to_string(),
         message: "not a compound type".into(),
     })?;
-    let mut b =
-        Builder { registry, model: FlatModel { project: type_name.to_string(), ..FlatModel::default() } };
+    let mut b = Builder {
+        registry,
+        model: FlatModel { project: type_name.to_string(), ..FlatModel::default() },
+        shared: BTreeMap::new(),
+    };
     b.model.scopes.push(Scope { path: String::new(), routing: compound.network.routing.clone() });
     let ends = b.network(&compound.network, "", None, 0)?;
     let mut outer = BTreeMap::new();
@@ -65,9 +74,14 @@ pub fn elaborate_type(
     Ok((b.model, outer))
 }
 
+/// What every instance of a type shares: parameter defaults and state names.
+type SharedByType = (Arc<BTreeMap<String, ParamValue>>, Arc<[String]>);
+
 struct Builder<'a> {
     registry: &'a TypeRegistry,
     model: FlatModel,
+    /// Per type: its parameter defaults and state names, shared by all its instances.
+    shared: BTreeMap<String, SharedByType>,
 }
 
 impl Builder<'_> {
@@ -117,10 +131,22 @@ impl Builder<'_> {
                 }
             } else {
                 let id = self.model.entities.len() as EntityId;
-                let mut params = BTreeMap::new();
+                let (defaults, states) = self
+                    .shared
+                    .entry(ty.name.clone())
+                    .or_insert_with(|| {
+                        let defaults = ty
+                            .params
+                            .iter()
+                            .filter_map(|d| d.default.clone().map(|v| (d.name.clone(), v)))
+                            .collect();
+                        (Arc::new(defaults), ty.states.clone().into())
+                    })
+                    .clone();
+                let mut params = ParamSet::new(defaults);
                 for def in &ty.params {
-                    if let Some(v) = inst.params.get(&def.name).or(def.default.as_ref()) {
-                        params.insert(def.name.clone(), v.clone());
+                    if let Some(v) = inst.params.get(&def.name) {
+                        params.insert(&def.name, v.clone());
                     }
                 }
                 let ports: Vec<FlatPort> = ty
@@ -146,7 +172,7 @@ impl Builder<'_> {
                     behaviour,
                     params,
                     ports,
-                    states: ty.states.clone(),
+                    states,
                     group,
                     scope,
                     stands_for: ty.compound.as_ref().map(|_| ty.name.clone()),

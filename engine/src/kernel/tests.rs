@@ -30,7 +30,7 @@ fn entity(path: &str, ports: usize, states: &[&str]) -> FlatEntity {
         path: path.to_string(),
         type_name: "T".into(),
         behaviour: "test".into(),
-        params: std::collections::BTreeMap::default(),
+        params: crate::elaborate::ParamSet::default(),
         ports: (0..ports)
             .map(|i| FlatPort {
                 name: format!("p{i}"),

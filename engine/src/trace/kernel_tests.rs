@@ -3,7 +3,6 @@
 //! departures delayed behind a busy link, which make record times non-monotone), and the trace
 //! summary agrees with the kernel's own statistics, which are computed independently.
 
-use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use super::read::{TraceRead, records};
@@ -66,14 +65,14 @@ fn model() -> FlatModel {
         path: format!("net/{name}"),
         type_name: "Node".into(),
         behaviour: "node".into(),
-        params: BTreeMap::new(),
+        params: crate::elaborate::ParamSet::default(),
         ports: vec![FlatPort {
             name: "io".into(),
             direction: Direction::InOut,
             link_type: "bytes".into(),
             link: Some(0),
         }],
-        states: vec!["IDLE".into(), "BUSY".into()],
+        states: vec!["IDLE".to_string(), "BUSY".to_string()].into(),
         group: None,
         scope: 0,
         stands_for: None,

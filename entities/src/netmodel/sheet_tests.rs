@@ -30,7 +30,7 @@ fn entity(path: &str, behaviour: &str, ports: &[&str], states: &[&str]) -> FlatE
         path: path.into(),
         type_name: path.into(),
         behaviour: behaviour.into(),
-        params: BTreeMap::new(),
+        params: BTreeMap::new().into(),
         ports: ports
             .iter()
             .map(|name| FlatPort {
@@ -56,7 +56,7 @@ fn star(n: usize, latency: SimTime, fabric_params: &[(&str, &str)]) -> FlatModel
         (0..n).map(|i| entity(&format!("p{i}"), PROCESSOR, &["net"], &PROCESSOR_STATES)).collect();
     let mut fabric = entity("fabric", NETWORK_MODEL, &port_refs, &NETWORK_MODEL_STATES);
     for (k, v) in fabric_params {
-        fabric.params.insert((*k).to_string(), ParamValue::Text((*v).to_string()));
+        fabric.params.insert(k, ParamValue::Text((*v).to_string()));
     }
     entities.push(fabric);
     let mut links = Vec::new();

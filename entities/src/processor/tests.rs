@@ -22,7 +22,7 @@ fn entity(path: &str, ports: usize, states: &[&str]) -> FlatEntity {
         path: path.into(),
         type_name: path.into(),
         behaviour: "x".into(),
-        params: BTreeMap::new(),
+        params: BTreeMap::new().into(),
         ports: (0..ports)
             .map(|i| FlatPort {
                 name: format!("p{i}"),

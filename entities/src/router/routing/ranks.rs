@@ -155,7 +155,6 @@ pub fn assign_ranks(model: &FlatModel) -> Result<RankMap, RankError> {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
 
     use hase_engine::elaborate::FlatEntity;
 
@@ -166,9 +165,9 @@ mod tests {
             path: path.into(),
             type_name: "T".into(),
             behaviour: behaviour.into(),
-            params: rank.map(|r| ("rank".to_string(), r)).into_iter().collect::<BTreeMap<_, _>>(),
+            params: rank.map(|r| ("rank".to_string(), r)).into_iter().collect(),
             ports: Vec::new(),
-            states: Vec::new(),
+            states: Vec::new().into(),
             group: None,
             scope: 0,
             stands_for: None,

@@ -25,7 +25,7 @@ fn router(path: &str, params: &[(&str, ParamValue)], ports: usize) -> FlatEntity
                 link: None,
             })
             .collect(),
-        states: Vec::new(),
+        states: Vec::new().into(),
         group: None,
         scope: 0,
         stands_for: None,
