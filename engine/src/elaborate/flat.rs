@@ -107,6 +107,36 @@ pub struct FlatEntity {
 }
 
 impl FlatEntity {
+    /// An entity built by hand (benchmarks, tests, tools that skip the document model): named after
+    /// its path, with unlinked in-out ports of one link type, no parameters and the given states.
+    pub fn new(
+        path: &str,
+        behaviour: &str,
+        ports: impl IntoIterator<Item = impl Into<String>>,
+        link_type: &str,
+        states: &[&str],
+    ) -> Self {
+        FlatEntity {
+            path: path.to_string(),
+            type_name: path.to_string(),
+            behaviour: behaviour.to_string(),
+            params: ParamSet::default(),
+            ports: ports
+                .into_iter()
+                .map(|name| FlatPort {
+                    name: name.into(),
+                    direction: Direction::InOut,
+                    link_type: link_type.to_string(),
+                    link: None,
+                })
+                .collect(),
+            states: states.iter().map(|s| (*s).to_string()).collect(),
+            group: None,
+            scope: 0,
+            stands_for: None,
+        }
+    }
+
     /// Index of the port called `name`.
     pub fn port_index(&self, name: &str) -> Option<PortIndex> {
         self.ports.iter().position(|p| p.name == name).map(|i| i as PortIndex)

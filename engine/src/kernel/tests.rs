@@ -4,8 +4,7 @@
 use std::sync::{Arc, Mutex};
 
 use super::*;
-use crate::elaborate::{Endpoint, FlatEntity, FlatLink, FlatModel, FlatPort};
-use crate::model::Direction;
+use crate::elaborate::{Endpoint, FlatEntity, FlatLink, FlatModel};
 use crate::time::SimTime;
 use crate::trace::{MemorySink, Record, TraceLevel};
 
@@ -26,24 +25,7 @@ impl Message for Msg {
 }
 
 fn entity(path: &str, ports: usize, states: &[&str]) -> FlatEntity {
-    FlatEntity {
-        path: path.to_string(),
-        type_name: "T".into(),
-        behaviour: "test".into(),
-        params: crate::elaborate::ParamSet::default(),
-        ports: (0..ports)
-            .map(|i| FlatPort {
-                name: format!("p{i}"),
-                direction: Direction::InOut,
-                link_type: "x".into(),
-                link: None,
-            })
-            .collect(),
-        states: states.iter().map(|s| (*s).to_string()).collect(),
-        group: None,
-        scope: 0,
-        stands_for: None,
-    }
+    FlatEntity::new(path, "test", (0..ports).map(|i| format!("p{i}")), "x", states)
 }
 
 /// Two entities `a` and `b`, port 0 of each joined by one link.

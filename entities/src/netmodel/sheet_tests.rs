@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use hase_engine::elaborate::{Endpoint, FlatEntity, FlatLink, FlatModel, FlatPort};
+use hase_engine::elaborate::{Endpoint, FlatEntity, FlatLink, FlatModel};
 use hase_engine::model::{Direction, ParamValue, StreamSource, Workload};
 use hase_engine::stats::RunStats;
 use hase_engine::time::SimTime;
@@ -26,25 +26,7 @@ use crate::workload::program::OpList;
 const US: u64 = 1_000_000;
 
 fn entity(path: &str, behaviour: &str, ports: &[&str], states: &[&str]) -> FlatEntity {
-    FlatEntity {
-        path: path.into(),
-        type_name: path.into(),
-        behaviour: behaviour.into(),
-        params: BTreeMap::new().into(),
-        ports: ports
-            .iter()
-            .map(|name| FlatPort {
-                name: (*name).to_string(),
-                direction: Direction::InOut,
-                link_type: "packet".into(),
-                link: None,
-            })
-            .collect(),
-        states: states.iter().map(|s| (*s).to_string()).collect(),
-        group: None,
-        scope: 0,
-        stands_for: None,
-    }
+    FlatEntity::new(path, behaviour, ports.iter().copied(), "packet", states)
 }
 
 /// Processors `p0…` (entities 0…n−1), each linked by its `net` port to port `p[i]` of the network

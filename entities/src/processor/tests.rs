@@ -3,8 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use hase_engine::elaborate::{Endpoint, FlatEntity, FlatLink, FlatModel, FlatPort};
-use hase_engine::model::Direction;
+use hase_engine::elaborate::{Endpoint, FlatEntity, FlatLink, FlatModel};
 use hase_engine::time::SimTime;
 use hase_engine::{Behaviour, RunControl, RunOutcome, SimConfig, Simulation};
 
@@ -18,24 +17,7 @@ use crate::router::switch::{RouterBehaviour, RouterConfig, Switching};
 use crate::workload::program::OpList;
 
 fn entity(path: &str, ports: usize, states: &[&str]) -> FlatEntity {
-    FlatEntity {
-        path: path.into(),
-        type_name: path.into(),
-        behaviour: "x".into(),
-        params: BTreeMap::new().into(),
-        ports: (0..ports)
-            .map(|i| FlatPort {
-                name: format!("p{i}"),
-                direction: Direction::InOut,
-                link_type: "packet".into(),
-                link: None,
-            })
-            .collect(),
-        states: states.iter().map(|s| (*s).to_string()).collect(),
-        group: None,
-        scope: 0,
-        stands_for: None,
-    }
+    FlatEntity::new(path, "x", (0..ports).map(|i| format!("p{i}")), "packet", states)
 }
 
 /// p0 — r — p1 with 100 ns, 1 B/ns links.

@@ -1,10 +1,8 @@
 //! Tests of the routing rules: hand-worked ports for each algorithmic rule, error messages, a
 //! 65,536-node torus without tables, and shortest paths checked against Dijkstra distances.
 
-use hase_engine::elaborate::{FlatEntity, FlatPort, Scope, elaborate};
-use hase_engine::model::{
-    Direction, Instance, Link, ParamValue, PortRef, Project, Routing, TypeRegistry, UpChoice,
-};
+use hase_engine::elaborate::{FlatEntity, Scope, elaborate};
+use hase_engine::model::{Instance, Link, ParamValue, PortRef, Project, Routing, TypeRegistry, UpChoice};
 use hase_engine::time::SimTime;
 use petgraph::graph::DiGraph;
 
@@ -12,24 +10,10 @@ use super::*;
 use crate::catalogue::builtin_registry;
 
 fn router(path: &str, params: &[(&str, ParamValue)], ports: usize) -> FlatEntity {
-    FlatEntity {
-        path: path.into(),
-        type_name: "Router".into(),
-        behaviour: ROUTER.into(),
-        params: params.iter().map(|(k, v)| ((*k).to_string(), v.clone())).collect(),
-        ports: (0..ports)
-            .map(|i| FlatPort {
-                name: format!("p{i}"),
-                direction: Direction::InOut,
-                link_type: "packet".into(),
-                link: None,
-            })
-            .collect(),
-        states: Vec::new().into(),
-        group: None,
-        scope: 0,
-        stands_for: None,
-    }
+    let mut e = FlatEntity::new(path, ROUTER, (0..ports).map(|i| format!("p{i}")), "packet", &[]);
+    e.type_name = "Router".into();
+    e.params = params.iter().map(|(k, v)| ((*k).to_string(), v.clone())).collect();
+    e
 }
 
 fn algo(routing: &Routing, e: &FlatEntity) -> Result<Algo, RoutingError> {
