@@ -175,6 +175,14 @@ impl Mpi {
         }
     }
 
+    /// A new send request and the message number its packets will carry.
+    fn start_send(&mut self, dst: u32, bytes: u64, now: SimTime) -> (ReqKey, u64) {
+        let req = self.new_req(ReqKind::Send { dst, bytes }, now);
+        let msg_id = self.next_msg;
+        self.next_msg += 1;
+        (req, msg_id)
+    }
+
     /// Post a send; returns its request and the packets to inject now.
     pub fn post_send(
         &mut self,
@@ -184,9 +192,7 @@ impl Mpi {
         context: Context,
         now: SimTime,
     ) -> (ReqKey, Effects) {
-        let req = self.new_req(ReqKind::Send { dst, bytes }, now);
-        let msg_id = self.next_msg;
-        self.next_msg += 1;
+        let (req, msg_id) = self.start_send(dst, bytes, now);
         let packets = if bytes > self.limits.eager_limit {
             self.awaiting_cts.insert(msg_id, (req, dst, bytes, tag, context));
             vec![self.control(PacketKind::Rts, dst, (msg_id, bytes, tag, context), now)]
@@ -209,12 +215,10 @@ impl Mpi {
         now: SimTime,
         done_at: SimTime,
     ) -> (ReqKey, Effects) {
-        let req = self.new_req(ReqKind::Send { dst, bytes }, now);
+        let (req, msg_id) = self.start_send(dst, bytes, now);
         if let Some(r) = self.reqs.get_mut(&req) {
             r.done_at = Some(done_at);
         }
-        let msg_id = self.next_msg;
-        self.next_msg += 1;
         let mut packet = self.control(PacketKind::Data, dst, (msg_id, bytes, tag, context), now);
         packet.bytes = 0;
         (req, Effects { packets: vec![packet], ..Effects::default() })
