@@ -3,17 +3,18 @@
 
 mod behaviour;
 mod context;
+mod outcome;
 pub mod queue;
 pub mod rng;
 mod sim;
 
 pub use behaviour::{Behaviour, Message};
 pub use context::{Ctx, SendInfo};
-pub use rng::{EntityRng, entity_rng, path_hash};
-pub use sim::{
+pub use outcome::{
     BlockedEntity, BuildError, DeadlockReport, Progress, RunControl, RunOutcome, RunReport, SimConfig,
-    Simulation,
 };
+pub use rng::{EntityRng, entity_rng, path_hash};
+pub use sim::Simulation;
 
 #[cfg(test)]
 mod tests;
