@@ -1,6 +1,6 @@
 //! The palette: every entity type the project can use (built-ins and the project's own), grouped
 //! by category, each with its icon. Drag an entry onto the canvas to place it, or click it and then
-//! click the canvas.
+//! click the canvas. Below them, the topology templates: a click opens the template dialog.
 
 use std::collections::BTreeMap;
 
@@ -17,6 +17,8 @@ use crate::theme::{Palette, category_index};
 #[derive(Default)]
 pub struct PalettePanel {
     filter: String,
+    /// A template clicked in the Templates section (the app opens the template dialog on it).
+    pub template_clicked: Option<&'static str>,
 }
 
 /// Category display order.
@@ -63,6 +65,7 @@ impl PalettePanel {
             if groups.is_empty() {
                 ui.weak("No type matches the filter.");
             }
+            self.template_clicked = self.template_clicked.or_else(|| templates(ui));
             ui.add_space(8.0);
             ui.weak(
                 "Drag a type onto the canvas, or click it and then click the canvas (Shift keeps placing).",
@@ -187,4 +190,24 @@ fn tooltip(ui: &mut Ui, ty: &EntityType) {
         levels.push("behavioural");
     }
     ui.weak(format!("Levels: {}", levels.join(", ")));
+}
+
+/// The Templates section; returns the template clicked.
+fn templates(ui: &mut Ui) -> Option<&'static str> {
+    let mut clicked = None;
+    egui::CollapsingHeader::new(egui::RichText::new("Templates").strong())
+        .id_salt(("palette", "Templates"))
+        .default_open(true)
+        .show(ui, |ui| {
+            for name in hase_templates::Topology::all_names() {
+                let title = crate::ui::template_dialog::template_title(name);
+                let help = hase_templates::Topology::dims_help(name).unwrap_or("");
+                let response =
+                    ui.add_sized([ui.available_width(), 22.0], egui::Button::new(title).frame(false));
+                if response.on_hover_text(format!("Generate a {title}… ({help})")).clicked() {
+                    clicked = Some(*name);
+                }
+            }
+        });
+    clicked
 }
