@@ -22,3 +22,7 @@ pub mod ui;
 mod fixtures;
 #[cfg(test)]
 mod gui_tests;
+#[cfg(test)]
+mod gui_tests_design;
+#[cfg(test)]
+mod gui_tests_library;

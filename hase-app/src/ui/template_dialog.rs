@@ -272,7 +272,7 @@ impl TemplateDialog {
         };
         let width = 250.0;
         egui::Grid::new("template-fields").num_columns(2).spacing([12.0, 8.0]).show(ui, |ui| {
-            ui.label("Topology");
+            let label = ui.label("Topology").id;
             let mut chosen = None;
             egui::ComboBox::from_id_salt("template-topology")
                 .selected_text(template_title(self.template))
@@ -285,13 +285,13 @@ impl TemplateDialog {
                     }
                 })
                 .response
-                .accessible_name("Topology");
+                .labelled_by(label);
             if let Some(name) = chosen.filter(|n| *n != self.template) {
                 self.select_template(name, editor);
             }
             ui.end_row();
 
-            ui.label("Dimensions");
+            let label = ui.label("Dimensions").id;
             ui.vertical(|ui| {
                 let response = ui
                     .add(
@@ -299,7 +299,7 @@ impl TemplateDialog {
                             .desired_width(width)
                             .id_salt("template-dims"),
                     )
-                    .accessible_name("Dimensions");
+                    .labelled_by(label);
                 if response.changed() {
                     self.rename_compound(editor);
                 }
@@ -309,7 +309,7 @@ impl TemplateDialog {
             ui.end_row();
 
             if self.template == "fat_tree" {
-                ui.label("Up links");
+                let label = ui.label("Up links").id;
                 egui::ComboBox::from_id_salt("template-up")
                     .selected_text(up_word(self.up_choice))
                     .width(width)
@@ -320,15 +320,15 @@ impl TemplateDialog {
                         }
                     })
                     .response
-                    .accessible_name("Up links");
+                    .labelled_by(label);
                 ui.end_row();
             }
             let compatible = self.preview.as_ref().map(|p| p.compatible.clone()).unwrap_or_default();
-            ui.label("Switch");
-            component_combo(ui, "Switch", &mut self.switch_type, &compatible.switches, width);
+            let label = ui.label("Switch").id;
+            component_combo(ui, label, "Switch", &mut self.switch_type, &compatible.switches, width);
             ui.end_row();
-            ui.label("Processor");
-            component_combo(ui, "Processor", &mut self.endpoint_type, &compatible.endpoints, width);
+            let label = ui.label("Processor").id;
+            component_combo(ui, label, "Processor", &mut self.endpoint_type, &compatible.endpoints, width);
             ui.end_row();
 
             for (label, fields, error, salt) in [
@@ -399,7 +399,7 @@ impl TemplateDialog {
             ui.checkbox(&mut self.processors, format!("Insert the processors{ranks}"));
             ui.end_row();
 
-            ui.label("Name prefix");
+            let label = ui.label("Name prefix").id;
             let response = ui
                 .add(
                     egui::TextEdit::singleline(&mut self.prefix)
@@ -407,7 +407,7 @@ impl TemplateDialog {
                         .hint_text("none")
                         .id_salt("template-prefix"),
                 )
-                .accessible_name("Name prefix");
+                .labelled_by(label);
             if response.changed() {
                 self.prefix_edited = true;
             }
@@ -419,7 +419,8 @@ impl TemplateDialog {
         ui.add_space(6.0);
         let mut command = None;
         ui.horizontal(|ui| {
-            let insert = ui.add_enabled(ready.is_some(), egui::Button::new(RichText::new("Insert").strong()));
+            let insert =
+                ui.add_enabled(ready.is_some(), egui::Button::new(RichText::new("Insert network").strong()));
             if insert.clicked()
                 && let Some(request) = ready
             {
@@ -546,7 +547,14 @@ fn up_help(choice: UpChoice) -> &'static str {
     }
 }
 
-fn component_combo(ui: &mut Ui, name: &str, chosen: &mut String, compatible: &[String], width: f32) {
+fn component_combo(
+    ui: &mut Ui,
+    label: egui::Id,
+    name: &str,
+    chosen: &mut String,
+    compatible: &[String],
+    width: f32,
+) {
     let fits = compatible.contains(chosen);
     let shown = if fits { chosen.clone() } else { format!("{chosen} (does not fit)") };
     let combo = egui::ComboBox::from_id_salt(("template-component", name)).selected_text(shown).width(width);
@@ -560,5 +568,5 @@ fn component_combo(ui: &mut Ui, name: &str, chosen: &mut String, compatible: &[S
             }
         })
         .response
-        .accessible_name(name);
+        .labelled_by(label);
 }

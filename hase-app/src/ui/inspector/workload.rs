@@ -144,7 +144,7 @@ impl WorkloadEditor {
                 }
             })
             .response
-            .accessible_name("Program");
+            .accessible_name("Built-in program");
         if let Some(next) = chosen.filter(|n| *n != name) {
             editor.run(Command::SetWorkload {
                 workload: Workload::Program { name: next.into(), params: BTreeMap::new() },
@@ -164,12 +164,13 @@ impl WorkloadEditor {
         egui::Grid::new("workload-params").num_columns(3).spacing([8.0, 6.0]).striped(true).show(ui, |ui| {
             for def in &info.params {
                 let label = ui.label(&def.name);
+                let label_id = label.id;
                 if !def.description.is_empty() {
                     label.on_hover_text(&def.description);
                 }
                 let current = params.get(&def.name).or(def.default.as_ref());
                 ui.vertical(|ui| {
-                    if let Some(value) = self.value_field(ui, def, current) {
+                    if let Some(value) = self.value_field(ui, def, current, label_id) {
                         set = Some((def.name.clone(), Some(value)));
                     }
                     if let Some(e) = self.errors.get(&def.name) {
@@ -211,14 +212,12 @@ impl WorkloadEditor {
         ui: &mut Ui,
         def: &ParamDef,
         current: Option<&ParamValue>,
+        label: egui::Id,
     ) -> Option<ParamValue> {
         match &def.kind {
             ParamKind::Bool => {
                 let mut value = current.and_then(ParamValue::as_bool).unwrap_or(false);
-                ui.checkbox(&mut value, "")
-                    .accessible_name(&def.name)
-                    .changed()
-                    .then_some(ParamValue::Bool(value))
+                ui.checkbox(&mut value, "").labelled_by(label).changed().then_some(ParamValue::Bool(value))
             }
             ParamKind::Enum { choices } => {
                 let shown = current.and_then(ParamValue::as_text).unwrap_or("").to_string();
@@ -234,7 +233,7 @@ impl WorkloadEditor {
                         }
                     })
                     .response
-                    .accessible_name(&def.name);
+                    .labelled_by(label);
                 chosen.filter(|c| *c != shown).map(ParamValue::Text)
             }
             kind => {
@@ -246,7 +245,7 @@ impl WorkloadEditor {
                             .desired_width(170.0)
                             .id_salt(("workload-param", &def.name)),
                     )
-                    .accessible_name(&def.name);
+                    .labelled_by(label);
                 let response = response.on_hover_text(format!("{}; Enter to apply", kind.expected()));
                 if !(response.lost_focus() && *text != shown) {
                     return None;
@@ -306,7 +305,10 @@ impl WorkloadEditor {
                             [150.0, row_height - 4.0],
                             egui::Label::new(RichText::new(summary).weak()).truncate(),
                         );
-                        if ui.small_button("Edit").on_hover_text("Write this rank's stream here").clicked() {
+                        let edit = ui
+                            .small_button("Edit")
+                            .accessible_name(format!("Edit the stream of rank {rank}"));
+                        if edit.on_hover_text("Write this rank's stream here").clicked() {
                             let text = match streams.get(&rank) {
                                 Some(StreamSource::Inline(t)) => t.clone(),
                                 _ => String::new(),
@@ -334,7 +336,7 @@ impl WorkloadEditor {
         );
         if let Some((rank, text)) = &mut self.stream {
             ui.add_space(4.0);
-            ui.label(RichText::new(format!("Stream of rank {rank}")).strong());
+            let label = ui.label(RichText::new(format!("Stream of rank {rank}")).strong()).id;
             ui.add(
                 egui::TextEdit::multiline(text)
                     .code_editor()
@@ -343,7 +345,7 @@ impl WorkloadEditor {
                     .hint_text("COMPUTE 10us\nSEND 1 4K\nRECV 1")
                     .id_salt("workload-stream-text"),
             )
-            .accessible_name(format!("Stream of rank {rank}"));
+            .labelled_by(label);
             if let Some(e) = &self.stream_error {
                 ui.label(RichText::new(e).color(palette.error).small());
             }
@@ -406,11 +408,12 @@ impl WorkloadEditor {
         let settings = editor.doc.project.settings.clone();
         let mut next = None;
         egui::Grid::new("run-settings").num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
-            ui.label("Seed").on_hover_text("Every random stream derives from it: same seed, same run");
+            let label =
+                ui.label("Seed").on_hover_text("Every random stream derives from it: same seed, same run").id;
             let seed = self.text.entry("seed".into()).or_insert_with(|| settings.seed.to_string());
             let response = ui
                 .add(egui::TextEdit::singleline(seed).desired_width(140.0).id_salt("run-seed"))
-                .accessible_name("Seed");
+                .labelled_by(label);
             if response.lost_focus() && seed.trim() != settings.seed.to_string() {
                 match seed.trim().parse::<u64>() {
                     Ok(value) => next = Some(RunSettings { seed: value, ..settings.clone() }),
@@ -423,7 +426,7 @@ impl WorkloadEditor {
                 }
             }
             ui.end_row();
-            ui.label("Trace level").on_hover_text("Level L keeps everything at L and above");
+            let label = ui.label("Trace level").on_hover_text("Level L keeps everything at L and above").id;
             let index = usize::from(settings.trace_level.clamp(1, 5) - 1);
             egui::ComboBox::from_id_salt("run-trace-level")
                 .selected_text(TRACE_LEVEL_TEXT[index])
@@ -439,10 +442,12 @@ impl WorkloadEditor {
                     }
                 })
                 .response
-                .accessible_name("Trace level");
+                .labelled_by(label);
             ui.end_row();
-            ui.label("Run until")
-                .on_hover_text("Stop the run at this simulated time (empty: until the workload ends)");
+            let label = ui
+                .label("Run until")
+                .on_hover_text("Stop the run at this simulated time (empty: until the workload ends)")
+                .id;
             let shown = settings.until.map_or_else(String::new, |t| t.to_string());
             let until = self.text.entry("until".into()).or_insert_with(|| shown.clone());
             let response = ui
@@ -452,7 +457,7 @@ impl WorkloadEditor {
                         .hint_text("the end")
                         .id_salt("run-until"),
                 )
-                .accessible_name("Run until");
+                .labelled_by(label);
             if response.lost_focus() && until.trim() != shown {
                 if until.trim().is_empty() {
                     next = Some(RunSettings { until: None, ..settings.clone() });
