@@ -75,6 +75,8 @@ impl LibraryBrowser {
         let mut open = true;
         egui::Window::new("Project library")
             .open(&mut open)
+            .pivot(egui::Align2::CENTER_TOP)
+            .default_pos(ctx.content_rect().center_top() + egui::vec2(0.0, 80.0))
             .collapsible(false)
             .default_size([760.0, 420.0])
             .show(ctx, |ui| self.contents(ui, palette, &mut out));
@@ -111,6 +113,7 @@ impl LibraryBrowser {
     }
 
     fn contents(&mut self, ui: &mut Ui, palette: &Palette, out: &mut Vec<BrowserRequest>) {
+        ui.set_min_size(egui::vec2(720.0, 340.0));
         ui.horizontal(|ui| {
             ui.weak(format!("Database: {}", self.location));
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {

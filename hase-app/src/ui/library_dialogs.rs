@@ -30,26 +30,31 @@ pub fn recovery(ctx: &egui::Context, records: &[Recovery]) -> Option<RecoveryAns
              never saved:",
         );
         ui.add_space(6.0);
-        egui::Grid::new("recovery-grid").num_columns(3).striped(true).spacing([12.0, 6.0]).show(ui, |ui| {
-            for (i, record) in records.iter().enumerate() {
-                ui.vertical(|ui| {
-                    ui.label(RichText::new(&record.name).strong());
-                    let base = record.based_on_version.map_or_else(
-                        || "never saved to the library".to_string(),
-                        |v| format!("edits on version {v}"),
-                    );
-                    ui.weak(format!("autosaved {} · {base}", record.saved_at));
+        for (i, record) in records.iter().enumerate() {
+            egui::Frame::group(ui.style()).show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.vertical(|ui| {
+                        ui.set_width(340.0);
+                        ui.label(RichText::new(&record.name).strong());
+                        let base = record.based_on_version.map_or_else(
+                            || "never saved to the library".to_string(),
+                            |v| format!("edits on version {v}"),
+                        );
+                        ui.weak(format!("autosaved {} · {base}", record.saved_at));
+                    });
+                    if ui
+                        .button("Restore")
+                        .on_hover_text("Open the autosaved project (still unsaved)")
+                        .clicked()
+                    {
+                        answer = Some(RecoveryAnswer::Restore(i));
+                    }
+                    if ui.button("Discard").on_hover_text("Throw the autosaved changes away").clicked() {
+                        answer = Some(RecoveryAnswer::Discard(i));
+                    }
                 });
-                if ui.button("Restore").on_hover_text("Open the autosaved project (still unsaved)").clicked()
-                {
-                    answer = Some(RecoveryAnswer::Restore(i));
-                }
-                if ui.button("Discard").on_hover_text("Throw the autosaved changes away").clicked() {
-                    answer = Some(RecoveryAnswer::Discard(i));
-                }
-                ui.end_row();
-            }
-        });
+            });
+        }
         ui.add_space(8.0);
         if ui
             .button("Decide later")

@@ -65,7 +65,7 @@ impl PalettePanel {
             if groups.is_empty() {
                 ui.weak("No type matches the filter.");
             }
-            self.template_clicked = self.template_clicked.or_else(|| templates(ui));
+            self.template_clicked = self.template_clicked.or_else(|| templates(ui, icons, palette));
             ui.add_space(8.0);
             ui.weak(
                 "Drag a type onto the canvas, or click it and then click the canvas (Shift keeps placing).",
@@ -192,8 +192,9 @@ fn tooltip(ui: &mut Ui, ty: &EntityType) {
     ui.weak(format!("Levels: {}", levels.join(", ")));
 }
 
-/// The Templates section; returns the template clicked.
-fn templates(ui: &mut Ui) -> Option<&'static str> {
+/// The Templates section: one row per topology, drawn like the type rows; returns the template
+/// clicked.
+fn templates(ui: &mut Ui, icons: &Icons, palette: &Palette) -> Option<&'static str> {
     let mut clicked = None;
     egui::CollapsingHeader::new(egui::RichText::new("Templates").strong())
         .id_salt(("palette", "Templates"))
@@ -202,8 +203,41 @@ fn templates(ui: &mut Ui) -> Option<&'static str> {
             for name in hase_templates::Topology::all_names() {
                 let title = crate::ui::template_dialog::template_title(name);
                 let help = hase_templates::Topology::dims_help(name).unwrap_or("");
-                let response =
-                    ui.add_sized([ui.available_width(), 22.0], egui::Button::new(title).frame(false));
+                let height = 26.0;
+                let (rect, response) =
+                    ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::click());
+                response.widget_info(|| WidgetInfo::labeled(egui::Role::Button, true, title));
+                let visuals = ui.style().interact(&response);
+                if response.hovered() {
+                    ui.painter().rect(
+                        rect,
+                        CornerRadius::same(4),
+                        visuals.weak_bg_fill,
+                        Stroke::NONE,
+                        StrokeKind::Inside,
+                    );
+                }
+                let icon = Rect::from_min_size(rect.min + Vec2::new(8.0, 3.0), Vec2::splat(height - 6.0));
+                match icons.get("network") {
+                    Some(texture) => {
+                        let uv = Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+                        ui.painter().image(texture.id(), icon, uv, crate::theme::ICON_TINT);
+                    }
+                    None => draw_glyph(
+                        ui.painter(),
+                        icon,
+                        category_index("Networks"),
+                        true,
+                        palette.category_colour("Networks"),
+                    ),
+                }
+                ui.painter().text(
+                    egui::pos2(icon.max.x + 10.0, rect.center().y),
+                    egui::Align2::LEFT_CENTER,
+                    title,
+                    egui::FontId::proportional(14.0),
+                    visuals.text_color(),
+                );
                 if response.on_hover_text(format!("Generate a {title}… ({help})")).clicked() {
                     clicked = Some(*name);
                 }

@@ -251,6 +251,8 @@ impl TemplateDialog {
         let mut command = None;
         egui::Window::new("Insert network from template")
             .open(&mut open)
+            .pivot(egui::Align2::CENTER_TOP)
+            .default_pos(ctx.content_rect().center_top() + egui::vec2(0.0, 60.0))
             .collapsible(false)
             .resizable(false)
             .default_width(480.0)
@@ -291,7 +293,7 @@ impl TemplateDialog {
             }
             ui.end_row();
 
-            let label = ui.label("Dimensions").id;
+            let label = top_label(ui, "Dimensions");
             ui.vertical(|ui| {
                 let response = ui
                     .add(
@@ -340,7 +342,7 @@ impl TemplateDialog {
                     "template-plink",
                 ),
             ] {
-                ui.label(label);
+                top_label(ui, label);
                 ui.vertical(|ui| {
                     ui.horizontal(|ui| {
                         ui.weak("latency");
@@ -363,7 +365,7 @@ impl TemplateDialog {
                 ui.end_row();
             }
 
-            ui.label("Insert as");
+            top_label(ui, "Insert as");
             ui.vertical(|ui| {
                 ui.radio_value(&mut self.compound, false, "Flat: switches and processors in this network");
                 ui.radio_value(
@@ -569,4 +571,13 @@ fn component_combo(
         })
         .response
         .labelled_by(label);
+}
+
+/// A grid row label aligned with the first line of a taller cell beside it; returns its id.
+fn top_label(ui: &mut Ui, text: &str) -> egui::Id {
+    ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
+        ui.add_space(2.0);
+        ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend)).id
+    })
+    .inner
 }

@@ -39,6 +39,8 @@ pub struct WorkloadEditor {
     /// The rank whose inline stream is open in the text editor, with the text being edited.
     stream: Option<(u32, String)>,
     stream_error: Option<String>,
+    /// Give the stream text the keyboard on the next frame (it was just opened).
+    focus_stream: bool,
 }
 
 /// Number of processors (ranks) of the project: processor instances, counted inside compounds
@@ -182,7 +184,7 @@ impl WorkloadEditor {
                         ui.weak(unit);
                     }
                     let overridden = params.contains_key(&def.name);
-                    let reset = ui.add_enabled(overridden, egui::Button::new("default").small());
+                    let reset = ui.add_enabled(overridden, egui::Button::new("reset").small());
                     let default = def.default.as_ref().map_or_else(|| "none".into(), ParamValue::display);
                     if reset.on_hover_text(format!("Back to the default, {default}")).clicked() {
                         set = Some((def.name.clone(), None));
@@ -295,7 +297,7 @@ impl WorkloadEditor {
                 for rank in rows {
                     let rank = rank as u32;
                     ui.horizontal(|ui| {
-                        ui.label(RichText::new(format!("rank {rank:>3}")).monospace());
+                        ui.add_sized([56.0, row_height - 4.0], egui::Label::new(format!("rank {rank}")));
                         let summary = match streams.get(&rank) {
                             None => "idle".to_string(),
                             Some(StreamSource::Inline(t)) => format!("inline, {} lines", t.lines().count()),
@@ -315,6 +317,7 @@ impl WorkloadEditor {
                             };
                             self.stream = Some((rank, text));
                             self.stream_error = None;
+                            self.focus_stream = true;
                         }
                         if ui.small_button("File…").on_hover_text("Bind a stream file to this rank").clicked()
                         {
@@ -337,15 +340,19 @@ impl WorkloadEditor {
         if let Some((rank, text)) = &mut self.stream {
             ui.add_space(4.0);
             let label = ui.label(RichText::new(format!("Stream of rank {rank}")).strong()).id;
-            ui.add(
-                egui::TextEdit::multiline(text)
-                    .code_editor()
-                    .desired_rows(8)
-                    .desired_width(f32::INFINITY)
-                    .hint_text("COMPUTE 10us\nSEND 1 4K\nRECV 1")
-                    .id_salt("workload-stream-text"),
-            )
-            .labelled_by(label);
+            let field = ui
+                .add(
+                    egui::TextEdit::multiline(text)
+                        .code_editor()
+                        .desired_rows(8)
+                        .desired_width(f32::INFINITY)
+                        .hint_text("COMPUTE 10us\nSEND 1 4K\nRECV 1")
+                        .id_salt("workload-stream-text"),
+                )
+                .labelled_by(label);
+            if std::mem::take(&mut self.focus_stream) {
+                field.request_focus();
+            }
             if let Some(e) = &self.stream_error {
                 ui.label(RichText::new(e).color(palette.error).small());
             }
