@@ -233,3 +233,22 @@ fn the_project_name_must_be_a_usable_library_name() {
     let e = refused(&mut doc, Command::SetProjectName { name: " padded".into() });
     assert!(e.starts_with("' padded' is not a usable project name"), "{e}");
 }
+
+#[test]
+fn link_keys_are_matched_without_building_them() {
+    use hase_engine::model::Link;
+    let link = |a: (&str, &str), b: (&str, &str)| {
+        Link::new(PortRef::new(a.0, a.1), PortRef::new(b.0, b.1), SimTime::ZERO, 0)
+    };
+    for l in
+        [link(("r-1", "p0"), ("p--2", "net")), link(("a", "b"), ("a", "c")), link(("x.y", "p"), ("x", "y.p"))]
+    {
+        assert!(super::primitives::has_key(&l, &l.key()), "{}", l.key());
+        let swapped = Link { a: l.b.clone(), b: l.a.clone(), ..l.clone() };
+        assert!(super::primitives::has_key(&swapped, &l.key()));
+    }
+    let l = link(("r0", "p1"), ("p1", "net"));
+    for other in ["p1.net--r0.p", "p1.net--r0.p11", "p1.ne--r0.p1", "p1.net-r0.p1", "", "p1.net--r0.p1 "] {
+        assert!(!super::primitives::has_key(&l, other), "{other}");
+    }
+}

@@ -99,7 +99,12 @@ impl Inspector {
             }
         } else {
             ui.heading(format!("{} entities", names.len()));
-            ui.weak(names.join(", "));
+            // A large selection (a whole inserted network) lists its first names only.
+            let listed = names.iter().take(12).cloned().collect::<Vec<_>>().join(", ");
+            match names.len().checked_sub(12).filter(|more| *more > 0) {
+                Some(more) => ui.weak(format!("{listed} … and {more} more")),
+                None => ui.weak(listed),
+            };
         }
         ui.add_space(4.0);
         if same_type {
