@@ -168,3 +168,34 @@ fn a_database_in_use_is_explained_and_ron_files_still_work() {
     let saved = hase_engine::model::load_project(&path).unwrap();
     assert_eq!(saved, h.state().editor.doc.project);
 }
+
+#[test]
+fn export_then_import_ron_through_the_file_dialogs() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness_on(app_in(dir.path()));
+    wait_for(&mut h, "the library to open", library_open);
+    let ctx = h.ctx.clone();
+    // The user picks a file in the Export dialog (rfd runs on a thread; its answer is this).
+    let file = dir.path().join("exported");
+    let chosen = |purpose, path: &std::path::Path| crate::tasks::TaskOutput::FileChosen {
+        purpose,
+        path: Some(path.to_path_buf()),
+    };
+    let purpose = crate::tasks::FilePurpose::ExportRon { file_name: "x.ron".into() };
+    h.state_mut().task_finished(&ctx, chosen(purpose, &file));
+    let written = file.with_extension("ron");
+    wait_for(&mut h, "the export", |_| written.exists());
+    let exported = hase_engine::model::load_project(&written).unwrap();
+    assert_eq!(exported, h.state().editor.doc.project);
+
+    // Edit the file outside, then import it: stored in the library and opened.
+    let mut outside = exported.clone();
+    outside.name = "from a file".into();
+    hase_engine::model::save_project(&outside, &written).unwrap();
+    h.state_mut().task_finished(&ctx, chosen(crate::tasks::FilePurpose::ImportRon, &written));
+    wait_for(&mut h, "the import", |app| app.editor.doc.project.name == "from a file");
+    assert_eq!(h.state().editor.doc.project, outside);
+    assert_eq!(h.state().library.version, Some(("from a file".into(), 1)));
+    let store = h.state().library.store().unwrap().clone();
+    assert_eq!(store.load("from a file").unwrap().project, outside);
+}

@@ -7,7 +7,8 @@ use crate::state::Level;
 use crate::tasks::{FilePurpose, TaskOutput};
 
 impl App {
-    pub(super) fn task_finished(&mut self, ctx: &egui::Context, output: TaskOutput) {
+    /// Handle what a background task reported (file dialogs, file and store I/O).
+    pub(crate) fn task_finished(&mut self, ctx: &egui::Context, output: TaskOutput) {
         match output {
             TaskOutput::FileChosen { path: None, .. } => self.after_save = None,
             TaskOutput::FileChosen { purpose, path: Some(path) } => match purpose {
