@@ -199,3 +199,24 @@ fn export_then_import_ron_through_the_file_dialogs() {
     let store = h.state().library.store().unwrap().clone();
     assert_eq!(store.load("from a file").unwrap().project, outside);
 }
+
+#[test]
+fn a_corrupt_database_is_explained_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = ProjectStore::open(dir.path()).unwrap();
+        store.save(&Project::new("kept")).unwrap();
+    }
+    // The database's configuration file overwritten with bytes sled never wrote.
+    let garbage: Vec<u8> = (0..100u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    std::fs::write(dir.path().join("store.sled").join("conf"), garbage).unwrap();
+    let mut h = harness_on(app_in(dir.path()));
+    wait_for(&mut h, "the failure", |app| app.library.failure_dialog.is_some());
+    assert!(h.query_by_label("The project library cannot be opened").is_some());
+    let message = h.state().library.failure_dialog.clone().unwrap();
+    assert!(message.contains("is corrupt") && message.contains("--data-dir"), "{message}");
+    h.get_by_label("Continue without the library").click();
+    settle(&mut h);
+    add_processor(&mut h, "extra0");
+    assert!(h.state().editor.doc.project.network.instances.contains_key("extra0"), "editing goes on");
+}
