@@ -65,7 +65,8 @@ impl PalettePanel {
             if groups.is_empty() {
                 ui.weak("No type matches the filter.");
             }
-            self.template_clicked = self.template_clicked.or_else(|| templates(ui, icons, palette));
+            let clicked = templates(ui, icons, palette);
+            self.template_clicked = self.template_clicked.or(clicked);
             ui.add_space(8.0);
             ui.weak(
                 "Drag a type onto the canvas, or click it and then click the canvas (Shift keeps placing).",
