@@ -11,8 +11,16 @@ use crate::theme::ThemeChoice;
 pub enum Action {
     /// File ▸ New.
     NewProject,
-    /// File ▸ Open….
+    /// File ▸ Open from library… (a RON file without a library).
     Open,
+    /// File ▸ Import RON….
+    ImportRon,
+    /// File ▸ Export RON….
+    ExportRon,
+    /// File ▸ Open example ▸ (index into `examples::EXAMPLES`).
+    OpenExample(usize),
+    /// Insert ▸ Network from template….
+    InsertTemplate,
     /// File ▸ Save.
     Save,
     /// File ▸ Save As….
@@ -153,6 +161,10 @@ impl Action {
             self,
             Action::NewProject
                 | Action::Open
+                | Action::ImportRon
+                | Action::ExportRon
+                | Action::OpenExample(_)
+                | Action::InsertTemplate
                 | Action::Save
                 | Action::SaveAs
                 | Action::Quit

@@ -12,7 +12,19 @@ use crate::app::{App, StartOptions};
 use crate::command::Command;
 use crate::document::NetworkId;
 
+/// The app on the small demo fixture, without a project library.
+fn demo_app() -> App {
+    let mut app = App::new(StartOptions::default());
+    app.editor.replace_project(crate::fixtures::demo_project(), None);
+    app
+}
+
 fn harness() -> Harness<'static, App> {
+    harness_on(demo_app())
+}
+
+/// A harness driving `app` as the window would: logic, then the UI, each frame.
+pub(crate) fn harness_on(app: App) -> Harness<'static, App> {
     let mut h = Harness::builder()
         .with_size(Vec2::new(1400.0, 900.0))
         .with_max_steps(16)
@@ -22,13 +34,13 @@ fn harness() -> Harness<'static, App> {
                 app.logic_step(ui.ctx());
                 app.ui_root(ui);
             },
-            App::new(StartOptions::default()),
+            app,
         );
     settle(&mut h);
     h
 }
 
-fn settle(h: &mut Harness<'_, App>) {
+pub(crate) fn settle(h: &mut Harness<'_, App>) {
     h.run_steps(3);
 }
 
@@ -276,7 +288,8 @@ fn glyphs_used_in_the_ui_exist_in_the_default_fonts() {
     let mut out = ctx.run_ui(egui::RawInput::default(), |_| {});
     out.textures_delta.clear();
     let font = egui::FontId::proportional(14.0);
-    let missing: String = "…›“”−–—".chars().filter(|c| !ctx.fonts_mut(|f| f.has_glyph(&font, *c))).collect();
+    let missing: String =
+        "…›“”−–—·×≥µ".chars().filter(|c| !ctx.fonts_mut(|f| f.has_glyph(&font, *c))).collect();
     assert_eq!(missing, "", "glyphs missing from the default fonts");
 }
 
@@ -336,10 +349,10 @@ fn shift_click_selects_several_and_edits_their_shared_parameter() {
 }
 
 #[test]
-fn an_unreadable_project_file_is_reported_and_the_demo_opens() {
+fn an_unreadable_project_file_is_reported_and_the_default_example_opens() {
     let app =
         App::new(StartOptions { project: Some("/nonexistent/p.ron".into()), ..StartOptions::default() });
-    assert_eq!(app.editor.doc.project.name, "demo");
+    assert_eq!(app.editor.doc.project.name, "Allreduce on a fat tree");
     let last = &app.editor.log.last().unwrap().text;
     assert!(last.starts_with("cannot open project: /nonexistent/p.ron:"), "{last}");
     assert!(app.editor.file.is_none());

@@ -9,13 +9,20 @@
 pub mod actions;
 pub mod app;
 pub mod command;
-pub mod default_project;
 pub mod document;
+pub mod examples;
 pub mod icons;
+pub mod library;
 pub mod state;
 pub mod tasks;
 pub mod theme;
 pub mod ui;
 
 #[cfg(test)]
+mod fixtures;
+#[cfg(test)]
 mod gui_tests;
+#[cfg(test)]
+mod gui_tests_design;
+#[cfg(test)]
+mod gui_tests_library;

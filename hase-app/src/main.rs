@@ -22,6 +22,10 @@ struct Args {
     /// Frames to render before taking the screenshot.
     #[arg(long, value_name = "N", default_value_t = 5)]
     screenshot_frames: u64,
+    /// Directory of the project library database (default: $HASE_DATA_DIR, else the platform's
+    /// data directory, e.g. ~/.local/share/hase).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -33,6 +37,10 @@ fn main() -> ExitCode {
         project: args.project,
         screenshot: args.screenshot,
         screenshot_frames: args.screenshot_frames,
+        library: match args.data_dir {
+            Some(dir) => hase_app::library::LibraryLocation::Dir(dir),
+            None => hase_app::library::LibraryLocation::Default,
+        },
     };
     match hase_app::app::run_gui(options) {
         Ok(()) => ExitCode::SUCCESS,

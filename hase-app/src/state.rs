@@ -158,7 +158,9 @@ impl Editor {
         let settings = self.settings.clone();
         let log = std::mem::take(&mut self.log);
         let generation = self.generation + 1;
+        let started = self.started;
         *self = Editor::new(project);
+        self.started = started;
         self.settings = settings;
         self.log = log;
         self.generation = generation;

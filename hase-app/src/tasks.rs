@@ -27,6 +27,20 @@ pub enum FilePurpose {
         /// Parameter name.
         param: String,
     },
+    /// Read it and store it in the project library (or open it, without a library).
+    ImportRon,
+    /// Write the project to it as RON.
+    ExportRon {
+        /// File name the dialog suggests.
+        file_name: String,
+    },
+    /// Bind it as the instruction stream of a rank.
+    StreamFile {
+        /// The rank.
+        rank: u32,
+    },
+    /// Use it as the SimGrid time-independent trace workload.
+    TraceFile,
 }
 
 /// What a finished task reports.
@@ -55,6 +69,8 @@ pub enum TaskOutput {
         /// Success, or why it failed.
         result: Result<(), String>,
     },
+    /// A project library task finished.
+    Library(Box<crate::library::LibraryOutput>),
 }
 
 /// Spawns tasks and collects what they report.
@@ -97,8 +113,9 @@ impl Tasks {
             if !extensions.is_empty() {
                 dialog = dialog.add_filter("accepted", &extensions);
             }
-            let path = match purpose {
+            let path = match &purpose {
                 FilePurpose::SaveProjectAs => dialog.set_file_name("project.ron").save_file(),
+                FilePurpose::ExportRon { file_name } => dialog.set_file_name(file_name).save_file(),
                 _ => dialog.pick_file(),
             };
             TaskOutput::FileChosen { purpose, path }
@@ -135,7 +152,7 @@ impl Tasks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::default_project::demo_project;
+    use crate::fixtures::demo_project;
 
     fn wait(tasks: &Tasks) -> TaskOutput {
         for _ in 0..500 {

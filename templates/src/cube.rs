@@ -7,7 +7,7 @@
 
 use hase_engine::model::{ParamValue, Pos, Routing};
 
-use crate::plan::{PITCH, PROC_OFFSET, Plan, Role, bow};
+use crate::plan::{PITCH, Plan, Role, bow, processor_beside};
 
 /// Binary address with `dimensions` digits, most significant first.
 fn address(id: u32, dimensions: u32) -> String {
@@ -27,7 +27,7 @@ pub(crate) fn plan(dimensions: u32, routing: Routing) -> Plan {
             vec![("coord", ParamValue::IntArray(vec![i64::from(id)]))],
             pos,
         );
-        plan.endpoints.push(Pos::new(pos.x + PROC_OFFSET, pos.y - PROC_OFFSET));
+        plan.endpoints.push(processor_beside(pos));
         plan.attach(id as usize, Role::Net, (id as usize, dimensions as u16), Vec::new());
     }
     for id in 0..nodes {

@@ -2,7 +2,7 @@
 //! conventions (port `2d` to +d, `2d+1` to −d, `2·dims` to the processor), rank = coordinates in
 //! row-major order with dimension 0 fastest.
 //!
-//! Drawing: a grid with the processor just up and to the right of its router; wrap-around links
+//! Drawing: a grid with the processor up and to the right of its router, clear of its body; wrap-around links
 //! detour beside the row (below it) or column (left of it) so they never hide other links; a ring
 //! is a circle. A 3D torus is its `z` planes, each drawn as the 2D torus grid, stacked obliquely:
 //! the grid pitch grows to `z` times the 2D pitch and plane `z` is shifted by `z` pitches right and
@@ -13,7 +13,7 @@ use std::f32::consts::TAU;
 
 use hase_engine::model::{ParamValue, Pos, Routing};
 
-use crate::plan::{PITCH, PROC_OFFSET, Plan, Role, bow};
+use crate::plan::{PITCH, Plan, Role, bow, processor_beside};
 
 /// Row-major coordinates of `rank` (dimension 0 fastest).
 pub(crate) fn coords(rank: u32, dims: &[u32]) -> Vec<u32> {
@@ -72,7 +72,7 @@ pub(crate) fn plan(dims: &[u32], wrap: bool, routing: Routing) -> Plan {
         let pos = position(&c, dims);
         let coord = ParamValue::IntArray(c.iter().map(|v| i64::from(*v)).collect());
         plan.switch(name(&c), vec![("coord", coord)], pos);
-        plan.endpoints.push(Pos::new(pos.x + PROC_OFFSET, pos.y - PROC_OFFSET));
+        plan.endpoints.push(processor_beside(pos));
         plan.attach(rank as usize, Role::Net, (rank as usize, 2 * n_dims as u16), Vec::new());
     }
     for rank in 0..nodes {

@@ -12,8 +12,9 @@ use hase_engine::model::{ParamValue, Pos, Routing};
 
 use crate::plan::{PITCH, Plan, Role};
 
-/// Vertical distance between lines.
-const LINE: f32 = 70.0;
+/// Vertical distance between lines: one processor per line, with room under its body for its
+/// name (the editor draws a 64-unit body and the name below it).
+pub(crate) const LINE: f32 = 110.0;
 /// Spacing of nested return wires.
 const NEST: f32 = 8.0;
 

@@ -8,8 +8,12 @@ use crate::topology::Topology;
 
 /// Grid pitch between neighbouring routers, in canvas units.
 pub(crate) const PITCH: f32 = 140.0;
-/// Offset of a processor from its router (up and to the right), in canvas units.
-pub(crate) const PROC_OFFSET: f32 = 48.0;
+/// Where a processor sits beside its router on a grid: up and to the right, clear of the router's
+/// 64-unit body (66 units right) yet nearer its own router than any neighbour (less than half a
+/// pitch along each axis), with its name between the two rows.
+pub(crate) fn processor_beside(router: Pos) -> Pos {
+    Pos::new(router.x + 66.0, router.y - 60.0)
+}
 
 /// Which way a switch port must carry traffic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

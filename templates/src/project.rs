@@ -75,8 +75,9 @@ pub fn template_project(
                 slot::check_value(endpoint.ty, "rank", &inst.params["rank"], spec.topology.name())?;
                 net.instances.insert(name.clone(), inst);
                 let pos = if split {
-                    // Inputs on the left: a column of processors facing the network.
-                    Pos::new(-2.0 * PITCH, (rank as f32 - (count as f32 - 1.0) / 2.0) * 0.5 * PITCH)
+                    // Inputs on the left: a column of processors facing the network, one per line
+                    // of the omega drawing so that names fit under the bodies.
+                    Pos::new(-2.0 * PITCH, (rank as f32 - (count as f32 - 1.0) / 2.0) * crate::omega::LINE)
                 } else {
                     let angle = TAU * rank as f32 / count as f32 - TAU / 4.0;
                     Pos::new(radius * angle.cos(), radius * angle.sin())

@@ -7,7 +7,9 @@
 //!
 //! Drawing: processors in a row at the bottom, levels above them with the root at the top; the
 //! replicas of a subtree's switch are spread evenly over that subtree's processors, so a switch of
-//! the binary tree sits centred over its children and a fat tree is a rectangle of switches.
+//! the binary tree sits centred over its children and a fat tree is a rectangle of switches. Levels
+//! are further apart where the links between them span far, so a wide tree keeps readable slopes
+//! instead of flattening into a band of nearly horizontal lines.
 
 use hase_engine::model::{ParamValue, Pos, Routing};
 
@@ -15,6 +17,12 @@ use crate::plan::{PITCH, Plan, Role};
 
 /// Horizontal distance between processors.
 const LEAF: f32 = 80.0;
+
+/// Vertical distance from a level whose subtrees span `span` processors down to the level (or the
+/// processors) below it: 1.2 pitches, or a quarter of the width its links fan out over if larger.
+fn gap(span: f32) -> f32 {
+    (0.25 * span * LEAF).max(1.2 * PITCH)
+}
 
 /// A tree of `arity^levels` processors with `up` up links per switch below the top.
 pub(crate) fn plan(arity: u32, levels: u32, up: u32, routing: Routing) -> Plan {
@@ -24,11 +32,17 @@ pub(crate) fn plan(arity: u32, levels: u32, up: u32, routing: Routing) -> Plan {
     let mut plan = Plan::new(arity + up, routing);
     // first[l] = index in plan.switches of switch (l, 0).
     let mut first = Vec::with_capacity(levels as usize);
+    // y of each level, the top one at 0.
+    let mut level_y = vec![0.0; levels as usize];
+    for level in (0..levels.saturating_sub(1)).rev() {
+        let span = (arity as f32).powi(level as i32 + 2);
+        level_y[level as usize] = level_y[level as usize + 1] + gap(span);
+    }
     for level in 0..levels {
         first.push(plan.switches.len());
         let replicas = w.pow(level);
         let span = k.pow(level + 1);
-        let y = (levels - 1 - level) as f32 * 1.2 * PITCH;
+        let y = level_y[level as usize];
         for index in 0..(ranks / span) * replicas {
             let (subtree, replica) = (index / replicas, index % replicas);
             let centre =
@@ -40,7 +54,7 @@ pub(crate) fn plan(arity: u32, levels: u32, up: u32, routing: Routing) -> Plan {
             );
         }
     }
-    let leaf_y = levels as f32 * 1.2 * PITCH;
+    let leaf_y = level_y[0] + gap(arity as f32);
     for rank in 0..ranks {
         plan.endpoints.push(Pos::new(rank as f32 * LEAF, leaf_y));
         plan.attach(rank, Role::Net, (first[0] + rank / k, (rank % k) as u16), Vec::new());
@@ -75,6 +89,22 @@ mod tests {
         assert!((x(5) - f32::midpoint(x(2), x(3))).abs() < 1e-3);
         assert!((x(6) - f32::midpoint(x(4), x(5))).abs() < 1e-3);
         assert!((x(0) - f32::midpoint(p.endpoints[0].x, p.endpoints[1].x)).abs() < 1e-3);
+    }
+
+    #[test]
+    fn levels_move_apart_where_links_span_far() {
+        let ys = |p: &Plan| {
+            let y = |name: &str| p.switches.iter().find(|s| s.name == name).unwrap().pos.y;
+            [y("s_l2_0"), y("s_l1_0"), y("s_l0_0"), p.endpoints[0].y]
+        };
+        let close = |got: [f32; 4], want: [f32; 4]| got.iter().zip(want).all(|(g, w)| (g - w).abs() < 1e-3);
+        // 2-ary 3-tree: every gap is the 1.2-pitch minimum (168), as in the example projects.
+        let small = ys(&plan(2, 3, 2, Routing::ShortestPath));
+        assert!(close(small, [0.0, 168.0, 336.0, 504.0]), "{small:?}");
+        // 4-ary 3-tree: level 1 fans out over 64 processors (a quarter of 64 × 80 = 1280 below the
+        // top), level 0 over 16 (320 further), the processors hang 168 below their switches.
+        let wide = ys(&plan(4, 3, 4, Routing::ShortestPath));
+        assert!(close(wide, [0.0, 1280.0, 1600.0, 1768.0]), "{wide:?}");
     }
 
     #[test]

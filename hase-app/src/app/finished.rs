@@ -7,11 +7,22 @@ use crate::state::Level;
 use crate::tasks::{FilePurpose, TaskOutput};
 
 impl App {
-    pub(super) fn task_finished(&mut self, ctx: &egui::Context, output: TaskOutput) {
+    /// Handle what a background task reported (file dialogs, file and store I/O).
+    pub(crate) fn task_finished(&mut self, ctx: &egui::Context, output: TaskOutput) {
         match output {
             TaskOutput::FileChosen { path: None, .. } => self.after_save = None,
             TaskOutput::FileChosen { purpose, path: Some(path) } => match purpose {
                 FilePurpose::OpenProject => self.tasks.open_project(ctx, path),
+                FilePurpose::ImportRon => match self.library.store().cloned() {
+                    Some(store) => self.tasks.library_import(ctx, &store, path),
+                    None => self.tasks.open_project(ctx, path),
+                },
+                FilePurpose::ExportRon { .. } => {
+                    let path = if path.extension().is_none() { path.with_extension("ron") } else { path };
+                    self.tasks.export_ron(ctx, self.editor.doc.project.clone(), path);
+                }
+                FilePurpose::StreamFile { rank } => self.workload_file_chosen(Some(rank), &path),
+                FilePurpose::TraceFile => self.workload_file_chosen(None, &path),
                 FilePurpose::SaveProjectAs => {
                     let path = if path.extension().is_none() { path.with_extension("ron") } else { path };
                     let project = self.editor.doc.project.clone();
@@ -37,9 +48,17 @@ impl App {
                 }
             },
             TaskOutput::ProjectOpened { path, result: Ok(project) } => {
-                self.editor.replace_project(*project, Some(path.clone()));
-                self.editor.log(Level::Info, format!("opened {}", path.display()));
+                let message = format!("opened {}", path.display());
+                let incoming = super::library::Incoming {
+                    project: *project,
+                    file: Some(path),
+                    version: None,
+                    unsaved: false,
+                    message,
+                };
+                self.offer(ctx, incoming);
             }
+            TaskOutput::Library(output) => self.library_finished(ctx, *output),
             TaskOutput::ProjectOpened { path, result: Err(e) } => {
                 self.editor.notify(Level::Error, format!("cannot open {}: {e}", path.display()));
             }

@@ -9,11 +9,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use egui::{Panel, Ui, ViewportCommand};
 
 mod finished;
+mod library;
 mod perform;
+mod windows;
 
 use crate::actions::Action;
-use crate::default_project::demo_project;
+use crate::examples::default_project;
 use crate::icons::Icons;
+use crate::library::{Library, LibraryLocation};
 use crate::state::{Editor, Level};
 use crate::tasks::Tasks;
 use crate::theme::{self, Palette, ThemeChoice};
@@ -27,12 +30,15 @@ use crate::ui::{breadcrumb, legend, menu, status, toasts};
 /// How the application starts.
 #[derive(Clone, Debug, Default)]
 pub struct StartOptions {
-    /// A project file to open instead of the demo project.
+    /// A project file to open instead of the default example (the fat-tree allreduce).
     pub project: Option<PathBuf>,
     /// Save a screenshot here after `screenshot_frames` frames, then exit.
     pub screenshot: Option<PathBuf>,
     /// Frames to render before the screenshot.
     pub screenshot_frames: u64,
+    /// Where the project library lives (default: none, as in tests; the binary passes
+    /// `--data-dir`, `HASE_DATA_DIR` or the platform directory).
+    pub library: LibraryLocation,
 }
 
 struct Screenshot {
@@ -63,11 +69,15 @@ pub struct App {
     screenshot: Option<Screenshot>,
     paste_count: u32,
     frames: u64,
+    /// The project library (sled store) and the autosave schedule.
+    pub library: Library,
+    /// Windows and dialogs over the panels.
+    pub windows: windows::Windows,
 }
 
 impl App {
     /// An application started with `options`. A project file that cannot be read is reported in
-    /// the log and the demo project opens instead.
+    /// the log and the default example opens instead.
     pub fn new(options: StartOptions) -> Self {
         let mut load_error = None;
         let (project, file) = match &options.project {
@@ -75,10 +85,10 @@ impl App {
                 Ok(p) => (p, Some(path.clone())),
                 Err(e) => {
                     load_error = Some(e.to_string());
-                    (demo_project(), None)
+                    (default_project(), None)
                 }
             },
-            None => (demo_project(), None),
+            None => (default_project(), None),
         };
         let mut editor = Editor::new(project);
         editor.file = file;
@@ -86,7 +96,7 @@ impl App {
             (Some(e), _) => editor.notify(Level::Error, format!("cannot open project: {e}")),
             (None, Some(path)) => editor.log(Level::Info, format!("opened {}", path.display())),
             (None, None) => {
-                editor.log(Level::Info, "demo project loaded (File > Open… loads a .ron project)");
+                editor.log(Level::Info, "example project loaded (File › Open example lists the others)");
             }
         }
         App {
@@ -110,6 +120,8 @@ impl App {
             }),
             paste_count: 0,
             frames: 0,
+            library: Library::new(options.library),
+            windows: windows::Windows::default(),
         }
     }
 
@@ -119,6 +131,7 @@ impl App {
         for output in self.tasks.poll() {
             self.task_finished(ctx, output);
         }
+        self.library_step(ctx);
         if self.theme_applied != Some(self.editor.settings.theme) {
             self.theme_applied = Some(self.editor.settings.theme);
             let theme = match self.editor.settings.theme {
@@ -171,7 +184,7 @@ impl App {
         let palette = Palette::for_choice(self.editor.settings.theme);
         let mut actions = Vec::new();
 
-        Panel::top("menu").show(ui, |ui| actions.extend(menu::show(ui, &self.editor)));
+        Panel::top("menu").show(ui, |ui| actions.extend(menu::show(ui, &self.editor, &self.library)));
         let zoom = self.canvas.view(&self.editor.current_net()).zoom;
         Panel::bottom("status").show(ui, |ui| {
             status::show(ui, &self.editor, zoom, self.tasks.running());
@@ -209,8 +222,10 @@ impl App {
         });
         toasts::show(&ctx, self.canvas.area, &mut self.editor, &palette);
         legend::show(&ctx, &mut self.editor, &palette);
+        self.show_windows(&ctx, &palette);
         if let Some(pending) = self.pending {
-            match dialogs::unsaved_changes(&ctx, &self.editor, pending) {
+            let to_library = self.library.store().is_some();
+            match dialogs::unsaved_changes(&ctx, &self.editor, pending, to_library) {
                 Some(Answer::Save) => {
                     self.pending = None;
                     self.after_save = Some(pending);
@@ -218,7 +233,12 @@ impl App {
                 }
                 Some(Answer::Discard) => {
                     self.pending = None;
-                    self.go_on(&ctx, pending);
+                    if self.discard_autosave(&ctx) && pending == Pending::Quit {
+                        // Close once the autosave is dropped (see `library_finished`).
+                        self.library.close_after_discard = true;
+                    } else {
+                        self.go_on(&ctx, pending);
+                    }
                 }
                 Some(Answer::Cancel) => self.pending = None,
                 None => {}

@@ -20,18 +20,16 @@ impl App {
         match action {
             Action::NewProject if dirty => self.pending = Some(Pending::NewProject),
             Action::NewProject => self.go_on(ctx, Pending::NewProject),
-            Action::Open if dirty => self.pending = Some(Pending::Open),
-            Action::Open => self.go_on(ctx, Pending::Open),
-            Action::Save => match self.editor.file.clone() {
-                Some(path) => self.tasks.save_project(
-                    ctx,
-                    self.editor.doc.project.clone(),
-                    path,
-                    self.editor.history.revision(),
-                ),
-                None => self.perform(ctx, Action::SaveAs),
-            },
-            Action::SaveAs => self.tasks.pick_file(ctx, FilePurpose::SaveProjectAs, vec!["ron".into()]),
+            Action::Open => self.open(ctx),
+            Action::ImportRon => self.tasks.pick_file(ctx, FilePurpose::ImportRon, vec!["ron".into()]),
+            Action::ExportRon => {
+                let file_name = format!("{}.ron", self.editor.doc.project.name);
+                self.tasks.pick_file(ctx, FilePurpose::ExportRon { file_name }, vec!["ron".into()]);
+            }
+            Action::OpenExample(index) => self.open_example(ctx, index),
+            Action::InsertTemplate => self.windows.template.open_with("fat_tree", &self.editor),
+            Action::Save => self.save(ctx),
+            Action::SaveAs => self.save_as(ctx),
             Action::Quit if dirty => self.pending = Some(Pending::Quit),
             Action::Quit => self.go_on(ctx, Pending::Quit),
             Action::Undo => self.editor.undo(),
@@ -123,9 +121,11 @@ impl App {
             }
             Pending::NewProject => {
                 self.editor.replace_project(Project::new("untitled"), None);
+                self.library.version = None;
+                self.library.document_settled(std::time::Instant::now());
                 self.editor.log(Level::Info, "new project");
             }
-            Pending::Open => self.tasks.pick_file(ctx, FilePurpose::OpenProject, vec!["ron".into()]),
+            Pending::Open => self.adopt_incoming(),
         }
     }
 

@@ -59,7 +59,17 @@ fn exported_as(doc: &Document, net: &NetworkId, port: &PortRef) -> Option<String
 }
 
 fn link_index(net: &Network, key: &str) -> Option<usize> {
-    net.links.iter().position(|l| l.key() == key)
+    net.links.iter().position(|l| has_key(l, key))
+}
+
+/// `link.key() == key` without building the key (undoing a large insert unlinks thousands of
+/// links, each looked up among thousands).
+pub(crate) fn has_key(link: &Link, key: &str) -> bool {
+    let (x, y) = if link.a <= link.b { (&link.a, &link.b) } else { (&link.b, &link.a) };
+    let rest = key.strip_prefix(x.instance.as_str()).and_then(|r| r.strip_prefix('.'));
+    let rest = rest.and_then(|r| r.strip_prefix(x.port.as_str())).and_then(|r| r.strip_prefix("--"));
+    let rest = rest.and_then(|r| r.strip_prefix(y.instance.as_str())).and_then(|r| r.strip_prefix('.'));
+    rest.is_some_and(|r| r == y.port)
 }
 
 /// Apply one primitive command (the composite ones are expanded by `super::apply`).

@@ -11,7 +11,7 @@ use hase_engine::validate::validate_project;
 use proptest::prelude::*;
 
 use super::*;
-use crate::default_project::{STAR_TYPE, demo_project};
+use crate::fixtures::{STAR_TYPE, demo_project};
 
 fn demo() -> Document {
     Document::with_builtins(demo_project())

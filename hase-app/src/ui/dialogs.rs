@@ -12,7 +12,7 @@ pub enum Pending {
     Quit,
     /// Start a new, empty project.
     NewProject,
-    /// Choose a project file to open.
+    /// Open the project waiting to replace the document (from the library, an example or a file).
     Open,
 }
 
@@ -27,8 +27,14 @@ pub enum Answer {
     Cancel,
 }
 
-/// Show the unsaved-changes dialog for `pending`; returns the answer once given.
-pub fn unsaved_changes(ctx: &egui::Context, editor: &Editor, pending: Pending) -> Option<Answer> {
+/// Show the unsaved-changes dialog for `pending`; `to_library` says Save stores the project in
+/// the library (else it writes the RON file). Returns the answer once given.
+pub fn unsaved_changes(
+    ctx: &egui::Context,
+    editor: &Editor,
+    pending: Pending,
+    to_library: bool,
+) -> Option<Answer> {
     let mut answer = None;
     let verb = match pending {
         Pending::Quit => "quitting",
@@ -45,7 +51,7 @@ pub fn unsaved_changes(ctx: &egui::Context, editor: &Editor, pending: Pending) -
         ));
         ui.add_space(10.0);
         ui.horizontal(|ui| {
-            let save = if editor.file.is_some() { "Save" } else { "Save as…" };
+            let save = if to_library || editor.file.is_some() { "Save" } else { "Save as…" };
             if ui.button(RichText::new(save).strong()).clicked() {
                 answer = Some(Answer::Save);
             }

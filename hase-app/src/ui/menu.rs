@@ -1,10 +1,12 @@
-//! The menu bar: File, Edit, View and Simulate. Entries that belong to later work (running,
-//! templates, experiments) are shown disabled with the reason, never faked.
+//! The menu bar: File, Edit, Insert, View and Simulate. Entries that belong to later work (running,
+//! experiments) are shown disabled with the reason, never faked.
 
 use egui::{Button, Ui};
 
 use crate::actions::Action;
 use crate::command::Alignment;
+use crate::examples::EXAMPLES;
+use crate::library::Library;
 use crate::state::Editor;
 use crate::theme::ThemeChoice;
 
@@ -23,20 +25,13 @@ fn later(ui: &mut Ui, text: &str, why: &str) {
 }
 
 /// Show the menu bar; returns the actions chosen.
-pub fn show(ui: &mut Ui, editor: &Editor) -> Vec<Action> {
+pub fn show(ui: &mut Ui, editor: &Editor, library: &Library) -> Vec<Action> {
     let mut out = Vec::new();
     let has_selection = !editor.selection.is_empty();
     let many = editor.selection.instances.len();
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
-            item(ui, true, "New project", Action::NewProject, &mut out);
-            item(ui, true, "Open…", Action::Open, &mut out);
-            ui.separator();
-            item(ui, true, "Save", Action::Save, &mut out);
-            item(ui, true, "Save as…", Action::SaveAs, &mut out);
-            later(ui, "Save to library", "The project library (sled store) arrives with persistence work.");
-            ui.separator();
-            item(ui, true, "Quit", Action::Quit, &mut out);
+            file_menu(ui, editor, library, &mut out);
         });
         ui.menu_button("Edit", |ui| {
             let undo =
@@ -71,6 +66,11 @@ pub fn show(ui: &mut Ui, editor: &Editor) -> Vec<Action> {
             item(ui, many > 0, "Group into compound", Action::Group, &mut out);
             item(ui, many == 1, "Ungroup", Action::Ungroup, &mut out);
         });
+        ui.menu_button("Insert", |ui| {
+            ui.menu_button("Network", |ui| {
+                item(ui, true, "From template…", Action::InsertTemplate, &mut out);
+            });
+        });
         ui.menu_button("View", |ui| {
             item(ui, true, "Zoom in", Action::ZoomIn, &mut out);
             item(ui, true, "Zoom out", Action::ZoomOut, &mut out);
@@ -99,9 +99,50 @@ pub fn show(ui: &mut Ui, editor: &Editor) -> Vec<Action> {
             item(ui, true, "Check design", Action::Validate, &mut out);
             ui.separator();
             later(ui, "Run", "Running simulations arrives with the simulation work item.");
-            later(ui, "Templates…", "The template generator dialog arrives with the templates work item.");
             later(ui, "Experiments…", "Parameter sweeps arrive with the experiments work item.");
         });
     });
     out
+}
+
+fn file_menu(ui: &mut Ui, editor: &Editor, library: &Library, out: &mut Vec<Action>) {
+    let why = library.why_unavailable();
+    item(ui, true, "New project", Action::NewProject, out);
+    let open = if why.is_none() { "Open from library…" } else { "Open RON file…" };
+    item(ui, true, open, Action::Open, out);
+    ui.menu_button("Open example", |ui| {
+        for (i, example) in EXAMPLES.iter().enumerate() {
+            if ui.button(example.title).on_hover_text(format!("projects/{}", example.file)).clicked() {
+                out.push(Action::OpenExample(i));
+            }
+        }
+    });
+    ui.separator();
+    let (save_hint, import_hint) = match &why {
+        None => ("Store a new version in the project library", "Read a RON file into the project library"),
+        Some(_) if editor.file.is_some() => {
+            ("Write the RON file (the library is unavailable)", "Open a RON file")
+        }
+        Some(_) => ("Choose a RON file to write (the library is unavailable)", "Open a RON file"),
+    };
+    let mut save = Button::new("Save");
+    if let Some(shortcut) = Action::Save.shortcut() {
+        save = save.shortcut_text(ui.ctx().format_shortcut(&shortcut));
+    }
+    if ui.add(save).on_hover_text(save_hint).clicked() {
+        out.push(Action::Save);
+    }
+    item(ui, true, "Save as…", Action::SaveAs, out);
+    ui.separator();
+    if ui.button("Import RON…").on_hover_text(import_hint).clicked() {
+        out.push(Action::ImportRon);
+    }
+    if ui.button("Export RON…").on_hover_text("Write the project to a RON file").clicked() {
+        out.push(Action::ExportRon);
+    }
+    if let Some(why) = why {
+        ui.add_enabled(false, Button::new("Project library unavailable")).on_disabled_hover_text(why);
+    }
+    ui.separator();
+    item(ui, true, "Quit", Action::Quit, out);
 }

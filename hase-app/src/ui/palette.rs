@@ -1,6 +1,6 @@
 //! The palette: every entity type the project can use (built-ins and the project's own), grouped
 //! by category, each with its icon. Drag an entry onto the canvas to place it, or click it and then
-//! click the canvas.
+//! click the canvas. Below them, the topology templates: a click opens the template dialog.
 
 use std::collections::BTreeMap;
 
@@ -17,6 +17,8 @@ use crate::theme::{Palette, category_index};
 #[derive(Default)]
 pub struct PalettePanel {
     filter: String,
+    /// A template clicked in the Templates section (the app opens the template dialog on it).
+    pub template_clicked: Option<&'static str>,
 }
 
 /// Category display order.
@@ -63,6 +65,8 @@ impl PalettePanel {
             if groups.is_empty() {
                 ui.weak("No type matches the filter.");
             }
+            let clicked = templates(ui, icons, palette);
+            self.template_clicked = self.template_clicked.or(clicked);
             ui.add_space(8.0);
             ui.weak(
                 "Drag a type onto the canvas, or click it and then click the canvas (Shift keeps placing).",
@@ -187,4 +191,58 @@ fn tooltip(ui: &mut Ui, ty: &EntityType) {
         levels.push("behavioural");
     }
     ui.weak(format!("Levels: {}", levels.join(", ")));
+}
+
+/// The Templates section: one row per topology, drawn like the type rows; returns the template
+/// clicked.
+fn templates(ui: &mut Ui, icons: &Icons, palette: &Palette) -> Option<&'static str> {
+    let mut clicked = None;
+    egui::CollapsingHeader::new(egui::RichText::new("Templates").strong())
+        .id_salt(("palette", "Templates"))
+        .default_open(true)
+        .show(ui, |ui| {
+            for name in hase_templates::Topology::all_names() {
+                let title = crate::ui::template_dialog::template_title(name);
+                let help = hase_templates::Topology::dims_help(name).unwrap_or("");
+                let height = 26.0;
+                let (rect, response) =
+                    ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::click());
+                response.widget_info(|| WidgetInfo::labeled(egui::Role::Button, true, title));
+                let visuals = ui.style().interact(&response);
+                if response.hovered() {
+                    ui.painter().rect(
+                        rect,
+                        CornerRadius::same(4),
+                        visuals.weak_bg_fill,
+                        Stroke::NONE,
+                        StrokeKind::Inside,
+                    );
+                }
+                let icon = Rect::from_min_size(rect.min + Vec2::new(8.0, 3.0), Vec2::splat(height - 6.0));
+                match icons.get("network") {
+                    Some(texture) => {
+                        let uv = Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+                        ui.painter().image(texture.id(), icon, uv, crate::theme::ICON_TINT);
+                    }
+                    None => draw_glyph(
+                        ui.painter(),
+                        icon,
+                        category_index("Networks"),
+                        true,
+                        palette.category_colour("Networks"),
+                    ),
+                }
+                ui.painter().text(
+                    egui::pos2(icon.max.x + 10.0, rect.center().y),
+                    egui::Align2::LEFT_CENTER,
+                    title,
+                    egui::FontId::proportional(14.0),
+                    visuals.text_color(),
+                );
+                if response.on_hover_text(format!("Generate a {title}… ({help})")).clicked() {
+                    clicked = Some(*name);
+                }
+            }
+        });
+    clicked
 }

@@ -407,7 +407,7 @@ pub fn hit_test(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::default_project::demo_project;
+    use crate::fixtures::demo_project;
 
     fn demo_scene() -> (Scene, Vec<Pos2>, PortLayout) {
         let doc = Document::with_builtins(demo_project());

@@ -4,7 +4,7 @@
 use egui::{Pos2, Rect, Vec2};
 
 /// Smallest zoom (a 1,024-node network fits on a laptop screen).
-pub const MIN_ZOOM: f32 = 0.04;
+pub const MIN_ZOOM: f32 = 0.01;
 /// Largest zoom.
 pub const MAX_ZOOM: f32 = 4.0;
 

@@ -3,6 +3,7 @@
 //! project when nothing is selected.
 
 mod params;
+pub mod workload;
 
 use egui::{RichText, Ui};
 use hase_engine::model::{AbstractionLevel, EntityType, ParamKind, ParamValue};
@@ -21,6 +22,8 @@ pub struct Inspector {
     buffers: params::Buffers,
     name: String,
     name_error: Option<String>,
+    /// The workload and run-settings editor (shown when nothing is selected).
+    pub workload: workload::WorkloadEditor,
 }
 
 impl Inspector {
@@ -47,6 +50,7 @@ impl Inspector {
                 ui.weak("Press Delete to remove them.");
             } else {
                 project(ui, editor);
+                self.workload.show(ui, editor, tasks, palette);
             }
         });
     }
@@ -95,7 +99,12 @@ impl Inspector {
             }
         } else {
             ui.heading(format!("{} entities", names.len()));
-            ui.weak(names.join(", "));
+            // A large selection (a whole inserted network) lists its first names only.
+            let listed = names.iter().take(12).cloned().collect::<Vec<_>>().join(", ");
+            match names.len().checked_sub(12).filter(|more| *more > 0) {
+                Some(more) => ui.weak(format!("{listed} … and {more} more")),
+                None => ui.weak(listed),
+            };
         }
         ui.add_space(4.0);
         if same_type {
@@ -278,6 +287,6 @@ fn project(ui: &mut Ui, editor: &mut Editor) {
             }
         }
     }
-    ui.add_space(10.0);
+    ui.add_space(6.0);
     ui.weak("Select an entity or a link to edit it.");
 }

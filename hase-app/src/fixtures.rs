@@ -1,7 +1,5 @@
-//! The project the editor opens with when no file is given.
-//!
-//! TO BE REPLACED by the embedded fat-tree example once the example projects land in `projects/`:
-//! this small demo only exists so that the editor has something to show and edit.
+//! Test fixture: a small hand-built project the command and GUI tests edit (the editor itself opens
+//! the embedded fat-tree example, see `crate::examples`).
 //!
 //! Two groups of four processors: the left group around a `Router`, the right group on `StarNet5`, a
 //! compound network type (two routers inside) that also has a behavioural level (the hop-count
@@ -104,33 +102,6 @@ pub fn demo_project() -> Project {
     project
 }
 
-/// A `side`×`side` mesh of routers (radix 5) with one processor beside each, laid out on a grid:
-/// the large network of the canvas benchmark and of screenshots (`side` 32 gives 1,024 processors).
-pub fn mesh_project(side: usize) -> Project {
-    let mut project = Project::new(&format!("mesh{}", side * side));
-    let net = &mut project.network;
-    let pos = &mut project.layout.top.positions;
-    let r = |x: usize, y: usize| format!("r{}", y * side + x);
-    for y in 0..side {
-        for x in 0..side {
-            let i = y * side + x;
-            let p = format!("p{i}");
-            net.instances.insert(r(x, y), router(5));
-            net.instances.insert(p.clone(), Instance::of("Processor"));
-            pos.insert(r(x, y), Pos::new(x as f32 * 200.0, y as f32 * 200.0));
-            pos.insert(p.clone(), Pos::new(x as f32 * 200.0 + 90.0, y as f32 * 200.0 - 90.0));
-            net.links.push(link((&p, "net"), (&r(x, y), "p4")));
-            if x + 1 < side {
-                net.links.push(link((&r(x, y), "p0"), (&r(x + 1, y), "p1")));
-            }
-            if y + 1 < side {
-                net.links.push(link((&r(x, y), "p2"), (&r(x, y + 1), "p3")));
-            }
-        }
-    }
-    project
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,18 +115,5 @@ mod tests {
         validate_project(&project, &registry).unwrap();
         assert_eq!(project.network.instances.len(), 10);
         assert_eq!(project.network.links.len(), 9);
-    }
-
-    #[test]
-    fn mesh_has_the_expected_size_and_validates() {
-        let project = mesh_project(4);
-        let registry = TypeRegistry::for_project(&catalogue::builtin_registry(), &project);
-        validate_project(&project, &registry).unwrap();
-        // 16 routers + 16 processors; 16 processor links + 2·4·3 mesh links.
-        assert_eq!(project.network.instances.len(), 32);
-        assert_eq!(project.network.links.len(), 40);
-        if let Ok(path) = std::env::var("HASE_WRITE_MESH_RON") {
-            hase_engine::model::save_project(&mesh_project(32), std::path::Path::new(&path)).unwrap();
-        }
     }
 }

@@ -1,0 +1,348 @@
+//! The app's side of the project library: opening the store once, autosaving while there are
+//! unsaved changes, File ▸ Save / Save as / Import / Export / Open example, and what to do when a
+//! store call reports back. Projects that replace the document arrive as an [`Incoming`] and wait
+//! for the unsaved-changes question when the document is dirty.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use hase_engine::model::Project;
+
+use super::App;
+use crate::command::Command;
+use crate::library::{LibraryOutput, LibraryStatus};
+use crate::state::Level;
+use crate::tasks::FilePurpose;
+use crate::ui::dialogs::Pending;
+use crate::ui::library_browser::BrowserRequest;
+use crate::ui::library_dialogs::SaveAsPrompt;
+
+/// A project about to replace the document.
+#[derive(Debug)]
+pub struct Incoming {
+    /// The project.
+    pub project: Project,
+    /// The RON file it was read from, if it lives in a file.
+    pub file: Option<PathBuf>,
+    /// The stored version it is (name, version), if it came from the library.
+    pub version: Option<(String, u64)>,
+    /// It holds changes never saved (a restored autosave).
+    pub unsaved: bool,
+    /// What to log once it is open.
+    pub message: String,
+}
+
+impl App {
+    /// Library work before each frame: ask the store to open once, autosave when due.
+    pub(super) fn library_step(&mut self, ctx: &egui::Context) {
+        if matches!(self.library.status, LibraryStatus::Opening) && !self.library.open_requested {
+            self.library.open_requested = true;
+            self.tasks.library_open(ctx, self.library.location.clone());
+        }
+        let now = Instant::now();
+        let state = (self.editor.generation, self.editor.history.revision());
+        match self.library.autosave_due(now, self.editor.is_dirty(), state) {
+            Ok(()) => {
+                if let Some(store) = self.library.store() {
+                    self.tasks.library_autosave(ctx, store, self.editor.doc.project.clone());
+                    self.library.autosave_started(now, state);
+                }
+            }
+            Err(Some(wait)) => ctx.request_repaint_after(wait),
+            Err(None) => {}
+        }
+    }
+
+    /// File ▸ Save: a new version in the library; without a library, the RON file.
+    pub(super) fn save(&mut self, ctx: &egui::Context) {
+        let state = (self.editor.generation, self.editor.history.revision());
+        if let Some(store) = self.library.store() {
+            self.tasks.library_save(ctx, store, self.editor.doc.project.clone(), state);
+            return;
+        }
+        match self.editor.file.clone() {
+            Some(path) => {
+                self.tasks.save_project(
+                    ctx,
+                    self.editor.doc.project.clone(),
+                    path,
+                    self.editor.history.revision(),
+                );
+            }
+            None => self.tasks.pick_file(ctx, FilePurpose::SaveProjectAs, vec!["ron".into()]),
+        }
+    }
+
+    /// File ▸ Save as: a copy under a new name in the library; without a library, a RON file.
+    pub(super) fn save_as(&mut self, ctx: &egui::Context) {
+        if self.library.store().is_some() {
+            let name = format!("{} (copy)", self.editor.doc.project.name);
+            self.windows.save_as = Some(SaveAsPrompt { name, ..SaveAsPrompt::default() });
+        } else {
+            self.tasks.pick_file(ctx, FilePurpose::SaveProjectAs, vec!["ron".into()]);
+        }
+    }
+
+    /// Save as, once the name is typed.
+    pub(super) fn save_as_named(&mut self, ctx: &egui::Context, name: String) {
+        let state = (self.editor.generation, self.editor.history.revision());
+        if let Some(store) = self.library.store() {
+            self.tasks.library_save_as(ctx, store, self.editor.doc.project.clone(), name, state);
+        }
+    }
+
+    /// File ▸ Open from library (or, without a library, a RON file).
+    pub(super) fn open(&mut self, ctx: &egui::Context) {
+        match self.library.store() {
+            Some(store) => {
+                let store = store.clone();
+                self.windows.browser.location = store.database().data_dir().display().to_string();
+                for request in self.windows.browser.show_window() {
+                    self.browser_request(ctx, request);
+                }
+            }
+            None => self.tasks.pick_file(ctx, FilePurpose::OpenProject, vec!["ron".into()]),
+        }
+    }
+
+    /// File ▸ Open example ▸ `index`.
+    pub(super) fn open_example(&mut self, ctx: &egui::Context, index: usize) {
+        let Some(example) = crate::examples::EXAMPLES.get(index) else { return };
+        match example.project() {
+            Ok(project) => self.offer(
+                ctx,
+                Incoming {
+                    project,
+                    file: None,
+                    version: None,
+                    unsaved: false,
+                    message: format!("opened example {}", example.file),
+                },
+            ),
+            Err(e) => self.editor.notify(Level::Error, format!("cannot open example: {e}")),
+        }
+    }
+
+    /// Carry out a request of the project browser.
+    pub(super) fn browser_request(&mut self, ctx: &egui::Context, request: BrowserRequest) {
+        let Some(store) = self.library.store().cloned() else { return };
+        match request {
+            BrowserRequest::Refresh => self.tasks.library_list(ctx, &store),
+            BrowserRequest::History(name) => self.tasks.library_history(ctx, &store, name),
+            BrowserRequest::Open { name, version } => self.tasks.library_load(ctx, &store, name, version),
+            BrowserRequest::Rename { from, to } => self.tasks.library_rename(ctx, &store, from, to),
+            BrowserRequest::Delete(name) => self.tasks.library_delete(ctx, &store, name),
+        }
+    }
+
+    /// A project to replace the document: at once when nothing is unsaved, else after asking.
+    pub(super) fn offer(&mut self, ctx: &egui::Context, incoming: Incoming) {
+        self.windows.incoming = Some(incoming);
+        if self.editor.is_dirty() {
+            self.pending = Some(Pending::Open);
+        } else {
+            self.go_on(ctx, Pending::Open);
+        }
+    }
+
+    /// Replace the document with the project waiting in `windows.incoming`.
+    pub(super) fn adopt_incoming(&mut self) {
+        let Some(incoming) = self.windows.incoming.take() else { return };
+        self.editor.replace_project(incoming.project, incoming.file);
+        if incoming.unsaved {
+            // Nothing saved holds this state: it stays marked unsaved until it is saved.
+            self.editor.saved_revision = u64::MAX;
+        }
+        self.library.version = incoming.version;
+        self.library.document_settled(Instant::now());
+        self.editor.log(Level::Info, incoming.message);
+    }
+
+    /// The user threw the document's changes away: drop its autosave too, so it is not offered
+    /// as lost work next time. Returns true if a store call was started.
+    pub(super) fn discard_autosave(&mut self, ctx: &egui::Context) -> bool {
+        let Some(store) = self.library.store().cloned() else { return false };
+        let name = self.editor.doc.project.name.clone();
+        if self.library.autosave_running {
+            self.library.discard_after_autosave = Some(name);
+        } else {
+            self.tasks.library_discard_recovery(ctx, &store, name);
+        }
+        true
+    }
+
+    /// A store call reported back.
+    pub(super) fn library_finished(&mut self, ctx: &egui::Context, output: LibraryOutput) {
+        match output {
+            LibraryOutput::Opened(Ok((store, recovery))) => {
+                let dir = store.database().data_dir().display().to_string();
+                self.editor.log(Level::Info, format!("project library: {dir}"));
+                self.windows.browser.location = dir;
+                self.library.status = LibraryStatus::Open(store);
+                // A project already open (from a file, or an example) gets autosaved from now on.
+                self.library.document_settled(Instant::now());
+                self.library.recovery = recovery;
+            }
+            LibraryOutput::Opened(Err(message)) => {
+                self.editor.log(Level::Warning, format!("project library unavailable: {message}"));
+                self.library.status = LibraryStatus::Unavailable(message.clone());
+                self.library.failure_dialog = Some(message);
+            }
+            LibraryOutput::Listed(result) => self.windows.browser.list = Some(result),
+            LibraryOutput::History { name, result } => self.windows.browser.history = Some((name, result)),
+            LibraryOutput::Loaded(Ok(stored)) => {
+                let (name, version) = (stored.project.name.clone(), stored.version.version);
+                self.windows.browser.open = false;
+                let incoming = Incoming {
+                    project: stored.project,
+                    file: None,
+                    version: Some((name.clone(), version)),
+                    unsaved: false,
+                    message: format!("opened “{name}” version {version} from the library"),
+                };
+                self.offer(ctx, incoming);
+            }
+            LibraryOutput::Loaded(Err(e)) => self.editor.notify(Level::Error, format!("cannot open: {e}")),
+            LibraryOutput::Saved { revision, generation, result } => {
+                self.saved(ctx, generation, revision, result);
+            }
+            LibraryOutput::SavedAs { revision, generation, result } => match result {
+                Ok((project, info)) => {
+                    self.windows.save_as = None;
+                    if generation == self.editor.generation {
+                        let unchanged = self.editor.history.revision() == revision;
+                        let name = project.name.clone();
+                        if self.editor.run(Command::SetProjectName { name }) && unchanged {
+                            self.editor.saved_revision = self.editor.history.revision();
+                        }
+                    }
+                    self.library.version = Some((project.name.clone(), info.version));
+                    self.library.document_settled(Instant::now());
+                    self.editor.notify(Level::Info, format!("saved as “{}” in the library", project.name));
+                }
+                Err(e) => {
+                    if let Some(prompt) = &mut self.windows.save_as {
+                        prompt.waiting = false;
+                        prompt.error = Some(e);
+                    }
+                }
+            },
+            LibraryOutput::Renamed { from, to, result } => self.renamed(ctx, &from, &to, result),
+            LibraryOutput::Deleted { name, result } => {
+                match result {
+                    Ok(()) => {
+                        self.editor.log(Level::Info, format!("deleted “{name}” from the library"));
+                        let browser = &mut self.windows.browser;
+                        browser.selected = None;
+                        browser.history = None;
+                        if self.library.version.as_ref().is_some_and(|(n, _)| *n == name) {
+                            self.library.version = None;
+                        }
+                    }
+                    Err(e) => self.windows.browser.error = Some(e),
+                }
+                self.browser_request(ctx, BrowserRequest::Refresh);
+            }
+            LibraryOutput::Imported { path, result: Ok((project, info)) } => {
+                let incoming = Incoming {
+                    message: format!(
+                        "imported {} as “{}” version {} in the library",
+                        path.display(),
+                        project.name,
+                        info.version
+                    ),
+                    version: Some((project.name.clone(), info.version)),
+                    project,
+                    file: None,
+                    unsaved: false,
+                };
+                self.offer(ctx, incoming);
+            }
+            LibraryOutput::Imported { path, result: Err(e) } => {
+                self.editor.notify(Level::Error, format!("cannot import {}: {e}", path.display()));
+            }
+            LibraryOutput::Exported { path, result: Ok(()) } => {
+                self.editor.notify(Level::Info, format!("exported to {}", path.display()));
+            }
+            LibraryOutput::Exported { path, result: Err(e) } => {
+                self.editor.notify(Level::Error, format!("cannot export to {}: {e}", path.display()));
+            }
+            LibraryOutput::Autosaved(result) => {
+                self.library.autosave_running = false;
+                if let Err(e) = result {
+                    self.editor.log(Level::Warning, format!("autosave failed: {e}"));
+                }
+                if let Some(name) = self.library.discard_after_autosave.take()
+                    && let Some(store) = self.library.store().cloned()
+                {
+                    self.tasks.library_discard_recovery(ctx, &store, name);
+                }
+            }
+            LibraryOutput::RecoveryDiscarded { name, result } => {
+                if let Err(e) = result {
+                    self.editor.log(Level::Warning, format!("cannot drop the autosave of “{name}”: {e}"));
+                }
+                if self.library.close_after_discard {
+                    self.library.close_after_discard = false;
+                    self.go_on(ctx, Pending::Quit);
+                }
+            }
+        }
+    }
+
+    fn saved(
+        &mut self,
+        ctx: &egui::Context,
+        generation: u64,
+        revision: u64,
+        result: Result<hase_library::store::VersionInfo, String>,
+    ) {
+        match result {
+            Ok(info) => {
+                if generation == self.editor.generation {
+                    self.editor.saved_revision = revision;
+                }
+                let name = self.editor.doc.project.name.clone();
+                self.editor
+                    .log(Level::Info, format!("saved “{name}” as version {} in the library", info.version));
+                self.library.version = Some((name, info.version));
+                self.library.document_settled(Instant::now());
+                if let Some(pending) = self.after_save.take() {
+                    self.go_on(ctx, pending);
+                }
+            }
+            Err(e) => {
+                self.after_save = None;
+                self.editor.notify(Level::Error, format!("cannot save: {e}"));
+            }
+        }
+    }
+
+    fn renamed(&mut self, ctx: &egui::Context, from: &str, to: &str, result: Result<(), String>) {
+        match result {
+            Ok(()) => {
+                self.editor.log(Level::Info, format!("renamed “{from}” to “{to}” in the library"));
+                let browser = &mut self.windows.browser;
+                if browser.selected.as_deref() == Some(from) {
+                    browser.selected = Some(to.to_string());
+                    browser.history = None;
+                    self.browser_request(ctx, BrowserRequest::History(to.to_string()));
+                }
+                if let Some((name, _)) = &mut self.library.version
+                    && name == from
+                {
+                    *name = to.to_string();
+                }
+                // The open document is that project: it follows, and stays saved if it was.
+                if self.editor.doc.project.name == from {
+                    let clean = !self.editor.is_dirty();
+                    if self.editor.run(Command::SetProjectName { name: to.to_string() }) && clean {
+                        self.editor.saved_revision = self.editor.history.revision();
+                    }
+                }
+            }
+            Err(e) => self.windows.browser.error = Some(e),
+        }
+        self.browser_request(ctx, BrowserRequest::Refresh);
+    }
+}

@@ -1,0 +1,127 @@
+//! The windows and dialogs over the main window: the template dialog, the project browser, the
+//! Save-as name, the library failure message and the recovery offer. Each shows itself and
+//! answers; this file turns answers into commands, store calls and file dialogs.
+
+use hase_engine::model::{StreamSource, Workload};
+
+use super::App;
+use super::library::Incoming;
+use crate::command::Command;
+use crate::state::Level;
+use crate::tasks::FilePurpose;
+use crate::theme::Palette;
+use crate::ui::library_browser::LibraryBrowser;
+use crate::ui::library_dialogs::{self, FailureAnswer, PromptAnswer, RecoveryAnswer, SaveAsPrompt};
+use crate::ui::template_dialog::TemplateDialog;
+
+/// State of the windows the app shows over its panels.
+#[derive(Default)]
+pub struct Windows {
+    /// Insert ▸ Network from template.
+    pub template: TemplateDialog,
+    /// File ▸ Open from library.
+    pub browser: LibraryBrowser,
+    /// File ▸ Save as (library).
+    pub save_as: Option<SaveAsPrompt>,
+    /// A project waiting to replace the document (after the unsaved-changes question).
+    pub incoming: Option<Incoming>,
+}
+
+impl App {
+    /// Show the windows; a modal question about unsaved changes goes first.
+    pub(super) fn show_windows(&mut self, ctx: &egui::Context, palette: &Palette) {
+        if let Some(name) = self.palette_panel.template_clicked.take() {
+            self.windows.template.open_with(name, &self.editor);
+        }
+        if let Some(command) = self.windows.template.show(ctx, &self.editor, palette) {
+            let label = command.label();
+            if self.editor.run(command) {
+                self.editor
+                    .log(Level::Info, format!("{label}: {} entities", self.editor.selection.instances.len()));
+                self.editor.fit_requested = true;
+            } else {
+                self.windows.template.open = true;
+            }
+        }
+        for request in self.windows.browser.show(ctx, palette) {
+            self.browser_request(ctx, request);
+        }
+        if self.pending.is_some() {
+            return;
+        }
+        if let Some(message) = self.library.failure_dialog.clone() {
+            match library_dialogs::library_failure(ctx, &message, palette) {
+                Some(FailureAnswer::OpenRon) => {
+                    self.library.failure_dialog = None;
+                    self.tasks.pick_file(ctx, FilePurpose::OpenProject, vec!["ron".into()]);
+                }
+                Some(FailureAnswer::Continue) => self.library.failure_dialog = None,
+                None => {}
+            }
+            return;
+        }
+        if !self.library.recovery.is_empty() {
+            match library_dialogs::recovery(ctx, &self.library.recovery) {
+                Some(RecoveryAnswer::Restore(i)) if i < self.library.recovery.len() => {
+                    let record = self.library.recovery.remove(i);
+                    let version = record.based_on_version.map(|v| (record.name.clone(), v));
+                    let message =
+                        format!("restored the autosave of “{}” from {}", record.name, record.saved_at);
+                    // The other offers wait for the next start.
+                    self.library.recovery.clear();
+                    self.offer(
+                        ctx,
+                        Incoming { project: record.project, file: None, version, unsaved: true, message },
+                    );
+                }
+                Some(RecoveryAnswer::Discard(i)) if i < self.library.recovery.len() => {
+                    let record = self.library.recovery.remove(i);
+                    if let Some(store) = self.library.store().cloned() {
+                        self.tasks.library_discard_recovery(ctx, &store, record.name);
+                    }
+                }
+                Some(RecoveryAnswer::Later) => self.library.recovery.clear(),
+                _ => {}
+            }
+            return;
+        }
+        if let Some(prompt) = &mut self.windows.save_as
+            && !prompt.waiting
+        {
+            match library_dialogs::save_as(ctx, prompt, palette) {
+                Some(PromptAnswer::Save(name)) => {
+                    if let Err(e) = hase_library::store::validate_name(&name) {
+                        prompt.error = Some(e.to_string());
+                    } else {
+                        prompt.waiting = true;
+                        self.save_as_named(ctx, name);
+                    }
+                }
+                Some(PromptAnswer::Cancel) => self.windows.save_as = None,
+                None => {}
+            }
+        }
+    }
+
+    /// A file chosen for the workload: the stream of `rank`, or (`None`) the trace. The path is
+    /// kept relative to the project file's folder when it lies inside it.
+    pub(super) fn workload_file_chosen(&mut self, rank: Option<u32>, path: &std::path::Path) {
+        let base = self.editor.file.as_ref().and_then(|f| f.parent().map(std::path::Path::to_path_buf));
+        let shown = base
+            .and_then(|b| path.strip_prefix(b).ok().map(std::path::Path::to_path_buf))
+            .unwrap_or_else(|| path.to_path_buf());
+        let shown = shown.display().to_string();
+        let workload = match rank {
+            Some(rank) => {
+                let mut streams = match &self.editor.doc.project.workload {
+                    Workload::Streams { streams } => streams.clone(),
+                    _ => std::collections::BTreeMap::new(),
+                };
+                streams.insert(rank, StreamSource::File(shown));
+                Workload::Streams { streams }
+            }
+            None => Workload::TimeIndependentTrace { path: shown },
+        };
+        self.editor.run(Command::SetWorkload { workload });
+    }
+}
