@@ -5,6 +5,7 @@
 //! - [`document`]: the edited project plus the built-in types.
 //! - [`state`]: what the panels share (selection, hierarchy path, log, settings).
 //! - [`ui`]: one module per panel; [`theme`]: every colour; [`tasks`]: background work.
+//! - [`run`]: simulation runs in the editor; [`replay`]: the data the animator and timing diagram read.
 
 pub mod actions;
 pub mod app;
@@ -12,6 +13,8 @@ pub mod command;
 pub mod default_project;
 pub mod document;
 pub mod icons;
+pub mod replay;
+pub mod run;
 pub mod state;
 pub mod tasks;
 pub mod theme;

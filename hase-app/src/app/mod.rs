@@ -10,19 +10,23 @@ use egui::{Panel, Ui, ViewportCommand};
 
 mod finished;
 mod perform;
+mod replay;
 
 use crate::actions::Action;
 use crate::default_project::demo_project;
 use crate::icons::Icons;
+use crate::run::Session;
 use crate::state::{Editor, Level};
 use crate::tasks::Tasks;
-use crate::theme::{self, Palette, ThemeChoice};
+use crate::theme::{self, Palette, ReplayColours, ThemeChoice};
+use crate::ui::animator::MapCache;
+use crate::ui::animator::images::StateImages;
 use crate::ui::canvas::Canvas;
 use crate::ui::dialogs::{self, Answer, Pending};
 use crate::ui::dock::Dock;
 use crate::ui::inspector::Inspector;
 use crate::ui::palette::PalettePanel;
-use crate::ui::{breadcrumb, legend, menu, status, toasts};
+use crate::ui::{breadcrumb, legend, menu, run_bar, status, toasts};
 
 /// How the application starts.
 #[derive(Clone, Debug, Default)]
@@ -50,6 +54,10 @@ pub struct App {
     pub canvas: Canvas,
     /// The dock panel.
     pub dock: Dock,
+    /// Runs, the animator and the timing diagram.
+    pub session: Session,
+    images: StateImages,
+    main_map: MapCache,
     inspector: Inspector,
     palette_panel: PalettePanel,
     icons: Icons,
@@ -93,6 +101,9 @@ impl App {
             editor,
             canvas: Canvas::default(),
             dock: Dock::default(),
+            session: Session::default(),
+            images: StateImages::default(),
+            main_map: MapCache::default(),
             inspector: Inspector::default(),
             palette_panel: PalettePanel::default(),
             icons: Icons::default(),
@@ -119,6 +130,7 @@ impl App {
         for output in self.tasks.poll() {
             self.task_finished(ctx, output);
         }
+        self.replay_logic(ctx);
         if self.theme_applied != Some(self.editor.settings.theme) {
             self.theme_applied = Some(self.editor.settings.theme);
             let theme = match self.editor.settings.theme {
@@ -171,16 +183,39 @@ impl App {
         let palette = Palette::for_choice(self.editor.settings.theme);
         let mut actions = Vec::new();
 
+        let colours = ReplayColours::for_choice(self.editor.settings.theme);
         Panel::top("menu").show(ui, |ui| actions.extend(menu::show(ui, &self.editor)));
+        Panel::top("run-toolbar")
+            .show(ui, |ui| actions.extend(run_bar::show(ui, &mut self.session, &palette)));
         let zoom = self.canvas.view(&self.editor.current_net()).zoom;
         Panel::bottom("status").show(ui, |ui| {
-            status::show(ui, &self.editor, zoom, self.tasks.running());
+            status::show(ui, &self.editor, zoom, self.tasks.running(), &self.session);
         });
-        Panel::bottom("dock")
+        // The dock grows once there is a run to show (a panel id of its own keeps the size apart).
+        let replaying = self.session.current.is_some() || self.session.compare.is_some();
+        Panel::bottom(if replaying { "dock-replay" } else { "dock" })
             .resizable(true)
-            .default_size(170.0)
-            .size_range(60.0..=600.0)
-            .show(ui, |ui| self.dock.show(ui, &mut self.editor, &palette));
+            .default_size(if replaying { 330.0 } else { 170.0 })
+            .size_range(60.0..=800.0)
+            .show(ui, |ui| self.dock.show(ui, &mut self.editor, &mut self.session, &palette));
+        if replaying {
+            Panel::bottom("replay-bar").show(ui, |ui| self.replay_bar(ui, &colours, &palette));
+        }
+        if let Some(compare) = &mut self.session.compare {
+            egui::CentralPanel::default().show(ui, |ui| {
+                crate::ui::compare::show(
+                    ui,
+                    compare,
+                    &self.session.player,
+                    &self.icons,
+                    &mut self.images,
+                    &colours,
+                    &palette,
+                );
+            });
+            self.finish_frame(&ctx, actions);
+            return;
+        }
         Panel::left("palette").resizable(true).default_size(210.0).size_range(150.0..=400.0).show(ui, |ui| {
             self.palette_panel.show(ui, &mut self.editor, &self.icons, &palette);
         });
@@ -205,8 +240,16 @@ impl App {
             let line = ui.available_rect_before_wrap();
             ui.painter().hline(line.x_range(), line.min.y, egui::Stroke::new(1.0, palette.grid_major));
             actions.extend(self.canvas.show(ui, &mut self.editor, &self.icons, &palette));
+            self.replay_overlay(ui, &colours, &palette);
             actions.extend(zoom_buttons(ui, self.canvas.area));
         });
+        self.finish_frame(&ctx, actions);
+    }
+
+    /// Overlays, the unsaved-changes question and the actions chosen this frame.
+    fn finish_frame(&mut self, ctx: &egui::Context, actions: Vec<Action>) {
+        let ctx = ctx.clone();
+        let palette = Palette::for_choice(self.editor.settings.theme);
         toasts::show(&ctx, self.canvas.area, &mut self.editor, &palette);
         legend::show(&ctx, &mut self.editor, &palette);
         if let Some(pending) = self.pending {

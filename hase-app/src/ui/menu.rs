@@ -31,6 +31,7 @@ pub fn show(ui: &mut Ui, editor: &Editor) -> Vec<Action> {
         ui.menu_button("File", |ui| {
             item(ui, true, "New project", Action::NewProject, &mut out);
             item(ui, true, "Open…", Action::Open, &mut out);
+            crate::ui::run_bar::examples_menu(ui, &mut out);
             ui.separator();
             item(ui, true, "Save", Action::Save, &mut out);
             item(ui, true, "Save as…", Action::SaveAs, &mut out);
@@ -98,7 +99,14 @@ pub fn show(ui: &mut Ui, editor: &Editor) -> Vec<Action> {
         ui.menu_button("Simulate", |ui| {
             item(ui, true, "Check design", Action::Validate, &mut out);
             ui.separator();
-            later(ui, "Run", "Running simulations arrives with the simulation work item.");
+            item(ui, true, "Run", Action::Run, &mut out);
+            item(ui, true, "Stop", Action::Stop, &mut out);
+            crate::ui::run_bar::compare_menu(ui, &mut out);
+            ui.separator();
+            item(ui, true, "Play / pause replay", Action::PlayPause, &mut out);
+            item(ui, true, "Next event", Action::StepForward, &mut out);
+            item(ui, true, "Previous event", Action::StepBack, &mut out);
+            ui.separator();
             later(ui, "Templates…", "The template generator dialog arrives with the templates work item.");
             later(ui, "Experiments…", "Parameter sweeps arrive with the experiments work item.");
         });
