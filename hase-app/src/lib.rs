@@ -22,3 +22,5 @@ pub mod ui;
 
 #[cfg(test)]
 mod gui_tests;
+#[cfg(test)]
+mod replay_gui_tests;

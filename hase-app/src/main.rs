@@ -22,6 +22,12 @@ struct Args {
     /// Frames to render before taking the screenshot.
     #[arg(long, value_name = "N", default_value_t = 5)]
     screenshot_frames: u64,
+    /// Run the project as soon as the window opens.
+    #[arg(long)]
+    run: bool,
+    /// Open the fat tree vs binary tree comparison and run it.
+    #[arg(long)]
+    compare_example: bool,
 }
 
 fn main() -> ExitCode {
@@ -33,6 +39,13 @@ fn main() -> ExitCode {
         project: args.project,
         screenshot: args.screenshot,
         screenshot_frames: args.screenshot_frames,
+        start_actions: [
+            (args.compare_example, hase_app::actions::Action::CompareExample),
+            (args.run, hase_app::actions::Action::Run),
+        ]
+        .into_iter()
+        .filter_map(|(wanted, action)| wanted.then_some(action))
+        .collect(),
     };
     match hase_app::app::run_gui(options) {
         Ok(()) => ExitCode::SUCCESS,

@@ -325,6 +325,14 @@ impl ReplayColours {
         }
     }
 
+    /// Text colour readable on `background`: dark on light colours, light on dark ones.
+    pub fn text_on(&self, background: Color32) -> Color32 {
+        let luma = 0.299 * f32::from(background.r())
+            + 0.587 * f32::from(background.g())
+            + 0.114 * f32::from(background.b());
+        if luma > 110.0 { self.bar_text } else { Color32::from_rgb(0xf0, 0xf2, 0xf5) }
+    }
+
     /// Link load colour: from `load_low` (lightly used) to `load_high` (saturated), for a load in
     /// [0, 1].
     pub fn load(&self, load: f32) -> Color32 {

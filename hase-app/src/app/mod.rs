@@ -37,6 +37,8 @@ pub struct StartOptions {
     pub screenshot: Option<PathBuf>,
     /// Frames to render before the screenshot.
     pub screenshot_frames: u64,
+    /// Actions carried out on the first frame (`--run`, `--compare-example`).
+    pub start_actions: Vec<Action>,
 }
 
 struct Screenshot {
@@ -71,6 +73,7 @@ pub struct App {
     screenshot: Option<Screenshot>,
     paste_count: u32,
     frames: u64,
+    start_actions: Vec<Action>,
 }
 
 impl App {
@@ -121,6 +124,7 @@ impl App {
             }),
             paste_count: 0,
             frames: 0,
+            start_actions: options.start_actions,
         }
     }
 
@@ -131,6 +135,9 @@ impl App {
             self.task_finished(ctx, output);
         }
         self.replay_logic(ctx);
+        for action in std::mem::take(&mut self.start_actions) {
+            self.perform(ctx, action);
+        }
         if self.theme_applied != Some(self.editor.settings.theme) {
             self.theme_applied = Some(self.editor.settings.theme);
             let theme = match self.editor.settings.theme {
@@ -193,9 +200,14 @@ impl App {
         });
         // The dock grows once there is a run to show (a panel id of its own keeps the size apart).
         let replaying = self.session.current.is_some() || self.session.compare.is_some();
-        Panel::bottom(if replaying { "dock-replay" } else { "dock" })
+        let (dock_id, dock_size) = match (&self.session.compare, replaying) {
+            (Some(_), _) => ("dock-compare", 430.0),
+            (None, true) => ("dock-replay", 330.0),
+            (None, false) => ("dock", 170.0),
+        };
+        Panel::bottom(dock_id)
             .resizable(true)
-            .default_size(if replaying { 330.0 } else { 170.0 })
+            .default_size(dock_size)
             .size_range(60.0..=800.0)
             .show(ui, |ui| self.dock.show(ui, &mut self.editor, &mut self.session, &palette));
         if replaying {

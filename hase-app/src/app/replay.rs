@@ -249,6 +249,10 @@ impl App {
         let run = Arc::new(*run);
         match done.slot {
             Slot::Main => {
+                if self.session.current.is_none() {
+                    // The dock grows for the first run: fit the design into what is left.
+                    self.editor.fit_requested = true;
+                }
                 self.session.timing.markers.clone_from(&run.markers);
                 self.session.timing.markers_dirty = false;
                 self.session.player.adopt_run(run.replay.end);

@@ -135,6 +135,7 @@ pub fn show(
     let Some(run) = run else {
         ui.add_space(12.0);
         ui.vertical_centered(|ui| ui.weak("Run a simulation (Simulate > Run, F5) to see statistics."));
+        ui.allocate_rect(ui.available_rect_before_wrap(), egui::Sense::hover());
         return;
     };
     let s = &run.stats;

@@ -95,7 +95,7 @@ pub fn bar_mesh(
     scene: &Scene<'_>,
     g: &Geometry,
     mesh: &mut Mesh,
-    labels: &mut Vec<(Rect, usize, u16)>,
+    labels: &mut Vec<(Rect, usize, u16, Color32)>,
 ) -> usize {
     let mut marks: Vec<Mark> = Vec::new();
     let mut row_colours_buf = Vec::new();
@@ -141,7 +141,7 @@ pub fn bar_mesh(
                     scene.colours.merged_tick,
                 );
             } else if x1 - x0 >= LABEL_MIN_WIDTH && !matches!(row.kind, RowKind::Group(_)) {
-                labels.push((Rect::from_min_max(pos2(x0, y0), pos2(x1, bottom)), i, m.state));
+                labels.push((Rect::from_min_max(pos2(x0, y0), pos2(x1, bottom)), i, m.state, colour));
             }
         }
     }
@@ -173,7 +173,7 @@ pub fn paint(painter: &Painter, scene: &Scene<'_>, g: &Geometry) -> usize {
     let drawn = bar_mesh(scene, g, &mut mesh, &mut labels);
     clip.add(Shape::mesh(mesh));
     let font = FontId::proportional(11.0);
-    for (rect, i, state) in labels {
+    for (rect, i, state, fill) in labels {
         let text = match scene.rows[i].kind {
             RowKind::Entity(e) => scene.replay.state_name(e, state).to_string(),
             RowKind::Param(p) => {
@@ -196,7 +196,7 @@ pub fn paint(painter: &Painter, scene: &Scene<'_>, g: &Geometry) -> usize {
             Align2::LEFT_CENTER,
             shown,
             font.clone(),
-            c.bar_text,
+            c.text_on(fill),
         );
     }
     if scene.arrows {

@@ -1,9 +1,10 @@
 //! Pointer and keys on one timing diagram. Wheel zooms about the pointer (Shift+wheel pans,
 //! Alt+wheel or the wheel over the labels scrolls the rows); dragging pans, Shift-drag spans O to
-//! X, dragging near a cursor moves it (snapping to state edges unless Alt is held). A click on the
-//! bars moves the animator there and selects the row's entity; on the ruler the left button places
-//! O and the right one X; O and X keys place a cursor at the pointer, Z zooms to O–X. Hovering a
-//! bar shows its state, start, end and duration; the right button opens a menu.
+//! X, dragging near a cursor moves it (snapping to the pointed row's state edges, else any row's,
+//! unless Alt is held). A click on the bars moves the animator there and selects the row's entity;
+//! on the ruler the left button places O and the right one X; O and X keys place a cursor at the
+//! pointer, Z zooms to O–X. Hovering a bar shows its state, start, end and duration; the right
+//! button opens a menu.
 
 use egui::{Id, Key, Modifiers, PointerButton, Rect, Response, Sense, Ui};
 use hase_engine::time::SimTime;
@@ -38,11 +39,19 @@ pub fn handle(
     let (modifiers, scroll, zoom, now_s) =
         ui.input(|i| (i.modifiers, i.smooth_scroll_delta, i.zoom_delta(), i.time));
     let pointer = bars.hover_pos().or_else(|| ruler.hover_pos());
+    let hovered_row = ui.input(|i| i.pointer.hover_pos()).and_then(|p| g.row_at(p.y, shown.len()));
+    // Snap to the pointed row's edges first, then to any row's.
     let snap_edges = |state: &TimingState, t: u64, alt: bool| {
         if alt {
             return t;
         }
         let reach = (f64::from(SNAP_PT) * state.view.ps_per_pt) as u64;
+        if let Some(edge) = hovered_row
+            .and_then(|i| intervals(d.replay, shown[i].kind))
+            .and_then(|row| row.nearest_edge(t, reach))
+        {
+            return edge;
+        }
         let rows = g.visible_rows(shown.len()).filter_map(|i| intervals(d.replay, shown[i].kind));
         snap(rows, t, reach)
     };

@@ -189,6 +189,8 @@ pub fn show(
         ui.vertical_centered(|ui| {
             ui.weak("Run a simulation (Simulate > Run, F5) to see its timing diagram.")
         });
+        // Keep the dock's size while there is nothing to show.
+        ui.allocate_rect(ui.available_rect_before_wrap(), egui::Sense::hover());
         return out;
     }
     let end = diagrams.iter().map(|d| d.replay.end.0).max().unwrap_or(0);
