@@ -81,6 +81,8 @@ pub enum Action {
     CompareWithFile,
     /// Close the comparison.
     CloseCompare,
+    /// Simulate ▸ Open trace….
+    OpenTrace,
 }
 
 const fn cmd(key: Key) -> KeyboardShortcut {

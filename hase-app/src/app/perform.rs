@@ -113,7 +113,8 @@ impl App {
             | Action::StepBack
             | Action::CompareExample
             | Action::CompareWithFile
-            | Action::CloseCompare => self.replay_action(ctx, action),
+            | Action::CloseCompare
+            | Action::OpenTrace => self.replay_action(ctx, action),
             Action::Escape => {
                 self.editor.placing = None;
                 self.canvas.drag = crate::ui::canvas::Drag::None;

@@ -103,6 +103,7 @@ impl App {
                 Err(e) => self.editor.notify(Level::Error, format!("cannot build the example: {e}")),
             },
             Action::CompareWithFile => self.pick_replay_file(ctx, ReplayFile::CompareWith),
+            Action::OpenTrace => self.pick_replay_file(ctx, ReplayFile::OpenTrace),
             Action::CloseCompare => {
                 self.session.compare = None;
                 self.session.player.speed_for_end = None;
@@ -177,6 +178,15 @@ impl App {
                             result,
                         }))
                     });
+                }
+                ReplayFile::OpenTrace => {
+                    self.session.compare = None;
+                    self.session.stop_all();
+                    let id = self.session.next_id();
+                    let project = self.editor.doc.project.clone();
+                    self.editor.log(Level::Info, format!("loading {}…", path.display()));
+                    let live = crate::run::load::start(&self.tasks, ctx, path, project, id);
+                    self.session.live.push(live);
                 }
                 ReplayFile::CompareWith => {
                     self.tasks.spawn(ctx, "open", move || {
@@ -256,7 +266,10 @@ impl App {
                 self.session.timing.markers.clone_from(&run.markers);
                 self.session.timing.markers_dirty = false;
                 self.session.player.adopt_run(run.replay.end);
-                self.session.current = Some(run);
+                if let Some(old) = self.session.current.replace(run) {
+                    // A large trace takes a while to free: not on the UI thread.
+                    let _ = std::thread::Builder::new().name("hase-drop".into()).spawn(move || drop(old));
+                }
             }
             Slot::Compare(i) => {
                 if let Some(c) = &mut self.session.compare
@@ -282,6 +295,9 @@ impl App {
                     dialog.add_filter("CSV", &["csv"]).set_file_name("interval.csv").save_file()
                 }
                 ReplayFile::CompareWith => dialog.add_filter("hase project", &["ron"]).pick_file(),
+                ReplayFile::OpenTrace => {
+                    dialog.add_filter("hase trace", &["htrace", "htb", "gz", "txt"]).pick_file()
+                }
             };
             TaskOutput::Replay(Box::new(ReplayOutput::FileChosen { purpose, path }))
         });

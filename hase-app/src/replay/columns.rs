@@ -13,6 +13,8 @@ pub struct Intervals {
     pub end: Vec<u64>,
     /// State (or value) index of each interval.
     pub state: Vec<u16>,
+    /// Summary levels for zoomed-out frames (see [`super::pyramid`]); empty for sparse rows.
+    pub levels: Vec<super::pyramid::Level>,
 }
 
 impl Intervals {

@@ -7,6 +7,7 @@ pub mod columns;
 pub mod events;
 pub mod load;
 pub mod markers;
+pub mod pyramid;
 
 use std::collections::BTreeMap;
 
@@ -129,8 +130,16 @@ impl Replay {
             v.sort_unstable();
         }
         let links = per_link.iter().map(|f| LinkTraffic::new(f)).collect();
-        let groups = group_rows(&header, &rows);
-        let params = param_rows(trace, end);
+        let mut rows = rows;
+        let mut groups = group_rows(&header, &rows);
+        let mut params = param_rows(trace, end);
+        for row in rows
+            .iter_mut()
+            .chain(groups.iter_mut().map(|g| &mut g.busy))
+            .chain(params.iter_mut().map(|p| &mut p.values))
+        {
+            row.build_levels();
+        }
         let by_path = header.entities.iter().enumerate().map(|(i, e)| (e.path.clone(), i as u32)).collect();
         let visited = rows
             .iter()

@@ -4,6 +4,7 @@
 //! with the replay views' state. The worker itself is in [`task`]; turning problems into log lines
 //! that reveal their entity is in [`reveal`].
 
+pub mod load;
 pub mod reveal;
 pub mod task;
 
@@ -196,6 +197,8 @@ pub enum ReplayFile {
     ExportCsv(String),
     /// Compare the design with this project file.
     CompareWith,
+    /// Load this trace file into the replay views.
+    OpenTrace,
 }
 
 /// What background work of the replay views reports (through `TaskOutput::Replay`).

@@ -102,6 +102,7 @@ pub fn show(ui: &mut Ui, editor: &Editor) -> Vec<Action> {
             item(ui, true, "Run", Action::Run, &mut out);
             item(ui, true, "Stop", Action::Stop, &mut out);
             crate::ui::run_bar::compare_menu(ui, &mut out);
+            crate::ui::run_bar::trace_item(ui, &mut out);
             ui.separator();
             item(ui, true, "Play / pause replay", Action::PlayPause, &mut out);
             item(ui, true, "Next event", Action::StepForward, &mut out);

@@ -96,6 +96,11 @@ pub fn examples_menu(ui: &mut Ui, out: &mut Vec<Action>) {
     });
 }
 
+/// Simulate ▸ Open trace….
+pub fn trace_item(ui: &mut Ui, out: &mut Vec<Action>) {
+    menu_item(ui, "Open trace…", Action::OpenTrace, out);
+}
+
 /// Simulate ▸ Compare.
 pub fn compare_menu(ui: &mut Ui, out: &mut Vec<Action>) {
     ui.menu_button("Compare", |ui| {

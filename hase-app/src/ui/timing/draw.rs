@@ -101,7 +101,11 @@ pub fn bar_mesh(
     let mut row_colours_buf = Vec::new();
     let width = g.bars.width();
     let mut drawn = 0;
-    for i in g.visible_rows(scene.rows.len()) {
+    let visible = g.visible_rows(scene.rows.len());
+    // About one rectangle per point per row at most: reserve once instead of growing.
+    mesh.reserve_vertices(visible.len() * (width as usize + 2) * 4);
+    mesh.reserve_triangles(visible.len() * (width as usize + 2) * 2);
+    for i in visible {
         let row = &scene.rows[i];
         let Some(data) = intervals(scene.replay, row.kind) else { continue };
         marks.clear();
@@ -113,6 +117,16 @@ pub fn bar_mesh(
         let members = match row.kind {
             RowKind::Group(gr) => scene.replay.groups.get(gr as usize).map_or(1, |g| g.members.len().max(1)),
             _ => 1,
+        };
+        // Activity ticks over merged marks, one per run of touching merged marks.
+        let mut tick: Option<(f32, f32)> = None;
+        let flush = |tick: &mut Option<(f32, f32)>, mesh: &mut Mesh| {
+            if let Some((a, b)) = tick.take() {
+                mesh.add_colored_rect(
+                    Rect::from_min_max(pos2(a, top - 2.0), pos2(b, top)),
+                    scene.colours.merged_tick,
+                );
+            }
         };
         for m in &marks {
             let x0 = g.bars.min.x + m.x0.max(0.0);
@@ -136,14 +150,21 @@ pub fn bar_mesh(
             let bottom = top + full - if matches!(row.kind, RowKind::Param(_)) { 2.0 } else { 0.0 };
             mesh.add_colored_rect(Rect::from_min_max(pos2(x0, y0), pos2(x1, bottom)), colour);
             if m.is_merged() {
-                mesh.add_colored_rect(
-                    Rect::from_min_max(pos2(x0, top - 2.0), pos2(x1, top)),
-                    scene.colours.merged_tick,
-                );
-            } else if x1 - x0 >= LABEL_MIN_WIDTH && !matches!(row.kind, RowKind::Group(_)) {
-                labels.push((Rect::from_min_max(pos2(x0, y0), pos2(x1, bottom)), i, m.state, colour));
+                match &mut tick {
+                    Some((_, end)) if (*end - x0).abs() < 0.01 => *end = x1,
+                    _ => {
+                        flush(&mut tick, mesh);
+                        tick = Some((x0, x1));
+                    }
+                }
+            } else {
+                flush(&mut tick, mesh);
+                if x1 - x0 >= LABEL_MIN_WIDTH && !matches!(row.kind, RowKind::Group(_)) {
+                    labels.push((Rect::from_min_max(pos2(x0, y0), pos2(x1, bottom)), i, m.state, colour));
+                }
             }
         }
+        flush(&mut tick, mesh);
     }
     drawn
 }

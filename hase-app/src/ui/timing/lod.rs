@@ -14,7 +14,7 @@ use super::view::TimeView;
 /// Narrowest mark, in screen points.
 pub const MIN_MARK_PT: f64 = 1.0;
 /// Intervals looked at to colour a merged mark.
-const COLOUR_SAMPLE: usize = 8;
+const COLOUR_SAMPLE: usize = 4;
 
 /// One drawn mark, in points relative to the strip's left edge.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -27,7 +27,7 @@ pub struct Mark {
     pub state: u16,
     /// Intervals the mark stands for (1: a plain interval).
     pub count: u32,
-    /// Index of the first interval.
+    /// Index of the first interval (in the row, or in the summary level drawn).
     pub first: usize,
 }
 
@@ -51,14 +51,25 @@ fn gallop(start: &[u64], from: usize, to: usize, threshold: u64) -> usize {
     lo + start[lo..hi].partition_point(|&s| s < threshold)
 }
 
-/// The marks of `row` for a strip `width` points wide showing `view`, appended to `out`.
+/// The marks of `row` for a strip `width` points wide showing `view`, appended to `out`: from the
+/// row's coarsest summary level whose buckets fit in a point, or from the row itself.
 pub fn build_marks(row: &Intervals, view: &TimeView, width: f32, out: &mut Vec<Mark>) {
+    match row.level_for(view.ps_per_pt) {
+        Some(level) => marks_of(&level.spans, Some(&level.counts), view, width, out),
+        None => marks_of(row, None, view, width, out),
+    }
+}
+
+/// The marks of intervals `row` (each standing for `counts[i]` raw intervals when given).
+fn marks_of(row: &Intervals, counts: Option<&[u32]>, view: &TimeView, width: f32, out: &mut Vec<Mark>) {
+    let count_of = |from: usize, to: usize| counts.map_or((to - from) as u32, |c| c[from..to].iter().sum());
     let t0 = view.left_ps;
     let t1 = view.right_ps(width);
     let range = row.visible(t0, t1.saturating_add(1));
     let pp = view.ps_per_pt;
     let left = t0 as f64;
-    let x_of = |t: u64| (t as f64 - left) / pp;
+    let per_ps = 1.0 / pp;
+    let x_of = |t: u64| (t as f64 - left) * per_ps;
     let limit = f64::from(width) + 1.0;
     let mut cursor = -1.0f64;
     let mut i = range.start;
@@ -73,21 +84,30 @@ pub fn build_marks(row: &Intervals, view: &TimeView, width: f32, out: &mut Vec<M
             push(
                 out,
                 start_len,
-                Mark { x0: xs as f32, x1: xe as f32, state: row.state[i], count: 1, first: i },
+                Mark {
+                    x0: xs as f32,
+                    x1: xe as f32,
+                    state: row.state[i],
+                    count: count_of(i, i + 1),
+                    first: i,
+                },
             );
             cursor = xe;
             i += 1;
             continue;
         }
         let column_end = xs + MIN_MARK_PT;
-        let threshold = (left + column_end * pp).ceil();
-        let threshold = if threshold >= u64::MAX as f64 { u64::MAX } else { threshold as u64 };
+        // First time past the point (truncate + 1: an interval starting exactly at the point's
+        // end joins this point, which its mark still touches). No `ceil`: it is a libm call here.
+        let threshold = left + column_end * pp;
+        let threshold = if threshold >= u64::MAX as f64 { u64::MAX } else { threshold as u64 + 1 };
         let j = gallop(&row.start, i + 1, range.end, threshold);
-        let state = dominant_state(row, i, j, xs, column_end, &x_of);
+        let from = (left + xs * pp) as u64;
+        let state = dominant_state(row, i, j, from, threshold);
         push(
             out,
             start_len,
-            Mark { x0: xs as f32, x1: column_end as f32, state, count: (j - i) as u32, first: i },
+            Mark { x0: xs as f32, x1: column_end as f32, state, count: count_of(i, j), first: i },
         );
         cursor = column_end;
         // The last merged interval may run on past this point: draw its remainder next.
@@ -95,11 +115,11 @@ pub fn build_marks(row: &Intervals, view: &TimeView, width: f32, out: &mut Vec<M
     }
 }
 
-/// The state covering most of `[x0, x1)` among the first few intervals of `i..j`.
-fn dominant_state(row: &Intervals, i: usize, j: usize, x0: f64, x1: f64, x_of: &impl Fn(u64) -> f64) -> u16 {
-    let mut best = (f64::MIN, row.state[i]);
+/// The state covering most of `[t0, t1)` among the first few intervals of `i..j`.
+fn dominant_state(row: &Intervals, i: usize, j: usize, t0: u64, t1: u64) -> u16 {
+    let mut best = (0u64, row.state[i]);
     for k in i..j.min(i + COLOUR_SAMPLE) {
-        let overlap = x_of(row.end[k]).min(x1) - x_of(row.start[k]).max(x0);
+        let overlap = row.end[k].min(t1).saturating_sub(row.start[k].max(t0));
         if overlap > best.0 {
             best = (overlap, row.state[k]);
         }
@@ -190,6 +210,35 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn from_a_summary_level_every_interval_has_a_mark_within_a_point(
+            r in arb_row(),
+            bucket in 1u64..300,
+            left in 0u64..5_000,
+            points_per_bucket in 0.05f64..1.0,
+            width in 10f32..600.0,
+        ) {
+            let mut r = r;
+            r.levels = vec![crate::replay::pyramid::summarise(&r, bucket)];
+            // At least a bucket per point, so the level is the one drawn.
+            let ps_per_pt = bucket as f64 / points_per_bucket;
+            let v = TimeView { left_ps: left, ps_per_pt };
+            prop_assert!(r.level_for(ps_per_pt).is_some());
+            let mut marks = Vec::new();
+            build_marks(&r, &v, width, &mut marks);
+            let x = |t: u64| ((t as f64 - left as f64) / ps_per_pt) as f32;
+            for k in r.visible(v.left_ps, v.right_ps(width)) {
+                let (xs, xe) = (x(r.start[k]).max(-1.0), x(r.end[k]).min(width + 1.0));
+                if xs > xe {
+                    continue;
+                }
+                prop_assert!(
+                    marks.iter().any(|m| m.x0 <= xe + 1.0 + 1e-3 && m.x1 >= xs - 1.0 - 1e-3),
+                    "interval {k} at {xs}..{xe} has no mark near it"
+                );
+            }
+        }
+
         #[test]
         fn every_visible_interval_meets_a_mark_where_it_is(
             r in arb_row(),

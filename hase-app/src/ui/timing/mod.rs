@@ -79,6 +79,20 @@ pub struct TimingState {
     pub drawn_marks: usize,
     /// Markers changed since they were last saved.
     pub markers_dirty: bool,
+    /// Selection on the canvas in the last frame (a change scrolls its row into view).
+    pub last_selected: Vec<String>,
+    /// O–X figures of the last frame, reused while nothing they depend on changes.
+    pub figures_cache: Option<FiguresCache>,
+}
+
+/// O–X figures computed for a cursor interval and a set of rows.
+pub struct FiguresCache {
+    /// Interval and the diagrams shown.
+    pub key: (u64, u64, Option<u64>),
+    /// Rows of each diagram.
+    pub rows: Vec<Vec<Row>>,
+    /// Figures of each diagram.
+    pub figures: Vec<Vec<figures::RowFigures>>,
 }
 
 /// One diagram to show.
@@ -124,6 +138,8 @@ impl Default for TimingState {
             last_rect: Rect::NOTHING,
             drawn_marks: 0,
             markers_dirty: false,
+            last_selected: Vec::new(),
+            figures_cache: None,
         }
     }
 }
@@ -264,6 +280,15 @@ fn diagram(
         .filter(|(_, r)| d.selected.iter().any(|p| *p == rows::row_path(d.replay, r.kind)))
         .map(|(i, _)| i)
         .collect();
+    if index == 0 && d.selected != state.last_selected {
+        state.last_selected.clone_from(&d.selected);
+        if let Some(&first) = selected_rows.first() {
+            let top = first as f32 * draw::ROW_HEIGHT;
+            if top < g.scroll || top + draw::ROW_HEIGHT > g.scroll + bars.height() {
+                state.scroll = (top - bars.height() / 2.0).max(0.0);
+            }
+        }
+    }
     input::handle(ui, state, d, index, &shown, &g, labels, end, out);
     let g = Geometry { scroll: state.scroll.clamp(0.0, (content - bars.height()).max(0.0)), ..g };
     state.scroll = g.scroll;

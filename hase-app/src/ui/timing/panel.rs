@@ -189,21 +189,28 @@ pub fn labels(
 /// The O–X figures beside the diagrams.
 pub fn figures_table(
     ui: &mut Ui,
-    state: &TimingState,
+    state: &mut TimingState,
     diagrams: &[Diagram<'_>],
     rect: Rect,
     out: &mut Outcome,
 ) {
     let Some((a, b)) = state.cursors.interval() else { return };
+    let key = (a, b, state.fitted_for);
+    let rows: Vec<Vec<Row>> = diagrams.iter().map(|d| state.rows_of(d.replay)).collect();
+    let fresh = state.figures_cache.as_ref().is_some_and(|c| c.key == key && c.rows == rows);
+    if !fresh {
+        let figures = diagrams.iter().zip(&rows).map(|(d, shown)| figures(d.replay, shown, a, b)).collect();
+        state.figures_cache = Some(super::FiguresCache { key, rows, figures });
+    }
+    let Some(cache) = &state.figures_cache else { return };
     let span = (b - a).max(1);
     let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
     child.label(RichText::new(format!("{} – {}  ({})", SimTime(a), SimTime(b), SimTime(b - a))).strong());
     egui::ScrollArea::vertical().id_salt("ox-figures").auto_shrink([false, false]).show(&mut child, |ui| {
-        for d in diagrams {
+        for (d, computed) in diagrams.iter().zip(&cache.figures) {
             if let Some(title) = &d.title {
                 ui.label(RichText::new(title).strong());
             }
-            let shown = state.rows_of(d.replay);
             egui::Grid::new(("ox-grid", d.replay.end.0, d.replay.header.entities.len())).striped(true).show(
                 ui,
                 |ui| {
@@ -211,7 +218,7 @@ pub fn figures_table(
                     ui.strong("time per state");
                     ui.strong("sent / recv");
                     ui.end_row();
-                    for f in figures(d.replay, &shown, a, b) {
+                    for f in computed {
                         if ui.link(&f.path).clicked() {
                             out.select = Some((0, f.path.clone()));
                         }
