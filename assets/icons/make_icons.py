@@ -9,6 +9,7 @@ and averaged, which gives clean anti-aliased edges. Run from this directory:
 and commit the PNGs it writes (processor, router, switch, network).
 """
 import math
+import os
 import struct
 import zlib
 
@@ -117,8 +118,8 @@ def write_png(path, rows):
         f.write(png)
 
 
-def processor():
-    blue, dark, light, pin = hexrgba('3d7fd1'), hexrgba('1f3f6b'), hexrgba('9cc4f2'), hexrgba('b9c3cf')
+def processor(body='3d7fd1', edge='1f3f6b', core='9cc4f2'):
+    blue, dark, light, pin = hexrgba(body), hexrgba(edge), hexrgba(core), hexrgba('b9c3cf')
     layers = []
     for i in range(4):
         t = 38 + i * 17.3
@@ -130,8 +131,8 @@ def processor():
     return layers
 
 
-def router():
-    green, dark, white = hexrgba('2f9e74'), hexrgba('16523c'), hexrgba('f4fbf8')
+def router(body='2f9e74', edge='16523c'):
+    green, dark, white = hexrgba(body), hexrgba(edge), hexrgba('f4fbf8')
     layers = [(circle(64, 64, 54), dark), (circle(64, 64, 50), green)]
     # Four arrows: two pointing in along one diagonal pair, two pointing out along the other axis.
     layers += [(arrow(64, 58, 64, 22, 9, 16), white), (arrow(64, 70, 64, 106, 9, 16), white),
@@ -165,3 +166,14 @@ if __name__ == '__main__':
     for name, make in [('processor', processor), ('router', router), ('switch', switch), ('network', network)]:
         write_png(f'{name}.png', render(make()))
         print(f'wrote {name}.png')
+    # State images: `<icon>/<STATE>.png` replaces the icon while an entity is in that state.
+    states = [
+        ('router', 'BUSY', lambda: router('e0852f', '7a3f0e')),
+        ('router', 'BLOCKED', lambda: router('d93b3b', '6e1414')),
+        ('processor', 'COMPUTE', lambda: processor('2f9e5a', '14502c', 'b6f0c8')),
+        ('processor', 'ALLREDUCE', lambda: processor('d9622f', '6e2a0e', 'f6c3a8')),
+    ]
+    for icon, state, make in states:
+        os.makedirs(icon, exist_ok=True)
+        write_png(f'{icon}/{state}.png', render(make()))
+        print(f'wrote {icon}/{state}.png')

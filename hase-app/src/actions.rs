@@ -73,6 +73,24 @@ pub enum Action {
     Validate,
     /// Cancel the current tool (placement, link drag) and clear the selection.
     Escape,
+    /// Simulate ▸ Run (both designs when comparing).
+    Run,
+    /// Simulate ▸ Stop.
+    Stop,
+    /// Replay ▸ Play/pause.
+    PlayPause,
+    /// Replay ▸ Next event.
+    StepForward,
+    /// Replay ▸ Previous event.
+    StepBack,
+    /// Open the fat tree vs binary tree comparison and run it.
+    CompareExample,
+    /// Compare the design with a project file.
+    CompareWithFile,
+    /// Close the comparison.
+    CloseCompare,
+    /// Simulate ▸ Open trace….
+    OpenTrace,
 }
 
 const fn cmd(key: Key) -> KeyboardShortcut {
@@ -90,7 +108,12 @@ const fn plain(key: Key) -> KeyboardShortcut {
 impl Action {
     /// Actions reachable by keyboard, more specific shortcuts first (egui matches Ctrl+Z inside
     /// Ctrl+Shift+Z otherwise).
-    pub const KEYED: [Action; 22] = [
+    pub const KEYED: [Action; 27] = [
+        Action::Stop,
+        Action::Run,
+        Action::PlayPause,
+        Action::StepForward,
+        Action::StepBack,
         Action::SaveAs,
         Action::Redo,
         Action::Ungroup,
@@ -140,6 +163,11 @@ impl Action {
             Action::GoUp => KeyboardShortcut::new(Modifiers::ALT, Key::ArrowUp),
             Action::Validate => plain(Key::F7),
             Action::Escape => plain(Key::Escape),
+            Action::Run => plain(Key::F5),
+            Action::Stop => KeyboardShortcut::new(Modifiers::SHIFT, Key::F5),
+            Action::PlayPause => plain(Key::Space),
+            Action::StepForward => plain(Key::ArrowRight),
+            Action::StepBack => plain(Key::ArrowLeft),
             _ => return None,
         })
     }
@@ -169,6 +197,8 @@ impl Action {
                 | Action::SaveAs
                 | Action::Quit
                 | Action::Validate
+                | Action::Run
+                | Action::Stop
         )
     }
 }

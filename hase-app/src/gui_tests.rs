@@ -26,7 +26,7 @@ fn harness() -> Harness<'static, App> {
 /// A harness driving `app` as the window would: logic, then the UI, each frame.
 pub(crate) fn harness_on(app: App) -> Harness<'static, App> {
     let mut h = Harness::builder()
-        .with_size(Vec2::new(1400.0, 900.0))
+        .with_size(Vec2::new(1400.0, 1000.0))
         .with_max_steps(16)
         .with_step_dt(1.0 / 60.0)
         .build_ui_state(

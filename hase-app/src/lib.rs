@@ -5,6 +5,7 @@
 //! - [`document`]: the edited project plus the built-in types.
 //! - [`state`]: what the panels share (selection, hierarchy path, log, settings).
 //! - [`ui`]: one module per panel; [`theme`]: every colour; [`tasks`]: background work.
+//! - [`run`]: simulation runs in the editor; [`replay`]: the data the animator and timing diagram read.
 
 pub mod actions;
 pub mod app;
@@ -13,6 +14,8 @@ pub mod document;
 pub mod examples;
 pub mod icons;
 pub mod library;
+pub mod replay;
+pub mod run;
 pub mod state;
 pub mod tasks;
 pub mod theme;
@@ -26,3 +29,5 @@ mod gui_tests;
 mod gui_tests_design;
 #[cfg(test)]
 mod gui_tests_library;
+#[cfg(test)]
+mod replay_gui_tests;

@@ -26,6 +26,12 @@ struct Args {
     /// data directory, e.g. ~/.local/share/hase).
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
+    /// Run the project as soon as the window opens.
+    #[arg(long)]
+    run: bool,
+    /// Open the fat tree vs binary tree comparison and run it.
+    #[arg(long)]
+    compare_example: bool,
 }
 
 fn main() -> ExitCode {
@@ -41,6 +47,13 @@ fn main() -> ExitCode {
             Some(dir) => hase_app::library::LibraryLocation::Dir(dir),
             None => hase_app::library::LibraryLocation::Default,
         },
+        start_actions: [
+            (args.compare_example, hase_app::actions::Action::CompareExample),
+            (args.run, hase_app::actions::Action::Run),
+        ]
+        .into_iter()
+        .filter_map(|(wanted, action)| wanted.then_some(action))
+        .collect(),
     };
     match hase_app::app::run_gui(options) {
         Ok(()) => ExitCode::SUCCESS,

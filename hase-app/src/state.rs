@@ -67,6 +67,9 @@ pub struct LogLine {
     pub level: Level,
     /// Text.
     pub text: String,
+    /// The entity the line is about (instance path, possibly with `.port`): clicking the line
+    /// reveals it.
+    pub path: Option<String>,
 }
 
 /// A short message shown over the canvas for a few seconds.
@@ -179,7 +182,12 @@ impl Editor {
 
     /// Record a message in the log.
     pub fn log(&mut self, level: Level, text: impl Into<String>) {
-        self.log.push(LogLine { at_s: self.started.elapsed().as_secs_f64(), level, text: text.into() });
+        self.log_at(level, text, None);
+    }
+
+    /// Record a message about the entity at `path` (clicking it in the log reveals the entity).
+    pub fn log_at(&mut self, level: Level, text: impl Into<String>, path: Option<String>) {
+        self.log.push(LogLine { at_s: self.started.elapsed().as_secs_f64(), level, text: text.into(), path });
     }
 
     /// Record a message and show it over the canvas.

@@ -60,6 +60,8 @@ pub enum TaskOutput {
         /// The project, or why it could not be read.
         result: Result<Box<Project>, String>,
     },
+    /// Background work of the runs and replay views (see `run::ReplayOutput`).
+    Replay(Box<crate::run::ReplayOutput>),
     /// A project file was written.
     ProjectSaved {
         /// The file.

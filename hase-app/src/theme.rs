@@ -217,3 +217,128 @@ mod tests {
         assert_ne!(flit, p.link_types[0]);
     }
 }
+
+/// Colours of the replay views (animator overlay, timing diagram, statistics bars).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplayColours {
+    /// Idle-like states (IDLE, DONE) and rows before their first state.
+    pub idle: Color32,
+    /// Fallback state colours, picked by a stable hash of the state name.
+    pub states: [Color32; 8],
+    /// Summary rows: busy members.
+    pub busy: Color32,
+    /// The activity tick over merged (sub-point) marks.
+    pub merged_tick: Color32,
+    /// The O cursor.
+    pub cursor_o: Color32,
+    /// The X cursor.
+    pub cursor_x: Color32,
+    /// The animator's current time on the diagram.
+    pub time_line: Color32,
+    /// Named markers.
+    pub marker: Color32,
+    /// Message arrows.
+    pub arrow: Color32,
+    /// Packets moving on links.
+    pub packet: Color32,
+    /// Count text on packets.
+    pub packet_text: Color32,
+    /// Link load: lightly used.
+    pub load_low: Color32,
+    /// Link load: saturated.
+    pub load_high: Color32,
+    /// Every other row's background.
+    pub row_alt: Color32,
+    /// Background of the row of the selected entity.
+    pub row_selected: Color32,
+    /// Ruler background.
+    pub ruler: Color32,
+    /// Shade between the O and X cursors.
+    pub interval: Color32,
+    /// Text on state bars.
+    pub bar_text: Color32,
+}
+
+impl ReplayColours {
+    /// The colours for a theme.
+    pub fn for_choice(choice: ThemeChoice) -> Self {
+        let dark = choice == ThemeChoice::Dark;
+        let pick = |d: Color32, l: Color32| if dark { d } else { l };
+        ReplayColours {
+            idle: pick(Color32::from_rgb(0x3a, 0x40, 0x4a), Color32::from_rgb(0xd6, 0xdb, 0xe2)),
+            states: [
+                Color32::from_rgb(0x5b, 0x9b, 0xd5),
+                Color32::from_rgb(0x9b, 0xc5, 0x3d),
+                Color32::from_rgb(0xc0, 0x7b, 0xd6),
+                Color32::from_rgb(0x4e, 0xc9, 0xb0),
+                Color32::from_rgb(0xe6, 0xa1, 0x4f),
+                Color32::from_rgb(0xd9, 0x6f, 0x9b),
+                Color32::from_rgb(0x8a, 0x9c, 0xe8),
+                Color32::from_rgb(0xb8, 0xa4, 0x6a),
+            ],
+            busy: pick(Color32::from_rgb(0xe0, 0x8a, 0x3c), Color32::from_rgb(0xd0, 0x70, 0x20)),
+            merged_tick: pick(Color32::from_rgb(0xf2, 0xf4, 0xf7), Color32::from_rgb(0x1e, 0x24, 0x2c)),
+            cursor_o: Color32::from_rgb(0x3c, 0xc8, 0x6e),
+            cursor_x: Color32::from_rgb(0xf0, 0x5a, 0x8c),
+            time_line: pick(Color32::from_rgb(0xff, 0xd7, 0x4a), Color32::from_rgb(0xc8, 0x8a, 0x00)),
+            marker: pick(Color32::from_rgb(0x7f, 0xb8, 0xff), Color32::from_rgb(0x1f, 0x66, 0xc0)),
+            arrow: pick(
+                Color32::from_rgba_unmultiplied(0xe8, 0xec, 0xf2, 0xb0),
+                Color32::from_rgba_unmultiplied(0x20, 0x28, 0x34, 0xb0),
+            ),
+            packet: pick(Color32::from_rgb(0xff, 0xe0, 0x6a), Color32::from_rgb(0xe0, 0x9a, 0x00)),
+            packet_text: Color32::from_rgb(0x1a, 0x1a, 0x1a),
+            load_low: pick(Color32::from_rgb(0x3f, 0x8e, 0xc8), Color32::from_rgb(0x4a, 0x90, 0xd0)),
+            load_high: pick(Color32::from_rgb(0xff, 0x4a, 0x2a), Color32::from_rgb(0xe0, 0x20, 0x10)),
+            row_alt: pick(Color32::from_rgb(0x26, 0x2a, 0x32), Color32::from_rgb(0xf0, 0xf2, 0xf5)),
+            row_selected: pick(Color32::from_rgb(0x23, 0x3a, 0x58), Color32::from_rgb(0xd4, 0xe6, 0xfb)),
+            ruler: pick(Color32::from_rgb(0x1d, 0x20, 0x26), Color32::from_rgb(0xe9, 0xec, 0xf0)),
+            interval: pick(
+                Color32::from_rgba_unmultiplied(0x80, 0xa0, 0xff, 0x22),
+                Color32::from_rgba_unmultiplied(0x30, 0x60, 0xd0, 0x22),
+            ),
+            bar_text: Color32::from_rgb(0x10, 0x12, 0x16),
+        }
+    }
+
+    /// The colour of a state by its name: fixed colours for the built-in processor and router
+    /// states (collectives warm, waiting amber, computing green), a stable pick otherwise.
+    pub fn state(&self, name: &str) -> Color32 {
+        match name {
+            "IDLE" | "DONE" => self.idle,
+            "COMPUTE" => Color32::from_rgb(0x4c, 0xb8, 0x5e),
+            "SEND" => Color32::from_rgb(0x4a, 0x8f, 0xe0),
+            "RECV" => Color32::from_rgb(0x3f, 0xc1, 0xc9),
+            "WAIT" => Color32::from_rgb(0xe8, 0xb3, 0x4a),
+            "BARRIER" => Color32::from_rgb(0xd9, 0x6f, 0x9b),
+            "ALLREDUCE" => Color32::from_rgb(0xe8, 0x5d, 0x3c),
+            "REDUCE" | "BCAST" => Color32::from_rgb(0xc0, 0x7b, 0xd6),
+            "GATHER" | "SCATTER" | "ALLGATHER" | "ALLTOALL" => Color32::from_rgb(0x9a, 0x7c, 0xe8),
+            "BUSY" => Color32::from_rgb(0xe0, 0x8a, 0x3c),
+            "BLOCKED" => Color32::from_rgb(0xf0, 0x4a, 0x4a),
+            other => {
+                let hash = other
+                    .bytes()
+                    .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+                self.states[(hash % self.states.len() as u64) as usize]
+            }
+        }
+    }
+
+    /// Text colour readable on `background`: dark on light colours, light on dark ones.
+    pub fn text_on(&self, background: Color32) -> Color32 {
+        let luma = 0.299 * f32::from(background.r())
+            + 0.587 * f32::from(background.g())
+            + 0.114 * f32::from(background.b());
+        if luma > 110.0 { self.bar_text } else { Color32::from_rgb(0xf0, 0xf2, 0xf5) }
+    }
+
+    /// Link load colour: from `load_low` (lightly used) to `load_high` (saturated), for a load in
+    /// [0, 1].
+    pub fn load(&self, load: f32) -> Color32 {
+        let t = load.clamp(0.0, 1.0);
+        let mix = |a: u8, b: u8| (f32::from(a) + (f32::from(b) - f32::from(a)) * t).round() as u8;
+        let (a, b) = (self.load_low, self.load_high);
+        Color32::from_rgb(mix(a.r(), b.r()), mix(a.g(), b.g()), mix(a.b(), b.b()))
+    }
+}

@@ -62,6 +62,7 @@ impl App {
             TaskOutput::ProjectOpened { path, result: Err(e) } => {
                 self.editor.notify(Level::Error, format!("cannot open {}: {e}", path.display()));
             }
+            TaskOutput::Replay(output) => self.replay_finished(ctx, *output),
             TaskOutput::ProjectSaved { path, revision, result: Ok(()) } => {
                 self.editor.saved_revision = revision;
                 self.editor.log(Level::Info, format!("saved {}", path.display()));

@@ -11,21 +11,25 @@ use egui::{Panel, Ui, ViewportCommand};
 mod finished;
 mod library;
 mod perform;
+mod replay;
 mod windows;
 
 use crate::actions::Action;
 use crate::examples::default_project;
 use crate::icons::Icons;
 use crate::library::{Library, LibraryLocation};
+use crate::run::Session;
 use crate::state::{Editor, Level};
 use crate::tasks::Tasks;
-use crate::theme::{self, Palette, ThemeChoice};
+use crate::theme::{self, Palette, ReplayColours, ThemeChoice};
+use crate::ui::animator::MapCache;
+use crate::ui::animator::images::StateImages;
 use crate::ui::canvas::Canvas;
 use crate::ui::dialogs::{self, Answer, Pending};
 use crate::ui::dock::Dock;
 use crate::ui::inspector::Inspector;
 use crate::ui::palette::PalettePanel;
-use crate::ui::{breadcrumb, legend, menu, status, toasts};
+use crate::ui::{breadcrumb, legend, menu, run_bar, status, toasts};
 
 /// How the application starts.
 #[derive(Clone, Debug, Default)]
@@ -39,6 +43,8 @@ pub struct StartOptions {
     /// Where the project library lives (default: none, as in tests; the binary passes
     /// `--data-dir`, `HASE_DATA_DIR` or the platform directory).
     pub library: LibraryLocation,
+    /// Actions carried out on the first frame (`--run`, `--compare-example`).
+    pub start_actions: Vec<Action>,
 }
 
 struct Screenshot {
@@ -56,6 +62,10 @@ pub struct App {
     pub canvas: Canvas,
     /// The dock panel.
     pub dock: Dock,
+    /// Runs, the animator and the timing diagram.
+    pub session: Session,
+    images: StateImages,
+    main_map: MapCache,
     inspector: Inspector,
     palette_panel: PalettePanel,
     icons: Icons,
@@ -73,6 +83,7 @@ pub struct App {
     pub library: Library,
     /// Windows and dialogs over the panels.
     pub windows: windows::Windows,
+    start_actions: Vec<Action>,
 }
 
 impl App {
@@ -103,6 +114,9 @@ impl App {
             editor,
             canvas: Canvas::default(),
             dock: Dock::default(),
+            session: Session::default(),
+            images: StateImages::default(),
+            main_map: MapCache::default(),
             inspector: Inspector::default(),
             palette_panel: PalettePanel::default(),
             icons: Icons::default(),
@@ -122,6 +136,7 @@ impl App {
             frames: 0,
             library: Library::new(options.library),
             windows: windows::Windows::default(),
+            start_actions: options.start_actions,
         }
     }
 
@@ -132,6 +147,10 @@ impl App {
             self.task_finished(ctx, output);
         }
         self.library_step(ctx);
+        self.replay_logic(ctx);
+        for action in std::mem::take(&mut self.start_actions) {
+            self.perform(ctx, action);
+        }
         if self.theme_applied != Some(self.editor.settings.theme) {
             self.theme_applied = Some(self.editor.settings.theme);
             let theme = match self.editor.settings.theme {
@@ -185,15 +204,43 @@ impl App {
         let mut actions = Vec::new();
 
         Panel::top("menu").show(ui, |ui| actions.extend(menu::show(ui, &self.editor, &self.library)));
+        let colours = ReplayColours::for_choice(self.editor.settings.theme);
+        Panel::top("run-toolbar")
+            .show(ui, |ui| actions.extend(run_bar::show(ui, &mut self.session, &palette)));
         let zoom = self.canvas.view(&self.editor.current_net()).zoom;
         Panel::bottom("status").show(ui, |ui| {
-            status::show(ui, &self.editor, zoom, self.tasks.running());
+            status::show(ui, &self.editor, zoom, self.tasks.running(), &self.session);
         });
-        Panel::bottom("dock")
+        // The dock grows once there is a run to show (a panel id of its own keeps the size apart).
+        let replaying = self.session.current.is_some() || self.session.compare.is_some();
+        let (dock_id, dock_size) = match (&self.session.compare, replaying) {
+            (Some(_), _) => ("dock-compare", 430.0),
+            (None, true) => ("dock-replay", 330.0),
+            (None, false) => ("dock", 170.0),
+        };
+        Panel::bottom(dock_id)
             .resizable(true)
-            .default_size(170.0)
-            .size_range(60.0..=600.0)
-            .show(ui, |ui| self.dock.show(ui, &mut self.editor, &palette));
+            .default_size(dock_size)
+            .size_range(60.0..=800.0)
+            .show(ui, |ui| self.dock.show(ui, &mut self.editor, &mut self.session, &palette));
+        if replaying {
+            Panel::bottom("replay-bar").show(ui, |ui| self.replay_bar(ui, &colours, &palette));
+        }
+        if let Some(compare) = &mut self.session.compare {
+            egui::CentralPanel::default().show(ui, |ui| {
+                crate::ui::compare::show(
+                    ui,
+                    compare,
+                    &self.session.player,
+                    &self.icons,
+                    &mut self.images,
+                    &colours,
+                    &palette,
+                );
+            });
+            self.finish_frame(&ctx, actions);
+            return;
+        }
         Panel::left("palette").resizable(true).default_size(210.0).size_range(150.0..=400.0).show(ui, |ui| {
             self.palette_panel.show(ui, &mut self.editor, &self.icons, &palette);
         });
@@ -218,8 +265,16 @@ impl App {
             let line = ui.available_rect_before_wrap();
             ui.painter().hline(line.x_range(), line.min.y, egui::Stroke::new(1.0, palette.grid_major));
             actions.extend(self.canvas.show(ui, &mut self.editor, &self.icons, &palette));
+            self.replay_overlay(ui, &colours, &palette);
             actions.extend(zoom_buttons(ui, self.canvas.area));
         });
+        self.finish_frame(&ctx, actions);
+    }
+
+    /// Overlays, the unsaved-changes question and the actions chosen this frame.
+    fn finish_frame(&mut self, ctx: &egui::Context, actions: Vec<Action>) {
+        let ctx = ctx.clone();
+        let palette = Palette::for_choice(self.editor.settings.theme);
         toasts::show(&ctx, self.canvas.area, &mut self.editor, &palette);
         legend::show(&ctx, &mut self.editor, &palette);
         self.show_windows(&ctx, &palette);

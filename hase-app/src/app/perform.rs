@@ -104,6 +104,15 @@ impl App {
                     self.editor.open_compound(&name);
                 }
             }
+            Action::Run
+            | Action::Stop
+            | Action::PlayPause
+            | Action::StepForward
+            | Action::StepBack
+            | Action::CompareExample
+            | Action::CompareWithFile
+            | Action::CloseCompare
+            | Action::OpenTrace => self.replay_action(ctx, action),
             Action::Escape => {
                 self.editor.placing = None;
                 self.canvas.drag = crate::ui::canvas::Drag::None;

@@ -1,10 +1,11 @@
-//! The bottom dock: tabs for messages (the log) and statistics. Later work adds the timing diagram
-//! and experiments as further tabs.
+//! The bottom dock: tabs for messages (the log; a line about an entity reveals it when clicked),
+//! the timing diagram and the run statistics. Later work adds experiments as a further tab.
 
 use egui::{RichText, Ui};
 
+use crate::run::Session;
 use crate::state::{Editor, Level};
-use crate::theme::Palette;
+use crate::theme::{Palette, ReplayColours};
 
 /// The dock's tabs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -14,6 +15,8 @@ pub enum DockTab {
     Messages,
     /// Run statistics (after a simulation).
     Statistics,
+    /// The timing diagram of the last run.
+    Timing,
 }
 
 /// Dock state.
@@ -26,7 +29,8 @@ pub struct Dock {
 
 impl Dock {
     /// Show the dock.
-    pub fn show(&mut self, ui: &mut Ui, editor: &mut Editor, palette: &Palette) {
+    pub fn show(&mut self, ui: &mut Ui, editor: &mut Editor, session: &mut Session, palette: &Palette) {
+        let colours = ReplayColours::for_choice(editor.settings.theme);
         ui.add_space(2.0);
         ui.horizontal(|ui| {
             let unseen = editor.log.len().saturating_sub(self.seen);
@@ -36,6 +40,7 @@ impl Dock {
                 "Messages".to_string()
             };
             ui.selectable_value(&mut self.tab, DockTab::Messages, messages);
+            ui.selectable_value(&mut self.tab, DockTab::Timing, "Timing diagram");
             ui.selectable_value(&mut self.tab, DockTab::Statistics, "Statistics");
             if self.tab == DockTab::Messages {
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -64,18 +69,38 @@ impl Dock {
                             };
                             ui.horizontal(|ui| {
                                 ui.label(RichText::new(format!("{:>7.1} s", line.at_s)).monospace().weak());
-                                ui.label(RichText::new(&line.text).color(colour));
+                                match &line.path {
+                                    Some(path) => {
+                                        let link = ui.link(RichText::new(&line.text).color(colour));
+                                        if link.on_hover_text(format!("Show {path} on the canvas")).clicked()
+                                        {
+                                            session.reveal_request = Some(path.clone());
+                                        }
+                                    }
+                                    None => {
+                                        ui.label(RichText::new(&line.text).color(colour));
+                                    }
+                                }
                             });
                         }
                     },
                 );
             }
             DockTab::Statistics => {
-                ui.add_space(12.0);
-                ui.vertical_centered(|ui| {
-                    ui.weak("Run a simulation to see statistics.");
-                });
+                let run = match &session.compare {
+                    Some(c) => {
+                        ui.horizontal(|ui| {
+                            for (i, side) in c.sides.iter().enumerate() {
+                                ui.selectable_value(&mut session.stats_side, i, side.name());
+                            }
+                        });
+                        c.sides.get(session.stats_side).and_then(|s| s.run.clone())
+                    }
+                    None => session.current.clone(),
+                };
+                crate::ui::stats::show(ui, run.as_deref(), &mut session.stats_view, &colours, palette);
             }
+            DockTab::Timing => crate::ui::timing::tab::show_tab(ui, session, editor, &colours, palette),
         }
     }
 }

@@ -98,7 +98,14 @@ pub fn show(ui: &mut Ui, editor: &Editor, library: &Library) -> Vec<Action> {
         ui.menu_button("Simulate", |ui| {
             item(ui, true, "Check design", Action::Validate, &mut out);
             ui.separator();
-            later(ui, "Run", "Running simulations arrives with the simulation work item.");
+            item(ui, true, "Run", Action::Run, &mut out);
+            item(ui, true, "Stop", Action::Stop, &mut out);
+            crate::ui::run_bar::compare_menu(ui, &mut out);
+            crate::ui::run_bar::trace_item(ui, &mut out);
+            ui.separator();
+            item(ui, true, "Play / pause replay", Action::PlayPause, &mut out);
+            item(ui, true, "Next event", Action::StepForward, &mut out);
+            item(ui, true, "Previous event", Action::StepBack, &mut out);
             later(ui, "Experiments…", "Parameter sweeps arrive with the experiments work item.");
         });
     });
@@ -115,6 +122,10 @@ fn file_menu(ui: &mut Ui, editor: &Editor, library: &Library, out: &mut Vec<Acti
             if ui.button(example.title).on_hover_text(format!("projects/{}", example.file)).clicked() {
                 out.push(Action::OpenExample(i));
             }
+        }
+        ui.separator();
+        if ui.button("Compare: fat tree vs binary tree").clicked() {
+            out.push(Action::CompareExample);
         }
     });
     ui.separator();

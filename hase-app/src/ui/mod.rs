@@ -1,7 +1,9 @@
 //! The panels of the main window, one file or folder each.
 
+pub mod animator;
 pub mod breadcrumb;
 pub mod canvas;
+pub mod compare;
 pub mod dialogs;
 pub mod dock;
 pub mod inspector;
@@ -10,7 +12,10 @@ pub mod library_browser;
 pub mod library_dialogs;
 pub mod menu;
 pub mod palette;
+pub mod run_bar;
+pub mod stats;
 pub mod status;
 pub mod template_dialog;
+pub mod timing;
 pub mod toasts;
 pub mod units;

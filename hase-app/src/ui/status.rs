@@ -1,12 +1,13 @@
 //! The status bar: project and unsaved mark, where in the hierarchy, selection, zoom, background
-//! tasks, and the run state (no runs yet in the editor).
+//! tasks, and the run state (progress of a run in progress, or the last run's outcome).
 
 use egui::Ui;
 
+use crate::run::Session;
 use crate::state::Editor;
 
 /// Show the status bar.
-pub fn show(ui: &mut Ui, editor: &Editor, zoom: f32, running_tasks: usize) {
+pub fn show(ui: &mut Ui, editor: &Editor, zoom: f32, running_tasks: usize, session: &Session) {
     ui.horizontal(|ui| {
         let dirty = if editor.is_dirty() { " *" } else { "" };
         ui.label(format!("{}{dirty}", editor.doc.project.name));
@@ -31,7 +32,7 @@ pub fn show(ui: &mut Ui, editor: &Editor, zoom: f32, running_tasks: usize) {
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             ui.label(format!("zoom {:.0}%", zoom * 100.0));
             ui.separator();
-            ui.weak("no simulation run");
+            crate::ui::run_bar::status(ui, session);
             if running_tasks > 0 {
                 ui.separator();
                 ui.spinner();

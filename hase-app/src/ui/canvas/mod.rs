@@ -154,6 +154,16 @@ impl Canvas {
         &self.scene
     }
 
+    /// Node centres in the last frame (stored positions plus any drag offset), by scene node.
+    pub fn positions(&self) -> &[Pos2] {
+        &self.positions
+    }
+
+    /// Port positions in the last frame.
+    pub fn port_layout(&self) -> &PortLayout {
+        &self.ports
+    }
+
     /// Screen position of instance `name` in the last frame (for tests and tooling).
     pub fn screen_pos_of(&self, editor: &Editor, name: &str) -> Option<Pos2> {
         let i = *self.scene.by_name.get(name)?;

@@ -1,0 +1,373 @@
+//! The application's side of runs and replay: starting and stopping runs, taking in their results
+//! (statistics, replay, problems in the log with their entities), the animator clock each frame,
+//! the comparison, exports, marker saving, and revealing entities asked for by the log or the
+//! timing diagram.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use hase_engine::kernel::RunOutcome;
+use hase_engine::time::SimTime;
+
+use super::App;
+use crate::actions::Action;
+use crate::replay::markers;
+use crate::run::task::{RunRequest, start};
+use crate::run::{ReplayFile, ReplayOutput, RunDone, Slot, reveal};
+use crate::state::Level;
+use crate::tasks::TaskOutput;
+use crate::theme::{Palette, ReplayColours};
+use crate::ui::compare::{Compare, CompareSide, thesis_example};
+use crate::ui::dock::DockTab;
+
+/// Seconds unsaved marker edits wait before they are written.
+const MARKER_SAVE_DELAY_S: f64 = 1.0;
+
+impl App {
+    /// Per-frame work of runs and replay, before the UI.
+    pub(super) fn replay_logic(&mut self, ctx: &egui::Context) {
+        self.session.follow_project(self.editor.generation, &self.editor.doc.project);
+        let dirs: Vec<std::path::PathBuf> = self
+            .editor
+            .file
+            .as_deref()
+            .and_then(std::path::Path::parent)
+            .map(std::path::Path::to_path_buf)
+            .into_iter()
+            .chain([std::path::PathBuf::from(".")])
+            .collect();
+        self.images.set_search_dirs(dirs);
+        let end = self.session.clock_end();
+        if self.session.player.playing {
+            let dt = f64::from(ctx.input(|i| i.stable_dt).min(0.1));
+            self.session.player.advance(dt, end);
+            ctx.request_repaint();
+        }
+        if !self.session.live.is_empty() {
+            ctx.request_repaint_after(Duration::from_millis(100));
+        }
+        let exported = self.session.export_result.lock().ok().and_then(|mut r| r.take());
+        match exported {
+            Some(Ok(path)) => {
+                self.editor.notify(Level::Info, format!("saved the timing diagram to {}", path.display()));
+            }
+            Some(Err(e)) => self.editor.notify(Level::Error, format!("cannot save the timing diagram: {e}")),
+            None => {}
+        }
+        self.save_markers_when_settled(ctx);
+        if let Some(path) = self.session.reveal_request.take()
+            && !reveal::reveal(&mut self.editor, &mut self.canvas, &path)
+        {
+            self.editor.notify(Level::Info, format!("{path} is not in the design shown"));
+        }
+        if let Some(purpose) = self.session.file_request.take() {
+            self.pick_replay_file(ctx, purpose);
+        }
+    }
+
+    /// Carry out a run or replay action.
+    pub(super) fn replay_action(&mut self, ctx: &egui::Context, action: Action) {
+        let end = self.session.clock_end();
+        match action {
+            Action::Run => self.start_runs(ctx),
+            Action::Stop if !self.session.live.is_empty() => {
+                self.session.stop_all();
+                self.editor.log(Level::Info, "stopping the run…");
+            }
+            Action::PlayPause => self.session.player.toggle(end),
+            Action::StepForward | Action::StepBack => {
+                let forward = action == Action::StepForward;
+                let player = &mut self.session.player;
+                let logs: Vec<&crate::replay::events::EventLog> = match &self.session.compare {
+                    Some(c) => c.sides.iter().filter_map(|s| s.run.as_ref()).map(|r| &r.replay.log).collect(),
+                    None => self.session.current.iter().map(|r| &r.replay.log).collect(),
+                };
+                let targets = logs.iter().filter_map(|log| {
+                    if forward {
+                        log.next_event_after(player.time, player.min_level)
+                    } else {
+                        log.previous_event_before(player.time, player.min_level)
+                    }
+                });
+                let target = if forward { targets.min() } else { targets.max() };
+                player.playing = false;
+                if let Some(t) = target {
+                    player.time = t;
+                }
+            }
+            Action::CompareExample => match thesis_example() {
+                Ok(compare) => {
+                    self.open_compare(compare);
+                    self.start_runs(ctx);
+                }
+                Err(e) => self.editor.notify(Level::Error, format!("cannot build the example: {e}")),
+            },
+            Action::CompareWithFile => self.pick_replay_file(ctx, ReplayFile::CompareWith),
+            Action::OpenTrace => self.pick_replay_file(ctx, ReplayFile::OpenTrace),
+            Action::CloseCompare => {
+                self.session.compare = None;
+                self.session.player.speed_for_end = None;
+            }
+            _ => {}
+        }
+    }
+
+    fn open_compare(&mut self, compare: Compare) {
+        self.editor.log(Level::Info, format!("opened {}", compare.title));
+        self.session.compare = Some(compare);
+        self.session.player.time = SimTime::ZERO;
+        self.session.player.playing = false;
+        self.session.timing.cursors = crate::ui::timing::cursors::Cursors::default();
+        self.dock.tab = DockTab::Timing;
+    }
+
+    fn start_runs(&mut self, ctx: &egui::Context) {
+        if let Err(e) = self.session.settings.until() {
+            self.editor.notify(Level::Warning, e);
+            return;
+        }
+        let settings = self.session.settings.clone();
+        let mut requests = Vec::new();
+        match &self.session.compare {
+            Some(c) => {
+                for (i, side) in c.sides.iter().enumerate() {
+                    let slot = Slot::Compare(i);
+                    if !self.session.running(slot) {
+                        let project = side.editor.doc.project.clone();
+                        requests.push((slot, project, side.editor.file.clone()));
+                    }
+                }
+            }
+            None if !self.session.running(Slot::Main) => {
+                requests.push((Slot::Main, self.editor.doc.project.clone(), self.editor.file.clone()));
+            }
+            None => {}
+        }
+        for (slot, project, file) in requests {
+            self.editor.log(Level::Info, format!("running {}…", project.name));
+            let id = self.session.next_id();
+            let request = RunRequest { project, file, settings: settings.clone(), slot, id };
+            let live = start(&self.tasks, ctx, request);
+            self.session.live.push(live);
+        }
+    }
+
+    /// Take in what the replay's background work reports.
+    pub(super) fn replay_finished(&mut self, ctx: &egui::Context, output: ReplayOutput) {
+        match output {
+            ReplayOutput::Run(done) => self.run_finished(done),
+            ReplayOutput::FileChosen { path: None, .. } => {}
+            ReplayOutput::FileChosen { purpose, path: Some(path) } => match purpose {
+                ReplayFile::ExportPng => {
+                    let path = if path.extension().is_none() { path.with_extension("png") } else { path };
+                    crate::ui::timing::export::request(
+                        ctx,
+                        self.session.timing.last_rect,
+                        path,
+                        Arc::clone(&self.session.export_result),
+                    );
+                }
+                ReplayFile::ExportCsv(text) => {
+                    let path = if path.extension().is_none() { path.with_extension("csv") } else { path };
+                    self.tasks.spawn(ctx, "export", move || {
+                        let result = hase_engine::model::write_atomic(&path, text.as_bytes())
+                            .map(|()| path.clone())
+                            .map_err(|e| format!("{}: {e}", path.display()));
+                        TaskOutput::Replay(Box::new(ReplayOutput::Saved {
+                            what: "O–X figures".into(),
+                            result,
+                        }))
+                    });
+                }
+                ReplayFile::OpenTrace => {
+                    self.session.compare = None;
+                    self.session.stop_all();
+                    let id = self.session.next_id();
+                    let project = self.editor.doc.project.clone();
+                    self.editor.log(Level::Info, format!("loading {}…", path.display()));
+                    let live = crate::run::load::start(&self.tasks, ctx, path, project, id);
+                    self.session.live.push(live);
+                }
+                ReplayFile::CompareWith => {
+                    self.tasks.spawn(ctx, "open", move || {
+                        let result =
+                            hase_engine::model::load_project(&path).map(Box::new).map_err(|e| e.to_string());
+                        TaskOutput::Replay(Box::new(ReplayOutput::CompareProject { path, result }))
+                    });
+                }
+            },
+            ReplayOutput::Saved { what, result: Ok(path) } => {
+                self.editor.log(Level::Info, format!("saved {what} to {}", path.display()));
+            }
+            ReplayOutput::Saved { what, result: Err(e) } => {
+                self.editor.notify(Level::Error, format!("cannot save {what}: {e}"));
+            }
+            ReplayOutput::CompareProject { path, result: Ok(project) } => {
+                let left = CompareSide::new(self.editor.doc.project.clone(), self.editor.file.clone());
+                let right = CompareSide::new(*project, Some(path));
+                let title = format!("Compare: {} vs {}", left.name(), right.name());
+                self.open_compare(Compare::new(title, left, right));
+                self.start_runs(ctx);
+            }
+            ReplayOutput::CompareProject { path, result: Err(e) } => {
+                self.editor.notify(Level::Error, format!("cannot open {}: {e}", path.display()));
+            }
+        }
+    }
+
+    fn run_finished(&mut self, done: RunDone) {
+        self.session.live.retain(|l| l.slot != done.slot);
+        let run = match done.result {
+            Ok(run) => run,
+            Err(problems) => {
+                let n = problems.len();
+                for p in problems {
+                    self.editor.log_at(Level::Warning, p.text, p.path);
+                }
+                self.editor.notify(
+                    Level::Warning,
+                    format!(
+                        "the run did not start: {n} problem{} (click one in Messages to see where)",
+                        if n == 1 { "" } else { "s" }
+                    ),
+                );
+                self.dock.tab = DockTab::Messages;
+                return;
+            }
+        };
+        let summary = format!("{}: {}", run.label, crate::ui::stats::summary_line(&run.stats));
+        let level = match &run.outcome {
+            RunOutcome::Completed | RunOutcome::ReachedUntil => Level::Info,
+            RunOutcome::Deadlock(_) | RunOutcome::Cancelled => Level::Warning,
+        };
+        self.editor.notify(level, summary);
+        if let RunOutcome::Deadlock(report) = &run.outcome {
+            for b in &report.blocked {
+                self.editor.log_at(
+                    Level::Warning,
+                    format!("  {} [{}]: {}", b.path, b.state, b.waiting_for),
+                    Some(b.path.clone()),
+                );
+            }
+            self.dock.tab = DockTab::Messages;
+        } else {
+            self.dock.tab = DockTab::Timing;
+        }
+        if let Some(e) = &run.trace_error {
+            self.editor.log(Level::Warning, format!("the trace is incomplete: {e}"));
+        }
+        let run = Arc::new(*run);
+        match done.slot {
+            Slot::Main => {
+                if self.session.current.is_none() {
+                    // The dock grows for the first run: fit the design into what is left.
+                    self.editor.fit_requested = true;
+                }
+                self.session.timing.markers.clone_from(&run.markers);
+                self.session.timing.markers_dirty = false;
+                self.session.player.adopt_run(run.replay.end);
+                if let Some(old) = self.session.current.replace(run) {
+                    // A large trace takes a while to free: not on the UI thread.
+                    let _ = std::thread::Builder::new().name("hase-drop".into()).spawn(move || drop(old));
+                }
+            }
+            Slot::Compare(i) => {
+                if let Some(c) = &mut self.session.compare
+                    && let Some(side) = c.sides.get_mut(i)
+                {
+                    c.key = c.key.wrapping_mul(31).wrapping_add(run.id);
+                    side.run = Some(run);
+                    let end = c.end();
+                    self.session.player.adopt_run(end);
+                }
+            }
+        }
+    }
+
+    fn pick_replay_file(&self, ctx: &egui::Context, purpose: ReplayFile) {
+        self.tasks.spawn(ctx, "file-dialog", move || {
+            let dialog = rfd::FileDialog::new();
+            let path = match &purpose {
+                ReplayFile::ExportPng => {
+                    dialog.add_filter("PNG image", &["png"]).set_file_name("timing.png").save_file()
+                }
+                ReplayFile::ExportCsv(_) => {
+                    dialog.add_filter("CSV", &["csv"]).set_file_name("interval.csv").save_file()
+                }
+                ReplayFile::CompareWith => dialog.add_filter("hase project", &["ron"]).pick_file(),
+                ReplayFile::OpenTrace => {
+                    dialog.add_filter("hase trace", &["htrace", "htb", "gz", "txt"]).pick_file()
+                }
+            };
+            TaskOutput::Replay(Box::new(ReplayOutput::FileChosen { purpose, path }))
+        });
+    }
+
+    fn save_markers_when_settled(&mut self, ctx: &egui::Context) {
+        if !self.session.timing.markers_dirty {
+            self.session.markers_dirty_since = None;
+            return;
+        }
+        let now = ctx.input(|i| i.time);
+        let since = *self.session.markers_dirty_since.get_or_insert(now);
+        if now - since < MARKER_SAVE_DELAY_S {
+            ctx.request_repaint_after(Duration::from_secs_f64(MARKER_SAVE_DELAY_S));
+            return;
+        }
+        self.session.timing.markers_dirty = false;
+        self.session.markers_dirty_since = None;
+        let Some(run) = &self.session.current else { return };
+        let Some(file) = run.file.clone() else {
+            self.editor.log(Level::Info, "markers are kept for this session only (the project has no file)");
+            return;
+        };
+        let (key, list) = (run.run_key.clone(), self.session.timing.markers.clone());
+        self.tasks.spawn(ctx, "markers", move || {
+            let sidecar = markers::sidecar_of(&file);
+            let result = markers::save(&sidecar, &key, &list).map(|()| sidecar);
+            TaskOutput::Replay(Box::new(ReplayOutput::Saved { what: "markers".into(), result }))
+        });
+    }
+
+    /// The replay bar above the dock (when there is something to replay).
+    pub(super) fn replay_bar(&mut self, ui: &mut egui::Ui, colours: &ReplayColours, palette: &Palette) {
+        let end = self.session.clock_end();
+        let s = &mut self.session;
+        let log = match &s.compare {
+            Some(c) => c.sides.iter().find_map(|side| side.run.as_ref()).map(|r| &r.replay.log),
+            None => s.current.as_ref().map(|r| &r.replay.log),
+        };
+        if let Some(log) = log {
+            crate::ui::animator::controls::show(
+                ui,
+                &mut s.player,
+                log,
+                end,
+                s.timing.cursors,
+                &s.timing.markers,
+                colours,
+                palette,
+            );
+        }
+    }
+
+    /// The replay drawn over the design canvas.
+    pub(super) fn replay_overlay(&mut self, ui: &egui::Ui, colours: &ReplayColours, palette: &Palette) {
+        let Some(run) = self.session.current.clone() else { return };
+        run.replay.log.seek(&mut self.session.cursor, self.session.player.time);
+        let painter = ui.painter_at(self.canvas.area);
+        crate::ui::animator::draw_on_canvas(
+            &painter,
+            ui.ctx(),
+            &self.canvas,
+            &self.editor,
+            &run,
+            &self.session.cursor,
+            &mut self.main_map,
+            &self.session.player,
+            &mut self.images,
+            colours,
+            palette,
+        );
+    }
+}

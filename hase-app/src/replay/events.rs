@@ -1,0 +1,396 @@
+//! The animator's replay model: every change a trace describes (state entries, parameter and array
+//! updates, message departures and arrivals) as one time-sorted event list, the replay state those
+//! events build up, and checkpoints of that state every [`CHECKPOINT_EVERY`] events so that seeking
+//! to any time restores the nearest checkpoint and applies at most that many events.
+
+use std::collections::BTreeMap;
+
+use hase_engine::time::SimTime;
+use hase_engine::trace::{MessageFlight, Record, Trace, TraceValue};
+
+/// Events between checkpoints.
+pub const CHECKPOINT_EVERY: usize = 4096;
+
+/// One change of the replayed system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// `entity` entered state `state`.
+    State {
+        /// Entity number.
+        entity: u32,
+        /// State index.
+        state: u16,
+    },
+    /// Parameter `param` of `entity` took value number `value` (see [`EventLog::values`]).
+    Param {
+        /// Entity number.
+        entity: u32,
+        /// Parameter index.
+        param: u16,
+        /// Index into the value table.
+        value: u32,
+    },
+    /// Element `index` of array parameter `param` took value number `value`.
+    Array {
+        /// Entity number.
+        entity: u32,
+        /// Parameter index.
+        param: u16,
+        /// Element.
+        index: u32,
+        /// Index into the value table.
+        value: u32,
+    },
+    /// Message `flight` left its sender.
+    Depart {
+        /// Index into the flights.
+        flight: u32,
+    },
+    /// Message `flight` reached its receiver.
+    Arrive {
+        /// Index into the flights.
+        flight: u32,
+    },
+}
+
+impl Change {
+    /// HASE trace level of the record the change comes from (2 messages, 3 updates, 4 states).
+    pub fn level(self) -> u8 {
+        match self {
+            Change::Depart { .. } | Change::Arrive { .. } => 2,
+            Change::Param { .. } | Change::Array { .. } => 3,
+            Change::State { .. } => 4,
+        }
+    }
+}
+
+/// A change at a time (ps).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// When.
+    pub time: u64,
+    /// What.
+    pub change: Change,
+}
+
+/// An array element's value and when it was last written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArrayCell {
+    /// Index into the value table.
+    pub value: u32,
+    /// Time of the update (ps).
+    pub updated_ps: u64,
+}
+
+/// The replayed system after some prefix of the events.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Snapshot {
+    /// Number of events applied.
+    pub applied: usize,
+    /// Current state of each entity (`None` before its first state record).
+    pub states: Vec<Option<u16>>,
+    /// Time each entity entered its current state (ps).
+    pub state_since: Vec<u64>,
+    /// Current value (index into the value table) of each entity's traced parameters.
+    pub params: Vec<Vec<Option<u32>>>,
+    /// Array elements written so far: (entity, param, index) → cell.
+    pub arrays: BTreeMap<(u32, u16, u32), ArrayCell>,
+    /// Messages on the wire, as sorted flight indices.
+    pub in_flight: Vec<u32>,
+}
+
+impl Snapshot {
+    fn apply(&mut self, event: &Event) {
+        match event.change {
+            Change::State { entity, state } => {
+                let e = entity as usize;
+                if let Some(slot) = self.states.get_mut(e) {
+                    *slot = Some(state);
+                    self.state_since[e] = event.time;
+                }
+            }
+            Change::Param { entity, param, value } => {
+                if let Some(slot) =
+                    self.params.get_mut(entity as usize).and_then(|p| p.get_mut(usize::from(param)))
+                {
+                    *slot = Some(value);
+                }
+            }
+            Change::Array { entity, param, index, value } => {
+                self.arrays.insert((entity, param, index), ArrayCell { value, updated_ps: event.time });
+            }
+            Change::Depart { flight } => {
+                if let Err(at) = self.in_flight.binary_search(&flight) {
+                    self.in_flight.insert(at, flight);
+                }
+            }
+            Change::Arrive { flight } => {
+                if let Ok(at) = self.in_flight.binary_search(&flight) {
+                    self.in_flight.remove(at);
+                }
+            }
+        }
+        self.applied += 1;
+    }
+}
+
+/// The time-sorted events of a trace with their checkpoints.
+#[derive(Clone, Debug, Default)]
+pub struct EventLog {
+    /// Every change, sorted by time (ties keep trace order; a message departs before it arrives).
+    pub events: Vec<Event>,
+    /// Values referred to by parameter and array changes.
+    pub values: Vec<TraceValue>,
+    /// State after 0, N, 2N, … events.
+    checkpoints: Vec<Snapshot>,
+    initial: Snapshot,
+}
+
+impl EventLog {
+    /// Build from a trace and its flights (indexed as `flights`).
+    pub fn build(trace: &Trace, flights: &[MessageFlight]) -> EventLog {
+        let mut events = Vec::with_capacity(trace.records.len() + flights.len());
+        let mut values = Vec::new();
+        let mut flight_of_record = BTreeMap::new();
+        for (i, f) in flights.iter().enumerate() {
+            flight_of_record.insert(f.record, i as u32);
+        }
+        for (r, record) in trace.records.iter().enumerate() {
+            match record {
+                Record::State { time, entity, state } => {
+                    events.push(Event {
+                        time: time.0,
+                        change: Change::State { entity: *entity, state: *state },
+                    });
+                }
+                Record::Param { time, entity, param, value } => {
+                    values.push(value.clone());
+                    let value = (values.len() - 1) as u32;
+                    events.push(Event {
+                        time: time.0,
+                        change: Change::Param { entity: *entity, param: *param, value },
+                    });
+                }
+                Record::Array { time, entity, param, index, value } => {
+                    values.push(value.clone());
+                    let value = (values.len() - 1) as u32;
+                    let change = Change::Array { entity: *entity, param: *param, index: *index, value };
+                    events.push(Event { time: time.0, change });
+                }
+                Record::Send { .. } => {
+                    if let Some(&flight) = flight_of_record.get(&r) {
+                        let f = &flights[flight as usize];
+                        events.push(Event { time: f.depart.0, change: Change::Depart { flight } });
+                        events.push(Event { time: f.arrive.0, change: Change::Arrive { flight } });
+                    }
+                }
+                Record::Comment { .. } | Record::Summary { .. } => {}
+            }
+        }
+        // Stable: equal times keep trace order, and a departure is pushed before its arrival.
+        events.sort_by_key(|e| e.time);
+        let entities = &trace.header.entities;
+        let initial = Snapshot {
+            applied: 0,
+            states: vec![None; entities.len()],
+            state_since: vec![0; entities.len()],
+            params: entities.iter().map(|e| vec![None; e.params.len()]).collect(),
+            arrays: BTreeMap::new(),
+            in_flight: Vec::new(),
+        };
+        let mut log = EventLog { events, values, checkpoints: Vec::new(), initial: initial.clone() };
+        let mut snap = initial;
+        for (i, event) in log.events.iter().enumerate() {
+            if i % CHECKPOINT_EVERY == 0 {
+                log.checkpoints.push(snap.clone());
+            }
+            snap.apply(event);
+        }
+        log
+    }
+
+    /// The state before any event.
+    pub fn initial(&self) -> Snapshot {
+        self.initial.clone()
+    }
+
+    /// Number of events at or before `t`.
+    pub fn count_until(&self, t: SimTime) -> usize {
+        self.events.partition_point(|e| e.time <= t.0)
+    }
+
+    /// Bring `snap` to the state at time `t` (every event at or before `t` applied): forward from
+    /// where it is when that is close, otherwise from the nearest checkpoint.
+    pub fn seek(&self, snap: &mut Snapshot, t: SimTime) {
+        let target = self.count_until(t);
+        let forward_ok = target >= snap.applied && target - snap.applied <= CHECKPOINT_EVERY;
+        let fresh = snap.states.len() != self.initial.states.len();
+        if fresh || !forward_ok {
+            *snap = self
+                .checkpoints
+                .get(target / CHECKPOINT_EVERY)
+                .or(self.checkpoints.last())
+                .cloned()
+                .unwrap_or_else(|| self.initial.clone());
+            if snap.applied > target {
+                *snap = self.initial.clone();
+            }
+        }
+        for event in &self.events[snap.applied..target] {
+            snap.apply(event);
+        }
+    }
+
+    /// The state at `t` computed by applying every event from the start (the oracle for `seek`).
+    pub fn replay_from_start(&self, t: SimTime) -> Snapshot {
+        let mut snap = self.initial.clone();
+        for event in self.events.iter().take_while(|e| e.time <= t.0) {
+            snap.apply(event);
+        }
+        snap
+    }
+
+    /// Time of the first event after `t` whose level is shown (level ≥ `min_level`).
+    pub fn next_event_after(&self, t: SimTime, min_level: u8) -> Option<SimTime> {
+        let from = self.count_until(t);
+        self.events[from..].iter().find(|e| e.change.level() >= min_level).map(|e| SimTime(e.time))
+    }
+
+    /// Time of the last event before `t` whose level is shown.
+    pub fn previous_event_before(&self, t: SimTime, min_level: u8) -> Option<SimTime> {
+        let to = self.events.partition_point(|e| e.time < t.0);
+        self.events[..to].iter().rev().find(|e| e.change.level() >= min_level).map(|e| SimTime(e.time))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use hase_engine::trace::{EntityInfo, TraceHeader};
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn header(entities: usize) -> TraceHeader {
+        TraceHeader {
+            entities: (0..entities)
+                .map(|i| EntityInfo {
+                    path: format!("e{i}"),
+                    states: vec!["IDLE".into(), "BUSY".into(), "WAIT".into()],
+                    params: vec!["count".into()],
+                    ports: vec!["p".into()],
+                    ..EntityInfo::default()
+                })
+                .collect(),
+            ..TraceHeader::default()
+        }
+    }
+
+    /// A random but valid trace: records in time order, messages that may wait before departing.
+    fn arb_trace() -> impl Strategy<Value = Trace> {
+        let record = (0u64..40, 0u32..4, 0u8..4, 0u16..3, 0u64..30, 0u64..50);
+        proptest::collection::vec(record, 0..300).prop_map(|raw| {
+            let mut time = 0;
+            let records = raw
+                .into_iter()
+                .map(|(step, entity, kind, state, wait, flight)| {
+                    time += step;
+                    let t = SimTime(time);
+                    match kind {
+                        0 => Record::State { time: t, entity, state },
+                        1 => Record::Param {
+                            time: t,
+                            entity,
+                            param: 0,
+                            value: TraceValue::Int(i64::from(state)),
+                        },
+                        2 => Record::Array {
+                            time: t,
+                            entity,
+                            param: 0,
+                            index: u32::from(state),
+                            value: TraceValue::Int(wait as i64),
+                        },
+                        _ => Record::Send {
+                            time: t,
+                            depart: SimTime(time + wait),
+                            from: entity,
+                            from_port: 0,
+                            to: (entity + 1) % 4,
+                            to_port: 0,
+                            arrive: SimTime(time + wait + flight),
+                            bytes: 64,
+                            label: String::new(),
+                        },
+                    }
+                })
+                .collect();
+            Trace { header: header(4), records }
+        })
+    }
+
+    fn log_of(trace: &Trace) -> EventLog {
+        let mut flights = trace.sends();
+        flights.sort_by_key(|f| f.depart);
+        EventLog::build(trace, &flights)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn seeking_anywhere_matches_replaying_from_the_start(
+            trace in arb_trace(),
+            seeks in proptest::collection::vec(0u64..15_000, 1..20),
+        ) {
+            let log = log_of(&trace);
+            let mut cursor = Snapshot::default();
+            for t in seeks {
+                log.seek(&mut cursor, SimTime(t));
+                prop_assert_eq!(&cursor, &log.replay_from_start(SimTime(t)));
+            }
+        }
+    }
+
+    #[test]
+    fn seeking_across_checkpoints_back_and_forth() {
+        // 3 checkpoint blocks of state changes, one per ps.
+        let n = 3 * CHECKPOINT_EVERY as u64 + 17;
+        let records = (0..n)
+            .map(|t| Record::State { time: SimTime(t), entity: (t % 3) as u32, state: (t % 2) as u16 })
+            .collect();
+        let trace = Trace { header: header(3), records };
+        let log = log_of(&trace);
+        let mut cursor = Snapshot::default();
+        for t in [n - 1, 5, 2 * CHECKPOINT_EVERY as u64, 2 * CHECKPOINT_EVERY as u64 + 3, 0, n + 100] {
+            log.seek(&mut cursor, SimTime(t));
+            assert_eq!(cursor, log.replay_from_start(SimTime(t)), "at {t}");
+        }
+        // After t = n + 100 everything is applied.
+        assert_eq!(cursor.applied, n as usize);
+    }
+
+    #[test]
+    fn messages_are_on_the_wire_from_departure_until_arrival() {
+        let send = Record::Send {
+            time: SimTime(10),
+            depart: SimTime(15),
+            from: 0,
+            from_port: 0,
+            to: 1,
+            to_port: 0,
+            arrive: SimTime(40),
+            bytes: 8,
+            label: "m".into(),
+        };
+        let trace = Trace { header: header(2), records: vec![send] };
+        let log = log_of(&trace);
+        let at = |t| log.replay_from_start(SimTime(t)).in_flight;
+        assert!(at(14).is_empty());
+        assert_eq!(at(15), vec![0]);
+        assert_eq!(at(39), vec![0]);
+        assert!(at(40).is_empty());
+        assert_eq!(log.next_event_after(SimTime(0), 2), Some(SimTime(15)));
+        assert_eq!(log.next_event_after(SimTime(15), 2), Some(SimTime(40)));
+        assert_eq!(log.previous_event_before(SimTime(40), 2), Some(SimTime(15)));
+        assert_eq!(log.next_event_after(SimTime(0), 4), None);
+    }
+}

@@ -1,0 +1,106 @@
+//! Named time markers of a run, saved in a sidecar beside the project file
+//! (`project.ron` → `project.markers.ron`) under a key that identifies the run (seed, level, stop
+//! time, end time and event count), so markers come back when the same run is made again.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// A named instant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Marker {
+    /// Shown on the ruler.
+    pub name: String,
+    /// Where (ps).
+    pub time_ps: u64,
+}
+
+/// The markers of one run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunMarkers {
+    /// Which run (see [`run_key`]).
+    pub run: String,
+    /// Its markers, sorted by time.
+    pub markers: Vec<Marker>,
+}
+
+/// The sidecar file: markers of every run of a project.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MarkerFile {
+    /// Runs with markers.
+    pub runs: Vec<RunMarkers>,
+}
+
+/// Identity of a run: the same project with the same settings gives the same key.
+pub fn run_key(seed: u64, level: u8, until_ps: Option<u64>, end_ps: u64, events: u64) -> String {
+    let until = until_ps.map_or_else(|| "-".to_string(), |u| u.to_string());
+    format!("seed={seed} level={level} until={until} end={end_ps} events={events}")
+}
+
+/// The sidecar of a project file.
+pub fn sidecar_of(project_file: &Path) -> PathBuf {
+    project_file.with_extension("markers.ron")
+}
+
+/// Read the sidecar (a missing file is an empty one).
+pub fn load(path: &Path) -> Result<MarkerFile, String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => ron::from_str(&text).map_err(|e| format!("{}: {e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(MarkerFile::default()),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// The markers stored for `run` in `file`.
+pub fn markers_for(file: &MarkerFile, run: &str) -> Vec<Marker> {
+    file.runs.iter().find(|r| r.run == run).map(|r| r.markers.clone()).unwrap_or_default()
+}
+
+/// Replace the markers of `run` in the sidecar at `path` (other runs are kept), writing atomically.
+pub fn save(path: &Path, run: &str, markers: &[Marker]) -> Result<(), String> {
+    let mut file = load(path)?;
+    file.runs.retain(|r| r.run != run);
+    if !markers.is_empty() {
+        let mut markers = markers.to_vec();
+        markers.sort_by_key(|m| m.time_ps);
+        file.runs.push(RunMarkers { run: run.to_string(), markers });
+    }
+    file.runs.sort_by(|a, b| a.run.cmp(&b.run));
+    let text =
+        ron::ser::to_string_pretty(&file, ron::ser::PrettyConfig::default()).map_err(|e| e.to_string())?;
+    hase_engine::model::write_atomic(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_round_trip_per_run_and_keep_other_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let sidecar = sidecar_of(&dir.path().join("tree.ron"));
+        assert_eq!(sidecar.file_name().unwrap(), "tree.markers.ron");
+        assert_eq!(load(&sidecar).unwrap(), MarkerFile::default());
+        let a = run_key(1, 2, None, 1_000, 50);
+        let b = run_key(2, 2, Some(500), 1_000, 50);
+        assert_eq!(a, "seed=1 level=2 until=- end=1000 events=50");
+        let m = |name: &str, t| Marker { name: name.into(), time_ps: t };
+        save(&sidecar, &a, &[m("late", 900), m("start", 10)]).unwrap();
+        save(&sidecar, &b, &[m("other", 5)]).unwrap();
+        let file = load(&sidecar).unwrap();
+        assert_eq!(markers_for(&file, &a), vec![m("start", 10), m("late", 900)]);
+        assert_eq!(markers_for(&file, &b), vec![m("other", 5)]);
+        save(&sidecar, &a, &[]).unwrap();
+        let file = load(&sidecar).unwrap();
+        assert!(markers_for(&file, &a).is_empty());
+        assert_eq!(file.runs.len(), 1);
+    }
+
+    #[test]
+    fn a_broken_sidecar_names_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.markers.ron");
+        std::fs::write(&path, "(runs: [oops").unwrap();
+        assert!(load(&path).unwrap_err().contains("x.markers.ron"));
+    }
+}

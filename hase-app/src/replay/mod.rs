@@ -1,0 +1,366 @@
+//! What the replay views need from a finished run's trace, built once off the UI thread: per-entity
+//! state intervals in columnar form, summary rows of compound groups, traced-parameter rows, the
+//! message flights, the animator's event log with checkpoints, and per-link traffic for load
+//! colouring. Pure data; no egui.
+
+pub mod columns;
+pub mod events;
+pub mod load;
+pub mod markers;
+pub mod pyramid;
+
+use std::collections::BTreeMap;
+
+use hase_engine::time::SimTime;
+use hase_engine::trace::{MessageFlight, Record, Trace, TraceHeader};
+
+use columns::Intervals;
+use events::EventLog;
+use load::LinkTraffic;
+
+/// States that count as "not doing anything" for summaries (as in the run statistics).
+pub fn is_idle_state(name: &str) -> bool {
+    matches!(name, "IDLE" | "DONE")
+}
+
+/// The summary row of a compound group: how many of its entities are busy over time.
+#[derive(Clone, Debug, Default)]
+pub struct GroupRow {
+    /// Entities inside the group (at any depth).
+    pub members: Vec<u32>,
+    /// Intervals whose state is the number of busy members.
+    pub busy: Intervals,
+}
+
+/// The value history of one traced parameter.
+#[derive(Clone, Debug, Default)]
+pub struct ParamRow {
+    /// Entity.
+    pub entity: u32,
+    /// Parameter index.
+    pub param: u16,
+    /// Intervals whose state indexes `labels`.
+    pub values: Intervals,
+    /// Distinct values as text.
+    pub labels: Vec<String>,
+}
+
+/// Everything the animator and the timing diagram read.
+#[derive(Clone, Debug, Default)]
+pub struct Replay {
+    /// Entities, links and groups of the trace.
+    pub header: TraceHeader,
+    /// End of the trace.
+    pub end: SimTime,
+    /// State intervals per entity.
+    pub rows: Vec<Intervals>,
+    /// Summary per group (same order as the header's groups).
+    pub groups: Vec<GroupRow>,
+    /// Traced parameters that changed.
+    pub params: Vec<ParamRow>,
+    /// Messages sorted by departure.
+    pub flights: Vec<MessageFlight>,
+    /// Labels of the messages (same order as `flights`).
+    pub flight_labels: Vec<String>,
+    /// Animator events and checkpoints.
+    pub log: EventLog,
+    /// Traffic per header link.
+    pub links: Vec<LinkTraffic>,
+    /// (entity, port) → header link.
+    pub link_of_port: BTreeMap<(u32, u16), u32>,
+    /// Departure times of each entity's messages, sorted.
+    pub sent_by_entity: Vec<Vec<u64>>,
+    /// Arrival times of the messages each entity received, sorted.
+    pub received_by_entity: Vec<Vec<u64>>,
+    /// Entity path → number.
+    pub by_path: BTreeMap<String, u32>,
+    /// Per entity, a bit for each of its first 64 states that it entered at least once.
+    pub visited: Vec<u64>,
+    /// Longest time any message spent between departure and arrival (ps).
+    pub longest_flight_ps: u64,
+}
+
+impl Replay {
+    /// Build everything from a trace.
+    pub fn build(trace: &Trace) -> Replay {
+        let header = trace.header.clone();
+        let end = trace.end_time();
+        let n = header.entities.len();
+        let rows: Vec<Intervals> = trace
+            .state_intervals()
+            .into_iter()
+            .map(|ivs| {
+                let mut row = Intervals::default();
+                for iv in ivs {
+                    row.push(iv.start.0, iv.end.0, iv.state);
+                }
+                row
+            })
+            .collect();
+        let mut flights = trace.sends();
+        flights.sort_by_key(|f| f.depart);
+        let flight_labels = flights
+            .iter()
+            .map(|f| match &trace.records[f.record] {
+                Record::Send { label, .. } => label.clone(),
+                _ => String::new(),
+            })
+            .collect();
+        let log = EventLog::build(trace, &flights);
+        let mut link_of_port = BTreeMap::new();
+        for (i, l) in header.links.iter().enumerate() {
+            link_of_port.insert(l.a, i as u32);
+            link_of_port.insert(l.b, i as u32);
+        }
+        let mut per_link: Vec<Vec<(u64, u64)>> = vec![Vec::new(); header.links.len()];
+        let mut sent_by_entity = vec![Vec::new(); n];
+        let mut received_by_entity = vec![Vec::new(); n];
+        for f in &flights {
+            if let Some(&l) = link_of_port.get(&f.from) {
+                per_link[l as usize].push((f.depart.0, f.arrive.0));
+            }
+            if let Some(v) = sent_by_entity.get_mut(f.from.0 as usize) {
+                v.push(f.depart.0);
+            }
+            if let Some(v) = received_by_entity.get_mut(f.to.0 as usize) {
+                v.push(f.arrive.0);
+            }
+        }
+        for v in received_by_entity.iter_mut().chain(sent_by_entity.iter_mut()) {
+            v.sort_unstable();
+        }
+        let links = per_link.iter().map(|f| LinkTraffic::new(f)).collect();
+        let mut rows = rows;
+        let mut groups = group_rows(&header, &rows);
+        let mut params = param_rows(trace, end);
+        for row in rows
+            .iter_mut()
+            .chain(groups.iter_mut().map(|g| &mut g.busy))
+            .chain(params.iter_mut().map(|p| &mut p.values))
+        {
+            row.build_levels();
+        }
+        let by_path = header.entities.iter().enumerate().map(|(i, e)| (e.path.clone(), i as u32)).collect();
+        let visited = rows
+            .iter()
+            .map(|r| r.state.iter().filter(|&&s| s < 64).fold(0u64, |bits, &s| bits | (1 << s)))
+            .collect();
+        let longest_flight_ps = flights.iter().map(|f| f.arrive.0 - f.depart.0).max().unwrap_or(0);
+        Replay {
+            header,
+            end,
+            rows,
+            groups,
+            params,
+            flights,
+            flight_labels,
+            log,
+            links,
+            link_of_port,
+            sent_by_entity,
+            received_by_entity,
+            by_path,
+            visited,
+            longest_flight_ps,
+        }
+    }
+
+    /// Total number of state intervals.
+    pub fn interval_count(&self) -> usize {
+        self.rows.iter().map(Intervals::len).sum()
+    }
+
+    /// Messages entity `e` sent (departures) and received (arrivals) within `[t0, t1)`.
+    pub fn messages_between(&self, e: u32, t0: u64, t1: u64) -> (usize, usize) {
+        let count = |v: Option<&Vec<u64>>| {
+            v.map_or(0, |v| v.partition_point(|&t| t < t1).saturating_sub(v.partition_point(|&t| t < t0)))
+        };
+        (count(self.sent_by_entity.get(e as usize)), count(self.received_by_entity.get(e as usize)))
+    }
+
+    /// Name of state `state` of entity `e`.
+    pub fn state_name(&self, e: u32, state: u16) -> &str {
+        self.header
+            .entities
+            .get(e as usize)
+            .and_then(|i| i.states.get(usize::from(state)))
+            .map_or("?", String::as_str)
+    }
+
+    /// The groups enclosing entity `e`, innermost first.
+    pub fn groups_of(&self, e: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut g = self.header.entities.get(e as usize).and_then(|i| i.group);
+        while let Some(id) = g {
+            if out.contains(&id) {
+                break;
+            }
+            out.push(id);
+            g = self.header.groups.get(id as usize).and_then(|gi| gi.parent);
+        }
+        out
+    }
+}
+
+fn group_rows(header: &TraceHeader, rows: &[Intervals]) -> Vec<GroupRow> {
+    let mut groups: Vec<GroupRow> = vec![GroupRow::default(); header.groups.len()];
+    for (e, info) in header.entities.iter().enumerate() {
+        let mut g = info.group;
+        let mut guard = 0;
+        while let Some(id) = g {
+            if let Some(row) = groups.get_mut(id as usize) {
+                row.members.push(e as u32);
+            }
+            g = header.groups.get(id as usize).and_then(|gi| gi.parent);
+            guard += 1;
+            if guard > header.groups.len() {
+                break;
+            }
+        }
+    }
+    for row in &mut groups {
+        let mut changes = Vec::new();
+        for &e in &row.members {
+            let states = &header.entities[e as usize].states;
+            let r = &rows[e as usize];
+            let mut open: Option<u64> = None;
+            for i in 0..r.len() {
+                let busy = states.get(usize::from(r.state[i])).is_some_and(|s| !is_idle_state(s));
+                match (busy, open) {
+                    (true, None) => open = Some(r.start[i]),
+                    (false, Some(s)) => {
+                        changes.push((s, 1));
+                        changes.push((r.start[i], -1));
+                        open = None;
+                    }
+                    _ => {}
+                }
+                // A gap between intervals also ends a busy stretch.
+                if let Some(s) = open
+                    && r.end[i] < r.start.get(i + 1).copied().unwrap_or(u64::MAX)
+                {
+                    changes.push((s, 1));
+                    changes.push((r.end[i], -1));
+                    open = None;
+                }
+            }
+        }
+        row.busy = Intervals::from_count_changes(&mut changes);
+    }
+    groups
+}
+
+fn close_param(
+    rows: &mut BTreeMap<(u32, u16), ParamRow>,
+    key: (u32, u16),
+    since: u64,
+    text: String,
+    at: u64,
+) {
+    let row =
+        rows.entry(key).or_insert_with(|| ParamRow { entity: key.0, param: key.1, ..ParamRow::default() });
+    let index = row.labels.iter().position(|l| *l == text).unwrap_or_else(|| {
+        row.labels.push(text);
+        row.labels.len() - 1
+    });
+    row.values.push(since, at, u16::try_from(index).unwrap_or(u16::MAX));
+}
+
+fn param_rows(trace: &Trace, end: SimTime) -> Vec<ParamRow> {
+    let mut open: BTreeMap<(u32, u16), (u64, String)> = BTreeMap::new();
+    let mut rows: BTreeMap<(u32, u16), ParamRow> = BTreeMap::new();
+    for r in &trace.records {
+        if let Record::Param { time, entity, param, value } = r
+            && let Some((since, text)) = open.insert((*entity, *param), (time.0, value.to_string()))
+        {
+            close_param(&mut rows, (*entity, *param), since, text, time.0);
+        }
+    }
+    for (key, (since, text)) in open {
+        close_param(&mut rows, key, since, text, end.0.max(since + 1));
+    }
+    rows.into_values().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use hase_engine::trace::{EntityInfo, GroupInfo, TraceValue};
+
+    use super::*;
+
+    fn entity(path: &str, group: Option<u32>) -> EntityInfo {
+        EntityInfo {
+            path: path.into(),
+            type_name: "T".into(),
+            states: vec!["IDLE".into(), "BUSY".into()],
+            params: vec!["n".into()],
+            ports: vec!["p".into()],
+            group,
+        }
+    }
+
+    fn state(t: u64, entity: u32, state: u16) -> Record {
+        Record::State { time: SimTime(t), entity, state }
+    }
+
+    #[test]
+    fn group_summary_counts_busy_members() {
+        let header = TraceHeader {
+            entities: vec![entity("g/a", Some(0)), entity("g/b", Some(0)), entity("c", None)],
+            groups: vec![GroupInfo { path: "g".into(), type_name: "G".into(), parent: None }],
+            ..TraceHeader::default()
+        };
+        // a busy 0..30, b busy 10..20 and 40..50; c busy but outside the group; end at 50.
+        let records = vec![
+            state(0, 0, 1),
+            state(0, 1, 0),
+            state(0, 2, 1),
+            state(10, 1, 1),
+            state(20, 1, 0),
+            state(30, 0, 0),
+            state(40, 1, 1),
+            state(50, 2, 0),
+        ];
+        let replay = Replay::build(&Trace { header, records });
+        assert_eq!(replay.end, SimTime(50));
+        let busy = &replay.groups[0].busy;
+        assert_eq!(replay.groups[0].members, vec![0, 1]);
+        assert_eq!(busy.start, vec![0, 10, 20, 40]);
+        assert_eq!(busy.end, vec![10, 20, 30, 50]);
+        assert_eq!(busy.state, vec![1, 2, 1, 1]);
+        assert_eq!(replay.groups_of(1), vec![0]);
+        assert!(replay.groups_of(2).is_empty());
+    }
+
+    #[test]
+    fn parameter_rows_and_message_counts() {
+        let header = TraceHeader {
+            entities: vec![entity("a", None), entity("b", None)],
+            links: vec![hase_engine::trace::LinkInfo { a: (0, 0), b: (1, 0) }],
+            ..TraceHeader::default()
+        };
+        let param = |t, v| Record::Param { time: SimTime(t), entity: 0, param: 0, value: TraceValue::Int(v) };
+        let send = |t, arrive| Record::Send {
+            time: SimTime(t),
+            depart: SimTime(t),
+            from: 0,
+            from_port: 0,
+            to: 1,
+            to_port: 0,
+            arrive: SimTime(arrive),
+            bytes: 1,
+            label: format!("m{t}"),
+        };
+        let records = vec![param(0, 1), send(5, 15), param(10, 2), send(20, 30), param(25, 1)];
+        let replay = Replay::build(&Trace { header, records });
+        let row = &replay.params[0];
+        assert_eq!(row.labels, vec!["1", "2"]);
+        assert_eq!(row.values.start, vec![0, 10, 25]);
+        assert_eq!(row.values.end, vec![10, 25, 30]);
+        assert_eq!(row.values.state, vec![0, 1, 0]);
+        assert_eq!(replay.messages_between(0, 0, 20), (1, 0));
+        assert_eq!(replay.messages_between(1, 0, 31), (0, 2));
+        assert_eq!(replay.flight_labels, vec!["m5", "m20"]);
+        assert_eq!(replay.links[0].len(), 2);
+    }
+}

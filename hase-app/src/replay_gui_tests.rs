@@ -1,0 +1,230 @@
+//! Workflow tests of running and replaying, driving the real widgets with egui_kittest: run a
+//! project and read its summary, play/pause/step by keyboard, place O and X on the timing diagram
+//! and read the difference, fold and unfold a compound row, reveal a problem's entity from the log,
+//! and open the fat tree vs binary tree comparison.
+
+use egui::{Key, Modifiers, Vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use hase_engine::time::SimTime;
+
+use crate::app::{App, StartOptions};
+use crate::ui::timing::LABEL_WIDTH;
+use crate::ui::timing::cursors::readout;
+use crate::ui::timing::draw::{ROW_HEIGHT, RULER_HEIGHT};
+use crate::ui::timing::rows::RowKind;
+use crate::ui::timing::ticks::unit_for;
+
+fn harness_with(project: hase_engine::model::Project) -> Harness<'static, App> {
+    let mut app = App::new(StartOptions::default());
+    app.editor.replace_project(project, None);
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(1500.0, 1000.0))
+        .with_max_steps(16)
+        .with_step_dt(1.0 / 60.0)
+        .build_ui_state(
+            |ui, app: &mut App| {
+                app.logic_step(ui.ctx());
+                app.ui_root(ui);
+            },
+            app,
+        );
+    h.run_steps(3);
+    h
+}
+
+/// Press and release the primary button at `at`.
+fn click(h: &mut Harness<'_, App>, at: egui::Pos2) {
+    h.hover_at(at);
+    h.step();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+    }
+    h.run_steps(3);
+}
+
+fn binary_tree() -> Harness<'static, App> {
+    harness_with(hase_library::examples::binary_tree_allreduce().unwrap().project)
+}
+
+/// Step frames until `done` holds (runs finish on their own thread).
+fn wait_for(h: &mut Harness<'_, App>, what: &str, done: impl Fn(&App) -> bool) {
+    for _ in 0..1_000 {
+        h.step();
+        if done(h.state()) {
+            h.run_steps(3);
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("{what} did not happen in 10 s");
+}
+
+fn run_design(h: &mut Harness<'_, App>) {
+    h.get_by_label("▶ Run").click();
+    wait_for(h, "the run", |app| app.session.current.is_some() && app.session.live.is_empty());
+}
+
+#[test]
+fn run_a_project_and_see_the_summary() {
+    let mut h = binary_tree();
+    run_design(&mut h);
+    let run = h.state().session.current.clone().unwrap();
+    assert_eq!(run.stats.outcome, "completed");
+    // The status bar and the statistics tab show the outcome and makespan.
+    let makespan = SimTime(run.stats.makespan_ps);
+    assert_eq!(makespan.to_string(), "1.156 ms");
+    h.get_by_label(&format!("last run: completed at {makespan}"));
+    h.get_by_label("Statistics").click();
+    h.run_steps(3);
+    h.get_by_label(&format!("makespan {makespan}"));
+    h.get_by_label(&format!("{} events", run.stats.events));
+    // The run went through the hase-sim thread and kept its trace for the replay views.
+    assert!(!run.trace.records.is_empty());
+    assert_eq!(run.replay.rows.len(), 15);
+}
+
+#[test]
+fn play_pause_and_step_by_keyboard() {
+    let mut h = binary_tree();
+    run_design(&mut h);
+    h.key_press(Key::Space);
+    h.run_steps(5);
+    let t = h.state().session.player.time;
+    assert!(h.state().session.player.playing);
+    assert!(t > SimTime::ZERO, "playing moves the clock");
+    h.key_press(Key::Space);
+    h.run_steps(2);
+    assert!(!h.state().session.player.playing);
+    let paused = h.state().session.player.time;
+    h.run_steps(3);
+    assert_eq!(h.state().session.player.time, paused, "paused clocks stand still");
+    // Stepping lands exactly on the next and previous events of the trace.
+    let log = h.state().session.current.clone().unwrap();
+    let next = log.replay.log.next_event_after(paused, 2).unwrap();
+    h.key_press(Key::ArrowRight);
+    h.run_steps(2);
+    assert_eq!(h.state().session.player.time, next);
+    let previous = log.replay.log.previous_event_before(next, 2).unwrap();
+    h.key_press(Key::ArrowLeft);
+    h.run_steps(2);
+    assert_eq!(h.state().session.player.time, previous);
+    assert!(previous <= paused);
+}
+
+/// Screen x of time `t` on the (single) diagram.
+fn diagram_x(app: &App, t: u64) -> f32 {
+    let timing = &app.session.timing;
+    timing.view.x_of(timing.last_rect.min.x + LABEL_WIDTH, t)
+}
+
+/// Screen y of the middle of row `i`.
+fn row_y(app: &App, i: usize) -> f32 {
+    let timing = &app.session.timing;
+    timing.last_rect.min.y + RULER_HEIGHT + (i as f32 + 0.5) * ROW_HEIGHT - timing.scroll
+}
+
+#[test]
+fn place_o_and_x_by_key_snapping_to_state_edges_and_read_the_difference() {
+    let mut h = binary_tree();
+    run_design(&mut h);
+    let run = h.state().session.current.clone().unwrap();
+    // p0 (row 0) leaves its first ALLREDUCE and enters its second one: two state edges.
+    let p0 = &run.replay.rows[0];
+    let (first_end, later_edge) = (p0.end[0], p0.end[1]);
+    assert!(later_edge > first_end);
+    let y = row_y(h.state(), 0);
+    // Two points right of each edge: the cursors snap onto the edges.
+    for (t, key) in [(first_end, Key::O), (later_edge, Key::X)] {
+        let x = diagram_x(h.state(), t) + 2.0;
+        h.hover_at(egui::pos2(x, y));
+        h.step();
+        h.key_press(key);
+        h.run_steps(2);
+    }
+    let cursors = h.state().session.timing.cursors;
+    assert_eq!((cursors.o, cursors.x), (Some(first_end), Some(later_edge)));
+    assert_eq!(cursors.difference(), Some(i128::from(later_edge - first_end)));
+    let unit = unit_for(run.replay.end.0);
+    let text = readout(&cursors, unit);
+    assert!(text.contains("X − O"));
+    h.get_by_label(&text);
+    // The O–X figures: p0 spent the whole interval in states, and sent messages in it.
+    h.get_by_label("O–X figures").click();
+    h.run_steps(3);
+    h.get_by_label(&format!(
+        "{} – {}  ({})",
+        SimTime(first_end),
+        SimTime(later_edge),
+        SimTime(later_edge - first_end)
+    ));
+}
+
+#[test]
+fn fold_and_unfold_a_compound_row() {
+    let mut h = harness_with(hase_library::examples::abstraction_toggle().unwrap().project);
+    run_design(&mut h);
+    let run = h.state().session.current.clone().unwrap();
+    assert_eq!(run.replay.header.groups.len(), 1, "the detailed fabric is one group");
+    let rows = |app: &App| app.session.timing.rows_of(&app.session.current.as_ref().unwrap().replay);
+    let folded = rows(h.state());
+    let group_row = folded.iter().position(|r| matches!(r.kind, RowKind::Group(_))).unwrap();
+    let members = run.replay.groups[0].members.len();
+    assert!(members > 1);
+    // Click the group's label: it unfolds into its members.
+    let x = h.state().session.timing.last_rect.min.x + 40.0;
+    let y = row_y(h.state(), group_row);
+    click(&mut h, egui::pos2(x, y));
+    let unfolded = rows(h.state());
+    assert_eq!(unfolded.len(), folded.len() + members);
+    // And folds back.
+    click(&mut h, egui::pos2(x, y));
+    assert_eq!(rows(h.state()).len(), folded.len());
+}
+
+#[test]
+fn a_problem_in_the_log_reveals_its_entity() {
+    let mut project = hase_library::examples::binary_tree_allreduce().unwrap().project;
+    project.network.links.retain(|l| l.a.instance != "p3" && l.b.instance != "p3");
+    let mut h = harness_with(project);
+    h.get_by_label("▶ Run").click();
+    wait_for(&mut h, "the refusal", |app| {
+        app.session.live.is_empty() && app.editor.log.iter().any(|l| l.path.is_some())
+    });
+    assert!(h.state().session.current.is_none());
+    let line =
+        h.state().editor.log.iter().find(|l| l.path.as_deref() == Some("p3.net")).unwrap().text.clone();
+    h.get_by_label(&line).click();
+    h.run_steps(3);
+    assert!(h.state().editor.selection.instances.contains("p3"));
+}
+
+#[test]
+fn open_the_comparison_example_and_run_both_trees() {
+    let mut h = harness_with(hase_engine::model::Project::new("empty"));
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Open example").hover();
+    h.run_steps(2);
+    h.get_by_label("Compare: fat tree vs binary tree").click();
+    wait_for(&mut h, "both runs", |app| {
+        app.session.compare.as_ref().is_some_and(|c| c.sides.iter().all(|s| s.run.is_some()))
+    });
+    let compare = h.state().session.compare.as_ref().unwrap();
+    let spans: Vec<u64> = compare.sides.iter().map(|s| s.run.as_ref().unwrap().stats.makespan_ps).collect();
+    // The binary tree (left) takes longer than the fat tree (right).
+    assert!(spans[0] > 2 * spans[1], "{spans:?}");
+    let summary = compare.summary();
+    assert!(summary.ends_with(&format!("left / right = {:.2}×", spans[0] as f64 / spans[1] as f64)));
+    h.get_by_label(&summary);
+    // One clock for both: the diagrams share the view and the player spans the longer run.
+    assert_eq!(h.state().session.clock_end(), SimTime(spans[0]));
+    h.key_press_modifiers(Modifiers::NONE, Key::Space);
+    h.run_steps(4);
+    assert!(h.state().session.player.time > SimTime::ZERO);
+}

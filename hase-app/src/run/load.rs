@@ -1,0 +1,148 @@
+//! Opening a trace file (any form: text, compressed text, compact) for the replay views, on a
+//! worker thread with progress (records read, simulated time reached) and a working Stop (what was
+//! read so far is kept). The loaded trace replaces the design's run; the animator shows it on the
+//! open design when the paths match.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use hase_engine::kernel::RunOutcome;
+use hase_engine::model::Project;
+use hase_engine::stats::RunStats;
+use hase_engine::trace::{Trace, open_trace};
+
+use super::{FinishedRun, LiveRun, Problem, ReplayOutput, RunDone, RunProgress, RunSettings, Slot};
+use crate::replay::Replay;
+use crate::replay::markers::run_key;
+use crate::tasks::{TaskOutput, Tasks};
+
+/// Records between progress updates and stop checks.
+const CHECK_EVERY: u64 = 50_000;
+
+/// Read `path` on its own thread; `project` is the design the trace is shown on.
+pub fn start(tasks: &Tasks, ctx: &egui::Context, path: PathBuf, project: Project, id: u64) -> LiveRun {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let progress = Arc::new(RunProgress::default());
+    let live = LiveRun {
+        cancel: Arc::clone(&cancel),
+        progress: Arc::clone(&progress),
+        started: Instant::now(),
+        label: format!(
+            "loading {}",
+            path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        ),
+        slot: Slot::Main,
+        until: None,
+    };
+    tasks.spawn(ctx, "load-trace", move || {
+        let result =
+            load(&path, project, id, &cancel, &progress).map_err(|text| vec![Problem { path: None, text }]);
+        TaskOutput::Replay(Box::new(ReplayOutput::Run(RunDone { slot: Slot::Main, result })))
+    });
+    live
+}
+
+/// Read a trace file and build its replay model (on the calling thread).
+pub fn load(
+    path: &Path,
+    project: Project,
+    id: u64,
+    cancel: &AtomicBool,
+    progress: &RunProgress,
+) -> Result<Box<FinishedRun>, String> {
+    let started = Instant::now();
+    let mut reader = open_trace(path).map_err(|e| e.to_string())?;
+    let header = reader.header().clone();
+    let mut records = Vec::new();
+    let mut stopped = false;
+    while let Some(record) = reader.next_record().map_err(|e| e.to_string())? {
+        records.push(record);
+        let n = records.len() as u64;
+        if n.is_multiple_of(CHECK_EVERY) {
+            progress.events.store(n, Ordering::Relaxed);
+            progress.now_ps.store(records.last().map_or(0, |r| r.time().0), Ordering::Relaxed);
+            if cancel.load(Ordering::Relaxed) {
+                stopped = true;
+                break;
+            }
+        }
+    }
+    progress.events.store(records.len() as u64, Ordering::Relaxed);
+    progress.phase.store(1, Ordering::Relaxed);
+    let trace = Trace { header, records };
+    let replay = Replay::build(&trace);
+    let wall_time_s = started.elapsed().as_secs_f64();
+    let stats = RunStats {
+        project: trace.header.project.clone(),
+        seed: trace.header.seed,
+        outcome: if stopped { "cancelled" } else { "loaded" }.to_string(),
+        makespan_ps: replay.end.0,
+        events: trace.records.len() as u64,
+        wall_time_s,
+        events_per_s: trace.records.len() as f64 / wall_time_s.max(1e-9),
+        ..RunStats::default()
+    };
+    let label =
+        path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    Ok(Box::new(FinishedRun {
+        id,
+        label,
+        run_key: run_key(trace.header.seed, trace.header.level, None, replay.end.0, stats.events),
+        project,
+        file: Some(path.to_path_buf()),
+        settings: RunSettings {
+            level: trace.header.level,
+            seed: trace.header.seed,
+            until_text: String::new(),
+        },
+        outcome: if stopped { RunOutcome::Cancelled } else { RunOutcome::Completed },
+        stats,
+        trace,
+        replay,
+        trace_error: None,
+        markers: Vec::new(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use hase_engine::trace::TraceSink;
+
+    use super::*;
+    use crate::run::task::{RunRequest, execute};
+
+    #[test]
+    fn a_written_trace_loads_back_into_the_same_replay() {
+        let project = hase_library::examples::fat_tree_allreduce().unwrap().project;
+        let settings = RunSettings::from_project(&project);
+        let request = RunRequest { project: project.clone(), file: None, settings, slot: Slot::Main, id: 1 };
+        let run = execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["run.htrace", "run.htb", "run.htrace.gz"] {
+            let path = dir.path().join(name);
+            let mut writer = hase_engine::trace::create_trace(&path, None).unwrap();
+            writer.header(&run.trace.header).unwrap();
+            for r in &run.trace.records {
+                writer.record(r).unwrap();
+            }
+            writer.finish().unwrap();
+            let progress = RunProgress::default();
+            let loaded = load(&path, project.clone(), 2, &AtomicBool::new(false), &progress).unwrap();
+            assert_eq!(loaded.trace, run.trace, "{name}");
+            assert_eq!(loaded.replay.end, run.replay.end);
+            assert_eq!(loaded.replay.rows, run.replay.rows);
+            assert_eq!(loaded.stats.outcome, "loaded");
+            assert_eq!(progress.events.load(Ordering::Relaxed), run.trace.records.len() as u64);
+        }
+        let missing = load(
+            &dir.path().join("none.htrace"),
+            project,
+            3,
+            &AtomicBool::new(false),
+            &RunProgress::default(),
+        );
+        assert!(missing.unwrap_err().contains("none.htrace"));
+    }
+}

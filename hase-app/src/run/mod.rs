@@ -1,0 +1,326 @@
+//! Simulation runs in the editor: the run settings of the toolbar (trace level, seed, run-until
+//! time), runs in progress (cancel flag and progress counters shared with the worker), finished
+//! runs (statistics, the in-memory trace and its replay model), and the session that holds them
+//! with the replay views' state. The worker itself is in [`task`]; turning problems into log lines
+//! that reveal their entity is in [`reveal`].
+
+pub mod load;
+pub mod reveal;
+pub mod task;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::time::Instant;
+
+use hase_engine::kernel::RunOutcome;
+use hase_engine::model::Project;
+use hase_engine::stats::RunStats;
+use hase_engine::time::{SimTime, parse_time};
+use hase_engine::trace::Trace;
+
+use crate::replay::Replay;
+use crate::replay::events::Snapshot;
+use crate::replay::markers::Marker;
+use crate::ui::animator::Player;
+use crate::ui::compare::Compare;
+use crate::ui::timing::TimingState;
+
+/// Settings of the next run, as the toolbar edits them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunSettings {
+    /// Trace level 1–5.
+    pub level: u8,
+    /// Seed.
+    pub seed: u64,
+    /// Run-until time as typed (`2.5ms`); empty for "until done".
+    pub until_text: String,
+}
+
+impl RunSettings {
+    /// The project's own settings.
+    pub fn from_project(project: &Project) -> Self {
+        RunSettings {
+            level: project.settings.trace_level.clamp(1, 5),
+            seed: project.settings.seed,
+            until_text: project
+                .settings
+                .until
+                .map(|t| t.display_with(6).replace(' ', ""))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The run-until time, or why the text is not a time.
+    pub fn until(&self) -> Result<Option<SimTime>, String> {
+        if self.until_text.trim().is_empty() {
+            return Ok(None);
+        }
+        parse_time(&self.until_text)
+            .map(Some)
+            .map_err(|e| format!("run until `{}`: {e}", self.until_text.trim()))
+    }
+}
+
+/// Which view a run belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// The design being edited.
+    Main,
+    /// One side of the comparison (0 left, 1 right).
+    Compare(usize),
+}
+
+/// Counters the worker updates and the status bar reads.
+#[derive(Debug, Default)]
+pub struct RunProgress {
+    /// Events handled so far.
+    pub events: AtomicU64,
+    /// Simulated time reached (ps).
+    pub now_ps: AtomicU64,
+    /// 0 simulating, 1 building the replay model.
+    pub phase: AtomicU8,
+}
+
+/// A run in progress.
+#[derive(Debug)]
+pub struct LiveRun {
+    /// Set to stop the run.
+    pub cancel: Arc<AtomicBool>,
+    /// Progress counters.
+    pub progress: Arc<RunProgress>,
+    /// When it started.
+    pub started: Instant,
+    /// Project name.
+    pub label: String,
+    /// Where the result goes.
+    pub slot: Slot,
+    /// Run-until time, for the progress fraction.
+    pub until: Option<SimTime>,
+}
+
+impl LiveRun {
+    /// Events per wall-clock second so far.
+    pub fn events_per_s(&self) -> f64 {
+        let s = self.started.elapsed().as_secs_f64();
+        if s > 0.0 { self.progress.events.load(Ordering::Relaxed) as f64 / s } else { 0.0 }
+    }
+
+    /// One line for the status bar.
+    pub fn describe(&self) -> String {
+        let now = SimTime(self.progress.now_ps.load(Ordering::Relaxed));
+        if self.progress.phase.load(Ordering::Relaxed) == 1 {
+            return format!("{}: preparing replay…", self.label);
+        }
+        if self.cancel.load(Ordering::Relaxed) {
+            return format!("{}: stopping at {now}…", self.label);
+        }
+        format!(
+            "{}: sim time {now} · {} events · {:.2} M events/s",
+            self.label,
+            self.progress.events.load(Ordering::Relaxed),
+            self.events_per_s() / 1e6
+        )
+    }
+
+    /// Fraction done when a run-until time is known.
+    pub fn fraction(&self) -> Option<f32> {
+        let until = self.until?.0;
+        (until > 0)
+            .then(|| (self.progress.now_ps.load(Ordering::Relaxed) as f64 / until as f64).min(1.0) as f32)
+    }
+}
+
+/// A finished run, kept for the statistics and the replay views.
+pub struct FinishedRun {
+    /// Unique within the session.
+    pub id: u64,
+    /// Project name.
+    pub label: String,
+    /// The project as it was run.
+    pub project: Project,
+    /// Its file, if any (markers are saved beside it).
+    pub file: Option<PathBuf>,
+    /// Settings used.
+    pub settings: RunSettings,
+    /// How it ended.
+    pub outcome: RunOutcome,
+    /// Statistics.
+    pub stats: RunStats,
+    /// The trace at the chosen level.
+    pub trace: Trace,
+    /// Replay model built from the trace.
+    pub replay: Replay,
+    /// A trace write failure, if any.
+    pub trace_error: Option<String>,
+    /// Identity of the run for its markers.
+    pub run_key: String,
+    /// Markers loaded from the sidecar.
+    pub markers: Vec<Marker>,
+}
+
+impl std::fmt::Debug for FinishedRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FinishedRun")
+            .field("id", &self.id)
+            .field("label", &self.label)
+            .field("outcome", &self.outcome.word())
+            .field("records", &self.trace.records.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// One problem that stopped a run from starting, with the entity it is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// Instance path (possibly with `.port`), if the problem is about one entity.
+    pub path: Option<String>,
+    /// What is wrong.
+    pub text: String,
+}
+
+/// What the worker reports.
+#[derive(Debug)]
+pub struct RunDone {
+    /// Where the result goes.
+    pub slot: Slot,
+    /// The run, or the problems that stopped it.
+    pub result: Result<Box<FinishedRun>, Vec<Problem>>,
+}
+
+/// A file the replay views asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayFile {
+    /// Save the visible timing diagram as PNG.
+    ExportPng,
+    /// Save these O–X figures as CSV.
+    ExportCsv(String),
+    /// Compare the design with this project file.
+    CompareWith,
+    /// Load this trace file into the replay views.
+    OpenTrace,
+}
+
+/// What background work of the replay views reports (through `TaskOutput::Replay`).
+#[derive(Debug)]
+pub enum ReplayOutput {
+    /// A run finished.
+    Run(RunDone),
+    /// A file dialog closed.
+    FileChosen {
+        /// What for.
+        purpose: ReplayFile,
+        /// The file, or `None` if cancelled.
+        path: Option<PathBuf>,
+    },
+    /// A file was written.
+    Saved {
+        /// What was saved (for the log).
+        what: String,
+        /// Where, or why not.
+        result: Result<PathBuf, String>,
+    },
+    /// A project file to compare with was read.
+    CompareProject {
+        /// The file.
+        path: PathBuf,
+        /// The project, or why it could not be read.
+        result: Result<Box<Project>, String>,
+    },
+}
+
+/// Runs and replay views of the editor.
+#[derive(Default)]
+pub struct Session {
+    /// Settings of the next run.
+    pub settings: RunSettings,
+    settings_generation: Option<u64>,
+    /// Runs in progress.
+    pub live: Vec<LiveRun>,
+    /// The last finished run of the design.
+    pub current: Option<Arc<FinishedRun>>,
+    /// Animator clock and controls.
+    pub player: Player,
+    /// Replay state of `current` at the player's time.
+    pub cursor: Snapshot,
+    /// Timing diagram state (view, cursors, folding, filter).
+    pub timing: TimingState,
+    /// The side-by-side comparison, when open.
+    pub compare: Option<Compare>,
+    /// An entity path to select and show on the canvas (clicked in the log or the diagram).
+    pub reveal_request: Option<String>,
+    /// Sort order of the statistics tables.
+    pub stats_view: crate::ui::stats::StatsView,
+    /// Which comparison side the statistics tab shows.
+    pub stats_side: usize,
+    /// Result of the last PNG export, written by the screenshot callback.
+    pub export_result: Arc<std::sync::Mutex<Option<Result<PathBuf, String>>>>,
+    /// When unsaved marker changes were first seen (input time, s).
+    pub markers_dirty_since: Option<f64>,
+    /// A file the replay views asked for (the app opens the dialog).
+    pub file_request: Option<ReplayFile>,
+    next_id: u64,
+}
+
+impl Default for RunSettings {
+    fn default() -> Self {
+        RunSettings { level: 2, seed: 1, until_text: String::new() }
+    }
+}
+
+impl Session {
+    /// Take the run settings from the project whenever a different project is opened.
+    pub fn follow_project(&mut self, generation: u64, project: &Project) {
+        if self.settings_generation != Some(generation) {
+            self.settings_generation = Some(generation);
+            self.settings = RunSettings::from_project(project);
+        }
+    }
+
+    /// A fresh run id.
+    pub fn next_id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// True while a run of `slot` is in progress.
+    pub fn running(&self, slot: Slot) -> bool {
+        self.live.iter().any(|l| l.slot == slot)
+    }
+
+    /// Ask every run in progress to stop.
+    pub fn stop_all(&self) {
+        for l in &self.live {
+            l.cancel.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// The run whose time the player follows: the comparison's longest run when comparing, else
+    /// the design's run.
+    pub fn clock_end(&self) -> SimTime {
+        match &self.compare {
+            Some(c) => c.end(),
+            None => self.current.as_ref().map_or(SimTime::ZERO, |r| r.replay.end),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_come_from_the_project_and_parse_units() {
+        let mut project = Project::new("p");
+        project.settings.seed = 9;
+        project.settings.trace_level = 4;
+        project.settings.until = Some(SimTime::from_us(2500));
+        let s = RunSettings::from_project(&project);
+        assert_eq!((s.seed, s.level, s.until_text.as_str()), (9, 4, "2.5ms"));
+        assert_eq!(s.until(), Ok(Some(SimTime::from_us(2500))));
+        let bad = RunSettings { until_text: "12 parsecs".into(), ..s.clone() };
+        assert!(bad.until().unwrap_err().starts_with("run until `12 parsecs`"));
+        let none = RunSettings { until_text: "  ".into(), ..s };
+        assert_eq!(none.until(), Ok(None));
+    }
+}

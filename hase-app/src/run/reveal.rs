@@ -1,0 +1,110 @@
+//! Revealing an entity named by an instance path (`fabric/level1/switch3.up0`): open the compounds
+//! along the path from the top level, select the entity, and centre the canvas on it. Used when a
+//! problem in the log or a row of the timing diagram is clicked.
+
+use hase_engine::model::Pos;
+
+use crate::state::Editor;
+use crate::ui::canvas::Canvas;
+use crate::ui::canvas::view::View;
+
+/// Smallest zoom an entity is revealed at.
+const REVEAL_ZOOM: f32 = 0.6;
+
+/// The instance names along `path`, without any trailing `.port`.
+pub fn components(path: &str) -> Vec<&str> {
+    let mut parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    if let Some(last) = parts.last_mut()
+        && let Some((instance, _port)) = last.split_once('.')
+    {
+        *last = instance;
+    }
+    parts
+}
+
+/// Open the compounds on the way to `path`, select its entity and centre the canvas on it. Stops at
+/// the deepest instance that exists (a behavioural compound shows itself). Returns false if not
+/// even the first component exists.
+pub fn reveal(editor: &mut Editor, canvas: &mut Canvas, path: &str) -> bool {
+    let parts = components(path);
+    if parts.is_empty() {
+        return false;
+    }
+    editor.crumbs.clear();
+    editor.selection.clear();
+    let mut target = None;
+    for (depth, name) in parts.iter().enumerate() {
+        let net = editor.current_net();
+        let Some(instance) = editor.doc.network(&net).and_then(|n| n.instances.get(*name)) else {
+            break;
+        };
+        target = Some((*name).to_string());
+        let is_last = depth + 1 == parts.len();
+        let opens = editor.doc.project.types.get(&instance.type_name).is_some_and(|t| t.compound.is_some());
+        if is_last || !opens {
+            break;
+        }
+        editor.open_compound(name);
+    }
+    let Some(name) = target else {
+        return false;
+    };
+    // Opening a compound steps into it; if the path ends inside one that cannot be opened further,
+    // the selection is the deepest instance reached in the network now shown.
+    let net = editor.current_net();
+    if editor.doc.network(&net).is_some_and(|n| !n.instances.contains_key(&name)) {
+        editor.go_up_to(editor.crumbs.len().saturating_sub(1));
+    } else {
+        editor.selection.only(&name);
+    }
+    editor.fit_requested = false;
+    let net = editor.current_net();
+    let Pos { x, y } = editor.doc.position(&net, &name);
+    let zoom = canvas.view(&net).zoom.max(REVEAL_ZOOM);
+    canvas.set_view(&net, View { pan: -egui::vec2(x, y) * zoom, zoom });
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::NetworkId;
+    use crate::fixtures::{STAR_TYPE, demo_project};
+
+    #[test]
+    fn components_drop_the_port() {
+        assert_eq!(components("fabric/level1/switch3.up0"), vec!["fabric", "level1", "switch3"]);
+        assert_eq!(components("p3"), vec!["p3"]);
+        assert!(components("").is_empty());
+    }
+
+    #[test]
+    fn reveals_an_entity_inside_a_compound() {
+        let mut editor = Editor::new(demo_project());
+        let mut canvas = Canvas::default();
+        let compound = editor
+            .doc
+            .project
+            .network
+            .instances
+            .iter()
+            .find(|(_, i)| i.type_name == STAR_TYPE)
+            .map(|(n, _)| n.clone())
+            .unwrap();
+        assert!(reveal(&mut editor, &mut canvas, &format!("{compound}/sw1.p3")));
+        assert_eq!(editor.crumbs.len(), 1);
+        assert_eq!(editor.current_net(), NetworkId::Type(STAR_TYPE.into()));
+        assert!(editor.selection.instances.contains("sw1"));
+        // Centred: the entity's position maps to the canvas centre.
+        let net = editor.current_net();
+        let at = editor.doc.position(&net, "sw1");
+        let view = canvas.view(&net);
+        let centre = view.to_screen(canvas.area, egui::pos2(at.x, at.y));
+        assert!((centre - canvas.area.center()).length() < 1e-3);
+        // Back at the top level for a top-level path; an unknown path changes nothing useful.
+        assert!(reveal(&mut editor, &mut canvas, "p0"));
+        assert!(editor.crumbs.is_empty());
+        assert!(editor.selection.instances.contains("p0"));
+        assert!(!reveal(&mut editor, &mut canvas, "nowhere/p9"));
+    }
+}

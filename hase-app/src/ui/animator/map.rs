@@ -1,0 +1,173 @@
+//! Where trace things appear on the canvas. The canvas shows one network (the top level or an
+//! opened compound); a trace entity whose path is that network's prefix plus a node name is that
+//! node, one deeper inside a closed compound node is summarised on it, anything else is off
+//! screen. A trace link maps to the canvas link joining the two nodes (matched by port name when
+//! both ends are plain nodes); links inside one node map to nothing.
+
+use crate::replay::Replay;
+use crate::ui::canvas::geometry::Scene;
+
+/// Trace-to-canvas correspondence for one scene and one run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SceneMap {
+    /// Canvas node of each trace entity.
+    pub node_of_entity: Vec<Option<usize>>,
+    /// True if the entity is the node itself (not inside it).
+    pub direct: Vec<bool>,
+    /// Trace entities shown by each canvas node.
+    pub entities_of_node: Vec<Vec<u32>>,
+    /// Canvas link of each trace link.
+    pub link_of_trace_link: Vec<Option<usize>>,
+    /// Trace links drawn as each canvas link.
+    pub trace_links_of_link: Vec<Vec<u32>>,
+}
+
+/// The path prefix of a network opened through `instances` (`["net0"]` → `net0/`).
+pub fn prefix_of(instances: &[String]) -> String {
+    instances.iter().fold(String::new(), |mut out, i| {
+        out.push_str(i);
+        out.push('/');
+        out
+    })
+}
+
+impl SceneMap {
+    /// Map `replay` onto `scene`, the network at `prefix`.
+    pub fn build(replay: &Replay, scene: &Scene, prefix: &str) -> SceneMap {
+        let entities = &replay.header.entities;
+        let mut map = SceneMap {
+            node_of_entity: vec![None; entities.len()],
+            direct: vec![false; entities.len()],
+            entities_of_node: vec![Vec::new(); scene.nodes.len()],
+            link_of_trace_link: vec![None; replay.header.links.len()],
+            trace_links_of_link: vec![Vec::new(); scene.links.len()],
+        };
+        for (e, info) in entities.iter().enumerate() {
+            let Some(rest) = info.path.strip_prefix(prefix) else { continue };
+            let first = rest.split('/').next().unwrap_or(rest);
+            if let Some(&node) = scene.by_name.get(first) {
+                map.node_of_entity[e] = Some(node);
+                map.direct[e] = first.len() == rest.len();
+                map.entities_of_node[node].push(e as u32);
+            }
+        }
+        for (l, link) in replay.header.links.iter().enumerate() {
+            let ends = [link.a, link.b];
+            let nodes = ends.map(|(e, _)| map.node_of_entity.get(e as usize).copied().flatten());
+            let (Some(na), Some(nb)) = (nodes[0], nodes[1]) else { continue };
+            if na == nb {
+                continue;
+            }
+            let port_name = |(e, p): (u32, u16)| {
+                entities.get(e as usize).and_then(|i| i.ports.get(usize::from(p))).map(String::as_str)
+            };
+            // A plain node's port names its canvas link directly.
+            let by_port = ends.iter().zip(nodes).find_map(|(&end, node)| {
+                if !map.direct[end.0 as usize] {
+                    return None;
+                }
+                let name = port_name(end)?;
+                let n = node?;
+                let port = scene.nodes[n].ports.iter().find(|p| p.name == name)?;
+                let candidate = port.link?;
+                let sl = &scene.links[candidate];
+                ((sl.a.0 == na && sl.b.0 == nb) || (sl.a.0 == nb && sl.b.0 == na)).then_some(candidate)
+            });
+            let found = by_port.or_else(|| {
+                scene
+                    .links
+                    .iter()
+                    .position(|sl| (sl.a.0 == na && sl.b.0 == nb) || (sl.a.0 == nb && sl.b.0 == na))
+            });
+            if let Some(sl) = found {
+                map.link_of_trace_link[l] = Some(sl);
+                map.trace_links_of_link[sl].push(l as u32);
+            }
+        }
+        map
+    }
+
+    /// The canvas link a message from entity `from` on port `port` travels, and whether it goes
+    /// from the link's `a` end to its `b` end.
+    pub fn flight_link(&self, replay: &Replay, scene: &Scene, from: (u32, u16)) -> Option<(usize, bool)> {
+        let trace_link = *replay.link_of_port.get(&from)?;
+        let sl = self.link_of_trace_link.get(trace_link as usize).copied().flatten()?;
+        let node = self.node_of_entity.get(from.0 as usize).copied().flatten()?;
+        Some((sl, scene.links[sl].a.0 == node))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use hase_engine::time::SimTime;
+    use hase_engine::trace::{EntityInfo, GroupInfo, LinkInfo, Record, Trace, TraceHeader};
+
+    use super::*;
+    use crate::document::{Document, NetworkId};
+    use crate::fixtures::{STAR_TYPE, demo_project};
+
+    /// A trace shaped like the demo: p0 on r0, r0 to the compound net0 (routers sw0, sw1 inside).
+    fn replay_for_demo() -> Replay {
+        let e = |path: &str, ports: &[&str], group| EntityInfo {
+            path: path.into(),
+            ports: ports.iter().map(|p| (*p).to_string()).collect(),
+            states: vec!["IDLE".into(), "BUSY".into()],
+            group,
+            ..EntityInfo::default()
+        };
+        let header = TraceHeader {
+            entities: vec![
+                e("p0", &["net"], None),
+                e("r0", &["p0", "p1", "p2", "p3", "p4"], None),
+                e("net0/sw0", &["p0", "p1", "p2", "p3"], Some(0)),
+                e("net0/sw1", &["p0", "p1", "p2", "p3"], Some(0)),
+            ],
+            links: vec![
+                LinkInfo { a: (0, 0), b: (1, 0) },
+                LinkInfo { a: (1, 4), b: (2, 0) },
+                LinkInfo { a: (2, 3), b: (3, 3) },
+            ],
+            groups: vec![GroupInfo { path: "net0".into(), type_name: STAR_TYPE.into(), parent: None }],
+            ..TraceHeader::default()
+        };
+        Replay::build(&Trace {
+            header,
+            records: vec![Record::State { time: SimTime(0), entity: 0, state: 1 }],
+        })
+    }
+
+    #[test]
+    fn top_level_entities_are_nodes_and_compound_members_are_summarised() {
+        let doc = Document::with_builtins(demo_project());
+        let scene = Scene::build(&doc, &NetworkId::Top);
+        let replay = replay_for_demo();
+        let map = SceneMap::build(&replay, &scene, "");
+        let node = |name: &str| scene.by_name.get(name).copied();
+        assert_eq!(map.node_of_entity[0], node("p0"));
+        assert_eq!(map.node_of_entity[2], node("net0"));
+        assert_eq!((map.direct[0], map.direct[2]), (true, false));
+        assert_eq!(map.entities_of_node[node("net0").unwrap()], vec![2, 3]);
+        // p0–r0 is a canvas link; r0–net0/sw0 crosses into the compound; sw0–sw1 is inside it.
+        let l0 = map.link_of_trace_link[0].unwrap();
+        let key = &scene.links[l0].key;
+        assert!(key.contains("p0.net") && key.contains("r0.p0"), "{key}");
+        assert!(map.link_of_trace_link[1].is_some());
+        assert_eq!(map.link_of_trace_link[2], None);
+        let (link, forward) = map.flight_link(&replay, &scene, (0, 0)).unwrap();
+        assert_eq!(link, l0);
+        assert_eq!(forward, scene.links[l0].a.0 == node("p0").unwrap());
+    }
+
+    #[test]
+    fn inside_the_compound_its_members_are_nodes() {
+        let doc = Document::with_builtins(demo_project());
+        let scene = Scene::build(&doc, &NetworkId::Type(STAR_TYPE.into()));
+        let replay = replay_for_demo();
+        let map = SceneMap::build(&replay, &scene, &prefix_of(&["net0".to_string()]));
+        assert_eq!(map.node_of_entity[0], None);
+        assert_eq!(map.node_of_entity[2], scene.by_name.get("sw0").copied());
+        assert!(map.direct[3]);
+        assert!(map.link_of_trace_link[2].is_some());
+        assert_eq!(map.link_of_trace_link[0], None);
+    }
+}

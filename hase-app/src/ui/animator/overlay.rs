@@ -1,0 +1,487 @@
+//! Drawing a replay over the canvas: links tinted by their load over a window around the current
+//! time, entity states as coloured rings and badges (or the type's state image), compounds showing
+//! how many of their members are busy, packets moving along links (one marker each, or a counted
+//! cluster when many share a link), live values of displayed parameters and arrays, and a small
+//! legend with the simulated time.
+
+use std::collections::BTreeMap;
+
+use egui::epaint::{PathShape, PathStroke};
+use egui::{
+    Align2, Color32, CornerRadius, FontId, Painter, Pos2, Rect, Stroke, StrokeKind, TextureId, Vec2, pos2,
+    vec2,
+};
+use hase_engine::model::ParamDisplay;
+use hase_engine::time::SimTime;
+
+use super::map::SceneMap;
+use crate::replay::events::Snapshot;
+use crate::replay::{Replay, is_idle_state};
+use crate::theme::{Palette, ReplayColours};
+use crate::ui::canvas::geometry::{NODE_SIZE, PortLayout, Scene};
+use crate::ui::canvas::view::View;
+
+/// Packets on one link drawn one by one; more become a counted cluster.
+pub const MAX_SINGLE_PACKETS: usize = 4;
+/// Below this on-screen size nodes only get their fill tinted.
+const TINY_NODE_PX: f32 = 14.0;
+
+/// Everything one overlay frame draws from.
+pub struct Overlay<'a> {
+    /// Canvas area on screen.
+    pub area: Rect,
+    /// Canvas view.
+    pub view: View,
+    /// The network shown.
+    pub scene: &'a Scene,
+    /// Node centres.
+    pub positions: &'a [Pos2],
+    /// Port positions.
+    pub ports: &'a PortLayout,
+    /// The run.
+    pub replay: &'a Replay,
+    /// Replay state at `time`.
+    pub snap: &'a Snapshot,
+    /// Trace → canvas.
+    pub map: &'a SceneMap,
+    /// Current time.
+    pub time: SimTime,
+    /// Load window (ps).
+    pub window: (u64, u64),
+    /// Lowest trace level shown (2 messages, 3 updates, 4 states).
+    pub min_level: u8,
+    /// Display choices of the shown network: instance → parameter → how.
+    pub displayed: &'a BTreeMap<String, BTreeMap<String, ParamDisplay>>,
+    /// Replay colours.
+    pub colours: &'a ReplayColours,
+    /// Editor colours.
+    pub palette: &'a Palette,
+}
+
+/// What a frame drew (for tests and benchmarks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Drawn {
+    /// Links tinted by load.
+    pub tinted_links: usize,
+    /// Packets drawn one by one.
+    pub packets: usize,
+    /// Clusters drawn.
+    pub clusters: usize,
+    /// Nodes given a state.
+    pub nodes: usize,
+}
+
+/// Scratch buffers reused between frames.
+#[derive(Default)]
+pub struct Scratch {
+    points: Vec<Pos2>,
+    per_link: Vec<u32>,
+    packets: Vec<(usize, bool, f32)>,
+    inside: Vec<u32>,
+}
+
+/// The point a fraction `t` of the way along a polyline.
+pub fn along(points: &[Pos2], t: f32) -> Pos2 {
+    let total: f32 = points.windows(2).map(|w| (w[1] - w[0]).length()).sum();
+    let mut left = total * t.clamp(0.0, 1.0);
+    for w in points.windows(2) {
+        let len = (w[1] - w[0]).length();
+        if left <= len && len > 0.0 {
+            return w[0] + (w[1] - w[0]) * (left / len);
+        }
+        left -= len;
+    }
+    points.last().copied().unwrap_or(Pos2::ZERO)
+}
+
+/// Draw the overlay. `image` finds a state image texture for (icon, state).
+pub fn draw(
+    painter: &Painter,
+    o: &Overlay<'_>,
+    scratch: &mut Scratch,
+    image: &mut dyn FnMut(&str, &str) -> Option<TextureId>,
+) -> Drawn {
+    let mut drawn = Drawn::default();
+    let visible = o.view.visible(o.area).expand(NODE_SIZE);
+    if o.min_level <= 2 {
+        drawn.tinted_links = draw_load(painter, o, visible, &mut scratch.points);
+    }
+    drawn.nodes = draw_states(painter, o, visible, image, &mut scratch.inside);
+    if o.min_level <= 2 {
+        let (single, clusters) = draw_packets(painter, o, visible, scratch);
+        drawn.packets = single;
+        drawn.clusters = clusters;
+    }
+    if o.min_level <= 3 {
+        draw_values(painter, o, visible);
+    }
+    draw_legend(painter, o);
+    drawn
+}
+
+fn screen_points(o: &Overlay<'_>, link: usize, out: &mut Vec<Pos2>) {
+    o.ports.link_points(o.scene, &o.scene.links[link], out);
+    for p in out.iter_mut() {
+        *p = o.view.to_screen(o.area, *p);
+    }
+}
+
+fn draw_load(painter: &Painter, o: &Overlay<'_>, visible: Rect, points: &mut Vec<Pos2>) -> usize {
+    let zoom = o.view.zoom.clamp(0.4, 1.5);
+    let mut tinted = 0;
+    for (l, trace_links) in o.map.trace_links_of_link.iter().enumerate() {
+        if trace_links.is_empty() {
+            continue;
+        }
+        let load = trace_links
+            .iter()
+            .filter_map(|&t| o.replay.links.get(t as usize))
+            .map(|traffic| traffic.load(o.window.0, o.window.1))
+            .fold(0.0f64, f64::max) as f32;
+        if load < 0.02 {
+            continue;
+        }
+        o.ports.link_points(o.scene, &o.scene.links[l], points);
+        if !Rect::from_points(points).intersects(visible) {
+            continue;
+        }
+        for p in points.iter_mut() {
+            *p = o.view.to_screen(o.area, *p);
+        }
+        let strength = load.min(1.0);
+        let stroke = Stroke::new(
+            (2.5 + 9.0 * strength) * zoom,
+            o.colours.load(strength).gamma_multiply(0.35 + 0.55 * strength),
+        );
+        painter.add(PathShape::line(points.clone(), PathStroke::from(stroke)));
+        tinted += 1;
+    }
+    tinted
+}
+
+fn draw_states(
+    painter: &Painter,
+    o: &Overlay<'_>,
+    visible: Rect,
+    image: &mut dyn FnMut(&str, &str) -> Option<TextureId>,
+    inside: &mut Vec<u32>,
+) -> usize {
+    // Messages between members of one closed compound: counted on its badge.
+    inside.clear();
+    inside.resize(o.scene.nodes.len(), 0);
+    if o.min_level <= 2 {
+        for &f in &o.snap.in_flight {
+            let flight = &o.replay.flights[f as usize];
+            let a = o.map.node_of_entity.get(flight.from.0 as usize).copied().flatten();
+            let b = o.map.node_of_entity.get(flight.to.0 as usize).copied().flatten();
+            if let (Some(a), Some(b)) = (a, b)
+                && a == b
+                && !o.map.direct[flight.from.0 as usize]
+            {
+                inside[a] += 1;
+            }
+        }
+    }
+    let zoom = o.view.zoom;
+    let mut count = 0;
+    for (i, entities) in o.map.entities_of_node.iter().enumerate() {
+        if entities.is_empty() || !visible.contains(o.positions[i]) {
+            continue;
+        }
+        count += 1;
+        let node = &o.scene.nodes[i];
+        let centre = o.view.to_screen(o.area, o.positions[i]);
+        let size = NODE_SIZE * zoom;
+        let rect = Rect::from_center_size(centre, Vec2::splat(size));
+        let single = entities.len() == 1 && o.map.direct[entities[0] as usize];
+        let (colour, badge, active) = if single {
+            let e = entities[0];
+            match o.snap.states.get(e as usize).copied().flatten() {
+                Some(s) => {
+                    let name = o.replay.state_name(e, s);
+                    (o.colours.state(name), name.to_string(), !is_idle_state(name))
+                }
+                None => (o.colours.idle, String::new(), false),
+            }
+        } else {
+            let busy = entities
+                .iter()
+                .filter(|&&e| {
+                    o.snap
+                        .states
+                        .get(e as usize)
+                        .copied()
+                        .flatten()
+                        .is_some_and(|s| !is_idle_state(o.replay.state_name(e, s)))
+                })
+                .count();
+            let extra = if inside[i] > 0 { format!(" · {} msgs", inside[i]) } else { String::new() };
+            let fraction = busy as f32 / entities.len().max(1) as f32;
+            (
+                o.colours.idle.lerp_to_gamma(o.colours.busy, fraction),
+                format!("{busy}/{} busy{extra}", entities.len()),
+                busy > 0,
+            )
+        };
+        if size < TINY_NODE_PX {
+            if active {
+                painter.rect_filled(rect.expand(1.0), CornerRadius::same(1), colour);
+            }
+            continue;
+        }
+        if single
+            && let Some(icon) = node.icon.as_deref()
+            && let Some(texture) = image(icon, &badge)
+        {
+            let inner = rect.shrink(size * 0.12);
+            painter.rect_filled(inner, CornerRadius::same(4), o.palette.node_fill);
+            painter.image(
+                texture,
+                inner,
+                Rect::from_min_max(Pos2::ZERO, pos2(1.0, 1.0)),
+                crate::theme::ICON_TINT,
+            );
+        }
+        let width = if active { 3.5 } else { 1.5 } * zoom.clamp(0.5, 1.4);
+        let radius = CornerRadius::same((8.0 * zoom).clamp(1.0, 12.0) as u8 + 2);
+        painter.rect_stroke(
+            rect.expand(2.0 * zoom.clamp(0.5, 1.4)),
+            radius,
+            Stroke::new(width, colour),
+            StrokeKind::Outside,
+        );
+        if active && zoom >= 0.3 && !badge.is_empty() {
+            pill(
+                painter,
+                pos2(centre.x, rect.min.y - 6.0 * zoom.clamp(0.5, 1.2)),
+                &badge,
+                colour,
+                o.colours.bar_text,
+                10.5 * zoom.clamp(0.7, 1.3),
+            );
+        }
+    }
+    count
+}
+
+/// A rounded label standing on `bottom_centre`.
+fn pill(painter: &Painter, bottom_centre: Pos2, text: &str, fill: Color32, text_colour: Color32, px: f32) {
+    let galley = painter.layout_no_wrap(text.to_string(), FontId::proportional(px), text_colour);
+    let size = galley.size() + vec2(8.0, 2.0);
+    let rect = Rect::from_min_size(pos2(bottom_centre.x - size.x / 2.0, bottom_centre.y - size.y), size);
+    painter.rect_filled(rect, CornerRadius::same((size.y / 2.0) as u8), fill);
+    painter.galley(rect.min + vec2(4.0, 1.0), galley, text_colour);
+}
+
+fn draw_packets(painter: &Painter, o: &Overlay<'_>, visible: Rect, scratch: &mut Scratch) -> (usize, usize) {
+    let Scratch { points, per_link, packets, .. } = scratch;
+    per_link.clear();
+    per_link.resize(o.scene.links.len(), 0);
+    packets.clear();
+    let t = o.time.0;
+    for &f in &o.snap.in_flight {
+        let flight = &o.replay.flights[f as usize];
+        let Some((link, forward)) = o.map.flight_link(o.replay, o.scene, flight.from) else { continue };
+        let span = flight.arrive.0.saturating_sub(flight.depart.0);
+        let fraction =
+            if span == 0 { 1.0 } else { (t.saturating_sub(flight.depart.0) as f64 / span as f64) as f32 };
+        per_link[link] += 1;
+        packets.push((link, forward, fraction));
+    }
+    let zoom = o.view.zoom.clamp(0.5, 1.4);
+    let radius = 4.5 * zoom;
+    let stroke = Stroke::new(1.0, o.palette.canvas);
+    let mut single = 0;
+    for &(link, forward, fraction) in packets.iter() {
+        if per_link[link] as usize > MAX_SINGLE_PACKETS {
+            continue;
+        }
+        screen_points(o, link, points);
+        if !forward {
+            points.reverse();
+        }
+        let at = along(points, fraction);
+        if o.area.expand(radius).contains(at) {
+            painter.circle(at, radius, o.colours.packet, stroke);
+            single += 1;
+        }
+    }
+    let mut clusters = 0;
+    for (link, &n) in per_link.iter().enumerate() {
+        if (n as usize) <= MAX_SINGLE_PACKETS {
+            continue;
+        }
+        o.ports.link_points(o.scene, &o.scene.links[link], points);
+        if !Rect::from_points(points).intersects(visible) {
+            continue;
+        }
+        screen_points(o, link, points);
+        let at = along(points, 0.5);
+        let text = n.to_string();
+        let r = radius + 3.0 + 2.5 * text.len() as f32;
+        painter.circle(at, r, o.colours.packet, stroke);
+        painter.text(
+            at,
+            Align2::CENTER_CENTER,
+            text,
+            FontId::proportional(10.0 * zoom.max(0.9)),
+            o.colours.packet_text,
+        );
+        clusters += 1;
+    }
+    (single, clusters)
+}
+
+#[allow(clippy::many_single_char_names)] // o overlay, e entity, p parameter, x and y on screen
+fn draw_values(painter: &Painter, o: &Overlay<'_>, visible: Rect) {
+    let zoom = o.view.zoom;
+    if zoom < 0.45 {
+        return;
+    }
+    let px = 11.0 * zoom.min(1.3);
+    let font = FontId::monospace(px);
+    for (i, entities) in o.map.entities_of_node.iter().enumerate() {
+        let [e] = entities.as_slice() else { continue };
+        if !o.map.direct[*e as usize] || !visible.contains(o.positions[i]) {
+            continue;
+        }
+        let node = &o.scene.nodes[i];
+        let Some(choices) = o.displayed.get(&node.name) else { continue };
+        let Some(info) = o.replay.header.entities.get(*e as usize) else { continue };
+        let centre = o.view.to_screen(o.area, o.positions[i]);
+        let mut y = centre.y + NODE_SIZE * zoom * 0.5 + 24.0 * zoom.min(1.4);
+        for (param, how) in choices {
+            if *how == ParamDisplay::Hidden {
+                continue;
+            }
+            let Some(p) = info.params.iter().position(|n| n == param) else { continue };
+            let value = o.snap.params.get(*e as usize).and_then(|v| v.get(p)).copied().flatten();
+            let cells: Vec<(u32, crate::replay::events::ArrayCell)> = o
+                .snap
+                .arrays
+                .range((*e, p as u16, 0)..=(*e, p as u16, u32::MAX))
+                .map(|(&(_, _, index), cell)| (index, *cell))
+                .collect();
+            let text = match value {
+                Some(v) => o.replay.log.values.get(v as usize).map(ToString::to_string).unwrap_or_default(),
+                None if cells.is_empty() => continue,
+                None => String::new(),
+            };
+            let label = if *how == ParamDisplay::NameValue { format!("{param} = {text}") } else { text };
+            let mut x = centre.x;
+            if !label.is_empty() || cells.is_empty() {
+                let galley = painter.layout_no_wrap(label, font.clone(), o.palette.text);
+                let r = Rect::from_center_size(
+                    pos2(centre.x, y + galley.size().y / 2.0),
+                    galley.size() + vec2(6.0, 2.0),
+                );
+                painter.rect(
+                    r,
+                    CornerRadius::same(3),
+                    o.palette.overlay,
+                    Stroke::new(1.0, o.palette.accent),
+                    StrokeKind::Inside,
+                );
+                painter.galley(r.min + vec2(3.0, 1.0), galley, o.palette.text);
+                y += r.height() + 2.0;
+                x = centre.x;
+            }
+            if !cells.is_empty() {
+                draw_array(painter, o, &cells, pos2(x, y), &font);
+                y += px * 1.6;
+            }
+        }
+    }
+}
+
+/// An array as a row of cells; elements written within the load window are highlighted.
+fn draw_array(
+    painter: &Painter,
+    o: &Overlay<'_>,
+    cells: &[(u32, crate::replay::events::ArrayCell)],
+    top_centre: Pos2,
+    font: &FontId,
+) {
+    const MAX_CELLS: usize = 8;
+    let shown = &cells[..cells.len().min(MAX_CELLS)];
+    let texts: Vec<String> = shown
+        .iter()
+        .map(|(_, c)| o.replay.log.values.get(c.value as usize).map(ToString::to_string).unwrap_or_default())
+        .collect();
+    let widths: Vec<f32> =
+        texts.iter().map(|t| font.size * 0.62 * t.chars().count().max(1) as f32 + 6.0).collect();
+    let total: f32 = widths.iter().sum::<f32>() + if cells.len() > MAX_CELLS { 14.0 } else { 0.0 };
+    let mut x = top_centre.x - total / 2.0;
+    let h = font.size * 1.4;
+    for ((text, w), (_, cell)) in texts.iter().zip(&widths).zip(shown) {
+        let recent = cell.updated_ps + (o.window.1 - o.window.0) / 2 >= o.time.0;
+        let fill = if recent { o.colours.packet } else { o.palette.overlay };
+        let colour = if recent { o.colours.packet_text } else { o.palette.text };
+        let r = Rect::from_min_size(pos2(x, top_centre.y), vec2(*w, h));
+        painter.rect(
+            r,
+            CornerRadius::ZERO,
+            fill,
+            Stroke::new(1.0, o.palette.node_stroke),
+            StrokeKind::Inside,
+        );
+        painter.text(r.center(), Align2::CENTER_CENTER, text, font.clone(), colour);
+        x += w;
+    }
+    if cells.len() > MAX_CELLS {
+        painter.text(
+            pos2(x + 2.0, top_centre.y + h / 2.0),
+            Align2::LEFT_CENTER,
+            "…",
+            font.clone(),
+            o.palette.text_dim,
+        );
+    }
+}
+
+fn draw_legend(painter: &Painter, o: &Overlay<'_>) {
+    let base = o.area.left_bottom() + vec2(14.0, -14.0);
+    let font = FontId::proportional(12.0);
+    painter.text(
+        base + vec2(0.0, -30.0),
+        Align2::LEFT_BOTTOM,
+        format!("t = {}", o.time),
+        FontId::proportional(15.0),
+        o.palette.text,
+    );
+    if o.min_level > 2 {
+        return;
+    }
+    let bar = Rect::from_min_size(base + vec2(0.0, -16.0), vec2(120.0, 8.0));
+    let steps = 24;
+    for k in 0..steps {
+        let t = k as f32 / (steps - 1) as f32;
+        let r = Rect::from_min_size(
+            pos2(bar.min.x + bar.width() * k as f32 / steps as f32, bar.min.y),
+            vec2(bar.width() / steps as f32 + 0.5, bar.height()),
+        );
+        painter.rect_filled(r, CornerRadius::ZERO, o.colours.load(t));
+    }
+    painter.text(
+        bar.right_center() + vec2(6.0, 0.0),
+        Align2::LEFT_CENTER,
+        "link load: idle – saturated",
+        font,
+        o.palette.text_dim,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn along_a_polyline() {
+        let pts = [pos2(0.0, 0.0), pos2(10.0, 0.0), pos2(10.0, 30.0)];
+        assert_eq!(along(&pts, 0.0), pos2(0.0, 0.0));
+        assert_eq!(along(&pts, 0.25), pos2(10.0, 0.0));
+        assert_eq!(along(&pts, 0.5), pos2(10.0, 10.0));
+        assert_eq!(along(&pts, 2.0), pos2(10.0, 30.0));
+        assert_eq!(along(&[pos2(3.0, 4.0)], 0.5), pos2(3.0, 4.0));
+    }
+}

@@ -1,0 +1,175 @@
+//! Comparing two runs side by side: two designs (or one design with different settings), each on
+//! its own canvas with its own replay, animated together by one clock; both timing diagrams share
+//! the view and the cursors (see `timing`); a strip on top shows each makespan and their ratio.
+//! The thesis demonstration (allreduce on a binary tree and on a fat tree) opens here as an example.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use egui::{RichText, Ui};
+use hase_engine::model::Project;
+use hase_engine::time::SimTime;
+
+use crate::icons::Icons;
+use crate::replay::events::Snapshot;
+use crate::run::FinishedRun;
+use crate::state::Editor;
+use crate::theme::{Palette, ReplayColours};
+use crate::ui::animator::images::StateImages;
+use crate::ui::animator::{MapCache, Player, draw_on_canvas};
+use crate::ui::canvas::Canvas;
+
+/// One side of the comparison.
+pub struct CompareSide {
+    /// The design (a copy: edits here do not touch the main document).
+    pub editor: Editor,
+    /// Its canvas.
+    pub canvas: Canvas,
+    /// Its last run.
+    pub run: Option<Arc<FinishedRun>>,
+    /// Replay state at the shared time.
+    pub cursor: Snapshot,
+    /// Trace → canvas map.
+    pub map: MapCache,
+}
+
+impl CompareSide {
+    /// A side showing `project` (loaded from `file`, if any).
+    pub fn new(project: Project, file: Option<PathBuf>) -> Self {
+        let mut editor = Editor::new(project);
+        editor.file = file;
+        CompareSide {
+            editor,
+            canvas: Canvas::default(),
+            run: None,
+            cursor: Snapshot::default(),
+            map: MapCache::default(),
+        }
+    }
+
+    /// Short name for headings.
+    pub fn name(&self) -> &str {
+        &self.editor.doc.project.name
+    }
+}
+
+/// Two designs compared.
+pub struct Compare {
+    /// Heading.
+    pub title: String,
+    /// Left and right.
+    pub sides: [CompareSide; 2],
+    /// Identity (changes when either run changes, so the timing view is fitted again).
+    pub key: u64,
+}
+
+impl Compare {
+    /// Compare `a` (left) with `b` (right).
+    pub fn new(title: impl Into<String>, a: CompareSide, b: CompareSide) -> Self {
+        Compare { title: title.into(), sides: [a, b], key: 0 }
+    }
+
+    /// The later of the two run ends.
+    pub fn end(&self) -> SimTime {
+        self.sides.iter().filter_map(|s| s.run.as_ref()).map(|r| r.replay.end).max().unwrap_or(SimTime::ZERO)
+    }
+
+    /// "Binary tree 1.156 ms · Fat tree 439.4 us · left / right = 2.63×" (what is known so far).
+    pub fn summary(&self) -> String {
+        let spans: Vec<Option<u64>> =
+            self.sides.iter().map(|s| s.run.as_ref().map(|r| r.stats.makespan_ps)).collect();
+        let mut parts: Vec<String> = self
+            .sides
+            .iter()
+            .zip(&spans)
+            .map(|(s, m)| match m {
+                Some(ps) => format!("{}: {}", s.name(), SimTime(*ps)),
+                None => format!("{}: not run", s.name()),
+            })
+            .collect();
+        if let (Some(Some(a)), Some(Some(b))) = (spans.first(), spans.get(1))
+            && *b > 0
+        {
+            parts.push(format!("left / right = {:.2}×", *a as f64 / *b as f64));
+        }
+        parts.join("   ·   ")
+    }
+}
+
+/// The example comparison: the binary tree (left) and the fat tree (right) running the same
+/// allreduce. Projects come from the library (identical to `projects/*.ron`, which the tests check);
+/// the files are used for markers when present in `projects/`.
+pub fn thesis_example() -> Result<Compare, String> {
+    let binary = hase_library::examples::binary_tree_allreduce().map_err(|e| e.to_string())?;
+    let fat = hase_library::examples::fat_tree_allreduce().map_err(|e| e.to_string())?;
+    let file = |name: &str| {
+        let path = PathBuf::from("projects").join(name);
+        path.exists().then_some(path)
+    };
+    Ok(Compare::new(
+        "Compare: fat tree vs binary tree",
+        CompareSide::new(binary.project, file(binary.file)),
+        CompareSide::new(fat.project, file(fat.file)),
+    ))
+}
+
+/// Show both canvases with their replays in `ui`; returns `(side, instance)` when one was clicked.
+#[allow(clippy::too_many_arguments)]
+pub fn show(
+    ui: &mut Ui,
+    compare: &mut Compare,
+    player: &Player,
+    icons: &Icons,
+    images: &mut StateImages,
+    colours: &ReplayColours,
+    palette: &Palette,
+) {
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(&compare.title).strong().size(15.0));
+        ui.separator();
+        ui.label(RichText::new(compare.summary()).monospace());
+    });
+    ui.separator();
+    let ctx = ui.ctx().clone();
+    ui.columns(2, |cols| {
+        for (side, ui) in compare.sides.iter_mut().zip(cols.iter_mut()) {
+            let heading = match &side.run {
+                Some(run) => format!("{} — makespan {}", side.name(), SimTime(run.stats.makespan_ps)),
+                None => format!("{} — press Run", side.name()),
+            };
+            ui.label(RichText::new(heading).strong());
+            let _ = side.canvas.show(ui, &mut side.editor, icons, palette);
+            if let Some(run) = side.run.clone() {
+                run.replay.log.seek(&mut side.cursor, player.time);
+                let painter = ui.painter_at(side.canvas.area);
+                draw_on_canvas(
+                    &painter,
+                    &ctx,
+                    &side.canvas,
+                    &side.editor,
+                    &run,
+                    &side.cursor,
+                    &mut side.map,
+                    player,
+                    images,
+                    colours,
+                    palette,
+                );
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_thesis_example_has_both_trees() {
+        let c = thesis_example().unwrap();
+        assert_eq!(c.sides[0].name(), "Allreduce on a binary tree");
+        assert_eq!(c.sides[1].name(), "Allreduce on a fat tree");
+        assert_eq!(c.summary(), "Allreduce on a binary tree: not run   ·   Allreduce on a fat tree: not run");
+        assert_eq!(c.end(), SimTime::ZERO);
+    }
+}

@@ -1,0 +1,356 @@
+//! Painting one timing diagram: row backgrounds, the O–X shade, the state bars of the visible rows
+//! as one mesh (level of detail from [`lod`]), state names where they fit, activity ticks over
+//! merged marks, message arrows, markers, cursors, the animator's time line and the ruler.
+
+use egui::{Align2, Color32, FontId, Mesh, Painter, Pos2, Rect, Shape, Stroke, pos2, vec2};
+
+use super::cursors::Cursors;
+use super::lod::{Mark, build_marks};
+use super::rows::{Row, RowKind, intervals};
+use super::ticks::{decimals_for, format_fixed, tick_step, ticks, unit_for};
+use super::view::TimeView;
+use crate::replay::Replay;
+use crate::replay::markers::Marker;
+use crate::theme::{Palette, ReplayColours};
+
+/// Height of one row.
+pub const ROW_HEIGHT: f32 = 18.0;
+/// Height of the ruler.
+pub const RULER_HEIGHT: f32 = 24.0;
+/// Most message arrows drawn in one frame.
+pub const MAX_ARROWS: usize = 3_000;
+/// Narrowest bar that gets a state name.
+const LABEL_MIN_WIDTH: f32 = 34.0;
+
+/// Where things go on screen for one diagram.
+#[derive(Clone, Copy, Debug)]
+pub struct Geometry {
+    /// The ruler above the bars.
+    pub ruler: Rect,
+    /// The bars.
+    pub bars: Rect,
+    /// Vertical scroll of the rows (points).
+    pub scroll: f32,
+}
+
+impl Geometry {
+    /// Top of row `i` on screen.
+    pub fn row_top(&self, i: usize) -> f32 {
+        self.bars.min.y + i as f32 * ROW_HEIGHT - self.scroll
+    }
+
+    /// Rows at least partly on screen.
+    pub fn visible_rows(&self, count: usize) -> std::ops::Range<usize> {
+        let first = (self.scroll / ROW_HEIGHT).floor().max(0.0) as usize;
+        let last = ((self.scroll + self.bars.height()) / ROW_HEIGHT).ceil().max(0.0) as usize;
+        first.min(count)..last.min(count)
+    }
+
+    /// The row under screen y.
+    pub fn row_at(&self, y: f32, count: usize) -> Option<usize> {
+        if y < self.bars.min.y || y >= self.bars.max.y {
+            return None;
+        }
+        let i = ((y - self.bars.min.y + self.scroll) / ROW_HEIGHT).floor() as usize;
+        (i < count).then_some(i)
+    }
+}
+
+/// What one frame of one diagram draws from.
+pub struct Scene<'a> {
+    /// The run.
+    pub replay: &'a Replay,
+    /// Rows shown.
+    pub rows: &'a [Row],
+    /// Time axis.
+    pub view: TimeView,
+    /// Cursors.
+    pub cursors: Cursors,
+    /// Markers.
+    pub markers: &'a [Marker],
+    /// The animator's time.
+    pub now_ps: u64,
+    /// Row indices of selected entities.
+    pub selected_rows: &'a [usize],
+    /// Draw message arrows.
+    pub arrows: bool,
+    /// Colours.
+    pub colours: &'a ReplayColours,
+    /// Editor colours.
+    pub palette: &'a Palette,
+}
+
+/// State colours of a row.
+pub fn row_colours(replay: &Replay, kind: RowKind, colours: &ReplayColours, out: &mut Vec<Color32>) {
+    out.clear();
+    if let RowKind::Entity(e) = kind
+        && let Some(info) = replay.header.entities.get(e as usize)
+    {
+        out.extend(info.states.iter().map(|s| colours.state(s)));
+    }
+}
+
+/// Build the bar mesh of the visible rows (and collect where labels fit); returns marks drawn.
+pub fn bar_mesh(
+    scene: &Scene<'_>,
+    g: &Geometry,
+    mesh: &mut Mesh,
+    labels: &mut Vec<(Rect, usize, u16, Color32)>,
+) -> usize {
+    let mut marks: Vec<Mark> = Vec::new();
+    let mut row_colours_buf = Vec::new();
+    let width = g.bars.width();
+    let mut drawn = 0;
+    let visible = g.visible_rows(scene.rows.len());
+    // About one rectangle per point per row at most: reserve once instead of growing.
+    mesh.reserve_vertices(visible.len() * (width as usize + 2) * 4);
+    mesh.reserve_triangles(visible.len() * (width as usize + 2) * 2);
+    for i in visible {
+        let row = &scene.rows[i];
+        let Some(data) = intervals(scene.replay, row.kind) else { continue };
+        marks.clear();
+        build_marks(data, &scene.view, width, &mut marks);
+        drawn += marks.len();
+        row_colours(scene.replay, row.kind, scene.colours, &mut row_colours_buf);
+        let top = g.row_top(i) + 2.0;
+        let full = ROW_HEIGHT - 4.0;
+        let members = match row.kind {
+            RowKind::Group(gr) => scene.replay.groups.get(gr as usize).map_or(1, |g| g.members.len().max(1)),
+            _ => 1,
+        };
+        // Activity ticks over merged marks, one per run of touching merged marks.
+        let mut tick: Option<(f32, f32)> = None;
+        let flush = |tick: &mut Option<(f32, f32)>, mesh: &mut Mesh| {
+            if let Some((a, b)) = tick.take() {
+                mesh.add_colored_rect(
+                    Rect::from_min_max(pos2(a, top - 2.0), pos2(b, top)),
+                    scene.colours.merged_tick,
+                );
+            }
+        };
+        for m in &marks {
+            let x0 = g.bars.min.x + m.x0.max(0.0);
+            let x1 = g.bars.min.x + m.x1.min(width);
+            if x1 <= x0 {
+                continue;
+            }
+            let (y0, colour) = match row.kind {
+                RowKind::Entity(_) => (
+                    top,
+                    row_colours_buf.get(usize::from(m.state)).copied().unwrap_or(scene.colours.states[0]),
+                ),
+                RowKind::Group(_) => {
+                    let h = full * (f32::from(m.state) / members as f32).clamp(0.15, 1.0);
+                    (top + full - h, scene.colours.busy)
+                }
+                RowKind::Param(_) => {
+                    (top + 2.0, scene.colours.states[usize::from(m.state) % scene.colours.states.len()])
+                }
+            };
+            let bottom = top + full - if matches!(row.kind, RowKind::Param(_)) { 2.0 } else { 0.0 };
+            mesh.add_colored_rect(Rect::from_min_max(pos2(x0, y0), pos2(x1, bottom)), colour);
+            if m.is_merged() {
+                match &mut tick {
+                    Some((_, end)) if (*end - x0).abs() < 0.01 => *end = x1,
+                    _ => {
+                        flush(&mut tick, mesh);
+                        tick = Some((x0, x1));
+                    }
+                }
+            } else {
+                flush(&mut tick, mesh);
+                if x1 - x0 >= LABEL_MIN_WIDTH && !matches!(row.kind, RowKind::Group(_)) {
+                    labels.push((Rect::from_min_max(pos2(x0, y0), pos2(x1, bottom)), i, m.state, colour));
+                }
+            }
+        }
+        flush(&mut tick, mesh);
+    }
+    drawn
+}
+
+/// Paint the whole diagram; returns the number of marks drawn.
+pub fn paint(painter: &Painter, scene: &Scene<'_>, g: &Geometry) -> usize {
+    let c = scene.colours;
+    let bars = g.bars;
+    let clip = painter.with_clip_rect(bars);
+    for i in g.visible_rows(scene.rows.len()) {
+        let r = Rect::from_min_size(pos2(bars.min.x, g.row_top(i)), vec2(bars.width(), ROW_HEIGHT));
+        if scene.selected_rows.contains(&i) {
+            clip.rect_filled(r, 0.0, c.row_selected);
+        } else if i % 2 == 1 {
+            clip.rect_filled(r, 0.0, c.row_alt);
+        }
+    }
+    let x = |t: u64| scene.view.x_of(bars.min.x, t);
+    if let Some((o, xx)) = scene.cursors.interval() {
+        let r = Rect::from_x_y_ranges(x(o).max(bars.min.x)..=x(xx).min(bars.max.x), bars.y_range());
+        if r.width() > 0.0 {
+            clip.rect_filled(r, 0.0, c.interval);
+        }
+    }
+    let mut mesh = Mesh::default();
+    let mut labels = Vec::new();
+    let drawn = bar_mesh(scene, g, &mut mesh, &mut labels);
+    clip.add(Shape::mesh(mesh));
+    let font = FontId::proportional(11.0);
+    for (rect, i, state, fill) in labels {
+        let text = match scene.rows[i].kind {
+            RowKind::Entity(e) => scene.replay.state_name(e, state).to_string(),
+            RowKind::Param(p) => {
+                scene.replay.params[p].labels.get(usize::from(state)).cloned().unwrap_or_default()
+            }
+            RowKind::Group(_) => continue,
+        };
+        let room = rect.width() - 6.0;
+        if room < 7.0 * text.chars().count().min(3) as f32 {
+            continue;
+        }
+        let shown: String = if 6.5 * text.chars().count() as f32 > room {
+            let keep = (room / 6.5).floor() as usize;
+            text.chars().take(keep.saturating_sub(1)).chain(['…']).collect()
+        } else {
+            text
+        };
+        clip.with_clip_rect(rect.intersect(bars)).text(
+            pos2(rect.min.x.max(bars.min.x) + 3.0, rect.center().y),
+            Align2::LEFT_CENTER,
+            shown,
+            font.clone(),
+            c.text_on(fill),
+        );
+    }
+    if scene.arrows {
+        paint_arrows(&clip, scene, g);
+    }
+    for m in scene.markers {
+        let mx = x(m.time_ps);
+        if bars.x_range().contains(mx) {
+            clip.add(Shape::dashed_line(
+                &[pos2(mx, bars.min.y), pos2(mx, bars.max.y)],
+                Stroke::new(1.0, c.marker),
+                4.0,
+                3.0,
+            ));
+        }
+    }
+    for (t, colour) in [(scene.cursors.o, c.cursor_o), (scene.cursors.x, c.cursor_x)] {
+        if let Some(t) = t {
+            clip.vline(x(t), bars.y_range(), Stroke::new(1.5, colour));
+        }
+    }
+    clip.vline(x(scene.now_ps), bars.y_range(), Stroke::new(1.5, c.time_line));
+    paint_ruler(painter, scene, g);
+    drawn
+}
+
+fn paint_arrows(painter: &Painter, scene: &Scene<'_>, g: &Geometry) {
+    let replay = scene.replay;
+    let t0 = scene.view.left_ps;
+    let t1 = scene.view.right_ps(g.bars.width());
+    let from = replay.flights.partition_point(|f| f.depart.0 < t0.saturating_sub(replay.longest_flight_ps));
+    let to = replay.flights.partition_point(|f| f.depart.0 < t1);
+    let mut row_of = vec![None; replay.header.entities.len()];
+    let visible = g.visible_rows(scene.rows.len());
+    for i in visible.clone() {
+        if let RowKind::Entity(e) = scene.rows[i].kind {
+            row_of[e as usize] = Some(i);
+        }
+    }
+    let in_view: Vec<_> = replay.flights[from..to]
+        .iter()
+        .filter(|f| f.arrive.0 >= t0)
+        .filter_map(|f| {
+            Some((f, row_of.get(f.from.0 as usize).copied()??, row_of.get(f.to.0 as usize).copied()??))
+        })
+        .filter(|(_, a, b)| a != b)
+        .take(MAX_ARROWS + 1)
+        .collect();
+    if in_view.len() > MAX_ARROWS {
+        painter.text(
+            g.bars.right_top() + vec2(-6.0, 4.0),
+            Align2::RIGHT_TOP,
+            "too many messages to draw: zoom in",
+            FontId::proportional(11.0),
+            scene.palette.text_dim,
+        );
+        return;
+    }
+    let stroke = Stroke::new(1.0, scene.colours.arrow);
+    for (f, a, b) in in_view {
+        let p0 = pos2(scene.view.x_of(g.bars.min.x, f.depart.0), g.row_top(a) + ROW_HEIGHT * 0.5);
+        let p1 = pos2(scene.view.x_of(g.bars.min.x, f.arrive.0), g.row_top(b) + ROW_HEIGHT * 0.5);
+        painter.line_segment([p0, p1], stroke);
+        let dir = (p1 - p0).normalized();
+        let side = vec2(-dir.y, dir.x) * 2.5;
+        painter.add(Shape::convex_polygon(
+            vec![p1, p1 - dir * 6.0 + side, p1 - dir * 6.0 - side],
+            scene.colours.arrow,
+            Stroke::NONE,
+        ));
+    }
+}
+
+#[allow(clippy::many_single_char_names)] // g geometry, c colours, r ruler, t time, x on screen
+fn paint_ruler(painter: &Painter, scene: &Scene<'_>, g: &Geometry) {
+    let c = scene.colours;
+    let r = g.ruler;
+    painter.rect_filled(r, 0.0, c.ruler);
+    let width = r.width();
+    let (major, minor) = tick_step(scene.view.ps_per_pt, 90.0);
+    let t0 = scene.view.left_ps;
+    let t1 = scene.view.right_ps(width);
+    let unit = unit_for(t1);
+    let decimals = decimals_for(major, unit);
+    let font = FontId::proportional(11.0);
+    let ruler = painter.with_clip_rect(r);
+    for (t, is_major) in ticks(t0, t1, major, minor) {
+        let x = scene.view.x_of(r.min.x, t);
+        let h = if is_major { 8.0 } else { 4.0 };
+        ruler.vline(x, (r.max.y - h)..=r.max.y, Stroke::new(1.0, scene.palette.text_dim));
+        if is_major {
+            ruler.text(
+                pos2(x + 3.0, r.min.y + 2.0),
+                Align2::LEFT_TOP,
+                format_fixed(t, unit, decimals),
+                font.clone(),
+                scene.palette.text_dim,
+            );
+            painter.with_clip_rect(g.bars).vline(
+                x,
+                g.bars.y_range(),
+                Stroke::new(1.0, scene.palette.grid_major.gamma_multiply(0.6)),
+            );
+        }
+    }
+    for m in scene.markers {
+        let x = scene.view.x_of(r.min.x, m.time_ps);
+        if r.x_range().contains(x) {
+            flag(&ruler, pos2(x, r.max.y), &m.name, c.marker, c.bar_text);
+        }
+    }
+    for (t, name, colour) in [(scene.cursors.o, "O", c.cursor_o), (scene.cursors.x, "X", c.cursor_x)] {
+        if let Some(t) = t {
+            flag(&ruler, pos2(scene.view.x_of(r.min.x, t), r.max.y), name, colour, c.bar_text);
+        }
+    }
+    let now = scene.view.x_of(r.min.x, scene.now_ps);
+    if r.x_range().contains(now) {
+        ruler.add(Shape::convex_polygon(
+            vec![pos2(now, r.max.y), pos2(now - 5.0, r.max.y - 7.0), pos2(now + 5.0, r.max.y - 7.0)],
+            c.time_line,
+            Stroke::NONE,
+        ));
+    }
+}
+
+/// A small labelled flag standing on `foot`.
+fn flag(painter: &Painter, foot: Pos2, text: &str, fill: Color32, text_colour: Color32) {
+    let font = FontId::proportional(10.5);
+    let galley = painter.layout_no_wrap(text.to_string(), font, text_colour);
+    let size = galley.size() + vec2(6.0, 2.0);
+    let rect = Rect::from_min_size(pos2(foot.x, foot.y - size.y - 3.0), size);
+    painter.rect_filled(rect, 2.0, fill);
+    painter.vline(foot.x, rect.min.y..=foot.y, Stroke::new(1.5, fill));
+    painter.galley(rect.min + vec2(3.0, 1.0), galley, text_colour);
+}

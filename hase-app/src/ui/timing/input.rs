@@ -1,0 +1,263 @@
+//! Pointer and keys on one timing diagram. Wheel zooms about the pointer (Shift+wheel pans,
+//! Alt+wheel or the wheel over the labels scrolls the rows); dragging pans, Shift-drag spans O to
+//! X, dragging near a cursor moves it (snapping to the pointed row's state edges, else any row's,
+//! unless Alt is held). A click on the bars moves the animator there and selects the row's entity;
+//! on the ruler the left button places O and the right one X; O and X keys place a cursor at the
+//! pointer, Z zooms to O–X. Hovering a bar shows its state, start, end and duration; the right
+//! button opens a menu.
+
+use egui::{Id, Key, Modifiers, PointerButton, Rect, Response, Sense, Ui};
+use hase_engine::time::SimTime;
+
+use super::cursors::{Which, snap};
+use super::draw::Geometry;
+use super::lod::build_marks;
+use super::rows::{Row, RowKind, intervals, row_path};
+use super::{Diagram, DiagramDrag, Outcome, TimingState};
+
+/// Pointer distance (points) within which a placement snaps to a state edge or grabs a cursor.
+const SNAP_PT: f32 = 6.0;
+
+/// Handle this frame's input for one diagram.
+#[allow(clippy::too_many_arguments)]
+pub fn handle(
+    ui: &Ui,
+    state: &mut TimingState,
+    d: &Diagram<'_>,
+    index: usize,
+    shown: &[Row],
+    g: &Geometry,
+    labels: Rect,
+    end: u64,
+    out: &mut Outcome,
+) {
+    let id = Id::unique(("timing-diagram", index));
+    let width = g.bars.width();
+    let ruler = ui.interact(g.ruler, id.with("ruler"), Sense::click_and_drag());
+    let bars = ui.interact(g.bars, id.with("bars"), Sense::click_and_drag());
+    let label_response = ui.interact(labels, id.with("labels"), Sense::click());
+    let (modifiers, scroll, zoom, now_s) =
+        ui.input(|i| (i.modifiers, i.smooth_scroll_delta, i.zoom_delta(), i.time));
+    let pointer = bars.hover_pos().or_else(|| ruler.hover_pos());
+    let hovered_row = ui.input(|i| i.pointer.hover_pos()).and_then(|p| g.row_at(p.y, shown.len()));
+    // Snap to the pointed row's edges first, then to any row's.
+    let snap_edges = |state: &TimingState, t: u64, alt: bool| {
+        if alt {
+            return t;
+        }
+        let reach = (f64::from(SNAP_PT) * state.view.ps_per_pt) as u64;
+        if let Some(edge) = hovered_row
+            .and_then(|i| intervals(d.replay, shown[i].kind))
+            .and_then(|row| row.nearest_edge(t, reach))
+        {
+            return edge;
+        }
+        let rows = g.visible_rows(shown.len()).filter_map(|i| intervals(d.replay, shown[i].kind));
+        snap(rows, t, reach)
+    };
+
+    // Wheel and pinch.
+    if let Some(p) = pointer {
+        if (zoom - 1.0).abs() > f32::EPSILON {
+            state.push_view(now_s, false);
+            state.view.zoom_about(g.bars.min.x, p.x, f64::from(zoom), end, width);
+        } else if modifiers.alt {
+            state.scroll -= scroll.y + scroll.x;
+        } else {
+            if scroll.y.abs() > 0.0 {
+                state.push_view(now_s, false);
+                state.view.zoom_about(g.bars.min.x, p.x, f64::from((scroll.y / 200.0).exp()), end, width);
+            }
+            if scroll.x.abs() > 0.0 {
+                state.view.pan_by(scroll.x, end, width);
+            }
+        }
+    } else if label_response.hovered() {
+        state.scroll -= scroll.y;
+    }
+
+    // Drags.
+    for response in [&bars, &ruler] {
+        drag(ui, state, response, g, modifiers, end, now_s, &snap_edges);
+    }
+
+    // Clicks.
+    if let Some(p) = ruler.interact_pointer_pos() {
+        let t = snap_edges(state, state.view.time_at(g.bars.min.x, p.x), modifiers.alt);
+        if ruler.clicked() {
+            state.cursors.set(Which::O, t);
+        } else if ruler.secondary_clicked() {
+            state.cursors.set(Which::X, t);
+        }
+    }
+    if bars.clicked()
+        && let Some(p) = bars.interact_pointer_pos()
+    {
+        out.seek = Some(state.view.time_at(g.bars.min.x, p.x));
+        if let Some(row) = g.row_at(p.y, shown.len()) {
+            out.select = Some((index, row_path(d.replay, shown[row].kind)));
+        }
+    }
+    if label_response.clicked()
+        && let Some(p) = label_response.interact_pointer_pos()
+        && let Some(row) = g.row_at(p.y, shown.len())
+    {
+        match shown[row].kind {
+            RowKind::Group(gr) => {
+                let path = row_path(d.replay, RowKind::Group(gr));
+                if !state.unfolded.remove(&path) {
+                    state.unfolded.insert(path);
+                }
+                let _ = gr;
+            }
+            kind => out.select = Some((index, row_path(d.replay, kind))),
+        }
+    }
+
+    // Keys over the diagram.
+    if let Some(p) = pointer {
+        let t = state.view.time_at(g.bars.min.x, p.x);
+        for (key, which) in [(Key::O, Which::O), (Key::X, Which::X)] {
+            if ui.input_mut(|i| i.consume_key(Modifiers::NONE, key) || i.consume_key(Modifiers::ALT, key)) {
+                let snapped = snap_edges(state, t, modifiers.alt);
+                state.cursors.set(which, snapped);
+            }
+        }
+        if ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Z)) {
+            state.zoom_to_cursors(end);
+        }
+    }
+
+    context_menu(state, &bars, g, end, out);
+    if state.drag.is_none() {
+        hover_details(state, d, shown, g, bars);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn drag(
+    ui: &Ui,
+    state: &mut TimingState,
+    response: &Response,
+    g: &Geometry,
+    modifiers: Modifiers,
+    end: u64,
+    now_s: f64,
+    snap_edges: &impl Fn(&TimingState, u64, bool) -> u64,
+) {
+    let width = g.bars.width();
+    if response.drag_started_by(PointerButton::Primary) {
+        let origin = ui.input(|i| i.pointer.press_origin()).unwrap_or_default();
+        let near = |t: Option<u64>| {
+            t.is_some_and(|t| (state.view.x_of(g.bars.min.x, t) - origin.x).abs() <= SNAP_PT)
+        };
+        state.drag = Some(if near(state.cursors.x) {
+            DiagramDrag::Cursor(Which::X)
+        } else if near(state.cursors.o) {
+            DiagramDrag::Cursor(Which::O)
+        } else if modifiers.shift {
+            let t = snap_edges(state, state.view.time_at(g.bars.min.x, origin.x), modifiers.alt);
+            state.cursors.set(Which::O, t);
+            state.cursors.set(Which::X, t);
+            DiagramDrag::Select
+        } else {
+            state.push_view(now_s, true);
+            DiagramDrag::Pan
+        });
+    }
+    if response.dragged() {
+        let pointer = response.interact_pointer_pos();
+        match (state.drag, pointer) {
+            (Some(DiagramDrag::Pan), _) => {
+                let delta = response.drag_delta();
+                state.view.pan_by(delta.x, end, width);
+                state.scroll -= delta.y;
+            }
+            (Some(DiagramDrag::Cursor(which)), Some(p)) => {
+                let t = snap_edges(state, state.view.time_at(g.bars.min.x, p.x), modifiers.alt);
+                state.cursors.set(which, t);
+            }
+            (Some(DiagramDrag::Select), Some(p)) => {
+                let t = snap_edges(state, state.view.time_at(g.bars.min.x, p.x), modifiers.alt);
+                state.cursors.set(Which::X, t);
+            }
+            _ => {}
+        }
+    }
+    if response.drag_stopped() {
+        state.drag = None;
+    }
+}
+
+fn context_menu(state: &mut TimingState, bars: &Response, g: &Geometry, end: u64, out: &mut Outcome) {
+    let at = bars.interact_pointer_pos().or_else(|| bars.hover_pos());
+    if bars.secondary_clicked()
+        && let Some(p) = at
+    {
+        let t = state.view.time_at(g.bars.min.x, p.x);
+        bars.ctx.data_mut(|data| data.insert_temp(Id::unique("timing-menu-time"), t));
+    }
+    bars.context_menu(|ui| {
+        let t: u64 = ui.ctx().data(|data| data.get_temp(Id::unique("timing-menu-time"))).unwrap_or(0);
+        ui.weak(format!("at {}", SimTime(t)));
+        if ui.button("Place O here").clicked() {
+            state.cursors.set(Which::O, t);
+            ui.close();
+        }
+        if ui.button("Place X here").clicked() {
+            state.cursors.set(Which::X, t);
+            ui.close();
+        }
+        if ui.button("Add marker here").clicked() {
+            state.add_marker(t);
+            ui.close();
+        }
+        if ui.button("Move the animator here").clicked() {
+            out.seek = Some(t);
+            ui.close();
+        }
+        ui.separator();
+        if ui.add_enabled(state.cursors.interval().is_some(), egui::Button::new("Zoom to O–X")).clicked() {
+            state.zoom_to_cursors(end);
+            ui.close();
+        }
+        if ui.button("Zoom to fit").clicked() {
+            state.fit(end);
+            ui.close();
+        }
+    });
+}
+
+#[allow(clippy::many_single_char_names)] // d diagram, g geometry, p pointer, t time, i interval, x
+fn hover_details(state: &TimingState, d: &Diagram<'_>, shown: &[Row], g: &Geometry, bars: Response) {
+    let Some(p) = bars.hover_pos() else { return };
+    let Some(row) = g.row_at(p.y, shown.len()) else { return };
+    let kind = shown[row].kind;
+    let Some(data) = intervals(d.replay, kind) else { return };
+    let t = state.view.time_at(g.bars.min.x, p.x);
+    let mut marks = Vec::new();
+    build_marks(data, &state.view, g.bars.width(), &mut marks);
+    let x = p.x - g.bars.min.x;
+    let merged = marks.iter().find(|m| m.x0 <= x && x < m.x1).filter(|m| m.is_merged()).map(|m| m.count);
+    let Some(i) = data.at(t) else { return };
+    let (start, end) = (SimTime(data.start[i]), SimTime(data.end[i]));
+    let what = match kind {
+        RowKind::Entity(e) => d.replay.state_name(e, data.state[i]).to_string(),
+        RowKind::Group(gr) => {
+            let members = d.replay.groups.get(gr as usize).map_or(0, |g| g.members.len());
+            format!("{} of {members} busy", data.state[i])
+        }
+        RowKind::Param(k) => {
+            d.replay.params[k].labels.get(usize::from(data.state[i])).cloned().unwrap_or_default()
+        }
+    };
+    let path = row_path(d.replay, kind);
+    bars.on_hover_ui_at_pointer(|ui| {
+        ui.strong(&path);
+        ui.label(format!("{what}: {start} – {end}"));
+        ui.label(format!("duration {}", end - start));
+        if let Some(n) = merged {
+            ui.weak(format!("{n} short intervals share this point: zoom in to see them"));
+        }
+    });
+}

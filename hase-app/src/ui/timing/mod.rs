@@ -1,0 +1,310 @@
+//! The timing diagram (bottom dock tab): one bar per entity coloured by state, grouped by the
+//! hierarchy, on a zoomable time axis with O and X cursors, named markers, message arrows, hover
+//! details, the O–X figures and PNG/CSV export. Two diagrams (a comparison) share the view and the
+//! cursors. The maths lives in [`view`], [`ticks`], [`lod`], [`cursors`], [`rows`] and
+//! [`figures`]; painting in [`draw`]; pointer and keys in [`input`]; the bar above in [`panel`].
+
+pub mod cursors;
+pub mod draw;
+pub mod export;
+pub mod figures;
+pub mod input;
+pub mod lod;
+pub mod panel;
+pub mod rows;
+pub mod tab;
+pub mod ticks;
+pub mod view;
+
+use std::collections::BTreeSet;
+
+use egui::{Rect, Ui, pos2, vec2};
+
+use crate::replay::Replay;
+use crate::replay::markers::Marker;
+use crate::theme::{Palette, ReplayColours};
+use cursors::{Cursors, Which};
+use draw::{Geometry, RULER_HEIGHT};
+use rows::{Row, RowOptions};
+use view::{TimeView, ViewHistory};
+
+/// Width of the row label column.
+pub const LABEL_WIDTH: f32 = 170.0;
+
+/// A drag in progress on a diagram.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DiagramDrag {
+    /// Moving the view.
+    Pan,
+    /// Moving a cursor.
+    Cursor(Which),
+    /// Shift-drag: O at the start, X follows the pointer.
+    Select,
+}
+
+/// State of the timing diagram kept between frames (shared by both diagrams of a comparison).
+#[allow(clippy::struct_excessive_bools)] // independent view toggles
+pub struct TimingState {
+    /// Time axis.
+    pub view: TimeView,
+    /// Views to go back to.
+    pub history: ViewHistory,
+    /// O and X.
+    pub cursors: Cursors,
+    /// Named markers of the run.
+    pub markers: Vec<Marker>,
+    /// Groups shown unfolded, by path.
+    pub unfolded: BTreeSet<String>,
+    /// Row filter text.
+    pub filter: String,
+    /// Draw message arrows.
+    pub arrows: bool,
+    /// Show traced parameter rows.
+    pub params: bool,
+    /// Show the O–X figures beside the diagram.
+    pub table: bool,
+    /// Vertical scroll of the rows.
+    pub scroll: f32,
+    /// The run (or comparison) the view was last fitted to.
+    pub fitted_for: Option<u64>,
+    /// Drag in progress.
+    pub drag: Option<DiagramDrag>,
+    /// When the view was last pushed to the history (input time, s).
+    pub last_push_s: f64,
+    /// Width of the bars in the last frame.
+    pub bars_width: f32,
+    /// Screen area of the diagrams in the last frame (for PNG export).
+    pub last_rect: Rect,
+    /// Marks drawn in the last frame.
+    pub drawn_marks: usize,
+    /// Markers changed since they were last saved.
+    pub markers_dirty: bool,
+    /// Selection on the canvas in the last frame (a change scrolls its row into view).
+    pub last_selected: Vec<String>,
+    /// O–X figures of the last frame, reused while nothing they depend on changes.
+    pub figures_cache: Option<FiguresCache>,
+}
+
+/// O–X figures computed for a cursor interval and a set of rows.
+pub struct FiguresCache {
+    /// Interval and the diagrams shown.
+    pub key: (u64, u64, Option<u64>),
+    /// Rows of each diagram.
+    pub rows: Vec<Vec<Row>>,
+    /// Figures of each diagram.
+    pub figures: Vec<Vec<figures::RowFigures>>,
+}
+
+/// One diagram to show.
+pub struct Diagram<'a> {
+    /// The run.
+    pub replay: &'a Replay,
+    /// Heading (comparisons).
+    pub title: Option<String>,
+    /// Paths of the entities selected on the canvas.
+    pub selected: Vec<String>,
+}
+
+/// What the user asked for this frame.
+#[derive(Debug, Default, PartialEq)]
+pub struct Outcome {
+    /// Move the animator to this time.
+    pub seek: Option<u64>,
+    /// Select and show this entity (diagram index, path).
+    pub select: Option<(usize, String)>,
+    /// Export the visible diagram as PNG.
+    pub export_png: bool,
+    /// Export these O–X figures as CSV.
+    pub export_csv: Option<String>,
+}
+
+impl Default for TimingState {
+    fn default() -> Self {
+        TimingState {
+            view: TimeView::default(),
+            history: ViewHistory::default(),
+            cursors: Cursors::default(),
+            markers: Vec::new(),
+            unfolded: BTreeSet::new(),
+            filter: String::new(),
+            arrows: false,
+            params: false,
+            table: false,
+            scroll: 0.0,
+            fitted_for: None,
+            drag: None,
+            last_push_s: 0.0,
+            bars_width: 800.0,
+            last_rect: Rect::NOTHING,
+            drawn_marks: 0,
+            markers_dirty: false,
+            last_selected: Vec::new(),
+            figures_cache: None,
+        }
+    }
+}
+
+impl TimingState {
+    /// Remember the current view for "back" (at most every 0.6 s for continuous gestures).
+    pub fn push_view(&mut self, now_s: f64, force: bool) {
+        if force || now_s - self.last_push_s > 0.6 {
+            self.history.push(self.view);
+            self.last_push_s = now_s;
+        }
+    }
+
+    /// Show the whole run.
+    pub fn fit(&mut self, end_ps: u64) {
+        self.history.push(self.view);
+        self.view = TimeView::fit(end_ps, self.bars_width.max(100.0));
+    }
+
+    /// Show the interval between the cursors.
+    pub fn zoom_to_cursors(&mut self, end_ps: u64) {
+        if let Some((a, b)) = self.cursors.interval()
+            && b > a
+        {
+            self.history.push(self.view);
+            let width = self.bars_width.max(100.0);
+            let margin = (b - a) / 20;
+            self.view = TimeView::showing(a.saturating_sub(margin), b + margin, width);
+            self.view.clamp(end_ps, width);
+        }
+    }
+
+    /// Add a marker named `M<n>` at `t`.
+    pub fn add_marker(&mut self, t: u64) {
+        let n = self.markers.len() + 1;
+        self.markers.push(Marker { name: format!("M{n}"), time_ps: t });
+        self.markers.sort_by_key(|m| m.time_ps);
+        self.markers_dirty = true;
+    }
+
+    /// The rows of a diagram with the current folding and filter.
+    pub fn rows_of(&self, replay: &Replay) -> Vec<Row> {
+        rows::rows(replay, RowOptions { unfolded: &self.unfolded, filter: &self.filter, params: self.params })
+    }
+}
+
+/// Show the timing diagram tab: the bar, then one diagram per entry of `diagrams` (stacked), with
+/// the O–X figures on the right when asked for. `key` identifies what is shown (the view is fitted
+/// when it changes); `now_ps` is the animator's time.
+#[allow(clippy::too_many_arguments)]
+pub fn show(
+    ui: &mut Ui,
+    state: &mut TimingState,
+    diagrams: &[Diagram<'_>],
+    key: u64,
+    now_ps: u64,
+    colours: &ReplayColours,
+    palette: &Palette,
+) -> Outcome {
+    let mut out = Outcome::default();
+    if diagrams.is_empty() {
+        ui.add_space(12.0);
+        ui.vertical_centered(|ui| {
+            ui.weak("Run a simulation (Simulate > Run, F5) to see its timing diagram.")
+        });
+        // Keep the dock's size while there is nothing to show.
+        ui.allocate_rect(ui.available_rect_before_wrap(), egui::Sense::hover());
+        return out;
+    }
+    let end = diagrams.iter().map(|d| d.replay.end.0).max().unwrap_or(0);
+    panel::bar(ui, state, diagrams, end, now_ps, &mut out);
+    let all = ui.available_rect_before_wrap();
+    let table_width = if state.table && state.cursors.interval().is_some() {
+        330.0_f32.min(all.width() * 0.4)
+    } else {
+        0.0
+    };
+    let area = Rect::from_min_max(all.min, pos2(all.max.x - table_width, all.max.y));
+    state.last_rect = area;
+    state.bars_width = (area.width() - LABEL_WIDTH).max(50.0);
+    if state.fitted_for != Some(key) {
+        state.fitted_for = Some(key);
+        state.view = TimeView::fit(end, state.bars_width);
+        state.history = ViewHistory::default();
+        state.scroll = 0.0;
+    }
+    state.view.clamp(end, state.bars_width);
+    let each = area.height() / diagrams.len() as f32;
+    let mut drawn = 0;
+    for (i, d) in diagrams.iter().enumerate() {
+        let rect =
+            Rect::from_min_size(pos2(area.min.x, area.min.y + i as f32 * each), vec2(area.width(), each));
+        drawn += diagram(ui, state, d, i, rect, end, now_ps, colours, palette, &mut out);
+    }
+    state.drawn_marks = drawn;
+    if table_width > 0.0 {
+        let table = Rect::from_min_max(pos2(area.max.x + 6.0, all.min.y), all.max);
+        panel::figures_table(ui, state, diagrams, table, &mut out);
+    }
+    ui.allocate_rect(all, egui::Sense::hover());
+    out
+}
+
+/// One diagram: title, labels, ruler and bars with their interaction. Returns marks drawn.
+#[allow(clippy::too_many_arguments)]
+fn diagram(
+    ui: &mut Ui,
+    state: &mut TimingState,
+    d: &Diagram<'_>,
+    index: usize,
+    rect: Rect,
+    end: u64,
+    now_ps: u64,
+    colours: &ReplayColours,
+    palette: &Palette,
+    out: &mut Outcome,
+) -> usize {
+    let mut top = rect.min.y;
+    if let Some(title) = &d.title {
+        ui.painter().text(
+            pos2(rect.min.x + 4.0, top + 2.0),
+            egui::Align2::LEFT_TOP,
+            title,
+            egui::FontId::proportional(13.0),
+            palette.text,
+        );
+        top += 18.0;
+    }
+    let ruler = Rect::from_min_max(pos2(rect.min.x + LABEL_WIDTH, top), pos2(rect.max.x, top + RULER_HEIGHT));
+    let bars = Rect::from_min_max(pos2(ruler.min.x, ruler.max.y), pos2(rect.max.x, rect.max.y - 2.0));
+    let labels = Rect::from_min_max(pos2(rect.min.x, bars.min.y), pos2(bars.min.x, bars.max.y));
+    let shown = state.rows_of(d.replay);
+    let content = shown.len() as f32 * draw::ROW_HEIGHT;
+    let g = Geometry { ruler, bars, scroll: state.scroll.clamp(0.0, (content - bars.height()).max(0.0)) };
+    let selected_rows: Vec<usize> = shown
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| d.selected.iter().any(|p| *p == rows::row_path(d.replay, r.kind)))
+        .map(|(i, _)| i)
+        .collect();
+    if index == 0 && d.selected != state.last_selected {
+        state.last_selected.clone_from(&d.selected);
+        if let Some(&first) = selected_rows.first() {
+            let top = first as f32 * draw::ROW_HEIGHT;
+            if top < g.scroll || top + draw::ROW_HEIGHT > g.scroll + bars.height() {
+                state.scroll = (top - bars.height() / 2.0).max(0.0);
+            }
+        }
+    }
+    input::handle(ui, state, d, index, &shown, &g, labels, end, out);
+    let g = Geometry { scroll: state.scroll.clamp(0.0, (content - bars.height()).max(0.0)), ..g };
+    state.scroll = g.scroll;
+    let painter = ui.painter();
+    panel::labels(painter, d.replay, &shown, &g, labels, &selected_rows, now_ps, state, colours, palette);
+    let scene = draw::Scene {
+        replay: d.replay,
+        rows: &shown,
+        view: state.view,
+        cursors: state.cursors,
+        markers: &state.markers,
+        now_ps,
+        selected_rows: &selected_rows,
+        arrows: state.arrows,
+        colours,
+        palette,
+    };
+    draw::paint(painter, &scene, &g)
+}

@@ -1,0 +1,240 @@
+//! The parts of the timing tab around the bars: the bar of buttons (fit, zoom to O–X, view back and
+//! forward, filter, toggles, markers, export), the O/X readout, the row labels (with fold arrows,
+//! selection and each row's state at the animator's time) and the table of O–X figures.
+
+use egui::{Align2, Color32, FontId, Painter, Rect, RichText, Stroke, Ui, pos2, vec2};
+use hase_engine::time::SimTime;
+
+use super::cursors::readout;
+use super::draw::{Geometry, ROW_HEIGHT};
+use super::figures::{figures, to_csv};
+use super::rows::{Row, RowKind, intervals};
+use super::ticks::unit_for;
+use super::{Diagram, Outcome, TimingState};
+use crate::replay::Replay;
+use crate::theme::{Palette, ReplayColours};
+
+/// The bar above the diagrams and the readout line.
+pub fn bar(
+    ui: &mut Ui,
+    state: &mut TimingState,
+    diagrams: &[Diagram<'_>],
+    end: u64,
+    now_ps: u64,
+    out: &mut Outcome,
+) {
+    ui.horizontal(|ui| {
+        if ui.button("Fit").on_hover_text("Show the whole run").clicked() {
+            state.fit(end);
+        }
+        let has_interval = state.cursors.interval().is_some_and(|(a, b)| b > a);
+        if ui
+            .add_enabled(has_interval, egui::Button::new("Zoom O–X"))
+            .on_hover_text("Show the interval between the cursors (Z)")
+            .clicked()
+        {
+            state.zoom_to_cursors(end);
+        }
+        if ui
+            .add_enabled(state.history.can_go_back(), egui::Button::new(RichText::new("◀").monospace()))
+            .on_hover_text("Previous view")
+            .clicked()
+            && let Some(v) = state.history.back(state.view)
+        {
+            state.view = v;
+        }
+        if ui
+            .add_enabled(state.history.can_go_forward(), egui::Button::new(RichText::new("▶").monospace()))
+            .on_hover_text("Next view")
+            .clicked()
+            && let Some(v) = state.history.forward(state.view)
+        {
+            state.view = v;
+        }
+        ui.separator();
+        ui.add(
+            egui::TextEdit::singleline(&mut state.filter)
+                .hint_text("filter: name or state")
+                .desired_width(150.0),
+        );
+        ui.checkbox(&mut state.arrows, "Messages").on_hover_text("Arrows from sender to receiver");
+        ui.checkbox(&mut state.params, "Parameters").on_hover_text("Rows for traced parameters");
+        ui.checkbox(&mut state.table, "O–X figures")
+            .on_hover_text("Time per state and messages between O and X");
+        ui.separator();
+        if ui.button("+ Marker").on_hover_text("Add a named marker at O, or at the animator's time").clicked()
+        {
+            state.add_marker(state.cursors.o.unwrap_or(now_ps));
+        }
+        markers_menu(ui, state, out);
+        ui.separator();
+        if ui.button("PNG…").on_hover_text("Save the visible diagram as an image").clicked() {
+            out.export_png = true;
+        }
+        if ui
+            .add_enabled(has_interval, egui::Button::new("CSV…"))
+            .on_hover_text("Save the O–X figures of every row")
+            .clicked()
+            && let Some((a, b)) = state.cursors.interval()
+        {
+            let mut text = String::new();
+            for d in diagrams {
+                let shown = state.rows_of(d.replay);
+                text.push_str(&to_csv(&figures(d.replay, &shown, a, b), a, b));
+            }
+            out.export_csv = Some(text);
+        }
+    });
+    let unit = unit_for(state.view.right_ps(state.bars_width).max(end / 4));
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(readout(&state.cursors, unit)).monospace());
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.weak(format!("animator at {}", SimTime(now_ps)));
+        });
+    });
+}
+
+fn markers_menu(ui: &mut Ui, state: &mut TimingState, out: &mut Outcome) {
+    let label = format!("Markers ({})", state.markers.len());
+    ui.menu_button(label, |ui| {
+        if state.markers.is_empty() {
+            ui.weak("No markers: + Marker adds one.");
+        }
+        let mut remove = None;
+        for (i, m) in state.markers.iter_mut().enumerate() {
+            ui.horizontal(|ui| {
+                if ui.add(egui::TextEdit::singleline(&mut m.name).desired_width(90.0)).changed() {
+                    state.markers_dirty = true;
+                }
+                if ui.button(SimTime(m.time_ps).to_string()).on_hover_text("Move the animator here").clicked()
+                {
+                    out.seek = Some(m.time_ps);
+                }
+                if ui.small_button("×").on_hover_text("Remove").clicked() {
+                    remove = Some(i);
+                }
+            });
+        }
+        if let Some(i) = remove {
+            state.markers.remove(i);
+            state.markers_dirty = true;
+        }
+    });
+}
+
+#[allow(clippy::many_single_char_names)] // g geometry, r row, x position, c centre
+/// Paint the row labels: indentation, fold arrow of groups, name, and a swatch of the state at the
+/// animator's time.
+#[allow(clippy::too_many_arguments)]
+pub fn labels(
+    painter: &Painter,
+    replay: &Replay,
+    shown: &[Row],
+    g: &Geometry,
+    rect: Rect,
+    selected: &[usize],
+    now_ps: u64,
+    state: &TimingState,
+    colours: &ReplayColours,
+    palette: &Palette,
+) {
+    let clip = painter.with_clip_rect(rect);
+    let font = FontId::proportional(12.0);
+    for i in g.visible_rows(shown.len()) {
+        let row = &shown[i];
+        let top = g.row_top(i);
+        let r = Rect::from_min_size(pos2(rect.min.x, top), vec2(rect.width(), ROW_HEIGHT));
+        if selected.contains(&i) {
+            clip.rect_filled(r, 0.0, colours.row_selected);
+        } else if i % 2 == 1 {
+            clip.rect_filled(r, 0.0, colours.row_alt);
+        }
+        let mut x = r.min.x + 4.0 + f32::from(row.depth) * 12.0;
+        let swatch = Rect::from_min_size(pos2(x, top + 4.0), vec2(8.0, ROW_HEIGHT - 8.0));
+        let now_state = intervals(replay, row.kind).and_then(|iv| iv.at(now_ps).map(|k| iv.state[k]));
+        let swatch_colour = match (row.kind, now_state) {
+            (RowKind::Entity(e), Some(s)) => colours.state(replay.state_name(e, s)),
+            (RowKind::Group(_), Some(_)) => colours.busy,
+            (RowKind::Param(_), Some(s)) => colours.states[usize::from(s) % colours.states.len()],
+            _ => Color32::TRANSPARENT,
+        };
+        if let RowKind::Group(gr) = row.kind {
+            let path = &replay.header.groups[gr as usize].path;
+            let open = state.unfolded.contains(path) || !state.filter.trim().is_empty();
+            let c = r.left_center() + vec2(x - r.min.x + 4.0, 0.0);
+            let points = if open {
+                vec![c + vec2(-4.0, -2.5), c + vec2(4.0, -2.5), c + vec2(0.0, 3.5)]
+            } else {
+                vec![c + vec2(-2.5, -4.0), c + vec2(3.5, 0.0), c + vec2(-2.5, 4.0)]
+            };
+            clip.add(egui::Shape::convex_polygon(points, palette.text_dim, Stroke::NONE));
+            x += 12.0;
+        } else {
+            clip.rect_filled(swatch, 2.0, swatch_colour);
+            x += 12.0;
+        }
+        let text = match row.kind {
+            RowKind::Group(gr) => {
+                let n = replay.groups.get(gr as usize).map_or(0, |g| g.members.len());
+                format!("{} ({n})", row.label)
+            }
+            _ => row.label.clone(),
+        };
+        let colour = if matches!(row.kind, RowKind::Param(_)) { palette.text_dim } else { palette.text };
+        clip.text(pos2(x, r.center().y), Align2::LEFT_CENTER, text, font.clone(), colour);
+    }
+    painter.vline(rect.max.x - 0.5, rect.y_range(), Stroke::new(1.0, palette.grid_major));
+}
+
+/// The O–X figures beside the diagrams.
+pub fn figures_table(
+    ui: &mut Ui,
+    state: &mut TimingState,
+    diagrams: &[Diagram<'_>],
+    rect: Rect,
+    out: &mut Outcome,
+) {
+    let Some((a, b)) = state.cursors.interval() else { return };
+    let key = (a, b, state.fitted_for);
+    let rows: Vec<Vec<Row>> = diagrams.iter().map(|d| state.rows_of(d.replay)).collect();
+    let fresh = state.figures_cache.as_ref().is_some_and(|c| c.key == key && c.rows == rows);
+    if !fresh {
+        let figures = diagrams.iter().zip(&rows).map(|(d, shown)| figures(d.replay, shown, a, b)).collect();
+        state.figures_cache = Some(super::FiguresCache { key, rows, figures });
+    }
+    let Some(cache) = &state.figures_cache else { return };
+    let span = (b - a).max(1);
+    let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+    child.label(RichText::new(format!("{} – {}  ({})", SimTime(a), SimTime(b), SimTime(b - a))).strong());
+    egui::ScrollArea::vertical().id_salt("ox-figures").auto_shrink([false, false]).show(&mut child, |ui| {
+        for (d, computed) in diagrams.iter().zip(&cache.figures) {
+            if let Some(title) = &d.title {
+                ui.label(RichText::new(title).strong());
+            }
+            egui::Grid::new(("ox-grid", d.replay.end.0, d.replay.header.entities.len())).striped(true).show(
+                ui,
+                |ui| {
+                    ui.strong("row");
+                    ui.strong("time per state");
+                    ui.strong("sent / recv");
+                    ui.end_row();
+                    for f in computed {
+                        if ui.link(&f.path).clicked() {
+                            out.select = Some((0, f.path.clone()));
+                        }
+                        let mut states = f.states.clone();
+                        states.sort_by_key(|s| std::cmp::Reverse(s.1));
+                        let text: Vec<String> = states
+                            .iter()
+                            .take(3)
+                            .map(|(n, t)| format!("{n} {:.0}%", *t as f64 * 100.0 / span as f64))
+                            .collect();
+                        ui.label(text.join(" · "));
+                        ui.label(format!("{} / {}", f.sent, f.received));
+                        ui.end_row();
+                    }
+                },
+            );
+        }
+    });
+}
