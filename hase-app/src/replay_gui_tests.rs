@@ -3,6 +3,8 @@
 //! and read the difference, fold and unfold a compound row, reveal a problem's entity from the log,
 //! and open the fat tree vs binary tree comparison.
 
+use std::sync::atomic::Ordering;
+
 use egui::{Key, Modifiers, Vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -87,6 +89,62 @@ fn run_a_project_and_see_the_summary() {
     // The run went through the hase-sim thread and kept its trace for the replay views.
     assert!(!run.trace.records.is_empty());
     assert_eq!(run.replay.rows.len(), 15);
+}
+
+#[test]
+fn toolbar_and_inspector_edit_the_same_saved_run_settings() {
+    let mut h = binary_tree();
+    let settings = |h: &Harness<'_, App>| h.state().editor.doc.project.settings.clone();
+    // The toolbar's run-until becomes the project's (undoable, saved with it) once typed.
+    h.get_by_label("run until").focus();
+    h.run_steps(2);
+    h.get_by_label("run until").type_text("300us");
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+    assert_eq!(settings(&h).until, Some(SimTime::from_us(300)));
+    assert!(h.state().editor.history.undo_label().is_some_and(|l| l.contains("run settings")));
+    // The inspector's seed reaches the toolbar, and the run uses both.
+    h.get_by_label("Seed").focus();
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("Seed").type_text("42");
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+    assert_eq!(settings(&h).seed, 42);
+    assert_eq!(h.state().session.settings.seed, 42, "the toolbar follows the inspector");
+    run_design(&mut h);
+    let run = h.state().session.current.clone().unwrap();
+    assert_eq!(run.stats.makespan_ps, SimTime::from_us(300).0, "stopped at the run-until time");
+    // Undo takes both back, and the toolbar follows.
+    for _ in 0..2 {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+        h.run_steps(2);
+    }
+    assert_eq!(settings(&h), hase_engine::model::RunSettings::default());
+    assert_eq!(h.state().session.settings.until_text, "");
+}
+
+#[test]
+fn a_long_run_keeps_the_window_working_and_stop_ends_it() {
+    let mut project = hase_library::examples::fat_tree_allreduce().unwrap().project;
+    // A million iterations of the allreduce: far more than a billion events if left alone.
+    let hase_engine::model::Workload::Program { params, .. } = &mut project.workload else { panic!() };
+    params.insert("iterations".into(), hase_engine::model::ParamValue::Int(1_000_000));
+    let mut h = harness_with(project);
+    h.get_by_label("▶ Run").click();
+    wait_for(&mut h, "progress", |app| {
+        app.session.live.first().is_some_and(|l| l.progress.events.load(Ordering::Relaxed) > 100_000)
+    });
+    // The window answers while the worker runs: a tab switch and a selection go through.
+    h.get_by_label("Statistics").click();
+    h.run_steps(2);
+    assert_eq!(h.state().dock.tab, crate::ui::dock::DockTab::Statistics);
+    assert!(!h.state().session.live.is_empty(), "still running");
+    h.get_by_label("■ Stop").click();
+    wait_for(&mut h, "the stop", |app| app.session.live.is_empty() && app.session.current.is_some());
+    let run = h.state().session.current.clone().unwrap();
+    assert_eq!(run.stats.outcome, "cancelled");
+    assert!(run.stats.events > 100_000 && run.stats.events < 1_000_000_000, "{} events", run.stats.events);
 }
 
 #[test]
@@ -202,6 +260,22 @@ fn a_problem_in_the_log_reveals_its_entity() {
     h.get_by_label(&line).click();
     h.run_steps(3);
     assert!(h.state().editor.selection.instances.contains("p3"));
+}
+
+#[test]
+fn a_design_check_problem_reveals_its_entity() {
+    let mut project = hase_library::examples::binary_tree_allreduce().unwrap().project;
+    project.network.links.retain(|l| l.a.instance != "p5" && l.b.instance != "p5");
+    let mut h = harness_with(project);
+    h.key_press(Key::F7);
+    h.run_steps(3);
+    let line = h.state().editor.log.iter().find(|l| l.path.as_deref() == Some("p5.net")).cloned();
+    let line = line.expect("the unconnected port is logged with its path").text;
+    assert!(line.starts_with("p5.net: "), "{line}");
+    assert!(h.state().editor.selection.instances.is_empty());
+    h.get_by_label(&line).click();
+    h.run_steps(3);
+    assert!(h.state().editor.selection.instances.contains("p5"));
 }
 
 #[test]

@@ -205,8 +205,13 @@ impl App {
 
         Panel::top("menu").show(ui, |ui| actions.extend(menu::show(ui, &self.editor, &self.library)));
         let colours = ReplayColours::for_choice(self.editor.settings.theme);
-        Panel::top("run-toolbar")
-            .show(ui, |ui| actions.extend(run_bar::show(ui, &mut self.session, &palette)));
+        let toolbar = Panel::top("run-toolbar")
+            .show(ui, |ui| run_bar::show(ui, &mut self.session, &self.editor.doc.project.settings, &palette))
+            .inner;
+        actions.extend(toolbar.actions);
+        if let Some(settings) = toolbar.settings {
+            self.editor.run(crate::command::Command::SetRunSettings { settings });
+        }
         let zoom = self.canvas.view(&self.editor.current_net()).zoom;
         Panel::bottom("status").show(ui, |ui| {
             status::show(ui, &self.editor, zoom, self.tasks.running(), &self.session);

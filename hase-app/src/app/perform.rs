@@ -195,7 +195,9 @@ impl App {
             }
             Err(errors) => {
                 for e in &errors.0 {
-                    self.editor.log(Level::Warning, e.to_string());
+                    // Clicking the line reveals the entity (project-wide problems have no path).
+                    let path = (!e.path.is_empty()).then(|| e.path.clone());
+                    self.editor.log_at(Level::Warning, e.to_string(), path);
                 }
                 let n = errors.0.len();
                 self.editor.notify(

@@ -430,3 +430,32 @@ proptest! {
         prop_assert_eq!(&doc, &edited);
     }
 }
+
+#[test]
+fn link_latency_and_bandwidth_round_trip_and_unknown_links_are_refused() {
+    let mut doc = demo();
+    let key = doc.project.network.links[0].key();
+    let old = (doc.project.network.links[0].latency, doc.project.network.links[0].bandwidth_bytes_per_s);
+    let command = Command::SetLinkProps {
+        net: top(),
+        key: key.clone(),
+        latency: SimTime::from_ns(250),
+        bandwidth_bytes_per_s: 2_000_000_000,
+    };
+    round_trip(&mut doc, command);
+    let link = &doc.project.network.links[0];
+    assert_eq!((link.latency, link.bandwidth_bytes_per_s), (SimTime::from_ns(250), 2_000_000_000));
+    assert_ne!(old, (link.latency, link.bandwidth_bytes_per_s));
+    validates(&doc);
+    let mut history = History::default();
+    let unknown = Command::SetLinkProps {
+        net: top(),
+        key: "nowhere.p--elsewhere.q".into(),
+        latency: SimTime::ZERO,
+        bandwidth_bytes_per_s: 0,
+    };
+    let before = doc.clone();
+    let error = history.apply(&mut doc, unknown).unwrap_err();
+    assert!(error.to_string().contains("no link nowhere.p--elsewhere.q"), "{error}");
+    assert_eq!(doc, before, "a refused command changes nothing");
+}

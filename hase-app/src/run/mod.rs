@@ -234,7 +234,8 @@ pub enum ReplayOutput {
 pub struct Session {
     /// Settings of the next run.
     pub settings: RunSettings,
-    settings_generation: Option<u64>,
+    /// The project settings the toolbar last took over (and the project generation).
+    settings_seen: Option<(u64, hase_engine::model::RunSettings)>,
     /// Runs in progress.
     pub live: Vec<LiveRun>,
     /// The last finished run of the design.
@@ -269,10 +270,12 @@ impl Default for RunSettings {
 }
 
 impl Session {
-    /// Take the run settings from the project whenever a different project is opened.
+    /// Take the run settings from the project whenever a different project is opened or its
+    /// settings change (an inspector edit, an undo): the project is the one source of truth.
     pub fn follow_project(&mut self, generation: u64, project: &Project) {
-        if self.settings_generation != Some(generation) {
-            self.settings_generation = Some(generation);
+        let seen = Some((generation, project.settings.clone()));
+        if self.settings_seen != seen {
+            self.settings_seen = seen;
             self.settings = RunSettings::from_project(project);
         }
     }

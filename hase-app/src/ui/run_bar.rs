@@ -1,7 +1,11 @@
 //! The run toolbar under the menu: Run and Stop, the trace level, the seed and the run-until time
-//! (with units, checked as typed), and the comparison's Close button when one is open.
+//! (with units, checked as typed), and the comparison's Close button when one is open. The settings
+//! are the project's own: a finished edit comes back as new project settings for the app to apply
+//! as a command (so it is undoable, saved with the project and shared with the inspector).
 
 use egui::{RichText, Ui};
+
+use hase_engine::model::RunSettings as ProjectRunSettings;
 
 use crate::actions::Action;
 use crate::run::{RunSettings, Session, Slot};
@@ -17,9 +21,24 @@ fn level_name(level: u8) -> &'static str {
     }
 }
 
-/// Show the toolbar; returns the actions chosen.
-pub fn show(ui: &mut Ui, session: &mut Session, palette: &Palette) -> Vec<Action> {
+/// What the toolbar asks for this frame.
+#[derive(Debug, Default)]
+pub struct ToolbarOutput {
+    /// Actions chosen.
+    pub actions: Vec<Action>,
+    /// New project run settings, when an edit was finished (not while typing or dragging).
+    pub settings: Option<ProjectRunSettings>,
+}
+
+/// Show the toolbar over the project's run settings `current`.
+pub fn show(
+    ui: &mut Ui,
+    session: &mut Session,
+    current: &ProjectRunSettings,
+    palette: &Palette,
+) -> ToolbarOutput {
     let mut out = Vec::new();
+    let mut edited = None;
     let comparing = session.compare.is_some();
     let running = if comparing {
         session.running(Slot::Compare(0)) || session.running(Slot::Compare(1))
@@ -42,7 +61,7 @@ pub fn show(ui: &mut Ui, session: &mut Session, palette: &Palette) -> Vec<Action
             out.push(Action::Stop);
         }
         ui.separator();
-        settings(ui, &mut session.settings, palette);
+        edited = settings(ui, &mut session.settings, current, palette);
         if comparing {
             ui.separator();
             if ui.button("Close comparison").clicked() {
@@ -50,10 +69,18 @@ pub fn show(ui: &mut Ui, session: &mut Session, palette: &Palette) -> Vec<Action
             }
         }
     });
-    out
+    ToolbarOutput { actions: out, settings: edited }
 }
 
-fn settings(ui: &mut Ui, s: &mut RunSettings, palette: &Palette) {
+/// The toolbar's fields; returns the project settings once an edit is finished and valid.
+fn settings(
+    ui: &mut Ui,
+    s: &mut RunSettings,
+    current: &ProjectRunSettings,
+    palette: &Palette,
+) -> Option<ProjectRunSettings> {
+    let mut edited = None;
+    let before_level = s.level;
     let label = ui.label("trace level");
     egui::ComboBox::from_id_salt("run-level")
         .width(110.0)
@@ -65,21 +92,34 @@ fn settings(ui: &mut Ui, s: &mut RunSettings, palette: &Palette) {
         })
         .response
         .labelled_by(label.id);
+    if s.level != before_level {
+        edited = Some(ProjectRunSettings { trace_level: s.level, ..current.clone() });
+    }
     let label = ui.label("seed");
-    ui.add(egui::DragValue::new(&mut s.seed).speed(1.0)).labelled_by(label.id);
-    ui.label("run until");
+    let seed = ui.add(egui::DragValue::new(&mut s.seed).speed(1.0)).labelled_by(label.id);
+    let seed_done = seed.drag_stopped() || (seed.changed() && !seed.dragged()) || seed.lost_focus();
+    if seed_done && s.seed != current.seed {
+        edited = Some(ProjectRunSettings { seed: s.seed, ..current.clone() });
+    }
+    let label = ui.label("run until");
     let field = ui
-        .add(egui::TextEdit::singleline(&mut s.until_text).hint_text("end (e.g. 2.5ms)").desired_width(90.0));
+        .add(egui::TextEdit::singleline(&mut s.until_text).hint_text("end (e.g. 2.5ms)").desired_width(90.0))
+        .labelled_by(label.id);
+    let until_done = field.lost_focus();
     match s.until() {
-        Ok(_) => {
+        Ok(until) => {
             field.on_hover_text(
                 "Stop at this simulated time; empty runs to the end. Units: ps, ns, us, ms, s.",
             );
+            if until_done && until != current.until {
+                edited = Some(ProjectRunSettings { until, ..current.clone() });
+            }
         }
         Err(e) => {
             ui.label(RichText::new(e).color(palette.error));
         }
     }
+    edited
 }
 
 fn menu_item(ui: &mut Ui, text: &str, action: Action, out: &mut Vec<Action>) {
@@ -87,13 +127,6 @@ fn menu_item(ui: &mut Ui, text: &str, action: Action, out: &mut Vec<Action>) {
         out.push(action);
         ui.close();
     }
-}
-
-/// File ▸ Open example: the ready-made comparison.
-pub fn examples_menu(ui: &mut Ui, out: &mut Vec<Action>) {
-    ui.menu_button("Open example", |ui| {
-        menu_item(ui, "Compare: fat tree vs binary tree", Action::CompareExample, out);
-    });
 }
 
 /// Simulate ▸ Open trace….

@@ -1,12 +1,14 @@
 //! State images: while an entity is in state `S`, its icon is replaced by `<icon>/<S>.png` when its
 //! type provides one (HASE's per-state bitmaps). The built-in types' images are embedded; other
 //! types are looked up once in `assets/icons/<icon>/<S>.png` beside the project file and in the
-//! working directory, and misses are remembered.
+//! working directory, on a worker thread (the themed colour stands in until the image arrives),
+//! and misses are remembered.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, TryRecvError};
 
-use egui::{Context, TextureHandle, TextureOptions};
+use egui::{ColorImage, Context, TextureHandle, TextureOptions};
 
 use crate::icons::decode;
 
@@ -23,10 +25,16 @@ pub fn state_image_path(dir: &Path, icon: &str, state: &str) -> PathBuf {
     dir.join("assets").join("icons").join(icon).join(format!("{state}.png"))
 }
 
+/// A state image: being read from disk, or known (present or not).
+enum Entry {
+    Reading(Receiver<Option<ColorImage>>),
+    Known(Option<TextureHandle>),
+}
+
 /// Loaded state images.
 #[derive(Default)]
 pub struct StateImages {
-    cache: BTreeMap<(String, String), Option<TextureHandle>>,
+    cache: BTreeMap<(String, String), Entry>,
     dirs: Vec<PathBuf>,
 }
 
@@ -35,30 +43,54 @@ impl StateImages {
     pub fn set_search_dirs(&mut self, dirs: Vec<PathBuf>) {
         if dirs != self.dirs {
             self.dirs = dirs;
-            self.cache.retain(|_, t| t.is_some());
+            self.cache.retain(|_, t| matches!(t, Entry::Known(Some(_))));
         }
     }
 
-    /// The image of `icon` in `state`, if there is one.
+    /// The image of `icon` in `state`, if there is one and it has been read.
     pub fn get(&mut self, ctx: &Context, icon: &str, state: &str) -> Option<&TextureHandle> {
         let key = (icon.to_string(), state.to_string());
-        if !self.cache.contains_key(&key) {
-            let loaded = self.load(ctx, icon, state);
-            self.cache.insert(key.clone(), loaded);
+        let entry = match self.cache.remove(&key) {
+            Some(Entry::Reading(rx)) => match rx.try_recv() {
+                Ok(image) => Entry::Known(image.map(|i| texture(ctx, icon, state, i))),
+                Err(TryRecvError::Empty) => Entry::Reading(rx),
+                Err(TryRecvError::Disconnected) => Entry::Known(None),
+            },
+            Some(known) => known,
+            None => self.start(ctx, icon, state),
+        };
+        match self.cache.entry(key).or_insert(entry) {
+            Entry::Known(texture) => texture.as_ref(),
+            Entry::Reading(_) => None,
         }
-        self.cache.get(&key).and_then(Option::as_ref)
     }
 
-    fn load(&self, ctx: &Context, icon: &str, state: &str) -> Option<TextureHandle> {
-        let embedded =
-            EMBEDDED.iter().find(|(i, s, _)| *i == icon && *s == state).map(|(_, _, b)| b.to_vec());
-        let bytes = embedded.or_else(|| {
-            self.dirs.iter().find_map(|dir| std::fs::read(state_image_path(dir, icon, state)).ok())
-        })?;
-        let image = decode(&bytes).ok()?;
-        let options = TextureOptions::LINEAR.with_mipmap_mode(Some(egui::TextureFilter::Linear));
-        Some(ctx.load_texture(format!("state-{icon}-{state}"), image, options))
+    /// Embedded images are decoded at once; others are read and decoded on a worker thread.
+    fn start(&self, ctx: &Context, icon: &str, state: &str) -> Entry {
+        if let Some((_, _, bytes)) = EMBEDDED.iter().find(|(i, s, _)| *i == icon && *s == state) {
+            return Entry::Known(decode(bytes).ok().map(|i| texture(ctx, icon, state, i)));
+        }
+        if self.dirs.is_empty() {
+            return Entry::Known(None);
+        }
+        let paths: Vec<PathBuf> = self.dirs.iter().map(|d| state_image_path(d, icon, state)).collect();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let repaint = ctx.clone();
+        let spawned = std::thread::Builder::new().name("hase-images".into()).spawn(move || {
+            let image = paths.iter().find_map(|p| std::fs::read(p).ok()).and_then(|b| decode(&b).ok());
+            let _ = tx.send(image);
+            repaint.request_repaint();
+        });
+        match spawned {
+            Ok(_) => Entry::Reading(rx),
+            Err(_) => Entry::Known(None),
+        }
     }
+}
+
+fn texture(ctx: &Context, icon: &str, state: &str, image: ColorImage) -> TextureHandle {
+    let options = TextureOptions::LINEAR.with_mipmap_mode(Some(egui::TextureFilter::Linear));
+    ctx.load_texture(format!("state-{icon}-{state}"), image, options)
 }
 
 #[cfg(test)]
@@ -77,7 +109,19 @@ mod tests {
         std::fs::write(&path, EMBEDDED[0].2).unwrap();
         assert!(images.get(&ctx, "widget", "BUSY").is_none(), "not searched yet");
         images.set_search_dirs(vec![dir.path().to_path_buf()]);
-        assert!(images.get(&ctx, "widget", "BUSY").is_some());
+        // Read on a worker thread: absent at first, present once the read lands.
+        let mut found = false;
+        for _ in 0..500 {
+            if images.get(&ctx, "widget", "BUSY").is_some() {
+                found = true;
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(found, "the image on disk is found");
+        assert!(images.get(&ctx, "widget", "IDLE").is_none());
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        assert!(images.get(&ctx, "widget", "IDLE").is_none(), "a miss stays a miss");
         for (icon, state, bytes) in EMBEDDED {
             let image = decode(bytes).unwrap_or_else(|e| panic!("{icon}/{state}: {e}"));
             assert_eq!(image.size, [128, 128]);

@@ -175,20 +175,20 @@ fn draw_node(painter: &Painter, f: &Frame<'_>, i: usize, name: &str) {
         }
         None => draw_glyph(painter, inner, category_index(&node.category), node.compound, category),
     }
+    if node.compound {
+        draw_badge(painter, f, rect, node.level);
+    }
     draw_ports(painter, f, i);
     let name_px = 13.0 * zoom.min(1.4);
     if name_px >= MIN_TEXT_PX {
         let mut y = rect.max.y + 3.0 * zoom + PORT_RADIUS * zoom;
-        let name_rect = painter.text(
+        painter.text(
             Pos2::new(centre.x, y),
             Align2::CENTER_TOP,
             name,
             FontId::proportional(name_px),
             f.palette.text,
         );
-        if node.compound {
-            draw_badge(painter, f, name_rect, node.level);
-        }
         y += name_px * 1.25;
         let label_px = 11.0 * zoom.min(1.4);
         if label_px >= MIN_TEXT_PX {
@@ -274,18 +274,15 @@ pub fn draw_glyph(painter: &Painter, r: Rect, category: usize, compound: bool, c
     }
 }
 
-/// The abstraction level of a compound, as a letter badge right of its name (D detailed,
-/// B behavioural).
-fn draw_badge(painter: &Painter, f: &Frame<'_>, name: Rect, level: AbstractionLevel) {
-    let px = name.height() * 0.8;
+/// The abstraction level of a compound, as a letter badge on the icon's top-right corner
+/// (D detailed, B behavioural); it stays while the icon is drawn, even when names are too small.
+fn draw_badge(painter: &Painter, f: &Frame<'_>, icon: Rect, level: AbstractionLevel) {
+    let px = icon.width() * 0.3;
     let (text, fill) = match level {
         AbstractionLevel::Detailed => ("D", f.palette.badge_detailed),
         AbstractionLevel::Behavioural => ("B", f.palette.badge_behavioural),
     };
-    let badge = Rect::from_min_size(
-        Pos2::new(name.max.x + px * 0.4, name.center().y - px * 0.6),
-        Vec2::new(px * 1.2, px * 1.2),
-    );
+    let badge = Rect::from_center_size(icon.right_top() + Vec2::new(-px * 0.15, px * 0.15), Vec2::splat(px));
     painter.rect_filled(badge, CornerRadius::same((px * 0.3) as u8), fill);
     painter.text(
         badge.center(),
