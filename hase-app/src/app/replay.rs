@@ -258,7 +258,12 @@ impl App {
                 return;
             }
         };
-        let summary = format!("{}: {}", run.label, crate::ui::stats::summary_line(&run.stats));
+        // A comparison's side is named as it is shown ("this design, algorithm=ring").
+        let label = match (done.slot, &self.session.compare) {
+            (Slot::Compare(i), Some(c)) => c.sides.get(i).map_or(run.label.as_str(), |s| s.name()),
+            _ => run.label.as_str(),
+        };
+        let summary = format!("{label}: {}", crate::ui::stats::summary_line(&run.stats));
         let level = match &run.outcome {
             RunOutcome::Completed | RunOutcome::ReachedUntil => Level::Info,
             RunOutcome::Deadlock(_) | RunOutcome::Cancelled => Level::Warning,

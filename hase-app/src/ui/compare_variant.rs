@@ -126,6 +126,8 @@ impl VariantDialog {
         let mut chosen = None;
         egui::Window::new("Compare with different settings")
             .open(&mut open)
+            .pivot(egui::Align2::CENTER_TOP)
+            .default_pos(ctx.content_rect().center_top() + egui::vec2(0.0, 60.0))
             .collapsible(false)
             .resizable(false)
             .default_width(520.0)
@@ -185,6 +187,10 @@ impl VariantDialog {
         match &result {
             Ok(v) => {
                 ui.label(RichText::new(format!("right: this design, {}", v.changes)).strong());
+            }
+            // Not an error yet: the user has not asked for anything.
+            Err(e @ VariantError::NoChange) => {
+                ui.weak(e.to_string());
             }
             Err(e) => {
                 ui.label(RichText::new(e.to_string()).color(palette.error));
