@@ -87,6 +87,8 @@ pub enum Action {
     CompareExample,
     /// Compare the design with a project file.
     CompareWithFile,
+    /// Open the dialog comparing the design with itself under other settings.
+    CompareVariant,
     /// Close the comparison.
     CloseCompare,
     /// Simulate ▸ Open trace….

@@ -31,3 +31,5 @@ mod gui_tests_design;
 mod gui_tests_library;
 #[cfg(test)]
 mod replay_gui_tests;
+#[cfg(test)]
+mod replay_gui_tests_linked;

@@ -17,7 +17,7 @@ use crate::ui::timing::draw::{ROW_HEIGHT, RULER_HEIGHT};
 use crate::ui::timing::rows::RowKind;
 use crate::ui::timing::ticks::unit_for;
 
-fn harness_with(project: hase_engine::model::Project) -> Harness<'static, App> {
+pub(crate) fn harness_with(project: hase_engine::model::Project) -> Harness<'static, App> {
     let mut app = App::new(StartOptions::default());
     app.editor.replace_project(project, None);
     let mut h = Harness::builder()
@@ -36,7 +36,7 @@ fn harness_with(project: hase_engine::model::Project) -> Harness<'static, App> {
 }
 
 /// Press and release the primary button at `at`.
-fn click(h: &mut Harness<'_, App>, at: egui::Pos2) {
+pub(crate) fn click(h: &mut Harness<'_, App>, at: egui::Pos2) {
     h.hover_at(at);
     h.step();
     for pressed in [true, false] {
@@ -55,7 +55,7 @@ fn binary_tree() -> Harness<'static, App> {
 }
 
 /// Step frames until `done` holds (runs finish on their own thread).
-fn wait_for(h: &mut Harness<'_, App>, what: &str, done: impl Fn(&App) -> bool) {
+pub(crate) fn wait_for(h: &mut Harness<'_, App>, what: &str, done: impl Fn(&App) -> bool) {
     for _ in 0..1_000 {
         h.step();
         if done(h.state()) {
@@ -67,7 +67,7 @@ fn wait_for(h: &mut Harness<'_, App>, what: &str, done: impl Fn(&App) -> bool) {
     panic!("{what} did not happen in 10 s");
 }
 
-fn run_design(h: &mut Harness<'_, App>) {
+pub(crate) fn run_design(h: &mut Harness<'_, App>) {
     h.get_by_label("▶ Run").click();
     wait_for(h, "the run", |app| app.session.current.is_some() && app.session.live.is_empty());
 }
@@ -176,13 +176,13 @@ fn play_pause_and_step_by_keyboard() {
 }
 
 /// Screen x of time `t` on the (single) diagram.
-fn diagram_x(app: &App, t: u64) -> f32 {
+pub(crate) fn diagram_x(app: &App, t: u64) -> f32 {
     let timing = &app.session.timing;
     timing.view.x_of(timing.last_rect.min.x + LABEL_WIDTH, t)
 }
 
 /// Screen y of the middle of row `i`.
-fn row_y(app: &App, i: usize) -> f32 {
+pub(crate) fn row_y(app: &App, i: usize) -> f32 {
     let timing = &app.session.timing;
     timing.last_rect.min.y + RULER_HEIGHT + (i as f32 + 0.5) * ROW_HEIGHT - timing.scroll
 }

@@ -111,6 +111,7 @@ impl App {
             | Action::StepBack
             | Action::CompareExample
             | Action::CompareWithFile
+            | Action::CompareVariant
             | Action::CloseCompare
             | Action::OpenTrace => self.replay_action(ctx, action),
             Action::Escape => {

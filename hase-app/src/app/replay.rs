@@ -13,11 +13,12 @@ use super::App;
 use crate::actions::Action;
 use crate::replay::markers;
 use crate::run::task::{RunRequest, start};
-use crate::run::{ReplayFile, ReplayOutput, RunDone, Slot, reveal};
+use crate::run::{MarkerSave, ReplayFile, ReplayOutput, RunDone, Slot, reveal};
 use crate::state::Level;
 use crate::tasks::TaskOutput;
 use crate::theme::{Palette, ReplayColours};
-use crate::ui::compare::{Compare, CompareSide, thesis_example};
+use crate::ui::compare::{Compare, CompareSide, thesis_example, with_variant};
+use crate::ui::compare_variant::Variant;
 use crate::ui::dock::DockTab;
 
 /// Seconds unsaved marker edits wait before they are written.
@@ -97,24 +98,37 @@ impl App {
             }
             Action::CompareExample => match thesis_example() {
                 Ok(compare) => {
-                    self.open_compare(compare);
+                    self.open_compare(ctx, compare);
                     self.start_runs(ctx);
                 }
                 Err(e) => self.editor.notify(Level::Error, format!("cannot build the example: {e}")),
             },
             Action::CompareWithFile => self.pick_replay_file(ctx, ReplayFile::CompareWith),
             Action::OpenTrace => self.pick_replay_file(ctx, ReplayFile::OpenTrace),
-            Action::CloseCompare => {
-                self.session.compare = None;
-                self.session.player.speed_for_end = None;
+            Action::CompareVariant => {
+                let settings = self.session.settings.clone();
+                self.windows.variant.open_with(&settings);
             }
+            Action::CloseCompare => self.session.leave_compare(),
             _ => {}
         }
     }
 
-    fn open_compare(&mut self, compare: Compare) {
+    /// Compare the design with `variant` of it and run both.
+    pub(super) fn open_variant_compare(&mut self, ctx: &egui::Context, variant: Variant) {
+        if !variant.assignments.is_empty() {
+            self.editor.log(Level::Info, format!("right-hand side: {}", variant.assignments.join("; ")));
+        }
+        let compare = with_variant(&self.editor.doc.project, self.editor.file.clone(), variant);
+        self.open_compare(ctx, compare);
+        self.start_runs(ctx);
+    }
+
+    fn open_compare(&mut self, ctx: &egui::Context, compare: Compare) {
         self.editor.log(Level::Info, format!("opened {}", compare.title));
-        self.session.compare = Some(compare);
+        if let Some(pending) = self.session.enter_compare(compare) {
+            self.spawn_marker_save(ctx, pending);
+        }
         self.session.player.time = SimTime::ZERO;
         self.session.player.playing = false;
         self.session.timing.cursors = crate::ui::timing::cursors::Cursors::default();
@@ -122,11 +136,7 @@ impl App {
     }
 
     fn start_runs(&mut self, ctx: &egui::Context) {
-        if let Err(e) = self.session.settings.until() {
-            self.editor.notify(Level::Warning, e);
-            return;
-        }
-        let settings = self.session.settings.clone();
+        let shared = self.session.settings.clone();
         let mut requests = Vec::new();
         match &self.session.compare {
             Some(c) => {
@@ -134,19 +144,32 @@ impl App {
                     let slot = Slot::Compare(i);
                     if !self.session.running(slot) {
                         let project = side.editor.doc.project.clone();
-                        requests.push((slot, project, side.editor.file.clone()));
+                        let settings = side.settings.clone().unwrap_or_else(|| shared.clone());
+                        requests.push((
+                            slot,
+                            side.name().to_string(),
+                            project,
+                            side.editor.file.clone(),
+                            settings,
+                        ));
                     }
                 }
             }
             None if !self.session.running(Slot::Main) => {
-                requests.push((Slot::Main, self.editor.doc.project.clone(), self.editor.file.clone()));
+                let project = self.editor.doc.project.clone();
+                let name = project.name.clone();
+                requests.push((Slot::Main, name, project, self.editor.file.clone(), shared));
             }
             None => {}
         }
-        for (slot, project, file) in requests {
-            self.editor.log(Level::Info, format!("running {}…", project.name));
+        if let Some(e) = requests.iter().find_map(|r| r.4.until().err()) {
+            self.editor.notify(Level::Warning, e);
+            return;
+        }
+        for (slot, name, project, file, settings) in requests {
+            self.editor.log(Level::Info, format!("running {name}…"));
             let id = self.session.next_id();
-            let request = RunRequest { project, file, settings: settings.clone(), slot, id };
+            let request = RunRequest { project, file, settings, slot, id };
             let live = start(&self.tasks, ctx, request);
             self.session.live.push(live);
         }
@@ -180,7 +203,7 @@ impl App {
                     });
                 }
                 ReplayFile::OpenTrace => {
-                    self.session.compare = None;
+                    self.session.leave_compare();
                     self.session.stop_all();
                     let id = self.session.next_id();
                     let project = self.editor.doc.project.clone();
@@ -206,7 +229,7 @@ impl App {
                 let left = CompareSide::new(self.editor.doc.project.clone(), self.editor.file.clone());
                 let right = CompareSide::new(*project, Some(path));
                 let title = format!("Compare: {} vs {}", left.name(), right.name());
-                self.open_compare(Compare::new(title, left, right));
+                self.open_compare(ctx, Compare::new(title, left, right));
                 self.start_runs(ctx);
             }
             ReplayOutput::CompareProject { path, result: Err(e) } => {
@@ -235,7 +258,12 @@ impl App {
                 return;
             }
         };
-        let summary = format!("{}: {}", run.label, crate::ui::stats::summary_line(&run.stats));
+        // A comparison's side is named as it is shown ("this design, algorithm=ring").
+        let label = match (done.slot, &self.session.compare) {
+            (Slot::Compare(i), Some(c)) => c.sides.get(i).map_or(run.label.as_str(), |s| s.name()),
+            _ => run.label.as_str(),
+        };
+        let summary = format!("{label}: {}", crate::ui::stats::summary_line(&run.stats));
         let level = match &run.outcome {
             RunOutcome::Completed | RunOutcome::ReachedUntil => Level::Info,
             RunOutcome::Deadlock(_) | RunOutcome::Cancelled => Level::Warning,
@@ -263,8 +291,7 @@ impl App {
                     // The dock grows for the first run: fit the design into what is left.
                     self.editor.fit_requested = true;
                 }
-                self.session.timing.markers.clone_from(&run.markers);
-                self.session.timing.markers_dirty = false;
+                self.session.adopt_markers(&run);
                 self.session.player.adopt_run(run.replay.end);
                 if let Some(old) = self.session.current.replace(run) {
                     // A large trace takes a while to free: not on the UI thread.
@@ -316,15 +343,16 @@ impl App {
         }
         self.session.timing.markers_dirty = false;
         self.session.markers_dirty_since = None;
-        let Some(run) = &self.session.current else { return };
-        let Some(file) = run.file.clone() else {
-            self.editor.log(Level::Info, "markers are kept for this session only (the project has no file)");
-            return;
-        };
-        let (key, list) = (run.run_key.clone(), self.session.timing.markers.clone());
+        // Without a sidecar (comparison, project without a file) the Markers menu says why.
+        if let Some(save) = self.session.marker_save() {
+            self.spawn_marker_save(ctx, save);
+        }
+    }
+
+    fn spawn_marker_save(&self, ctx: &egui::Context, save: MarkerSave) {
         self.tasks.spawn(ctx, "markers", move || {
-            let sidecar = markers::sidecar_of(&file);
-            let result = markers::save(&sidecar, &key, &list).map(|()| sidecar);
+            let MarkerSave { sidecar, run_key, markers: list } = save;
+            let result = markers::save(&sidecar, &run_key, &list).map(|()| sidecar);
             TaskOutput::Replay(Box::new(ReplayOutput::Saved { what: "markers".into(), result }))
         });
     }

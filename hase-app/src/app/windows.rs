@@ -25,6 +25,8 @@ pub struct Windows {
     pub save_as: Option<SaveAsPrompt>,
     /// A project waiting to replace the document (after the unsaved-changes question).
     pub incoming: Option<Incoming>,
+    /// Simulate ▸ Compare ▸ This design with different settings.
+    pub variant: crate::ui::compare_variant::VariantDialog,
 }
 
 impl App {
@@ -45,6 +47,10 @@ impl App {
         }
         for request in self.windows.browser.show(ctx, palette) {
             self.browser_request(ctx, request);
+        }
+        let (project, settings) = (&self.editor.doc.project, &self.session.settings);
+        if let Some(variant) = self.windows.variant.show(ctx, project, settings, palette) {
+            self.open_variant_compare(ctx, variant);
         }
         if self.pending.is_some() {
             return;

@@ -1,6 +1,9 @@
 //! Named time markers of a run, saved in a sidecar beside the project file
-//! (`project.ron` → `project.markers.ron`) under a key that identifies the run (seed, level, stop
-//! time, end time and event count), so markers come back when the same run is made again.
+//! (`project.ron` → `project.markers.ron`), or beside a trace file opened for replay
+//! (`run.htrace` → `run.htrace.markers.ron`), under a key that identifies the run (seed, level,
+//! stop time, end time and event count), so markers come back when the same run is made again.
+//! Sidecars are written atomically (temporary file, then rename): a failed save leaves the previous
+//! file as it was.
 
 use std::path::{Path, PathBuf};
 
@@ -40,6 +43,14 @@ pub fn run_key(seed: u64, level: u8, until_ps: Option<u64>, end_ps: u64, events:
 /// The sidecar of a project file.
 pub fn sidecar_of(project_file: &Path) -> PathBuf {
     project_file.with_extension("markers.ron")
+}
+
+/// The sidecar of a trace file: its whole name with `.markers.ron` appended (so `run.htrace` and
+/// a project `run.ron` beside it keep separate markers).
+pub fn sidecar_of_trace(trace_file: &Path) -> PathBuf {
+    let mut name = trace_file.as_os_str().to_os_string();
+    name.push(".markers.ron");
+    PathBuf::from(name)
 }
 
 /// Read the sidecar (a missing file is an empty one).
@@ -94,6 +105,38 @@ mod tests {
         let file = load(&sidecar).unwrap();
         assert!(markers_for(&file, &a).is_empty());
         assert_eq!(file.runs.len(), 1);
+    }
+
+    #[test]
+    fn trace_sidecars_append_to_the_whole_name() {
+        assert_eq!(sidecar_of_trace(Path::new("/d/run.htrace")), Path::new("/d/run.htrace.markers.ron"));
+        assert_eq!(sidecar_of_trace(Path::new("run.htrace.gz")), Path::new("run.htrace.gz.markers.ron"));
+        assert_ne!(sidecar_of_trace(Path::new("run.ron")), sidecar_of(Path::new("run.ron")));
+    }
+
+    #[test]
+    fn a_failed_save_keeps_the_previous_sidecar() {
+        let dir = tempfile::tempdir().unwrap();
+        let sidecar = dir.path().join("t.htrace.markers.ron");
+        let m = Marker { name: "kept".into(), time_ps: 7 };
+        save(&sidecar, "k", std::slice::from_ref(&m)).unwrap();
+        let before = std::fs::read_to_string(&sidecar).unwrap();
+        // The temporary file cannot be created (a directory is in its place): the save fails…
+        let tmp = dir.path().join(format!(".t.htrace.markers.ron.tmp{}", std::process::id()));
+        std::fs::create_dir(&tmp).unwrap();
+        let other = Marker { name: "lost".into(), time_ps: 9 };
+        assert!(save(&sidecar, "k", &[other]).unwrap_err().contains("t.htrace.markers.ron"));
+        // …and the sidecar is untouched.
+        assert_eq!(std::fs::read_to_string(&sidecar).unwrap(), before);
+        assert_eq!(markers_for(&load(&sidecar).unwrap(), "k"), vec![m]);
+        std::fs::remove_dir(&tmp).unwrap();
+        // A sidecar that cannot be read is not overwritten either.
+        std::fs::write(&sidecar, "(runs: [oops").unwrap();
+        assert!(save(&sidecar, "k", &[]).is_err());
+        assert_eq!(std::fs::read_to_string(&sidecar).unwrap(), "(runs: [oops");
+        // Nothing but the sidecar is left in the directory.
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["t.htrace.markers.ron"]);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Opening a trace file (any form: text, compressed text, compact) for the replay views, on a
 //! worker thread with progress (records read, simulated time reached) and a working Stop (what was
 //! read so far is kept). The loaded trace replaces the design's run; the animator shows it on the
-//! open design when the paths match.
+//! open design when the paths match. Markers placed on it are kept beside the trace file
+//! (`run.htrace.markers.ron`) and come back when the same trace is opened again.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -15,7 +16,7 @@ use hase_engine::trace::{Trace, open_trace};
 
 use super::{FinishedRun, LiveRun, Problem, ReplayOutput, RunDone, RunProgress, RunSettings, Slot};
 use crate::replay::Replay;
-use crate::replay::markers::run_key;
+use crate::replay::markers::{self, run_key};
 use crate::tasks::{TaskOutput, Tasks};
 
 /// Records between progress updates and stop checks.
@@ -86,12 +87,16 @@ pub fn load(
     };
     let label =
         path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let key = run_key(trace.header.seed, trace.header.level, None, replay.end.0, stats.events);
+    let markers_file = markers::sidecar_of_trace(path);
+    let markers = markers::load(&markers_file).map(|f| markers::markers_for(&f, &key)).unwrap_or_default();
     Ok(Box::new(FinishedRun {
         id,
         label,
-        run_key: run_key(trace.header.seed, trace.header.level, None, replay.end.0, stats.events),
+        run_key: key,
         project,
         file: Some(path.to_path_buf()),
+        markers_file: Some(markers_file),
         settings: RunSettings {
             level: trace.header.level,
             seed: trace.header.seed,
@@ -102,7 +107,7 @@ pub fn load(
         trace,
         replay,
         trace_error: None,
-        markers: Vec::new(),
+        markers,
     }))
 }
 
@@ -135,6 +140,15 @@ mod tests {
             assert_eq!(loaded.replay.rows, run.replay.rows);
             assert_eq!(loaded.stats.outcome, "loaded");
             assert_eq!(progress.events.load(Ordering::Relaxed), run.trace.records.len() as u64);
+            // Markers placed on the loaded trace are saved beside it and come back with it.
+            assert!(loaded.markers.is_empty());
+            let sidecar = loaded.markers_file.clone().unwrap();
+            assert_eq!(sidecar, dir.path().join(format!("{name}.markers.ron")));
+            let marker = markers::Marker { name: format!("{name} peak"), time_ps: loaded.replay.end.0 / 2 };
+            markers::save(&sidecar, &loaded.run_key, std::slice::from_ref(&marker)).unwrap();
+            let again =
+                load(&path, project.clone(), 3, &AtomicBool::new(false), &RunProgress::default()).unwrap();
+            assert_eq!(again.markers, vec![marker]);
         }
         let missing = load(
             &dir.path().join("none.htrace"),

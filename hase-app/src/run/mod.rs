@@ -139,8 +139,10 @@ pub struct FinishedRun {
     pub label: String,
     /// The project as it was run.
     pub project: Project,
-    /// Its file, if any (markers are saved beside it).
+    /// Its file, if any (the project's, or the trace file's for a loaded trace).
     pub file: Option<PathBuf>,
+    /// Where its markers are saved (`None`: kept in memory only, e.g. a comparison's runs).
+    pub markers_file: Option<PathBuf>,
     /// Settings used.
     pub settings: RunSettings,
     /// How it ended.
@@ -260,8 +262,28 @@ pub struct Session {
     pub markers_dirty_since: Option<f64>,
     /// A file the replay views asked for (the app opens the dialog).
     pub file_request: Option<ReplayFile>,
+    /// The design's markers, put aside while a comparison is open.
+    pub stashed_markers: Option<Vec<Marker>>,
     next_id: u64,
 }
+
+/// Markers to write to a sidecar.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MarkerSave {
+    /// The sidecar file.
+    pub sidecar: PathBuf,
+    /// The run they belong to.
+    pub run_key: String,
+    /// The markers.
+    pub markers: Vec<Marker>,
+}
+
+/// Shown in the Markers menu while a comparison is open.
+pub const COMPARE_MARKERS_NOTE: &str =
+    "Markers of a comparison are kept for this session only (they are not saved).";
+/// Shown in the Markers menu for a run of a project without a file.
+pub const UNSAVED_MARKERS_NOTE: &str =
+    "Markers are kept for this session only (save the project to a file to keep them).";
 
 impl Default for RunSettings {
     fn default() -> Self {
@@ -298,6 +320,67 @@ impl Session {
         }
     }
 
+    /// Where the markers being edited go: the sidecar of the design's run (its project or trace
+    /// file), or `None` while comparing or when the run has no file.
+    pub fn marker_save(&self) -> Option<MarkerSave> {
+        if self.compare.is_some() {
+            return None;
+        }
+        let run = self.current.as_ref()?;
+        Some(MarkerSave {
+            sidecar: run.markers_file.clone()?,
+            run_key: run.run_key.clone(),
+            markers: self.timing.markers.clone(),
+        })
+    }
+
+    /// Open `compare`. The design's markers are put aside (and returned when they still need
+    /// saving); the comparison starts without markers and keeps the ones placed in memory only.
+    pub fn enter_compare(&mut self, compare: Compare) -> Option<MarkerSave> {
+        let pending = self.timing.markers_dirty.then(|| self.marker_save()).flatten();
+        if self.compare.is_none() {
+            self.stashed_markers = Some(std::mem::take(&mut self.timing.markers));
+        } else {
+            self.timing.markers.clear();
+        }
+        self.compare = Some(compare);
+        self.timing.markers_dirty = false;
+        self.markers_dirty_since = None;
+        self.timing.markers_note = Some(COMPARE_MARKERS_NOTE.to_string());
+        pending
+    }
+
+    /// Close the comparison (if open) and bring the design's markers back.
+    pub fn leave_compare(&mut self) {
+        if self.compare.take().is_none() {
+            return;
+        }
+        self.timing.markers = self.stashed_markers.take().unwrap_or_default();
+        self.timing.markers_dirty = false;
+        self.markers_dirty_since = None;
+        self.player.speed_for_end = None;
+        self.timing.markers_note = self.main_markers_note();
+    }
+
+    /// Take the markers of a new run of the design (put aside while a comparison is open).
+    pub fn adopt_markers(&mut self, run: &FinishedRun) {
+        if self.compare.is_some() {
+            self.stashed_markers = Some(run.markers.clone());
+            return;
+        }
+        self.timing.markers.clone_from(&run.markers);
+        self.timing.markers_dirty = false;
+        self.markers_dirty_since = None;
+        self.timing.markers_note = (run.markers_file.is_none()).then(|| UNSAVED_MARKERS_NOTE.to_string());
+    }
+
+    fn main_markers_note(&self) -> Option<String> {
+        match &self.current {
+            Some(run) if run.markers_file.is_none() => Some(UNSAVED_MARKERS_NOTE.to_string()),
+            _ => None,
+        }
+    }
+
     /// The run whose time the player follows: the comparison's longest run when comparing, else
     /// the design's run.
     pub fn clock_end(&self) -> SimTime {
@@ -325,5 +408,60 @@ mod tests {
         assert!(bad.until().unwrap_err().starts_with("run until `12 parsecs`"));
         let none = RunSettings { until_text: "  ".into(), ..s };
         assert_eq!(none.until(), Ok(None));
+    }
+
+    fn run_in(dir: &std::path::Path, slot: Slot) -> Arc<FinishedRun> {
+        let project = hase_library::examples::binary_tree_allreduce().unwrap().project;
+        let settings = RunSettings::from_project(&project);
+        let file = Some(dir.join("tree.ron"));
+        let request = task::RunRequest { project, file, settings, slot, id: 1 };
+        Arc::new(*task::execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap())
+    }
+
+    #[test]
+    fn comparison_markers_stay_apart_from_the_designs_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Session::default();
+        let run = run_in(dir.path(), Slot::Main);
+        assert_eq!(run.markers_file.as_deref(), Some(dir.path().join("tree.markers.ron").as_path()));
+        s.current = Some(Arc::clone(&run));
+        s.adopt_markers(&run);
+        assert_eq!(s.timing.markers_note, None);
+        s.timing.add_marker(1_000);
+        let design_markers = s.timing.markers.clone();
+        // Opening a comparison hands back the unsaved design markers and starts with none.
+        let pending = s.enter_compare(crate::ui::compare::thesis_example().unwrap()).unwrap();
+        assert_eq!(pending.sidecar, dir.path().join("tree.markers.ron"));
+        assert_eq!(
+            (pending.run_key.as_str(), pending.markers.as_slice()),
+            (run.run_key.as_str(), &design_markers[..])
+        );
+        assert!(s.timing.markers.is_empty() && !s.timing.markers_dirty);
+        assert_eq!(s.timing.markers_note.as_deref(), Some(COMPARE_MARKERS_NOTE));
+        // Markers placed while comparing are never filed under the design's run…
+        s.timing.add_marker(5);
+        assert_eq!(s.marker_save(), None);
+        // …nor under the comparison's own runs.
+        assert_eq!(run_in(dir.path(), Slot::Compare(1)).markers_file, None);
+        // A design run finishing meanwhile updates the markers put aside, not the comparison's.
+        s.adopt_markers(&run);
+        assert_eq!(s.timing.markers.len(), 1);
+        assert_eq!(s.timing.markers[0].time_ps, 5);
+        // Closing brings the design's markers back, saved where they belong.
+        s.stashed_markers = Some(design_markers.clone());
+        s.leave_compare();
+        assert!(s.compare.is_none());
+        assert_eq!(s.timing.markers, design_markers);
+        assert_eq!(s.timing.markers_note, None);
+        assert_eq!(s.marker_save().map(|m| m.sidecar), Some(dir.path().join("tree.markers.ron")));
+        // Closing twice changes nothing.
+        s.leave_compare();
+        assert_eq!(s.timing.markers, design_markers);
+        // A run of a project without a file says its markers are not saved.
+        let mut unsaved = Session::default();
+        let mut r = run_in(dir.path(), Slot::Main);
+        Arc::get_mut(&mut r).unwrap().markers_file = None;
+        unsaved.adopt_markers(&r);
+        assert_eq!(unsaved.timing.markers_note.as_deref(), Some(UNSAVED_MARKERS_NOTE));
     }
 }

@@ -95,10 +95,14 @@ pub fn execute(
         result.stats.makespan_ps,
         result.stats.events,
     );
-    let markers = request
-        .file
+    // A comparison's runs keep their markers in memory only: they are not the design's run.
+    let markers_file = match request.slot {
+        Slot::Main => request.file.as_deref().map(markers::sidecar_of),
+        Slot::Compare(_) => None,
+    };
+    let markers = markers_file
         .as_deref()
-        .and_then(|f| markers::load(&markers::sidecar_of(f)).ok())
+        .and_then(|f| markers::load(f).ok())
         .map(|file| markers::markers_for(&file, &key))
         .unwrap_or_default();
     Ok(Box::new(FinishedRun {
@@ -106,6 +110,7 @@ pub fn execute(
         label: request.project.name.clone(),
         project: request.project,
         file: request.file,
+        markers_file,
         settings: request.settings,
         outcome: result.outcome,
         stats: result.stats,

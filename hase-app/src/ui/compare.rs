@@ -12,12 +12,13 @@ use hase_engine::time::SimTime;
 
 use crate::icons::Icons;
 use crate::replay::events::Snapshot;
-use crate::run::FinishedRun;
+use crate::run::{FinishedRun, RunSettings};
 use crate::state::Editor;
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::animator::images::StateImages;
 use crate::ui::animator::{MapCache, Player, draw_on_canvas};
 use crate::ui::canvas::Canvas;
+use crate::ui::compare_variant::Variant;
 
 /// One side of the comparison.
 pub struct CompareSide {
@@ -31,6 +32,10 @@ pub struct CompareSide {
     pub cursor: Snapshot,
     /// Trace → canvas map.
     pub map: MapCache,
+    /// Run settings of this side; `None` runs with the toolbar's.
+    pub settings: Option<RunSettings>,
+    /// Name shown for this side instead of the project's (`this design, algorithm=ring`).
+    pub label: Option<String>,
 }
 
 impl CompareSide {
@@ -44,12 +49,22 @@ impl CompareSide {
             run: None,
             cursor: Snapshot::default(),
             map: MapCache::default(),
+            settings: None,
+            label: None,
         }
+    }
+
+    /// Show this side as `label` and run it with its own `settings`.
+    #[must_use]
+    pub fn with(mut self, label: impl Into<String>, settings: Option<RunSettings>) -> Self {
+        self.label = Some(label.into());
+        self.settings = settings;
+        self
     }
 
     /// Short name for headings.
     pub fn name(&self) -> &str {
-        &self.editor.doc.project.name
+        self.label.as_deref().unwrap_or(&self.editor.doc.project.name)
     }
 }
 
@@ -111,6 +126,15 @@ pub fn thesis_example() -> Result<Compare, String> {
         CompareSide::new(binary.project, file(binary.file)),
         CompareSide::new(fat.project, file(fat.file)),
     ))
+}
+
+/// The design (left, with the toolbar's settings) against `variant` of it (right, with its own).
+pub fn with_variant(project: &Project, file: Option<PathBuf>, variant: Variant) -> Compare {
+    let title = format!("Compare: {} with different settings", project.name);
+    let left = CompareSide::new(project.clone(), file.clone()).with("this design", None);
+    let right = CompareSide::new(variant.project, file)
+        .with(format!("this design, {}", variant.changes), Some(variant.settings));
+    Compare::new(title, left, right)
 }
 
 /// Show both canvases with their replays in `ui`; returns `(side, instance)` when one was clicked.

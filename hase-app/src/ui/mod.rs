@@ -4,6 +4,7 @@ pub mod animator;
 pub mod breadcrumb;
 pub mod canvas;
 pub mod compare;
+pub mod compare_variant;
 pub mod dialogs;
 pub mod dock;
 pub mod inspector;

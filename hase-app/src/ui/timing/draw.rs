@@ -7,7 +7,7 @@ use egui::{Align2, Color32, FontId, Mesh, Painter, Pos2, Rect, Shape, Stroke, po
 use super::cursors::Cursors;
 use super::lod::{Mark, build_marks};
 use super::rows::{Row, RowKind, intervals};
-use super::ticks::{decimals_for, format_fixed, tick_step, ticks, unit_for};
+use super::ticks::{axis_unit, decimals_for, format_fixed, tick_step, ticks};
 use super::view::TimeView;
 use crate::replay::Replay;
 use crate::replay::markers::Marker;
@@ -300,7 +300,7 @@ fn paint_ruler(painter: &Painter, scene: &Scene<'_>, g: &Geometry) {
     let (major, minor) = tick_step(scene.view.ps_per_pt, 90.0);
     let t0 = scene.view.left_ps;
     let t1 = scene.view.right_ps(width);
-    let unit = unit_for(t1);
+    let unit = axis_unit(t0, t1, major);
     let decimals = decimals_for(major, unit);
     let font = FontId::proportional(11.0);
     let ruler = painter.with_clip_rect(r);

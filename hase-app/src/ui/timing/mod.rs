@@ -79,6 +79,10 @@ pub struct TimingState {
     pub drawn_marks: usize,
     /// Markers changed since they were last saved.
     pub markers_dirty: bool,
+    /// Where the markers go when they are not saved (shown in the Markers menu).
+    pub markers_note: Option<String>,
+    /// Paths of the rows highlighted as selected in the last frame (first diagram).
+    pub highlighted: Vec<String>,
     /// Selection on the canvas in the last frame (a change scrolls its row into view).
     pub last_selected: Vec<String>,
     /// O–X figures of the last frame, reused while nothing they depend on changes.
@@ -138,6 +142,8 @@ impl Default for TimingState {
             last_rect: Rect::NOTHING,
             drawn_marks: 0,
             markers_dirty: false,
+            markers_note: None,
+            highlighted: Vec::new(),
             last_selected: Vec::new(),
             figures_cache: None,
         }
@@ -280,6 +286,9 @@ fn diagram(
         .filter(|(_, r)| d.selected.iter().any(|p| *p == rows::row_path(d.replay, r.kind)))
         .map(|(i, _)| i)
         .collect();
+    if index == 0 {
+        state.highlighted = selected_rows.iter().map(|&i| rows::row_path(d.replay, shown[i].kind)).collect();
+    }
     if index == 0 && d.selected != state.last_selected {
         state.last_selected.clone_from(&d.selected);
         if let Some(&first) = selected_rows.first() {

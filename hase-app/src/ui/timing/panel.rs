@@ -97,6 +97,9 @@ pub fn bar(
 fn markers_menu(ui: &mut Ui, state: &mut TimingState, out: &mut Outcome) {
     let label = format!("Markers ({})", state.markers.len());
     ui.menu_button(label, |ui| {
+        if let Some(note) = &state.markers_note {
+            ui.weak(note);
+        }
         if state.markers.is_empty() {
             ui.weak("No markers: + Marker adds one.");
         }

@@ -1,6 +1,7 @@
 //! Time axis ticks and time text: major ticks every 1, 2 or 5 × 10^k picoseconds, spaced at least
 //! a label's width apart at the current zoom, minor ticks between them, and labels in one unit
-//! chosen from the times on screen with as many decimals as the step needs. The O/X readout
+//! chosen from the visible span (not from how late it is: a 5 us window at 1.1 ms reads in us)
+//! with as many decimals as the step needs. The O/X readout
 //! formats spans in the axis unit with four significant digits ("0.6407 ms").
 
 /// A time unit for display.
@@ -24,6 +25,14 @@ pub const UNITS: [Unit; 5] = [
 /// The largest unit not above `ps` (picoseconds for zero).
 pub fn unit_for(ps: u64) -> Unit {
     UNITS.iter().rev().find(|u| ps >= u.ps).copied().unwrap_or(UNITS[0])
+}
+
+/// The axis unit for a view showing `t0..=t1` with major ticks `major_ps` apart: the largest unit
+/// not above the visible span (nor above the step, which is what labels must resolve), so labels
+/// keep at most a few decimals however late in the run the view is.
+pub fn axis_unit(t0: u64, t1: u64, major_ps: u64) -> Unit {
+    let span = t1.saturating_sub(t0).max(1);
+    unit_for(span.min(major_ps.saturating_mul(1_000)))
 }
 
 /// Major and minor tick spacing for a zoom: the smallest 1-2-5 step at least `min_gap_pt` apart.
@@ -114,6 +123,29 @@ mod tests {
         assert_eq!(decimals_for(50_000_000, ms), 2);
         assert_eq!(decimals_for(2_000_000_000, ms), 0);
         assert_eq!(format_fixed(1_200_000_000, ms, 1), "1.2 ms");
+    }
+
+    #[test]
+    fn the_axis_unit_follows_the_visible_span_not_the_time() {
+        // 5 us visible late in a 1.1 ms run, a 1 us step: us ticks, no decimals.
+        let (t0, t1) = (1_100_000_000, 1_105_000_000);
+        let unit = axis_unit(t0, t1, 1_000_000);
+        assert_eq!(unit.symbol, "us");
+        assert_eq!(decimals_for(1_000_000, unit), 0);
+        assert_eq!(format_fixed(1_101_000_000, unit, 0), "1101 us");
+        // A 500 ns step there: one decimal.
+        assert_eq!(decimals_for(500_000, unit), 1);
+        assert_eq!(format_fixed(1_100_500_000, unit, 1), "1100.5 us");
+        // 40 ns visible at 2 ms, a 5 ns step: ns, no decimals ("2000005 ns"), where the unit of
+        // the right edge would need six decimals of ms ("2.000005 ms").
+        let unit = axis_unit(2_000_000_000, 2_000_040_000, 5_000);
+        assert_eq!((unit.symbol, decimals_for(5_000, unit)), ("ns", 0));
+        assert_eq!(decimals_for(5_000, unit_for(2_000_040_000)), 6);
+        // The whole run visible: the span's unit.
+        assert_eq!(axis_unit(0, 1_156_000_000, 200_000_000).symbol, "ms");
+        // An empty or reversed view falls back to ps without panicking.
+        assert_eq!(axis_unit(10, 10, 1).symbol, "ps");
+        assert_eq!(axis_unit(10, 5, 1).symbol, "ps");
     }
 
     #[test]
