@@ -82,6 +82,7 @@ fn run_a_project_and_see_the_summary() {
     let makespan = SimTime(run.stats.makespan_ps);
     assert_eq!(makespan.to_string(), "1.156 ms");
     h.get_by_label(&format!("last run: completed at {makespan}"));
+    h.get_by_label(&format!("{} events simulated", run.stats.events));
     h.get_by_label("Statistics").click();
     h.run_steps(3);
     h.get_by_label(&format!("makespan {makespan}"));

@@ -148,17 +148,22 @@ pub fn compare_menu(ui: &mut Ui, out: &mut Vec<Action>) {
 /// running, the last outcome otherwise.
 pub fn status(ui: &mut Ui, session: &Session) {
     if session.live.is_empty() {
-        match &session.current {
-            Some(run) => {
-                ui.label(format!(
-                    "last run: {} at {}",
-                    run.stats.outcome,
-                    hase_engine::time::SimTime(run.stats.makespan_ps)
-                ));
-            }
-            None => {
-                ui.weak("no simulation run");
-            }
+        let shown = match &session.compare {
+            Some(c) => c.sides.iter().filter_map(|s| s.run.as_ref()).collect::<Vec<_>>(),
+            None => session.current.iter().collect(),
+        };
+        if shown.is_empty() {
+            ui.weak("no simulation run");
+        }
+        // Right to left: the last run's events, then its outcome and end time.
+        for run in shown.iter().rev() {
+            ui.weak(format!("{} events simulated", run.stats.events));
+            ui.label(format!(
+                "{}: {} at {}",
+                if session.compare.is_some() { run.label.as_str() } else { "last run" },
+                run.stats.outcome,
+                hase_engine::time::SimTime(run.stats.makespan_ps)
+            ));
         }
         return;
     }
