@@ -241,6 +241,9 @@ impl WorkloadEditor {
             kind => {
                 let shown = current.map_or_else(String::new, ParamValue::display);
                 let text = self.text.entry(def.name.clone()).or_insert_with(|| shown.clone());
+                // A grid column keeps last frame's width: claim the field's width so a table of
+                // text fields alone does not stay as narrow as its first frame.
+                ui.set_min_width(170.0);
                 let response = ui
                     .add(
                         egui::TextEdit::singleline(text)
