@@ -66,7 +66,11 @@ pub const ROUTER_LIVE: [LiveValue; 2] = [
 
 /// Live values of processors.
 pub const PROCESSOR_LIVE: [LiveValue; 5] = [
-    LiveValue { name: "op", array: false, description: "the program operation being run (number: kind)" },
+    LiveValue {
+        name: "op",
+        array: false,
+        description: "the program operation being run (`send 1024 B → 3`)",
+    },
     LiveValue { name: "sent_msgs", array: false, description: "messages this rank has posted for sending" },
     LiveValue { name: "recv_msgs", array: false, description: "messages this rank has received in full" },
     LiveValue {

@@ -20,7 +20,6 @@ const UNEXPECTED: u16 = 4;
 /// What the trace shows of the unexpected-message queue, to trace only the elements that change.
 #[derive(Debug, Default)]
 pub(crate) struct Live {
-    operations: u64,
     unexpected_shown: Vec<u32>,
 }
 
@@ -55,11 +54,11 @@ impl Live {
         }
     }
 
-    /// The program moved on to `op`.
-    pub(crate) fn operation(&mut self, ctx: &mut Ctx<'_, NetMsg>, op: &Op) {
-        self.operations += 1;
+    /// The program moved on to `op` (its text only, so that the timing diagram's row of a long
+    /// run has few distinct labels).
+    pub(crate) fn operation(ctx: &mut Ctx<'_, NetMsg>, op: &Op) {
         if ctx.tracing(TraceLevel::UPDATES) {
-            ctx.set_param(OP, TraceValue::Text(format!("{}: {}", self.operations, describe_op(op))));
+            ctx.set_param(OP, TraceValue::Text(describe_op(op)));
         }
     }
 

@@ -328,7 +328,7 @@ impl ProcessorBehaviour {
         if let Some(location) = self.program.location() {
             ctx.comment(|| format!("{location}: {op:?}"));
         }
-        self.live.operation(ctx, &op);
+        Live::operation(ctx, &op);
         let algorithms = &self.algorithms;
         let result = translate(
             op,
