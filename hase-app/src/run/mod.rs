@@ -259,6 +259,8 @@ pub struct Session {
     pub markers_dirty_since: Option<f64>,
     /// A file the replay views asked for (the app opens the dialog).
     pub file_request: Option<ReplayFile>,
+    /// What the animator drew over the canvas in the last frame.
+    pub drawn: crate::ui::animator::overlay::Drawn,
     next_id: u64,
 }
 
