@@ -21,6 +21,8 @@ const UNEXPECTED: u16 = 4;
 #[derive(Debug, Default)]
 pub(crate) struct Live {
     unexpected_shown: Vec<u32>,
+    /// Elements of `unexpected` the trace has a value for.
+    traced: Vec<bool>,
 }
 
 /// `send 1024 B → 3`, `recv ← any`, `allreduce`: the operation in a few words.
@@ -77,12 +79,23 @@ impl Live {
 
     /// A receive from `src` is about to search the unexpected messages: read the elements it
     /// looks at (every source with messages waiting, for `Any`).
-    pub(crate) fn searching(&self, ctx: &mut Ctx<'_, NetMsg>, src: Source) {
+    pub(crate) fn searching(&mut self, ctx: &mut Ctx<'_, NetMsg>, src: Source) {
         if !ctx.tracing(TraceLevel::UPDATES) {
             return;
         }
         match src {
-            Source::Rank(r) => ctx.read_array(UNEXPECTED, r),
+            Source::Rank(r) => {
+                // An element first looked at before any message from `r` waited: show it as 0.
+                let r_index = r as usize;
+                if self.unexpected_shown.len() <= r_index {
+                    self.unexpected_shown.resize(r_index + 1, 0);
+                }
+                if !self.traced.get(r_index).copied().unwrap_or(false) {
+                    self.mark_traced(r_index);
+                    ctx.set_array(UNEXPECTED, r, TraceValue::Int(i64::from(self.unexpected_shown[r_index])));
+                }
+                ctx.read_array(UNEXPECTED, r);
+            }
             Source::Any => {
                 for (r, n) in self.unexpected_shown.iter().enumerate() {
                     if *n > 0 {
@@ -91,6 +104,13 @@ impl Live {
                 }
             }
         }
+    }
+
+    fn mark_traced(&mut self, r: usize) {
+        if self.traced.len() <= r {
+            self.traced.resize(r + 1, false);
+        }
+        self.traced[r] = true;
     }
 
     /// Trace the unexpected-message counts that changed since the last call.
@@ -105,6 +125,10 @@ impl Live {
             let count = now.get(r).copied().unwrap_or(0);
             if count != *shown {
                 *shown = count;
+                if self.traced.len() <= r {
+                    self.traced.resize(r + 1, false);
+                }
+                self.traced[r] = true;
                 ctx.set_array(UNEXPECTED, r as u32, TraceValue::Int(i64::from(count)));
             }
         }

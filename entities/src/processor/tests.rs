@@ -237,3 +237,19 @@ fn live_values_cost_nothing_above_level_3() {
     // The header still names them, so a level-3 run of the same model lines up.
     assert_eq!(sink.header.entities[1].params, ["queued", "out_queue"]);
 }
+
+#[test]
+fn a_receive_searching_a_source_with_nothing_waiting_shows_it_as_zero_first() {
+    // p1 receives at once: it looks for messages from rank 0 before any has arrived, so the trace
+    // gives element 0 the value 0 and then the read; the message later matches the posted
+    // receive and never waits as unexpected.
+    let send = vec![Op::Send { dst: 1, bytes: 100, tag: 0 }];
+    let recv = vec![Op::Recv { src: Source::Rank(0), tag: TagSel::Any }];
+    let live = live_values(vec![processor(0, send), router(Switching::StoreAndForward), processor(1, recv)]);
+    let unexpected: Vec<(u64, Option<u32>, Option<String>)> = live
+        .iter()
+        .filter(|(_, e, n, _, _)| *e == 2 && n == "unexpected")
+        .map(|(t, _, _, i, v)| (*t, *i, v.clone()))
+        .collect();
+    assert_eq!(unexpected, [(0, Some(0), Some("0".into())), (0, Some(0), None)]);
+}

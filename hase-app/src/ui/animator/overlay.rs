@@ -374,7 +374,12 @@ fn draw_values(painter: &Painter, o: &Overlay<'_>, visible: Rect, drawn: &mut Dr
                 None => String::new(),
             };
             drawn.values += 1;
-            let label = if *how == ParamDisplay::NameValue { format!("{param} = {text}") } else { text };
+            // An array has no value of its own: its name heads its cells.
+            let label = match (*how, value) {
+                (ParamDisplay::NameValue, Some(_)) => format!("{param} = {text}"),
+                (ParamDisplay::NameValue, None) => param.clone(),
+                _ => text,
+            };
             let mut x = centre.x;
             if !label.is_empty() || cells.is_empty() {
                 let galley = painter.layout_no_wrap(label, font.clone(), o.palette.text);
