@@ -411,27 +411,26 @@ fn draw_values(painter: &Painter, o: &Overlay<'_>, visible: Rect, drawn: &mut Dr
 pub enum CellMark {
     /// Neither written nor read lately.
     Plain,
-    /// Read within the highlight span (and not written since the span began).
+    /// Read within the highlight span, after any write in it.
     Read,
     /// Written within the highlight span.
     Written,
 }
 
-/// The mark of `cell` at `now_ps`: a write or read at most `span_ps` ago (and not in the future)
-/// counts; a write wins over a read, since it is what changed the shown value.
+/// The mark of `cell` at `now_ps`: the later of its last write and last read, if that was at most
+/// `span_ps` ago (and not in the future); a write and a read at the same time show as a write,
+/// since the write is what changed the shown value.
 pub fn cell_mark(cell: &ArrayCell, now_ps: u64, span_ps: u64) -> CellMark {
-    let lately = |t: Option<u64>| t.is_some_and(|t| t <= now_ps && t + span_ps >= now_ps);
-    if lately(cell.updated_ps) {
-        CellMark::Written
-    } else if lately(cell.read_ps) {
-        CellMark::Read
-    } else {
-        CellMark::Plain
+    let lately = |t: Option<u64>| t.filter(|t| *t <= now_ps && t + span_ps >= now_ps);
+    match (lately(cell.updated_ps), lately(cell.read_ps)) {
+        (Some(w), Some(r)) if r > w => CellMark::Read,
+        (Some(_), _) => CellMark::Written,
+        (None, Some(_)) => CellMark::Read,
+        (None, None) => CellMark::Plain,
     }
 }
 
-/// An array as a row of cells; elements written within half the load window are highlighted in
-/// one colour, elements only read in another.
+/// An array as a row of cells, each coloured by its [`cell_mark`] over half the load window.
 fn draw_array(
     painter: &Painter,
     o: &Overlay<'_>,
@@ -563,6 +562,9 @@ mod tests {
         assert_eq!(cell_mark(&cell(Some(89), None), 100, 10), CellMark::Plain);
         assert_eq!(cell_mark(&cell(Some(50), Some(90)), 100, 10), CellMark::Read);
         assert_eq!(cell_mark(&cell(Some(100), Some(100)), 100, 10), CellMark::Written);
+        // The later of a recent write and a recent read shows.
+        assert_eq!(cell_mark(&cell(Some(95), Some(98)), 100, 10), CellMark::Read);
+        assert_eq!(cell_mark(&cell(Some(98), Some(95)), 100, 10), CellMark::Written);
         assert_eq!(cell_mark(&cell(None, Some(100)), 100, 10), CellMark::Read);
         assert_eq!(cell_mark(&cell(None, None), 100, 10), CellMark::Plain);
         // A write later than now (the cell of a future snapshot) is not shown as recent.
