@@ -37,6 +37,81 @@ pub const ROUTER_STATES: [&str; 3] = ["IDLE", "BUSY", "BLOCKED"];
 /// Network model states.
 pub const NETWORK_MODEL_STATES: [&str; 2] = ["IDLE", "BUSY"];
 
+/// A value a built-in behaviour traces at level 3 while it runs (HASE's displayed parameters and
+/// memory arrays), for the animator and the timing diagram. The trace header lists a behaviour's
+/// live values in this order; the inspector offers a display choice for each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LiveValue {
+    /// Name in the trace header and in the layout's display choices.
+    pub name: &'static str,
+    /// An array (one element per port, rank or table entry) rather than a single value.
+    pub array: bool,
+    /// What it counts and when it changes, for tooltips.
+    pub description: &'static str,
+}
+
+/// Live values of routers and switches.
+pub const ROUTER_LIVE: [LiveValue; 2] = [
+    LiveValue {
+        name: "queued",
+        array: false,
+        description: "packets held in the output queues; changes on every enqueue and departure",
+    },
+    LiveValue {
+        name: "out_queue",
+        array: true,
+        description: "packets queued per output port; read when the arbiter inspects that port's queue",
+    },
+];
+
+/// Live values of processors.
+pub const PROCESSOR_LIVE: [LiveValue; 5] = [
+    LiveValue {
+        name: "op",
+        array: false,
+        description: "the program operation being run (`send 1024 B → 3`)",
+    },
+    LiveValue { name: "sent_msgs", array: false, description: "messages this rank has posted for sending" },
+    LiveValue { name: "recv_msgs", array: false, description: "messages this rank has received in full" },
+    LiveValue {
+        name: "sent_bytes",
+        array: false,
+        description: "bytes of the messages this rank has posted for sending",
+    },
+    LiveValue {
+        name: "unexpected",
+        array: true,
+        description: "messages arrived per source rank that no receive has matched yet; read when a \
+                      posted receive searches them",
+    },
+];
+
+/// Live values of the behavioural network models (the hop-count model traces only `in_flight`).
+pub const NETWORK_MODEL_LIVE: [LiveValue; 3] = [
+    LiveValue { name: "in_flight", array: false, description: "messages and releases on their way out" },
+    LiveValue {
+        name: "entered",
+        array: false,
+        description: "ranks inside collectives not yet released (data-sheet model)",
+    },
+    LiveValue {
+        name: "sheet_lookups",
+        array: true,
+        description: "uses of each data-sheet entry: 0 point-to-point, then barrier, bcast, reduce, \
+                      allreduce, gather, scatter, allgather, alltoall; read at every lookup",
+    },
+];
+
+/// The live values a built-in behaviour traces (empty for an unknown behaviour).
+pub fn live_values(behaviour: &str) -> &'static [LiveValue] {
+    match behaviour {
+        PROCESSOR => &PROCESSOR_LIVE,
+        ROUTER => &ROUTER_LIVE,
+        NETWORK_MODEL => &NETWORK_MODEL_LIVE,
+        _ => &[],
+    }
+}
+
 fn time(name: &str, default: SimTime, text: &str) -> ParamDef {
     ParamDef::new(name, ParamKind::Time { min: None, max: None }, ParamValue::Time(default)).describe(text)
 }
@@ -248,6 +323,18 @@ mod tests {
             for p in &t.params {
                 let d = p.default.as_ref().expect("built-in params have defaults");
                 assert!(p.kind.check(d).is_ok(), "{}.{}: {:?}", t.name, p.name, p.kind.check(d));
+            }
+        }
+    }
+
+    #[test]
+    fn live_values_never_share_a_name_with_a_parameter() {
+        // Display choices are keyed by name, so a live value must not shadow a parameter.
+        for t in builtin_types() {
+            let live = live_values(t.behaviour.as_deref().unwrap_or_default());
+            assert!(!live.is_empty(), "{} traces nothing", t.name);
+            for v in live {
+                assert!(t.param(v.name).is_none(), "{}.{} is both", t.name, v.name);
             }
         }
     }

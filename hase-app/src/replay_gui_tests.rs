@@ -303,3 +303,47 @@ fn open_the_comparison_example_and_run_both_trees() {
     h.run_steps(4);
     assert!(h.state().session.player.time > SimTime::ZERO);
 }
+
+#[test]
+fn a_router_s_live_values_are_offered_displayed_and_replayed() {
+    use hase_engine::model::ParamDisplay;
+    use hase_engine::trace::Record;
+
+    use crate::command::Command;
+
+    let mut h = binary_tree();
+    h.state_mut().editor.selection.only("s_l0_0");
+    h.run_steps(3);
+    // The inspector offers the router's live values for display beside its parameters.
+    h.get_by_label("Live values");
+    h.get_by_label("out_queue");
+    let net = h.state().editor.current_net();
+    for param in ["queued", "out_queue"] {
+        let display = ParamDisplay::NameValue;
+        let set =
+            Command::SetDisplay { net: net.clone(), instance: "s_l0_0".into(), param: param.into(), display };
+        assert!(h.state_mut().editor.run(set));
+    }
+    run_design(&mut h);
+    let run = h.state().session.current.clone().unwrap();
+    let e = run.replay.by_path["s_l0_0"];
+    assert_eq!(run.replay.header.entities[e as usize].params, ["queued", "out_queue"]);
+    // Go to the router's first read of an output queue: the replay state has the read, and the
+    // animator draws both values with marked cells.
+    let read_at = run
+        .trace
+        .records
+        .iter()
+        .find_map(|r| match r {
+            Record::ArrayRead { time, entity, .. } if *entity == e => Some(*time),
+            _ => None,
+        })
+        .expect("the router reads its output queues");
+    h.state_mut().session.player.time = read_at;
+    h.run_steps(3);
+    let cursor = &h.state().session.cursor;
+    assert!(cursor.arrays.range((e, 1, 0)..=(e, 1, u32::MAX)).any(|(_, c)| c.read_ps == Some(read_at.0)));
+    let drawn = h.state().session.drawn;
+    assert_eq!(drawn.values, 2, "{drawn:?}");
+    assert!(drawn.cells_written + drawn.cells_read > 0, "{drawn:?}");
+}

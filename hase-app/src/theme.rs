@@ -209,6 +209,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn array_reads_and_writes_are_told_apart_in_both_themes() {
+        for choice in [ThemeChoice::Dark, ThemeChoice::Light] {
+            let c = ReplayColours::for_choice(choice);
+            assert_ne!(c.array_read, c.array_write, "{choice:?}");
+            let palette = Palette::for_choice(choice);
+            assert_ne!(c.array_read, palette.overlay, "{choice:?}: a read must not look unmarked");
+            assert_ne!(c.array_write, palette.overlay, "{choice:?}: a write must not look unmarked");
+        }
+    }
+
+    #[test]
     fn link_type_colours_are_stable_and_packet_is_first() {
         let p = Palette::dark();
         assert_eq!(p.link_type_colour("packet"), p.link_types[0]);
@@ -243,6 +254,12 @@ pub struct ReplayColours {
     pub packet: Color32,
     /// Count text on packets.
     pub packet_text: Color32,
+    /// Animator array cells written within the highlight window.
+    pub array_write: Color32,
+    /// Animator array cells read (and not written) within the highlight window.
+    pub array_read: Color32,
+    /// Text on highlighted array cells.
+    pub array_mark_text: Color32,
     /// Link load: lightly used.
     pub load_low: Color32,
     /// Link load: saturated.
@@ -288,6 +305,9 @@ impl ReplayColours {
             ),
             packet: pick(Color32::from_rgb(0xff, 0xe0, 0x6a), Color32::from_rgb(0xe0, 0x9a, 0x00)),
             packet_text: Color32::from_rgb(0x1a, 0x1a, 0x1a),
+            array_write: pick(Color32::from_rgb(0xff, 0xe0, 0x6a), Color32::from_rgb(0xe0, 0x9a, 0x00)),
+            array_read: pick(Color32::from_rgb(0x7a, 0xd8, 0xff), Color32::from_rgb(0x3a, 0xa8, 0xe8)),
+            array_mark_text: Color32::from_rgb(0x1a, 0x1a, 0x1a),
             load_low: pick(Color32::from_rgb(0x3f, 0x8e, 0xc8), Color32::from_rgb(0x4a, 0x90, 0xd0)),
             load_high: pick(Color32::from_rgb(0xff, 0x4a, 0x2a), Color32::from_rgb(0xe0, 0x20, 0x10)),
             row_alt: pick(Color32::from_rgb(0x26, 0x2a, 0x32), Color32::from_rgb(0xf0, 0xf2, 0xf5)),

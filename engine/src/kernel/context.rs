@@ -148,6 +148,15 @@ impl<M: Message> Ctx<'_, M> {
         }
     }
 
+    /// Trace a read of element `index` of array parameter `param` (level 3), where the behaviour
+    /// inspects the element to decide something (the animator highlights it).
+    pub fn read_array(&mut self, param: u16, index: u32) {
+        if self.core.tracing(TraceLevel::UPDATES) {
+            let record = Record::ArrayRead { time: self.core.now, entity: self.me, param, index };
+            self.core.emit(&record);
+        }
+    }
+
     /// Trace a comment or source-line marker (level 1). The text is only built when kept.
     pub fn comment(&mut self, text: impl FnOnce() -> String) {
         if self.core.tracing(TraceLevel::COMMENTS) {

@@ -23,6 +23,7 @@ const KIND_PARAM: u8 = 2;
 const KIND_ARRAY: u8 = 3;
 const KIND_COMMENT: u8 = 4;
 const KIND_SUMMARY: u8 = 5;
+const KIND_ARRAY_READ: u8 = 6;
 
 /// Encode the header (without its length prefix).
 pub(crate) fn encode_header(header: &TraceHeader) -> Vec<u8> {
@@ -201,6 +202,7 @@ impl BlockEncoder {
             Record::Send { .. } => KIND_SEND,
             Record::Param { .. } => KIND_PARAM,
             Record::Array { .. } => KIND_ARRAY,
+            Record::ArrayRead { .. } => KIND_ARRAY_READ,
             Record::Comment { .. } => KIND_COMMENT,
             Record::Summary { .. } => KIND_SUMMARY,
         };
@@ -231,6 +233,11 @@ impl BlockEncoder {
                 put_u64(out, u64::from(*param));
                 put_u64(out, u64::from(*index));
                 self.value(out, value);
+            }
+            Record::ArrayRead { entity, param, index, .. } => {
+                put_u64(out, u64::from(*entity));
+                put_u64(out, u64::from(*param));
+                put_u64(out, u64::from(*index));
             }
             Record::Comment { entity, text, .. } => {
                 put_u64(out, u64::from(*entity));
@@ -339,6 +346,12 @@ impl BlockDecoder {
                 index: c.small("an element index")?,
                 value: self.value(c)?,
             },
+            KIND_ARRAY_READ => Record::ArrayRead {
+                time,
+                entity: c.small("an entity index")?,
+                param: c.small("a parameter index")?,
+                index: c.small("an element index")?,
+            },
             KIND_COMMENT => Record::Comment {
                 time,
                 entity: c.small("an entity index")?,
@@ -350,7 +363,7 @@ impl BlockDecoder {
                 key: self.string(c, "a figure name")?,
                 value: self.value(c)?,
             },
-            k => return Err((at, format!("expected a record kind (0-5), found {k}"))),
+            k => return Err((at, format!("expected a record kind (0-6), found {k}"))),
         })
     }
 }

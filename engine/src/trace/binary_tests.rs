@@ -62,10 +62,10 @@ fn damaged_binary_is_rejected_at_its_offset() {
     }
     // A newer version (first header byte after magic and length).
     let mut newer = bytes.clone();
-    newer[9] = 2;
+    newer[9] = 3;
     let (offset, message) = offset_of(read_binary(&newer).unwrap_err());
     assert_eq!(offset, 9);
-    assert_eq!(message, "trace format version 2 is not supported (this build reads 1 to 1)");
+    assert_eq!(message, "trace format version 3 is not supported (this build reads 1 to 2)");
 }
 
 #[test]

@@ -89,6 +89,7 @@ pub(crate) fn kind_name(record: &Record) -> &'static str {
         Record::Send { .. } => "message",
         Record::Param { .. } => "parameter",
         Record::Array { .. } => "array",
+        Record::ArrayRead { .. } => "array read",
         Record::State { .. } => "state",
         Record::Summary { .. } => "summary",
     }
@@ -105,7 +106,9 @@ pub(crate) fn record(header: &TraceHeader, record: &Record) -> Result<(), String
             let info = entity(header, *e)?;
             member(info, *e, "state", u64::from(*state), info.states.len())?;
         }
-        Record::Param { entity: e, param, .. } | Record::Array { entity: e, param, .. } => {
+        Record::Param { entity: e, param, .. }
+        | Record::Array { entity: e, param, .. }
+        | Record::ArrayRead { entity: e, param, .. } => {
             let info = entity(header, *e)?;
             member(info, *e, "parameter", u64::from(*param), info.params.len())?;
         }

@@ -157,7 +157,9 @@ pub fn export_chrome<R: Borrow<Record>>(
                 let name = format!("{}[{index}]", param_name(header, *entity, *param));
                 w.param(*time, *entity, name, value)?;
             }
-            Record::Summary { .. } => {}
+            // Counters show values; a read changes none, and instants for every read would bury
+            // the timeline.
+            Record::Summary { .. } | Record::ArrayRead { .. } => {}
         }
     }
     for (entity, slot) in open.into_iter().enumerate() {

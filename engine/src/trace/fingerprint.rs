@@ -135,6 +135,7 @@ impl FingerprintSink {
             Record::Array { entity, .. } => (3, *entity),
             Record::Comment { entity, .. } => (4, *entity),
             Record::Summary { entity, .. } => (5, *entity),
+            Record::ArrayRead { entity, .. } => (6, *entity),
         };
         out.push(tag);
         out.extend_from_slice(&r.time().as_ps().to_le_bytes());
@@ -158,6 +159,10 @@ impl FingerprintSink {
                 out.extend_from_slice(&param.to_le_bytes());
                 out.extend_from_slice(&index.to_le_bytes());
                 put_value(out, value);
+            }
+            Record::ArrayRead { param, index, .. } => {
+                out.extend_from_slice(&param.to_le_bytes());
+                out.extend_from_slice(&index.to_le_bytes());
             }
             Record::Comment { text, .. } => put_str(out, text),
             Record::Summary { key, value, .. } => {
@@ -197,7 +202,15 @@ mod tests {
     fn example_fingerprint_is_stable() {
         let (header, records) = read_all(EXAMPLE).unwrap();
         // Recorded once; a change here means the canonical serialisation changed (bump DOMAIN).
+        // Without its array read the example is the format-1 example, whose hash must not move.
+        let without_read: Vec<&Record> =
+            records.iter().filter(|r| !matches!(r, Record::ArrayRead { .. })).collect();
+        assert_eq!(without_read.len(), records.len() - 1);
         assert_eq!(
+            fingerprint(&header, without_read),
+            "72d223dd398a8e11533651003aef33495242dab60ba833f9d62fcab415683917"
+        );
+        assert_ne!(
             fingerprint(&header, &records),
             "72d223dd398a8e11533651003aef33495242dab60ba833f9d62fcab415683917"
         );
@@ -241,6 +254,24 @@ mod tests {
     }
 
     #[test]
+    fn array_read_bytes_are_the_documented_ones() {
+        let header = TraceHeader { seed: 1, level: 3, ..Default::default() };
+        let record = Record::ArrayRead { time: SimTime(9), entity: 2, param: 3, index: 4 };
+        let mut bytes = b"hase-trace-fingerprint v2\n".to_vec();
+        bytes.extend_from_slice(&1_u64.to_le_bytes());
+        bytes.push(3);
+        bytes.extend_from_slice(&[0; 24]); // no entities, links or groups
+        bytes.push(6); // array-read tag
+        bytes.extend_from_slice(&9_u64.to_le_bytes());
+        bytes.extend_from_slice(&2_u32.to_le_bytes());
+        bytes.extend_from_slice(&3_u16.to_le_bytes());
+        bytes.extend_from_slice(&4_u32.to_le_bytes());
+        bytes.extend_from_slice(b"end");
+        bytes.extend_from_slice(&1_u64.to_le_bytes());
+        assert_eq!(fingerprint(&header, [&record]), blake3::hash(&bytes).to_hex().to_string());
+    }
+
+    #[test]
     fn the_sink_and_the_function_agree() {
         let (header, records) = read_all(EXAMPLE).unwrap();
         let mut sink = FingerprintSink::new();
@@ -249,7 +280,7 @@ mod tests {
             sink.record(r).unwrap();
         }
         sink.finish().unwrap();
-        assert_eq!(sink.records(), 6);
+        assert_eq!(sink.records(), 7);
         assert_eq!(sink.hex(), fingerprint(&header, &records));
     }
 
@@ -278,7 +309,8 @@ mod tests {
                 let t = r.time().0.wrapping_add(1);
                 match r {
                     Record::State { time, .. } | Record::Send { time, .. } | Record::Param { time, .. }
-                    | Record::Array { time, .. } | Record::Comment { time, .. } | Record::Summary { time, .. } => {
+                    | Record::Array { time, .. } | Record::ArrayRead { time, .. } | Record::Comment { time, .. }
+                    | Record::Summary { time, .. } => {
                         *time = SimTime(t);
                     }
                 }

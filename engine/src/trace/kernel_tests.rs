@@ -49,11 +49,15 @@ impl Behaviour<Bytes> for Node {
         self.received += 1;
         ctx.set_state(BUSY);
         ctx.set_param(0, TraceValue::Int(self.received));
+        // A two-slot history of sizes: read the slot about to be overwritten, then update it.
+        let slot = (self.received % 2) as u32;
+        ctx.read_array(1, slot);
+        ctx.set_array(1, slot, TraceValue::Int(msg.0 as i64));
         ctx.comment(|| format!("got {} bytes", msg.0));
         ctx.schedule(SimTime::from_ns(2), 0);
     }
     fn traced_params(&self) -> Vec<String> {
-        vec!["received".into()]
+        vec!["received".into(), "sizes".into()]
     }
     fn summary(&self) -> Vec<(String, TraceValue)> {
         vec![("received".into(), TraceValue::Int(self.received))]
@@ -138,6 +142,22 @@ fn kernel_trace_reads_back_from_every_form_and_matches_the_statistics() {
 
     // The kernel's statistics are an independent account of the same run.
     let summary = TraceSummary::of(&memory.header, &memory.records);
+    // Each node receives the other's three messages: one update, read and element write each.
+    assert_eq!((summary.counts.params, summary.counts.arrays, summary.counts.array_reads), (6, 6, 6));
+    let reads: Vec<(u32, u32)> = memory
+        .records
+        .iter()
+        .filter_map(|r| match r {
+            Record::ArrayRead { entity, param: 1, index, .. } => Some((*entity, *index)),
+            _ => None,
+        })
+        .collect();
+    // Slots 1, 0, 1 in arrival order at each node (arrivals interleave between the two nodes).
+    let mut per_node = [Vec::new(), Vec::new()];
+    for (e, i) in reads {
+        per_node[e as usize].push(i);
+    }
+    assert_eq!(per_node, [vec![1, 0, 1], vec![1, 0, 1]]);
     assert_eq!(summary.end.as_ps(), report.stats.makespan_ps);
     for (e, info) in memory.header.entities.iter().enumerate() {
         let stats = &report.stats.entities[&info.path];
@@ -150,4 +170,19 @@ fn kernel_trace_reads_back_from_every_form_and_matches_the_statistics() {
         assert_eq!((traffic.messages_sent, traffic.bytes_sent), (port.sent_msgs, port.sent_bytes));
         assert_eq!((traffic.messages_received, traffic.bytes_received), (port.recv_msgs, port.recv_bytes));
     }
+}
+
+#[test]
+fn parameter_records_are_not_built_above_level_3() {
+    let memory = Arc::new(Mutex::new(MemorySink::default()));
+    let config = SimConfig { seed: 9, level: TraceLevel::STATES, sink: Some(Box::new(memory.clone())) };
+    let behaviours: Vec<Box<dyn Behaviour<Bytes>>> =
+        vec![Box::new(Node { received: 0 }), Box::new(Node { received: 0 })];
+    let mut sim = Simulation::new(Arc::new(model()), behaviours, config).unwrap();
+    let outcome = sim.run(RunControl::default());
+    sim.finish(outcome);
+    let memory = memory.lock().unwrap();
+    let summary = TraceSummary::of(&memory.header, &memory.records);
+    assert_eq!((summary.counts.params, summary.counts.arrays, summary.counts.array_reads), (0, 0, 0));
+    assert!(summary.counts.states > 0, "the level-4 run still traces states");
 }

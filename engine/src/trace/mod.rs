@@ -49,5 +49,5 @@ pub use summary::{EntityTraffic, RecordCounts, TraceSummary};
 pub use text_reader::TextTraceReader;
 pub use text_writer::TextTraceWriter;
 
-/// Version of the trace formats written by this build.
-pub const FORMAT_VERSION: u32 = 1;
+/// Version of the trace formats written by this build (2 added the array-read record).
+pub const FORMAT_VERSION: u32 = 2;

@@ -161,7 +161,7 @@ mod tests {
 
     #[test]
     fn example_states_and_communications() {
-        let text = EXAMPLE.replace("$end 6", "4000 S 1 0\n5000 S 0 0\n6000 M 1 0 0 0 6000 9500 8 x\n$end 9");
+        let text = EXAMPLE.replace("$end 7", "4000 S 1 0\n5000 S 0 0\n6000 M 1 0 0 0 6000 9500 8 x\n$end 10");
         let (header, records) = read_all(&text).unwrap();
         let (mut prv, mut pcf, mut row) = (Vec::new(), Vec::new(), Vec::new());
         export_paraver(&header, &records, &mut prv, &mut pcf, &mut row).unwrap();

@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::time::SimTime;
 
 /// HASE's trace levels. A run at level L keeps records of level L and above:
-/// 1 comments and source lines, 2 message sends, 3 memory/parameter updates, 4 state changes,
+/// 1 comments and source lines, 2 message sends, 3 memory/parameter updates and array reads, 4 state
+/// changes,
 /// 5 summary only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct TraceLevel(u8);
@@ -127,6 +128,18 @@ pub enum Record {
         /// New value.
         value: TraceValue,
     },
+    /// Level 3: one element of an array parameter was read (the animator highlights it beside
+    /// the updates). Traced only where a behaviour really inspects the element to decide something.
+    ArrayRead {
+        /// When.
+        time: SimTime,
+        /// Who.
+        entity: u32,
+        /// Parameter index.
+        param: u16,
+        /// Element index.
+        index: u32,
+    },
     /// Level 4: an entity entered a state.
     State {
         /// When.
@@ -157,6 +170,7 @@ impl Record {
             | Record::Send { time, .. }
             | Record::Param { time, .. }
             | Record::Array { time, .. }
+            | Record::ArrayRead { time, .. }
             | Record::State { time, .. }
             | Record::Summary { time, .. } => *time,
         }
@@ -166,7 +180,7 @@ impl Record {
         match self {
             Record::Comment { .. } => TraceLevel::COMMENTS,
             Record::Send { .. } => TraceLevel::MESSAGES,
-            Record::Param { .. } | Record::Array { .. } => TraceLevel::UPDATES,
+            Record::Param { .. } | Record::Array { .. } | Record::ArrayRead { .. } => TraceLevel::UPDATES,
             Record::State { .. } => TraceLevel::STATES,
             Record::Summary { .. } => TraceLevel::SUMMARY,
         }
@@ -177,6 +191,7 @@ impl Record {
             Record::Comment { entity, .. }
             | Record::Param { entity, .. }
             | Record::Array { entity, .. }
+            | Record::ArrayRead { entity, .. }
             | Record::State { entity, .. }
             | Record::Summary { entity, .. } => *entity,
             Record::Send { from, .. } => *from,

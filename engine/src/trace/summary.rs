@@ -20,6 +20,8 @@ pub struct RecordCounts {
     pub params: u64,
     /// Level-3 array element updates.
     pub arrays: u64,
+    /// Level-3 array element reads.
+    pub array_reads: u64,
     /// Level-4 state changes.
     pub states: u64,
     /// Level-5 summary figures.
@@ -29,7 +31,13 @@ pub struct RecordCounts {
 impl RecordCounts {
     /// All records.
     pub fn total(&self) -> u64 {
-        self.comments + self.messages + self.params + self.arrays + self.states + self.summaries
+        self.comments
+            + self.messages
+            + self.params
+            + self.arrays
+            + self.array_reads
+            + self.states
+            + self.summaries
     }
 }
 
@@ -104,6 +112,7 @@ impl TraceSummary {
             Record::Comment { .. } => c.comments += 1,
             Record::Param { .. } => c.params += 1,
             Record::Array { .. } => c.arrays += 1,
+            Record::ArrayRead { .. } => c.array_reads += 1,
             Record::Summary { .. } => c.summaries += 1,
             Record::State { entity, state, .. } => {
                 c.states += 1;
@@ -161,12 +170,14 @@ impl fmt::Display for TraceSummary {
         )?;
         writeln!(
             f,
-            "records: {} (comments {}, messages {}, parameters {}, arrays {}, states {}, summaries {})",
+            "records: {} (comments {}, messages {}, parameters {}, arrays {}, array reads {}, states {}, \
+             summaries {})",
             c.total(),
             c.comments,
             c.messages,
             c.params,
             c.arrays,
+            c.array_reads,
             c.states,
             c.summaries
         )?;
@@ -228,11 +239,18 @@ mod tests {
 
     #[test]
     fn example_summary_by_hand() {
-        let extended = EXAMPLE.replace("$end 6", "40 S 0 0\n50 S 1 1\n60 M 1 0 0 0 60 90 100 x\n$end 9");
+        let extended = EXAMPLE.replace("$end 7", "40 S 0 0\n50 S 1 1\n60 M 1 0 0 0 60 90 100 x\n$end 10");
         let mut reader = TextTraceReader::new(extended.as_bytes(), "t").unwrap();
         let s = TraceSummary::scan(&mut reader).unwrap();
-        let expected =
-            RecordCounts { comments: 1, messages: 2, params: 1, arrays: 1, states: 3, summaries: 1 };
+        let expected = RecordCounts {
+            comments: 1,
+            messages: 2,
+            params: 1,
+            arrays: 1,
+            array_reads: 1,
+            states: 3,
+            summaries: 1,
+        };
         assert_eq!(s.counts, expected);
         assert_eq!((s.start, s.end), (Some(SimTime(0)), SimTime(90)));
         // p0: BUSY 0–40, IDLE 40–90; p1: BUSY 50–90.
@@ -248,7 +266,8 @@ mod tests {
         let table = s.to_string();
         assert!(
             table.contains(
-                "records: 9 (comments 1, messages 2, parameters 1, arrays 1, states 3, summaries 1)"
+                "records: 10 (comments 1, messages 2, parameters 1, arrays 1, array reads 1, states 3, \
+                 summaries 1)"
             ),
             "{table}"
         );

@@ -88,7 +88,7 @@ type RawRecord = (u8, [prop::sample::Index; 4], u64, u64, u64, String, TraceValu
 
 fn raw_record() -> impl Strategy<Value = RawRecord> {
     (
-        0_u8..6,
+        0_u8..7,
         any::<[prop::sample::Index; 4]>(),
         prop_oneof![Just(0_u64), 0_u64..1000, 0_u64..1_000_000_000],
         0_u64..5_000_000,
@@ -132,7 +132,7 @@ pub(crate) fn build_records(header: &TraceHeader, raw: Vec<RawRecord>) -> Vec<Re
                     label: text,
                 }
             }
-            2 | 3 if info.params.is_empty() => continue,
+            2 | 3 | 6 if info.params.is_empty() => continue,
             2 => Record::Param { time, entity: e, param: idx[1].index(info.params.len()) as u16, value },
             3 => Record::Array {
                 time,
@@ -140,6 +140,12 @@ pub(crate) fn build_records(header: &TraceHeader, raw: Vec<RawRecord>) -> Vec<Re
                 param: idx[1].index(info.params.len()) as u16,
                 index: (bytes % 100) as u32,
                 value,
+            },
+            6 => Record::ArrayRead {
+                time,
+                entity: e,
+                param: idx[1].index(info.params.len()) as u16,
+                index: (bytes % 100) as u32,
             },
             4 if info.states.is_empty() => continue,
             4 => Record::State { time, entity: e, state: idx[1].index(info.states.len()) as u16 },

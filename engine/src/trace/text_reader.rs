@@ -209,7 +209,7 @@ fn parse_event_line(line: &str, header: &TraceHeader) -> Result<EventLine, LineE
         return Ok(EventLine::End(count, at));
     }
     let time = SimTime(t.number::<u64>("a time in picoseconds at the start of the record")?.0);
-    let kind = t.expect("a record kind (S, M, P, A, C or F) after the time")?;
+    let kind = t.expect("a record kind (S, M, P, A, R, C or F) after the time")?;
     let record = match kind.text.as_ref() {
         "S" => {
             let e = entity(&mut t, header, "an entity index after `S`")?;
@@ -258,6 +258,12 @@ fn parse_event_line(line: &str, header: &TraceHeader) -> Result<EventLine, LineE
                 Record::Array { time, entity: e.0, param, index, value }
             }
         }
+        "R" => {
+            let e = entity(&mut t, header, "an entity index after `R`")?;
+            let param = member(&mut t, e, "parameter", e.1.params.len())?;
+            let index = t.number::<u32>(format_args!("an element index after parameter {param}"))?.0;
+            Record::ArrayRead { time, entity: e.0, param, index }
+        }
         "C" => {
             let e = entity(&mut t, header, "an entity index after `C`")?;
             let text = t.string(format_args!("a comment text after entity {}", e.0))?.into_owned();
@@ -272,7 +278,7 @@ fn parse_event_line(line: &str, header: &TraceHeader) -> Result<EventLine, LineE
         other => {
             return Err(LineError::new(
                 kind.byte,
-                format!("expected a record kind (S, M, P, A, C or F), found `{other}`"),
+                format!("expected a record kind (S, M, P, A, R, C or F), found `{other}`"),
             ));
         }
     };

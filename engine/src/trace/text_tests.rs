@@ -12,7 +12,7 @@ use crate::time::SimTime;
 
 /// The example of `docs/trace-format.md`.
 pub(crate) const EXAMPLE: &str = "\
-$hase-trace 1
+$hase-trace 2
 project \"ring of 2\"
 seed 42
 level 1
@@ -38,9 +38,10 @@ $events
 10 M 0 0 2 0 10 20 64 \"data p0→p1\"
 15 P 1 0 i 3
 20 A 1 0 7 f 2.5
+22 R 1 0 7
 25 C 0 \"hello world\"
 30 F 0 time_in.BUSY i 30
-$end 6
+$end 7
 ";
 
 pub(crate) fn read_all(text: &str) -> Result<(TraceHeader, Vec<Record>), TraceError> {
@@ -62,7 +63,7 @@ pub(crate) fn write_all(header: &TraceHeader, records: &[Record]) -> Vec<u8> {
 #[test]
 fn example_parses_to_known_values_and_writes_back_identically() {
     let (header, records) = read_all(EXAMPLE).unwrap();
-    assert_eq!((header.version, header.project.as_str(), header.seed, header.level), (1, "ring of 2", 42, 1));
+    assert_eq!((header.version, header.project.as_str(), header.seed, header.level), (2, "ring of 2", 42, 1));
     assert_eq!(header.entities.len(), 3);
     assert_eq!(header.entities[1].states, ["IDLE", "BUSY"]);
     assert_eq!(header.entities[1].params, ["queue"]);
@@ -70,7 +71,7 @@ fn example_parses_to_known_values_and_writes_back_identically() {
     assert_eq!(header.entities[2].group, Some(0));
     assert_eq!(header.links[1].a, (1, 0));
     assert_eq!(header.links[1].b, (2, 1));
-    assert_eq!(records.len(), 6);
+    assert_eq!(records.len(), 7);
     assert_eq!(
         records[1],
         Record::Send {
@@ -89,6 +90,7 @@ fn example_parses_to_known_values_and_writes_back_identically() {
         records[3],
         Record::Array { time: SimTime(20), entity: 1, param: 0, index: 7, value: TraceValue::Float(2.5) }
     );
+    assert_eq!(records[4], Record::ArrayRead { time: SimTime(22), entity: 1, param: 0, index: 7 });
     assert_eq!(String::from_utf8(write_all(&header, &records)).unwrap(), EXAMPLE);
 }
 
@@ -121,9 +123,14 @@ fn malformed_header_lines_are_rejected_where_they_are() {
         (line, msg.as_str()),
         (1, "expected `$hase-trace <version>` on the first line, found `$hase-trac`")
     );
-    let (line, column, msg) = error_at(&with_line(1, Some("$hase-trace 2")));
+    let (line, column, msg) = error_at(&with_line(1, Some("$hase-trace 3")));
     assert_eq!((line, column), (1, 13));
-    assert_eq!(msg, "trace format version 2 is newer than this build supports (up to 1)");
+    assert_eq!(msg, "trace format version 3 is newer than this build supports (up to 2)");
+    // Version 1 (no array reads yet) is still read.
+    let (old, _) =
+        read_all(&with_line(27, None).replace("$hase-trace 2", "$hase-trace 1").replace("$end 7", "$end 6"))
+            .unwrap();
+    assert_eq!(old.version, 1);
     let (line, _, msg) = error_at(&with_line(3, Some("seed forty")));
     assert_eq!((line, msg.as_str()), (3, "expected a seed number after `seed`, found `forty`"));
     let (line, _, msg) = error_at(&with_line(4, Some("level 7")));
@@ -171,15 +178,24 @@ fn malformed_records_are_rejected_with_line_column_and_expectation() {
         (25, "expected a time in picoseconds at the start of the record, found `1.5`")
     );
     let (line, _, msg) = error_at(&with_line(26, Some("20 Q 1 0")));
-    assert_eq!((line, msg.as_str()), (26, "expected a record kind (S, M, P, A, C or F), found `Q`"));
-    let (line, _, msg) = error_at(&with_line(27, Some("25 C 0 \"hello")));
-    assert_eq!((line, msg.as_str()), (27, "expected a closing quote before the end of the line"));
-    let (line, _, msg) = error_at(&with_line(28, Some("30 F 0 k i 1 extra")));
-    assert_eq!((line, msg.as_str()), (28, "expected the end of the line after the record, found `extra`"));
-    let (line, _, msg) = error_at(&with_line(29, Some("$end 7")));
-    assert_eq!((line, msg.as_str()), (29, "`$end` says 7 records but the trace has 6"));
+    assert_eq!((line, msg.as_str()), (26, "expected a record kind (S, M, P, A, R, C or F), found `Q`"));
+    let (line, column, msg) = error_at(&with_line(27, Some("22 R 1 0")));
+    assert_eq!((line, column, msg.as_str()), (27, 9, "expected an element index after parameter 0"));
+    let (line, _, msg) = error_at(&with_line(27, Some("22 R 1 1 7")));
+    assert_eq!(
+        (line, msg.as_str()),
+        (27, "parameter 1 does not exist for entity 1 `p1` (its type Processor has 1)")
+    );
+    let (line, _, msg) = error_at(&with_line(27, Some("22 R 1 0 7 i 3")));
+    assert_eq!((line, msg.as_str()), (27, "expected the end of the line after the record, found `i`"));
+    let (line, _, msg) = error_at(&with_line(28, Some("25 C 0 \"hello")));
+    assert_eq!((line, msg.as_str()), (28, "expected a closing quote before the end of the line"));
+    let (line, _, msg) = error_at(&with_line(29, Some("30 F 0 k i 1 extra")));
+    assert_eq!((line, msg.as_str()), (29, "expected the end of the line after the record, found `extra`"));
+    let (line, _, msg) = error_at(&with_line(30, Some("$end 8")));
+    assert_eq!((line, msg.as_str()), (30, "`$end` says 8 records but the trace has 7"));
     let (line, _, msg) = error_at(&(EXAMPLE.to_string() + "0 S 0 1\n"));
-    assert_eq!((line, msg.as_str()), (30, "expected the end of the file after `$end`"));
+    assert_eq!((line, msg.as_str()), (31, "expected the end of the file after `$end`"));
 }
 
 #[test]
@@ -190,8 +206,8 @@ fn truncated_files_are_rejected_at_the_cut() {
     assert_eq!((line, column), (24, 9));
     assert_eq!(msg, "truncated line: the file ends without an end-of-line");
     // Cut cleanly after a record: the missing `$end` is noticed.
-    let (line, _, msg) = error_at(&with_line(29, None));
-    assert_eq!((line, msg.as_str()), (29, "expected a record or `$end <count>`: the trace is truncated"));
+    let (line, _, msg) = error_at(&with_line(30, None));
+    assert_eq!((line, msg.as_str()), (30, "expected a record or `$end <count>`: the trace is truncated"));
 }
 
 #[test]

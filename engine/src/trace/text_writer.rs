@@ -160,6 +160,9 @@ pub(crate) fn push_record(out: &mut Vec<u8>, record: &Record) {
             push_value(out, value);
             r
         }
+        Record::ArrayRead { time, entity, param, index } => {
+            write!(out, "{} R {entity} {param} {index}", time.as_ps())
+        }
         Record::Comment { time, entity, text } => {
             let r = write!(out, "{} C {entity} ", time.as_ps());
             push_str_token(out, text);

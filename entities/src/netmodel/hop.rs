@@ -3,6 +3,9 @@
 //! cut-through formula). Contention on the outer links (into each processor) is still simulated by
 //! the kernel, as it is in the detailed network; contention inside the network is not — which is the
 //! point of comparing the two levels.
+//!
+//! Live value (level 3): `in_flight`, the packets on their way out (the first of
+//! `catalogue::NETWORK_MODEL_LIVE`; the data-sheet model's others do not apply).
 
 use hase_engine::trace::TraceValue;
 use hase_engine::{Behaviour, Ctx, PortIndex};
@@ -59,6 +62,7 @@ impl Behaviour<NetMsg> for HopModel {
         packet.hops = packet.hops.saturating_add(cost.switches as u16);
         ctx.send_after(out, leave - now, NetMsg::Packet(packet));
         self.in_flight += 1;
+        ctx.set_param(0, TraceValue::Int(self.in_flight as i64));
         self.delivered += 1;
         ctx.set_state(BUSY);
         ctx.schedule_at(leave, 0);
@@ -66,9 +70,14 @@ impl Behaviour<NetMsg> for HopModel {
 
     fn on_timer(&mut self, ctx: &mut Ctx<'_, NetMsg>, _key: u64) {
         self.in_flight = self.in_flight.saturating_sub(1);
+        ctx.set_param(0, TraceValue::Int(self.in_flight as i64));
         if self.in_flight == 0 {
             ctx.set_state(IDLE);
         }
+    }
+
+    fn traced_params(&self) -> Vec<String> {
+        vec![crate::catalogue::NETWORK_MODEL_LIVE[0].name.to_string()]
     }
 
     fn summary(&self) -> Vec<(String, TraceValue)> {

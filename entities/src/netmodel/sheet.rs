@@ -12,13 +12,18 @@
 //!
 //! p is the number of ranks in the run. Contention is not modelled: the sheet's figures are the
 //! delays measured on the real machine.
+//!
+//! Live values (level 3, `catalogue::NETWORK_MODEL_LIVE`): `in_flight` (messages and releases on
+//! their way out), `entered` (ranks waiting in unreleased collectives) and `sheet_lookups[i]`, the
+//! uses of sheet entry i (0 point-to-point, 1 + k for `CollectiveKind::ALL[k]`), read at each
+//! lookup and updated after it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::sync::Arc;
 
 use hase_engine::time::SimTime;
-use hase_engine::trace::TraceValue;
+use hase_engine::trace::{TraceLevel, TraceValue};
 use hase_engine::{Behaviour, Ctx, Message as _, PortIndex};
 
 use super::datasheet::{DataSheet, Estimate, PointToPoint};
@@ -27,6 +32,16 @@ use crate::mpi::op::CollectiveKind;
 
 const IDLE: u16 = 0;
 const BUSY: u16 = 1;
+
+/// Traced parameter numbers, in `catalogue::NETWORK_MODEL_LIVE` order.
+const IN_FLIGHT: u16 = 0;
+const ENTERED: u16 = 1;
+const SHEET_LOOKUPS: u16 = 2;
+
+/// The `sheet_lookups` element of a collective kind (0 is point-to-point).
+fn lookup_entry(kind: CollectiveKind) -> u32 {
+    CollectiveKind::ALL.iter().position(|k| *k == kind).map_or(0, |i| i as u32 + 1)
+}
 
 /// The entries so far of one collective (by rank: the call and when the rank entered).
 type Entries = BTreeMap<u32, (CollectiveCall, SimTime)>;
@@ -45,6 +60,10 @@ pub struct SheetModel {
     delivered: u64,
     collectives: u64,
     unroutable: u64,
+    /// Uses of each sheet entry (see [`lookup_entry`]).
+    lookups: [u64; 1 + CollectiveKind::ALL.len()],
+    /// `in_flight` and `entered` as last traced.
+    shown: Option<(u64, usize)>,
 }
 
 impl SheetModel {
@@ -71,6 +90,18 @@ impl SheetModel {
             delivered: 0,
             collectives: 0,
             unroutable: 0,
+            lookups: [0; 1 + CollectiveKind::ALL.len()],
+            shown: None,
+        }
+    }
+
+    /// The model consults sheet entry `entry`: trace the read and the new use count.
+    fn looked_up(&mut self, ctx: &mut Ctx<'_, NetMsg>, entry: u32) {
+        ctx.read_array(SHEET_LOOKUPS, entry);
+        if let Some(n) = self.lookups.get_mut(entry as usize) {
+            *n += 1;
+            let n = *n;
+            ctx.set_array(SHEET_LOOKUPS, entry, TraceValue::Int(n as i64));
         }
     }
 
@@ -100,6 +131,7 @@ impl SheetModel {
                 format!("no port leads to rank {}: message from rank {} dropped", packet.dst, packet.src);
             return self.error(ctx, text);
         };
+        self.looked_up(ctx, 0);
         let transit =
             match self.sheet.point_to_point_time(PointToPoint::Recv, packet.msg_bytes, self.estimate) {
                 Ok(t) => t,
@@ -141,6 +173,7 @@ impl SheetModel {
         let Some(entries) = self.gathering.remove(&seq) else { return };
         let Some((call, _)) = entries.values().next().copied() else { return };
         let last = entries.values().map(|(_, t)| *t).max().unwrap_or_default();
+        self.looked_up(ctx, lookup_entry(call.kind));
         let time = match self.sheet.collective_time(call.kind, self.processes, call.bytes, self.estimate) {
             Ok(t) => t,
             Err(e) => return self.error(ctx, e.to_string()),
@@ -164,7 +197,17 @@ impl SheetModel {
         }
     }
 
-    fn show_state(&self, ctx: &mut Ctx<'_, NetMsg>) {
+    fn show_state(&mut self, ctx: &mut Ctx<'_, NetMsg>) {
+        if ctx.tracing(TraceLevel::UPDATES) {
+            let live = (self.in_flight, self.gathering.values().map(BTreeMap::len).sum::<usize>());
+            let (old_in_flight, old_entered) = self.shown.replace(live).unzip();
+            if old_in_flight != Some(live.0) {
+                ctx.set_param(IN_FLIGHT, TraceValue::Int(live.0 as i64));
+            }
+            if old_entered != Some(live.1) {
+                ctx.set_param(ENTERED, TraceValue::Int(live.1 as i64));
+            }
+        }
         let busy = self.in_flight > 0 || !self.gathering.is_empty();
         ctx.set_state(if busy { BUSY } else { IDLE });
     }
@@ -234,6 +277,7 @@ fn mismatch_report(seq: u64, entries: &Entries) -> String {
 impl Behaviour<NetMsg> for SheetModel {
     fn init(&mut self, ctx: &mut Ctx<'_, NetMsg>) {
         ctx.set_state(IDLE);
+        self.show_state(ctx);
     }
 
     fn on_message(&mut self, ctx: &mut Ctx<'_, NetMsg>, port: PortIndex, msg: NetMsg) {
@@ -274,6 +318,10 @@ impl Behaviour<NetMsg> for SheetModel {
             }
         }
         (!reasons.is_empty()).then(|| reasons.join("; "))
+    }
+
+    fn traced_params(&self) -> Vec<String> {
+        crate::catalogue::NETWORK_MODEL_LIVE.iter().map(|v| v.name.to_string()).collect()
     }
 
     fn summary(&self) -> Vec<(String, TraceValue)> {

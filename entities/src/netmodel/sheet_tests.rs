@@ -8,7 +8,7 @@ use hase_engine::elaborate::{Endpoint, FlatEntity, FlatLink, FlatModel};
 use hase_engine::model::{Direction, ParamValue, StreamSource, Workload};
 use hase_engine::stats::RunStats;
 use hase_engine::time::SimTime;
-use hase_engine::trace::{MemorySink, Record, TraceLevel};
+use hase_engine::trace::{MemorySink, Record, TraceLevel, TraceValue};
 use hase_engine::{Behaviour, RunControl, RunOutcome, SimConfig, Simulation};
 
 use super::SheetModel;
@@ -465,4 +465,38 @@ fn factory_errors_name_the_network_model() {
         err,
         "fabric: a data-sheet network model must be linked to every rank's processor; rank(s) 2 are not"
     );
+}
+
+#[test]
+fn the_model_traces_each_sheet_lookup_as_a_read_then_a_use_count() {
+    // Rank 0 sends to rank 1 and back, then both enter one allreduce.
+    let t3d = timing("cray_t3d", Estimate::Avg);
+    let allreduce = collective(CollectiveKind::Allreduce, 0, 64);
+    let programs = vec![vec![send(1, 64), recv(1), allreduce.clone()], vec![recv(0), send(0, 64), allreduce]];
+    let (outcome, _, records) = run_traced(&t3d, SimTime::from_us(1), programs);
+    assert_eq!(outcome, RunOutcome::Completed);
+    let fabric = 2;
+    let lookups: Vec<(u32, Option<i64>)> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::ArrayRead { entity, param: 2, index, .. } if *entity == fabric => Some((*index, None)),
+            Record::Array { entity, param: 2, index, value: TraceValue::Int(v), .. } if *entity == fabric => {
+                Some((*index, Some(*v)))
+            }
+            _ => None,
+        })
+        .collect();
+    // Entry 0 (point-to-point) twice, then allreduce (1 + its place in CollectiveKind::ALL = 4).
+    assert_eq!(lookups, [(0, None), (0, Some(1)), (0, None), (0, Some(2)), (4, None), (4, Some(1))]);
+    let entered: Vec<i64> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Param { entity, param: 1, value: TraceValue::Int(v), .. } if *entity == fabric => {
+                Some(*v)
+            }
+            _ => None,
+        })
+        .collect();
+    // The second entry releases both in the same event, so `entered` never shows 2.
+    assert_eq!(entered, [0, 1, 0]);
 }

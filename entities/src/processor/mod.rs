@@ -9,6 +9,7 @@
 //! a collective is one `CollectiveEnter` to the model, which answers with `CollectiveDone`.
 
 pub mod actions;
+mod live;
 pub mod mpi;
 pub mod sheet;
 
@@ -24,6 +25,7 @@ use crate::message::{CollectiveCall, Context, NetMsg, Packet};
 use crate::mpi::op::{Algorithm, CollectiveKind, RecvStatus, RequestId};
 use crate::workload::program::{ProgramCtx, RankProgram};
 use actions::{Action, CpuModel, Handle, WaitOn, state, translate};
+use live::Live;
 use mpi::{Effects, Mpi, MpiLimits, ReqKey};
 use sheet::SheetTiming;
 
@@ -83,7 +85,9 @@ pub struct ProcessorBehaviour {
     done: bool,
     error: Option<String>,
     sent_messages: u64,
+    sent_bytes: u64,
     received_messages: u64,
+    live: Live,
 }
 
 impl ProcessorBehaviour {
@@ -115,7 +119,9 @@ impl ProcessorBehaviour {
             done: false,
             error: None,
             sent_messages: 0,
+            sent_bytes: 0,
             received_messages: 0,
+            live: Live::default(),
         }
     }
 
@@ -131,10 +137,14 @@ impl ProcessorBehaviour {
         if let Some(e) = effects.errors.first() {
             self.fail(ctx, e);
         }
-        for latency in effects.latencies {
-            ctx.record_latency(latency);
-            self.received_messages += 1;
+        if !effects.latencies.is_empty() {
+            for latency in effects.latencies {
+                ctx.record_latency(latency);
+                self.received_messages += 1;
+            }
+            Live::received(ctx, self.received_messages);
         }
+        self.live.unexpected(ctx, &self.mpi);
         if effects.packets.is_empty() {
             return;
         }
@@ -206,10 +216,13 @@ impl ProcessorBehaviour {
                 Action::PostSend { dst, bytes, tag, context, handle } => {
                     let (req, effects) = self.mpi.post_send(dst, bytes, tag, context, now);
                     self.sent_messages += 1;
+                    self.sent_bytes += bytes;
+                    Live::sent(ctx, self.sent_messages, self.sent_bytes);
                     self.bind(handle, req);
                     self.apply(ctx, effects);
                 }
                 Action::PostRecv { src, tag, context, handle } => {
+                    self.live.searching(ctx, src);
                     let (req, effects) = self.mpi.post_recv(src, tag, context, now);
                     self.bind(handle, req);
                     self.apply(ctx, effects);
@@ -245,10 +258,13 @@ impl ProcessorBehaviour {
                     let (req, effects) =
                         self.mpi.post_whole_send(dst, bytes, tag, Context::User, now, now + completes_after);
                     self.sent_messages += 1;
+                    self.sent_bytes += bytes;
+                    Live::sent(ctx, self.sent_messages, self.sent_bytes);
                     self.bind(handle, req);
                     self.apply(ctx, effects);
                 }
                 Action::SheetRecv { src, tag, handle, kind } => {
+                    self.live.searching(ctx, src);
                     let (req, effects) = self.mpi.post_sheet_recv(src, tag, Context::User, now, kind);
                     self.bind(handle, req);
                     self.apply(ctx, effects);
@@ -312,6 +328,7 @@ impl ProcessorBehaviour {
         if let Some(location) = self.program.location() {
             ctx.comment(|| format!("{location}: {op:?}"));
         }
+        Live::operation(ctx, &op);
         let algorithms = &self.algorithms;
         let result = translate(
             op,
@@ -351,6 +368,7 @@ impl ProcessorBehaviour {
 impl Behaviour<NetMsg> for ProcessorBehaviour {
     fn init(&mut self, ctx: &mut Ctx<'_, NetMsg>) {
         ctx.set_state(state::IDLE);
+        Live::start(ctx);
         self.advance(ctx);
     }
 
@@ -408,6 +426,10 @@ impl Behaviour<NetMsg> for ProcessorBehaviour {
         } else {
             format!("rank {} waits for {}{at}", self.rank, what.join(" and "))
         })
+    }
+
+    fn traced_params(&self) -> Vec<String> {
+        crate::catalogue::PROCESSOR_LIVE.iter().map(|v| v.name.to_string()).collect()
     }
 
     fn summary(&self) -> Vec<(String, TraceValue)> {

@@ -458,6 +458,20 @@ impl Mpi {
     pub fn unexpected_count(&self) -> usize {
         self.unexpected.len()
     }
+
+    /// Arrived, unmatched messages per source rank (index = rank; as long as the highest source
+    /// with a message waiting).
+    pub fn unexpected_by_source(&self) -> Vec<u32> {
+        let mut counts = Vec::new();
+        for e in &self.unexpected {
+            let r = e.src as usize;
+            if counts.len() <= r {
+                counts.resize(r + 1, 0);
+            }
+            counts[r] += 1;
+        }
+        counts
+    }
 }
 
 #[cfg(test)]

@@ -130,3 +130,126 @@ fn a_receive_without_a_sender_is_reported() {
         report.blocked[0].waiting_for
     );
 }
+
+/// (time ns, entity, param name, element, value) of the level-3 records of a run; reads have no value.
+type Live = Vec<(u64, u32, String, Option<u32>, Option<String>)>;
+
+fn live_values(behaviours: Vec<Box<dyn Behaviour<NetMsg>>>) -> Live {
+    use hase_engine::trace::{MemorySink, Record, TraceLevel};
+    let sink = Arc::new(std::sync::Mutex::new(MemorySink::default()));
+    let config = SimConfig { seed: 1, level: TraceLevel::UPDATES, sink: Some(Box::new(sink.clone())) };
+    let mut sim = Simulation::new(line(), behaviours, config).unwrap();
+    let outcome = sim.run(RunControl::default());
+    assert_eq!(sim.finish(outcome).trace_error, None);
+    let sink = sink.lock().unwrap();
+    let name = |e: u32, p: u16| sink.header.entities[e as usize].params[usize::from(p)].clone();
+    sink.records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Param { time, entity, param, value } => {
+                Some((time.as_ps() / 1000, *entity, name(*entity, *param), None, Some(value.to_string())))
+            }
+            Record::Array { time, entity, param, index, value } => Some((
+                time.as_ps() / 1000,
+                *entity,
+                name(*entity, *param),
+                Some(*index),
+                Some(value.to_string()),
+            )),
+            Record::ArrayRead { time, entity, param, index } => {
+                Some((time.as_ps() / 1000, *entity, name(*entity, *param), Some(*index), None))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn router_and_processors_trace_their_live_values() {
+    // p0 sends 3000 B (3 packets) to p1, which computes 10 us before receiving: the message waits
+    // as unexpected. Packets reach the router at 1600, 2600, 3600 ns and leave 20 ns later.
+    let send = vec![Op::Send { dst: 1, bytes: 3000, tag: 0 }];
+    let recv = vec![
+        Op::Compute(crate::mpi::op::Work::Time(SimTime::from_us(10))),
+        Op::Recv { src: Source::Rank(0), tag: TagSel::Any },
+    ];
+    let live = live_values(vec![processor(0, send), router(Switching::StoreAndForward), processor(1, recv)]);
+    let of = |e: u32, name: &str, reads: bool| -> Vec<(u64, Option<u32>, Option<String>)> {
+        live.iter()
+            .filter(|(_, en, n, _, v)| *en == e && n == name && v.is_none() == reads)
+            .map(|(t, _, _, i, v)| (*t, *i, v.clone()))
+            .collect()
+    };
+    let int = |v: i64| Some(v.to_string());
+    // Router: every output starts empty; port 1's queue goes 1, 0 per packet.
+    let out_queue: Vec<(u64, Option<u32>, Option<String>)> = of(1, "out_queue", false);
+    assert_eq!(
+        out_queue,
+        [
+            (0, Some(0), int(0)),
+            (0, Some(1), int(0)),
+            (1600, Some(1), int(1)),
+            (1620, Some(1), int(0)),
+            (2600, Some(1), int(1)),
+            (2620, Some(1), int(0)),
+            (3600, Some(1), int(1)),
+            (3620, Some(1), int(0)),
+        ]
+    );
+    let queued: Vec<Option<String>> = of(1, "queued", false).into_iter().map(|(_, _, v)| v).collect();
+    assert_eq!(queued, [int(0), int(0), int(1), int(0), int(1), int(0), int(1), int(0)]);
+    // The arbiter reads port 1's queue at each arrival and before each departure, never port 0's.
+    let reads = of(1, "out_queue", true);
+    assert!(reads.iter().all(|(_, i, _)| *i == Some(1)), "{reads:?}");
+    for t in [1600, 1620, 2600, 2620, 3600, 3620] {
+        assert!(reads.iter().any(|(rt, _, _)| *rt == t), "no read at {t} ns: {reads:?}");
+    }
+    // Sender: one message of 3000 B, posted after the 500 ns send overhead.
+    assert_eq!(of(0, "sent_msgs", false), [(0, None, int(0)), (500, None, int(1))]);
+    assert_eq!(of(0, "sent_bytes", false), [(0, None, int(0)), (500, None, int(3000))]);
+    assert_eq!(of(0, "op", false), [(0, None, Some("send 3000 B → 1".into()))]);
+    // Receiver: the message is unexpected from its arrival until the receive at 10 us reads it.
+    let unexpected = of(2, "unexpected", false);
+    assert_eq!(unexpected.len(), 2, "{unexpected:?}");
+    assert!(unexpected[0].0 <= 4720 && unexpected[0].1 == Some(0) && unexpected[0].2 == int(1));
+    assert_eq!(unexpected[1], (10_000, Some(0), int(0)));
+    assert_eq!(of(2, "unexpected", true), [(10_000, Some(0), None)]);
+    assert_eq!(of(2, "recv_msgs", false), [(0, None, int(0)), (10_000, None, int(1))]);
+    let ops: Vec<String> = of(2, "op", false).into_iter().filter_map(|(_, _, v)| v).collect();
+    assert_eq!(ops.len(), 2);
+    assert!(ops[0].starts_with("compute "), "{ops:?}");
+    assert_eq!(ops[1], "recv ← 0");
+}
+
+#[test]
+fn live_values_cost_nothing_above_level_3() {
+    use hase_engine::trace::{MemorySink, TraceLevel};
+    let sink = Arc::new(std::sync::Mutex::new(MemorySink::default()));
+    let config = SimConfig { seed: 1, level: TraceLevel::STATES, sink: Some(Box::new(sink.clone())) };
+    let send = vec![Op::Send { dst: 1, bytes: 3000, tag: 0 }];
+    let recv = vec![Op::Recv { src: Source::Rank(0), tag: TagSel::Any }];
+    let behaviours = vec![processor(0, send), router(Switching::StoreAndForward), processor(1, recv)];
+    let mut sim = Simulation::new(line(), behaviours, config).unwrap();
+    let outcome = sim.run(RunControl::default());
+    sim.finish(outcome);
+    let sink = sink.lock().unwrap();
+    assert!(sink.records.iter().all(|r| r.level() >= TraceLevel::STATES));
+    // The header still names them, so a level-3 run of the same model lines up.
+    assert_eq!(sink.header.entities[1].params, ["queued", "out_queue"]);
+}
+
+#[test]
+fn a_receive_searching_a_source_with_nothing_waiting_shows_it_as_zero_first() {
+    // p1 receives at once: it looks for messages from rank 0 before any has arrived, so the trace
+    // gives element 0 the value 0 and then the read; the message later matches the posted
+    // receive and never waits as unexpected.
+    let send = vec![Op::Send { dst: 1, bytes: 100, tag: 0 }];
+    let recv = vec![Op::Recv { src: Source::Rank(0), tag: TagSel::Any }];
+    let live = live_values(vec![processor(0, send), router(Switching::StoreAndForward), processor(1, recv)]);
+    let unexpected: Vec<(u64, Option<u32>, Option<String>)> = live
+        .iter()
+        .filter(|(_, e, n, _, _)| *e == 2 && n == "unexpected")
+        .map(|(t, _, _, i, v)| (*t, *i, v.clone()))
+        .collect();
+    assert_eq!(unexpected, [(0, Some(0), Some("0".into())), (0, Some(0), None)]);
+}

@@ -6,9 +6,14 @@
 //!
 //! The switch is output-queued: contention shows up as waiting for the output link; crossbar
 //! conflicts inside the switch are not modelled.
+//!
+//! Live values (level 3, `catalogue::ROUTER_LIVE`): `queued`, the packets held in all output
+//! queues, and `out_queue[p]`, the packets queued for output port p, both updated on enqueue and
+//! dequeue; `out_queue[p]` is read each time the output arbiter inspects port p's queue to decide
+//! whether its head may leave.
 
 use hase_engine::time::SimTime;
-use hase_engine::trace::TraceValue;
+use hase_engine::trace::{TraceLevel, TraceValue};
 use hase_engine::{Behaviour, Ctx, PortIndex};
 
 use crate::flow::{Outgoing, OutputPort, Stall};
@@ -18,6 +23,10 @@ use crate::message::NetMsg;
 const IDLE: u16 = 0;
 const BUSY: u16 = 1;
 const BLOCKED: u16 = 2;
+
+/// Traced parameter numbers, in `catalogue::ROUTER_LIVE` order.
+const QUEUED: u16 = 0;
+const OUT_QUEUE: u16 = 1;
 
 /// Whether a switch waits for the whole packet before forwarding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +85,8 @@ pub struct RouterBehaviour {
     credit_stalled: Vec<bool>,
     forwarded: u64,
     unroutable: u64,
+    /// Packets in all output queues (the `queued` live value).
+    queued: usize,
 }
 
 impl RouterBehaviour {
@@ -97,6 +108,7 @@ impl RouterBehaviour {
             credit_stalled: vec![false; n],
             forwarded: 0,
             unroutable: 0,
+            queued: 0,
         }
     }
 
@@ -110,17 +122,35 @@ impl RouterBehaviour {
         }
     }
 
+    /// Trace the length of output `out`'s queue and the total held (level 3 only).
+    fn show_queue(&self, ctx: &mut Ctx<'_, NetMsg>, out: PortIndex) {
+        if ctx.tracing(TraceLevel::UPDATES) {
+            let len = self.outputs[usize::from(out)].len();
+            ctx.set_array(OUT_QUEUE, u32::from(out), TraceValue::Int(len as i64));
+            ctx.set_param(QUEUED, TraceValue::Int(self.queued as i64));
+        }
+    }
+
     fn pump(&mut self, ctx: &mut Ctx<'_, NetMsg>, out: PortIndex) {
         let finite = self.buffer_packets.is_some();
         let occupancy = &mut self.occupancy;
         let forwarded = &mut self.forwarded;
         let output = &mut self.outputs[usize::from(out)];
+        // The arbiter looks at this output's queue to decide whether its head may leave.
+        ctx.read_array(OUT_QUEUE, u32::from(out));
+        let before = output.len();
         let stall = output.pump(ctx, u64::from(out), |ctx, item: &Outgoing, _info| {
             *forwarded += 1;
             if let Some(from) = item.from_port {
                 Self::release(occupancy, finite, ctx, from);
             }
         });
+        let left = before - output.len();
+        if left > 0 {
+            self.queued -= left;
+            self.show_queue(ctx, out);
+        }
+        let output = &mut self.outputs[usize::from(out)];
         if stall == Stall::Empty && ctx.port_free_at(out) > ctx.now() {
             // Stay BUSY while the last packet is on the wire; look again when it has left.
             let free = ctx.port_free_at(out);
@@ -149,6 +179,10 @@ impl Behaviour<NetMsg> for RouterBehaviour {
 
     fn init(&mut self, ctx: &mut Ctx<'_, NetMsg>) {
         ctx.set_state(IDLE);
+        // Every output's queue starts empty; show them all so the list has its full length.
+        for out in 0..self.outputs.len() {
+            self.show_queue(ctx, out as PortIndex);
+        }
     }
 
     fn on_message(&mut self, ctx: &mut Ctx<'_, NetMsg>, port: PortIndex, msg: NetMsg) {
@@ -177,6 +211,8 @@ impl Behaviour<NetMsg> for RouterBehaviour {
                     earliest = earliest.max(ctx.tail_arrival().saturating_sub(out_time));
                 }
                 self.outputs[usize::from(out)].push(Outgoing { packet, earliest, from_port: Some(port) });
+                self.queued += 1;
+                self.show_queue(ctx, out);
                 self.pump(ctx, out);
             }
             NetMsg::Credit { count } => {
@@ -220,6 +256,10 @@ impl Behaviour<NetMsg> for RouterBehaviour {
             })
             .collect();
         (!waiting.is_empty()).then(|| waiting.join("; "))
+    }
+
+    fn traced_params(&self) -> Vec<String> {
+        crate::catalogue::ROUTER_LIVE.iter().map(|v| v.name.to_string()).collect()
     }
 
     fn summary(&self) -> Vec<(String, TraceValue)> {

@@ -384,7 +384,7 @@ impl App {
         let Some(run) = self.session.current.clone() else { return };
         run.replay.log.seek(&mut self.session.cursor, self.session.player.time);
         let painter = ui.painter_at(self.canvas.area);
-        crate::ui::animator::draw_on_canvas(
+        self.session.drawn = crate::ui::animator::draw_on_canvas(
             &painter,
             ui.ctx(),
             &self.canvas,

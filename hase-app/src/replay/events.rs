@@ -1,5 +1,5 @@
 //! The animator's replay model: every change a trace describes (state entries, parameter and array
-//! updates, message departures and arrivals) as one time-sorted event list, the replay state those
+//! updates, array reads, message departures and arrivals) as one time-sorted event list, the replay state those
 //! events build up, and checkpoints of that state every [`CHECKPOINT_EVERY`] events so that seeking
 //! to any time restores the nearest checkpoint and applies at most that many events.
 
@@ -41,6 +41,15 @@ pub enum Change {
         /// Index into the value table.
         value: u32,
     },
+    /// Element `index` of array parameter `param` was read (its value is unchanged).
+    ArrayRead {
+        /// Entity number.
+        entity: u32,
+        /// Parameter index.
+        param: u16,
+        /// Element.
+        index: u32,
+    },
     /// Message `flight` left its sender.
     Depart {
         /// Index into the flights.
@@ -58,7 +67,7 @@ impl Change {
     pub fn level(self) -> u8 {
         match self {
             Change::Depart { .. } | Change::Arrive { .. } => 2,
-            Change::Param { .. } | Change::Array { .. } => 3,
+            Change::Param { .. } | Change::Array { .. } | Change::ArrayRead { .. } => 3,
             Change::State { .. } => 4,
         }
     }
@@ -73,13 +82,15 @@ pub struct Event {
     pub change: Change,
 }
 
-/// An array element's value and when it was last written.
+/// An array element's value, when it was last written and when last read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ArrayCell {
-    /// Index into the value table.
-    pub value: u32,
-    /// Time of the update (ps).
-    pub updated_ps: u64,
+    /// Index into the value table (`None` if the element was read before any write was traced).
+    pub value: Option<u32>,
+    /// Time of the last update (ps; `None` before the first).
+    pub updated_ps: Option<u64>,
+    /// Time of the last read (ps; `None` before the first).
+    pub read_ps: Option<u64>,
 }
 
 /// The replayed system after some prefix of the events.
@@ -93,7 +104,7 @@ pub struct Snapshot {
     pub state_since: Vec<u64>,
     /// Current value (index into the value table) of each entity's traced parameters.
     pub params: Vec<Vec<Option<u32>>>,
-    /// Array elements written so far: (entity, param, index) → cell.
+    /// Array elements written or read so far: (entity, param, index) → cell.
     pub arrays: BTreeMap<(u32, u16, u32), ArrayCell>,
     /// Messages on the wire, as sorted flight indices.
     pub in_flight: Vec<u32>,
@@ -117,7 +128,21 @@ impl Snapshot {
                 }
             }
             Change::Array { entity, param, index, value } => {
-                self.arrays.insert((entity, param, index), ArrayCell { value, updated_ps: event.time });
+                let cell = self.arrays.entry((entity, param, index)).or_insert(ArrayCell {
+                    value: None,
+                    updated_ps: None,
+                    read_ps: None,
+                });
+                cell.value = Some(value);
+                cell.updated_ps = Some(event.time);
+            }
+            Change::ArrayRead { entity, param, index } => {
+                let cell = self.arrays.entry((entity, param, index)).or_insert(ArrayCell {
+                    value: None,
+                    updated_ps: None,
+                    read_ps: None,
+                });
+                cell.read_ps = Some(event.time);
             }
             Change::Depart { flight } => {
                 if let Err(at) = self.in_flight.binary_search(&flight) {
@@ -183,6 +208,10 @@ impl EventLog {
                         events.push(Event { time: f.depart.0, change: Change::Depart { flight } });
                         events.push(Event { time: f.arrive.0, change: Change::Arrive { flight } });
                     }
+                }
+                Record::ArrayRead { time, entity, param, index } => {
+                    let change = Change::ArrayRead { entity: *entity, param: *param, index: *index };
+                    events.push(Event { time: time.0, change });
                 }
                 Record::Comment { .. } | Record::Summary { .. } => {}
             }
@@ -287,7 +316,7 @@ mod tests {
 
     /// A random but valid trace: records in time order, messages that may wait before departing.
     fn arb_trace() -> impl Strategy<Value = Trace> {
-        let record = (0u64..40, 0u32..4, 0u8..4, 0u16..3, 0u64..30, 0u64..50);
+        let record = (0u64..40, 0u32..4, 0u8..5, 0u16..3, 0u64..30, 0u64..50);
         proptest::collection::vec(record, 0..300).prop_map(|raw| {
             let mut time = 0;
             let records = raw
@@ -310,6 +339,7 @@ mod tests {
                             index: u32::from(state),
                             value: TraceValue::Int(wait as i64),
                         },
+                        3 => Record::ArrayRead { time: t, entity, param: 0, index: u32::from(state) },
                         _ => Record::Send {
                             time: t,
                             depart: SimTime(time + wait),
@@ -366,6 +396,40 @@ mod tests {
         }
         // After t = n + 100 everything is applied.
         assert_eq!(cursor.applied, n as usize);
+    }
+
+    #[test]
+    fn array_cells_remember_their_value_last_write_and_last_read() {
+        let write = |t, index, v| Record::Array {
+            time: SimTime(t),
+            entity: 1,
+            param: 0,
+            index,
+            value: TraceValue::Int(v),
+        };
+        let read = |t, index| Record::ArrayRead { time: SimTime(t), entity: 1, param: 0, index };
+        let records = vec![write(10, 0, 5), read(20, 0), read(25, 3), write(30, 0, 6), read(40, 0)];
+        let trace = Trace { header: header(2), records };
+        let log = log_of(&trace);
+        let cell = |t: u64, index: u32| log.replay_from_start(SimTime(t)).arrays.get(&(1, 0, index)).copied();
+        let value = |c: Option<ArrayCell>| c.and_then(|c| c.value).map(|v| log.values[v as usize].clone());
+        assert_eq!(cell(9, 0), None);
+        assert_eq!(value(cell(10, 0)), Some(TraceValue::Int(5)));
+        assert_eq!(cell(10, 0).and_then(|c| c.read_ps), None);
+        // A read leaves the value and the write time alone.
+        let c = cell(20, 0).unwrap();
+        assert_eq!((c.updated_ps, c.read_ps), (Some(10), Some(20)));
+        assert_eq!(value(Some(c)), Some(TraceValue::Int(5)));
+        // An element read before any write is known to exist but has no value.
+        assert_eq!(cell(25, 3), Some(ArrayCell { value: None, updated_ps: None, read_ps: Some(25) }));
+        let c = cell(30, 0).unwrap();
+        assert_eq!((c.updated_ps, c.read_ps), (Some(30), Some(20)));
+        assert_eq!(value(Some(c)), Some(TraceValue::Int(6)));
+        assert_eq!(cell(40, 0).and_then(|c| c.read_ps), Some(40));
+        // Reads are level-3 events for stepping, like writes.
+        assert_eq!(log.next_event_after(SimTime(10), 3), Some(SimTime(20)));
+        assert_eq!(log.next_event_after(SimTime(30), 3), Some(SimTime(40)));
+        assert_eq!(log.next_event_after(SimTime(10), 4), None);
     }
 
     #[test]

@@ -250,25 +250,24 @@ fn group_rows(header: &TraceHeader, rows: &[Intervals]) -> Vec<GroupRow> {
     groups
 }
 
-fn close_param(
-    rows: &mut BTreeMap<(u32, u16), ParamRow>,
-    key: (u32, u16),
-    since: u64,
-    text: String,
-    at: u64,
-) {
-    let row =
-        rows.entry(key).or_insert_with(|| ParamRow { entity: key.0, param: key.1, ..ParamRow::default() });
-    let index = row.labels.iter().position(|l| *l == text).unwrap_or_else(|| {
-        row.labels.push(text);
-        row.labels.len() - 1
+/// Parameter rows being built, each with its label → index map.
+type OpenRows = BTreeMap<(u32, u16), (ParamRow, BTreeMap<String, u16>)>;
+
+fn close_param(rows: &mut OpenRows, key: (u32, u16), since: u64, text: String, at: u64) {
+    let (row, label_of) = rows.entry(key).or_insert_with(|| {
+        (ParamRow { entity: key.0, param: key.1, ..ParamRow::default() }, BTreeMap::new())
     });
-    row.values.push(since, at, u16::try_from(index).unwrap_or(u16::MAX));
+    // Looked up by map: a parameter can take many distinct values (an operation per step).
+    let index = *label_of.entry(text).or_insert_with_key(|text| {
+        row.labels.push(text.clone());
+        u16::try_from(row.labels.len() - 1).unwrap_or(u16::MAX)
+    });
+    row.values.push(since, at, index);
 }
 
 fn param_rows(trace: &Trace, end: SimTime) -> Vec<ParamRow> {
     let mut open: BTreeMap<(u32, u16), (u64, String)> = BTreeMap::new();
-    let mut rows: BTreeMap<(u32, u16), ParamRow> = BTreeMap::new();
+    let mut rows = OpenRows::new();
     for r in &trace.records {
         if let Record::Param { time, entity, param, value } = r
             && let Some((since, text)) = open.insert((*entity, *param), (time.0, value.to_string()))
@@ -279,7 +278,7 @@ fn param_rows(trace: &Trace, end: SimTime) -> Vec<ParamRow> {
     for (key, (since, text)) in open {
         close_param(&mut rows, key, since, text, end.0.max(since + 1));
     }
-    rows.into_values().collect()
+    rows.into_values().map(|(row, _)| row).collect()
 }
 
 #[cfg(test)]
@@ -351,8 +350,13 @@ mod tests {
             bytes: 1,
             label: format!("m{t}"),
         };
-        let records = vec![param(0, 1), send(5, 15), param(10, 2), send(20, 30), param(25, 1)];
+        // Array writes and reads of the same parameter number neither make rows nor split them.
+        let write =
+            Record::Array { time: SimTime(12), entity: 0, param: 0, index: 2, value: TraceValue::Int(9) };
+        let read = Record::ArrayRead { time: SimTime(13), entity: 0, param: 0, index: 2 };
+        let records = vec![param(0, 1), send(5, 15), param(10, 2), write, read, send(20, 30), param(25, 1)];
         let replay = Replay::build(&Trace { header, records });
+        assert_eq!(replay.params.len(), 1);
         let row = &replay.params[0];
         assert_eq!(row.labels, vec!["1", "2"]);
         assert_eq!(row.values.start, vec![0, 10, 25]);

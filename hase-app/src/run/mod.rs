@@ -264,6 +264,8 @@ pub struct Session {
     pub file_request: Option<ReplayFile>,
     /// The design's markers, put aside while a comparison is open.
     pub stashed_markers: Option<Vec<Marker>>,
+    /// What the animator drew over the canvas in the last frame.
+    pub drawn: crate::ui::animator::overlay::Drawn,
     next_id: u64,
 }
 

@@ -130,3 +130,44 @@ fn every_example_imports_into_the_store_and_exports_unchanged() {
     }
     assert_eq!(store.list().unwrap().len(), examples::all().unwrap().len());
 }
+
+/// At trace level 3 an example's routers and processors publish their live values: parameter
+/// updates, array element updates and array reads, all naming parameters from the header.
+#[test]
+fn level_3_runs_trace_live_values_of_routers_and_processors() {
+    use hase_engine::trace::Record;
+    let project = load_project(&projects_dir().join("mesh_streams.ron")).unwrap();
+    let options = RunOptions {
+        level: Some(3),
+        trace: TraceTarget::Memory,
+        base_dir: projects_dir(),
+        ..RunOptions::default()
+    };
+    let result = run_with(&project, &options);
+    let trace = result.trace.expect("the trace is kept in memory");
+    for type_name in ["Router", "Processor"] {
+        let of_type = |e: u32| trace.header.entities[e as usize].type_name == type_name;
+        let (mut params, mut arrays, mut reads) = (0, 0, 0);
+        for r in &trace.records {
+            match r {
+                Record::Param { entity, .. } if of_type(*entity) => params += 1,
+                Record::Array { entity, .. } if of_type(*entity) => arrays += 1,
+                Record::ArrayRead { entity, .. } if of_type(*entity) => reads += 1,
+                _ => {}
+            }
+        }
+        assert!(params > 0 && arrays > 0 && reads > 0, "{type_name}: {params} {arrays} {reads}");
+    }
+    let router = trace.header.entities.iter().find(|e| e.type_name == "Router").unwrap();
+    assert_eq!(router.params, ["queued", "out_queue"]);
+    let processor = trace.header.entities.iter().find(|e| e.type_name == "Processor").unwrap();
+    assert_eq!(processor.params, ["op", "sent_msgs", "recv_msgs", "sent_bytes", "unexpected"]);
+    // Every router's `queued` ends at zero: all packets left.
+    for (e, info) in trace.header.entities.iter().enumerate().filter(|(_, i)| i.type_name == "Router") {
+        let last = trace.records.iter().rev().find_map(|r| match r {
+            Record::Param { entity, param: 0, value, .. } if *entity as usize == e => Some(value.to_string()),
+            _ => None,
+        });
+        assert_eq!(last.as_deref(), Some("0"), "{}", info.path);
+    }
+}

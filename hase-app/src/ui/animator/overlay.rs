@@ -15,7 +15,7 @@ use hase_engine::model::ParamDisplay;
 use hase_engine::time::SimTime;
 
 use super::map::SceneMap;
-use crate::replay::events::Snapshot;
+use crate::replay::events::{ArrayCell, Snapshot};
 use crate::replay::{Replay, is_idle_state};
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::canvas::geometry::{NODE_SIZE, PortLayout, Scene};
@@ -69,6 +69,12 @@ pub struct Drawn {
     pub clusters: usize,
     /// Nodes given a state.
     pub nodes: usize,
+    /// Displayed parameter values and arrays drawn beside their nodes.
+    pub values: usize,
+    /// Array cells drawn marked as written lately.
+    pub cells_written: usize,
+    /// Array cells drawn marked as read lately.
+    pub cells_read: usize,
 }
 
 /// Scratch buffers reused between frames.
@@ -113,9 +119,9 @@ pub fn draw(
         drawn.clusters = clusters;
     }
     if o.min_level <= 3 {
-        draw_values(painter, o, visible);
+        draw_values(painter, o, visible, &mut drawn);
     }
-    draw_legend(painter, o);
+    draw_legend(painter, o, drawn.cells_written + drawn.cells_read > 0);
     drawn
 }
 
@@ -333,7 +339,7 @@ fn draw_packets(painter: &Painter, o: &Overlay<'_>, visible: Rect, scratch: &mut
 }
 
 #[allow(clippy::many_single_char_names)] // o overlay, e entity, p parameter, x and y on screen
-fn draw_values(painter: &Painter, o: &Overlay<'_>, visible: Rect) {
+fn draw_values(painter: &Painter, o: &Overlay<'_>, visible: Rect, drawn: &mut Drawn) {
     let zoom = o.view.zoom;
     if zoom < 0.45 {
         return;
@@ -356,7 +362,7 @@ fn draw_values(painter: &Painter, o: &Overlay<'_>, visible: Rect) {
             }
             let Some(p) = info.params.iter().position(|n| n == param) else { continue };
             let value = o.snap.params.get(*e as usize).and_then(|v| v.get(p)).copied().flatten();
-            let cells: Vec<(u32, crate::replay::events::ArrayCell)> = o
+            let cells: Vec<(u32, ArrayCell)> = o
                 .snap
                 .arrays
                 .range((*e, p as u16, 0)..=(*e, p as u16, u32::MAX))
@@ -367,7 +373,13 @@ fn draw_values(painter: &Painter, o: &Overlay<'_>, visible: Rect) {
                 None if cells.is_empty() => continue,
                 None => String::new(),
             };
-            let label = if *how == ParamDisplay::NameValue { format!("{param} = {text}") } else { text };
+            drawn.values += 1;
+            // An array has no value of its own: its name heads its cells.
+            let label = match (*how, value) {
+                (ParamDisplay::NameValue, Some(_)) => format!("{param} = {text}"),
+                (ParamDisplay::NameValue, None) => param.clone(),
+                _ => text,
+            };
             let mut x = centre.x;
             if !label.is_empty() || cells.is_empty() {
                 let galley = painter.layout_no_wrap(label, font.clone(), o.palette.text);
@@ -387,26 +399,55 @@ fn draw_values(painter: &Painter, o: &Overlay<'_>, visible: Rect) {
                 x = centre.x;
             }
             if !cells.is_empty() {
-                draw_array(painter, o, &cells, pos2(x, y), &font);
+                draw_array(painter, o, &cells, pos2(x, y), &font, drawn);
                 y += px * 1.6;
             }
         }
     }
 }
 
-/// An array as a row of cells; elements written within the load window are highlighted.
+/// How an array cell is marked at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellMark {
+    /// Neither written nor read lately.
+    Plain,
+    /// Read within the highlight span, after any write in it.
+    Read,
+    /// Written within the highlight span.
+    Written,
+}
+
+/// The mark of `cell` at `now_ps`: the later of its last write and last read, if that was at most
+/// `span_ps` ago (and not in the future); a write and a read at the same time show as a write,
+/// since the write is what changed the shown value.
+pub fn cell_mark(cell: &ArrayCell, now_ps: u64, span_ps: u64) -> CellMark {
+    let lately = |t: Option<u64>| t.filter(|t| *t <= now_ps && t + span_ps >= now_ps);
+    match (lately(cell.updated_ps), lately(cell.read_ps)) {
+        (Some(w), Some(r)) if r > w => CellMark::Read,
+        (Some(_), _) => CellMark::Written,
+        (None, Some(_)) => CellMark::Read,
+        (None, None) => CellMark::Plain,
+    }
+}
+
+/// An array as a row of cells, each coloured by its [`cell_mark`] over half the load window.
 fn draw_array(
     painter: &Painter,
     o: &Overlay<'_>,
-    cells: &[(u32, crate::replay::events::ArrayCell)],
+    cells: &[(u32, ArrayCell)],
     top_centre: Pos2,
     font: &FontId,
+    drawn: &mut Drawn,
 ) {
     const MAX_CELLS: usize = 8;
     let shown = &cells[..cells.len().min(MAX_CELLS)];
     let texts: Vec<String> = shown
         .iter()
-        .map(|(_, c)| o.replay.log.values.get(c.value as usize).map(ToString::to_string).unwrap_or_default())
+        .map(|(_, c)| {
+            c.value
+                .and_then(|v| o.replay.log.values.get(v as usize))
+                .map_or_else(|| "?".to_string(), ToString::to_string)
+        })
         .collect();
     let widths: Vec<f32> =
         texts.iter().map(|t| font.size * 0.62 * t.chars().count().max(1) as f32 + 6.0).collect();
@@ -414,9 +455,17 @@ fn draw_array(
     let mut x = top_centre.x - total / 2.0;
     let h = font.size * 1.4;
     for ((text, w), (_, cell)) in texts.iter().zip(&widths).zip(shown) {
-        let recent = cell.updated_ps + (o.window.1 - o.window.0) / 2 >= o.time.0;
-        let fill = if recent { o.colours.packet } else { o.palette.overlay };
-        let colour = if recent { o.colours.packet_text } else { o.palette.text };
+        let (fill, colour) = match cell_mark(cell, o.time.0, (o.window.1 - o.window.0) / 2) {
+            CellMark::Written => {
+                drawn.cells_written += 1;
+                (o.colours.array_write, o.colours.array_mark_text)
+            }
+            CellMark::Read => {
+                drawn.cells_read += 1;
+                (o.colours.array_read, o.colours.array_mark_text)
+            }
+            CellMark::Plain => (o.palette.overlay, o.palette.text),
+        };
         let r = Rect::from_min_size(pos2(x, top_centre.y), vec2(*w, h));
         painter.rect(
             r,
@@ -439,9 +488,25 @@ fn draw_array(
     }
 }
 
-fn draw_legend(painter: &Painter, o: &Overlay<'_>) {
+fn draw_legend(painter: &Painter, o: &Overlay<'_>, arrays_marked: bool) {
     let base = o.area.left_bottom() + vec2(14.0, -14.0);
     let font = FontId::proportional(12.0);
+    if arrays_marked {
+        // Which colour is a write and which a read, beside the clock.
+        let mut x = base.x + 150.0;
+        for (fill, word) in [(o.colours.array_write, "written"), (o.colours.array_read, "read")] {
+            let swatch = Rect::from_min_size(pos2(x, base.y - 30.0 - 11.0), vec2(11.0, 11.0));
+            painter.rect_filled(swatch, CornerRadius::ZERO, fill);
+            let label = painter.text(
+                swatch.right_center() + vec2(4.0, 0.0),
+                Align2::LEFT_CENTER,
+                word,
+                font.clone(),
+                o.palette.text_dim,
+            );
+            x = label.right() + 12.0;
+        }
+    }
     painter.text(
         base + vec2(0.0, -30.0),
         Align2::LEFT_BOTTOM,
@@ -483,5 +548,26 @@ mod tests {
         assert_eq!(along(&pts, 0.5), pos2(10.0, 10.0));
         assert_eq!(along(&pts, 2.0), pos2(10.0, 30.0));
         assert_eq!(along(&[pos2(3.0, 4.0)], 0.5), pos2(3.0, 4.0));
+    }
+
+    #[test]
+    fn array_cells_are_marked_by_their_latest_write_or_read_within_the_span() {
+        let cell = |updated: Option<u64>, read: Option<u64>| ArrayCell {
+            value: Some(0),
+            updated_ps: updated,
+            read_ps: read,
+        };
+        // Span 10 ps, now 100 ps: events at 90..=100 count.
+        assert_eq!(cell_mark(&cell(Some(95), None), 100, 10), CellMark::Written);
+        assert_eq!(cell_mark(&cell(Some(89), None), 100, 10), CellMark::Plain);
+        assert_eq!(cell_mark(&cell(Some(50), Some(90)), 100, 10), CellMark::Read);
+        assert_eq!(cell_mark(&cell(Some(100), Some(100)), 100, 10), CellMark::Written);
+        // The later of a recent write and a recent read shows.
+        assert_eq!(cell_mark(&cell(Some(95), Some(98)), 100, 10), CellMark::Read);
+        assert_eq!(cell_mark(&cell(Some(98), Some(95)), 100, 10), CellMark::Written);
+        assert_eq!(cell_mark(&cell(None, Some(100)), 100, 10), CellMark::Read);
+        assert_eq!(cell_mark(&cell(None, None), 100, 10), CellMark::Plain);
+        // A write later than now (the cell of a future snapshot) is not shown as recent.
+        assert_eq!(cell_mark(&cell(Some(120), Some(99)), 100, 10), CellMark::Read);
     }
 }

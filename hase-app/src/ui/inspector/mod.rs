@@ -132,6 +132,19 @@ impl Inspector {
                 params::param_row(ui, editor, tasks, &mut self.buffers, &names, def, palette, width);
             }
         });
+        let live = first_type.behaviour.as_deref().map_or(&[][..], hase_entities::catalogue::live_values);
+        if same_type && !live.is_empty() {
+            ui.add_space(8.0);
+            ui.label(RichText::new("Live values").strong()).on_hover_text(
+                "What the entity traces while it runs (trace level 3 or below); a displayed one is shown \
+                 beside the entity in the animator, arrays with written cells and read cells marked",
+            );
+            egui::Grid::new("live").num_columns(3).spacing([8.0, 6.0]).striped(true).show(ui, |ui| {
+                for value in live {
+                    params::live_row(ui, editor, &names, value);
+                }
+            });
+        }
     }
 
     fn level(ui: &mut Ui, editor: &mut Editor, names: &[String], ty: &EntityType) {

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use egui::{RichText, Ui};
 use hase_engine::model::{EntityType, ParamDef, ParamDisplay, ParamKind, ParamValue};
+use hase_entities::catalogue::LiveValue;
 
 use crate::command::Command;
 use crate::document::NetworkId;
@@ -196,6 +197,16 @@ fn editor_for(
             }
         }
     }
+}
+
+/// One live-value row in a grid: its name (the description on hover), whether it is one value or an
+/// array, and the display choice that makes the animator show it during a replay.
+pub fn live_row(ui: &mut Ui, editor: &mut Editor, names: &[String], value: &LiveValue) {
+    let net = editor.current_net();
+    ui.label(value.name).on_hover_text(value.description);
+    ui.weak(if value.array { "array" } else { "value" });
+    display_choice(ui, editor, &net, names, value.name);
+    ui.end_row();
 }
 
 fn display_choice(ui: &mut Ui, editor: &mut Editor, net: &NetworkId, names: &[String], param: &str) {
