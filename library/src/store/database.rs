@@ -173,9 +173,29 @@ fn acquire_lock(data_dir: &Path) -> Result<File, StoreError> {
 }
 
 /// Open sled, turning its errors and any panic while it reads damaged files into values.
+/// Tries at sled's own file lock before reporting it held (see [`open_sled`]).
+const SLED_LOCK_ATTEMPTS: u32 = 50;
+/// Wait between those tries.
+const SLED_LOCK_RETRY_MS: u64 = 20;
+
 fn open_sled(data_dir: &Path, sled_path: &Path) -> Result<sled::Db, StoreError> {
     let config = sled::Config::new().path(sled_path).cache_capacity(CACHE_CAPACITY_BYTES);
-    match catch_unwind(AssertUnwindSafe(|| config.open())) {
+    // sled's background flusher can hold its file lock for a moment after this process dropped
+    // the previous handle; we hold `hase.lock`, so a short wait tells that apart from a real holder.
+    let mut attempts_left = SLED_LOCK_ATTEMPTS;
+    let opened = loop {
+        let opened = catch_unwind(AssertUnwindSafe(|| config.open()));
+        attempts_left -= 1;
+        match &opened {
+            Ok(Err(sled::Error::Io(e)))
+                if attempts_left > 0 && e.to_string().contains("could not acquire lock") =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(SLED_LOCK_RETRY_MS));
+            }
+            _ => break opened,
+        }
+    };
+    match opened {
         Ok(Ok(db)) => Ok(db),
         Ok(Err(error)) => Err(open_error(data_dir, error)),
         Err(panic) => {
