@@ -8,12 +8,13 @@ use std::sync::{Arc, Mutex};
 
 use hase_engine::elaborate::{ElabError, FlatModel, elaborate};
 use hase_engine::kernel::{BuildError, Progress, RunControl, RunOutcome, SimConfig, Simulation};
-use hase_engine::model::Project;
+use hase_engine::model::{ParamDisplay, Project};
 use hase_engine::stats::RunStats;
 use hase_engine::time::SimTime;
 use hase_engine::trace::{
     FingerprintSink, MemorySink, TeeSink, Trace, TraceError, TraceLevel, TraceSink, create_trace,
 };
+use hase_entities::catalogue;
 use hase_entities::factory::{BuildInputs, FactoryError, build_behaviours};
 
 use crate::catalogue::registry_for;
@@ -52,6 +53,24 @@ pub struct RunOptions {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Report progress every this many events (0: default).
     pub progress_every: u64,
+    /// Trace live values (level-3 records) when the level includes them: `Some` forces the
+    /// choice; `None` traces them only when the project displays one (see
+    /// [`displays_live_values`]), so ordinary runs do not pay for values nobody looks at.
+    pub live_values: Option<bool>,
+}
+
+/// True when some instance shows a live value of the built-in entities (router queues, processor
+/// counters, data-sheet lookups) on the canvas, at the top level or inside a compound type.
+pub fn displays_live_values(project: &Project) -> bool {
+    let live_names: Vec<&str> = [catalogue::PROCESSOR, catalogue::ROUTER, catalogue::NETWORK_MODEL]
+        .iter()
+        .flat_map(|b| catalogue::live_values(b).iter().map(|v| v.name))
+        .collect();
+    std::iter::once(&project.layout.top)
+        .chain(project.layout.types.values())
+        .flat_map(|layout| layout.displayed.values())
+        .flat_map(|choices| choices.iter())
+        .any(|(name, shown)| *shown != ParamDisplay::Hidden && live_names.contains(&name.as_str()))
 }
 
 /// What a run produced.
@@ -126,7 +145,9 @@ pub fn run_project(
     }
     let sink: Option<Box<dyn TraceSink>> =
         if sinks.is_empty() { None } else { Some(Box::new(TeeSink(sinks))) };
-    let mut sim = Simulation::new(model.clone(), built.behaviours, SimConfig { seed, level, sink })?;
+    let live_values = options.live_values.unwrap_or_else(|| displays_live_values(project));
+    let config = SimConfig { seed, level, sink, live_values };
+    let mut sim = Simulation::new(model.clone(), built.behaviours, config)?;
     let control = RunControl {
         until: options.until.or(project.settings.until),
         cancel: options.cancel.as_deref(),

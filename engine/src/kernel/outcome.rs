@@ -16,11 +16,15 @@ pub struct SimConfig {
     pub level: TraceLevel,
     /// Where records go (none: no trace at all, fastest).
     pub sink: Option<Box<dyn TraceSink>>,
+    /// Keep level-3 records (live values: parameter and array updates, array reads) when the level
+    /// includes them. Off, a level-1 or level-2 run keeps its comments, messages and states but
+    /// skips the live values, which can outnumber everything else.
+    pub live_values: bool,
 }
 
 impl Default for SimConfig {
     fn default() -> Self {
-        SimConfig { seed: 1, level: TraceLevel::default(), sink: None }
+        SimConfig { seed: 1, level: TraceLevel::default(), sink: None, live_values: true }
     }
 }
 

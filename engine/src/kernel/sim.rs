@@ -77,6 +77,7 @@ pub(crate) struct Core<M> {
     pub(crate) link_dirs: Vec<LinkDir>,
     pub(crate) stats: StatsCollector,
     level: TraceLevel,
+    live_values: bool,
     sink: Option<Box<dyn TraceSink>>,
     trace_error: Option<String>,
     events: u64,
@@ -105,7 +106,7 @@ impl<M: Message> Core<M> {
     }
 
     pub(crate) fn tracing(&self, level: TraceLevel) -> bool {
-        self.sink.is_some() && self.level.keeps(level)
+        self.sink.is_some() && self.level.keeps(level) && (self.live_values || level != TraceLevel::UPDATES)
     }
 
     pub(crate) fn emit(&mut self, record: &Record) {
@@ -253,6 +254,7 @@ impl<M: Message> Simulation<M> {
             link_dirs,
             stats,
             level: config.level,
+            live_values: config.live_values,
             sink,
             trace_error: None,
             events: 0,

@@ -188,7 +188,12 @@ impl Behaviour<Msg> for Churn {
 fn churn_trace(seed: u64) -> (Vec<Record>, crate::stats::RunStats) {
     let model = Arc::new(pair(SimTime::from_ns(5), 10_000_000_000));
     let sink = Arc::new(Mutex::new(MemorySink::default()));
-    let config = SimConfig { seed, level: TraceLevel::COMMENTS, sink: Some(Box::new(sink.clone())) };
+    let config = SimConfig {
+        seed,
+        level: TraceLevel::COMMENTS,
+        sink: Some(Box::new(sink.clone())),
+        live_values: true,
+    };
     let mut sim =
         Simulation::new(model, vec![Box::new(Churn { left: 500 }), Box::new(Churn { left: 500 })], config)
             .unwrap();

@@ -102,7 +102,8 @@ fn kernel_trace_reads_back_from_every_form_and_matches_the_statistics() {
     let binary = Arc::new(Mutex::new(BinaryTraceWriter::new(Vec::new()).with_block_records(4)));
     let memory = Arc::new(Mutex::new(MemorySink::default()));
     let sink = TeeSink(vec![Box::new(text.clone()), Box::new(binary.clone()), Box::new(memory.clone())]);
-    let config = SimConfig { seed: 9, level: TraceLevel::COMMENTS, sink: Some(Box::new(sink)) };
+    let config =
+        SimConfig { seed: 9, level: TraceLevel::COMMENTS, sink: Some(Box::new(sink)), live_values: true };
     let behaviours: Vec<Box<dyn Behaviour<Bytes>>> =
         vec![Box::new(Node { received: 0 }), Box::new(Node { received: 0 })];
     let mut sim = Simulation::new(Arc::new(model()), behaviours, config).unwrap();
@@ -175,7 +176,12 @@ fn kernel_trace_reads_back_from_every_form_and_matches_the_statistics() {
 #[test]
 fn parameter_records_are_not_built_above_level_3() {
     let memory = Arc::new(Mutex::new(MemorySink::default()));
-    let config = SimConfig { seed: 9, level: TraceLevel::STATES, sink: Some(Box::new(memory.clone())) };
+    let config = SimConfig {
+        seed: 9,
+        level: TraceLevel::STATES,
+        sink: Some(Box::new(memory.clone())),
+        live_values: true,
+    };
     let behaviours: Vec<Box<dyn Behaviour<Bytes>>> =
         vec![Box::new(Node { received: 0 }), Box::new(Node { received: 0 })];
     let mut sim = Simulation::new(Arc::new(model()), behaviours, config).unwrap();

@@ -104,7 +104,12 @@ fn run_traced(
         vec![latency; n],
     )));
     let sink = Arc::new(Mutex::new(MemorySink::default()));
-    let config = SimConfig { seed: 1, level: TraceLevel::COMMENTS, sink: Some(Box::new(sink.clone())) };
+    let config = SimConfig {
+        seed: 1,
+        level: TraceLevel::COMMENTS,
+        sink: Some(Box::new(sink.clone())),
+        live_values: true,
+    };
     let mut sim = Simulation::new(Arc::new(star(n, latency, &[])), behaviours, config).expect("model builds");
     let outcome = sim.run(RunControl::default());
     let report = sim.finish(outcome.clone());

@@ -137,7 +137,12 @@ type Live = Vec<(u64, u32, String, Option<u32>, Option<String>)>;
 fn live_values(behaviours: Vec<Box<dyn Behaviour<NetMsg>>>) -> Live {
     use hase_engine::trace::{MemorySink, Record, TraceLevel};
     let sink = Arc::new(std::sync::Mutex::new(MemorySink::default()));
-    let config = SimConfig { seed: 1, level: TraceLevel::UPDATES, sink: Some(Box::new(sink.clone())) };
+    let config = SimConfig {
+        seed: 1,
+        level: TraceLevel::UPDATES,
+        sink: Some(Box::new(sink.clone())),
+        live_values: true,
+    };
     let mut sim = Simulation::new(line(), behaviours, config).unwrap();
     let outcome = sim.run(RunControl::default());
     assert_eq!(sim.finish(outcome).trace_error, None);
@@ -225,7 +230,12 @@ fn router_and_processors_trace_their_live_values() {
 fn live_values_cost_nothing_above_level_3() {
     use hase_engine::trace::{MemorySink, TraceLevel};
     let sink = Arc::new(std::sync::Mutex::new(MemorySink::default()));
-    let config = SimConfig { seed: 1, level: TraceLevel::STATES, sink: Some(Box::new(sink.clone())) };
+    let config = SimConfig {
+        seed: 1,
+        level: TraceLevel::STATES,
+        sink: Some(Box::new(sink.clone())),
+        live_values: true,
+    };
     let send = vec![Op::Send { dst: 1, bytes: 3000, tag: 0 }];
     let recv = vec![Op::Recv { src: Source::Rank(0), tag: TagSel::Any }];
     let behaviours = vec![processor(0, send), router(Switching::StoreAndForward), processor(1, recv)];

@@ -40,6 +40,10 @@ pub struct RunArgs {
     /// Stop at this simulated time (e.g. 10us, 2.5ms).
     #[arg(long, value_parser = time_arg)]
     pub until: Option<SimTime>,
+    /// Trace the live values (router queues, processor counters, data-sheet lookups) at levels
+    /// 1–3 even if the project displays none of them (by default only displayed ones bring them).
+    #[arg(long)]
+    pub live_values: bool,
     /// Write the statistics as JSON here.
     #[arg(long)]
     pub stats: Option<PathBuf>,
@@ -65,6 +69,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         base_dir: base_dir_of(&args.project),
         cancel: Some(Arc::new(AtomicBool::new(false))),
         progress_every: 200_000,
+        live_values: args.live_values.then_some(true),
     };
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new_spinner();

@@ -77,6 +77,8 @@ pub fn execute(
         base_dir,
         cancel: Some(Arc::clone(cancel)),
         progress_every: PROGRESS_EVERY,
+        // Live values are traced when the design displays one (inspector ▸ Live values).
+        live_values: None,
     };
     let result = run_project(&request.project, &options, |p: Progress| {
         progress.events.store(p.events, Ordering::Relaxed);

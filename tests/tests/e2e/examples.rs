@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use hase_engine::model::{load_project, project_to_ron};
+use hase_engine::model::{ParamDisplay, load_project, project_to_ron};
 use hase_library::examples;
 use hase_library::runner::{RunOptions, TraceTarget};
 use hase_tests::{blessing, golden_file, makespan, projects_dir, run, run_with};
@@ -136,13 +136,29 @@ fn every_example_imports_into_the_store_and_exports_unchanged() {
 #[test]
 fn level_3_runs_trace_live_values_of_routers_and_processors() {
     use hase_engine::trace::Record;
-    let project = load_project(&projects_dir().join("mesh_streams.ron")).unwrap();
+    let mut project = load_project(&projects_dir().join("mesh_streams.ron")).unwrap();
     let options = RunOptions {
         level: Some(3),
         trace: TraceTarget::Memory,
         base_dir: projects_dir(),
         ..RunOptions::default()
     };
+    // Nothing displayed, nothing asked for: no live values, the rest of the trace unchanged.
+    let level_3_records = |options: &RunOptions, project: &hase_engine::model::Project| {
+        let trace = run_with(project, options).trace.expect("kept in memory");
+        let n = trace.records.iter().filter(|r| r.level() == hase_engine::trace::TraceLevel::UPDATES).count();
+        (n, trace.records.len() - n)
+    };
+    let (quiet, others) = level_3_records(&options, &project);
+    assert_eq!(quiet, 0, "live values are traced only when displayed or asked for");
+    let forced = RunOptions { live_values: Some(true), ..options.clone() };
+    let (forced_live, forced_others) = level_3_records(&forced, &project);
+    assert!(forced_live > 0);
+    assert_eq!(forced_others, others, "live values add records and change nothing else");
+    // Displaying one router's queue (as the inspector does) brings them without being asked.
+    let router = project.network.instances.iter().find(|(_, i)| i.type_name == "Router").unwrap().0.clone();
+    project.layout.top.displayed.entry(router).or_default().insert("queued".into(), ParamDisplay::Value);
+    assert_eq!(level_3_records(&options, &project).0, forced_live);
     let result = run_with(&project, &options);
     let trace = result.trace.expect("the trace is kept in memory");
     for type_name in ["Router", "Processor"] {

@@ -58,7 +58,10 @@ pub fn bar(
                 .desired_width(150.0),
         );
         ui.checkbox(&mut state.arrows, "Messages").on_hover_text("Arrows from sender to receiver");
-        ui.checkbox(&mut state.params, "Parameters").on_hover_text("Rows for traced parameters");
+        ui.checkbox(&mut state.params, "Parameters").on_hover_text(
+            "Rows for traced live values: a run traces them when the design displays one \
+             (inspector ▸ Live values) and the trace level is 3 or lower",
+        );
         ui.checkbox(&mut state.table, "O–X figures")
             .on_hover_text("Time per state and messages between O and X");
         ui.separator();
