@@ -1,5 +1,6 @@
 //! Opening a trace file (any form: text, compressed text, compact) for the replay views, on a
-//! worker thread with progress (records read, simulated time reached) and a working Stop (what was
+//! worker thread with progress (records read, simulated time reached, a fraction when the trace's
+//! index gives the record count) and a working Stop (what was
 //! read so far is kept). The loaded trace replaces the design's run; the animator shows it on the
 //! open design when the paths match. Markers placed on it are kept beside the trace file
 //! (`run.htrace.markers.ron`) and come back when the same trace is opened again.
@@ -12,7 +13,7 @@ use std::time::Instant;
 use hase_engine::kernel::RunOutcome;
 use hase_engine::model::Project;
 use hase_engine::stats::RunStats;
-use hase_engine::trace::{Trace, open_trace};
+use hase_engine::trace::{Trace, TraceIndex, open_trace};
 
 use super::{FinishedRun, LiveRun, Problem, ReplayOutput, RunDone, RunProgress, RunSettings, Slot};
 use crate::replay::Replay;
@@ -54,6 +55,14 @@ pub fn load(
     progress: &RunProgress,
 ) -> Result<Box<FinishedRun>, String> {
     let started = Instant::now();
+    // The index written beside text and compact traces knows how many records there are (a stale
+    // one, from another file of that name, is ignored).
+    let file_bytes = std::fs::metadata(path).map(|m| m.len()).ok();
+    if let Ok(index) = TraceIndex::load(&TraceIndex::sidecar_path(path))
+        && Some(index.file_bytes) == file_bytes
+    {
+        progress.expected_events.store(index.records, Ordering::Relaxed);
+    }
     let mut reader = open_trace(path).map_err(|e| e.to_string())?;
     let header = reader.header().clone();
     let mut records = Vec::new();
@@ -150,6 +159,22 @@ mod tests {
                 load(&path, project.clone(), 3, &AtomicBool::new(false), &RunProgress::default()).unwrap();
             assert_eq!(again.markers, vec![marker]);
         }
+        // With its index beside it (compact files always get one; text files when asked), the
+        // load knows how many records to expect.
+        let indexed = dir.path().join("indexed.htrace");
+        let mut writer = hase_engine::trace::create_trace(&indexed, Some(1_000)).unwrap();
+        writer.header(&run.trace.header).unwrap();
+        for r in &run.trace.records {
+            writer.record(r).unwrap();
+        }
+        writer.finish().unwrap();
+        let progress = RunProgress::default();
+        load(&indexed, project.clone(), 4, &AtomicBool::new(false), &progress).unwrap();
+        assert_eq!(progress.expected_events.load(Ordering::Relaxed), run.trace.records.len() as u64);
+        let unindexed = RunProgress::default();
+        load(&dir.path().join("run.htrace"), project.clone(), 5, &AtomicBool::new(false), &unindexed)
+            .unwrap();
+        assert_eq!(unindexed.expected_events.load(Ordering::Relaxed), 0, "no index, no guess");
         let missing = load(
             &dir.path().join("none.htrace"),
             project,

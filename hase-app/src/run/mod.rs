@@ -80,6 +80,8 @@ pub struct RunProgress {
     pub now_ps: AtomicU64,
     /// 0 simulating, 1 building the replay model.
     pub phase: AtomicU8,
+    /// Events (records) expected in all, when known (a trace file with its index); 0 unknown.
+    pub expected_events: AtomicU64,
 }
 
 /// A run in progress.
@@ -123,11 +125,14 @@ impl LiveRun {
         )
     }
 
-    /// Fraction done when a run-until time is known.
+    /// Fraction done when a run-until time or the number of records to read is known.
     pub fn fraction(&self) -> Option<f32> {
-        let until = self.until?.0;
-        (until > 0)
-            .then(|| (self.progress.now_ps.load(Ordering::Relaxed) as f64 / until as f64).min(1.0) as f32)
+        let share = |done: u64, all: u64| (all > 0).then(|| (done as f64 / all as f64).min(1.0) as f32);
+        let expected = self.progress.expected_events.load(Ordering::Relaxed);
+        match self.until {
+            Some(until) => share(self.progress.now_ps.load(Ordering::Relaxed), until.0),
+            None => share(self.progress.events.load(Ordering::Relaxed), expected),
+        }
     }
 }
 
