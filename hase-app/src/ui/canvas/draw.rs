@@ -375,8 +375,7 @@ fn draw_overlays(painter: &Painter, f: &Frame<'_>) {
                 StrokeKind::Middle,
             );
         }
-        Drag::Corner { link, corner, pos } => {
-            let _ = (link, corner);
+        Drag::Corner { pos, .. } => {
             painter.circle_stroke(to_screen(*pos), 5.0, Stroke::new(1.5, f.palette.selection));
         }
         Drag::Move { .. } | Drag::Pan | Drag::None => {}

@@ -1,5 +1,5 @@
 //! Painting one timing diagram: row backgrounds, the O–X shade, the state bars of the visible rows
-//! as one mesh (level of detail from [`lod`]), state names where they fit, activity ticks over
+//! as one mesh (level of detail from [`lod`](super::lod)), state names where they fit, activity ticks over
 //! merged marks, message arrows, markers, cursors, the animator's time line and the ruler.
 
 use egui::{Align2, Color32, FontId, Mesh, Painter, Pos2, Rect, Shape, Stroke, pos2, vec2};

@@ -103,12 +103,11 @@ pub fn handle(
         && let Some(row) = g.row_at(p.y, shown.len())
     {
         match shown[row].kind {
-            RowKind::Group(gr) => {
-                let path = row_path(d.replay, RowKind::Group(gr));
+            group @ RowKind::Group(_) => {
+                let path = row_path(d.replay, group);
                 if !state.unfolded.remove(&path) {
                     state.unfolded.insert(path);
                 }
-                let _ = gr;
             }
             kind => out.select = Some((index, row_path(d.replay, kind))),
         }
