@@ -18,6 +18,7 @@ use super::map::SceneMap;
 use crate::replay::events::{ArrayCell, Snapshot};
 use crate::replay::{Replay, is_idle_state};
 use crate::theme::{Palette, ReplayColours};
+use crate::ui::canvas::draw::text_bottom;
 use crate::ui::canvas::geometry::{NODE_SIZE, PortLayout, Scene};
 use crate::ui::canvas::view::View;
 
@@ -355,7 +356,8 @@ fn draw_values(painter: &Painter, o: &Overlay<'_>, visible: Rect, drawn: &mut Dr
         let Some(choices) = o.displayed.get(&node.name) else { continue };
         let Some(info) = o.replay.header.entities.get(*e as usize) else { continue };
         let centre = o.view.to_screen(o.area, o.positions[i]);
-        let mut y = centre.y + NODE_SIZE * zoom * 0.5 + 24.0 * zoom.min(1.4);
+        // Below the name and any parameter labels the canvas drew.
+        let mut y = centre.y + text_bottom(zoom, node.labels.len()) + 2.0;
         for (param, how) in choices {
             if *how == ParamDisplay::Hidden {
                 continue;

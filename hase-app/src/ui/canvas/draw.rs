@@ -140,6 +140,27 @@ fn polyline(painter: &Painter, points: &[Pos2], stroke: Stroke) {
     }
 }
 
+fn name_px(zoom: f32) -> f32 {
+    13.0 * zoom.min(1.4)
+}
+
+fn label_px(zoom: f32) -> f32 {
+    11.0 * zoom.min(1.4)
+}
+
+/// How far below an entity's centre its name and `label_lines` parameter labels end, in screen
+/// points at `zoom` (what the animator's live values must stay clear of).
+pub fn text_bottom(zoom: f32, label_lines: usize) -> f32 {
+    let mut y = NODE_SIZE * zoom * 0.5 + 3.0 * zoom + PORT_RADIUS * zoom;
+    if name_px(zoom) >= MIN_TEXT_PX {
+        y += name_px(zoom) * 1.25;
+        if label_px(zoom) >= MIN_TEXT_PX {
+            y += label_lines as f32 * label_px(zoom) * 1.25;
+        }
+    }
+    y
+}
+
 fn draw_node(painter: &Painter, f: &Frame<'_>, i: usize, name: &str) {
     let node = &f.scene.nodes[i];
     let zoom = f.view.zoom;
@@ -179,7 +200,7 @@ fn draw_node(painter: &Painter, f: &Frame<'_>, i: usize, name: &str) {
         draw_badge(painter, f, rect, node.level);
     }
     draw_ports(painter, f, i);
-    let name_px = 13.0 * zoom.min(1.4);
+    let name_px = name_px(zoom);
     if name_px >= MIN_TEXT_PX {
         let mut y = rect.max.y + 3.0 * zoom + PORT_RADIUS * zoom;
         painter.text(
@@ -190,7 +211,7 @@ fn draw_node(painter: &Painter, f: &Frame<'_>, i: usize, name: &str) {
             f.palette.text,
         );
         y += name_px * 1.25;
-        let label_px = 11.0 * zoom.min(1.4);
+        let label_px = label_px(zoom);
         if label_px >= MIN_TEXT_PX {
             for label in &node.labels {
                 painter.text(
