@@ -25,11 +25,13 @@ fn harness() -> Harness<'static, App> {
 
 /// A harness driving `app` as the window would: logic, then the UI, each frame.
 pub(crate) fn harness_on(app: App) -> Harness<'static, App> {
-    let mut h = Harness::builder()
-        .with_size(Vec2::new(1400.0, 1000.0))
-        .with_max_steps(16)
-        .with_step_dt(1.0 / 60.0)
-        .build_ui_state(
+    harness_sized(app, Vec2::new(1400.0, 1000.0))
+}
+
+/// A harness on `app` in a window of `size` points, settled after its first frames.
+pub(crate) fn harness_sized(app: App, size: Vec2) -> Harness<'static, App> {
+    let mut h =
+        Harness::builder().with_size(size).with_max_steps(16).with_step_dt(1.0 / 60.0).build_ui_state(
             |ui, app: &mut App| {
                 app.logic_step(ui.ctx());
                 app.ui_root(ui);

@@ -20,19 +20,7 @@ use crate::ui::timing::ticks::unit_for;
 pub(crate) fn harness_with(project: hase_engine::model::Project) -> Harness<'static, App> {
     let mut app = App::new(StartOptions::default());
     app.editor.replace_project(project, None);
-    let mut h = Harness::builder()
-        .with_size(Vec2::new(1500.0, 1000.0))
-        .with_max_steps(16)
-        .with_step_dt(1.0 / 60.0)
-        .build_ui_state(
-            |ui, app: &mut App| {
-                app.logic_step(ui.ctx());
-                app.ui_root(ui);
-            },
-            app,
-        );
-    h.run_steps(3);
-    h
+    crate::gui_tests::harness_sized(app, Vec2::new(1500.0, 1000.0))
 }
 
 /// Press and release the primary button at `at`.

@@ -44,7 +44,7 @@ fn add(name: &str, ty: &str) -> Command {
 }
 
 /// Apply through a history, check undo gives back the original and redo the edited document.
-fn round_trip(doc: &mut Document, command: Command) -> Applied {
+pub(super) fn round_trip(doc: &mut Document, command: Command) -> Applied {
     let before = doc.clone();
     let mut history = History::default();
     let applied = history.apply(doc, command).unwrap();

@@ -10,22 +10,9 @@ use hase_engine::model::{
 use hase_engine::validate::validate_project;
 use hase_templates::{TemplateSpec, Topology};
 
+use super::tests::round_trip;
 use super::*;
 use crate::fixtures::demo_project;
-
-/// Apply through a history; undo must restore the original, redo the edited document.
-fn round_trip(doc: &mut Document, command: Command) -> Applied {
-    let before = doc.clone();
-    let mut history = History::default();
-    let applied = history.apply(doc, command).unwrap();
-    let after = doc.clone();
-    assert_ne!(before, after, "the command changed nothing");
-    history.undo(doc).unwrap().unwrap();
-    assert_eq!(*doc, before, "undo did not restore the document");
-    history.redo(doc).unwrap().unwrap();
-    assert_eq!(*doc, after, "redo did not repeat the edit");
-    applied
-}
 
 fn refused(doc: &mut Document, command: Command) -> String {
     let before = doc.clone();

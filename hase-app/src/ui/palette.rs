@@ -87,13 +87,7 @@ fn entry(ui: &mut Ui, ty: &EntityType, armed: bool, icons: &Icons, palette: &Pal
     response.dnd_set_drag_payload(PalettePayload { type_name: ty.name.clone() });
     let visuals = ui.style().interact_selectable(&response, armed);
     if response.hovered() || armed {
-        ui.painter().rect(
-            rect,
-            CornerRadius::same(4),
-            visuals.weak_bg_fill,
-            Stroke::NONE,
-            StrokeKind::Inside,
-        );
+        row_highlight(ui, rect, visuals.weak_bg_fill);
     }
     let icon_rect = Rect::from_min_size(rect.min + Vec2::new(4.0, 3.0), Vec2::splat(height - 6.0));
     paint_icon(ui, icon_rect, ty, icons, palette);
@@ -210,13 +204,7 @@ fn templates(ui: &mut Ui, icons: &Icons, palette: &Palette) -> Option<&'static s
                 response.widget_info(|| WidgetInfo::labeled(egui::Role::Button, true, title));
                 let visuals = ui.style().interact(&response);
                 if response.hovered() {
-                    ui.painter().rect(
-                        rect,
-                        CornerRadius::same(4),
-                        visuals.weak_bg_fill,
-                        Stroke::NONE,
-                        StrokeKind::Inside,
-                    );
+                    row_highlight(ui, rect, visuals.weak_bg_fill);
                 }
                 let icon = Rect::from_min_size(rect.min + Vec2::new(8.0, 3.0), Vec2::splat(height - 6.0));
                 match icons.get("network") {
@@ -245,4 +233,9 @@ fn templates(ui: &mut Ui, icons: &Icons, palette: &Palette) -> Option<&'static s
             }
         });
     clicked
+}
+
+/// The rounded background of a hovered or armed palette row.
+fn row_highlight(ui: &Ui, rect: Rect, fill: egui::Color32) {
+    ui.painter().rect(rect, CornerRadius::same(4), fill, Stroke::NONE, StrokeKind::Inside);
 }
