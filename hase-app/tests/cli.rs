@@ -34,6 +34,8 @@ fn new_validate_run_and_inspect_a_trace() {
         "3x3",
         "--latency",
         "20ns",
+        "--bandwidth",
+        "10Gbps",
         "--program",
         "collective_loop",
         "--param",
@@ -45,6 +47,9 @@ fn new_validate_run_and_inspect_a_trace() {
     ]);
     assert!(out.status.success(), "{:?}", text(&out));
     assert!(text(&out).1.contains("9 switches, 9 processors"), "{:?}", text(&out));
+    // Rates are decimal: 10 Gbit/s is 1.25e9 B/s on every link.
+    let saved = hase_engine::model::load_project(&project).unwrap();
+    assert!(saved.network.links.iter().all(|l| l.bandwidth_bytes_per_s == 1_250_000_000));
 
     let out = hase(&["validate", p(&project)]);
     assert!(out.status.success(), "{:?}", text(&out));
@@ -117,7 +122,7 @@ fn bad_input_fails_with_a_clear_message_and_exit_code() {
 
     let out = hase(&["run", p(&project), "--until", "10 parsecs"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).1.contains("unknown time unit `parsecs`"), "{}", text(&out).1);
+    assert!(text(&out).1.contains("unknown unit `parsecs` in `10 parsecs`"), "{}", text(&out).1);
 
     let out = hase(&["run", p(&project), "--set", "p0.speed=fast"]);
     assert_eq!(out.status.code(), Some(1));

@@ -6,10 +6,11 @@
 //! - `workload.<param>=<value>` — a parameter of the built-in MPI program;
 //! - `link:<instance path>.<port>.latency|bandwidth=<value>` — the link attached to that port.
 //!
-//! Values are read with the parameter's own kind (`10us`, `64K`, `cut_through`, `[1, 2]`).
+//! Values are read with the parameter's own kind and the one units parser (`10us`, `64K` = 65,536
+//! bytes, `10Gbps` = 1.25·10⁹ B/s, `1G` bandwidth = 10⁹ B/s, `cut_through`, `[1, 2]`).
 
-use hase_engine::model::{Network, ParamKind, ParamValue, PortRef, Project, TypeRegistry, Workload};
-use hase_engine::time::parse_time;
+use hase_engine::model::{Network, ParamValue, PortRef, Project, TypeRegistry, Workload};
+use hase_engine::units::{parse_rate, parse_time};
 use hase_entities::workload::programs;
 
 use crate::catalogue::registry_for;
@@ -57,7 +58,7 @@ fn parse_for(
         let known: Vec<&str> = ty.params.iter().map(|p| p.name.as_str()).collect();
         format!("type `{type_name}` has no parameter `{param}` (it has: {})", known.join(", "))
     })?;
-    def.kind.parse(value).map_err(|e| format!("`{param}`: {e}"))
+    def.parse(value).map_err(|e| format!("`{param}`: {e}"))
 }
 
 fn set_instance(
@@ -138,11 +139,7 @@ fn set_link(project: &mut Project, target: &str, value: &str) -> Result<(), Stri
         .ok_or_else(|| format!("no link at top-level port `{end}`"))?;
     match field {
         "latency" => link.latency = parse_time(value).map_err(|e| e.to_string())?,
-        "bandwidth" => {
-            let kind = ParamKind::Int { min: Some(0), max: None };
-            link.bandwidth_bytes_per_s =
-                kind.parse(value).map_err(|e| e.to_string())?.as_int().unwrap_or(0) as u64;
-        }
+        "bandwidth" => link.bandwidth_bytes_per_s = parse_rate(value).map_err(|e| e.to_string())?,
         other => return Err(format!("links have `latency` and `bandwidth`, not `{other}`")),
     }
     Ok(())
@@ -160,7 +157,40 @@ fn set_workload(project: &mut Project, param: &str, value: &str) -> Result<(), S
         let known: Vec<&str> = info.params.iter().map(|p| p.name.as_str()).collect();
         format!("program `{name}` has no parameter `{param}` (it has: {})", known.join(", "))
     })?;
-    let parsed = def.kind.parse(value).map_err(|e| format!("`{param}`: {e}"))?;
+    let parsed = def.parse(value).map_err(|e| format!("`{param}`: {e}"))?;
     params.insert(param.to_string(), parsed);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use hase_engine::time::SimTime;
+
+    use super::*;
+    use crate::examples;
+
+    #[test]
+    fn link_and_parameter_values_use_the_one_units_parser() {
+        let mut project = examples::fat_tree_allreduce().unwrap().project;
+        let end = project.network.links[0].a.clone();
+        let at = |field: &str, value: &str| format!("link:{}.{}.{field}={value}", end.instance, end.port);
+        let link = |p: &Project| p.network.links.iter().find(|l| l.touches(&end)).cloned().unwrap();
+        apply_set(&mut project, &at("bandwidth", "1G")).unwrap();
+        assert_eq!(link(&project).bandwidth_bytes_per_s, 1_000_000_000, "rates are decimal");
+        apply_set(&mut project, &at("bandwidth", "10Gbps")).unwrap();
+        assert_eq!(link(&project).bandwidth_bytes_per_s, 1_250_000_000);
+        apply_set(&mut project, &at("bandwidth", "1GiB/s")).unwrap();
+        assert_eq!(link(&project).bandwidth_bytes_per_s, 1 << 30);
+        apply_set(&mut project, &at("latency", "1.5us")).unwrap();
+        assert_eq!(link(&project).latency, SimTime::from_ns(1500));
+        let refused = apply_set(&mut project, &at("bandwidth", "fast")).unwrap_err();
+        assert!(refused.reason.contains("unknown unit `fast`"), "{refused}");
+        // Sizes stay binary: 64K bytes is 65,536.
+        apply_set(&mut project, "workload.message_bytes=64K").unwrap();
+        let Workload::Program { params, .. } = &project.workload else { panic!("a program") };
+        assert_eq!(params["message_bytes"], ParamValue::Int(65_536));
+        apply_set(&mut project, "type:Processor.flops_per_s=2Gf").unwrap();
+        let p0 = project.network.instances.values().find(|i| i.type_name == "Processor").unwrap();
+        assert_eq!(p0.params["flops_per_s"], ParamValue::Float(2e9));
+    }
 }

@@ -13,7 +13,7 @@ use hase_entities::workload::programs;
 use hase_library::catalogue::registry_for;
 use hase_templates::{LinkParams, ProjectForm, TemplateSpec, Topology, template_project};
 
-use super::time_arg;
+use super::{rate_arg, time_arg};
 
 /// Arguments of `hase new`.
 #[derive(Debug, Args)]
@@ -36,8 +36,8 @@ pub struct NewArgs {
     /// Latency of every link.
     #[arg(long, value_parser = time_arg)]
     pub latency: Option<SimTime>,
-    /// Bandwidth of every link in bytes per second.
-    #[arg(long)]
+    /// Bandwidth of every link: `1GBps`, `10Gbps`, `1G` (= 10⁹ B/s), a bare number of B/s.
+    #[arg(long, value_parser = rate_arg)]
     pub bandwidth: Option<u64>,
     /// Built-in MPI program to run (e.g. collective_loop).
     #[arg(long)]
@@ -109,7 +109,7 @@ fn workload(program: &str, params: &[String]) -> anyhow::Result<Workload> {
             let names: Vec<&str> = info.params.iter().map(|d| d.name.as_str()).collect();
             format!("program `{program}` has no parameter `{k}` (it has: {})", names.join(", "))
         })?;
-        values.insert(k.to_string(), def.kind.parse(v).with_context(|| format!("--param {p}"))?);
+        values.insert(k.to_string(), def.parse(v).with_context(|| format!("--param {p}"))?);
     }
     Ok(Workload::Program { name: program.to_string(), params: values })
 }

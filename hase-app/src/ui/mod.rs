@@ -19,4 +19,3 @@ pub mod status;
 pub mod template_dialog;
 pub mod timing;
 pub mod toasts;
-pub mod units;
