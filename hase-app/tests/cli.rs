@@ -184,3 +184,53 @@ fn a_deadlocked_run_exits_3_and_names_the_blocked_ranks() {
     assert!(stdout.contains("outcome     deadlock"), "{stdout}");
     assert!(stderr.contains("p0 [RECV]: rank 0 waits for receive from rank 1"), "{stderr}");
 }
+
+#[test]
+fn a_time_independent_trace_replays_without_editing_the_project() {
+    let dir = tempfile::tempdir().unwrap();
+    // A list written for `smpirun -replay` from `dir`: entries relative to the working directory.
+    std::fs::create_dir(dir.path().join("run")).unwrap();
+    std::fs::write(dir.path().join("run/index.ti"), "run/rank0.ti\nrun/rank1.ti\n").unwrap();
+    std::fs::write(dir.path().join("run/rank0.ti"), "0 init\n0 compute 1e6\n0 send 1 0 4096\n0 finalize\n")
+        .unwrap();
+    std::fs::write(dir.path().join("run/rank1.ti"), "1 init\n1 recv 0 0 4096\n1 finalize\n").unwrap();
+    let in_dir = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_hase")).current_dir(dir.path()).args(args).output().unwrap()
+    };
+    let out = in_dir(&[
+        "new",
+        "--template",
+        "linear",
+        "--dims",
+        "2",
+        "--workload-trace",
+        "run/index.ti",
+        "-o",
+        "p.ron",
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(
+        text(&out).1.contains("2 ranks, tagged form; list entries found relative to the working directory"),
+        "{:?}",
+        text(&out)
+    );
+    let saved = std::fs::read_to_string(dir.path().join("p.ron")).unwrap();
+    assert!(saved.contains("TimeIndependentTrace(") && saved.contains("run/index.ti"), "{saved}");
+    let out = in_dir(&["run", "p.ron", "--quiet"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(text(&out).0.contains("completed"), "{:?}", text(&out));
+
+    // `hase run --workload-trace` replaces any project's workload; here a list with entries beside it.
+    std::fs::write(dir.path().join("run/beside.ti"), "rank0.ti\nrank1.ti\n").unwrap();
+    let line = dir.path().join("line.ron");
+    assert!(hase(&["new", "--template", "linear", "--dims", "2", "-o", p(&line)]).status.success());
+    let out = hase(&["run", p(&line), "--workload-trace", p(&dir.path().join("run/beside.ti"))]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(text(&out).1.contains("list entries found relative to the list file"), "{:?}", text(&out));
+
+    // A broken trace is named with its file and line before anything runs.
+    std::fs::write(dir.path().join("run/rank1.ti"), "1 init\n1 recv_from 0 0 4096\n").unwrap();
+    let out = hase(&["run", p(&line), "--workload-trace", p(&dir.path().join("run/beside.ti"))]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("rank1.ti:2:3: unknown action `recv_from`"), "{:?}", text(&out));
+}

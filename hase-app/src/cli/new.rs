@@ -1,5 +1,6 @@
 //! `hase new --template <name> [--dims …] [--component …] -o <project.ron>`: generate a project from a
-//! topology template, flat or as one compound network, optionally with a built-in MPI program.
+//! topology template, flat or as one compound network, optionally with a built-in MPI program or a
+//! SimGrid time-independent trace (`--workload-trace`).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -11,6 +12,8 @@ use hase_engine::model::{Project, Workload, save_project};
 use hase_engine::time::SimTime;
 use hase_entities::workload::programs;
 use hase_library::catalogue::registry_for;
+use hase_library::runner::base_dir_of;
+use hase_library::workload_trace::use_workload_trace;
 use hase_templates::{LinkParams, ProjectForm, TemplateSpec, Topology, template_project};
 
 use super::{rate_arg, time_arg};
@@ -42,6 +45,10 @@ pub struct NewArgs {
     /// Built-in MPI program to run (e.g. collective_loop).
     #[arg(long)]
     pub program: Option<String>,
+    /// Replay this SimGrid time-independent trace (a trace file or a list of per-rank files); the
+    /// project names it relative to the output file's directory when it can.
+    #[arg(long, value_name = "INDEX.ti", conflicts_with = "program")]
+    pub workload_trace: Option<PathBuf>,
     /// Program parameter `name=value`; repeatable.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
@@ -83,6 +90,18 @@ pub(super) fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {
         project.workload = workload(program, &args.params)?;
     } else if !args.params.is_empty() {
         bail!("--param needs --program");
+    }
+    if let Some(trace) = &args.workload_trace {
+        let found = use_workload_trace(&mut project, trace, &base_dir_of(&args.output))?;
+        eprintln!("{}", found.describe(trace));
+        let processors = topology.counts().endpoints;
+        if found.ranks as u64 != processors {
+            eprintln!(
+                "note: the trace has {} ranks and the network {processors} processors; a run needs as many \
+                 processors as ranks",
+                found.ranks
+            );
+        }
     }
     save_project(&project, &args.output)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
