@@ -221,7 +221,7 @@ fn router_params() -> Vec<ParamDef> {
 
 /// A router or switch with `radix` bidirectional ports.
 pub fn router_type() -> EntityType {
-    let mut params = vec![int("radix", 1, Some(256), 4, Some("ports"), "number of ports")];
+    let mut params = vec![int("radix", 1, Some(4096), 4, Some("ports"), "number of ports")];
     params.extend(router_params());
     EntityType {
         description:

@@ -8,7 +8,7 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use hase_engine::SimTime;
-use hase_engine::model::{ParamValue, Project, Routing, StreamSource, UpChoice, Workload};
+use hase_engine::model::{DownChoice, ParamValue, Project, Routing, StreamSource, UpChoice, Workload};
 
 use crate::app::{App, StartOptions};
 use crate::gui_tests::{harness_on, settle};
@@ -60,6 +60,34 @@ fn a_template_from_the_palette_inserts_what_the_preview_counts_in_one_undo_step(
 }
 
 #[test]
+fn a_pgft_with_source_cables_and_ideal_processor_links_from_the_dialog() {
+    let mut h = harness_on(app_on(Project::new("empty")));
+    h.get_by_label("Fat tree (SimGrid PGFT)").click();
+    settle(&mut h);
+    // SimGrid's own example is the default: 2;4,4;1,2;1,2.
+    let preview = "6 switches, 16 processors, 32 links (16 between switches, 16 to processors)";
+    assert!(h.query_by_label_contains(preview).is_some(), "preview missing");
+    h.get_by_label("Down cables").click();
+    settle(&mut h);
+    h.get_by_label("by source (as SimGrid)").click();
+    settle(&mut h);
+    h.get_by_label("ideal: zero latency, no serialisation").click();
+    settle(&mut h);
+    type_into(&mut h, "Switch links bandwidth", "10Gbps");
+    h.get_by_label("Insert network").click();
+    settle(&mut h);
+    let net = &h.state().editor.doc.project.network;
+    assert!(matches!(
+        net.routing,
+        Routing::Pgft { down_choice: DownChoice::BySource, up_choice: UpChoice::ByDestination, .. }
+    ));
+    let (hosts, switches): (Vec<_>, Vec<_>) = net.links.iter().partition(|l| l.a.instance.starts_with('p'));
+    assert_eq!((hosts.len(), switches.len()), (16, 16));
+    assert!(hosts.iter().all(|l| l.latency == SimTime::ZERO && l.bandwidth_bytes_per_s == 0));
+    assert!(switches.iter().all(|l| l.bandwidth_bytes_per_s == 1_250_000_000));
+}
+
+#[test]
 fn problems_are_explained_in_the_dialog_before_inserting() {
     let mut h = harness_on(app_on(Project::new("empty")));
     h.state_mut().perform(&egui::Context::default(), crate::actions::Action::InsertTemplate);
@@ -67,8 +95,8 @@ fn problems_are_explained_in_the_dialog_before_inserting() {
     type_into(&mut h, "Dimensions", "2x");
     assert!(h.query_by_label_contains("template fat_tree: expected k,n").is_some());
     assert!(h.query_by_label_contains("Fix the fields marked above").is_some());
-    type_into(&mut h, "Dimensions", "200,1");
-    let radix = "component Router parameter `radix`: cannot take 400: 400 is out of range [1, 256]";
+    type_into(&mut h, "Dimensions", "2100,1");
+    let radix = "component Router parameter `radix`: cannot take 4200: 4200 is out of range [1, 4096]";
     assert!(h.query_by_label_contains(radix).is_some());
     type_into(&mut h, "Switch links bandwidth", "fast");
     assert!(h.query_by_label_contains("bandwidth: unknown unit `fast` in `fast`").is_some());

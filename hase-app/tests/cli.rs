@@ -234,3 +234,91 @@ fn a_time_independent_trace_replays_without_editing_the_project() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).1.contains("rank1.ti:2:3: unknown action `recv_from`"), "{:?}", text(&out));
 }
+
+#[test]
+fn pgft_and_dragonfly_templates_with_their_routing_choices_and_host_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgft = dir.path().join("pgft.ron");
+    let out = hase(&[
+        "new",
+        "--template",
+        "pgft",
+        "--dims",
+        "2;4,4;1,2;1,2",
+        "--down-choice",
+        "source",
+        "--up-choice",
+        "source",
+        "--program",
+        "collective_loop",
+        "--param",
+        "operation=alltoall",
+        "-o",
+        p(&pgft),
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(text(&out).1.contains("6 switches, 16 processors, 32 links"), "{:?}", text(&out));
+    let saved = hase_engine::model::load_project(&pgft).unwrap();
+    assert!(matches!(
+        saved.network.routing,
+        hase_engine::model::Routing::Pgft {
+            up_choice: hase_engine::model::UpChoice::BySource,
+            down_choice: hase_engine::model::DownChoice::BySource,
+            ..
+        }
+    ));
+    let out = hase(&["run", p(&pgft), "--quiet"]);
+    assert!(out.status.success() && text(&out).0.contains("completed"), "{:?}", text(&out));
+
+    // Direct network with ideal processor links; switch links as given.
+    let torus = dir.path().join("torus.ron");
+    let out = hase(&[
+        "new",
+        "--template",
+        "torus2d",
+        "--dims",
+        "4x4",
+        "--latency",
+        "1us",
+        "--bandwidth",
+        "1GBps",
+        "--ideal-host-links",
+        "-o",
+        p(&torus),
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let saved = hase_engine::model::load_project(&torus).unwrap();
+    let (hosts, routers): (Vec<_>, Vec<_>) = saved
+        .network
+        .links
+        .iter()
+        .partition(|l| l.a.instance.starts_with('p') || l.b.instance.starts_with('p'));
+    assert_eq!((hosts.len(), routers.len()), (16, 32));
+    assert!(hosts.iter().all(|l| l.latency.as_ps() == 0 && l.bandwidth_bytes_per_s == 0));
+    assert!(
+        routers.iter().all(|l| l.latency.as_ps() == 1_000_000 && l.bandwidth_bytes_per_s == 1_000_000_000)
+    );
+    let out = hase(&[
+        "new",
+        "--template",
+        "mesh2d",
+        "--dims",
+        "2x2",
+        "--host-latency",
+        "5ns",
+        "--host-bandwidth",
+        "10Gbps",
+        "-o",
+        p(&torus),
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let saved = hase_engine::model::load_project(&torus).unwrap();
+    let host = saved.network.links.iter().find(|l| l.a.instance == "p0" || l.b.instance == "p0").unwrap();
+    assert_eq!((host.latency.as_ps(), host.bandwidth_bytes_per_s), (5_000, 1_250_000_000));
+
+    let fly = dir.path().join("fly.ron");
+    let out = hase(&["new", "--template", "dragonfly", "--dims", "3,1;2,1;3,1;2", "-o", p(&fly)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(text(&out).1.contains("18 switches, 36 processors"), "{:?}", text(&out));
+    assert!(hase(&["validate", p(&fly)]).status.success());
+}

@@ -56,7 +56,7 @@ fn prepare<'a>(
 ) -> Result<(Plan, SwitchSlot<'a>), TemplateError> {
     spec.topology.check()?;
     let slot = slot::switch(spec, registry)?;
-    let plan = plan(&spec.topology, spec.up_choice);
+    let plan = plan(&spec.topology, spec.up_choice, spec.down_choice);
     slot::check_required(&plan, &slot, spec.topology.name())?;
     Ok((plan, slot))
 }
@@ -82,7 +82,11 @@ fn add_switches(
     }
     for l in &plan.switch_links {
         let end = |(s, p): (usize, u16)| PortRef::new(&plan.switches[s].name, &slot.ports[usize::from(p)]);
-        push_link(net, layout, end(l.a), end(l.b), spec.link, &l.corners);
+        let params = LinkParams {
+            bandwidth_bytes_per_s: spec.link.bandwidth_bytes_per_s.saturating_mul(u64::from(l.width)),
+            ..spec.link
+        };
+        push_link(net, layout, end(l.a), end(l.b), params, &l.corners);
     }
     net.routing = plan.routing.clone();
     Ok(())

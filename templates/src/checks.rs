@@ -6,7 +6,10 @@
 //! Mesh/torus/ring/linear: distance + 2 (Manhattan, each dimension `min(|Δ|, k-|Δ|)` with wrap);
 //! hypercube: popcount(s xor d) + 2; omega: stages + 1 (every packet crosses every stage); binary and
 //! fat tree: 2·(L+1), where L is the nearest-common-ancestor switch level (0 = leaf switches), i.e.
-//! 2L switch-to-switch links plus the two processor links.
+//! 2L switch-to-switch links plus the two processor links; PGFT: 2L with L the SimGrid level of the
+//! nearest common ancestor; dragonfly: the two processor links plus, within a group, one green link
+//! if the router positions differ and one black if the chassis do, and across groups that to the
+//! router holding the blue link, the blue link, and that from its far end.
 
 use std::collections::BTreeMap;
 
@@ -43,6 +46,30 @@ fn expected_links(t: &Topology, src: u32, dst: u32) -> usize {
         Topology::Omega { stages } => stages as usize + 1,
         Topology::BinaryTree { .. } => tree(2),
         Topology::FatTree { arity, .. } => tree(arity),
+        Topology::Pgft { ref down, .. } => {
+            let mut below = 1u32;
+            let nca = (1..=down.len())
+                .find(|l| {
+                    below *= down[l - 1];
+                    src / below == dst / below
+                })
+                .unwrap_or(down.len());
+            2 * nca
+        }
+        Topology::Dragonfly { chassis, routers, nodes, .. } => {
+            let at = |rank: u32| {
+                let router = rank / nodes;
+                (router / (routers * chassis), (router / routers) % chassis, router % routers)
+            };
+            let ((g, c, r), (tg, tc, tr)) = (at(src), at(dst));
+            let within = |c: u32, r: u32, tc: u32, tr: u32| usize::from(r != tr) + usize::from(c != tc);
+            let hops = if g == tg {
+                within(c, r, tc, tr)
+            } else {
+                within(c, r, tg / routers, tg % routers) + 1 + within(g / routers, g % routers, tc, tr)
+            };
+            hops + 2
+        }
     }
 }
 
@@ -137,6 +164,26 @@ fn check_ports(t: &Topology, net: &Network) {
                     let top = int(net, name, "level") == i64::from(levels) - 1;
                     let n = if top { k } else { k + up };
                     (0..n).map(|i| format!("p{i}")).collect()
+                }
+                Topology::Pgft { ref down, ref up, ref parallel } => {
+                    let l = int(net, name, "level") as usize + 1;
+                    let mut n = down[l - 1] * parallel[l - 1];
+                    if l < down.len() {
+                        n += up[l] * parallel[l];
+                    }
+                    (0..n).map(|i| format!("p{i}")).collect()
+                }
+                Topology::Dragonfly { groups, chassis, routers, nodes, .. } => {
+                    let coord = net.instances[name].params["coord"].as_int_array().unwrap();
+                    let [group, at_chassis, position] = [0, 1, 2].map(|i| coord[i] as u32);
+                    let mut used: Vec<u32> = (0..nodes).collect();
+                    used.extend((0..routers).filter(|o| *o != position).map(|o| nodes + o));
+                    used.extend((0..chassis).filter(|o| *o != at_chassis).map(|o| nodes + routers + o));
+                    let index = at_chassis * routers + position;
+                    if index < groups && index != group {
+                        used.push(nodes + routers + chassis);
+                    }
+                    used.into_iter().map(|i| format!("p{i}")).collect()
                 }
                 _ => unreachable!(),
             }
@@ -304,6 +351,70 @@ proptest! {
         prop_assume!(arity.pow(levels) <= 64);
         check(&Topology::FatTree { arity, levels });
     }
+
+    #[test]
+    fn parallel_generalised_fat_trees(
+        down in prop::collection::vec(1u32..=3, 1..=3),
+        up in prop::collection::vec(1u32..=3, 3),
+        parallel in prop::collection::vec(1u32..=2, 3),
+    ) {
+        let h = down.len();
+        let mut up = up[..h].to_vec();
+        let mut parallel = parallel[..h].to_vec();
+        up[0] = 1;
+        parallel[0] = 1;
+        let ranks: u32 = down.iter().product();
+        // Replicas no denser than the processors below them, so icons keep apart.
+        let dense = (1..=h).any(|l| up[..l].iter().product::<u32>() > down[..l].iter().product::<u32>());
+        prop_assume!((2..=36).contains(&ranks) && !dense);
+        check(&Topology::Pgft { down, up, parallel });
+    }
+
+    #[test]
+    fn dragonflies(groups in 1u32..=3, chassis in 1u32..=2, routers in 1u32..=3, nodes in 1u32..=2) {
+        prop_assume!(groups <= chassis * routers && groups * chassis * routers * nodes >= 2);
+        check(&Topology::Dragonfly {
+            groups, group_links: 1, chassis, chassis_links: 2, routers, router_links: 1, nodes,
+        });
+    }
+}
+
+#[test]
+fn pgfts_reach_everyone_with_every_up_and_down_choice() {
+    use hase_engine::model::{DownChoice, UpChoice};
+    let registry = builtin_registry();
+    let t = Topology::Pgft { down: vec![2, 2, 2], up: vec![1, 2, 2], parallel: vec![1, 2, 2] };
+    for up in [UpChoice::ByDestination, UpChoice::BySource, UpChoice::First] {
+        for down in [DownChoice::ByDestination, DownChoice::BySource] {
+            let mut spec = TemplateSpec::new(t.clone());
+            (spec.up_choice, spec.down_choice) = (up, down);
+            let project = template_project(&spec, &registry, "pgft", &ProjectForm::Flat).unwrap();
+            check_routes(&t, &elaborate_checked(&project, &registry));
+        }
+    }
+}
+
+#[test]
+fn dragonfly_link_counts_multiply_bandwidth() {
+    let t = Topology::Dragonfly {
+        groups: 2,
+        group_links: 4,
+        chassis: 2,
+        chassis_links: 3,
+        routers: 2,
+        router_links: 2,
+        nodes: 1,
+    };
+    let g = generate(&TemplateSpec::new(t), &builtin_registry()).unwrap();
+    let bw = |a: &str, b: &str| {
+        let l = g.network.links.iter().find(|l| l.a.instance == a && l.b.instance == b).unwrap();
+        l.bandwidth_bytes_per_s / 1_000_000_000
+    };
+    // Green within a chassis, black between chassis, blue between groups (router 1 of group 0 to
+    // router 0 of group 1).
+    assert_eq!(bw("r_0_0_0", "r_0_0_1"), 2);
+    assert_eq!(bw("r_0_0_0", "r_0_1_0"), 3);
+    assert_eq!(bw("r_0_0_1", "r_1_0_0"), 4);
 }
 
 /// About 6 s (generation 0.9 s, elaboration 4.4 s, routes 0.14 s); the routing side alone is
@@ -340,6 +451,49 @@ fn fat_trees_reach_everyone_with_every_up_choice() {
             spec.up_choice = choice;
             let project = template_project(&spec, &registry, "fat", &ProjectForm::Flat).unwrap();
             check_routes(&t, &elaborate_checked(&project, &registry));
+        }
+    }
+}
+
+#[test]
+fn the_k_ary_n_tree_is_the_pgft_simgrid_writes_for_it() {
+    use hase_engine::model::UpChoice;
+    let registry = builtin_registry();
+    let tree = Topology::FatTree { arity: 2, levels: 3 };
+    let pgft = Topology::Pgft { down: vec![2, 2, 2], up: vec![1, 2, 2], parallel: vec![1, 1, 1] };
+    for choice in [UpChoice::ByDestination, UpChoice::BySource] {
+        let models: Vec<FlatModel> = [&tree, &pgft]
+            .map(|t| {
+                let mut spec = TemplateSpec::new(t.clone());
+                spec.up_choice = choice;
+                elaborate_checked(
+                    &template_project(&spec, &registry, "t", &ProjectForm::Flat).unwrap(),
+                    &registry,
+                )
+            })
+            .into();
+        let links_of = |t: &Topology| {
+            let mut links: Vec<String> = generate(&TemplateSpec::new(t.clone()), &registry)
+                .unwrap()
+                .network
+                .links
+                .iter()
+                .map(hase_engine::model::Link::key)
+                .collect();
+            links.sort();
+            links
+        };
+        assert_eq!(links_of(&tree), links_of(&pgft), "the same switches, ports and cables");
+        let routes: Vec<Vec<Option<Route>>> =
+            models.iter().map(|m| build_routes(m, &assign_ranks(m).unwrap()).unwrap()).collect();
+        for (id, e) in models[0].entities.iter().enumerate() {
+            let other = models[1].find(&e.path).unwrap() as usize;
+            let (Some(a), Some(b)) = (&routes[0][id], &routes[1][other]) else { continue };
+            for s in 0..8 {
+                for d in 0..8 {
+                    assert_eq!(a.next_port(d, s), b.next_port(d, s), "{} {s}→{d} ({choice:?})", e.path);
+                }
+            }
         }
     }
 }

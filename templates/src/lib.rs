@@ -2,7 +2,8 @@
 //! components slotted into its switch and processor positions, into entities, links, a readable
 //! layout and the routing rule the routers follow (conventions: `hase_engine::model::routing`).
 //!
-//! - [`Topology`]: linear array, ring, 2D mesh, 2D/3D torus, hypercube, omega, binary tree, fat tree;
+//! - [`Topology`]: linear array, ring, 2D mesh, 2D/3D torus, hypercube, omega, binary tree, fat tree
+//!   (k-ary n-tree), SimGrid's parallel generalised fat tree and dragonfly;
 //!   names and `--dims` parsing, closed-form [`TopologyCounts`] for previews.
 //! - [`generate`]: a flat network; [`generate_compound`]: a compound network type whose outer ports
 //!   stand where processors attach and whose behavioural level is the network model;
@@ -11,8 +12,10 @@
 
 mod build;
 mod cube;
+mod dragonfly;
 mod grid;
 mod omega;
+mod pgft;
 mod plan;
 mod project;
 mod slot;

@@ -2,7 +2,7 @@
 //! parameters, processors by rank, links by port position, and the drawing (positions, corners).
 //! Each topology file builds a `Plan`; `build.rs` turns it into a network for a chosen component.
 
-use hase_engine::model::{ParamValue, Pos, Routing, UpChoice};
+use hase_engine::model::{DownChoice, ParamValue, Pos, Routing, UpChoice};
 
 use crate::topology::Topology;
 
@@ -76,6 +76,9 @@ pub(crate) struct SwitchLink {
     pub b: (usize, u16),
     /// Corner points of the drawn line, from `a` to `b`.
     pub corners: Vec<Pos>,
+    /// Cables the link stands for: its bandwidth is this many times the template's (SimGrid's
+    /// dragonfly link counts).
+    pub width: u32,
 }
 
 /// A link between processor `rank` and a switch port.
@@ -132,7 +135,11 @@ impl Plan {
     }
     /// Link two switch ports.
     pub(crate) fn link(&mut self, a: (usize, u16), b: (usize, u16), corners: Vec<Pos>) {
-        self.switch_links.push(SwitchLink { a, b, corners });
+        self.link_wide(a, b, corners, 1);
+    }
+    /// Link two switch ports with a link standing for `width` cables.
+    pub(crate) fn link_wide(&mut self, a: (usize, u16), b: (usize, u16), corners: Vec<Pos>, width: u32) {
+        self.switch_links.push(SwitchLink { a, b, corners, width });
     }
     /// Link processor `rank` to a switch port.
     pub(crate) fn attach(&mut self, rank: usize, role: Role, switch: (usize, u16), corners: Vec<Pos>) {
@@ -164,7 +171,10 @@ pub(crate) fn switch_interface(topology: &Topology) -> (Vec<PortNeed>, Vec<(&'st
         Routing::DimensionOrder { dims, .. } => vec![("coord", ParamValue::IntArray(vec![0; dims.len()]))],
         Routing::ECube { .. } => vec![("coord", ParamValue::IntArray(vec![0]))],
         Routing::DestinationTag { .. } => vec![("stage", ParamValue::Int(0)), ("index", ParamValue::Int(0))],
-        Routing::UpDown { .. } => vec![("level", ParamValue::Int(0)), ("index", ParamValue::Int(0))],
+        Routing::UpDown { .. } | Routing::Pgft { .. } => {
+            vec![("level", ParamValue::Int(0)), ("index", ParamValue::Int(0))]
+        }
+        Routing::Dragonfly { .. } => vec![("coord", ParamValue::IntArray(vec![0; 3]))],
         Routing::ShortestPath => Vec::new(),
     };
     (needs, params)
@@ -176,18 +186,33 @@ pub(crate) fn endpoint_roles(topology: &Topology) -> &'static [Role] {
 }
 
 /// The plan of a topology (dimensions already checked).
-pub(crate) fn plan(topology: &Topology, up_choice: UpChoice) -> Plan {
-    let routing = topology.routing(up_choice);
-    let mut plan = match *topology {
-        Topology::Linear { nodes } => crate::grid::plan(&[nodes], false, routing),
-        Topology::Ring { nodes } => crate::grid::ring(nodes, routing),
-        Topology::Mesh2D { x, y } => crate::grid::plan(&[x, y], false, routing),
-        Topology::Torus2D { x, y } => crate::grid::plan(&[x, y], true, routing),
-        Topology::Torus3D { x, y, z } => crate::grid::plan(&[x, y, z], true, routing),
-        Topology::Hypercube { dimensions } => crate::cube::plan(dimensions, routing),
-        Topology::Omega { stages } => crate::omega::plan(stages, routing),
-        Topology::BinaryTree { levels } => crate::tree::plan(2, levels, 1, routing),
-        Topology::FatTree { arity, levels } => crate::tree::plan(arity, levels, arity, routing),
+pub(crate) fn plan(topology: &Topology, up_choice: UpChoice, down_choice: DownChoice) -> Plan {
+    let routing = topology.routing_with(up_choice, down_choice);
+    let mut plan = match topology {
+        Topology::Linear { nodes } => crate::grid::plan(&[*nodes], false, routing),
+        Topology::Ring { nodes } => crate::grid::ring(*nodes, routing),
+        Topology::Mesh2D { x, y } => crate::grid::plan(&[*x, *y], false, routing),
+        Topology::Torus2D { x, y } => crate::grid::plan(&[*x, *y], true, routing),
+        Topology::Torus3D { x, y, z } => crate::grid::plan(&[*x, *y, *z], true, routing),
+        Topology::Hypercube { dimensions } => crate::cube::plan(*dimensions, routing),
+        Topology::Omega { stages } => crate::omega::plan(*stages, routing),
+        Topology::BinaryTree { levels } => crate::tree::plan(2, *levels, 1, routing),
+        Topology::FatTree { arity, levels } => crate::tree::plan(*arity, *levels, *arity, routing),
+        Topology::Pgft { down, up, parallel } => {
+            crate::pgft::plan(down, up, parallel, topology.switch_ports(), routing)
+        }
+        Topology::Dragonfly { groups, group_links, chassis, chassis_links, routers, router_links, nodes } => {
+            let dims = crate::dragonfly::Dims {
+                groups: *groups,
+                chassis: *chassis,
+                routers: *routers,
+                nodes: *nodes,
+                blue: *group_links,
+                black: *chassis_links,
+                green: *router_links,
+            };
+            crate::dragonfly::plan(dims, routing)
+        }
     };
     plan.port_needs = switch_interface(topology).0;
     plan

@@ -331,8 +331,8 @@ mod tests {
             "component Switch2x2 port `in0` is (in, packet) but template ring needs (inout, packet)"
         );
         assert_eq!(
-            error(Topology::FatTree { arity: 200, levels: 1 }, "Router", "Processor", &r),
-            "component Router parameter `radix`: cannot take 400: 400 is out of range [1, 256] (template fat_tree)"
+            error(Topology::FatTree { arity: 2100, levels: 1 }, "Router", "Processor", &r),
+            "component Router parameter `radix`: cannot take 4200: 4200 is out of range [1, 4096] (template fat_tree)"
         );
         assert_eq!(
             error(mesh.clone(), "Crossbar", "Processor", &r),

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use hase_engine::model::{ParamValue, UpChoice};
+use hase_engine::model::{DownChoice, ParamValue, UpChoice};
 use hase_engine::time::SimTime;
 use serde::{Deserialize, Serialize};
 
@@ -16,6 +16,17 @@ pub struct LinkParams {
     pub latency: SimTime,
     /// Bytes per second per direction (0 = unlimited).
     pub bandwidth_bytes_per_s: u64,
+}
+
+impl LinkParams {
+    /// An ideal link: zero latency and no serialisation (bandwidth 0 means unlimited), so what it
+    /// joins behaves as one device.
+    pub const IDEAL: LinkParams = LinkParams { latency: SimTime::ZERO, bandwidth_bytes_per_s: 0 };
+
+    /// True for [`LinkParams::IDEAL`].
+    pub fn is_ideal(&self) -> bool {
+        *self == LinkParams::IDEAL
+    }
 }
 
 impl Default for LinkParams {
@@ -49,6 +60,9 @@ pub struct TemplateSpec {
     /// Up-link choice of fat-tree routing.
     #[serde(default)]
     pub up_choice: UpChoice,
+    /// Down-link choice among the parallel cables of a PGFT.
+    #[serde(default)]
+    pub down_choice: DownChoice,
 }
 
 impl TemplateSpec {
@@ -65,6 +79,7 @@ impl TemplateSpec {
             switch_params: BTreeMap::new(),
             endpoint_params: BTreeMap::new(),
             up_choice: UpChoice::default(),
+            down_choice: DownChoice::default(),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The topologies templates generate, their names and `--dims` syntax, size checks, closed-form
 //! counts (previewed without generating) and the routing rule each one uses.
 
-use hase_engine::model::{Routing, UpChoice};
+use hase_engine::model::{DownChoice, Routing, UpChoice};
 use serde::{Deserialize, Serialize};
 
 use crate::spec::TemplateError;
@@ -68,6 +68,36 @@ pub enum Topology {
         /// n.
         levels: u32,
     },
+    /// SimGrid's parallel generalised fat tree PGFT(h; m; w; p) (`FAT_TREE` clusters): per switch
+    /// level, children per switch (`down`), parents per node of the level below (`up`) and cables to
+    /// each parent (`parallel`). Processors have one up link: `up[0] = parallel[0] = 1`.
+    Pgft {
+        /// `m₁…m_h`.
+        down: Vec<u32>,
+        /// `w₁…w_h`.
+        up: Vec<u32>,
+        /// `p₁…p_h`.
+        parallel: Vec<u32>,
+    },
+    /// SimGrid's dragonfly (`DRAGONFLY` clusters): groups of chassis of routers with `nodes`
+    /// processors each; the link counts multiply the bandwidth of the blue (between groups), black
+    /// (between chassis) and green (within a chassis) links.
+    Dragonfly {
+        /// Groups.
+        groups: u32,
+        /// Cables between two groups.
+        group_links: u32,
+        /// Chassis per group.
+        chassis: u32,
+        /// Cables between two chassis.
+        chassis_links: u32,
+        /// Routers per chassis.
+        routers: u32,
+        /// Cables between two routers of a chassis.
+        router_links: u32,
+        /// Processors per router.
+        nodes: u32,
+    },
 }
 
 /// Sizes of a topology, from closed forms.
@@ -91,8 +121,19 @@ impl TopologyCounts {
 }
 
 /// Template names, in palette order.
-const NAMES: [&str; 9] =
-    ["linear", "ring", "mesh2d", "torus2d", "torus3d", "hypercube", "omega", "binary_tree", "fat_tree"];
+const NAMES: [&str; 11] = [
+    "linear",
+    "ring",
+    "mesh2d",
+    "torus2d",
+    "torus3d",
+    "hypercube",
+    "omega",
+    "binary_tree",
+    "fat_tree",
+    "pgft",
+    "dragonfly",
+];
 
 /// Switch links of a grid: per dimension, `nodes · (k-1) / k` without wrap, `nodes` with wrap
 /// when `k ≥ 2`.
@@ -123,6 +164,14 @@ impl Topology {
             "omega" => "N: processors, a power of two, e.g. 8",
             "binary_tree" => "N: processors at the leaves, a power of two, e.g. 8",
             "fat_tree" => "k,n: a k-ary n-tree with k^n processors, e.g. 2,3",
+            "pgft" => {
+                "h;m1,…,mh;w1,…,wh;p1,…,ph as SimGrid's FAT_TREE topo_parameters (levels; children, \
+                 parents and parallel cables per level), e.g. 2;4,4;1,2;1,2"
+            }
+            "dragonfly" => {
+                "G,g;C,c;R,r;N as SimGrid's DRAGONFLY topo_parameters (groups, chassis per group, routers \
+                 per chassis, each with its link count; processors per router), e.g. 3,1;2,1;3,1;2, or G;C;R;N"
+            }
             _ => return None,
         })
     }
@@ -139,6 +188,8 @@ impl Topology {
             Topology::Omega { .. } => NAMES[6],
             Topology::BinaryTree { .. } => NAMES[7],
             Topology::FatTree { .. } => NAMES[8],
+            Topology::Pgft { .. } => NAMES[9],
+            Topology::Dragonfly { .. } => NAMES[10],
         }
     }
 
@@ -153,12 +204,58 @@ impl Topology {
             Topology::Omega { stages } => vec![pow2(stages)],
             Topology::BinaryTree { levels } => vec![pow2(levels)],
             Topology::FatTree { arity, levels } => vec![arity, levels],
+            Topology::Pgft { ref down, ref up, ref parallel } => {
+                let mut dims = vec![down.len() as u32];
+                dims.extend(down.iter().chain(up).chain(parallel));
+                dims
+            }
+            Topology::Dragonfly {
+                groups,
+                group_links,
+                chassis,
+                chassis_links,
+                routers,
+                router_links,
+                nodes,
+            } => {
+                vec![groups, group_links, chassis, chassis_links, routers, router_links, nodes]
+            }
         }
     }
 
-    /// Read `--dims` text: numbers separated by `x`, `,` or spaces (`4x4`, `2,3`).
+    /// The dimensions as `--dims` text (`4x4`, `2,3`, `2;4,4;1,2;1,2`, `3,1;2,1;3,1;2`).
+    pub fn dims_text(&self) -> String {
+        let join = |v: &[u32], sep: &str| v.iter().map(u32::to_string).collect::<Vec<_>>().join(sep);
+        match self {
+            Topology::FatTree { .. } => join(&self.dims(), ","),
+            Topology::Pgft { down, up, parallel } => {
+                format!("{};{};{};{}", down.len(), join(down, ","), join(up, ","), join(parallel, ","))
+            }
+            Topology::Dragonfly {
+                groups,
+                group_links,
+                chassis,
+                chassis_links,
+                routers,
+                router_links,
+                nodes,
+            } => {
+                format!("{groups},{group_links};{chassis},{chassis_links};{routers},{router_links};{nodes}")
+            }
+            _ => join(&self.dims(), "x"),
+        }
+    }
+
+    /// Read `--dims` text: numbers separated by `x`, `,`, `;` or spaces (`4x4`, `2,3`,
+    /// `2;4,4;1,2;1,2`).
     pub fn parse_dims(text: &str) -> Result<Vec<u32>, TemplateError> {
-        let parts: Vec<&str> = text.split(['x', 'X', ',', ' ', '×']).filter(|t| !t.is_empty()).collect();
+        if text.len() > 1024 {
+            return Err(TemplateError::BadDims {
+                text: text.chars().take(24).collect(),
+                reason: "longer than 1,024 characters".into(),
+            });
+        }
+        let parts: Vec<&str> = text.split(['x', 'X', ',', ';', ' ', '×']).filter(|t| !t.is_empty()).collect();
         if parts.is_empty() {
             return Err(TemplateError::BadDims { text: text.into(), reason: "no dimensions given".into() });
         }
@@ -205,6 +302,32 @@ impl Topology {
             ("omega", [n]) => Topology::Omega { stages: log2(*n)? },
             ("binary_tree", [n]) => Topology::BinaryTree { levels: log2(*n)? },
             ("fat_tree", [k, n]) => Topology::FatTree { arity: *k, levels: *n },
+            ("pgft", [h, rest @ ..]) if *h >= 1 && rest.len() == 3 * *h as usize => {
+                let h = *h as usize;
+                Topology::Pgft {
+                    down: rest[..h].to_vec(),
+                    up: rest[h..2 * h].to_vec(),
+                    parallel: rest[2 * h..].to_vec(),
+                }
+            }
+            ("dragonfly", [g, gl, c, cl, r, rl, n]) => Topology::Dragonfly {
+                groups: *g,
+                group_links: *gl,
+                chassis: *c,
+                chassis_links: *cl,
+                routers: *r,
+                router_links: *rl,
+                nodes: *n,
+            },
+            ("dragonfly", [g, c, r, n]) => Topology::Dragonfly {
+                groups: *g,
+                group_links: 1,
+                chassis: *c,
+                chassis_links: 1,
+                routers: *r,
+                router_links: 1,
+                nodes: *n,
+            },
             _ => return Err(wrong()),
         };
         t.check()?;
@@ -234,7 +357,44 @@ impl Topology {
             Topology::FatTree { arity, .. } if arity > u32::from(u16::MAX) / 2 => {
                 return fail(format!("switches of radix 2 × {arity} are too large"));
             }
+            Topology::Pgft { ref down, ref up, ref parallel } => {
+                if down.iter().chain(up).chain(parallel).any(|v| *v == 0) {
+                    return fail("every PGFT count must be at least 1".into());
+                }
+                if up[0] != 1 || parallel[0] != 1 {
+                    return fail(format!(
+                        "processors have one network port: the first parent and cable counts must be 1, \
+                         got {} and {}",
+                        up[0], parallel[0]
+                    ));
+                }
+                if down.len() > 16 {
+                    return fail("at most 16 levels".into());
+                }
+            }
+            Topology::Dragonfly {
+                groups,
+                group_links,
+                chassis,
+                chassis_links,
+                routers,
+                router_links,
+                nodes,
+            } => {
+                if [groups, group_links, chassis, chassis_links, routers, router_links, nodes].contains(&0) {
+                    return fail("every dragonfly count must be at least 1".into());
+                }
+                if u64::from(groups) > u64::from(chassis) * u64::from(routers) {
+                    return fail(format!(
+                        "{groups} groups need a blue link each on one of the {} routers of a group",
+                        u64::from(chassis) * u64::from(routers)
+                    ));
+                }
+            }
             _ => {}
+        }
+        if u64::from(self.switch_ports()) > u64::from(u16::MAX) {
+            return fail(format!("switches of radix {} are too large", self.switch_ports()));
         }
         let c = self.counts();
         if c.endpoints < 2 {
@@ -305,6 +465,34 @@ impl Topology {
                     endpoint_links: leaves,
                 }
             }
+            Topology::Pgft { ref down, ref up, ref parallel } => {
+                crate::pgft::Shape::new(down, up, parallel).counts()
+            }
+            Topology::Dragonfly { .. } => self.dragonfly_dims().map(|d| d.counts()).unwrap_or_default(),
+        }
+    }
+
+    /// The dragonfly's dimensions, if this is one.
+    pub(crate) fn dragonfly_dims(&self) -> Option<crate::dragonfly::Dims> {
+        match *self {
+            Topology::Dragonfly {
+                groups,
+                group_links,
+                chassis,
+                chassis_links,
+                routers,
+                router_links,
+                nodes,
+            } => Some(crate::dragonfly::Dims {
+                groups,
+                chassis,
+                routers,
+                nodes,
+                blue: group_links,
+                black: chassis_links,
+                green: router_links,
+            }),
+            _ => None,
         }
     }
 
@@ -316,12 +504,23 @@ impl Topology {
             Topology::Torus3D { .. } => 7,
             Topology::Hypercube { dimensions } => dimensions + 1,
             Topology::Omega { .. } => 4,
-            Topology::FatTree { arity, .. } => 2 * arity,
+            Topology::FatTree { arity, .. } => arity.saturating_mul(2),
+            Topology::Pgft { ref down, ref up, ref parallel } => {
+                let shape = crate::pgft::Shape::new(down, up, parallel);
+                (1..=down.len()).map(|l| shape.ports(l)).max().unwrap_or(0).try_into().unwrap_or(u32::MAX)
+            }
+            Topology::Dragonfly { .. } => self.dragonfly_dims().map_or(0, |d| d.ports()),
         }
     }
 
-    /// The routing rule of the generated network; `up_choice` matters for the fat tree only.
+    /// The routing rule of the generated network; `up_choice` matters for fat trees only.
     pub fn routing(&self, up_choice: UpChoice) -> Routing {
+        self.routing_with(up_choice, DownChoice::default())
+    }
+
+    /// The routing rule with the up-link choice of fat trees and the down-link choice among the
+    /// parallel cables of a PGFT.
+    pub fn routing_with(&self, up_choice: UpChoice, down_choice: DownChoice) -> Routing {
         let order = |dims: Vec<u32>, wrap: bool| Routing::DimensionOrder { dims, wrap };
         match *self {
             Topology::Linear { nodes } => order(vec![nodes], false),
@@ -336,6 +535,16 @@ impl Topology {
             }
             Topology::FatTree { arity, levels } => {
                 Routing::UpDown { arity, levels, up_choice, up_ports: arity }
+            }
+            Topology::Pgft { ref down, ref up, ref parallel } => Routing::Pgft {
+                down: down.clone(),
+                up: up.clone(),
+                parallel: parallel.clone(),
+                up_choice,
+                down_choice,
+            },
+            Topology::Dragonfly { groups, chassis, routers, nodes, .. } => {
+                Routing::Dragonfly { groups, chassis, routers, nodes }
             }
         }
     }
@@ -358,6 +567,12 @@ impl Topology {
             Topology::Omega { .. } => format!("Omega_{}", x(&self.dims())),
             Topology::BinaryTree { .. } => format!("BinaryTree_{}", x(&self.dims())),
             Topology::FatTree { arity, levels } => format!("FatTree_k{arity}_n{levels}"),
+            Topology::Pgft { down, up, parallel } => {
+                format!("PGFT_{}_m{}_w{}_p{}", down.len(), x(down), x(up), x(parallel))
+            }
+            Topology::Dragonfly { groups, chassis, routers, nodes, .. } => {
+                format!("Dragonfly_g{groups}_c{chassis}_r{routers}_n{nodes}")
+            }
         }
     }
 
@@ -376,15 +591,21 @@ impl Topology {
             Topology::FatTree { arity, levels } => {
                 format!("{arity}-ary {levels}-tree fat tree ({n} processors)")
             }
+            Topology::Pgft { ref down, .. } => {
+                format!("{}-level parallel generalised fat tree ({n} processors)", down.len())
+            }
+            Topology::Dragonfly { groups, chassis, routers, .. } => {
+                format!(
+                    "dragonfly of {groups} groups × {chassis} chassis × {routers} routers ({n} processors)"
+                )
+            }
         }
     }
 }
 
 impl std::fmt::Display for Topology {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let dims: Vec<String> = self.dims().iter().map(u32::to_string).collect();
-        let sep = if matches!(self, Topology::FatTree { .. }) { "," } else { "x" };
-        write!(f, "{} {}", self.name(), dims.join(sep))
+        write!(f, "{} {}", self.name(), self.dims_text())
     }
 }
 
@@ -399,6 +620,7 @@ fn normalise(name: &str) -> String {
         "cube" | "hcube" => "hypercube".into(),
         "tree" | "binarytree" | "btree" => "binary_tree".into(),
         "fattree" | "kary_ntree" | "k_ary_n_tree" => "fat_tree".into(),
+        "fat_tree_pgft" | "parallel_fat_tree" | "xgft" => "pgft".into(),
         _ => n,
     }
 }
@@ -425,6 +647,13 @@ mod tests {
         assert_eq!(c(Topology::BinaryTree { levels: 3 }), (7, 8, 6, 8));
         assert_eq!(c(Topology::FatTree { arity: 2, levels: 3 }), (12, 8, 16, 8));
         assert_eq!(c(Topology::FatTree { arity: 4, levels: 2 }), (8, 16, 16, 16));
+        let pgft = |d: &str| Topology::parse("pgft", &Topology::parse_dims(d).unwrap()).unwrap();
+        assert_eq!(c(pgft("2;4,4;1,2;1,2")), (6, 16, 16, 16));
+        // The k-ary n-tree is PGFT(n; k…; 1,k…; 1…).
+        assert_eq!(c(pgft("3;2,2,2;1,2,2;1,1,1")), c(Topology::FatTree { arity: 2, levels: 3 }));
+        let fly = Topology::parse("dragonfly", &[3, 1, 2, 1, 3, 1, 2]).unwrap();
+        // 18 routers; green 6 chassis × 3, black 3 groups × 3 positions × 1, blue 3.
+        assert_eq!(c(fly), (18, 36, 18 + 9 + 3, 36));
     }
 
     #[test]
@@ -442,6 +671,8 @@ mod tests {
             ("omega", "16"),
             ("binary_tree", "8"),
             ("fat_tree", "4,2"),
+            ("pgft", "2;4,4;1,2;1,2"),
+            ("dragonfly", "3,1;2,2;3,1;2"),
         ];
         for (name, dims) in cases {
             let t = Topology::parse(name, &Topology::parse_dims(dims).unwrap()).unwrap();
@@ -452,12 +683,18 @@ mod tests {
         assert_eq!(Topology::parse("omega", &[8]).unwrap(), Topology::Omega { stages: 3 });
         assert_eq!(Topology::Torus3D { x: 2, y: 3, z: 4 }.to_string(), "torus3d 2x3x4");
         assert_eq!(Topology::FatTree { arity: 2, levels: 3 }.type_name(), "FatTree_k2_n3");
+        for (name, dims) in cases {
+            let t = Topology::parse(name, &Topology::parse_dims(dims).unwrap()).unwrap();
+            assert_eq!(t.dims_text(), dims, "{name}");
+        }
+        let fly = Topology::parse("dragonfly", &[2, 1, 3, 4]).unwrap();
+        assert_eq!(fly.to_string(), "dragonfly 2,1;1,1;3,1;4");
     }
 
     #[test]
     fn bad_names_and_sizes_are_explained() {
-        let err = Topology::parse("dragonfly", &[4]).unwrap_err();
-        assert!(err.to_string().contains("unknown template `dragonfly`"), "{err}");
+        let err = Topology::parse("slimfly", &[4]).unwrap_err();
+        assert!(err.to_string().contains("unknown template `slimfly`"), "{err}");
         assert!(err.to_string().contains("fat_tree"), "{err}");
         let err = Topology::parse("omega", &[6]).unwrap_err();
         assert_eq!(err.to_string(), "template omega: 6 processors is not a power of two ≥ 2");
@@ -468,5 +705,10 @@ mod tests {
         assert!(Topology::parse("torus3d", &[256, 256, 256]).is_err(), "16 M processors is too many");
         assert!(Topology::parse_dims("4xfour").is_err());
         assert_eq!(Topology::parse_dims("4 x 4").unwrap(), vec![4, 4]);
+        let err = Topology::parse("pgft", &[2, 4, 4, 2, 2, 1, 1]).unwrap_err();
+        assert!(err.to_string().contains("first parent and cable counts must be 1"), "{err}");
+        assert!(Topology::parse("pgft", &[2, 4, 4, 1, 2]).is_err(), "three vectors of h entries");
+        let err = Topology::parse("dragonfly", &[5, 1, 2, 1]).unwrap_err();
+        assert!(err.to_string().contains("5 groups need a blue link"), "{err}");
     }
 }

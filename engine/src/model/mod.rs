@@ -15,7 +15,7 @@ pub use network::{AbstractionLevel, Instance, Link, Network, PortRef};
 pub use params::{ParamDef, ParamError, ParamKind, ParamValue};
 pub use project::{Project, RunSettings, SCHEMA_VERSION, StreamSource, Workload};
 pub use registry::TypeRegistry;
-pub use routing::{Routing, UpChoice};
+pub use routing::{DownChoice, Routing, UpChoice};
 pub use schema::{
     ProjectFileError, load_project, project_from_ron, project_to_ron, save_project, write_atomic,
 };

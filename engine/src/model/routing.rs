@@ -27,6 +27,16 @@ pub enum UpChoice {
     First,
 }
 
+/// Which of several parallel cables a packet takes on its way down a parallel generalised fat tree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DownChoice {
+    /// Cable `dest mod p`: different destinations below the same child spread over the cables.
+    #[default]
+    ByDestination,
+    /// Cable `source mod p`, as SimGrid's `FatTreeZone` picks it.
+    BySource,
+}
+
 /// Routing rule of a network.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub enum Routing {
@@ -89,6 +99,57 @@ pub enum Routing {
         /// Number of up ports per switch below the top (k for a fat tree, 1 for a plain tree).
         up_ports: u32,
     },
+    /// SimGrid's parallel generalised fat tree PGFT(h; m₁…m_h; w₁…w_h; p₁…p_h), routed up to the
+    /// nearest common ancestor and down. `down[i]`, `up[i]`, `parallel[i]` are SimGrid's `m`, `w`,
+    /// `p` of level `i + 1`: children per level-`i+1` node, parents per level-`i` node, cables
+    /// between a level-`i` node and each parent (level 0 = the processors). Processors have one
+    /// network port, so `up[0] = parallel[0] = 1`.
+    ///
+    /// Refinement: there are `N = Π down` ranks. Switches carry `level` (0 for SimGrid's level 1)
+    /// and `index`, their position within the level. A node at SimGrid level `L` has the label
+    /// digits `x_j` (`j < h`, digit 0 fastest) with radix `up[j]` for `j < L` and `down[j]` for
+    /// `j ≥ L`; rank `r` is the level-0 node at position `r`. A level-`L` switch and a level-`L-1`
+    /// node are joined when their labels differ at most in digit `L-1`, by `parallel[L-1]` cables;
+    /// the switch's down port `x_{L-1}(child) + c · down[L-1]` and the child's up port `x_{L-1}(parent)
+    /// + c · up[L-1]` (after the child's down ports) carry cable `c`. A switch is an ancestor of rank
+    /// `d` when its digits `j ≥ L` equal `d`'s. Up (not an ancestor): up port index
+    /// `(t / Π_{i<L}(up[i]·parallel[i])) mod (up[L]·parallel[L])` with `t` the destination
+    /// (`ByDestination`, SimGrid's d-mod-k), the source (`BySource`), or 0 (`First`). Down: towards
+    /// the child with digit `x_{L-1}(d)`, on cable `d mod p` or `s mod p` (`down_choice`).
+    Pgft {
+        /// Children per node of each switch level (`m`).
+        down: Vec<u32>,
+        /// Parents per node of the level below each switch level (`w`).
+        up: Vec<u32>,
+        /// Parallel cables to each parent (`p`).
+        parallel: Vec<u32>,
+        /// How an up port is picked.
+        up_choice: UpChoice,
+        /// How a cable is picked on the way down.
+        down_choice: DownChoice,
+    },
+    /// SimGrid's dragonfly with minimal routing: `groups` groups of `chassis` chassis of `routers`
+    /// routers, `nodes` processors per router. Router parameter `coord` is `[group, chassis, router]`;
+    /// ranks count processors router by router in that order (`((g·C + c)·R + r)·nodes + n`).
+    ///
+    /// Ports: `0..nodes` the router's processors; `nodes + r'` the green link to router `r'` of the
+    /// same chassis; `nodes + R + c'` the black link to the router in the same position of chassis
+    /// `c'` of the group; `nodes + R + C` the blue link. Router `i = c·R + r` of group `g` holds the
+    /// blue link to group `i` (for `i ≠ g`, `i < groups`), arriving at router `g` of group `i`.
+    /// Minimal route: in another group, go to the router holding the blue link to it (green to its
+    /// router position, then black to its chassis), cross; then in the destination group green to
+    /// the destination's router position, then black to its chassis. At most 5 router-to-router
+    /// links, as SimGrid counts them.
+    Dragonfly {
+        /// Groups.
+        groups: u32,
+        /// Chassis per group.
+        chassis: u32,
+        /// Routers per chassis.
+        routers: u32,
+        /// Processors per router.
+        nodes: u32,
+    },
 }
 
 impl Routing {
@@ -101,6 +162,8 @@ impl Routing {
             Routing::ECube { .. } => "e-cube",
             Routing::DestinationTag { .. } => "destination tag",
             Routing::UpDown { .. } => "up/down (nearest common ancestor)",
+            Routing::Pgft { .. } => "parallel generalised fat tree (nearest common ancestor)",
+            Routing::Dragonfly { .. } => "dragonfly (minimal)",
         }
     }
 }

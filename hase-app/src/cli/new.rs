@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use clap::Args;
-use hase_engine::model::{Project, Workload, save_project};
+use hase_engine::model::{DownChoice, Project, UpChoice, Workload, save_project};
 use hase_engine::time::SimTime;
 use hase_entities::workload::programs;
 use hase_library::catalogue::registry_for;
@@ -21,12 +21,21 @@ use super::{rate_arg, time_arg};
 /// Arguments of `hase new`.
 #[derive(Debug, Args)]
 pub struct NewArgs {
-    /// Template: linear, ring, mesh2d, torus2d, torus3d, hypercube, omega, binary_tree, fat_tree.
+    /// Template: linear, ring, mesh2d, torus2d, torus3d, hypercube, omega, binary_tree, fat_tree,
+    /// pgft, dragonfly.
     #[arg(long)]
     pub template: String,
-    /// Dimensions, e.g. `8`, `4x4`, `4x4x2`, `2,3` (fat tree: k,n).
+    /// Dimensions, e.g. `8`, `4x4`, `4x4x2`, `2,3` (fat tree: k,n), `2;4,4;1,2;1,2` (pgft: SimGrid's
+    /// FAT_TREE topo_parameters), `3,1;2,1;3,1;2` (dragonfly: SimGrid's DRAGONFLY topo_parameters).
     #[arg(long)]
     pub dims: String,
+    /// Up-link choice of fat trees and PGFTs: `destination` (d-mod-k, the default), `source`, `first`.
+    #[arg(long, value_parser = up_choice_arg)]
+    pub up_choice: Option<UpChoice>,
+    /// Cable choice on the way down a PGFT with parallel cables: `destination` (the default) or
+    /// `source` (as SimGrid).
+    #[arg(long, value_parser = down_choice_arg)]
+    pub down_choice: Option<DownChoice>,
     /// Component slotted into every switch position (default Router, or Switch2x2 for omega).
     #[arg(long)]
     pub component: Option<String>,
@@ -36,12 +45,23 @@ pub struct NewArgs {
     /// Put the switches in one compound network type (so the network can be made behavioural).
     #[arg(long)]
     pub compound: bool,
-    /// Latency of every link.
+    /// Latency of every link (processor links too, unless `--host-latency` is given).
     #[arg(long, value_parser = time_arg)]
     pub latency: Option<SimTime>,
-    /// Bandwidth of every link: `1GBps`, `10Gbps`, `1G` (= 10⁹ B/s), a bare number of B/s.
+    /// Bandwidth of every link: `1GBps`, `10Gbps`, `1G` (= 10⁹ B/s), a bare number of B/s
+    /// (processor links too, unless `--host-bandwidth` is given).
     #[arg(long, value_parser = rate_arg)]
     pub bandwidth: Option<u64>,
+    /// Latency of the processor–switch links.
+    #[arg(long, value_parser = time_arg)]
+    pub host_latency: Option<SimTime>,
+    /// Bandwidth of the processor–switch links (`unlimited`: no serialisation).
+    #[arg(long, value_parser = rate_arg)]
+    pub host_bandwidth: Option<u64>,
+    /// Ideal processor–switch links: zero latency, no serialisation, so a processor acts as its
+    /// router's own port (as SimGrid's torus hosts do).
+    #[arg(long, conflicts_with_all = ["host_latency", "host_bandwidth"])]
+    pub ideal_host_links: bool,
     /// Built-in MPI program to run (e.g. collective_loop).
     #[arg(long)]
     pub program: Option<String>,
@@ -79,6 +99,21 @@ pub(super) fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     }
     spec.link = link;
     spec.endpoint_link = link;
+    if let Some(l) = args.host_latency {
+        spec.endpoint_link.latency = l;
+    }
+    if let Some(b) = args.host_bandwidth {
+        spec.endpoint_link.bandwidth_bytes_per_s = b;
+    }
+    if args.ideal_host_links {
+        spec.endpoint_link = LinkParams::IDEAL;
+    }
+    if let Some(choice) = args.up_choice {
+        spec.up_choice = choice;
+    }
+    if let Some(choice) = args.down_choice {
+        spec.down_choice = choice;
+    }
     let name = args.name.clone().unwrap_or_else(|| topology.describe());
     let form = if args.compound {
         ProjectForm::Compound { type_name: topology.type_name() }
@@ -131,4 +166,21 @@ fn workload(program: &str, params: &[String]) -> anyhow::Result<Workload> {
         values.insert(k.to_string(), def.parse(v).with_context(|| format!("--param {p}"))?);
     }
     Ok(Workload::Program { name: program.to_string(), params: values })
+}
+
+fn up_choice_arg(text: &str) -> Result<UpChoice, String> {
+    match text {
+        "destination" | "dest" | "d-mod-k" => Ok(UpChoice::ByDestination),
+        "source" | "src" => Ok(UpChoice::BySource),
+        "first" => Ok(UpChoice::First),
+        _ => Err(format!("`{text}`: choose destination, source or first")),
+    }
+}
+
+fn down_choice_arg(text: &str) -> Result<DownChoice, String> {
+    match text {
+        "destination" | "dest" => Ok(DownChoice::ByDestination),
+        "source" | "src" => Ok(DownChoice::BySource),
+        _ => Err(format!("`{text}`: choose destination or source")),
+    }
 }

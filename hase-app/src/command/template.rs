@@ -148,6 +148,8 @@ fn short_name(topology: &Topology) -> &'static str {
         Topology::Omega { .. } => "omega",
         Topology::BinaryTree { .. } => "tree",
         Topology::FatTree { .. } => "ft",
+        Topology::Pgft { .. } => "pgft",
+        Topology::Dragonfly { .. } => "fly",
     }
 }
 

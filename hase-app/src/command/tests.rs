@@ -178,8 +178,8 @@ fn set_param_checks_kind_and_ports() {
     };
     let e = apply(&mut doc, set(4)).unwrap_err().0;
     assert!(e.starts_with("r0.p4: port is linked and would disappear"), "{e}");
-    let e = apply(&mut doc, set(999)).unwrap_err().0;
-    assert_eq!(e, "r0.radix: 999 is out of range [1, 256]");
+    let e = apply(&mut doc, set(9999)).unwrap_err().0;
+    assert_eq!(e, "r0.radix: 9999 is out of range [1, 4096]");
     round_trip(&mut doc, set(8));
     // Clearing the override brings back the default (radix 4), which would orphan r0.p4.
     let clear = Command::SetParam { net: top(), instance: "r0".into(), param: "radix".into(), value: None };

@@ -5,7 +5,7 @@
 //! anything is inserted. Inserting emits one `Command::InsertTemplate` (one undo step).
 
 use egui::{RichText, Ui};
-use hase_engine::model::{Project, UpChoice};
+use hase_engine::model::{DownChoice, Project, UpChoice};
 use hase_engine::units::{format_rate, format_time, parse_rate, parse_time};
 use hase_templates::{Compatible, LinkParams, TemplateSpec, Topology, compatible_components};
 
@@ -33,6 +33,8 @@ pub fn template_title(name: &str) -> &'static str {
         "omega" => "Omega network",
         "binary_tree" => "Binary tree",
         "fat_tree" => "Fat tree (k-ary n-tree)",
+        "pgft" => "Fat tree (SimGrid PGFT)",
+        "dragonfly" => "Dragonfly",
         _ => "Template",
     }
 }
@@ -43,6 +45,8 @@ fn default_dims(name: &str) -> &'static str {
         "torus3d" => "4x4x2",
         "hypercube" => "3",
         "fat_tree" => "2,3",
+        "pgft" => "2;4,4;1,2;1,2",
+        "dragonfly" => "3,1;2,1;3,1;2",
         _ => "8",
     }
 }
@@ -65,6 +69,10 @@ pub struct TemplateDialog {
     pub dims: String,
     /// Fat-tree up-link choice.
     pub up_choice: UpChoice,
+    /// PGFT down-link choice among parallel cables.
+    pub down_choice: DownChoice,
+    /// Processor links are ideal (zero latency, no serialisation).
+    pub ideal_hosts: bool,
     /// Switch component.
     pub switch_type: String,
     /// Processor component.
@@ -96,6 +104,8 @@ impl Default for TemplateDialog {
             template: "fat_tree",
             dims: default_dims("fat_tree").into(),
             up_choice: UpChoice::default(),
+            down_choice: DownChoice::default(),
+            ideal_hosts: false,
             switch_type: "Router".into(),
             endpoint_type: "Processor".into(),
             link: shown.clone(),
@@ -192,7 +202,8 @@ impl TemplateDialog {
     fn request(&self) -> Result<TemplateInsert, FieldErrors> {
         let topology = self.topology();
         let link = link_params(&self.link);
-        let endpoint_link = link_params(&self.endpoint_link);
+        let endpoint_link =
+            if self.ideal_hosts { Ok(LinkParams::IDEAL) } else { link_params(&self.endpoint_link) };
         match (topology, link, endpoint_link) {
             (Ok(topology), Ok(link), Ok(endpoint_link)) => {
                 let mut spec = TemplateSpec::new(topology);
@@ -201,6 +212,7 @@ impl TemplateDialog {
                 spec.link = link;
                 spec.endpoint_link = endpoint_link;
                 spec.up_choice = self.up_choice;
+                spec.down_choice = self.down_choice;
                 let form = if self.compound {
                     InsertForm::Compound {
                         type_name: self.type_name.trim().into(),
@@ -311,7 +323,7 @@ impl TemplateDialog {
             });
             ui.end_row();
 
-            if self.template == "fat_tree" {
+            if matches!(self.template, "fat_tree" | "pgft") {
                 let label = ui.label("Up links").id;
                 egui::ComboBox::from_id_salt("template-up")
                     .selected_text(up_word(self.up_choice))
@@ -326,6 +338,21 @@ impl TemplateDialog {
                     .labelled_by(label);
                 ui.end_row();
             }
+            if self.template == "pgft" {
+                let label = ui.label("Down cables").id;
+                egui::ComboBox::from_id_salt("template-down")
+                    .selected_text(down_word(self.down_choice))
+                    .width(width)
+                    .show_ui(ui, |ui| {
+                        for choice in [DownChoice::ByDestination, DownChoice::BySource] {
+                            ui.selectable_value(&mut self.down_choice, choice, down_word(choice))
+                                .on_hover_text(down_help(choice));
+                        }
+                    })
+                    .response
+                    .labelled_by(label);
+                ui.end_row();
+            }
             let compatible = self.preview.as_ref().map(|p| p.compatible.clone()).unwrap_or_default();
             let label = ui.label("Switch").id;
             component_combo(ui, label, "Switch", &mut self.switch_type, &compatible.switches, width);
@@ -334,18 +361,23 @@ impl TemplateDialog {
             component_combo(ui, label, "Processor", &mut self.endpoint_type, &compatible.endpoints, width);
             ui.end_row();
 
-            for (label, fields, error, salt) in [
-                ("Switch links", &mut self.link, errors.and_then(|e| e.link.clone()), "template-link"),
+            for (label, fields, error, salt, ideal) in [
+                ("Switch links", &mut self.link, errors.and_then(|e| e.link.clone()), "template-link", None),
                 (
                     "Processor links",
                     &mut self.endpoint_link,
                     errors.and_then(|e| e.endpoint_link.clone()),
                     "template-plink",
+                    Some(&mut self.ideal_hosts),
                 ),
             ] {
                 top_label(ui, label);
                 ui.vertical(|ui| {
+                    let fields_enabled = !ideal.as_deref().copied().unwrap_or(false);
                     ui.horizontal(|ui| {
+                        if !fields_enabled {
+                            ui.disable();
+                        }
                         ui.weak("latency");
                         ui.add(
                             egui::TextEdit::singleline(&mut fields.0)
@@ -361,6 +393,11 @@ impl TemplateDialog {
                         )
                         .accessible_name(format!("{label} bandwidth"));
                     });
+                    if let Some(ideal) = ideal {
+                        ui.checkbox(ideal, "ideal: zero latency, no serialisation").on_hover_text(
+                            "The processor acts as its switch's own port, as SimGrid's torus hosts do",
+                        );
+                    }
                     error_line(ui, &error);
                 });
                 ui.end_row();
@@ -528,6 +565,20 @@ fn fresh(stem: &str, taken: impl Fn(&str) -> bool, sep: &str) -> String {
         return stem.to_string();
     }
     (2..=10_000).map(|i| format!("{stem}{sep}{i}")).find(|n| !taken(n)).unwrap_or_else(|| stem.to_string())
+}
+
+fn down_word(choice: DownChoice) -> &'static str {
+    match choice {
+        DownChoice::ByDestination => "by destination",
+        DownChoice::BySource => "by source (as SimGrid)",
+    }
+}
+
+fn down_help(choice: DownChoice) -> &'static str {
+    match choice {
+        DownChoice::ByDestination => "Cable dest mod p: destinations below one child spread over the cables.",
+        DownChoice::BySource => "Cable source mod p, as SimGrid's FAT_TREE clusters choose it.",
+    }
 }
 
 fn up_word(choice: UpChoice) -> &'static str {

@@ -1,6 +1,10 @@
-//! The algorithmic routing rules — dimension order, e-cube, destination tag, up/down — each holding
-//! O(1) state per router (its address and a shared copy of the network's shape), built from the
-//! router's parameters and checked against its ports. Conventions: `hase_engine::model::routing`.
+//! The algorithmic routing rules — dimension order, e-cube, destination tag, up/down, parallel
+//! generalised fat tree, dragonfly — each holding O(1) state per router (its address and a shared
+//! copy of the network's shape), built from the router's parameters and checked against its ports.
+//! Conventions: `hase_engine::model::routing`.
+
+mod dragonfly;
+mod pgft;
 
 use std::sync::Arc;
 
@@ -8,6 +12,8 @@ use hase_engine::elaborate::{FlatEntity, PortIndex};
 use hase_engine::model::{ParamValue, Routing, UpChoice};
 
 use super::RoutingError;
+use dragonfly::{DragonflyRouter, DragonflyShape};
+use pgft::{PgftShape, PgftSwitch};
 
 /// The shape of a network's rule, checked once per network and shared by its routers.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,6 +26,10 @@ pub(super) enum Shape {
     Omega { stages: u32 },
     /// k-ary n-tree with `up_ports` up links per switch below the top.
     Tree { arity: u32, levels: u32, up_ports: u32, up_choice: UpChoice },
+    /// Parallel generalised fat tree.
+    Pgft(Arc<PgftShape>),
+    /// Dragonfly.
+    Dragonfly(DragonflyShape),
 }
 
 impl Shape {
@@ -70,6 +80,12 @@ impl Shape {
                 }
                 Shape::Tree { arity: *arity, levels: *levels, up_ports: *up_ports, up_choice: *up_choice }
             }
+            Routing::Pgft { down, up, parallel, up_choice, down_choice } => Shape::Pgft(Arc::new(
+                PgftShape::new(down, up, parallel, *up_choice, *down_choice).map_err(bad)?,
+            )),
+            Routing::Dragonfly { groups, chassis, routers, nodes } => {
+                Shape::Dragonfly(DragonflyShape::new(*groups, *chassis, *routers, *nodes).map_err(bad)?)
+            }
         }))
     }
 }
@@ -85,6 +101,10 @@ pub(super) enum Algo {
     DestinationTag { stages: u32, stage: u32, row: u32 },
     /// Up/down in a k-ary n-tree: `below = k^level`, the switch serves ranks `r / (below·k) = subtree`.
     UpDown { arity: u32, up_ports: u32, up_choice: UpChoice, below: u64, subtree: u64, top: bool, ranks: u64 },
+    /// One switch of a parallel generalised fat tree.
+    Pgft(PgftSwitch),
+    /// One dragonfly router.
+    Dragonfly(DragonflyRouter),
 }
 
 /// A non-negative integer parameter of a router, read for `rule`.
@@ -178,6 +198,35 @@ impl Algo {
                 let need = *arity as usize + if top { 0 } else { *up_ports as usize };
                 (algo, need)
             }
+            Shape::Pgft(shape) => {
+                let rule = "PGFT";
+                let level = int_param(e, "level", rule, shape.levels() as u64)? as usize + 1;
+                let index = int_param(e, "index", rule, shape.switches(level))?;
+                let need = shape.ports(level) as usize;
+                let high = index / shape.up_below[level];
+                (Algo::Pgft(PgftSwitch { shape: shape.clone(), level, high }), need)
+            }
+            Shape::Dragonfly(shape) => {
+                let got = e.params.get("coord");
+                let bounds = [shape.groups, shape.chassis, shape.routers];
+                let at = match got.and_then(ParamValue::as_int_array) {
+                    Some(&[g, c, r])
+                        if [g, c, r].iter().zip(bounds).all(|(v, b)| *v >= 0 && (*v as u64) < b) =>
+                    {
+                        [g as u64, c as u64, r as u64]
+                    }
+                    _ => {
+                        return Err(RoutingError::BadParam {
+                            path: e.path.clone(),
+                            rule: "dragonfly",
+                            param: "coord",
+                            need: format!("[group, chassis, router] within {bounds:?}"),
+                            got: got.map_or_else(|| "nothing".into(), ParamValue::display),
+                        });
+                    }
+                };
+                (Algo::Dragonfly(DragonflyRouter { shape: *shape, at }), shape.ports() as usize)
+            }
         };
         if e.ports.len() < need {
             return Err(RoutingError::TooFewPorts {
@@ -197,6 +246,8 @@ impl Algo {
             Algo::ECube { .. } => "e-cube",
             Algo::DestinationTag { .. } => "destination-tag",
             Algo::UpDown { .. } => "up/down",
+            Algo::Pgft(_) => "PGFT",
+            Algo::Dragonfly(_) => "dragonfly",
         }
     }
 
@@ -213,6 +264,8 @@ impl Algo {
                 (0..*arity).map(|c| (c as PortIndex, subtree * u64::from(*arity) + u64::from(c))).collect()
             }
             Algo::DestinationTag { .. } | Algo::UpDown { .. } => Vec::new(),
+            Algo::Pgft(switch) => switch.processor_ports(),
+            Algo::Dragonfly(router) => router.processor_ports(),
         }
     }
 
@@ -275,6 +328,8 @@ impl Algo {
                 };
                 Some((k + up) as PortIndex)
             }
+            Algo::Pgft(switch) => switch.next_port(dst, src),
+            Algo::Dragonfly(router) => router.next_port(dst),
         }
     }
 }
