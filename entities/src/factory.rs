@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use hase_engine::elaborate::{Endpoint, EntityId, FlatEntity, FlatModel, elaborate_type};
-use hase_engine::model::{TypeRegistry, Workload};
+use hase_engine::model::{Placement, PlacementError, TypeRegistry, Workload};
 use hase_engine::time::SimTime;
 use hase_engine::{Behaviour, PortIndex};
 
@@ -18,13 +18,14 @@ use crate::netmodel::datasheet::{self, Estimate};
 use crate::netmodel::hop::HopModel;
 use crate::netmodel::paths::{PathSource, PathTable};
 use crate::netmodel::sheet::SheetModel;
+use crate::placement::RankAddresses;
 use crate::processor::actions::CpuModel;
 use crate::processor::mpi::MpiLimits;
 use crate::processor::sheet::SheetTiming;
 use crate::processor::{ProcessorBehaviour, ProcessorConfig};
 use crate::router::routing::{RankError, RankMap, Route, RoutingError, assign_ranks, build_routes};
 use crate::router::switch::{RouteDecision, RouterBehaviour, RouterConfig, Switching};
-use crate::workload::program::RankProgram;
+use crate::workload::program::{OpList, RankProgram};
 use crate::workload::{WorkloadError, programs_for};
 
 /// Why the behaviours could not be built.
@@ -39,6 +40,9 @@ pub enum FactoryError {
     /// The workload cannot be loaded.
     #[error(transparent)]
     Workload(#[from] WorkloadError),
+    /// The rank placement names processors that are not there.
+    #[error(transparent)]
+    Placement(#[from] PlacementError),
     /// Something about one entity.
     #[error("{path}: {message}")]
     At {
@@ -63,21 +67,29 @@ pub struct BuildInputs<'a> {
     pub workload: &'a Workload,
     /// Directory that relative workload paths are resolved against.
     pub base_dir: &'a Path,
+    /// Which processors run the workload's ranks.
+    pub placement: &'a Placement,
 }
 
 /// The result: behaviours in entity order plus the rank numbering used.
 pub struct Built {
     /// One behaviour per entity.
     pub behaviours: Vec<Box<dyn Behaviour<NetMsg>>>,
-    /// Rank numbering.
+    /// Rank numbering (processor ranks, the network's addresses).
     pub ranks: RankMap,
+    /// The processors the workload's MPI ranks run on.
+    pub placement: RankAddresses,
 }
 
 /// Build every entity's behaviour.
 pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError> {
     let model = inputs.model;
     let ranks = assign_ranks(model)?;
-    let size = ranks.len() as u32;
+    let placed = RankAddresses::resolve(inputs.placement, ranks.len(), |path| {
+        model.find(path).and_then(|id| ranks.rank_of(id))
+    })?;
+    let size = placed.world();
+    let addresses = (!placed.is_identity()).then(|| Arc::new(placed.clone()));
     let mut programs: Vec<Option<Box<dyn RankProgram>>> =
         programs_for(inputs.workload, size, inputs.base_dir)?.into_iter().map(Some).collect();
     let mut routes: Vec<Option<Route>> = build_routes(model, &ranks)?;
@@ -87,12 +99,20 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
         let id = i as EntityId;
         let b: Box<dyn Behaviour<NetMsg>> = match e.behaviour.as_str() {
             PROCESSOR => {
-                let rank = ranks.rank_of(id).ok_or_else(|| at(e, "processor has no rank"))?;
-                let program = programs
-                    .get_mut(rank as usize)
-                    .and_then(Option::take)
-                    .ok_or_else(|| at(e, format!("no program for rank {rank}")))?;
+                let address = ranks.rank_of(id).ok_or_else(|| at(e, "processor has no rank"))?;
+                // A processor left out of the placement idles (and keeps its own rank).
+                let (rank, program) = match placed.rank(address) {
+                    Some(rank) => {
+                        let program = programs
+                            .get_mut(rank as usize)
+                            .and_then(Option::take)
+                            .ok_or_else(|| at(e, format!("no program for rank {rank}")))?;
+                        (rank, program)
+                    }
+                    None => (address, Box::new(OpList::default()) as Box<dyn RankProgram>),
+                };
                 let mut config = processor_config(model, id, e, rank, size, program)?;
+                config.addresses.clone_from(&addresses);
                 config.sheet = model
                     .peer(Endpoint { entity: id, port: config.tx })
                     .and_then(|peer| sheets.get(&peer.entity))
@@ -104,14 +124,14 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
                 Box::new(RouterBehaviour::new(router_config(model, id, e, route)?))
             }
             NETWORK_MODEL => match sheets.get(&id) {
-                Some(timing) => sheet_model(model, id, e, &ranks, timing)?,
+                Some(timing) => sheet_model(model, id, e, &ranks, &placed, timing)?,
                 None => network_model(inputs, id, e, &ranks)?,
             },
             other => return Err(at(e, format!("unknown behaviour `{other}`"))),
         };
         behaviours.push(b);
     }
-    Ok(Built { behaviours, ranks })
+    Ok(Built { behaviours, ranks, placement: placed })
 }
 
 fn switching_of(e: &FlatEntity) -> Result<Switching, FactoryError> {
@@ -184,6 +204,7 @@ fn processor_config(
         downstream_credits: downstream_credits(model, Endpoint { entity: id, port: tx }),
         sheet: None,
         program,
+        addresses: None,
     })
 }
 
@@ -244,18 +265,23 @@ fn sheet_models(model: &FlatModel) -> Result<BTreeMap<EntityId, SheetTiming>, Fa
     Ok(sheets)
 }
 
-/// A network model at the data-sheet level. Every rank must be attached to it: collectives take
-/// every rank of the run.
+/// A network model at the data-sheet level. Every placed rank must be attached to it: collectives
+/// take every rank of the run.
 fn sheet_model(
     model: &FlatModel,
     id: EntityId,
     e: &FlatEntity,
     ranks: &RankMap,
+    placed: &RankAddresses,
     timing: &SheetTiming,
 ) -> Result<Box<dyn Behaviour<NetMsg>>, FactoryError> {
     let rank_port = rank_ports(model, id, e, ranks);
-    let detached: Vec<String> =
-        (0..rank_port.len()).filter(|r| rank_port[*r].is_none()).map(|r| r.to_string()).collect();
+    let detached: Vec<String> = placed
+        .addresses()
+        .iter()
+        .filter(|a| rank_port[**a as usize].is_none())
+        .map(ToString::to_string)
+        .collect();
     if !detached.is_empty() {
         return Err(at(
             e,
@@ -270,7 +296,7 @@ fn sheet_model(
     Ok(Box::new(SheetModel::new(
         timing.sheet.clone(),
         timing.estimate,
-        ranks.len() as u32,
+        placed.world(),
         rank_port,
         inbound_latency,
     )))

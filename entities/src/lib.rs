@@ -8,6 +8,7 @@ pub mod flow;
 pub mod message;
 pub mod mpi;
 pub mod netmodel;
+pub mod placement;
 pub mod processor;
 pub mod router;
 pub mod workload;

@@ -335,3 +335,33 @@ fn a_router_s_live_values_are_offered_displayed_and_replayed() {
     assert_eq!(drawn.values, 2, "{drawn:?}");
     assert!(drawn.cells_written + drawn.cells_read > 0, "{drawn:?}");
 }
+
+#[test]
+fn ranks_placed_on_half_the_processors_hide_the_others_in_the_timing_diagram() {
+    let mut h = harness_with(hase_library::examples::fat_tree_allreduce().unwrap().project);
+    h.get_by_label("Placement").click();
+    h.run_steps(3);
+    h.get_by_label("the first N").click();
+    h.run_steps(3);
+    h.get_by_label("N").focus();
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("N").type_text("4");
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+    assert_eq!(h.state().editor.doc.project.placement, hase_engine::model::Placement::First(4));
+    assert!(h.query_by_label_contains("Ranks run on the first 4 processors").is_some());
+    run_design(&mut h);
+    let run = h.state().session.current.clone().unwrap();
+    assert_eq!(run.stats.outcome, "completed");
+    let rows = h.state().session.timing.rows_of(&run.replay);
+    let shown: Vec<&str> = rows.iter().map(|r| r.label.as_str()).filter(|l| l.starts_with('p')).collect();
+    assert_eq!(shown, ["p0", "p1", "p2", "p3"], "processors p4–p7 run nothing and are not shown");
+    // The inspector says what a selected processor runs.
+    h.state_mut().editor.selection.only("p5");
+    h.run_steps(3);
+    assert!(h.query_by_label_contains("Not used by the workload (processor rank 5)").is_some());
+    h.state_mut().editor.selection.only("p2");
+    h.run_steps(3);
+    assert!(h.query_by_label_contains("Runs MPI rank 2 of the workload").is_some());
+}

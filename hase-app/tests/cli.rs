@@ -322,3 +322,41 @@ fn pgft_and_dragonfly_templates_with_their_routing_choices_and_host_links() {
     assert!(text(&out).1.contains("18 switches, 36 processors"), "{:?}", text(&out));
     assert!(hase(&["validate", p(&fly)]).status.success());
 }
+
+#[test]
+fn ranks_are_placed_with_np_a_list_or_a_hostfile() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = dir.path().join("line.ron");
+    let out = hase(&[
+        "new",
+        "--template",
+        "linear",
+        "--dims",
+        "8",
+        "--program",
+        "ping_pong",
+        "--np",
+        "2",
+        "-o",
+        p(&line),
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(std::fs::read_to_string(&line).unwrap().contains("placement: First(2)"));
+    let makespan = |extra: &[&str]| {
+        let mut args = vec!["run", p(&line), "--quiet"];
+        args.extend_from_slice(extra);
+        let out = hase(&args);
+        assert!(out.status.success(), "{:?}", text(&out));
+        text(&out).0
+    };
+    let near = makespan(&[]);
+    let far = makespan(&["--ranks", "0,7"]);
+    assert_ne!(near, far, "ranks 7 hops apart take longer than neighbours");
+    let hostfile = dir.path().join("hosts");
+    std::fs::write(&hostfile, "# SMPI hostfile\np0\np7:1\n").unwrap();
+    assert_eq!(makespan(&["--hostfile", p(&hostfile)]), far);
+    std::fs::write(&hostfile, "p0\np0\n").unwrap();
+    let out = hase(&["run", p(&line), "--hostfile", p(&hostfile)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("placement entries 0 and 1 both name processor `p0`"), "{:?}", text(&out));
+}

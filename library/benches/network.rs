@@ -102,6 +102,7 @@ fn memory_per_entity(c: &mut Criterion) {
         registry: &registry,
         workload: &p.workload,
         base_dir: std::path::Path::new("."),
+        placement: &p.placement,
     })
     .unwrap();
     let sim = Simulation::new(model.clone(), built.behaviours, SimConfig::default()).unwrap();

@@ -88,6 +88,9 @@ pub struct RunResult {
     pub trace_error: Option<String>,
     /// The flat model that was simulated.
     pub model: Arc<FlatModel>,
+    /// Processors (entity numbers, as in the trace) that run none of the workload's ranks because
+    /// the placement leaves them out; empty when every processor takes part.
+    pub unused_processors: Vec<u32>,
 }
 
 /// Why a run could not start.
@@ -128,7 +131,14 @@ pub fn run_project(
         registry: &registry,
         workload: &project.workload,
         base_dir: &options.base_dir,
+        placement: &project.placement,
     })?;
+    let unused_processors: Vec<u32> = built
+        .ranks
+        .iter()
+        .filter(|(address, _)| built.placement.rank(*address).is_none())
+        .map(|(_, entity)| entity)
+        .collect();
     let level =
         TraceLevel::new(options.level.unwrap_or(project.settings.trace_level)).map_err(RunError::Option)?;
     let seed = options.seed.unwrap_or(project.settings.seed);
@@ -170,6 +180,7 @@ pub fn run_project(
         trace,
         trace_error: report.trace_error,
         model,
+        unused_processors,
     })
 }
 

@@ -1,9 +1,10 @@
-//! The document model: entity types, instances, links, compounds, layout, workload and run
-//! settings, with RON (de)serialisation and schema versions.
+//! The document model: entity types, instances, links, compounds, layout, workload, rank placement
+//! and run settings, with RON (de)serialisation and schema versions.
 
 pub mod layout;
 pub mod network;
 pub mod params;
+pub mod placement;
 pub mod project;
 pub mod registry;
 pub mod routing;
@@ -13,6 +14,7 @@ pub mod types;
 pub use layout::{NetworkLayout, ParamDisplay, Pos, ProjectLayout};
 pub use network::{AbstractionLevel, Instance, Link, Network, PortRef};
 pub use params::{ParamDef, ParamError, ParamKind, ParamValue};
+pub use placement::{Placement, PlacementError, instance_name_for_host};
 pub use project::{Project, RunSettings, SCHEMA_VERSION, StreamSource, Workload};
 pub use registry::TypeRegistry;
 pub use routing::{DownChoice, Routing, UpChoice};

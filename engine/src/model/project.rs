@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::layout::ProjectLayout;
 use super::network::Network;
 use super::params::ParamValue;
+use super::placement::Placement;
 use super::types::EntityType;
 use crate::time::SimTime;
 
@@ -95,6 +96,9 @@ pub struct Project {
     /// What the processors run.
     #[serde(default)]
     pub workload: Workload,
+    /// Which processors the workload's ranks run on, in order (every processor by default).
+    #[serde(default, skip_serializing_if = "Placement::is_all")]
+    pub placement: Placement,
     /// Seed, trace level, run-until.
     #[serde(default)]
     pub settings: RunSettings,
@@ -111,6 +115,7 @@ impl Project {
             network: Network::default(),
             layout: ProjectLayout::default(),
             workload: Workload::Idle,
+            placement: Placement::All,
             settings: RunSettings::default(),
         }
     }

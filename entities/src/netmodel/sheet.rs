@@ -142,9 +142,14 @@ impl SheetModel {
     }
 
     fn enter(&mut self, ctx: &mut Ctx<'_, NetMsg>, port: PortIndex, call: CollectiveCall) {
-        if call.rank >= self.processes {
-            let text =
-                format!("collective entry from rank {} but there are {} ranks", call.rank, self.processes);
+        // Entries carry the caller's processor rank (its network address), which may exceed the
+        // number of ranks taking part when the workload is placed on some of the processors.
+        if call.rank as usize >= self.rank_port.len() {
+            let text = format!(
+                "collective entry from rank {} but there are {} ranks",
+                call.rank,
+                self.rank_port.len()
+            );
             return self.error(ctx, text);
         }
         let latency = self.inbound_latency.get(usize::from(port)).copied().unwrap_or_default();

@@ -82,6 +82,7 @@ fn processor(rank: u32, size: u32, timing: &SheetTiming, ops: Vec<Op>) -> Box<dy
         downstream_credits: None,
         sheet: Some(timing.clone()),
         program: Box::new(OpList::new(ops)),
+        addresses: None,
     }))
 }
 
@@ -358,8 +359,13 @@ fn build(model: &FlatModel, streams: &[&str]) -> Result<Vec<Box<dyn Behaviour<Ne
             .map(|(r, s)| (r as u32, StreamSource::Inline((*s).into())))
             .collect(),
     };
-    let inputs =
-        BuildInputs { model, registry: &registry, workload: &workload, base_dir: std::path::Path::new(".") };
+    let inputs = BuildInputs {
+        model,
+        registry: &registry,
+        workload: &workload,
+        base_dir: std::path::Path::new("."),
+        placement: &hase_engine::model::Placement::All,
+    };
     build_behaviours(&inputs).map(|b| b.behaviours).map_err(|e| e.to_string())
 }
 

@@ -14,6 +14,7 @@ pub mod mpi;
 pub mod sheet;
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
 
 use hase_engine::kernel::SendInfo;
 use hase_engine::time::SimTime;
@@ -23,6 +24,7 @@ use hase_engine::{Behaviour, Ctx, PortIndex};
 use crate::flow::{Outgoing, OutputPort};
 use crate::message::{CollectiveCall, Context, NetMsg, Packet};
 use crate::mpi::op::{Algorithm, CollectiveKind, RecvStatus, RequestId};
+use crate::placement::RankAddresses;
 use crate::workload::program::{ProgramCtx, RankProgram};
 use actions::{Action, CpuModel, Handle, WaitOn, state, translate};
 use live::Live;
@@ -58,6 +60,9 @@ pub struct ProcessorConfig {
     pub sheet: Option<SheetTiming>,
     /// The program.
     pub program: Box<dyn RankProgram>,
+    /// Where the workload's MPI ranks run, when the workload is placed on some processors or in
+    /// another order (`None`: MPI rank = processor rank). Packets carry processor ranks.
+    pub addresses: Option<Arc<RankAddresses>>,
 }
 
 /// A processor running one rank.
@@ -88,6 +93,7 @@ pub struct ProcessorBehaviour {
     sent_bytes: u64,
     received_messages: u64,
     live: Live,
+    addresses: Option<Arc<RankAddresses>>,
 }
 
 impl ProcessorBehaviour {
@@ -122,6 +128,7 @@ impl ProcessorBehaviour {
             sent_bytes: 0,
             received_messages: 0,
             live: Live::default(),
+            addresses: config.addresses,
         }
     }
 
@@ -149,7 +156,10 @@ impl ProcessorBehaviour {
             return;
         }
         let now = ctx.now();
-        for packet in effects.packets {
+        for mut packet in effects.packets {
+            if let Some(a) = &self.addresses {
+                (packet.src, packet.dst) = (a.address(packet.src), a.address(packet.dst));
+            }
             self.nic.push(Outgoing { packet, earliest: now, from_port: None });
         }
         self.pump(ctx);
@@ -271,7 +281,11 @@ impl ProcessorBehaviour {
                 }
                 Action::SheetCollective(call) => {
                     ctx.set_state(state::collective(call.kind));
-                    if ctx.send(self.nic.port, NetMsg::CollectiveEnter(call)).is_none() {
+                    let mut entry = call;
+                    if let Some(a) = &self.addresses {
+                        entry.rank = a.address(call.rank);
+                    }
+                    if ctx.send(self.nic.port, NetMsg::CollectiveEnter(entry)).is_none() {
                         return self
                             .fail(ctx, "cannot reach the data-sheet network: the port is not connected");
                     }
@@ -346,6 +360,15 @@ impl ProcessorBehaviour {
     }
 
     fn on_packet(&mut self, ctx: &mut Ctx<'_, NetMsg>, packet: &Packet) {
+        let mut packet = *packet;
+        if let Some(a) = &self.addresses {
+            let (Some(src), Some(dst)) = (a.rank(packet.src), a.rank(packet.dst)) else {
+                ctx.comment(|| format!("processor {} got a packet outside the placement", packet.dst));
+                return;
+            };
+            (packet.src, packet.dst) = (src, dst);
+        }
+        let packet = &packet;
         if packet.dst != self.rank {
             ctx.comment(|| format!("rank {} received a packet for rank {}", self.rank, packet.dst));
             return;
@@ -356,6 +379,10 @@ impl ProcessorBehaviour {
 
     /// Sheet mode: the network model releases us from a collective.
     fn on_collective_done(&mut self, ctx: &mut Ctx<'_, NetMsg>, done: &CollectiveCall) {
+        let mut done = *done;
+        if let Some(rank) = self.addresses.as_ref().and_then(|a| a.rank(done.rank)) {
+            done.rank = rank;
+        }
         match self.in_collective {
             Some(c) if c.seq == done.seq && done.rank == self.rank => self.in_collective = None,
             _ => ctx.comment(|| {

@@ -65,6 +65,7 @@ fn processor(rank: u32, ops: Vec<Op>) -> Box<dyn Behaviour<NetMsg>> {
         downstream_credits: None,
         sheet: None,
         program: Box::new(OpList::new(ops)),
+        addresses: None,
     }))
 }
 

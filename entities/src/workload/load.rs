@@ -32,7 +32,9 @@ pub enum WorkloadError {
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
     Ranks(Vec<RankError>),
     /// A stream is given for a rank the network does not have.
-    #[error("a stream is given for rank {rank} but the network has only {size} processors")]
+    #[error(
+        "a stream is given for rank {rank} but the workload runs on {size} ranks (its processors or placement)"
+    )]
     NoSuchRank {
         /// The rank.
         rank: u32,
@@ -43,7 +45,10 @@ pub enum WorkloadError {
     #[error(transparent)]
     Trace(#[from] TiError),
     /// The trace has another number of ranks than the network has processors.
-    #[error("{path}: the trace has {trace} ranks but the network has {size} processors")]
+    #[error(
+        "{path}: the trace has {trace} ranks but the workload runs on {size} (the processors, or the placement: \
+         --np, --ranks, --hostfile)"
+    )]
     TraceSize {
         /// Trace file.
         path: String,

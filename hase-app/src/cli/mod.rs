@@ -2,6 +2,7 @@
 //! Errors go to stderr with a non-zero exit code; times accept units (`10us`, `2.5ms`).
 
 mod new;
+mod placement;
 mod run;
 mod trace;
 

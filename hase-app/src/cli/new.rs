@@ -16,6 +16,7 @@ use hase_library::runner::base_dir_of;
 use hase_library::workload_trace::use_workload_trace;
 use hase_templates::{LinkParams, ProjectForm, TemplateSpec, Topology, template_project};
 
+use super::placement::PlacementArgs;
 use super::{rate_arg, time_arg};
 
 /// Arguments of `hase new`.
@@ -69,6 +70,9 @@ pub struct NewArgs {
     /// project names it relative to the output file's directory when it can.
     #[arg(long, value_name = "INDEX.ti", conflicts_with = "program")]
     pub workload_trace: Option<PathBuf>,
+    /// Where the workload's ranks run.
+    #[command(flatten)]
+    pub placement: PlacementArgs,
     /// Program parameter `name=value`; repeatable.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
@@ -126,14 +130,17 @@ pub(super) fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     } else if !args.params.is_empty() {
         bail!("--param needs --program");
     }
+    if let Some(placement) = args.placement.placement()? {
+        project.placement = placement;
+    }
     if let Some(trace) = &args.workload_trace {
         let found = use_workload_trace(&mut project, trace, &base_dir_of(&args.output))?;
         eprintln!("{}", found.describe(trace));
         let processors = topology.counts().endpoints;
-        if found.ranks as u64 != processors {
+        if project.placement.is_all() && found.ranks as u64 != processors {
             eprintln!(
-                "note: the trace has {} ranks and the network {processors} processors; a run needs as many \
-                 processors as ranks",
+                "note: the trace has {} ranks and the network {processors} processors; place the ranks with \
+                 --np, --ranks or --hostfile",
                 found.ranks
             );
         }

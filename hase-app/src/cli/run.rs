@@ -18,6 +18,7 @@ use hase_library::runner::{RunOptions, RunResult, TraceTarget, base_dir_of, run_
 use hase_library::workload_trace::use_workload_trace;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::placement::PlacementArgs;
 use super::{read_project, time_arg};
 
 /// Arguments of `hase run`.
@@ -34,6 +35,9 @@ pub struct RunArgs {
     /// the project's workload.
     #[arg(long, value_name = "INDEX.ti")]
     pub workload_trace: Option<PathBuf>,
+    /// Where the workload's ranks run (default: the project's placement).
+    #[command(flatten)]
+    pub placement: PlacementArgs,
     /// Seed of every random stream (default: the project's).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -68,6 +72,9 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         if !args.quiet {
             eprintln!("{}", found.describe(trace));
         }
+    }
+    if let Some(placement) = args.placement.placement()? {
+        project.placement = placement;
     }
     for set in &args.sets {
         apply_set(&mut project, set)?;
@@ -107,6 +114,9 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some(e) = &result.trace_error {
         eprintln!("warning: the trace is incomplete: {e}");
+    }
+    if !project.placement.is_all() && !args.quiet {
+        eprintln!("placement: {}", project.placement.describe());
     }
     print_summary(&project.name, &result, args.quiet)?;
     Ok(match result.outcome {

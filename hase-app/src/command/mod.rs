@@ -18,8 +18,8 @@ use std::collections::BTreeMap;
 
 use hase_engine::SimTime;
 use hase_engine::model::{
-    AbstractionLevel, EntityType, Instance, Link, NetworkLayout, ParamDisplay, ParamValue, Pos, Routing,
-    RunSettings, Workload,
+    AbstractionLevel, EntityType, Instance, Link, NetworkLayout, ParamDisplay, ParamValue, Placement, Pos,
+    Routing, RunSettings, Workload,
 };
 
 use crate::document::{Document, NetworkId};
@@ -207,6 +207,11 @@ pub enum Command {
         /// The run settings.
         settings: RunSettings,
     },
+    /// Place the workload's ranks on processors (every processor, the first N, or a list).
+    SetPlacement {
+        /// The new placement.
+        placement: Placement,
+    },
     /// Rename the project (what "Save as" does to the document it continues with).
     SetProjectName {
         /// The new name.
@@ -282,6 +287,7 @@ impl Command {
             Command::SetRunSettings { .. } => "set run settings".into(),
             Command::RestoreRun { .. } => "restore workload and run settings".into(),
             Command::SetProjectName { name } => format!("rename project to {name}"),
+            Command::SetPlacement { placement } => format!("place ranks on {}", placement.describe()),
             Command::SetRouting { routing, .. } => format!("set routing to {}", routing.name()),
             Command::InsertTemplate { insert, .. } => insert.label(),
             Command::Batch { label, .. } => label.clone(),
@@ -328,6 +334,7 @@ pub fn apply(doc: &mut Document, command: Command) -> Result<Applied, CommandErr
         Command::RestoreRun { workload, settings } => Ok(project::restore_run(doc, workload, settings)),
         Command::SetRouting { net, routing } => project::set_routing(doc, net, routing),
         Command::SetProjectName { name } => project::set_project_name(doc, name),
+        Command::SetPlacement { placement } => project::set_placement(doc, placement),
         Command::Batch { label, commands } => apply_batch(doc, &label, commands),
         primitive => primitives::apply_primitive(doc, primitive),
     };

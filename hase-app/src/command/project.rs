@@ -1,8 +1,8 @@
-//! Project-wide primitive commands: the workload, the run settings, a network's routing rule and
-//! the project's name.
+//! Project-wide primitive commands: the workload, the rank placement, the run settings, a network's
+//! routing rule and the project's name.
 //! Each checks the new value first (a refusal changes nothing and says why) and returns its inverse.
 
-use hase_engine::model::{ParamValue, Routing, RunSettings, StreamSource, Workload};
+use hase_engine::model::{ParamValue, Placement, Routing, RunSettings, StreamSource, Workload};
 use hase_entities::workload::programs;
 use hase_entities::workload::stream::parse_stream;
 
@@ -64,6 +64,22 @@ pub fn check_program<'a>(
         def.kind.check(value).map_err(|e| CommandError::new(format!("{name}.{param}: {e}")))?;
     }
     Ok(())
+}
+
+/// Replace the rank placement; a list must name at least one processor (whether they exist is
+/// checked when the project runs, against its rank numbering).
+pub(super) fn set_placement(doc: &mut Document, placement: Placement) -> Result<Applied, CommandError> {
+    let empty = match &placement {
+        Placement::All => false,
+        Placement::First(n) => *n == 0,
+        Placement::Ranks(r) => r.is_empty(),
+        Placement::Hosts(h) => h.is_empty(),
+    };
+    if empty {
+        return Err(CommandError::new("a placement must name at least one processor".to_string()));
+    }
+    let old = std::mem::replace(&mut doc.project.placement, placement);
+    Ok(Applied { inverse: Command::SetPlacement { placement: old }, created: Vec::new() })
 }
 
 /// Replace the run settings; the trace level must be 1 to 5.

@@ -9,7 +9,7 @@ pub mod load;
 pub mod markers;
 pub mod pyramid;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use hase_engine::time::SimTime;
 use hase_engine::trace::{MessageFlight, Record, Trace, TraceHeader};
@@ -78,6 +78,8 @@ pub struct Replay {
     pub visited: Vec<u64>,
     /// Longest time any message spent between departure and arrival (ps).
     pub longest_flight_ps: u64,
+    /// Processors the run's rank placement left out (entity numbers): the timing diagram hides them.
+    pub unused: BTreeSet<u32>,
 }
 
 impl Replay {
@@ -162,6 +164,7 @@ impl Replay {
             by_path,
             visited,
             longest_flight_ps,
+            unused: BTreeSet::new(),
         }
     }
 

@@ -89,7 +89,8 @@ pub fn execute(
     progress.now_ps.store(result.stats.makespan_ps, Ordering::Relaxed);
     progress.phase.store(1, Ordering::Relaxed);
     let trace = result.trace.unwrap_or_default();
-    let replay = Replay::build(&trace);
+    let mut replay = Replay::build(&trace);
+    replay.unused = result.unused_processors.iter().copied().collect();
     let key = run_key(
         request.settings.seed,
         request.settings.level,

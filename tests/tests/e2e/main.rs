@@ -10,3 +10,4 @@ mod examples;
 mod failures;
 mod levels;
 mod oracles;
+mod placement;

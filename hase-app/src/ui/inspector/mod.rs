@@ -4,6 +4,7 @@
 //! the unit last typed for that field.
 
 mod params;
+pub mod placement;
 pub mod workload;
 
 use egui::{RichText, Ui};
@@ -117,6 +118,12 @@ impl Inspector {
             }
         } else {
             ui.weak("Mixed types: only shared parameters are shown.");
+        }
+        if single
+            && editor.current_net() == crate::document::NetworkId::Top
+            && let Some(text) = placement::processor_rank_text(editor, &names[0])
+        {
+            ui.weak(text);
         }
         if same_type && first_type.is_compound() {
             ui.add_space(6.0);

@@ -38,6 +38,8 @@ pub struct WorkloadEditor {
     errors: BTreeMap<String, String>,
     /// The unit each program parameter was last typed in, shown back in it (kept across edits).
     units: BTreeMap<String, hase_engine::units::Unit>,
+    /// The rank placement editor.
+    placement: super::placement::PlacementEditor,
     /// The rank whose inline stream is open in the text editor, with the text being edited.
     stream: Option<(u32, String)>,
     stream_error: Option<String>,
@@ -85,7 +87,13 @@ impl WorkloadEditor {
         let key = (editor.generation, editor.history.revision());
         if self.key != Some(key) {
             self.key = Some(key);
-            self.ranks = processor_count(&editor.doc);
+            // The workload's ranks: every processor, or as many as the placement names.
+            self.ranks = match &editor.doc.project.placement {
+                hase_engine::model::Placement::All => processor_count(&editor.doc),
+                hase_engine::model::Placement::First(n) => *n,
+                hase_engine::model::Placement::Ranks(r) => r.len() as u32,
+                hase_engine::model::Placement::Hosts(h) => h.len() as u32,
+            };
             self.text.clear();
             self.errors.clear();
         }
@@ -123,6 +131,10 @@ impl WorkloadEditor {
             Workload::Program { name, params } => self.program(ui, editor, name, params, palette),
             Workload::Streams { streams } => self.streams(ui, editor, tasks, streams, palette),
             Workload::TimeIndependentTrace { path } => self.trace(ui, editor, tasks, path),
+        }
+        if !matches!(workload, Workload::Idle) {
+            ui.add_space(6.0);
+            self.placement.show(ui, editor, palette);
         }
         self.run_settings(ui, editor, palette);
     }
@@ -292,7 +304,7 @@ impl WorkloadEditor {
         if let Some((&extra, _)) = streams.range(ranks..).next() {
             ui.label(
                 RichText::new(format!(
-                    "A stream is given for rank {extra}, but the network has only {ranks} processors."
+                    "A stream is given for rank {extra}, but the workload runs on only {ranks} ranks."
                 ))
                 .color(palette.warning),
             );

@@ -1,6 +1,7 @@
 //! Which rows the timing diagram shows: entities in trace order grouped under their compound groups
 //! (a folded group is one summary row; unfolding shows its members), traced parameters under their
-//! entity when asked for, and a filter that keeps rows whose path or visited states match.
+//! entity when asked for, and a filter that keeps rows whose path or visited states match. Processors
+//! a rank placement leaves out are not shown.
 
 use std::collections::BTreeSet;
 
@@ -67,6 +68,10 @@ pub fn rows(replay: &Replay, options: RowOptions<'_>) -> Vec<Row> {
     let mut emitted: BTreeSet<u32> = BTreeSet::new();
     for (e, info) in replay.header.entities.iter().enumerate() {
         let e = e as u32;
+        // Processors the rank placement leaves out do nothing: only those in use are shown.
+        if replay.unused.contains(&e) {
+            continue;
+        }
         if filtering && !entity_matches(replay, e, &query) {
             continue;
         }

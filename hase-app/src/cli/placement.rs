@@ -1,0 +1,44 @@
+//! Rank placement on the command line: `--np N` (the first N processors), `--ranks LIST` (processor
+//! ranks, ranges or instance paths in MPI rank order) or `--hostfile FILE` (one processor per line,
+//! SimGrid style), shared by `hase run`, `hase new` and `hase import`.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Args;
+use hase_engine::model::Placement;
+
+/// Where the workload's ranks run.
+#[derive(Debug, Default, Args)]
+pub struct PlacementArgs {
+    /// Run the workload on the first N processors only.
+    #[arg(long, value_name = "N", conflicts_with_all = ["ranks", "hostfile"])]
+    pub np: Option<u32>,
+    /// Run MPI rank i on the i-th processor listed: processor ranks and ranges (`0,4,8-11`) or
+    /// instance paths (`p3,p0`).
+    #[arg(long, value_name = "LIST", conflicts_with = "hostfile")]
+    pub ranks: Option<String>,
+    /// Run MPI rank i on the processor named on the i-th line of this file (SimGrid hostfile; names
+    /// are matched as imported: `node-3.cluster` is processor `node-3_cluster`).
+    #[arg(long, value_name = "FILE")]
+    pub hostfile: Option<PathBuf>,
+}
+
+impl PlacementArgs {
+    /// The placement asked for, if any.
+    pub fn placement(&self) -> anyhow::Result<Option<Placement>> {
+        if let Some(n) = self.np {
+            anyhow::ensure!(n > 0, "--np must be at least 1");
+            return Ok(Some(Placement::First(n)));
+        }
+        if let Some(list) = &self.ranks {
+            return Ok(Some(Placement::parse_list(list).with_context(|| format!("--ranks {list}"))?));
+        }
+        if let Some(path) = &self.hostfile {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read hostfile {}", path.display()))?;
+            return Ok(Some(Placement::from_hostfile(&text, &path.display().to_string())?));
+        }
+        Ok(None)
+    }
+}
