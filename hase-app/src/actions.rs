@@ -13,8 +13,10 @@ pub enum Action {
     NewProject,
     /// File ▸ Open from library… (a RON file without a library).
     Open,
-    /// File ▸ Import RON….
+    /// File ▸ Import ▸ RON….
     ImportRon,
+    /// File ▸ Import ▸ SimGrid platform….
+    ImportSimgrid,
     /// File ▸ Export RON….
     ExportRon,
     /// File ▸ Open example ▸ (index into `examples::EXAMPLES`).
@@ -192,6 +194,7 @@ impl Action {
             Action::NewProject
                 | Action::Open
                 | Action::ImportRon
+                | Action::ImportSimgrid
                 | Action::ExportRon
                 | Action::OpenExample(_)
                 | Action::InsertTemplate

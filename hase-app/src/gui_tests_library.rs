@@ -220,3 +220,43 @@ fn a_corrupt_database_is_explained_not_a_panic() {
     add_processor(&mut h, "extra0");
     assert!(h.state().editor.doc.project.network.instances.contains_key("extra0"), "editing goes on");
 }
+
+#[test]
+fn file_import_simgrid_platform_opens_the_cluster_as_an_unsaved_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness_on(app_in(dir.path()));
+    wait_for(&mut h, "the library to open", library_open);
+    // The menu offers it under File ▸ Import.
+    h.get_by_label("File").click();
+    settle(&mut h);
+    h.get_by_label("Import").click();
+    settle(&mut h);
+    assert!(h.query_by_label("SimGrid platform…").is_some());
+    h.key_press(Key::Escape);
+    settle(&mut h);
+    let platform = dir.path().join("torus.xml");
+    std::fs::write(
+        &platform,
+        "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<cluster id=\"t\" prefix=\"n\" radical=\"0-7\" \
+         speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" topology=\"TORUS\" topo_parameters=\"4,2\" loopback_bw=\"1GBps\"/>\n\
+         </platform>\n",
+    )
+    .unwrap();
+    // The user picks the file in the dialog (rfd answers on its thread; this is its answer).
+    let ctx = h.ctx.clone();
+    let chosen = crate::tasks::TaskOutput::FileChosen {
+        purpose: crate::tasks::FilePurpose::ImportSimgrid,
+        path: Some(platform.clone()),
+    };
+    h.state_mut().task_finished(&ctx, chosen);
+    wait_for(&mut h, "the import", |app| app.editor.doc.project.name == "torus");
+    let app = h.state();
+    assert_eq!(app.editor.doc.project.network.instances.len(), 16);
+    assert!(app.editor.is_dirty(), "an imported platform is a new, unsaved project");
+    let log: Vec<&str> = app.editor.log.iter().map(|l| l.text.as_str()).collect();
+    assert!(log.iter().any(|l| l.contains("torus.xml:3: loopback links")), "{log:?}");
+    assert!(
+        log.iter().any(|l| l.contains("imported") && l.contains("cluster t: TORUS 4,2, 8 hosts")),
+        "{log:?}"
+    );
+}

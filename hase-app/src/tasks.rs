@@ -41,6 +41,8 @@ pub enum FilePurpose {
     },
     /// Use it as the SimGrid time-independent trace workload.
     TraceFile,
+    /// Import it as a SimGrid platform.
+    ImportSimgrid,
 }
 
 /// What a finished task reports.
@@ -59,6 +61,13 @@ pub enum TaskOutput {
         path: PathBuf,
         /// The project, or why it could not be read.
         result: Result<Box<Project>, String>,
+    },
+    /// A SimGrid platform was imported.
+    PlatformImported {
+        /// The platform file.
+        path: PathBuf,
+        /// The project, its summary and notes (`file:line: note`), or why it could not be imported.
+        result: Result<(Box<Project>, String, Vec<String>), String>,
     },
     /// Background work of the runs and replay views (see `run::ReplayOutput`).
     Replay(Box<crate::run::ReplayOutput>),
@@ -129,6 +138,27 @@ impl Tasks {
         self.spawn(ctx, "open", move || {
             let result = hase_engine::model::load_project(&path).map(Box::new).map_err(|e| e.to_string());
             TaskOutput::ProjectOpened { path, result }
+        });
+    }
+
+    /// Import a SimGrid platform file off the UI thread.
+    pub fn import_simgrid(&self, ctx: &egui::Context, path: PathBuf) {
+        self.spawn(ctx, "import", move || {
+            use hase_library::import::simgrid::{ImportOptions, MAX_PLATFORM_BYTES, import_simgrid};
+            let shown = path.display().to_string();
+            let read = || -> Result<(Box<Project>, String, Vec<String>), String> {
+                let size = std::fs::metadata(&path).map_err(|e| e.to_string())?.len();
+                if size > MAX_PLATFORM_BYTES as u64 {
+                    return Err(format!("{size} bytes is larger than the {MAX_PLATFORM_BYTES}-byte limit"));
+                }
+                let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+                let imported =
+                    import_simgrid(&text, &shown, &ImportOptions::default()).map_err(|e| e.to_string())?;
+                let notes =
+                    imported.notes.iter().map(|n| format!("{shown}:{}: {}", n.line, n.text)).collect();
+                Ok((Box::new(imported.project), imported.summary, notes))
+            };
+            TaskOutput::PlatformImported { result: read(), path }
         });
     }
 

@@ -360,3 +360,44 @@ fn ranks_are_placed_with_np_a_list_or_a_hostfile() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).1.contains("placement entries 0 and 1 both name processor `p0`"), "{:?}", text(&out));
 }
+
+#[test]
+fn a_simgrid_platform_imports_and_replays_a_trace_on_the_hosts_of_a_hostfile() {
+    let dir = tempfile::tempdir().unwrap();
+    let platform = dir.path().join("cluster.xml");
+    std::fs::write(
+        &platform,
+        "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n<platform version=\"4.1\">\n\
+         <zone id=\"world\" routing=\"Full\">\n\
+         <cluster id=\"ft\" prefix=\"node-\" suffix=\".sg\" radical=\"0-15\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" \
+         topology=\"FAT_TREE\" topo_parameters=\"2;4,4;1,2;1,2\"><prop id=\"wattage\" value=\"100\"/></cluster>\n\
+         </zone>\n</platform>\n",
+    )
+    .unwrap();
+    let hosts = dir.path().join("hosts");
+    std::fs::write(&hosts, "node-15.sg\nnode-0.sg\n").unwrap();
+    let project = dir.path().join("ft.ron");
+    let out = hase(&["import", "simgrid", p(&platform), "--hostfile", p(&hosts), "-o", p(&project)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let err = text(&out).1;
+    assert!(err.contains("cluster.xml:5: note: cluster property `wattage` ignored"), "{err}");
+    assert!(
+        err.contains(
+            "cluster ft: FAT_TREE 2;4,4;1,2;1,2, 16 hosts (22 entities, 32 links); ranks on 2 processors"
+        ),
+        "{err}"
+    );
+    let trace = dir.path().join("pair.ti");
+    std::fs::write(&trace, "0 init\n0 send 1 0 1000000\n1 init\n1 recv 0 0 1000000\n").unwrap();
+    let out = hase(&["run", p(&project), "--workload-trace", p(&trace), "--quiet"]);
+    assert!(out.status.success() && text(&out).0.contains("completed"), "{:?}", text(&out));
+
+    std::fs::write(
+        &platform,
+        "<platform version=\"4.1\">\n  <cluster id=\"c\" radical=\"0-3\"\n</platform>\n",
+    )
+    .unwrap();
+    let out = hase(&["import", "simgrid", p(&platform), "-o", p(&project)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("cluster.xml:3:"), "{:?}", text(&out));
+}

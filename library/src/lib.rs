@@ -4,6 +4,7 @@
 
 pub mod catalogue;
 pub mod examples;
+pub mod import;
 pub mod overrides;
 pub mod runner;
 pub mod store;

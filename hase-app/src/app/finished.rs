@@ -1,5 +1,5 @@
-//! What the app does when background work finishes: open the chosen file, save where the user
-//! chose, set a file parameter, replace the project, record a save.
+//! What the app does when background work finishes: open the chosen file, import a SimGrid
+//! platform, save where the user chose, set a file parameter, replace the project, record a save.
 
 use super::App;
 use crate::command::Command;
@@ -23,6 +23,7 @@ impl App {
                 }
                 FilePurpose::StreamFile { rank } => self.workload_file_chosen(Some(rank), &path),
                 FilePurpose::TraceFile => self.workload_file_chosen(None, &path),
+                FilePurpose::ImportSimgrid => self.tasks.import_simgrid(ctx, path),
                 FilePurpose::SaveProjectAs => {
                     let path = if path.extension().is_none() { path.with_extension("ron") } else { path };
                     let project = self.editor.doc.project.clone();
@@ -59,6 +60,22 @@ impl App {
                 self.offer(ctx, incoming);
             }
             TaskOutput::Library(output) => self.library_finished(ctx, *output),
+            TaskOutput::PlatformImported { path, result: Ok((project, summary, notes)) } => {
+                for note in notes {
+                    self.editor.log(Level::Warning, note);
+                }
+                let incoming = super::library::Incoming {
+                    project: *project,
+                    file: None,
+                    version: None,
+                    unsaved: true,
+                    message: format!("imported {}: {summary}", path.display()),
+                };
+                self.offer(ctx, incoming);
+            }
+            TaskOutput::PlatformImported { path, result: Err(e) } => {
+                self.editor.notify(Level::Error, format!("cannot import {}: {e}", path.display()));
+            }
             TaskOutput::ProjectOpened { path, result: Err(e) } => {
                 self.editor.notify(Level::Error, format!("cannot open {}: {e}", path.display()));
             }

@@ -22,6 +22,9 @@ impl App {
             Action::NewProject => self.go_on(ctx, Pending::NewProject),
             Action::Open => self.open(ctx),
             Action::ImportRon => self.tasks.pick_file(ctx, FilePurpose::ImportRon, vec!["ron".into()]),
+            Action::ImportSimgrid => {
+                self.tasks.pick_file(ctx, FilePurpose::ImportSimgrid, vec!["xml".into()]);
+            }
             Action::ExportRon => {
                 let file_name = format!("{}.ron", self.editor.doc.project.name);
                 self.tasks.pick_file(ctx, FilePurpose::ExportRon { file_name }, vec!["ron".into()]);

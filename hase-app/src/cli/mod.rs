@@ -1,6 +1,8 @@
-//! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase trace stats|export`.
+//! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase import simgrid`,
+//! `hase trace stats|export`.
 //! Errors go to stderr with a non-zero exit code; times accept units (`10us`, `2.5ms`).
 
+mod import;
 mod new;
 mod placement;
 mod run;
@@ -27,6 +29,9 @@ pub enum Command {
     },
     /// Generate a project from a topology template.
     New(new::NewArgs),
+    /// Import another tool's description as a project.
+    #[command(subcommand)]
+    Import(import::ImportCommand),
     /// Inspect or convert trace files.
     #[command(subcommand)]
     Trace(trace::TraceCommand),
@@ -38,6 +43,7 @@ pub fn execute(command: Command) -> ExitCode {
         Command::Run(args) => run::run(&args),
         Command::Validate { project } => validate(&project),
         Command::New(args) => new::new(&args),
+        Command::Import(cmd) => import::import(&cmd),
         Command::Trace(cmd) => trace::trace(&cmd),
     };
     match result {

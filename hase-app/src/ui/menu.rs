@@ -145,9 +145,15 @@ fn file_menu(ui: &mut Ui, editor: &Editor, library: &Library, out: &mut Vec<Acti
     }
     item(ui, true, "Save as…", Action::SaveAs, out);
     ui.separator();
-    if ui.button("Import RON…").on_hover_text(import_hint).clicked() {
-        out.push(Action::ImportRon);
-    }
+    ui.menu_button("Import", |ui| {
+        if ui.button("RON…").on_hover_text(import_hint).clicked() {
+            out.push(Action::ImportRon);
+        }
+        let simgrid = "A SimGrid platform file (a cluster, or hosts, links and routes) as a new project";
+        if ui.button("SimGrid platform…").on_hover_text(simgrid).clicked() {
+            out.push(Action::ImportSimgrid);
+        }
+    });
     if ui.button("Export RON…").on_hover_text("Write the project to a RON file").clicked() {
         out.push(Action::ExportRon);
     }

@@ -1,0 +1,3 @@
+//! Importers of other tools' descriptions into hase projects: SimGrid platform files.
+
+pub mod simgrid;
