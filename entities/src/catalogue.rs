@@ -13,8 +13,9 @@ pub const ROUTER: &str = "router";
 /// Behaviour name of the behavioural network models (hop-count or data-sheet).
 pub const NETWORK_MODEL: &str = "network_model";
 
-/// Processor states, in trace order. Collective states follow `CollectiveKind::ALL`.
-pub const PROCESSOR_STATES: [&str; 14] = [
+/// Processor states, in trace order. Collective states follow `CollectiveKind::ALL`; the
+/// collectives added later (reduce-scatter, scan) come after `DONE`, so earlier state numbers stay.
+pub const PROCESSOR_STATES: [&str; 16] = [
     "IDLE",
     "COMPUTE",
     "SEND",
@@ -29,6 +30,8 @@ pub const PROCESSOR_STATES: [&str; 14] = [
     "ALLGATHER",
     "ALLTOALL",
     "DONE",
+    "REDUCE_SCATTER",
+    "SCAN",
 ];
 
 /// Router states.
@@ -98,7 +101,8 @@ pub const NETWORK_MODEL_LIVE: [LiveValue; 3] = [
         name: "sheet_lookups",
         array: true,
         description: "uses of each data-sheet entry: 0 point-to-point, then barrier, bcast, reduce, \
-                      allreduce, gather, scatter, allgather, alltoall; read at every lookup",
+                      allreduce, gather, scatter, allgather, alltoall, reduce_scatter, scan; read at every \
+                      lookup",
     },
 ];
 
@@ -160,6 +164,21 @@ fn processor_params() -> Vec<ParamDef> {
             Some("bytes"),
             "messages above this size use the rendezvous protocol",
         ),
+        choice(
+            "rendezvous",
+            &["handshake", "direct"],
+            "handshake",
+            "rendezvous protocol: RTS/CTS across the network, or direct (sender and receiver meet at no cost \
+             and the send completes when the receiver has it all, as SimGrid charges it)",
+        ),
+        int(
+            "header_bytes",
+            0,
+            None,
+            0,
+            Some("bytes"),
+            "bytes every message carries on the wire besides its data",
+        ),
         int("max_packet", 1, None, 1024, Some("bytes"), "largest packet the network interface sends"),
         time("reduce_time_per_kib", SimTime::ZERO, "time to combine 1 KiB of data in a reduction"),
         int("segment_bytes", 1, None, 8192, Some("bytes"), "segment size of pipelined collectives"),
@@ -170,6 +189,8 @@ fn processor_params() -> Vec<ParamDef> {
         CollectiveKind::Allreduce,
         CollectiveKind::Allgather,
         CollectiveKind::Alltoall,
+        CollectiveKind::ReduceScatter,
+        CollectiveKind::Scan,
     ] {
         params.push(algorithm_param(kind));
     }
@@ -342,7 +363,9 @@ mod tests {
     #[test]
     fn processor_states_cover_every_collective() {
         for k in CollectiveKind::ALL {
-            assert!(PROCESSOR_STATES.contains(&k.state_name()), "{k:?}");
+            let state = crate::processor::actions::state::collective(k);
+            assert_eq!(PROCESSOR_STATES[usize::from(state)], k.state_name(), "{k:?}");
         }
+        assert_eq!(PROCESSOR_STATES[usize::from(crate::processor::actions::state::DONE)], "DONE");
     }
 }

@@ -20,7 +20,7 @@ use crate::netmodel::paths::{PathSource, PathTable};
 use crate::netmodel::sheet::SheetModel;
 use crate::placement::RankAddresses;
 use crate::processor::actions::CpuModel;
-use crate::processor::mpi::MpiLimits;
+use crate::processor::mpi::{MpiLimits, Rendezvous};
 use crate::processor::sheet::SheetTiming;
 use crate::processor::{ProcessorBehaviour, ProcessorConfig};
 use crate::router::routing::{RankError, RankMap, Route, RoutingError, assign_ranks, build_routes};
@@ -95,6 +95,8 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
     let mut routes: Vec<Option<Route>> = build_routes(model, &ranks)?;
     let sheets = sheet_models(model)?;
     let mut behaviours: Vec<Box<dyn Behaviour<NetMsg>>> = Vec::with_capacity(model.entities.len());
+    // Where each processor receives, by processor rank (for direct rendezvous; built on first use).
+    let mut peers: Option<Arc<Vec<Endpoint>>> = None;
     for (i, e) in model.entities.iter().enumerate() {
         let id = i as EntityId;
         let b: Box<dyn Behaviour<NetMsg>> = match e.behaviour.as_str() {
@@ -113,6 +115,10 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
                 };
                 let mut config = processor_config(model, id, e, rank, size, program)?;
                 config.addresses.clone_from(&addresses);
+                if config.limits.rendezvous == Rendezvous::Direct {
+                    config.peers =
+                        Some(Arc::clone(peers.get_or_insert_with(|| processor_ports(model, &ranks))));
+                }
                 config.sheet = model
                     .peer(Endpoint { entity: id, port: config.tx })
                     .and_then(|peer| sheets.get(&peer.entity))
@@ -132,6 +138,20 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
         behaviours.push(b);
     }
     Ok(Built { behaviours, ranks, placement: placed })
+}
+
+/// The port each processor receives on, by processor rank.
+fn processor_ports(model: &FlatModel, ranks: &RankMap) -> Arc<Vec<Endpoint>> {
+    Arc::new(
+        ranks
+            .iter()
+            .map(|(_, entity)| {
+                let e = model.entity(entity);
+                let port = e.port_index("net").or_else(|| e.port_index("rx")).unwrap_or(0);
+                Endpoint { entity, port }
+            })
+            .collect(),
+    )
 }
 
 fn switching_of(e: &FlatEntity) -> Result<Switching, FactoryError> {
@@ -199,12 +219,23 @@ fn processor_config(
         limits: MpiLimits {
             eager_limit: nonneg(e, "eager_limit", 4096)?,
             max_packet: nonneg(e, "max_packet", 1024)?.clamp(1, u64::from(u32::MAX)),
+            header_bytes: nonneg(e, "header_bytes", 0)?.min(u64::from(u32::MAX)),
+            rendezvous: {
+                let name = e.text("rendezvous").unwrap_or("handshake");
+                Rendezvous::from_name(name).ok_or_else(|| {
+                    at(
+                        e,
+                        format!("parameter `rendezvous`: unknown mode `{name}`; choose handshake or direct"),
+                    )
+                })?
+            },
         },
         algorithms,
         downstream_credits: downstream_credits(model, Endpoint { entity: id, port: tx }),
         sheet: None,
         program,
         addresses: None,
+        peers: None,
     })
 }
 

@@ -18,6 +18,15 @@ pub enum PacketKind {
     Rts,
     /// Rendezvous clear-to-send: the receiver has matched and is ready.
     Cts,
+    /// Direct rendezvous: the receiver has the whole message (the sender's send completes).
+    Fin,
+}
+
+impl PacketKind {
+    /// True for the rendezvous control packets (RTS, CTS, Fin), which carry no payload.
+    pub fn is_control(self) -> bool {
+        !matches!(self, PacketKind::Data)
+    }
 }
 
 /// MPI matching context: user point-to-point traffic and collective-internal traffic never match
@@ -105,6 +114,7 @@ impl Message for NetMsg {
                     PacketKind::Data => "data",
                     PacketKind::Rts => "rts",
                     PacketKind::Cts => "cts",
+                    PacketKind::Fin => "fin",
                 };
                 format!("{kind} r{}>r{} {}/{} {}B", p.src, p.dst, p.index + 1, p.count, p.bytes)
             }

@@ -56,11 +56,15 @@ pub enum CollectiveKind {
     Allgather,
     /// Everyone sends a distinct `bytes` block to each rank.
     Alltoall,
+    /// Everyone's `bytes` vector combined and scattered: rank r keeps block r of p.
+    ReduceScatter,
+    /// Inclusive prefix reduction: rank r gets the combination of ranks 0..=r's `bytes`.
+    Scan,
 }
 
 impl CollectiveKind {
     /// Every kind, in a stable order.
-    pub const ALL: [CollectiveKind; 8] = [
+    pub const ALL: [CollectiveKind; 10] = [
         CollectiveKind::Barrier,
         CollectiveKind::Bcast,
         CollectiveKind::Reduce,
@@ -69,6 +73,8 @@ impl CollectiveKind {
         CollectiveKind::Scatter,
         CollectiveKind::Allgather,
         CollectiveKind::Alltoall,
+        CollectiveKind::ReduceScatter,
+        CollectiveKind::Scan,
     ];
 
     /// Upper-case name, also the processor state shown while a rank is inside the collective.
@@ -82,6 +88,8 @@ impl CollectiveKind {
             CollectiveKind::Scatter => "SCATTER",
             CollectiveKind::Allgather => "ALLGATHER",
             CollectiveKind::Alltoall => "ALLTOALL",
+            CollectiveKind::ReduceScatter => "REDUCE_SCATTER",
+            CollectiveKind::Scan => "SCAN",
         }
     }
 
@@ -122,11 +130,19 @@ pub enum Algorithm {
     Pairwise,
     /// Alltoall: log2(p) rounds of combined blocks.
     Bruck,
+    /// Alltoall: step k exchanges with rank ⊕ k (power-of-two p; SimGrid's `pair`).
+    PairwiseXor,
+    /// Reduce-scatter: recursive halving of the vector between partners at distance p/2, p/4, ….
+    RecursiveHalving,
+    /// Scan: every rank sends its vector to every higher rank (SimGrid's MPI_Scan).
+    Linear,
+    /// Scan: a chain r − 1 → r → r + 1 (Open MPI's `linear`).
+    Chain,
 }
 
 impl Algorithm {
     /// Every algorithm.
-    pub const ALL: [Algorithm; 10] = [
+    pub const ALL: [Algorithm; 14] = [
         Algorithm::Dissemination,
         Algorithm::Tree,
         Algorithm::Binomial,
@@ -137,6 +153,10 @@ impl Algorithm {
         Algorithm::Rabenseifner,
         Algorithm::Pairwise,
         Algorithm::Bruck,
+        Algorithm::PairwiseXor,
+        Algorithm::RecursiveHalving,
+        Algorithm::Linear,
+        Algorithm::Chain,
     ];
 
     /// Lower-case name used in files and on the command line.
@@ -152,6 +172,10 @@ impl Algorithm {
             Algorithm::Rabenseifner => "rabenseifner",
             Algorithm::Pairwise => "pairwise",
             Algorithm::Bruck => "bruck",
+            Algorithm::PairwiseXor => "pairwise_xor",
+            Algorithm::RecursiveHalving => "recursive_halving",
+            Algorithm::Linear => "linear",
+            Algorithm::Chain => "chain",
         }
     }
 
@@ -168,9 +192,14 @@ impl Algorithm {
             Algorithm::Dissemination | Algorithm::Tree => kind == K::Barrier,
             Algorithm::Binomial => matches!(kind, K::Bcast | K::Reduce | K::Gather | K::Scatter),
             Algorithm::Pipelined => kind == K::Bcast,
-            Algorithm::RecursiveDoubling | Algorithm::Ring => matches!(kind, K::Allreduce | K::Allgather),
+            Algorithm::RecursiveDoubling => {
+                matches!(kind, K::Barrier | K::Allreduce | K::Allgather | K::Scan)
+            }
+            Algorithm::Ring => matches!(kind, K::Allreduce | K::Allgather | K::ReduceScatter),
             Algorithm::ReduceBcast | Algorithm::Rabenseifner => kind == K::Allreduce,
-            Algorithm::Pairwise | Algorithm::Bruck => kind == K::Alltoall,
+            Algorithm::Pairwise | Algorithm::Bruck | Algorithm::PairwiseXor => kind == K::Alltoall,
+            Algorithm::RecursiveHalving => kind == K::ReduceScatter,
+            Algorithm::Linear | Algorithm::Chain => kind == K::Scan,
         }
     }
 
@@ -182,9 +211,17 @@ impl Algorithm {
             | CollectiveKind::Reduce
             | CollectiveKind::Gather
             | CollectiveKind::Scatter => Algorithm::Binomial,
-            CollectiveKind::Allreduce | CollectiveKind::Allgather => Algorithm::RecursiveDoubling,
+            CollectiveKind::Allreduce | CollectiveKind::Allgather | CollectiveKind::Scan => {
+                Algorithm::RecursiveDoubling
+            }
             CollectiveKind::Alltoall => Algorithm::Pairwise,
+            CollectiveKind::ReduceScatter => Algorithm::RecursiveHalving,
         }
+    }
+
+    /// True if the algorithm runs on power-of-two communicators only.
+    pub fn needs_power_of_two(self) -> bool {
+        self == Algorithm::PairwiseXor
     }
 
     /// The algorithms that implement `kind`.
@@ -200,8 +237,9 @@ pub struct Collective {
     pub kind: CollectiveKind,
     /// Root rank (0 when the kind has none).
     pub root: u32,
-    /// Bytes as passed to the MPI call: the whole vector for bcast/reduce/allreduce, the per-rank
-    /// block for gather/scatter/allgather/alltoall, ignored for barrier.
+    /// Bytes as passed to the MPI call: the whole vector for bcast/reduce/allreduce/scan and the
+    /// whole vector reduce-scatter splits into p blocks, the per-rank block for
+    /// gather/scatter/allgather/alltoall, ignored for barrier.
     pub bytes: u64,
     /// Algorithm, or the processor's default for the kind.
     pub algorithm: Option<Algorithm>,

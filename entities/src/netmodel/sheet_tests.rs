@@ -77,12 +77,13 @@ fn processor(rank: u32, size: u32, timing: &SheetTiming, ops: Vec<Op>) -> Box<dy
             segment_bytes: 8192,
         },
         recv_overhead: SimTime::from_ns(500),
-        limits: MpiLimits { eager_limit: 4096, max_packet: 1000 },
+        limits: MpiLimits::new(4096, 1000),
         algorithms: BTreeMap::new(),
         downstream_credits: None,
         sheet: Some(timing.clone()),
         program: Box::new(OpList::new(ops)),
         addresses: None,
+        peers: None,
     }))
 }
 

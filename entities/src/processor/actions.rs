@@ -25,9 +25,11 @@ pub mod state {
     pub const WAIT: u16 = 4;
     /// Program finished.
     pub const DONE: u16 = 13;
-    /// The state of a collective.
+    /// The state of a collective: the first eight kinds from 5 on, the later ones after `DONE`
+    /// (see `catalogue::PROCESSOR_STATES`).
     pub fn collective(kind: crate::mpi::op::CollectiveKind) -> u16 {
-        5 + crate::mpi::op::CollectiveKind::ALL.iter().position(|k| *k == kind).unwrap_or(0) as u16
+        let index = crate::mpi::op::CollectiveKind::ALL.iter().position(|k| *k == kind).unwrap_or(0) as u16;
+        if index < 8 { 5 + index } else { DONE + 1 + (index - 8) }
     }
 }
 

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use hase_engine::kernel::SendInfo;
 use hase_engine::time::SimTime;
 use hase_engine::trace::TraceValue;
-use hase_engine::{Behaviour, Ctx, PortIndex};
+use hase_engine::{Behaviour, Ctx, Endpoint, PortIndex};
 
 use crate::flow::{Outgoing, OutputPort};
 use crate::message::{CollectiveCall, Context, NetMsg, Packet};
@@ -63,6 +63,9 @@ pub struct ProcessorConfig {
     /// Where the workload's MPI ranks run, when the workload is placed on some processors or in
     /// another order (`None`: MPI rank = processor rank). Packets carry processor ranks.
     pub addresses: Option<Arc<RankAddresses>>,
+    /// Direct rendezvous: the port every processor receives on, by processor rank; rendezvous
+    /// control packets are delivered there at once instead of crossing the network.
+    pub peers: Option<Arc<Vec<Endpoint>>>,
 }
 
 /// A processor running one rank.
@@ -94,6 +97,7 @@ pub struct ProcessorBehaviour {
     received_messages: u64,
     live: Live,
     addresses: Option<Arc<RankAddresses>>,
+    peers: Option<Arc<Vec<Endpoint>>>,
 }
 
 impl ProcessorBehaviour {
@@ -129,6 +133,7 @@ impl ProcessorBehaviour {
             received_messages: 0,
             live: Live::default(),
             addresses: config.addresses,
+            peers: config.peers,
         }
     }
 
@@ -159,6 +164,13 @@ impl ProcessorBehaviour {
         for mut packet in effects.packets {
             if let Some(a) = &self.addresses {
                 (packet.src, packet.dst) = (a.address(packet.src), a.address(packet.dst));
+            }
+            // Direct rendezvous: sender and receiver meet at no cost, off the network.
+            if packet.kind.is_control()
+                && let Some(to) = self.peers.as_ref().and_then(|p| p.get(packet.dst as usize)).copied()
+            {
+                ctx.deliver_direct(to, SimTime::ZERO, NetMsg::Packet(packet));
+                continue;
             }
             self.nic.push(Outgoing { packet, earliest: now, from_port: None });
         }

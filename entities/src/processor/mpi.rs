@@ -5,9 +5,17 @@
 //!
 //! Protocols. Eager (message ≤ `eager_limit`): the data packets go at once; packet 0 carries the
 //! envelope and is matched on arrival (against posted receives, else queued as unexpected). A send
-//! completes when its last packet has left the network interface. Rendezvous (larger): a zero-byte
-//! RTS carries the envelope; when it matches, the receiver answers with a zero-byte CTS and the sender
-//! then injects the data. A receive completes when the last data packet has arrived.
+//! completes when its last packet has left the network interface. Rendezvous (larger), two ways:
+//! - `Handshake`: an RTS carries the envelope through the network; when it matches, the receiver
+//!   answers with a CTS through the network and the sender then injects the data; the send completes
+//!   when its last packet has left.
+//! - `Direct` (as SimGrid charges it): sender and receiver meet at no cost as soon as both have
+//!   posted — the RTS and CTS go straight between the processors (the processor delivers them
+//!   directly, see `super`) — so the data leaves at max(send, receive posted); the send completes
+//!   when the receiver has the whole message (a direct `Fin` tells it), as a synchronous send does.
+//!
+//! A receive completes when the last data packet has arrived. Every message (and control packet)
+//! carries `header_bytes` more on the wire than its payload.
 //!
 //! Sheet mode (a data-sheet network): a message travels whole as one zero-byte packet, a send
 //! completes when the sheet says, and a receive by the sheet's receive rule (`super::sheet`).
@@ -56,6 +64,29 @@ struct Assembly {
     got: u32,
     count: u32,
     req: Option<ReqKey>,
+    /// Direct rendezvous: tell the sender (a `Fin`) when the message is all here.
+    fin: bool,
+}
+
+/// How a rendezvous message meets its receiver.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Rendezvous {
+    /// RTS and CTS cross the network: one handshake round trip before the data.
+    #[default]
+    Handshake,
+    /// RTS, CTS and the completion notice go straight between the processors, at no cost.
+    Direct,
+}
+
+impl Rendezvous {
+    /// The parameter value naming it.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "handshake" => Some(Rendezvous::Handshake),
+            "direct" => Some(Rendezvous::Direct),
+            _ => None,
+        }
+    }
 }
 
 /// Sizes that shape the protocol.
@@ -65,6 +96,17 @@ pub struct MpiLimits {
     pub eager_limit: u64,
     /// Largest packet.
     pub max_packet: u64,
+    /// Bytes every message and control packet carries on the wire besides its payload.
+    pub header_bytes: u64,
+    /// How rendezvous messages meet their receiver.
+    pub rendezvous: Rendezvous,
+}
+
+impl MpiLimits {
+    /// Eager limit and packet size, no header, handshake rendezvous.
+    pub const fn new(eager_limit: u64, max_packet: u64) -> Self {
+        MpiLimits { eager_limit, max_packet, header_bytes: 0, rendezvous: Rendezvous::Handshake }
+    }
 }
 
 /// What a call produced besides its request.
@@ -91,6 +133,8 @@ pub struct Mpi {
     assembling: BTreeMap<(u32, u64), Assembly>,
     awaiting_cts: BTreeMap<u64, (ReqKey, u32, u64, i32, Context)>,
     injecting: BTreeMap<u64, (ReqKey, u32)>,
+    /// Direct rendezvous sends whose data is on its way, by message number.
+    awaiting_fin: BTreeMap<u64, ReqKey>,
     sheet: Option<SheetTiming>,
 }
 
@@ -108,6 +152,7 @@ impl Mpi {
             assembling: BTreeMap::new(),
             awaiting_cts: BTreeMap::new(),
             injecting: BTreeMap::new(),
+            awaiting_fin: BTreeMap::new(),
             sheet: None,
         }
     }
@@ -138,12 +183,13 @@ impl Mpi {
         now: SimTime,
     ) -> Vec<Packet> {
         let max = self.limits.max_packet.max(1);
-        let count = bytes.div_ceil(max).max(1);
+        let wire = bytes.saturating_add(self.limits.header_bytes);
+        let count = wire.div_ceil(max).max(1);
         (0..count)
             .map(|i| Packet {
                 src: self.rank,
                 dst,
-                bytes: (bytes - i * max).min(max) as u32,
+                bytes: (wire - i * max).min(max) as u32,
                 kind: PacketKind::Data,
                 msg_id,
                 index: i as u32,
@@ -162,7 +208,7 @@ impl Mpi {
         Packet {
             src: self.rank,
             dst,
-            bytes: 0,
+            bytes: self.limits.header_bytes.min(u64::from(u32::MAX)) as u32,
             kind,
             msg_id,
             index: 0,
@@ -310,8 +356,10 @@ impl Mpi {
             r.status = Some(RecvStatus { source: env.src, tag: env.tag, bytes: env.bytes });
         }
         if env.rendezvous {
-            let count = env.bytes.div_ceil(self.limits.max_packet.max(1)).max(1) as u32;
-            self.assembling.insert((env.src, env.msg_id), Assembly { got: 0, count, req: Some(req) });
+            let wire = env.bytes.saturating_add(self.limits.header_bytes);
+            let count = wire.div_ceil(self.limits.max_packet.max(1)).max(1) as u32;
+            let fin = self.limits.rendezvous == Rendezvous::Direct;
+            self.assembling.insert((env.src, env.msg_id), Assembly { got: 0, count, req: Some(req), fin });
             effects.packets.push(self.control(
                 PacketKind::Cts,
                 env.src,
@@ -354,8 +402,17 @@ impl Mpi {
             PacketKind::Cts => {
                 if let Some((req, dst, bytes, tag, context)) = self.awaiting_cts.remove(&p.msg_id) {
                     let packets = self.packetise(dst, bytes, tag, context, p.msg_id, now);
-                    self.injecting.insert(p.msg_id, (req, packets.len() as u32));
+                    if self.limits.rendezvous == Rendezvous::Direct {
+                        self.awaiting_fin.insert(p.msg_id, req);
+                    } else {
+                        self.injecting.insert(p.msg_id, (req, packets.len() as u32));
+                    }
                     effects.packets = packets;
+                }
+            }
+            PacketKind::Fin => {
+                if let Some(r) = self.awaiting_fin.remove(&p.msg_id).and_then(|req| self.reqs.get_mut(&req)) {
+                    r.done_at = Some(now);
                 }
             }
             PacketKind::Rts => {
@@ -366,7 +423,7 @@ impl Mpi {
                 let key = (p.src, p.msg_id);
                 if p.index == 0 && !self.assembling.contains_key(&key) {
                     // Eager: the first packet carries the envelope.
-                    self.assembling.insert(key, Assembly { got: 0, count: p.count, req: None });
+                    self.assembling.insert(key, Assembly { got: 0, count: p.count, req: None, fin: false });
                     let env = Self::envelope(p, false);
                     self.arrive_envelope(env, now, &mut effects);
                 }
@@ -375,8 +432,13 @@ impl Mpi {
                     if a.got == a.count
                         && let Some(req) = a.req
                     {
+                        let fin = a.fin;
                         self.assembling.remove(&key);
                         self.complete_recv(req, now, p.injected, &mut effects);
+                        if fin {
+                            let env = (p.msg_id, p.msg_bytes, p.tag, p.context);
+                            effects.packets.push(self.control(PacketKind::Fin, p.src, env, now));
+                        }
                     }
                 }
             }
@@ -434,6 +496,10 @@ impl Mpi {
                 let rendezvous = self.awaiting_cts.values().any(|(k, ..)| *k == req);
                 if rendezvous {
                     format!("send of {bytes} B to rank {dst} waiting for the receiver (rendezvous)")
+                } else if self.awaiting_fin.values().any(|k| *k == req) {
+                    format!(
+                        "send of {bytes} B to rank {dst} waiting for the receiver to have it all (rendezvous)"
+                    )
                 } else {
                     format!("send of {bytes} B to rank {dst}")
                 }
@@ -478,7 +544,7 @@ impl Mpi {
 mod tests {
     use super::*;
 
-    const LIMITS: MpiLimits = MpiLimits { eager_limit: 100, max_packet: 40 };
+    const LIMITS: MpiLimits = MpiLimits::new(100, 40);
 
     fn deliver(to: &mut Mpi, packets: &[Packet], now: SimTime) -> Effects {
         let mut all = Effects::default();

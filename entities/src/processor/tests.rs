@@ -47,6 +47,13 @@ fn line() -> Arc<FlatModel> {
 }
 
 fn processor(rank: u32, ops: Vec<Op>) -> Box<dyn Behaviour<NetMsg>> {
+    processor_with(rank, ops, MpiLimits::new(4096, 1000))
+}
+
+/// A processor of the `line` with these limits; direct rendezvous reaches p0.p0 and p1.p0.
+fn processor_with(rank: u32, ops: Vec<Op>, limits: MpiLimits) -> Box<dyn Behaviour<NetMsg>> {
+    let peers = (limits.rendezvous == super::mpi::Rendezvous::Direct)
+        .then(|| Arc::new(vec![Endpoint { entity: 0, port: 0 }, Endpoint { entity: 2, port: 0 }]));
     Box::new(ProcessorBehaviour::new(ProcessorConfig {
         rank,
         size: 2,
@@ -60,12 +67,13 @@ fn processor(rank: u32, ops: Vec<Op>) -> Box<dyn Behaviour<NetMsg>> {
             segment_bytes: 8192,
         },
         recv_overhead: SimTime::from_ns(500),
-        limits: MpiLimits { eager_limit: 4096, max_packet: 1000 },
+        limits,
         algorithms: BTreeMap::new(),
         downstream_credits: None,
         sheet: None,
         program: Box::new(OpList::new(ops)),
         addresses: None,
+        peers,
     }))
 }
 
@@ -114,6 +122,47 @@ fn rendezvous_adds_a_round_trip_of_control_packets() {
         run(Switching::StoreAndForward, 5000),
         (RunOutcome::Completed, SimTime::from_ns(7660).as_ps())
     );
+}
+
+/// Makespan of p0 sending `bytes` to p1, which computes `delay` first, with `limits` on both.
+fn run_limits(limits: MpiLimits, bytes: u64, delay: SimTime) -> u64 {
+    let send = vec![Op::Send { dst: 1, bytes, tag: 0 }];
+    let recv = vec![
+        Op::Compute(crate::mpi::op::Work::Time(delay)),
+        Op::Recv { src: Source::Rank(0), tag: TagSel::Any },
+    ];
+    let behaviours = vec![
+        processor_with(0, send, limits),
+        router(Switching::StoreAndForward),
+        processor_with(1, recv, limits),
+    ];
+    let mut sim = Simulation::new(line(), behaviours, SimConfig::default()).unwrap();
+    let outcome = sim.run(RunControl::default());
+    assert_eq!(outcome, RunOutcome::Completed);
+    sim.finish(outcome).stats.makespan_ps
+}
+
+#[test]
+fn direct_rendezvous_meets_at_no_cost_and_waits_for_the_later_side() {
+    let direct = MpiLimits { rendezvous: super::mpi::Rendezvous::Direct, ..MpiLimits::new(4096, 1000) };
+    // The receive is posted at once: the data leaves after o_s, no RTS/CTS round trip (the
+    // handshake's 440 ns in `rendezvous_adds_a_round_trip_of_control_packets`):
+    // 500 + 6220 + 500 = 7220 ns.
+    assert_eq!(run_limits(direct, 5000, SimTime::ZERO), SimTime::from_ns(7220).as_ps());
+    // The receiver posts at 10 us: the data leaves then: 10 000 + 6220 + 500 = 16 720 ns.
+    assert_eq!(run_limits(direct, 5000, SimTime::from_us(10)), SimTime::from_ns(16_720).as_ps());
+    // With the handshake the RTS waits as unexpected; the CTS leaves at 10 us and takes 220 ns.
+    let handshake = MpiLimits::new(4096, 1000);
+    assert_eq!(run_limits(handshake, 5000, SimTime::from_us(10)), SimTime::from_ns(16_940).as_ps());
+}
+
+#[test]
+fn a_header_adds_its_bytes_to_every_message_on_the_wire() {
+    // 3000 B + 100 B of header in packets of 1000 B: 4 packets, the last of 100 B, which leaves the
+    // router at 4120 ns and arrives 100 + 100 ns later: 500 + 4320 + 500 = 5320 ns (5220 without).
+    let header = MpiLimits { header_bytes: 100, ..MpiLimits::new(4096, 1000) };
+    assert_eq!(run_limits(header, 3000, SimTime::ZERO), SimTime::from_ns(5320).as_ps());
+    assert_eq!(run_limits(MpiLimits::new(4096, 1000), 3000, SimTime::ZERO), SimTime::from_ns(5220).as_ps());
 }
 
 #[test]

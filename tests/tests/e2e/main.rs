@@ -9,5 +9,6 @@ mod architecture;
 mod examples;
 mod failures;
 mod levels;
+mod new_collectives;
 mod oracles;
 mod placement;

@@ -3,6 +3,10 @@
 //! * **pairwise** — in step k = 1 … p−1 rank r sends its block for (r + k) mod p to that rank and
 //!   receives the block from (r − k) mod p. p − 1 messages of n bytes per rank; cost
 //!   (p − 1)(α + nβ). Every pair of ranks exchanges directly, so it suits large blocks.
+//! * **pairwise_xor** — power-of-two p only: in step k = 1 … p−1 rank r exchanges blocks with
+//!   r ⊕ k (SimGrid's `pair`, which also "exchanges" with itself at k = 0, a local copy). p − 1
+//!   messages of n bytes per rank, (p − 1)(α + nβ); every step pairs the ranks off, so each
+//!   exchange is symmetric.
 //! * **bruck** — after a local rotation (no messages), in round k = 0 … ⌈log2 p⌉−1 rank r sends to
 //!   (r + 2^k) mod p, in one message, every block whose (rotated) index i ∈ 0 … p−1 has bit k set,
 //!   and receives as many from (r − 2^k) mod p; a final local rotation puts the blocks in place.
@@ -17,6 +21,14 @@ use super::builder::{Builder, ceil_log2, ring_add, ring_sub};
 pub(super) fn pairwise(b: &mut Builder, rank: u32, size: u32, block_bytes: u64) {
     for step in 1..u64::from(size) {
         b.sendrecv(ring_add(rank, step, size), block_bytes, ring_sub(rank, step, size), block_bytes);
+    }
+}
+
+/// XOR pairwise alltoall of `block_bytes` per destination (`size` a power of two).
+pub(super) fn pairwise_xor(b: &mut Builder, rank: u32, size: u32, block_bytes: u64) {
+    for step in 1..size {
+        let partner = rank ^ step;
+        b.sendrecv(partner, block_bytes, partner, block_bytes);
     }
 }
 

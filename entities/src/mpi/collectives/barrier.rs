@@ -7,8 +7,13 @@
 //! * **tree** — a binomial gather of zero-byte messages to rank 0 followed by a binomial release
 //!   from rank 0 (the same trees as the binomial reduce and bcast). Cost 2·⌈log2 p⌉·α on the
 //!   critical path; 2(p − 1) messages in total.
+//! * **recursive_doubling** — Open MPI's (SimGrid's `ompi_recursivedoubling`): with p' the largest
+//!   power of two ≤ p, each rank r ≥ p' first exchanges with r − p' (which receives from it before
+//!   and sends to it after its own rounds); ranks below p' exchange with r ⊕ 2^k in round
+//!   k = 0 … log2 p' − 1. Cost log2(p)·α for a power of two, (log2 p' + 2)α otherwise; a power of
+//!   two sends log2 p messages per rank.
 
-use super::builder::{Builder, ring_add, ring_sub};
+use super::builder::{Builder, power_of_two_floor, ring_add, ring_sub};
 use super::tree;
 
 /// Dissemination barrier for `rank` of `size`.
@@ -19,6 +24,28 @@ pub(super) fn dissemination(b: &mut Builder, rank: u32, size: u32) {
         let from = ring_sub(rank, distance, size);
         b.sendrecv(to, 0, from, 0);
         distance <<= 1;
+    }
+}
+
+/// Recursive-doubling barrier (Open MPI's pairing of the ranks beyond the power of two).
+pub(super) fn recursive_doubling(b: &mut Builder, rank: u32, size: u32) {
+    let core = power_of_two_floor(size);
+    if rank >= core {
+        b.sendrecv(rank - core, 0, rank - core, 0);
+        return;
+    }
+    let extra = rank + core < size;
+    if extra {
+        b.recv(rank + core, 0);
+    }
+    let mut mask = 1;
+    while mask < core {
+        let partner = rank ^ mask;
+        b.sendrecv(partner, 0, partner, 0);
+        mask <<= 1;
+    }
+    if extra {
+        b.send(rank + core, 0);
     }
 }
 
@@ -55,6 +82,31 @@ mod tests {
             MicroOp::Wait(vec![4, 5]),
         ];
         assert_eq!(ops, expected);
+    }
+
+    #[test]
+    fn recursive_doubling_pairs_the_ranks_beyond_the_power_of_two_as_open_mpi_does() {
+        // p = 6, p' = 4: rank 5 only exchanges with 1; rank 1 hears from 5, exchanges with 0
+        // and 3, then releases 5.
+        let five = build(|b| recursive_doubling(b, 5, 6));
+        assert_eq!(
+            five,
+            vec![
+                MicroOp::Irecv { peer: 1, bytes: 0 },
+                MicroOp::Isend { peer: 1, bytes: 0 },
+                MicroOp::Wait(vec![0, 1])
+            ]
+        );
+        let one = build(|b| recursive_doubling(b, 1, 6));
+        let peers: Vec<(bool, u32)> = one
+            .iter()
+            .filter_map(|op| match op {
+                MicroOp::Isend { peer, .. } => Some((true, *peer)),
+                MicroOp::Irecv { peer, .. } => Some((false, *peer)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(peers, [(false, 5), (false, 0), (true, 0), (false, 3), (true, 3), (true, 5)]);
     }
 
     #[test]

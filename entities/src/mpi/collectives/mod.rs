@@ -6,8 +6,10 @@
 //! One file per algorithm family: `barrier` (dissemination, tree), `tree` (binomial bcast, reduce,
 //! gather, scatter), `pipeline` (pipelined bcast), `doubling` (recursive-doubling allreduce and
 //! allgather, and the fold for non-power-of-two sizes), `ring` (ring allreduce and allgather),
-//! `rabenseifner` (allreduce) and `alltoall` (pairwise, Bruck). Each file's header gives the message
-//! pattern and the cost formula; `docs/collectives.md` collects them.
+//! `rabenseifner` (allreduce), `alltoall` (pairwise, XOR pairwise, Bruck), `reduce_scatter` (ring,
+//! recursive halving) and `scan` (linear, chain, recursive doubling). Each file's header gives the
+//! message pattern and the cost formula; `docs/collectives.md` collects them with the names SimGrid
+//! and Open MPI give the same algorithms.
 //!
 //! Conventions every schedule follows: exchanges post the receive before the send and wait for both
 //! together (so they cannot deadlock under a rendezvous protocol); a `Combine` follows every wait on
@@ -19,7 +21,9 @@ mod builder;
 mod doubling;
 mod pipeline;
 mod rabenseifner;
+mod reduce_scatter;
 mod ring;
+mod scan;
 mod tree;
 
 #[cfg(test)]
@@ -86,6 +90,14 @@ pub enum ScheduleError {
         /// Communicator size.
         size: u32,
     },
+    /// The algorithm needs a power-of-two communicator.
+    #[error("algorithm `{algorithm}` needs a power-of-two number of ranks, not {size}")]
+    NeedsPowerOfTwo {
+        /// Algorithm name.
+        algorithm: &'static str,
+        /// Communicator size.
+        size: u32,
+    },
     /// A pipelined message would be cut into more segments than a schedule may hold.
     #[error(
         "{bytes} bytes in segments of {segment_bytes} bytes make {segments} segments (at most {limit}); \
@@ -123,8 +135,9 @@ impl Default for ScheduleParams {
 /// The micro-operations `rank` performs for `call` in a communicator of `size` ranks.
 ///
 /// The algorithm is `call.algorithm`, or [`Algorithm::default_for`] the kind. `call.bytes` is read as
-/// MPI does: the whole vector for bcast/reduce/allreduce, the per-rank block for gather, scatter,
-/// allgather and alltoall; barrier messages are empty. Every rank of the communicator must build
+/// MPI does: the whole vector for bcast/reduce/allreduce/scan (and the vector reduce-scatter splits
+/// into p blocks), the per-rank block for gather, scatter, allgather and alltoall; barrier messages
+/// are empty. Every rank of the communicator must build
 /// its schedule from the same call; together the schedules match send for receive, in order, per
 /// pair of ranks.
 pub fn schedule(
@@ -150,6 +163,9 @@ pub fn schedule(
     if call.kind.has_root() && call.root >= size {
         return Err(ScheduleError::BadRoot { root: call.root, size });
     }
+    if algorithm.needs_power_of_two() && !size.is_power_of_two() {
+        return Err(ScheduleError::NeedsPowerOfTwo { algorithm: algorithm.name(), size });
+    }
     if algorithm == Algorithm::Pipelined && params.segment_bytes > 0 {
         let segments = call.bytes.div_ceil(params.segment_bytes);
         if segments > MAX_SEGMENTS {
@@ -169,6 +185,7 @@ pub fn schedule(
     match (call.kind, algorithm) {
         (K::Barrier, A::Dissemination) => barrier::dissemination(&mut b, rank, size),
         (K::Barrier, A::Tree) => barrier::tree(&mut b, rank, size),
+        (K::Barrier, A::RecursiveDoubling) => barrier::recursive_doubling(&mut b, rank, size),
         (K::Bcast, A::Binomial) => tree::bcast(&mut b, rank, size, root, bytes),
         (K::Bcast, A::Pipelined) => pipeline::bcast(&mut b, rank, size, root, bytes, params.segment_bytes),
         (K::Reduce, A::Binomial) => tree::reduce(&mut b, rank, size, root, bytes),
@@ -185,6 +202,14 @@ pub fn schedule(
         (K::Allgather, A::RecursiveDoubling) => doubling::allgather(&mut b, rank, size, bytes),
         (K::Alltoall, A::Pairwise) => alltoall::pairwise(&mut b, rank, size, bytes),
         (K::Alltoall, A::Bruck) => alltoall::bruck(&mut b, rank, size, bytes),
+        (K::Alltoall, A::PairwiseXor) => alltoall::pairwise_xor(&mut b, rank, size, bytes),
+        (K::ReduceScatter, A::Ring) => reduce_scatter::ring(&mut b, rank, size, bytes),
+        (K::ReduceScatter, A::RecursiveHalving) => {
+            reduce_scatter::recursive_halving(&mut b, rank, size, bytes);
+        }
+        (K::Scan, A::Linear) => scan::linear(&mut b, rank, size, bytes),
+        (K::Scan, A::Chain) => scan::chain(&mut b, rank, size, bytes),
+        (K::Scan, A::RecursiveDoubling) => scan::recursive_doubling(&mut b, rank, size, bytes),
         _ => return Err(not_applicable()),
     }
     Ok(b.finish())

@@ -6,6 +6,10 @@
 //! measure everything:
 //! * scatter → `scatter`, else `gather` (neither sheet measures scatter; it moves the same data the
 //!   other way);
+//! * reduce-scatter → `reduce_scatter`, else `allreduce` (an upper bound: an allreduce is a
+//!   reduce-scatter followed by an allgather);
+//! * scan → `scan`, else `allreduce` (the same reduction over the whole vector, with every rank
+//!   getting a result);
 //! * point-to-point → the specific function, else `allsend` (the network-of-workstations model
 //!   only gives `allsend`, a send measured while half the processes send to the other half).
 
@@ -47,6 +51,8 @@ pub fn collective_functions(kind: CollectiveKind) -> &'static [&'static str] {
         CollectiveKind::Scatter => &["scatter", "gather"],
         CollectiveKind::Allgather => &["allgather"],
         CollectiveKind::Alltoall => &["alltoall"],
+        CollectiveKind::ReduceScatter => &["reduce_scatter", "reducescatter", "allreduce"],
+        CollectiveKind::Scan => &["scan", "allreduce"],
     }
 }
 

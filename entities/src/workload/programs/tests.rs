@@ -90,8 +90,8 @@ fn rejects_bad_requests_naming_program_and_parameter() {
         "program `pipeline`, parameter `items`: -1 is out of range [0, inf]"
     );
     assert_eq!(
-        error("collective_loop", &[("operation", text("scan"))], 0, 4).split(" is not").next().unwrap(),
-        "program `collective_loop`, parameter `operation`: `scan`"
+        error("collective_loop", &[("operation", text("prefix_sum"))], 0, 4).split(" is not").next().unwrap(),
+        "program `collective_loop`, parameter `operation`: `prefix_sum`"
     );
     assert_eq!(
         error("collective_loop", &[("operation", text("bcast")), ("algorithm", text("ring"))], 0, 4),

@@ -41,7 +41,7 @@ pub enum StreamErrorKind {
     /// The first word of a line is not an instruction.
     #[error(
         "unknown instruction `{0}`; expected COMPUTE, SEND, RECV, ISEND, IRECV, WAIT, WAITALL, BARRIER, BCAST, \
-         REDUCE, ALLREDUCE, GATHER, SCATTER, ALLGATHER, ALLTOALL, REPEAT or END"
+         REDUCE, ALLREDUCE, GATHER, SCATTER, ALLGATHER, ALLTOALL, REDUCE_SCATTER, SCAN, REPEAT or END"
     )]
     UnknownInstruction(String),
     /// A required argument is absent.

@@ -142,11 +142,14 @@ fn algorithm_errors_list_the_valid_choices() {
     );
     let (line, column, kind) = err("ALLTOALL 1K alg=zigzag");
     assert_eq!((line, column), (1, 17));
-    assert_eq!(kind.to_string(), "unknown algorithm `zigzag`; ALLTOALL accepts: default, pairwise, bruck");
+    assert_eq!(
+        kind.to_string(),
+        "unknown algorithm `zigzag`; ALLTOALL accepts: default, pairwise, bruck, pairwise_xor"
+    );
     let e = parse_stream("\n\nBARRIER binomial\n", "x/p2.txt").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "x/p2.txt:3:9: algorithm `binomial` does not implement BARRIER; use one of: default, dissemination, tree"
+        "x/p2.txt:3:9: algorithm `binomial` does not implement BARRIER; use one of: default, dissemination, tree, recursive_doubling"
     );
     assert!(parse_stream("ALLREDUCE 8 Recursive-Doubling\nREDUCE 0 8 default\n", "s.txt").is_ok());
 }

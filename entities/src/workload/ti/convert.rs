@@ -331,7 +331,23 @@ impl Call<'_, '_> {
                 };
                 state.push(op, &location);
             }
-            "gatherv" | "scatterv" | "allgatherv" | "alltoallv" | "reducescatter" => {
+            "reducescatter" => {
+                // One receive count per rank, then the reduction's flops, then an optional datatype.
+                let size = self.size;
+                self.arity(size + 1, size + 2, "<recv count per rank …> <comp size> [datatype]")?;
+                let mut counts = 0.0;
+                for i in 0..size {
+                    counts += self.amount(i, "a count")?;
+                }
+                let flops = self.amount(size, "an amount of flops")?;
+                let element = self.datatype(size + 1, dt)?;
+                // hase splits the vector into equal blocks; unequal counts keep their total.
+                state.push(collective(CollectiveKind::ReduceScatter, 0, bytes(counts, element)), &location);
+                if flops > 0.0 {
+                    state.push(Op::Compute(Work::Flops(flops)), &location);
+                }
+            }
+            "gatherv" | "scatterv" | "allgatherv" | "alltoallv" => {
                 return Err(
                     self.error(self.line.action.column, TiErrorKind::UnsupportedAction(self.action()))
                 );

@@ -252,6 +252,20 @@ fn error_at(text: &str) -> String {
 }
 
 #[test]
+fn reducescatter_takes_a_count_per_rank_and_the_reductions_flops() {
+    // Two ranks, receive counts 3 and 5 doubles (8 B each) = 64 B, then 100 flops.
+    let trace =
+        parse_ti_text("0 reducescatter 3 5 100 0\n1 reducescatter 3 5 100 0\n", "rs.ti", TiDialect::Auto)
+            .unwrap();
+    let ops: Vec<Op> = located(&trace.ranks[1]).into_iter().map(|(op, _)| op).collect();
+    assert_eq!(ops, vec![coll(CollectiveKind::ReduceScatter, 0, 64), Op::Compute(Work::Flops(100.0))]);
+    assert!(
+        error_at("0 reducescatter 3 5\n1 reducescatter 3 5\n")
+            .contains("`reducescatter` needs <recv count per rank")
+    );
+}
+
+#[test]
 fn unknown_actions_are_errors_never_skipped() {
     assert_eq!(
         error_at("0 init\n\n0 frobnicate 3\n").split(';').next().unwrap(),
