@@ -324,8 +324,8 @@ impl WorkloadEditor {
                         }
                         if ui.small_button("File…").on_hover_text("Bind a stream file to this rank").clicked()
                         {
-                            tasks.pick_file(
-                                ui.ctx(),
+                            crate::file_dialog::pick_file(
+                                tasks,
                                 FilePurpose::StreamFile { rank },
                                 vec!["txt".into(), "stream".into()],
                             );
@@ -403,7 +403,7 @@ impl WorkloadEditor {
                 commit = Some(text.trim().to_string());
             }
             if ui.button("Browse…").clicked() {
-                tasks.pick_file(ui.ctx(), FilePurpose::TraceFile, Vec::new());
+                crate::file_dialog::pick_file(tasks, FilePurpose::TraceFile, Vec::new());
             }
         });
         if let Some(path) = commit {
