@@ -13,6 +13,7 @@ pub mod library_browser;
 pub mod library_dialogs;
 pub mod menu;
 pub mod palette;
+pub mod reveal;
 pub mod run_bar;
 pub mod stats;
 pub mod status;

@@ -209,8 +209,8 @@ fn editor_for(
             if let ParamKind::File { extensions } = kind
                 && ui.button("Browse…").clicked()
             {
-                tasks.pick_file(
-                    ui.ctx(),
+                crate::file_dialog::pick_file(
+                    tasks,
                     FilePurpose::Param {
                         net: net.clone(),
                         instances: names.to_vec(),

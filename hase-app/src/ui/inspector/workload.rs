@@ -331,8 +331,8 @@ impl WorkloadEditor {
                         }
                         if ui.small_button("File…").on_hover_text("Bind a stream file to this rank").clicked()
                         {
-                            tasks.pick_file(
-                                ui.ctx(),
+                            crate::file_dialog::pick_file(
+                                tasks,
                                 FilePurpose::StreamFile { rank },
                                 vec!["txt".into(), "stream".into()],
                             );
@@ -410,7 +410,7 @@ impl WorkloadEditor {
                 commit = Some(text.trim().to_string());
             }
             if ui.button("Browse…").clicked() {
-                tasks.pick_file(ui.ctx(), FilePurpose::TraceFile, Vec::new());
+                crate::file_dialog::pick_file(tasks, FilePurpose::TraceFile, Vec::new());
             }
         });
         if let Some(path) = commit {
