@@ -24,7 +24,7 @@ use crate::tasks::Tasks;
 use crate::theme::{self, Palette, ReplayColours, ThemeChoice};
 use crate::ui::animator::MapCache;
 use crate::ui::animator::images::StateImages;
-use crate::ui::canvas::Canvas;
+use crate::ui::canvas::{Canvas, CanvasContext, ReplayLayer};
 use crate::ui::dialogs::{self, Answer, Pending};
 use crate::ui::dock::Dock;
 use crate::ui::inspector::Inspector;
@@ -237,15 +237,14 @@ impl App {
         }
         if let Some(compare) = &mut self.session.compare {
             egui::CentralPanel::default().show(ui, |ui| {
-                crate::ui::compare::show(
-                    ui,
-                    compare,
-                    &self.session.player,
-                    &self.icons,
-                    &mut self.images,
-                    &colours,
-                    &palette,
-                );
+                let cx = crate::ui::compare::CompareContext {
+                    player: &self.session.player,
+                    icons: &self.icons,
+                    images: &mut self.images,
+                    colours: &colours,
+                    palette: &palette,
+                };
+                crate::ui::compare::show(ui, compare, cx);
             });
             self.finish_frame(&ctx, actions);
             return;
@@ -273,8 +272,17 @@ impl App {
                 });
             let line = ui.available_rect_before_wrap();
             ui.painter().hline(line.x_range(), line.min.y, egui::Stroke::new(1.0, palette.grid_major));
-            actions.extend(self.canvas.show(ui, &mut self.editor, &self.icons, &palette));
-            self.replay_overlay(ui, &colours, &palette);
+            let replay = self.session.current.as_deref().map(|run| ReplayLayer {
+                run,
+                snap: &mut self.session.cursor,
+                player: &self.session.player,
+                map: &mut self.main_map,
+                images: &mut self.images,
+                colours: &colours,
+                stale: self.session.stale,
+            });
+            let cx = CanvasContext { icons: &self.icons, palette: &palette, replay };
+            actions.extend(self.canvas.show(ui, &mut self.editor, cx));
             actions.extend(zoom_buttons(ui, self.canvas.area));
         });
         self.finish_frame(&ctx, actions);

@@ -28,7 +28,13 @@ const MARKER_SAVE_DELAY_S: f64 = 1.0;
 impl App {
     /// Per-frame work of runs and replay, before the UI.
     pub(super) fn replay_logic(&mut self, ctx: &egui::Context) {
-        self.session.follow_project(self.editor.generation, &self.editor.doc.project);
+        if let Some(pending) = self.session.follow_project(self.editor.generation, &self.editor.doc.project) {
+            self.spawn_marker_save(pending);
+        }
+        self.session.stale = match &self.session.current {
+            Some(run) => self.session.staleness.check(run, &self.editor),
+            None => false,
+        };
         let dirs: Vec<std::path::PathBuf> = self
             .editor
             .file
@@ -240,6 +246,10 @@ impl App {
     }
 
     fn run_finished(&mut self, done: RunDone) {
+        if self.session.dropped.remove(&done.id) {
+            self.editor.log(Level::Info, "a run of the design replaced since was dropped");
+            return;
+        }
         self.session.live.retain(|l| l.slot != done.slot);
         let run = match done.result {
             Ok(run) => run,
@@ -367,36 +377,15 @@ impl App {
             None => s.current.as_ref().map(|r| &r.replay.log),
         };
         if let Some(log) = log {
-            crate::ui::animator::controls::show(
-                ui,
-                &mut s.player,
+            let cx = crate::ui::animator::controls::ControlsContext {
                 log,
                 end,
-                s.timing.cursors,
-                &s.timing.markers,
+                cursors: s.timing.cursors,
+                markers: &s.timing.markers,
                 colours,
                 palette,
-            );
+            };
+            crate::ui::animator::controls::show(ui, &mut s.player, &cx);
         }
-    }
-
-    /// The replay drawn over the design canvas.
-    pub(super) fn replay_overlay(&mut self, ui: &egui::Ui, colours: &ReplayColours, palette: &Palette) {
-        let Some(run) = self.session.current.clone() else { return };
-        run.replay.log.seek(&mut self.session.cursor, self.session.player.time);
-        let painter = ui.painter_at(self.canvas.area);
-        self.session.drawn = crate::ui::animator::draw_on_canvas(
-            &painter,
-            ui.ctx(),
-            &self.canvas,
-            &self.editor,
-            &run,
-            &self.session.cursor,
-            &mut self.main_map,
-            &self.session.player,
-            &mut self.images,
-            colours,
-            palette,
-        );
     }
 }

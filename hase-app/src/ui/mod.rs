@@ -18,6 +18,7 @@ pub mod run_bar;
 pub mod stats;
 pub mod status;
 pub mod template_dialog;
+pub mod time_text;
 pub mod timing;
 pub mod toasts;
 pub mod units;

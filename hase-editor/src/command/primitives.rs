@@ -11,7 +11,7 @@ use hase_engine::validate::{ValidationError, link_problem};
 use super::{Applied, Command, CommandError, TypeDef};
 use crate::document::{Document, NetworkId, check_instance_name};
 
-#[allow(clippy::unnecessary_wraps)] // the tail of every primitive, which all return a Result
+#[allow(clippy::unnecessary_wraps, reason = "the tail of every primitive, which all return a Result")]
 fn done(inverse: Command) -> Result<Applied, CommandError> {
     Ok(Applied { inverse, created: Vec::new() })
 }

@@ -336,7 +336,7 @@ fn align_and_distribute() {
 }
 
 /// An edit chosen by numbers, made concrete against the current document.
-#[allow(clippy::many_single_char_names)] // a, b, x: the random numbers
+#[allow(clippy::many_single_char_names, reason = "a, b, x: the random numbers")]
 fn concrete(doc: &Document, op: u8, a: usize, b: usize, x: f32) -> Command {
     let names: Vec<String> = doc.project.network.instances.keys().cloned().collect();
     let pick = |i: usize| names[i % names.len()].clone();

@@ -1,10 +1,12 @@
 //! Simulation runs in the editor: the run settings of the toolbar (trace level, seed, run-until
 //! time), runs in progress (cancel flag and progress counters shared with the worker), finished
 //! runs (statistics, the in-memory trace and its replay model). The app's session holds them with
-//! the replay views' state. The worker itself is in [`task`]; trace files are read by [`load`].
+//! the replay views' state. The worker itself is in [`task`]; trace files are read by [`load`];
+//! [`version`] tells whether a run still shows the design being edited.
 
 pub mod load;
 pub mod task;
+pub mod version;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -81,6 +83,8 @@ pub struct RunProgress {
 /// A run in progress.
 #[derive(Debug)]
 pub struct LiveRun {
+    /// Run id (its [`RunDone`] carries the same).
+    pub id: u64,
     /// Set to stop the run.
     pub cancel: Arc<AtomicBool>,
     /// Progress counters.
@@ -185,6 +189,8 @@ pub struct Problem {
 pub struct RunDone {
     /// Where the result goes.
     pub slot: Slot,
+    /// Run id.
+    pub id: u64,
     /// The run, or the problems that stopped it.
     pub result: Result<Box<FinishedRun>, Vec<Problem>>,
 }

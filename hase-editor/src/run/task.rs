@@ -44,6 +44,7 @@ pub fn start(tasks: &Tasks, request: RunRequest) -> LiveRun {
     let progress = Arc::new(RunProgress::default());
     let until = request.settings.until().ok().flatten();
     let live = LiveRun {
+        id: request.id,
         cancel: Arc::clone(&cancel),
         progress: Arc::clone(&progress),
         started: Instant::now(),
@@ -52,9 +53,9 @@ pub fn start(tasks: &Tasks, request: RunRequest) -> LiveRun {
         until,
     };
     tasks.spawn("sim", move || {
-        let slot = request.slot;
+        let (slot, id) = (request.slot, request.id);
         let result = execute(request, &cancel, &progress);
-        TaskOutput::Replay(Box::new(ReplayOutput::Run(RunDone { slot, result })))
+        TaskOutput::Replay(Box::new(ReplayOutput::Run(RunDone { slot, id, result })))
     });
     live
 }

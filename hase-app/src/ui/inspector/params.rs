@@ -55,18 +55,27 @@ fn commit(editor: &mut Editor, net: &NetworkId, names: &[String], param: &str, v
     editor.run(Command::Batch { label: format!("set {param} on {} entities", names.len()), commands })
 }
 
+/// What every parameter row of the inspector is shown with.
+pub struct RowContext<'a> {
+    /// Background work (the file picker of file parameters).
+    pub tasks: &'a Tasks,
+    /// The selected instances whose parameters are edited.
+    pub names: &'a [String],
+    /// Colours.
+    pub palette: &'a Palette,
+    /// Width of the editors.
+    pub width: f32,
+}
+
 /// Show one parameter row (label, editor, unit, display choice) in a grid.
-#[allow(clippy::too_many_arguments)] // the row needs the editor, tasks, buffers and layout alike
 pub fn param_row(
     ui: &mut Ui,
     editor: &mut Editor,
-    tasks: &Tasks,
     buffers: &mut Buffers,
-    names: &[String],
+    row: &RowContext<'_>,
     def: &ParamDef,
-    palette: &Palette,
-    width: f32,
 ) {
+    let (names, palette) = (row.names, row.palette);
     let net = editor.current_net();
     let current = shared_value(editor, &net, names, def);
     let label = ui.label(&def.name);
@@ -76,7 +85,7 @@ pub fn param_row(
     }
     ui.vertical(|ui| {
         ui.horizontal(|ui| {
-            editor_for(ui, editor, tasks, buffers, names, def, current.as_ref(), label_id, width);
+            editor_for(ui, editor, buffers, row, def, current.as_ref(), label_id);
         });
         if let Some(e) = buffers.errors.get(&def.name) {
             ui.label(RichText::new(e).color(palette.error).small());
@@ -86,18 +95,16 @@ pub fn param_row(
     ui.end_row();
 }
 
-#[allow(clippy::too_many_arguments)] // as `param_row`
 fn editor_for(
     ui: &mut Ui,
     editor: &mut Editor,
-    tasks: &Tasks,
     buffers: &mut Buffers,
-    names: &[String],
+    row: &RowContext<'_>,
     def: &ParamDef,
     current: Option<&ParamValue>,
     label_id: egui::Id,
-    width: f32,
 ) {
+    let RowContext { tasks, names, width, .. } = *row;
     let net = editor.current_net();
     match &def.kind {
         ParamKind::Bool => {

@@ -291,7 +291,7 @@ fn paint_arrows(painter: &Painter, scene: &Scene<'_>, g: &Geometry) {
     }
 }
 
-#[allow(clippy::many_single_char_names)] // g geometry, c colours, r ruler, t time, x on screen
+#[allow(clippy::many_single_char_names, reason = "g geometry, c colours, r ruler, t time, x on screen")]
 fn paint_ruler(painter: &Painter, scene: &Scene<'_>, g: &Geometry) {
     let c = scene.colours;
     let r = g.ruler;

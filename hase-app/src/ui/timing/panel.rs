@@ -6,23 +6,15 @@ use egui::{Align2, Color32, FontId, Painter, Rect, RichText, Stroke, Ui, pos2, v
 use hase_engine::time::SimTime;
 
 use super::cursors::readout;
-use super::draw::{Geometry, ROW_HEIGHT};
+use super::draw::ROW_HEIGHT;
 use super::figures::{figures, to_csv};
 use super::rows::{Row, RowKind, intervals};
 use super::ticks::unit_for;
-use super::{Diagram, Outcome, TimingState};
-use crate::replay::Replay;
-use crate::theme::{Palette, ReplayColours};
+use super::{Diagram, Outcome, Pane, TimingContext, TimingState};
 
 /// The bar above the diagrams and the readout line.
-pub fn bar(
-    ui: &mut Ui,
-    state: &mut TimingState,
-    diagrams: &[Diagram<'_>],
-    end: u64,
-    now_ps: u64,
-    out: &mut Outcome,
-) {
+pub fn bar(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>, end: u64, out: &mut Outcome) {
+    let (diagrams, now_ps) = (cx.diagrams, cx.now_ps);
     ui.horizontal(|ui| {
         if ui.button("Fit").on_hover_text("Show the whole run").clicked() {
             state.fit(end);
@@ -128,22 +120,13 @@ fn markers_menu(ui: &mut Ui, state: &mut TimingState, out: &mut Outcome) {
     });
 }
 
-#[allow(clippy::many_single_char_names)] // g geometry, r row, x position, c centre
-/// Paint the row labels: indentation, fold arrow of groups, name, and a swatch of the state at the
-/// animator's time.
-#[allow(clippy::too_many_arguments)]
-pub fn labels(
-    painter: &Painter,
-    replay: &Replay,
-    shown: &[Row],
-    g: &Geometry,
-    rect: Rect,
-    selected: &[usize],
-    now_ps: u64,
-    state: &TimingState,
-    colours: &ReplayColours,
-    palette: &Palette,
-) {
+/// Paint the row labels of `pane`: indentation, fold arrow of groups, name, and a swatch of the
+/// state at the animator's time.
+#[allow(clippy::many_single_char_names, reason = "g geometry, r row, x position, c centre")]
+pub fn labels(painter: &Painter, pane: &Pane<'_>, state: &TimingState, cx: &TimingContext<'_>) {
+    let (replay, shown, g, rect, selected) =
+        (pane.diagram.replay, pane.rows, &pane.geometry, pane.labels, pane.selected_rows);
+    let (now_ps, colours, palette) = (cx.now_ps, cx.colours, cx.palette);
     let clip = painter.with_clip_rect(rect);
     let font = FontId::proportional(12.0);
     for i in g.visible_rows(shown.len()) {
