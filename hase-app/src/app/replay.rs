@@ -170,7 +170,7 @@ impl App {
             None => {}
         }
         if let Some(e) = requests.iter().find_map(|r| r.4.until().err()) {
-            self.editor.notify(Level::Warning, e);
+            self.editor.notify(Level::Warning, e.to_string());
             return;
         }
         for (slot, name, project, file, settings) in requests {

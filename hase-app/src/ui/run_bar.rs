@@ -117,7 +117,7 @@ fn settings(
             }
         }
         Err(e) => {
-            ui.label(RichText::new(e).color(palette.error));
+            ui.label(RichText::new(e.to_string()).color(palette.error));
         }
     }
     edited

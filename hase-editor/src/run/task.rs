@@ -66,7 +66,7 @@ pub fn execute(
     cancel: &Arc<AtomicBool>,
     progress: &RunProgress,
 ) -> Result<Box<FinishedRun>, Vec<Problem>> {
-    let until = request.settings.until().map_err(|text| vec![Problem { path: None, text }])?;
+    let until = request.settings.until().map_err(|e| vec![Problem { path: None, text: e.to_string() }])?;
     let base_dir =
         request.file.as_deref().map_or_else(|| PathBuf::from("."), hase_library::runner::base_dir_of);
     let options = RunOptions {
