@@ -27,6 +27,8 @@ mod gui_tests;
 #[cfg(test)]
 mod gui_tests_design;
 #[cfg(test)]
+mod gui_tests_files;
+#[cfg(test)]
 mod gui_tests_library;
 #[cfg(test)]
 mod replay_gui_tests;

@@ -83,6 +83,8 @@ pub struct App {
     pub library: Library,
     /// Windows and dialogs over the panels.
     pub windows: windows::Windows,
+    /// File dialogs (the desktop's, or hase's own where there is none).
+    pub files: crate::file_dialog::FileDialogs,
     start_actions: Vec<Action>,
 }
 
@@ -136,6 +138,7 @@ impl App {
             frames: 0,
             library: Library::new(options.library),
             windows: windows::Windows::default(),
+            files: crate::file_dialog::FileDialogs::default(),
             start_actions: options.start_actions,
         }
     }
@@ -177,7 +180,7 @@ impl App {
             ctx.send_viewport_cmd(ViewportCommand::CancelClose);
             self.pending = Some(Pending::Quit);
         }
-        if self.pending.is_none() {
+        if !self.dialog_open() {
             let typing = ctx.egui_wants_keyboard_input();
             for action in Action::KEYED {
                 if typing && action.is_canvas_edit() {
@@ -191,6 +194,19 @@ impl App {
                 }
             }
         }
+    }
+
+    /// True while a dialog waits for an answer (the unsaved-changes question, Save as, the library
+    /// messages, a file dialog, the template and comparison forms): the window's shortcuts wait too,
+    /// so Ctrl+O does not open the library over it.
+    pub fn dialog_open(&self) -> bool {
+        self.pending.is_some()
+            || self.files.is_open()
+            || self.windows.save_as.is_some()
+            || self.windows.template.open
+            || self.windows.variant.open
+            || self.library.failure_dialog.is_some()
+            || !self.library.recovery.is_empty()
     }
 
     /// The window title last sent: project name, ` *` when unsaved, ` — hase`.

@@ -3,6 +3,7 @@
 //! the comparison, exports, marker saving, and revealing entities asked for by the log or the
 //! timing diagram.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,7 +16,7 @@ use crate::replay::markers;
 use crate::run::task::{RunRequest, start};
 use crate::run::{MarkerSave, ReplayFile, ReplayOutput, RunDone, Slot};
 use crate::state::Level;
-use crate::tasks::TaskOutput;
+use crate::tasks::{FileRequest, TaskOutput};
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::compare::{Compare, CompareSide, thesis_example, with_variant};
 use crate::ui::compare_variant::Variant;
@@ -183,49 +184,9 @@ impl App {
     }
 
     /// Take in what the replay's background work reports.
-    pub(super) fn replay_finished(&mut self, ctx: &egui::Context, output: ReplayOutput) {
+    pub(super) fn replay_finished(&mut self, output: ReplayOutput) {
         match output {
             ReplayOutput::Run(done) => self.run_finished(done),
-            ReplayOutput::FileChosen { path: None, .. } => {}
-            ReplayOutput::FileChosen { purpose, path: Some(path) } => match purpose {
-                ReplayFile::ExportPng => {
-                    let path = if path.extension().is_none() { path.with_extension("png") } else { path };
-                    crate::ui::timing::export::request(
-                        ctx,
-                        self.session.timing.last_rect,
-                        path,
-                        Arc::clone(&self.session.export_result),
-                    );
-                }
-                ReplayFile::ExportCsv(text) => {
-                    let path = if path.extension().is_none() { path.with_extension("csv") } else { path };
-                    self.tasks.spawn("export", move || {
-                        let result = hase_engine::model::write_atomic(&path, text.as_bytes())
-                            .map(|()| path.clone())
-                            .map_err(|e| format!("{}: {e}", path.display()));
-                        TaskOutput::Replay(Box::new(ReplayOutput::Saved {
-                            what: "O–X figures".into(),
-                            result,
-                        }))
-                    });
-                }
-                ReplayFile::OpenTrace => {
-                    self.session.leave_compare();
-                    self.session.stop_all();
-                    let id = self.session.next_id();
-                    let project = self.editor.doc.project.clone();
-                    self.editor.log(Level::Info, format!("loading {}…", path.display()));
-                    let live = crate::run::load::start(&self.tasks, path, project, id);
-                    self.session.live.push(live);
-                }
-                ReplayFile::CompareWith => {
-                    self.tasks.spawn("open", move || {
-                        let result =
-                            hase_engine::model::load_project(&path).map(Box::new).map_err(|e| e.to_string());
-                        TaskOutput::Replay(Box::new(ReplayOutput::CompareProject { path, result }))
-                    });
-                }
-            },
             ReplayOutput::Saved { what, result: Ok(path) } => {
                 self.editor.log(Level::Info, format!("saved {what} to {}", path.display()));
             }
@@ -241,6 +202,46 @@ impl App {
             }
             ReplayOutput::CompareProject { path, result: Err(e) } => {
                 self.editor.notify(Level::Error, format!("cannot open {}: {e}", path.display()));
+            }
+        }
+    }
+
+    /// A file chosen for the replay views.
+    pub(super) fn replay_file_chosen(&mut self, ctx: &egui::Context, purpose: ReplayFile, path: PathBuf) {
+        match purpose {
+            ReplayFile::ExportPng => {
+                let path = if path.extension().is_none() { path.with_extension("png") } else { path };
+                crate::ui::timing::export::request(
+                    ctx,
+                    self.session.timing.last_rect,
+                    path,
+                    Arc::clone(&self.session.export_result),
+                );
+            }
+            ReplayFile::ExportCsv(text) => {
+                let path = if path.extension().is_none() { path.with_extension("csv") } else { path };
+                self.tasks.spawn("export", move || {
+                    let result = hase_engine::model::write_atomic(&path, text.as_bytes())
+                        .map(|()| path.clone())
+                        .map_err(|e| format!("{}: {e}", path.display()));
+                    TaskOutput::Replay(Box::new(ReplayOutput::Saved { what: "O–X figures".into(), result }))
+                });
+            }
+            ReplayFile::OpenTrace => {
+                self.session.leave_compare();
+                self.session.stop_all();
+                let id = self.session.next_id();
+                let project = self.editor.doc.project.clone();
+                self.editor.log(Level::Info, format!("loading {}…", path.display()));
+                let live = crate::run::load::start(&self.tasks, path, project, id);
+                self.session.live.push(live);
+            }
+            ReplayFile::CompareWith => {
+                self.tasks.spawn("open", move || {
+                    let result =
+                        hase_engine::model::load_project(&path).map(Box::new).map_err(|e| e.to_string());
+                    TaskOutput::Replay(Box::new(ReplayOutput::CompareProject { path, result }))
+                });
             }
         }
     }
@@ -322,23 +323,8 @@ impl App {
         }
     }
 
-    fn pick_replay_file(&self, purpose: ReplayFile) {
-        self.tasks.spawn("file-dialog", move || {
-            let dialog = rfd::FileDialog::new();
-            let path = match &purpose {
-                ReplayFile::ExportPng => {
-                    dialog.add_filter("PNG image", &["png"]).set_file_name("timing.png").save_file()
-                }
-                ReplayFile::ExportCsv(_) => {
-                    dialog.add_filter("CSV", &["csv"]).set_file_name("interval.csv").save_file()
-                }
-                ReplayFile::CompareWith => dialog.add_filter("hase project", &["ron"]).pick_file(),
-                ReplayFile::OpenTrace => {
-                    dialog.add_filter("hase trace", &["htrace", "htb", "gz", "txt"]).pick_file()
-                }
-            };
-            TaskOutput::Replay(Box::new(ReplayOutput::FileChosen { purpose, path }))
-        });
+    fn pick_replay_file(&mut self, purpose: ReplayFile) {
+        self.ask_file(FileRequest::replay(purpose));
     }
 
     fn save_markers_when_settled(&mut self, ctx: &egui::Context) {

@@ -223,13 +223,6 @@ pub enum ReplayFile {
 pub enum ReplayOutput {
     /// A run finished.
     Run(RunDone),
-    /// A file dialog closed.
-    FileChosen {
-        /// What for.
-        purpose: ReplayFile,
-        /// The file, or `None` if cancelled.
-        path: Option<PathBuf>,
-    },
     /// A file was written.
     Saved {
         /// What was saved (for the log).

@@ -12,7 +12,7 @@ use hase_entities::catalogue::LiveValue;
 use crate::command::Command;
 use crate::document::NetworkId;
 use crate::state::Editor;
-use crate::tasks::{FilePurpose, Tasks};
+use crate::tasks::{FilePurpose, FileRequest, Tasks};
 use crate::theme::Palette;
 
 /// Text being edited and reasons for refused values, per parameter.
@@ -192,15 +192,14 @@ fn editor_for(
             if let ParamKind::File { extensions } = kind
                 && ui.button("Browse…").clicked()
             {
-                crate::file_dialog::pick_file(
-                    tasks,
+                tasks.ask_file(FileRequest::project(
                     FilePurpose::Param {
                         net: net.clone(),
                         instances: names.to_vec(),
                         param: def.name.clone(),
                     },
                     extensions.clone(),
-                );
+                ));
             }
         }
     }
