@@ -31,6 +31,8 @@ mod gui_tests_files;
 #[cfg(test)]
 mod gui_tests_library;
 #[cfg(test)]
+mod gui_tests_newcomer;
+#[cfg(test)]
 mod replay_gui_tests;
 #[cfg(test)]
 mod replay_gui_tests_linked;

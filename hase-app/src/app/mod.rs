@@ -85,6 +85,7 @@ pub struct App {
     pub windows: windows::Windows,
     /// File dialogs (the desktop's, or hase's own where there is none).
     pub files: crate::file_dialog::FileDialogs,
+    memory: status::MemoryGauge,
     start_actions: Vec<Action>,
 }
 
@@ -139,6 +140,7 @@ impl App {
             library: Library::new(options.library),
             windows: windows::Windows::default(),
             files: crate::file_dialog::FileDialogs::default(),
+            memory: status::MemoryGauge::default(),
             start_actions: options.start_actions,
         }
     }
@@ -234,14 +236,20 @@ impl App {
         }
         let zoom = self.canvas.view(&self.editor.current_net()).zoom;
         Panel::bottom("status").show(ui, |ui| {
-            status::show(ui, &self.editor, zoom, self.tasks.running(), &self.session);
+            status::show(ui, &self.editor, zoom, self.tasks.running(), &self.session, &mut self.memory);
         });
         // The dock grows once there is a run to show (a panel id of its own keeps the size apart).
         let replaying = self.session.current.is_some() || self.session.compare.is_some();
+        // Sized to its content once there is a run: every timing row when the window allows (at
+        // most 55% of it); the id carries the row count, so a run with other rows is fitted again.
+        let most = ui.available_height() * 0.55;
+        let fitted = |rows: usize| {
+            (rows as f32 * crate::ui::timing::draw::ROW_HEIGHT + 150.0).clamp(200.0, most.max(200.0))
+        };
         let (dock_id, dock_size) = match (&self.session.compare, replaying) {
-            (Some(_), _) => ("dock-compare", 430.0),
-            (None, true) => ("dock-replay", 330.0),
-            (None, false) => ("dock", 170.0),
+            (Some(_), _) => (("dock-compare", self.dock.fit_rows), fitted(self.dock.fit_rows * 2)),
+            (None, true) => (("dock-replay", self.dock.fit_rows), fitted(self.dock.fit_rows)),
+            (None, false) => (("dock", 0), 170.0),
         };
         Panel::bottom(dock_id)
             .resizable(true)

@@ -116,6 +116,7 @@ impl App {
             | Action::CompareVariant
             | Action::CloseCompare
             | Action::OpenTrace => self.replay_action(action),
+            Action::Help(topic) => self.windows.help = Some(topic),
             Action::Escape => {
                 self.editor.placing = None;
                 self.canvas.drag = crate::ui::canvas::Drag::None;

@@ -297,6 +297,8 @@ impl App {
             self.editor.log(Level::Warning, format!("the trace is incomplete: {e}"));
         }
         let run = Arc::new(*run);
+        // The dock is sized to show every row of the run (see `App::ui_root`).
+        self.dock.fit_rows = self.session.timing.rows_of(&run.replay).len();
         match done.slot {
             Slot::Main => {
                 if self.session.current.is_none() {

@@ -27,11 +27,14 @@ pub struct Windows {
     pub incoming: Option<Incoming>,
     /// Simulate ▸ Compare ▸ This design with different settings.
     pub variant: crate::ui::compare_variant::VariantDialog,
+    /// The Help window open, if any.
+    pub help: Option<crate::actions::HelpTopic>,
 }
 
 impl App {
     /// Show the windows; a modal question about unsaved changes goes first.
     pub(super) fn show_windows(&mut self, ctx: &egui::Context, palette: &Palette) {
+        crate::ui::help::show(ctx, &mut self.windows.help, palette);
         if let Some((request, path)) = self.files.show(ctx, palette) {
             self.file_chosen(ctx, request, path);
         }

@@ -8,6 +8,7 @@ pub mod compare_variant;
 pub mod dialogs;
 pub mod dock;
 pub mod file_browser;
+pub mod help;
 pub mod inspector;
 pub mod legend;
 pub mod library_browser;

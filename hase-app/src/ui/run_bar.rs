@@ -104,7 +104,9 @@ fn settings(
     }
     let label = ui.label("run until");
     let field = ui
-        .add(egui::TextEdit::singleline(&mut s.until_text).hint_text("end (e.g. 2.5ms)").desired_width(90.0))
+        .add(
+            egui::TextEdit::singleline(&mut s.until_text).hint_text("the end, or 2.5ms").desired_width(130.0),
+        )
         .labelled_by(label.id);
     let until_done = field.lost_focus();
     match s.until() {
@@ -163,7 +165,7 @@ pub fn status(ui: &mut Ui, session: &Session) {
                 "{}: {} at {}",
                 if session.compare.is_some() { run.label.as_str() } else { "last run" },
                 run.stats.outcome,
-                hase_engine::time::SimTime(run.stats.makespan_ps)
+                crate::ui::time_text::figure(hase_engine::time::SimTime(run.stats.makespan_ps))
             ));
         }
         return;

@@ -422,7 +422,8 @@ fn draw_ports(painter: &Painter, f: &Frame<'_>, i: usize) {
             }
         }
         if hovered {
-            outline = Stroke::new(2.0, f.palette.text);
+            let refused = compatible.is_some_and(|ok| !ok[flat]);
+            outline = Stroke::new(2.0, if refused { f.palette.error } else { f.palette.text });
         }
         let linked = port.link.is_some() || port.exported;
         let body_fill = if linked || compatible.is_some() { fill } else { f.palette.node_fill };
@@ -432,6 +433,11 @@ fn draw_ports(painter: &Painter, f: &Frame<'_>, i: usize) {
             painter.circle_stroke(at, r + 2.5, Stroke::new(1.0, fill));
         }
     }
+}
+
+/// True if the link being dragged may end at port `p` of node `n`.
+fn port_accepts(f: &Frame<'_>, compatible: &[bool], n: usize, p: usize) -> bool {
+    f.scene.nodes.get(n).is_some_and(|node| compatible.get(node.first_port + p).copied().unwrap_or(false))
 }
 
 /// The marker of a port: a circle for in-out ports, a triangle pointing into the body for inputs
@@ -461,11 +467,13 @@ pub fn port_shape(
 fn draw_overlays(painter: &Painter, f: &Frame<'_>) {
     let to_screen = |p: Pos2| f.view.to_screen(f.area, p);
     match f.drag {
-        Drag::Link { from, to, .. } => {
+        Drag::Link { from, to, compatible } => {
             let node = &f.scene.nodes[from.0];
             let start = to_screen(f.ports.pos[node.first_port + from.1]);
+            // Green only over a port the link can end at; an occupied or mistyped one is refused.
             let colour = match f.hover {
-                Some(Hit::Port(..)) => f.palette.compatible,
+                Some(Hit::Port(n, p)) if port_accepts(f, compatible, n, p) => f.palette.compatible,
+                Some(Hit::Port(..)) => f.palette.error,
                 _ => f.palette.selection,
             };
             painter.add(Shape::dashed_line(&[start, to_screen(*to)], Stroke::new(2.0, colour), 6.0, 4.0));

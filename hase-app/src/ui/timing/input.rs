@@ -195,7 +195,7 @@ fn context_menu(state: &mut TimingState, bars: &Response, g: &Geometry, end: u64
     }
     bars.context_menu(|ui| {
         let t: u64 = ui.ctx().data(|data| data.get_temp(Id::unique("timing-menu-time"))).unwrap_or(0);
-        ui.weak(format!("at {}", SimTime(t)));
+        ui.weak(format!("at {}", crate::ui::time_text::at(SimTime(t), state.resolution_ps())));
         if ui.button("Place O here").clicked() {
             state.cursors.set(Which::O, t);
             ui.close();
@@ -250,8 +250,10 @@ fn hover_details(state: &TimingState, d: &Diagram<'_>, shown: &[Row], g: &Geomet
     let path = row_path(d.replay, kind);
     bars.on_hover_ui_at_pointer(|ui| {
         ui.strong(&path);
-        ui.label(format!("{what}: {start} – {end}"));
-        ui.label(format!("duration {}", end - start));
+        let res = state.resolution_ps();
+        let text = |t: SimTime| crate::ui::time_text::at(t, res);
+        ui.label(format!("{what}: {} – {}", text(start), text(end)));
+        ui.label(format!("duration {}", text(end - start)));
         if let Some(n) = merged {
             ui.weak(format!("{n} short intervals share this point: zoom in to see them"));
         }

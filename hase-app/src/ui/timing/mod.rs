@@ -220,6 +220,12 @@ impl TimingState {
         self.markers_dirty = true;
     }
 
+    /// The time one point of the bars spans: the resolution every time shown with the diagram
+    /// follows (see `time_text`).
+    pub fn resolution_ps(&self) -> u64 {
+        (self.view.ps_per_pt.max(1.0)) as u64
+    }
+
     /// The rows of a diagram with the current folding and filter.
     pub fn rows_of(&self, replay: &Replay) -> Vec<Row> {
         rows::rows(replay, RowOptions { unfolded: &self.unfolded, filter: &self.filter, params: self.params })
@@ -266,6 +272,10 @@ pub fn show(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>) -> Out
         drawn += diagram(ui, state, cx, i, rect, end, &mut out);
     }
     state.drawn_marks = drawn;
+    if cx.stale {
+        // The run is of an earlier version of the design: greyed (the bar says to run again).
+        ui.painter().rect_filled(area, 0.0, cx.palette.canvas.gamma_multiply(0.6));
+    }
     if table_width > 0.0 {
         let table = Rect::from_min_max(pos2(area.max.x + 6.0, all.min.y), all.max);
         panel::figures_table(ui, state, diagrams, table, &mut out);

@@ -36,7 +36,7 @@ pub fn show_tab(
                         title: Some(format!(
                             "{} — makespan {}",
                             side.name(),
-                            hase_engine::time::SimTime(run.stats.makespan_ps)
+                            crate::ui::time_text::figure(hase_engine::time::SimTime(run.stats.makespan_ps))
                         )),
                         selected: selected_paths(&side.editor),
                     })
