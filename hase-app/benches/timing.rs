@@ -236,6 +236,7 @@ fn bench_animator(c: &mut Criterion) {
                     run: &run,
                     snap: &mut snap,
                     player,
+                    clock_end: run.replay.end,
                     map: &mut cache,
                     images: &mut images,
                     colours: &colours,

@@ -33,6 +33,8 @@ mod gui_tests_library;
 #[cfg(test)]
 mod gui_tests_newcomer;
 #[cfg(test)]
+mod panel_tests;
+#[cfg(test)]
 mod replay_gui_tests;
 #[cfg(test)]
 mod replay_gui_tests_linked;

@@ -247,7 +247,8 @@ impl App {
             (rows as f32 * crate::ui::timing::draw::ROW_HEIGHT + 150.0).clamp(200.0, most.max(200.0))
         };
         let (dock_id, dock_size) = match (&self.session.compare, replaying) {
-            (Some(_), _) => (("dock-compare", self.dock.fit_rows), fitted(self.dock.fit_rows * 2)),
+            // A comparison keeps its canvases large: the diagrams scroll.
+            (Some(_), _) => (("dock-compare", 0), 430.0_f32.min(most.max(200.0))),
             (None, true) => (("dock-replay", self.dock.fit_rows), fitted(self.dock.fit_rows)),
             (None, false) => (("dock", 0), 170.0),
         };
@@ -296,10 +297,12 @@ impl App {
                 });
             let line = ui.available_rect_before_wrap();
             ui.painter().hline(line.x_range(), line.min.y, egui::Stroke::new(1.0, palette.grid_major));
+            let clock_end = self.session.clock_end();
             let replay = self.session.current.as_deref().map(|run| ReplayLayer {
                 run,
                 snap: &mut self.session.cursor,
                 player: &self.session.player,
+                clock_end,
                 map: &mut self.main_map,
                 images: &mut self.images,
                 colours: &colours,

@@ -162,6 +162,7 @@ pub struct CompareContext<'a> {
 /// Show both canvases with their replays in `ui`.
 pub fn show(ui: &mut Ui, compare: &mut Compare, cx: CompareContext<'_>) {
     let CompareContext { player, icons, images, colours, palette } = cx;
+    let clock_end = compare.end();
     ui.horizontal(|ui| {
         ui.label(RichText::new(&compare.title).strong().size(15.0));
         ui.separator();
@@ -181,11 +182,18 @@ pub fn show(ui: &mut Ui, compare: &mut Compare, cx: CompareContext<'_>) {
                 None => format!("{} — press Run", side.name()),
             };
             ui.label(RichText::new(heading).strong());
+            // Each side shows its whole design: fitted again when its area changes (the dock grows
+            // when the runs arrive, the window is resized).
+            let area = ui.available_rect_before_wrap();
+            if (area.size() - side.canvas.area.size()).length() > 1.0 {
+                side.editor.fit_requested = true;
+            }
             let run = side.run.clone();
             let replay = run.as_deref().map(|run| ReplayLayer {
                 run,
                 snap: &mut side.cursor,
                 player,
+                clock_end,
                 map: &mut side.map,
                 images: &mut *images,
                 colours,

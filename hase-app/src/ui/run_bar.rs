@@ -160,13 +160,17 @@ pub fn status(ui: &mut Ui, session: &Session) {
         }
         // Right to left: the last run's events, then its outcome and end time.
         for run in shown.iter().rev() {
-            ui.weak(format!("{} events simulated", run.stats.events));
-            ui.label(format!(
-                "{}: {} at {}",
-                if session.compare.is_some() { run.label.as_str() } else { "last run" },
-                run.stats.outcome,
-                crate::ui::time_text::figure(hase_engine::time::SimTime(run.stats.makespan_ps))
-            ));
+            let makespan = crate::ui::time_text::figure(hase_engine::time::SimTime(run.stats.makespan_ps));
+            if session.compare.is_some() {
+                // Both runs of a comparison, compactly (the bar is shared with the selection).
+                ui.label(format!(
+                    "{}: {} at {makespan} · {} events",
+                    run.label, run.stats.outcome, run.stats.events
+                ));
+            } else {
+                ui.weak(format!("{} events simulated", run.stats.events));
+                ui.label(format!("last run: {} at {makespan}", run.stats.outcome));
+            }
         }
         return;
     }

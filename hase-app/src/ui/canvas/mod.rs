@@ -12,6 +12,7 @@ pub mod view;
 use std::collections::BTreeMap;
 
 use egui::{Pos2, Rect, Sense, Ui};
+use hase_engine::time::SimTime;
 
 use crate::actions::Action;
 use crate::document::NetworkId;
@@ -48,6 +49,8 @@ pub struct ReplayLayer<'a> {
     pub snap: &'a mut Snapshot,
     /// The animator's clock and what it shows.
     pub player: &'a Player,
+    /// The end of the run the clock follows (a comparison's longer run), for its time digits.
+    pub clock_end: SimTime,
     /// The trace-to-canvas map, rebuilt when the run or the design changes.
     pub map: &'a mut MapCache,
     /// State images of the types.
@@ -247,7 +250,7 @@ impl Canvas {
                 notice = Some(STALE_NOTICE);
                 (None, None)
             }
-            Some(ReplayLayer { run, snap, player, map, images, colours, .. }) => {
+            Some(ReplayLayer { run, snap, player, clock_end, map, images, colours, .. }) => {
                 run.replay.log.seek(snap, player.time);
                 let map = map.get(self, editor, run);
                 let frame = ReplayFrame {
@@ -255,7 +258,7 @@ impl Canvas {
                     snap,
                     map,
                     time: player.time,
-                    resolution_ps: player.resolution_ps(run.replay.end),
+                    resolution_ps: player.resolution_ps(clock_end),
                     window: player.load_window(run.replay.end),
                     min_level: player.min_level,
                     displayed: &editor.doc.layout(&net).displayed,

@@ -77,10 +77,14 @@ impl Inspector {
         if single {
             ui.heading(&names[0]);
             ui.horizontal(|ui| {
-                ui.label("Name");
-                let response = ui.add(
-                    egui::TextEdit::singleline(&mut self.name).desired_width(160.0).id_salt("instance-name"),
-                );
+                let label = ui.label("Name");
+                let response = ui
+                    .add(
+                        egui::TextEdit::singleline(&mut self.name)
+                            .desired_width(160.0)
+                            .id_salt("instance-name"),
+                    )
+                    .labelled_by(label.id);
                 if response.lost_focus() && self.name != names[0] {
                     let ok = editor.run(Command::Rename {
                         net: net.clone(),

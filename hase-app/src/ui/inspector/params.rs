@@ -119,16 +119,18 @@ fn editor_for(
         ParamKind::Enum { choices } => {
             let shown = current.and_then(ParamValue::as_text).unwrap_or("(mixed)").to_string();
             let mut chosen = None;
-            egui::ComboBox::from_id_salt(("param", &def.name)).selected_text(&shown).width(width).show_ui(
-                ui,
-                |ui| {
+            egui::ComboBox::from_id_salt(("param", &def.name))
+                .selected_text(&shown)
+                .width(width)
+                .show_ui(ui, |ui| {
                     for c in choices {
                         if ui.selectable_label(*c == shown, c).clicked() {
                             chosen = Some(c.clone());
                         }
                     }
-                },
-            );
+                })
+                .response
+                .labelled_by(label_id);
             if let Some(c) = chosen.filter(|c| *c != shown) {
                 commit(editor, &net, names, &def.name, &ParamValue::Text(c));
             }
