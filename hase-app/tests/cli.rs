@@ -1,7 +1,11 @@
 //! The command line as a user drives it: generate, validate, run with trace and statistics, inspect
 //! and export traces, and the errors (exit codes and messages) for bad input.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test code: an unwrap that fails is a failed test with its message"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
