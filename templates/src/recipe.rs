@@ -122,7 +122,8 @@ mod tests {
     fn regenerating_with_other_dims_keeps_workload_and_settings() {
         let mut project = mesh(&ProjectForm::Flat);
         project.settings.seed = 42;
-        project.workload = hase_engine::model::Workload::Program { name: "ping_pong".into(), params: [].into() };
+        project.workload =
+            hase_engine::model::Workload::Program { name: "ping_pong".into(), params: [].into() };
         let mut recipe = project.generator.clone().unwrap();
         recipe.dims = vec![3, 4];
         let bigger = regenerate(&project, &recipe, &builtin_registry()).unwrap();
