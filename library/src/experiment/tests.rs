@@ -256,3 +256,32 @@ fn the_shipped_example_plans_its_points() {
         assert_eq!(record.status, RunStatus::Completed, "{}", record.detail);
     }
 }
+
+/// What a GUI worker does: start a sweep in the background, read its events, stop it.
+#[test]
+fn a_background_sweep_reports_each_run_and_can_be_cancelled() {
+    let plan = Arc::new(allreduce_plan());
+    let task = spawn_sweep(plan.clone(), options(2), Box::new(Quiet)).unwrap();
+    let (mut started, mut finished) = (BTreeSet::new(), Vec::new());
+    let report = loop {
+        match task.events.recv().unwrap() {
+            SweepEvent::Started(key) => assert!(started.insert(key), "{key} started twice"),
+            SweepEvent::Progress(key, _) => assert!(started.contains(&key)),
+            SweepEvent::Finished(record) => finished.push(*record),
+            SweepEvent::Done(report) => break report.unwrap(),
+        }
+    };
+    task.thread.join().unwrap();
+    assert_eq!((started.len(), finished.len(), report.records.len()), (12, 12, 12));
+    finished.sort_by_key(|r| r.key);
+    assert_eq!(finished, report.records);
+
+    let task = spawn_sweep(plan, options(1), Box::new(Quiet)).unwrap();
+    task.cancel.store(true, Ordering::SeqCst);
+    let report = loop {
+        if let SweepEvent::Done(report) = task.events.recv().unwrap() {
+            break report.unwrap();
+        }
+    };
+    assert!(report.stopped && report.records.len() < 12, "{} runs after cancel", report.records.len());
+}
