@@ -339,6 +339,13 @@ fn sweeps_give_the_same_csv_for_any_jobs_and_name_spec_errors() {
     let stdout = text(&out).0;
     let sizes: Vec<&str> = stdout.lines().skip(1).map(|l| l.split(',').nth(1).unwrap()).collect();
     assert_eq!(sizes, ["3", "4", "5"], "{stdout}");
+    // Traces of every run, beside the CSV; each one a readable trace.
+    let traced = dir.path().join("traced.csv");
+    let out = hase(&["sweep", p(&ring), "--vary", "template.dims=3,4", "--traces", "2", "--csv", p(&traced)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let trace = dir.path().join("traced.csv.traces/point-000001-rep-000.trace");
+    let out = hase(&["trace", "stats", p(&trace)]);
+    assert!(out.status.success() && text(&out).0.contains("ALLREDUCE"), "{:?}", text(&out));
     let out = hase(&["sweep", p(&project), "--metric", "makespan"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).1.contains("--metric makespan: unknown metric"), "{}", text(&out).1);
