@@ -118,6 +118,33 @@ pub fn elaborate_project(project: &Project) -> Result<FlatModel, RunError> {
     Ok(elaborate(project, &registry_for(project))?)
 }
 
+/// What [`check_project`] found: the flat model and how many MPI ranks the workload runs.
+pub struct Checked {
+    /// The elaborated model.
+    pub model: FlatModel,
+    /// MPI ranks of the workload (the placement's size).
+    pub ranks: u32,
+}
+
+/// Check `project` as a run would, without simulating: elaborate it, number and place the ranks,
+/// build the routes and read the workload (built-in program parameters, stream files, a
+/// time-independent trace); relative paths are resolved against `base_dir`. Workload file errors
+/// name the file and line.
+pub fn check_project(project: &Project, base_dir: &Path) -> Result<Checked, RunError> {
+    let registry = registry_for(project);
+    let model = elaborate(project, &registry)?;
+    let built = build_behaviours(&BuildInputs {
+        model: &model,
+        registry: &registry,
+        workload: &project.workload,
+        base_dir,
+        placement: &project.placement,
+    })?;
+    let ranks = built.placement.world();
+    drop(built);
+    Ok(Checked { model, ranks })
+}
+
 /// Run `project`, calling `progress` every so many events.
 pub fn run_project(
     project: &Project,

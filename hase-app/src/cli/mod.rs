@@ -1,11 +1,14 @@
 //! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase import simgrid`,
-//! `hase trace stats|export`.
+//! `hase trace stats|export`, `hase sweep` and `hase experiments`.
 //! Errors go to stderr with a non-zero exit code; times accept units (`10us`, `2.5ms`).
 
+mod experiments;
 mod import;
 mod new;
 mod placement;
 mod run;
+mod sweep;
+mod sweep_progress;
 mod trace;
 
 use std::io::Write;
@@ -35,6 +38,10 @@ pub enum Command {
     /// Inspect or convert trace files.
     #[command(subcommand)]
     Trace(trace::TraceCommand),
+    /// Run a parameter sweep: vary parameters over values, run the points in parallel.
+    Sweep(Box<sweep::SweepArgs>),
+    /// List, show, export, import, rename or delete stored experiments.
+    Experiments(experiments::ExperimentsArgs),
 }
 
 /// Run a subcommand; the exit code is 0 on success.
@@ -45,6 +52,8 @@ pub fn execute(command: Command) -> ExitCode {
         Command::New(args) => new::new(&args),
         Command::Import(cmd) => import::import(&cmd),
         Command::Trace(cmd) => trace::trace(&cmd),
+        Command::Sweep(args) => sweep::sweep(&args),
+        Command::Experiments(args) => experiments::experiments(&args),
     };
     match result {
         Ok(code) => code,
@@ -79,17 +88,22 @@ pub fn rate_arg(text: &str) -> Result<u64, String> {
 
 fn validate(path: &Path) -> anyhow::Result<ExitCode> {
     let project = read_project(path)?;
-    match hase_library::runner::elaborate_project(&project) {
-        Ok(model) => {
+    let base_dir = hase_library::runner::base_dir_of(path);
+    match hase_library::runner::check_project(&project, &base_dir) {
+        Ok(checked) => {
+            let model = &checked.model;
             let processors =
                 model.entities.iter().filter(|e| e.behaviour == hase_entities::catalogue::PROCESSOR).count();
             writeln!(
                 std::io::stdout().lock(),
-                "{}: ok — {} entities ({processors} processors), {} links, {} compound groups",
+                "{}: ok — {} entities ({processors} processors), {} links, {} compound groups; workload: {} on {} \
+                 ranks",
                 path.display(),
                 model.entities.len(),
                 model.links.len(),
-                model.groups.len()
+                model.groups.len(),
+                workload_kind(&project.workload),
+                checked.ranks,
             )?;
             Ok(ExitCode::SUCCESS)
         }
@@ -97,5 +111,16 @@ fn validate(path: &Path) -> anyhow::Result<ExitCode> {
             eprintln!("{}: {e}", path.display());
             Ok(ExitCode::from(1))
         }
+    }
+}
+
+/// A few words naming a workload, for `hase validate`.
+fn workload_kind(workload: &hase_engine::model::Workload) -> String {
+    use hase_engine::model::Workload;
+    match workload {
+        Workload::Idle => "idle".into(),
+        Workload::Program { name, .. } => format!("program {name}"),
+        Workload::Streams { streams } => format!("{} instruction streams", streams.len()),
+        Workload::TimeIndependentTrace { path } => format!("trace {path}"),
     }
 }

@@ -27,7 +27,8 @@ pub struct RunArgs {
     /// Project file (.ron).
     pub project: PathBuf,
     /// Override a parameter: `path.param=value`, `type:Type.param=value`, `workload.param=value`,
-    /// `link:inst.port.latency=value`. Repeatable.
+    /// `link:inst.port.latency=value`, or a compound's level: `path.level=detailed|behavioural`.
+    /// Repeatable.
     #[arg(long = "set", value_name = "TARGET=VALUE")]
     pub sets: Vec<String>,
     /// Replay this SimGrid time-independent trace (a trace file, or a list naming one file per rank,

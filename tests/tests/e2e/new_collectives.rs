@@ -125,3 +125,31 @@ fn linear_scan_is_bound_by_the_first_ranks_link() {
     assert!(got > serial, "{got} below rank 0's serialisation {serial}");
     assert!(got < message(&t, 2, 1000).times(p * (p - 1) / 2), "{got}");
 }
+
+/// The "exactly twice as long" binomial bcast (docs/collectives.md, "Eager, rendezvous and the order
+/// of a binomial bcast"): with a 64 KiB eager limit and the RTS/CTS handshake, the root's data leaves
+/// in the order the CTSs come back (nearest child first), so the biggest subtree starts last; with
+/// direct rendezvous the data leaves in posting order and the bcast takes exactly the all-eager time.
+#[test]
+fn a_rendezvous_bcast_is_slow_only_through_the_order_of_the_handshakes() {
+    // The template's own defaults, as `hase new --template fat_tree --dims 4,2` makes them.
+    let spec = hase_templates::TemplateSpec::new(Topology::FatTree { arity: 4, levels: 2 });
+    let registry = hase_library::catalogue::registry_for(&hase_engine::model::Project::new("bcast"));
+    let form = hase_templates::ProjectForm::Flat;
+    let time_with = |sets: &[&str]| {
+        let mut project = hase_templates::template_project(&spec, &registry, "bcast", &form).unwrap();
+        project.workload = collective("bcast", "binomial", 1 << 20);
+        for s in sets {
+            hase_library::overrides::apply_set(&mut project, s).unwrap_or_else(|e| panic!("{s}: {e}"));
+        }
+        makespan(&run(&project))
+    };
+    let eager = time_with(&["type:Processor.eager_limit=1G"]);
+    let handshake = time_with(&["type:Processor.eager_limit=64K"]);
+    let direct = time_with(&["type:Processor.eager_limit=64K", "type:Processor.rendezvous=direct"]);
+    assert_eq!(direct, eager, "direct rendezvous sends in posting order, as eager does");
+    assert!(
+        handshake.as_ps() * 10 > eager.as_ps() * 14,
+        "handshake {handshake} against eager {eager}: the reordering should cost far more than the round trips"
+    );
+}

@@ -81,10 +81,14 @@ impl Inspector {
         if single {
             ui.heading(&names[0]);
             ui.horizontal(|ui| {
-                ui.label("Name");
-                let response = ui.add(
-                    egui::TextEdit::singleline(&mut self.name).desired_width(160.0).id_salt("instance-name"),
-                );
+                let label = ui.label("Name");
+                let response = ui
+                    .add(
+                        egui::TextEdit::singleline(&mut self.name)
+                            .desired_width(160.0)
+                            .id_salt("instance-name"),
+                    )
+                    .labelled_by(label.id);
                 if response.lost_focus() && self.name != names[0] {
                     let ok = editor.run(Command::Rename {
                         net: net.clone(),
@@ -123,7 +127,8 @@ impl Inspector {
             && editor.current_net() == crate::document::NetworkId::Top
             && let Some(text) = placement::processor_rank_text(editor, &names[0])
         {
-            ui.weak(text);
+            // Wrapped, so the line never widens the panel (the canvas beside it would move).
+            ui.add(egui::Label::new(RichText::new(text).weak()).wrap());
         }
         if same_type && first_type.is_compound() {
             ui.add_space(6.0);
@@ -137,9 +142,10 @@ impl Inspector {
         }
         // Widths are fixed before the grid: a grid sized by its own contents would grow every frame.
         let width = (ui.available_width() - 200.0).clamp(90.0, 420.0);
+        let row = params::RowContext { tasks, names: &names, palette, width };
         egui::Grid::new("params").num_columns(3).spacing([8.0, 6.0]).striped(true).show(ui, |ui| {
             for def in &params {
-                params::param_row(ui, editor, tasks, &mut self.buffers, &names, def, palette, width);
+                params::param_row(ui, editor, &mut self.buffers, &row, def);
             }
         });
         let live = first_type.behaviour.as_deref().map_or(&[][..], hase_entities::catalogue::live_values);
