@@ -19,4 +19,6 @@ pub use routing::{Routing, UpChoice};
 pub use schema::{
     ProjectFileError, load_project, project_from_ron, project_to_ron, save_project, write_atomic,
 };
-pub use types::{CompoundDef, ConcretePort, Direction, EntityType, PortCount, PortDef, PortExport};
+pub use types::{
+    CompoundDef, ConcretePort, Direction, EntityType, PortCount, PortCountError, PortDef, PortExport,
+};

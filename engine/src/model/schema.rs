@@ -104,8 +104,8 @@ pub fn project_to_ron(project: &Project) -> Result<String, ProjectFileError> {
 /// Read a project file.
 pub fn load_project(path: &Path) -> Result<Project, ProjectFileError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| ProjectFileError::Io { path: shown.clone(), source })?;
+    let text = crate::limits::read_capped(path, crate::limits::MAX_PROJECT_FILE_BYTES)
+        .map_err(|e| ProjectFileError::Io { path: shown.clone(), source: e.into_io() })?;
     project_from_ron(&text, &shown)
 }
 

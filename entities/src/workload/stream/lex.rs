@@ -2,6 +2,7 @@
 //! comment directive (`#! text`, `#line N [file]`); plus the readers for the values tokens hold
 //! (ranks, byte counts with K/M/G, tags, amounts of work, request names).
 
+use hase_engine::limits::{MAX_MESSAGE_BYTES, quote};
 use hase_engine::time::parse_time;
 
 use super::StreamErrorKind;
@@ -41,7 +42,7 @@ pub(super) fn lex_line(line: &str) -> LineContent<'_> {
 }
 
 fn bad(text: &str, expected: &'static str) -> StreamErrorKind {
-    StreamErrorKind::BadValue { text: text.to_string(), expected }
+    StreamErrorKind::BadValue { text: quote(text), expected }
 }
 
 fn digits(text: &str) -> Option<u64> {
@@ -103,7 +104,11 @@ pub(super) fn bytes(text: &str) -> Result<u64, StreamErrorKind> {
         Some('G' | 'g') => (&body[..body.len() - 1], 1 << 30),
         _ => (body, 1),
     };
-    digits(number).and_then(|v| v.checked_mul(scale)).ok_or_else(|| bad(text, EXPECTED))
+    let bytes = digits(number).and_then(|v| v.checked_mul(scale)).ok_or_else(|| bad(text, EXPECTED))?;
+    if bytes > MAX_MESSAGE_BYTES {
+        return Err(StreamErrorKind::MessageTooLarge { bytes, limit: MAX_MESSAGE_BYTES });
+    }
+    Ok(bytes)
 }
 
 /// An amount of work: `10us` (a time), `500` or `500 steps` (steps), `2.5e9 flops` (flops).
