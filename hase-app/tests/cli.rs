@@ -106,8 +106,16 @@ fn overrides_until_and_compact_traces() {
         "type:Router.switching=cut_through",
     ]);
     assert!(out.status.success(), "{:?}", text(&out));
-    let out = hase(&["trace", "stats", p(&trace)]);
+    let out = hase(&["trace", "stats", p(&trace), "--check-index"]);
     assert!(out.status.success(), "{:?}", text(&out));
+    assert!(text(&out).0.starts_with("index: ok — "), "{:?}", text(&out));
+    // A corrupt index is noticed and named with its line.
+    let sidecar = dir.path().join("run.htb.idx");
+    let index = std::fs::read_to_string(&sidecar).unwrap();
+    std::fs::write(&sidecar, index.replacen("records ", "records 1", 1)).unwrap();
+    let out = hase(&["trace", "stats", p(&trace), "--check-index"]);
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    assert!(text(&out).1.contains("run.htb.idx: line 3: the index counts 1"), "{:?}", text(&out));
 }
 
 #[test]

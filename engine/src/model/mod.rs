@@ -1,6 +1,7 @@
 //! The document model: entity types, instances, links, compounds, layout, workload and run
 //! settings, with RON (de)serialisation and schema versions.
 
+pub mod atomic;
 pub mod layout;
 pub mod network;
 pub mod params;
