@@ -125,7 +125,7 @@ mod tests {
         let err = check_index(&path).unwrap_err().to_string();
         assert!(err.contains("line 3: the index counts 299 records; the trace has 300"), "{err}");
 
-        let truncated: String = good.lines().take(6).map(|l| format!("{l}\n")).collect();
+        let truncated = good.lines().take(6).collect::<Vec<_>>().join("\n") + "\n";
         edit_index(&path, |_| truncated);
         let err = check_index(&path).unwrap_err().to_string();
         assert!(err.contains("the index has 2 checkpoints; a scan of the trace finds"), "{err}");
