@@ -10,6 +10,7 @@ use crate::model::{
 };
 
 mod size;
+pub use size::flat_entity_count;
 
 /// What is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]

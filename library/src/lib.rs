@@ -5,5 +5,6 @@
 pub mod catalogue;
 pub mod examples;
 pub mod overrides;
+pub mod reads;
 pub mod runner;
 pub mod store;

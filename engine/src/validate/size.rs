@@ -10,7 +10,7 @@ use crate::model::{AbstractionLevel, Network, TypeRegistry};
 
 /// Flat entities of `net` (saturating). Unknown types count as none (validation reports them);
 /// nesting beyond [`MAX_NESTING_DEPTH`] (a cycle, or a chain validation refuses) counts as `u64::MAX`.
-pub(super) fn flat_entity_count(net: &Network, registry: &TypeRegistry) -> u64 {
+pub fn flat_entity_count(net: &Network, registry: &TypeRegistry) -> u64 {
     let mut memo = BTreeMap::new();
     count_network(net, registry, &mut memo, 0)
 }

@@ -271,6 +271,8 @@ pub struct Session {
     pub stashed_markers: Option<Vec<Marker>>,
     /// What the animator drew over the canvas in the last frame.
     pub drawn: crate::ui::animator::overlay::Drawn,
+    /// Files outside a project's folder that a run read and the log already warned about (once each).
+    pub warned_outside: std::collections::BTreeSet<PathBuf>,
     next_id: u64,
 }
 

@@ -8,5 +8,6 @@
 mod architecture;
 mod examples;
 mod failures;
+mod fuzz_corpus;
 mod levels;
 mod oracles;

@@ -27,7 +27,9 @@ pub(super) enum LineContent<'a> {
 pub(super) fn lex_line(line: &str) -> LineContent<'_> {
     let trimmed = line.trim_start();
     if let Some(text) = trimmed.strip_prefix("#!") {
-        return LineContent::TraceComment(text.trim().to_string());
+        // As the printer writes it: a carriage return inside the line is a space (found by fuzzing:
+        // `#!s\rt` read back as another comment after printing).
+        return LineContent::TraceComment(text.replace('\r', " ").trim().to_string());
     }
     if let Some(rest) = trimmed.strip_prefix("#line")
         && rest.chars().next().is_none_or(char::is_whitespace)
