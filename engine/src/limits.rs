@@ -67,6 +67,18 @@ pub const MAX_REPORT_COLUMN_CHARS: usize = 120;
 /// many characters with an ellipsis. Errors never echo a whole line of a file.
 pub const MAX_QUOTED_CHARS: usize = 60;
 
+/// Longest text read as one quantity with its unit (`2.5 ms`, `10Gbps`) by the units parser.
+pub const MAX_QUANTITY_CHARS: usize = 96;
+
+/// Longest number (digits, sign, point, exponent) inside a quantity.
+pub const MAX_NUMBER_CHARS: usize = 64;
+
+/// Most values one swept variable of an experiment may take (ranges beyond this are refused).
+pub const MAX_SWEEP_VALUES: usize = 100_000;
+
+/// Most points one experiment may have, before its constraint drops any.
+pub const MAX_SWEEP_POINTS: u64 = 10_000_000;
+
 // The limits fit the types they guard: port indices are u16, packet numbers u32.
 const _: () = {
     assert!(MAX_PORTS_PER_ENTITY <= u16::MAX as u64 + 1);

@@ -1,10 +1,13 @@
 //! hase-library: the catalogue of entity types, templates, programs and data sheets; running projects
 //! (validate → elaborate → build → simulate → trace + statistics); `--set` overrides; the example
-//! projects; and persistence of projects (and experiments) in a sled store.
+//! projects; parameter-sweep experiments; and persistence of projects and experiments in a sled
+//! store.
 
 pub mod catalogue;
 pub mod examples;
+pub mod experiment;
 pub mod overrides;
 pub mod reads;
 pub mod runner;
 pub mod store;
+pub mod workload_trace;

@@ -4,28 +4,28 @@
 //! fuzzer. Each entry point must never panic: any input is either read or refused with an error.
 //! Where a parser has a writer, what is read is written and read back to the same thing.
 
-// A broken invariant must panic here: that is how the fuzzer sees it.
-#![allow(clippy::expect_used)]
+#![allow(clippy::expect_used, reason = "a broken invariant must panic here: that is how the fuzzer sees it")]
 
 use std::io::{BufReader, Read};
 use std::sync::OnceLock;
 
 use hase_engine::elaborate;
 use hase_engine::model::{ParamKind, Project, project_from_ron, project_to_ron};
-use hase_engine::time::parse_time;
 use hase_engine::trace::{BinaryTraceReader, TextTraceReader, TraceIndex, TraceRead, TraceSummary};
+use hase_engine::units::{Dimension, format_in, parse_int, parse_typed};
 use hase_engine::validate::{flat_entity_count, validate_project};
 use hase_entities::netmodel::datasheet;
 use hase_entities::workload::stream::{check_ranks, ops_to_stream_text, parse_stream};
 use hase_entities::workload::ti::{TiDialect, parse_ti_text};
 use hase_library::catalogue::registry_for;
+use hase_library::experiment::{ExperimentPlan, SpecOrigin, spec_from_ron, spec_to_ron, variables::resolve};
 use hase_library::overrides::apply_set;
 
 /// One fuzz target's entry point.
 pub type FuzzTarget = fn(&[u8]);
 
 /// The targets by name, as `fuzz/fuzz_targets/<name>.rs` and `fuzz/corpus/<name>/` name them.
-pub const TARGETS: [(&str, FuzzTarget); 11] = [
+pub const TARGETS: [(&str, FuzzTarget); 12] = [
     ("project_ron", project_ron),
     ("stream", stream),
     ("ti_trace", ti_trace),
@@ -37,6 +37,7 @@ pub const TARGETS: [(&str, FuzzTarget); 11] = [
     ("units", units),
     ("datasheet", datasheet),
     ("project_elaborate", project_elaborate),
+    ("experiment_spec", experiment_spec),
 ];
 
 /// Records read from one fuzzed trace at most (a valid trace of any length is a valid input; the
@@ -148,10 +149,20 @@ pub fn set_assignment(data: &[u8]) {
     }
 }
 
-/// Times with units and every parameter kind's reading of user text.
+/// The one units parser (times, sizes, rates, flop rates, integers): a value written in the unit
+/// it was typed in reads back to the same integer; then every parameter kind's reading of user text.
 pub fn units(data: &[u8]) {
     let Some(t) = text(data) else { return };
-    let _ = parse_time(t).map(|time| time.to_string());
+    for dimension in [Dimension::Time, Dimension::Size, Dimension::Rate, Dimension::FlopRate] {
+        if let Ok((value, unit)) = parse_typed(dimension, t)
+            && dimension != Dimension::FlopRate
+        {
+            let written = format_in(value, &unit);
+            let back = parse_typed(dimension, &written).map(|(v, _)| v);
+            assert_eq!(back, Ok(value), "{dimension:?} `{t}` written as `{written}` reads back differently");
+        }
+    }
+    let _ = parse_int(t);
     let kinds = [
         ParamKind::Int { min: Some(-5), max: Some(1 << 40) },
         ParamKind::Float { min: None, max: Some(1e300) },
@@ -182,5 +193,45 @@ pub fn datasheet(data: &[u8]) {
                 let _ = sheet.time(&function, processors, bytes, datasheet::Estimate::Max);
             }
         }
+    }
+}
+
+/// Most sweep points the fuzzed specs plan (reading any spec is fuzzed; planning a large one only
+/// makes one execution slow).
+const MAX_FUZZ_POINTS: usize = 10_000;
+
+fn experiment_project() -> &'static Project {
+    static PROJECT: OnceLock<Project> = OnceLock::new();
+    PROJECT.get_or_init(|| {
+        project_from_ron(hase_library::experiment::example::PROJECT_TEXT, "allreduce_trees.ron")
+            .expect("the example experiment's project reads")
+    })
+}
+
+/// An experiment spec: read, written and read back equal; its variables resolved against the
+/// example experiment's project and, when the sweep is small and keeps the network, planned.
+pub fn experiment_spec(data: &[u8]) {
+    let Some(t) = text(data) else { return };
+    let Ok(spec) = spec_from_ron(t, "fuzz.sweep.ron") else { return };
+    let written = spec_to_ron(&spec);
+    let back = spec_from_ron(&written, "written.sweep.ron").expect("a written spec reads back");
+    assert_eq!(back, spec, "write and read back differs:\n{written}");
+    let project = experiment_project();
+    let mut points = 1_usize;
+    let mut regenerates_network = false;
+    for variable in &spec.variables {
+        match resolve(&variable.target, &variable.values, variable.name.as_deref(), project) {
+            Ok(resolved) => points = points.saturating_mul(resolved.values.len()),
+            Err(e) => {
+                let _ = e.len();
+                return;
+            }
+        }
+        regenerates_network |= variable.target.trim().starts_with("template.");
+    }
+    if points <= MAX_FUZZ_POINTS && !regenerates_network {
+        let origin = SpecOrigin::File { path: "fuzz.sweep.ron".into(), text: t.to_string() };
+        let plan = ExperimentPlan::new(spec, project.clone(), std::path::PathBuf::from("."), &origin);
+        let _ = plan.map(|p| p.run_count()).map_err(|e| e.to_string());
     }
 }

@@ -2,6 +2,7 @@
 //! settings, with RON (de)serialisation and schema versions.
 
 pub mod atomic;
+pub mod generator;
 pub mod layout;
 pub mod network;
 pub mod params;
@@ -11,6 +12,7 @@ pub mod routing;
 pub mod schema;
 pub mod types;
 
+pub use generator::{GeneratorRecipe, RecipeLink};
 pub use layout::{NetworkLayout, ParamDisplay, Pos, ProjectLayout};
 pub use network::{AbstractionLevel, Instance, Link, Network, PortRef};
 pub use params::{ParamDef, ParamError, ParamKind, ParamValue};

@@ -1,8 +1,12 @@
-//! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase trace stats|export`.
+//! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase trace stats|export`,
+//! `hase sweep` and `hase experiments`.
 //! Errors go to stderr with a non-zero exit code; times accept units (`10us`, `2.5ms`).
 
+mod experiments;
 mod new;
 mod run;
+mod sweep;
+mod sweep_progress;
 mod trace;
 
 use std::io::Write;
@@ -11,7 +15,8 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 use hase_engine::model::{Project, load_project};
-use hase_engine::time::{SimTime, parse_time};
+use hase_engine::time::SimTime;
+use hase_engine::units::{parse_rate, parse_time};
 
 /// A subcommand.
 #[derive(Debug, Subcommand)]
@@ -28,6 +33,10 @@ pub enum Command {
     /// Inspect or convert trace files.
     #[command(subcommand)]
     Trace(trace::TraceCommand),
+    /// Run a parameter sweep: vary parameters over values, run the points in parallel.
+    Sweep(Box<sweep::SweepArgs>),
+    /// List, show, export, import, rename or delete stored experiments.
+    Experiments(experiments::ExperimentsArgs),
 }
 
 /// Run a subcommand; the exit code is 0 on success.
@@ -37,6 +46,8 @@ pub fn execute(command: Command) -> ExitCode {
         Command::Validate { project } => validate(&project),
         Command::New(args) => new::new(&args),
         Command::Trace(cmd) => trace::trace(&cmd),
+        Command::Sweep(args) => sweep::sweep(&args),
+        Command::Experiments(args) => experiments::experiments(&args),
     };
     match result {
         Ok(code) => code,
@@ -62,6 +73,11 @@ pub fn read_project(path: &Path) -> anyhow::Result<Project> {
 /// Parse a time with units for clap.
 pub fn time_arg(text: &str) -> Result<SimTime, String> {
     parse_time(text).map_err(|e| e.to_string())
+}
+
+/// Parse a rate in bytes per second with units for clap (`1GBps`, `10Gbps`, `1G` = 10⁹ B/s).
+pub fn rate_arg(text: &str) -> Result<u64, String> {
+    parse_rate(text).map_err(|e| e.to_string())
 }
 
 fn validate(path: &Path) -> anyhow::Result<ExitCode> {
