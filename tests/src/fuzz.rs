@@ -42,9 +42,9 @@ pub const TARGETS: [(&str, FuzzTarget); 12] = [
 
 /// Records read from one fuzzed trace at most (a valid trace of any length is a valid input; the
 /// cap keeps one execution short).
-const MAX_RECORDS: usize = 100_000;
+pub const MAX_RECORDS: usize = 100_000;
 /// Decompressed bytes of one fuzzed gzip trace at most.
-const MAX_GZIP_BYTES: u64 = 4 << 20;
+pub const MAX_GZIP_BYTES: u64 = 4 << 20;
 /// Largest design the fuzzed projects elaborate (validation still runs on any size).
 const MAX_FUZZ_ENTITIES: u64 = 20_000;
 

@@ -171,7 +171,7 @@ pub fn parse_ti_text(text: &str, file: &str, dialect: TiDialect) -> Result<TiTra
 /// relative to the list file and, failing that, relative to the working directory (SimGrid's own
 /// rule); [`TiTrace::found`] says which was used.
 /// All the files together are read with a cap of
-/// [`MAX_WORKLOAD_FILE_BYTES`](hase_engine::limits::MAX_WORKLOAD_FILE_BYTES) bytes.
+/// [`MAX_WORKLOAD_FILE_BYTES`] bytes.
 pub fn load_ti_trace(path: &Path, dialect: TiDialect) -> Result<TiTrace, TiError> {
     let mut budget = MAX_WORKLOAD_FILE_BYTES;
     load_ti_trace_with(path, dialect, &mut |p| {
