@@ -263,3 +263,25 @@ fn make_executable(path: &Path) -> Result<(), SlurmError> {
 fn make_executable(_path: &Path) -> Result<(), SlurmError> {
     Ok(())
 }
+
+#[cfg(test)]
+pub(crate) mod tests_support {
+    use super::*;
+
+    /// A manifest of `tasks` one-point tasks with `throttle`.
+    pub(crate) fn manifest(tasks: u64, throttle: Option<u32>) -> SlurmManifest {
+        let mut settings = SlurmSettings::new(PathBuf::from("/usr/bin/hase"));
+        settings.throttle = throttle;
+        SlurmManifest {
+            version: MANIFEST_VERSION,
+            name: "x".into(),
+            hase_version: "0".into(),
+            created_unix_s: 0,
+            base_dir: PathBuf::from("/"),
+            points: tasks,
+            repetitions: 1,
+            tasks,
+            settings,
+        }
+    }
+}

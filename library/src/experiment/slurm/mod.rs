@@ -31,7 +31,10 @@ pub use collect::{Collected, MissingRun, collect};
 pub use layout::{SlurmJob, SlurmManifest, SlurmSettings, prepare};
 pub use run_task::{TaskReport, run_task};
 pub use script::job_script;
-pub use submit::{JobStatus, RunState, Submission, job_status, submit, submit_command};
+pub use submit::{
+    JobStatus, RunState, Submission, SubmitOutcome, job_status, sbatch_on_path, submit, submit_command,
+    submit_command_line, submit_or_show,
+};
 pub use tasks::{task_count, task_of_point, task_points};
 
 use super::error::SpecError;

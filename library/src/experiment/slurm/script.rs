@@ -28,7 +28,7 @@ pub fn check_script_path(dir: &Path) -> Result<(), SlurmError> {
 
 /// A word quoted for the shell (`'…'`, with `'` written as `'\''`).
 pub fn shell_quote(word: &str) -> String {
-    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@".contains(c)) {
+    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@%".contains(c)) {
         return word.to_string();
     }
     format!("'{}'", word.replace('\'', r"'\''"))

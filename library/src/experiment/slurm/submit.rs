@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::SlurmError;
 use super::layout::SlurmJob;
-use super::script::array_value;
+use super::script::{array_value, shell_quote};
 use super::tasks::{array_spec, task_of_point};
 use crate::experiment::plan::ExperimentPlan;
 use crate::experiment::record::{RunKey, RunRecord};
@@ -83,6 +83,37 @@ pub fn submit_command(job: &SlurmJob, tasks: Option<&[u64]>) -> Vec<String> {
         format!("--array={}", array_for(job, tasks)),
         job.script_path().display().to_string(),
     ]
+}
+
+/// The submit command as one shell line (what the GUI shows to copy to a login node).
+pub fn submit_command_line(job: &SlurmJob, tasks: Option<&[u64]>) -> String {
+    let words: Vec<String> = submit_command(job, tasks).iter().map(|w| shell_quote(w)).collect();
+    words.join(" ")
+}
+
+/// True when `sbatch` is on the `PATH` (this machine can submit: a login node or a cluster node).
+pub fn sbatch_on_path() -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join("sbatch").is_file()))
+}
+
+/// What [`submit_or_show`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SubmitOutcome {
+    /// `sbatch` ran and accepted the job.
+    Submitted(Submission),
+    /// `sbatch` is not here: run this line on a login node.
+    ShowCommand(String),
+}
+
+/// Submit `job` when `sbatch` is on the `PATH`, else give the line to run on a login node (the
+/// GUI's "Run on Slurm…").
+pub fn submit_or_show(job: &SlurmJob, tasks: Option<&[u64]>) -> Result<SubmitOutcome, SlurmError> {
+    if sbatch_on_path() {
+        submit(job, tasks).map(SubmitOutcome::Submitted)
+    } else {
+        Ok(SubmitOutcome::ShowCommand(submit_command_line(job, tasks)))
+    }
 }
 
 /// The tasks that have a run without a result file.
@@ -257,6 +288,19 @@ pub fn job_status(job: &SlurmJob, plan: &ExperimentPlan) -> Result<JobStatus, Sl
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_submit_line_quotes_and_restricts_the_array() {
+        let job = SlurmJob {
+            dir: std::path::PathBuf::from("/shared/exp"),
+            manifest: crate::experiment::slurm::layout::tests_support::manifest(12, Some(3)),
+        };
+        assert_eq!(
+            submit_command_line(&job, None),
+            "sbatch --parsable --array=0-11%3 /shared/exp/job.sbatch"
+        );
+        assert_eq!(submit_command(&job, Some(&[1, 2, 5]))[2], "--array=1-2,5%3");
+    }
 
     #[test]
     fn submissions_name_their_tasks() {
