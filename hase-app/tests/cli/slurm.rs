@@ -209,4 +209,42 @@ fn a_sweep_runs_as_a_slurm_job_array_collects_like_a_local_run_and_resumes_a_los
     assert_eq!(again, [format!("{second}_5.err"), format!("{second}_5.out")]);
     let out = cluster.hase(&["sweep", "--resubmit", p(&job)]);
     assert!(text(&out).1.contains("nothing to submit"), "{:?}", text(&out));
+
+    // Into the experiment store: its CSV export is the local CSV too.
+    let data = work.path().join("data");
+    let out = cluster.hase(&[
+        "sweep",
+        "--collect",
+        p(&job),
+        "--store",
+        "--data-dir",
+        p(&data),
+        "--csv",
+        p(&collected),
+    ]);
+    assert!(out.status.success() && text(&out).1.contains("stored as experiment 1"), "{:?}", text(&out));
+    let exported = work.path().join("exported.csv");
+    let out = cluster.hase(&["experiments", "export", "1", "--csv", p(&exported), "--data-dir", p(&data)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert_eq!(std::fs::read_to_string(&exported).unwrap(), local);
+
+    // --dry-run writes the directory and prints the command instead of submitting.
+    let dry = work.path().join("dry");
+    let out = cluster.hase(&[
+        "sweep",
+        "--spec",
+        p(&spec),
+        "--slurm",
+        p(&dry),
+        "--points-per-task",
+        "5",
+        "--dry-run",
+    ]);
+    let (_, stderr) = text(&out);
+    assert!(out.status.success() && stderr.contains("12 runs in 3 array tasks (5 points each)"), "{stderr}");
+    assert!(
+        stderr.contains("not submitted (--dry-run); submit with: sbatch --parsable --array=0-2 "),
+        "{stderr}"
+    );
+    assert!(!dry.join("submissions.ron").exists());
 }
