@@ -6,11 +6,11 @@
 //!   `logs/`), [`prepare`] writes it, [`SlurmJob::open`] reads it back and plans it again.
 //! - [`tasks`]: which points an array task runs (`K` consecutive points per task).
 //! - [`script`]: the text of `job.sbatch`.
-//! - [`run_task`]: what one array task does: its runs, one result file per run, written
+//! - [`mod@run_task`]: what one array task does: its runs, one result file per run, written
 //!   atomically; runs whose file is present are skipped, so resubmitting is the resume.
-//! - [`collect`]: the result files gathered into the same records (and CSV) as a local sweep,
+//! - [`mod@collect`]: the result files gathered into the same records (and CSV) as a local sweep,
 //!   with the missing and failed runs named with their Slurm job, task and stderr file.
-//! - [`submit`]: the `sbatch` command (all tasks, or only those with missing runs), submitting,
+//! - [`mod@submit`]: the `sbatch` command (all tasks, or only those with missing runs), submitting,
 //!   and the job's status from `squeue` when it is on the `PATH`, else from the files.
 //!
 //! The layout and the commands are documented in `docs/experiments.md` ("On a Slurm cluster").
