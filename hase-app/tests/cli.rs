@@ -10,6 +10,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "cli/slurm.rs"]
+mod slurm;
+
 fn hase(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hase")).args(args).output().expect("the hase binary runs")
 }
