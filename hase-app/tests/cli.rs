@@ -179,3 +179,93 @@ fn a_deadlocked_run_exits_3_and_names_the_blocked_ranks() {
     assert!(stdout.contains("outcome     deadlock"), "{stdout}");
     assert!(stderr.contains("p0 [RECV]: rank 0 waits for receive from rank 1"), "{stderr}");
 }
+
+fn run_to_trace(project: &Path, trace: &Path, extra: &[&str]) {
+    let mut args = vec!["run", p(project), "--quiet", "--trace", p(trace)];
+    args.extend_from_slice(extra);
+    let out = hase(&args);
+    assert!(out.status.success(), "{:?}", text(&out));
+}
+
+fn json_of(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {:?}", text(out)))
+}
+
+#[test]
+fn trace_diff_is_equal_on_itself_and_puts_a_slowed_link_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = projects().join("fat_tree_allreduce.ron");
+    let (a, b) = (dir.path().join("a.trace"), dir.path().join("b.htb"));
+    run_to_trace(&project, &a, &[]);
+    run_to_trace(&project, &b, &["--set", "link:p3.net.latency=2us"]);
+
+    let out = hase(&["trace", "diff", p(&a), p(&a)]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(text(&out).0.contains("(equal, aligned by rank)"), "{}", text(&out).0);
+
+    let out = hase(&["trace", "diff", p(&a), p(&b), "--align", "path", "--json"]);
+    assert_eq!(out.status.code(), Some(5), "{:?}", text(&out));
+    let json = json_of(&out);
+    assert_eq!(json["equal"], false);
+    let rows: Vec<&str> =
+        json["rows"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+    let mut first_two = rows[..2].to_vec();
+    first_two.sort_unstable();
+    assert_eq!(first_two, ["p3.net -> s_l0_1.p1", "s_l0_1.p1 -> p3.net"], "{rows:?}");
+    assert!(json["summary"]["makespan"]["diff_ps"].as_i64().unwrap() > 0);
+    assert_eq!(json["events"]["matched"], 48);
+
+    // Only the link moved: a tolerance as large as the whole change calls them equal.
+    let out = hase(&["trace", "diff", p(&a), p(&b), "--tolerance", "100%"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let out = hase(&["trace", "diff", p(&a), p(&dir.path().join("missing.trace"))]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("missing.trace"), "{}", text(&out).1);
+}
+
+#[test]
+fn trace_phases_of_the_builtin_pipeline_halo_and_collective_loop() {
+    let dir = tempfile::tempdir().unwrap();
+    let phases_of = |template: &str, dims: &str, program: &str, params: &[&str]| -> serde_json::Value {
+        let project = dir.path().join(format!("{program}.ron"));
+        let mut args = vec!["new", "--template", template, "--dims", dims, "--program", program];
+        for param in params {
+            args.extend_from_slice(&["--param", param]);
+        }
+        args.extend_from_slice(&["-o", p(&project)]);
+        let out = hase(&args);
+        assert!(out.status.success(), "{:?}", text(&out));
+        let trace = dir.path().join(format!("{program}.trace"));
+        run_to_trace(&project, &trace, &[]);
+        let out = hase(&["trace", "phases", p(&trace), "--json"]);
+        assert!(out.status.success(), "{:?}", text(&out));
+        json_of(&out)
+    };
+    let kinds = |json: &serde_json::Value| -> Vec<(String, u64)> {
+        json["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p["kind"].as_str().unwrap().to_string(), p["chain_depth"].as_u64().unwrap()))
+            .collect()
+    };
+
+    let pipeline = phases_of("linear", "6", "pipeline", &["items=8"]);
+    assert_eq!(kinds(&pipeline), [("pipeline".to_string(), 5)], "{pipeline}");
+
+    let halo = phases_of("mesh2d", "3x3", "halo2d", &["iterations=3"]);
+    let halo_kinds = kinds(&halo);
+    assert_eq!(halo_kinds.len(), 3, "{halo}");
+    assert!(halo_kinds.iter().all(|(k, _)| k == "exchange"), "{halo}");
+
+    let allreduce = phases_of(
+        "fat_tree",
+        "2,3",
+        "collective_loop",
+        &["operation=allreduce", "algorithm=recursive_doubling", "iterations=4", "compute_time=5us"],
+    );
+    let calls = allreduce["phases"].as_array().unwrap();
+    assert_eq!(calls.len(), 4, "{allreduce}");
+    // Recursive doubling on 8 ranks: 3 rounds of 8 messages per call.
+    assert!(calls.iter().all(|c| c["messages"] == 24 && c["kind"] == "exchange"), "{allreduce}");
+}

@@ -1,4 +1,7 @@
-//! `hase trace stats <file>` and `hase trace export <file> --format chrome|paraver -o <out>`.
+//! `hase trace stats <file>`, `hase trace export <file> --format chrome|paraver -o <out>`, and the
+//! analyses `hase trace diff A B` and `hase trace phases T` (in `analysis`).
+
+mod analysis;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -27,6 +30,11 @@ pub enum TraceCommand {
         #[arg(short, long)]
         output: PathBuf,
     },
+    /// Compare two traces: summary, per row and state, per message. Exit 0 when equal within the
+    /// tolerance, 5 when they differ, 1 on error.
+    Diff(analysis::DiffArgs),
+    /// Find communication phases: groups of messages, their pattern and chain depth.
+    Phases(analysis::PhasesArgs),
 }
 
 /// Export formats.
@@ -59,6 +67,8 @@ pub(super) fn trace(cmd: &TraceCommand) -> anyhow::Result<ExitCode> {
             }
             eprintln!("wrote {}", output.display());
         }
+        TraceCommand::Diff(args) => return analysis::diff(args),
+        TraceCommand::Phases(args) => return analysis::phases(args),
     }
     Ok(ExitCode::SUCCESS)
 }
