@@ -9,7 +9,10 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Subcommand, ValueEnum};
-use hase_engine::trace::{Trace, TraceSummary, export_chrome, export_paraver_files, open_trace};
+use hase_engine::trace::{
+    ChromeWriter, ParaverDate, TraceSummary, export_paraver_files, open_trace, records,
+};
+use hase_library::store::Timestamp;
 
 /// Trace subcommands.
 #[derive(Debug, Subcommand)]
@@ -26,7 +29,8 @@ pub enum TraceCommand {
         /// Target format.
         #[arg(long, value_enum, default_value = "chrome")]
         format: ExportFormat,
-        /// Output: a `.json` file for chrome; the base name of `.prv/.pcf/.row` for paraver.
+        /// Output: a `.json` file for chrome; the base name of `.prv/.pcf/.row` for paraver. Both
+        /// are written as the trace is read, in constant memory.
         #[arg(short, long)]
         output: PathBuf,
     },
@@ -54,16 +58,26 @@ pub(super) fn trace(cmd: &TraceCommand) -> anyhow::Result<ExitCode> {
             write!(std::io::stdout().lock(), "{summary}")?;
         }
         TraceCommand::Export { file, format, output } => {
-            let trace = Trace::load(file)?;
+            // Streamed: one record at a time from the file to the output, whatever the trace's size.
+            let mut reader = open_trace(file)?;
+            let header = reader.header().clone();
             match format {
                 ExportFormat::Chrome => {
                     let out = std::fs::File::create(output)
                         .with_context(|| format!("cannot create {}", output.display()))?;
-                    export_chrome(&trace.header, &trace.records, out)
-                        .with_context(|| format!("cannot write {}", output.display()))?;
+                    let context = || format!("cannot write {}", output.display());
+                    let mut writer = ChromeWriter::new(&header, out).with_context(context)?;
+                    for record in records(reader.as_mut()) {
+                        writer.record(&record?).with_context(context)?;
+                    }
+                    writer.finish().with_context(context)?;
                 }
-                ExportFormat::Paraver => export_paraver_files(&trace.header, &trace.records, output)
-                    .with_context(|| format!("cannot write {}.prv/.pcf/.row", output.display()))?,
+                ExportFormat::Paraver => {
+                    let date = run_date(file);
+                    let stream = records(reader.as_mut()).map(|r| r.map_err(anyhow::Error::from));
+                    export_paraver_files::<anyhow::Error>(&header, stream, date, output)
+                        .with_context(|| format!("cannot write {}.prv/.pcf/.row", output.display()))?;
+                }
             }
             eprintln!("wrote {}", output.display());
         }
@@ -71,4 +85,15 @@ pub(super) fn trace(cmd: &TraceCommand) -> anyhow::Result<ExitCode> {
         TraceCommand::Phases(args) => return analysis::phases(args),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The date for a Paraver header: when the trace file was last written (the end of its run), in
+/// UTC; the Paraver default if the file system does not say.
+fn run_date(trace: &std::path::Path) -> ParaverDate {
+    let Some(modified) = std::fs::metadata(trace).and_then(|m| m.modified()).ok() else {
+        return ParaverDate::default();
+    };
+    let since = modified.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let utc = Timestamp::from_unix_ms(u64::try_from(since.as_millis()).unwrap_or(u64::MAX)).to_utc();
+    ParaverDate { day: utc.day, month: utc.month, year: utc.year, hour: utc.hour, minute: utc.minute }
 }
