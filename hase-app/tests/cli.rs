@@ -269,3 +269,60 @@ fn trace_phases_of_the_builtin_pipeline_halo_and_collective_loop() {
     // Recursive doubling on 8 ranks: 3 rounds of 8 messages per call.
     assert!(calls.iter().all(|c| c["messages"] == 24 && c["kind"] == "exchange"), "{allreduce}");
 }
+
+#[test]
+fn statistics_as_csv_from_a_run_and_from_a_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = projects().join("fat_tree_allreduce.ron");
+    let (trace, tables) = (dir.path().join("run.trace"), dir.path().join("tables"));
+    run_to_trace(&project, &trace, &["--stats-csv", p(&tables)]);
+    for name in ["states.csv", "ports.csv", "links.csv", "latency_pairs.csv", "latency_histogram.csv"] {
+        assert!(tables.join(name).exists(), "{name}");
+    }
+    let pairs = std::fs::read_to_string(tables.join("latency_pairs.csv")).unwrap();
+    assert!(pairs.starts_with("src,dst,count,min_ps,mean_ps,p50_ps,p90_ps,p99_ps,max_ps\n0,1,2,"), "{pairs}");
+
+    let out = hase(&["trace", "stats", p(&trace), "--csv"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let table = text(&out).0;
+    let mut lines = table.lines();
+    assert!(
+        lines.next().unwrap().starts_with("entity,type,msgs_sent,bytes_sent,msgs_recv,bytes_recv,"),
+        "{table}"
+    );
+    assert_eq!(lines.count(), 20, "one row per entity: {table}");
+}
+
+#[test]
+fn check_levels_passes_a_ping_pong_and_fails_a_contended_alltoall() {
+    let project = projects().join("abstraction_toggle.ron");
+    let out = hase(&["check-levels", p(&project)]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("fabric — behavioural level: hop-count model"), "{stdout}");
+    assert!(stdout.contains("valid: the hop-count level gives the same times"), "{stdout}");
+
+    let out = hase(&[
+        "check-levels",
+        p(&project),
+        "--workload",
+        "collective_loop",
+        "--param",
+        "operation=alltoall",
+        "--param",
+        "message_bytes=16K",
+        "--param",
+        "iterations=1",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(5), "{:?}", text(&out));
+    let json = json_of(&out);
+    let check = &json[0];
+    assert_eq!((check["compound"].as_str(), check["valid"].as_bool()), (Some("fabric"), Some(false)));
+    assert!(check["detailed_ps"].as_u64() > check["behavioural_ps"].as_u64(), "{json}");
+    assert!(check["latency"]["differing"].as_u64().unwrap() > 0, "{json}");
+
+    let out = hase(&["check-levels", p(&projects().join("fat_tree_allreduce.ron"))]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("no compound with a behavioural level"), "{}", text(&out).1);
+}

@@ -3,7 +3,9 @@
 //! projects; and persistence of projects (and experiments) in a sled store.
 
 pub mod catalogue;
+pub mod check_levels;
 pub mod examples;
 pub mod overrides;
 pub mod runner;
+pub mod stats_csv;
 pub mod store;

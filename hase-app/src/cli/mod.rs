@@ -1,6 +1,8 @@
-//! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase trace stats|export`.
+//! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase check-levels`,
+//! `hase trace stats|export|diff|phases`.
 //! Errors go to stderr with a non-zero exit code; times accept units (`10us`, `2.5ms`).
 
+mod check_levels;
 mod new;
 mod run;
 mod trace;
@@ -25,9 +27,12 @@ pub enum Command {
     },
     /// Generate a project from a topology template.
     New(new::NewArgs),
-    /// Inspect or convert trace files.
+    /// Inspect, compare, analyse or convert trace files.
     #[command(subcommand)]
     Trace(trace::TraceCommand),
+    /// Run a project with each compound detailed and behavioural and say whether the behavioural
+    /// level stands in for the detailed one (exit 5 when it does not).
+    CheckLevels(check_levels::CheckLevelsArgs),
 }
 
 /// Run a subcommand; the exit code is 0 on success.
@@ -37,6 +42,7 @@ pub fn execute(command: Command) -> ExitCode {
         Command::Validate { project } => validate(&project),
         Command::New(args) => new::new(&args),
         Command::Trace(cmd) => trace::trace(&cmd),
+        Command::CheckLevels(args) => check_levels::run(&args),
     };
     match result {
         Ok(code) => code,

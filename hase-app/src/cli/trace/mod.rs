@@ -12,6 +12,7 @@ use clap::{Subcommand, ValueEnum};
 use hase_engine::trace::{
     ChromeWriter, ParaverDate, TraceSummary, export_paraver_files, open_trace, records,
 };
+use hase_library::stats_csv::write_trace_summary_csv;
 use hase_library::store::Timestamp;
 
 /// Trace subcommands.
@@ -21,6 +22,10 @@ pub enum TraceCommand {
     Stats {
         /// Trace file (text, `.gz` or `.htb`).
         file: PathBuf,
+        /// Print one CSV table instead: a row per entity with its traffic and its time in each
+        /// state (`<STATE>_ps` columns).
+        #[arg(long)]
+        csv: bool,
     },
     /// Convert a trace for another viewer.
     Export {
@@ -52,10 +57,14 @@ pub enum ExportFormat {
 
 pub(super) fn trace(cmd: &TraceCommand) -> anyhow::Result<ExitCode> {
     match cmd {
-        TraceCommand::Stats { file } => {
+        TraceCommand::Stats { file, csv } => {
             let mut reader = open_trace(file)?;
             let summary = TraceSummary::scan(reader.as_mut())?;
-            write!(std::io::stdout().lock(), "{summary}")?;
+            if *csv {
+                write_trace_summary_csv(&summary, std::io::stdout().lock())?;
+            } else {
+                write!(std::io::stdout().lock(), "{summary}")?;
+            }
         }
         TraceCommand::Export { file, format, output } => {
             // Streamed: one record at a time from the file to the output, whatever the trace's size.
