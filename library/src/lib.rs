@@ -1,11 +1,15 @@
 //! hase-library: the catalogue of entity types, templates, programs and data sheets; running projects
 //! (validate → elaborate → build → simulate → trace + statistics); `--set` overrides; the example
-//! projects; and persistence of projects (and experiments) in a sled store.
+//! projects; parameter-sweep experiments; and persistence of projects and experiments in a sled
+//! store.
 
 pub mod catalogue;
 pub mod check_levels;
 pub mod examples;
+pub mod experiment;
+pub mod fit;
 pub mod overrides;
 pub mod runner;
 pub mod stats_csv;
 pub mod store;
+pub mod workload_trace;

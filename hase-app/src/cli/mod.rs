@@ -1,10 +1,14 @@
 //! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase check-levels`,
-//! `hase trace stats|export|diff|phases`.
+//! `hase trace stats|export|diff|phases`, `hase sweep` and `hase experiments`.
 //! Errors go to stderr with a non-zero exit code; times accept units (`10us`, `2.5ms`).
 
 mod check_levels;
+mod experiments;
+mod experiments_fit;
 mod new;
 mod run;
+mod sweep;
+mod sweep_progress;
 mod trace;
 
 use std::io::Write;
@@ -13,7 +17,8 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 use hase_engine::model::{Project, load_project};
-use hase_engine::time::{SimTime, parse_time};
+use hase_engine::time::SimTime;
+use hase_engine::units::{parse_rate, parse_time};
 
 /// A subcommand.
 #[derive(Debug, Subcommand)]
@@ -33,6 +38,10 @@ pub enum Command {
     /// Run a project with each compound detailed and behavioural and say whether the behavioural
     /// level stands in for the detailed one (exit 5 when it does not).
     CheckLevels(check_levels::CheckLevelsArgs),
+    /// Run a parameter sweep: vary parameters over values, run the points in parallel.
+    Sweep(Box<sweep::SweepArgs>),
+    /// List, show, export, import, rename or delete stored experiments.
+    Experiments(experiments::ExperimentsArgs),
 }
 
 /// Run a subcommand; the exit code is 0 on success.
@@ -43,6 +52,8 @@ pub fn execute(command: Command) -> ExitCode {
         Command::New(args) => new::new(&args),
         Command::Trace(cmd) => trace::trace(&cmd),
         Command::CheckLevels(args) => check_levels::run(&args),
+        Command::Sweep(args) => sweep::sweep(&args),
+        Command::Experiments(args) => experiments::experiments(&args),
     };
     match result {
         Ok(code) => code,
@@ -68,6 +79,11 @@ pub fn read_project(path: &Path) -> anyhow::Result<Project> {
 /// Parse a time with units for clap.
 pub fn time_arg(text: &str) -> Result<SimTime, String> {
     parse_time(text).map_err(|e| e.to_string())
+}
+
+/// Parse a rate in bytes per second with units for clap (`1GBps`, `10Gbps`, `1G` = 10⁹ B/s).
+pub fn rate_arg(text: &str) -> Result<u64, String> {
+    parse_rate(text).map_err(|e| e.to_string())
 }
 
 fn validate(path: &Path) -> anyhow::Result<ExitCode> {

@@ -1,4 +1,4 @@
-//! The one sled database behind every hase store (projects now, experiments next), with the
+//! The one sled database behind every hase store (projects and experiments), with the
 //! guards around it: an exclusive lock file so a second hase process is told the database is in
 //! use, crash-safe creation, a store-format record checked on every open, and the translation of
 //! sled's errors (and panics) into [`StoreError`] values that name the directory.
@@ -42,6 +42,12 @@ pub(crate) mod tree_names {
     pub const PROJECT_VERSIONS: &str = "projects/versions";
     /// Project name → autosave (recovery) record.
     pub const PROJECT_RECOVERY: &str = "projects/recovery";
+    /// Experiment id (big-endian) → header record (spec, frozen project, times).
+    pub const EXPERIMENT_INDEX: &str = "experiments/index";
+    /// Experiment id, point, repetition (big-endian) → run record.
+    pub const EXPERIMENT_RUNS: &str = "experiments/runs";
+    /// The next experiment id.
+    pub const EXPERIMENT_META: &str = "experiments/meta";
 }
 
 /// An open hase database. Cheap to clone (clones share one sled instance and one lock); the
@@ -165,12 +171,29 @@ fn acquire_lock(data_dir: &Path) -> Result<File, StoreError> {
         .write(true)
         .open(&path)
         .map_err(|e| StoreError::io(&path, e))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(TryLockError::WouldBlock) => Err(StoreError::InUse { path: data_dir.to_path_buf() }),
-        Err(TryLockError::Error(e)) => Err(StoreError::io(&path, e)),
+    // A process this one is starting (another thread's `Command::spawn`) holds a copy of every
+    // open descriptor between its fork and its exec, and with it the lock of a database this
+    // process has just closed; a short wait tells that moment apart from a real second holder.
+    let mut attempts_left = LOCK_ATTEMPTS;
+    loop {
+        attempts_left -= 1;
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(TryLockError::WouldBlock) if attempts_left > 0 => {
+                std::thread::sleep(std::time::Duration::from_millis(LOCK_RETRY_MS));
+            }
+            Err(TryLockError::WouldBlock) => {
+                return Err(StoreError::InUse { path: data_dir.to_path_buf() });
+            }
+            Err(TryLockError::Error(e)) => return Err(StoreError::io(&path, e)),
+        }
     }
 }
+
+/// Tries at `hase.lock` before reporting the database in use (see [`acquire_lock`]).
+const LOCK_ATTEMPTS: u32 = 25;
+/// Wait between those tries.
+const LOCK_RETRY_MS: u64 = 20;
 
 /// Open sled, turning its errors and any panic while it reads damaged files into values.
 /// Tries at sled's own file lock before reporting it held (see [`open_sled`]).

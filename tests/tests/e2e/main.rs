@@ -1,12 +1,17 @@
 //! End-to-end tests across the crates: the example projects (committed files equal their definitions,
 //! golden trace fingerprints, byte-identical reruns), closed-form oracles for the network and the
-//! collectives, the thesis demonstration, the two abstraction levels, and error reports.
+//! collectives, the thesis demonstration, the two abstraction levels, error reports, and sweeps
+//! checked against a closed form.
 
-// Test code: an unwrap that fails is a failed test with its message, which is what we want.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test code: an unwrap that fails is a failed test with its message, which is what we want"
+)]
 
 mod architecture;
 mod examples;
+mod experiments;
 mod failures;
 mod levels;
 mod oracles;

@@ -1,0 +1,352 @@
+//! Commands: the only way the document changes. The UI emits [`Command`] values and [`apply`]
+//! carries each out, returning the command that undoes it; [`History`] keeps those for undo/redo.
+//! Compound edits (group, ungroup, paste, align) expand into batches of primitive commands, so their
+//! undo is the primitives' undos in reverse order.
+
+mod compound;
+mod edit;
+mod error;
+mod history;
+mod primitives;
+pub mod project;
+pub mod template;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_project;
+
+use std::collections::BTreeMap;
+
+use hase_engine::SimTime;
+use hase_engine::model::{
+    AbstractionLevel, EntityType, Instance, Link, NetworkLayout, ParamDisplay, ParamValue, Pos, Routing,
+    RunSettings, Workload,
+};
+
+use crate::document::{Document, NetworkId};
+
+pub use edit::{Alignment, Fragment, align_moves};
+pub use error::{CommandError, ExportedAction, RoutingConflict};
+pub use history::History;
+pub use template::{InsertForm, TemplateInsert};
+
+/// A type definition with the layout of its inner network, as stored by [`Command::ReplaceType`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeDef {
+    /// The type.
+    pub ty: EntityType,
+    /// Layout of its inner network (compound types), if any is stored.
+    pub layout: Option<NetworkLayout>,
+}
+
+/// One edit of the document.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Place a new instance.
+    AddInstance {
+        /// Network edited.
+        net: NetworkId,
+        /// Unique new name.
+        name: String,
+        /// The instance (type, parameter overrides, level).
+        instance: Instance,
+        /// Centre position.
+        pos: Pos,
+        /// Parameter display choices.
+        displayed: BTreeMap<String, ParamDisplay>,
+    },
+    /// Remove an instance and every link touching it.
+    RemoveInstance {
+        /// Network edited.
+        net: NetworkId,
+        /// Instance name.
+        name: String,
+    },
+    /// Move instances to absolute positions.
+    MoveInstances {
+        /// Network edited.
+        net: NetworkId,
+        /// Instance name → new centre.
+        moves: Vec<(String, Pos)>,
+    },
+    /// Connect two ports (checked with the engine's link rules).
+    Link {
+        /// Network edited.
+        net: NetworkId,
+        /// The link.
+        link: Link,
+        /// Position in the link list (`None` appends).
+        index: Option<usize>,
+        /// Corner points of the drawn link.
+        corners: Vec<Pos>,
+    },
+    /// Remove a link, named by its key (`Link::key`).
+    Unlink {
+        /// Network edited.
+        net: NetworkId,
+        /// Link key.
+        key: String,
+    },
+    /// Set (or with `None` clear back to the default) a parameter of an instance.
+    SetParam {
+        /// Network edited.
+        net: NetworkId,
+        /// Instance name.
+        instance: String,
+        /// Parameter name.
+        param: String,
+        /// New override.
+        value: Option<ParamValue>,
+    },
+    /// Set a link's latency and bandwidth.
+    SetLinkProps {
+        /// Network edited.
+        net: NetworkId,
+        /// Link key.
+        key: String,
+        /// Latency.
+        latency: SimTime,
+        /// Bandwidth in bytes per second (0 = unlimited).
+        bandwidth_bytes_per_s: u64,
+    },
+    /// Set the corner points of a link.
+    SetCorners {
+        /// Network edited.
+        net: NetworkId,
+        /// Link key.
+        key: String,
+        /// Corner points from end `a` to end `b`.
+        corners: Vec<Pos>,
+    },
+    /// Rename an instance (links, layout and compound exports follow).
+    Rename {
+        /// Network edited.
+        net: NetworkId,
+        /// Current name.
+        from: String,
+        /// New name.
+        to: String,
+    },
+    /// Choose the abstraction level of a compound instance.
+    SetLevel {
+        /// Network edited.
+        net: NetworkId,
+        /// Instance name.
+        instance: String,
+        /// New level.
+        level: AbstractionLevel,
+    },
+    /// Choose how a parameter is shown on the canvas.
+    SetDisplay {
+        /// Network edited.
+        net: NetworkId,
+        /// Instance name.
+        instance: String,
+        /// Parameter name.
+        param: String,
+        /// Display choice.
+        display: ParamDisplay,
+    },
+    /// Define, replace or (with `None`) remove a project type.
+    ReplaceType {
+        /// Type name.
+        name: String,
+        /// New definition.
+        def: Option<Box<TypeDef>>,
+    },
+    /// Turn instances into a new compound type and one instance of it (HASE port inheritance).
+    Group {
+        /// Network edited.
+        net: NetworkId,
+        /// Instances to group.
+        instances: Vec<String>,
+        /// Name of the new type.
+        type_name: String,
+        /// Name of the new instance.
+        instance_name: String,
+    },
+    /// Replace a compound instance by a copy of its inner network.
+    Ungroup {
+        /// Network edited.
+        net: NetworkId,
+        /// Compound instance.
+        instance: String,
+    },
+    /// Insert copied instances and links, renamed to fresh names, shifted by `offset`.
+    Paste {
+        /// Network edited.
+        net: NetworkId,
+        /// What was copied.
+        fragment: Fragment,
+        /// Shift applied to every position.
+        offset: Pos,
+    },
+    /// Align or distribute instances.
+    Align {
+        /// Network edited.
+        net: NetworkId,
+        /// Instances.
+        instances: Vec<String>,
+        /// How.
+        how: Alignment,
+    },
+    /// Replace what drives the processors.
+    SetWorkload {
+        /// The new workload.
+        workload: Workload,
+    },
+    /// Replace the run settings (seed, trace level, run-until time).
+    SetRunSettings {
+        /// The new settings.
+        settings: RunSettings,
+    },
+    /// Put back an earlier workload and run settings without checking them (they were the
+    /// document's): the inverse of [`Command::SetWorkload`] and [`Command::SetRunSettings`], so
+    /// that undo works even for values a loaded file held that the checks would refuse.
+    RestoreRun {
+        /// The workload.
+        workload: Workload,
+        /// The run settings.
+        settings: RunSettings,
+    },
+    /// Rename the project (what "Save as" does to the document it continues with).
+    SetProjectName {
+        /// The new name.
+        name: String,
+    },
+    /// Set the routing rule of a network.
+    SetRouting {
+        /// Network edited.
+        net: NetworkId,
+        /// The rule.
+        routing: Routing,
+    },
+    /// Insert a network generated by a topology template (expanded into a batch).
+    InsertTemplate {
+        /// Network edited.
+        net: NetworkId,
+        /// What to generate, and how to name and place it.
+        insert: Box<TemplateInsert>,
+    },
+    /// Several commands applied as one (undone as one).
+    Batch {
+        /// What the batch does, for the undo menu.
+        label: String,
+        /// The commands, in order.
+        commands: Vec<Command>,
+    },
+}
+
+/// What applying a command did: the command that undoes it, and the names of instances it created
+/// (the editor selects those).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Applied {
+    /// Applying this restores the document.
+    pub inverse: Command,
+    /// Instances created, in the network of the command.
+    pub created: Vec<String>,
+}
+
+impl Command {
+    /// A short description for the undo menu and the log ("move 3 entities").
+    pub fn label(&self) -> String {
+        match self {
+            Command::AddInstance { name, instance, .. } => format!("add {name} ({})", instance.type_name),
+            Command::RemoveInstance { name, .. } => format!("remove {name}"),
+            Command::MoveInstances { moves, .. } if moves.len() == 1 => format!("move {}", moves[0].0),
+            Command::MoveInstances { moves, .. } => format!("move {} entities", moves.len()),
+            Command::Link { link, .. } => format!("link {} to {}", link.a, link.b),
+            Command::Unlink { key, .. } => format!("unlink {key}"),
+            Command::SetParam { instance, param, .. } => format!("set {instance}.{param}"),
+            Command::SetLinkProps { key, .. } => format!("set link {key}"),
+            Command::SetCorners { .. } => "edit link corners".into(),
+            Command::Rename { from, to, .. } => format!("rename {from} to {to}"),
+            Command::SetLevel { instance, level, .. } => format!("set {instance} {}", level.word()),
+            Command::SetDisplay { instance, param, .. } => format!("display {instance}.{param}"),
+            Command::ReplaceType { name, def: Some(_) } => format!("define type {name}"),
+            Command::ReplaceType { name, def: None } => format!("remove type {name}"),
+            Command::Group { type_name, .. } => format!("group into {type_name}"),
+            Command::Ungroup { instance, .. } => format!("ungroup {instance}"),
+            Command::Paste { fragment, .. } => format!("paste {} entities", fragment.instances.len()),
+            Command::Align { how, .. } => how.label().to_string(),
+            Command::SetWorkload { workload } => format!("set workload ({})", workload_word(workload)),
+            Command::SetRunSettings { .. } => "set run settings".into(),
+            Command::RestoreRun { .. } => "restore workload and run settings".into(),
+            Command::SetProjectName { name } => format!("rename project to {name}"),
+            Command::SetRouting { routing, .. } => format!("set routing to {}", routing.name()),
+            Command::InsertTemplate { insert, .. } => insert.label(),
+            Command::Batch { label, .. } => label.clone(),
+        }
+    }
+}
+
+/// A word for a workload in labels and headings.
+pub fn workload_word(workload: &Workload) -> String {
+    match workload {
+        Workload::Idle => "idle".into(),
+        Workload::Program { name, .. } => format!("program {name}"),
+        Workload::Streams { streams } => format!("{} instruction streams", streams.len()),
+        Workload::TimeIndependentTrace { .. } => "time-independent trace".into(),
+    }
+}
+
+/// Apply `command` to `doc`. On success returns the inverse command; on failure the document is
+/// unchanged and the error says why (naming the instance and port at fault).
+pub fn apply(doc: &mut Document, command: Command) -> Result<Applied, CommandError> {
+    let result = match command {
+        Command::Group { net, instances, type_name, instance_name } => {
+            let batch = compound::group(doc, &net, &instances, &type_name, &instance_name)?;
+            apply(doc, batch)
+        }
+        Command::Ungroup { net, instance } => {
+            let batch = compound::ungroup(doc, &net, &instance)?;
+            apply(doc, batch)
+        }
+        Command::Paste { net, fragment, offset } => {
+            let batch = edit::paste(doc, &net, &fragment, offset)?;
+            apply(doc, batch)
+        }
+        Command::Align { net, instances, how } => {
+            let moves = align_moves(doc, &net, &instances, how);
+            apply(doc, Command::MoveInstances { net, moves })
+        }
+        Command::InsertTemplate { net, insert } => {
+            let batch = template::expand(doc, &net, &insert)?;
+            apply(doc, batch)
+        }
+        Command::SetWorkload { workload } => project::set_workload(doc, workload),
+        Command::SetRunSettings { settings } => project::set_run_settings(doc, settings),
+        Command::RestoreRun { workload, settings } => Ok(project::restore_run(doc, workload, settings)),
+        Command::SetRouting { net, routing } => project::set_routing(doc, net, routing),
+        Command::SetProjectName { name } => project::set_project_name(doc, name),
+        Command::Batch { label, commands } => apply_batch(doc, &label, commands),
+        primitive => primitives::apply_primitive(doc, primitive),
+    };
+    if result.is_ok() {
+        crate::document::tidy_layout(&mut doc.project);
+    }
+    result
+}
+
+fn apply_batch(doc: &mut Document, label: &str, commands: Vec<Command>) -> Result<Applied, CommandError> {
+    let mut inverses = Vec::with_capacity(commands.len());
+    let mut created = Vec::new();
+    for command in commands {
+        match apply(doc, command) {
+            Ok(applied) => {
+                inverses.push(applied.inverse);
+                created.extend(applied.created);
+            }
+            Err(e) => {
+                // Roll back what was done so the document is unchanged.
+                for inverse in inverses.into_iter().rev() {
+                    let _ = apply(doc, inverse);
+                }
+                return Err(e);
+            }
+        }
+    }
+    created.retain(|n| !n.is_empty());
+    inverses.reverse();
+    Ok(Applied { inverse: Command::Batch { label: format!("undo {label}"), commands: inverses }, created })
+}
