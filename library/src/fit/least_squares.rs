@@ -1,5 +1,8 @@
 //! One formula with given terms fitted by least squares: coefficients with standard errors, the
-//! fit's quality, and predictions with their standard errors. The columns are scaled to unit norm
+//! fit's quality, and predictions with their standard errors. The residuals minimised are relative
+//! (each sample weighted by 1/|time|): measured times span orders of magnitude between small and
+//! large runs, and their noise is proportional to them, so an absolute fit would fit the largest
+//! runs alone. The columns are scaled to unit norm
 //! and solved by singular value decomposition, so terms of very different sizes (`1` against
 //! `n·log n/p`) do not lose precision; terms that cannot be told apart on the measured points are
 //! an error rather than a meaningless answer.
@@ -65,11 +68,11 @@ pub struct Fit {
     pub terms: Vec<FittedTerm>,
     /// Samples fitted.
     pub samples: usize,
-    /// Residual sum of squares.
+    /// Sum of squared relative residuals (the quantity minimised).
     pub rss: f64,
     /// Coefficient of determination (1 for a perfect fit).
     pub r_squared: f64,
-    /// Root-mean-square residual.
+    /// Root-mean-square residual (in the time's unit).
     pub rmse: f64,
     /// Largest |residual| / |measured|.
     pub max_relative_error: f64,
@@ -111,10 +114,12 @@ pub fn fit_terms(samples: &[Sample], terms: &[Term]) -> Result<Fit, FitError> {
     if let Some(s) = samples.iter().find(|s| !s.time.is_finite()) {
         return Err(FitError::BadTime { at: s.at });
     }
+    let weights: Vec<f64> =
+        samples.iter().map(|s| if s.time == 0.0 { 1.0 } else { 1.0 / s.time.abs() }).collect();
     let mut scales = Vec::with_capacity(k);
     let mut x = DMatrix::<f64>::zeros(m, k);
     for (j, &term) in terms.iter().enumerate() {
-        let values = column(term, samples)?;
+        let values: Vec<f64> = column(term, samples)?.iter().zip(&weights).map(|(v, w)| v * w).collect();
         let norm = values.iter().map(|v| v * v).sum::<f64>().sqrt();
         let scale = if norm > 0.0 { norm } else { 1.0 };
         for (i, v) in values.iter().enumerate() {
@@ -122,7 +127,8 @@ pub fn fit_terms(samples: &[Sample], terms: &[Term]) -> Result<Fit, FitError> {
         }
         scales.push(scale);
     }
-    let y = DVector::from_iterator(m, samples.iter().map(|s| s.time));
+    let times = DVector::from_iterator(m, samples.iter().map(|s| s.time));
+    let y = DVector::from_iterator(m, samples.iter().zip(&weights).map(|(s, w)| s.time * w));
     let svd = x.clone().svd(true, true);
     let largest = svd.singular_values.max();
     let smallest = svd.singular_values.min();
@@ -133,20 +139,22 @@ pub fn fit_terms(samples: &[Sample], terms: &[Term]) -> Result<Fit, FitError> {
         return Err(collinear());
     }
     let scaled = svd.solve(&y, 0.0).map_err(|_| collinear())?;
-    let residuals = &y - &x * &scaled;
-    let rss = residuals.norm_squared();
-    let mean = y.mean();
-    let total = y.iter().map(|v| (v - mean).powi(2)).sum::<f64>();
+    let weighted_residuals = &y - &x * &scaled;
+    let rss = weighted_residuals.norm_squared();
+    let absolute: Vec<f64> = weighted_residuals.iter().zip(&weights).map(|(r, w)| r / w).collect();
+    let absolute_rss = absolute.iter().map(|r| r * r).sum::<f64>();
+    let mean = times.mean();
+    let total = times.iter().map(|v| (v - mean).powi(2)).sum::<f64>();
     let r_squared = if total > 0.0 {
-        1.0 - rss / total
-    } else if rss == 0.0 {
+        1.0 - absolute_rss / total
+    } else if absolute_rss == 0.0 {
         1.0
     } else {
         0.0
     };
-    let max_relative_error = residuals
+    let max_relative_error = absolute
         .iter()
-        .zip(y.iter())
+        .zip(times.iter())
         .map(|(r, v)| if *v == 0.0 { r.abs() } else { (r / v).abs() })
         .fold(0.0, f64::max);
     // σ² from the spare samples; (XᵀX)⁻¹ = V Σ⁻² Vᵀ in scaled units.
@@ -159,8 +167,8 @@ pub fn fit_terms(samples: &[Sample], terms: &[Term]) -> Result<Fit, FitError> {
             covariance[a * k + b] = sigma2 * inner / (scales[a] * scales[b]);
         }
     }
-    // An exact fit would have a BIC of −∞; a floor of 1e-12 of the times keeps formulas comparable.
-    let floor = (1e-12 * y.amax()).powi(2) * m as f64;
+    // An exact fit would have a BIC of −∞; a floor of 1e-12 relative keeps formulas comparable.
+    let floor = 1e-24 * m as f64;
     let bic = m as f64 * ((rss.max(floor)) / m as f64).ln() + k as f64 * (m as f64).ln();
     let fitted = terms
         .iter()
@@ -176,7 +184,7 @@ pub fn fit_terms(samples: &[Sample], terms: &[Term]) -> Result<Fit, FitError> {
         samples: m,
         rss,
         r_squared,
-        rmse: (rss / m as f64).sqrt(),
+        rmse: (absolute_rss / m as f64).sqrt(),
         max_relative_error,
         bic,
         covariance,

@@ -48,6 +48,8 @@ pub enum Term {
     NLogP,
     /// `n·log₂ n / p`.
     NLogNOverP,
+    /// `n·p` (every process's data crossing a shared resource, e.g. a ring's links).
+    NP,
     /// The grain `g`.
     G,
     /// `1/g`.
@@ -60,7 +62,7 @@ impl Term {
     /// The family in `n` only.
     pub const IN_N: [Term; 2] = [Term::One, Term::N];
     /// The family in `p` and `n`.
-    pub const IN_P_AND_N: [Term; 9] = [
+    pub const IN_P_AND_N: [Term; 10] = [
         Term::One,
         Term::P,
         Term::LogP,
@@ -70,6 +72,7 @@ impl Term {
         Term::NLogPOverP,
         Term::NLogP,
         Term::NLogNOverP,
+        Term::NP,
     ];
     /// The pipeline grain model `a + b·g + c/g`.
     pub const GRAIN: [Term; 3] = [Term::One, Term::G, Term::InvG];
@@ -97,6 +100,7 @@ impl Term {
             Term::NLogPOverP => n * p.log2() / p,
             Term::NLogP => n * p.log2(),
             Term::NLogNOverP => n * n.log2() / p,
+            Term::NP => n * p,
             Term::G => g,
             Term::InvG => 1.0 / g,
         }
@@ -114,6 +118,7 @@ impl Term {
             Term::NLogPOverP => "n·log p/p",
             Term::NLogP => "n·log p",
             Term::NLogNOverP => "n·log n/p",
+            Term::NP => "n·p",
             Term::G => "g",
             Term::InvG => "1/g",
         }
