@@ -4,6 +4,7 @@
 //!
 //! Data flows one way: document → [`elaborate()`] → [`kernel::Simulation`] → trace + statistics.
 
+pub mod analysis;
 pub mod elaborate;
 pub mod kernel;
 pub mod limits;

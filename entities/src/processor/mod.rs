@@ -145,8 +145,8 @@ impl ProcessorBehaviour {
             self.fail(ctx, e);
         }
         if !effects.latencies.is_empty() {
-            for latency in effects.latencies {
-                ctx.record_latency(latency);
+            for (source, latency) in effects.latencies {
+                ctx.record_pair_latency(source, self.rank, latency);
                 self.received_messages += 1;
             }
             Live::received(ctx, self.received_messages);

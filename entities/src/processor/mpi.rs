@@ -73,8 +73,8 @@ pub struct MpiLimits {
 pub struct Effects {
     /// Packets to inject, in order, as runs made one packet at a time.
     pub packets: Vec<PacketRun>,
-    /// Completed end-to-end message latencies (for statistics).
-    pub latencies: Vec<SimTime>,
+    /// Completed end-to-end message latencies with their sender ranks (for statistics).
+    pub latencies: Vec<(u32, SimTime)>,
     /// Problems to report as program errors (a sheet that cannot time a receive).
     pub errors: Vec<String>,
 }
@@ -352,7 +352,8 @@ impl Mpi {
             }
         }
         r.done_at = Some(done);
-        effects.latencies.push(done.saturating_sub(injected));
+        let source = r.status.map_or(self.rank, |s| s.source);
+        effects.latencies.push((source, done.saturating_sub(injected)));
     }
 
     /// A packet addressed to this rank arrived.

@@ -1,8 +1,10 @@
-//! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase trace stats|export`,
-//! `hase sweep` and `hase experiments`.
+//! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase check-levels`,
+//! `hase trace stats|export|diff|phases`, `hase sweep` and `hase experiments`.
 //! Errors go to stderr with a non-zero exit code; times accept units (`10us`, `2.5ms`).
 
+mod check_levels;
 mod experiments;
+mod experiments_fit;
 mod new;
 mod run;
 mod sweep;
@@ -31,9 +33,12 @@ pub enum Command {
     },
     /// Generate a project from a topology template.
     New(new::NewArgs),
-    /// Inspect or convert trace files.
+    /// Inspect, compare, analyse or convert trace files.
     #[command(subcommand)]
     Trace(trace::TraceCommand),
+    /// Run a project with each compound detailed and behavioural and say whether the behavioural
+    /// level stands in for the detailed one (exit 5 when it does not).
+    CheckLevels(check_levels::CheckLevelsArgs),
     /// Run a parameter sweep: vary parameters over values, run the points in parallel.
     Sweep(Box<sweep::SweepArgs>),
     /// List, show, export, import, rename or delete stored experiments.
@@ -47,6 +52,7 @@ pub fn execute(command: Command) -> ExitCode {
         Command::Validate { project } => validate(&project),
         Command::New(args) => new::new(&args),
         Command::Trace(cmd) => trace::trace(&cmd),
+        Command::CheckLevels(args) => check_levels::run(&args),
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Experiments(args) => experiments::experiments(&args),
     };
