@@ -147,7 +147,7 @@ pub fn run_project(
         if sinks.is_empty() { None } else { Some(Box::new(TeeSink(sinks))) };
     let live_values = options.live_values.unwrap_or_else(|| displays_live_values(project));
     let config = SimConfig { seed, level, sink, live_values };
-    let mut sim = Simulation::new(model.clone(), built.behaviours, config)?;
+    let mut sim = Simulation::with_store(model.clone(), built.behaviours, config)?;
     let control = RunControl {
         until: options.until.or(project.settings.until),
         cancel: options.cancel.as_deref(),
