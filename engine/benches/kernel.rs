@@ -20,9 +20,11 @@
 //! spare room and payloads, from `Simulation::pending_bytes`) over the first 2 million events of
 //! the 65,536-entity run (1 M pending).
 
-#![allow(missing_docs)]
-// A benchmark whose model cannot be built has nothing to measure: failing loudly is right.
-#![allow(clippy::unwrap_used)]
+#![allow(missing_docs, reason = "criterion's macros generate undocumented items")]
+#![allow(
+    clippy::unwrap_used,
+    reason = "a benchmark whose model cannot be built has nothing to measure: failing loudly is right"
+)]
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

@@ -9,9 +9,11 @@
 //!   at the run's peak, divided by its 131,072 entities (printed once, read from /proc; measured
 //!   first, before any other benchmark has touched the heap).
 
-#![allow(missing_docs)]
-// A benchmark that cannot build its project has nothing to measure: failing loudly is right.
-#![allow(clippy::unwrap_used)]
+#![allow(missing_docs, reason = "criterion's macros generate undocumented items")]
+#![allow(
+    clippy::unwrap_used,
+    reason = "a benchmark that cannot build its project has nothing to measure: failing loudly is right"
+)]
 
 use std::sync::Arc;
 

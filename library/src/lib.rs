@@ -7,3 +7,4 @@ pub mod examples;
 pub mod overrides;
 pub mod runner;
 pub mod store;
+pub mod workload_trace;

@@ -8,7 +8,7 @@ use super::App;
 use crate::actions::Action;
 use crate::command::{Command, Fragment};
 use crate::state::Level;
-use crate::tasks::FilePurpose;
+use crate::tasks::{FilePurpose, FileRequest};
 use crate::ui::canvas::view::View;
 use crate::ui::dialogs::Pending;
 
@@ -20,16 +20,18 @@ impl App {
         match action {
             Action::NewProject if dirty => self.pending = Some(Pending::NewProject),
             Action::NewProject => self.go_on(ctx, Pending::NewProject),
-            Action::Open => self.open(ctx),
-            Action::ImportRon => self.tasks.pick_file(ctx, FilePurpose::ImportRon, vec!["ron".into()]),
+            Action::Open => self.open(),
+            Action::ImportRon => {
+                self.ask_file(FileRequest::project(FilePurpose::ImportRon, vec!["ron".into()]));
+            }
             Action::ExportRon => {
                 let file_name = format!("{}.ron", self.editor.doc.project.name);
-                self.tasks.pick_file(ctx, FilePurpose::ExportRon { file_name }, vec!["ron".into()]);
+                self.ask_file(FileRequest::project(FilePurpose::ExportRon { file_name }, vec!["ron".into()]));
             }
             Action::OpenExample(index) => self.open_example(ctx, index),
             Action::InsertTemplate => self.windows.template.open_with("fat_tree", &self.editor),
-            Action::Save => self.save(ctx),
-            Action::SaveAs => self.save_as(ctx),
+            Action::Save => self.save(),
+            Action::SaveAs => self.save_as(),
             Action::Quit if dirty => self.pending = Some(Pending::Quit),
             Action::Quit => self.go_on(ctx, Pending::Quit),
             Action::Undo => self.editor.undo(),
@@ -113,7 +115,8 @@ impl App {
             | Action::CompareWithFile
             | Action::CompareVariant
             | Action::CloseCompare
-            | Action::OpenTrace => self.replay_action(ctx, action),
+            | Action::OpenTrace => self.replay_action(action),
+            Action::Help(topic) => self.windows.help = Some(topic),
             Action::Escape => {
                 self.editor.placing = None;
                 self.canvas.drag = crate::ui::canvas::Drag::None;

@@ -3,6 +3,7 @@
 //! the comparison, exports, marker saving, and revealing entities asked for by the log or the
 //! timing diagram.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,13 +14,14 @@ use super::App;
 use crate::actions::Action;
 use crate::replay::markers;
 use crate::run::task::{RunRequest, start};
-use crate::run::{MarkerSave, ReplayFile, ReplayOutput, RunDone, Slot, reveal};
+use crate::run::{MarkerSave, ReplayFile, ReplayOutput, RunDone, Slot};
 use crate::state::Level;
-use crate::tasks::TaskOutput;
+use crate::tasks::{FileRequest, TaskOutput};
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::compare::{Compare, CompareSide, thesis_example, with_variant};
 use crate::ui::compare_variant::Variant;
 use crate::ui::dock::DockTab;
+use crate::ui::reveal;
 
 /// Seconds unsaved marker edits wait before they are written.
 const MARKER_SAVE_DELAY_S: f64 = 1.0;
@@ -27,7 +29,13 @@ const MARKER_SAVE_DELAY_S: f64 = 1.0;
 impl App {
     /// Per-frame work of runs and replay, before the UI.
     pub(super) fn replay_logic(&mut self, ctx: &egui::Context) {
-        self.session.follow_project(self.editor.generation, &self.editor.doc.project);
+        if let Some(pending) = self.session.follow_project(self.editor.generation, &self.editor.doc.project) {
+            self.spawn_marker_save(pending);
+        }
+        self.session.stale = match &self.session.current {
+            Some(run) => self.session.staleness.check(run, &self.editor),
+            None => false,
+        };
         let dirs: Vec<std::path::PathBuf> = self
             .editor
             .file
@@ -62,15 +70,15 @@ impl App {
             self.editor.notify(Level::Info, format!("{path} is not in the design shown"));
         }
         if let Some(purpose) = self.session.file_request.take() {
-            self.pick_replay_file(ctx, purpose);
+            self.pick_replay_file(purpose);
         }
     }
 
     /// Carry out a run or replay action.
-    pub(super) fn replay_action(&mut self, ctx: &egui::Context, action: Action) {
+    pub(super) fn replay_action(&mut self, action: Action) {
         let end = self.session.clock_end();
         match action {
-            Action::Run => self.start_runs(ctx),
+            Action::Run => self.start_runs(),
             Action::Stop if !self.session.live.is_empty() => {
                 self.session.stop_all();
                 self.editor.log(Level::Info, "stopping the run…");
@@ -98,13 +106,13 @@ impl App {
             }
             Action::CompareExample => match thesis_example() {
                 Ok(compare) => {
-                    self.open_compare(ctx, compare);
-                    self.start_runs(ctx);
+                    self.open_compare(compare);
+                    self.start_runs();
                 }
                 Err(e) => self.editor.notify(Level::Error, format!("cannot build the example: {e}")),
             },
-            Action::CompareWithFile => self.pick_replay_file(ctx, ReplayFile::CompareWith),
-            Action::OpenTrace => self.pick_replay_file(ctx, ReplayFile::OpenTrace),
+            Action::CompareWithFile => self.pick_replay_file(ReplayFile::CompareWith),
+            Action::OpenTrace => self.pick_replay_file(ReplayFile::OpenTrace),
             Action::CompareVariant => {
                 let settings = self.session.settings.clone();
                 self.windows.variant.open_with(&settings);
@@ -115,19 +123,19 @@ impl App {
     }
 
     /// Compare the design with `variant` of it and run both.
-    pub(super) fn open_variant_compare(&mut self, ctx: &egui::Context, variant: Variant) {
+    pub(super) fn open_variant_compare(&mut self, variant: Variant) {
         if !variant.assignments.is_empty() {
             self.editor.log(Level::Info, format!("right-hand side: {}", variant.assignments.join("; ")));
         }
         let compare = with_variant(&self.editor.doc.project, self.editor.file.clone(), variant);
-        self.open_compare(ctx, compare);
-        self.start_runs(ctx);
+        self.open_compare(compare);
+        self.start_runs();
     }
 
-    fn open_compare(&mut self, ctx: &egui::Context, compare: Compare) {
+    fn open_compare(&mut self, compare: Compare) {
         self.editor.log(Level::Info, format!("opened {}", compare.title));
         if let Some(pending) = self.session.enter_compare(compare) {
-            self.spawn_marker_save(ctx, pending);
+            self.spawn_marker_save(pending);
         }
         self.session.player.time = SimTime::ZERO;
         self.session.player.playing = false;
@@ -135,7 +143,7 @@ impl App {
         self.dock.tab = DockTab::Timing;
     }
 
-    fn start_runs(&mut self, ctx: &egui::Context) {
+    fn start_runs(&mut self) {
         let shared = self.session.settings.clone();
         let mut requests = Vec::new();
         match &self.session.compare {
@@ -163,62 +171,22 @@ impl App {
             None => {}
         }
         if let Some(e) = requests.iter().find_map(|r| r.4.until().err()) {
-            self.editor.notify(Level::Warning, e);
+            self.editor.notify(Level::Warning, e.to_string());
             return;
         }
         for (slot, name, project, file, settings) in requests {
             self.editor.log(Level::Info, format!("running {name}…"));
             let id = self.session.next_id();
             let request = RunRequest { project, file, settings, slot, id };
-            let live = start(&self.tasks, ctx, request);
+            let live = start(&self.tasks, request);
             self.session.live.push(live);
         }
     }
 
     /// Take in what the replay's background work reports.
-    pub(super) fn replay_finished(&mut self, ctx: &egui::Context, output: ReplayOutput) {
+    pub(super) fn replay_finished(&mut self, output: ReplayOutput) {
         match output {
             ReplayOutput::Run(done) => self.run_finished(done),
-            ReplayOutput::FileChosen { path: None, .. } => {}
-            ReplayOutput::FileChosen { purpose, path: Some(path) } => match purpose {
-                ReplayFile::ExportPng => {
-                    let path = if path.extension().is_none() { path.with_extension("png") } else { path };
-                    crate::ui::timing::export::request(
-                        ctx,
-                        self.session.timing.last_rect,
-                        path,
-                        Arc::clone(&self.session.export_result),
-                    );
-                }
-                ReplayFile::ExportCsv(text) => {
-                    let path = if path.extension().is_none() { path.with_extension("csv") } else { path };
-                    self.tasks.spawn(ctx, "export", move || {
-                        let result = hase_engine::model::write_atomic(&path, text.as_bytes())
-                            .map(|()| path.clone())
-                            .map_err(|e| format!("{}: {e}", path.display()));
-                        TaskOutput::Replay(Box::new(ReplayOutput::Saved {
-                            what: "O–X figures".into(),
-                            result,
-                        }))
-                    });
-                }
-                ReplayFile::OpenTrace => {
-                    self.session.leave_compare();
-                    self.session.stop_all();
-                    let id = self.session.next_id();
-                    let project = self.editor.doc.project.clone();
-                    self.editor.log(Level::Info, format!("loading {}…", path.display()));
-                    let live = crate::run::load::start(&self.tasks, ctx, path, project, id);
-                    self.session.live.push(live);
-                }
-                ReplayFile::CompareWith => {
-                    self.tasks.spawn(ctx, "open", move || {
-                        let result =
-                            hase_engine::model::load_project(&path).map(Box::new).map_err(|e| e.to_string());
-                        TaskOutput::Replay(Box::new(ReplayOutput::CompareProject { path, result }))
-                    });
-                }
-            },
             ReplayOutput::Saved { what, result: Ok(path) } => {
                 self.editor.log(Level::Info, format!("saved {what} to {}", path.display()));
             }
@@ -229,8 +197,8 @@ impl App {
                 let left = CompareSide::new(self.editor.doc.project.clone(), self.editor.file.clone());
                 let right = CompareSide::new(*project, Some(path));
                 let title = format!("Compare: {} vs {}", left.name(), right.name());
-                self.open_compare(ctx, Compare::new(title, left, right));
-                self.start_runs(ctx);
+                self.open_compare(Compare::new(title, left, right));
+                self.start_runs();
             }
             ReplayOutput::CompareProject { path, result: Err(e) } => {
                 self.editor.notify(Level::Error, format!("cannot open {}: {e}", path.display()));
@@ -238,7 +206,51 @@ impl App {
         }
     }
 
+    /// A file chosen for the replay views.
+    pub(super) fn replay_file_chosen(&mut self, ctx: &egui::Context, purpose: ReplayFile, path: PathBuf) {
+        match purpose {
+            ReplayFile::ExportPng => {
+                let path = if path.extension().is_none() { path.with_extension("png") } else { path };
+                crate::ui::timing::export::request(
+                    ctx,
+                    self.session.timing.last_rect,
+                    path,
+                    Arc::clone(&self.session.export_result),
+                );
+            }
+            ReplayFile::ExportCsv(text) => {
+                let path = if path.extension().is_none() { path.with_extension("csv") } else { path };
+                self.tasks.spawn("export", move || {
+                    let result = hase_engine::model::write_atomic(&path, text.as_bytes())
+                        .map(|()| path.clone())
+                        .map_err(|e| format!("{}: {e}", path.display()));
+                    TaskOutput::Replay(Box::new(ReplayOutput::Saved { what: "O–X figures".into(), result }))
+                });
+            }
+            ReplayFile::OpenTrace => {
+                self.session.leave_compare();
+                self.session.stop_all();
+                let id = self.session.next_id();
+                let project = self.editor.doc.project.clone();
+                self.editor.log(Level::Info, format!("loading {}…", path.display()));
+                let live = crate::run::load::start(&self.tasks, path, project, id);
+                self.session.live.push(live);
+            }
+            ReplayFile::CompareWith => {
+                self.tasks.spawn("open", move || {
+                    let result =
+                        hase_engine::model::load_project(&path).map(Box::new).map_err(|e| e.to_string());
+                    TaskOutput::Replay(Box::new(ReplayOutput::CompareProject { path, result }))
+                });
+            }
+        }
+    }
+
     fn run_finished(&mut self, done: RunDone) {
+        if self.session.dropped.remove(&done.id) {
+            self.editor.log(Level::Info, "a run of the design replaced since was dropped");
+            return;
+        }
         self.session.live.retain(|l| l.slot != done.slot);
         let run = match done.result {
             Ok(run) => run,
@@ -285,6 +297,8 @@ impl App {
             self.editor.log(Level::Warning, format!("the trace is incomplete: {e}"));
         }
         let run = Arc::new(*run);
+        // The dock is sized to show every row of the run (see `App::ui_root`).
+        self.dock.fit_rows = self.session.timing.rows_of(&run.replay).len();
         match done.slot {
             Slot::Main => {
                 if self.session.current.is_none() {
@@ -311,23 +325,8 @@ impl App {
         }
     }
 
-    fn pick_replay_file(&self, ctx: &egui::Context, purpose: ReplayFile) {
-        self.tasks.spawn(ctx, "file-dialog", move || {
-            let dialog = rfd::FileDialog::new();
-            let path = match &purpose {
-                ReplayFile::ExportPng => {
-                    dialog.add_filter("PNG image", &["png"]).set_file_name("timing.png").save_file()
-                }
-                ReplayFile::ExportCsv(_) => {
-                    dialog.add_filter("CSV", &["csv"]).set_file_name("interval.csv").save_file()
-                }
-                ReplayFile::CompareWith => dialog.add_filter("hase project", &["ron"]).pick_file(),
-                ReplayFile::OpenTrace => {
-                    dialog.add_filter("hase trace", &["htrace", "htb", "gz", "txt"]).pick_file()
-                }
-            };
-            TaskOutput::Replay(Box::new(ReplayOutput::FileChosen { purpose, path }))
-        });
+    fn pick_replay_file(&mut self, purpose: ReplayFile) {
+        self.ask_file(FileRequest::replay(purpose));
     }
 
     fn save_markers_when_settled(&mut self, ctx: &egui::Context) {
@@ -345,12 +344,12 @@ impl App {
         self.session.markers_dirty_since = None;
         // Without a sidecar (comparison, project without a file) the Markers menu says why.
         if let Some(save) = self.session.marker_save() {
-            self.spawn_marker_save(ctx, save);
+            self.spawn_marker_save(save);
         }
     }
 
-    fn spawn_marker_save(&self, ctx: &egui::Context, save: MarkerSave) {
-        self.tasks.spawn(ctx, "markers", move || {
+    fn spawn_marker_save(&self, save: MarkerSave) {
+        self.tasks.spawn("markers", move || {
             let MarkerSave { sidecar, run_key, markers: list } = save;
             let result = markers::save(&sidecar, &run_key, &list).map(|()| sidecar);
             TaskOutput::Replay(Box::new(ReplayOutput::Saved { what: "markers".into(), result }))
@@ -366,36 +365,15 @@ impl App {
             None => s.current.as_ref().map(|r| &r.replay.log),
         };
         if let Some(log) = log {
-            crate::ui::animator::controls::show(
-                ui,
-                &mut s.player,
+            let cx = crate::ui::animator::controls::ControlsContext {
                 log,
                 end,
-                s.timing.cursors,
-                &s.timing.markers,
+                cursors: s.timing.cursors,
+                markers: &s.timing.markers,
                 colours,
                 palette,
-            );
+            };
+            crate::ui::animator::controls::show(ui, &mut s.player, &cx);
         }
-    }
-
-    /// The replay drawn over the design canvas.
-    pub(super) fn replay_overlay(&mut self, ui: &egui::Ui, colours: &ReplayColours, palette: &Palette) {
-        let Some(run) = self.session.current.clone() else { return };
-        run.replay.log.seek(&mut self.session.cursor, self.session.player.time);
-        let painter = ui.painter_at(self.canvas.area);
-        self.session.drawn = crate::ui::animator::draw_on_canvas(
-            &painter,
-            ui.ctx(),
-            &self.canvas,
-            &self.editor,
-            &run,
-            &self.session.cursor,
-            &mut self.main_map,
-            &self.session.player,
-            &mut self.images,
-            colours,
-            palette,
-        );
     }
 }

@@ -8,7 +8,7 @@ use super::App;
 use super::library::Incoming;
 use crate::command::Command;
 use crate::state::Level;
-use crate::tasks::FilePurpose;
+use crate::tasks::{FilePurpose, FileRequest};
 use crate::theme::Palette;
 use crate::ui::library_browser::LibraryBrowser;
 use crate::ui::library_dialogs::{self, FailureAnswer, PromptAnswer, RecoveryAnswer, SaveAsPrompt};
@@ -27,11 +27,17 @@ pub struct Windows {
     pub incoming: Option<Incoming>,
     /// Simulate ▸ Compare ▸ This design with different settings.
     pub variant: crate::ui::compare_variant::VariantDialog,
+    /// The Help window open, if any.
+    pub help: Option<crate::actions::HelpTopic>,
 }
 
 impl App {
     /// Show the windows; a modal question about unsaved changes goes first.
     pub(super) fn show_windows(&mut self, ctx: &egui::Context, palette: &Palette) {
+        crate::ui::help::show(ctx, &mut self.windows.help, palette);
+        if let Some((request, path)) = self.files.show(ctx, palette) {
+            self.file_chosen(ctx, request, path);
+        }
         if let Some(name) = self.palette_panel.template_clicked.take() {
             self.windows.template.open_with(name, &self.editor);
         }
@@ -46,11 +52,11 @@ impl App {
             }
         }
         for request in self.windows.browser.show(ctx, palette) {
-            self.browser_request(ctx, request);
+            self.browser_request(request);
         }
         let (project, settings) = (&self.editor.doc.project, &self.session.settings);
         if let Some(variant) = self.windows.variant.show(ctx, project, settings, palette) {
-            self.open_variant_compare(ctx, variant);
+            self.open_variant_compare(variant);
         }
         if self.pending.is_some() {
             return;
@@ -59,7 +65,7 @@ impl App {
             match library_dialogs::library_failure(ctx, &message, palette) {
                 Some(FailureAnswer::OpenRon) => {
                     self.library.failure_dialog = None;
-                    self.tasks.pick_file(ctx, FilePurpose::OpenProject, vec!["ron".into()]);
+                    self.ask_file(FileRequest::project(FilePurpose::OpenProject, vec!["ron".into()]));
                 }
                 Some(FailureAnswer::Continue) => self.library.failure_dialog = None,
                 None => {}
@@ -83,7 +89,7 @@ impl App {
                 Some(RecoveryAnswer::Discard(i)) if i < self.library.recovery.len() => {
                     let record = self.library.recovery.remove(i);
                     if let Some(store) = self.library.store().cloned() {
-                        self.tasks.library_discard_recovery(ctx, &store, record.name);
+                        self.tasks.library_discard_recovery(&store, record.name);
                     }
                 }
                 Some(RecoveryAnswer::Later) => self.library.recovery.clear(),
@@ -100,10 +106,13 @@ impl App {
                         prompt.error = Some(e.to_string());
                     } else {
                         prompt.waiting = true;
-                        self.save_as_named(ctx, name);
+                        self.save_as_named(name);
                     }
                 }
-                Some(PromptAnswer::Cancel) => self.windows.save_as = None,
+                Some(PromptAnswer::Cancel) => {
+                    self.windows.save_as = None;
+                    self.after_save = None;
+                }
                 None => {}
             }
         }

@@ -11,7 +11,8 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 use hase_engine::model::{Project, load_project};
-use hase_engine::time::{SimTime, parse_time};
+use hase_engine::time::SimTime;
+use hase_engine::units::{parse_rate, parse_time};
 
 /// A subcommand.
 #[derive(Debug, Subcommand)]
@@ -62,6 +63,11 @@ pub fn read_project(path: &Path) -> anyhow::Result<Project> {
 /// Parse a time with units for clap.
 pub fn time_arg(text: &str) -> Result<SimTime, String> {
     parse_time(text).map_err(|e| e.to_string())
+}
+
+/// Parse a rate in bytes per second with units for clap (`1GBps`, `10Gbps`, `1G` = 10⁹ B/s).
+pub fn rate_arg(text: &str) -> Result<u64, String> {
+    parse_rate(text).map_err(|e| e.to_string())
 }
 
 fn validate(path: &Path) -> anyhow::Result<ExitCode> {

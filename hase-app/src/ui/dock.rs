@@ -3,7 +3,7 @@
 
 use egui::{RichText, Ui};
 
-use crate::run::Session;
+use crate::session::Session;
 use crate::state::{Editor, Level};
 use crate::theme::{Palette, ReplayColours};
 
@@ -24,6 +24,8 @@ pub enum DockTab {
 pub struct Dock {
     /// The open tab.
     pub tab: DockTab,
+    /// Timing rows of the last run, which the dock is sized to show.
+    pub fit_rows: usize,
     seen: usize,
 }
 

@@ -6,7 +6,7 @@
 
 use egui::{RichText, Ui};
 use hase_engine::model::{Project, UpChoice};
-use hase_engine::time::{SimTime, parse_time};
+use hase_engine::units::{format_rate, format_time, parse_rate, parse_time};
 use hase_templates::{Compatible, LinkParams, TemplateSpec, Topology, compatible_components};
 
 use crate::command::Command;
@@ -14,8 +14,6 @@ use crate::command::template::{self, InsertForm, TemplateInsert};
 use crate::document::NetworkId;
 use crate::state::Editor;
 use crate::theme::Palette;
-use crate::ui::canvas::context::bandwidth_text;
-use crate::ui::units::parse_bandwidth;
 
 /// Largest network (switches and processors) inserted from the dialog: inserting takes about a
 /// tenth of a second per 2,000 entities on the UI thread (larger networks: `hase new`).
@@ -92,7 +90,7 @@ pub struct TemplateDialog {
 impl Default for TemplateDialog {
     fn default() -> Self {
         let link = LinkParams::default();
-        let shown = (link.latency.to_string(), bandwidth_text(link.bandwidth_bytes_per_s));
+        let shown = (format_time(link.latency), format_rate(link.bandwidth_bytes_per_s));
         TemplateDialog {
             open: false,
             template: "fat_tree",
@@ -122,8 +120,8 @@ struct FieldErrors {
 }
 
 fn link_params(fields: &(String, String)) -> Result<LinkParams, String> {
-    let latency: SimTime = parse_time(&fields.0).map_err(|e| e.to_string())?;
-    let bandwidth_bytes_per_s = parse_bandwidth(&fields.1)?;
+    let latency = parse_time(&fields.0).map_err(|e| format!("latency: {e}"))?;
+    let bandwidth_bytes_per_s = parse_rate(&fields.1).map_err(|e| format!("bandwidth: {e}"))?;
     Ok(LinkParams { latency, bandwidth_bytes_per_s })
 }
 
@@ -188,6 +186,7 @@ impl TemplateDialog {
     fn flat_routing_conflict(&self, editor: &Editor) -> Option<String> {
         let topology = self.topology().ok()?;
         template::flat_conflict(&editor.doc, &editor.current_net(), &topology.routing(self.up_choice))
+            .map(|conflict| conflict.to_string())
     }
 
     /// The request the fields describe, or the reasons they cannot be read.
@@ -240,7 +239,7 @@ impl TemplateDialog {
         }
         let counts = request.spec.topology.counts();
         let generated = (counts.switches + counts.endpoints <= PREVIEW_LIMIT)
-            .then(|| template::generate(&editor.doc, request).map_err(|e| e.0));
+            .then(|| template::generate(&editor.doc, request).map_err(|e| e.to_string()));
         let compatible = compatible_components(&request.spec.topology, &template::registry(&editor.doc));
         self.preview = Some(Preview { key, generated, compatible });
     }
@@ -471,7 +470,7 @@ impl TemplateDialog {
             && let Some(why) =
                 template::flat_conflict(&editor.doc, &net, &request.spec.topology.routing(self.up_choice))
         {
-            ui.label(RichText::new(why).color(palette.warning));
+            ui.label(RichText::new(why.to_string()).color(palette.warning));
             if ui.button("Insert as a compound network instead").clicked() {
                 self.compound = true;
             }

@@ -2,8 +2,11 @@
 //! golden trace fingerprints, byte-identical reruns), closed-form oracles for the network and the
 //! collectives, the thesis demonstration, the two abstraction levels, and error reports.
 
-// Test code: an unwrap that fails is a failed test with its message, which is what we want.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test code: an unwrap that fails is a failed test with its message, which is what we want"
+)]
 
 mod architecture;
 mod examples;

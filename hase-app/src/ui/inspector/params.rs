@@ -1,27 +1,48 @@
 //! Parameter editors chosen by [`ParamKind`]: text fields for numbers with units, times (`10us`) and
 //! arrays, sliders for ranges, combo boxes for enums, checkboxes, multi-line text, and file fields
-//! with a picker. Values are read with `ParamKind::parse`; a refused value keeps the field and shows
-//! the reason. With several entities selected, the shared parameter is set on all of them.
+//! with a picker. Values are read with `ParamDef::parse_typed` (the one units parser: `10Gbps`,
+//! `64K`, `1Gf`) and shown back in the unit they were typed in; a refused value keeps the field and
+//! shows the reason. With several entities selected, the shared parameter is set on all of them.
 
 use std::collections::BTreeMap;
 
 use egui::{RichText, Ui};
 use hase_engine::model::{EntityType, ParamDef, ParamDisplay, ParamKind, ParamValue};
+use hase_engine::units::{Dimension, Unit};
 use hase_entities::catalogue::LiveValue;
 
 use crate::command::Command;
 use crate::document::NetworkId;
 use crate::state::Editor;
-use crate::tasks::{FilePurpose, Tasks};
+use crate::tasks::{FilePurpose, FileRequest, Tasks};
 use crate::theme::Palette;
 
-/// Text being edited and reasons for refused values, per parameter.
+/// Text being edited and reasons for refused values, per parameter; and the unit each field was last
+/// typed in, which outlives the selection so values are shown back in the units the user writes.
 #[derive(Default)]
 pub struct Buffers {
     /// Field text by parameter name.
     pub text: BTreeMap<String, String>,
     /// Refusal reason by parameter name.
     pub errors: BTreeMap<String, String>,
+    /// The unit last typed, by parameter name (`link.latency`, `link.bandwidth` for links).
+    pub units: BTreeMap<String, Unit>,
+}
+
+impl Buffers {
+    /// Forget the field texts and refusals (the selection or the document changed); keep the units.
+    pub fn reset_fields(&mut self) {
+        self.text.clear();
+        self.errors.clear();
+    }
+
+    /// Remember the unit a value of `field` was typed in (`None`: a bare number or a unitless kind).
+    pub fn remember_unit(&mut self, field: &str, unit: Option<Unit>) {
+        match unit {
+            Some(unit) => self.units.insert(field.to_string(), unit),
+            None => self.units.remove(field),
+        };
+    }
 }
 
 /// The current value of `def` on the selected instances: `Some` if they all agree.
@@ -55,18 +76,27 @@ fn commit(editor: &mut Editor, net: &NetworkId, names: &[String], param: &str, v
     editor.run(Command::Batch { label: format!("set {param} on {} entities", names.len()), commands })
 }
 
+/// What every parameter row of the inspector is shown with.
+pub struct RowContext<'a> {
+    /// Background work (the file picker of file parameters).
+    pub tasks: &'a Tasks,
+    /// The selected instances whose parameters are edited.
+    pub names: &'a [String],
+    /// Colours.
+    pub palette: &'a Palette,
+    /// Width of the editors.
+    pub width: f32,
+}
+
 /// Show one parameter row (label, editor, unit, display choice) in a grid.
-#[allow(clippy::too_many_arguments)] // the row needs the editor, tasks, buffers and layout alike
 pub fn param_row(
     ui: &mut Ui,
     editor: &mut Editor,
-    tasks: &Tasks,
     buffers: &mut Buffers,
-    names: &[String],
+    row: &RowContext<'_>,
     def: &ParamDef,
-    palette: &Palette,
-    width: f32,
 ) {
+    let (names, palette) = (row.names, row.palette);
     let net = editor.current_net();
     let current = shared_value(editor, &net, names, def);
     let label = ui.label(&def.name);
@@ -76,7 +106,7 @@ pub fn param_row(
     }
     ui.vertical(|ui| {
         ui.horizontal(|ui| {
-            editor_for(ui, editor, tasks, buffers, names, def, current.as_ref(), label_id, width);
+            editor_for(ui, editor, buffers, row, def, current.as_ref(), label_id);
         });
         if let Some(e) = buffers.errors.get(&def.name) {
             ui.label(RichText::new(e).color(palette.error).small());
@@ -86,18 +116,16 @@ pub fn param_row(
     ui.end_row();
 }
 
-#[allow(clippy::too_many_arguments)] // as `param_row`
 fn editor_for(
     ui: &mut Ui,
     editor: &mut Editor,
-    tasks: &Tasks,
     buffers: &mut Buffers,
-    names: &[String],
+    row: &RowContext<'_>,
     def: &ParamDef,
     current: Option<&ParamValue>,
     label_id: egui::Id,
-    width: f32,
 ) {
+    let RowContext { tasks, names, width, .. } = *row;
     let net = editor.current_net();
     match &def.kind {
         ParamKind::Bool => {
@@ -112,16 +140,18 @@ fn editor_for(
         ParamKind::Enum { choices } => {
             let shown = current.and_then(ParamValue::as_text).unwrap_or("(mixed)").to_string();
             let mut chosen = None;
-            egui::ComboBox::from_id_salt(("param", &def.name)).selected_text(&shown).width(width).show_ui(
-                ui,
-                |ui| {
+            egui::ComboBox::from_id_salt(("param", &def.name))
+                .selected_text(&shown)
+                .width(width)
+                .show_ui(ui, |ui| {
                     for c in choices {
                         if ui.selectable_label(*c == shown, c).clicked() {
                             chosen = Some(c.clone());
                         }
                     }
-                },
-            );
+                })
+                .response
+                .labelled_by(label_id);
             if let Some(c) = chosen.filter(|c| *c != shown) {
                 commit(editor, &net, names, &def.name, &ParamValue::Text(c));
             }
@@ -150,7 +180,7 @@ fn editor_for(
             }
         }
         kind => {
-            let shown = current.map_or_else(String::new, ParamValue::display);
+            let shown = current.map_or_else(String::new, |v| def.display(v, buffers.units.get(&def.name)));
             let text = buffers.text.entry(def.name.clone()).or_insert_with(|| shown.clone());
             let multiline = matches!(kind, ParamKind::Text);
             let file = matches!(kind, ParamKind::File { .. });
@@ -166,13 +196,16 @@ fn editor_for(
                 .add(edit.desired_width(field_width).hint_text(hint).id_salt(("param", &def.name)))
                 .labelled_by(label_id);
             let response = response.on_hover_text(format!("{}; Enter to apply", kind.expected()));
-            if let Some(unit) = &def.unit {
+            // Rates and flop rates carry their unit in the text itself.
+            let unit_in_text = matches!(def.dimension(), Some(Dimension::Rate | Dimension::FlopRate));
+            if let Some(unit) = def.unit.as_ref().filter(|_| !unit_in_text) {
                 ui.weak(unit);
             }
             if response.lost_focus() && *text != shown {
-                match kind.parse(text) {
-                    Ok(value) => {
+                match def.parse_typed(text) {
+                    Ok((value, unit)) => {
                         buffers.errors.remove(&def.name);
+                        buffers.remember_unit(&def.name, unit);
                         if commit(editor, &net, names, &def.name, &value) {
                             buffers.text.remove(&def.name);
                         }
@@ -185,15 +218,14 @@ fn editor_for(
             if let ParamKind::File { extensions } = kind
                 && ui.button("Browse…").clicked()
             {
-                tasks.pick_file(
-                    ui.ctx(),
+                tasks.ask_file(FileRequest::project(
                     FilePurpose::Param {
                         net: net.clone(),
                         instances: names.to_vec(),
                         param: def.name.clone(),
                     },
                     extensions.clone(),
-                );
+                ));
             }
         }
     }

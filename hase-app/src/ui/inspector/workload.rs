@@ -17,7 +17,7 @@ use hase_entities::workload::stream::parse_stream;
 use crate::command::Command;
 use crate::document::Document;
 use crate::state::Editor;
-use crate::tasks::{FilePurpose, Tasks};
+use crate::tasks::{FilePurpose, FileRequest, Tasks};
 use crate::theme::Palette;
 
 /// What each trace level keeps (HASE's levels: L records everything at L and above).
@@ -36,6 +36,8 @@ pub struct WorkloadEditor {
     ranks: u32,
     text: BTreeMap<String, String>,
     errors: BTreeMap<String, String>,
+    /// The unit each program parameter was last typed in, shown back in it (kept across edits).
+    units: BTreeMap<String, hase_engine::units::Unit>,
     /// The rank whose inline stream is open in the text editor, with the text being edited.
     stream: Option<(u32, String)>,
     stream_error: Option<String>,
@@ -185,7 +187,8 @@ impl WorkloadEditor {
                     }
                     let overridden = params.contains_key(&def.name);
                     let reset = ui.add_enabled(overridden, egui::Button::new("reset").small());
-                    let default = def.default.as_ref().map_or_else(|| "none".into(), ParamValue::display);
+                    let default =
+                        def.default.as_ref().map_or_else(|| "none".into(), |v| def.display(v, None));
                     if reset.on_hover_text(format!("Back to the default, {default}")).clicked() {
                         set = Some((def.name.clone(), None));
                     }
@@ -239,7 +242,7 @@ impl WorkloadEditor {
                 chosen.filter(|c| *c != shown).map(ParamValue::Text)
             }
             kind => {
-                let shown = current.map_or_else(String::new, ParamValue::display);
+                let shown = current.map_or_else(String::new, |v| def.display(v, self.units.get(&def.name)));
                 let text = self.text.entry(def.name.clone()).or_insert_with(|| shown.clone());
                 // A grid column keeps last frame's width: claim the field's width so a table of
                 // text fields alone does not stay as narrow as its first frame.
@@ -255,9 +258,13 @@ impl WorkloadEditor {
                 if !(response.lost_focus() && *text != shown) {
                     return None;
                 }
-                match kind.parse(text) {
-                    Ok(value) => {
+                match def.parse_typed(text) {
+                    Ok((value, unit)) => {
                         self.errors.remove(&def.name);
+                        match unit {
+                            Some(unit) => self.units.insert(def.name.clone(), unit),
+                            None => self.units.remove(&def.name),
+                        };
                         Some(value)
                     }
                     Err(e) => {
@@ -324,11 +331,10 @@ impl WorkloadEditor {
                         }
                         if ui.small_button("File…").on_hover_text("Bind a stream file to this rank").clicked()
                         {
-                            tasks.pick_file(
-                                ui.ctx(),
+                            tasks.ask_file(FileRequest::project(
                                 FilePurpose::StreamFile { rank },
                                 vec!["txt".into(), "stream".into()],
-                            );
+                            ));
                         }
                         if ui
                             .add_enabled(streams.contains_key(&rank), egui::Button::new("Clear").small())
@@ -403,7 +409,7 @@ impl WorkloadEditor {
                 commit = Some(text.trim().to_string());
             }
             if ui.button("Browse…").clicked() {
-                tasks.pick_file(ui.ctx(), FilePurpose::TraceFile, Vec::new());
+                tasks.ask_file(FileRequest::project(FilePurpose::TraceFile, Vec::new()));
             }
         });
         if let Some(path) = commit {
@@ -458,7 +464,7 @@ impl WorkloadEditor {
                 .label("Run until")
                 .on_hover_text("Stop the run at this simulated time (empty: until the workload ends)")
                 .id;
-            let shown = settings.until.map_or_else(String::new, |t| t.to_string());
+            let shown = settings.until.map_or_else(String::new, hase_engine::units::format_time);
             let until = self.text.entry("until".into()).or_insert_with(|| shown.clone());
             let response = ui
                 .add(

@@ -4,8 +4,9 @@
 
 use egui::Ui;
 
-use super::{Diagram, show};
-use crate::run::{ReplayFile, Session};
+use super::{Diagram, TimingContext, show};
+use crate::run::ReplayFile;
+use crate::session::Session;
 use crate::state::Editor;
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::animator::map::prefix_of;
@@ -35,7 +36,7 @@ pub fn show_tab(
                         title: Some(format!(
                             "{} — makespan {}",
                             side.name(),
-                            hase_engine::time::SimTime(run.stats.makespan_ps)
+                            crate::ui::time_text::figure(hase_engine::time::SimTime(run.stats.makespan_ps))
                         )),
                         selected: selected_paths(&side.editor),
                     })
@@ -50,7 +51,9 @@ pub fn show_tab(
             None => (Vec::new(), 0),
         },
     };
-    let out = show(ui, &mut session.timing, &diagrams, key, now, colours, palette);
+    let stale = session.compare.is_none() && session.stale;
+    let cx = TimingContext { diagrams: &diagrams, key, now_ps: now, stale, colours, palette };
+    let out = show(ui, &mut session.timing, &cx);
     drop(diagrams);
     let end = session.clock_end();
     if let Some(t) = out.seek {
@@ -63,7 +66,7 @@ pub fn show_tab(
                 let sides: Vec<usize> = (0..c.sides.len()).filter(|&i| c.sides[i].run.is_some()).collect();
                 if let Some(&side) = sides.get(index) {
                     let side = &mut c.sides[side];
-                    crate::run::reveal::reveal(&mut side.editor, &mut side.canvas, &path);
+                    crate::ui::reveal::reveal(&mut side.editor, &mut side.canvas, &path);
                 }
             }
             None => session.reveal_request = Some(path),

@@ -39,11 +39,12 @@ pub struct RunRequest {
 
 /// Start a run on the `hase-sim` thread; the returned handle stops it and shows its progress.
 /// The run-until text must already have been checked.
-pub fn start(tasks: &Tasks, ctx: &egui::Context, request: RunRequest) -> LiveRun {
+pub fn start(tasks: &Tasks, request: RunRequest) -> LiveRun {
     let cancel = Arc::new(AtomicBool::new(false));
     let progress = Arc::new(RunProgress::default());
     let until = request.settings.until().ok().flatten();
     let live = LiveRun {
+        id: request.id,
         cancel: Arc::clone(&cancel),
         progress: Arc::clone(&progress),
         started: Instant::now(),
@@ -51,10 +52,10 @@ pub fn start(tasks: &Tasks, ctx: &egui::Context, request: RunRequest) -> LiveRun
         slot: request.slot,
         until,
     };
-    tasks.spawn(ctx, "sim", move || {
-        let slot = request.slot;
+    tasks.spawn("sim", move || {
+        let (slot, id) = (request.slot, request.id);
         let result = execute(request, &cancel, &progress);
-        TaskOutput::Replay(Box::new(ReplayOutput::Run(RunDone { slot, result })))
+        TaskOutput::Replay(Box::new(ReplayOutput::Run(RunDone { slot, id, result })))
     });
     live
 }
@@ -65,7 +66,7 @@ pub fn execute(
     cancel: &Arc<AtomicBool>,
     progress: &RunProgress,
 ) -> Result<Box<FinishedRun>, Vec<Problem>> {
-    let until = request.settings.until().map_err(|text| vec![Problem { path: None, text }])?;
+    let until = request.settings.until().map_err(|e| vec![Problem { path: None, text: e.to_string() }])?;
     let base_dir =
         request.file.as_deref().map_or_else(|| PathBuf::from("."), hase_library::runner::base_dir_of);
     let options = RunOptions {
