@@ -119,6 +119,17 @@ pub fn elaborate_project(project: &Project) -> Result<FlatModel, RunError> {
 pub fn run_project(
     project: &Project,
     options: &RunOptions,
+    progress: impl FnMut(Progress),
+) -> Result<RunResult, RunError> {
+    run_project_into(project, options, None, progress)
+}
+
+/// Run `project` as [`run_project`] does, also writing the trace (at the run's level) into `sink`
+/// as the run goes: what the editor's worker uses to build its replay model while it runs.
+pub fn run_project_into(
+    project: &Project,
+    options: &RunOptions,
+    sink: Option<Box<dyn TraceSink>>,
     mut progress: impl FnMut(Progress),
 ) -> Result<RunResult, RunError> {
     let registry = registry_for(project);
@@ -143,6 +154,7 @@ pub fn run_project(
     if options.fingerprint {
         sinks.push(Box::new(fingerprint.clone()));
     }
+    sinks.extend(sink);
     let sink: Option<Box<dyn TraceSink>> =
         if sinks.is_empty() { None } else { Some(Box::new(TeeSink(sinks))) };
     let live_values = options.live_values.unwrap_or_else(|| displays_live_values(project));

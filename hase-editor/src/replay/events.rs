@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use hase_engine::time::SimTime;
-use hase_engine::trace::{MessageFlight, Record, Trace, TraceValue};
+use hase_engine::trace::{MessageFlight, Record, Trace, TraceHeader, TraceValue};
 
 /// Events between checkpoints.
 pub const CHECKPOINT_EVERY: usize = 4096;
@@ -219,9 +219,15 @@ impl EventLog {
                 Record::Comment { .. } | Record::Summary { .. } => {}
             }
         }
+        EventLog::from_unsorted(events, values, &trace.header)
+    }
+
+    /// The log of `events` (in trace order: a departure pushed before its arrival), with the
+    /// `values` they refer to, for the entities of `header`: sorted by time and checkpointed.
+    pub fn from_unsorted(mut events: Vec<Event>, values: Vec<TraceValue>, header: &TraceHeader) -> EventLog {
         // Stable: equal times keep trace order, and a departure is pushed before its arrival.
         events.sort_by_key(|e| e.time);
-        let entities = &trace.header.entities;
+        let entities = &header.entities;
         let initial = Snapshot {
             applied: 0,
             states: vec![None; entities.len()],
