@@ -1,8 +1,12 @@
-//! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase trace stats|export`.
+//! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase trace stats|export`,
+//! `hase sweep` and `hase experiments`.
 //! Errors go to stderr with a non-zero exit code; times accept units (`10us`, `2.5ms`).
 
+mod experiments;
 mod new;
 mod run;
+mod sweep;
+mod sweep_progress;
 mod trace;
 
 use std::io::Write;
@@ -29,6 +33,10 @@ pub enum Command {
     /// Inspect or convert trace files.
     #[command(subcommand)]
     Trace(trace::TraceCommand),
+    /// Run a parameter sweep: vary parameters over values, run the points in parallel.
+    Sweep(Box<sweep::SweepArgs>),
+    /// List, show, export, import, rename or delete stored experiments.
+    Experiments(experiments::ExperimentsArgs),
 }
 
 /// Run a subcommand; the exit code is 0 on success.
@@ -38,6 +46,8 @@ pub fn execute(command: Command) -> ExitCode {
         Command::Validate { project } => validate(&project),
         Command::New(args) => new::new(&args),
         Command::Trace(cmd) => trace::trace(&cmd),
+        Command::Sweep(args) => sweep::sweep(&args),
+        Command::Experiments(args) => experiments::experiments(&args),
     };
     match result {
         Ok(code) => code,

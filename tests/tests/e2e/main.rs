@@ -1,6 +1,7 @@
 //! End-to-end tests across the crates: the example projects (committed files equal their definitions,
 //! golden trace fingerprints, byte-identical reruns), closed-form oracles for the network and the
-//! collectives, the thesis demonstration, the two abstraction levels, and error reports.
+//! collectives, the thesis demonstration, the two abstraction levels, error reports, and sweeps
+//! checked against a closed form.
 
 #![allow(
     clippy::unwrap_used,
@@ -10,6 +11,7 @@
 
 mod architecture;
 mod examples;
+mod experiments;
 mod failures;
 mod levels;
 mod oracles;
