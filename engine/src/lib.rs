@@ -6,6 +6,7 @@
 
 pub mod elaborate;
 pub mod kernel;
+pub mod limits;
 pub mod model;
 pub mod stats;
 pub mod time;

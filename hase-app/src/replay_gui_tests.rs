@@ -337,3 +337,39 @@ fn a_router_s_live_values_are_offered_displayed_and_replayed() {
     assert_eq!(drawn.values, 2, "{drawn:?}");
     assert!(drawn.cells_written + drawn.cells_read > 0, "{drawn:?}");
 }
+
+#[test]
+fn a_run_reading_a_file_outside_the_project_folder_warns_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("project");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(dir.path().join("shared.txt"), "COMPUTE 1us\n").unwrap();
+    let mut project = hase_library::examples::binary_tree_allreduce().unwrap().project;
+    project.workload = hase_engine::model::Workload::Streams {
+        streams: [(0, hase_engine::model::StreamSource::File("../shared.txt".into()))].into(),
+    };
+    let mut app = App::new(StartOptions::default());
+    app.editor.replace_project(project, Some(folder.join("p.ron")));
+    let mut h = crate::gui_tests::harness_sized(app, Vec2::new(1500.0, 1000.0));
+    for _ in 0..2 {
+        run_design(&mut h);
+        h.state_mut().session.current = None;
+    }
+    let warnings: Vec<&str> = h
+        .state()
+        .editor
+        .log
+        .iter()
+        .filter(|l| l.level == crate::state::Level::Warning)
+        .map(|l| l.text.as_str())
+        .collect();
+    let shared = dir.path().join("shared.txt").canonicalize().unwrap();
+    assert_eq!(
+        warnings,
+        [format!(
+            "{} reads {}, outside the project's folder",
+            h.state().editor.doc.project.name,
+            shared.display()
+        )]
+    );
+}

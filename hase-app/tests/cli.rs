@@ -10,6 +10,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "cli/slurm.rs"]
+mod slurm;
+
 fn hase(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hase")).args(args).output().expect("the hase binary runs")
 }
@@ -115,8 +118,16 @@ fn overrides_until_and_compact_traces() {
         "type:Router.switching=cut_through",
     ]);
     assert!(out.status.success(), "{:?}", text(&out));
-    let out = hase(&["trace", "stats", p(&trace)]);
+    let out = hase(&["trace", "stats", p(&trace), "--check-index"]);
     assert!(out.status.success(), "{:?}", text(&out));
+    assert!(text(&out).0.starts_with("index: ok — "), "{:?}", text(&out));
+    // A corrupt index is noticed and named with its line.
+    let sidecar = dir.path().join("run.htb.idx");
+    let index = std::fs::read_to_string(&sidecar).unwrap();
+    std::fs::write(&sidecar, index.replacen("records ", "records 1", 1)).unwrap();
+    let out = hase(&["trace", "stats", p(&trace), "--check-index"]);
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    assert!(text(&out).1.contains("run.htb.idx: line 3: the index counts 1"), "{:?}", text(&out));
 }
 
 #[test]
@@ -187,6 +198,89 @@ fn a_deadlocked_run_exits_3_and_names_the_blocked_ranks() {
     let (stdout, stderr) = text(&out);
     assert!(stdout.contains("outcome     deadlock"), "{stdout}");
     assert!(stderr.contains("p0 [RECV]: rank 0 waits for receive from rank 1"), "{stderr}");
+}
+
+/// A two-processor ring whose workload is `workload` (RON), written into `dir` as `p.ron`.
+fn ring_with_workload(dir: &Path, workload: &str) -> PathBuf {
+    let project = dir.join("p.ron");
+    let out =
+        hase(&["new", "--template", "ring", "--dims", "2", "--program", "ping_pong", "-o", p(&project)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let ron = std::fs::read_to_string(&project).unwrap();
+    let start = ron.find("  workload: ").unwrap();
+    let end = ron.find("  settings: ").unwrap();
+    std::fs::write(&project, format!("{}  workload: {workload},\n{}", &ron[..start], &ron[end..])).unwrap();
+    project
+}
+
+/// Exit code 1 and an error on stderr that contains every one of `needles` (never a panic or an
+/// abort, which exit with 101 or 134).
+fn fails_cleanly(out: &Output, needles: &[&str]) {
+    let (stdout, stderr) = text(out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    for needle in needles {
+        assert!(stderr.contains(needle), "missing `{needle}` in: {stderr}");
+    }
+}
+
+#[test]
+fn the_fuzzed_aborts_are_errors_naming_the_place_and_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    // 1. A router radix far beyond its declared range used to allocate 240 GB before the check.
+    let source = std::fs::read_to_string(projects().join("abstraction_toggle.ron")).unwrap();
+    let radix = dir.path().join("radix.ron");
+    std::fs::write(&radix, source.replace("\"radix\": Int(4),", "\"radix\": Int(4294967296),")).unwrap();
+    let out = hase(&["validate", p(&radix)]);
+    fails_cleanly(&out, &["fabric/s_l0_0: parameter `radix`: 4294967296 is out of range [1, 256]"]);
+    assert!(!text(&out).1.contains("link end does not exist"), "no cascade: {}", text(&out).1);
+
+    // 2. A TI message of 1e18 bytes used to be cut into packets up front and abort.
+    std::fs::write(dir.path().join("t.ti"), "0 init\n1 init\n0 send 1 1e18\n1 recv 0 1e18\n").unwrap();
+    let project = ring_with_workload(dir.path(), "TimeIndependentTrace(path: \"t.ti\")");
+    let out = hase(&["run", p(&project)]);
+    fails_cleanly(
+        &out,
+        &["t.ti:3:10: a message of 1.000e18 bytes is larger than the limit of 1099511627776"],
+    );
+    // Within the limit but in tiny packets: made as they are sent, so `--until` stops it at once.
+    std::fs::write(dir.path().join("t.ti"), "0 init\n1 init\n0 send 1 1e12\n1 recv 0 1e12\n").unwrap();
+    let out = hase(&["run", p(&project), "--until", "5us", "--set", "type:Processor.max_packet=256"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+
+    // 3. `trace stats` panicked padding a 200,000-character entity path.
+    let trace = dir.path().join("long.trace");
+    let out = hase(&["run", p(&projects().join("task_farm.ron")), "--trace", p(&trace), "--level", "4"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let long = std::fs::read_to_string(&trace).unwrap().replacen(
+        "\n0 p0 0",
+        &format!("\n0 {} 0", "q".repeat(200_000)),
+        1,
+    );
+    std::fs::write(&trace, long).unwrap();
+    let out = hase(&["trace", "stats", p(&trace)]);
+    fails_cleanly(&out, &["a path of 200000 bytes; the limit is 4096"]);
+}
+
+#[test]
+fn endless_or_foreign_workload_files_end_with_an_error_that_quotes_no_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = ring_with_workload(dir.path(), "Streams(streams: {0: File(\"/dev/zero\")})");
+    let out = hase(&["run", p(&project)]);
+    fails_cleanly(&out, &["/dev/zero: cannot read stream: larger than the limit of 1073741824 bytes"]);
+
+    // A file outside the project's folder is read (desktop tools allow it), but an error quotes
+    // only the offending token, shortened.
+    let secret = dir.path().join("secret.txt");
+    let first_line = format!("{}:x:0:0:/root:/bin/bash", "s".repeat(100));
+    std::fs::write(&secret, format!("{first_line}\nsecond line with words\n")).unwrap();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let project = ring_with_workload(&sub, "TimeIndependentTrace(path: \"../secret.txt\")");
+    let out = hase(&["run", p(&project)]);
+    let stderr = text(&out).1;
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains(&first_line) && !stderr.contains("second line"), "{stderr}");
+    assert!(stderr.contains(&format!("`{}…`", "s".repeat(60))), "{stderr}");
 }
 
 #[test]

@@ -7,6 +7,7 @@ pub mod catalogue;
 pub mod examples;
 pub mod experiment;
 pub mod overrides;
+pub mod reads;
 pub mod runner;
 pub mod store;
 pub mod workload_trace;

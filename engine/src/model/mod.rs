@@ -1,6 +1,7 @@
 //! The document model: entity types, instances, links, compounds, layout, workload and run
 //! settings, with RON (de)serialisation and schema versions.
 
+pub mod atomic;
 pub mod generator;
 pub mod layout;
 pub mod network;
@@ -21,4 +22,6 @@ pub use routing::{Routing, UpChoice};
 pub use schema::{
     ProjectFileError, load_project, project_from_ron, project_to_ron, save_project, write_atomic,
 };
-pub use types::{CompoundDef, ConcretePort, Direction, EntityType, PortCount, PortDef, PortExport};
+pub use types::{
+    CompoundDef, ConcretePort, Direction, EntityType, PortCount, PortCountError, PortDef, PortExport,
+};

@@ -104,8 +104,8 @@ pub fn project_to_ron(project: &Project) -> Result<String, ProjectFileError> {
 /// Read a project file.
 pub fn load_project(path: &Path) -> Result<Project, ProjectFileError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| ProjectFileError::Io { path: shown.clone(), source })?;
+    let text = crate::limits::read_capped(path, crate::limits::MAX_PROJECT_FILE_BYTES)
+        .map_err(|e| ProjectFileError::Io { path: shown.clone(), source: e.into_io() })?;
     project_from_ron(&text, &shown)
 }
 
@@ -117,28 +117,7 @@ pub fn save_project(project: &Project, path: &Path) -> Result<(), ProjectFileErr
         .map_err(|source| ProjectFileError::Io { path: path.display().to_string(), source })
 }
 
-/// Atomically replace `path` with `bytes` (write to a sibling temporary file, fsync, rename).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        if let Ok(d) = std::fs::File::open(dir) {
-            // Persist the rename itself; not all platforms allow syncing a directory.
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
+pub use super::atomic::write_atomic;
 
 #[cfg(test)]
 mod tests {

@@ -13,6 +13,7 @@ pub mod error;
 pub mod file;
 pub mod fingerprint;
 pub mod index;
+pub mod index_check;
 #[cfg(test)]
 mod kernel_tests;
 pub mod loaded;
@@ -38,6 +39,7 @@ pub use error::TraceError;
 pub use file::{TraceFileWriter, TraceForm, create_trace, index_file, open_trace, seek_file};
 pub use fingerprint::{FingerprintSink, fingerprint};
 pub use index::{IndexEntry, RestartPoint, TraceIndex};
+pub use index_check::{IndexCheck, check_index};
 pub use loaded::{MessageFlight, StateInterval, Trace};
 pub use paraver::{export_paraver, export_paraver_files};
 pub use read::{Reposition, SeekedReader, TraceRead, records};

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use hase_engine::limits::{MAX_WORKLOAD_FILE_BYTES, read_capped};
 use hase_engine::model::{StreamSource, Workload};
 
 use super::program::{OpList, RankProgram};
@@ -73,9 +74,8 @@ pub fn programs_for(
                 let ops = match source {
                     StreamSource::File(file) => {
                         let path = base_dir.join(file);
-                        let text = std::fs::read_to_string(&path).map_err(|e| WorkloadError::Read {
-                            path: path.display().to_string(),
-                            message: e.to_string(),
+                        let text = read_capped(&path, MAX_WORKLOAD_FILE_BYTES).map_err(|e| {
+                            WorkloadError::Read { path: path.display().to_string(), message: e.reason() }
                         })?;
                         parse_stream(&text, file)?
                     }

@@ -7,6 +7,7 @@ mod new;
 mod run;
 mod sweep;
 mod sweep_progress;
+mod sweep_slurm;
 mod trace;
 
 use std::io::Write;

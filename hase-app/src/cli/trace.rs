@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Subcommand, ValueEnum};
-use hase_engine::trace::{Trace, TraceSummary, export_chrome, export_paraver_files, open_trace};
+use hase_engine::trace::{Trace, TraceSummary, check_index, export_chrome, export_paraver_files, open_trace};
 
 /// Trace subcommands.
 #[derive(Debug, Subcommand)]
@@ -15,6 +15,9 @@ pub enum TraceCommand {
     Stats {
         /// Trace file (text, `.gz` or `.htb`).
         file: PathBuf,
+        /// First check the `<file>.idx` time index against the trace (fails if it does not match).
+        #[arg(long)]
+        check_index: bool,
     },
     /// Convert a trace for another viewer.
     Export {
@@ -40,7 +43,17 @@ pub enum ExportFormat {
 
 pub(super) fn trace(cmd: &TraceCommand) -> anyhow::Result<ExitCode> {
     match cmd {
-        TraceCommand::Stats { file } => {
+        TraceCommand::Stats { file, check_index: check } => {
+            if *check {
+                let ok = check_index(file)?;
+                writeln!(
+                    std::io::stdout().lock(),
+                    "index: ok — {} checkpoints, one every {} records, {} records",
+                    ok.checkpoints,
+                    ok.every,
+                    ok.records
+                )?;
+            }
             let mut reader = open_trace(file)?;
             let summary = TraceSummary::scan(reader.as_mut())?;
             write!(std::io::stdout().lock(), "{summary}")?;

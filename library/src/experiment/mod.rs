@@ -15,6 +15,7 @@
 //!   the GUI ([`spawn_sweep`]).
 //! - [`stored`]: plans from project files or stored projects, stored sweeps committing each run.
 //! - [`record`]: run records (the store's rows and single-run result files); [`csv`]: CSV text.
+//! - [`slurm`]: a sweep as a Slurm job array: the job directory, one task's runs, collect, status.
 //! - [`example`]: the shipped experiment (`projects/experiments/`).
 //!
 //! The format and every name are documented in `docs/experiments.md`.
@@ -27,6 +28,7 @@ pub mod plan;
 pub mod points;
 pub mod record;
 pub mod seeds;
+pub mod slurm;
 pub mod spec;
 pub mod stored;
 pub mod sweep;

@@ -13,5 +13,6 @@ mod architecture;
 mod examples;
 mod experiments;
 mod failures;
+mod fuzz_corpus;
 mod levels;
 mod oracles;

@@ -21,6 +21,7 @@ use std::any::Any;
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
+use hase_engine::limits::MAX_MESSAGE_BYTES;
 use hase_engine::model::{ParamDef, ParamError, ParamKind, ParamValue};
 use hase_engine::time::SimTime;
 
@@ -226,9 +227,11 @@ impl Params {
     }
 }
 
-/// Definition helpers shared by the programs.
+/// Definition helpers shared by the programs. A count in `bytes` is a message size: at most
+/// [`MAX_MESSAGE_BYTES`].
 fn count_param(name: &str, min: i64, default: i64, unit: &str, description: &str) -> ParamDef {
-    ParamDef::new(name, ParamKind::Int { min: Some(min), max: None }, ParamValue::Int(default))
+    let max = (unit == "bytes").then_some(MAX_MESSAGE_BYTES as i64);
+    ParamDef::new(name, ParamKind::Int { min: Some(min), max }, ParamValue::Int(default))
         .unit(unit)
         .describe(description)
 }
