@@ -24,6 +24,7 @@ use crate::processor::sheet::SheetTiming;
 use crate::processor::{ProcessorBehaviour, ProcessorConfig};
 use crate::router::routing::{RankError, RankMap, Route, RoutingError, assign_ranks, build_routes};
 use crate::router::switch::{RouteDecision, RouterBehaviour, RouterConfig, Switching};
+use crate::store::NetBehaviours;
 use crate::workload::program::RankProgram;
 use crate::workload::{WorkloadError, programs_for};
 
@@ -67,8 +68,8 @@ pub struct BuildInputs<'a> {
 
 /// The result: behaviours in entity order plus the rank numbering used.
 pub struct Built {
-    /// One behaviour per entity.
-    pub behaviours: Vec<Box<dyn Behaviour<NetMsg>>>,
+    /// One behaviour per entity, in contiguous storage by kind.
+    pub behaviours: NetBehaviours,
     /// Rank numbering.
     pub ranks: RankMap,
 }
@@ -82,10 +83,10 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
         programs_for(inputs.workload, size, inputs.base_dir)?.into_iter().map(Some).collect();
     let mut routes: Vec<Option<Route>> = build_routes(model, &ranks)?;
     let sheets = sheet_models(model)?;
-    let mut behaviours: Vec<Box<dyn Behaviour<NetMsg>>> = Vec::with_capacity(model.entities.len());
+    let mut behaviours = NetBehaviours::with_capacity(model.entities.len());
     for (i, e) in model.entities.iter().enumerate() {
         let id = i as EntityId;
-        let b: Box<dyn Behaviour<NetMsg>> = match e.behaviour.as_str() {
+        match e.behaviour.as_str() {
             PROCESSOR => {
                 let rank = ranks.rank_of(id).ok_or_else(|| at(e, "processor has no rank"))?;
                 let program = programs
@@ -97,19 +98,18 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
                     .peer(Endpoint { entity: id, port: config.tx })
                     .and_then(|peer| sheets.get(&peer.entity))
                     .cloned();
-                Box::new(ProcessorBehaviour::new(config))
+                behaviours.push_processor(ProcessorBehaviour::new(config));
             }
             ROUTER => {
                 let route = routes[i].take().ok_or_else(|| at(e, "router has no routing rule"))?;
-                Box::new(RouterBehaviour::new(router_config(model, id, e, route)?))
+                behaviours.push_router(RouterBehaviour::new(router_config(model, id, e, route)?));
             }
-            NETWORK_MODEL => match sheets.get(&id) {
+            NETWORK_MODEL => behaviours.push_other(match sheets.get(&id) {
                 Some(timing) => sheet_model(model, id, e, &ranks, timing)?,
                 None => network_model(inputs, id, e, &ranks)?,
-            },
+            }),
             other => return Err(at(e, format!("unknown behaviour `{other}`"))),
-        };
-        behaviours.push(b);
+        }
     }
     Ok(Built { behaviours, ranks })
 }

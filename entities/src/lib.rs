@@ -10,4 +10,5 @@ pub mod mpi;
 pub mod netmodel;
 pub mod processor;
 pub mod router;
+pub mod store;
 pub mod workload;

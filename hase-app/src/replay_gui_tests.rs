@@ -75,8 +75,8 @@ fn run_a_project_and_see_the_summary() {
     h.run_steps(3);
     h.get_by_label(&format!("makespan {makespan}"));
     h.get_by_label(&format!("{} events", run.stats.events));
-    // The run went through the hase-sim thread and kept its trace for the replay views.
-    assert!(!run.trace.records.is_empty());
+    // The run went through the hase-sim thread and built the replay views from its records.
+    assert!(!run.replay.log.events.is_empty());
     assert_eq!(run.replay.rows.len(), 15);
 }
 
@@ -295,8 +295,8 @@ fn open_the_comparison_example_and_run_both_trees() {
 
 #[test]
 fn a_router_s_live_values_are_offered_displayed_and_replayed() {
+    use hase_editor::replay::events::Change;
     use hase_engine::model::ParamDisplay;
-    use hase_engine::trace::Record;
 
     use crate::command::Command;
 
@@ -320,11 +320,12 @@ fn a_router_s_live_values_are_offered_displayed_and_replayed() {
     // Go to the router's first read of an output queue: the replay state has the read, and the
     // animator draws both values with marked cells.
     let read_at = run
-        .trace
-        .records
+        .replay
+        .log
+        .events
         .iter()
-        .find_map(|r| match r {
-            Record::ArrayRead { time, entity, .. } if *entity == e => Some(*time),
+        .find_map(|ev| match ev.change {
+            Change::ArrayRead { entity, .. } if entity == e => Some(SimTime(ev.time)),
             _ => None,
         })
         .expect("the router reads its output queues");

@@ -21,6 +21,7 @@ use crate::processor::actions::CpuModel;
 use crate::processor::mpi::MpiLimits;
 use crate::processor::sheet::SheetTiming;
 use crate::processor::{ProcessorBehaviour, ProcessorConfig};
+use crate::store::NetBehaviours;
 use crate::workload::program::OpList;
 
 const US: u64 = 1_000_000;
@@ -349,7 +350,7 @@ fn bands_order_the_makespan() {
 
 // ---- through the factory --------------------------------------------------------------------
 
-fn build(model: &FlatModel, streams: &[&str]) -> Result<Vec<Box<dyn Behaviour<NetMsg>>>, String> {
+fn build(model: &FlatModel, streams: &[&str]) -> Result<NetBehaviours, String> {
     let registry = builtin_registry();
     let workload = Workload::Streams {
         streams: streams
@@ -374,7 +375,8 @@ fn the_factory_puts_processors_on_a_datasheet_network_into_sheet_mode() {
     );
     let streams = ["ALLREDUCE 16", "ALLREDUCE 16", "COMPUTE 1ms\nALLREDUCE 16"];
     let behaviours = build(&model, &streams).expect("builds");
-    let mut sim = Simulation::new(Arc::new(model), behaviours, SimConfig::default()).expect("model builds");
+    let mut sim =
+        Simulation::with_store(Arc::new(model), behaviours, SimConfig::default()).expect("model builds");
     let outcome = sim.run(RunControl::default());
     let stats = sim.finish(outcome.clone()).stats;
     assert_eq!(outcome, RunOutcome::Completed);
@@ -430,7 +432,8 @@ fn split_transmit_and_receive_ports_work_in_sheet_mode() {
     let model = split_star(2, SimTime::from_us(3));
     let streams = ["SEND 1 64\nRECV 1\nBARRIER", "RECV 0\nSEND 0 64\nBARRIER"];
     let behaviours = build(&model, &streams).expect("builds");
-    let mut sim = Simulation::new(Arc::new(model), behaviours, SimConfig::default()).expect("model builds");
+    let mut sim =
+        Simulation::with_store(Arc::new(model), behaviours, SimConfig::default()).expect("model builds");
     let outcome = sim.run(RunControl::default());
     let stats = sim.finish(outcome.clone()).stats;
     assert_eq!(outcome, RunOutcome::Completed);

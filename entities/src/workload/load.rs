@@ -8,7 +8,7 @@ use hase_engine::limits::{MAX_WORKLOAD_FILE_BYTES, read_capped};
 use hase_engine::model::{StreamSource, Workload};
 
 use super::program::{OpList, RankProgram};
-use super::programs::{ProgramError, instantiate};
+use super::programs::{ProgramError, instantiate_all};
 use super::stream::{RankError, StreamError, check_ranks, parse_stream};
 use super::ti::{TiDialect, TiError, load_ti_trace};
 
@@ -64,9 +64,7 @@ pub fn programs_for(
     let idle = || Box::new(OpList::default()) as Box<dyn RankProgram>;
     match workload {
         Workload::Idle => Ok((0..size).map(|_| idle()).collect()),
-        Workload::Program { name, params } => {
-            (0..size).map(|rank| instantiate(name, params, rank, size).map_err(WorkloadError::from)).collect()
-        }
+        Workload::Program { name, params } => Ok(instantiate_all(name, params, size)?),
         Workload::Streams { streams } => {
             if let Some((&rank, _)) = streams.iter().find(|(r, _)| **r >= size) {
                 return Err(WorkloadError::NoSuchRank { rank, size });
