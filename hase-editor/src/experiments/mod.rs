@@ -127,6 +127,13 @@ pub struct ExperimentsView {
     pub open_point: Option<u64>,
     /// A file dialog the view asked for (taken by the app).
     pub file_request: Option<ExperimentFile>,
+    /// The point selected in the table.
+    pub selected_point: Option<u64>,
+    /// The metric name being typed.
+    pub metric_text: String,
+    /// Screen rectangle of the last plot drawn (min x, min y, max x, max y in points): what
+    /// "Export plot PNG" crops the window's screenshot to.
+    pub plot_rect: Option<[f32; 4]>,
 }
 
 impl Default for ExperimentsView {
@@ -152,6 +159,9 @@ impl Default for ExperimentsView {
             notice: None,
             open_point: None,
             file_request: None,
+            selected_point: None,
+            metric_text: String::new(),
+            plot_rect: None,
         }
     }
 }
@@ -285,6 +295,8 @@ impl ExperimentsView {
             }
             Err(e) => self.say(true, format!("the sweep failed: {e}")),
         }
+        // The plot's choices depend on the values the runs brought (numbers or words).
+        self.reset_plot();
         self.refresh_list();
         false
     }

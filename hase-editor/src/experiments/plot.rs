@@ -33,7 +33,7 @@ impl PlotKind {
     /// Its name in the view.
     pub fn label(self) -> &'static str {
         match self {
-            PlotKind::Lines => "Metric",
+            PlotKind::Lines => "Lines",
             PlotKind::Speedup => "Speedup",
             PlotKind::Efficiency => "Efficiency",
             PlotKind::Heatmap => "Heatmap",
