@@ -32,6 +32,9 @@ struct Args {
     /// Open the fat tree vs binary tree comparison and run it.
     #[arg(long)]
     compare_example: bool,
+    /// Open the example experiment (its project, and the experiments view with its spec).
+    #[arg(long)]
+    experiment_example: bool,
 }
 
 fn main() -> ExitCode {
@@ -49,6 +52,7 @@ fn main() -> ExitCode {
         },
         start_actions: [
             (args.compare_example, hase_app::actions::Action::CompareExample),
+            (args.experiment_example, hase_app::actions::Action::OpenExperimentExample),
             (args.run, hase_app::actions::Action::Run),
         ]
         .into_iter()

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use egui::{Panel, Ui, ViewportCommand};
 
+mod experiments;
 mod finished;
 mod library;
 mod perform;
@@ -157,6 +158,7 @@ impl App {
         }
         self.library_step(ctx);
         self.replay_logic(ctx);
+        self.experiments_step(ctx);
         for action in std::mem::take(&mut self.start_actions) {
             self.perform(ctx, action);
         }

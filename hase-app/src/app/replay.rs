@@ -363,7 +363,7 @@ impl App {
         }
     }
 
-    fn spawn_marker_save(&self, save: MarkerSave) {
+    pub(super) fn spawn_marker_save(&self, save: MarkerSave) {
         self.tasks.spawn("markers", move || {
             let MarkerSave { sidecar, run_key, markers: list } = save;
             let result = markers::save(&sidecar, &run_key, &list).map(|()| sidecar);

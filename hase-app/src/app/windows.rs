@@ -29,12 +29,20 @@ pub struct Windows {
     pub variant: crate::ui::compare_variant::VariantDialog,
     /// The Help window open, if any.
     pub help: Option<crate::actions::HelpTopic>,
+    /// Simulate ▸ Experiments.
+    pub experiments: crate::experiments::ExperimentsView,
+    /// A point of an experiment waiting to open until its project has replaced the design
+    /// (after the unsaved-changes question).
+    pub pending_point: Option<crate::experiments::PointRun>,
+    /// Where the plot's PNG export reports (written from the screenshot callback).
+    pub plot_export: std::sync::Arc<std::sync::Mutex<Option<Result<std::path::PathBuf, String>>>>,
 }
 
 impl App {
     /// Show the windows; a modal question about unsaved changes goes first.
     pub(super) fn show_windows(&mut self, ctx: &egui::Context, palette: &Palette) {
         crate::ui::help::show(ctx, &mut self.windows.help, palette);
+        self.show_experiments(ctx, palette);
         if let Some((request, path)) = self.files.show(ctx, palette) {
             self.file_chosen(ctx, request, path);
         }

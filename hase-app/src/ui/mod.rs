@@ -7,6 +7,7 @@ pub mod compare;
 pub mod compare_variant;
 pub mod dialogs;
 pub mod dock;
+pub mod experiments;
 pub mod file_browser;
 pub mod help;
 pub mod inspector;
