@@ -3,6 +3,7 @@
 //! projects; and persistence of projects (and experiments) in a sled store.
 
 pub mod catalogue;
+pub mod datasheet;
 pub mod examples;
 pub mod overrides;
 pub mod runner;
