@@ -1,5 +1,5 @@
 //! The `hase` binary: the desktop editor with no arguments (or a `.ron` project path), the command line
-//! (`hase run|validate|new|trace`) otherwise.
+//! (`hase run|validate|new|trace|datasheet|mpi`) otherwise.
 
 mod cli;
 

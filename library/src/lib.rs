@@ -5,6 +5,7 @@
 pub mod catalogue;
 pub mod datasheet;
 pub mod examples;
+pub mod mpi;
 pub mod overrides;
 pub mod runner;
 pub mod store;

@@ -1,6 +1,9 @@
-//! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase trace stats|export`.
+//! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase trace stats|export`,
+//! `hase datasheet fit|show|report`, `hase mpi bench|record|predict|sample`.
 //! Errors go to stderr with a non-zero exit code; times accept units (`10us`, `2.5ms`).
 
+mod datasheet;
+mod mpi;
 mod new;
 mod run;
 mod trace;
@@ -28,6 +31,12 @@ pub enum Command {
     /// Inspect or convert trace files.
     #[command(subcommand)]
     Trace(trace::TraceCommand),
+    /// Make, show and report MPI data sheets (fitted equations per MPI function).
+    #[command(subcommand)]
+    Datasheet(datasheet::DatasheetCommand),
+    /// Measure an MPI library, record a real MPI program, predict one from a data sheet.
+    #[command(subcommand)]
+    Mpi(mpi::MpiCommand),
 }
 
 /// Run a subcommand; the exit code is 0 on success.
@@ -37,6 +46,8 @@ pub fn execute(command: Command) -> ExitCode {
         Command::Validate { project } => validate(&project),
         Command::New(args) => new::new(&args),
         Command::Trace(cmd) => trace::trace(&cmd),
+        Command::Datasheet(cmd) => datasheet::datasheet(&cmd),
+        Command::Mpi(cmd) => mpi::mpi(&cmd),
     };
     match result {
         Ok(code) => code,
@@ -57,6 +68,15 @@ pub fn execute(command: Command) -> ExitCode {
 /// Read a project file, with the file named in any error.
 pub fn read_project(path: &Path) -> anyhow::Result<Project> {
     Ok(load_project(path)?)
+}
+
+/// Parse a size in bytes with units for clap (`4K` = 4096), with the parameters' own parser.
+pub fn bytes_arg(text: &str) -> Result<u64, String> {
+    match (hase_engine::model::ParamKind::Int { min: Some(0), max: None }).parse(text) {
+        Ok(hase_engine::model::ParamValue::Int(v)) => Ok(v as u64),
+        Ok(_) => Err(format!("`{text}` is not a size")),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// Parse a time with units for clap.

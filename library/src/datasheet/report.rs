@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use hase_entities::netmodel::datasheet::{DataSheet, Estimate, FunctionFit};
 
-use super::show::{ShownFit, shown};
+use super::show::{ShownFit, number, shown};
 use super::svg::{Axis, Chart, Layer};
 
 const COLOURS: [&str; 8] =
@@ -142,8 +142,12 @@ fn procs_chart(sheet: &DataSheet, name: &str, fit: &FunctionFit, id: usize) -> C
     }
 }
 
-fn fmt_err(v: f64, e: Option<f64>) -> String {
-    e.map_or_else(|| format!("{v:.4}"), |e| format!("{v:.4} ± {e:.2e}"))
+fn fmt_err(v: f64, e: Option<f64>, present: bool) -> String {
+    match (present, e) {
+        (false, _) => "-".into(),
+        (true, Some(e)) => format!("{} ± {}", number(v), number(e)),
+        (true, None) => number(v),
+    }
 }
 
 fn fit_row(out: &mut String, name: &str, f: &ShownFit) {
@@ -154,10 +158,10 @@ fn fit_row(out: &mut String, name: &str, f: &ShownFit) {
         f.bytes_from,
         escape(f.startup),
         escape(f.data),
-        fmt_err(f.c_us, f.c_err),
-        fmt_err(f.s_us, f.s_err),
-        fmt_err(f.k_us_per_byte, f.k_err),
-        f.chi2.map_or_else(|| "-".into(), |c| format!("{c:.4e}")),
+        fmt_err(f.c_us, f.c_err, true),
+        fmt_err(f.s_us, f.s_err, f.startup != "none"),
+        fmt_err(f.k_us_per_byte, f.k_err, f.data != "none"),
+        f.chi2.map_or_else(|| "-".into(), number),
         f.q.map_or_else(|| "-".into(), |q| format!("{q:.3}")),
     );
 }

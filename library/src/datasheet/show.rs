@@ -130,10 +130,17 @@ pub fn to_json(sheet: &DataSheet) -> String {
     serde_json::to_string_pretty(&shown(sheet)).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
 }
 
-fn pm(value: f64, err: Option<f64>) -> String {
-    match err {
-        Some(e) => format!("{value:.4} ± {e:.2e}"),
-        None => format!("{value:.4}"),
+/// A number with about four significant digits: fixed point in 0.01…10⁵, else exponent form.
+pub fn number(v: f64) -> String {
+    let a = v.abs();
+    if a == 0.0 || (0.01..1e5).contains(&a) { format!("{v:.4}") } else { format!("{v:.3e}") }
+}
+
+fn pm(value: f64, err: Option<f64>, present: bool) -> String {
+    match (present, err) {
+        (false, _) => "-".into(),
+        (true, Some(e)) => format!("{} ± {}", number(value), number(e)),
+        (true, None) => number(value),
     }
 }
 
@@ -150,7 +157,7 @@ pub fn to_text(sheet: &DataSheet) -> String {
     for f in shown(sheet).functions {
         for fit in &f.fits {
             let to = fit.bytes_to.map_or_else(|| "…".to_string(), |b| b.to_string());
-            let chi2 = fit.chi2.map_or_else(|| "-".into(), |c| format!("{c:.4}"));
+            let chi2 = fit.chi2.map_or_else(|| "-".into(), number);
             let q = fit.q.map_or_else(|| "-".into(), |q| format!("{q:.3}"));
             let _ = writeln!(
                 out,
@@ -159,9 +166,9 @@ pub fn to_text(sheet: &DataSheet) -> String {
                 format!("{}–{to}", fit.bytes_from),
                 fit.startup,
                 fit.data,
-                pm(fit.c_us, fit.c_err),
-                pm(fit.s_us, fit.s_err),
-                pm(fit.k_us_per_byte, fit.k_err),
+                pm(fit.c_us, fit.c_err, true),
+                pm(fit.s_us, fit.s_err, fit.startup != "none"),
+                pm(fit.k_us_per_byte, fit.k_err, fit.data != "none"),
                 chi2,
                 q
             );
