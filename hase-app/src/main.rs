@@ -32,6 +32,9 @@ struct Args {
     /// Open the fat tree vs binary tree comparison and run it.
     #[arg(long)]
     compare_example: bool,
+    /// Open a trace file in the timing diagram (e.g. the prediction `hase mpi predict -o` wrote).
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         .into_iter()
         .filter_map(|(wanted, action)| wanted.then_some(action))
         .collect(),
+        trace: args.trace,
     };
     match hase_app::app::run_gui(options) {
         Ok(()) => ExitCode::SUCCESS,

@@ -45,6 +45,9 @@ pub struct StartOptions {
     pub library: LibraryLocation,
     /// Actions carried out on the first frame (`--run`, `--compare-example`).
     pub start_actions: Vec<Action>,
+    /// A trace file opened in the replay views on the first frame (`--trace`, e.g. a prediction
+    /// `hase mpi predict -o` wrote).
+    pub trace: Option<PathBuf>,
 }
 
 struct Screenshot {
@@ -84,6 +87,7 @@ pub struct App {
     /// Windows and dialogs over the panels.
     pub windows: windows::Windows,
     start_actions: Vec<Action>,
+    start_trace: Option<PathBuf>,
 }
 
 impl App {
@@ -137,6 +141,7 @@ impl App {
             library: Library::new(options.library),
             windows: windows::Windows::default(),
             start_actions: options.start_actions,
+            start_trace: options.trace,
         }
     }
 
@@ -150,6 +155,13 @@ impl App {
         self.replay_logic(ctx);
         for action in std::mem::take(&mut self.start_actions) {
             self.perform(ctx, action);
+        }
+        if let Some(path) = self.start_trace.take() {
+            let chosen = crate::run::ReplayOutput::FileChosen {
+                purpose: crate::run::ReplayFile::OpenTrace,
+                path: Some(path),
+            };
+            self.replay_finished(ctx, chosen);
         }
         if self.theme_applied != Some(self.editor.settings.theme) {
             self.theme_applied = Some(self.editor.settings.theme);

@@ -65,13 +65,13 @@ struct Fitted {
     sheet: DataSheet,
 }
 
-/// Benchmark (np 2 and 4, sizes 0 … 16K), fit, and write the sheet once per test run.
+/// Benchmark (np 2, 3 and 4, sizes 0 … 16K), fit, and write the sheet once per test run.
 fn fitted() -> &'static Fitted {
     static FITTED: OnceLock<Fitted> = OnceLock::new();
     FITTED.get_or_init(|| {
         let _mpi = lock();
         let options = BenchOptions {
-            procs: vec![2, RANKS],
+            procs: vec![2, 3, RANKS],
             sizes: parse_sizes("0..16K*4").unwrap(),
             functions: [
                 "send",
@@ -96,8 +96,8 @@ fn fitted() -> &'static Fitted {
             .unwrap_or_else(|e| panic!("hase mpi bench: {e}"));
         let progress = last.expect("progress was reported");
         assert_eq!(progress.rows, progress.total, "every expected row arrived");
-        // 7 point-to-point × 9 sizes once, then barrier + bcast + allreduce at both counts; 6 repeats.
-        assert_eq!(raw.rows.len(), (7 * 9 + 2 * (1 + 9 + 9)) * 6);
+        // 7 point-to-point × 9 sizes once, then barrier + bcast + allreduce at 3 counts; 6 repeats.
+        assert_eq!(raw.rows.len(), (7 * 9 + 3 * (1 + 9 + 9)) * 6);
         assert!(raw.note("mpi").is_some_and(|m| m.contains("Open MPI")), "{:?}", raw.notes);
         let sheet = fit_sheet(&raw, &FitOptions { name: "here".into(), split_bytes: None }).unwrap();
         let dir = work_dir().join("sheets");
