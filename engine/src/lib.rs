@@ -10,6 +10,7 @@ pub mod model;
 pub mod stats;
 pub mod time;
 pub mod trace;
+pub mod units;
 pub mod validate;
 
 pub use elaborate::{ElabError, Endpoint, EntityId, FlatModel, PortIndex, elaborate};

@@ -1,7 +1,8 @@
 //! Simulated time: an integer count of picoseconds.
 //!
 //! `SimTime` is used both for instants and for spans; field names say which (`start`, `latency`).
-//! Floating point appears only when parsing user text (`2.5ms`) and when formatting for display.
+//! Floating point appears only when formatting for display; user text (`2.5ms`) is read exactly by
+//! [`crate::units`].
 
 use std::fmt;
 use std::ops::{Add, AddAssign, Sub};
@@ -148,84 +149,10 @@ impl fmt::Display for SimTime {
     }
 }
 
-/// Why a time string could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TimeParseError {
-    /// Nothing to parse.
-    #[error("empty time")]
-    Empty,
-    /// The number part is not a number.
-    #[error("`{0}` is not a time: expected a number with a unit such as 10us, 2.5ms, 300ns, 40ps or 1s")]
-    BadNumber(String),
-    /// The unit is not known.
-    #[error("unknown time unit `{unit}` in `{text}`: use ps, ns, us, ms or s")]
-    BadUnit {
-        /// The whole input.
-        text: String,
-        /// The unit that was not recognised.
-        unit: String,
-    },
-    /// Negative times do not exist.
-    #[error("time `{0}` is negative")]
-    Negative(String),
-    /// Too large for 64-bit picoseconds.
-    #[error("time `{0}` is too large (the limit is about 213 days)")]
-    Overflow(String),
-}
+/// Why a time string could not be read (times are read by the one units parser).
+pub type TimeParseError = crate::units::UnitError;
 
-/// Parse a time with a unit: `10us`, `2.5 ms`, `300ns`, `40ps`, `1s`, `1e-6s`.
-/// A bare number is read as picoseconds.
-pub fn parse_time(text: &str) -> Result<SimTime, TimeParseError> {
-    let trimmed = text.trim();
-    if trimmed.is_empty() {
-        return Err(TimeParseError::Empty);
-    }
-    let split = trimmed
-        .char_indices()
-        .find(|&(i, c)| c.is_ascii_alphabetic() && !is_exponent(trimmed, i))
-        .map_or(trimmed.len(), |(i, _)| i);
-    let (number, unit) = trimmed.split_at(split);
-    let number = number.trim();
-    let unit = unit.trim();
-    let scale = match unit {
-        "" | "ps" => 1,
-        "ns" => PS_PER_NS,
-        "us" | "µs" | "μs" => PS_PER_US,
-        "ms" => PS_PER_MS,
-        "s" => PS_PER_S,
-        _ => {
-            return Err(TimeParseError::BadUnit { text: trimmed.to_string(), unit: unit.to_string() });
-        }
-    };
-    if let Ok(whole) = number.parse::<u64>() {
-        return whole.checked_mul(scale).map(SimTime).ok_or_else(|| TimeParseError::Overflow(trimmed.into()));
-    }
-    let value: f64 = number.parse().map_err(|_| TimeParseError::BadNumber(trimmed.to_string()))?;
-    if !value.is_finite() {
-        return Err(TimeParseError::BadNumber(trimmed.to_string()));
-    }
-    if value < 0.0 {
-        return Err(TimeParseError::Negative(trimmed.to_string()));
-    }
-    let ps = value * scale as f64;
-    if ps >= u64::MAX as f64 {
-        return Err(TimeParseError::Overflow(trimmed.to_string()));
-    }
-    Ok(SimTime(ps.round() as u64))
-}
-
-/// True when the alphabetic character at `i` is the `e` of a float exponent such as `1e-6`.
-fn is_exponent(text: &str, i: usize) -> bool {
-    let bytes = text.as_bytes();
-    if !matches!(bytes[i], b'e' | b'E') || i == 0 || !bytes[i - 1].is_ascii_digit() {
-        return false;
-    }
-    match bytes.get(i + 1) {
-        Some(b'-' | b'+') => bytes.get(i + 2).is_some_and(u8::is_ascii_digit),
-        Some(c) => c.is_ascii_digit(),
-        None => false,
-    }
-}
+pub use crate::units::parse_time;
 
 impl FromStr for SimTime {
     type Err = TimeParseError;
@@ -238,28 +165,6 @@ impl FromStr for SimTime {
 mod tests {
     use super::*;
     use proptest::prelude::*;
-
-    #[test]
-    fn parses_units() {
-        assert_eq!(parse_time("10us"), Ok(SimTime(10_000_000)));
-        assert_eq!(parse_time("2.5ms"), Ok(SimTime(2_500_000_000)));
-        assert_eq!(parse_time("300 ns"), Ok(SimTime(300_000)));
-        assert_eq!(parse_time("40ps"), Ok(SimTime(40)));
-        assert_eq!(parse_time("1s"), Ok(SimTime(PS_PER_S)));
-        assert_eq!(parse_time("1e-6s"), Ok(SimTime(PS_PER_US)));
-        assert_eq!(parse_time("1.5e3ns"), Ok(SimTime(1_500_000)));
-        assert_eq!(parse_time("17"), Ok(SimTime(17)));
-    }
-
-    #[test]
-    fn rejects_bad_times_with_reasons() {
-        assert_eq!(parse_time(""), Err(TimeParseError::Empty));
-        assert!(matches!(parse_time("10 parsecs"), Err(TimeParseError::BadUnit { .. })));
-        assert!(matches!(parse_time("-3us"), Err(TimeParseError::Negative(_))));
-        assert!(matches!(parse_time("abc"), Err(TimeParseError::BadUnit { .. })));
-        assert!(matches!(parse_time("1.2.3us"), Err(TimeParseError::BadNumber(_))));
-        assert!(matches!(parse_time("99999999999s"), Err(TimeParseError::Overflow(_))));
-    }
 
     #[test]
     fn displays_readably() {

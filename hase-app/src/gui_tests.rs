@@ -403,3 +403,49 @@ fn select_a_link_add_and_move_a_corner_then_delete_it() {
     assert!(has_link(h.state(), ("r0", "p4"), ("net0", "p4")));
     assert_eq!(corners(&h), vec![after]);
 }
+
+#[test]
+fn edit_a_links_latency_and_bandwidth_in_the_inspector_in_the_units_typed() {
+    let mut h = harness();
+    let key = "net0.p4--r0.p4".to_string();
+    let (a, b) = (port(&h, "r0", "p4"), port(&h, "net0", "p4"));
+    click_at(&mut h, a + (b - a) * 0.5, Modifiers::NONE);
+    assert!(h.state().editor.selection.links.contains(&key));
+    let set_field = |h: &mut Harness<'_, App>, label: &str, text: &str| {
+        h.get_by_label(label).focus();
+        settle(h);
+        h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+        h.get_by_label(label).type_text(text);
+        h.key_press(Key::Enter);
+        settle(h);
+    };
+    let link = |h: &Harness<'_, App>| {
+        let links = &h.state().editor.doc.project.network.links;
+        let l = links.iter().find(|l| l.key() == key).unwrap();
+        (l.latency, l.bandwidth_bytes_per_s)
+    };
+    let shown = |h: &Harness<'_, App>, label: &str| h.get_by_label(label).value().unwrap_or_default();
+    set_field(&mut h, "latency", "1500ns");
+    set_field(&mut h, "bandwidth", "10Gbps");
+    // Decimal rates: 10 Gbit/s is 1.25e9 bytes per second; the fields keep the units typed.
+    assert_eq!(link(&h), (SimTime::from_ns(1500), 1_250_000_000));
+    assert_eq!(shown(&h, "latency"), "1500 ns");
+    assert_eq!(shown(&h, "bandwidth"), "10 Gbps");
+    // `1G` is 10^9 B/s here as on the command line (it was 2^30 as an integer field before).
+    set_field(&mut h, "bandwidth", "1G");
+    assert_eq!(link(&h).1, 1_000_000_000);
+    assert_eq!(shown(&h, "bandwidth"), "1 G");
+    // Reselecting the link keeps showing the units last typed.
+    let away = empty_spot(&h);
+    click_at(&mut h, away, Modifiers::NONE);
+    assert!(h.state().editor.selection.links.is_empty());
+    click_at(&mut h, a + (b - a) * 0.5, Modifiers::NONE);
+    assert_eq!(shown(&h, "latency"), "1500 ns");
+    // A refused value says why and changes nothing.
+    set_field(&mut h, "bandwidth", "fast");
+    assert_eq!(link(&h).1, 1_000_000_000);
+    assert!(h.query_by_label_contains("bandwidth: unknown unit `fast`").is_some());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert_eq!(link(&h), (SimTime::from_ns(1500), 1_250_000_000));
+}

@@ -71,7 +71,7 @@ fn problems_are_explained_in_the_dialog_before_inserting() {
     let radix = "component Router parameter `radix`: cannot take 400: 400 is out of range [1, 256]";
     assert!(h.query_by_label_contains(radix).is_some());
     type_into(&mut h, "Switch links bandwidth", "fast");
-    assert!(h.query_by_label_contains("`fast` is not a bandwidth").is_some());
+    assert!(h.query_by_label_contains("bandwidth: unknown unit `fast` in `fast`").is_some());
     type_into(&mut h, "Switch links bandwidth", "10 Gbit/s");
     // An omega network needs processors with separate tx and rx ports.
     let dialog = &mut h.state_mut().windows.template;
@@ -131,7 +131,7 @@ fn the_workload_and_run_settings_are_edited_with_reasons_and_undo() {
     type_into(&mut h, "Seed", "42");
     type_into(&mut h, "Run until", "250us");
     type_into(&mut h, "Run until", "soon");
-    assert!(h.query_by_label_contains("unknown time unit `soon`").is_some());
+    assert!(h.query_by_label_contains("unknown unit `soon` in `soon`: use ps, ns, us, ms or s").is_some());
     let settings = h.state().editor.doc.project.settings.clone();
     assert_eq!((settings.seed, settings.until), (42, Some(SimTime::from_us(250))));
     // Undo walks back: run-until, seed, iterations, the program.

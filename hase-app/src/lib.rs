@@ -1,28 +1,27 @@
-//! hase-app: the `hase` desktop application (the design editor); the command line joins it later.
+//! hase-app: the `hase` desktop application (the views of the editor) and its command line.
 //!
-//! - [`app`]: the eframe application: panels, actions, background results, window title.
-//! - [`command`]: the only place the document changes, with undo/redo.
-//! - [`document`]: the edited project plus the built-in types.
-//! - [`state`]: what the panels share (selection, hierarchy path, log, settings).
-//! - [`ui`]: one module per panel; [`theme`]: every colour; [`tasks`]: background work.
-//! - [`run`]: simulation runs in the editor; [`replay`]: the data the animator and timing diagram read.
+//! The editor's state lives in the egui-free `hase-editor` crate; its modules are re-exported here
+//! under their old names so the views read `crate::command`, `crate::state`, … as before:
+//! [`command`] (the only place the document changes, with undo/redo), [`document`], [`state`]
+//! (selection, hierarchy path, log, settings), [`run`] and [`replay`] (runs and the data the
+//! animator and timing diagram read), [`library`], [`tasks`], [`examples`].
+//!
+//! Views: [`app`] (the eframe application: panels, actions, background results, window title),
+//! [`session`] (runs with the replay views' state), [`ui`] (one module per panel), [`theme`]
+//! (every colour), [`file_dialog`] (the platform's file dialogs).
+
+pub use hase_editor::{command, document, examples, library, replay, run, state, tasks};
 
 pub mod actions;
 pub mod app;
-pub mod command;
-pub mod document;
-pub mod examples;
+pub mod file_dialog;
 pub mod icons;
-pub mod library;
-pub mod replay;
-pub mod run;
-pub mod state;
-pub mod tasks;
+pub mod session;
 pub mod theme;
 pub mod ui;
 
 #[cfg(test)]
-mod fixtures;
+use hase_editor::fixtures;
 #[cfg(test)]
 mod gui_tests;
 #[cfg(test)]

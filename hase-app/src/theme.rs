@@ -6,15 +6,7 @@ use egui::{Color32, Stroke, Visuals};
 /// Tint for icon images: white leaves the PNG's own colours unchanged.
 pub const ICON_TINT: Color32 = Color32::WHITE;
 
-/// Light or dark.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ThemeChoice {
-    /// Dark background (default).
-    #[default]
-    Dark,
-    /// Light background.
-    Light,
-}
+pub use hase_editor::state::ThemeChoice;
 
 /// Every colour the editor draws with.
 #[derive(Clone, Debug, PartialEq)]

@@ -34,6 +34,8 @@ fn new_validate_run_and_inspect_a_trace() {
         "3x3",
         "--latency",
         "20ns",
+        "--bandwidth",
+        "10Gbps",
         "--program",
         "collective_loop",
         "--param",
@@ -45,6 +47,9 @@ fn new_validate_run_and_inspect_a_trace() {
     ]);
     assert!(out.status.success(), "{:?}", text(&out));
     assert!(text(&out).1.contains("9 switches, 9 processors"), "{:?}", text(&out));
+    // Rates are decimal: 10 Gbit/s is 1.25e9 B/s on every link.
+    let saved = hase_engine::model::load_project(&project).unwrap();
+    assert!(saved.network.links.iter().all(|l| l.bandwidth_bytes_per_s == 1_250_000_000));
 
     let out = hase(&["validate", p(&project)]);
     assert!(out.status.success(), "{:?}", text(&out));
@@ -117,7 +122,7 @@ fn bad_input_fails_with_a_clear_message_and_exit_code() {
 
     let out = hase(&["run", p(&project), "--until", "10 parsecs"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).1.contains("unknown time unit `parsecs`"), "{}", text(&out).1);
+    assert!(text(&out).1.contains("unknown unit `parsecs` in `10 parsecs`"), "{}", text(&out).1);
 
     let out = hase(&["run", p(&project), "--set", "p0.speed=fast"]);
     assert_eq!(out.status.code(), Some(1));
@@ -183,6 +188,7 @@ fn a_deadlocked_run_exits_3_and_names_the_blocked_ranks() {
 /// Raw rows as `hase mpi bench` writes them, from known equations with a fixed ±1 % wobble:
 /// bcast = 10 + 3·log₂p + 0.002·p·d, barrier = 2 + 1.5·p, and point-to-point c + k·d.
 fn synthetic_raw() -> String {
+    use std::fmt::Write as _;
     let mut out = String::from("# machine: synthetic\nfunction,procs,bytes,repeat,time_us\n");
     let wobble = |r: u32| 1.0 + 0.01 * (f64::from(r % 3) - 1.0);
     let sizes = [0u64, 64, 256, 1024, 4096, 16_384, 65_536];
@@ -191,17 +197,17 @@ fn synthetic_raw() -> String {
         for d in sizes {
             for r in 0..5 {
                 let t = (10.0 + 3.0 * pf.log2() + 0.002 * pf * d as f64) * wobble(r + p);
-                out.push_str(&format!("bcast,{p},{d},{r},{t}\n"));
+                writeln!(out, "bcast,{p},{d},{r},{t}").unwrap();
             }
         }
         for r in 0..5 {
-            out.push_str(&format!("barrier,{p},0,{r},{}\n", (2.0 + 1.5 * pf) * wobble(r)));
+            writeln!(out, "barrier,{p},0,{r},{}", (2.0 + 1.5 * pf) * wobble(r)).unwrap();
         }
     }
     for (f, c, k) in [("send", 1.0, 0.0002), ("recv", 2.0, 0.0003), ("recvmin", 1.5, 0.0001)] {
         for d in sizes {
             for r in 0..8 {
-                out.push_str(&format!("{f},2,{d},{r},{}\n", (c + k * d as f64) * wobble(r)));
+                writeln!(out, "{f},2,{d},{r},{}", (c + k * d as f64) * wobble(r)).unwrap();
             }
         }
     }
@@ -292,4 +298,54 @@ fn the_mpi_commands_are_in_the_help_and_list_the_samples() {
     let out = hase(&["mpi", "bench", "-o", "x.csv", "--sizes", "1..8"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).1.contains("needs a step"), "{}", text(&out).1);
+}
+
+#[test]
+fn a_time_independent_trace_replays_without_editing_the_project() {
+    let dir = tempfile::tempdir().unwrap();
+    // A list written for `smpirun -replay` from `dir`: entries relative to the working directory.
+    std::fs::create_dir(dir.path().join("run")).unwrap();
+    std::fs::write(dir.path().join("run/index.ti"), "run/rank0.ti\nrun/rank1.ti\n").unwrap();
+    std::fs::write(dir.path().join("run/rank0.ti"), "0 init\n0 compute 1e6\n0 send 1 0 4096\n0 finalize\n")
+        .unwrap();
+    std::fs::write(dir.path().join("run/rank1.ti"), "1 init\n1 recv 0 0 4096\n1 finalize\n").unwrap();
+    let in_dir = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_hase")).current_dir(dir.path()).args(args).output().unwrap()
+    };
+    let out = in_dir(&[
+        "new",
+        "--template",
+        "linear",
+        "--dims",
+        "2",
+        "--workload-trace",
+        "run/index.ti",
+        "-o",
+        "p.ron",
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(
+        text(&out).1.contains("2 ranks, tagged form; list entries found relative to the working directory"),
+        "{:?}",
+        text(&out)
+    );
+    let saved = std::fs::read_to_string(dir.path().join("p.ron")).unwrap();
+    assert!(saved.contains("TimeIndependentTrace(") && saved.contains("run/index.ti"), "{saved}");
+    let out = in_dir(&["run", "p.ron", "--quiet"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(text(&out).0.contains("completed"), "{:?}", text(&out));
+
+    // `hase run --workload-trace` replaces any project's workload; here a list with entries beside it.
+    std::fs::write(dir.path().join("run/beside.ti"), "rank0.ti\nrank1.ti\n").unwrap();
+    let line = dir.path().join("line.ron");
+    assert!(hase(&["new", "--template", "linear", "--dims", "2", "-o", p(&line)]).status.success());
+    let out = hase(&["run", p(&line), "--workload-trace", p(&dir.path().join("run/beside.ti"))]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(text(&out).1.contains("list entries found relative to the list file"), "{:?}", text(&out));
+
+    // A broken trace is named with its file and line before anything runs.
+    std::fs::write(dir.path().join("run/rank1.ti"), "1 init\n1 recv_from 0 0 4096\n").unwrap();
+    let out = hase(&["run", p(&line), "--workload-trace", p(&dir.path().join("run/beside.ti"))]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("rank1.ti:2:3: unknown action `recv_from`"), "{:?}", text(&out));
 }

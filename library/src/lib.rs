@@ -9,3 +9,4 @@ pub mod mpi;
 pub mod overrides;
 pub mod runner;
 pub mod store;
+pub mod workload_trace;

@@ -2,14 +2,18 @@
 //!
 //! - `<instance path>.<param>=<value>` — one instance; a path inside a compound (`fabric/r3.radix`)
 //!   edits the compound type's inner instance, so every instance of that type changes with it;
+//! - `<instance path>.level=detailed|behavioural` — the abstraction level of a compound instance
+//!   (unless its type has a parameter of its own named `level`); parameter sweeps and
+//!   `hase check-levels` use the same assignment through [`set_level`];
 //! - `type:<Type>.<param>=<value>` — every instance of a type, at every level of the hierarchy;
 //! - `workload.<param>=<value>` — a parameter of the built-in MPI program;
 //! - `link:<instance path>.<port>.latency|bandwidth=<value>` — the link attached to that port.
 //!
-//! Values are read with the parameter's own kind (`10us`, `64K`, `cut_through`, `[1, 2]`).
+//! Values are read with the parameter's own kind and the one units parser (`10us`, `64K` = 65,536
+//! bytes, `10Gbps` = 1.25·10⁹ B/s, `1G` bandwidth = 10⁹ B/s, `cut_through`, `[1, 2]`).
 
-use hase_engine::model::{Network, ParamKind, ParamValue, PortRef, Project, TypeRegistry, Workload};
-use hase_engine::time::parse_time;
+use hase_engine::model::{AbstractionLevel, Network, ParamValue, PortRef, Project, TypeRegistry, Workload};
+use hase_engine::units::{parse_rate, parse_time};
 use hase_entities::workload::programs;
 
 use crate::catalogue::registry_for;
@@ -57,7 +61,52 @@ fn parse_for(
         let known: Vec<&str> = ty.params.iter().map(|p| p.name.as_str()).collect();
         format!("type `{type_name}` has no parameter `{param}` (it has: {})", known.join(", "))
     })?;
-    def.kind.parse(value).map_err(|e| format!("`{param}`: {e}"))
+    def.parse(value).map_err(|e| format!("`{param}`: {e}"))
+}
+
+/// The network holding the instance at `path` (walking down through compound types), the name of
+/// the compound type whose inner network it is (`None` at the top level), and the instance's name.
+fn locate<'p>(
+    project: &'p Project,
+    registry: &'p TypeRegistry,
+    path: &'p str,
+) -> Result<(&'p Network, Option<String>, &'p str), String> {
+    let segments: Vec<&str> = path.split('/').collect();
+    let (last, parents) = segments.split_last().ok_or("empty path")?;
+    let mut owner: Option<String> = None;
+    let mut net: &Network = &project.network;
+    for seg in parents {
+        let inst =
+            net.instances.get(*seg).ok_or_else(|| format!("no instance `{seg}` on the way to `{path}`"))?;
+        let ty = registry.get(&inst.type_name).ok_or_else(|| format!("unknown type `{}`", inst.type_name))?;
+        let compound = ty.compound.as_ref().ok_or_else(|| format!("`{seg}` is not a compound"))?;
+        owner = Some(ty.name.clone());
+        // Once the project holds its own copy of the type, edits go there; read the same copy.
+        net = project
+            .types
+            .get(&ty.name)
+            .and_then(|t| t.compound.as_ref())
+            .map_or(&compound.network, |c| &c.network);
+    }
+    Ok((net, owner, last))
+}
+
+/// The network `owner` names (the top level for `None`), copying a catalogue compound type into
+/// the project first so that the edit stays with the project.
+fn network_mut<'p>(
+    project: &'p mut Project,
+    registry: &TypeRegistry,
+    owner: Option<&str>,
+) -> Result<&'p mut Network, String> {
+    let Some(type_name) = owner else {
+        return Ok(&mut project.network);
+    };
+    if !project.types.contains_key(type_name) {
+        let t = registry.get(type_name).cloned().ok_or("unknown type")?;
+        project.types.insert(type_name.to_string(), t);
+    }
+    let t = project.types.get_mut(type_name).ok_or("unknown type")?;
+    Ok(&mut t.compound.as_mut().ok_or("not a compound")?.network)
 }
 
 fn set_instance(
@@ -67,34 +116,90 @@ fn set_instance(
     param: &str,
     value: &str,
 ) -> Result<(), String> {
-    let segments: Vec<&str> = path.split('/').collect();
-    let (last, parents) = segments.split_last().ok_or("empty path")?;
-    // Walk down through compound types to the network holding the instance.
-    let mut type_chain: Vec<String> = Vec::new();
-    let mut net: &Network = &project.network;
-    for seg in parents {
-        let inst =
-            net.instances.get(*seg).ok_or_else(|| format!("no instance `{seg}` on the way to `{path}`"))?;
-        let ty = registry.get(&inst.type_name).ok_or_else(|| format!("unknown type `{}`", inst.type_name))?;
-        let compound = ty.compound.as_ref().ok_or_else(|| format!("`{seg}` is not a compound"))?;
-        type_chain.push(ty.name.clone());
-        net = &compound.network;
+    let (net, owner, last) = locate(project, registry, path)?;
+    let type_name = net.instances.get(last).ok_or_else(|| format!("no instance `{path}`"))?.type_name.clone();
+    let last = last.to_string();
+    let ty = registry.get(&type_name).ok_or_else(|| format!("unknown type `{type_name}`"))?;
+    if param == "level" && ty.param("level").is_none() {
+        let level = parse_level(value)?;
+        return set_level_at(project, registry, path, level);
     }
-    let inst = net.instances.get(*last).ok_or_else(|| format!("no instance `{path}`"))?;
-    let parsed = parse_for(registry, &inst.type_name, param, value)?;
-    let target = match type_chain.last() {
-        None => &mut project.network,
-        Some(type_name) => {
-            if !project.types.contains_key(type_name) {
-                let t = registry.get(type_name).cloned().ok_or("unknown type")?;
-                project.types.insert(type_name.clone(), t);
-            }
-            let t = project.types.get_mut(type_name).ok_or("unknown type")?;
-            &mut t.compound.as_mut().ok_or("not a compound")?.network
-        }
-    };
-    target.instances.get_mut(*last).ok_or("instance vanished")?.params.insert(param.to_string(), parsed);
+    let parsed = parse_for(registry, &type_name, param, value)?;
+    let target = network_mut(project, registry, owner.as_deref())?;
+    target.instances.get_mut(&last).ok_or("instance vanished")?.params.insert(param.to_string(), parsed);
     Ok(())
+}
+
+/// `detailed` or `behavioural` (also `behavioral`), as the level assignment spells them.
+pub fn parse_level(value: &str) -> Result<AbstractionLevel, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "detailed" => Ok(AbstractionLevel::Detailed),
+        "behavioural" | "behavioral" => Ok(AbstractionLevel::Behavioural),
+        other => Err(format!("a level is `detailed` or `behavioural`, not `{other}`")),
+    }
+}
+
+/// Set the abstraction level of the compound instance at `path` (a path inside a compound edits
+/// the compound type, as parameter assignments do). The instance's type must be a compound with a
+/// behaviour of its own, or the level could not take effect.
+pub fn set_level(project: &mut Project, path: &str, level: AbstractionLevel) -> Result<(), SetError> {
+    let registry = registry_for(project);
+    set_level_at(project, &registry, path, level)
+        .map_err(|reason| SetError { assignment: format!("{path}.level={}", level.word()), reason })
+}
+
+fn set_level_at(
+    project: &mut Project,
+    registry: &TypeRegistry,
+    path: &str,
+    level: AbstractionLevel,
+) -> Result<(), String> {
+    let (net, owner, last) = locate(project, registry, path)?;
+    let type_name = net.instances.get(last).ok_or_else(|| format!("no instance `{path}`"))?.type_name.clone();
+    let last = last.to_string();
+    let ty = registry.get(&type_name).ok_or_else(|| format!("unknown type `{type_name}`"))?;
+    if !ty.is_compound() {
+        return Err(format!("`{path}` is a `{type_name}`, not a compound: it has no abstraction level"));
+    }
+    if level == AbstractionLevel::Behavioural && ty.behaviour.is_none() {
+        return Err(format!("compound type `{type_name}` has no behavioural model"));
+    }
+    let target = network_mut(project, registry, owner.as_deref())?;
+    target.instances.get_mut(&last).ok_or("instance vanished")?.level = level;
+    Ok(())
+}
+
+/// Every compound instance of the project that has a behavioural level, by path (the top level
+/// and, recursively, inside compound types), in path order.
+pub fn switchable_compounds(project: &Project) -> Vec<String> {
+    let registry = registry_for(project);
+    let mut out = Vec::new();
+    collect_switchable(&project.network, &registry, "", &mut out, 0);
+    out.sort();
+    out
+}
+
+fn collect_switchable(
+    net: &Network,
+    registry: &TypeRegistry,
+    prefix: &str,
+    out: &mut Vec<String>,
+    depth: usize,
+) {
+    // Compound types cannot contain themselves (validation refuses cycles); the bound only keeps a
+    // broken project from recursing forever.
+    if depth > 32 {
+        return;
+    }
+    for (name, inst) in &net.instances {
+        let Some(ty) = registry.get(&inst.type_name) else { continue };
+        let Some(compound) = &ty.compound else { continue };
+        let path = format!("{prefix}{name}");
+        if ty.behaviour.is_some() {
+            out.push(path.clone());
+        }
+        collect_switchable(&compound.network, registry, &format!("{path}/"), out, depth + 1);
+    }
 }
 
 fn set_type(
@@ -138,11 +243,7 @@ fn set_link(project: &mut Project, target: &str, value: &str) -> Result<(), Stri
         .ok_or_else(|| format!("no link at top-level port `{end}`"))?;
     match field {
         "latency" => link.latency = parse_time(value).map_err(|e| e.to_string())?,
-        "bandwidth" => {
-            let kind = ParamKind::Int { min: Some(0), max: None };
-            link.bandwidth_bytes_per_s =
-                kind.parse(value).map_err(|e| e.to_string())?.as_int().unwrap_or(0) as u64;
-        }
+        "bandwidth" => link.bandwidth_bytes_per_s = parse_rate(value).map_err(|e| e.to_string())?,
         other => return Err(format!("links have `latency` and `bandwidth`, not `{other}`")),
     }
     Ok(())
@@ -160,7 +261,90 @@ fn set_workload(project: &mut Project, param: &str, value: &str) -> Result<(), S
         let known: Vec<&str> = info.params.iter().map(|p| p.name.as_str()).collect();
         format!("program `{name}` has no parameter `{param}` (it has: {})", known.join(", "))
     })?;
-    let parsed = def.kind.parse(value).map_err(|e| format!("`{param}`: {e}"))?;
+    let parsed = def.parse(value).map_err(|e| format!("`{param}`: {e}"))?;
     params.insert(param.to_string(), parsed);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use hase_engine::time::SimTime;
+
+    use super::*;
+    use crate::examples;
+
+    #[test]
+    fn link_and_parameter_values_use_the_one_units_parser() {
+        let mut project = examples::fat_tree_allreduce().unwrap().project;
+        let end = project.network.links[0].a.clone();
+        let at = |field: &str, value: &str| format!("link:{}.{}.{field}={value}", end.instance, end.port);
+        let link = |p: &Project| p.network.links.iter().find(|l| l.touches(&end)).cloned().unwrap();
+        apply_set(&mut project, &at("bandwidth", "1G")).unwrap();
+        assert_eq!(link(&project).bandwidth_bytes_per_s, 1_000_000_000, "rates are decimal");
+        apply_set(&mut project, &at("bandwidth", "10Gbps")).unwrap();
+        assert_eq!(link(&project).bandwidth_bytes_per_s, 1_250_000_000);
+        apply_set(&mut project, &at("bandwidth", "1GiB/s")).unwrap();
+        assert_eq!(link(&project).bandwidth_bytes_per_s, 1 << 30);
+        apply_set(&mut project, &at("latency", "1.5us")).unwrap();
+        assert_eq!(link(&project).latency, SimTime::from_ns(1500));
+        let refused = apply_set(&mut project, &at("bandwidth", "fast")).unwrap_err();
+        assert!(refused.reason.contains("unknown unit `fast`"), "{refused}");
+        // Sizes stay binary: 64K bytes is 65,536.
+        apply_set(&mut project, "workload.message_bytes=64K").unwrap();
+        let Workload::Program { params, .. } = &project.workload else { panic!("a program") };
+        assert_eq!(params["message_bytes"], ParamValue::Int(65_536));
+        apply_set(&mut project, "type:Processor.flops_per_s=2Gf").unwrap();
+        let p0 = project.network.instances.values().find(|i| i.type_name == "Processor").unwrap();
+        assert_eq!(p0.params["flops_per_s"], ParamValue::Float(2e9));
+    }
+
+    fn toggle() -> Project {
+        examples::abstraction_toggle().unwrap().project
+    }
+
+    #[test]
+    fn level_assignment_switches_a_compound_both_ways() {
+        let mut project = toggle();
+        assert_eq!(project.network.instances["fabric"].level, AbstractionLevel::Detailed);
+        apply_set(&mut project, "fabric.level=behavioural").unwrap();
+        assert_eq!(project.network.instances["fabric"].level, AbstractionLevel::Behavioural);
+        apply_set(&mut project, "fabric.level = Detailed").unwrap();
+        assert_eq!(project.network.instances["fabric"].level, AbstractionLevel::Detailed);
+        set_level(&mut project, "fabric", AbstractionLevel::Behavioural).unwrap();
+        assert_eq!(project.network.instances["fabric"].level, AbstractionLevel::Behavioural);
+        assert_eq!(switchable_compounds(&project), ["fabric"]);
+    }
+
+    #[test]
+    fn level_assignment_refuses_leaves_unknown_paths_and_words() {
+        let mut project = toggle();
+        let err = apply_set(&mut project, "p0.level=behavioural").unwrap_err();
+        assert!(err.reason.contains("not a compound"), "{err}");
+        let err = apply_set(&mut project, "nowhere.level=behavioural").unwrap_err();
+        assert!(err.reason.contains("no instance `nowhere`"), "{err}");
+        let err = apply_set(&mut project, "fabric.level=coarse").unwrap_err();
+        assert!(err.reason.contains("`detailed` or `behavioural`"), "{err}");
+        let err = set_level(&mut project, "p0", AbstractionLevel::Detailed).unwrap_err();
+        assert_eq!(err.assignment, "p0.level=detailed");
+        // Nothing changed on the way.
+        assert_eq!(project, toggle());
+    }
+
+    #[test]
+    fn flat_projects_have_no_switchable_compounds() {
+        let project = examples::fat_tree_allreduce().unwrap().project;
+        assert!(switchable_compounds(&project).is_empty());
+    }
+
+    #[test]
+    fn parameter_paths_inside_a_compound_edit_its_type() {
+        let mut project = toggle();
+        let registry = registry_for(&project);
+        let (net, owner, last) = locate(&project, &registry, "fabric/s_l0_0").unwrap();
+        assert!(net.instances.contains_key(last));
+        let owner = owner.unwrap();
+        apply_set(&mut project, "fabric/s_l0_0.buffer_packets=3").unwrap();
+        let inner = &project.types[&owner].compound.as_ref().unwrap().network.instances["s_l0_0"];
+        assert_eq!(inner.params["buffer_packets"], ParamValue::Int(3));
+    }
 }

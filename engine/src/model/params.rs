@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::time::{SimTime, parse_time};
+use crate::time::SimTime;
+use crate::units::{self, Dimension, Unit};
 
 /// What values a parameter accepts; the editor for it is chosen by kind.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -194,6 +195,74 @@ impl ParamDef {
     }
 }
 
+impl ParamDef {
+    /// The quantity the parameter holds, if its values carry units: a time, or an integer whose unit
+    /// label is `B/s` (a rate: `10Gbps`), `bytes` (a size: `64K`), or a float in `flop/s` (`1Gf`).
+    pub fn dimension(&self) -> Option<Dimension> {
+        match (&self.kind, self.unit.as_deref().and_then(Dimension::of_unit_label)) {
+            (ParamKind::Time { .. }, _) => Some(Dimension::Time),
+            (ParamKind::Int { .. }, Some(d @ (Dimension::Rate | Dimension::Size)))
+            | (ParamKind::Float { .. }, Some(d @ Dimension::FlopRate)) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Read a value of this parameter from user text with the one units parser, then check it.
+    pub fn parse(&self, text: &str) -> Result<ParamValue, ParamError> {
+        self.parse_typed(text).map(|(value, _)| value)
+    }
+
+    /// [`ParamDef::parse`], also returning the unit the value was written in (for showing it back).
+    pub fn parse_typed(&self, text: &str) -> Result<(ParamValue, Option<Unit>), ParamError> {
+        let Some(dimension) = self.dimension() else {
+            return self.kind.parse(text).map(|v| (v, None));
+        };
+        let unreadable =
+            |e: units::UnitError| ParamError::Unreadable { text: text.trim().into(), reason: e.to_string() };
+        let (value, unit) = match dimension {
+            Dimension::Time => {
+                let (t, unit) = units::parse_time_typed(text).map_err(unreadable)?;
+                (ParamValue::Time(t), unit)
+            }
+            Dimension::FlopRate => {
+                let (f, unit) = units::parse_flop_rate_typed(text).map_err(unreadable)?;
+                (ParamValue::Float(f), unit)
+            }
+            Dimension::Rate | Dimension::Size => {
+                let (v, unit) = units::parse_typed(dimension, text).map_err(unreadable)?;
+                let v = i64::try_from(v)
+                    .map_err(|_| unreadable(units::UnitError::Overflow(text.trim().into())))?;
+                (ParamValue::Int(v), unit)
+            }
+        };
+        self.kind.check(&value)?;
+        Ok((value, Some(unit)))
+    }
+
+    /// The value as the editors show it: in `unit` when given (the unit it was typed in), else in the
+    /// parameter's default display (times and rates in the largest unit they reach, sizes as bytes).
+    pub fn display(&self, value: &ParamValue, unit: Option<&Unit>) -> String {
+        let dimension = self.dimension();
+        match (value, dimension) {
+            (ParamValue::Time(t), _) => {
+                unit.map_or_else(|| units::format_time(*t), |u| units::format_in(t.as_ps(), u))
+            }
+            (ParamValue::Int(v), Some(Dimension::Rate | Dimension::Size)) if *v >= 0 => {
+                let v = v.unsigned_abs();
+                match unit {
+                    Some(u) => units::format_in(v, u),
+                    None if dimension == Some(Dimension::Rate) => units::format_rate(v),
+                    None => v.to_string(),
+                }
+            }
+            (ParamValue::Float(f), Some(Dimension::FlopRate)) => {
+                unit.map_or_else(|| units::format_flop_rate(*f), |u| units::format_flops_in(*f, u))
+            }
+            _ => value.display(),
+        }
+    }
+}
+
 /// Why a value does not fit its parameter's kind.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ParamError {
@@ -318,14 +387,16 @@ impl ParamKind {
         }
     }
 
-    /// Read a value of this kind from user text (command line `--set`, inspector fields), then check it.
+    /// Read a value of this kind from user text, then check it. Integers take binary suffixes
+    /// (`64K`), times their units; [`ParamDef::parse`] also reads rates and flop rates by the
+    /// parameter's unit label, and is what the command line and the editors use.
     pub fn parse(&self, text: &str) -> Result<ParamValue, ParamError> {
         let text = text.trim();
         let unreadable =
             |reason: &str| ParamError::Unreadable { text: text.to_string(), reason: reason.into() };
         let value = match self {
             ParamKind::Int { .. } => {
-                ParamValue::Int(parse_int(text).ok_or_else(|| unreadable("not an integer"))?)
+                ParamValue::Int(units::parse_int(text).map_err(|e| unreadable(&e.to_string()))?)
             }
             ParamKind::Float { .. } | ParamKind::Range { .. } => {
                 ParamValue::Float(text.parse().map_err(|_| unreadable("not a number"))?)
@@ -340,7 +411,7 @@ impl ParamKind {
             }
             ParamKind::IntArray { .. } => ParamValue::IntArray(
                 split_list(text)
-                    .map(|t| parse_int(t).ok_or_else(|| unreadable("not a list of integers")))
+                    .map(|t| units::parse_int(t).map_err(|_| unreadable("not a list of integers")))
                     .collect::<Result<_, _>>()?,
             ),
             ParamKind::FloatArray { .. } => ParamValue::FloatArray(
@@ -349,24 +420,12 @@ impl ParamKind {
                     .collect::<Result<_, _>>()?,
             ),
             ParamKind::Time { .. } => {
-                ParamValue::Time(parse_time(text).map_err(|e| unreadable(&e.to_string()))?)
+                ParamValue::Time(units::parse_time(text).map_err(|e| unreadable(&e.to_string()))?)
             }
         };
         self.check(&value)?;
         Ok(value)
     }
-}
-
-/// Integers accept `_` separators and the binary suffixes `K`, `M`, `G` (×1024ⁿ), e.g. `64K`.
-fn parse_int(text: &str) -> Option<i64> {
-    let clean: String = text.chars().filter(|c| *c != '_').collect();
-    let (digits, scale) = match clean.chars().last() {
-        Some('K' | 'k') => (&clean[..clean.len() - 1], 1024),
-        Some('M') => (&clean[..clean.len() - 1], 1024 * 1024),
-        Some('G') => (&clean[..clean.len() - 1], 1024 * 1024 * 1024),
-        _ => (clean.as_str(), 1),
-    };
-    digits.parse::<i64>().ok()?.checked_mul(scale)
 }
 
 fn split_list(text: &str) -> impl Iterator<Item = &str> {
@@ -387,6 +446,34 @@ fn check_len(expected: Option<usize>, got: usize) -> Result<(), ParamError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unit_labels_choose_the_reading() {
+        let int = |unit: &str| {
+            ParamDef::new("x", ParamKind::Int { min: Some(0), max: None }, ParamValue::Int(0)).unit(unit)
+        };
+        let rate = int("B/s");
+        assert_eq!(rate.parse("1G"), Ok(ParamValue::Int(1_000_000_000)));
+        assert_eq!(rate.parse("10Gbps"), Ok(ParamValue::Int(1_250_000_000)));
+        let (value, typed) = rate.parse_typed("10Gbps").unwrap();
+        assert_eq!(rate.display(&value, typed.as_ref()), "10 Gbps");
+        assert_eq!(rate.display(&value, None), "1.25 GB/s");
+        let size = int("bytes");
+        assert_eq!(size.parse("1G"), Ok(ParamValue::Int(1 << 30)));
+        assert_eq!(size.display(&ParamValue::Int(65_536), None), "65536");
+        assert_eq!(int("ports").parse("1K"), Ok(ParamValue::Int(1024)));
+        let speed =
+            ParamDef::new("s", ParamKind::Float { min: Some(1.0), max: None }, ParamValue::Float(1e9))
+                .unit("flop/s");
+        assert_eq!(speed.parse("2Gf"), Ok(ParamValue::Float(2e9)));
+        assert_eq!(speed.display(&ParamValue::Float(2e9), None), "2 Gf");
+        assert!(matches!(speed.parse("0.5"), Err(ParamError::OutOfRange { .. })));
+        let time =
+            ParamDef::new("t", ParamKind::Time { min: None, max: None }, ParamValue::Time(SimTime::ZERO));
+        let (value, typed) = time.parse_typed("1500ns").unwrap();
+        assert_eq!(time.display(&value, typed.as_ref()), "1500 ns");
+        assert_eq!(time.display(&value, None), "1.5 us");
+    }
 
     #[test]
     fn checks_bounds_and_kinds() {
@@ -414,6 +501,7 @@ mod tests {
             Ok(ParamValue::Time(SimTime::from_us(2)))
         );
         assert!(ParamKind::Bool.parse("maybe").is_err());
+        assert!(ParamKind::Int { min: None, max: None }.parse("1.5").is_err());
         assert!(ParamKind::Float { min: Some(0.0), max: None }.parse("-1").is_err());
     }
 }

@@ -12,21 +12,21 @@ impl App {
         match output {
             TaskOutput::FileChosen { path: None, .. } => self.after_save = None,
             TaskOutput::FileChosen { purpose, path: Some(path) } => match purpose {
-                FilePurpose::OpenProject => self.tasks.open_project(ctx, path),
+                FilePurpose::OpenProject => self.tasks.open_project(path),
                 FilePurpose::ImportRon => match self.library.store().cloned() {
-                    Some(store) => self.tasks.library_import(ctx, &store, path),
-                    None => self.tasks.open_project(ctx, path),
+                    Some(store) => self.tasks.library_import(&store, path),
+                    None => self.tasks.open_project(path),
                 },
                 FilePurpose::ExportRon { .. } => {
                     let path = if path.extension().is_none() { path.with_extension("ron") } else { path };
-                    self.tasks.export_ron(ctx, self.editor.doc.project.clone(), path);
+                    self.tasks.export_ron(self.editor.doc.project.clone(), path);
                 }
                 FilePurpose::StreamFile { rank } => self.workload_file_chosen(Some(rank), &path),
                 FilePurpose::TraceFile => self.workload_file_chosen(None, &path),
                 FilePurpose::SaveProjectAs => {
                     let path = if path.extension().is_none() { path.with_extension("ron") } else { path };
                     let project = self.editor.doc.project.clone();
-                    self.tasks.save_project(ctx, project, path, self.editor.history.revision());
+                    self.tasks.save_project(project, path, self.editor.history.revision());
                 }
                 FilePurpose::Param { net, instances, param } => {
                     let base =

@@ -37,14 +37,14 @@ impl App {
     pub(super) fn library_step(&mut self, ctx: &egui::Context) {
         if matches!(self.library.status, LibraryStatus::Opening) && !self.library.open_requested {
             self.library.open_requested = true;
-            self.tasks.library_open(ctx, self.library.location.clone());
+            self.tasks.library_open(self.library.location.clone());
         }
         let now = Instant::now();
         let state = (self.editor.generation, self.editor.history.revision());
         match self.library.autosave_due(now, self.editor.is_dirty(), state) {
             Ok(()) => {
                 if let Some(store) = self.library.store() {
-                    self.tasks.library_autosave(ctx, store, self.editor.doc.project.clone());
+                    self.tasks.library_autosave(store, self.editor.doc.project.clone());
                     self.library.autosave_started(now, state);
                 }
             }
@@ -54,54 +54,55 @@ impl App {
     }
 
     /// File ▸ Save: a new version in the library; without a library, the RON file.
-    pub(super) fn save(&mut self, ctx: &egui::Context) {
+    pub(super) fn save(&mut self) {
         let state = (self.editor.generation, self.editor.history.revision());
         if let Some(store) = self.library.store() {
-            self.tasks.library_save(ctx, store, self.editor.doc.project.clone(), state);
+            self.tasks.library_save(store, self.editor.doc.project.clone(), state);
             return;
         }
         match self.editor.file.clone() {
             Some(path) => {
                 self.tasks.save_project(
-                    ctx,
                     self.editor.doc.project.clone(),
                     path,
                     self.editor.history.revision(),
                 );
             }
-            None => self.tasks.pick_file(ctx, FilePurpose::SaveProjectAs, vec!["ron".into()]),
+            None => {
+                crate::file_dialog::pick_file(&self.tasks, FilePurpose::SaveProjectAs, vec!["ron".into()]);
+            }
         }
     }
 
     /// File ▸ Save as: a copy under a new name in the library; without a library, a RON file.
-    pub(super) fn save_as(&mut self, ctx: &egui::Context) {
+    pub(super) fn save_as(&mut self) {
         if self.library.store().is_some() {
             let name = format!("{} (copy)", self.editor.doc.project.name);
             self.windows.save_as = Some(SaveAsPrompt { name, ..SaveAsPrompt::default() });
         } else {
-            self.tasks.pick_file(ctx, FilePurpose::SaveProjectAs, vec!["ron".into()]);
+            crate::file_dialog::pick_file(&self.tasks, FilePurpose::SaveProjectAs, vec!["ron".into()]);
         }
     }
 
     /// Save as, once the name is typed.
-    pub(super) fn save_as_named(&mut self, ctx: &egui::Context, name: String) {
+    pub(super) fn save_as_named(&mut self, name: String) {
         let state = (self.editor.generation, self.editor.history.revision());
         if let Some(store) = self.library.store() {
-            self.tasks.library_save_as(ctx, store, self.editor.doc.project.clone(), name, state);
+            self.tasks.library_save_as(store, self.editor.doc.project.clone(), name, state);
         }
     }
 
     /// File ▸ Open from library (or, without a library, a RON file).
-    pub(super) fn open(&mut self, ctx: &egui::Context) {
+    pub(super) fn open(&mut self) {
         match self.library.store() {
             Some(store) => {
                 let store = store.clone();
                 self.windows.browser.location = store.database().data_dir().display().to_string();
                 for request in self.windows.browser.show_window() {
-                    self.browser_request(ctx, request);
+                    self.browser_request(request);
                 }
             }
-            None => self.tasks.pick_file(ctx, FilePurpose::OpenProject, vec!["ron".into()]),
+            None => crate::file_dialog::pick_file(&self.tasks, FilePurpose::OpenProject, vec!["ron".into()]),
         }
     }
 
@@ -124,14 +125,14 @@ impl App {
     }
 
     /// Carry out a request of the project browser.
-    pub(super) fn browser_request(&mut self, ctx: &egui::Context, request: BrowserRequest) {
+    pub(super) fn browser_request(&mut self, request: BrowserRequest) {
         let Some(store) = self.library.store().cloned() else { return };
         match request {
-            BrowserRequest::Refresh => self.tasks.library_list(ctx, &store),
-            BrowserRequest::History(name) => self.tasks.library_history(ctx, &store, name),
-            BrowserRequest::Open { name, version } => self.tasks.library_load(ctx, &store, name, version),
-            BrowserRequest::Rename { from, to } => self.tasks.library_rename(ctx, &store, from, to),
-            BrowserRequest::Delete(name) => self.tasks.library_delete(ctx, &store, name),
+            BrowserRequest::Refresh => self.tasks.library_list(&store),
+            BrowserRequest::History(name) => self.tasks.library_history(&store, name),
+            BrowserRequest::Open { name, version } => self.tasks.library_load(&store, name, version),
+            BrowserRequest::Rename { from, to } => self.tasks.library_rename(&store, from, to),
+            BrowserRequest::Delete(name) => self.tasks.library_delete(&store, name),
         }
     }
 
@@ -160,13 +161,13 @@ impl App {
 
     /// The user threw the document's changes away: drop its autosave too, so it is not offered
     /// as lost work next time. Returns true if a store call was started.
-    pub(super) fn discard_autosave(&mut self, ctx: &egui::Context) -> bool {
+    pub(super) fn discard_autosave(&mut self) -> bool {
         let Some(store) = self.library.store().cloned() else { return false };
         let name = self.editor.doc.project.name.clone();
         if self.library.autosave_running {
             self.library.discard_after_autosave = Some(name);
         } else {
-            self.tasks.library_discard_recovery(ctx, &store, name);
+            self.tasks.library_discard_recovery(&store, name);
         }
         true
     }
@@ -227,7 +228,7 @@ impl App {
                     }
                 }
             },
-            LibraryOutput::Renamed { from, to, result } => self.renamed(ctx, &from, &to, result),
+            LibraryOutput::Renamed { from, to, result } => self.renamed(&from, &to, result),
             LibraryOutput::Deleted { name, result } => {
                 match result {
                     Ok(()) => {
@@ -241,7 +242,7 @@ impl App {
                     }
                     Err(e) => self.windows.browser.error = Some(e),
                 }
-                self.browser_request(ctx, BrowserRequest::Refresh);
+                self.browser_request(BrowserRequest::Refresh);
             }
             LibraryOutput::Imported { path, result: Ok((project, info)) } => {
                 let incoming = Incoming {
@@ -275,7 +276,7 @@ impl App {
                 if let Some(name) = self.library.discard_after_autosave.take()
                     && let Some(store) = self.library.store().cloned()
                 {
-                    self.tasks.library_discard_recovery(ctx, &store, name);
+                    self.tasks.library_discard_recovery(&store, name);
                 }
             }
             LibraryOutput::RecoveryDiscarded { name, result } => {
@@ -318,7 +319,7 @@ impl App {
         }
     }
 
-    fn renamed(&mut self, ctx: &egui::Context, from: &str, to: &str, result: Result<(), String>) {
+    fn renamed(&mut self, from: &str, to: &str, result: Result<(), String>) {
         match result {
             Ok(()) => {
                 self.editor.log(Level::Info, format!("renamed “{from}” to “{to}” in the library"));
@@ -326,7 +327,7 @@ impl App {
                 if browser.selected.as_deref() == Some(from) {
                     browser.selected = Some(to.to_string());
                     browser.history = None;
-                    self.browser_request(ctx, BrowserRequest::History(to.to_string()));
+                    self.browser_request(BrowserRequest::History(to.to_string()));
                 }
                 if let Some((name, _)) = &mut self.library.version
                     && name == from
@@ -343,6 +344,6 @@ impl App {
             }
             Err(e) => self.windows.browser.error = Some(e),
         }
-        self.browser_request(ctx, BrowserRequest::Refresh);
+        self.browser_request(BrowserRequest::Refresh);
     }
 }

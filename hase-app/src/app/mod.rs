@@ -18,7 +18,7 @@ use crate::actions::Action;
 use crate::examples::default_project;
 use crate::icons::Icons;
 use crate::library::{Library, LibraryLocation};
-use crate::run::Session;
+use crate::session::Session;
 use crate::state::{Editor, Level};
 use crate::tasks::Tasks;
 use crate::theme::{self, Palette, ReplayColours, ThemeChoice};
@@ -148,6 +148,10 @@ impl App {
     /// Work done before the UI each frame: background results, theme, title, close requests and
     /// keyboard shortcuts.
     pub fn logic_step(&mut self, ctx: &egui::Context) {
+        if self.frames == 0 {
+            let repaint = ctx.clone();
+            self.tasks.set_waker(crate::tasks::Waker::new(move || repaint.request_repaint()));
+        }
         for output in self.tasks.poll() {
             self.task_finished(ctx, output);
         }
@@ -305,7 +309,7 @@ impl App {
                 }
                 Some(Answer::Discard) => {
                     self.pending = None;
-                    if self.discard_autosave(&ctx) && pending == Pending::Quit {
+                    if self.discard_autosave() && pending == Pending::Quit {
                         // Close once the autosave is dropped (see `library_finished`).
                         self.library.close_after_discard = true;
                     } else {

@@ -20,16 +20,22 @@ impl App {
         match action {
             Action::NewProject if dirty => self.pending = Some(Pending::NewProject),
             Action::NewProject => self.go_on(ctx, Pending::NewProject),
-            Action::Open => self.open(ctx),
-            Action::ImportRon => self.tasks.pick_file(ctx, FilePurpose::ImportRon, vec!["ron".into()]),
+            Action::Open => self.open(),
+            Action::ImportRon => {
+                crate::file_dialog::pick_file(&self.tasks, FilePurpose::ImportRon, vec!["ron".into()]);
+            }
             Action::ExportRon => {
                 let file_name = format!("{}.ron", self.editor.doc.project.name);
-                self.tasks.pick_file(ctx, FilePurpose::ExportRon { file_name }, vec!["ron".into()]);
+                crate::file_dialog::pick_file(
+                    &self.tasks,
+                    FilePurpose::ExportRon { file_name },
+                    vec!["ron".into()],
+                );
             }
             Action::OpenExample(index) => self.open_example(ctx, index),
             Action::InsertTemplate => self.windows.template.open_with("fat_tree", &self.editor),
-            Action::Save => self.save(ctx),
-            Action::SaveAs => self.save_as(ctx),
+            Action::Save => self.save(),
+            Action::SaveAs => self.save_as(),
             Action::Quit if dirty => self.pending = Some(Pending::Quit),
             Action::Quit => self.go_on(ctx, Pending::Quit),
             Action::Undo => self.editor.undo(),
@@ -113,7 +119,7 @@ impl App {
             | Action::CompareWithFile
             | Action::CompareVariant
             | Action::CloseCompare
-            | Action::OpenTrace => self.replay_action(ctx, action),
+            | Action::OpenTrace => self.replay_action(action),
             Action::Escape => {
                 self.editor.placing = None;
                 self.canvas.drag = crate::ui::canvas::Drag::None;

@@ -13,13 +13,14 @@ use super::App;
 use crate::actions::Action;
 use crate::replay::markers;
 use crate::run::task::{RunRequest, start};
-use crate::run::{MarkerSave, ReplayFile, ReplayOutput, RunDone, Slot, reveal};
+use crate::run::{MarkerSave, ReplayFile, ReplayOutput, RunDone, Slot};
 use crate::state::Level;
 use crate::tasks::TaskOutput;
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::compare::{Compare, CompareSide, thesis_example, with_variant};
 use crate::ui::compare_variant::Variant;
 use crate::ui::dock::DockTab;
+use crate::ui::reveal;
 
 /// Seconds unsaved marker edits wait before they are written.
 const MARKER_SAVE_DELAY_S: f64 = 1.0;
@@ -62,15 +63,15 @@ impl App {
             self.editor.notify(Level::Info, format!("{path} is not in the design shown"));
         }
         if let Some(purpose) = self.session.file_request.take() {
-            self.pick_replay_file(ctx, purpose);
+            self.pick_replay_file(purpose);
         }
     }
 
     /// Carry out a run or replay action.
-    pub(super) fn replay_action(&mut self, ctx: &egui::Context, action: Action) {
+    pub(super) fn replay_action(&mut self, action: Action) {
         let end = self.session.clock_end();
         match action {
-            Action::Run => self.start_runs(ctx),
+            Action::Run => self.start_runs(),
             Action::Stop if !self.session.live.is_empty() => {
                 self.session.stop_all();
                 self.editor.log(Level::Info, "stopping the run…");
@@ -98,13 +99,13 @@ impl App {
             }
             Action::CompareExample => match thesis_example() {
                 Ok(compare) => {
-                    self.open_compare(ctx, compare);
-                    self.start_runs(ctx);
+                    self.open_compare(compare);
+                    self.start_runs();
                 }
                 Err(e) => self.editor.notify(Level::Error, format!("cannot build the example: {e}")),
             },
-            Action::CompareWithFile => self.pick_replay_file(ctx, ReplayFile::CompareWith),
-            Action::OpenTrace => self.pick_replay_file(ctx, ReplayFile::OpenTrace),
+            Action::CompareWithFile => self.pick_replay_file(ReplayFile::CompareWith),
+            Action::OpenTrace => self.pick_replay_file(ReplayFile::OpenTrace),
             Action::CompareVariant => {
                 let settings = self.session.settings.clone();
                 self.windows.variant.open_with(&settings);
@@ -115,19 +116,19 @@ impl App {
     }
 
     /// Compare the design with `variant` of it and run both.
-    pub(super) fn open_variant_compare(&mut self, ctx: &egui::Context, variant: Variant) {
+    pub(super) fn open_variant_compare(&mut self, variant: Variant) {
         if !variant.assignments.is_empty() {
             self.editor.log(Level::Info, format!("right-hand side: {}", variant.assignments.join("; ")));
         }
         let compare = with_variant(&self.editor.doc.project, self.editor.file.clone(), variant);
-        self.open_compare(ctx, compare);
-        self.start_runs(ctx);
+        self.open_compare(compare);
+        self.start_runs();
     }
 
-    fn open_compare(&mut self, ctx: &egui::Context, compare: Compare) {
+    fn open_compare(&mut self, compare: Compare) {
         self.editor.log(Level::Info, format!("opened {}", compare.title));
         if let Some(pending) = self.session.enter_compare(compare) {
-            self.spawn_marker_save(ctx, pending);
+            self.spawn_marker_save(pending);
         }
         self.session.player.time = SimTime::ZERO;
         self.session.player.playing = false;
@@ -135,7 +136,7 @@ impl App {
         self.dock.tab = DockTab::Timing;
     }
 
-    fn start_runs(&mut self, ctx: &egui::Context) {
+    fn start_runs(&mut self) {
         let shared = self.session.settings.clone();
         let mut requests = Vec::new();
         match &self.session.compare {
@@ -170,7 +171,7 @@ impl App {
             self.editor.log(Level::Info, format!("running {name}…"));
             let id = self.session.next_id();
             let request = RunRequest { project, file, settings, slot, id };
-            let live = start(&self.tasks, ctx, request);
+            let live = start(&self.tasks, request);
             self.session.live.push(live);
         }
     }
@@ -192,7 +193,7 @@ impl App {
                 }
                 ReplayFile::ExportCsv(text) => {
                     let path = if path.extension().is_none() { path.with_extension("csv") } else { path };
-                    self.tasks.spawn(ctx, "export", move || {
+                    self.tasks.spawn("export", move || {
                         let result = hase_engine::model::write_atomic(&path, text.as_bytes())
                             .map(|()| path.clone())
                             .map_err(|e| format!("{}: {e}", path.display()));
@@ -208,11 +209,11 @@ impl App {
                     let id = self.session.next_id();
                     let project = self.editor.doc.project.clone();
                     self.editor.log(Level::Info, format!("loading {}…", path.display()));
-                    let live = crate::run::load::start(&self.tasks, ctx, path, project, id);
+                    let live = crate::run::load::start(&self.tasks, path, project, id);
                     self.session.live.push(live);
                 }
                 ReplayFile::CompareWith => {
-                    self.tasks.spawn(ctx, "open", move || {
+                    self.tasks.spawn("open", move || {
                         let result =
                             hase_engine::model::load_project(&path).map(Box::new).map_err(|e| e.to_string());
                         TaskOutput::Replay(Box::new(ReplayOutput::CompareProject { path, result }))
@@ -229,8 +230,8 @@ impl App {
                 let left = CompareSide::new(self.editor.doc.project.clone(), self.editor.file.clone());
                 let right = CompareSide::new(*project, Some(path));
                 let title = format!("Compare: {} vs {}", left.name(), right.name());
-                self.open_compare(ctx, Compare::new(title, left, right));
-                self.start_runs(ctx);
+                self.open_compare(Compare::new(title, left, right));
+                self.start_runs();
             }
             ReplayOutput::CompareProject { path, result: Err(e) } => {
                 self.editor.notify(Level::Error, format!("cannot open {}: {e}", path.display()));
@@ -311,8 +312,8 @@ impl App {
         }
     }
 
-    fn pick_replay_file(&self, ctx: &egui::Context, purpose: ReplayFile) {
-        self.tasks.spawn(ctx, "file-dialog", move || {
+    fn pick_replay_file(&self, purpose: ReplayFile) {
+        self.tasks.spawn("file-dialog", move || {
             let dialog = rfd::FileDialog::new();
             let path = match &purpose {
                 ReplayFile::ExportPng => {
@@ -345,12 +346,12 @@ impl App {
         self.session.markers_dirty_since = None;
         // Without a sidecar (comparison, project without a file) the Markers menu says why.
         if let Some(save) = self.session.marker_save() {
-            self.spawn_marker_save(ctx, save);
+            self.spawn_marker_save(save);
         }
     }
 
-    fn spawn_marker_save(&self, ctx: &egui::Context, save: MarkerSave) {
-        self.tasks.spawn(ctx, "markers", move || {
+    fn spawn_marker_save(&self, save: MarkerSave) {
+        self.tasks.spawn("markers", move || {
             let MarkerSave { sidecar, run_key, markers: list } = save;
             let result = markers::save(&sidecar, &run_key, &list).map(|()| sidecar);
             TaskOutput::Replay(Box::new(ReplayOutput::Saved { what: "markers".into(), result }))

@@ -46,11 +46,11 @@ impl App {
             }
         }
         for request in self.windows.browser.show(ctx, palette) {
-            self.browser_request(ctx, request);
+            self.browser_request(request);
         }
         let (project, settings) = (&self.editor.doc.project, &self.session.settings);
         if let Some(variant) = self.windows.variant.show(ctx, project, settings, palette) {
-            self.open_variant_compare(ctx, variant);
+            self.open_variant_compare(variant);
         }
         if self.pending.is_some() {
             return;
@@ -59,7 +59,7 @@ impl App {
             match library_dialogs::library_failure(ctx, &message, palette) {
                 Some(FailureAnswer::OpenRon) => {
                     self.library.failure_dialog = None;
-                    self.tasks.pick_file(ctx, FilePurpose::OpenProject, vec!["ron".into()]);
+                    crate::file_dialog::pick_file(&self.tasks, FilePurpose::OpenProject, vec!["ron".into()]);
                 }
                 Some(FailureAnswer::Continue) => self.library.failure_dialog = None,
                 None => {}
@@ -83,7 +83,7 @@ impl App {
                 Some(RecoveryAnswer::Discard(i)) if i < self.library.recovery.len() => {
                     let record = self.library.recovery.remove(i);
                     if let Some(store) = self.library.store().cloned() {
-                        self.tasks.library_discard_recovery(ctx, &store, record.name);
+                        self.tasks.library_discard_recovery(&store, record.name);
                     }
                 }
                 Some(RecoveryAnswer::Later) => self.library.recovery.clear(),
@@ -100,7 +100,7 @@ impl App {
                         prompt.error = Some(e.to_string());
                     } else {
                         prompt.waiting = true;
-                        self.save_as_named(ctx, name);
+                        self.save_as_named(name);
                     }
                 }
                 Some(PromptAnswer::Cancel) => self.windows.save_as = None,

@@ -14,7 +14,8 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 use hase_engine::model::{Project, load_project};
-use hase_engine::time::{SimTime, parse_time};
+use hase_engine::time::SimTime;
+use hase_engine::units::{parse_rate, parse_time};
 
 /// A subcommand.
 #[derive(Debug, Subcommand)]
@@ -70,18 +71,19 @@ pub fn read_project(path: &Path) -> anyhow::Result<Project> {
     Ok(load_project(path)?)
 }
 
-/// Parse a size in bytes with units for clap (`4K` = 4096), with the parameters' own parser.
+/// Parse a size in bytes with units for clap (`4K` = 4096), with the engine's units parser.
 pub fn bytes_arg(text: &str) -> Result<u64, String> {
-    match (hase_engine::model::ParamKind::Int { min: Some(0), max: None }).parse(text) {
-        Ok(hase_engine::model::ParamValue::Int(v)) => Ok(v as u64),
-        Ok(_) => Err(format!("`{text}` is not a size")),
-        Err(e) => Err(e.to_string()),
-    }
+    hase_engine::units::parse_size(text).map_err(|e| e.to_string())
 }
 
 /// Parse a time with units for clap.
 pub fn time_arg(text: &str) -> Result<SimTime, String> {
     parse_time(text).map_err(|e| e.to_string())
+}
+
+/// Parse a rate in bytes per second with units for clap (`1GBps`, `10Gbps`, `1G` = 10⁹ B/s).
+pub fn rate_arg(text: &str) -> Result<u64, String> {
+    parse_rate(text).map_err(|e| e.to_string())
 }
 
 fn validate(path: &Path) -> anyhow::Result<ExitCode> {

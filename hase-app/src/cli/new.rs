@@ -1,5 +1,6 @@
 //! `hase new --template <name> [--dims …] [--component …] -o <project.ron>`: generate a project from a
-//! topology template, flat or as one compound network, optionally with a built-in MPI program.
+//! topology template, flat or as one compound network, optionally with a built-in MPI program or a
+//! SimGrid time-independent trace (`--workload-trace`).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -11,9 +12,11 @@ use hase_engine::model::{Project, Workload, save_project};
 use hase_engine::time::SimTime;
 use hase_entities::workload::programs;
 use hase_library::catalogue::registry_for;
+use hase_library::runner::base_dir_of;
+use hase_library::workload_trace::use_workload_trace;
 use hase_templates::{LinkParams, ProjectForm, TemplateSpec, Topology, template_project};
 
-use super::time_arg;
+use super::{rate_arg, time_arg};
 
 /// Arguments of `hase new`.
 #[derive(Debug, Args)]
@@ -36,12 +39,16 @@ pub struct NewArgs {
     /// Latency of every link.
     #[arg(long, value_parser = time_arg)]
     pub latency: Option<SimTime>,
-    /// Bandwidth of every link in bytes per second.
-    #[arg(long)]
+    /// Bandwidth of every link: `1GBps`, `10Gbps`, `1G` (= 10⁹ B/s), a bare number of B/s.
+    #[arg(long, value_parser = rate_arg)]
     pub bandwidth: Option<u64>,
     /// Built-in MPI program to run (e.g. collective_loop).
     #[arg(long)]
     pub program: Option<String>,
+    /// Replay this SimGrid time-independent trace (a trace file or a list of per-rank files); the
+    /// project names it relative to the output file's directory when it can.
+    #[arg(long, value_name = "INDEX.ti", conflicts_with = "program")]
+    pub workload_trace: Option<PathBuf>,
     /// Program parameter `name=value`; repeatable.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
@@ -84,6 +91,18 @@ pub(super) fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     } else if !args.params.is_empty() {
         bail!("--param needs --program");
     }
+    if let Some(trace) = &args.workload_trace {
+        let found = use_workload_trace(&mut project, trace, &base_dir_of(&args.output))?;
+        eprintln!("{}", found.describe(trace));
+        let processors = topology.counts().endpoints;
+        if found.ranks as u64 != processors {
+            eprintln!(
+                "note: the trace has {} ranks and the network {processors} processors; a run needs as many \
+                 processors as ranks",
+                found.ranks
+            );
+        }
+    }
     save_project(&project, &args.output)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     let counts = topology.counts();
@@ -109,7 +128,7 @@ fn workload(program: &str, params: &[String]) -> anyhow::Result<Workload> {
             let names: Vec<&str> = info.params.iter().map(|d| d.name.as_str()).collect();
             format!("program `{program}` has no parameter `{k}` (it has: {})", names.join(", "))
         })?;
-        values.insert(k.to_string(), def.kind.parse(v).with_context(|| format!("--param {p}"))?);
+        values.insert(k.to_string(), def.parse(v).with_context(|| format!("--param {p}"))?);
     }
     Ok(Workload::Program { name: program.to_string(), params: values })
 }

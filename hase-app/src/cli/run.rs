@@ -15,6 +15,7 @@ use hase_engine::stats::RunStats;
 use hase_engine::time::SimTime;
 use hase_library::overrides::apply_set;
 use hase_library::runner::{RunOptions, RunResult, TraceTarget, base_dir_of, run_project};
+use hase_library::workload_trace::use_workload_trace;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{read_project, time_arg};
@@ -25,9 +26,15 @@ pub struct RunArgs {
     /// Project file (.ron).
     pub project: PathBuf,
     /// Override a parameter: `path.param=value`, `type:Type.param=value`, `workload.param=value`,
-    /// `link:inst.port.latency=value`. Repeatable.
+    /// `link:inst.port.latency=value`, or a compound's level: `path.level=detailed|behavioural`.
+    /// Repeatable.
     #[arg(long = "set", value_name = "TARGET=VALUE")]
     pub sets: Vec<String>,
+    /// Replay this SimGrid time-independent trace (a trace file, or a list naming one file per rank,
+    /// its entries found relative to the list file or else to the working directory) instead of
+    /// the project's workload.
+    #[arg(long, value_name = "INDEX.ti")]
+    pub workload_trace: Option<PathBuf>,
     /// Seed of every random stream (default: the project's).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -57,6 +64,12 @@ pub struct RunArgs {
 
 pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let mut project = read_project(&args.project)?;
+    if let Some(trace) = &args.workload_trace {
+        let found = use_workload_trace(&mut project, trace, &base_dir_of(&args.project))?;
+        if !args.quiet {
+            eprintln!("{}", found.describe(trace));
+        }
+    }
     for set in &args.sets {
         apply_set(&mut project, set)?;
     }

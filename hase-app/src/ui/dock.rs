@@ -3,7 +3,7 @@
 
 use egui::{RichText, Ui};
 
-use crate::run::Session;
+use crate::session::Session;
 use crate::state::{Editor, Level};
 use crate::theme::{Palette, ReplayColours};
 

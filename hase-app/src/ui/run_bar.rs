@@ -8,7 +8,8 @@ use egui::{RichText, Ui};
 use hase_engine::model::RunSettings as ProjectRunSettings;
 
 use crate::actions::Action;
-use crate::run::{RunSettings, Session, Slot};
+use crate::run::{RunSettings, Slot};
+use crate::session::Session;
 use crate::theme::Palette;
 
 fn level_name(level: u8) -> &'static str {

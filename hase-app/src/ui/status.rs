@@ -3,7 +3,7 @@
 
 use egui::Ui;
 
-use crate::run::Session;
+use crate::session::Session;
 use crate::state::Editor;
 
 /// Show the status bar.

@@ -6,7 +6,7 @@
 
 use egui::{RichText, Ui};
 use hase_engine::model::{Project, UpChoice};
-use hase_engine::time::{SimTime, parse_time};
+use hase_engine::units::{format_rate, format_time, parse_rate, parse_time};
 use hase_templates::{Compatible, LinkParams, TemplateSpec, Topology, compatible_components};
 
 use crate::command::Command;
@@ -14,8 +14,6 @@ use crate::command::template::{self, InsertForm, TemplateInsert};
 use crate::document::NetworkId;
 use crate::state::Editor;
 use crate::theme::Palette;
-use crate::ui::canvas::context::bandwidth_text;
-use crate::ui::units::parse_bandwidth;
 
 /// Largest network (switches and processors) inserted from the dialog: inserting takes about a
 /// tenth of a second per 2,000 entities on the UI thread (larger networks: `hase new`).
@@ -92,7 +90,7 @@ pub struct TemplateDialog {
 impl Default for TemplateDialog {
     fn default() -> Self {
         let link = LinkParams::default();
-        let shown = (link.latency.to_string(), bandwidth_text(link.bandwidth_bytes_per_s));
+        let shown = (format_time(link.latency), format_rate(link.bandwidth_bytes_per_s));
         TemplateDialog {
             open: false,
             template: "fat_tree",
@@ -122,8 +120,8 @@ struct FieldErrors {
 }
 
 fn link_params(fields: &(String, String)) -> Result<LinkParams, String> {
-    let latency: SimTime = parse_time(&fields.0).map_err(|e| e.to_string())?;
-    let bandwidth_bytes_per_s = parse_bandwidth(&fields.1)?;
+    let latency = parse_time(&fields.0).map_err(|e| format!("latency: {e}"))?;
+    let bandwidth_bytes_per_s = parse_rate(&fields.1).map_err(|e| format!("bandwidth: {e}"))?;
     Ok(LinkParams { latency, bandwidth_bytes_per_s })
 }
 

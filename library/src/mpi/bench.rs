@@ -1,11 +1,10 @@
 //! `hase mpi bench`: characterise an MPI library. The bundled benchmark (`assets/mpi/bench/`) runs
 //! once per process count; its rows are collected, with progress, into the raw file
 //! `hase datasheet fit` reads. Sizes are given as lists and ranges: `0,64,1K`, `0..1M*4` (0, then
-//! 1, 4, 16, … 1M: a geometric range from 0 continues from 1), `1K..8K+1K`.
+//! 1, 4, 16, … 1M: a geometric range from 0 continues from 1), `1K..8K+1K`; each size is read by
+//! the engine's one units parser (`1K` = 1,024 bytes).
 
 use std::path::Path;
-
-use hase_engine::model::{ParamKind, ParamValue};
 
 use super::MpiError;
 use super::build::{BENCH, build_tool};
@@ -71,11 +70,7 @@ impl Default for BenchOptions {
 }
 
 fn size_of(text: &str) -> Result<u64, MpiError> {
-    match (ParamKind::Int { min: Some(0), max: None }).parse(text) {
-        Ok(ParamValue::Int(v)) => Ok(v as u64),
-        Ok(_) => Err(MpiError::Argument(format!("`{text}` is not a size"))),
-        Err(e) => Err(MpiError::Argument(format!("size `{text}`: {e}"))),
-    }
+    hase_engine::units::parse_size(text).map_err(|e| MpiError::Argument(format!("size `{text}`: {e}")))
 }
 
 /// Parse a size list (`0,64,1K`, `0..1M*4`, `1K..8K+1K`, or several joined by commas).

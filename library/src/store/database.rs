@@ -165,12 +165,29 @@ fn acquire_lock(data_dir: &Path) -> Result<File, StoreError> {
         .write(true)
         .open(&path)
         .map_err(|e| StoreError::io(&path, e))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(TryLockError::WouldBlock) => Err(StoreError::InUse { path: data_dir.to_path_buf() }),
-        Err(TryLockError::Error(e)) => Err(StoreError::io(&path, e)),
+    // A process this one is starting (another thread's `Command::spawn`) holds a copy of every
+    // open descriptor between its fork and its exec, and with it the lock of a database this
+    // process has just closed; a short wait tells that moment apart from a real second holder.
+    let mut attempts_left = LOCK_ATTEMPTS;
+    loop {
+        attempts_left -= 1;
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(TryLockError::WouldBlock) if attempts_left > 0 => {
+                std::thread::sleep(std::time::Duration::from_millis(LOCK_RETRY_MS));
+            }
+            Err(TryLockError::WouldBlock) => {
+                return Err(StoreError::InUse { path: data_dir.to_path_buf() });
+            }
+            Err(TryLockError::Error(e)) => return Err(StoreError::io(&path, e)),
+        }
     }
 }
+
+/// Tries at `hase.lock` before reporting the database in use (see [`acquire_lock`]).
+const LOCK_ATTEMPTS: u32 = 25;
+/// Wait between those tries.
+const LOCK_RETRY_MS: u64 = 20;
 
 /// Open sled, turning its errors and any panic while it reads damaged files into values.
 /// Tries at sled's own file lock before reporting it held (see [`open_sled`]).

@@ -1,5 +1,5 @@
 //! The dependency rule: only `hase-app` may depend on the GUI stack. Walks `Cargo.lock` from each
-//! core crate through every dependency kind (so dev- and build-dependencies count too) and fails if
+//! core crate (the editor's state crate `hase-editor` included) through every dependency kind (so dev- and build-dependencies count too) and fails if
 //! egui, eframe or winit is reachable.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -34,7 +34,7 @@ fn lock_graph() -> BTreeMap<String, Vec<String>> {
 fn core_crates_never_reach_the_gui_stack() {
     let graph = lock_graph();
     assert!(graph.contains_key("egui") || graph.contains_key("hase-app"), "lock file not parsed");
-    for root in ["hase-engine", "hase-entities", "hase-templates", "hase-library"] {
+    for root in ["hase-engine", "hase-entities", "hase-templates", "hase-library", "hase-editor"] {
         let mut seen = BTreeSet::new();
         let mut stack = vec![root.to_string()];
         while let Some(p) = stack.pop() {

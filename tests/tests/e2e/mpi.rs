@@ -206,8 +206,7 @@ fn a_benchmarked_sheet_drives_a_run_and_set_swaps_it() {
     // A sheet path that does not exist is an error naming the model and the file.
     let missing = on_sheet(project, "sheets/nothing.ron", true);
     let err = run_project(&missing, &RunOptions { base_dir: work_dir(), ..RunOptions::default() }, |_| {})
-        .err()
-        .expect("a missing sheet file is refused")
+        .expect_err("a missing sheet file is refused")
         .to_string();
     assert!(err.contains("fabric: parameter `sheet`: no built-in data sheet `sheets/nothing.ron`"), "{err}");
 }
@@ -287,7 +286,6 @@ fn a_program_that_fails_fails_the_recording_with_its_message() {
     let dir = work_dir().join("failing");
     std::fs::create_dir_all(&dir).unwrap();
     let command = ["mpirun", "-np", "2", "sh", "-c", "echo broken >&2; exit 3"].map(String::from).to_vec();
-    let err =
-        record(&dir, &command, &env(), 1e9, &cache()).err().expect("a failing program fails").to_string();
+    let err = record(&dir, &command, &env(), 1e9, &cache()).expect_err("a failing program fails").to_string();
     assert!(err.contains("broken"), "{err}");
 }

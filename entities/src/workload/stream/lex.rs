@@ -2,7 +2,7 @@
 //! comment directive (`#! text`, `#line N [file]`); plus the readers for the values tokens hold
 //! (ranks, byte counts with K/M/G, tags, amounts of work, request names).
 
-use hase_engine::time::parse_time;
+use hase_engine::units::parse_time;
 
 use super::StreamErrorKind;
 use crate::mpi::op::{Source, TagSel, Work};
@@ -93,17 +93,10 @@ pub(super) fn count(text: &str) -> Result<u64, StreamErrorKind> {
     digits(text).ok_or_else(|| bad(text, "a repeat count (a whole number)"))
 }
 
-/// A byte count: digits with an optional binary suffix K, M or G (×1024ⁿ) and an optional `B`.
+/// A byte count: a whole number with an optional binary suffix K, M or G (×1024ⁿ) and an optional
+/// `B`, read by the one units parser.
 pub(super) fn bytes(text: &str) -> Result<u64, StreamErrorKind> {
-    const EXPECTED: &str = "a byte count such as 512, 4K, 2M or 1G";
-    let body = text.strip_suffix(['B', 'b']).unwrap_or(text);
-    let (number, scale) = match body.chars().last() {
-        Some('K' | 'k') => (&body[..body.len() - 1], 1u64 << 10),
-        Some('M' | 'm') => (&body[..body.len() - 1], 1 << 20),
-        Some('G' | 'g') => (&body[..body.len() - 1], 1 << 30),
-        _ => (body, 1),
-    };
-    digits(number).and_then(|v| v.checked_mul(scale)).ok_or_else(|| bad(text, EXPECTED))
+    hase_engine::units::parse_size(text).map_err(|_| bad(text, "a byte count such as 512, 4K, 2M or 1G"))
 }
 
 /// An amount of work: `10us` (a time), `500` or `500 steps` (steps), `2.5e9 flops` (flops).
@@ -181,7 +174,8 @@ mod tests {
         assert_eq!(bytes("1G"), Ok(1 << 30));
         assert_eq!(bytes("1_000B"), Ok(1000));
         assert_eq!(bytes("3KB"), Ok(3072));
-        assert!(bytes("4.5K").is_err());
+        assert_eq!(bytes("4.5K"), Ok(4608));
+        assert!(bytes("4.1K").is_err(), "not a whole number of bytes");
         assert!(bytes("-1").is_err());
         assert!(bytes("99999999999999999999G").is_err());
         assert_eq!(source("any"), Ok(Source::Any));

@@ -109,7 +109,7 @@ fn instruction_errors_point_at_the_token() {
     assert_eq!(at("WAIT"), (1, 6));
     // Bad values point at the value.
     assert_eq!(at("SEND x 8"), (1, 6));
-    assert_eq!(at("SEND 1 4.5K"), (1, 8));
+    assert_eq!(at("SEND 1 4.1K"), (1, 8));
     assert_eq!(at("SEND 1 8 -2"), (1, 10));
     assert_eq!(at("SEND 1 8 tag=x"), (1, 14));
     assert_eq!(at("RECV ANY nope"), (1, 10));

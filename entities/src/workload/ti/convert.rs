@@ -7,6 +7,7 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use super::lines::{TiDialect, TiFile, TiLine, rank_token, resolve_dialect};
+use super::list::ListBase;
 use super::{TiError, TiErrorKind, TiTrace};
 use crate::mpi::op::{Collective, CollectiveKind, Op, RequestId, Source, TagSel, Work};
 use crate::workload::program::OpList;
@@ -85,7 +86,7 @@ pub(super) fn convert(files: &[TiFile<'_>], requested: TiDialect) -> Result<TiTr
             OpList::located(state.ops)
         })
         .collect();
-    Ok(TiTrace { ranks, dialect })
+    Ok(TiTrace { ranks, dialect, found: ListBase::NotAList })
 }
 
 /// One action line being read.

@@ -7,12 +7,14 @@
 
 mod convert;
 mod lines;
+mod list;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::workload::program::OpList;
 
 pub use lines::TiDialect;
+pub use list::ListBase;
 
 /// Ranks beyond this are refused, so a stray huge rank number cannot exhaust memory.
 pub const MAX_TI_RANKS: u32 = 1 << 20;
@@ -24,6 +26,8 @@ pub struct TiTrace {
     pub ranks: Vec<OpList>,
     /// The dialect the trace was read in (never `Auto`).
     pub dialect: TiDialect,
+    /// Where a list file's entries were found (relative to the list, or to the working directory).
+    pub found: ListBase,
 }
 
 /// Why a trace could not be read.
@@ -152,13 +156,16 @@ pub fn parse_ti_text(text: &str, file: &str, dialect: TiDialect) -> Result<TiTra
     convert::convert(&[parsed], dialect)
 }
 
-/// Read a trace from disk: a list file (every non-comment line a single path, relative to the list
-/// file) or a trace file. A list naming one file means that file holds every rank, as in SimGrid.
+/// Read a trace from disk: a list file (every non-comment line a single path) or a trace file. A
+/// list naming one file means that file holds every rank, as in SimGrid. Entries are looked for
+/// relative to the list file and, failing that, relative to the working directory (SimGrid's own
+/// rule); [`TiTrace::found`] says which was used.
 pub fn load_ti_trace(path: &Path, dialect: TiDialect) -> Result<TiTrace, TiError> {
     load_ti_trace_with(path, dialect, &mut |p| std::fs::read_to_string(p))
 }
 
-/// [`load_ti_trace`] with the file reader supplied (for tests and virtual file systems).
+/// [`load_ti_trace`] with the file reader supplied (for tests and virtual file systems); a relative
+/// path given to the reader is relative to the working directory.
 pub fn load_ti_trace_with(
     path: &Path,
     dialect: TiDialect,
@@ -169,19 +176,7 @@ pub fn load_ti_trace_with(
     let Some(entries) = lines::list_entries(&text) else {
         return parse_ti_text(&text, &shown, dialect);
     };
-    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut files = Vec::new();
-    for entry in &entries {
-        let entry_path: PathBuf = dir.join(entry.text);
-        let entry_shown = entry_path.display().to_string();
-        let entry_text = read(&entry_path).map_err(|e| TiError::At {
-            file: shown.clone(),
-            line: entry.line,
-            column: entry.column,
-            kind: TiErrorKind::CannotRead { path: entry.text.to_string(), message: e.to_string() },
-        })?;
-        files.push((entry_shown, entry_text));
-    }
+    let (files, found) = list::read_entries(path, &entries, read)?;
     let per_rank = files.len() > 1;
     let parsed = files
         .iter()
@@ -191,7 +186,9 @@ pub fn load_ti_trace_with(
             lines::read_lines(text, file, owner)
         })
         .collect::<Result<Vec<_>, _>>()?;
-    convert::convert(&parsed, dialect)
+    let mut trace = convert::convert(&parsed, dialect)?;
+    trace.found = found;
+    Ok(trace)
 }
 
 #[cfg(test)]

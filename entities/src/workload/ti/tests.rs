@@ -196,9 +196,15 @@ fn reads_a_list_of_per_rank_files() {
         vec![(Op::Recv { src: Source::Rank(0), tag: TagSel::Tag(0) }, at("traces/rank1.ti", 2))]
     );
 
+    assert_eq!(trace.found, ListBase::ListDirectory);
+
     let missing = files(&[("traces/list", "rank0.ti\nrank7.ti\n"), ("traces/rank0.ti", "0 init\n")]);
     let e = load(&missing, "traces/list").unwrap_err();
-    assert_eq!(e.to_string(), "traces/list:2:1: cannot read `rank7.ti`: no such file");
+    assert_eq!(
+        e.to_string(),
+        "traces/list:2:1: cannot read `rank7.ti`: not relative to the list file (traces/rank7.ti: no such \
+         file) nor to the working directory (no such file)"
+    );
 
     let wrong = files(&[("l", "a\nb\n"), ("a", "0 init\n"), ("b", "1 init\n0 compute 1\n")]);
     let e = load(&wrong, "l").unwrap_err();
@@ -212,8 +218,33 @@ fn a_list_naming_one_file_shares_it_between_ranks() {
     assert_eq!(located(&trace.ranks[1]), vec![(Op::Compute(Work::Flops(6.0)), at("all.ti", 2))]);
     // A trace file given directly is read the same way.
     let direct = load(&fs, "all.ti").unwrap();
-    assert_eq!(direct, trace);
+    assert_eq!((direct.ranks, direct.found), (trace.ranks, ListBase::NotAList));
+    assert_eq!(trace.found, ListBase::ListDirectory);
     assert!(matches!(load(&fs, "nope"), Err(TiError::Read { .. })));
+}
+
+#[test]
+fn list_entries_fall_back_to_the_working_directory_as_simgrid_reads_them() {
+    // `smpirun -replay run/index.ti` written in the working directory names `run/rank0.ti`.
+    let fs = files(&[
+        ("run/index.ti", "run/rank0.ti\nrun/rank1.ti\n"),
+        ("run/rank0.ti", "0 send 1 0 8\n"),
+        ("run/rank1.ti", "1 recv 0 0 8\n"),
+    ]);
+    let trace = load(&fs, "run/index.ti").unwrap();
+    assert_eq!(trace.found, ListBase::WorkingDirectory);
+    assert_eq!(
+        located(&trace.ranks[0]),
+        vec![(Op::Send { dst: 1, bytes: 8, tag: 0 }, at("run/rank0.ti", 1))]
+    );
+    assert!(trace.found.describe().unwrap().contains("working directory (SimGrid's rule)"));
+    // One entry beside the list, one from the working directory.
+    let mixed = files(&[
+        ("run/index.ti", "rank0.ti\nother/rank1.ti\n"),
+        ("run/rank0.ti", "0 send 1 0 8\n"),
+        ("other/rank1.ti", "1 recv 0 0 8\n"),
+    ]);
+    assert_eq!(load(&mixed, "run/index.ti").unwrap().found, ListBase::Mixed);
 }
 
 fn error_at(text: &str) -> String {

@@ -97,7 +97,7 @@ pub fn hover_tooltip(canvas: &Canvas, response: &Response, editor: &Editor) {
                     link.a,
                     link.b,
                     link.latency,
-                    bandwidth_text(link.bandwidth_bytes_per_s)
+                    hase_engine::units::format_rate(link.bandwidth_bytes_per_s)
                 ),
                 None => return,
             }
@@ -105,38 +105,4 @@ pub fn hover_tooltip(canvas: &Canvas, response: &Response, editor: &Editor) {
         _ => return,
     };
     response.clone().on_hover_text_at_pointer(text);
-}
-
-/// `1 GB/s`, `125 MB/s`, `unlimited`.
-pub fn bandwidth_text(bytes_per_s: u64) -> String {
-    const UNITS: [(u64, &str); 4] =
-        [(1_000_000_000_000, "TB/s"), (1_000_000_000, "GB/s"), (1_000_000, "MB/s"), (1_000, "kB/s")];
-    if bytes_per_s == 0 {
-        return "unlimited".into();
-    }
-    for (scale, unit) in UNITS {
-        if bytes_per_s >= scale {
-            let v = bytes_per_s as f64 / scale as f64;
-            return if (v - v.round()).abs() < 1e-9 {
-                format!("{v:.0} {unit}")
-            } else {
-                format!("{v:.2} {unit}")
-            };
-        }
-    }
-    format!("{bytes_per_s} B/s")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::bandwidth_text;
-
-    #[test]
-    fn bandwidths_read_naturally() {
-        assert_eq!(bandwidth_text(0), "unlimited");
-        assert_eq!(bandwidth_text(1_000_000_000), "1 GB/s");
-        assert_eq!(bandwidth_text(125_000_000), "125 MB/s");
-        assert_eq!(bandwidth_text(1_500), "1.50 kB/s");
-        assert_eq!(bandwidth_text(999), "999 B/s");
-    }
 }

@@ -1,12 +1,15 @@
 //! The inspector: what is selected and its editable properties — an instance's name, type,
 //! abstraction level (compounds) and parameters; a link's latency, bandwidth and corners; the
-//! project when nothing is selected.
+//! project when nothing is selected. Quantities are read by the one units parser and shown back in
+//! the unit last typed for that field.
 
 mod params;
 pub mod workload;
 
 use egui::{RichText, Ui};
-use hase_engine::model::{AbstractionLevel, EntityType, ParamKind, ParamValue};
+use hase_engine::model::{AbstractionLevel, EntityType};
+use hase_engine::time::SimTime;
+use hase_engine::units::{self, Dimension};
 
 use crate::command::Command;
 use crate::state::Editor;
@@ -35,7 +38,7 @@ impl Inspector {
         if changed {
             self.key = Some(key);
             self.selection.clone_from(&editor.selection);
-            self.buffers = params::Buffers::default();
+            self.buffers.reset_fields();
             self.name = editor.selection.instances.iter().next().cloned().unwrap_or_default();
             self.name_error = None;
         }
@@ -203,33 +206,42 @@ impl Inspector {
         ui.heading("Link");
         ui.label(format!("{}  —  {}", link.a, link.b));
         ui.add_space(6.0);
-        let latency_kind = ParamKind::Time { min: None, max: None };
-        let bandwidth_kind = ParamKind::Int { min: Some(0), max: None };
         let mut apply = None;
-        egui::Grid::new("link").num_columns(3).spacing([8.0, 6.0]).show(ui, |ui| {
-            for (field, kind, shown, unit) in [
-                ("latency", &latency_kind, link.latency.to_string(), ""),
-                ("bandwidth", &bandwidth_kind, link.bandwidth_bytes_per_s.to_string(), "B/s"),
+        egui::Grid::new("link").num_columns(2).spacing([8.0, 6.0]).show(ui, |ui| {
+            for (field, dimension, value) in [
+                ("latency", Dimension::Time, link.latency.as_ps()),
+                ("bandwidth", Dimension::Rate, link.bandwidth_bytes_per_s),
             ] {
-                ui.label(field);
+                let key = format!("link.{field}");
+                let shown = match self.buffers.units.get(&key) {
+                    Some(unit) => units::format_in(value, unit),
+                    None if dimension == Dimension::Time => units::format_time(SimTime(value)),
+                    None => units::format_rate(value),
+                };
+                let label = ui.label(field).id;
                 let text = self.buffers.text.entry(field.to_string()).or_insert_with(|| shown.clone());
                 // A fixed size: inside a grid, a text field only gets last frame's column width.
-                let response = ui.add_sized(
-                    [140.0, ui.spacing().interact_size.y],
-                    egui::TextEdit::singleline(text).id_salt(("link", field)),
-                );
-                if field == "bandwidth" {
-                    let readable = crate::ui::canvas::context::bandwidth_text(link.bandwidth_bytes_per_s);
-                    ui.weak(format!("{unit} ({readable})"));
-                } else {
-                    ui.weak(unit);
-                }
+                let response = ui
+                    .add_sized(
+                        [160.0, ui.spacing().interact_size.y],
+                        egui::TextEdit::singleline(text).id_salt(("link", field)),
+                    )
+                    .labelled_by(label)
+                    .on_hover_text(match dimension {
+                        Dimension::Time => "a time such as 10ns, 1.5us; Enter to apply",
+                        _ => "a rate such as 1GBps, 10Gbps, 125MB/s, 1G (= 10⁹ B/s) or unlimited; Enter to apply",
+                    });
                 ui.end_row();
                 if response.lost_focus() && *text != shown {
-                    match kind.parse(text) {
-                        Ok(value) => apply = Some((field, value)),
+                    match units::parse_typed(dimension, text) {
+                        Ok((value, unit)) => {
+                            self.buffers.errors.remove(field);
+                            let symbol_given = !unit.symbol.is_empty();
+                            self.buffers.remember_unit(&key, symbol_given.then_some(unit));
+                            apply = Some((field, value));
+                        }
                         Err(e) => {
-                            self.buffers.errors.insert(field.to_string(), e.to_string());
+                            self.buffers.errors.insert(field.to_string(), format!("{field}: {e}"));
                         }
                     }
                 }
@@ -240,17 +252,22 @@ impl Inspector {
         }
         if let Some((field, value)) = apply {
             let (mut latency, mut bandwidth) = (link.latency, link.bandwidth_bytes_per_s);
-            match value {
-                ParamValue::Time(t) if field == "latency" => latency = t,
-                ParamValue::Int(b) => bandwidth = b.max(0) as u64,
-                _ => {}
+            if field == "latency" {
+                latency = SimTime(value);
+            } else {
+                bandwidth = value;
             }
-            editor.run(Command::SetLinkProps {
-                net: net.clone(),
-                key: key.clone(),
-                latency,
-                bandwidth_bytes_per_s: bandwidth,
-            });
+            if (latency, bandwidth) == (link.latency, link.bandwidth_bytes_per_s) {
+                // Same value in another unit: show it in the unit just typed.
+                self.buffers.text.remove(field);
+            } else {
+                editor.run(Command::SetLinkProps {
+                    net: net.clone(),
+                    key: key.clone(),
+                    latency,
+                    bandwidth_bytes_per_s: bandwidth,
+                });
+            }
         }
         ui.add_space(6.0);
         let corners = editor.doc.layout(&net).corners.get(&key).map_or(0, Vec::len);

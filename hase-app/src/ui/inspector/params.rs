@@ -1,12 +1,14 @@
 //! Parameter editors chosen by [`ParamKind`]: text fields for numbers with units, times (`10us`) and
 //! arrays, sliders for ranges, combo boxes for enums, checkboxes, multi-line text, and file fields
-//! with a picker. Values are read with `ParamKind::parse`; a refused value keeps the field and shows
-//! the reason. With several entities selected, the shared parameter is set on all of them.
+//! with a picker. Values are read with `ParamDef::parse_typed` (the one units parser: `10Gbps`,
+//! `64K`, `1Gf`) and shown back in the unit they were typed in; a refused value keeps the field and
+//! shows the reason. With several entities selected, the shared parameter is set on all of them.
 
 use std::collections::BTreeMap;
 
 use egui::{RichText, Ui};
 use hase_engine::model::{EntityType, ParamDef, ParamDisplay, ParamKind, ParamValue};
+use hase_engine::units::{Dimension, Unit};
 use hase_entities::catalogue::LiveValue;
 
 use crate::command::Command;
@@ -15,13 +17,32 @@ use crate::state::Editor;
 use crate::tasks::{FilePurpose, Tasks};
 use crate::theme::Palette;
 
-/// Text being edited and reasons for refused values, per parameter.
+/// Text being edited and reasons for refused values, per parameter; and the unit each field was last
+/// typed in, which outlives the selection so values are shown back in the units the user writes.
 #[derive(Default)]
 pub struct Buffers {
     /// Field text by parameter name.
     pub text: BTreeMap<String, String>,
     /// Refusal reason by parameter name.
     pub errors: BTreeMap<String, String>,
+    /// The unit last typed, by parameter name (`link.latency`, `link.bandwidth` for links).
+    pub units: BTreeMap<String, Unit>,
+}
+
+impl Buffers {
+    /// Forget the field texts and refusals (the selection or the document changed); keep the units.
+    pub fn reset_fields(&mut self) {
+        self.text.clear();
+        self.errors.clear();
+    }
+
+    /// Remember the unit a value of `field` was typed in (`None`: a bare number or a unitless kind).
+    pub fn remember_unit(&mut self, field: &str, unit: Option<Unit>) {
+        match unit {
+            Some(unit) => self.units.insert(field.to_string(), unit),
+            None => self.units.remove(field),
+        };
+    }
 }
 
 /// The current value of `def` on the selected instances: `Some` if they all agree.
@@ -150,7 +171,7 @@ fn editor_for(
             }
         }
         kind => {
-            let shown = current.map_or_else(String::new, ParamValue::display);
+            let shown = current.map_or_else(String::new, |v| def.display(v, buffers.units.get(&def.name)));
             let text = buffers.text.entry(def.name.clone()).or_insert_with(|| shown.clone());
             let multiline = matches!(kind, ParamKind::Text);
             let file = matches!(kind, ParamKind::File { .. });
@@ -166,13 +187,16 @@ fn editor_for(
                 .add(edit.desired_width(field_width).hint_text(hint).id_salt(("param", &def.name)))
                 .labelled_by(label_id);
             let response = response.on_hover_text(format!("{}; Enter to apply", kind.expected()));
-            if let Some(unit) = &def.unit {
+            // Rates and flop rates carry their unit in the text itself.
+            let unit_in_text = matches!(def.dimension(), Some(Dimension::Rate | Dimension::FlopRate));
+            if let Some(unit) = def.unit.as_ref().filter(|_| !unit_in_text) {
                 ui.weak(unit);
             }
             if response.lost_focus() && *text != shown {
-                match kind.parse(text) {
-                    Ok(value) => {
+                match def.parse_typed(text) {
+                    Ok((value, unit)) => {
                         buffers.errors.remove(&def.name);
+                        buffers.remember_unit(&def.name, unit);
                         if commit(editor, &net, names, &def.name, &value) {
                             buffers.text.remove(&def.name);
                         }
@@ -185,8 +209,8 @@ fn editor_for(
             if let ParamKind::File { extensions } = kind
                 && ui.button("Browse…").clicked()
             {
-                tasks.pick_file(
-                    ui.ctx(),
+                crate::file_dialog::pick_file(
+                    tasks,
                     FilePurpose::Param {
                         net: net.clone(),
                         instances: names.to_vec(),

@@ -36,6 +36,8 @@ pub struct WorkloadEditor {
     ranks: u32,
     text: BTreeMap<String, String>,
     errors: BTreeMap<String, String>,
+    /// The unit each program parameter was last typed in, shown back in it (kept across edits).
+    units: BTreeMap<String, hase_engine::units::Unit>,
     /// The rank whose inline stream is open in the text editor, with the text being edited.
     stream: Option<(u32, String)>,
     stream_error: Option<String>,
@@ -185,7 +187,8 @@ impl WorkloadEditor {
                     }
                     let overridden = params.contains_key(&def.name);
                     let reset = ui.add_enabled(overridden, egui::Button::new("reset").small());
-                    let default = def.default.as_ref().map_or_else(|| "none".into(), ParamValue::display);
+                    let default =
+                        def.default.as_ref().map_or_else(|| "none".into(), |v| def.display(v, None));
                     if reset.on_hover_text(format!("Back to the default, {default}")).clicked() {
                         set = Some((def.name.clone(), None));
                     }
@@ -239,7 +242,7 @@ impl WorkloadEditor {
                 chosen.filter(|c| *c != shown).map(ParamValue::Text)
             }
             kind => {
-                let shown = current.map_or_else(String::new, ParamValue::display);
+                let shown = current.map_or_else(String::new, |v| def.display(v, self.units.get(&def.name)));
                 let text = self.text.entry(def.name.clone()).or_insert_with(|| shown.clone());
                 // A grid column keeps last frame's width: claim the field's width so a table of
                 // text fields alone does not stay as narrow as its first frame.
@@ -255,9 +258,13 @@ impl WorkloadEditor {
                 if !(response.lost_focus() && *text != shown) {
                     return None;
                 }
-                match kind.parse(text) {
-                    Ok(value) => {
+                match def.parse_typed(text) {
+                    Ok((value, unit)) => {
                         self.errors.remove(&def.name);
+                        match unit {
+                            Some(unit) => self.units.insert(def.name.clone(), unit),
+                            None => self.units.remove(&def.name),
+                        };
                         Some(value)
                     }
                     Err(e) => {
@@ -324,8 +331,8 @@ impl WorkloadEditor {
                         }
                         if ui.small_button("File…").on_hover_text("Bind a stream file to this rank").clicked()
                         {
-                            tasks.pick_file(
-                                ui.ctx(),
+                            crate::file_dialog::pick_file(
+                                tasks,
                                 FilePurpose::StreamFile { rank },
                                 vec!["txt".into(), "stream".into()],
                             );
@@ -403,7 +410,7 @@ impl WorkloadEditor {
                 commit = Some(text.trim().to_string());
             }
             if ui.button("Browse…").clicked() {
-                tasks.pick_file(ui.ctx(), FilePurpose::TraceFile, Vec::new());
+                crate::file_dialog::pick_file(tasks, FilePurpose::TraceFile, Vec::new());
             }
         });
         if let Some(path) = commit {
@@ -458,7 +465,7 @@ impl WorkloadEditor {
                 .label("Run until")
                 .on_hover_text("Stop the run at this simulated time (empty: until the workload ends)")
                 .id;
-            let shown = settings.until.map_or_else(String::new, |t| t.to_string());
+            let shown = settings.until.map_or_else(String::new, hase_engine::units::format_time);
             let until = self.text.entry("until".into()).or_insert_with(|| shown.clone());
             let response = ui
                 .add(

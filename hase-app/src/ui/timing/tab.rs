@@ -5,7 +5,8 @@
 use egui::Ui;
 
 use super::{Diagram, show};
-use crate::run::{ReplayFile, Session};
+use crate::run::ReplayFile;
+use crate::session::Session;
 use crate::state::Editor;
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::animator::map::prefix_of;
@@ -63,7 +64,7 @@ pub fn show_tab(
                 let sides: Vec<usize> = (0..c.sides.len()).filter(|&i| c.sides[i].run.is_some()).collect();
                 if let Some(&side) = sides.get(index) {
                     let side = &mut c.sides[side];
-                    crate::run::reveal::reveal(&mut side.editor, &mut side.canvas, &path);
+                    crate::ui::reveal::reveal(&mut side.editor, &mut side.canvas, &path);
                 }
             }
             None => session.reveal_request = Some(path),

@@ -1,11 +1,9 @@
 //! Simulation runs in the editor: the run settings of the toolbar (trace level, seed, run-until
 //! time), runs in progress (cancel flag and progress counters shared with the worker), finished
-//! runs (statistics, the in-memory trace and its replay model), and the session that holds them
-//! with the replay views' state. The worker itself is in [`task`]; turning problems into log lines
-//! that reveal their entity is in [`reveal`].
+//! runs (statistics, the in-memory trace and its replay model). The app's session holds them with
+//! the replay views' state. The worker itself is in [`task`]; trace files are read by [`load`].
 
 pub mod load;
-pub mod reveal;
 pub mod task;
 
 use std::path::PathBuf;
@@ -20,11 +18,7 @@ use hase_engine::time::{SimTime, parse_time};
 use hase_engine::trace::Trace;
 
 use crate::replay::Replay;
-use crate::replay::events::Snapshot;
 use crate::replay::markers::Marker;
-use crate::ui::animator::Player;
-use crate::ui::compare::Compare;
-use crate::ui::timing::TimingState;
 
 /// Settings of the next run, as the toolbar edits them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -236,44 +230,6 @@ pub enum ReplayOutput {
     },
 }
 
-/// Runs and replay views of the editor.
-#[derive(Default)]
-pub struct Session {
-    /// Settings of the next run.
-    pub settings: RunSettings,
-    /// The project settings the toolbar last took over (and the project generation).
-    settings_seen: Option<(u64, hase_engine::model::RunSettings)>,
-    /// Runs in progress.
-    pub live: Vec<LiveRun>,
-    /// The last finished run of the design.
-    pub current: Option<Arc<FinishedRun>>,
-    /// Animator clock and controls.
-    pub player: Player,
-    /// Replay state of `current` at the player's time.
-    pub cursor: Snapshot,
-    /// Timing diagram state (view, cursors, folding, filter).
-    pub timing: TimingState,
-    /// The side-by-side comparison, when open.
-    pub compare: Option<Compare>,
-    /// An entity path to select and show on the canvas (clicked in the log or the diagram).
-    pub reveal_request: Option<String>,
-    /// Sort order of the statistics tables.
-    pub stats_view: crate::ui::stats::StatsView,
-    /// Which comparison side the statistics tab shows.
-    pub stats_side: usize,
-    /// Result of the last PNG export, written by the screenshot callback.
-    pub export_result: Arc<std::sync::Mutex<Option<Result<PathBuf, String>>>>,
-    /// When unsaved marker changes were first seen (input time, s).
-    pub markers_dirty_since: Option<f64>,
-    /// A file the replay views asked for (the app opens the dialog).
-    pub file_request: Option<ReplayFile>,
-    /// The design's markers, put aside while a comparison is open.
-    pub stashed_markers: Option<Vec<Marker>>,
-    /// What the animator drew over the canvas in the last frame.
-    pub drawn: crate::ui::animator::overlay::Drawn,
-    next_id: u64,
-}
-
 /// Markers to write to a sidecar.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MarkerSave {
@@ -295,106 +251,6 @@ pub const UNSAVED_MARKERS_NOTE: &str =
 impl Default for RunSettings {
     fn default() -> Self {
         RunSettings { level: 2, seed: 1, until_text: String::new() }
-    }
-}
-
-impl Session {
-    /// Take the run settings from the project whenever a different project is opened or its
-    /// settings change (an inspector edit, an undo): the project is the one source of truth.
-    pub fn follow_project(&mut self, generation: u64, project: &Project) {
-        let seen = Some((generation, project.settings.clone()));
-        if self.settings_seen != seen {
-            self.settings_seen = seen;
-            self.settings = RunSettings::from_project(project);
-        }
-    }
-
-    /// A fresh run id.
-    pub fn next_id(&mut self) -> u64 {
-        self.next_id += 1;
-        self.next_id
-    }
-
-    /// True while a run of `slot` is in progress.
-    pub fn running(&self, slot: Slot) -> bool {
-        self.live.iter().any(|l| l.slot == slot)
-    }
-
-    /// Ask every run in progress to stop.
-    pub fn stop_all(&self) {
-        for l in &self.live {
-            l.cancel.store(true, Ordering::SeqCst);
-        }
-    }
-
-    /// Where the markers being edited go: the sidecar of the design's run (its project or trace
-    /// file), or `None` while comparing or when the run has no file.
-    pub fn marker_save(&self) -> Option<MarkerSave> {
-        if self.compare.is_some() {
-            return None;
-        }
-        let run = self.current.as_ref()?;
-        Some(MarkerSave {
-            sidecar: run.markers_file.clone()?,
-            run_key: run.run_key.clone(),
-            markers: self.timing.markers.clone(),
-        })
-    }
-
-    /// Open `compare`. The design's markers are put aside (and returned when they still need
-    /// saving); the comparison starts without markers and keeps the ones placed in memory only.
-    pub fn enter_compare(&mut self, compare: Compare) -> Option<MarkerSave> {
-        let pending = self.timing.markers_dirty.then(|| self.marker_save()).flatten();
-        if self.compare.is_none() {
-            self.stashed_markers = Some(std::mem::take(&mut self.timing.markers));
-        } else {
-            self.timing.markers.clear();
-        }
-        self.compare = Some(compare);
-        self.timing.markers_dirty = false;
-        self.markers_dirty_since = None;
-        self.timing.markers_note = Some(COMPARE_MARKERS_NOTE.to_string());
-        pending
-    }
-
-    /// Close the comparison (if open) and bring the design's markers back.
-    pub fn leave_compare(&mut self) {
-        if self.compare.take().is_none() {
-            return;
-        }
-        self.timing.markers = self.stashed_markers.take().unwrap_or_default();
-        self.timing.markers_dirty = false;
-        self.markers_dirty_since = None;
-        self.player.speed_for_end = None;
-        self.timing.markers_note = self.main_markers_note();
-    }
-
-    /// Take the markers of a new run of the design (put aside while a comparison is open).
-    pub fn adopt_markers(&mut self, run: &FinishedRun) {
-        if self.compare.is_some() {
-            self.stashed_markers = Some(run.markers.clone());
-            return;
-        }
-        self.timing.markers.clone_from(&run.markers);
-        self.timing.markers_dirty = false;
-        self.markers_dirty_since = None;
-        self.timing.markers_note = (run.markers_file.is_none()).then(|| UNSAVED_MARKERS_NOTE.to_string());
-    }
-
-    fn main_markers_note(&self) -> Option<String> {
-        match &self.current {
-            Some(run) if run.markers_file.is_none() => Some(UNSAVED_MARKERS_NOTE.to_string()),
-            _ => None,
-        }
-    }
-
-    /// The run whose time the player follows: the comparison's longest run when comparing, else
-    /// the design's run.
-    pub fn clock_end(&self) -> SimTime {
-        match &self.compare {
-            Some(c) => c.end(),
-            None => self.current.as_ref().map_or(SimTime::ZERO, |r| r.replay.end),
-        }
     }
 }
 
@@ -426,49 +282,13 @@ mod tests {
     }
 
     #[test]
-    fn comparison_markers_stay_apart_from_the_designs_run() {
+    fn only_the_designs_run_files_its_markers() {
         let dir = tempfile::tempdir().unwrap();
-        let mut s = Session::default();
         let run = run_in(dir.path(), Slot::Main);
+        // The design's run keeps its markers beside the project file…
         assert_eq!(run.markers_file.as_deref(), Some(dir.path().join("tree.markers.ron").as_path()));
-        s.current = Some(Arc::clone(&run));
-        s.adopt_markers(&run);
-        assert_eq!(s.timing.markers_note, None);
-        s.timing.add_marker(1_000);
-        let design_markers = s.timing.markers.clone();
-        // Opening a comparison hands back the unsaved design markers and starts with none.
-        let pending = s.enter_compare(crate::ui::compare::thesis_example().unwrap()).unwrap();
-        assert_eq!(pending.sidecar, dir.path().join("tree.markers.ron"));
-        assert_eq!(
-            (pending.run_key.as_str(), pending.markers.as_slice()),
-            (run.run_key.as_str(), &design_markers[..])
-        );
-        assert!(s.timing.markers.is_empty() && !s.timing.markers_dirty);
-        assert_eq!(s.timing.markers_note.as_deref(), Some(COMPARE_MARKERS_NOTE));
-        // Markers placed while comparing are never filed under the design's run…
-        s.timing.add_marker(5);
-        assert_eq!(s.marker_save(), None);
-        // …nor under the comparison's own runs.
+        assert!(run.markers.is_empty());
+        // …the comparison's runs keep them in memory only.
         assert_eq!(run_in(dir.path(), Slot::Compare(1)).markers_file, None);
-        // A design run finishing meanwhile updates the markers put aside, not the comparison's.
-        s.adopt_markers(&run);
-        assert_eq!(s.timing.markers.len(), 1);
-        assert_eq!(s.timing.markers[0].time_ps, 5);
-        // Closing brings the design's markers back, saved where they belong.
-        s.stashed_markers = Some(design_markers.clone());
-        s.leave_compare();
-        assert!(s.compare.is_none());
-        assert_eq!(s.timing.markers, design_markers);
-        assert_eq!(s.timing.markers_note, None);
-        assert_eq!(s.marker_save().map(|m| m.sidecar), Some(dir.path().join("tree.markers.ron")));
-        // Closing twice changes nothing.
-        s.leave_compare();
-        assert_eq!(s.timing.markers, design_markers);
-        // A run of a project without a file says its markers are not saved.
-        let mut unsaved = Session::default();
-        let mut r = run_in(dir.path(), Slot::Main);
-        Arc::get_mut(&mut r).unwrap().markers_file = None;
-        unsaved.adopt_markers(&r);
-        assert_eq!(unsaved.timing.markers_note.as_deref(), Some(UNSAVED_MARKERS_NOTE));
     }
 }

@@ -39,7 +39,7 @@ pub struct RunRequest {
 
 /// Start a run on the `hase-sim` thread; the returned handle stops it and shows its progress.
 /// The run-until text must already have been checked.
-pub fn start(tasks: &Tasks, ctx: &egui::Context, request: RunRequest) -> LiveRun {
+pub fn start(tasks: &Tasks, request: RunRequest) -> LiveRun {
     let cancel = Arc::new(AtomicBool::new(false));
     let progress = Arc::new(RunProgress::default());
     let until = request.settings.until().ok().flatten();
@@ -51,7 +51,7 @@ pub fn start(tasks: &Tasks, ctx: &egui::Context, request: RunRequest) -> LiveRun
         slot: request.slot,
         until,
     };
-    tasks.spawn(ctx, "sim", move || {
+    tasks.spawn("sim", move || {
         let slot = request.slot;
         let result = execute(request, &cancel, &progress);
         TaskOutput::Replay(Box::new(ReplayOutput::Run(RunDone { slot, result })))

@@ -92,13 +92,13 @@ fn text<T>(result: Result<T, hase_library::store::StoreError>) -> Result<T, Stri
 }
 
 impl Tasks {
-    fn library(&self, ctx: &egui::Context, work: impl FnOnce() -> LibraryOutput + Send + 'static) {
-        self.spawn(ctx, "library", move || TaskOutput::Library(Box::new(work())));
+    fn library(&self, work: impl FnOnce() -> LibraryOutput + Send + 'static) {
+        self.spawn("library", move || TaskOutput::Library(Box::new(work())));
     }
 
     /// Open the store at `location` and read its recovery records.
-    pub fn library_open(&self, ctx: &egui::Context, location: LibraryLocation) {
-        self.library(ctx, move || {
+    pub fn library_open(&self, location: LibraryLocation) {
+        self.library(move || {
             let explicit = match &location {
                 LibraryLocation::Dir(dir) => Some(dir.as_path()),
                 _ => None,
@@ -112,30 +112,24 @@ impl Tasks {
     }
 
     /// List the stored projects.
-    pub fn library_list(&self, ctx: &egui::Context, store: &ProjectStore) {
+    pub fn library_list(&self, store: &ProjectStore) {
         let store = store.clone();
-        self.library(ctx, move || LibraryOutput::Listed(text(store.list())));
+        self.library(move || LibraryOutput::Listed(text(store.list())));
     }
 
     /// Read the history of project `name`.
-    pub fn library_history(&self, ctx: &egui::Context, store: &ProjectStore, name: String) {
+    pub fn library_history(&self, store: &ProjectStore, name: String) {
         let store = store.clone();
-        self.library(ctx, move || {
+        self.library(move || {
             let result = text(store.history(&name));
             LibraryOutput::History { name, result }
         });
     }
 
     /// Read project `name` (its newest version, or `version`) to open it.
-    pub fn library_load(
-        &self,
-        ctx: &egui::Context,
-        store: &ProjectStore,
-        name: String,
-        version: Option<u64>,
-    ) {
+    pub fn library_load(&self, store: &ProjectStore, name: String, version: Option<u64>) {
         let store = store.clone();
-        self.library(ctx, move || {
+        self.library(move || {
             let result = match version {
                 Some(v) => store.load_version(&name, v),
                 None => store.load(&name),
@@ -145,15 +139,9 @@ impl Tasks {
     }
 
     /// Save `project` as a new version of itself.
-    pub fn library_save(
-        &self,
-        ctx: &egui::Context,
-        store: &ProjectStore,
-        project: Project,
-        (generation, revision): (u64, u64),
-    ) {
+    pub fn library_save(&self, store: &ProjectStore, project: Project, (generation, revision): (u64, u64)) {
         let store = store.clone();
-        self.library(ctx, move || LibraryOutput::Saved {
+        self.library(move || LibraryOutput::Saved {
             revision,
             generation,
             result: text(store.save(&project)),
@@ -163,14 +151,13 @@ impl Tasks {
     /// Save `project` as a new project called `name`.
     pub fn library_save_as(
         &self,
-        ctx: &egui::Context,
         store: &ProjectStore,
         project: Project,
         name: String,
         (generation, revision): (u64, u64),
     ) {
         let store = store.clone();
-        self.library(ctx, move || LibraryOutput::SavedAs {
+        self.library(move || LibraryOutput::SavedAs {
             revision,
             generation,
             result: text(store.save_as(&project, &name)),
@@ -178,35 +165,35 @@ impl Tasks {
     }
 
     /// Rename stored project `from` to `to`.
-    pub fn library_rename(&self, ctx: &egui::Context, store: &ProjectStore, from: String, to: String) {
+    pub fn library_rename(&self, store: &ProjectStore, from: String, to: String) {
         let store = store.clone();
-        self.library(ctx, move || {
+        self.library(move || {
             let result = text(store.rename(&from, &to));
             LibraryOutput::Renamed { from, to, result }
         });
     }
 
     /// Delete stored project `name` with its history.
-    pub fn library_delete(&self, ctx: &egui::Context, store: &ProjectStore, name: String) {
+    pub fn library_delete(&self, store: &ProjectStore, name: String) {
         let store = store.clone();
-        self.library(ctx, move || {
+        self.library(move || {
             let result = text(store.delete(&name));
             LibraryOutput::Deleted { name, result }
         });
     }
 
     /// Read a RON file and store it (a new project, or a new version of the one of that name).
-    pub fn library_import(&self, ctx: &egui::Context, store: &ProjectStore, path: PathBuf) {
+    pub fn library_import(&self, store: &ProjectStore, path: PathBuf) {
         let store = store.clone();
-        self.library(ctx, move || {
+        self.library(move || {
             let result = text(store.import_ron(&path));
             LibraryOutput::Imported { path, result }
         });
     }
 
     /// Write `project` to a RON file (atomically).
-    pub fn export_ron(&self, ctx: &egui::Context, project: Project, path: PathBuf) {
-        self.library(ctx, move || {
+    pub fn export_ron(&self, project: Project, path: PathBuf) {
+        self.library(move || {
             let result =
                 hase_engine::model::save_project(&project, Path::new(&path)).map_err(|e| e.to_string());
             LibraryOutput::Exported { path, result }
@@ -214,15 +201,15 @@ impl Tasks {
     }
 
     /// Write `project` to its recovery slot.
-    pub fn library_autosave(&self, ctx: &egui::Context, store: &ProjectStore, project: Project) {
+    pub fn library_autosave(&self, store: &ProjectStore, project: Project) {
         let store = store.clone();
-        self.library(ctx, move || LibraryOutput::Autosaved(text(store.autosave(&project))));
+        self.library(move || LibraryOutput::Autosaved(text(store.autosave(&project))));
     }
 
     /// Drop the recovery record of project `name`.
-    pub fn library_discard_recovery(&self, ctx: &egui::Context, store: &ProjectStore, name: String) {
+    pub fn library_discard_recovery(&self, store: &ProjectStore, name: String) {
         let store = store.clone();
-        self.library(ctx, move || {
+        self.library(move || {
             let result = text(store.discard_recovery(&name));
             LibraryOutput::RecoveryDiscarded { name, result }
         });

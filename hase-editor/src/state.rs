@@ -10,7 +10,6 @@ use hase_engine::model::Project;
 
 use crate::command::{Command, Fragment, History};
 use crate::document::{Document, NetworkId};
-use crate::theme::ThemeChoice;
 
 /// One step into the hierarchy: the compound instance opened and its type.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,6 +80,16 @@ pub struct Toast {
     pub text: String,
     /// When it was raised.
     pub since: Instant,
+}
+
+/// Light or dark (the colours themselves live in the app's theme).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ThemeChoice {
+    /// Dark background (default).
+    #[default]
+    Dark,
+    /// Light background.
+    Light,
 }
 
 /// View settings of the editor.

@@ -1,6 +1,7 @@
 //! Background work: anything that may take longer than a frame (file dialogs, reading and writing
 //! project files; later simulation runs and sweeps) runs on its own thread and reports back through
-//! a channel that the app polls every frame. Nothing here blocks the UI thread.
+//! a channel that the app polls every frame. Nothing here blocks the UI thread; a finished task
+//! wakes the UI through the [`Waker`] the app installs (egui's repaint request).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -75,66 +76,85 @@ pub enum TaskOutput {
     Library(Box<crate::library::LibraryOutput>),
 }
 
+/// Wakes the UI when a task has finished (the app installs egui's repaint request).
+#[derive(Clone)]
+pub struct Waker(Arc<dyn Fn() + Send + Sync>);
+
+impl Waker {
+    /// A waker that calls `wake`.
+    pub fn new(wake: impl Fn() + Send + Sync + 'static) -> Self {
+        Waker(Arc::new(wake))
+    }
+
+    /// Wake the UI.
+    pub fn wake(&self) {
+        (self.0)();
+    }
+}
+
+impl Default for Waker {
+    /// Wakes nothing (tests and headless use poll on their own).
+    fn default() -> Self {
+        Waker::new(|| {})
+    }
+}
+
+impl std::fmt::Debug for Waker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Waker")
+    }
+}
+
 /// Spawns tasks and collects what they report.
 pub struct Tasks {
     sender: Sender<TaskOutput>,
     receiver: Receiver<TaskOutput>,
     running: Arc<AtomicUsize>,
+    waker: Waker,
 }
 
 impl Default for Tasks {
     fn default() -> Self {
         let (sender, receiver) = channel();
-        Tasks { sender, receiver, running: Arc::new(AtomicUsize::new(0)) }
+        Tasks { sender, receiver, running: Arc::new(AtomicUsize::new(0)), waker: Waker::default() }
     }
 }
 
 impl Tasks {
+    /// Wake the UI through `waker` whenever a task finishes.
+    pub fn set_waker(&mut self, waker: Waker) {
+        self.waker = waker;
+    }
+
     /// Run `work` on a new thread; its output arrives through [`Tasks::poll`] and wakes the UI.
-    pub fn spawn(&self, ctx: &egui::Context, name: &str, work: impl FnOnce() -> TaskOutput + Send + 'static) {
+    pub fn spawn(&self, name: &str, work: impl FnOnce() -> TaskOutput + Send + 'static) {
         let sender = self.sender.clone();
         let running = Arc::clone(&self.running);
-        let ctx = ctx.clone();
+        let waker = self.waker.clone();
         running.fetch_add(1, Ordering::SeqCst);
         let spawned = std::thread::Builder::new().name(format!("hase-{name}")).spawn(move || {
             let output = work();
             running.fetch_sub(1, Ordering::SeqCst);
             // The receiver only disappears when the app is closing.
             let _ = sender.send(output);
-            ctx.request_repaint();
+            waker.wake();
         });
         if spawned.is_err() {
             self.running.fetch_sub(1, Ordering::SeqCst);
         }
     }
 
-    /// Open a file dialog off the UI thread.
-    pub fn pick_file(&self, ctx: &egui::Context, purpose: FilePurpose, extensions: Vec<String>) {
-        self.spawn(ctx, "file-dialog", move || {
-            let mut dialog = rfd::FileDialog::new();
-            if !extensions.is_empty() {
-                dialog = dialog.add_filter("accepted", &extensions);
-            }
-            let path = match &purpose {
-                FilePurpose::SaveProjectAs => dialog.set_file_name("project.ron").save_file(),
-                FilePurpose::ExportRon { file_name } => dialog.set_file_name(file_name).save_file(),
-                _ => dialog.pick_file(),
-            };
-            TaskOutput::FileChosen { purpose, path }
-        });
-    }
-
     /// Read a project file off the UI thread.
-    pub fn open_project(&self, ctx: &egui::Context, path: PathBuf) {
-        self.spawn(ctx, "open", move || {
+    pub fn open_project(&self, path: PathBuf) {
+        self.spawn("open", move || {
             let result = hase_engine::model::load_project(&path).map(Box::new).map_err(|e| e.to_string());
             TaskOutput::ProjectOpened { path, result }
         });
     }
 
     /// Write a project file off the UI thread.
-    pub fn save_project(&self, ctx: &egui::Context, project: Project, path: PathBuf, revision: u64) {
-        self.spawn(ctx, "save", move || {
+    pub fn save_project(&self, project: Project, path: PathBuf, revision: u64) {
+        self.spawn("save", move || {
             let result = hase_engine::model::save_project(&project, &path).map_err(|e| e.to_string());
             TaskOutput::ProjectSaved { path, revision, result }
         });
@@ -168,15 +188,14 @@ mod tests {
 
     #[test]
     fn saves_and_reopens_a_project_off_the_ui_thread() {
-        let ctx = egui::Context::default();
         let tasks = Tasks::default();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("demo.ron");
-        tasks.save_project(&ctx, demo_project(), path.clone(), 7);
+        tasks.save_project(demo_project(), path.clone(), 7);
         let TaskOutput::ProjectSaved { revision, result, .. } = wait(&tasks) else { panic!() };
         assert_eq!(revision, 7);
         result.unwrap();
-        tasks.open_project(&ctx, path);
+        tasks.open_project(path);
         let TaskOutput::ProjectOpened { result, .. } = wait(&tasks) else { panic!() };
         assert_eq!(*result.unwrap(), demo_project());
         assert_eq!(tasks.running(), 0);
@@ -184,12 +203,11 @@ mod tests {
 
     #[test]
     fn a_broken_file_reports_where() {
-        let ctx = egui::Context::default();
         let tasks = Tasks::default();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("bad.ron");
         std::fs::write(&path, "(\n  schema_version: 1,\n  name: oops\n)").unwrap();
-        tasks.open_project(&ctx, path);
+        tasks.open_project(path);
         let TaskOutput::ProjectOpened { result, .. } = wait(&tasks) else { panic!() };
         let error = result.unwrap_err();
         assert!(error.contains("bad.ron:3:"), "{error}");

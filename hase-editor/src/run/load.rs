@@ -24,7 +24,7 @@ use crate::tasks::{TaskOutput, Tasks};
 const CHECK_EVERY: u64 = 50_000;
 
 /// Read `path` on its own thread; `project` is the design the trace is shown on.
-pub fn start(tasks: &Tasks, ctx: &egui::Context, path: PathBuf, project: Project, id: u64) -> LiveRun {
+pub fn start(tasks: &Tasks, path: PathBuf, project: Project, id: u64) -> LiveRun {
     let cancel = Arc::new(AtomicBool::new(false));
     let progress = Arc::new(RunProgress::default());
     let live = LiveRun {
@@ -38,7 +38,7 @@ pub fn start(tasks: &Tasks, ctx: &egui::Context, path: PathBuf, project: Project
         slot: Slot::Main,
         until: None,
     };
-    tasks.spawn(ctx, "load-trace", move || {
+    tasks.spawn("load-trace", move || {
         let result =
             load(&path, project, id, &cancel, &progress).map_err(|text| vec![Problem { path: None, text }]);
         TaskOutput::Replay(Box::new(ReplayOutput::Run(RunDone { slot: Slot::Main, result })))

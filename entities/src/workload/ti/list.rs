@@ -1,0 +1,92 @@
+//! List files of a TI trace: each entry is looked for relative to the list file first and, failing
+//! that, relative to the working directory — SimGrid's `smpirun -replay` reads entries relative to
+//! the working directory, so lists written for it work unchanged — and the trace says which was used.
+
+use std::path::{Path, PathBuf};
+
+use super::lines::ListEntry;
+use super::{TiError, TiErrorKind};
+
+/// Where the entries of a list file were found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ListBase {
+    /// The trace was a single file, not a list.
+    #[default]
+    NotAList,
+    /// Every entry relative to the list file's directory (or absolute).
+    ListDirectory,
+    /// Every entry relative to the working directory (SimGrid's rule).
+    WorkingDirectory,
+    /// Some entries one way, some the other.
+    Mixed,
+}
+
+impl ListBase {
+    /// A sentence for the user, or `None` for a single trace file.
+    pub fn describe(self) -> Option<&'static str> {
+        match self {
+            ListBase::NotAList => None,
+            ListBase::ListDirectory => Some("list entries found relative to the list file"),
+            ListBase::WorkingDirectory => {
+                Some("list entries found relative to the working directory (SimGrid's rule)")
+            }
+            ListBase::Mixed => Some(
+                "list entries found partly relative to the list file, partly relative to the working \
+                 directory",
+            ),
+        }
+    }
+
+    fn with(self, other: ListBase) -> ListBase {
+        match self {
+            ListBase::NotAList => other,
+            same if same == other => same,
+            _ => ListBase::Mixed,
+        }
+    }
+}
+
+/// Read every entry of the list at `list`: `(shown path, text)` per entry, and where they were found.
+pub(super) fn read_entries(
+    list: &Path,
+    entries: &[ListEntry<'_>],
+    read: &mut dyn FnMut(&Path) -> std::io::Result<String>,
+) -> Result<(Vec<(String, String)>, ListBase), TiError> {
+    let dir = list.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut files = Vec::with_capacity(entries.len());
+    let mut found = ListBase::NotAList;
+    for entry in entries {
+        let beside: PathBuf = dir.join(entry.text);
+        let working = Path::new(entry.text);
+        let (path, base, text) = match read(&beside) {
+            Ok(text) => (beside, ListBase::ListDirectory, text),
+            // An absolute entry, or a list in the working directory: there is nowhere else to look.
+            Err(e) if beside == working || working.is_absolute() => {
+                return Err(cannot_read(list, entry, e.to_string()));
+            }
+            Err(beside_error) => match read(working) {
+                Ok(text) => (working.to_path_buf(), ListBase::WorkingDirectory, text),
+                Err(working_error) => {
+                    let message = format!(
+                        "not relative to the list file ({}: {beside_error}) nor to the working directory \
+                         ({working_error})",
+                        beside.display()
+                    );
+                    return Err(cannot_read(list, entry, message));
+                }
+            },
+        };
+        found = found.with(base);
+        files.push((path.display().to_string(), text));
+    }
+    Ok((files, found))
+}
+
+fn cannot_read(list: &Path, entry: &ListEntry<'_>, message: String) -> TiError {
+    TiError::At {
+        file: list.display().to_string(),
+        line: entry.line,
+        column: entry.column,
+        kind: TiErrorKind::CannotRead { path: entry.text.to_string(), message },
+    }
+}

@@ -1,0 +1,23 @@
+//! hase-editor: the editor's state without any GUI (rerun's model: state crates apart from view
+//! crates). `hase-app` draws it with egui; nothing here knows about egui, eframe or winit (the
+//! dependency-rule test in `tests/tests/e2e/architecture.rs` checks it).
+//!
+//! - [`document`]: the edited project plus the built-in types.
+//! - [`command`]: the only place the document changes, with undo/redo.
+//! - [`state`]: what the panels share (selection, hierarchy path, log, settings).
+//! - [`run`]: simulation runs from the editor (settings, the worker, finished runs, trace files).
+//! - [`replay`]: the data the animator and the timing diagram read.
+//! - [`library`]: the project library (sled store) as the editor sees it, and its store calls.
+//! - [`tasks`]: background work reporting through a channel; [`examples`]: `projects/` embedded.
+
+pub mod command;
+pub mod document;
+pub mod examples;
+pub mod library;
+pub mod replay;
+pub mod run;
+pub mod state;
+pub mod tasks;
+
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
