@@ -29,6 +29,8 @@ mod gui_tests_design;
 #[cfg(test)]
 mod gui_tests_library;
 #[cfg(test)]
+mod gui_tests_sheet;
+#[cfg(test)]
 mod replay_gui_tests;
 #[cfg(test)]
 mod replay_gui_tests_linked;

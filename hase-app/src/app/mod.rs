@@ -271,6 +271,16 @@ impl App {
                 self.inspector.show(ui, &mut self.editor, &self.tasks, &palette);
             },
         );
+        if let Some(sheet) = self.inspector.take_sheet_request() {
+            // A relative sheet path is the project's, as when the simulator loads it.
+            let base = self
+                .editor
+                .file
+                .as_deref()
+                .and_then(std::path::Path::parent)
+                .map(std::path::Path::to_path_buf);
+            self.windows.sheet_viewer.open(&sheet, &base.unwrap_or_else(|| ".".into()));
+        }
         egui::CentralPanel::no_frame().show(ui, |ui| {
             // No gap between the breadcrumb bar and the canvas (the window background would show).
             ui.spacing_mut().item_spacing.y = 0.0;

@@ -27,6 +27,8 @@ pub struct Buffers {
     pub errors: BTreeMap<String, String>,
     /// The unit last typed, by parameter name (`link.latency`, `link.bandwidth` for links).
     pub units: BTreeMap<String, Unit>,
+    /// A data sheet the user asked to view (the `sheet` value), for the app to open.
+    pub view_sheet: Option<String>,
 }
 
 impl Buffers {
@@ -176,7 +178,14 @@ fn editor_for(
             let multiline = matches!(kind, ParamKind::Text);
             let file = matches!(kind, ParamKind::File { .. });
             let unit_room = if def.unit.is_some() { 44.0 } else { 0.0 };
-            let field_width = if file { width - 70.0 } else { width - unit_room };
+            let sheet = file && def.name == SHEET_PARAM;
+            let field_width = if sheet {
+                width - 190.0
+            } else if file {
+                width - 70.0
+            } else {
+                width - unit_room
+            };
             let edit = if multiline {
                 egui::TextEdit::multiline(text).desired_rows(3)
             } else {
@@ -219,7 +228,40 @@ fn editor_for(
                     extensions.clone(),
                 );
             }
+            if sheet {
+                sheet_buttons(ui, editor, buffers, names, current);
+            }
         }
+    }
+}
+
+/// The data-sheet network parameter: a file, or a built-in sheet by name.
+const SHEET_PARAM: &str = "sheet";
+
+/// Beside a `sheet` field: a menu of the built-in sheets and a button opening the viewer.
+fn sheet_buttons(
+    ui: &mut Ui,
+    editor: &mut Editor,
+    buffers: &mut Buffers,
+    names: &[String],
+    current: Option<&ParamValue>,
+) {
+    let net = editor.current_net();
+    ui.menu_button("Built-in", |ui| {
+        for name in hase_entities::netmodel::datasheet::builtin_names() {
+            if ui.button(name).clicked() {
+                buffers.text.remove(SHEET_PARAM);
+                commit(editor, &net, names, SHEET_PARAM, &ParamValue::Text(name.into()));
+                ui.close();
+            }
+        }
+    })
+    .response
+    .on_hover_text("Built-in data sheets");
+    let value = current.and_then(ParamValue::as_text);
+    let view = ui.add_enabled(value.is_some(), egui::Button::new("View…"));
+    if view.on_hover_text("Plot the sheet's equations and calculate times").clicked() {
+        buffers.view_sheet = value.map(str::to_string);
     }
 }
 
