@@ -9,9 +9,11 @@
 //! replay the kernel's event sequence (asserted before measuring). A fourth loop keeps only the radix
 //! heap and one shared generator: queue speed with no per-entity state. Throughput is events/s.
 
-#![allow(missing_docs)]
-// A benchmark whose model cannot be built has nothing to measure: failing loudly is right.
-#![allow(clippy::unwrap_used)]
+#![allow(missing_docs, reason = "criterion's macros generate undocumented items")]
+#![allow(
+    clippy::unwrap_used,
+    reason = "a benchmark whose model cannot be built has nothing to measure: failing loudly is right"
+)]
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

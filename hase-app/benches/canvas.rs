@@ -12,9 +12,9 @@ use hase_app::document::{Document, NetworkId};
 use hase_app::icons::Icons;
 use hase_app::state::Editor;
 use hase_app::theme::Palette;
-use hase_app::ui::canvas::Canvas;
 use hase_app::ui::canvas::geometry::Scene;
 use hase_app::ui::canvas::view::View;
+use hase_app::ui::canvas::{Canvas, CanvasContext};
 use hase_engine::model::Project;
 use hase_templates::{ProjectForm, TemplateSpec, Topology, template_project};
 
@@ -34,7 +34,8 @@ fn frame(
 ) {
     let mut out = ctx.run_ui(input(), |ui| {
         icons.ensure_loaded(ui.ctx());
-        egui::CentralPanel::no_frame().show(ui, |ui| canvas.show(ui, editor, icons, palette));
+        egui::CentralPanel::no_frame()
+            .show(ui, |ui| canvas.show(ui, editor, CanvasContext { icons, palette, replay: None }));
     });
     // Tessellation is part of a frame's CPU cost (the integration does it before painting).
     let primitives = ctx.tessellate(std::mem::take(&mut out.shapes), out.pixels_per_point);

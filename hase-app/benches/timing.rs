@@ -11,8 +11,7 @@
 //! (states, packets, link load); `animator_frame_*` the whole canvas frame with the overlay and
 //! tessellation.
 
-// Setup failures in a benchmark are bugs to stop at.
-#![allow(clippy::expect_used)]
+#![allow(clippy::expect_used, reason = "setup failures in a benchmark are bugs to stop at")]
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -28,12 +27,12 @@ use hase_app::run::{RunProgress, RunSettings, Slot};
 use hase_app::state::Editor;
 use hase_app::theme::{Palette, ReplayColours, ThemeChoice};
 use hase_app::ui::animator::images::StateImages;
-use hase_app::ui::animator::{MapCache, Player, draw_on_canvas};
-use hase_app::ui::canvas::Canvas;
+use hase_app::ui::animator::{MapCache, Player};
+use hase_app::ui::canvas::{Canvas, CanvasContext, ReplayLayer};
 use hase_app::ui::timing::draw::{Geometry, RULER_HEIGHT, Scene, bar_mesh};
 use hase_app::ui::timing::rows::RowKind;
 use hase_app::ui::timing::view::TimeView;
-use hase_app::ui::timing::{Diagram, LABEL_WIDTH, TimingState, show};
+use hase_app::ui::timing::{Diagram, LABEL_WIDTH, TimingContext, TimingState, show};
 use hase_engine::model::{ParamValue, Workload};
 use hase_engine::time::SimTime;
 use hase_engine::trace::{EntityInfo, TraceHeader};
@@ -151,7 +150,15 @@ fn bench_timing(c: &mut Criterion) {
                         let diagrams = [Diagram { replay: &replay, title: None, selected: Vec::new() }];
                         state.fitted_for = Some(1);
                         state.view = view;
-                        show(ui, state, &diagrams, 1, view.left_ps, &colours, &palette);
+                        let cx = TimingContext {
+                            diagrams: &diagrams,
+                            key: 1,
+                            now_ps: view.left_ps,
+                            stale: false,
+                            colours: &colours,
+                            palette: &palette,
+                        };
+                        show(ui, state, &cx);
                     });
                 });
                 let primitives = ctx.tessellate(std::mem::take(&mut out.shapes), out.pixels_per_point);
@@ -218,30 +225,25 @@ fn bench_animator(c: &mut Criterion) {
         screen_rect: Some(Rect::from_min_size(Pos2::ZERO, Vec2::new(1_280.0, 800.0))),
         ..RawInput::default()
     };
-    let mut frame = |with_canvas: bool, player: &mut Player, editor: &mut Editor, canvas: &mut Canvas| {
+    // `with_replay` false: the canvas alone, for the cost the replay layers add.
+    let mut frame = |with_replay: bool, player: &mut Player, editor: &mut Editor, canvas: &mut Canvas| {
         player.time = SimTime((player.time.0 + step.0) % run.replay.end.0.max(1));
         let mut drawn = None;
         let mut out = ctx.run_ui(input(), |ui| {
             icons.ensure_loaded(ui.ctx());
             egui::CentralPanel::no_frame().show(ui, |ui| {
-                if with_canvas {
-                    canvas.show(ui, editor, &icons, &palette);
-                }
-                run.replay.log.seek(&mut snap, player.time);
-                let painter = ui.painter_at(canvas.area);
-                drawn = Some(draw_on_canvas(
-                    &painter,
-                    ui.ctx(),
-                    canvas,
-                    editor,
-                    &run,
-                    &snap,
-                    &mut cache,
+                let replay = with_replay.then(|| ReplayLayer {
+                    run: &run,
+                    snap: &mut snap,
                     player,
-                    &mut images,
-                    &colours,
-                    &palette,
-                ));
+                    clock_end: run.replay.end,
+                    map: &mut cache,
+                    images: &mut images,
+                    colours: &colours,
+                    stale: false,
+                });
+                canvas.show(ui, editor, CanvasContext { icons: &icons, palette: &palette, replay });
+                drawn = Some(canvas.drawn_replay);
             });
         });
         let primitives = ctx.tessellate(std::mem::take(&mut out.shapes), out.pixels_per_point);
@@ -262,7 +264,7 @@ fn bench_animator(c: &mut Criterion) {
         player.time = SimTime(run.replay.end.0 / 3);
         let drawn = frame(true, &mut player, &mut editor, &mut canvas);
         eprintln!("{name}: {drawn:?}");
-        c.bench_function(&format!("animator_overlay_fat_tree_1024_{name}"), |b| {
+        c.bench_function(&format!("animator_canvas_only_fat_tree_1024_{name}"), |b| {
             b.iter(|| frame(false, &mut player, &mut editor, &mut canvas));
         });
         c.bench_function(&format!("animator_frame_fat_tree_1024_{name}"), |b| {

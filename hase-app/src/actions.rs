@@ -1,5 +1,7 @@
 //! Editor actions: what menus, keyboard shortcuts and toolbar buttons ask for. Each has a menu
-//! label and an optional shortcut; the app carries them out in one place (`App::perform`).
+//! label and an optional shortcut; [`MENUS`] says which menu holds it. The menus and the Help
+//! menu's shortcut sheet are both drawn from these, so they cannot disagree. The app carries
+//! actions out in one place (`App::perform`).
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
@@ -93,7 +95,57 @@ pub enum Action {
     CloseCompare,
     /// Simulate ▸ Open trace….
     OpenTrace,
+    /// Help ▸ a topic.
+    Help(HelpTopic),
 }
+
+/// What the Help menu shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HelpTopic {
+    /// The keyboard shortcuts, by menu.
+    Shortcuts,
+    /// A short guide: run, play, O/X, compare, experiments.
+    FirstSteps,
+    /// One of the documents shipped with hase (index into `ui::help::DOCS`).
+    Doc(usize),
+    /// Version and licences.
+    About,
+}
+
+/// The menus and their actions that have shortcuts, in menu order (the shortcut sheet lists these;
+/// a test checks every keyed action is here).
+pub const MENUS: [(&str, &[Action]); 6] = [
+    ("File", &[Action::NewProject, Action::Open, Action::Save, Action::SaveAs, Action::Quit]),
+    (
+        "Edit",
+        &[
+            Action::Undo,
+            Action::Redo,
+            Action::Cut,
+            Action::Copy,
+            Action::Paste,
+            Action::Duplicate,
+            Action::Delete,
+            Action::SelectAll,
+            Action::Group,
+            Action::Ungroup,
+        ],
+    ),
+    ("View", &[Action::ZoomIn, Action::ZoomOut, Action::ZoomFit, Action::ZoomReset, Action::GoUp]),
+    (
+        "Simulate",
+        &[
+            Action::Validate,
+            Action::Run,
+            Action::Stop,
+            Action::PlayPause,
+            Action::StepForward,
+            Action::StepBack,
+        ],
+    ),
+    ("Canvas", &[Action::Escape]),
+    ("Help", &[Action::Help(HelpTopic::Shortcuts)]),
+];
 
 const fn cmd(key: Key) -> KeyboardShortcut {
     KeyboardShortcut::new(Modifiers::COMMAND, key)
@@ -110,7 +162,7 @@ const fn plain(key: Key) -> KeyboardShortcut {
 impl Action {
     /// Actions reachable by keyboard, more specific shortcuts first (egui matches Ctrl+Z inside
     /// Ctrl+Shift+Z otherwise).
-    pub const KEYED: [Action; 27] = [
+    pub const KEYED: [Action; 28] = [
         Action::Stop,
         Action::Run,
         Action::PlayPause,
@@ -138,7 +190,60 @@ impl Action {
         Action::GoUp,
         Action::Validate,
         Action::Escape,
+        Action::Help(HelpTopic::Shortcuts),
     ];
+
+    /// The menu text.
+    pub fn label(self) -> &'static str {
+        match self {
+            Action::NewProject => "New project",
+            Action::Open => "Open…",
+            Action::ImportRon => "Import RON…",
+            Action::ExportRon => "Export RON…",
+            Action::OpenExample(_) => "Open example",
+            Action::InsertTemplate => "From template…",
+            Action::Save => "Save",
+            Action::SaveAs => "Save as…",
+            Action::Quit => "Quit",
+            Action::Undo => "Undo",
+            Action::Redo => "Redo",
+            Action::Cut => "Cut",
+            Action::Copy => "Copy",
+            Action::Paste => "Paste",
+            Action::Duplicate => "Duplicate",
+            Action::Delete => "Delete",
+            Action::SelectAll => "Select all",
+            Action::Align(_) => "Align",
+            Action::Group => "Group into compound",
+            Action::Ungroup => "Ungroup",
+            Action::ZoomIn => "Zoom in",
+            Action::ZoomOut => "Zoom out",
+            Action::ZoomFit => "Zoom to fit",
+            Action::ZoomReset => "Actual size",
+            Action::ToggleGrid => "Grid",
+            Action::ToggleSnap => "Snap to grid",
+            Action::Theme(_) => "Theme",
+            Action::ToggleLegend => "Port legend",
+            Action::GoUp => "Up one level",
+            Action::OpenSelected => "Open compound",
+            Action::Validate => "Check design",
+            Action::Escape => "Cancel the tool, clear the selection",
+            Action::Run => "Run",
+            Action::Stop => "Stop",
+            Action::PlayPause => "Play / pause replay",
+            Action::StepForward => "Next event",
+            Action::StepBack => "Previous event",
+            Action::CompareExample => "Fat tree vs binary tree (example)",
+            Action::CompareWithFile => "This design with a project file…",
+            Action::CompareVariant => "This design with different settings…",
+            Action::CloseCompare => "Close comparison",
+            Action::OpenTrace => "Open trace…",
+            Action::Help(HelpTopic::Shortcuts) => "Keyboard shortcuts",
+            Action::Help(HelpTopic::FirstSteps) => "First steps",
+            Action::Help(HelpTopic::Doc(_)) => "Documentation",
+            Action::Help(HelpTopic::About) => "About hase",
+        }
+    }
 
     /// The keyboard shortcut, if any.
     pub fn shortcut(self) -> Option<KeyboardShortcut> {
@@ -170,6 +275,7 @@ impl Action {
             Action::PlayPause => plain(Key::Space),
             Action::StepForward => plain(Key::ArrowRight),
             Action::StepBack => plain(Key::ArrowLeft),
+            Action::Help(HelpTopic::Shortcuts) => plain(Key::F1),
             _ => return None,
         })
     }
@@ -201,6 +307,7 @@ impl Action {
                 | Action::Validate
                 | Action::Run
                 | Action::Stop
+                | Action::Help(_)
         )
     }
 }
@@ -208,6 +315,15 @@ impl Action {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shortcut_sheet_lists_every_keyed_action_once() {
+        let listed: Vec<Action> = MENUS.iter().flat_map(|(_, actions)| actions.iter().copied()).collect();
+        for action in Action::KEYED {
+            assert_eq!(listed.iter().filter(|a| **a == action).count(), 1, "{action:?}");
+        }
+        assert!(listed.iter().all(|a| a.shortcut().is_some()), "the sheet lists actions with shortcuts");
+    }
 
     #[test]
     fn keyed_actions_have_distinct_shortcuts_and_specific_ones_come_first() {

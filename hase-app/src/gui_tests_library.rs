@@ -57,8 +57,14 @@ fn save_then_reopen_equal_and_open_an_earlier_version() {
     assert_eq!(name, "Allreduce on a fat tree");
     add_processor(&mut h, "extra0");
     assert_eq!(h.state().title(), format!("{name} * — hase"));
+    // The first save of a project not in the library asks its name; Enter confirms it.
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    settle(&mut h);
+    assert!(h.query_by_label("Save to the library").is_some(), "the first Ctrl+S asks a name");
+    assert!(h.state().editor.is_dirty(), "nothing is saved before the name is confirmed");
+    h.key_press(Key::Enter);
     wait_for(&mut h, "the first save", |app| !app.editor.is_dirty());
+    assert!(h.state().windows.save_as.is_none());
     assert_eq!(h.state().title(), format!("{name} — hase"));
     let first = h.state().editor.doc.project.clone();
     add_processor(&mut h, "extra1");
@@ -115,8 +121,10 @@ fn recovery_is_offered_after_an_unclean_exit() {
     assert!(app.editor.doc.project.network.instances.contains_key("p0"));
     assert!(app.editor.is_dirty(), "restored work is still unsaved");
     assert_eq!(app.title(), "lost work * — hase");
-    // Saving it clears the recovery record.
+    // Saving it (its first save to the library: named, Enter confirms) clears the recovery record.
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    settle(&mut h);
+    h.key_press(Key::Enter);
     wait_for(&mut h, "the save", |app| !app.editor.is_dirty());
     let store = h.state().library.store().unwrap().clone();
     assert_eq!(store.recovery_for("lost work").unwrap(), None);
@@ -177,9 +185,10 @@ fn export_then_import_ron_through_the_file_dialogs() {
     let ctx = h.ctx.clone();
     // The user picks a file in the Export dialog (rfd runs on a thread; its answer is this).
     let file = dir.path().join("exported");
-    let chosen = |purpose, path: &std::path::Path| crate::tasks::TaskOutput::FileChosen {
-        purpose,
+    let chosen = |purpose, path: &std::path::Path| crate::tasks::TaskOutput::FileDialogClosed {
+        request: crate::tasks::FileRequest::project(purpose, vec!["ron".into()]),
         path: Some(path.to_path_buf()),
+        shown: true,
     };
     let purpose = crate::tasks::FilePurpose::ExportRon { file_name: "x.ron".into() };
     h.state_mut().task_finished(&ctx, chosen(purpose, &file));

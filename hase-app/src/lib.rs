@@ -27,9 +27,15 @@ mod gui_tests;
 #[cfg(test)]
 mod gui_tests_design;
 #[cfg(test)]
+mod gui_tests_files;
+#[cfg(test)]
 mod gui_tests_library;
 #[cfg(test)]
+mod gui_tests_newcomer;
+#[cfg(test)]
 mod gui_tests_sheet;
+#[cfg(test)]
+mod panel_tests;
 #[cfg(test)]
 mod replay_gui_tests;
 #[cfg(test)]

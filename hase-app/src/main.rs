@@ -1,5 +1,5 @@
 //! The `hase` binary: the desktop editor with no arguments (or a `.ron` project path), the command line
-//! (`hase run|validate|new|trace|datasheet|mpi`) otherwise.
+//! (`hase run|validate|new|trace|sweep|experiments|datasheet|mpi`) otherwise.
 
 mod cli;
 

@@ -11,11 +11,11 @@ use egui_kittest::kittest::Queryable;
 use hase_engine::time::SimTime;
 
 use crate::app::{App, StartOptions};
+use crate::ui::time_text::{at, span};
 use crate::ui::timing::LABEL_WIDTH;
 use crate::ui::timing::cursors::readout;
 use crate::ui::timing::draw::{ROW_HEIGHT, RULER_HEIGHT};
 use crate::ui::timing::rows::RowKind;
-use crate::ui::timing::ticks::unit_for;
 
 pub(crate) fn harness_with(project: hase_engine::model::Project) -> Harness<'static, App> {
     let mut app = App::new(StartOptions::default());
@@ -67,8 +67,8 @@ fn run_a_project_and_see_the_summary() {
     let run = h.state().session.current.clone().unwrap();
     assert_eq!(run.stats.outcome, "completed");
     // The status bar and the statistics tab show the outcome and makespan.
-    let makespan = SimTime(run.stats.makespan_ps);
-    assert_eq!(makespan.to_string(), "1.156 ms");
+    let makespan = crate::ui::time_text::figure(SimTime(run.stats.makespan_ps));
+    assert_eq!(makespan, "1.156 ms");
     h.get_by_label(&format!("last run: completed at {makespan}"));
     h.get_by_label(&format!("{} events simulated", run.stats.events));
     h.get_by_label("Statistics").click();
@@ -197,8 +197,8 @@ fn place_o_and_x_by_key_snapping_to_state_edges_and_read_the_difference() {
     let cursors = h.state().session.timing.cursors;
     assert_eq!((cursors.o, cursors.x), (Some(first_end), Some(later_edge)));
     assert_eq!(cursors.difference(), Some(i128::from(later_edge - first_end)));
-    let unit = unit_for(run.replay.end.0);
-    let text = readout(&cursors, unit);
+    let resolution = h.state().session.timing.resolution_ps();
+    let text = readout(&cursors, resolution);
     assert!(text.contains("X − O"));
     h.get_by_label(&text);
     // The O–X figures: p0 spent the whole interval in states, and sent messages in it.
@@ -206,9 +206,9 @@ fn place_o_and_x_by_key_snapping_to_state_edges_and_read_the_difference() {
     h.run_steps(3);
     h.get_by_label(&format!(
         "{} – {}  ({})",
-        SimTime(first_end),
-        SimTime(later_edge),
-        SimTime(later_edge - first_end)
+        at(SimTime(first_end), resolution),
+        at(SimTime(later_edge), resolution),
+        span(i128::from(later_edge - first_end), resolution)
     ));
 }
 
@@ -280,13 +280,14 @@ fn open_the_comparison_example_and_run_both_trees() {
     });
     let compare = h.state().session.compare.as_ref().unwrap();
     let spans: Vec<u64> = compare.sides.iter().map(|s| s.run.as_ref().unwrap().stats.makespan_ps).collect();
-    // The binary tree (left) takes longer than the fat tree (right).
-    assert!(spans[0] > 2 * spans[1], "{spans:?}");
+    // Left to right as the menu names them: the fat tree (left) is faster than the binary tree.
+    assert_eq!(compare.sides[0].name(), "Allreduce on a fat tree");
+    assert!(spans[1] > 2 * spans[0], "{spans:?}");
     let summary = compare.summary();
-    assert!(summary.ends_with(&format!("left / right = {:.2}×", spans[0] as f64 / spans[1] as f64)));
+    assert!(summary.ends_with(&format!("right / left = {:.2}×", spans[1] as f64 / spans[0] as f64)));
     h.get_by_label(&summary);
     // One clock for both: the diagrams share the view and the player spans the longer run.
-    assert_eq!(h.state().session.clock_end(), SimTime(spans[0]));
+    assert_eq!(h.state().session.clock_end(), SimTime(spans[1]));
     h.key_press_modifiers(Modifiers::NONE, Key::Space);
     h.run_steps(4);
     assert!(h.state().session.player.time > SimTime::ZERO);
@@ -331,7 +332,7 @@ fn a_router_s_live_values_are_offered_displayed_and_replayed() {
     h.run_steps(3);
     let cursor = &h.state().session.cursor;
     assert!(cursor.arrays.range((e, 1, 0)..=(e, 1, u32::MAX)).any(|(_, c)| c.read_ps == Some(read_at.0)));
-    let drawn = h.state().session.drawn;
+    let drawn = h.state().canvas.drawn_replay;
     assert_eq!(drawn.values, 2, "{drawn:?}");
     assert!(drawn.cells_written + drawn.cells_read > 0, "{drawn:?}");
 }

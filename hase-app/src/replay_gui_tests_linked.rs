@@ -11,6 +11,7 @@ use hase_engine::time::SimTime;
 use crate::app::{App, StartOptions};
 use crate::document::NetworkId;
 use crate::replay_gui_tests::{click, diagram_x, row_y, run_design, wait_for};
+use crate::ui::time_text::figure;
 
 /// The application as it starts: the default project (allreduce on a fat tree).
 fn default_app() -> Harness<'static, App> {
@@ -74,18 +75,23 @@ fn compare_the_design_with_another_collective_algorithm() {
     assert_ne!(spans[0], spans[1], "a different algorithm takes a different time");
     // The summary shows both makespans and their ratio.
     let summary = compare.summary();
+    let (a, b) = (spans[0] as f64, spans[1] as f64);
+    let ratio = if a >= b {
+        format!("left / right = {:.2}×", a / b)
+    } else {
+        format!("right / left = {:.2}×", b / a)
+    };
     assert_eq!(
         summary,
         format!(
-            "this design: {}   ·   this design, algorithm=ring: {}   ·   left / right = {:.2}×",
-            SimTime(spans[0]),
-            SimTime(spans[1]),
-            spans[0] as f64 / spans[1] as f64
+            "this design: {}   ·   this design, algorithm=ring: {}   ·   {ratio}",
+            figure(SimTime(spans[0])),
+            figure(SimTime(spans[1])),
         )
     );
     h.get_by_label(&summary);
     // Both canvases say which side they are.
-    h.get_by_label(&format!("this design, algorithm=ring — makespan {}", SimTime(spans[1])));
+    h.get_by_label(&format!("this design, algorithm=ring — makespan {}", figure(SimTime(spans[1]))));
     // Run again: each side keeps its own settings (the right-hand side is still the ring).
     h.get_by_label("▶ Run").click();
     wait_for(&mut h, "the second runs", |app| {

@@ -3,6 +3,7 @@
 //! animator's clock, the timing diagram, the comparison, the statistics tables — and the rules
 //! that keep markers with the run they belong to.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -12,6 +13,7 @@ use hase_engine::time::SimTime;
 
 use crate::replay::events::Snapshot;
 use crate::replay::markers::Marker;
+use crate::run::version::Staleness;
 use crate::run::{
     COMPARE_MARKERS_NOTE, FinishedRun, LiveRun, MarkerSave, ReplayFile, RunSettings, Slot,
     UNSAVED_MARKERS_NOTE,
@@ -53,20 +55,52 @@ pub struct Session {
     pub file_request: Option<ReplayFile>,
     /// The design's markers, put aside while a comparison is open.
     pub stashed_markers: Option<Vec<Marker>>,
-    /// What the animator drew over the canvas in the last frame.
-    pub drawn: crate::ui::animator::overlay::Drawn,
+    /// Whether `current` still shows the design being edited.
+    pub staleness: Staleness,
+    /// `current` ran an earlier version of the design (worked out each frame).
+    pub stale: bool,
+    /// Runs whose results are dropped when they arrive (started for a design since replaced).
+    pub dropped: BTreeSet<u64>,
     next_id: u64,
 }
 
 impl Session {
     /// Take the run settings from the project whenever a different project is opened or its
-    /// settings change (an inspector edit, an undo): the project is the one source of truth.
-    pub fn follow_project(&mut self, generation: u64, project: &Project) {
+    /// settings change (an inspector edit, an undo): the project is the one source of truth. When
+    /// another project replaced the document (File ▸ New, Open…), the design's run is forgotten
+    /// (see [`Session::forget_design_run`]); its unsaved markers are returned to be saved.
+    pub fn follow_project(&mut self, generation: u64, project: &Project) -> Option<MarkerSave> {
+        let replaced = self.settings_seen.as_ref().is_some_and(|(seen, _)| *seen != generation);
         let seen = Some((generation, project.settings.clone()));
         if self.settings_seen != seen {
             self.settings_seen = seen;
             self.settings = RunSettings::from_project(project);
         }
+        if replaced { self.forget_design_run() } else { None }
+    }
+
+    /// Forget the design's run and its views (the animator's clock, the timing diagram's view,
+    /// cursors and markers): runs of the design in progress are stopped and their results will be
+    /// dropped. A comparison, which holds its own designs, stays. Returns the run's unsaved
+    /// markers, to be saved beside it.
+    pub fn forget_design_run(&mut self) -> Option<MarkerSave> {
+        let pending = self.timing.markers_dirty.then(|| self.marker_save()).flatten();
+        for live in self.live.iter().filter(|l| l.slot == Slot::Main) {
+            live.cancel.store(true, Ordering::SeqCst);
+            self.dropped.insert(live.id);
+        }
+        self.live.retain(|l| l.slot != Slot::Main);
+        self.current = None;
+        self.cursor = Snapshot::default();
+        self.stale = false;
+        if self.compare.is_some() {
+            self.stashed_markers = None;
+        } else {
+            self.player = Player::default();
+            self.timing = TimingState::default();
+            self.markers_dirty_since = None;
+        }
+        pending
     }
 
     /// A fresh run id.

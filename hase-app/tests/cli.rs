@@ -1,7 +1,11 @@
 //! The command line as a user drives it: generate, validate, run with trace and statistics, inspect
 //! and export traces, and the errors (exit codes and messages) for bad input.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test code: an unwrap that fails is a failed test with its message"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -265,6 +269,31 @@ fn fit_show_and_report_a_sheet_then_run_on_it_and_swap_it_with_set() {
     };
     let (mine, t3d) = (run_on("mine.ron"), run_on("cray_t3d"));
     assert!(!mine.is_empty() && !t3d.is_empty() && mine != t3d, "{mine} vs {t3d}");
+    // An experiment varies the sheet like any parameter: the file is read relative to the
+    // project, and each point's makespan is the one `hase run --set` gives.
+    let out = hase(&[
+        "sweep",
+        p(&project),
+        "--vary",
+        "fabric.model=datasheet",
+        "--vary",
+        "fabric.sheet=mine.ron, cray_t3d",
+        "--metric",
+        "makespan_ps",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let csv = text(&out).0;
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        csv.lines().next(),
+        Some("point,fabric.model,fabric.sheet,repetition,seed,outcome,makespan_ps")
+    );
+    assert_eq!(rows.iter().map(|r| r[2]).collect::<Vec<_>>(), ["mine.ron", "cray_t3d"], "{csv}");
+    let makespans: Vec<u64> = rows.iter().map(|r| r[6].parse().unwrap()).collect();
+    assert_ne!(makespans[0], makespans[1], "{csv}");
+    let swept: Vec<String> = makespans.iter().map(|&ps| hase_engine::time::SimTime(ps).to_string()).collect();
+    assert_eq!(swept, [mine.clone(), t3d.clone()], "the sweep's makespans are hase run's");
     let out =
         hase(&["run", p(&project), "--set", "fabric.model=datasheet", "--set", "fabric.sheet=none.ron"]);
     assert_eq!(out.status.code(), Some(1));
@@ -348,4 +377,250 @@ fn a_time_independent_trace_replays_without_editing_the_project() {
     let out = hase(&["run", p(&line), "--workload-trace", p(&dir.path().join("run/beside.ti"))]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).1.contains("rank1.ti:2:3: unknown action `recv_from`"), "{:?}", text(&out));
+}
+
+/// The sweep of the kill and Ctrl-C tests: 8 sizes × 2 algorithms × 2 repetitions on the
+/// 8-processor fat tree, messages large enough that each run takes a while.
+fn slow_sweep_args<'a>(project: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "sweep",
+        project,
+        "--vary",
+        "workload.message_bytes=256K..2M +256K",
+        "--vary",
+        "algorithm=ring,recursive_doubling",
+        "--metric",
+        "makespan_ps",
+        "--metric",
+        "events",
+        "--repeat",
+        "2",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// A `hase` child whose stderr lines arrive on a channel; killed when dropped.
+struct Child {
+    process: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Child {
+    fn spawn(args: &[&str]) -> Self {
+        use std::io::BufRead;
+        let mut process = Command::new(env!("CARGO_BIN_EXE_hase"))
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = process.stderr.take().unwrap();
+        let (send, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+                let _ = send.send(line);
+            }
+        });
+        Child { process, lines }
+    }
+
+    /// Wait for `count` lines of finished runs (`[k/N] …`); returns every line seen.
+    fn wait_for_runs(&self, count: usize) -> Vec<String> {
+        let mut seen = Vec::new();
+        while seen.iter().filter(|l: &&String| l.starts_with('[')).count() < count {
+            let line =
+                self.lines.recv_timeout(std::time::Duration::from_mins(2)).expect("the sweep reports runs");
+            seen.push(line);
+        }
+        seen
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+fn finished_runs(stderr: &str) -> usize {
+    stderr.lines().filter(|l| l.starts_with('[')).count()
+}
+
+#[test]
+fn sweeps_give_the_same_csv_for_any_jobs_and_name_spec_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = projects().join("fat_tree_allreduce.ron");
+    let csv = |jobs: &str| {
+        let out_path = dir.path().join(format!("jobs{jobs}.csv"));
+        let out = hase(&[
+            "sweep",
+            p(&project),
+            "--vary",
+            "workload.message_bytes=1K..16K *2",
+            "--vary",
+            "algorithm=ring,recursive_doubling",
+            "--where",
+            "workload.message_bytes >= 2048 || algorithm == \"ring\"",
+            "--repeat",
+            "2",
+            "--seed",
+            "9",
+            "--jobs",
+            jobs,
+            "--csv",
+            p(&out_path),
+        ]);
+        assert!(out.status.success(), "{:?}", text(&out));
+        assert!(text(&out).1.contains("18 of 18 runs: 18 completed"), "{}", text(&out).1);
+        std::fs::read(out_path).unwrap()
+    };
+    let one = csv("1");
+    assert_eq!(one, csv("2"), "--jobs 1 and --jobs 2 give byte-identical CSV");
+    let one = String::from_utf8(one).unwrap();
+    let mut lines = one.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "point,workload.message_bytes,algorithm,repetition,seed,outcome,makespan_ps,events,messages,\
+             latency_mean_ps,latency_max_ps"
+        )
+    );
+    assert!(lines.next().unwrap().starts_with("0,1024,ring,0,"), "{one}");
+    assert_eq!(one.lines().count(), 19);
+
+    // A spec file: its errors name the line; --save-spec writes what --spec reads.
+    let spec = dir.path().join("sweep.ron");
+    let out = hase(&[
+        "sweep",
+        p(&project),
+        "--vary",
+        "algorithm=ring",
+        "--metric",
+        "makespan_ps",
+        "--save-spec",
+        p(&spec),
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let saved = std::fs::read_to_string(&spec).unwrap();
+    let out = hase(&["sweep", "--spec", p(&spec), "--quiet"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(
+        text(&out).0.starts_with("point,algorithm,repetition,seed,outcome,makespan_ps\n0,ring,0,"),
+        "{}",
+        text(&out).0
+    );
+    let bad = saved.replace("\"ring\"", "\"ring, spiral\"");
+    std::fs::write(&spec, &bad).unwrap();
+    let out = hase(&["sweep", "--spec", p(&spec)]);
+    assert_eq!(out.status.code(), Some(1));
+    let line = bad.lines().position(|l| l.contains("target: \"algorithm\"")).unwrap() + 1;
+    let stderr = text(&out).1;
+    assert!(stderr.starts_with(&format!("error: {}:{line}:", spec.display())), "{stderr}");
+    assert!(stderr.contains("spiral"), "{stderr}");
+    let out = hase(&["sweep", p(&project), "--vary", "workload.message_bytes=8..2"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).1.contains("--vary workload.message_bytes=8..2") && text(&out).1.contains("backwards"),
+        "{}",
+        text(&out).1
+    );
+    // A project made by `hase new` remembers its template: its network can be swept.
+    let ring = dir.path().join("ring.ron");
+    let out =
+        hase(&["new", "--template", "ring", "--dims", "4", "--program", "collective_loop", "-o", p(&ring)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(std::fs::read_to_string(&ring).unwrap().contains("template: \"ring\""));
+    let out =
+        hase(&["sweep", p(&ring), "--vary", "template.dims=3..5", "--metric", "makespan_ps", "--quiet"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let stdout = text(&out).0;
+    let sizes: Vec<&str> = stdout.lines().skip(1).map(|l| l.split(',').nth(1).unwrap()).collect();
+    assert_eq!(sizes, ["3", "4", "5"], "{stdout}");
+    // Traces of every run, beside the CSV; each one a readable trace.
+    let traced = dir.path().join("traced.csv");
+    let out = hase(&["sweep", p(&ring), "--vary", "template.dims=3,4", "--traces", "2", "--csv", p(&traced)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let trace = dir.path().join("traced.csv.traces/point-000001-rep-000.trace");
+    let out = hase(&["trace", "stats", p(&trace)]);
+    assert!(out.status.success() && text(&out).0.contains("ALLREDUCE"), "{:?}", text(&out));
+    let out = hase(&["sweep", p(&project), "--metric", "makespan"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("--metric makespan: unknown metric"), "{}", text(&out).1);
+}
+
+#[test]
+fn a_killed_stored_sweep_resumes_with_only_the_missing_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let project = projects().join("fat_tree_allreduce.ron");
+    let full = dir.path().join("full.csv");
+    let out = hase(&slow_sweep_args(p(&project), &["--jobs", "2", "--csv", p(&full)]));
+    assert!(out.status.success(), "{:?}", text(&out));
+
+    let child =
+        Child::spawn(&slow_sweep_args(p(&project), &["--store", "--data-dir", p(&data), "--jobs", "1"]));
+    let seen = child.wait_for_runs(3);
+    assert!(seen[0].starts_with("experiment 1: Allreduce on a fat tree"), "{seen:?}");
+    drop(child); // SIGKILL
+    let resumed = dir.path().join("resumed.csv");
+    let out = hase(&["sweep", "--resume", "1", "--data-dir", p(&data), "--jobs", "2", "--csv", p(&resumed)]);
+    let (_, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let first = stderr.lines().next().unwrap();
+    let stored: usize = first.split(": ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(
+        stored >= 3 && first.ends_with(&format!("of 32 runs stored, running {}", 32 - stored)),
+        "{first}"
+    );
+    assert_eq!(finished_runs(&stderr), 32 - stored, "only the missing runs ran: {stderr}");
+    assert_eq!(std::fs::read(&resumed).unwrap(), std::fs::read(&full).unwrap(), "the same CSV");
+
+    // The stored experiment from the command line.
+    let ex = |args: &[&str]| {
+        let mut all = vec!["experiments"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--data-dir", p(&data)]);
+        let out = hase(&all);
+        assert!(out.status.success(), "{args:?}: {:?}", text(&out));
+        text(&out).0
+    };
+    let list = ex(&["list"]);
+    assert!(list.contains("32/32") && list.contains("complete"), "{list}");
+    let show = ex(&["show", "1"]);
+    assert!(
+        show.contains("completed     32") && show.contains("variables   workload.message_bytes, algorithm"),
+        "{show}"
+    );
+    let (csv, ron) = (dir.path().join("export.csv"), dir.path().join("export.ron"));
+    ex(&["export", "1", "--csv", p(&csv), "--ron", p(&ron)]);
+    assert_eq!(std::fs::read(&csv).unwrap(), std::fs::read(&full).unwrap());
+    assert!(ex(&["import", p(&ron)]).contains("as experiment 2"));
+    ex(&["rename", "2", "copy"]);
+    ex(&["delete", "1"]);
+    let list = ex(&["list"]);
+    assert!(list.contains("copy") && !list.contains("   1  "), "{list}");
+    let out = hase(&["experiments", "show", "1", "--data-dir", p(&data)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("no experiment 1"), "{}", text(&out).1);
+}
+
+#[test]
+fn ctrl_c_cancels_a_sweep_with_exit_4_and_it_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let project = projects().join("fat_tree_allreduce.ron");
+    let mut child =
+        Child::spawn(&slow_sweep_args(p(&project), &["--store", "--data-dir", p(&data), "--jobs", "1"]));
+    child.wait_for_runs(2);
+    let pid = child.process.id().to_string();
+    assert!(Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
+    let status = child.process.wait().unwrap();
+    let rest: Vec<String> = child.lines.iter().collect();
+    assert_eq!(status.code(), Some(4), "{rest:?}");
+    assert!(rest.iter().any(|l| l == "cancelled; resume with: hase sweep --resume 1"), "{rest:?}");
+    let out = hase(&["sweep", "--resume", "1", "--data-dir", p(&data), "--quiet"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(text(&out).1.contains("32 of 32 runs: 32 completed"), "{}", text(&out).1);
 }

@@ -147,17 +147,36 @@ pub fn stem_of(name: &str) -> &str {
 }
 
 /// Check an instance name: non-empty, letters, digits, `_` or `-`, not starting with a digit.
-pub fn check_instance_name(name: &str) -> Result<(), String> {
+pub fn check_instance_name(name: &str) -> Result<(), NameError> {
     let mut chars = name.chars();
     match chars.next() {
-        None => return Err("a name cannot be empty".into()),
-        Some(c) if c.is_ascii_digit() => return Err(format!("`{name}` starts with a digit")),
+        None => return Err(NameError::Empty),
+        Some(c) if c.is_ascii_digit() => return Err(NameError::LeadingDigit(name.to_string())),
         _ => {}
     }
     if let Some(bad) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-')) {
-        return Err(format!("`{name}` contains `{bad}`; use letters, digits, `_` or `-`"));
+        return Err(NameError::BadCharacter { name: name.to_string(), bad });
     }
     Ok(())
+}
+
+/// Why a name cannot name an instance or a type.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    /// Nothing typed.
+    #[error("a name cannot be empty")]
+    Empty,
+    /// Names start with a letter, `_` or `-`.
+    #[error("`{0}` starts with a digit")]
+    LeadingDigit(String),
+    /// A character other than letters, digits, `_` and `-`.
+    #[error("`{name}` contains `{bad}`; use letters, digits, `_` or `-`")]
+    BadCharacter {
+        /// The name.
+        name: String,
+        /// The first character that cannot be used.
+        bad: char,
+    },
 }
 
 fn place_missing(network: &Network, layout: &mut NetworkLayout) {
@@ -202,7 +221,7 @@ mod tests {
         assert!(check_instance_name("p0").is_ok());
         assert!(check_instance_name("").is_err());
         assert!(check_instance_name("0p").is_err());
-        assert!(check_instance_name("a.b").unwrap_err().contains('.'));
+        assert!(check_instance_name("a.b").unwrap_err().to_string().contains('.'));
     }
 
     #[test]

@@ -22,7 +22,7 @@ macro_rules! example {
 }
 
 /// Every example, in menu order (the default project first).
-pub const EXAMPLES: [EmbeddedExample; 7] = [
+pub const EXAMPLES: [EmbeddedExample; 8] = [
     example!("fat_tree_allreduce.ron", "Allreduce on a fat tree (8 processors)"),
     example!("binary_tree_allreduce.ron", "Allreduce on a binary tree (8 processors)"),
     example!("abstraction_toggle.ron", "Compound fat tree with an abstraction toggle"),
@@ -30,6 +30,8 @@ pub const EXAMPLES: [EmbeddedExample; 7] = [
     example!("mesh_streams.ron", "Wavefront on a 4×4 mesh (instruction streams)"),
     example!("torus3d_halo.ron", "Halo exchange on a 4×4×2 torus"),
     example!("task_farm.ron", "Task farm on a 4×4 torus"),
+    // The project of the example experiment (its spec: `hase_library::experiment::example`).
+    example!("experiments/allreduce_trees.ron", "Allreduce, fat tree vs binary tree (experiment project)"),
 ];
 
 /// The instruction streams `mesh_streams.ron` refers to, by their path relative to `projects/`.

@@ -11,6 +11,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use hase_engine::model::Project;
 
 use crate::document::NetworkId;
+use crate::run::ReplayFile;
 
 /// What a file chosen in a dialog is for.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,15 +45,79 @@ pub enum FilePurpose {
     TraceFile,
 }
 
+/// What a file dialog is for: the project and its workload, or the replay views.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FileTarget {
+    /// Project files, parameters and workload files.
+    Project(FilePurpose),
+    /// Exports of the timing diagram, a project to compare with, a trace to open.
+    Replay(ReplayFile),
+}
+
+/// A file dialog to open.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileRequest {
+    /// What the file is for.
+    pub target: FileTarget,
+    /// File extensions offered (empty: any file).
+    pub extensions: Vec<String>,
+}
+
+impl FileRequest {
+    /// A dialog for a project file of `purpose`, offering `extensions`.
+    pub fn project(purpose: FilePurpose, extensions: Vec<String>) -> Self {
+        FileRequest { target: FileTarget::Project(purpose), extensions }
+    }
+
+    /// A dialog for a file of the replay views.
+    pub fn replay(purpose: ReplayFile) -> Self {
+        let extensions: &[&str] = match &purpose {
+            ReplayFile::ExportPng => &["png"],
+            ReplayFile::ExportCsv(_) => &["csv"],
+            ReplayFile::CompareWith => &["ron"],
+            ReplayFile::OpenTrace => &["htrace", "htb", "gz", "txt"],
+        };
+        FileRequest {
+            target: FileTarget::Replay(purpose),
+            extensions: extensions.iter().map(|e| (*e).to_string()).collect(),
+        }
+    }
+
+    /// True if the dialog chooses a file to write (else one to read).
+    pub fn saves(&self) -> bool {
+        matches!(
+            self.target,
+            FileTarget::Project(FilePurpose::SaveProjectAs | FilePurpose::ExportRon { .. })
+                | FileTarget::Replay(ReplayFile::ExportPng | ReplayFile::ExportCsv(_))
+        )
+    }
+
+    /// The file name a save dialog suggests.
+    pub fn suggested_name(&self) -> Option<String> {
+        match &self.target {
+            FileTarget::Project(FilePurpose::SaveProjectAs) => Some("project.ron".into()),
+            FileTarget::Project(FilePurpose::ExportRon { file_name }) => Some(file_name.clone()),
+            FileTarget::Replay(ReplayFile::ExportPng) => Some("timing.png".into()),
+            FileTarget::Replay(ReplayFile::ExportCsv(_)) => Some("interval.csv".into()),
+            _ => None,
+        }
+    }
+}
+
 /// What a finished task reports.
 #[derive(Debug)]
 pub enum TaskOutput {
-    /// A file dialog closed (`None` if cancelled).
-    FileChosen {
-        /// What the file is for.
-        purpose: FilePurpose,
-        /// The chosen file.
+    /// A view asked for a file: the app opens the dialog (the desktop's or its own).
+    FileWanted(FileRequest),
+    /// A desktop file dialog closed.
+    FileDialogClosed {
+        /// What it was opened for.
+        request: FileRequest,
+        /// The chosen file (`None`: cancelled, or no dialog could be shown).
         path: Option<PathBuf>,
+        /// False if it closed without a file faster than a person answers: the desktop has no
+        /// dialog to show (no XDG desktop portal), so the app falls back to its own.
+        shown: bool,
     },
     /// A project file was read.
     ProjectOpened {
@@ -142,6 +207,14 @@ impl Tasks {
         if spawned.is_err() {
             self.running.fetch_sub(1, Ordering::SeqCst);
         }
+    }
+
+    /// Ask the app for a file dialog (reported through [`Tasks::poll`] on the next frame, so a
+    /// view that holds only the tasks can ask).
+    pub fn ask_file(&self, request: FileRequest) {
+        // The receiver only disappears when the app is closing.
+        let _ = self.sender.send(TaskOutput::FileWanted(request));
+        self.waker.wake();
     }
 
     /// Read a project file off the UI thread.

@@ -7,9 +7,11 @@
 //! - memory per entity of a 65,536-node (256×256) torus: resident memory added by elaborating and by
 //!   building the simulation, divided by its 131,072 entities (printed once, read from /proc).
 
-#![allow(missing_docs)]
-// A benchmark that cannot build its project has nothing to measure: failing loudly is right.
-#![allow(clippy::unwrap_used)]
+#![allow(missing_docs, reason = "criterion's macros generate undocumented items")]
+#![allow(
+    clippy::unwrap_used,
+    reason = "a benchmark that cannot build its project has nothing to measure: failing loudly is right"
+)]
 
 use std::sync::Arc;
 

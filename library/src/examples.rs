@@ -235,6 +235,36 @@ pub fn abstraction_toggle() -> Result<Example, TemplateError> {
     })
 }
 
+/// The project of the shipped experiment (`projects/experiments/allreduce_trees.sweep.ron`): one
+/// allreduce on a fat tree, whose spec also regenerates it as a binary tree and sweeps the message
+/// size and the algorithm. Contention shows on the binary tree as the messages grow.
+pub fn experiment_allreduce_trees() -> Result<Example, TemplateError> {
+    let mut project = generate(
+        Topology::FatTree { arity: 2, levels: 3 },
+        "Allreduce: fat tree vs binary tree",
+        &ProjectForm::Flat,
+    )?;
+    project.description = "The project of the example experiment experiments/allreduce_trees.sweep.ron: one \
+        allreduce on 8 processors of a 2-ary 3-tree. The experiment regenerates the network as a binary tree \
+        from the generator recipe and sweeps the message size (1 KiB to 1 MiB) and the allreduce algorithm."
+        .into();
+    project.workload = program(
+        "collective_loop",
+        &[
+            ("operation", ParamValue::Text("allreduce".into())),
+            ("algorithm", ParamValue::Text("recursive_doubling".into())),
+            ("message_bytes", ParamValue::Int(64 * 1024)),
+            ("iterations", ParamValue::Int(1)),
+        ],
+    );
+    Ok(Example {
+        file: "experiments/allreduce_trees.ron",
+        summary: "the project of the example experiment (fat tree vs binary tree)",
+        project,
+        extra_files: vec![],
+    })
+}
+
 /// Every example, in a stable order.
 pub fn all() -> Result<Vec<Example>, TemplateError> {
     Ok(vec![
@@ -245,5 +275,6 @@ pub fn all() -> Result<Vec<Example>, TemplateError> {
         torus3d_halo()?,
         task_farm()?,
         abstraction_toggle()?,
+        experiment_allreduce_trees()?,
     ])
 }

@@ -1,10 +1,12 @@
 //! hase-library: the catalogue of entity types, templates, programs and data sheets; running projects
 //! (validate → elaborate → build → simulate → trace + statistics); `--set` overrides; the example
-//! projects; and persistence of projects (and experiments) in a sled store.
+//! projects; parameter-sweep experiments; and persistence of projects and experiments in a sled
+//! store.
 
 pub mod catalogue;
 pub mod datasheet;
 pub mod examples;
+pub mod experiment;
 pub mod mpi;
 pub mod overrides;
 pub mod runner;

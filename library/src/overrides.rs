@@ -12,7 +12,10 @@
 //! Values are read with the parameter's own kind and the one units parser (`10us`, `64K` = 65,536
 //! bytes, `10Gbps` = 1.25·10⁹ B/s, `1G` bandwidth = 10⁹ B/s, `cut_through`, `[1, 2]`).
 
-use hase_engine::model::{AbstractionLevel, Network, ParamValue, PortRef, Project, TypeRegistry, Workload};
+use hase_engine::model::{
+    AbstractionLevel, Network, ParamDef, ParamKind, ParamValue, PortRef, Project, TypeRegistry, Workload,
+};
+use hase_engine::time::SimTime;
 use hase_engine::units::{parse_rate, parse_time};
 use hase_entities::workload::programs;
 
@@ -56,13 +59,70 @@ fn parse_for(
     param: &str,
     value: &str,
 ) -> Result<ParamValue, String> {
+    def_for(registry, type_name, param)?.parse(value).map_err(|e| format!("`{param}`: {e}"))
+}
+
+fn def_for(registry: &TypeRegistry, type_name: &str, param: &str) -> Result<ParamDef, String> {
     let ty = registry.get(type_name).ok_or_else(|| format!("unknown type `{type_name}`"))?;
-    let def = ty.param(param).ok_or_else(|| {
+    ty.param(param).cloned().ok_or_else(|| {
         let known: Vec<&str> = ty.params.iter().map(|p| p.name.as_str()).collect();
         format!("type `{type_name}` has no parameter `{param}` (it has: {})", known.join(", "))
-    })?;
-    def.parse(value).map_err(|e| format!("`{param}`: {e}"))
+    })
 }
+
+/// The parameter a `--set` target assigns (its kind and unit: what its value is read with),
+/// without changing the project: parameter sweeps read ranges (`1K..1M *2`) with it.
+pub fn target_param(project: &Project, target: &str) -> Result<ParamDef, SetError> {
+    let fail = |reason: String| SetError { assignment: format!("{target}=…"), reason };
+    let target = target.trim();
+    let registry = registry_for(project);
+    if let Some(param) = target.strip_prefix("workload.") {
+        return workload_param(project, param).map_err(fail);
+    }
+    if let Some(rest) = target.strip_prefix("type:") {
+        let (type_name, param) =
+            rest.split_once('.').ok_or_else(|| fail("expected `type:<Type>.<param>`".into()))?;
+        return def_for(&registry, type_name, param).map_err(fail);
+    }
+    if let Some(rest) = target.strip_prefix("link:") {
+        let (port_path, field) =
+            rest.rsplit_once('.').ok_or_else(|| fail("expected `link:<instance>.<port>.<field>`".into()))?;
+        let (instance, port) = port_path
+            .rsplit_once('.')
+            .ok_or_else(|| fail("expected `link:<instance>.<port>.<field>`".into()))?;
+        let end = PortRef::new(instance, port);
+        if !project.network.links.iter().any(|l| l.touches(&end)) {
+            return Err(fail(format!("no link at top-level port `{end}`")));
+        }
+        return match field {
+            "latency" => Ok(ParamDef::new(
+                "latency",
+                ParamKind::Time { min: None, max: None },
+                ParamValue::Time(SimTime::ZERO),
+            )),
+            "bandwidth" => {
+                Ok(ParamDef::new("bandwidth", ParamKind::Int { min: Some(0), max: None }, ParamValue::Int(0))
+                    .unit("B/s"))
+            }
+            other => Err(fail(format!("links have `latency` and `bandwidth`, not `{other}`"))),
+        };
+    }
+    let (path, param) =
+        target.rsplit_once('.').ok_or_else(|| fail("expected `<instance path>.<param>`".into()))?;
+    let (net, _, last) = locate(project, &registry, path).map_err(fail)?;
+    let type_name =
+        net.instances.get(last).ok_or_else(|| fail(format!("no instance `{path}`")))?.type_name.clone();
+    let ty = registry.get(&type_name).ok_or_else(|| fail(format!("unknown type `{type_name}`")))?;
+    if param == LEVEL && ty.param(LEVEL).is_none() && ty.is_compound() {
+        let words = [AbstractionLevel::Detailed, AbstractionLevel::Behavioural];
+        let kind = ParamKind::Enum { choices: words.iter().map(|l| l.word().to_string()).collect() };
+        return Ok(ParamDef::new(LEVEL, kind, ParamValue::Text(AbstractionLevel::Detailed.word().into())));
+    }
+    def_for(&registry, &type_name, param).map_err(fail)
+}
+
+/// The pseudo-parameter naming a compound instance's abstraction level.
+const LEVEL: &str = "level";
 
 /// The network holding the instance at `path` (walking down through compound types), the name of
 /// the compound type whose inner network it is (`None` at the top level), and the instance's name.
@@ -120,7 +180,7 @@ fn set_instance(
     let type_name = net.instances.get(last).ok_or_else(|| format!("no instance `{path}`"))?.type_name.clone();
     let last = last.to_string();
     let ty = registry.get(&type_name).ok_or_else(|| format!("unknown type `{type_name}`"))?;
-    if param == "level" && ty.param("level").is_none() {
+    if param == LEVEL && ty.param(LEVEL).is_none() {
         let level = parse_level(value)?;
         return set_level_at(project, registry, path, level);
     }
@@ -249,19 +309,25 @@ fn set_link(project: &mut Project, target: &str, value: &str) -> Result<(), Stri
     Ok(())
 }
 
-fn set_workload(project: &mut Project, param: &str, value: &str) -> Result<(), String> {
-    let Workload::Program { name, params } = &mut project.workload else {
+fn workload_param(project: &Project, param: &str) -> Result<ParamDef, String> {
+    let Workload::Program { name, .. } = &project.workload else {
         return Err("the workload is not a built-in program".into());
     };
     let info = programs::catalogue()
         .into_iter()
         .find(|p| p.name == name.as_str())
         .ok_or_else(|| format!("unknown program `{name}`"))?;
-    let def = info.params.iter().find(|p| p.name == param).ok_or_else(|| {
+    info.params.iter().find(|p| p.name == param).cloned().ok_or_else(|| {
         let known: Vec<&str> = info.params.iter().map(|p| p.name.as_str()).collect();
         format!("program `{name}` has no parameter `{param}` (it has: {})", known.join(", "))
-    })?;
-    let parsed = def.parse(value).map_err(|e| format!("`{param}`: {e}"))?;
+    })
+}
+
+fn set_workload(project: &mut Project, param: &str, value: &str) -> Result<(), String> {
+    let parsed = workload_param(project, param)?.parse(value).map_err(|e| format!("`{param}`: {e}"))?;
+    let Workload::Program { params, .. } = &mut project.workload else {
+        return Err("the workload is not a built-in program".into());
+    };
     params.insert(param.to_string(), parsed);
     Ok(())
 }
@@ -346,5 +412,42 @@ mod tests {
         apply_set(&mut project, "fabric/s_l0_0.buffer_packets=3").unwrap();
         let inner = &project.types[&owner].compound.as_ref().unwrap().network.instances["s_l0_0"];
         assert_eq!(inner.params["buffer_packets"], ParamValue::Int(3));
+    }
+
+    #[test]
+    fn target_kinds_are_those_the_values_are_read_with() {
+        let project = examples::abstraction_toggle().unwrap().project;
+        let kind = |t: &str| target_param(&project, t).map(|d| d.kind);
+        assert!(matches!(kind("workload.message_bytes"), Ok(ParamKind::Int { .. })));
+        assert!(matches!(kind("p0.send_overhead"), Ok(ParamKind::Time { .. })));
+        assert!(matches!(kind("type:Processor.max_packet"), Ok(ParamKind::Int { min: Some(1), .. })));
+        assert!(matches!(kind("link:p0.net.latency"), Ok(ParamKind::Time { .. })));
+        assert!(matches!(kind("link:p0.net.bandwidth"), Ok(ParamKind::Int { min: Some(0), .. })));
+        let bandwidth = target_param(&project, "link:p0.net.bandwidth").unwrap();
+        assert_eq!(bandwidth.parse("1G").unwrap(), ParamValue::Int(1_000_000_000), "rates are decimal");
+        let Ok(ParamKind::Enum { choices }) = kind("fabric.level") else {
+            panic!("{:?}", kind("fabric.level"))
+        };
+        assert_eq!(choices, ["detailed", "behavioural"]);
+        let inner = project.types.values().find_map(|t| t.compound.as_ref()).unwrap();
+        let router = inner.network.instances.keys().next().unwrap();
+        assert!(
+            matches!(kind(&format!("fabric/{router}.level")), Ok(ParamKind::Int { .. })),
+            "a router's `level` is its tree level, an ordinary parameter"
+        );
+        let err = kind("workload.colour").unwrap_err().to_string();
+        assert!(err.contains("has no parameter `colour`") && err.contains("message_bytes"), "{err}");
+        assert!(kind("nobody.rank").unwrap_err().to_string().contains("no instance `nobody`"));
+    }
+
+    #[test]
+    fn a_compound_level_is_set_like_a_parameter() {
+        let mut project = examples::abstraction_toggle().unwrap().project;
+        apply_set(&mut project, "fabric.level=behavioural").unwrap();
+        assert_eq!(project.network.instances["fabric"].level, AbstractionLevel::Behavioural);
+        apply_set(&mut project, "fabric.level=detailed").unwrap();
+        assert_eq!(project.network.instances["fabric"].level, AbstractionLevel::Detailed);
+        let err = apply_set(&mut project, "fabric.level=sketchy").unwrap_err().to_string();
+        assert!(err.contains("sketchy") && err.contains("behavioural"), "{err}");
     }
 }

@@ -7,7 +7,8 @@
 //! - [`generate`]: a flat network; [`generate_compound`]: a compound network type whose outer ports
 //!   stand where processors attach and whose behavioural level is the network model;
 //!   [`template_project`]: a whole project in either form; [`compatible_components`]: which types
-//!   of a registry fit a topology's positions.
+//!   of a registry fit a topology's positions; [`regenerate`]: a project's network again from the
+//!   generator recipe it recorded, with other dimensions or another topology.
 
 mod build;
 mod cube;
@@ -15,6 +16,7 @@ mod grid;
 mod omega;
 mod plan;
 mod project;
+mod recipe;
 mod slot;
 mod spec;
 mod topology;
@@ -25,6 +27,7 @@ mod checks;
 
 pub use build::{Generated, generate, generate_compound};
 pub use project::{FABRIC, ProjectForm, template_project};
+pub use recipe::regenerate;
 pub use slot::{Compatible, compatible_components};
 pub use spec::{LinkParams, TemplateError, TemplateSpec};
 pub use topology::{MAX_ENDPOINTS, Topology, TopologyCounts};

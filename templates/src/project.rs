@@ -96,5 +96,6 @@ pub fn template_project(
             project.types.insert(type_name.clone(), ty);
         }
     }
+    project.generator = Some(spec.recipe(form));
     Ok(project)
 }

@@ -76,6 +76,27 @@ impl Timing {
     pub fn ser(&self, bytes: u64) -> SimTime {
         SimTime::transmission(bytes, self.bandwidth)
     }
+
+    /// α of a neighbour exchange over p → r → r → p (3 links, 2 switches) with single-packet
+    /// messages (store-and-forward) or any size (cut-through pipelines the packets).
+    pub fn neighbour_alpha(&self, store_and_forward: bool, bytes: u64) -> SimTime {
+        let wire = if store_and_forward { self.ser(bytes).times(3) } else { self.ser(bytes) };
+        self.send_overhead + self.recv_overhead + self.latency.times(3) + self.routing_delay.times(2) + wire
+    }
+}
+
+/// One allreduce of `bytes` with `algorithm` and nothing else (the oracles' workload).
+pub fn allreduce(algorithm: &str, bytes: u64) -> Workload {
+    program(
+        "collective_loop",
+        &[
+            ("operation", ParamValue::Text("allreduce".into())),
+            ("algorithm", ParamValue::Text(algorithm.into())),
+            ("message_bytes", ParamValue::Int(bytes as i64)),
+            ("iterations", ParamValue::Int(1)),
+            ("compute_time", ParamValue::Time(SimTime::ZERO)),
+        ],
+    )
 }
 
 /// A flat template project with uniform links, the given router and processor settings, an eager

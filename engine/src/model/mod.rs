@@ -1,6 +1,7 @@
 //! The document model: entity types, instances, links, compounds, layout, workload and run
 //! settings, with RON (de)serialisation and schema versions.
 
+pub mod generator;
 pub mod layout;
 pub mod network;
 pub mod params;
@@ -10,6 +11,7 @@ pub mod routing;
 pub mod schema;
 pub mod types;
 
+pub use generator::{GeneratorRecipe, RecipeLink};
 pub use layout::{NetworkLayout, ParamDisplay, Pos, ProjectLayout};
 pub use network::{AbstractionLevel, Instance, Link, Network, PortRef};
 pub use params::{ParamDef, ParamError, ParamKind, ParamValue};

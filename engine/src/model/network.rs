@@ -42,7 +42,7 @@ pub struct Instance {
     pub level: AbstractionLevel,
 }
 
-#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+#[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
 fn is_detailed(level: &AbstractionLevel) -> bool {
     *level == AbstractionLevel::Detailed
 }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::generator::GeneratorRecipe;
 use super::layout::ProjectLayout;
 use super::network::Network;
 use super::params::ParamValue;
@@ -98,6 +99,11 @@ pub struct Project {
     /// Seed, trace level, run-until.
     #[serde(default)]
     pub settings: RunSettings,
+    /// How the network was generated, when a template made it (`hase new`, the template examples):
+    /// lets a sweep regenerate it with other dimensions. Absent in hand-drawn projects and in files
+    /// written before recipes existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generator: Option<GeneratorRecipe>,
 }
 
 impl Project {
@@ -112,6 +118,7 @@ impl Project {
             layout: ProjectLayout::default(),
             workload: Workload::Idle,
             settings: RunSettings::default(),
+            generator: None,
         }
     }
 }

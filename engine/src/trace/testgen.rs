@@ -167,7 +167,7 @@ pub(crate) fn trace(max: usize) -> impl Strategy<Value = (TraceHeader, Vec<Recor
 }
 
 /// A header at level 1 (so every kind is kept) and up to `max` records.
-#[allow(dead_code)]
+#[allow(dead_code, reason = "kept for property tests that need every record kind; not every build uses it")]
 pub(crate) fn full_trace(max: usize) -> impl Strategy<Value = (TraceHeader, Vec<Record>)> {
     (header(), prop::collection::vec(raw_record(), 0..=max)).prop_map(|(mut h, raw)| {
         h.level = 1;

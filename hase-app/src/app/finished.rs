@@ -1,52 +1,52 @@
-//! What the app does when background work finishes: open the chosen file, save where the user
-//! chose, set a file parameter, replace the project, record a save.
+//! What the app does when background work finishes: open the file dialog asked for, open the
+//! chosen file, save where the user chose, set a file parameter, replace the project, record a
+//! save.
+
+use std::path::PathBuf;
 
 use super::App;
 use crate::command::Command;
+use crate::file_dialog::NO_PORTAL_NOTICE;
 use crate::state::Level;
-use crate::tasks::{FilePurpose, TaskOutput};
+use crate::tasks::{FilePurpose, FileRequest, FileTarget, TaskOutput};
 
 impl App {
+    /// Open a file dialog for `request` (the desktop's, or hase's own where there is none), in the
+    /// project file's folder.
+    pub(crate) fn ask_file(&mut self, request: FileRequest) {
+        let start = self.file_start_dir();
+        self.files.ask(&self.tasks, request, start);
+    }
+
+    fn file_start_dir(&self) -> Option<PathBuf> {
+        let beside_project =
+            self.editor.file.as_ref().and_then(|f| f.parent()).map(std::path::Path::to_path_buf);
+        beside_project.filter(|d| !d.as_os_str().is_empty()).or_else(|| std::env::current_dir().ok())
+    }
+
+    /// A file dialog closed with `path` (`None`: cancelled).
+    pub(crate) fn file_chosen(&mut self, ctx: &egui::Context, request: FileRequest, path: Option<PathBuf>) {
+        match (request.target, path) {
+            (FileTarget::Project(_), None) => self.after_save = None,
+            (FileTarget::Replay(_), None) => {}
+            (FileTarget::Project(purpose), Some(path)) => self.project_file_chosen(purpose, path),
+            (FileTarget::Replay(purpose), Some(path)) => self.replay_file_chosen(ctx, purpose, path),
+        }
+    }
+
     /// Handle what a background task reported (file dialogs, file and store I/O).
     pub(crate) fn task_finished(&mut self, ctx: &egui::Context, output: TaskOutput) {
         match output {
-            TaskOutput::FileChosen { path: None, .. } => self.after_save = None,
-            TaskOutput::FileChosen { purpose, path: Some(path) } => match purpose {
-                FilePurpose::OpenProject => self.tasks.open_project(path),
-                FilePurpose::ImportRon => match self.library.store().cloned() {
-                    Some(store) => self.tasks.library_import(&store, path),
-                    None => self.tasks.open_project(path),
-                },
-                FilePurpose::ExportRon { .. } => {
-                    let path = if path.extension().is_none() { path.with_extension("ron") } else { path };
-                    self.tasks.export_ron(self.editor.doc.project.clone(), path);
+            TaskOutput::FileWanted(request) => self.ask_file(request),
+            TaskOutput::FileDialogClosed { request, path: None, shown: false }
+                if self.files.backend == crate::file_dialog::Backend::Desktop =>
+            {
+                let start = self.file_start_dir();
+                if self.files.desktop_missing(request, start) {
+                    self.editor.notify(Level::Info, NO_PORTAL_NOTICE);
                 }
-                FilePurpose::StreamFile { rank } => self.workload_file_chosen(Some(rank), &path),
-                FilePurpose::TraceFile => self.workload_file_chosen(None, &path),
-                FilePurpose::SaveProjectAs => {
-                    let path = if path.extension().is_none() { path.with_extension("ron") } else { path };
-                    let project = self.editor.doc.project.clone();
-                    self.tasks.save_project(project, path, self.editor.history.revision());
-                }
-                FilePurpose::Param { net, instances, param } => {
-                    let base =
-                        self.editor.file.as_ref().and_then(|f| f.parent().map(std::path::Path::to_path_buf));
-                    let shown = base
-                        .and_then(|b| path.strip_prefix(b).ok().map(std::path::Path::to_path_buf))
-                        .unwrap_or(path);
-                    let value = hase_engine::model::ParamValue::Text(shown.display().to_string());
-                    let commands = instances
-                        .into_iter()
-                        .map(|instance| Command::SetParam {
-                            net: net.clone(),
-                            instance,
-                            param: param.clone(),
-                            value: Some(value.clone()),
-                        })
-                        .collect();
-                    self.editor.run(Command::Batch { label: format!("set {param}"), commands });
-                }
-            },
+            }
+            TaskOutput::FileDialogClosed { request, path, .. } => self.file_chosen(ctx, request, path),
             TaskOutput::ProjectOpened { path, result: Ok(project) } => {
                 let message = format!("opened {}", path.display());
                 let incoming = super::library::Incoming {
@@ -62,7 +62,7 @@ impl App {
             TaskOutput::ProjectOpened { path, result: Err(e) } => {
                 self.editor.notify(Level::Error, format!("cannot open {}: {e}", path.display()));
             }
-            TaskOutput::Replay(output) => self.replay_finished(ctx, *output),
+            TaskOutput::Replay(output) => self.replay_finished(*output),
             TaskOutput::ProjectSaved { path, revision, result: Ok(()) } => {
                 self.editor.saved_revision = revision;
                 self.editor.log(Level::Info, format!("saved {}", path.display()));
@@ -74,6 +74,46 @@ impl App {
             TaskOutput::ProjectSaved { path, result: Err(e), .. } => {
                 self.after_save = None;
                 self.editor.notify(Level::Error, format!("cannot save {}: {e}", path.display()));
+            }
+        }
+    }
+
+    /// A file chosen for the project: open, import, export, save as, or a workload or parameter file.
+    fn project_file_chosen(&mut self, purpose: FilePurpose, path: PathBuf) {
+        match purpose {
+            FilePurpose::OpenProject => self.tasks.open_project(path),
+            FilePurpose::ImportRon => match self.library.store().cloned() {
+                Some(store) => self.tasks.library_import(&store, path),
+                None => self.tasks.open_project(path),
+            },
+            FilePurpose::ExportRon { .. } => {
+                let path = if path.extension().is_none() { path.with_extension("ron") } else { path };
+                self.tasks.export_ron(self.editor.doc.project.clone(), path);
+            }
+            FilePurpose::StreamFile { rank } => self.workload_file_chosen(Some(rank), &path),
+            FilePurpose::TraceFile => self.workload_file_chosen(None, &path),
+            FilePurpose::SaveProjectAs => {
+                let path = if path.extension().is_none() { path.with_extension("ron") } else { path };
+                let project = self.editor.doc.project.clone();
+                self.tasks.save_project(project, path, self.editor.history.revision());
+            }
+            FilePurpose::Param { net, instances, param } => {
+                let base =
+                    self.editor.file.as_ref().and_then(|f| f.parent().map(std::path::Path::to_path_buf));
+                let shown = base
+                    .and_then(|b| path.strip_prefix(b).ok().map(std::path::Path::to_path_buf))
+                    .unwrap_or(path);
+                let value = hase_engine::model::ParamValue::Text(shown.display().to_string());
+                let commands = instances
+                    .into_iter()
+                    .map(|instance| Command::SetParam {
+                        net: net.clone(),
+                        instance,
+                        param: param.clone(),
+                        value: Some(value.clone()),
+                    })
+                    .collect();
+                self.editor.run(Command::Batch { label: format!("set {param}"), commands });
             }
         }
     }

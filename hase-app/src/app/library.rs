@@ -12,7 +12,7 @@ use super::App;
 use crate::command::Command;
 use crate::library::{LibraryOutput, LibraryStatus};
 use crate::state::Level;
-use crate::tasks::FilePurpose;
+use crate::tasks::{FilePurpose, FileRequest};
 use crate::ui::dialogs::Pending;
 use crate::ui::library_browser::BrowserRequest;
 use crate::ui::library_dialogs::SaveAsPrompt;
@@ -53,10 +53,17 @@ impl App {
         }
     }
 
-    /// File ▸ Save: a new version in the library; without a library, the RON file.
+    /// File ▸ Save: a new version in the library; without a library, the RON file. A project not
+    /// in the library yet (new, an example, a file) is named first, as Save as does.
     pub(super) fn save(&mut self) {
         let state = (self.editor.generation, self.editor.history.revision());
         if let Some(store) = self.library.store() {
+            if self.library.version.is_none() {
+                let name = self.editor.doc.project.name.clone();
+                self.windows.save_as =
+                    Some(SaveAsPrompt { name, first_save: true, ..SaveAsPrompt::default() });
+                return;
+            }
             self.tasks.library_save(store, self.editor.doc.project.clone(), state);
             return;
         }
@@ -69,7 +76,7 @@ impl App {
                 );
             }
             None => {
-                crate::file_dialog::pick_file(&self.tasks, FilePurpose::SaveProjectAs, vec!["ron".into()]);
+                self.ask_file(FileRequest::project(FilePurpose::SaveProjectAs, vec!["ron".into()]));
             }
         }
     }
@@ -80,7 +87,7 @@ impl App {
             let name = format!("{} (copy)", self.editor.doc.project.name);
             self.windows.save_as = Some(SaveAsPrompt { name, ..SaveAsPrompt::default() });
         } else {
-            crate::file_dialog::pick_file(&self.tasks, FilePurpose::SaveProjectAs, vec!["ron".into()]);
+            self.ask_file(FileRequest::project(FilePurpose::SaveProjectAs, vec!["ron".into()]));
         }
     }
 
@@ -102,7 +109,7 @@ impl App {
                     self.browser_request(request);
                 }
             }
-            None => crate::file_dialog::pick_file(&self.tasks, FilePurpose::OpenProject, vec!["ron".into()]),
+            None => self.ask_file(FileRequest::project(FilePurpose::OpenProject, vec!["ron".into()])),
         }
     }
 
@@ -210,6 +217,8 @@ impl App {
             LibraryOutput::SavedAs { revision, generation, result } => match result {
                 Ok((project, info)) => {
                     self.windows.save_as = None;
+                    // The browser lists the new project.
+                    self.browser_request(BrowserRequest::Refresh);
                     if generation == self.editor.generation {
                         let unchanged = self.editor.history.revision() == revision;
                         let name = project.name.clone();
@@ -220,6 +229,9 @@ impl App {
                     self.library.version = Some((project.name.clone(), info.version));
                     self.library.document_settled(Instant::now());
                     self.editor.notify(Level::Info, format!("saved as “{}” in the library", project.name));
+                    if let Some(pending) = self.after_save.take() {
+                        self.go_on(ctx, pending);
+                    }
                 }
                 Err(e) => {
                     if let Some(prompt) = &mut self.windows.save_as {

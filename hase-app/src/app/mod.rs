@@ -24,7 +24,7 @@ use crate::tasks::Tasks;
 use crate::theme::{self, Palette, ReplayColours, ThemeChoice};
 use crate::ui::animator::MapCache;
 use crate::ui::animator::images::StateImages;
-use crate::ui::canvas::Canvas;
+use crate::ui::canvas::{Canvas, CanvasContext, ReplayLayer};
 use crate::ui::dialogs::{self, Answer, Pending};
 use crate::ui::dock::Dock;
 use crate::ui::inspector::Inspector;
@@ -86,6 +86,9 @@ pub struct App {
     pub library: Library,
     /// Windows and dialogs over the panels.
     pub windows: windows::Windows,
+    /// File dialogs (the desktop's, or hase's own where there is none).
+    pub files: crate::file_dialog::FileDialogs,
+    memory: status::MemoryGauge,
     start_actions: Vec<Action>,
     start_trace: Option<PathBuf>,
 }
@@ -140,6 +143,8 @@ impl App {
             frames: 0,
             library: Library::new(options.library),
             windows: windows::Windows::default(),
+            files: crate::file_dialog::FileDialogs::default(),
+            memory: status::MemoryGauge::default(),
             start_actions: options.start_actions,
             start_trace: options.trace,
         }
@@ -161,11 +166,7 @@ impl App {
             self.perform(ctx, action);
         }
         if let Some(path) = self.start_trace.take() {
-            let chosen = crate::run::ReplayOutput::FileChosen {
-                purpose: crate::run::ReplayFile::OpenTrace,
-                path: Some(path),
-            };
-            self.replay_finished(ctx, chosen);
+            self.replay_file_chosen(ctx, crate::run::ReplayFile::OpenTrace, path);
         }
         if self.theme_applied != Some(self.editor.settings.theme) {
             self.theme_applied = Some(self.editor.settings.theme);
@@ -189,7 +190,7 @@ impl App {
             ctx.send_viewport_cmd(ViewportCommand::CancelClose);
             self.pending = Some(Pending::Quit);
         }
-        if self.pending.is_none() {
+        if !self.dialog_open() {
             let typing = ctx.egui_wants_keyboard_input();
             for action in Action::KEYED {
                 if typing && action.is_canvas_edit() {
@@ -203,6 +204,19 @@ impl App {
                 }
             }
         }
+    }
+
+    /// True while a dialog waits for an answer (the unsaved-changes question, Save as, the library
+    /// messages, a file dialog, the template and comparison forms): the window's shortcuts wait too,
+    /// so Ctrl+O does not open the library over it.
+    pub fn dialog_open(&self) -> bool {
+        self.pending.is_some()
+            || self.files.is_open()
+            || self.windows.save_as.is_some()
+            || self.windows.template.open
+            || self.windows.variant.open
+            || self.library.failure_dialog.is_some()
+            || !self.library.recovery.is_empty()
     }
 
     /// The window title last sent: project name, ` *` when unsaved, ` — hase`.
@@ -230,14 +244,21 @@ impl App {
         }
         let zoom = self.canvas.view(&self.editor.current_net()).zoom;
         Panel::bottom("status").show(ui, |ui| {
-            status::show(ui, &self.editor, zoom, self.tasks.running(), &self.session);
+            status::show(ui, &self.editor, zoom, self.tasks.running(), &self.session, &mut self.memory);
         });
         // The dock grows once there is a run to show (a panel id of its own keeps the size apart).
         let replaying = self.session.current.is_some() || self.session.compare.is_some();
+        // Sized to its content once there is a run: every timing row when the window allows (at
+        // most 55% of it); the id carries the row count, so a run with other rows is fitted again.
+        let most = ui.available_height() * 0.55;
+        let fitted = |rows: usize| {
+            (rows as f32 * crate::ui::timing::draw::ROW_HEIGHT + 150.0).clamp(200.0, most.max(200.0))
+        };
         let (dock_id, dock_size) = match (&self.session.compare, replaying) {
-            (Some(_), _) => ("dock-compare", 430.0),
-            (None, true) => ("dock-replay", 330.0),
-            (None, false) => ("dock", 170.0),
+            // A comparison keeps its canvases large: the diagrams scroll.
+            (Some(_), _) => (("dock-compare", 0), 430.0_f32.min(most.max(200.0))),
+            (None, true) => (("dock-replay", self.dock.fit_rows), fitted(self.dock.fit_rows)),
+            (None, false) => (("dock", 0), 170.0),
         };
         Panel::bottom(dock_id)
             .resizable(true)
@@ -249,15 +270,14 @@ impl App {
         }
         if let Some(compare) = &mut self.session.compare {
             egui::CentralPanel::default().show(ui, |ui| {
-                crate::ui::compare::show(
-                    ui,
-                    compare,
-                    &self.session.player,
-                    &self.icons,
-                    &mut self.images,
-                    &colours,
-                    &palette,
-                );
+                let cx = crate::ui::compare::CompareContext {
+                    player: &self.session.player,
+                    icons: &self.icons,
+                    images: &mut self.images,
+                    colours: &colours,
+                    palette: &palette,
+                };
+                crate::ui::compare::show(ui, compare, cx);
             });
             self.finish_frame(&ctx, actions);
             return;
@@ -295,8 +315,19 @@ impl App {
                 });
             let line = ui.available_rect_before_wrap();
             ui.painter().hline(line.x_range(), line.min.y, egui::Stroke::new(1.0, palette.grid_major));
-            actions.extend(self.canvas.show(ui, &mut self.editor, &self.icons, &palette));
-            self.replay_overlay(ui, &colours, &palette);
+            let clock_end = self.session.clock_end();
+            let replay = self.session.current.as_deref().map(|run| ReplayLayer {
+                run,
+                snap: &mut self.session.cursor,
+                player: &self.session.player,
+                clock_end,
+                map: &mut self.main_map,
+                images: &mut self.images,
+                colours: &colours,
+                stale: self.session.stale,
+            });
+            let cx = CanvasContext { icons: &self.icons, palette: &palette, replay };
+            actions.extend(self.canvas.show(ui, &mut self.editor, cx));
             actions.extend(zoom_buttons(ui, self.canvas.area));
         });
         self.finish_frame(&ctx, actions);

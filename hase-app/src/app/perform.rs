@@ -8,7 +8,7 @@ use super::App;
 use crate::actions::Action;
 use crate::command::{Command, Fragment};
 use crate::state::Level;
-use crate::tasks::FilePurpose;
+use crate::tasks::{FilePurpose, FileRequest};
 use crate::ui::canvas::view::View;
 use crate::ui::dialogs::Pending;
 
@@ -22,15 +22,11 @@ impl App {
             Action::NewProject => self.go_on(ctx, Pending::NewProject),
             Action::Open => self.open(),
             Action::ImportRon => {
-                crate::file_dialog::pick_file(&self.tasks, FilePurpose::ImportRon, vec!["ron".into()]);
+                self.ask_file(FileRequest::project(FilePurpose::ImportRon, vec!["ron".into()]));
             }
             Action::ExportRon => {
                 let file_name = format!("{}.ron", self.editor.doc.project.name);
-                crate::file_dialog::pick_file(
-                    &self.tasks,
-                    FilePurpose::ExportRon { file_name },
-                    vec!["ron".into()],
-                );
+                self.ask_file(FileRequest::project(FilePurpose::ExportRon { file_name }, vec!["ron".into()]));
             }
             Action::OpenExample(index) => self.open_example(ctx, index),
             Action::InsertTemplate => self.windows.template.open_with("fat_tree", &self.editor),
@@ -120,6 +116,7 @@ impl App {
             | Action::CompareVariant
             | Action::CloseCompare
             | Action::OpenTrace => self.replay_action(action),
+            Action::Help(topic) => self.windows.help = Some(topic),
             Action::Escape => {
                 self.editor.placing = None;
                 self.canvas.drag = crate::ui::canvas::Drag::None;

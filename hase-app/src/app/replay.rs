@@ -3,6 +3,7 @@
 //! the comparison, exports, marker saving, and revealing entities asked for by the log or the
 //! timing diagram.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,7 +16,7 @@ use crate::replay::markers;
 use crate::run::task::{RunRequest, start};
 use crate::run::{MarkerSave, ReplayFile, ReplayOutput, RunDone, Slot};
 use crate::state::Level;
-use crate::tasks::TaskOutput;
+use crate::tasks::{FileRequest, TaskOutput};
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::compare::{Compare, CompareSide, thesis_example, with_variant};
 use crate::ui::compare_variant::Variant;
@@ -28,7 +29,13 @@ const MARKER_SAVE_DELAY_S: f64 = 1.0;
 impl App {
     /// Per-frame work of runs and replay, before the UI.
     pub(super) fn replay_logic(&mut self, ctx: &egui::Context) {
-        self.session.follow_project(self.editor.generation, &self.editor.doc.project);
+        if let Some(pending) = self.session.follow_project(self.editor.generation, &self.editor.doc.project) {
+            self.spawn_marker_save(pending);
+        }
+        self.session.stale = match &self.session.current {
+            Some(run) => self.session.staleness.check(run, &self.editor),
+            None => false,
+        };
         let dirs: Vec<std::path::PathBuf> = self
             .editor
             .file
@@ -164,7 +171,7 @@ impl App {
             None => {}
         }
         if let Some(e) = requests.iter().find_map(|r| r.4.until().err()) {
-            self.editor.notify(Level::Warning, e);
+            self.editor.notify(Level::Warning, e.to_string());
             return;
         }
         for (slot, name, project, file, settings) in requests {
@@ -177,49 +184,9 @@ impl App {
     }
 
     /// Take in what the replay's background work reports.
-    pub(super) fn replay_finished(&mut self, ctx: &egui::Context, output: ReplayOutput) {
+    pub(super) fn replay_finished(&mut self, output: ReplayOutput) {
         match output {
             ReplayOutput::Run(done) => self.run_finished(done),
-            ReplayOutput::FileChosen { path: None, .. } => {}
-            ReplayOutput::FileChosen { purpose, path: Some(path) } => match purpose {
-                ReplayFile::ExportPng => {
-                    let path = if path.extension().is_none() { path.with_extension("png") } else { path };
-                    crate::ui::timing::export::request(
-                        ctx,
-                        self.session.timing.last_rect,
-                        path,
-                        Arc::clone(&self.session.export_result),
-                    );
-                }
-                ReplayFile::ExportCsv(text) => {
-                    let path = if path.extension().is_none() { path.with_extension("csv") } else { path };
-                    self.tasks.spawn("export", move || {
-                        let result = hase_engine::model::write_atomic(&path, text.as_bytes())
-                            .map(|()| path.clone())
-                            .map_err(|e| format!("{}: {e}", path.display()));
-                        TaskOutput::Replay(Box::new(ReplayOutput::Saved {
-                            what: "O–X figures".into(),
-                            result,
-                        }))
-                    });
-                }
-                ReplayFile::OpenTrace => {
-                    self.session.leave_compare();
-                    self.session.stop_all();
-                    let id = self.session.next_id();
-                    let project = self.editor.doc.project.clone();
-                    self.editor.log(Level::Info, format!("loading {}…", path.display()));
-                    let live = crate::run::load::start(&self.tasks, path, project, id);
-                    self.session.live.push(live);
-                }
-                ReplayFile::CompareWith => {
-                    self.tasks.spawn("open", move || {
-                        let result =
-                            hase_engine::model::load_project(&path).map(Box::new).map_err(|e| e.to_string());
-                        TaskOutput::Replay(Box::new(ReplayOutput::CompareProject { path, result }))
-                    });
-                }
-            },
             ReplayOutput::Saved { what, result: Ok(path) } => {
                 self.editor.log(Level::Info, format!("saved {what} to {}", path.display()));
             }
@@ -239,7 +206,51 @@ impl App {
         }
     }
 
+    /// A file chosen for the replay views.
+    pub(super) fn replay_file_chosen(&mut self, ctx: &egui::Context, purpose: ReplayFile, path: PathBuf) {
+        match purpose {
+            ReplayFile::ExportPng => {
+                let path = if path.extension().is_none() { path.with_extension("png") } else { path };
+                crate::ui::timing::export::request(
+                    ctx,
+                    self.session.timing.last_rect,
+                    path,
+                    Arc::clone(&self.session.export_result),
+                );
+            }
+            ReplayFile::ExportCsv(text) => {
+                let path = if path.extension().is_none() { path.with_extension("csv") } else { path };
+                self.tasks.spawn("export", move || {
+                    let result = hase_engine::model::write_atomic(&path, text.as_bytes())
+                        .map(|()| path.clone())
+                        .map_err(|e| format!("{}: {e}", path.display()));
+                    TaskOutput::Replay(Box::new(ReplayOutput::Saved { what: "O–X figures".into(), result }))
+                });
+            }
+            ReplayFile::OpenTrace => {
+                self.session.leave_compare();
+                self.session.stop_all();
+                let id = self.session.next_id();
+                let project = self.editor.doc.project.clone();
+                self.editor.log(Level::Info, format!("loading {}…", path.display()));
+                let live = crate::run::load::start(&self.tasks, path, project, id);
+                self.session.live.push(live);
+            }
+            ReplayFile::CompareWith => {
+                self.tasks.spawn("open", move || {
+                    let result =
+                        hase_engine::model::load_project(&path).map(Box::new).map_err(|e| e.to_string());
+                    TaskOutput::Replay(Box::new(ReplayOutput::CompareProject { path, result }))
+                });
+            }
+        }
+    }
+
     fn run_finished(&mut self, done: RunDone) {
+        if self.session.dropped.remove(&done.id) {
+            self.editor.log(Level::Info, "a run of the design replaced since was dropped");
+            return;
+        }
         self.session.live.retain(|l| l.slot != done.slot);
         let run = match done.result {
             Ok(run) => run,
@@ -286,6 +297,8 @@ impl App {
             self.editor.log(Level::Warning, format!("the trace is incomplete: {e}"));
         }
         let run = Arc::new(*run);
+        // The dock is sized to show every row of the run (see `App::ui_root`).
+        self.dock.fit_rows = self.session.timing.rows_of(&run.replay).len();
         match done.slot {
             Slot::Main => {
                 if self.session.current.is_none() {
@@ -312,23 +325,8 @@ impl App {
         }
     }
 
-    fn pick_replay_file(&self, purpose: ReplayFile) {
-        self.tasks.spawn("file-dialog", move || {
-            let dialog = rfd::FileDialog::new();
-            let path = match &purpose {
-                ReplayFile::ExportPng => {
-                    dialog.add_filter("PNG image", &["png"]).set_file_name("timing.png").save_file()
-                }
-                ReplayFile::ExportCsv(_) => {
-                    dialog.add_filter("CSV", &["csv"]).set_file_name("interval.csv").save_file()
-                }
-                ReplayFile::CompareWith => dialog.add_filter("hase project", &["ron"]).pick_file(),
-                ReplayFile::OpenTrace => {
-                    dialog.add_filter("hase trace", &["htrace", "htb", "gz", "txt"]).pick_file()
-                }
-            };
-            TaskOutput::Replay(Box::new(ReplayOutput::FileChosen { purpose, path }))
-        });
+    fn pick_replay_file(&mut self, purpose: ReplayFile) {
+        self.ask_file(FileRequest::replay(purpose));
     }
 
     fn save_markers_when_settled(&mut self, ctx: &egui::Context) {
@@ -367,36 +365,15 @@ impl App {
             None => s.current.as_ref().map(|r| &r.replay.log),
         };
         if let Some(log) = log {
-            crate::ui::animator::controls::show(
-                ui,
-                &mut s.player,
+            let cx = crate::ui::animator::controls::ControlsContext {
                 log,
                 end,
-                s.timing.cursors,
-                &s.timing.markers,
+                cursors: s.timing.cursors,
+                markers: &s.timing.markers,
                 colours,
                 palette,
-            );
+            };
+            crate::ui::animator::controls::show(ui, &mut s.player, &cx);
         }
-    }
-
-    /// The replay drawn over the design canvas.
-    pub(super) fn replay_overlay(&mut self, ui: &egui::Ui, colours: &ReplayColours, palette: &Palette) {
-        let Some(run) = self.session.current.clone() else { return };
-        run.replay.log.seek(&mut self.session.cursor, self.session.player.time);
-        let painter = ui.painter_at(self.canvas.area);
-        self.session.drawn = crate::ui::animator::draw_on_canvas(
-            &painter,
-            ui.ctx(),
-            &self.canvas,
-            &self.editor,
-            &run,
-            &self.session.cursor,
-            &mut self.main_map,
-            &self.session.player,
-            &mut self.images,
-            colours,
-            palette,
-        );
     }
 }

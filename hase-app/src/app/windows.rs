@@ -8,7 +8,7 @@ use super::App;
 use super::library::Incoming;
 use crate::command::Command;
 use crate::state::Level;
-use crate::tasks::FilePurpose;
+use crate::tasks::{FilePurpose, FileRequest};
 use crate::theme::Palette;
 use crate::ui::library_browser::LibraryBrowser;
 use crate::ui::library_dialogs::{self, FailureAnswer, PromptAnswer, RecoveryAnswer, SaveAsPrompt};
@@ -29,11 +29,17 @@ pub struct Windows {
     pub variant: crate::ui::compare_variant::VariantDialog,
     /// A network model's data sheet (inspector ▸ sheet ▸ View…).
     pub sheet_viewer: crate::ui::sheet_viewer::SheetViewer,
+    /// The Help window open, if any.
+    pub help: Option<crate::actions::HelpTopic>,
 }
 
 impl App {
     /// Show the windows; a modal question about unsaved changes goes first.
     pub(super) fn show_windows(&mut self, ctx: &egui::Context, palette: &Palette) {
+        crate::ui::help::show(ctx, &mut self.windows.help, palette);
+        if let Some((request, path)) = self.files.show(ctx, palette) {
+            self.file_chosen(ctx, request, path);
+        }
         if let Some(name) = self.palette_panel.template_clicked.take() {
             self.windows.template.open_with(name, &self.editor);
         }
@@ -62,7 +68,7 @@ impl App {
             match library_dialogs::library_failure(ctx, &message, palette) {
                 Some(FailureAnswer::OpenRon) => {
                     self.library.failure_dialog = None;
-                    crate::file_dialog::pick_file(&self.tasks, FilePurpose::OpenProject, vec!["ron".into()]);
+                    self.ask_file(FileRequest::project(FilePurpose::OpenProject, vec!["ron".into()]));
                 }
                 Some(FailureAnswer::Continue) => self.library.failure_dialog = None,
                 None => {}
@@ -106,7 +112,10 @@ impl App {
                         self.save_as_named(name);
                     }
                 }
-                Some(PromptAnswer::Cancel) => self.windows.save_as = None,
+                Some(PromptAnswer::Cancel) => {
+                    self.windows.save_as = None;
+                    self.after_save = None;
+                }
                 None => {}
             }
         }

@@ -1,11 +1,15 @@
 //! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase trace stats|export`,
-//! `hase datasheet fit|show|report`, `hase mpi bench|record|predict|sample`.
+//! `hase sweep`, `hase experiments`, `hase datasheet fit|show|report`,
+//! `hase mpi bench|record|predict|sample`.
 //! Errors go to stderr with a non-zero exit code; times accept units (`10us`, `2.5ms`).
 
 mod datasheet;
+mod experiments;
 mod mpi;
 mod new;
 mod run;
+mod sweep;
+mod sweep_progress;
 mod trace;
 
 use std::io::Write;
@@ -32,6 +36,10 @@ pub enum Command {
     /// Inspect or convert trace files.
     #[command(subcommand)]
     Trace(trace::TraceCommand),
+    /// Run a parameter sweep: vary parameters over values, run the points in parallel.
+    Sweep(Box<sweep::SweepArgs>),
+    /// List, show, export, import, rename or delete stored experiments.
+    Experiments(experiments::ExperimentsArgs),
     /// Make, show and report MPI data sheets (fitted equations per MPI function).
     #[command(subcommand)]
     Datasheet(datasheet::DatasheetCommand),
@@ -47,6 +55,8 @@ pub fn execute(command: Command) -> ExitCode {
         Command::Validate { project } => validate(&project),
         Command::New(args) => new::new(&args),
         Command::Trace(cmd) => trace::trace(&cmd),
+        Command::Sweep(args) => sweep::sweep(&args),
+        Command::Experiments(args) => experiments::experiments(&args),
         Command::Datasheet(cmd) => datasheet::datasheet(&cmd),
         Command::Mpi(cmd) => mpi::mpi(&cmd),
     };

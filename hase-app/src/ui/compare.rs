@@ -16,9 +16,10 @@ use crate::run::{FinishedRun, RunSettings};
 use crate::state::Editor;
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::animator::images::StateImages;
-use crate::ui::animator::{MapCache, Player, draw_on_canvas};
-use crate::ui::canvas::Canvas;
+use crate::ui::animator::{MapCache, Player};
+use crate::ui::canvas::{Canvas, CanvasContext, ReplayLayer};
 use crate::ui::compare_variant::Variant;
+use crate::ui::time_text;
 
 /// One side of the comparison.
 pub struct CompareSide {
@@ -89,7 +90,8 @@ impl Compare {
         self.sides.iter().filter_map(|s| s.run.as_ref()).map(|r| r.replay.end).max().unwrap_or(SimTime::ZERO)
     }
 
-    /// "Binary tree 1.156 ms · Fat tree 439.4 us · left / right = 2.63×" (what is known so far).
+    /// "Fat tree: 439.4 us · Binary tree: 1.156 ms · right / left = 2.63×" (what is known so far;
+    /// the ratio is the slower side's makespan over the faster's).
     pub fn summary(&self) -> String {
         let spans: Vec<Option<u64>> =
             self.sides.iter().map(|s| s.run.as_ref().map(|r| r.stats.makespan_ps)).collect();
@@ -98,21 +100,27 @@ impl Compare {
             .iter()
             .zip(&spans)
             .map(|(s, m)| match m {
-                Some(ps) => format!("{}: {}", s.name(), SimTime(*ps)),
+                Some(ps) => format!("{}: {}", s.name(), time_text::figure(SimTime(*ps))),
                 None => format!("{}: not run", s.name()),
             })
             .collect();
         if let (Some(Some(a)), Some(Some(b))) = (spans.first(), spans.get(1))
+            && *a > 0
             && *b > 0
         {
-            parts.push(format!("left / right = {:.2}×", *a as f64 / *b as f64));
+            let (a, b) = (*a as f64, *b as f64);
+            parts.push(if a >= b {
+                format!("left / right = {:.2}×", a / b)
+            } else {
+                format!("right / left = {:.2}×", b / a)
+            });
         }
         parts.join("   ·   ")
     }
 }
 
-/// The example comparison: the binary tree (left) and the fat tree (right) running the same
-/// allreduce. Projects come from the library (identical to `projects/*.ron`, which the tests check);
+/// The example comparison: the fat tree (left, as the menu names it first) and the binary tree
+/// (right) running the same allreduce. Projects come from the library (identical to `projects/*.ron`, which the tests check);
 /// the files are used for markers when present in `projects/`.
 pub fn thesis_example() -> Result<Compare, String> {
     let binary = hase_library::examples::binary_tree_allreduce().map_err(|e| e.to_string())?;
@@ -123,8 +131,8 @@ pub fn thesis_example() -> Result<Compare, String> {
     };
     Ok(Compare::new(
         "Compare: fat tree vs binary tree",
-        CompareSide::new(binary.project, file(binary.file)),
         CompareSide::new(fat.project, file(fat.file)),
+        CompareSide::new(binary.project, file(binary.file)),
     ))
 }
 
@@ -137,49 +145,61 @@ pub fn with_variant(project: &Project, file: Option<PathBuf>, variant: Variant) 
     Compare::new(title, left, right)
 }
 
-/// Show both canvases with their replays in `ui`; returns `(side, instance)` when one was clicked.
-#[allow(clippy::too_many_arguments)]
-pub fn show(
-    ui: &mut Ui,
-    compare: &mut Compare,
-    player: &Player,
-    icons: &Icons,
-    images: &mut StateImages,
-    colours: &ReplayColours,
-    palette: &Palette,
-) {
+/// What the comparison is drawn with.
+pub struct CompareContext<'a> {
+    /// The shared clock.
+    pub player: &'a Player,
+    /// Icon textures.
+    pub icons: &'a Icons,
+    /// State images.
+    pub images: &'a mut StateImages,
+    /// Replay colours.
+    pub colours: &'a ReplayColours,
+    /// Editor colours.
+    pub palette: &'a Palette,
+}
+
+/// Show both canvases with their replays in `ui`.
+pub fn show(ui: &mut Ui, compare: &mut Compare, cx: CompareContext<'_>) {
+    let CompareContext { player, icons, images, colours, palette } = cx;
+    let clock_end = compare.end();
     ui.horizontal(|ui| {
         ui.label(RichText::new(&compare.title).strong().size(15.0));
         ui.separator();
         ui.label(RichText::new(compare.summary()).monospace());
     });
     ui.separator();
-    let ctx = ui.ctx().clone();
     ui.columns(2, |cols| {
         for (side, ui) in compare.sides.iter_mut().zip(cols.iter_mut()) {
             let heading = match &side.run {
-                Some(run) => format!("{} — makespan {}", side.name(), SimTime(run.stats.makespan_ps)),
+                Some(run) => {
+                    format!(
+                        "{} — makespan {}",
+                        side.name(),
+                        time_text::figure(SimTime(run.stats.makespan_ps))
+                    )
+                }
                 None => format!("{} — press Run", side.name()),
             };
             ui.label(RichText::new(heading).strong());
-            let _ = side.canvas.show(ui, &mut side.editor, icons, palette);
-            if let Some(run) = side.run.clone() {
-                run.replay.log.seek(&mut side.cursor, player.time);
-                let painter = ui.painter_at(side.canvas.area);
-                draw_on_canvas(
-                    &painter,
-                    &ctx,
-                    &side.canvas,
-                    &side.editor,
-                    &run,
-                    &side.cursor,
-                    &mut side.map,
-                    player,
-                    images,
-                    colours,
-                    palette,
-                );
+            // Each side shows its whole design: fitted again when its area changes (the dock grows
+            // when the runs arrive, the window is resized).
+            let area = ui.available_rect_before_wrap();
+            if (area.size() - side.canvas.area.size()).length() > 1.0 {
+                side.editor.fit_requested = true;
             }
+            let run = side.run.clone();
+            let replay = run.as_deref().map(|run| ReplayLayer {
+                run,
+                snap: &mut side.cursor,
+                player,
+                clock_end,
+                map: &mut side.map,
+                images: &mut *images,
+                colours,
+                stale: false,
+            });
+            let _ = side.canvas.show(ui, &mut side.editor, CanvasContext { icons, palette, replay });
         }
     });
 }
@@ -191,9 +211,10 @@ mod tests {
     #[test]
     fn the_thesis_example_has_both_trees() {
         let c = thesis_example().unwrap();
-        assert_eq!(c.sides[0].name(), "Allreduce on a binary tree");
-        assert_eq!(c.sides[1].name(), "Allreduce on a fat tree");
-        assert_eq!(c.summary(), "Allreduce on a binary tree: not run   ·   Allreduce on a fat tree: not run");
+        // Left to right as the menu names them: "fat tree vs binary tree".
+        assert_eq!(c.sides[0].name(), "Allreduce on a fat tree");
+        assert_eq!(c.sides[1].name(), "Allreduce on a binary tree");
+        assert_eq!(c.summary(), "Allreduce on a fat tree: not run   ·   Allreduce on a binary tree: not run");
         assert_eq!(c.end(), SimTime::ZERO);
     }
 }

@@ -38,8 +38,8 @@ pub enum VariantError {
         reason: String,
     },
     /// The run-until text is not a time.
-    #[error("{0}")]
-    Until(String),
+    #[error(transparent)]
+    Until(#[from] crate::run::UntilError),
     /// Nothing differs from the design's own run.
     #[error("nothing differs from this design: add an assignment or change the seed or run-until time")]
     NoChange,
@@ -253,7 +253,7 @@ mod tests {
         let e = build_variant(&project, &base, 1, "", "no equals sign").unwrap_err();
         assert_eq!(e.to_string(), "line 1: `no equals sign`: expected `target=value`");
         let e = build_variant(&project, &base, 1, "soon", "workload.algorithm=ring").unwrap_err();
-        assert!(matches!(e, VariantError::Until(ref t) if t.contains("soon")));
+        assert!(matches!(e, VariantError::Until(ref t) if t.text == "soon"));
         assert_eq!(
             build_variant(&project, &base, base.seed, "", " \n# only a comment").unwrap_err(),
             VariantError::NoChange

@@ -24,6 +24,8 @@ pub enum DockTab {
 pub struct Dock {
     /// The open tab.
     pub tab: DockTab,
+    /// Timing rows of the last run, which the dock is sized to show.
+    pub fit_rows: usize,
     seen: usize,
 }
 

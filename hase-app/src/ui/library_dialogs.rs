@@ -117,6 +117,8 @@ pub struct SaveAsPrompt {
     pub error: Option<String>,
     /// The save is running; the dialog is hidden until it reports.
     pub waiting: bool,
+    /// The project's first save to the library (File ▸ Save of a project not stored yet).
+    pub first_save: bool,
 }
 
 /// What the Save as dialog asks for.
@@ -133,16 +135,26 @@ pub fn save_as(ctx: &egui::Context, prompt: &mut SaveAsPrompt, palette: &Palette
     let mut answer = None;
     let response = Modal::new(Id::unique("save-as")).show(ctx, |ui| {
         ui.set_width(420.0);
-        ui.heading("Save as");
-        ui.label("Save a copy of the project in the library under a new name; you go on editing the copy.");
+        if prompt.first_save {
+            ui.heading("Save to the library");
+            ui.label("Name the project: it is stored in the library under this name (Enter saves).");
+        } else {
+            ui.heading("Save as");
+            ui.label(
+                "Save a copy of the project in the library under a new name; you go on editing the copy \
+                 (Enter saves).",
+            );
+        }
         ui.add_space(6.0);
+        // Enter confirms. It is taken before the field sees it: a single-line field gives up the
+        // focus on Enter and reports that only on the next frame, when the key is gone.
+        let enter = ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
         let field = ui
             .add(egui::TextEdit::singleline(&mut prompt.name).desired_width(400.0).id_salt("save-as-name"))
             .accessible_name("Project name");
         if ui.memory(|m| m.focused().is_none()) {
             field.request_focus();
         }
-        let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         if let Some(e) = &prompt.error {
             ui.label(RichText::new(e).color(palette.error).small());
         }

@@ -1,4 +1,5 @@
-//! The menu bar: File, Edit, Insert, View and Simulate. Entries that belong to later work (running,
+//! The menu bar: File, Edit, Insert, View, Simulate and Help; labels and shortcuts come from the
+//! action table (`actions`). Entries that belong to later work (running,
 //! experiments) are shown disabled with the reason, never faked.
 
 use egui::{Button, Ui};
@@ -10,7 +11,13 @@ use crate::library::Library;
 use crate::state::Editor;
 use crate::theme::ThemeChoice;
 
-fn item(ui: &mut Ui, enabled: bool, text: &str, action: Action, out: &mut Vec<Action>) {
+/// A menu entry for `action`, with its label and shortcut from the action table.
+fn item(ui: &mut Ui, enabled: bool, action: Action, out: &mut Vec<Action>) {
+    item_as(ui, enabled, action.label(), action, out);
+}
+
+/// A menu entry for `action` with another text (Undo names what it undoes).
+fn item_as(ui: &mut Ui, enabled: bool, text: &str, action: Action, out: &mut Vec<Action>) {
     let mut button = Button::new(text);
     if let Some(shortcut) = action.shortcut() {
         button = button.shortcut_text(ui.ctx().format_shortcut(&shortcut));
@@ -38,15 +45,15 @@ pub fn show(ui: &mut Ui, editor: &Editor, library: &Library) -> Vec<Action> {
                 editor.history.undo_label().map_or_else(|| "Undo".to_string(), |l| format!("Undo {l}"));
             let redo =
                 editor.history.redo_label().map_or_else(|| "Redo".to_string(), |l| format!("Redo {l}"));
-            item(ui, editor.history.undo_label().is_some(), &undo, Action::Undo, &mut out);
-            item(ui, editor.history.redo_label().is_some(), &redo, Action::Redo, &mut out);
+            item_as(ui, editor.history.undo_label().is_some(), &undo, Action::Undo, &mut out);
+            item_as(ui, editor.history.redo_label().is_some(), &redo, Action::Redo, &mut out);
             ui.separator();
-            item(ui, many > 0, "Cut", Action::Cut, &mut out);
-            item(ui, many > 0, "Copy", Action::Copy, &mut out);
-            item(ui, editor.clipboard.is_some(), "Paste", Action::Paste, &mut out);
-            item(ui, many > 0, "Duplicate", Action::Duplicate, &mut out);
-            item(ui, has_selection, "Delete", Action::Delete, &mut out);
-            item(ui, true, "Select all", Action::SelectAll, &mut out);
+            item(ui, many > 0, Action::Cut, &mut out);
+            item(ui, many > 0, Action::Copy, &mut out);
+            item(ui, editor.clipboard.is_some(), Action::Paste, &mut out);
+            item(ui, many > 0, Action::Duplicate, &mut out);
+            item(ui, has_selection, Action::Delete, &mut out);
+            item(ui, true, Action::SelectAll, &mut out);
             ui.separator();
             ui.add_enabled_ui(many > 1, |ui| {
                 ui.menu_button("Align", |ui| {
@@ -58,24 +65,24 @@ pub fn show(ui: &mut Ui, editor: &Editor, library: &Library) -> Vec<Action> {
                         if let Some(first) = text.get_mut(0..1) {
                             first.make_ascii_uppercase();
                         }
-                        item(ui, enabled, &text, Action::Align(how), &mut out);
+                        item_as(ui, enabled, &text, Action::Align(how), &mut out);
                     }
                 });
             });
             ui.separator();
-            item(ui, many > 0, "Group into compound", Action::Group, &mut out);
-            item(ui, many == 1, "Ungroup", Action::Ungroup, &mut out);
+            item(ui, many > 0, Action::Group, &mut out);
+            item(ui, many == 1, Action::Ungroup, &mut out);
         });
         ui.menu_button("Insert", |ui| {
             ui.menu_button("Network", |ui| {
-                item(ui, true, "From template…", Action::InsertTemplate, &mut out);
+                item(ui, true, Action::InsertTemplate, &mut out);
             });
         });
         ui.menu_button("View", |ui| {
-            item(ui, true, "Zoom in", Action::ZoomIn, &mut out);
-            item(ui, true, "Zoom out", Action::ZoomOut, &mut out);
-            item(ui, true, "Zoom to fit", Action::ZoomFit, &mut out);
-            item(ui, true, "Actual size", Action::ZoomReset, &mut out);
+            item(ui, true, Action::ZoomIn, &mut out);
+            item(ui, true, Action::ZoomOut, &mut out);
+            item(ui, true, Action::ZoomFit, &mut out);
+            item(ui, true, Action::ZoomReset, &mut out);
             ui.separator();
             let (mut grid, mut snap) = (editor.settings.grid, editor.settings.snap);
             if ui.checkbox(&mut grid, "Grid").clicked() {
@@ -91,32 +98,33 @@ pub fn show(ui: &mut Ui, editor: &Editor, library: &Library) -> Vec<Action> {
                     }
                 }
             });
-            item(ui, true, "Port legend", Action::ToggleLegend, &mut out);
+            item(ui, true, Action::ToggleLegend, &mut out);
             ui.separator();
-            item(ui, !editor.crumbs.is_empty(), "Up one level", Action::GoUp, &mut out);
+            item(ui, !editor.crumbs.is_empty(), Action::GoUp, &mut out);
         });
         ui.menu_button("Simulate", |ui| {
-            item(ui, true, "Check design", Action::Validate, &mut out);
+            item(ui, true, Action::Validate, &mut out);
             ui.separator();
-            item(ui, true, "Run", Action::Run, &mut out);
-            item(ui, true, "Stop", Action::Stop, &mut out);
+            item(ui, true, Action::Run, &mut out);
+            item(ui, true, Action::Stop, &mut out);
             crate::ui::run_bar::compare_menu(ui, &mut out);
             crate::ui::run_bar::trace_item(ui, &mut out);
             ui.separator();
-            item(ui, true, "Play / pause replay", Action::PlayPause, &mut out);
-            item(ui, true, "Next event", Action::StepForward, &mut out);
-            item(ui, true, "Previous event", Action::StepBack, &mut out);
+            item(ui, true, Action::PlayPause, &mut out);
+            item(ui, true, Action::StepForward, &mut out);
+            item(ui, true, Action::StepBack, &mut out);
             later(ui, "Experiments…", "Parameter sweeps arrive with the experiments work item.");
         });
+        crate::ui::help::menu(ui, &mut out);
     });
     out
 }
 
 fn file_menu(ui: &mut Ui, editor: &Editor, library: &Library, out: &mut Vec<Action>) {
     let why = library.why_unavailable();
-    item(ui, true, "New project", Action::NewProject, out);
+    item(ui, true, Action::NewProject, out);
     let open = if why.is_none() { "Open from library…" } else { "Open RON file…" };
-    item(ui, true, open, Action::Open, out);
+    item_as(ui, true, open, Action::Open, out);
     ui.menu_button("Open example", |ui| {
         for (i, example) in EXAMPLES.iter().enumerate() {
             if ui.button(example.title).on_hover_text(format!("projects/{}", example.file)).clicked() {
@@ -143,7 +151,7 @@ fn file_menu(ui: &mut Ui, editor: &Editor, library: &Library, out: &mut Vec<Acti
     if ui.add(save).on_hover_text(save_hint).clicked() {
         out.push(Action::Save);
     }
-    item(ui, true, "Save as…", Action::SaveAs, out);
+    item(ui, true, Action::SaveAs, out);
     ui.separator();
     if ui.button("Import RON…").on_hover_text(import_hint).clicked() {
         out.push(Action::ImportRon);
@@ -155,5 +163,5 @@ fn file_menu(ui: &mut Ui, editor: &Editor, library: &Library, out: &mut Vec<Acti
         ui.add_enabled(false, Button::new("Project library unavailable")).on_disabled_hover_text(why);
     }
     ui.separator();
-    item(ui, true, "Quit", Action::Quit, out);
+    item(ui, true, Action::Quit, out);
 }

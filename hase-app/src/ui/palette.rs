@@ -35,7 +35,8 @@ impl PalettePanel {
             egui::TextEdit::singleline(&mut self.filter)
                 .hint_text("Filter types…")
                 .desired_width(f32::INFINITY),
-        );
+        )
+        .accessible_name("Filter types");
         ui.add_space(4.0);
         let filter = self.filter.to_lowercase();
         let mut groups: BTreeMap<(usize, String), Vec<&EntityType>> = BTreeMap::new();

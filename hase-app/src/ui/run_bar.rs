@@ -104,7 +104,9 @@ fn settings(
     }
     let label = ui.label("run until");
     let field = ui
-        .add(egui::TextEdit::singleline(&mut s.until_text).hint_text("end (e.g. 2.5ms)").desired_width(90.0))
+        .add(
+            egui::TextEdit::singleline(&mut s.until_text).hint_text("the end, or 2.5ms").desired_width(130.0),
+        )
         .labelled_by(label.id);
     let until_done = field.lost_focus();
     match s.until() {
@@ -117,7 +119,7 @@ fn settings(
             }
         }
         Err(e) => {
-            ui.label(RichText::new(e).color(palette.error));
+            ui.label(RichText::new(e.to_string()).color(palette.error));
         }
     }
     edited
@@ -158,13 +160,17 @@ pub fn status(ui: &mut Ui, session: &Session) {
         }
         // Right to left: the last run's events, then its outcome and end time.
         for run in shown.iter().rev() {
-            ui.weak(format!("{} events simulated", run.stats.events));
-            ui.label(format!(
-                "{}: {} at {}",
-                if session.compare.is_some() { run.label.as_str() } else { "last run" },
-                run.stats.outcome,
-                hase_engine::time::SimTime(run.stats.makespan_ps)
-            ));
+            let makespan = crate::ui::time_text::figure(hase_engine::time::SimTime(run.stats.makespan_ps));
+            if session.compare.is_some() {
+                // Both runs of a comparison, compactly (the bar is shared with the selection).
+                ui.label(format!(
+                    "{}: {} at {makespan} · {} events",
+                    run.label, run.stats.outcome, run.stats.events
+                ));
+            } else {
+                ui.weak(format!("{} events simulated", run.stats.events));
+                ui.label(format!("last run: {} at {makespan}", run.stats.outcome));
+            }
         }
         return;
     }

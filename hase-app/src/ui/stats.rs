@@ -117,7 +117,7 @@ pub fn summary_line(s: &RunStats) -> String {
     format!(
         "{} · makespan {} · {} events in {:.3} s ({:.2} M events/s)",
         s.outcome,
-        SimTime(s.makespan_ps),
+        crate::ui::time_text::figure(SimTime(s.makespan_ps)),
         s.events,
         s.wall_time_s,
         s.events_per_s / 1e6
@@ -147,7 +147,7 @@ pub fn show(
         };
         ui.label(RichText::new(&run.label).strong());
         ui.label(RichText::new(&s.outcome).color(colour).strong());
-        ui.label(format!("makespan {}", SimTime(s.makespan_ps)));
+        ui.label(format!("makespan {}", crate::ui::time_text::figure(SimTime(s.makespan_ps))));
         ui.separator();
         ui.label(format!("{} events", s.events));
         ui.label(format!("wall {:.3} s", s.wall_time_s));
@@ -201,7 +201,11 @@ fn entity_table(ui: &mut Ui, s: &RunStats, makespan: u64, view: &mut StatsView, 
                             .iter()
                             .filter(|(_, t)| **t > 0)
                             .map(|(k, t)| {
-                                format!("{k}: {} ({:.1}%)", SimTime(*t), *t as f64 * 100.0 / makespan as f64)
+                                format!(
+                                    "{k}: {} ({:.1}%)",
+                                    crate::ui::time_text::figure(SimTime(*t)),
+                                    *t as f64 * 100.0 / makespan as f64
+                                )
                             })
                             .collect::<Vec<_>>()
                             .join("\n"),

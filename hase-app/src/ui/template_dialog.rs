@@ -186,6 +186,7 @@ impl TemplateDialog {
     fn flat_routing_conflict(&self, editor: &Editor) -> Option<String> {
         let topology = self.topology().ok()?;
         template::flat_conflict(&editor.doc, &editor.current_net(), &topology.routing(self.up_choice))
+            .map(|conflict| conflict.to_string())
     }
 
     /// The request the fields describe, or the reasons they cannot be read.
@@ -238,7 +239,7 @@ impl TemplateDialog {
         }
         let counts = request.spec.topology.counts();
         let generated = (counts.switches + counts.endpoints <= PREVIEW_LIMIT)
-            .then(|| template::generate(&editor.doc, request).map_err(|e| e.0));
+            .then(|| template::generate(&editor.doc, request).map_err(|e| e.to_string()));
         let compatible = compatible_components(&request.spec.topology, &template::registry(&editor.doc));
         self.preview = Some(Preview { key, generated, compatible });
     }
@@ -469,7 +470,7 @@ impl TemplateDialog {
             && let Some(why) =
                 template::flat_conflict(&editor.doc, &net, &request.spec.topology.routing(self.up_choice))
         {
-            ui.label(RichText::new(why).color(palette.warning));
+            ui.label(RichText::new(why.to_string()).color(palette.warning));
             if ui.button("Insert as a compound network instead").clicked() {
                 self.compound = true;
             }

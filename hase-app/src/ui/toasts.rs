@@ -1,5 +1,6 @@
-//! Toasts: short messages (refused links, failed edits) shown over the bottom of the canvas for a
-//! few seconds. Every toast is also in the log.
+//! Toasts: short messages (refused links, failed edits) shown at the top of the canvas for a few
+//! seconds, clear of the zoom buttons (top right) and the replay's clock and load legend (bottom
+//! left). Every toast is also in the log.
 
 use std::time::Duration;
 
@@ -18,7 +19,9 @@ pub fn show(ctx: &egui::Context, area: Rect, editor: &mut Editor, palette: &Pale
         return;
     }
     let painter = ctx.layer_painter(LayerId::new(Order::Foreground, Id::unique("toasts")));
-    let mut y = area.max.y - 14.0;
+    // Below the zoom buttons, newest first, narrower than the space between the corners.
+    let mut y = area.min.y + 44.0;
+    let wrap = (area.width() - 300.0).max(200.0);
     for toast in editor.toasts.iter().rev() {
         let age = toast.since.elapsed().as_secs_f32();
         let fade = (SHOWN_FOR.as_secs_f32() - age).clamp(0.0, 1.0);
@@ -31,10 +34,10 @@ pub fn show(ctx: &egui::Context, area: Rect, editor: &mut Editor, palette: &Pale
             toast.text.clone(),
             FontId::proportional(14.0),
             palette.text.gamma_multiply(fade),
-            (area.width() - 80.0).max(200.0),
+            wrap,
         );
         let size = galley.size() + Vec2::new(28.0, 16.0);
-        let rect = Rect::from_min_size(Pos2::new(area.center().x - size.x / 2.0, y - size.y), size);
+        let rect = Rect::from_min_size(Pos2::new(area.center().x - size.x / 2.0, y), size);
         painter.rect(
             rect,
             CornerRadius::same(6),
@@ -48,7 +51,7 @@ pub fn show(ctx: &egui::Context, area: Rect, editor: &mut Editor, palette: &Pale
             colour.gamma_multiply(fade),
         );
         painter.galley(rect.min + Vec2::new(16.0, 8.0), galley, Color32::PLACEHOLDER);
-        y = rect.min.y - 6.0;
+        y = rect.max.y + 6.0;
     }
     ctx.request_repaint_after(Duration::from_millis(100));
 }

@@ -11,7 +11,7 @@ use hase_engine::model::{
     Pos,
 };
 
-use super::{Command, CommandError, TypeDef};
+use super::{Command, CommandError, ExportedAction, TypeDef};
 use crate::document::{Document, NetworkId, check_instance_name, stem_of};
 
 /// Palette category of types made by grouping.
@@ -53,27 +53,23 @@ pub(super) fn group(
     type_name: &str,
     instance_name: &str,
 ) -> Result<Command, CommandError> {
-    let network =
-        doc.network(net).ok_or_else(|| CommandError::new("the network being edited does not exist"))?;
+    let network = doc.network(net).ok_or_else(|| CommandError::NoNetwork(net.clone()))?;
     let group: BTreeSet<&str> = names.iter().map(String::as_str).collect();
     if group.is_empty() {
-        return Err(CommandError::new("select the entities to group first"));
+        return Err(CommandError::NothingToGroup);
     }
     if let Some(bad) = group.iter().find(|n| !network.instances.contains_key(**n)) {
-        return Err(CommandError::new(format!("{bad}: no such instance")));
+        return Err(CommandError::NoInstance((*bad).to_string()));
     }
-    check_instance_name(instance_name).map_err(CommandError)?;
+    check_instance_name(instance_name)?;
     if network.instances.contains_key(instance_name) && !group.contains(instance_name) {
-        return Err(CommandError::new(format!("{instance_name}: the name is already used")));
+        return Err(CommandError::NameTaken(instance_name.to_string()));
     }
     if doc.entity_type(type_name).is_some() {
-        return Err(CommandError::new(format!("type `{type_name}` already exists")));
+        return Err(CommandError::TypeExists(type_name.to_string()));
     }
     if let Some(e) = exports_of(doc, net).into_iter().find(|e| group.contains(e.inner.instance.as_str())) {
-        return Err(CommandError::new(format!(
-            "{}: exported as outer port `{}`; such instances cannot be grouped",
-            e.inner, e.outer
-        )));
+        return Err(CommandError::Exported { port: e.inner, outer: e.outer, action: ExportedAction::Group });
     }
     let layout = doc.layout(net);
     let centre = centroid(group.iter().filter_map(|n| layout.positions.get(*n)));
@@ -178,22 +174,19 @@ fn uses_of(doc: &Document, name: &str) -> usize {
 /// The batch that replaces compound instance `name` by its inner network; the type is removed when
 /// no other instance uses it.
 pub(super) fn ungroup(doc: &Document, net: &NetworkId, name: &str) -> Result<Command, CommandError> {
-    let network =
-        doc.network(net).ok_or_else(|| CommandError::new("the network being edited does not exist"))?;
-    let inst =
-        network.instances.get(name).ok_or_else(|| CommandError::new(format!("{name}: no such instance")))?;
+    let network = doc.network(net).ok_or_else(|| CommandError::NoNetwork(net.clone()))?;
+    let inst = network.instances.get(name).ok_or_else(|| CommandError::NoInstance(name.to_string()))?;
     let type_name = inst.type_name.clone();
     let ty_id = NetworkId::Type(type_name.clone());
     let Some(compound) = doc.entity_type(&type_name).and_then(|t| t.compound.as_ref()) else {
-        return Err(CommandError::new(format!(
-            "{name}: `{type_name}` is not a compound type; there is nothing to ungroup"
-        )));
+        return Err(CommandError::NothingToUngroup { instance: name.to_string(), type_name });
     };
     if let Some(e) = exports_of(doc, net).into_iter().find(|e| e.inner.instance == name) {
-        return Err(CommandError::new(format!(
-            "{}: exported as outer port `{}`; it cannot be ungrouped here",
-            e.inner, e.outer
-        )));
+        return Err(CommandError::Exported {
+            port: e.inner,
+            outer: e.outer,
+            action: ExportedAction::Ungroup,
+        });
     }
     let inner_layout = doc.layout(&ty_id);
     let here = doc.position(net, name);

@@ -59,10 +59,9 @@ pub(super) fn paste(
     fragment: &Fragment,
     offset: Pos,
 ) -> Result<Command, CommandError> {
-    let network =
-        doc.network(net).ok_or_else(|| CommandError::new("the network being edited does not exist"))?;
+    let network = doc.network(net).ok_or_else(|| CommandError::NoNetwork(net.clone()))?;
     if fragment.is_empty() {
-        return Err(CommandError::new("the clipboard is empty"));
+        return Err(CommandError::EmptyClipboard);
     }
     let mut taken: BTreeSet<String> = network.instances.keys().cloned().collect();
     let mut renamed = BTreeMap::new();

@@ -5,6 +5,7 @@
 
 mod compound;
 mod edit;
+mod error;
 mod history;
 mod primitives;
 pub mod project;
@@ -25,6 +26,7 @@ use hase_engine::model::{
 use crate::document::{Document, NetworkId};
 
 pub use edit::{Alignment, Fragment, align_moves};
+pub use error::{CommandError, ExportedAction, RoutingConflict};
 pub use history::History;
 pub use template::{InsertForm, TemplateInsert};
 
@@ -233,17 +235,6 @@ pub enum Command {
         /// The commands, in order.
         commands: Vec<Command>,
     },
-}
-
-/// Why a command was refused. The document is unchanged when this is returned.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("{0}")]
-pub struct CommandError(pub String);
-
-impl CommandError {
-    pub(crate) fn new(text: impl Into<String>) -> Self {
-        CommandError(text.into())
-    }
 }
 
 /// What applying a command did: the command that undoes it, and the names of instances it created

@@ -11,16 +11,13 @@ use hase_engine::validate::{ValidationError, link_problem};
 use super::{Applied, Command, CommandError, TypeDef};
 use crate::document::{Document, NetworkId, check_instance_name};
 
-#[allow(clippy::unnecessary_wraps)] // the tail of every primitive, which all return a Result
+#[allow(clippy::unnecessary_wraps, reason = "the tail of every primitive, which all return a Result")]
 fn done(inverse: Command) -> Result<Applied, CommandError> {
     Ok(Applied { inverse, created: Vec::new() })
 }
 
 fn no_network(net: &NetworkId) -> CommandError {
-    match net {
-        NetworkId::Top => CommandError::new("the project has no top-level network"),
-        NetworkId::Type(t) => CommandError::new(format!("type `{t}` is not a compound type of this project")),
-    }
+    CommandError::NoNetwork(net.clone())
 }
 
 fn network_mut<'a>(doc: &'a mut Document, net: &NetworkId) -> Result<&'a mut Network, CommandError> {
@@ -48,7 +45,7 @@ fn network<'a>(doc: &'a Document, net: &NetworkId) -> Result<&'a Network, Comman
 }
 
 fn missing(name: &str) -> CommandError {
-    CommandError::new(format!("{name}: no such instance"))
+    CommandError::NoInstance(name.to_string())
 }
 
 /// The outer port a compound type exports `port` as, when `net` is a compound's inner network.
@@ -76,21 +73,15 @@ pub(crate) fn has_key(link: &Link, key: &str) -> bool {
 pub(super) fn apply_primitive(doc: &mut Document, command: Command) -> Result<Applied, CommandError> {
     match command {
         Command::AddInstance { net, name, instance, pos, displayed } => {
-            check_instance_name(&name).map_err(CommandError)?;
+            check_instance_name(&name)?;
             if doc.entity_type(&instance.type_name).is_none() {
-                return Err(CommandError::new(format!(
-                    "{name}: unknown entity type `{}`",
-                    instance.type_name
-                )));
+                return Err(CommandError::UnknownType { instance: name, type_name: instance.type_name });
             }
             if NetworkId::Type(instance.type_name.clone()) == net {
-                return Err(CommandError::new(format!(
-                    "{name}: a compound type cannot contain itself (`{}`)",
-                    instance.type_name
-                )));
+                return Err(CommandError::ContainsItself { instance: name, type_name: instance.type_name });
             }
             if network(doc, &net)?.instances.contains_key(&name) {
-                return Err(CommandError::new(format!("{name}: the name is already used")));
+                return Err(CommandError::NameTaken(name));
             }
             network_mut(doc, &net)?.instances.insert(name.clone(), instance);
             let layout = layout_mut(doc, &net);
@@ -118,7 +109,7 @@ pub(super) fn apply_primitive(doc: &mut Document, command: Command) -> Result<Ap
         Command::Link { net, link, index, corners } => add_link(doc, net, link, index, corners),
         Command::Unlink { net, key } => {
             let n = network_mut(doc, &net)?;
-            let index = link_index(n, &key).ok_or_else(|| CommandError::new(format!("no link {key}")))?;
+            let index = link_index(n, &key).ok_or_else(|| CommandError::NoLink(key.clone()))?;
             let link = n.links.remove(index);
             let corners = layout_mut(doc, &net).corners.remove(&key).unwrap_or_default();
             done(Command::Link { net, link, index: Some(index), corners })
@@ -126,7 +117,7 @@ pub(super) fn apply_primitive(doc: &mut Document, command: Command) -> Result<Ap
         Command::SetParam { net, instance, param, value } => set_param(doc, net, instance, param, value),
         Command::SetLinkProps { net, key, latency, bandwidth_bytes_per_s } => {
             let n = network_mut(doc, &net)?;
-            let index = link_index(n, &key).ok_or_else(|| CommandError::new(format!("no link {key}")))?;
+            let index = link_index(n, &key).ok_or_else(|| CommandError::NoLink(key.clone()))?;
             let link = &mut n.links[index];
             let old = (link.latency, link.bandwidth_bytes_per_s);
             link.latency = latency;
@@ -135,7 +126,7 @@ pub(super) fn apply_primitive(doc: &mut Document, command: Command) -> Result<Ap
         }
         Command::SetCorners { net, key, corners } => {
             if link_index(network(doc, &net)?, &key).is_none() {
-                return Err(CommandError::new(format!("no link {key}")));
+                return Err(CommandError::NoLink(key));
             }
             let layout = layout_mut(doc, &net);
             let old = layout.corners.insert(key.clone(), corners).unwrap_or_default();
@@ -144,20 +135,15 @@ pub(super) fn apply_primitive(doc: &mut Document, command: Command) -> Result<Ap
         Command::Rename { net, from, to } => rename(doc, net, from, to),
         Command::SetLevel { net, instance, level } => {
             let inst = network(doc, &net)?.instances.get(&instance).ok_or_else(|| missing(&instance))?;
-            let ty = doc
-                .entity_type(&inst.type_name)
-                .ok_or_else(|| CommandError::new(format!("{instance}: unknown type")))?;
+            let ty = doc.entity_type(&inst.type_name).ok_or_else(|| CommandError::UnknownType {
+                instance: instance.clone(),
+                type_name: inst.type_name.clone(),
+            })?;
             if !ty.is_compound() {
-                return Err(CommandError::new(format!(
-                    "{instance}: `{}` is not a compound type; it has one level only",
-                    ty.name
-                )));
+                return Err(CommandError::OneLevelOnly { instance, type_name: ty.name.clone() });
             }
             if level == AbstractionLevel::Behavioural && ty.behaviour.is_none() {
-                return Err(CommandError::new(format!(
-                    "{instance}: type `{}` has no behavioural model",
-                    ty.name
-                )));
+                return Err(CommandError::NoBehaviouralModel { instance, type_name: ty.name.clone() });
             }
             let inst =
                 network_mut(doc, &net)?.instances.get_mut(&instance).ok_or_else(|| missing(&instance))?;
@@ -178,7 +164,7 @@ pub(super) fn apply_primitive(doc: &mut Document, command: Command) -> Result<Ap
         }
         Command::ReplaceType { name, def } => replace_type(doc, name, def),
         composite => {
-            Err(CommandError::new(format!("internal: `{}` is not a primitive command", composite.label())))
+            Err(CommandError::Internal(format!("`{}` is not a primitive command", composite.label())))
         }
     }
 }
@@ -190,10 +176,11 @@ fn remove_instance(doc: &mut Document, net: &NetworkId, name: &str) -> Result<Ap
     if let NetworkId::Type(t) = net {
         let compound = doc.project.types.get(t).and_then(|t| t.compound.as_ref());
         if let Some(e) = compound.and_then(|c| c.exports.iter().find(|e| e.inner.instance == name)) {
-            return Err(CommandError::new(format!(
-                "{}: exported as outer port `{}` of `{t}`; ungroup or redefine the type instead",
-                e.inner, e.outer
-            )));
+            return Err(CommandError::ExportedFromType {
+                port: e.inner.clone(),
+                outer: e.outer.clone(),
+                type_name: t.clone(),
+            });
         }
     }
     let n = network_mut(doc, net)?;
@@ -230,7 +217,7 @@ fn add_link(
 ) -> Result<Applied, CommandError> {
     let n = network(doc, &net)?;
     if link.a == link.b {
-        return Err(CommandError::new(format!("{}: a port cannot link to itself", link.a)));
+        return Err(CommandError::SelfLink(link.a.clone()));
     }
     let mut ends = Vec::new();
     for end in [&link.a, &link.b] {
@@ -241,21 +228,19 @@ fn add_link(
             .ports_of(&net, &end.instance)
             .into_iter()
             .find(|p| p.name == end.port)
-            .ok_or_else(|| CommandError::new(format!("{end}: no such port")))?;
+            .ok_or_else(|| CommandError::NoPort(end.clone()))?;
         if let Some(other) = n.link_at(end) {
             let peer = if &other.a == end { &other.b } else { &other.a };
-            return Err(CommandError::new(format!("{end}: port already connected (to {peer})")));
+            return Err(CommandError::PortTaken { port: end.clone(), peer: peer.clone() });
         }
         if let Some(outer) = exported_as(doc, &net, end) {
-            return Err(CommandError::new(format!(
-                "{end}: port is exported as outer port `{outer}`; it is linked one level up"
-            )));
+            return Err(CommandError::PortExported { port: end.clone(), outer });
         }
         ends.push(port);
     }
     if let Some(problem) = link_problem(&ends[0], &ends[1], &link.b.to_string()) {
         let error = ValidationError { path: link.a.to_string(), problem };
-        return Err(CommandError::new(error.to_string()));
+        return Err(CommandError::LinkRefused(error));
     }
     let key = link.key();
     let n = network_mut(doc, &net)?;
@@ -278,14 +263,19 @@ fn set_param(
 ) -> Result<Applied, CommandError> {
     let n = network(doc, &net)?;
     let inst = n.instances.get(&instance).ok_or_else(|| missing(&instance))?;
-    let ty = doc
-        .entity_type(&inst.type_name)
-        .ok_or_else(|| CommandError::new(format!("{instance}: unknown type `{}`", inst.type_name)))?;
-    let def = ty.param(&param).ok_or_else(|| {
-        CommandError::new(format!("{instance}: type `{}` has no parameter `{param}`", ty.name))
+    let ty = doc.entity_type(&inst.type_name).ok_or_else(|| CommandError::UnknownType {
+        instance: instance.clone(),
+        type_name: inst.type_name.clone(),
+    })?;
+    let def = ty.param(&param).ok_or_else(|| CommandError::UnknownParam {
+        instance: instance.clone(),
+        type_name: ty.name.clone(),
+        param: param.clone(),
     })?;
     if let Some(v) = &value {
-        def.kind.check(v).map_err(|e| CommandError::new(format!("{instance}.{param}: {e}")))?;
+        def.kind
+            .check(v)
+            .map_err(|source| CommandError::BadValue { at: format!("{instance}.{param}"), source })?;
     }
     // A parameter sizing a port array must not orphan a linked port.
     let mut params = inst.params.clone();
@@ -297,10 +287,11 @@ fn set_param(
     for link in &n.links {
         for end in [&link.a, &link.b] {
             if end.instance == instance && !ports.iter().any(|p| p.name == end.port) {
-                return Err(CommandError::new(format!(
-                    "{end}: port is linked and would disappear with {param} = {}; unlink it first",
-                    value.as_ref().map_or_else(|| "its default".into(), ParamValue::display)
-                )));
+                return Err(CommandError::PortWouldVanish {
+                    port: end.clone(),
+                    param,
+                    value: value.as_ref().map_or_else(|| "its default".into(), ParamValue::display),
+                });
             }
         }
     }
@@ -313,16 +304,16 @@ fn set_param(
 }
 
 fn rename(doc: &mut Document, net: NetworkId, from: String, to: String) -> Result<Applied, CommandError> {
-    check_instance_name(&to).map_err(CommandError)?;
+    check_instance_name(&to)?;
     let n = network(doc, &net)?;
     if !n.instances.contains_key(&from) {
         return Err(missing(&from));
     }
     if from == to {
-        return Err(CommandError::new(format!("{from}: the name is unchanged")));
+        return Err(CommandError::NameUnchanged(from));
     }
     if n.instances.contains_key(&to) {
-        return Err(CommandError::new(format!("{to}: the name is already used")));
+        return Err(CommandError::NameTaken(to));
     }
     let n = network_mut(doc, &net)?;
     let inst = n.instances.remove(&from).ok_or_else(|| missing(&from))?;
@@ -371,15 +362,15 @@ fn replace_type(
     def: Option<Box<TypeDef>>,
 ) -> Result<Applied, CommandError> {
     if doc.builtins().get(&name).is_some() {
-        return Err(CommandError::new(format!("`{name}` is a built-in type and cannot be redefined")));
+        return Err(CommandError::BuiltinType(name));
     }
     if def.is_none() && doc.type_in_use(&name) {
-        return Err(CommandError::new(format!("type `{name}` is still used by instances")));
+        return Err(CommandError::TypeInUse(name));
     }
     if let Some(d) = &def
         && d.ty.name != name
     {
-        return Err(CommandError::new(format!("internal: type `{}` stored as `{name}`", d.ty.name)));
+        return Err(CommandError::Internal(format!("type `{}` stored as `{name}`", d.ty.name)));
     }
     let old_layout = doc.project.layout.types.remove(&name);
     let old = match def {

@@ -33,8 +33,7 @@ fn check_workload(old: &Workload, new: &Workload) -> Result<(), CommandError> {
             for (rank, source) in streams {
                 let unchanged = before.and_then(|b| b.get(rank)) == Some(source);
                 if let (StreamSource::Inline(text), false) = (source, unchanged) {
-                    parse_stream(text, &format!("rank {rank} stream"))
-                        .map_err(|e| CommandError::new(e.to_string()))?;
+                    parse_stream(text, &format!("rank {rank} stream"))?;
                 }
             }
             Ok(())
@@ -50,18 +49,15 @@ pub fn check_program<'a>(
     let catalogue = programs::catalogue();
     let Some(info) = catalogue.iter().find(|p| p.name == name) else {
         let known: Vec<&str> = catalogue.iter().map(|p| p.name).collect();
-        return Err(CommandError::new(format!(
-            "unknown program `{name}`; built-in programs: {}",
-            known.join(", ")
-        )));
+        return Err(CommandError::UnknownProgram { name: name.to_string(), known: known.join(", ") });
     };
     for (param, value) in params {
-        let def = info
-            .params
-            .iter()
-            .find(|d| &d.name == param)
-            .ok_or_else(|| CommandError::new(format!("program `{name}` has no parameter `{param}`")))?;
-        def.kind.check(value).map_err(|e| CommandError::new(format!("{name}.{param}: {e}")))?;
+        let def = info.params.iter().find(|d| &d.name == param).ok_or_else(|| {
+            CommandError::UnknownProgramParam { program: name.to_string(), param: param.clone() }
+        })?;
+        def.kind
+            .check(value)
+            .map_err(|source| CommandError::BadValue { at: format!("{name}.{param}"), source })?;
     }
     Ok(())
 }
@@ -69,12 +65,11 @@ pub fn check_program<'a>(
 /// Replace the run settings; the trace level must be 1 to 5.
 pub(super) fn set_run_settings(doc: &mut Document, settings: RunSettings) -> Result<Applied, CommandError> {
     if !TRACE_LEVELS.contains(&settings.trace_level) {
-        return Err(CommandError::new(format!(
-            "trace level {} is not between {} and {}",
-            settings.trace_level,
-            TRACE_LEVELS.start(),
-            TRACE_LEVELS.end()
-        )));
+        return Err(CommandError::TraceLevel {
+            level: settings.trace_level,
+            min: *TRACE_LEVELS.start(),
+            max: *TRACE_LEVELS.end(),
+        });
     }
     let inverse = restore_run(doc, doc.project.workload.clone(), settings).inverse;
     Ok(Applied { inverse, created: Vec::new() })
@@ -101,7 +96,7 @@ pub(super) fn set_routing(
             .get_mut(t)
             .and_then(|t| t.compound.as_mut())
             .map(|c| &mut c.network)
-            .ok_or_else(|| CommandError::new(format!("type `{t}` is not a compound type of this project")))?,
+            .ok_or_else(|| CommandError::NoNetwork(NetworkId::Type(t.clone())))?,
     };
     let old = std::mem::replace(&mut network.routing, routing);
     Ok(Applied { inverse: Command::SetRouting { net, routing: old }, created: Vec::new() })
@@ -110,7 +105,12 @@ pub(super) fn set_routing(
 /// Rename the project; the name must be usable as a library key (not empty, no surrounding
 /// spaces or control characters).
 pub(super) fn set_project_name(doc: &mut Document, name: String) -> Result<Applied, CommandError> {
-    hase_library::store::validate_name(&name).map_err(|e| CommandError::new(e.to_string()))?;
+    hase_library::store::validate_name(&name).map_err(|e| match e {
+        hase_library::store::StoreError::InvalidName { name, reason } => {
+            CommandError::ProjectName { name, reason }
+        }
+        other => CommandError::Internal(other.to_string()),
+    })?;
     let old = std::mem::replace(&mut doc.project.name, name);
     Ok(Applied { inverse: Command::SetProjectName { name: old }, created: Vec::new() })
 }

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use hase_engine::model::{Link, NetworkLayout, PortRef, Pos, Project, Routing, TypeRegistry};
 use hase_templates::{FABRIC, ProjectForm, TemplateSpec, Topology, template_project};
 
-use super::{Command, CommandError, TypeDef};
+use super::{Command, CommandError, RoutingConflict, TypeDef};
 use crate::document::{Document, NetworkId, check_instance_name};
 
 /// Room left between existing entities and an inserted network, in canvas units.
@@ -69,14 +69,13 @@ pub fn generate(doc: &Document, insert: &TemplateInsert) -> Result<Project, Comm
             ProjectForm::Compound { type_name: type_name.clone() }
         }
     };
-    template_project(&insert.spec, &registry(doc), "template", &form)
-        .map_err(|e| CommandError::new(e.to_string()))
+    Ok(template_project(&insert.spec, &registry(doc), "template", &form)?)
 }
 
 fn check_type_name(doc: &Document, name: &str) -> Result<(), CommandError> {
-    check_instance_name(name).map_err(|e| CommandError::new(format!("type name {e}")))?;
+    check_instance_name(name).map_err(CommandError::BadTypeName)?;
     if doc.entity_type(name).is_some() {
-        return Err(CommandError::new(format!("type `{name}` already exists; choose another type name")));
+        return Err(CommandError::TypeExists(name.to_string()));
     }
     Ok(())
 }
@@ -153,16 +152,12 @@ fn short_name(topology: &Topology) -> &'static str {
 
 /// Why a flat insert needing routing rule `wanted` into `net` is refused (another rule is already in
 /// use there), if it is.
-pub fn flat_conflict(doc: &Document, net: &NetworkId, wanted: &Routing) -> Option<String> {
+pub fn flat_conflict(doc: &Document, net: &NetworkId, wanted: &Routing) -> Option<RoutingConflict> {
     let network = doc.network(net)?;
-    (!network.instances.is_empty() && &network.routing != wanted).then(|| {
-        format!(
-            "this network already holds {} entities routed by {}; a flat network here would need {} \
-             routing for all of them. Insert it as a compound network instead: its routing stays inside it.",
-            network.instances.len(),
-            network.routing.name(),
-            wanted.name()
-        )
+    (!network.instances.is_empty() && &network.routing != wanted).then(|| RoutingConflict {
+        entities: network.instances.len(),
+        used: network.routing.name().to_string(),
+        wanted: wanted.name().to_string(),
     })
 }
 
@@ -180,18 +175,17 @@ pub fn batch(
     insert: &TemplateInsert,
     generated: &Project,
 ) -> Result<Command, CommandError> {
-    let network =
-        doc.network(net).ok_or_else(|| CommandError::new("the network being edited does not exist"))?;
+    let network = doc.network(net).ok_or_else(|| CommandError::NoNetwork(net.clone()))?;
     if let InsertForm::Compound { instance, .. } = &insert.form {
-        check_instance_name(instance).map_err(CommandError)?;
+        check_instance_name(instance)?;
     }
     if insert.form == InsertForm::Flat
         && let Some(why) = flat_conflict(doc, net, &generated.network.routing)
     {
-        return Err(CommandError::new(why));
+        return Err(why.into());
     }
     if let Some(taken) = collisions(doc, net, generated, insert).first() {
-        return Err(CommandError::new(format!("{taken}: the name is already used; choose a name prefix")));
+        return Err(CommandError::GeneratedNameTaken(taken.clone()));
     }
     let names = new_names(generated, insert);
     let renamed = |r: &PortRef| names.get(&r.instance).cloned().flatten().map(|n| PortRef::new(&n, &r.port));
@@ -209,10 +203,11 @@ pub fn batch(
 
     let mut commands = Vec::new();
     if let InsertForm::Compound { type_name, .. } = &insert.form {
-        let ty =
-            generated.types.get(type_name).cloned().ok_or_else(|| {
-                CommandError::new(format!("internal: the template made no type `{type_name}`"))
-            })?;
+        let ty = generated
+            .types
+            .get(type_name)
+            .cloned()
+            .ok_or_else(|| CommandError::Internal(format!("the template made no type `{type_name}`")))?;
         let layout =
             generated.layout.types.get(type_name).cloned().filter(|l| l != &NetworkLayout::default());
         commands.push(Command::ReplaceType {

@@ -90,9 +90,10 @@ fn duplicate_and_bad_names_are_refused() {
     let mut doc = demo();
     let before = doc.clone();
     let err = apply(&mut doc, add("p0", "Processor")).unwrap_err();
-    assert!(err.0.contains("already used"), "{err}");
+    assert_eq!(err, CommandError::NameTaken("p0".into()));
+    assert_eq!(err.to_string(), "p0: the name is already used");
     assert!(apply(&mut doc, add("9x", "Processor")).is_err());
-    assert!(apply(&mut doc, add("x", "NoSuchType")).unwrap_err().0.contains("unknown entity type"));
+    assert!(apply(&mut doc, add("x", "NoSuchType")).unwrap_err().to_string().contains("unknown entity type"));
     assert_eq!(doc, before);
 }
 
@@ -115,7 +116,7 @@ fn links_are_refused_with_reasons() {
     apply(&mut doc, add("t0", "ProcessorTxRx")).unwrap();
     apply(&mut doc, add("s0", "Switch2x2")).unwrap();
     let before = doc.clone();
-    let refuse = |doc: &mut Document, cmd: Command| apply(doc, cmd).unwrap_err().0;
+    let refuse = |doc: &mut Document, cmd: Command| apply(doc, cmd).unwrap_err().to_string();
     let e = refuse(&mut doc, link_cmd(("p8", "net"), ("r0", "p1")));
     assert_eq!(e, "r0.p1: port already connected (to p1.net)");
     let e = refuse(&mut doc, link_cmd(("t0", "tx"), ("s0", "out0")));
@@ -176,9 +177,9 @@ fn set_param_checks_kind_and_ports() {
         param: "radix".into(),
         value: Some(ParamValue::Int(v)),
     };
-    let e = apply(&mut doc, set(4)).unwrap_err().0;
+    let e = apply(&mut doc, set(4)).unwrap_err().to_string();
     assert!(e.starts_with("r0.p4: port is linked and would disappear"), "{e}");
-    let e = apply(&mut doc, set(999)).unwrap_err().0;
+    let e = apply(&mut doc, set(999)).unwrap_err().to_string();
     assert_eq!(e, "r0.radix: 999 is out of range [1, 256]");
     round_trip(&mut doc, set(8));
     // Clearing the override brings back the default (radix 4), which would orphan r0.p4.
@@ -189,7 +190,10 @@ fn set_param_checks_kind_and_ports() {
         Command::SetParam { net: top(), instance: "r0".into(), param: "colour".into(), value: None },
     )
     .unwrap_err();
-    assert_eq!(e.0, "r0: type `Router` has no parameter `colour`");
+    assert!(
+        matches!(&e, CommandError::UnknownParam { instance, param, .. } if instance == "r0" && param == "colour")
+    );
+    assert_eq!(e.to_string(), "r0: type `Router` has no parameter `colour`");
 }
 
 #[test]
@@ -208,7 +212,7 @@ fn rename_moves_links_layout_and_corners() {
     assert_eq!(doc.project.layout.top.corners[&new_key], vec![Pos::new(1.0, 1.0)]);
     assert!(doc.project.layout.top.displayed.contains_key("hub"));
     let e = apply(&mut doc, Command::Rename { net: top(), from: "hub".into(), to: "p1".into() }).unwrap_err();
-    assert_eq!(e.0, "p1: the name is already used");
+    assert_eq!(e, CommandError::NameTaken("p1".into()));
     // Renaming an exported inner instance updates the compound's exports.
     let inner = NetworkId::Type(STAR_TYPE.into());
     apply(&mut doc, Command::Rename { net: inner, from: "sw0".into(), to: "left".into() }).unwrap();
@@ -222,7 +226,8 @@ fn levels_need_a_compound_with_a_behaviour() {
     round_trip(&mut doc, level("net0", AbstractionLevel::Behavioural));
     assert_eq!(doc.project.network.instances["net0"].level, AbstractionLevel::Behavioural);
     let e = apply(&mut doc, level("r0", AbstractionLevel::Behavioural)).unwrap_err();
-    assert!(e.0.contains("not a compound type"), "{e}");
+    assert_eq!(e, CommandError::OneLevelOnly { instance: "r0".into(), type_name: "Router".into() });
+    assert!(e.to_string().contains("not a compound type"), "{e}");
 }
 
 #[test]
@@ -304,7 +309,7 @@ fn grouping_exports_unconnected_ports_and_ungroup_renames_on_clash() {
     let applied = apply(&mut doc, Command::Ungroup { net: top(), instance: "c0".into() }).unwrap();
     assert_eq!(applied.created, names(&["p9"]));
     let e = apply(&mut doc, Command::Ungroup { net: top(), instance: "r0".into() }).unwrap_err();
-    assert!(e.0.contains("not a compound type"), "{e}");
+    assert_eq!(e, CommandError::NothingToUngroup { instance: "r0".into(), type_name: "Router".into() });
 }
 
 #[test]
@@ -336,7 +341,7 @@ fn align_and_distribute() {
 }
 
 /// An edit chosen by numbers, made concrete against the current document.
-#[allow(clippy::many_single_char_names)] // a, b, x: the random numbers
+#[allow(clippy::many_single_char_names, reason = "a, b, x: the random numbers")]
 fn concrete(doc: &Document, op: u8, a: usize, b: usize, x: f32) -> Command {
     let names: Vec<String> = doc.project.network.instances.keys().cloned().collect();
     let pick = |i: usize| names[i % names.len()].clone();

@@ -16,7 +16,7 @@ use crate::fixtures::demo_project;
 
 fn refused(doc: &mut Document, command: Command) -> String {
     let before = doc.clone();
-    let error = apply(doc, command).unwrap_err().0;
+    let error = apply(doc, command).unwrap_err().to_string();
     assert_eq!(*doc, before, "a refused command changed the document");
     error
 }

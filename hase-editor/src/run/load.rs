@@ -28,6 +28,7 @@ pub fn start(tasks: &Tasks, path: PathBuf, project: Project, id: u64) -> LiveRun
     let cancel = Arc::new(AtomicBool::new(false));
     let progress = Arc::new(RunProgress::default());
     let live = LiveRun {
+        id,
         cancel: Arc::clone(&cancel),
         progress: Arc::clone(&progress),
         started: Instant::now(),
@@ -41,7 +42,7 @@ pub fn start(tasks: &Tasks, path: PathBuf, project: Project, id: u64) -> LiveRun
     tasks.spawn("load-trace", move || {
         let result =
             load(&path, project, id, &cancel, &progress).map_err(|text| vec![Problem { path: None, text }]);
-        TaskOutput::Replay(Box::new(ReplayOutput::Run(RunDone { slot: Slot::Main, result })))
+        TaskOutput::Replay(Box::new(ReplayOutput::Run(RunDone { slot: Slot::Main, id, result })))
     });
     live
 }

@@ -1,10 +1,12 @@
 //! Simulation runs in the editor: the run settings of the toolbar (trace level, seed, run-until
 //! time), runs in progress (cancel flag and progress counters shared with the worker), finished
 //! runs (statistics, the in-memory trace and its replay model). The app's session holds them with
-//! the replay views' state. The worker itself is in [`task`]; trace files are read by [`load`].
+//! the replay views' state. The worker itself is in [`task`]; trace files are read by [`load`];
+//! [`version`] tells whether a run still shows the design being edited.
 
 pub mod load;
 pub mod task;
+pub mod version;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -14,7 +16,7 @@ use std::time::Instant;
 use hase_engine::kernel::RunOutcome;
 use hase_engine::model::Project;
 use hase_engine::stats::RunStats;
-use hase_engine::time::{SimTime, parse_time};
+use hase_engine::time::{SimTime, TimeParseError, parse_time};
 use hase_engine::trace::Trace;
 
 use crate::replay::Replay;
@@ -46,14 +48,24 @@ impl RunSettings {
     }
 
     /// The run-until time, or why the text is not a time.
-    pub fn until(&self) -> Result<Option<SimTime>, String> {
+    pub fn until(&self) -> Result<Option<SimTime>, UntilError> {
         if self.until_text.trim().is_empty() {
             return Ok(None);
         }
         parse_time(&self.until_text)
             .map(Some)
-            .map_err(|e| format!("run until `{}`: {e}", self.until_text.trim()))
+            .map_err(|source| UntilError { text: self.until_text.trim().to_string(), source })
     }
+}
+
+/// A run-until text that is not a time.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("run until `{text}`: {source}")]
+pub struct UntilError {
+    /// The text typed.
+    pub text: String,
+    /// Why it is not a time.
+    pub source: TimeParseError,
 }
 
 /// Which view a run belongs to.
@@ -81,6 +93,8 @@ pub struct RunProgress {
 /// A run in progress.
 #[derive(Debug)]
 pub struct LiveRun {
+    /// Run id (its [`RunDone`] carries the same).
+    pub id: u64,
     /// Set to stop the run.
     pub cancel: Arc<AtomicBool>,
     /// Progress counters.
@@ -185,6 +199,8 @@ pub struct Problem {
 pub struct RunDone {
     /// Where the result goes.
     pub slot: Slot,
+    /// Run id.
+    pub id: u64,
     /// The run, or the problems that stopped it.
     pub result: Result<Box<FinishedRun>, Vec<Problem>>,
 }
@@ -207,13 +223,6 @@ pub enum ReplayFile {
 pub enum ReplayOutput {
     /// A run finished.
     Run(RunDone),
-    /// A file dialog closed.
-    FileChosen {
-        /// What for.
-        purpose: ReplayFile,
-        /// The file, or `None` if cancelled.
-        path: Option<PathBuf>,
-    },
     /// A file was written.
     Saved {
         /// What was saved (for the log).
@@ -268,7 +277,9 @@ mod tests {
         assert_eq!((s.seed, s.level, s.until_text.as_str()), (9, 4, "2.5ms"));
         assert_eq!(s.until(), Ok(Some(SimTime::from_us(2500))));
         let bad = RunSettings { until_text: "12 parsecs".into(), ..s.clone() };
-        assert!(bad.until().unwrap_err().starts_with("run until `12 parsecs`"));
+        let error = bad.until().unwrap_err();
+        assert_eq!(error.text, "12 parsecs");
+        assert!(error.to_string().starts_with("run until `12 parsecs`"), "{error}");
         let none = RunSettings { until_text: "  ".into(), ..s };
         assert_eq!(none.until(), Ok(None));
     }

@@ -44,6 +44,7 @@ pub fn start(tasks: &Tasks, request: RunRequest) -> LiveRun {
     let progress = Arc::new(RunProgress::default());
     let until = request.settings.until().ok().flatten();
     let live = LiveRun {
+        id: request.id,
         cancel: Arc::clone(&cancel),
         progress: Arc::clone(&progress),
         started: Instant::now(),
@@ -52,9 +53,9 @@ pub fn start(tasks: &Tasks, request: RunRequest) -> LiveRun {
         until,
     };
     tasks.spawn("sim", move || {
-        let slot = request.slot;
+        let (slot, id) = (request.slot, request.id);
         let result = execute(request, &cancel, &progress);
-        TaskOutput::Replay(Box::new(ReplayOutput::Run(RunDone { slot, result })))
+        TaskOutput::Replay(Box::new(ReplayOutput::Run(RunDone { slot, id, result })))
     });
     live
 }
@@ -65,7 +66,7 @@ pub fn execute(
     cancel: &Arc<AtomicBool>,
     progress: &RunProgress,
 ) -> Result<Box<FinishedRun>, Vec<Problem>> {
-    let until = request.settings.until().map_err(|text| vec![Problem { path: None, text }])?;
+    let until = request.settings.until().map_err(|e| vec![Problem { path: None, text: e.to_string() }])?;
     let base_dir =
         request.file.as_deref().map_or_else(|| PathBuf::from("."), hase_library::runner::base_dir_of);
     let options = RunOptions {

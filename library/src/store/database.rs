@@ -1,4 +1,4 @@
-//! The one sled database behind every hase store (projects now, experiments next), with the
+//! The one sled database behind every hase store (projects and experiments), with the
 //! guards around it: an exclusive lock file so a second hase process is told the database is in
 //! use, crash-safe creation, a store-format record checked on every open, and the translation of
 //! sled's errors (and panics) into [`StoreError`] values that name the directory.
@@ -42,6 +42,12 @@ pub(crate) mod tree_names {
     pub const PROJECT_VERSIONS: &str = "projects/versions";
     /// Project name → autosave (recovery) record.
     pub const PROJECT_RECOVERY: &str = "projects/recovery";
+    /// Experiment id (big-endian) → header record (spec, frozen project, times).
+    pub const EXPERIMENT_INDEX: &str = "experiments/index";
+    /// Experiment id, point, repetition (big-endian) → run record.
+    pub const EXPERIMENT_RUNS: &str = "experiments/runs";
+    /// The next experiment id.
+    pub const EXPERIMENT_META: &str = "experiments/meta";
 }
 
 /// An open hase database. Cheap to clone (clones share one sled instance and one lock); the

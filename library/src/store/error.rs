@@ -122,6 +122,24 @@ pub enum StoreError {
         /// Why.
         reason: &'static str,
     },
+    /// No experiment has this id.
+    #[error("no experiment {id} in the hase database (`hase experiments list` shows the ids)")]
+    ExperimentNotFound {
+        /// The id asked for.
+        id: u64,
+    },
+    /// An experiment file (import) is malformed; line 0 means the file as a whole.
+    #[error("{path}:{line}:{column}: {message}")]
+    ExperimentFile {
+        /// The file.
+        path: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
     /// A RON file (import) or a stored record could not be parsed or rendered; the message names
     /// the file, or the project and version, with line and column.
     #[error(transparent)]

@@ -5,7 +5,7 @@
 use hase_engine::model::{Instance, Link, ParamValue, PortRef, Project, load_project};
 use hase_engine::time::SimTime;
 use hase_templates::Topology;
-use hase_tests::{Timing, makespan, program, projects_dir, run, streams, template};
+use hase_tests::{Timing, allreduce, makespan, projects_dir, run, streams, template};
 use proptest::prelude::*;
 
 fn timing(switching: &'static str) -> Timing {
@@ -59,23 +59,8 @@ proptest! {
     }
 }
 
-/// α of a neighbour exchange over p → r → r → p (3 links, 2 switches) with single-packet messages.
 fn alpha(t: &Timing, store_and_forward: bool, bytes: u64) -> SimTime {
-    let wire = if store_and_forward { t.ser(bytes).times(3) } else { t.ser(bytes) };
-    t.send_overhead + t.recv_overhead + t.latency.times(3) + t.routing_delay.times(2) + wire
-}
-
-fn allreduce(algorithm: &str, bytes: u64) -> hase_engine::model::Workload {
-    program(
-        "collective_loop",
-        &[
-            ("operation", ParamValue::Text("allreduce".into())),
-            ("algorithm", ParamValue::Text(algorithm.into())),
-            ("message_bytes", ParamValue::Int(bytes as i64)),
-            ("iterations", ParamValue::Int(1)),
-            ("compute_time", ParamValue::Time(SimTime::ZERO)),
-        ],
-    )
+    t.neighbour_alpha(store_and_forward, bytes)
 }
 
 /// Ring allreduce on a ring of p routers: 2(p−1) steps, each a send of n/p bytes to the right

@@ -85,7 +85,7 @@ fn check_causality(case: &Case, out: &Outcome) -> Result<(), String> {
     Ok(())
 }
 
-#[allow(clippy::many_single_char_names)] // p, n, … as in the cost formulas
+#[allow(clippy::many_single_char_names, reason = "p, n, … as in the cost formulas")]
 fn check_counts(case: &Case, out: &Outcome) -> Result<(), String> {
     use Algorithm as A;
     use CollectiveKind as K;

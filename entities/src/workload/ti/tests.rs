@@ -19,7 +19,7 @@ fn coll(kind: CollectiveKind, root: u32, bytes: u64) -> Op {
     Op::Collective(Collective { kind, root, bytes, algorithm: None })
 }
 
-#[allow(clippy::unnecessary_wraps)] // builds the `Option` locations compared against
+#[allow(clippy::unnecessary_wraps, reason = "builds the `Option` locations compared against")]
 fn at(file: &str, line: usize) -> Option<String> {
     Some(format!("{file}:{line}"))
 }

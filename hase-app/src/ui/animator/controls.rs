@@ -1,28 +1,37 @@
 //! The replay bar under the canvas: step back, play/pause, step forward, loop, a scrub bar over the
 //! whole run (showing O, X and markers), the time, the speed in simulated time per second on a log
-//! scale, and which trace levels are animated.
+//! scale, and which trace levels are animated. The right-hand controls are laid out first, from
+//! the right edge, so the scrub bar takes what is left and nothing is cut at narrow widths.
 
-use egui::{Align2, CornerRadius, FontId, Rect, Sense, Stroke, Ui, pos2, vec2};
+use egui::{Align, Align2, CornerRadius, FontId, Layout, Rect, Sense, Stroke, Ui, pos2, vec2};
 use hase_engine::time::SimTime;
 
 use super::Player;
 use crate::replay::events::EventLog;
 use crate::replay::markers::Marker;
 use crate::theme::{Palette, ReplayColours};
+use crate::ui::time_text;
 use crate::ui::timing::cursors::Cursors;
 
+/// What the replay bar shows besides the player it drives.
+pub struct ControlsContext<'a> {
+    /// The events stepped through.
+    pub log: &'a EventLog,
+    /// End of the run (or of the longer run of a comparison).
+    pub end: SimTime,
+    /// The timing diagram's O and X, shown on the scrub bar.
+    pub cursors: Cursors,
+    /// Named markers, shown on the scrub bar.
+    pub markers: &'a [Marker],
+    /// Replay colours.
+    pub colours: &'a ReplayColours,
+    /// Editor colours.
+    pub palette: &'a Palette,
+}
+
 /// Show the bar.
-#[allow(clippy::too_many_arguments)]
-pub fn show(
-    ui: &mut Ui,
-    player: &mut Player,
-    log: &EventLog,
-    end: SimTime,
-    cursors: Cursors,
-    markers: &[Marker],
-    colours: &ReplayColours,
-    palette: &Palette,
-) {
+pub fn show(ui: &mut Ui, player: &mut Player, cx: &ControlsContext<'_>) {
+    let (log, end) = (cx.log, cx.end);
     ui.horizontal(|ui| {
         let glyph = |text: &str| egui::Button::new(egui::RichText::new(text).monospace());
         if ui.add(glyph("|◀")).on_hover_text("Previous event (left arrow key)").clicked() {
@@ -37,25 +46,28 @@ pub fn show(
         }
         ui.checkbox(&mut player.looping, "Loop");
         ui.separator();
-        let right = 520.0;
-        let width = (ui.available_width() - right).max(120.0);
-        scrub(ui, player, end, width, cursors, markers, colours, palette);
-        ui.label(egui::RichText::new(format!("{} / {}", player.time, end)).monospace());
-        ui.separator();
-        speed(ui, player, end);
-        ui.separator();
-        let label = ui.label("show");
-        egui::ComboBox::from_id_salt("replay-level")
-            .width(150.0)
-            .selected_text(level_text(player.min_level))
-            .show_ui(ui, |ui| {
-                for level in [2, 3, 4] {
-                    ui.selectable_value(&mut player.min_level, level, level_text(level));
-                }
-            })
-            .response
-            .labelled_by(label.id)
-            .on_hover_text("Which trace records the animator shows");
+        ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
+            let combo = egui::ComboBox::from_id_salt("replay-level")
+                .width(140.0)
+                .selected_text(level_text(player.min_level))
+                .show_ui(ui, |ui| {
+                    for level in [2, 3, 4] {
+                        ui.selectable_value(&mut player.min_level, level, level_text(level));
+                    }
+                })
+                .response;
+            let label = ui.label("show");
+            combo.labelled_by(label.id).on_hover_text("Which trace records the animator shows");
+            ui.separator();
+            speed(ui, player, end);
+            ui.separator();
+            let resolution = player.resolution_ps(end);
+            let now =
+                format!("{} / {}", time_text::at(player.time, resolution), time_text::at(end, resolution));
+            ui.label(egui::RichText::new(now).monospace());
+            let width = ui.available_width().max(60.0);
+            scrub(ui, player, cx, width);
+        });
     });
 }
 
@@ -67,17 +79,8 @@ fn level_text(level: u8) -> &'static str {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn scrub(
-    ui: &mut Ui,
-    player: &mut Player,
-    end: SimTime,
-    width: f32,
-    cursors: Cursors,
-    markers: &[Marker],
-    colours: &ReplayColours,
-    palette: &Palette,
-) {
+fn scrub(ui: &mut Ui, player: &mut Player, cx: &ControlsContext<'_>, width: f32) {
+    let ControlsContext { end, cursors, markers, colours, palette, .. } = *cx;
     let (rect, response) = ui.allocate_exact_size(vec2(width, 18.0), Sense::click_and_drag());
     let response = response.on_hover_text("Scrub: click or drag to move through the run");
     let track = Rect::from_center_size(rect.center(), vec2(rect.width(), 6.0));
@@ -121,24 +124,23 @@ fn scrub(
         painter.text(
             pos2(p.x, rect.min.y),
             Align2::CENTER_BOTTOM,
-            t.to_string(),
+            time_text::at(t, player.resolution_ps(end)),
             FontId::proportional(10.0),
             palette.text_dim,
         );
     }
 }
 
-/// Speed slider on log10(ps per second), from 1 ps/s to ten times the run per second.
+/// Speed slider on log10(ps per second), from 1 ps/s to ten times the run per second (laid out
+/// right to left: the rate, the slider, its label).
 fn speed(ui: &mut Ui, player: &mut Player, end: SimTime) {
     let hi = (end.0.max(1) as f64 * 10.0).log10().max(1.0);
     let mut exponent = player.speed_ps_per_s.max(1.0).log10().clamp(0.0, hi);
+    ui.label(egui::RichText::new(time_text::rate(player.speed_ps_per_s)).monospace())
+        .on_hover_text("Simulated time per second of playback");
+    let slider = ui.add(egui::Slider::new(&mut exponent, 0.0..=hi).show_value(false).step_by(0.05));
     let label = ui.label("speed");
-    let response = ui
-        .add(egui::Slider::new(&mut exponent, 0.0..=hi).show_value(false).step_by(0.05))
-        .labelled_by(label.id);
-    if response.changed() {
+    if slider.labelled_by(label.id).changed() {
         player.speed_ps_per_s = 10f64.powf(exponent);
     }
-    ui.label(egui::RichText::new(format!("{}/s", SimTime::from_f64_ps(player.speed_ps_per_s))).monospace())
-        .on_hover_text("Simulated time per second of playback");
 }

@@ -1,8 +1,8 @@
 //! The animator: replays a run's trace on the design canvas. [`Player`] is the clock (play, pause,
 //! step to the next or previous event, scrub, speed in simulated time per second on a log scale,
 //! loop, and which trace levels are shown); [`map`] ties trace entities and links to the canvas's
-//! nodes and links; [`overlay`] draws states, packets, link load and live parameter values over
-//! the canvas; [`images`] finds per-type state images; [`controls`] is the replay bar.
+//! nodes and links; [`overlay`] holds the canvas's replay layers (states, packets, link load and
+//! live parameter values), drawn by the canvas itself; [`images`] finds per-type state images; [`controls`] is the replay bar.
 
 pub mod controls;
 pub mod images;
@@ -12,14 +12,11 @@ pub mod overlay;
 use hase_engine::time::SimTime;
 
 use crate::document::NetworkId;
-use crate::replay::events::{EventLog, Snapshot};
+use crate::replay::events::EventLog;
 use crate::run::FinishedRun;
 use crate::state::Editor;
-use crate::theme::{Palette, ReplayColours};
 use crate::ui::canvas::Canvas;
-use images::StateImages;
 use map::SceneMap;
-use overlay::{Drawn, Overlay, Scratch};
 
 /// Seconds a run takes to play at the default speed.
 pub const DEFAULT_PLAY_S: f64 = 20.0;
@@ -109,6 +106,12 @@ impl Player {
         self.time = t.min(end);
     }
 
+    /// The time one step of the replay clock's readouts resolves (a thousandth of the run): the
+    /// replay bar and the canvas clock show times to this (see `time_text`).
+    pub fn resolution_ps(&self, end: SimTime) -> u64 {
+        (end.0 / 1_000).max(1)
+    }
+
     /// The load window around the current time: a third of a second of playback, within 1/2000
     /// and 1/10 of the run.
     pub fn load_window(&self, end: SimTime) -> (u64, u64) {
@@ -120,12 +123,11 @@ impl Player {
 }
 
 /// The trace-to-canvas map of the network on screen, rebuilt when the run, the document or the
-/// open network changes; plus the overlay's scratch buffers.
+/// open network changes.
 #[derive(Default)]
 pub struct MapCache {
     key: Option<(u64, u64, u64, NetworkId)>,
     map: SceneMap,
-    scratch: Scratch,
 }
 
 impl MapCache {
@@ -140,44 +142,6 @@ impl MapCache {
         }
         &self.map
     }
-}
-
-/// Draw `run`'s replay state `snap` over `canvas` (which has just been drawn with `editor`).
-#[allow(clippy::too_many_arguments)]
-pub fn draw_on_canvas(
-    painter: &egui::Painter,
-    ctx: &egui::Context,
-    canvas: &Canvas,
-    editor: &Editor,
-    run: &FinishedRun,
-    snap: &Snapshot,
-    cache: &mut MapCache,
-    player: &Player,
-    images: &mut StateImages,
-    colours: &ReplayColours,
-    palette: &Palette,
-) -> Drawn {
-    cache.get(canvas, editor, run);
-    let net = editor.current_net();
-    let layout = editor.doc.layout(&net);
-    let overlay = Overlay {
-        area: canvas.area,
-        view: canvas.view(&net),
-        scene: canvas.scene(),
-        positions: canvas.positions(),
-        ports: canvas.port_layout(),
-        replay: &run.replay,
-        snap,
-        map: &cache.map,
-        time: player.time,
-        window: player.load_window(run.replay.end),
-        min_level: player.min_level,
-        displayed: &layout.displayed,
-        colours,
-        palette,
-    };
-    let mut image = |icon: &str, state: &str| images.get(ctx, icon, state).map(egui::TextureHandle::id);
-    overlay::draw(painter, &overlay, &mut cache.scratch, &mut image)
 }
 
 #[cfg(test)]

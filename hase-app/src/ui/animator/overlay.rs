@@ -1,8 +1,9 @@
-//! Drawing a replay over the canvas: links tinted by their load over a window around the current
-//! time, entity states as coloured rings and badges (or the type's state image), compounds showing
-//! how many of their members are busy, packets moving along links (one marker each, or a counted
-//! cluster when many share a link), live values of displayed parameters and arrays, and a small
-//! legend with the simulated time.
+//! The replay layers of the canvas (drawn by `canvas::draw` between and over its own layers, so
+//! names stay readable): links tinted by their load over a window around the current time (under
+//! the entities), entity states as coloured rings and badges (or the type's state image),
+//! compounds showing how many of their members are busy, packets moving along links (one marker
+//! each, or a counted cluster when many share a link), live values of displayed parameters and
+//! arrays, and a small legend with the simulated time.
 
 use std::collections::BTreeMap;
 
@@ -18,27 +19,18 @@ use super::map::SceneMap;
 use crate::replay::events::{ArrayCell, Snapshot};
 use crate::replay::{Replay, is_idle_state};
 use crate::theme::{Palette, ReplayColours};
-use crate::ui::canvas::draw::text_bottom;
-use crate::ui::canvas::geometry::{NODE_SIZE, PortLayout, Scene};
-use crate::ui::canvas::view::View;
+use crate::ui::canvas::draw::{Frame, text_bottom};
+use crate::ui::canvas::geometry::NODE_SIZE;
 
 /// Packets on one link drawn one by one; more become a counted cluster.
 pub const MAX_SINGLE_PACKETS: usize = 4;
 /// Below this on-screen size nodes only get their fill tinted.
 const TINY_NODE_PX: f32 = 14.0;
 
-/// Everything one overlay frame draws from.
-pub struct Overlay<'a> {
-    /// Canvas area on screen.
-    pub area: Rect,
-    /// Canvas view.
-    pub view: View,
-    /// The network shown.
-    pub scene: &'a Scene,
-    /// Node centres.
-    pub positions: &'a [Pos2],
-    /// Port positions.
-    pub ports: &'a PortLayout,
+/// The replay layers of one canvas frame: what the canvas [`Frame`] draws between and over its
+/// own layers when a run is shown (the canvas part — area, view, scene, positions, ports, colours
+/// — is the frame's).
+pub struct ReplayFrame<'a> {
     /// The run.
     pub replay: &'a Replay,
     /// Replay state at `time`.
@@ -47,6 +39,8 @@ pub struct Overlay<'a> {
     pub map: &'a SceneMap,
     /// Current time.
     pub time: SimTime,
+    /// Time text resolution of the replay clock (ps), so the legend reads as the replay bar.
+    pub resolution_ps: u64,
     /// Load window (ps).
     pub window: (u64, u64),
     /// Lowest trace level shown (2 messages, 3 updates, 4 states).
@@ -55,8 +49,6 @@ pub struct Overlay<'a> {
     pub displayed: &'a BTreeMap<String, BTreeMap<String, ParamDisplay>>,
     /// Replay colours.
     pub colours: &'a ReplayColours,
-    /// Editor colours.
-    pub palette: &'a Palette,
 }
 
 /// What a frame drew (for tests and benchmarks).
@@ -101,40 +93,63 @@ pub fn along(points: &[Pos2], t: f32) -> Pos2 {
     points.last().copied().unwrap_or(Pos2::ZERO)
 }
 
-/// Draw the overlay. `image` finds a state image texture for (icon, state).
-pub fn draw(
+/// Links tinted by their load (under the entities, so names and states stay on top).
+pub fn draw_load_layer(
     painter: &Painter,
-    o: &Overlay<'_>,
+    f: &Frame<'_>,
+    o: &ReplayFrame<'_>,
+    scratch: &mut Scratch,
+) -> usize {
+    if o.min_level > 2 {
+        return 0;
+    }
+    let visible = f.view.visible(f.area).expand(NODE_SIZE);
+    draw_load(painter, f, o, visible, &mut scratch.points)
+}
+
+/// Entity states, packets and displayed values (over the entities). `image` finds a state image
+/// texture for (icon, state).
+pub fn draw_state_layers(
+    painter: &Painter,
+    f: &Frame<'_>,
+    o: &ReplayFrame<'_>,
     scratch: &mut Scratch,
     image: &mut dyn FnMut(&str, &str) -> Option<TextureId>,
-) -> Drawn {
-    let mut drawn = Drawn::default();
-    let visible = o.view.visible(o.area).expand(NODE_SIZE);
+    drawn: &mut Drawn,
+) {
+    let visible = f.view.visible(f.area).expand(NODE_SIZE);
+    drawn.nodes = draw_states(painter, f, o, visible, image, &mut scratch.inside);
     if o.min_level <= 2 {
-        drawn.tinted_links = draw_load(painter, o, visible, &mut scratch.points);
-    }
-    drawn.nodes = draw_states(painter, o, visible, image, &mut scratch.inside);
-    if o.min_level <= 2 {
-        let (single, clusters) = draw_packets(painter, o, visible, scratch);
+        let (single, clusters) = draw_packets(painter, f, o, visible, scratch);
         drawn.packets = single;
         drawn.clusters = clusters;
     }
+}
+
+/// Displayed parameter values and arrays beside their entities, and the legend with the clock.
+pub fn draw_value_layers(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, drawn: &mut Drawn) {
+    let visible = f.view.visible(f.area).expand(NODE_SIZE);
     if o.min_level <= 3 {
-        draw_values(painter, o, visible, &mut drawn);
+        draw_values(painter, f, o, visible, drawn);
     }
-    draw_legend(painter, o, drawn.cells_written + drawn.cells_read > 0);
-    drawn
+    draw_legend(painter, f, o, drawn.cells_written + drawn.cells_read > 0);
 }
 
-fn screen_points(o: &Overlay<'_>, link: usize, out: &mut Vec<Pos2>) {
-    o.ports.link_points(o.scene, &o.scene.links[link], out);
+fn screen_points(f: &Frame<'_>, link: usize, out: &mut Vec<Pos2>) {
+    f.ports.link_points(f.scene, &f.scene.links[link], out);
     for p in out.iter_mut() {
-        *p = o.view.to_screen(o.area, *p);
+        *p = f.view.to_screen(f.area, *p);
     }
 }
 
-fn draw_load(painter: &Painter, o: &Overlay<'_>, visible: Rect, points: &mut Vec<Pos2>) -> usize {
-    let zoom = o.view.zoom.clamp(0.4, 1.5);
+fn draw_load(
+    painter: &Painter,
+    f: &Frame<'_>,
+    o: &ReplayFrame<'_>,
+    visible: Rect,
+    points: &mut Vec<Pos2>,
+) -> usize {
+    let zoom = f.view.zoom.clamp(0.4, 1.5);
     let mut tinted = 0;
     for (l, trace_links) in o.map.trace_links_of_link.iter().enumerate() {
         if trace_links.is_empty() {
@@ -148,12 +163,12 @@ fn draw_load(painter: &Painter, o: &Overlay<'_>, visible: Rect, points: &mut Vec
         if load < 0.02 {
             continue;
         }
-        o.ports.link_points(o.scene, &o.scene.links[l], points);
+        f.ports.link_points(f.scene, &f.scene.links[l], points);
         if !Rect::from_points(points).intersects(visible) {
             continue;
         }
         for p in points.iter_mut() {
-            *p = o.view.to_screen(o.area, *p);
+            *p = f.view.to_screen(f.area, *p);
         }
         let strength = load.min(1.0);
         let stroke = Stroke::new(
@@ -168,17 +183,18 @@ fn draw_load(painter: &Painter, o: &Overlay<'_>, visible: Rect, points: &mut Vec
 
 fn draw_states(
     painter: &Painter,
-    o: &Overlay<'_>,
+    f: &Frame<'_>,
+    o: &ReplayFrame<'_>,
     visible: Rect,
     image: &mut dyn FnMut(&str, &str) -> Option<TextureId>,
     inside: &mut Vec<u32>,
 ) -> usize {
     // Messages between members of one closed compound: counted on its badge.
     inside.clear();
-    inside.resize(o.scene.nodes.len(), 0);
+    inside.resize(f.scene.nodes.len(), 0);
     if o.min_level <= 2 {
-        for &f in &o.snap.in_flight {
-            let flight = &o.replay.flights[f as usize];
+        for &k in &o.snap.in_flight {
+            let flight = &o.replay.flights[k as usize];
             let a = o.map.node_of_entity.get(flight.from.0 as usize).copied().flatten();
             let b = o.map.node_of_entity.get(flight.to.0 as usize).copied().flatten();
             if let (Some(a), Some(b)) = (a, b)
@@ -189,15 +205,15 @@ fn draw_states(
             }
         }
     }
-    let zoom = o.view.zoom;
+    let zoom = f.view.zoom;
     let mut count = 0;
     for (i, entities) in o.map.entities_of_node.iter().enumerate() {
-        if entities.is_empty() || !visible.contains(o.positions[i]) {
+        if entities.is_empty() || !visible.contains(f.positions[i]) {
             continue;
         }
         count += 1;
-        let node = &o.scene.nodes[i];
-        let centre = o.view.to_screen(o.area, o.positions[i]);
+        let node = &f.scene.nodes[i];
+        let centre = f.view.to_screen(f.area, f.positions[i]);
         let size = NODE_SIZE * zoom;
         let rect = Rect::from_center_size(centre, Vec2::splat(size));
         let single = entities.len() == 1 && o.map.direct[entities[0] as usize];
@@ -241,7 +257,7 @@ fn draw_states(
             && let Some(texture) = image(icon, &badge)
         {
             let inner = rect.shrink(size * 0.12);
-            painter.rect_filled(inner, CornerRadius::same(4), o.palette.node_fill);
+            painter.rect_filled(inner, CornerRadius::same(4), f.palette.node_fill);
             painter.image(
                 texture,
                 inner,
@@ -280,35 +296,41 @@ fn pill(painter: &Painter, bottom_centre: Pos2, text: &str, fill: Color32, text_
     painter.galley(rect.min + vec2(4.0, 1.0), galley, text_colour);
 }
 
-fn draw_packets(painter: &Painter, o: &Overlay<'_>, visible: Rect, scratch: &mut Scratch) -> (usize, usize) {
+fn draw_packets(
+    painter: &Painter,
+    f: &Frame<'_>,
+    o: &ReplayFrame<'_>,
+    visible: Rect,
+    scratch: &mut Scratch,
+) -> (usize, usize) {
     let Scratch { points, per_link, packets, .. } = scratch;
     per_link.clear();
-    per_link.resize(o.scene.links.len(), 0);
+    per_link.resize(f.scene.links.len(), 0);
     packets.clear();
     let t = o.time.0;
-    for &f in &o.snap.in_flight {
-        let flight = &o.replay.flights[f as usize];
-        let Some((link, forward)) = o.map.flight_link(o.replay, o.scene, flight.from) else { continue };
+    for &k in &o.snap.in_flight {
+        let flight = &o.replay.flights[k as usize];
+        let Some((link, forward)) = o.map.flight_link(o.replay, f.scene, flight.from) else { continue };
         let span = flight.arrive.0.saturating_sub(flight.depart.0);
         let fraction =
             if span == 0 { 1.0 } else { (t.saturating_sub(flight.depart.0) as f64 / span as f64) as f32 };
         per_link[link] += 1;
         packets.push((link, forward, fraction));
     }
-    let zoom = o.view.zoom.clamp(0.5, 1.4);
+    let zoom = f.view.zoom.clamp(0.5, 1.4);
     let radius = 4.5 * zoom;
-    let stroke = Stroke::new(1.0, o.palette.canvas);
+    let stroke = Stroke::new(1.0, f.palette.canvas);
     let mut single = 0;
     for &(link, forward, fraction) in packets.iter() {
         if per_link[link] as usize > MAX_SINGLE_PACKETS {
             continue;
         }
-        screen_points(o, link, points);
+        screen_points(f, link, points);
         if !forward {
             points.reverse();
         }
         let at = along(points, fraction);
-        if o.area.expand(radius).contains(at) {
+        if f.area.expand(radius).contains(at) {
             painter.circle(at, radius, o.colours.packet, stroke);
             single += 1;
         }
@@ -318,11 +340,11 @@ fn draw_packets(painter: &Painter, o: &Overlay<'_>, visible: Rect, scratch: &mut
         if (n as usize) <= MAX_SINGLE_PACKETS {
             continue;
         }
-        o.ports.link_points(o.scene, &o.scene.links[link], points);
+        f.ports.link_points(f.scene, &f.scene.links[link], points);
         if !Rect::from_points(points).intersects(visible) {
             continue;
         }
-        screen_points(o, link, points);
+        screen_points(f, link, points);
         let at = along(points, 0.5);
         let text = n.to_string();
         let r = radius + 3.0 + 2.5 * text.len() as f32;
@@ -339,9 +361,9 @@ fn draw_packets(painter: &Painter, o: &Overlay<'_>, visible: Rect, scratch: &mut
     (single, clusters)
 }
 
-#[allow(clippy::many_single_char_names)] // o overlay, e entity, p parameter, x and y on screen
-fn draw_values(painter: &Painter, o: &Overlay<'_>, visible: Rect, drawn: &mut Drawn) {
-    let zoom = o.view.zoom;
+#[allow(clippy::many_single_char_names, reason = "o overlay, e entity, p parameter, x and y on screen")]
+fn draw_values(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, visible: Rect, drawn: &mut Drawn) {
+    let zoom = f.view.zoom;
     if zoom < 0.45 {
         return;
     }
@@ -349,13 +371,13 @@ fn draw_values(painter: &Painter, o: &Overlay<'_>, visible: Rect, drawn: &mut Dr
     let font = FontId::monospace(px);
     for (i, entities) in o.map.entities_of_node.iter().enumerate() {
         let [e] = entities.as_slice() else { continue };
-        if !o.map.direct[*e as usize] || !visible.contains(o.positions[i]) {
+        if !o.map.direct[*e as usize] || !visible.contains(f.positions[i]) {
             continue;
         }
-        let node = &o.scene.nodes[i];
+        let node = &f.scene.nodes[i];
         let Some(choices) = o.displayed.get(&node.name) else { continue };
         let Some(info) = o.replay.header.entities.get(*e as usize) else { continue };
-        let centre = o.view.to_screen(o.area, o.positions[i]);
+        let centre = f.view.to_screen(f.area, f.positions[i]);
         // Below the name and any parameter labels the canvas drew.
         let mut y = centre.y + text_bottom(zoom, node.labels.len()) + 2.0;
         for (param, how) in choices {
@@ -384,7 +406,7 @@ fn draw_values(painter: &Painter, o: &Overlay<'_>, visible: Rect, drawn: &mut Dr
             };
             let mut x = centre.x;
             if !label.is_empty() || cells.is_empty() {
-                let galley = painter.layout_no_wrap(label, font.clone(), o.palette.text);
+                let galley = painter.layout_no_wrap(label, font.clone(), f.palette.text);
                 let r = Rect::from_center_size(
                     pos2(centre.x, y + galley.size().y / 2.0),
                     galley.size() + vec2(6.0, 2.0),
@@ -392,16 +414,16 @@ fn draw_values(painter: &Painter, o: &Overlay<'_>, visible: Rect, drawn: &mut Dr
                 painter.rect(
                     r,
                     CornerRadius::same(3),
-                    o.palette.overlay,
-                    Stroke::new(1.0, o.palette.accent),
+                    f.palette.overlay,
+                    Stroke::new(1.0, f.palette.accent),
                     StrokeKind::Inside,
                 );
-                painter.galley(r.min + vec2(3.0, 1.0), galley, o.palette.text);
+                painter.galley(r.min + vec2(3.0, 1.0), galley, f.palette.text);
                 y += r.height() + 2.0;
                 x = centre.x;
             }
             if !cells.is_empty() {
-                draw_array(painter, o, &cells, pos2(x, y), &font, drawn);
+                draw_array(painter, f.palette, o, &cells, pos2(x, y), &font, drawn);
                 y += px * 1.6;
             }
         }
@@ -435,7 +457,8 @@ pub fn cell_mark(cell: &ArrayCell, now_ps: u64, span_ps: u64) -> CellMark {
 /// An array as a row of cells, each coloured by its [`cell_mark`] over half the load window.
 fn draw_array(
     painter: &Painter,
-    o: &Overlay<'_>,
+    palette: &Palette,
+    o: &ReplayFrame<'_>,
     cells: &[(u32, ArrayCell)],
     top_centre: Pos2,
     font: &FontId,
@@ -466,16 +489,10 @@ fn draw_array(
                 drawn.cells_read += 1;
                 (o.colours.array_read, o.colours.array_mark_text)
             }
-            CellMark::Plain => (o.palette.overlay, o.palette.text),
+            CellMark::Plain => (palette.overlay, palette.text),
         };
         let r = Rect::from_min_size(pos2(x, top_centre.y), vec2(*w, h));
-        painter.rect(
-            r,
-            CornerRadius::ZERO,
-            fill,
-            Stroke::new(1.0, o.palette.node_stroke),
-            StrokeKind::Inside,
-        );
+        painter.rect(r, CornerRadius::ZERO, fill, Stroke::new(1.0, palette.node_stroke), StrokeKind::Inside);
         painter.text(r.center(), Align2::CENTER_CENTER, text, font.clone(), colour);
         x += w;
     }
@@ -485,13 +502,13 @@ fn draw_array(
             Align2::LEFT_CENTER,
             "…",
             font.clone(),
-            o.palette.text_dim,
+            palette.text_dim,
         );
     }
 }
 
-fn draw_legend(painter: &Painter, o: &Overlay<'_>, arrays_marked: bool) {
-    let base = o.area.left_bottom() + vec2(14.0, -14.0);
+fn draw_legend(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, arrays_marked: bool) {
+    let base = f.area.left_bottom() + vec2(14.0, -14.0);
     let font = FontId::proportional(12.0);
     if arrays_marked {
         // Which colour is a write and which a read, beside the clock.
@@ -504,7 +521,7 @@ fn draw_legend(painter: &Painter, o: &Overlay<'_>, arrays_marked: bool) {
                 Align2::LEFT_CENTER,
                 word,
                 font.clone(),
-                o.palette.text_dim,
+                f.palette.text_dim,
             );
             x = label.right() + 12.0;
         }
@@ -512,9 +529,9 @@ fn draw_legend(painter: &Painter, o: &Overlay<'_>, arrays_marked: bool) {
     painter.text(
         base + vec2(0.0, -30.0),
         Align2::LEFT_BOTTOM,
-        format!("t = {}", o.time),
+        format!("t = {}", crate::ui::time_text::at(o.time, o.resolution_ps)),
         FontId::proportional(15.0),
-        o.palette.text,
+        f.palette.text,
     );
     if o.min_level > 2 {
         return;
@@ -534,7 +551,7 @@ fn draw_legend(painter: &Painter, o: &Overlay<'_>, arrays_marked: bool) {
         Align2::LEFT_CENTER,
         "link load: idle – saturated",
         font,
-        o.palette.text_dim,
+        f.palette.text_dim,
     );
 }
 

@@ -1,9 +1,14 @@
 //! Drawing the canvas: grid, links, entities (icon or fallback glyph, name, displayed parameters,
-//! level badge), typed port markers, and the overlays of the drag in progress. Only what is inside
-//! the visible area is drawn; detail is dropped as the zoom shrinks it below legibility.
+//! level badge), typed port markers, and the overlays of the drag in progress. When a run is shown
+//! its layers go in between (see `animator::overlay`): load tints over the links but under the
+//! entities, states and packets over the entities, and names over everything but the values and
+//! the legend, on a backdrop, so they stay readable while the run plays. Only what is inside the
+//! visible area is drawn; detail is dropped as the zoom shrinks it below legibility.
 
 use egui::epaint::{CircleShape, PathShape, PathStroke, RectShape};
-use egui::{Align2, Color32, CornerRadius, FontId, Painter, Pos2, Rect, Shape, Stroke, StrokeKind, Vec2};
+use egui::{
+    Align2, Color32, CornerRadius, FontId, Painter, Pos2, Rect, Shape, Stroke, StrokeKind, TextureId, Vec2,
+};
 use hase_engine::model::{AbstractionLevel, Direction};
 
 use super::Drag;
@@ -12,6 +17,7 @@ use super::view::View;
 use crate::icons::Icons;
 use crate::state::Editor;
 use crate::theme::{Palette, category_index};
+use crate::ui::animator::overlay::{self, Drawn, ReplayFrame};
 
 /// Everything one frame of drawing needs.
 pub struct Frame<'a> {
@@ -37,31 +43,100 @@ pub struct Frame<'a> {
     pub hover: Option<Hit>,
     /// Pointer in canvas units.
     pub pointer: Option<Pos2>,
+    /// The run shown over the design, if any.
+    pub replay: Option<ReplayFrame<'a>>,
+    /// A line shown in the canvas's lower left corner instead of the replay's legend (why the
+    /// run is not drawn: it ran an earlier version of the design).
+    pub notice: Option<&'a str>,
+}
+
+/// Buffers reused between frames.
+#[derive(Default)]
+pub struct Scratch {
+    points: Vec<Pos2>,
+    visible: Vec<usize>,
+    replay: overlay::Scratch,
+}
+
+/// What one frame drew.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameDrawn {
+    /// Entities drawn (the rest were culled).
+    pub nodes: usize,
+    /// What the replay layers drew.
+    pub replay: Drawn,
 }
 
 /// Below this many screen points per node, entities are drawn as plain squares.
 const SIMPLE_NODE_PX: f32 = 14.0;
-/// Smallest legible text size in screen points.
-const MIN_TEXT_PX: f32 = 7.0;
+/// Below this zoom names are left out (they would run into their neighbours' names).
+const NAMES_FROM_ZOOM: f32 = 0.4;
+/// Below this zoom displayed parameter labels are left out.
+const LABELS_FROM_ZOOM: f32 = 0.55;
+/// Smallest name and label sizes in screen points (what stays readable).
+const MIN_NAME_PX: f32 = 9.0;
+const MIN_LABEL_PX: f32 = 8.0;
 
-/// Draw the whole canvas; returns how many nodes were drawn (the rest were culled).
-pub fn draw(painter: &Painter, f: &Frame<'_>, scratch: &mut Vec<Pos2>) -> usize {
+/// Draw the whole canvas with the replay layers of `f.replay`. `image` finds a state image
+/// texture for (icon, state).
+pub fn draw(
+    painter: &Painter,
+    f: &Frame<'_>,
+    scratch: &mut Scratch,
+    image: &mut dyn FnMut(&str, &str) -> Option<TextureId>,
+) -> FrameDrawn {
+    let mut drawn = FrameDrawn::default();
     painter.rect_filled(f.area, CornerRadius::ZERO, f.palette.canvas);
     if f.editor.settings.grid {
         draw_grid(painter, f);
     }
     let visible = f.view.visible(f.area).expand(4.0);
-    draw_links(painter, f, visible, scratch);
-    let mut drawn = 0;
-    for (i, node) in f.scene.nodes.iter().enumerate() {
-        if !node_extent(f.positions[i]).intersects(visible) {
-            continue;
-        }
-        drawn += 1;
-        draw_node(painter, f, i, &node.name);
+    draw_links(painter, f, visible, &mut scratch.points);
+    if let Some(o) = &f.replay {
+        drawn.replay.tinted_links = overlay::draw_load_layer(painter, f, o, &mut scratch.replay);
+    }
+    scratch.visible.clear();
+    scratch
+        .visible
+        .extend((0..f.scene.nodes.len()).filter(|&i| node_extent(f.positions[i]).intersects(visible)));
+    drawn.nodes = scratch.visible.len();
+    for &i in &scratch.visible {
+        draw_node(painter, f, i);
+    }
+    if let Some(o) = &f.replay {
+        overlay::draw_state_layers(painter, f, o, &mut scratch.replay, image, &mut drawn.replay);
+    }
+    for &i in &scratch.visible {
+        draw_node_text(painter, f, i);
+    }
+    if let Some(o) = &f.replay {
+        overlay::draw_value_layers(painter, f, o, &mut drawn.replay);
+    }
+    if let Some(notice) = f.notice {
+        draw_notice(painter, f, notice);
     }
     draw_overlays(painter, f);
     drawn
+}
+
+/// A line in the lower left corner, on a backdrop.
+fn draw_notice(painter: &Painter, f: &Frame<'_>, text: &str) {
+    let galley = painter.layout(
+        text.to_string(),
+        FontId::proportional(13.0),
+        f.palette.text,
+        (f.area.width() - 40.0).max(120.0),
+    );
+    let at = f.area.left_bottom() + Vec2::new(14.0, -14.0 - galley.size().y);
+    let backdrop = Rect::from_min_size(at, galley.size()).expand(6.0);
+    painter.rect(
+        backdrop,
+        CornerRadius::same(4),
+        f.palette.overlay,
+        Stroke::new(1.0, f.palette.warning),
+        StrokeKind::Inside,
+    );
+    painter.galley(at, galley, f.palette.text);
 }
 
 fn draw_grid(painter: &Painter, f: &Frame<'_>) {
@@ -140,34 +215,68 @@ fn polyline(painter: &Painter, points: &[Pos2], stroke: Stroke) {
     }
 }
 
-fn name_px(zoom: f32) -> f32 {
-    13.0 * zoom.min(1.4)
+/// Size of entity names at `zoom`, or `None` when they are left out.
+fn name_px(zoom: f32) -> Option<f32> {
+    (zoom >= NAMES_FROM_ZOOM).then(|| (13.0 * zoom.min(1.4)).max(MIN_NAME_PX))
 }
 
-fn label_px(zoom: f32) -> f32 {
-    11.0 * zoom.min(1.4)
+/// Size of displayed parameter labels at `zoom`, or `None` when they are left out.
+fn label_px(zoom: f32) -> Option<f32> {
+    (zoom >= LABELS_FROM_ZOOM).then(|| (11.0 * zoom.min(1.4)).max(MIN_LABEL_PX))
 }
 
 /// How far below an entity's centre its name and `label_lines` parameter labels end, in screen
 /// points at `zoom` (what the animator's live values must stay clear of).
 pub fn text_bottom(zoom: f32, label_lines: usize) -> f32 {
     let mut y = NODE_SIZE * zoom * 0.5 + 3.0 * zoom + PORT_RADIUS * zoom;
-    if name_px(zoom) >= MIN_TEXT_PX {
-        y += name_px(zoom) * 1.25;
-        if label_px(zoom) >= MIN_TEXT_PX {
-            y += label_lines as f32 * label_px(zoom) * 1.25;
+    if let Some(px) = name_px(zoom) {
+        y += px * 1.25;
+        if let Some(px) = label_px(zoom) {
+            y += label_lines as f32 * px * 1.25;
         }
     }
     y
 }
 
-fn draw_node(painter: &Painter, f: &Frame<'_>, i: usize, name: &str) {
+/// An entity's name and displayed parameters under its body, on a backdrop of the canvas colour
+/// (links and load tints pass under names without hiding them).
+fn draw_node_text(painter: &Painter, f: &Frame<'_>, i: usize) {
+    let node = &f.scene.nodes[i];
+    let zoom = f.view.zoom;
+    if NODE_SIZE * zoom < SIMPLE_NODE_PX {
+        return;
+    }
+    let Some(name_px) = name_px(zoom) else { return };
+    let centre = f.view.to_screen(f.area, f.positions[i]);
+    let mut y = centre.y + NODE_SIZE * zoom * 0.5 + 3.0 * zoom + PORT_RADIUS * zoom;
+    let backdrop = f.palette.canvas.gamma_multiply(0.8);
+    let line = |text: &str, font: FontId, colour: Color32, y: f32| {
+        let galley = painter.layout_no_wrap(text.to_string(), font, colour);
+        let at = Pos2::new(centre.x - galley.size().x / 2.0, y);
+        painter.rect_filled(
+            Rect::from_min_size(at, galley.size()).expand2(Vec2::new(2.0, 0.0)),
+            CornerRadius::same(2),
+            backdrop,
+        );
+        painter.galley(at, galley, colour);
+    };
+    line(&node.name, FontId::proportional(name_px), f.palette.text, y);
+    y += name_px * 1.25;
+    if let Some(label_px) = label_px(zoom) {
+        for label in &node.labels {
+            line(label, FontId::monospace(label_px), f.palette.text_dim, y);
+            y += label_px * 1.25;
+        }
+    }
+}
+
+fn draw_node(painter: &Painter, f: &Frame<'_>, i: usize) {
     let node = &f.scene.nodes[i];
     let zoom = f.view.zoom;
     let centre = f.view.to_screen(f.area, f.positions[i]);
     let size = NODE_SIZE * zoom;
     let rect = Rect::from_center_size(centre, Vec2::splat(size));
-    let selected = f.editor.selection.instances.contains(name);
+    let selected = f.editor.selection.instances.contains(&node.name);
     let hovered = f.hover == Some(Hit::Node(i));
     let category = f.palette.category_colour(&node.category);
     if size < SIMPLE_NODE_PX {
@@ -200,35 +309,10 @@ fn draw_node(painter: &Painter, f: &Frame<'_>, i: usize, name: &str) {
         draw_badge(painter, f, rect, node.level);
     }
     draw_ports(painter, f, i);
-    let name_px = name_px(zoom);
-    if name_px >= MIN_TEXT_PX {
-        let mut y = rect.max.y + 3.0 * zoom + PORT_RADIUS * zoom;
-        painter.text(
-            Pos2::new(centre.x, y),
-            Align2::CENTER_TOP,
-            name,
-            FontId::proportional(name_px),
-            f.palette.text,
-        );
-        y += name_px * 1.25;
-        let label_px = label_px(zoom);
-        if label_px >= MIN_TEXT_PX {
-            for label in &node.labels {
-                painter.text(
-                    Pos2::new(centre.x, y),
-                    Align2::CENTER_TOP,
-                    label,
-                    FontId::monospace(label_px),
-                    f.palette.text_dim,
-                );
-                y += label_px * 1.25;
-            }
-        }
-    }
 }
 
 /// A fallback glyph for types without an icon, by category.
-#[allow(clippy::many_single_char_names)] // r, s, c: rectangle, size, centre of the glyph
+#[allow(clippy::many_single_char_names, reason = "r, s, c: rectangle, size, centre of the glyph")]
 pub fn draw_glyph(painter: &Painter, r: Rect, category: usize, compound: bool, colour: Color32) {
     let s = r.width();
     let stroke = Stroke::new((s * 0.06).max(1.0), colour);
@@ -338,7 +422,8 @@ fn draw_ports(painter: &Painter, f: &Frame<'_>, i: usize) {
             }
         }
         if hovered {
-            outline = Stroke::new(2.0, f.palette.text);
+            let refused = compatible.is_some_and(|ok| !ok[flat]);
+            outline = Stroke::new(2.0, if refused { f.palette.error } else { f.palette.text });
         }
         let linked = port.link.is_some() || port.exported;
         let body_fill = if linked || compatible.is_some() { fill } else { f.palette.node_fill };
@@ -348,6 +433,11 @@ fn draw_ports(painter: &Painter, f: &Frame<'_>, i: usize) {
             painter.circle_stroke(at, r + 2.5, Stroke::new(1.0, fill));
         }
     }
+}
+
+/// True if the link being dragged may end at port `p` of node `n`.
+fn port_accepts(f: &Frame<'_>, compatible: &[bool], n: usize, p: usize) -> bool {
+    f.scene.nodes.get(n).is_some_and(|node| compatible.get(node.first_port + p).copied().unwrap_or(false))
 }
 
 /// The marker of a port: a circle for in-out ports, a triangle pointing into the body for inputs
@@ -377,11 +467,13 @@ pub fn port_shape(
 fn draw_overlays(painter: &Painter, f: &Frame<'_>) {
     let to_screen = |p: Pos2| f.view.to_screen(f.area, p);
     match f.drag {
-        Drag::Link { from, to, .. } => {
+        Drag::Link { from, to, compatible } => {
             let node = &f.scene.nodes[from.0];
             let start = to_screen(f.ports.pos[node.first_port + from.1]);
+            // Green only over a port the link can end at; an occupied or mistyped one is refused.
             let colour = match f.hover {
-                Some(Hit::Port(..)) => f.palette.compatible,
+                Some(Hit::Port(n, p)) if port_accepts(f, compatible, n, p) => f.palette.compatible,
+                Some(Hit::Port(..)) => f.palette.error,
                 _ => f.palette.selection,
             };
             painter.add(Shape::dashed_line(&[start, to_screen(*to)], Stroke::new(2.0, colour), 6.0, 4.0));

@@ -1,6 +1,7 @@
-//! The design canvas: shows the open network with pan and zoom, and turns pointer input into
-//! commands (place, select, move, link, corner edits). Geometry and hit testing live in
-//! [`geometry`], the transform in [`view`], drawing in [`draw`], pointer handling in [`interact`].
+//! The design canvas: shows the open network with pan and zoom (and a run over it, when one is
+//! shown), and turns pointer input into commands (place, select, move, link, corner edits).
+//! Geometry and hit testing live in [`geometry`], the transform in [`view`], drawing in [`draw`],
+//! pointer handling in [`interact`]; [`CanvasContext`] is what a frame is drawn with.
 
 pub mod context;
 pub mod draw;
@@ -11,14 +12,54 @@ pub mod view;
 use std::collections::BTreeMap;
 
 use egui::{Pos2, Rect, Sense, Ui};
+use hase_engine::time::SimTime;
 
 use crate::actions::Action;
 use crate::document::NetworkId;
 use crate::icons::Icons;
+use crate::replay::events::Snapshot;
+use crate::run::FinishedRun;
 use crate::state::Editor;
-use crate::theme::Palette;
+use crate::theme::{Palette, ReplayColours};
+use crate::ui::animator::images::StateImages;
+use crate::ui::animator::overlay::{Drawn, ReplayFrame};
+use crate::ui::animator::{MapCache, Player};
 use geometry::{PortLayout, Scene};
 use view::View;
+
+/// Shown on the canvas instead of a run that ran an earlier version of the design.
+pub const STALE_NOTICE: &str =
+    "The run shown is of an earlier version of this design: press Run (F5) to run this one.";
+
+/// What one canvas frame is drawn with, besides the canvas's own state and the editor.
+pub struct CanvasContext<'a> {
+    /// Icon textures.
+    pub icons: &'a Icons,
+    /// Colours.
+    pub palette: &'a Palette,
+    /// A run shown over the design.
+    pub replay: Option<ReplayLayer<'a>>,
+}
+
+/// A run shown over the design (the animator's layers of the canvas).
+pub struct ReplayLayer<'a> {
+    /// The run.
+    pub run: &'a FinishedRun,
+    /// Its replay state, moved to the player's time here.
+    pub snap: &'a mut Snapshot,
+    /// The animator's clock and what it shows.
+    pub player: &'a Player,
+    /// The end of the run the clock follows (a comparison's longer run), for its time digits.
+    pub clock_end: SimTime,
+    /// The trace-to-canvas map, rebuilt when the run or the design changes.
+    pub map: &'a mut MapCache,
+    /// State images of the types.
+    pub images: &'a mut StateImages,
+    /// Replay colours.
+    pub colours: &'a ReplayColours,
+    /// The run is of an earlier version of the design: it is not drawn, a notice says so.
+    pub stale: bool,
+}
 
 /// What a palette entry carries while it is dragged onto the canvas.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,9 +125,11 @@ pub struct Canvas {
     /// Canvas point under the pointer in the last frame.
     pub pointer: Option<Pos2>,
     hover: Option<geometry::Hit>,
-    scratch: Vec<Pos2>,
+    scratch: draw::Scratch,
     /// Shapes drawn in the last frame (for the status bar and benchmarks).
     pub drawn_nodes: usize,
+    /// What the replay layers drew in the last frame (for tests and benchmarks).
+    pub drawn_replay: Drawn,
 }
 
 impl Default for Canvas {
@@ -101,8 +144,9 @@ impl Default for Canvas {
             area: Rect::from_min_size(Pos2::ZERO, egui::Vec2::new(800.0, 600.0)),
             pointer: None,
             hover: None,
-            scratch: Vec::new(),
+            scratch: draw::Scratch::default(),
             drawn_nodes: 0,
+            drawn_replay: Drawn::default(),
         }
     }
 }
@@ -180,13 +224,8 @@ impl Canvas {
     }
 
     /// Show the canvas in the remaining space of `ui`; returns actions chosen in its context menu.
-    pub fn show(
-        &mut self,
-        ui: &mut Ui,
-        editor: &mut Editor,
-        icons: &Icons,
-        palette: &Palette,
-    ) -> Vec<Action> {
+    pub fn show(&mut self, ui: &mut Ui, editor: &mut Editor, cx: CanvasContext<'_>) -> Vec<Action> {
+        let CanvasContext { icons, palette, replay } = cx;
         let area = ui.available_rect_before_wrap();
         let response = ui.allocate_rect(area, Sense::click_and_drag());
         self.area = area;
@@ -203,7 +242,36 @@ impl Canvas {
         self.refresh(editor);
         let painter = ui.painter_at(area);
         let view = self.view(&net);
-        self.drawn_nodes = draw::draw(
+        let ctx = ui.ctx().clone();
+        let editor: &Editor = editor;
+        let mut notice = None;
+        let (replay_frame, mut images) = match replay {
+            Some(layer) if layer.stale => {
+                notice = Some(STALE_NOTICE);
+                (None, None)
+            }
+            Some(ReplayLayer { run, snap, player, clock_end, map, images, colours, .. }) => {
+                run.replay.log.seek(snap, player.time);
+                let map = map.get(self, editor, run);
+                let frame = ReplayFrame {
+                    replay: &run.replay,
+                    snap,
+                    map,
+                    time: player.time,
+                    resolution_ps: player.resolution_ps(clock_end),
+                    window: player.load_window(run.replay.end),
+                    min_level: player.min_level,
+                    displayed: &editor.doc.layout(&net).displayed,
+                    colours,
+                };
+                (Some(frame), Some(images))
+            }
+            None => (None, None),
+        };
+        let mut image = |icon: &str, state: &str| {
+            images.as_mut().and_then(|i| i.get(&ctx, icon, state)).map(egui::TextureHandle::id)
+        };
+        let drawn = draw::draw(
             &painter,
             &draw::Frame {
                 area,
@@ -217,9 +285,14 @@ impl Canvas {
                 drag: &self.drag,
                 hover: self.hover,
                 pointer: self.pointer,
+                replay: replay_frame,
+                notice,
             },
             &mut self.scratch,
+            &mut image,
         );
+        self.drawn_nodes = drawn.nodes;
+        self.drawn_replay = drawn.replay;
         actions
     }
 

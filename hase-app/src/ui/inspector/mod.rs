@@ -85,10 +85,14 @@ impl Inspector {
         if single {
             ui.heading(&names[0]);
             ui.horizontal(|ui| {
-                ui.label("Name");
-                let response = ui.add(
-                    egui::TextEdit::singleline(&mut self.name).desired_width(160.0).id_salt("instance-name"),
-                );
+                let label = ui.label("Name");
+                let response = ui
+                    .add(
+                        egui::TextEdit::singleline(&mut self.name)
+                            .desired_width(160.0)
+                            .id_salt("instance-name"),
+                    )
+                    .labelled_by(label.id);
                 if response.lost_focus() && self.name != names[0] {
                     let ok = editor.run(Command::Rename {
                         net: net.clone(),
@@ -135,9 +139,10 @@ impl Inspector {
         }
         // Widths are fixed before the grid: a grid sized by its own contents would grow every frame.
         let width = (ui.available_width() - 200.0).clamp(90.0, 420.0);
+        let row = params::RowContext { tasks, names: &names, palette, width };
         egui::Grid::new("params").num_columns(3).spacing([8.0, 6.0]).striped(true).show(ui, |ui| {
             for def in &params {
-                params::param_row(ui, editor, tasks, &mut self.buffers, &names, def, palette, width);
+                params::param_row(ui, editor, &mut self.buffers, &row, def);
             }
         });
         let live = first_type.behaviour.as_deref().map_or(&[][..], hase_entities::catalogue::live_values);

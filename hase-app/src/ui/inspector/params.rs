@@ -14,7 +14,7 @@ use hase_entities::catalogue::LiveValue;
 use crate::command::Command;
 use crate::document::NetworkId;
 use crate::state::Editor;
-use crate::tasks::{FilePurpose, Tasks};
+use crate::tasks::{FilePurpose, FileRequest, Tasks};
 use crate::theme::Palette;
 
 /// Text being edited and reasons for refused values, per parameter; and the unit each field was last
@@ -78,18 +78,27 @@ fn commit(editor: &mut Editor, net: &NetworkId, names: &[String], param: &str, v
     editor.run(Command::Batch { label: format!("set {param} on {} entities", names.len()), commands })
 }
 
+/// What every parameter row of the inspector is shown with.
+pub struct RowContext<'a> {
+    /// Background work (the file picker of file parameters).
+    pub tasks: &'a Tasks,
+    /// The selected instances whose parameters are edited.
+    pub names: &'a [String],
+    /// Colours.
+    pub palette: &'a Palette,
+    /// Width of the editors.
+    pub width: f32,
+}
+
 /// Show one parameter row (label, editor, unit, display choice) in a grid.
-#[allow(clippy::too_many_arguments)] // the row needs the editor, tasks, buffers and layout alike
 pub fn param_row(
     ui: &mut Ui,
     editor: &mut Editor,
-    tasks: &Tasks,
     buffers: &mut Buffers,
-    names: &[String],
+    row: &RowContext<'_>,
     def: &ParamDef,
-    palette: &Palette,
-    width: f32,
 ) {
+    let (names, palette) = (row.names, row.palette);
     let net = editor.current_net();
     let current = shared_value(editor, &net, names, def);
     let label = ui.label(&def.name);
@@ -99,7 +108,7 @@ pub fn param_row(
     }
     ui.vertical(|ui| {
         ui.horizontal(|ui| {
-            editor_for(ui, editor, tasks, buffers, names, def, current.as_ref(), label_id, width);
+            editor_for(ui, editor, buffers, row, def, current.as_ref(), label_id);
         });
         if let Some(e) = buffers.errors.get(&def.name) {
             ui.label(RichText::new(e).color(palette.error).small());
@@ -109,18 +118,16 @@ pub fn param_row(
     ui.end_row();
 }
 
-#[allow(clippy::too_many_arguments)] // as `param_row`
 fn editor_for(
     ui: &mut Ui,
     editor: &mut Editor,
-    tasks: &Tasks,
     buffers: &mut Buffers,
-    names: &[String],
+    row: &RowContext<'_>,
     def: &ParamDef,
     current: Option<&ParamValue>,
     label_id: egui::Id,
-    width: f32,
 ) {
+    let RowContext { tasks, names, width, .. } = *row;
     let net = editor.current_net();
     match &def.kind {
         ParamKind::Bool => {
@@ -135,16 +142,18 @@ fn editor_for(
         ParamKind::Enum { choices } => {
             let shown = current.and_then(ParamValue::as_text).unwrap_or("(mixed)").to_string();
             let mut chosen = None;
-            egui::ComboBox::from_id_salt(("param", &def.name)).selected_text(&shown).width(width).show_ui(
-                ui,
-                |ui| {
+            egui::ComboBox::from_id_salt(("param", &def.name))
+                .selected_text(&shown)
+                .width(width)
+                .show_ui(ui, |ui| {
                     for c in choices {
                         if ui.selectable_label(*c == shown, c).clicked() {
                             chosen = Some(c.clone());
                         }
                     }
-                },
-            );
+                })
+                .response
+                .labelled_by(label_id);
             if let Some(c) = chosen.filter(|c| *c != shown) {
                 commit(editor, &net, names, &def.name, &ParamValue::Text(c));
             }
@@ -218,15 +227,14 @@ fn editor_for(
             if let ParamKind::File { extensions } = kind
                 && ui.button("Browse…").clicked()
             {
-                crate::file_dialog::pick_file(
-                    tasks,
+                tasks.ask_file(FileRequest::project(
                     FilePurpose::Param {
                         net: net.clone(),
                         instances: names.to_vec(),
                         param: def.name.clone(),
                     },
                     extensions.clone(),
-                );
+                ));
             }
             if sheet {
                 sheet_buttons(ui, editor, buffers, names, current);

@@ -17,7 +17,7 @@ use hase_entities::workload::stream::parse_stream;
 use crate::command::Command;
 use crate::document::Document;
 use crate::state::Editor;
-use crate::tasks::{FilePurpose, Tasks};
+use crate::tasks::{FilePurpose, FileRequest, Tasks};
 use crate::theme::Palette;
 
 /// What each trace level keeps (HASE's levels: L records everything at L and above).
@@ -331,11 +331,10 @@ impl WorkloadEditor {
                         }
                         if ui.small_button("File…").on_hover_text("Bind a stream file to this rank").clicked()
                         {
-                            crate::file_dialog::pick_file(
-                                tasks,
+                            tasks.ask_file(FileRequest::project(
                                 FilePurpose::StreamFile { rank },
                                 vec!["txt".into(), "stream".into()],
-                            );
+                            ));
                         }
                         if ui
                             .add_enabled(streams.contains_key(&rank), egui::Button::new("Clear").small())
@@ -410,7 +409,7 @@ impl WorkloadEditor {
                 commit = Some(text.trim().to_string());
             }
             if ui.button("Browse…").clicked() {
-                crate::file_dialog::pick_file(tasks, FilePurpose::TraceFile, Vec::new());
+                tasks.ask_file(FileRequest::project(FilePurpose::TraceFile, Vec::new()));
             }
         });
         if let Some(path) = commit {

@@ -276,8 +276,31 @@ fn paint_arrows(painter: &Painter, scene: &Scene<'_>, g: &Geometry) {
         );
         return;
     }
-    let stroke = Stroke::new(1.0, scene.colours.arrow);
+    // Thin and translucent, so labels and states read through them. Where they would be a dense
+    // zig-zag (more than one per 12 points), only those of the selected rows are drawn.
+    let dense = in_view.len() as f32 > g.bars.width() / 12.0;
+    let selected = |row: usize| scene.selected_rows.contains(&row);
+    if dense {
+        let hint = if scene.selected_rows.is_empty() {
+            "dense messages: select a row to see its messages, or zoom in"
+        } else {
+            "dense messages: those of the selected rows only (zoom in for all)"
+        };
+        painter.text(
+            g.bars.right_top() + vec2(-6.0, 4.0),
+            Align2::RIGHT_TOP,
+            hint,
+            FontId::proportional(11.0),
+            scene.palette.text_dim,
+        );
+    }
     for (f, a, b) in in_view {
+        let highlighted = selected(a) || selected(b);
+        if dense && !highlighted {
+            continue;
+        }
+        let colour = if highlighted { scene.colours.arrow } else { scene.colours.arrow.gamma_multiply(0.55) };
+        let stroke = Stroke::new(if highlighted { 1.2 } else { 0.8 }, colour);
         let p0 = pos2(scene.view.x_of(g.bars.min.x, f.depart.0), g.row_top(a) + ROW_HEIGHT * 0.5);
         let p1 = pos2(scene.view.x_of(g.bars.min.x, f.arrive.0), g.row_top(b) + ROW_HEIGHT * 0.5);
         painter.line_segment([p0, p1], stroke);
@@ -285,13 +308,13 @@ fn paint_arrows(painter: &Painter, scene: &Scene<'_>, g: &Geometry) {
         let side = vec2(-dir.y, dir.x) * 2.5;
         painter.add(Shape::convex_polygon(
             vec![p1, p1 - dir * 6.0 + side, p1 - dir * 6.0 - side],
-            scene.colours.arrow,
+            colour,
             Stroke::NONE,
         ));
     }
 }
 
-#[allow(clippy::many_single_char_names)] // g geometry, c colours, r ruler, t time, x on screen
+#[allow(clippy::many_single_char_names, reason = "g geometry, c colours, r ruler, t time, x on screen")]
 fn paint_ruler(painter: &Painter, scene: &Scene<'_>, g: &Geometry) {
     let c = scene.colours;
     let r = g.ruler;

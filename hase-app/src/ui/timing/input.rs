@@ -6,31 +6,30 @@
 //! pointer, Z zooms to O–X. Hovering a bar shows its state, start, end and duration; the right
 //! button opens a menu.
 
-use egui::{Id, Key, Modifiers, PointerButton, Rect, Response, Sense, Ui};
+use egui::{Id, Key, Modifiers, PointerButton, Response, Sense, Ui};
 use hase_engine::time::SimTime;
 
 use super::cursors::{Which, snap};
 use super::draw::Geometry;
 use super::lod::build_marks;
 use super::rows::{Row, RowKind, intervals, row_path};
-use super::{Diagram, DiagramDrag, Outcome, TimingState};
+use super::{Diagram, DiagramDrag, Outcome, Pane, TimingState};
 
 /// Pointer distance (points) within which a placement snaps to a state edge or grabs a cursor.
 const SNAP_PT: f32 = 6.0;
 
-/// Handle this frame's input for one diagram.
-#[allow(clippy::too_many_arguments)]
-pub fn handle(
-    ui: &Ui,
-    state: &mut TimingState,
-    d: &Diagram<'_>,
-    index: usize,
-    shown: &[Row],
-    g: &Geometry,
-    labels: Rect,
+/// The pointer and keys of one frame, for a drag.
+struct DragInput<'a> {
+    g: &'a Geometry,
+    modifiers: Modifiers,
     end: u64,
-    out: &mut Outcome,
-) {
+    now_s: f64,
+}
+
+/// Handle this frame's input for the diagram of `pane`.
+pub fn handle(ui: &Ui, state: &mut TimingState, pane: &Pane<'_>, out: &mut Outcome) {
+    let (d, index, shown, g, labels, end) =
+        (pane.diagram, pane.index, pane.rows, &pane.geometry, pane.labels, pane.end);
     let id = Id::unique(("timing-diagram", index));
     let width = g.bars.width();
     let ruler = ui.interact(g.ruler, id.with("ruler"), Sense::click_and_drag());
@@ -77,8 +76,9 @@ pub fn handle(
     }
 
     // Drags.
+    let input = DragInput { g, modifiers, end, now_s };
     for response in [&bars, &ruler] {
-        drag(ui, state, response, g, modifiers, end, now_s, &snap_edges);
+        drag(ui, state, response, &input, &snap_edges);
     }
 
     // Clicks.
@@ -133,17 +133,14 @@ pub fn handle(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn drag(
     ui: &Ui,
     state: &mut TimingState,
     response: &Response,
-    g: &Geometry,
-    modifiers: Modifiers,
-    end: u64,
-    now_s: f64,
+    input: &DragInput<'_>,
     snap_edges: &impl Fn(&TimingState, u64, bool) -> u64,
 ) {
+    let DragInput { g, modifiers, end, now_s } = *input;
     let width = g.bars.width();
     if response.drag_started_by(PointerButton::Primary) {
         let origin = ui.input(|i| i.pointer.press_origin()).unwrap_or_default();
@@ -198,7 +195,7 @@ fn context_menu(state: &mut TimingState, bars: &Response, g: &Geometry, end: u64
     }
     bars.context_menu(|ui| {
         let t: u64 = ui.ctx().data(|data| data.get_temp(Id::unique("timing-menu-time"))).unwrap_or(0);
-        ui.weak(format!("at {}", SimTime(t)));
+        ui.weak(format!("at {}", crate::ui::time_text::at(SimTime(t), state.resolution_ps())));
         if ui.button("Place O here").clicked() {
             state.cursors.set(Which::O, t);
             ui.close();
@@ -227,7 +224,7 @@ fn context_menu(state: &mut TimingState, bars: &Response, g: &Geometry, end: u64
     });
 }
 
-#[allow(clippy::many_single_char_names)] // d diagram, g geometry, p pointer, t time, i interval, x
+#[allow(clippy::many_single_char_names, reason = "d diagram, g geometry, p pointer, t time, i interval, x")]
 fn hover_details(state: &TimingState, d: &Diagram<'_>, shown: &[Row], g: &Geometry, bars: Response) {
     let Some(p) = bars.hover_pos() else { return };
     let Some(row) = g.row_at(p.y, shown.len()) else { return };
@@ -253,8 +250,10 @@ fn hover_details(state: &TimingState, d: &Diagram<'_>, shown: &[Row], g: &Geomet
     let path = row_path(d.replay, kind);
     bars.on_hover_ui_at_pointer(|ui| {
         ui.strong(&path);
-        ui.label(format!("{what}: {start} – {end}"));
-        ui.label(format!("duration {}", end - start));
+        let res = state.resolution_ps();
+        let text = |t: SimTime| crate::ui::time_text::at(t, res);
+        ui.label(format!("{what}: {} – {}", text(start), text(end)));
+        ui.label(format!("duration {}", text(end - start)));
         if let Some(n) = merged {
             ui.weak(format!("{n} short intervals share this point: zoom in to see them"));
         }

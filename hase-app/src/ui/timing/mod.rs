@@ -43,7 +43,7 @@ pub enum DiagramDrag {
 }
 
 /// State of the timing diagram kept between frames (shared by both diagrams of a comparison).
-#[allow(clippy::struct_excessive_bools)] // independent view toggles
+#[allow(clippy::struct_excessive_bools, reason = "independent view toggles")]
 pub struct TimingState {
     /// Time axis.
     pub view: TimeView,
@@ -107,6 +107,40 @@ pub struct Diagram<'a> {
     pub title: Option<String>,
     /// Paths of the entities selected on the canvas.
     pub selected: Vec<String>,
+}
+
+/// What the timing tab shows this frame, besides the state it keeps between frames.
+pub struct TimingContext<'a> {
+    /// The diagrams, stacked (one, or both sides of a comparison).
+    pub diagrams: &'a [Diagram<'a>],
+    /// Identifies what is shown: the view is fitted when it changes.
+    pub key: u64,
+    /// The animator's time.
+    pub now_ps: u64,
+    /// The run shown is of an earlier version of the design: greyed, with a hint to run again.
+    pub stale: bool,
+    /// Replay colours.
+    pub colours: &'a ReplayColours,
+    /// Editor colours.
+    pub palette: &'a Palette,
+}
+
+/// One diagram as laid out this frame, for its input handling and its labels.
+pub struct Pane<'a> {
+    /// The diagram.
+    pub diagram: &'a Diagram<'a>,
+    /// Its index among the diagrams shown.
+    pub index: usize,
+    /// The rows shown.
+    pub rows: &'a [Row],
+    /// Ruler, bars and scroll.
+    pub geometry: Geometry,
+    /// The label column.
+    pub labels: Rect,
+    /// Indices of the rows of the entities selected on the canvas.
+    pub selected_rows: &'a [usize],
+    /// End of the longest run shown (ps).
+    pub end: u64,
 }
 
 /// What the user asked for this frame.
@@ -186,25 +220,22 @@ impl TimingState {
         self.markers_dirty = true;
     }
 
+    /// The time one point of the bars spans: the resolution every time shown with the diagram
+    /// follows (see `time_text`).
+    pub fn resolution_ps(&self) -> u64 {
+        (self.view.ps_per_pt.max(1.0)) as u64
+    }
+
     /// The rows of a diagram with the current folding and filter.
     pub fn rows_of(&self, replay: &Replay) -> Vec<Row> {
         rows::rows(replay, RowOptions { unfolded: &self.unfolded, filter: &self.filter, params: self.params })
     }
 }
 
-/// Show the timing diagram tab: the bar, then one diagram per entry of `diagrams` (stacked), with
-/// the O–X figures on the right when asked for. `key` identifies what is shown (the view is fitted
-/// when it changes); `now_ps` is the animator's time.
-#[allow(clippy::too_many_arguments)]
-pub fn show(
-    ui: &mut Ui,
-    state: &mut TimingState,
-    diagrams: &[Diagram<'_>],
-    key: u64,
-    now_ps: u64,
-    colours: &ReplayColours,
-    palette: &Palette,
-) -> Outcome {
+/// Show the timing diagram tab: the bar, then one diagram per entry of `cx.diagrams` (stacked),
+/// with the O–X figures on the right when asked for.
+pub fn show(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>) -> Outcome {
+    let TimingContext { diagrams, key, .. } = *cx;
     let mut out = Outcome::default();
     if diagrams.is_empty() {
         ui.add_space(12.0);
@@ -216,7 +247,7 @@ pub fn show(
         return out;
     }
     let end = diagrams.iter().map(|d| d.replay.end.0).max().unwrap_or(0);
-    panel::bar(ui, state, diagrams, end, now_ps, &mut out);
+    panel::bar(ui, state, cx, end, &mut out);
     let all = ui.available_rect_before_wrap();
     let table_width = if state.table && state.cursors.interval().is_some() {
         330.0_f32.min(all.width() * 0.4)
@@ -235,12 +266,16 @@ pub fn show(
     state.view.clamp(end, state.bars_width);
     let each = area.height() / diagrams.len() as f32;
     let mut drawn = 0;
-    for (i, d) in diagrams.iter().enumerate() {
+    for i in 0..diagrams.len() {
         let rect =
             Rect::from_min_size(pos2(area.min.x, area.min.y + i as f32 * each), vec2(area.width(), each));
-        drawn += diagram(ui, state, d, i, rect, end, now_ps, colours, palette, &mut out);
+        drawn += diagram(ui, state, cx, i, rect, end, &mut out);
     }
     state.drawn_marks = drawn;
+    if cx.stale {
+        // The run is of an earlier version of the design: greyed (the bar says to run again).
+        ui.painter().rect_filled(area, 0.0, cx.palette.canvas.gamma_multiply(0.6));
+    }
     if table_width > 0.0 {
         let table = Rect::from_min_max(pos2(area.max.x + 6.0, all.min.y), all.max);
         panel::figures_table(ui, state, diagrams, table, &mut out);
@@ -249,20 +284,18 @@ pub fn show(
     out
 }
 
-/// One diagram: title, labels, ruler and bars with their interaction. Returns marks drawn.
-#[allow(clippy::too_many_arguments)]
+/// Diagram `index`: title, labels, ruler and bars with their interaction. Returns marks drawn.
 fn diagram(
     ui: &mut Ui,
     state: &mut TimingState,
-    d: &Diagram<'_>,
+    cx: &TimingContext<'_>,
     index: usize,
     rect: Rect,
     end: u64,
-    now_ps: u64,
-    colours: &ReplayColours,
-    palette: &Palette,
     out: &mut Outcome,
 ) -> usize {
+    let d = &cx.diagrams[index];
+    let (now_ps, colours, palette) = (cx.now_ps, cx.colours, cx.palette);
     let mut top = rect.min.y;
     if let Some(title) = &d.title {
         ui.painter().text(
@@ -298,11 +331,14 @@ fn diagram(
             }
         }
     }
-    input::handle(ui, state, d, index, &shown, &g, labels, end, out);
-    let g = Geometry { scroll: state.scroll.clamp(0.0, (content - bars.height()).max(0.0)), ..g };
-    state.scroll = g.scroll;
+    let mut pane =
+        Pane { diagram: d, index, rows: &shown, geometry: g, labels, selected_rows: &selected_rows, end };
+    input::handle(ui, state, &pane, out);
+    pane.geometry.scroll = state.scroll.clamp(0.0, (content - bars.height()).max(0.0));
+    state.scroll = pane.geometry.scroll;
+    let g = pane.geometry;
     let painter = ui.painter();
-    panel::labels(painter, d.replay, &shown, &g, labels, &selected_rows, now_ps, state, colours, palette);
+    panel::labels(painter, &pane, state, cx);
     let scene = draw::Scene {
         replay: d.replay,
         rows: &shown,

@@ -6,23 +6,18 @@ use egui::{Align2, Color32, FontId, Painter, Rect, RichText, Stroke, Ui, pos2, v
 use hase_engine::time::SimTime;
 
 use super::cursors::readout;
-use super::draw::{Geometry, ROW_HEIGHT};
+use super::draw::ROW_HEIGHT;
 use super::figures::{figures, to_csv};
 use super::rows::{Row, RowKind, intervals};
-use super::ticks::unit_for;
-use super::{Diagram, Outcome, TimingState};
-use crate::replay::Replay;
-use crate::theme::{Palette, ReplayColours};
+use super::{Diagram, Outcome, Pane, TimingContext, TimingState};
+use crate::ui::time_text;
+
+/// Shown beside the readout while the run is of an earlier version of the design.
+pub const STALE_HINT: &str = "earlier design: Run (F5) again";
 
 /// The bar above the diagrams and the readout line.
-pub fn bar(
-    ui: &mut Ui,
-    state: &mut TimingState,
-    diagrams: &[Diagram<'_>],
-    end: u64,
-    now_ps: u64,
-    out: &mut Outcome,
-) {
+pub fn bar(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>, end: u64, out: &mut Outcome) {
+    let (diagrams, now_ps) = (cx.diagrams, cx.now_ps);
     ui.horizontal(|ui| {
         if ui.button("Fit").on_hover_text("Show the whole run").clicked() {
             state.fit(end);
@@ -57,6 +52,18 @@ pub fn bar(
                 .hint_text("filter: name or state")
                 .desired_width(150.0),
         );
+        let groups: Vec<String> =
+            diagrams.iter().flat_map(|d| d.replay.header.groups.iter().map(|g| g.path.clone())).collect();
+        if !groups.is_empty() {
+            if ui.button("Unfold all").on_hover_text("Show the rows inside every compound").clicked() {
+                state.unfolded.extend(groups);
+            }
+            if ui.button("Fold all").on_hover_text("One summary row per compound (▶ unfolds one)").clicked()
+            {
+                state.unfolded.clear();
+            }
+            ui.separator();
+        }
         ui.checkbox(&mut state.arrows, "Messages").on_hover_text("Arrows from sender to receiver");
         ui.checkbox(&mut state.params, "Parameters").on_hover_text(
             "Rows for traced live values: a run traces them when the design displays one \
@@ -88,16 +95,20 @@ pub fn bar(
             out.export_csv = Some(text);
         }
     });
-    let unit = unit_for(state.view.right_ps(state.bars_width).max(end / 4));
+    let resolution = state.resolution_ps();
     ui.horizontal(|ui| {
-        ui.label(RichText::new(readout(&state.cursors, unit)).monospace());
+        ui.label(RichText::new(readout(&state.cursors, resolution)).monospace());
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            ui.weak(format!("animator at {}", SimTime(now_ps)));
+            ui.weak(format!("animator at {}", time_text::at(SimTime(now_ps), resolution)));
+            if cx.stale {
+                ui.label(RichText::new(STALE_HINT).color(cx.palette.warning));
+            }
         });
     });
 }
 
 fn markers_menu(ui: &mut Ui, state: &mut TimingState, out: &mut Outcome) {
+    let resolution = state.resolution_ps();
     let label = format!("Markers ({})", state.markers.len());
     ui.menu_button(label, |ui| {
         if let Some(note) = &state.markers_note {
@@ -112,8 +123,8 @@ fn markers_menu(ui: &mut Ui, state: &mut TimingState, out: &mut Outcome) {
                 if ui.add(egui::TextEdit::singleline(&mut m.name).desired_width(90.0)).changed() {
                     state.markers_dirty = true;
                 }
-                if ui.button(SimTime(m.time_ps).to_string()).on_hover_text("Move the animator here").clicked()
-                {
+                let at = time_text::at(SimTime(m.time_ps), resolution);
+                if ui.button(at).on_hover_text("Move the animator here").clicked() {
                     out.seek = Some(m.time_ps);
                 }
                 if ui.small_button("×").on_hover_text("Remove").clicked() {
@@ -128,22 +139,13 @@ fn markers_menu(ui: &mut Ui, state: &mut TimingState, out: &mut Outcome) {
     });
 }
 
-#[allow(clippy::many_single_char_names)] // g geometry, r row, x position, c centre
-/// Paint the row labels: indentation, fold arrow of groups, name, and a swatch of the state at the
-/// animator's time.
-#[allow(clippy::too_many_arguments)]
-pub fn labels(
-    painter: &Painter,
-    replay: &Replay,
-    shown: &[Row],
-    g: &Geometry,
-    rect: Rect,
-    selected: &[usize],
-    now_ps: u64,
-    state: &TimingState,
-    colours: &ReplayColours,
-    palette: &Palette,
-) {
+/// Paint the row labels of `pane`: indentation, fold arrow of groups, name, and a swatch of the
+/// state at the animator's time.
+#[allow(clippy::many_single_char_names, reason = "g geometry, r row, x position, c centre")]
+pub fn labels(painter: &Painter, pane: &Pane<'_>, state: &TimingState, cx: &TimingContext<'_>) {
+    let (replay, shown, g, rect, selected) =
+        (pane.diagram.replay, pane.rows, &pane.geometry, pane.labels, pane.selected_rows);
+    let (now_ps, colours, palette) = (cx.now_ps, cx.colours, cx.palette);
     let clip = painter.with_clip_rect(rect);
     let font = FontId::proportional(12.0);
     for i in g.visible_rows(shown.len()) {
@@ -167,14 +169,15 @@ pub fn labels(
         if let RowKind::Group(gr) = row.kind {
             let path = &replay.header.groups[gr as usize].path;
             let open = state.unfolded.contains(path) || !state.filter.trim().is_empty();
-            let c = r.left_center() + vec2(x - r.min.x + 4.0, 0.0);
+            // A disclosure triangle: ▶ folded, ▼ unfolded (a click on the label toggles it).
+            let c = r.left_center() + vec2(x - r.min.x + 5.0, 0.0);
             let points = if open {
-                vec![c + vec2(-4.0, -2.5), c + vec2(4.0, -2.5), c + vec2(0.0, 3.5)]
+                vec![c + vec2(-5.0, -3.0), c + vec2(5.0, -3.0), c + vec2(0.0, 4.5)]
             } else {
-                vec![c + vec2(-2.5, -4.0), c + vec2(3.5, 0.0), c + vec2(-2.5, 4.0)]
+                vec![c + vec2(-3.0, -5.0), c + vec2(4.5, 0.0), c + vec2(-3.0, 5.0)]
             };
-            clip.add(egui::Shape::convex_polygon(points, palette.text_dim, Stroke::NONE));
-            x += 12.0;
+            clip.add(egui::Shape::convex_polygon(points, palette.text, Stroke::NONE));
+            x += 14.0;
         } else {
             clip.rect_filled(swatch, 2.0, swatch_colour);
             x += 12.0;
@@ -211,7 +214,13 @@ pub fn figures_table(
     let Some(cache) = &state.figures_cache else { return };
     let span = (b - a).max(1);
     let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
-    child.label(RichText::new(format!("{} – {}  ({})", SimTime(a), SimTime(b), SimTime(b - a))).strong());
+    let res = state.resolution_ps();
+    let (from, to, length) = (
+        time_text::at(SimTime(a), res),
+        time_text::at(SimTime(b), res),
+        time_text::span(i128::from(b - a), res),
+    );
+    child.label(RichText::new(format!("{from} – {to}  ({length})")).strong());
     egui::ScrollArea::vertical().id_salt("ox-figures").auto_shrink([false, false]).show(&mut child, |ui| {
         for (d, computed) in diagrams.iter().zip(&cache.figures) {
             if let Some(title) = &d.title {

@@ -4,7 +4,7 @@
 
 use egui::Ui;
 
-use super::{Diagram, show};
+use super::{Diagram, TimingContext, show};
 use crate::run::ReplayFile;
 use crate::session::Session;
 use crate::state::Editor;
@@ -36,7 +36,7 @@ pub fn show_tab(
                         title: Some(format!(
                             "{} — makespan {}",
                             side.name(),
-                            hase_engine::time::SimTime(run.stats.makespan_ps)
+                            crate::ui::time_text::figure(hase_engine::time::SimTime(run.stats.makespan_ps))
                         )),
                         selected: selected_paths(&side.editor),
                     })
@@ -51,7 +51,9 @@ pub fn show_tab(
             None => (Vec::new(), 0),
         },
     };
-    let out = show(ui, &mut session.timing, &diagrams, key, now, colours, palette);
+    let stale = session.compare.is_none() && session.stale;
+    let cx = TimingContext { diagrams: &diagrams, key, now_ps: now, stale, colours, palette };
+    let out = show(ui, &mut session.timing, &cx);
     drop(diagrams);
     let end = session.clock_end();
     if let Some(t) = out.seek {

@@ -1,0 +1,270 @@
+//! `hase sweep`: run a parameter sweep from a project and `--vary` options, or from a spec file,
+//! on N worker threads, optionally stored in the experiment store (each run committed as it
+//! finishes), and write the results as CSV (to `--csv`, else to stdout). `--resume ID` runs the
+//! missing runs of a stored experiment. Ctrl-C cancels (exit 4); the runs in flight are dropped and
+//! a stored experiment can be resumed.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::Context;
+use clap::Args;
+use hase_engine::model::write_atomic;
+use hase_library::experiment::{
+    Combination, ExperimentPlan, ProjectSource, RunRecord, SpecOrigin, SweepOptions, SweepReport, SweepSpec,
+    VariableSpec, csv_text, load_spec, plan_spec, plan_stored, run_stored, run_sweep, spec_to_ron,
+};
+use hase_library::store::{Database, ExperimentStore, ProjectStore, StoreOptions};
+
+use super::sweep_progress::CliProgress;
+
+/// Arguments of `hase sweep`.
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// Project file (.ron) to sweep with `--vary` (or give `--spec` or `--resume`).
+    #[arg(conflicts_with_all = ["spec", "resume"], required_unless_present_any = ["spec", "resume"])]
+    pub project: Option<PathBuf>,
+    /// A sweep spec file (RON, see docs/experiments.md).
+    #[arg(long, value_name = "SPEC.ron", conflicts_with = "resume")]
+    pub spec: Option<PathBuf>,
+    /// Run the missing runs of stored experiment ID (see `hase experiments list`).
+    #[arg(long, value_name = "ID", conflicts_with_all = ["vary", "zip", "constraint", "repeat", "seed", "metrics", "name", "traces"])]
+    pub resume: Option<u64>,
+    /// A variable: `TARGET=VALUES`, e.g. `workload.message_bytes=1K..1M *2`, `algorithm=ring,binomial`,
+    /// `template.dims=4x4,8x8`, `fabric.level=detailed,behavioural`. Repeatable; the first changes slowest.
+    #[arg(long = "vary", value_name = "TARGET=VALUES", conflicts_with = "spec")]
+    pub vary: Vec<String>,
+    /// Advance all variables together instead of crossing them.
+    #[arg(long, conflicts_with = "spec")]
+    pub zip: bool,
+    /// Keep only the points where this expression holds (variables by name).
+    #[arg(long = "where", value_name = "EXPR", conflicts_with = "spec")]
+    pub constraint: Option<String>,
+    /// Runs per point (each with its own seed).
+    #[arg(long, value_name = "N")]
+    pub repeat: Option<u32>,
+    /// Experiment seed the run seeds are derived from.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// A metric to record (repeatable; default makespan_ps, events, messages, latency_mean_ps,
+    /// latency_max_ps).
+    #[arg(long = "metric", value_name = "NAME")]
+    pub metrics: Vec<String>,
+    /// Worker threads (default: every core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub jobs: Option<u64>,
+    /// Write the results here (default: stdout).
+    #[arg(long, value_name = "OUT.csv")]
+    pub csv: Option<PathBuf>,
+    /// Store the experiment (and each run as it finishes) in the experiment store.
+    #[arg(long)]
+    pub store: bool,
+    /// Directory of the hase database (default: $HASE_DATA_DIR, else the platform's data directory).
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Experiment name (default: the spec's, else the project's).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Keep a trace file of every run at this level (1–5).
+    #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(1..=5))]
+    pub traces: Option<u8>,
+    /// Where the traces go without `--store` (default: beside the CSV, `<OUT>.traces/`).
+    #[arg(long, value_name = "DIR")]
+    pub trace_dir: Option<PathBuf>,
+    /// Also write the spec of this sweep here (to rerun it with `--spec`).
+    #[arg(long, value_name = "SPEC.ron")]
+    pub save_spec: Option<PathBuf>,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Exit code of a spec error, as `hase run` gives for a bad project.
+const SPEC_ERROR: u8 = 1;
+/// Exit code of a cancelled sweep.
+const CANCELLED: u8 = 4;
+
+pub(super) fn sweep(args: &SweepArgs) -> anyhow::Result<ExitCode> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    // A second handler cannot be installed in the same process (tests call this once per process).
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    let options = SweepOptions {
+        jobs: args.jobs.map_or_else(|| SweepOptions::default().jobs, |j| j as usize),
+        cancel,
+        progress_every: 100_000,
+        ..SweepOptions::default()
+    };
+    if let Some(id) = args.resume {
+        let store = open_store(args.data_dir.as_deref())?;
+        let plan = plan_stored(&store, id)?;
+        let stored = store.stored_keys(id)?.len() as u64;
+        eprintln!(
+            "experiment {id}: {} of {} runs stored, running {}",
+            stored,
+            plan.run_count(),
+            plan.run_count() - stored
+        );
+        return run_with_store(args, &store, id, &plan, &options);
+    }
+    let (spec, origin, spec_dir) = match build_spec(args) {
+        Ok(built) => built,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(ExitCode::from(SPEC_ERROR));
+        }
+    };
+    let needs_store = args.store || matches!(spec.project, ProjectSource::Stored { .. });
+    let store = needs_store.then(|| open_store(args.data_dir.as_deref())).transpose()?;
+    let projects = match &store {
+        Some(s) => Some(ProjectStore::with_database(s.database().clone(), StoreOptions::default())?),
+        None => None,
+    };
+    let (plan, source) = match plan_spec(spec, &origin, &spec_dir, projects.as_ref()) {
+        Ok(planned) => planned,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(SPEC_ERROR));
+        }
+    };
+    if let Some(path) = &args.save_spec {
+        write_atomic(path, spec_to_ron(plan.spec()).as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let (Some(store), true) = (&store, args.store) {
+        let id = store.create(&plan, &source)?;
+        eprintln!(
+            "experiment {id}: {} — {} points × {} repetitions = {} runs",
+            plan.name(),
+            plan.point_count(),
+            plan.spec().repetitions,
+            plan.run_count()
+        );
+        return run_with_store(args, store, id, &plan, &options);
+    }
+    let trace_dir = plan.spec().traces.map(|_| trace_dir_of(args)).transpose()?;
+    let options = SweepOptions { trace_dir, ..options };
+    let progress = CliProgress::new(plan.run_count(), plan.run_count(), args.quiet);
+    let report = run_sweep(&plan, &options, &progress)?;
+    progress.finish();
+    finish(args, &plan, &report, &report.records, None)
+}
+
+fn open_store(data_dir: Option<&Path>) -> anyhow::Result<ExperimentStore> {
+    Ok(ExperimentStore::with_database(Database::open_default(data_dir)?)?)
+}
+
+fn run_with_store(
+    args: &SweepArgs,
+    store: &ExperimentStore,
+    id: u64,
+    plan: &ExperimentPlan,
+    options: &SweepOptions,
+) -> anyhow::Result<ExitCode> {
+    let to_do = plan.run_count() - store.stored_keys(id)?.len() as u64;
+    let progress = CliProgress::new(to_do, plan.run_count(), args.quiet);
+    let report = run_stored(store, id, plan, options, &progress)?;
+    progress.finish();
+    let all = store.runs(id)?;
+    finish(args, plan, &report, &all, Some(id))
+}
+
+/// The trace directory of a sweep that is not stored.
+fn trace_dir_of(args: &SweepArgs) -> anyhow::Result<PathBuf> {
+    if let Some(dir) = &args.trace_dir {
+        return Ok(dir.clone());
+    }
+    match &args.csv {
+        Some(csv) => Ok(PathBuf::from(format!("{}.traces", csv.display()))),
+        None => anyhow::bail!("traces need a place: give --trace-dir, --csv or --store"),
+    }
+}
+
+/// The spec from `--spec` (with command-line overrides) or from the project and `--vary`s.
+fn build_spec(args: &SweepArgs) -> Result<(SweepSpec, SpecOrigin, PathBuf), String> {
+    let (mut spec, origin, dir) = if let Some(path) = &args.spec {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let spec = load_spec(path).map_err(|e| e.to_string())?;
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+        (spec, SpecOrigin::File { path: path.display().to_string(), text }, dir)
+    } else {
+        let project = args.project.as_ref().ok_or("give a project file, --spec or --resume")?;
+        let mut spec = SweepSpec::new(ProjectSource::File(project.display().to_string()));
+        for vary in &args.vary {
+            let (target, values) =
+                vary.split_once('=').ok_or_else(|| format!("--vary {vary}: expected TARGET=VALUES"))?;
+            spec.variables.push(VariableSpec {
+                target: target.trim().into(),
+                values: values.into(),
+                name: None,
+            });
+        }
+        if args.zip {
+            spec.combination = Combination::Zip;
+        }
+        spec.constraint.clone_from(&args.constraint);
+        (spec, SpecOrigin::Arguments { vary: args.vary.clone() }, PathBuf::from("."))
+    };
+    if let Some(n) = args.repeat {
+        spec.repetitions = n;
+    }
+    if let Some(seed) = args.seed {
+        spec.seed = seed;
+    }
+    if !args.metrics.is_empty() {
+        spec.metrics.clone_from(&args.metrics);
+    }
+    if let Some(name) = &args.name {
+        spec.name.clone_from(name);
+    }
+    if args.traces.is_some() {
+        spec.traces = args.traces;
+    }
+    Ok((spec, origin, dir))
+}
+
+/// Write the CSV, report failed runs and the summary, choose the exit code.
+fn finish(
+    args: &SweepArgs,
+    plan: &ExperimentPlan,
+    report: &SweepReport,
+    all: &[RunRecord],
+    id: Option<u64>,
+) -> anyhow::Result<ExitCode> {
+    let text = csv_text(&plan.variable_names(), &plan.metric_names(), all);
+    match &args.csv {
+        Some(path) => {
+            write_atomic(path, text.as_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    let mut counts: std::collections::BTreeMap<&str, u64> = std::collections::BTreeMap::new();
+    for record in all {
+        *counts.entry(record.status.word()).or_default() += 1;
+    }
+    let mut err = std::io::stderr().lock();
+    for record in all.iter().filter(|r| !r.status.is_success()) {
+        let first = record.detail.lines().next().unwrap_or_default();
+        writeln!(err, "{} ({}): {}: {first}", record.key, record.values.join(", "), record.status.word())?;
+    }
+    let summary: Vec<String> = counts.iter().map(|(word, n)| format!("{n} {word}")).collect();
+    writeln!(err, "{} of {} runs: {}", all.len(), plan.run_count(), summary.join(", "))?;
+    if let Some(e) = &report.observer_error {
+        anyhow::bail!("the sweep stopped: {e}");
+    }
+    if report.stopped {
+        match id {
+            Some(id) => writeln!(err, "cancelled; resume with: hase sweep --resume {id}")?,
+            None => writeln!(err, "cancelled")?,
+        }
+        return Ok(ExitCode::from(CANCELLED));
+    }
+    if let Some(id) = id {
+        writeln!(err, "stored as experiment {id}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,212 @@
+//! Per-panel kittest harnesses: each panel alone in a harness of its own, driven through its
+//! context struct as the app drives it (the whole-app workflows are in `gui_tests*`): the timing
+//! diagram, the animator's replay bar, the inspector and the palette.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use egui::{Key, Vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use hase_engine::model::{AbstractionLevel, Project};
+use hase_engine::time::SimTime;
+
+use crate::icons::Icons;
+use crate::run::task::{RunRequest, execute};
+use crate::run::{FinishedRun, RunProgress, RunSettings, Slot};
+use crate::state::{Editor, ThemeChoice};
+use crate::tasks::Tasks;
+use crate::theme::{Palette, ReplayColours};
+use crate::ui::animator::Player;
+use crate::ui::animator::controls::{ControlsContext, show as show_controls};
+use crate::ui::inspector::Inspector;
+use crate::ui::palette::PalettePanel;
+use crate::ui::time_text;
+use crate::ui::timing::cursors::readout;
+use crate::ui::timing::{Diagram, TimingContext, TimingState, show as show_timing};
+
+fn run(project: Project) -> Arc<FinishedRun> {
+    let settings = RunSettings::from_project(&project);
+    let request = RunRequest { project, file: None, settings, slot: Slot::Main, id: 1 };
+    Arc::from(execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap())
+}
+
+fn compound_run() -> Arc<FinishedRun> {
+    let mut project = hase_library::examples::abstraction_toggle().unwrap().project;
+    for instance in project.network.instances.values_mut() {
+        instance.level = AbstractionLevel::Detailed;
+    }
+    run(project)
+}
+
+struct TimingPanel {
+    state: TimingState,
+    run: Arc<FinishedRun>,
+    now_ps: u64,
+}
+
+fn timing_harness(run: Arc<FinishedRun>) -> Harness<'static, TimingPanel> {
+    let colours = ReplayColours::for_choice(ThemeChoice::Dark);
+    let palette = Palette::dark();
+    let panel = TimingPanel { state: TimingState::default(), run, now_ps: 0 };
+    let mut h = Harness::builder().with_size(Vec2::new(1200.0, 600.0)).build_ui_state(
+        move |ui, p: &mut TimingPanel| {
+            let diagrams = [Diagram { replay: &p.run.replay, title: None, selected: Vec::new() }];
+            let cx = TimingContext {
+                diagrams: &diagrams,
+                key: p.run.id,
+                now_ps: p.now_ps,
+                stale: false,
+                colours: &colours,
+                palette: &palette,
+            };
+            let out = show_timing(ui, &mut p.state, &cx);
+            if let Some(t) = out.seek {
+                p.now_ps = t;
+            }
+        },
+        panel,
+    );
+    h.run_steps(3);
+    h
+}
+
+#[test]
+fn timing_panel_folds_compounds_and_reads_out_o_and_x() {
+    let mut h = timing_harness(compound_run());
+    let folded = h.state().state.rows_of(&h.state().run.replay).len();
+    h.get_by_label("Unfold all").click();
+    h.run_steps(2);
+    let unfolded = h.state().state.rows_of(&h.state().run.replay).len();
+    assert!(unfolded > folded);
+    h.get_by_label("Fold all").click();
+    h.run_steps(2);
+    assert_eq!(h.state().state.rows_of(&h.state().run.replay).len(), folded);
+    // O and X over the bars, then the readout in the zoom's digits.
+    let bars = h.state().state.last_rect;
+    let y = bars.min.y + 60.0;
+    for (x, key) in [(bars.min.x + 400.0, Key::O), (bars.min.x + 700.0, Key::X)] {
+        h.hover_at(egui::pos2(x, y));
+        h.step();
+        h.key_press(key);
+        h.run_steps(2);
+    }
+    let state = &h.state().state;
+    let cursors = state.cursors;
+    assert!(cursors.o.is_some() && cursors.x.is_some());
+    h.get_by_label(&readout(&cursors, state.resolution_ps()));
+    // Fit shows the whole run again after a zoom to O–X.
+    h.get_by_label("Zoom O–X").click();
+    h.run_steps(2);
+    let zoomed = h.state().state.view.ps_per_pt;
+    h.get_by_label("Fit").click();
+    h.run_steps(2);
+    assert!(h.state().state.view.ps_per_pt > zoomed);
+}
+
+struct Controls {
+    player: Player,
+    run: Arc<FinishedRun>,
+}
+
+#[test]
+fn replay_bar_plays_steps_and_shows_the_speed_with_three_digits() {
+    let run = run(hase_library::examples::binary_tree_allreduce().unwrap().project);
+    let mut player = Player::default();
+    player.adopt_run(run.replay.end);
+    let colours = ReplayColours::for_choice(ThemeChoice::Dark);
+    let palette = Palette::dark();
+    let mut h = Harness::builder().with_size(Vec2::new(1280.0, 40.0)).build_ui_state(
+        move |ui, c: &mut Controls| {
+            let cx = ControlsContext {
+                log: &c.run.replay.log,
+                end: c.run.replay.end,
+                cursors: crate::ui::timing::cursors::Cursors::default(),
+                markers: &[],
+                colours: &colours,
+                palette: &palette,
+            };
+            show_controls(ui, &mut c.player, &cx);
+        },
+        Controls { player, run: Arc::clone(&run) },
+    );
+    h.run_steps(2);
+    h.get_by_label(&time_text::rate(h.state().player.speed_ps_per_s));
+    let end = run.replay.end;
+    let res = h.state().player.resolution_ps(end);
+    h.get_by_label(&format!("{} / {}", time_text::at(SimTime::ZERO, res), time_text::at(end, res)));
+    h.get_by_label("▶|").click();
+    h.run_steps(2);
+    let first = h.state().player.time;
+    assert!(first > SimTime::ZERO, "stepped to the first shown event");
+    h.get_by_label("▶ Play ").click();
+    h.run_steps(2);
+    assert!(h.state().player.playing);
+    // The level selector is inside the bar at 1280 points.
+    assert!(h.get_by_label("show").rect().max.x <= 1280.0);
+}
+
+struct InspectorPanel {
+    inspector: Inspector,
+    editor: Editor,
+    tasks: Tasks,
+}
+
+#[test]
+fn inspector_shows_a_compound_and_toggles_its_level() {
+    let mut editor = Editor::new(crate::fixtures::demo_project());
+    let compound = editor
+        .doc
+        .project
+        .network
+        .instances
+        .iter()
+        .find(|(_, i)| i.type_name == crate::fixtures::STAR_TYPE)
+        .map(|(n, _)| n.clone())
+        .unwrap();
+    editor.selection.only(&compound);
+    let palette = Palette::dark();
+    let mut h = Harness::builder().with_size(Vec2::new(380.0, 900.0)).build_ui_state(
+        move |ui, p: &mut InspectorPanel| p.inspector.show(ui, &mut p.editor, &p.tasks, &palette),
+        InspectorPanel { inspector: Inspector::default(), editor, tasks: Tasks::default() },
+    );
+    h.run_steps(2);
+    h.get_by_label("Abstraction");
+    h.get_by_label("behavioural").click();
+    h.run_steps(2);
+    let level = h.state().editor.doc.project.network.instances[&compound].level;
+    assert_eq!(level, AbstractionLevel::Behavioural);
+    assert!(h.state().editor.history.undo_label().is_some());
+}
+
+struct PalettePanelState {
+    panel: PalettePanel,
+    editor: Editor,
+    icons: Icons,
+}
+
+#[test]
+fn palette_filters_types_and_arms_one_for_placing() {
+    let editor = Editor::new(Project::new("empty"));
+    let palette = Palette::dark();
+    let mut h = Harness::builder().with_size(Vec2::new(240.0, 800.0)).build_ui_state(
+        move |ui, p: &mut PalettePanelState| {
+            p.icons.ensure_loaded(ui.ctx());
+            p.panel.show(ui, &mut p.editor, &p.icons, &palette);
+        },
+        PalettePanelState { panel: PalettePanel::default(), editor, icons: Icons::default() },
+    );
+    h.run_steps(2);
+    assert!(h.query_by_label("Processor").is_some());
+    h.get_by_label("Filter types").focus();
+    h.step();
+    h.get_by_label("Filter types").type_text("rout");
+    h.run_steps(2);
+    assert!(h.query_by_label("Processor").is_none(), "the filter hides what does not match");
+    h.get_by_label("Router").click();
+    h.run_steps(2);
+    assert_eq!(h.state().editor.placing.as_deref(), Some("Router"));
+    h.get_by_label("Router").click();
+    h.run_steps(2);
+    assert_eq!(h.state().editor.placing, None, "a second click disarms it");
+}

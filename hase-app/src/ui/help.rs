@@ -1,0 +1,208 @@
+//! The Help menu and its windows: the keyboard shortcuts (drawn from the same action table as the
+//! menus, see `actions::MENUS`), a short first-steps guide, the documents shipped with hase
+//! (embedded, so they are there wherever the binary is), and About (version, licences).
+
+use egui::{Id, RichText, Ui, Window};
+
+use crate::actions::{Action, HelpTopic, MENUS};
+use crate::theme::Palette;
+
+/// The documents shipped with hase: (menu text, file in the repository, text).
+pub const DOCS: [(&str, &str, &str); 6] = [
+    ("README: building, running, the command line", "README.md", include_str!("../../../README.md")),
+    ("Trace file format", "docs/trace-format.md", include_str!("../../../docs/trace-format.md")),
+    ("Instruction streams", "docs/streams.md", include_str!("../../../docs/streams.md")),
+    ("SimGrid time-independent traces", "docs/ti-traces.md", include_str!("../../../docs/ti-traces.md")),
+    ("Collective algorithms", "docs/collectives.md", include_str!("../../../docs/collectives.md")),
+    ("Data-sheet network models", "docs/datasheets.md", include_str!("../../../docs/datasheets.md")),
+];
+
+/// The first-steps guide, one step a line.
+pub const FIRST_STEPS: [(&str, &str); 6] = [
+    (
+        "Design",
+        "Drag entity types or templates from the palette onto the canvas; drag from a port to a port to \
+         link them. Double-click a compound to open it; the bar above the canvas leads back.",
+    ),
+    (
+        "Run",
+        "Simulate › Run (F5) runs the design; the status bar shows progress and Stop (Shift+F5) ends it. \
+         Problems are listed under Messages: click one to see its entity.",
+    ),
+    (
+        "Play",
+        "The replay bar under the canvas plays the run on the design (Space), steps event by event (left and right arrow keys) \
+         and scrubs; links are tinted by their load and packets move along them.",
+    ),
+    (
+        "Measure with O and X",
+        "In the timing diagram press O and X over the bars (or click the ruler: left O, right X); the \
+         readout shows both times and X − O, and 'O–X figures' the time per state between them. Click \
+         a compound's triangle to unfold its rows; Fold all / Unfold all do every compound.",
+    ),
+    (
+        "Compare",
+        "Simulate › Compare shows two runs side by side on one clock: the fat tree against the binary \
+         tree, this design against a project file, or this design with other settings.",
+    ),
+    (
+        "Experiments",
+        "Simulate › Experiments… sweeps parameters over ranges with repetitions and plots the results, \
+         where this build has it; `hase run --set` scripts the same from the command line.",
+    ),
+];
+
+/// Licences: hase's own and those of the main libraries it is built with.
+pub const LICENCES: [(&str, &str); 9] = [
+    ("hase", env!("CARGO_PKG_LICENSE")),
+    ("egui, eframe (GUI)", "MIT OR Apache-2.0"),
+    ("sled (project library)", "MIT OR Apache-2.0"),
+    ("rfd (desktop file dialogs)", "MIT"),
+    ("serde, ron (project files)", "MIT OR Apache-2.0"),
+    ("petgraph (elaboration)", "MIT OR Apache-2.0"),
+    ("rayon (parallel runs)", "MIT OR Apache-2.0"),
+    ("clap (command line)", "MIT OR Apache-2.0"),
+    ("image (icons, screenshots)", "MIT OR Apache-2.0"),
+];
+
+/// The Help menu; returns the topic chosen.
+pub fn menu(ui: &mut Ui, out: &mut Vec<Action>) {
+    ui.menu_button("Help", |ui| {
+        for topic in [HelpTopic::Shortcuts, HelpTopic::FirstSteps] {
+            let action = Action::Help(topic);
+            let mut button = egui::Button::new(action.label());
+            if let Some(shortcut) = action.shortcut() {
+                button = button.shortcut_text(ui.ctx().format_shortcut(&shortcut));
+            }
+            if ui.add(button).clicked() {
+                out.push(action);
+            }
+        }
+        ui.menu_button("Documentation", |ui| {
+            for (i, (title, file, _)) in DOCS.iter().enumerate() {
+                if ui.button(*title).on_hover_text(*file).clicked() {
+                    out.push(Action::Help(HelpTopic::Doc(i)));
+                }
+            }
+        });
+        ui.separator();
+        if ui.button(Action::Help(HelpTopic::About).label()).clicked() {
+            out.push(Action::Help(HelpTopic::About));
+        }
+    });
+}
+
+/// The rows of the shortcut sheet: (menu, action, keys), keys as `ctx` writes them.
+pub fn shortcut_rows(ctx: &egui::Context) -> Vec<(&'static str, &'static str, String)> {
+    let mut rows = Vec::new();
+    for (menu, actions) in MENUS {
+        for action in actions {
+            let keys: Vec<String> = [action.shortcut(), action.alternative()]
+                .into_iter()
+                .flatten()
+                .map(|s| ctx.format_shortcut(&s))
+                .collect();
+            rows.push((menu, action.label(), keys.join(" or ")));
+        }
+    }
+    rows
+}
+
+/// Show the open help window; `open` becomes `None` when it is closed.
+pub fn show(ctx: &egui::Context, open: &mut Option<HelpTopic>, palette: &Palette) {
+    let Some(topic) = *open else { return };
+    let mut still_open = true;
+    let title = match topic {
+        HelpTopic::Doc(i) => DOCS.get(i).map_or("Documentation", |d| d.0),
+        other => Action::Help(other).label(),
+    };
+    Window::new(title)
+        .id(Id::unique("hase-help"))
+        .open(&mut still_open)
+        .collapsible(false)
+        .default_size([620.0, 520.0])
+        .show(ctx, |ui| match topic {
+            HelpTopic::Shortcuts => shortcuts(ui),
+            HelpTopic::FirstSteps => first_steps(ui, palette),
+            HelpTopic::Doc(i) => document(ui, i),
+            HelpTopic::About => about(ui),
+        });
+    if !still_open {
+        *open = None;
+    }
+}
+
+fn shortcuts(ui: &mut Ui) {
+    let rows = shortcut_rows(ui.ctx());
+    egui::ScrollArea::vertical().show(ui, |ui| {
+        egui::Grid::new("shortcut-sheet").striped(true).num_columns(3).show(ui, |ui| {
+            let mut last = "";
+            for (menu, label, keys) in rows {
+                if menu == last {
+                    ui.label("");
+                } else {
+                    ui.strong(menu);
+                    last = menu;
+                }
+                ui.label(label);
+                ui.monospace(keys);
+                ui.end_row();
+            }
+        });
+        ui.add_space(6.0);
+        ui.weak(
+            "Over the timing diagram: O and X place the cursors, Z zooms to O–X, the wheel zooms, \
+             Shift+wheel pans, Alt+wheel scrolls the rows.",
+        );
+    });
+}
+
+fn first_steps(ui: &mut Ui, palette: &Palette) {
+    egui::ScrollArea::vertical().show(ui, |ui| {
+        for (i, (step, text)) in FIRST_STEPS.iter().enumerate() {
+            ui.label(RichText::new(format!("{}. {step}", i + 1)).strong().color(palette.accent));
+            ui.label(*text);
+            ui.add_space(6.0);
+        }
+    });
+}
+
+fn document(ui: &mut Ui, index: usize) {
+    let Some((_, file, text)) = DOCS.get(index) else { return };
+    ui.weak(format!("{file} (shipped with hase)"));
+    ui.separator();
+    // Characters egui's fonts cannot draw (maths symbols, arrows) read as `?` rather than as
+    // boxes; worked out once per document.
+    let id = Id::unique(("hase-doc-text", index));
+    let shown = ui.ctx().memory_mut(|m| m.data.get_temp::<std::sync::Arc<String>>(id));
+    let shown = shown.unwrap_or_else(|| {
+        let font = egui::FontId::monospace(12.0);
+        let clean: String = ui.ctx().fonts_mut(|f| {
+            text.chars().map(|c| if c.is_control() || f.has_glyph(&font, c) { c } else { '?' }).collect()
+        });
+        let clean = std::sync::Arc::new(clean);
+        ui.ctx().memory_mut(|m| m.data.insert_temp(id, std::sync::Arc::clone(&clean)));
+        clean
+    });
+    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        ui.add(egui::Label::new(RichText::new(shown.as_str()).monospace()).selectable(true));
+    });
+}
+
+fn about(ui: &mut Ui) {
+    ui.heading(format!("hase {}", env!("CARGO_PKG_VERSION")));
+    ui.label(
+        "Design parallel architectures and see how parallel programs run on them before anyone runs \
+         them on the real machine: a revival of HASE, the Hierarchical Architecture Simulation Environment.",
+    );
+    ui.add_space(8.0);
+    ui.strong("Licences");
+    egui::Grid::new("licences").striped(true).show(ui, |ui| {
+        for (what, licence) in LICENCES {
+            ui.label(what);
+            ui.monospace(licence);
+            ui.end_row();
+        }
+    });
+    ui.weak("Every other dependency's licence is in its crate; `cargo about` or Cargo.lock lists them.");
+}

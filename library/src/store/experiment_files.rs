@@ -1,0 +1,144 @@
+//! Experiments in and out of the store as files: a whole experiment (description, spec, frozen
+//! project and every run) as one RON file that imports into any hase database, and the results
+//! as CSV. Files are written atomically (a crash leaves the old file or the new one).
+
+use std::path::Path;
+
+use hase_engine::model::{Project, SCHEMA_VERSION, project_to_ron, write_atomic};
+use serde::{Deserialize, Serialize};
+
+use super::error::StoreError;
+use super::experiment_records::HeaderRecord;
+use super::experiments::ExperimentStore;
+use crate::experiment::{RunRecord, SweepSpec, csv_text, spec_to_ron};
+
+/// Version of the experiment file format this build writes and the newest it reads.
+pub const EXPERIMENT_FILE_VERSION: u32 = 1;
+
+/// A whole experiment as a file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExperimentFile {
+    /// File format version.
+    pub experiment_file_version: u32,
+    /// Name.
+    pub name: String,
+    /// hase version that started it.
+    pub hase_version: String,
+    /// Start time, milliseconds since the Unix epoch.
+    pub started_at_ms: u64,
+    /// End time, if every run was done.
+    #[serde(default)]
+    pub finished_at_ms: Option<u64>,
+    /// Where the project came from.
+    pub source: String,
+    /// Directory the workload files were read from.
+    pub base_dir: String,
+    /// Points planned.
+    pub points: u64,
+    /// Repetitions per point.
+    pub repetitions: u32,
+    /// Variable names.
+    pub variables: Vec<String>,
+    /// Metric names.
+    pub metrics: Vec<String>,
+    /// The spec.
+    pub spec: SweepSpec,
+    /// The exact project.
+    pub project: Project,
+    /// Every stored run.
+    pub runs: Vec<RunRecord>,
+}
+
+impl ExperimentStore {
+    /// The whole experiment as a file's contents.
+    pub fn export_file(&self, id: u64) -> Result<ExperimentFile, StoreError> {
+        let info = self.info(id)?;
+        Ok(ExperimentFile {
+            experiment_file_version: EXPERIMENT_FILE_VERSION,
+            name: info.name,
+            hase_version: info.hase_version,
+            started_at_ms: info.started_at.unix_ms(),
+            finished_at_ms: info.finished_at.map(super::Timestamp::unix_ms),
+            source: info.source,
+            base_dir: info.base_dir.display().to_string(),
+            points: info.points,
+            repetitions: info.repetitions,
+            variables: info.variables,
+            metrics: info.metrics,
+            spec: info.spec,
+            project: info.project,
+            runs: self.runs(id)?,
+        })
+    }
+
+    /// Write the whole experiment to `path` as RON.
+    pub fn export_ron(&self, id: u64, path: &Path) -> Result<(), StoreError> {
+        let file = self.export_file(id)?;
+        let config =
+            ron::ser::PrettyConfig::new().depth_limit(14).indentor("  ".to_string()).struct_names(false);
+        let text = ron::ser::to_string_pretty(&file, config)
+            .map_err(|e| self.corrupt(&format!("experiment {id} cannot be written as RON: {e}")))?;
+        write_atomic(path, text.as_bytes()).map_err(|e| StoreError::io(path, e))
+    }
+
+    /// Write the experiment's results to `path` as CSV (see `experiment::csv`).
+    pub fn export_csv(&self, id: u64, path: &Path) -> Result<(), StoreError> {
+        let info = self.info(id)?;
+        let text = csv_text(&info.variables, &info.metrics, &self.runs(id)?);
+        write_atomic(path, text.as_bytes()).map_err(|e| StoreError::io(path, e))
+    }
+
+    /// Import an experiment file written by [`ExperimentStore::export_ron`] as a new experiment
+    /// (a new id; nothing existing changes). Errors name the file, line and column.
+    pub fn import_ron(&self, path: &Path) -> Result<u64, StoreError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| StoreError::io(path, e))?;
+        let options =
+            ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+        let file: ExperimentFile = options.from_str(&text).map_err(|e| StoreError::ExperimentFile {
+            path: shown.clone(),
+            line: e.span.start.line,
+            column: e.span.start.col,
+            message: e.code.to_string(),
+        })?;
+        let invalid =
+            |message: String| StoreError::ExperimentFile { path: shown.clone(), line: 0, column: 0, message };
+        if file.experiment_file_version == 0 || file.experiment_file_version > EXPERIMENT_FILE_VERSION {
+            return Err(invalid(format!(
+                "experiment file version {} is not one this hase reads (1 to {EXPERIMENT_FILE_VERSION})",
+                file.experiment_file_version
+            )));
+        }
+        if file.project.schema_version > SCHEMA_VERSION {
+            return Err(invalid(format!(
+                "its project has schema version {}, newer than this hase understands ({SCHEMA_VERSION}); update hase",
+                file.project.schema_version
+            )));
+        }
+        for run in &file.runs {
+            if run.key.point >= file.points
+                || run.key.repetition >= file.repetitions
+                || run.metrics.len() != file.metrics.len()
+                || run.values.len() != file.variables.len()
+            {
+                return Err(invalid(format!("run {} does not fit the experiment's plan", run.key)));
+            }
+        }
+        super::projects::validate_name(&file.name)?;
+        let header = HeaderRecord {
+            name: file.name.clone(),
+            hase_version: file.hase_version.clone(),
+            started_at_ms: file.started_at_ms,
+            finished_at_ms: file.finished_at_ms,
+            source: file.source.clone(),
+            base_dir: file.base_dir.clone(),
+            points: file.points,
+            repetitions: file.repetitions,
+            variables: file.variables.clone(),
+            metrics: file.metrics.clone(),
+            spec: spec_to_ron(&file.spec),
+            project: project_to_ron(&file.project)?,
+        };
+        self.insert_new(&header, &file.runs)
+    }
+}
