@@ -127,6 +127,9 @@ fn a_sheet_file_beside_the_project_opens_in_the_viewer() {
     std::fs::write(dir.path().join("mine.ron"), datasheet::to_ron(&fitted_sheet()).unwrap()).unwrap();
     let mut h = select_net0();
     h.state_mut().editor.file = Some(dir.path().join("project.ron"));
+    // The path field keeps room for a path beside its buttons (they sit under it).
+    let (field, view) = (h.get_by_label("sheet").rect(), h.get_by_label("View…").rect());
+    assert!(field.width() >= 80.0 && view.top() >= field.bottom(), "field {field:?}, View… {view:?}");
     // Typed into the field as a user would, then viewed.
     h.get_by_label("sheet").focus();
     settle(&mut h);
