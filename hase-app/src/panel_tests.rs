@@ -1,6 +1,8 @@
 //! Per-panel kittest harnesses: each panel alone in a harness of its own, driven through its
 //! context struct as the app drives it (the whole-app workflows are in `gui_tests*`): the timing
-//! diagram, the animator's replay bar, the inspector and the palette.
+//! diagram, the animator's replay bar, the inspector and the palette. Each also compares its
+//! rendering with an image in `hase-app/tests/snapshots/` (wgpu on Mesa's software rasteriser;
+//! `UPDATE_SNAPSHOTS=1 cargo test -p hase-app panel_tests` rewrites them after a deliberate change).
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -24,6 +26,16 @@ use crate::ui::palette::PalettePanel;
 use crate::ui::time_text;
 use crate::ui::timing::cursors::readout;
 use crate::ui::timing::{Diagram, TimingContext, TimingState, show as show_timing};
+
+/// The renderer of every snapshot: wgpu on OpenGL (Mesa's llvmpipe on a machine without a GPU),
+/// pinned so that a Vulkan software driver installed later does not change the pixels.
+fn gl_setup() -> egui_wgpu::WgpuSetup {
+    let mut setup = egui_kittest::wgpu::default_wgpu_setup();
+    if let egui_wgpu::WgpuSetup::CreateNew(create) = &mut setup {
+        create.instance_descriptor.backends = egui_wgpu::wgpu::Backends::GL;
+    }
+    setup
+}
 
 fn run(project: Project) -> Arc<FinishedRun> {
     let settings = RunSettings::from_project(&project);
@@ -49,7 +61,7 @@ fn timing_harness(run: Arc<FinishedRun>) -> Harness<'static, TimingPanel> {
     let colours = ReplayColours::for_choice(ThemeChoice::Dark);
     let palette = Palette::dark();
     let panel = TimingPanel { state: TimingState::default(), run, now_ps: 0 };
-    let mut h = Harness::builder().with_size(Vec2::new(1200.0, 600.0)).build_ui_state(
+    let mut h = Harness::builder().wgpu_setup(gl_setup()).with_size(Vec2::new(1200.0, 600.0)).build_ui_state(
         move |ui, p: &mut TimingPanel| {
             let diagrams = [Diagram { replay: &p.run.replay, title: None, selected: Vec::new() }];
             let cx = TimingContext {
@@ -102,6 +114,7 @@ fn timing_panel_folds_compounds_and_reads_out_o_and_x() {
     h.get_by_label("Fit").click();
     h.run_steps(2);
     assert!(h.state().state.view.ps_per_pt > zoomed);
+    h.snapshot("timing_panel_o_and_x");
 }
 
 struct Controls {
@@ -116,7 +129,7 @@ fn replay_bar_plays_steps_and_shows_the_speed_with_three_digits() {
     player.adopt_run(run.replay.end);
     let colours = ReplayColours::for_choice(ThemeChoice::Dark);
     let palette = Palette::dark();
-    let mut h = Harness::builder().with_size(Vec2::new(1280.0, 40.0)).build_ui_state(
+    let mut h = Harness::builder().wgpu_setup(gl_setup()).with_size(Vec2::new(1280.0, 40.0)).build_ui_state(
         move |ui, c: &mut Controls| {
             let cx = ControlsContext {
                 log: &c.run.replay.log,
@@ -139,6 +152,7 @@ fn replay_bar_plays_steps_and_shows_the_speed_with_three_digits() {
     h.run_steps(2);
     let first = h.state().player.time;
     assert!(first > SimTime::ZERO, "stepped to the first shown event");
+    h.snapshot("replay_bar_first_event");
     h.get_by_label("▶ Play ").click();
     h.run_steps(2);
     assert!(h.state().player.playing);
@@ -166,7 +180,7 @@ fn inspector_shows_a_compound_and_toggles_its_level() {
         .unwrap();
     editor.selection.only(&compound);
     let palette = Palette::dark();
-    let mut h = Harness::builder().with_size(Vec2::new(380.0, 900.0)).build_ui_state(
+    let mut h = Harness::builder().wgpu_setup(gl_setup()).with_size(Vec2::new(380.0, 900.0)).build_ui_state(
         move |ui, p: &mut InspectorPanel| p.inspector.show(ui, &mut p.editor, &p.tasks, &palette),
         InspectorPanel { inspector: Inspector::default(), editor, tasks: Tasks::default() },
     );
@@ -177,6 +191,7 @@ fn inspector_shows_a_compound_and_toggles_its_level() {
     let level = h.state().editor.doc.project.network.instances[&compound].level;
     assert_eq!(level, AbstractionLevel::Behavioural);
     assert!(h.state().editor.history.undo_label().is_some());
+    h.snapshot("inspector_compound_behavioural");
 }
 
 struct PalettePanelState {
@@ -189,7 +204,7 @@ struct PalettePanelState {
 fn palette_filters_types_and_arms_one_for_placing() {
     let editor = Editor::new(Project::new("empty"));
     let palette = Palette::dark();
-    let mut h = Harness::builder().with_size(Vec2::new(240.0, 800.0)).build_ui_state(
+    let mut h = Harness::builder().wgpu_setup(gl_setup()).with_size(Vec2::new(240.0, 800.0)).build_ui_state(
         move |ui, p: &mut PalettePanelState| {
             p.icons.ensure_loaded(ui.ctx());
             p.panel.show(ui, &mut p.editor, &p.icons, &palette);
@@ -203,6 +218,7 @@ fn palette_filters_types_and_arms_one_for_placing() {
     h.get_by_label("Filter types").type_text("rout");
     h.run_steps(2);
     assert!(h.query_by_label("Processor").is_none(), "the filter hides what does not match");
+    h.snapshot("palette_filtered");
     h.get_by_label("Router").click();
     h.run_steps(2);
     assert_eq!(h.state().editor.placing.as_deref(), Some("Router"));
