@@ -82,7 +82,7 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
     let mut programs: Vec<Option<Box<dyn RankProgram>>> =
         programs_for(inputs.workload, size, inputs.base_dir)?.into_iter().map(Some).collect();
     let mut routes: Vec<Option<Route>> = build_routes(model, &ranks)?;
-    let sheets = sheet_models(model)?;
+    let sheets = sheet_models(model, inputs.base_dir)?;
     let mut behaviours = NetBehaviours::with_capacity(model.entities.len());
     for (i, e) in model.entities.iter().enumerate() {
         let id = i as EntityId;
@@ -226,20 +226,31 @@ fn rank_ports(model: &FlatModel, id: EntityId, e: &FlatEntity, ranks: &RankMap) 
     rank_port
 }
 
-/// The data sheet and band of every network model set to `model = "datasheet"`, by entity.
-fn sheet_models(model: &FlatModel) -> Result<BTreeMap<EntityId, SheetTiming>, FactoryError> {
+/// The data sheet and band of every network model set to `model = "datasheet"`, by entity. The
+/// `sheet` parameter names a built-in sheet or a sheet file relative to the project (`base_dir`);
+/// models naming the same sheet share one copy.
+fn sheet_models(model: &FlatModel, base_dir: &Path) -> Result<BTreeMap<EntityId, SheetTiming>, FactoryError> {
     let mut sheets = BTreeMap::new();
+    let mut loaded: BTreeMap<String, Arc<datasheet::DataSheet>> = BTreeMap::new();
     for (i, e) in model.entities.iter().enumerate() {
         if e.behaviour != NETWORK_MODEL || e.text("model") != Some("datasheet") {
             continue;
         }
         let name = e.text("sheet").unwrap_or("cray_t3d");
-        let sheet = datasheet::builtin(name).map_err(|err| at(e, format!("parameter `sheet`: {err}")))?;
+        let sheet = if let Some(sheet) = loaded.get(name) {
+            sheet.clone()
+        } else {
+            let sheet = Arc::new(
+                datasheet::load(name, base_dir).map_err(|err| at(e, format!("parameter `sheet`: {err}")))?,
+            );
+            loaded.insert(name.to_string(), sheet.clone());
+            sheet
+        };
         let band = e.text("band").unwrap_or("avg");
         let estimate = Estimate::from_name(band).ok_or_else(|| {
             at(e, format!("parameter `band`: unknown band `{band}`; choose min, avg or max"))
         })?;
-        sheets.insert(i as EntityId, SheetTiming::new(Arc::new(sheet), estimate));
+        sheets.insert(i as EntityId, SheetTiming::new(sheet, estimate));
     }
     Ok(sheets)
 }

@@ -1,5 +1,5 @@
 //! The `hase` binary: the desktop editor with no arguments (or a `.ron` project path), the command line
-//! (`hase run|validate|new|trace|sweep|experiments`) otherwise.
+//! (`hase run|validate|new|trace|sweep|experiments|datasheet|mpi`) otherwise.
 
 mod cli;
 
@@ -35,6 +35,9 @@ struct Args {
     /// Open the example experiment (its project, and the experiments view with its spec).
     #[arg(long)]
     experiment_example: bool,
+    /// Open a trace file in the timing diagram (e.g. the prediction `hase mpi predict -o` wrote).
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -58,6 +61,7 @@ fn main() -> ExitCode {
         .into_iter()
         .filter_map(|(wanted, action)| wanted.then_some(action))
         .collect(),
+        trace: args.trace,
     };
     match hase_app::app::run_gui(options) {
         Ok(()) => ExitCode::SUCCESS,

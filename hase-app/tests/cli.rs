@@ -430,6 +430,146 @@ fn check_levels_passes_a_ping_pong_and_fails_a_contended_alltoall() {
     assert!(text(&out).1.contains("no compound with a behavioural level"), "{}", text(&out).1);
 }
 
+/// Raw rows as `hase mpi bench` writes them, from known equations with a fixed ±1 % wobble:
+/// bcast = 10 + 3·log₂p + 0.002·p·d, barrier = 2 + 1.5·p, and point-to-point c + k·d.
+fn synthetic_raw() -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from("# machine: synthetic\nfunction,procs,bytes,repeat,time_us\n");
+    let wobble = |r: u32| 1.0 + 0.01 * (f64::from(r % 3) - 1.0);
+    let sizes = [0u64, 64, 256, 1024, 4096, 16_384, 65_536];
+    for p in [2u32, 4, 8] {
+        let pf = f64::from(p);
+        for d in sizes {
+            for r in 0..5 {
+                let t = (10.0 + 3.0 * pf.log2() + 0.002 * pf * d as f64) * wobble(r + p);
+                writeln!(out, "bcast,{p},{d},{r},{t}").unwrap();
+            }
+        }
+        for r in 0..5 {
+            writeln!(out, "barrier,{p},0,{r},{}", (2.0 + 1.5 * pf) * wobble(r)).unwrap();
+        }
+    }
+    for (f, c, k) in [("send", 1.0, 0.0002), ("recv", 2.0, 0.0003), ("recvmin", 1.5, 0.0001)] {
+        for d in sizes {
+            for r in 0..8 {
+                writeln!(out, "{f},2,{d},{r},{}", (c + k * d as f64) * wobble(r)).unwrap();
+            }
+        }
+    }
+    out
+}
+
+fn quiet_makespan(stdout: &str) -> String {
+    stdout.split(" at ").nth(1).and_then(|s| s.split(" (").next()).unwrap_or_default().to_string()
+}
+
+#[test]
+fn fit_show_and_report_a_sheet_then_run_on_it_and_swap_it_with_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
+    std::fs::write(&raw, synthetic_raw()).unwrap();
+    let sheet = dir.path().join("mine.ron");
+    let out = hase(&["datasheet", "fit", p(&raw), "-o", p(&sheet)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(text(&out).0.contains("fitted 5 functions from"), "{}", text(&out).0);
+
+    let out = hase(&["datasheet", "show", p(&sheet), "--json"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bcast = json["functions"].as_array().unwrap().iter().find(|f| f["name"] == "bcast").unwrap();
+    let fit = &bcast["fits"][0];
+    assert_eq!((fit["startup"].as_str(), fit["data"].as_str()), (Some("log p"), Some("p*d")), "{bcast}");
+    assert!((fit["k_us_per_byte"].as_f64().unwrap() - 0.002).abs() < 1e-4, "{fit}");
+    for key in ["bytes_from", "bytes_to", "c_us", "s_us", "c_err", "s_err", "k_err", "chi2", "q"] {
+        assert!(fit.get(key).is_some(), "{key} missing from {fit}");
+    }
+    let out = hase(&["datasheet", "show", "cray_t3d"]);
+    assert!(out.status.success() && text(&out).0.contains("allreduce"), "{:?}", text(&out));
+
+    let report = dir.path().join("report.html");
+    let out = hase(&["datasheet", "report", p(&sheet), "-o", p(&report)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert_eq!(html.matches("<svg").count(), 5, "a plot per function");
+
+    // The abstraction example at its behavioural level on the new sheet, then on the T3D's.
+    let example = std::fs::read_to_string(projects().join("abstraction_toggle.ron")).unwrap();
+    let behavioural = example.replacen(
+        "type: \"FatTree_k2_n3\",\n",
+        "type: \"FatTree_k2_n3\",\n        level: Behavioural,\n",
+        1,
+    );
+    assert_ne!(behavioural, example);
+    let project = dir.path().join("toggle.ron");
+    std::fs::write(&project, behavioural).unwrap();
+    let run_on = |sheet: &str| {
+        let set = format!("fabric.sheet={sheet}");
+        let out = hase(&["run", p(&project), "-q", "--set", "fabric.model=datasheet", "--set", &set]);
+        assert!(out.status.success(), "{sheet}: {:?}", text(&out));
+        quiet_makespan(&text(&out).0)
+    };
+    let (mine, t3d) = (run_on("mine.ron"), run_on("cray_t3d"));
+    assert!(!mine.is_empty() && !t3d.is_empty() && mine != t3d, "{mine} vs {t3d}");
+    // An experiment varies the sheet like any parameter: the file is read relative to the
+    // project, and each point's makespan is the one `hase run --set` gives.
+    let out = hase(&[
+        "sweep",
+        p(&project),
+        "--vary",
+        "fabric.model=datasheet",
+        "--vary",
+        "fabric.sheet=mine.ron, cray_t3d",
+        "--metric",
+        "makespan_ps",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let csv = text(&out).0;
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        csv.lines().next(),
+        Some("point,fabric.model,fabric.sheet,repetition,seed,outcome,makespan_ps")
+    );
+    assert_eq!(rows.iter().map(|r| r[2]).collect::<Vec<_>>(), ["mine.ron", "cray_t3d"], "{csv}");
+    let makespans: Vec<u64> = rows.iter().map(|r| r[6].parse().unwrap()).collect();
+    assert_ne!(makespans[0], makespans[1], "{csv}");
+    let swept: Vec<String> = makespans.iter().map(|&ps| hase_engine::time::SimTime(ps).to_string()).collect();
+    assert_eq!(swept, [mine.clone(), t3d.clone()], "the sweep's makespans are hase run's");
+    let out =
+        hase(&["run", p(&project), "--set", "fabric.model=datasheet", "--set", "fabric.sheet=none.ron"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("no built-in data sheet `none.ron` and no sheet file"), "{}", text(&out).1);
+
+    // Bad input: a raw file with a negative time; an unknown sheet.
+    std::fs::write(&raw, "function,procs,bytes,repeat,time_us\nsend,2,8,0,-1\n").unwrap();
+    let out = hase(&["datasheet", "fit", p(&raw), "-o", p(&sheet)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("raw.csv:2: time_us -1 is not a time"), "{}", text(&out).1);
+    let out = hase(&["datasheet", "show", "nothing"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn the_mpi_commands_are_in_the_help_and_list_the_samples() {
+    let out = hase(&["--help"]);
+    assert!(text(&out).0.contains("datasheet") && text(&out).0.contains("mpi"), "{}", text(&out).0);
+    let out = hase(&["mpi", "--help"]);
+    for command in ["bench", "record", "predict", "sample"] {
+        assert!(text(&out).0.contains(command), "{command}: {}", text(&out).0);
+    }
+    let out = hase(&["mpi", "sample"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    for name in ["merge_sort", "halo2d", "pipeline", "task_farm"] {
+        assert!(text(&out).0.contains(name), "{name}: {}", text(&out).0);
+    }
+    let out = hase(&["mpi", "sample", "quicksort"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("no sample program `quicksort`"), "{}", text(&out).1);
+    let out = hase(&["mpi", "bench", "-o", "x.csv", "--sizes", "1..8"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("needs a step"), "{}", text(&out).1);
+}
+
 #[test]
 fn a_time_independent_trace_replays_without_editing_the_project() {
     let dir = tempfile::tempdir().unwrap();

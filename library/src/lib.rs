@@ -5,9 +5,11 @@
 
 pub mod catalogue;
 pub mod check_levels;
+pub mod datasheet;
 pub mod examples;
 pub mod experiment;
 pub mod fit;
+pub mod mpi;
 pub mod overrides;
 pub mod reads;
 pub mod runner;

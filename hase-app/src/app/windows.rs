@@ -27,6 +27,8 @@ pub struct Windows {
     pub incoming: Option<Incoming>,
     /// Simulate ▸ Compare ▸ This design with different settings.
     pub variant: crate::ui::compare_variant::VariantDialog,
+    /// A network model's data sheet (inspector ▸ sheet ▸ View…).
+    pub sheet_viewer: crate::ui::sheet_viewer::SheetViewer,
     /// The Help window open, if any.
     pub help: Option<crate::actions::HelpTopic>,
     /// Simulate ▸ Experiments.
@@ -66,6 +68,7 @@ impl App {
         if let Some(variant) = self.windows.variant.show(ctx, project, settings, palette) {
             self.open_variant_compare(variant);
         }
+        self.windows.sheet_viewer.show(ctx, palette);
         if self.pending.is_some() {
             return;
         }

@@ -18,6 +18,7 @@ pub mod menu;
 pub mod palette;
 pub mod reveal;
 pub mod run_bar;
+pub mod sheet_viewer;
 pub mod stats;
 pub mod status;
 pub mod template_dialog;
