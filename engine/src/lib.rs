@@ -4,8 +4,10 @@
 //!
 //! Data flows one way: document → [`elaborate()`] → [`kernel::Simulation`] → trace + statistics.
 
+pub mod analysis;
 pub mod elaborate;
 pub mod kernel;
+pub mod limits;
 pub mod model;
 pub mod stats;
 pub mod time;

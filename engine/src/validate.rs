@@ -4,7 +4,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use crate::model::{AbstractionLevel, ConcretePort, EntityType, Network, PortRef, Project, TypeRegistry};
+use crate::limits::{MAX_ENTITIES, MAX_NESTING_DEPTH, MAX_PATH_BYTES};
+use crate::model::{
+    AbstractionLevel, ConcretePort, EntityType, Network, PortCountError, PortRef, Project, TypeRegistry,
+};
+
+mod size;
+pub use size::flat_entity_count;
 
 /// What is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,6 +62,14 @@ pub enum Problem {
     CyclicType(String),
     /// A compound's outer port maps to nothing, or to an inner port that does not exist.
     BadExport(String),
+    /// A port array cannot be expanded (its size is out of range or beyond the limit).
+    Ports(PortCountError),
+    /// The hierarchy would elaborate into more entities than [`MAX_ENTITIES`].
+    TooManyEntities(u64),
+    /// Compound types nest deeper than [`MAX_NESTING_DEPTH`].
+    TooDeep,
+    /// An instance name longer than [`MAX_PATH_BYTES`].
+    NameTooLong(usize),
 }
 
 /// One problem at one place.
@@ -98,6 +112,20 @@ impl fmt::Display for ValidationError {
             }
             Problem::CyclicType(t) => write!(f, "{p}: compound type `{t}` contains itself"),
             Problem::BadExport(why) => write!(f, "{p}: {why}"),
+            Problem::Ports(why) => write!(f, "{p}: {why}"),
+            Problem::TooManyEntities(n) => {
+                write!(f, "{p}: the design would have {n} simulated entities; the limit is {MAX_ENTITIES}")
+            }
+            Problem::TooDeep => {
+                write!(f, "{p}: compound types nest deeper than the limit of {MAX_NESTING_DEPTH} levels")
+            }
+            Problem::NameTooLong(n) => {
+                write!(
+                    f,
+                    "{}…: instance name of {n} bytes; the limit is {MAX_PATH_BYTES}",
+                    crate::limits::quote(p)
+                )
+            }
         }
     }
 }
@@ -152,6 +180,12 @@ pub fn link_problem(a: &ConcretePort, b: &ConcretePort, there: &str) -> Option<P
 pub fn validate_project(project: &Project, registry: &TypeRegistry) -> Result<(), ValidationErrors> {
     let mut v = Validator { registry, errors: Vec::new(), checked_types: BTreeSet::new(), stack: Vec::new() };
     v.network(&project.network, "");
+    if v.errors.is_empty() {
+        let entities = size::flat_entity_count(&project.network, registry);
+        if entities > MAX_ENTITIES {
+            v.push(project.name.clone(), Problem::TooManyEntities(entities));
+        }
+    }
     if v.errors.is_empty() { Ok(()) } else { Err(ValidationErrors(v.errors)) }
 }
 
@@ -170,6 +204,10 @@ impl Validator<'_> {
     fn network(&mut self, net: &Network, prefix: &str) {
         let mut ports: BTreeMap<&str, Vec<ConcretePort>> = BTreeMap::new();
         for (name, inst) in &net.instances {
+            if name.len() > MAX_PATH_BYTES {
+                self.push(name.chars().take(40).collect(), Problem::NameTooLong(name.len()));
+                continue;
+            }
             let path = join_path(prefix, name);
             let Some(ty) = self.registry.get(&inst.type_name) else {
                 self.push(path, Problem::UnknownType(inst.type_name.clone()));
@@ -187,6 +225,15 @@ impl Validator<'_> {
             }
             if ty.compound.is_some() {
                 self.compound_type(ty, &path);
+            }
+            if let Err(e) = ty.check_port_counts(&inst.params) {
+                // A sizing parameter overridden out of range is already reported as a bad parameter.
+                // Links to this instance are not checked: its ports are unknown.
+                let reported = matches!(&e, PortCountError::SizeOutOfRange { param, .. } if inst.params.contains_key(param));
+                if !reported {
+                    self.push(path.clone(), Problem::Ports(e));
+                }
+                continue;
             }
             ports.insert(name.as_str(), ty.concrete_ports(&inst.params));
         }
@@ -224,6 +271,10 @@ impl Validator<'_> {
             self.push(path.to_string(), Problem::CyclicType(ty.name.clone()));
             return;
         }
+        if self.stack.len() >= MAX_NESTING_DEPTH {
+            self.push(path.to_string(), Problem::TooDeep);
+            return;
+        }
         if !self.checked_types.insert(ty.name.clone()) {
             return;
         }
@@ -231,6 +282,11 @@ impl Validator<'_> {
         self.stack.push(ty.name.clone());
         self.network(&compound.network, path);
         // Exports: every outer port maps to an existing, otherwise unlinked inner port.
+        if let Err(e) = ty.check_port_counts(&BTreeMap::new()) {
+            self.push(path.to_string(), Problem::Ports(e));
+            self.stack.pop();
+            return;
+        }
         let outer: Vec<ConcretePort> = ty.concrete_ports(&BTreeMap::new());
         for port in &outer {
             if !compound.exports.iter().any(|e| e.outer == port.name) {
@@ -250,7 +306,9 @@ impl Validator<'_> {
             }
             let inner_ok = compound.network.instances.get(&export.inner.instance).is_some_and(|inst| {
                 self.registry.get(&inst.type_name).is_some_and(|t| {
-                    t.concrete_ports(&inst.params).iter().any(|p| p.name == export.inner.port)
+                    // Unexpandable ports are reported at the inner instance.
+                    t.check_port_counts(&inst.params).is_err()
+                        || t.concrete_ports(&inst.params).iter().any(|p| p.name == export.inner.port)
                 })
             });
             if !inner_ok {

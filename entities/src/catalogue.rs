@@ -278,11 +278,14 @@ pub fn switch2x2_type() -> EntityType {
 pub fn network_model_params() -> Vec<ParamDef> {
     vec![
         choice("model", &["hop", "datasheet"], "hop", "hop-count (contention-free) or MPI data-sheet model"),
-        choice(
+        ParamDef::new(
             "sheet",
-            &["cray_t3d", "network_of_workstations"],
-            "cray_t3d",
-            "data sheet used by the datasheet model",
+            ParamKind::File { extensions: vec!["ron".into()] },
+            ParamValue::Text("cray_t3d".into()),
+        )
+        .describe(
+            "data sheet used by the datasheet model: a built-in name (cray_t3d, network_of_workstations) \
+             or a sheet file (.ron) relative to the project",
         ),
         choice("band", &["min", "avg", "max"], "avg", "which fit of the data sheet to use"),
     ]

@@ -25,6 +25,7 @@ use crate::processor::sheet::SheetTiming;
 use crate::processor::{ProcessorBehaviour, ProcessorConfig};
 use crate::router::routing::{RankError, RankMap, Route, RoutingError, assign_ranks, build_routes};
 use crate::router::switch::{RouteDecision, RouterBehaviour, RouterConfig, Switching};
+use crate::store::NetBehaviours;
 use crate::workload::program::{OpList, RankProgram};
 use crate::workload::{WorkloadError, programs_for};
 
@@ -73,8 +74,8 @@ pub struct BuildInputs<'a> {
 
 /// The result: behaviours in entity order plus the rank numbering used.
 pub struct Built {
-    /// One behaviour per entity.
-    pub behaviours: Vec<Box<dyn Behaviour<NetMsg>>>,
+    /// One behaviour per entity, in contiguous storage by kind.
+    pub behaviours: NetBehaviours,
     /// Rank numbering (processor ranks, the network's addresses).
     pub ranks: RankMap,
     /// The processors the workload's MPI ranks run on.
@@ -93,13 +94,13 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
     let mut programs: Vec<Option<Box<dyn RankProgram>>> =
         programs_for(inputs.workload, size, inputs.base_dir)?.into_iter().map(Some).collect();
     let mut routes: Vec<Option<Route>> = build_routes(model, &ranks)?;
-    let sheets = sheet_models(model)?;
-    let mut behaviours: Vec<Box<dyn Behaviour<NetMsg>>> = Vec::with_capacity(model.entities.len());
+    let sheets = sheet_models(model, inputs.base_dir)?;
+    let mut behaviours = NetBehaviours::with_capacity(model.entities.len());
     // Where each processor receives, by processor rank (for direct rendezvous; built on first use).
     let mut peers: Option<Arc<Vec<Endpoint>>> = None;
     for (i, e) in model.entities.iter().enumerate() {
         let id = i as EntityId;
-        let b: Box<dyn Behaviour<NetMsg>> = match e.behaviour.as_str() {
+        match e.behaviour.as_str() {
             PROCESSOR => {
                 let address = ranks.rank_of(id).ok_or_else(|| at(e, "processor has no rank"))?;
                 // A processor left out of the placement idles (and keeps its own rank).
@@ -123,19 +124,18 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
                     .peer(Endpoint { entity: id, port: config.tx })
                     .and_then(|peer| sheets.get(&peer.entity))
                     .cloned();
-                Box::new(ProcessorBehaviour::new(config))
+                behaviours.push_processor(ProcessorBehaviour::new(config));
             }
             ROUTER => {
                 let route = routes[i].take().ok_or_else(|| at(e, "router has no routing rule"))?;
-                Box::new(RouterBehaviour::new(router_config(model, id, e, route)?))
+                behaviours.push_router(RouterBehaviour::new(router_config(model, id, e, route)?));
             }
-            NETWORK_MODEL => match sheets.get(&id) {
+            NETWORK_MODEL => behaviours.push_other(match sheets.get(&id) {
                 Some(timing) => sheet_model(model, id, e, &ranks, &placed, timing)?,
                 None => network_model(inputs, id, e, &ranks)?,
-            },
+            }),
             other => return Err(at(e, format!("unknown behaviour `{other}`"))),
-        };
-        behaviours.push(b);
+        }
     }
     Ok(Built { behaviours, ranks, placement: placed })
 }
@@ -278,20 +278,31 @@ fn rank_ports(model: &FlatModel, id: EntityId, e: &FlatEntity, ranks: &RankMap) 
     rank_port
 }
 
-/// The data sheet and band of every network model set to `model = "datasheet"`, by entity.
-fn sheet_models(model: &FlatModel) -> Result<BTreeMap<EntityId, SheetTiming>, FactoryError> {
+/// The data sheet and band of every network model set to `model = "datasheet"`, by entity. The
+/// `sheet` parameter names a built-in sheet or a sheet file relative to the project (`base_dir`);
+/// models naming the same sheet share one copy.
+fn sheet_models(model: &FlatModel, base_dir: &Path) -> Result<BTreeMap<EntityId, SheetTiming>, FactoryError> {
     let mut sheets = BTreeMap::new();
+    let mut loaded: BTreeMap<String, Arc<datasheet::DataSheet>> = BTreeMap::new();
     for (i, e) in model.entities.iter().enumerate() {
         if e.behaviour != NETWORK_MODEL || e.text("model") != Some("datasheet") {
             continue;
         }
         let name = e.text("sheet").unwrap_or("cray_t3d");
-        let sheet = datasheet::builtin(name).map_err(|err| at(e, format!("parameter `sheet`: {err}")))?;
+        let sheet = if let Some(sheet) = loaded.get(name) {
+            sheet.clone()
+        } else {
+            let sheet = Arc::new(
+                datasheet::load(name, base_dir).map_err(|err| at(e, format!("parameter `sheet`: {err}")))?,
+            );
+            loaded.insert(name.to_string(), sheet.clone());
+            sheet
+        };
         let band = e.text("band").unwrap_or("avg");
         let estimate = Estimate::from_name(band).ok_or_else(|| {
             at(e, format!("parameter `band`: unknown band `{band}`; choose min, avg or max"))
         })?;
-        sheets.insert(i as EntityId, SheetTiming::new(Arc::new(sheet), estimate));
+        sheets.insert(i as EntityId, SheetTiming::new(sheet, estimate));
     }
     Ok(sheets)
 }

@@ -11,4 +11,5 @@ pub mod netmodel;
 pub mod placement;
 pub mod processor;
 pub mod router;
+pub mod store;
 pub mod workload;

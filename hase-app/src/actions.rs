@@ -97,6 +97,11 @@ pub enum Action {
     CloseCompare,
     /// Simulate ▸ Open trace….
     OpenTrace,
+    /// Simulate ▸ Experiments….
+    Experiments,
+    /// File ▸ Open example ▸ the example experiment (its project, and the experiments view with
+    /// its spec).
+    OpenExperimentExample,
     /// Help ▸ a topic.
     Help(HelpTopic),
 }
@@ -241,6 +246,8 @@ impl Action {
             Action::CompareVariant => "This design with different settings…",
             Action::CloseCompare => "Close comparison",
             Action::OpenTrace => "Open trace…",
+            Action::Experiments => "Experiments…",
+            Action::OpenExperimentExample => "Experiment: allreduce, fat tree vs binary tree (48 runs)",
             Action::Help(HelpTopic::Shortcuts) => "Keyboard shortcuts",
             Action::Help(HelpTopic::FirstSteps) => "First steps",
             Action::Help(HelpTopic::Doc(_)) => "Documentation",
@@ -312,6 +319,8 @@ impl Action {
                 | Action::Run
                 | Action::Stop
                 | Action::Help(_)
+                | Action::Experiments
+                | Action::OpenExperimentExample
         )
     }
 }

@@ -150,5 +150,6 @@ fn title(request: &FileRequest) -> &'static str {
         FileTarget::Replay(ReplayFile::ExportCsv(_)) => "Save the O–X figures (CSV)",
         FileTarget::Replay(ReplayFile::CompareWith) => "Compare with a project file (RON)",
         FileTarget::Replay(ReplayFile::OpenTrace) => "Open a trace",
+        FileTarget::Experiment(file) => crate::ui::experiments::file_title(file),
     }
 }

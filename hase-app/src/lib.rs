@@ -10,7 +10,7 @@
 //! [`session`] (runs with the replay views' state), [`ui`] (one module per panel), [`theme`]
 //! (every colour), [`file_dialog`] (the platform's file dialogs).
 
-pub use hase_editor::{command, document, examples, library, replay, run, state, tasks};
+pub use hase_editor::{command, document, examples, experiments, library, replay, run, state, tasks};
 
 pub mod actions;
 pub mod app;
@@ -27,11 +27,15 @@ mod gui_tests;
 #[cfg(test)]
 mod gui_tests_design;
 #[cfg(test)]
+mod gui_tests_experiments;
+#[cfg(test)]
 mod gui_tests_files;
 #[cfg(test)]
 mod gui_tests_library;
 #[cfg(test)]
 mod gui_tests_newcomer;
+#[cfg(test)]
+mod gui_tests_sheet;
 #[cfg(test)]
 mod panel_tests;
 #[cfg(test)]

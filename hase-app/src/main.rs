@@ -1,5 +1,5 @@
 //! The `hase` binary: the desktop editor with no arguments (or a `.ron` project path), the command line
-//! (`hase run|validate|new|trace|sweep|experiments`) otherwise.
+//! (`hase run|validate|new|trace|sweep|experiments|datasheet|mpi`) otherwise.
 
 mod cli;
 
@@ -32,6 +32,12 @@ struct Args {
     /// Open the fat tree vs binary tree comparison and run it.
     #[arg(long)]
     compare_example: bool,
+    /// Open the example experiment (its project, and the experiments view with its spec).
+    #[arg(long)]
+    experiment_example: bool,
+    /// Open a trace file in the timing diagram (e.g. the prediction `hase mpi predict -o` wrote).
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -49,11 +55,13 @@ fn main() -> ExitCode {
         },
         start_actions: [
             (args.compare_example, hase_app::actions::Action::CompareExample),
+            (args.experiment_example, hase_app::actions::Action::OpenExperimentExample),
             (args.run, hase_app::actions::Action::Run),
         ]
         .into_iter()
         .filter_map(|(wanted, action)| wanted.then_some(action))
         .collect(),
+        trace: args.trace,
     };
     match hase_app::app::run_gui(options) {
         Ok(()) => ExitCode::SUCCESS,

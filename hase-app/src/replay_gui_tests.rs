@@ -75,8 +75,8 @@ fn run_a_project_and_see_the_summary() {
     h.run_steps(3);
     h.get_by_label(&format!("makespan {makespan}"));
     h.get_by_label(&format!("{} events", run.stats.events));
-    // The run went through the hase-sim thread and kept its trace for the replay views.
-    assert!(!run.trace.records.is_empty());
+    // The run went through the hase-sim thread and built the replay views from its records.
+    assert!(!run.replay.log.events.is_empty());
     assert_eq!(run.replay.rows.len(), 15);
 }
 
@@ -295,8 +295,8 @@ fn open_the_comparison_example_and_run_both_trees() {
 
 #[test]
 fn a_router_s_live_values_are_offered_displayed_and_replayed() {
+    use hase_editor::replay::events::Change;
     use hase_engine::model::ParamDisplay;
-    use hase_engine::trace::Record;
 
     use crate::command::Command;
 
@@ -320,11 +320,12 @@ fn a_router_s_live_values_are_offered_displayed_and_replayed() {
     // Go to the router's first read of an output queue: the replay state has the read, and the
     // animator draws both values with marked cells.
     let read_at = run
-        .trace
-        .records
+        .replay
+        .log
+        .events
         .iter()
-        .find_map(|r| match r {
-            Record::ArrayRead { time, entity, .. } if *entity == e => Some(*time),
+        .find_map(|ev| match ev.change {
+            Change::ArrayRead { entity, .. } if entity == e => Some(SimTime(ev.time)),
             _ => None,
         })
         .expect("the router reads its output queues");
@@ -365,4 +366,40 @@ fn ranks_placed_on_half_the_processors_hide_the_others_in_the_timing_diagram() {
     h.state_mut().editor.selection.only("p2");
     h.run_steps(3);
     assert!(h.query_by_label_contains("Runs MPI rank 2 of the workload").is_some());
+}
+
+#[test]
+fn a_run_reading_a_file_outside_the_project_folder_warns_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("project");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(dir.path().join("shared.txt"), "COMPUTE 1us\n").unwrap();
+    let mut project = hase_library::examples::binary_tree_allreduce().unwrap().project;
+    project.workload = hase_engine::model::Workload::Streams {
+        streams: [(0, hase_engine::model::StreamSource::File("../shared.txt".into()))].into(),
+    };
+    let mut app = App::new(StartOptions::default());
+    app.editor.replace_project(project, Some(folder.join("p.ron")));
+    let mut h = crate::gui_tests::harness_sized(app, Vec2::new(1500.0, 1000.0));
+    for _ in 0..2 {
+        run_design(&mut h);
+        h.state_mut().session.current = None;
+    }
+    let warnings: Vec<&str> = h
+        .state()
+        .editor
+        .log
+        .iter()
+        .filter(|l| l.level == crate::state::Level::Warning)
+        .map(|l| l.text.as_str())
+        .collect();
+    let shared = dir.path().join("shared.txt").canonicalize().unwrap();
+    assert_eq!(
+        warnings,
+        [format!(
+            "{} reads {}, outside the project's folder",
+            h.state().editor.doc.project.name,
+            shared.display()
+        )]
+    );
 }

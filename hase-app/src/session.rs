@@ -61,6 +61,8 @@ pub struct Session {
     pub stale: bool,
     /// Runs whose results are dropped when they arrive (started for a design since replaced).
     pub dropped: BTreeSet<u64>,
+    /// Files outside a project's folder that a run read and the log already warned about (once each).
+    pub warned_outside: BTreeSet<PathBuf>,
     next_id: u64,
 }
 

@@ -10,6 +10,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "cli/slurm.rs"]
+mod slurm;
+
 fn hase(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hase")).args(args).output().expect("the hase binary runs")
 }
@@ -115,8 +118,16 @@ fn overrides_until_and_compact_traces() {
         "type:Router.switching=cut_through",
     ]);
     assert!(out.status.success(), "{:?}", text(&out));
-    let out = hase(&["trace", "stats", p(&trace)]);
+    let out = hase(&["trace", "stats", p(&trace), "--check-index"]);
     assert!(out.status.success(), "{:?}", text(&out));
+    assert!(text(&out).0.starts_with("index: ok — "), "{:?}", text(&out));
+    // A corrupt index is noticed and named with its line.
+    let sidecar = dir.path().join("run.htb.idx");
+    let index = std::fs::read_to_string(&sidecar).unwrap();
+    std::fs::write(&sidecar, index.replacen("records ", "records 1", 1)).unwrap();
+    let out = hase(&["trace", "stats", p(&trace), "--check-index"]);
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    assert!(text(&out).1.contains("run.htb.idx: line 3: the index counts 1"), "{:?}", text(&out));
 }
 
 #[test]
@@ -187,6 +198,376 @@ fn a_deadlocked_run_exits_3_and_names_the_blocked_ranks() {
     let (stdout, stderr) = text(&out);
     assert!(stdout.contains("outcome     deadlock"), "{stdout}");
     assert!(stderr.contains("p0 [RECV]: rank 0 waits for receive from rank 1"), "{stderr}");
+}
+
+/// A two-processor ring whose workload is `workload` (RON), written into `dir` as `p.ron`.
+fn ring_with_workload(dir: &Path, workload: &str) -> PathBuf {
+    let project = dir.join("p.ron");
+    let out =
+        hase(&["new", "--template", "ring", "--dims", "2", "--program", "ping_pong", "-o", p(&project)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let ron = std::fs::read_to_string(&project).unwrap();
+    let start = ron.find("  workload: ").unwrap();
+    let end = ron.find("  settings: ").unwrap();
+    std::fs::write(&project, format!("{}  workload: {workload},\n{}", &ron[..start], &ron[end..])).unwrap();
+    project
+}
+
+/// Exit code 1 and an error on stderr that contains every one of `needles` (never a panic or an
+/// abort, which exit with 101 or 134).
+fn fails_cleanly(out: &Output, needles: &[&str]) {
+    let (stdout, stderr) = text(out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    for needle in needles {
+        assert!(stderr.contains(needle), "missing `{needle}` in: {stderr}");
+    }
+}
+
+#[test]
+fn the_fuzzed_aborts_are_errors_naming_the_place_and_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    // 1. A router radix far beyond its declared range used to allocate 240 GB before the check.
+    let source = std::fs::read_to_string(projects().join("abstraction_toggle.ron")).unwrap();
+    let radix = dir.path().join("radix.ron");
+    std::fs::write(&radix, source.replace("\"radix\": Int(4),", "\"radix\": Int(4294967296),")).unwrap();
+    let out = hase(&["validate", p(&radix)]);
+    fails_cleanly(&out, &["fabric/s_l0_0: parameter `radix`: 4294967296 is out of range [1, 4096]"]);
+    assert!(!text(&out).1.contains("link end does not exist"), "no cascade: {}", text(&out).1);
+
+    // 2. A TI message of 1e18 bytes used to be cut into packets up front and abort.
+    std::fs::write(dir.path().join("t.ti"), "0 init\n1 init\n0 send 1 1e18\n1 recv 0 1e18\n").unwrap();
+    let project = ring_with_workload(dir.path(), "TimeIndependentTrace(path: \"t.ti\")");
+    let out = hase(&["run", p(&project)]);
+    fails_cleanly(
+        &out,
+        &["t.ti:3:10: a message of 1.000e18 bytes is larger than the limit of 1099511627776"],
+    );
+    // Within the limit but in tiny packets: made as they are sent, so `--until` stops it at once.
+    std::fs::write(dir.path().join("t.ti"), "0 init\n1 init\n0 send 1 1e12\n1 recv 0 1e12\n").unwrap();
+    let out = hase(&["run", p(&project), "--until", "5us", "--set", "type:Processor.max_packet=256"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+
+    // 3. `trace stats` panicked padding a 200,000-character entity path.
+    let trace = dir.path().join("long.trace");
+    let out = hase(&["run", p(&projects().join("task_farm.ron")), "--trace", p(&trace), "--level", "4"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let long = std::fs::read_to_string(&trace).unwrap().replacen(
+        "\n0 p0 0",
+        &format!("\n0 {} 0", "q".repeat(200_000)),
+        1,
+    );
+    std::fs::write(&trace, long).unwrap();
+    let out = hase(&["trace", "stats", p(&trace)]);
+    fails_cleanly(&out, &["a path of 200000 bytes; the limit is 4096"]);
+}
+
+#[test]
+fn endless_or_foreign_workload_files_end_with_an_error_that_quotes_no_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = ring_with_workload(dir.path(), "Streams(streams: {0: File(\"/dev/zero\")})");
+    let out = hase(&["run", p(&project)]);
+    fails_cleanly(&out, &["/dev/zero: cannot read stream: larger than the limit of 1073741824 bytes"]);
+
+    // A file outside the project's folder is read (desktop tools allow it), but an error quotes
+    // only the offending token, shortened.
+    let secret = dir.path().join("secret.txt");
+    let first_line = format!("{}:x:0:0:/root:/bin/bash", "s".repeat(100));
+    std::fs::write(&secret, format!("{first_line}\nsecond line with words\n")).unwrap();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let project = ring_with_workload(&sub, "TimeIndependentTrace(path: \"../secret.txt\")");
+    let out = hase(&["run", p(&project)]);
+    let stderr = text(&out).1;
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains(&first_line) && !stderr.contains("second line"), "{stderr}");
+    assert!(stderr.contains(&format!("`{}…`", "s".repeat(60))), "{stderr}");
+}
+
+fn run_to_trace(project: &Path, trace: &Path, extra: &[&str]) {
+    let mut args = vec!["run", p(project), "--quiet", "--trace", p(trace)];
+    args.extend_from_slice(extra);
+    let out = hase(&args);
+    assert!(out.status.success(), "{:?}", text(&out));
+}
+
+fn json_of(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {:?}", text(out)))
+}
+
+#[test]
+fn trace_diff_is_equal_on_itself_and_puts_a_slowed_link_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = projects().join("fat_tree_allreduce.ron");
+    let (a, b) = (dir.path().join("a.trace"), dir.path().join("b.htb"));
+    run_to_trace(&project, &a, &[]);
+    run_to_trace(&project, &b, &["--set", "link:p3.net.latency=2us"]);
+
+    let out = hase(&["trace", "diff", p(&a), p(&a)]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(text(&out).0.contains("(equal, aligned by rank)"), "{}", text(&out).0);
+
+    let out = hase(&["trace", "diff", p(&a), p(&b), "--align", "path", "--json"]);
+    assert_eq!(out.status.code(), Some(5), "{:?}", text(&out));
+    let json = json_of(&out);
+    assert_eq!(json["equal"], false);
+    let rows: Vec<&str> =
+        json["rows"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+    let mut first_two = rows[..2].to_vec();
+    first_two.sort_unstable();
+    assert_eq!(first_two, ["p3.net -> s_l0_1.p1", "s_l0_1.p1 -> p3.net"], "{rows:?}");
+    assert!(json["summary"]["makespan"]["diff_ps"].as_i64().unwrap() > 0);
+    assert_eq!(json["events"]["matched"], 48);
+
+    // Only the link moved: a tolerance as large as the whole change calls them equal.
+    let out = hase(&["trace", "diff", p(&a), p(&b), "--tolerance", "100%"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let out = hase(&["trace", "diff", p(&a), p(&dir.path().join("missing.trace"))]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("missing.trace"), "{}", text(&out).1);
+}
+
+#[test]
+fn trace_phases_of_the_builtin_pipeline_halo_and_collective_loop() {
+    let dir = tempfile::tempdir().unwrap();
+    let phases_of = |template: &str, dims: &str, program: &str, params: &[&str]| -> serde_json::Value {
+        let project = dir.path().join(format!("{program}.ron"));
+        let mut args = vec!["new", "--template", template, "--dims", dims, "--program", program];
+        for param in params {
+            args.extend_from_slice(&["--param", param]);
+        }
+        args.extend_from_slice(&["-o", p(&project)]);
+        let out = hase(&args);
+        assert!(out.status.success(), "{:?}", text(&out));
+        let trace = dir.path().join(format!("{program}.trace"));
+        run_to_trace(&project, &trace, &[]);
+        let out = hase(&["trace", "phases", p(&trace), "--json"]);
+        assert!(out.status.success(), "{:?}", text(&out));
+        json_of(&out)
+    };
+    let kinds = |json: &serde_json::Value| -> Vec<(String, u64)> {
+        json["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p["kind"].as_str().unwrap().to_string(), p["chain_depth"].as_u64().unwrap()))
+            .collect()
+    };
+
+    let pipeline = phases_of("linear", "6", "pipeline", &["items=8"]);
+    assert_eq!(kinds(&pipeline), [("pipeline".to_string(), 5)], "{pipeline}");
+
+    let halo = phases_of("mesh2d", "3x3", "halo2d", &["iterations=3"]);
+    let halo_kinds = kinds(&halo);
+    assert_eq!(halo_kinds.len(), 3, "{halo}");
+    assert!(halo_kinds.iter().all(|(k, _)| k == "exchange"), "{halo}");
+
+    let allreduce = phases_of(
+        "fat_tree",
+        "2,3",
+        "collective_loop",
+        &["operation=allreduce", "algorithm=recursive_doubling", "iterations=4", "compute_time=5us"],
+    );
+    let calls = allreduce["phases"].as_array().unwrap();
+    assert_eq!(calls.len(), 4, "{allreduce}");
+    // Recursive doubling on 8 ranks: 3 rounds of 8 messages per call.
+    assert!(calls.iter().all(|c| c["messages"] == 24 && c["kind"] == "exchange"), "{allreduce}");
+}
+
+#[test]
+fn statistics_as_csv_from_a_run_and_from_a_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = projects().join("fat_tree_allreduce.ron");
+    let (trace, tables) = (dir.path().join("run.trace"), dir.path().join("tables"));
+    run_to_trace(&project, &trace, &["--stats-csv", p(&tables)]);
+    for name in ["states.csv", "ports.csv", "links.csv", "latency_pairs.csv", "latency_histogram.csv"] {
+        assert!(tables.join(name).exists(), "{name}");
+    }
+    let pairs = std::fs::read_to_string(tables.join("latency_pairs.csv")).unwrap();
+    assert!(pairs.starts_with("src,dst,count,min_ps,mean_ps,p50_ps,p90_ps,p99_ps,max_ps\n0,1,2,"), "{pairs}");
+
+    let out = hase(&["trace", "stats", p(&trace), "--csv"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let table = text(&out).0;
+    let mut lines = table.lines();
+    assert!(
+        lines.next().unwrap().starts_with("entity,type,msgs_sent,bytes_sent,msgs_recv,bytes_recv,"),
+        "{table}"
+    );
+    assert_eq!(lines.count(), 20, "one row per entity: {table}");
+}
+
+#[test]
+fn check_levels_passes_a_ping_pong_and_fails_a_contended_alltoall() {
+    let project = projects().join("abstraction_toggle.ron");
+    let out = hase(&["check-levels", p(&project)]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("fabric — behavioural level: hop-count model"), "{stdout}");
+    assert!(stdout.contains("valid: the hop-count level gives the same times"), "{stdout}");
+
+    let out = hase(&[
+        "check-levels",
+        p(&project),
+        "--workload",
+        "collective_loop",
+        "--param",
+        "operation=alltoall",
+        "--param",
+        "message_bytes=16K",
+        "--param",
+        "iterations=1",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(5), "{:?}", text(&out));
+    let json = json_of(&out);
+    let check = &json[0];
+    assert_eq!((check["compound"].as_str(), check["valid"].as_bool()), (Some("fabric"), Some(false)));
+    assert!(check["detailed_ps"].as_u64() > check["behavioural_ps"].as_u64(), "{json}");
+    assert!(check["latency"]["differing"].as_u64().unwrap() > 0, "{json}");
+
+    let out = hase(&["check-levels", p(&projects().join("fat_tree_allreduce.ron"))]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("no compound with a behavioural level"), "{}", text(&out).1);
+}
+
+/// Raw rows as `hase mpi bench` writes them, from known equations with a fixed ±1 % wobble:
+/// bcast = 10 + 3·log₂p + 0.002·p·d, barrier = 2 + 1.5·p, and point-to-point c + k·d.
+fn synthetic_raw() -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from("# machine: synthetic\nfunction,procs,bytes,repeat,time_us\n");
+    let wobble = |r: u32| 1.0 + 0.01 * (f64::from(r % 3) - 1.0);
+    let sizes = [0u64, 64, 256, 1024, 4096, 16_384, 65_536];
+    for p in [2u32, 4, 8] {
+        let pf = f64::from(p);
+        for d in sizes {
+            for r in 0..5 {
+                let t = (10.0 + 3.0 * pf.log2() + 0.002 * pf * d as f64) * wobble(r + p);
+                writeln!(out, "bcast,{p},{d},{r},{t}").unwrap();
+            }
+        }
+        for r in 0..5 {
+            writeln!(out, "barrier,{p},0,{r},{}", (2.0 + 1.5 * pf) * wobble(r)).unwrap();
+        }
+    }
+    for (f, c, k) in [("send", 1.0, 0.0002), ("recv", 2.0, 0.0003), ("recvmin", 1.5, 0.0001)] {
+        for d in sizes {
+            for r in 0..8 {
+                writeln!(out, "{f},2,{d},{r},{}", (c + k * d as f64) * wobble(r)).unwrap();
+            }
+        }
+    }
+    out
+}
+
+fn quiet_makespan(stdout: &str) -> String {
+    stdout.split(" at ").nth(1).and_then(|s| s.split(" (").next()).unwrap_or_default().to_string()
+}
+
+#[test]
+fn fit_show_and_report_a_sheet_then_run_on_it_and_swap_it_with_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.csv");
+    std::fs::write(&raw, synthetic_raw()).unwrap();
+    let sheet = dir.path().join("mine.ron");
+    let out = hase(&["datasheet", "fit", p(&raw), "-o", p(&sheet)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(text(&out).0.contains("fitted 5 functions from"), "{}", text(&out).0);
+
+    let out = hase(&["datasheet", "show", p(&sheet), "--json"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bcast = json["functions"].as_array().unwrap().iter().find(|f| f["name"] == "bcast").unwrap();
+    let fit = &bcast["fits"][0];
+    assert_eq!((fit["startup"].as_str(), fit["data"].as_str()), (Some("log p"), Some("p*d")), "{bcast}");
+    assert!((fit["k_us_per_byte"].as_f64().unwrap() - 0.002).abs() < 1e-4, "{fit}");
+    for key in ["bytes_from", "bytes_to", "c_us", "s_us", "c_err", "s_err", "k_err", "chi2", "q"] {
+        assert!(fit.get(key).is_some(), "{key} missing from {fit}");
+    }
+    let out = hase(&["datasheet", "show", "cray_t3d"]);
+    assert!(out.status.success() && text(&out).0.contains("allreduce"), "{:?}", text(&out));
+
+    let report = dir.path().join("report.html");
+    let out = hase(&["datasheet", "report", p(&sheet), "-o", p(&report)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert_eq!(html.matches("<svg").count(), 5, "a plot per function");
+
+    // The abstraction example at its behavioural level on the new sheet, then on the T3D's.
+    let example = std::fs::read_to_string(projects().join("abstraction_toggle.ron")).unwrap();
+    let behavioural = example.replacen(
+        "type: \"FatTree_k2_n3\",\n",
+        "type: \"FatTree_k2_n3\",\n        level: Behavioural,\n",
+        1,
+    );
+    assert_ne!(behavioural, example);
+    let project = dir.path().join("toggle.ron");
+    std::fs::write(&project, behavioural).unwrap();
+    let run_on = |sheet: &str| {
+        let set = format!("fabric.sheet={sheet}");
+        let out = hase(&["run", p(&project), "-q", "--set", "fabric.model=datasheet", "--set", &set]);
+        assert!(out.status.success(), "{sheet}: {:?}", text(&out));
+        quiet_makespan(&text(&out).0)
+    };
+    let (mine, t3d) = (run_on("mine.ron"), run_on("cray_t3d"));
+    assert!(!mine.is_empty() && !t3d.is_empty() && mine != t3d, "{mine} vs {t3d}");
+    // An experiment varies the sheet like any parameter: the file is read relative to the
+    // project, and each point's makespan is the one `hase run --set` gives.
+    let out = hase(&[
+        "sweep",
+        p(&project),
+        "--vary",
+        "fabric.model=datasheet",
+        "--vary",
+        "fabric.sheet=mine.ron, cray_t3d",
+        "--metric",
+        "makespan_ps",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let csv = text(&out).0;
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        csv.lines().next(),
+        Some("point,fabric.model,fabric.sheet,repetition,seed,outcome,makespan_ps")
+    );
+    assert_eq!(rows.iter().map(|r| r[2]).collect::<Vec<_>>(), ["mine.ron", "cray_t3d"], "{csv}");
+    let makespans: Vec<u64> = rows.iter().map(|r| r[6].parse().unwrap()).collect();
+    assert_ne!(makespans[0], makespans[1], "{csv}");
+    let swept: Vec<String> = makespans.iter().map(|&ps| hase_engine::time::SimTime(ps).to_string()).collect();
+    assert_eq!(swept, [mine.clone(), t3d.clone()], "the sweep's makespans are hase run's");
+    let out =
+        hase(&["run", p(&project), "--set", "fabric.model=datasheet", "--set", "fabric.sheet=none.ron"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("no built-in data sheet `none.ron` and no sheet file"), "{}", text(&out).1);
+
+    // Bad input: a raw file with a negative time; an unknown sheet.
+    std::fs::write(&raw, "function,procs,bytes,repeat,time_us\nsend,2,8,0,-1\n").unwrap();
+    let out = hase(&["datasheet", "fit", p(&raw), "-o", p(&sheet)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("raw.csv:2: time_us -1 is not a time"), "{}", text(&out).1);
+    let out = hase(&["datasheet", "show", "nothing"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn the_mpi_commands_are_in_the_help_and_list_the_samples() {
+    let out = hase(&["--help"]);
+    assert!(text(&out).0.contains("datasheet") && text(&out).0.contains("mpi"), "{}", text(&out).0);
+    let out = hase(&["mpi", "--help"]);
+    for command in ["bench", "record", "predict", "sample"] {
+        assert!(text(&out).0.contains(command), "{command}: {}", text(&out).0);
+    }
+    let out = hase(&["mpi", "sample"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    for name in ["merge_sort", "halo2d", "pipeline", "task_farm"] {
+        assert!(text(&out).0.contains(name), "{name}: {}", text(&out).0);
+    }
+    let out = hase(&["mpi", "sample", "quicksort"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("no sample program `quicksort`"), "{}", text(&out).1);
+    let out = hase(&["mpi", "bench", "-o", "x.csv", "--sizes", "1..8"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("needs a step"), "{}", text(&out).1);
 }
 
 #[test]
@@ -669,4 +1050,58 @@ fn ctrl_c_cancels_a_sweep_with_exit_4_and_it_resumes() {
     let out = hase(&["sweep", "--resume", "1", "--data-dir", p(&data), "--quiet"]);
     assert!(out.status.success(), "{:?}", text(&out));
     assert!(text(&out).1.contains("32 of 32 runs: 32 completed"), "{}", text(&out).1);
+}
+
+#[test]
+fn experiments_fit_finds_a_formula_for_a_swept_ring_allreduce() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ring, data) = (dir.path().join("ring.ron"), dir.path().join("data"));
+    let out =
+        hase(&["new", "--template", "ring", "--dims", "4", "--program", "collective_loop", "-o", p(&ring)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let out = hase(&[
+        "sweep",
+        p(&ring),
+        "--vary",
+        "template.dims=4,8,16",
+        "--vary",
+        "workload.message_bytes=1K..64K *4",
+        "--store",
+        "--data-dir",
+        p(&data),
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let fit = |extra: &[&str]| {
+        let mut args = vec!["experiments", "fit", "1", "--data-dir", p(&data)];
+        args.extend_from_slice(extra);
+        hase(&args)
+    };
+    let out = fit(&["--vars", "p=dims,n=message_bytes", "--predict", "p=32,n=65536", "--json"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let json = json_of(&out);
+    assert_eq!((json["samples"].as_array().unwrap().len(), json["skipped"].as_u64()), (12, Some(0)));
+    let best = &json["formula"]["best"];
+    // A ring contends more as it grows (an n·p term); the family fits it, not exactly.
+    assert!(best["r_squared"].as_f64().unwrap() > 0.9, "{best}");
+    let prediction = json["predictions"][0]["time"].as_f64().unwrap();
+    let largest_measured =
+        json["samples"].as_array().unwrap().iter().map(|s| s["time"].as_f64().unwrap()).fold(0.0, f64::max);
+    assert!(prediction > largest_measured, "a larger ring takes longer: {prediction} vs {largest_measured}");
+
+    let out = fit(&["--vars", "dims,message_bytes"]);
+    let stdout = text(&out).0;
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(
+        stdout.contains("makespan_ps against p = template.dims, n = workload.message_bytes (12 runs fitted"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("makespan_ps ≈ ") && stdout.contains("R² "), "{stdout}");
+    let out = fit(&["--vars", "p,n"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).1.contains("no variable `p`; its variables are: template.dims, workload.message_bytes"),
+        "{}",
+        text(&out).1
+    );
 }

@@ -7,12 +7,14 @@
 //! - [`state`]: what the panels share (selection, hierarchy path, log, settings).
 //! - [`run`]: simulation runs from the editor (settings, the worker, finished runs, trace files).
 //! - [`replay`]: the data the animator and the timing diagram read.
+//! - [`experiments`]: the experiments view (sweep builder, background sweep, results, plots).
 //! - [`library`]: the project library (sled store) as the editor sees it, and its store calls.
 //! - [`tasks`]: background work reporting through a channel; [`examples`]: `projects/` embedded.
 
 pub mod command;
 pub mod document;
 pub mod examples;
+pub mod experiments;
 pub mod library;
 pub mod replay;
 pub mod run;

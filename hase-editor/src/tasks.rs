@@ -11,6 +11,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use hase_engine::model::Project;
 
 use crate::document::NetworkId;
+use crate::experiments::ExperimentFile;
 use crate::run::ReplayFile;
 
 /// What a file chosen in a dialog is for.
@@ -54,6 +55,8 @@ pub enum FileTarget {
     Project(FilePurpose),
     /// Exports of the timing diagram, a project to compare with, a trace to open.
     Replay(ReplayFile),
+    /// Specs, exports and imports of the experiments view.
+    Experiment(crate::experiments::ExperimentFile),
 }
 
 /// A file dialog to open.
@@ -91,7 +94,27 @@ impl FileRequest {
             self.target,
             FileTarget::Project(FilePurpose::SaveProjectAs | FilePurpose::ExportRon { .. })
                 | FileTarget::Replay(ReplayFile::ExportPng | ReplayFile::ExportCsv(_))
+                | FileTarget::Experiment(
+                    ExperimentFile::SaveSpec
+                        | ExperimentFile::ExportCsv(_)
+                        | ExperimentFile::ExportRon(_)
+                        | ExperimentFile::PlotPng
+                        | ExperimentFile::PlotCsv(_)
+                )
         )
+    }
+
+    /// A dialog for a file of the experiments view.
+    pub fn experiment(purpose: ExperimentFile) -> Self {
+        let extension = match &purpose {
+            ExperimentFile::SaveSpec
+            | ExperimentFile::LoadSpec
+            | ExperimentFile::ExportRon(_)
+            | ExperimentFile::Import => "ron",
+            ExperimentFile::ExportCsv(_) | ExperimentFile::PlotCsv(_) => "csv",
+            ExperimentFile::PlotPng => "png",
+        };
+        FileRequest { target: FileTarget::Experiment(purpose), extensions: vec![extension.to_string()] }
     }
 
     /// The file name a save dialog suggests.
@@ -101,6 +124,11 @@ impl FileRequest {
             FileTarget::Project(FilePurpose::ExportRon { file_name }) => Some(file_name.clone()),
             FileTarget::Replay(ReplayFile::ExportPng) => Some("timing.png".into()),
             FileTarget::Replay(ReplayFile::ExportCsv(_)) => Some("interval.csv".into()),
+            FileTarget::Experiment(ExperimentFile::SaveSpec) => Some("experiment.sweep.ron".into()),
+            FileTarget::Experiment(ExperimentFile::ExportCsv(id)) => Some(format!("experiment-{id}.csv")),
+            FileTarget::Experiment(ExperimentFile::ExportRon(id)) => Some(format!("experiment-{id}.ron")),
+            FileTarget::Experiment(ExperimentFile::PlotPng) => Some("plot.png".into()),
+            FileTarget::Experiment(ExperimentFile::PlotCsv(_)) => Some("plot.csv".into()),
             _ => None,
         }
     }

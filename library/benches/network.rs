@@ -4,8 +4,10 @@
 //!   packet-hops per second (packets forwarded by routers, summed), 1 KiB messages in 256-byte packets;
 //! - an allreduce of 1 MiB on 64 ranks of a 4-ary 3-tree fat tree, 100 iterations: wall time and
 //!   events per second (4 KiB packets);
-//! - memory per entity of a 65,536-node (256×256) torus: resident memory added by elaborating and by
-//!   building the simulation, divided by its 131,072 entities (printed once, read from /proc).
+//! - memory per entity of a 65,536-node (256×256) torus running the periodic halo exchange (one
+//!   iteration of 4 KiB faces): resident memory added by elaborating, by building the simulation and
+//!   at the run's peak, divided by its 131,072 entities (printed once, read from /proc; measured
+//!   first, before any other benchmark has touched the heap).
 
 #![allow(missing_docs, reason = "criterion's macros generate undocumented items")]
 #![allow(
@@ -16,7 +18,7 @@
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use hase_engine::kernel::{SimConfig, Simulation};
+use hase_engine::kernel::{RunControl, RunOutcome, SimConfig, Simulation};
 use hase_engine::model::{ParamValue, Project, Workload};
 use hase_engine::time::SimTime;
 use hase_entities::factory::{BuildInputs, build_behaviours};
@@ -86,19 +88,45 @@ fn allreduce_fat_tree(c: &mut Criterion) {
     group.finish();
 }
 
-fn resident_bytes() -> u64 {
-    std::fs::read_to_string("/proc/self/statm")
-        .ok()
-        .and_then(|s| s.split_whitespace().nth(1).and_then(|v| v.parse::<u64>().ok()))
-        .map_or(0, |pages| pages * 4096)
+/// Resident and peak resident bytes of this process (`VmRSS`, `VmHWM` in /proc/self/status).
+fn memory_status() -> (u64, u64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<u64>().ok())
+            .map_or(0, |kib| kib * 1024)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// Reset the peak resident figure to the current one (Linux: `5` into /proc/self/clear_refs).
+fn reset_peak() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+fn halo_torus(x: u32, y: u32) -> Project {
+    let workload = program(
+        "halo2d",
+        &[
+            ("periodic", ParamValue::Bool(true)),
+            ("iterations", ParamValue::Int(1)),
+            ("face_bytes", ParamValue::Int(4096)),
+            ("compute_time", ParamValue::Time(SimTime::from_us(1))),
+        ],
+    );
+    project(Topology::Torus2D { x, y }, "store_and_forward", 1024, workload)
 }
 
 fn memory_per_entity(c: &mut Criterion) {
-    let p = project(Topology::Torus2D { x: 256, y: 256 }, "store_and_forward", 1024, Workload::Idle);
+    let p = halo_torus(256, 256);
     let registry = registry_for(&p);
-    let before = resident_bytes();
+    reset_peak();
+    let (before, _) = memory_status();
     let model = Arc::new(elaborate_project(&p).unwrap());
-    let elaborated = resident_bytes();
+    let (elaborated, _) = memory_status();
     let built = build_behaviours(&BuildInputs {
         model: &model,
         registry: &registry,
@@ -107,21 +135,27 @@ fn memory_per_entity(c: &mut Criterion) {
         placement: &p.placement,
     })
     .unwrap();
-    let sim = Simulation::new(model.clone(), built.behaviours, SimConfig::default()).unwrap();
-    let simulating = resident_bytes();
+    let mut sim = Simulation::with_store(model.clone(), built.behaviours, SimConfig::default()).unwrap();
+    let (built_rss, _) = memory_status();
+    let outcome = sim.run(RunControl::default());
+    let (_, peak) = memory_status();
+    let events = sim.events();
+    let report = sim.finish(outcome);
+    assert_eq!(report.outcome, RunOutcome::Completed, "the halo exchange must finish");
     let n = model.entities.len() as u64;
     eprintln!(
-        "torus 256x256: {n} entities; elaborated model {} B/entity, kernel + behaviours {} B/entity, total {} B/entity",
+        "torus 256x256 halo: {n} entities, {events} events; elaborated model {} B/entity, kernel + behaviours {} B/entity, \
+         peak while running {} B/entity",
         (elaborated - before) / n,
-        (simulating - elaborated) / n,
-        (simulating - before) / n
+        (built_rss - elaborated) / n,
+        (peak - before) / n
     );
-    drop(sim);
+    drop(report);
     let mut group = c.benchmark_group("torus256x256_build");
     group.sample_size(10);
     group.bench_function("elaborate", |b| b.iter(|| elaborate_project(&p).unwrap().entities.len()));
     group.finish();
 }
 
-criterion_group!(benches, torus_traffic, allreduce_fat_tree, memory_per_entity);
+criterion_group!(benches, memory_per_entity, torus_traffic, allreduce_fat_tree);
 criterion_main!(benches);

@@ -4,10 +4,16 @@
 //! store.
 
 pub mod catalogue;
+pub mod check_levels;
+pub mod datasheet;
 pub mod examples;
 pub mod experiment;
+pub mod fit;
 pub mod import;
+pub mod mpi;
 pub mod overrides;
+pub mod reads;
 pub mod runner;
+pub mod stats_csv;
 pub mod store;
 pub mod workload_trace;

@@ -149,6 +149,17 @@ pub fn check_project(project: &Project, base_dir: &Path) -> Result<Checked, RunE
 pub fn run_project(
     project: &Project,
     options: &RunOptions,
+    progress: impl FnMut(Progress),
+) -> Result<RunResult, RunError> {
+    run_project_into(project, options, None, progress)
+}
+
+/// Run `project` as [`run_project`] does, also writing the trace (at the run's level) into `sink`
+/// as the run goes: what the editor's worker uses to build its replay model while it runs.
+pub fn run_project_into(
+    project: &Project,
+    options: &RunOptions,
+    sink: Option<Box<dyn TraceSink>>,
     mut progress: impl FnMut(Progress),
 ) -> Result<RunResult, RunError> {
     let registry = registry_for(project);
@@ -180,11 +191,12 @@ pub fn run_project(
     if options.fingerprint {
         sinks.push(Box::new(fingerprint.clone()));
     }
+    sinks.extend(sink);
     let sink: Option<Box<dyn TraceSink>> =
         if sinks.is_empty() { None } else { Some(Box::new(TeeSink(sinks))) };
     let live_values = options.live_values.unwrap_or_else(|| displays_live_values(project));
     let config = SimConfig { seed, level, sink, live_values };
-    let mut sim = Simulation::new(model.clone(), built.behaviours, config)?;
+    let mut sim = Simulation::with_store(model.clone(), built.behaviours, config)?;
     let control = RunControl {
         until: options.until.or(project.settings.until),
         cancel: options.cancel.as_deref(),

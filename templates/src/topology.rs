@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::spec::TemplateError;
 
 /// Largest number of processors a template generates.
-pub const MAX_ENDPOINTS: u64 = 1 << 20;
+pub use hase_engine::limits::MAX_TEMPLATE_ENDPOINTS as MAX_ENDPOINTS;
 
 /// A topology with its dimensions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,6 +1,8 @@
 //! Helpers for the end-to-end tests: where the example projects live, running a project to a
 //! result, and building small projects in code for the closed-form oracles.
 
+pub mod fuzz;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

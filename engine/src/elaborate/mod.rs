@@ -12,6 +12,7 @@ pub use flat::{
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::limits::{MAX_ENTITIES, MAX_NESTING_DEPTH};
 use crate::model::{AbstractionLevel, EntityType, Network, ParamValue, PortRef, Project, TypeRegistry};
 use crate::validate::{ValidationErrors, join_path, validate_project};
 
@@ -38,6 +39,7 @@ pub fn elaborate(project: &Project, registry: &TypeRegistry) -> Result<FlatModel
         registry,
         model: FlatModel { project: project.name.clone(), ..FlatModel::default() },
         shared: BTreeMap::new(),
+        depth: 0,
     };
     b.model.scopes.push(Scope { path: String::new(), routing: project.network.routing.clone() });
     b.network(&project.network, "", None, 0)?;
@@ -62,6 +64,7 @@ pub fn elaborate_type(
         registry,
         model: FlatModel { project: type_name.to_string(), ..FlatModel::default() },
         shared: BTreeMap::new(),
+        depth: 0,
     };
     b.model.scopes.push(Scope { path: String::new(), routing: compound.network.routing.clone() });
     let ends = b.network(&compound.network, "", None, 0)?;
@@ -82,6 +85,8 @@ struct Builder<'a> {
     model: FlatModel,
     /// Per type: its parameter defaults and state names, shared by all its instances.
     shared: BTreeMap<String, SharedByType>,
+    /// Compound levels entered (bounded: [`elaborate_type`] runs without validation).
+    depth: usize,
 }
 
 impl Builder<'_> {
@@ -121,7 +126,16 @@ impl Builder<'_> {
                 self.model
                     .scopes
                     .push(Scope { path: path.clone(), routing: compound.network.routing.clone() });
-                let inner = self.network(&compound.network, &path, Some(gid), sid)?;
+                if self.depth >= MAX_NESTING_DEPTH {
+                    return Err(ElabError::At {
+                        path,
+                        message: format!("compound types nest deeper than the limit of {MAX_NESTING_DEPTH}"),
+                    });
+                }
+                self.depth += 1;
+                let inner = self.network(&compound.network, &path, Some(gid), sid);
+                self.depth -= 1;
+                let inner = inner?;
                 for export in &compound.exports {
                     let end = inner.get(&export.inner).copied().ok_or_else(|| ElabError::At {
                         path: format!("{path}.{}", export.outer),
@@ -130,6 +144,15 @@ impl Builder<'_> {
                     ends.insert(PortRef::new(name, &export.outer), end);
                 }
             } else {
+                if self.model.entities.len() as u64 >= MAX_ENTITIES {
+                    return Err(ElabError::At {
+                        path,
+                        message: format!("more simulated entities than the limit of {MAX_ENTITIES}"),
+                    });
+                }
+                if let Err(e) = ty.check_port_counts(&inst.params) {
+                    return Err(ElabError::At { path, message: e.to_string() });
+                }
                 let id = self.model.entities.len() as EntityId;
                 let (defaults, states) = self
                     .shared

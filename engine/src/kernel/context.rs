@@ -186,6 +186,12 @@ impl<M: Message> Ctx<'_, M> {
         self.core.stats.latency(latency);
     }
 
+    /// Record the end-to-end latency of a message from rank `src` to rank `dst`, for the overall
+    /// histogram and the per-pair figures.
+    pub fn record_pair_latency(&mut self, src: u32, dst: u32, latency: SimTime) {
+        self.core.stats.pair_latency(src, dst, latency);
+    }
+
     /// Ask the run to stop after this event (e.g. a model that detected an unrecoverable condition).
     pub fn request_stop(&mut self) {
         self.core.stop_requested = true;

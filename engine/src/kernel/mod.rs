@@ -7,6 +7,7 @@ mod outcome;
 pub mod queue;
 pub mod rng;
 mod sim;
+mod store;
 
 pub use behaviour::{Behaviour, Message};
 pub use context::{Ctx, SendInfo};
@@ -14,7 +15,8 @@ pub use outcome::{
     BlockedEntity, BuildError, DeadlockReport, Progress, RunControl, RunOutcome, RunReport, SimConfig,
 };
 pub use rng::{EntityRng, entity_rng, path_hash};
-pub use sim::Simulation;
+pub use sim::{BoxedBehaviours, Simulation};
+pub use store::{BehaviourStore, Slot, Slots, Visit};
 
 #[cfg(test)]
 mod tests;

@@ -5,11 +5,18 @@
 //!
 //! Why a radix heap: in discrete-event simulation no event is ever scheduled before the last one
 //! popped, which is the monotone property a radix heap needs. Pushes go to the bucket named by the
-//! highest bit in which the time differs from the last popped time; a pop empties the lowest
+//! highest bit in which the time differs from the last popped time; a refill empties the lowest
 //! non-empty bucket by redistributing it below the new minimum. Each event moves down at most 64
-//! times, and buckets are contiguous vectors, so large queues (a million pending events) keep their
+//! times, and buckets are contiguous blocks, so large queues (a million pending events) keep their
 //! speed where a binary heap thrashes the cache (see the brief §4 and the PHOLD benchmark).
 //! Events equal to the current minimum wait in `current`, sorted by `seq`.
+//!
+//! Memory: a bucket is a chain of fixed-size blocks drawn from one pool shared by all buckets. A
+//! block goes back to the pool as soon as a refill has drained it, and the pool keeps only a
+//! fraction of the blocks in use, so the queue holds about its pending entries plus one partly
+//! filled block per non-empty bucket (a bucket of plain vectors would keep the largest size each
+//! bucket ever reached). A bit mask of non-empty buckets finds the lowest one without a scan, and
+//! the refill that `peek_time` does is the one `pop` then uses (one search per event).
 //!
 //! Payloads live inside the queue entries rather than in a side table: a pop then reads only memory
 //! the heap already streams through, instead of a random access into a large slab per event.
@@ -27,14 +34,26 @@ pub struct QueuedEvent<P> {
     pub payload: P,
 }
 
+/// Entries per block.
+const BLOCK: usize = 512;
+
+type Block<P> = Vec<QueuedEvent<P>>;
+
 /// Monotone radix heap keyed by `time`, ties by `seq`.
 #[derive(Debug)]
 pub struct EventQueue<P> {
     last: u64,
     /// Events whose time equals `last`, in `seq` order.
     current: VecDeque<QueuedEvent<P>>,
-    /// `buckets[i]` holds times whose highest bit differing from `last` is bit `i`.
-    buckets: Vec<Vec<QueuedEvent<P>>>,
+    /// `buckets[i]` holds times whose highest bit differing from `last` is bit `i`, as a chain of
+    /// blocks (only the last one may be partly filled).
+    buckets: [Vec<Block<P>>; 64],
+    /// Bit `i` set: bucket `i` is not empty.
+    occupied: u64,
+    /// Empty blocks, each with room for `BLOCK` entries.
+    pool: Vec<Block<P>>,
+    /// Blocks held by buckets.
+    blocks_in_use: usize,
     len: usize,
     scratch: Vec<QueuedEvent<P>>,
 }
@@ -45,13 +64,35 @@ impl<P> Default for EventQueue<P> {
     }
 }
 
+/// Put `event` into bucket `index`, taking a block from `pool` when the last one is full.
+fn file<P>(
+    bucket: &mut Vec<Block<P>>,
+    pool: &mut Vec<Block<P>>,
+    blocks_in_use: &mut usize,
+    event: QueuedEvent<P>,
+) {
+    if let Some(last) = bucket.last_mut()
+        && last.len() < BLOCK
+    {
+        last.push(event);
+        return;
+    }
+    let mut block = pool.pop().unwrap_or_else(|| Vec::with_capacity(BLOCK));
+    block.push(event);
+    bucket.push(block);
+    *blocks_in_use += 1;
+}
+
 impl<P> EventQueue<P> {
     /// An empty queue at time zero.
     pub fn new() -> Self {
         EventQueue {
             last: 0,
             current: VecDeque::new(),
-            buckets: (0..64).map(|_| Vec::new()).collect(),
+            buckets: std::array::from_fn(|_| Vec::new()),
+            occupied: 0,
+            pool: Vec::new(),
+            blocks_in_use: 0,
             len: 0,
             scratch: Vec::new(),
         }
@@ -67,59 +108,101 @@ impl<P> EventQueue<P> {
         self.len == 0
     }
 
-    /// The time of the last popped event (the monotone floor for pushes).
+    /// The monotone floor for pushes: the time of the last popped event, or of the earliest pending
+    /// one once `peek_time` (or `pop_at_or_before`) has looked at it.
     pub fn floor(&self) -> u64 {
         self.last
     }
 
-    /// Schedule an event. `event.time` must not be earlier than the last popped time and `seq` must
-    /// exceed every `seq` pushed before; the kernel guarantees both.
+    /// Schedule an event. `event.time` must not be earlier than [`EventQueue::floor`] and `seq` must
+    /// exceed every `seq` pushed before; the kernel guarantees both (it only schedules while
+    /// handling an event, at or after that event's time).
     pub fn push(&mut self, event: QueuedEvent<P>) {
         debug_assert!(event.time >= self.last, "event scheduled in the past");
         self.len += 1;
         if event.time == self.last {
             self.current.push_back(event);
         } else {
-            let bucket = 63 - (event.time ^ self.last).leading_zeros() as usize;
-            self.buckets[bucket].push(event);
+            let index = 63 - (event.time ^ self.last).leading_zeros() as usize;
+            self.occupied |= 1 << index;
+            file(&mut self.buckets[index], &mut self.pool, &mut self.blocks_in_use, event);
         }
+    }
+
+    /// Make `current` hold the earliest events (if any are pending); false if nothing is.
+    fn refill(&mut self) -> bool {
+        if !self.current.is_empty() {
+            return true;
+        }
+        if self.occupied == 0 {
+            return false;
+        }
+        let index = self.occupied.trailing_zeros() as usize;
+        self.occupied &= !(1 << index);
+        let blocks = std::mem::take(&mut self.buckets[index]);
+        let min = blocks.iter().flat_map(|b| b.iter().map(|e| e.time)).min().unwrap_or(self.last);
+        self.last = min;
+        self.scratch.clear();
+        for mut block in blocks {
+            for e in block.drain(..) {
+                if e.time == min {
+                    self.scratch.push(e);
+                } else {
+                    let b = 63 - (e.time ^ min).leading_zeros() as usize;
+                    debug_assert!(b < index);
+                    self.occupied |= 1 << b;
+                    file(&mut self.buckets[b], &mut self.pool, &mut self.blocks_in_use, e);
+                }
+            }
+            // The drained block is free at once: the next one's events may reuse it.
+            self.blocks_in_use -= 1;
+            self.pool.push(block);
+        }
+        // Keep a fraction of the blocks in use as spare; give the rest back.
+        let spare = self.blocks_in_use / 8 + 64;
+        if self.pool.len() > spare {
+            self.pool.truncate(spare);
+        }
+        if self.scratch.len() > 1 {
+            self.scratch.sort_unstable_by_key(|e| e.seq);
+        }
+        self.current.extend(self.scratch.drain(..));
+        if self.scratch.capacity() > 4 * BLOCK {
+            self.scratch.shrink_to(BLOCK);
+        }
+        true
     }
 
     /// The earliest event, by `(time, seq)`.
     pub fn pop(&mut self) -> Option<QueuedEvent<P>> {
-        if let Some(e) = self.current.pop_front() {
-            self.len -= 1;
-            return Some(e);
-        }
-        let index = self.buckets.iter().position(|b| !b.is_empty())?;
-        let mut bucket = std::mem::take(&mut self.buckets[index]);
-        let min = bucket.iter().map(|e| e.time).min().unwrap_or(self.last);
-        self.last = min;
-        self.scratch.clear();
-        for e in bucket.drain(..) {
-            if e.time == min {
-                self.scratch.push(e);
-            } else {
-                let b = 63 - (e.time ^ min).leading_zeros() as usize;
-                debug_assert!(b < index);
-                self.buckets[b].push(e);
+        if !self.refill() {
+            if self.current.capacity() > 4 * BLOCK {
+                self.current.shrink_to(BLOCK);
             }
+            return None;
         }
-        // Give the emptied vector back so its capacity is reused.
-        self.buckets[index] = bucket;
-        self.scratch.sort_unstable_by_key(|e| e.seq);
-        self.current.extend(self.scratch.drain(..));
         self.len -= 1;
         self.current.pop_front()
     }
 
-    /// The time of the earliest pending event without removing it.
-    pub fn peek_time(&self) -> Option<u64> {
-        if !self.current.is_empty() {
-            return Some(self.last);
-        }
-        let index = self.buckets.iter().position(|b| !b.is_empty())?;
-        self.buckets[index].iter().map(|e| e.time).min()
+    /// The earliest event if its time is at or before `limit` (one search for both questions).
+    pub fn pop_at_or_before(&mut self, limit: u64) -> Option<QueuedEvent<P>> {
+        if self.refill() && self.last <= limit { self.pop() } else { None }
+    }
+
+    /// The time of the earliest pending event without removing it (it moves to the front, so the
+    /// next `pop` does no further search).
+    pub fn peek_time(&mut self) -> Option<u64> {
+        self.refill().then_some(self.last)
+    }
+
+    /// Bytes the queue holds for its entries (capacity of every buffer, spare room included).
+    pub fn allocated_bytes(&self) -> usize {
+        let entries = self.current.capacity()
+            + self.scratch.capacity()
+            + (self.blocks_in_use + self.pool.len()) * BLOCK;
+        entries * std::mem::size_of::<QueuedEvent<P>>()
+            + self.buckets.iter().map(Vec::capacity).sum::<usize>() * std::mem::size_of::<Block<P>>()
     }
 }
 
@@ -140,6 +223,43 @@ mod tests {
         assert_eq!(order, vec![1, 3, 0, 2, 4]);
     }
 
+    /// A million pending events cost about their own size; once popped, the memory goes back
+    /// (only a bounded pool of spare blocks stays).
+    #[test]
+    fn memory_follows_the_pending_events() {
+        let entry = std::mem::size_of::<QueuedEvent<u32>>();
+        let constant = (2 * 64 + 8) * BLOCK * entry + 64 * 64 * std::mem::size_of::<Block<u32>>();
+        let mut q = EventQueue::new();
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let mut seq = 0;
+        let mut now = 0;
+        let mut peak = 0;
+        // Churn as a simulation does: pop one, push one later, with a million pending.
+        for _ in 0..1_000_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            q.push(QueuedEvent { time: x % 1_000_000_000, seq, payload: 0u32 });
+            seq += 1;
+        }
+        for _ in 0..2_000_000 {
+            let e = q.pop().unwrap();
+            now = e.time;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            q.push(QueuedEvent { time: now + x % 1_000_000_000, seq, payload: 0u32 });
+            seq += 1;
+            peak = peak.max(q.allocated_bytes());
+        }
+        assert!(peak <= 1_000_000 * entry * 9 / 8 + constant, "peak {peak} B for a million events");
+        while let Some(e) = q.pop() {
+            assert!(e.time >= now);
+            now = e.time;
+        }
+        assert!(q.allocated_bytes() <= constant, "{} B kept after emptying", q.allocated_bytes());
+    }
+
     proptest! {
         /// Interleaved pushes and pops (pushes never before the floor, as in a simulation) come out
         /// exactly as a binary heap ordered by (time, seq) would give them.
@@ -156,7 +276,7 @@ mod tests {
                     prop_assert_eq!(a.map(|e| (e.time, e.seq)), b);
                     if let Some(e) = a { now = e.time; }
                 } else {
-                    let time = now + delay * spread;
+                    let time = now.max(q.floor()) + delay * spread;
                     q.push(QueuedEvent { time, seq, payload: 0u32 });
                     h.push(Reverse((time, seq)));
                     seq += 1;

@@ -15,6 +15,7 @@ use super::outcome::{
 };
 use super::queue::{EventQueue, QueuedEvent};
 use super::rng::{EntityRng, entity_rng};
+use super::store::{BehaviourStore, Slots, Visit};
 use crate::elaborate::{Endpoint, EntityId, FlatModel, PortIndex};
 use crate::stats::{LinkFigures, StatsCollector};
 use crate::time::SimTime;
@@ -181,30 +182,77 @@ impl<M: Message> Core<M> {
     }
 }
 
-/// One entity's behaviour and random stream, side by side so an event touches one cache line.
-struct Slot<M: Message> {
-    behaviour: Box<dyn Behaviour<M>>,
-    rng: EntityRng,
-}
+/// The general store: one boxed behaviour per entity.
+pub type BoxedBehaviours<M> = Slots<Box<dyn Behaviour<M>>>;
 
-/// A running simulation.
-pub struct Simulation<M: Message> {
+/// A running simulation. `S` keeps the behaviours (see [`BehaviourStore`]); the default holds one
+/// box per entity, a model crate's own store keeps them contiguous by kind.
+pub struct Simulation<M: Message, S: BehaviourStore<M> = BoxedBehaviours<M>> {
     core: Core<M>,
-    slots: Vec<Slot<M>>,
+    store: S,
     wall_start: Instant,
     seed: u64,
 }
 
 impl<M: Message> Simulation<M> {
-    /// Wire the kernel for `model` with one behaviour per entity (same order), write the trace header
-    /// and run every behaviour's `init` at time zero.
+    /// Wire the kernel for `model` with one boxed behaviour per entity (same order), write the
+    /// trace header and run every behaviour's `init` at time zero.
     pub fn new(
         model: Arc<FlatModel>,
         behaviours: Vec<Box<dyn Behaviour<M>>>,
         config: SimConfig,
     ) -> Result<Self, BuildError> {
-        if behaviours.len() != model.entities.len() {
-            return Err(BuildError::Count { behaviours: behaviours.len(), entities: model.entities.len() });
+        Simulation::with_store(model, behaviours.into_iter().collect(), config)
+    }
+}
+
+/// The kernel's visit for one event: deliver a message or fire a timer.
+struct Deliver<'a, M: Message> {
+    core: &'a mut Core<M>,
+    target: EntityId,
+    time: u64,
+    pending: Pending<M>,
+}
+
+impl<M: Message> Visit<M> for Deliver<'_, M> {
+    type Output = ();
+    #[inline]
+    fn visit<B: Behaviour<M> + ?Sized>(self, behaviour: &mut B, rng: &mut EntityRng) {
+        let Deliver { core, target, time, pending } = self;
+        if let Some(msg) = pending.msg {
+            let port = pending.port;
+            if pending.flags & LINKED != 0 {
+                core.stats.received(target, port, msg.size_bytes());
+            }
+            let mut ctx = Ctx { core, me: target, tail: SimTime(pending.extra), rng };
+            behaviour.on_message(&mut ctx, port, msg);
+        } else {
+            let mut ctx = Ctx { core, me: target, tail: SimTime(time), rng };
+            behaviour.on_timer(&mut ctx, pending.extra);
+        }
+    }
+}
+
+/// The kernel's visit at time zero: run `init`.
+struct Init<'a, M: Message> {
+    core: &'a mut Core<M>,
+    target: EntityId,
+}
+
+impl<M: Message> Visit<M> for Init<'_, M> {
+    type Output = ();
+    fn visit<B: Behaviour<M> + ?Sized>(self, behaviour: &mut B, rng: &mut EntityRng) {
+        let mut ctx = Ctx { core: self.core, me: self.target, tail: SimTime::ZERO, rng };
+        behaviour.init(&mut ctx);
+    }
+}
+
+impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
+    /// Wire the kernel for `model` with the behaviours of `store` (one per entity, by entity id),
+    /// seed every entity's stream, write the trace header and run every `init` at time zero.
+    pub fn with_store(model: Arc<FlatModel>, mut store: S, config: SimConfig) -> Result<Self, BuildError> {
+        if store.len() != model.entities.len() {
+            return Err(BuildError::Count { behaviours: store.len(), entities: model.entities.len() });
         }
         let mut port_base = Vec::with_capacity(model.entities.len() + 1);
         let mut total = 0u32;
@@ -240,10 +288,12 @@ impl<M: Message> Simulation<M> {
         let stats = StatsCollector::new(&model, &port_base);
         let mut sink = config.sink;
         if let Some(s) = sink.as_mut() {
-            let params: Vec<Vec<String>> = behaviours.iter().map(|b| b.traced_params()).collect();
+            let params: Vec<Vec<String>> =
+                (0..store.len()).map(|i| store.get(i as EntityId).traced_params()).collect();
             let header = model.trace_header(config.seed, config.level.get(), &params);
             s.header(&header).map_err(|e| BuildError::Trace(e.to_string()))?;
         }
+        store.seed_streams(&mut |entity| entity_rng(config.seed, &model.entities[entity as usize].path));
         let core = Core {
             model,
             now: SimTime::ZERO,
@@ -261,15 +311,10 @@ impl<M: Message> Simulation<M> {
             dropped: 0,
             stop_requested: false,
         };
-        let slots = behaviours
-            .into_iter()
-            .zip(&core.model.entities)
-            .map(|(behaviour, e)| Slot { behaviour, rng: entity_rng(config.seed, &e.path) })
-            .collect();
-        let mut sim = Simulation { core, slots, wall_start: Instant::now(), seed: config.seed };
+        let mut sim = Simulation { core, store, wall_start: Instant::now(), seed: config.seed };
         // Delivery modes first, so no init can send before a receiver has declared its mode.
-        for (i, slot) in sim.slots.iter().enumerate() {
-            let b = &slot.behaviour;
+        for i in 0..sim.store.len() {
+            let b = sim.store.get(i as EntityId);
             let ports = sim.core.model.entities[i].ports.len();
             for port in 0..ports as PortIndex {
                 if b.head_delivery(port)
@@ -279,12 +324,16 @@ impl<M: Message> Simulation<M> {
                 }
             }
         }
-        for (i, slot) in sim.slots.iter_mut().enumerate() {
-            let mut ctx =
-                Ctx { core: &mut sim.core, me: i as EntityId, tail: SimTime::ZERO, rng: &mut slot.rng };
-            slot.behaviour.init(&mut ctx);
+        for i in 0..sim.store.len() {
+            let target = i as EntityId;
+            sim.store.visit(target, Init { core: &mut sim.core, target });
         }
         Ok(sim)
+    }
+
+    /// The behaviours (to read their state after a run).
+    pub fn store(&self) -> &S {
+        &self.store
     }
 
     /// Current simulated time.
@@ -302,6 +351,12 @@ impl<M: Message> Simulation<M> {
         self.core.queue.len()
     }
 
+    /// Bytes the kernel holds for pending events (queue buffers with their spare room, payloads
+    /// included): divided by `pending()` it is the memory per pending event.
+    pub fn pending_bytes(&self) -> usize {
+        self.core.queue.allocated_bytes()
+    }
+
     /// The model being simulated.
     pub fn model(&self) -> &FlatModel {
         &self.core.model
@@ -309,34 +364,31 @@ impl<M: Message> Simulation<M> {
 
     /// Run one event. Returns false if nothing was pending.
     pub fn step(&mut self) -> bool {
-        let Some(event) = self.core.queue.pop() else {
-            return false;
-        };
-        self.core.now = SimTime(event.time);
-        let pending = event.payload;
-        self.core.events += 1;
-        let target = pending.target;
-        let Slot { behaviour, rng } = &mut self.slots[target as usize];
-        if let Some(msg) = pending.msg {
-            let port = pending.port;
-            if pending.flags & LINKED != 0 {
-                self.core.stats.received(target, port, msg.size_bytes());
+        match self.core.queue.pop() {
+            Some(event) => {
+                self.handle(event);
+                true
             }
-            let mut ctx = Ctx { core: &mut self.core, me: target, tail: SimTime(pending.extra), rng };
-            behaviour.on_message(&mut ctx, port, msg);
-        } else {
-            let mut ctx = Ctx { core: &mut self.core, me: target, tail: SimTime(event.time), rng };
-            behaviour.on_timer(&mut ctx, pending.extra);
+            None => false,
         }
-        true
+    }
+
+    #[inline]
+    fn handle(&mut self, event: QueuedEvent<Pending<M>>) {
+        self.core.now = SimTime(event.time);
+        self.core.events += 1;
+        let target = event.payload.target;
+        let deliver = Deliver { core: &mut self.core, target, time: event.time, pending: event.payload };
+        self.store.visit(target, deliver);
     }
 
     /// Run every event at or before `until`; afterwards the clock reads `until` if it was reached.
     /// Returns the number of events handled.
     pub fn step_until(&mut self, until: SimTime) -> u64 {
         let before = self.core.events;
-        while self.core.queue.peek_time().is_some_and(|t| t <= until.as_ps()) && !self.core.stop_requested {
-            self.step();
+        while !self.core.stop_requested {
+            let Some(event) = self.core.queue.pop_at_or_before(until.as_ps()) else { break };
+            self.handle(event);
         }
         if self.core.now < until && !self.core.stop_requested {
             self.core.now = until;
@@ -353,16 +405,17 @@ impl<M: Message> Simulation<M> {
             if self.core.stop_requested {
                 return RunOutcome::Cancelled;
             }
-            let Some(next) = self.core.queue.peek_time() else {
-                break;
-            };
-            if until.is_some_and(|u| next > u.as_ps()) {
+            let limit = until.map_or(u64::MAX, SimTime::as_ps);
+            let Some(event) = self.core.queue.pop_at_or_before(limit) else {
+                if self.core.queue.is_empty() {
+                    break;
+                }
                 if let Some(u) = until {
                     self.core.now = self.core.now.max(u);
                 }
                 return RunOutcome::ReachedUntil;
-            }
-            self.step();
+            };
+            self.handle(event);
             countdown -= 1;
             if countdown == 0 {
                 countdown = check_every;
@@ -391,10 +444,8 @@ impl<M: Message> Simulation<M> {
 
     /// Entities that have not finished, with what they wait for.
     pub fn blocked(&self) -> Vec<BlockedEntity> {
-        self.slots
-            .iter()
-            .map(|s| &s.behaviour)
-            .enumerate()
+        (0..self.store.len())
+            .map(|i| (i, self.store.get(i as EntityId)))
             .filter(|(_, b)| !b.is_finished())
             .map(|(i, b)| {
                 let e = &self.core.model.entities[i];
@@ -419,7 +470,7 @@ impl<M: Message> Simulation<M> {
         let now = self.core.now;
         let wall = self.wall_start.elapsed().as_secs_f64();
         let summaries: Vec<Vec<(String, TraceValue)>> =
-            self.slots.iter().map(|s| s.behaviour.summary()).collect();
+            (0..self.store.len()).map(|i| self.store.get(i as EntityId).summary()).collect();
         let figures: Vec<LinkFigures> = self
             .core
             .link_dirs

@@ -1,6 +1,7 @@
 //! The document model: entity types, instances, links, compounds, layout, workload, rank placement
 //! and run settings, with RON (de)serialisation and schema versions.
 
+pub mod atomic;
 pub mod generator;
 pub mod layout;
 pub mod network;
@@ -23,4 +24,6 @@ pub use routing::{DownChoice, Routing, UpChoice};
 pub use schema::{
     ProjectFileError, load_project, project_from_ron, project_to_ron, save_project, write_atomic,
 };
-pub use types::{CompoundDef, ConcretePort, Direction, EntityType, PortCount, PortDef, PortExport};
+pub use types::{
+    CompoundDef, ConcretePort, Direction, EntityType, PortCount, PortCountError, PortDef, PortExport,
+};

@@ -290,6 +290,14 @@ pub enum ParamError {
         /// The allowed choices.
         choices: Vec<String>,
     },
+    /// An array longer than [`MAX_ARRAY_LEN`](crate::limits::MAX_ARRAY_LEN).
+    #[error("an array of {got} elements; the limit is {limit}")]
+    ArrayTooLong {
+        /// Given length.
+        got: usize,
+        /// The limit.
+        limit: u64,
+    },
     /// An array of the wrong length.
     #[error("expected {expected} elements, got {got}")]
     WrongLength {
@@ -437,7 +445,9 @@ fn split_list(text: &str) -> impl Iterator<Item = &str> {
 }
 
 fn check_len(expected: Option<usize>, got: usize) -> Result<(), ParamError> {
+    let limit = crate::limits::MAX_ARRAY_LEN;
     match expected {
+        _ if got as u64 > limit => Err(ParamError::ArrayTooLong { got, limit }),
         Some(n) if n != got => Err(ParamError::WrongLength { expected: n, got }),
         _ => Ok(()),
     }
@@ -486,6 +496,11 @@ mod tests {
         assert!(matches!(e.check(&ParamValue::Text("c".into())), Err(ParamError::NotAChoice { .. })));
         let arr = ParamKind::IntArray { len: Some(2) };
         assert!(matches!(arr.check(&ParamValue::IntArray(vec![1])), Err(ParamError::WrongLength { .. })));
+        let huge = vec![0.0; crate::limits::MAX_ARRAY_LEN as usize + 1];
+        assert_eq!(
+            ParamKind::FloatArray { len: None }.check(&ParamValue::FloatArray(huge)),
+            Err(ParamError::ArrayTooLong { got: (1 << 20) + 1, limit: 1 << 20 })
+        );
     }
 
     #[test]

@@ -92,7 +92,26 @@ pub fn project_from_ron(text: &str, origin: &str) -> Result<Project, ProjectFile
 /// one step here.
 fn migrate(mut project: Project) -> Project {
     project.schema_version = SCHEMA_VERSION;
+    widen_sheet_choice(&mut project);
     project
+}
+
+/// The choices the data-sheet network parameter `sheet` had before it accepted sheet files.
+const OLD_SHEET_CHOICES: [&str; 2] = ["cray_t3d", "network_of_workstations"];
+
+/// A data-sheet `sheet` parameter stored as the old two-way choice (in the network types a
+/// project carries, e.g. a template's compound) becomes the file parameter it is now, so a sheet
+/// file can be given; built-in names stay valid values. Nothing else changes, so no version bump.
+fn widen_sheet_choice(project: &mut Project) {
+    for ty in project.types.values_mut() {
+        for def in &mut ty.params {
+            let old_choice = matches!(&def.kind, super::ParamKind::Enum { choices }
+                if def.name == "sheet" && choices.iter().map(String::as_str).eq(OLD_SHEET_CHOICES));
+            if old_choice {
+                def.kind = super::ParamKind::File { extensions: vec!["ron".into()] };
+            }
+        }
+    }
 }
 
 /// Render a project as pretty RON.
@@ -104,8 +123,8 @@ pub fn project_to_ron(project: &Project) -> Result<String, ProjectFileError> {
 /// Read a project file.
 pub fn load_project(path: &Path) -> Result<Project, ProjectFileError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| ProjectFileError::Io { path: shown.clone(), source })?;
+    let text = crate::limits::read_capped(path, crate::limits::MAX_PROJECT_FILE_BYTES)
+        .map_err(|e| ProjectFileError::Io { path: shown.clone(), source: e.into_io() })?;
     project_from_ron(&text, &shown)
 }
 
@@ -117,28 +136,7 @@ pub fn save_project(project: &Project, path: &Path) -> Result<(), ProjectFileErr
         .map_err(|source| ProjectFileError::Io { path: path.display().to_string(), source })
 }
 
-/// Atomically replace `path` with `bytes` (write to a sibling temporary file, fsync, rename).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        if let Ok(d) = std::fs::File::open(dir) {
-            // Persist the rename itself; not all platforms allow syncing a directory.
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
+pub use super::atomic::write_atomic;
 
 #[cfg(test)]
 mod tests {
@@ -166,6 +164,28 @@ mod tests {
         let ProjectFileError::Syntax { line, path, .. } = &err else { panic!("{err}") };
         assert_eq!(path, "bad.ron");
         assert_eq!(*line, 3, "{err}");
+    }
+
+    #[test]
+    fn an_old_sheet_choice_becomes_a_sheet_file_parameter() {
+        use crate::model::{EntityType, ParamDef, ParamKind, ParamValue};
+        let mut p = Project::new("old");
+        let choice = |name: &str, choices: &[&str]| {
+            let kind = ParamKind::Enum { choices: choices.iter().map(|c| (*c).to_string()).collect() };
+            ParamDef::new(name, kind, ParamValue::Text(choices[0].into()))
+        };
+        let mut ty = EntityType::leaf("Fabric", "Networks", "network_model");
+        ty.params = vec![
+            choice("sheet", &["cray_t3d", "network_of_workstations"]),
+            choice("band", &["min", "avg", "max"]),
+            choice("model", &["hop", "datasheet"]),
+        ];
+        p.types.insert("Fabric".into(), ty);
+        let loaded = project_from_ron(&project_to_ron(&p).unwrap(), "old.ron").unwrap();
+        let params = &loaded.types["Fabric"].params;
+        assert_eq!(params[0].kind, ParamKind::File { extensions: vec!["ron".into()] });
+        assert_eq!(params[0].default, Some(ParamValue::Text("cray_t3d".into())));
+        assert_eq!(params[1..], p.types["Fabric"].params[1..], "other choices are left alone");
     }
 
     #[test]

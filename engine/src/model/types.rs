@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::network::{Network, PortRef};
 use super::params::{ParamDef, ParamValue};
+use crate::limits::MAX_PORTS_PER_ENTITY;
 
 /// Which way messages flow through a port.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -200,12 +201,63 @@ impl EntityType {
         overrides.get(name).or_else(|| self.param(name).and_then(|p| p.default.as_ref()))
     }
 
+    /// How many ports `def` expands to on an instance with these parameter values. An array sized
+    /// by a parameter takes the parameter's value only after it has been checked against the
+    /// parameter's declared range, and never more than [`MAX_PORTS_PER_ENTITY`]; a missing or
+    /// negative size gives no ports.
+    pub fn port_count(
+        &self,
+        def: &PortDef,
+        overrides: &std::collections::BTreeMap<String, ParamValue>,
+    ) -> Result<u64, PortCountError> {
+        let count = match &def.count {
+            PortCount::One => 1,
+            PortCount::Fixed(n) => u64::from(*n),
+            PortCount::Param(p) => {
+                let Some(value) = self.value_of(overrides, p) else { return Ok(0) };
+                if let Some(param) = self.param(p)
+                    && let Err(e) = param.kind.check(value)
+                {
+                    return Err(PortCountError::SizeOutOfRange {
+                        port: def.name.clone(),
+                        param: p.clone(),
+                        reason: e.to_string(),
+                    });
+                }
+                value.as_int().map_or(0, |n| n.max(0).cast_unsigned())
+            }
+        };
+        if count > MAX_PORTS_PER_ENTITY {
+            return Err(PortCountError::TooMany { port: def.name.clone(), count });
+        }
+        Ok(count)
+    }
+
+    /// Check that every port array of an instance with these parameter values can be expanded
+    /// and that all of them together stay within [`MAX_PORTS_PER_ENTITY`].
+    pub fn check_port_counts(
+        &self,
+        overrides: &std::collections::BTreeMap<String, ParamValue>,
+    ) -> Result<(), PortCountError> {
+        let mut total = 0_u64;
+        for def in &self.ports {
+            total = total.saturating_add(self.port_count(def, overrides)?);
+        }
+        if total > MAX_PORTS_PER_ENTITY {
+            return Err(PortCountError::TooMany { port: "(all ports)".into(), count: total });
+        }
+        Ok(())
+    }
+
     /// The concrete ports of an instance with these parameter values (arrays expanded).
-    /// An array sized by a missing or negative parameter has no ports.
+    /// An array sized by a missing or negative parameter has no ports; so has every array when
+    /// [`EntityType::check_port_counts`] fails (validation reports why), so nothing is ever sized
+    /// from an unchecked parameter.
     pub fn concrete_ports(
         &self,
         overrides: &std::collections::BTreeMap<String, ParamValue>,
     ) -> Vec<ConcretePort> {
+        let arrays_ok = self.check_port_counts(overrides).is_ok();
         let mut out = Vec::new();
         for def in &self.ports {
             let make = |name: String| ConcretePort {
@@ -216,13 +268,36 @@ impl EntityType {
             };
             match &def.count {
                 PortCount::One => out.push(make(def.name.clone())),
-                PortCount::Fixed(n) => out.extend((0..*n).map(|i| make(format!("{}{i}", def.name)))),
-                PortCount::Param(p) => {
-                    let n = self.value_of(overrides, p).and_then(ParamValue::as_int).unwrap_or(0).max(0);
+                PortCount::Fixed(_) | PortCount::Param(_) if arrays_ok => {
+                    let n = self.port_count(def, overrides).unwrap_or(0);
                     out.extend((0..n).map(|i| make(format!("{}{i}", def.name))));
                 }
+                PortCount::Fixed(_) | PortCount::Param(_) => {}
             }
         }
         out
     }
+}
+
+/// Why the ports of an instance cannot be expanded.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PortCountError {
+    /// The parameter that sizes a port array is outside its declared range.
+    #[error("port array `{port}` is sized by `{param}`, which is out of its range: {reason}")]
+    SizeOutOfRange {
+        /// The port array.
+        port: String,
+        /// The sizing parameter.
+        param: String,
+        /// Why the value does not fit.
+        reason: String,
+    },
+    /// More ports than an entity may have.
+    #[error("port array `{port}` would have {count} ports; the limit is {MAX_PORTS_PER_ENTITY} per entity")]
+    TooMany {
+        /// The port array (or `(all ports)` when only their sum is too large).
+        port: String,
+        /// How many ports it would have.
+        count: u64,
+    },
 }

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use super::pairs::PairAcc;
 use super::report::{EntityStats, LatencyHistogram, LinkStats, PortStats, QueueStats, RunStats};
 use crate::elaborate::{EntityId, FlatModel, PortIndex};
 use crate::time::SimTime;
@@ -54,6 +55,7 @@ pub struct StatsCollector {
     latency_min: u64,
     latency_max: u64,
     latency_buckets: [u64; 65],
+    pairs: BTreeMap<(u32, u32), PairAcc>,
 }
 
 impl StatsCollector {
@@ -80,6 +82,7 @@ impl StatsCollector {
             latency_min: u64::MAX,
             latency_max: 0,
             latency_buckets: [0; 65],
+            pairs: BTreeMap::new(),
         }
     }
 
@@ -148,6 +151,13 @@ impl StatsCollector {
         self.latency_max = self.latency_max.max(ps);
         let bucket = if ps == 0 { 0 } else { 64 - ps.leading_zeros() as usize };
         self.latency_buckets[bucket] += 1;
+    }
+
+    /// One end-to-end latency of a message from rank `src` to rank `dst` (counted in the overall
+    /// histogram too).
+    pub fn pair_latency(&mut self, src: u32, dst: u32, latency: SimTime) {
+        self.latency(latency);
+        self.pairs.entry((src, dst)).or_default().add(latency.as_ps());
     }
 
     /// Build the report at time `now`.
@@ -278,6 +288,7 @@ impl StatsCollector {
             entities,
             links,
             latency,
+            pair_latency: self.pairs.iter().map(|(&(src, dst), acc)| acc.report(src, dst)).collect(),
             deadlock: None,
         }
     }

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::pairs::PairLatency;
 use crate::kernel::DeadlockReport;
 
 /// Queue length figures for one port.
@@ -100,6 +101,9 @@ pub struct RunStats {
     pub links: BTreeMap<String, LinkStats>,
     /// Message latency histogram.
     pub latency: LatencyHistogram,
+    /// Per pair of ranks (sender, receiver), in rank order: latencies with percentiles.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub pair_latency: Vec<PairLatency>,
     /// Who was stuck, if the run deadlocked.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub deadlock: Option<DeadlockReport>,

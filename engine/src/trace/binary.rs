@@ -15,7 +15,7 @@ pub const BINARY_MAGIC: [u8; 8] = [0x89, b'H', b'T', b'B', b'\r', b'\n', 0x1a, b
 pub const DEFAULT_BLOCK_RECORDS: u64 = 4096;
 
 /// Largest block payload a reader accepts (guards against corrupt lengths).
-pub(crate) const MAX_BLOCK_BYTES: u64 = 1 << 28;
+pub(crate) const MAX_BLOCK_BYTES: u64 = crate::limits::MAX_BINARY_BLOCK_BYTES;
 
 const KIND_STATE: u8 = 0;
 const KIND_SEND: u8 = 1;
@@ -102,7 +102,18 @@ pub(crate) fn decode_header(c: &mut Cursor<'_>) -> Decoded<TraceHeader> {
     let entity_count = c.u64("the entity count")?;
     let mut entities = Vec::new();
     for _ in 0..entity_count {
+        let at = c.pos;
         let path = c.str("an entity path")?;
+        if path.len() > crate::limits::MAX_PATH_BYTES {
+            return Err((
+                at,
+                format!(
+                    "an entity path of {} bytes; the limit is {}",
+                    path.len(),
+                    crate::limits::MAX_PATH_BYTES
+                ),
+            ));
+        }
         let at = c.pos;
         let ty: usize = c.small("a type index")?;
         let t = types

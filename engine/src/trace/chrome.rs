@@ -2,9 +2,10 @@
 //! chrome://tracing open: one process per compound group (entities outside any group go to a
 //! "network" process), one thread per entity whose state intervals are complete (`X`) events,
 //! messages as flow arrows (`s` at departure on the sender, `f` at arrival on the receiver),
-//! comments as instant events, numeric parameter updates as counters. Timestamps are
-//! microseconds (fractional, from integer picoseconds). Written as it goes: only each entity's
-//! open state is kept.
+//! comments as instant events, numeric parameter updates and live values (router queues,
+//! processor counters) as counters named `<entity path>.<parameter>`, text values as instants.
+//! Timestamps are microseconds (fractional, from integer picoseconds). Written as it goes
+//! ([`ChromeWriter`]): only each entity's open state is kept.
 
 use std::borrow::Borrow;
 use std::io::Write;
@@ -92,10 +93,12 @@ impl<W: Write> Writer<'_, W> {
         let path = self.header.entities.get(entity as usize).map_or("", |e| e.path.as_str());
         match value {
             TraceValue::Int(v) => self.event(&json!({
-                "name": format!("{path}.{name}"), "ph": "C", "pid": pid, "ts": us(time), "args": {name: v},
+                "name": format!("{path}.{name}"), "cat": "value", "ph": "C", "pid": pid, "ts": us(time),
+                "args": {name: v},
             })),
             TraceValue::Float(v) if v.is_finite() => self.event(&json!({
-                "name": format!("{path}.{name}"), "ph": "C", "pid": pid, "ts": us(time), "args": {name: v},
+                "name": format!("{path}.{name}"), "cat": "value", "ph": "C", "pid": pid, "ts": us(time),
+                "args": {name: v},
             })),
             other => self.event(&json!({
                 "name": format!("{name} = {other}"), "cat": "param", "ph": "i", "s": "t",
@@ -105,32 +108,42 @@ impl<W: Write> Writer<'_, W> {
     }
 }
 
-/// Write `records` (of `header`) as a Chrome trace-event JSON document to `out`.
-pub fn export_chrome<R: Borrow<Record>>(
-    header: &TraceHeader,
-    records: impl IntoIterator<Item = R>,
-    out: impl Write,
-) -> std::io::Result<()> {
-    let mut w = Writer { out: std::io::BufWriter::new(out), header, first: true };
-    writeln!(w.out, "{{\"traceEvents\":[")?;
-    w.metadata()?;
-    let mut open: Vec<Option<(SimTime, u16)>> = vec![None; header.entities.len()];
-    let mut end = SimTime::ZERO;
-    let mut flow_id = 0_u64;
-    for record in records {
-        let record = record.borrow();
-        end = end.max(record.time());
+/// A Chrome export in progress: [`ChromeWriter::new`] writes the metadata, [`ChromeWriter::record`]
+/// one record at a time (in time order), [`ChromeWriter::finish`] the open states and the end. It
+/// holds only each entity's open state, so a trace of any length exports in constant memory.
+pub struct ChromeWriter<'h, W: Write> {
+    w: Writer<'h, std::io::BufWriter<W>>,
+    open: Vec<Option<(SimTime, u16)>>,
+    end: SimTime,
+    flow_id: u64,
+}
+
+impl<'h, W: Write> ChromeWriter<'h, W> {
+    /// Start the document and write the process and thread names.
+    pub fn new(header: &'h TraceHeader, out: W) -> std::io::Result<Self> {
+        let mut w = Writer { out: std::io::BufWriter::new(out), header, first: true };
+        writeln!(w.out, "{{\"traceEvents\":[")?;
+        w.metadata()?;
+        Ok(ChromeWriter { w, open: vec![None; header.entities.len()], end: SimTime::ZERO, flow_id: 0 })
+    }
+
+    /// One record.
+    pub fn record(&mut self, record: &Record) -> std::io::Result<()> {
+        let header = self.w.header;
+        let w = &mut self.w;
+        self.end = self.end.max(record.time());
         match record {
             Record::State { time, entity, state } => {
-                if let Some(slot) = open.get_mut(*entity as usize)
+                if let Some(slot) = self.open.get_mut(*entity as usize)
                     && let Some(prev) = slot.replace((*time, *state))
                 {
                     w.state(*entity, prev, *time)?;
                 }
             }
             Record::Send { depart: time, from, to, arrive, bytes, label, .. } => {
-                end = end.max(*arrive);
-                flow_id += 1;
+                self.end = self.end.max(*arrive);
+                self.flow_id += 1;
+                let flow_id = self.flow_id;
                 let name = if label.is_empty() { "message" } else { label.as_str() };
                 let (pid, tid) = w.where_(*from);
                 w.event(&json!({
@@ -161,18 +174,37 @@ pub fn export_chrome<R: Borrow<Record>>(
             // the timeline.
             Record::Summary { .. } | Record::ArrayRead { .. } => {}
         }
+        Ok(())
     }
-    for (entity, slot) in open.into_iter().enumerate() {
-        if let Some(prev) = slot {
-            w.state(entity as u32, prev, end)?;
+
+    /// Close the open states at the end of the trace and end the document.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        let header = self.w.header;
+        for (entity, slot) in std::mem::take(&mut self.open).into_iter().enumerate() {
+            if let Some(prev) = slot {
+                self.w.state(entity as u32, prev, self.end)?;
+            }
         }
+        write!(
+            self.w.out,
+            "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{}}}\n",
+            json!({"project": header.project, "seed": header.seed.to_string(), "level": header.level})
+        )?;
+        self.w.out.flush()
     }
-    write!(
-        w.out,
-        "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{}}}\n",
-        json!({"project": header.project, "seed": header.seed.to_string(), "level": header.level})
-    )?;
-    w.out.flush()
+}
+
+/// Write `records` (of `header`) as a Chrome trace-event JSON document to `out`.
+pub fn export_chrome<R: Borrow<Record>>(
+    header: &TraceHeader,
+    records: impl IntoIterator<Item = R>,
+    out: impl Write,
+) -> std::io::Result<()> {
+    let mut writer = ChromeWriter::new(header, out)?;
+    for record in records {
+        writer.record(record.borrow())?;
+    }
+    writer.finish()
 }
 
 fn param_name(header: &TraceHeader, entity: u32, param: u16) -> String {

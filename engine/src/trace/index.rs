@@ -7,12 +7,13 @@
 //! [`TraceIndex::seek`] exact: it starts at the last checkpoint whose time is before the target
 //! (every earlier record is then before it too) and skips at most one interval of records.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::error::{LineError, TraceError};
 use super::read::{Reposition, SeekedReader, TraceRead};
 use super::tokens::Tokens;
+use crate::limits::MAX_LINE_BYTES;
 use crate::time::SimTime;
 
 /// A place where a reader can start reading records.
@@ -135,13 +136,31 @@ impl TraceIndex {
     }
 
     /// Read an index written by [`TraceIndex::write_to`]; `file` names it in errors.
-    pub fn read_from(input: impl BufRead, file: &str) -> Result<Self, TraceError> {
+    /// Lines longer than [`MAX_LINE_BYTES`] are refused, so a corrupt sidecar cannot fill memory.
+    pub fn read_from(mut input: impl BufRead, file: &str) -> Result<Self, TraceError> {
         let mut index = TraceIndex::default();
         let mut lines = 0;
-        for (i, line) in input.lines().enumerate() {
-            let line = line.map_err(|e| TraceError::io(file, e))?;
+        let mut bytes = Vec::new();
+        for i in 0.. {
+            bytes.clear();
+            let n = (&mut input)
+                .take(MAX_LINE_BYTES as u64 + 1)
+                .read_until(b'\n', &mut bytes)
+                .map_err(|e| TraceError::io(file, e))?;
+            if n == 0 {
+                break;
+            }
             let line_no = i as u64 + 1;
-            parse_index_line(&mut index, i, &line).map_err(|e| e.locate(file, line_no, &line))?;
+            if n > MAX_LINE_BYTES {
+                let message = format!("a line longer than the limit of {MAX_LINE_BYTES} bytes");
+                return Err(LineError::new(0, message).locate(file, line_no, ""));
+            }
+            if bytes.last() == Some(&b'\n') {
+                bytes.pop();
+            }
+            let line = std::str::from_utf8(&bytes)
+                .map_err(|_| LineError::new(0, "the line is not UTF-8 text").locate(file, line_no, ""))?;
+            parse_index_line(&mut index, i, line).map_err(|e| e.locate(file, line_no, line))?;
             lines += 1;
         }
         if lines < 4 {

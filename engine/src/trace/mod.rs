@@ -10,13 +10,18 @@ pub mod binary_writer;
 mod check;
 pub mod chrome;
 pub mod error;
+#[cfg(test)]
+mod export_check;
 pub mod file;
 pub mod fingerprint;
 pub mod index;
+pub mod index_check;
 #[cfg(test)]
 mod kernel_tests;
 pub mod loaded;
 pub mod paraver;
+mod paraver_config;
+pub use paraver_config::{COMMENT_TYPE, INDEX_BASE, INT_BASE, REAL_BASE, REAL_SCALE, TEXT_BASE};
 pub mod read;
 pub mod record;
 pub mod summary;
@@ -33,13 +38,16 @@ mod varint;
 pub use binary::{BINARY_MAGIC, DEFAULT_BLOCK_RECORDS};
 pub use binary_reader::BinaryTraceReader;
 pub use binary_writer::BinaryTraceWriter;
-pub use chrome::export_chrome;
+pub use chrome::{ChromeWriter, export_chrome};
 pub use error::TraceError;
 pub use file::{TraceFileWriter, TraceForm, create_trace, index_file, open_trace, seek_file};
 pub use fingerprint::{FingerprintSink, fingerprint};
 pub use index::{IndexEntry, RestartPoint, TraceIndex};
+pub use index_check::{IndexCheck, check_index};
 pub use loaded::{MessageFlight, StateInterval, Trace};
-pub use paraver::{export_paraver, export_paraver_files};
+pub use paraver::{
+    MAX_PENDING_LINES, ParaverDate, ParaverStats, ParaverWriter, export_paraver, export_paraver_files,
+};
 pub use read::{Reposition, SeekedReader, TraceRead, records};
 pub use record::{
     EntityInfo, GroupInfo, LinkInfo, MemorySink, Record, TeeSink, TraceHeader, TraceLevel, TraceSink,

@@ -1,187 +1,314 @@
-//! Export of states and communications to Paraver (BSC's trace viewer, used with Dimemas): a
-//! `.prv` trace, a `.pcf` configuration naming the states, and a `.row` file naming the rows. Each
-//! entity is one application task with one thread on its own CPU of a single node. Paraver counts
-//! time in nanoseconds, so picosecond times are truncated to whole nanoseconds. The header date is
-//! fixed so that the export is deterministic.
+//! Export to Paraver (BSC's trace viewer, used with Dimemas), written as the records stream by in
+//! constant memory: a `.prv` trace with state (type 1), event (type 2) and communication (type 3)
+//! records, the `.pcf` configuration naming states and event types (see `paraver_config`), and
+//! the `.row` file naming the rows. Each entity is one task of application 1 with one thread on its
+//! own CPU of a single node. Paraver counts time in nanoseconds, so picosecond times are truncated
+//! to whole nanoseconds. The header carries the run's date (given by the caller, e.g. the trace
+//! file's time; 01/01/70 without one) so the same trace always exports to the same bytes.
+//!
+//! Records of a `.prv` are sorted by their first time. Events and communications come in that
+//! order already; a state record can only be written when the state ends, so lines wait in a
+//! buffer until no open state starts earlier. When the buffer reaches [`MAX_PENDING_LINES`], every
+//! state open since before the current time is cut there (written up to now and reopened with the
+//! same value — Paraver shows the same picture), so the buffer stays bounded whatever the trace's
+//! length. The `.prv` header needs the end time, so the body goes first to a side file.
 
-use std::borrow::Borrow;
-use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::Path;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 
+use super::paraver_config::{Events, ParaverNames, write_row};
 use super::record::{Record, TraceHeader};
 use crate::time::SimTime;
+
+/// Most `.prv` lines held back before open states are cut.
+pub const MAX_PENDING_LINES: usize = 65_536;
+
+/// The date in a `.prv` header.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParaverDate {
+    /// Day of month 1–31 (0 stands for the default 01/01/70).
+    pub day: u32,
+    /// Month 1–12.
+    pub month: u32,
+    /// Year, e.g. 2025.
+    pub year: i64,
+    /// Hour 0–23.
+    pub hour: u32,
+    /// Minute 0–59.
+    pub minute: u32,
+}
+
+impl ParaverDate {
+    fn text(self) -> String {
+        if self.day == 0 {
+            return "01/01/70 at 00:00".into();
+        }
+        format!(
+            "{:02}/{:02}/{:02} at {:02}:{:02}",
+            self.day,
+            self.month,
+            self.year.rem_euclid(100),
+            self.hour,
+            self.minute
+        )
+    }
+}
+
+/// What an export did, for tests and messages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParaverStats {
+    /// Lines of the `.prv` body.
+    pub lines: u64,
+    /// Most lines held in the buffer at once.
+    pub max_pending_lines: usize,
+    /// Times open states were cut to bound the buffer.
+    pub cuts: u64,
+}
 
 fn ns(t: SimTime) -> u64 {
     t.as_ps() / 1000
 }
 
-/// Global state values: 0 is "NONE" (before an entity's first state), then each distinct state
-/// name in order of first appearance in the header, from 1.
-fn state_values(header: &TraceHeader) -> (Vec<String>, Vec<Vec<u32>>) {
-    let mut names = vec!["NONE".to_string()];
-    let mut value_of: BTreeMap<&str, u32> = BTreeMap::new();
-    let per_entity = header
-        .entities
-        .iter()
-        .map(|e| {
-            e.states
-                .iter()
-                .map(|s| {
-                    *value_of.entry(s.as_str()).or_insert_with(|| {
-                        names.push(s.clone());
-                        (names.len() - 1) as u32
-                    })
-                })
-                .collect()
-        })
-        .collect();
-    (names, per_entity)
+/// A Paraver export in progress: feed it records in time order, then [`ParaverWriter::finish`].
+pub struct ParaverWriter<B: Write> {
+    body: B,
+    names: ParaverNames,
+    entities: usize,
+    /// Per entity: since when it is in which state value (None for entities without states).
+    open: Vec<Option<(u64, u32)>>,
+    open_starts: BTreeSet<(u64, u32)>,
+    pending: BTreeMap<(u64, u64), String>,
+    seq: u64,
+    now: u64,
+    end: u64,
+    stats: ParaverStats,
 }
 
-/// Write the three Paraver files for `records` of `header`. Lines of the `.prv` are sorted by
-/// time (ties keep record order), so the body is assembled in memory before writing.
-pub fn export_paraver<R: Borrow<Record>>(
-    header: &TraceHeader,
-    records: impl IntoIterator<Item = R>,
-    mut prv: impl Write,
-    mut pcf: impl Write,
-    mut row: impl Write,
-) -> std::io::Result<()> {
-    let (names, values) = state_values(header);
-    let value = |e: u32, s: u16| -> u32 {
-        values.get(e as usize).and_then(|v| v.get(usize::from(s))).copied().unwrap_or(0)
-    };
-    let n = header.entities.len();
-    // Per entity: since when it is in which state value (None until its first state record).
-    let mut open: Vec<Option<(u64, u32)>> = vec![None; n];
-    let mut lines: Vec<(u64, String)> = Vec::new();
-    let mut end = 0_u64;
-    let state_line = |e: usize, (start, v): (u64, u32), stop: u64| {
-        let id = e + 1;
-        (start, format!("1:{id}:1:{id}:1:{start}:{stop}:{v}"))
-    };
-    for record in records {
-        let record = record.borrow();
-        end = end.max(ns(record.time()));
+impl<B: Write> ParaverWriter<B> {
+    /// Start an export of a trace with `header`, writing the `.prv` body to `body`.
+    pub fn new(header: &TraceHeader, body: B) -> Self {
+        let entities = header.entities.len();
+        // An entity with states is in "NONE" (value 0) from time 0 until its first state record.
+        let open: Vec<Option<(u64, u32)>> =
+            header.entities.iter().map(|e| (!e.states.is_empty()).then_some((0, 0))).collect();
+        let open_starts =
+            (0..entities as u32).filter(|e| open[*e as usize].is_some()).map(|e| (0, e)).collect();
+        ParaverWriter {
+            body,
+            names: ParaverNames::new(header),
+            entities,
+            open,
+            open_starts,
+            pending: BTreeMap::new(),
+            seq: 0,
+            now: 0,
+            end: 0,
+            stats: ParaverStats::default(),
+        }
+    }
+
+    fn hold(&mut self, at: u64, line: String) {
+        self.pending.insert((at, self.seq), line);
+        self.seq += 1;
+        self.stats.max_pending_lines = self.stats.max_pending_lines.max(self.pending.len());
+    }
+
+    fn state_line(&mut self, e: usize, (start, value): (u64, u32), stop: u64) {
+        if stop > start {
+            let id = e + 1;
+            self.hold(start, format!("1:{id}:1:{id}:1:{start}:{stop}:{value}"));
+        }
+    }
+
+    fn event_line(&mut self, entity: u32, at: u64, events: &Events) {
+        if events.is_empty() || entity as usize >= self.entities {
+            return;
+        }
+        let id = entity + 1;
+        let mut line = format!("2:{id}:1:{id}:1:{at}");
+        for (t, v) in events {
+            let _ = write!(line, ":{t}:{v}");
+        }
+        self.hold(at, line);
+    }
+
+    /// One record (records must come in time order).
+    pub fn record(&mut self, record: &Record) -> std::io::Result<()> {
+        let now = ns(record.time());
+        self.now = self.now.max(now);
+        self.end = self.end.max(now);
         match record {
-            Record::State { time, entity, state } if (*entity as usize) < n => {
+            Record::State { entity, state, .. } if (*entity as usize) < self.entities => {
                 let e = *entity as usize;
-                let now = ns(*time);
-                let current = open[e].unwrap_or((0, 0));
-                if now > current.0 {
-                    lines.push(state_line(e, current, now));
+                let current = self.open[e].unwrap_or((0, 0));
+                self.state_line(e, current, now);
+                if let Some((start, _)) = self.open[e] {
+                    self.open_starts.remove(&(start, *entity));
                 }
-                open[e] = Some((now, value(*entity, *state)));
+                self.open[e] = Some((now, self.names.state_value(*entity, *state)));
+                self.open_starts.insert((now, *entity));
             }
             Record::Send { time, from, from_port, to, depart, arrive, bytes, .. } => {
                 let (s, r, sent, depart, arrive) = (from + 1, to + 1, ns(*time), ns(*depart), ns(*arrive));
-                end = end.max(arrive);
-                lines.push((
-                    depart,
+                self.end = self.end.max(arrive);
+                self.hold(
+                    sent,
                     format!(
                         "3:{s}:1:{s}:1:{sent}:{depart}:{r}:1:{r}:1:{arrive}:{arrive}:{bytes}:{from_port}"
                     ),
-                ));
+                );
             }
-            _ => {}
+            Record::Comment { entity, text, .. } => {
+                let events = self.names.comment(text);
+                self.event_line(*entity, now, &events);
+            }
+            Record::Param { entity, param, value, .. } => {
+                let events = self.names.update(*entity, *param, None, value);
+                self.event_line(*entity, now, &events);
+            }
+            Record::Array { entity, param, index, value, .. } => {
+                let events = self.names.update(*entity, *param, Some(*index), value);
+                self.event_line(*entity, now, &events);
+            }
+            Record::State { .. } | Record::ArrayRead { .. } | Record::Summary { .. } => {}
         }
-    }
-    for (e, state) in open.into_iter().enumerate() {
-        if let Some(state) = state
-            && end > state.0
-        {
-            lines.push(state_line(e, state, end));
+        if self.pending.len() >= MAX_PENDING_LINES {
+            self.cut_open_states();
         }
+        self.flush_ready()
     }
-    lines.sort_by_key(|(t, _)| *t);
-    let threads = vec!["1:1"; n].join(",");
-    writeln!(prv, "#Paraver (01/01/70 at 00:00):{end}_ns:1({n}):1:{n}({threads})")?;
-    for (_, line) in &lines {
-        writeln!(prv, "{line}")?;
-    }
-    prv.flush()?;
 
-    writeln!(pcf, "DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC")?;
-    writeln!(pcf, "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED")?;
-    writeln!(pcf, "NUM_OF_STATE_COLORS {}\nYMAX_SCALE          37\n", names.len().max(1))?;
-    writeln!(pcf, "DEFAULT_SEMANTIC\n\nTHREAD_FUNC          State As Is\n\n\nSTATES")?;
-    for (i, name) in names.iter().enumerate() {
-        writeln!(pcf, "{i:<4} {name}")?;
+    /// Write every open state up to now and reopen it there.
+    fn cut_open_states(&mut self) {
+        let now = self.now;
+        let cut: Vec<(u64, u32)> = self.open_starts.range(..(now, 0)).copied().collect();
+        for (start, entity) in cut {
+            let e = entity as usize;
+            if let Some((_, value)) = self.open[e] {
+                self.state_line(e, (start, value), now);
+                self.open[e] = Some((now, value));
+            }
+            self.open_starts.remove(&(start, entity));
+            self.open_starts.insert((now, entity));
+        }
+        self.stats.cuts += 1;
     }
-    writeln!(pcf, "\n\nSTATES_COLOR")?;
-    for i in 0..names.len() {
-        let (r, g, b) = colour(i);
-        writeln!(pcf, "{i:<4} {{{r},{g},{b}}}")?;
-    }
-    pcf.flush()?;
 
-    writeln!(row, "LEVEL CPU SIZE {n}")?;
-    for (i, e) in header.entities.iter().enumerate() {
-        writeln!(row, "{}.{}", i + 1, e.path)?;
+    /// Write the lines no later line can precede.
+    fn flush_ready(&mut self) -> std::io::Result<()> {
+        let watermark = self.open_starts.first().map_or(self.now, |(start, _)| (*start).min(self.now));
+        while let Some(entry) = self.pending.first_entry() {
+            if entry.key().0 > watermark {
+                break;
+            }
+            let line = entry.remove();
+            writeln!(self.body, "{line}")?;
+            self.stats.lines += 1;
+        }
+        Ok(())
     }
-    writeln!(row, "\nLEVEL NODE SIZE 1\n{}\n\nLEVEL THREAD SIZE {n}", header.project)?;
-    for e in &header.entities {
-        writeln!(row, "{}", e.path)?;
+
+    /// Close the open states at the end of the trace, write the rest of the body, and return the
+    /// `.prv` header line (the body comes after it), the `.pcf` writer input and the figures.
+    pub fn finish(mut self, header: &TraceHeader, date: ParaverDate) -> std::io::Result<ParaverEnd<B>> {
+        let end = self.end;
+        for e in 0..self.entities {
+            if let Some(state) = self.open[e].take() {
+                self.state_line(e, state, end);
+            }
+        }
+        self.open_starts.clear();
+        self.now = u64::MAX;
+        self.flush_ready()?;
+        self.body.flush()?;
+        let n = header.entities.len();
+        let threads = vec!["1:1"; n].join(",");
+        let prv_header = format!("#Paraver ({}):{end}_ns:1({n}):1:{n}({threads})", date.text());
+        Ok(ParaverEnd { body: self.body, prv_header, names: self.names, stats: self.stats })
     }
-    row.flush()
 }
 
-/// A deterministic, well-spread colour per state value (0 is Paraver's light blue "idle").
-fn colour(i: usize) -> (u8, u8, u8) {
-    const PALETTE: [(u8, u8, u8); 8] = [
-        (117, 195, 255),
-        (0, 0, 255),
-        (255, 255, 255),
-        (255, 0, 0),
-        (255, 0, 174),
-        (179, 0, 0),
-        (0, 255, 0),
-        (255, 255, 0),
-    ];
-    PALETTE[i % PALETTE.len()]
+/// A finished export: the body writer back, the `.prv` header line, and what the `.pcf` needs.
+pub struct ParaverEnd<B> {
+    /// The body writer.
+    pub body: B,
+    /// `#Paraver (…):<end>_ns:1(n):1:n(1:1,…)`.
+    pub prv_header: String,
+    names: ParaverNames,
+    /// Figures.
+    pub stats: ParaverStats,
 }
 
-/// Write `<base>.prv`, `<base>.pcf` and `<base>.row`.
-pub fn export_paraver_files<R: Borrow<Record>>(
+impl<B> ParaverEnd<B> {
+    /// Write the `.pcf`.
+    pub fn write_pcf(&self, pcf: impl Write) -> std::io::Result<()> {
+        self.names.write_pcf(pcf)
+    }
+}
+
+/// Export `records` of `header` to three writers (the body is assembled in memory: for files of
+/// any size use [`export_paraver_files`]).
+pub fn export_paraver<R: std::borrow::Borrow<Record>>(
     header: &TraceHeader,
     records: impl IntoIterator<Item = R>,
-    base: &Path,
-) -> std::io::Result<()> {
-    let create = |ext: &str| -> std::io::Result<std::io::BufWriter<std::fs::File>> {
-        Ok(std::io::BufWriter::new(std::fs::File::create(base.with_extension(ext))?))
-    };
-    export_paraver(header, records, create("prv")?, create("pcf")?, create("row")?)
+    date: ParaverDate,
+    mut prv: impl Write,
+    pcf: impl Write,
+    row: impl Write,
+) -> std::io::Result<ParaverStats> {
+    let mut writer = ParaverWriter::new(header, Vec::new());
+    for r in records {
+        writer.record(r.borrow())?;
+    }
+    let end = writer.finish(header, date)?;
+    writeln!(prv, "{}", end.prv_header)?;
+    prv.write_all(&end.body)?;
+    prv.flush()?;
+    end.write_pcf(pcf)?;
+    write_row(header, row)?;
+    Ok(end.stats)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::trace::text_tests::{EXAMPLE, read_all};
+/// Export records coming one at a time (e.g. from a trace reader) to `<base>.prv`, `.pcf` and
+/// `.row` (the extension of `base` is replaced), in constant memory. The body is first written to a
+/// side file next to the `.prv`, removed when done or on error.
+pub fn export_paraver_files<E: From<std::io::Error>>(
+    header: &TraceHeader,
+    records: impl IntoIterator<Item = Result<Record, E>>,
+    date: ParaverDate,
+    base: &Path,
+) -> Result<ParaverStats, E> {
+    let with = |ext: &str| -> PathBuf { base.with_extension(ext) };
+    let side = with(&format!("prv.body{}", std::process::id()));
+    let result = write_files(header, records, date, &side, &with);
+    // The side file is gone whatever happened (an error leaves no litter).
+    let _ = std::fs::remove_file(&side);
+    result
+}
 
-    #[test]
-    fn example_states_and_communications() {
-        let text = EXAMPLE.replace("$end 7", "4000 S 1 0\n5000 S 0 0\n6000 M 1 0 0 0 6000 9500 8 x\n$end 10");
-        let (header, records) = read_all(&text).unwrap();
-        let (mut prv, mut pcf, mut row) = (Vec::new(), Vec::new(), Vec::new());
-        export_paraver(&header, &records, &mut prv, &mut pcf, &mut row).unwrap();
-        let prv = String::from_utf8(prv).unwrap();
-        // Times in ns: p0 BUSY(2) 0–5, IDLE(1) 5–9 (end = arrival 9.5 ns); p1 NONE until 4,
-        // IDLE 4–9; the 10 ps message falls inside ns 0.
-        let expected = "\
-#Paraver (01/01/70 at 00:00):9_ns:1(3):1:3(1:1,1:1,1:1)
-3:1:1:1:1:0:0:3:1:3:1:0:0:64:0
-1:2:1:2:1:0:4:0
-1:1:1:1:1:0:5:2
-1:2:1:2:1:4:9:1
-1:1:1:1:1:5:9:1
-3:2:1:2:1:6:6:1:1:1:1:9:9:8:0
-";
-        assert_eq!(prv, expected);
-        let pcf = String::from_utf8(pcf).unwrap();
-        assert!(pcf.contains("STATES\n0    NONE\n1    IDLE\n2    BUSY\n"), "{pcf}");
-        let row = String::from_utf8(row).unwrap();
-        assert!(row.starts_with("LEVEL CPU SIZE 3\n1.p0\n2.p1\n3.fabric/l0\n"), "{row}");
-        assert!(row.ends_with("LEVEL THREAD SIZE 3\np0\np1\nfabric/l0\n"), "{row}");
+fn write_files<E: From<std::io::Error>>(
+    header: &TraceHeader,
+    records: impl IntoIterator<Item = Result<Record, E>>,
+    date: ParaverDate,
+    side: &Path,
+    with: &dyn Fn(&str) -> PathBuf,
+) -> Result<ParaverStats, E> {
+    let create = |path: &Path| -> std::io::Result<BufWriter<std::fs::File>> {
+        Ok(BufWriter::new(std::fs::File::create(path)?))
+    };
+    let mut writer = ParaverWriter::new(header, create(side)?);
+    for r in records {
+        writer.record(&r?)?;
     }
+    let end = writer.finish(header, date)?;
+    drop(end.body.into_inner().map_err(std::io::IntoInnerError::into_error)?);
+    let mut prv = create(&with("prv"))?;
+    writeln!(prv, "{}", end.prv_header)?;
+    std::io::copy(&mut std::io::BufReader::new(std::fs::File::open(side)?), &mut prv)?;
+    prv.flush()?;
+    end.names.write_pcf(create(&with("pcf"))?)?;
+    write_row(header, create(&with("row"))?)?;
+    Ok(end.stats)
 }

@@ -7,6 +7,7 @@ use std::fmt;
 use super::error::TraceError;
 use super::read::TraceRead;
 use super::record::{Record, TraceHeader};
+use crate::limits::column_width;
 use crate::time::SimTime;
 
 /// Records per kind.
@@ -185,7 +186,7 @@ impl fmt::Display for TraceSummary {
             Some(start) => writeln!(f, "time span: {start} to {} ({} ps)", self.end, self.end.as_ps())?,
             None => writeln!(f, "time span: empty")?,
         }
-        let width = h.entities.iter().map(|e| e.path.chars().count()).max().unwrap_or(0).max(6);
+        let width = column_width(h.entities.iter().map(|e| e.path.chars().count()).max().unwrap_or(0).max(6));
         if c.messages > 0 {
             writeln!(f)?;
             writeln!(
@@ -212,6 +213,7 @@ impl fmt::Display for TraceSummary {
                 .max()
                 .unwrap_or(0)
                 .max(5);
+            let state_width = column_width(state_width);
             writeln!(f)?;
             writeln!(f, "{:<width$}  {:<state_width$}  {:>12}  {:>7}", "entity", "state", "time", "share")?;
             let span = self.end.saturating_sub(self.start.unwrap_or_default()).as_ps().max(1) as f64;
@@ -276,5 +278,19 @@ mod tests {
             table.contains("fabric/l0           0               0           1              64"),
             "{table}"
         );
+    }
+
+    #[test]
+    fn long_entity_paths_overflow_their_column_instead_of_panicking() {
+        // `hase trace stats` panicked on a 200,000-character path (formatter width beyond 65,535).
+        let (mut header, records) = read_all(EXAMPLE).unwrap();
+        header.entities[0].path = "q".repeat(200_000);
+        let table = TraceSummary::of(&header, &records).to_string();
+        assert!(table.lines().any(|l| l.starts_with(&"q".repeat(200_000))), "the path is shown whole");
+        assert!(table.contains(&format!("{:<120}   msgs sent", "entity")), "header padded to the cap");
+
+        let text = EXAMPLE.replace("0 p0 0 -", &format!("0 {} 0 -", "q".repeat(5000)));
+        let err = TextTraceReader::new(text.as_bytes(), "t").err().unwrap().to_string();
+        assert!(err.starts_with("t:16:1: entity 0: a path of 5000 bytes; the limit is 4096"), "{err}");
     }
 }

@@ -212,6 +212,16 @@ impl HeaderParser {
                 let index = self.bars.len() as u32;
                 index_row(t, index, "entity")?;
                 let path = t.string("an entity path")?.into_owned();
+                if path.len() > crate::limits::MAX_PATH_BYTES {
+                    return Err(LineError::new(
+                        0,
+                        format!(
+                            "entity {index}: a path of {} bytes; the limit is {}",
+                            path.len(),
+                            crate::limits::MAX_PATH_BYTES
+                        ),
+                    ));
+                }
                 let (ty, at) = t.number::<u32>(format_args!("a type index after entity {index}"))?;
                 if ty as usize >= self.types.len() {
                     return Err(LineError::new(

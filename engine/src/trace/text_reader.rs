@@ -3,7 +3,7 @@
 //! carry the file name, 1-based line and column, and what was expected there.
 
 use std::fmt::Display;
-use std::io::{BufRead, Seek, SeekFrom};
+use std::io::{BufRead, Read, Seek, SeekFrom};
 
 use super::check;
 use super::error::{LineError, TraceError};
@@ -12,6 +12,7 @@ use super::read::{Reposition, TraceRead};
 use super::record::{EntityInfo, Record, TraceHeader};
 use super::text_header::{HeaderParser, Step};
 use super::tokens::Tokens;
+use crate::limits::MAX_LINE_BYTES;
 use crate::time::SimTime;
 
 /// Reads the text trace format from any `BufRead`.
@@ -79,11 +80,18 @@ impl<R: BufRead> TextTraceReader<R> {
     /// Read the next line into `self.line` without its end-of-line; false at the end of input.
     fn read_line(&mut self) -> Result<bool, TraceError> {
         self.line.clear();
-        let n = self.input.read_until(b'\n', &mut self.line).map_err(|e| TraceError::io(&self.file, e))?;
+        let n = (&mut self.input)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut self.line)
+            .map_err(|e| TraceError::io(&self.file, e))?;
         if n == 0 {
             return Ok(false);
         }
         self.line_no += 1;
+        if n > MAX_LINE_BYTES {
+            return Err(LineError::new(0, format!("a line longer than the limit of {MAX_LINE_BYTES} bytes"))
+                .locate(&self.file, self.line_no, ""));
+        }
         self.line_offset = self.next_offset;
         self.next_offset += n as u64;
         if self.line.last() != Some(&b'\n') {

@@ -56,7 +56,29 @@ impl<'a> Cursor<'a> {
         Ok(b)
     }
 
+    /// An unsigned LEB128 number. Decoding runs without a bounds check per byte when ten bytes
+    /// (the longest encoding) are left, which is almost always.
+    #[inline]
     pub(crate) fn u64(&mut self, what: &str) -> Decoded<u64> {
+        if let Some(window) = self.data.get(self.pos..self.pos + 10) {
+            let mut v = 0_u64;
+            for (i, b) in window.iter().enumerate() {
+                if i == 9 && *b > 1 {
+                    break;
+                }
+                v |= u64::from(b & 0x7f) << (7 * i);
+                if b & 0x80 == 0 {
+                    self.pos += i + 1;
+                    return Ok(v);
+                }
+            }
+            return Err((self.pos, format!("{what} does not fit in 64 bits")));
+        }
+        self.u64_near_the_end(what)
+    }
+
+    /// [`Cursor::u64`] within the last ten bytes, checking each one.
+    fn u64_near_the_end(&mut self, what: &str) -> Decoded<u64> {
         let start = self.pos;
         let mut v = 0_u64;
         for shift in (0..64).step_by(7) {
@@ -78,6 +100,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// A number that must fit type `T` (a `u32` entity, a `u16` port …).
+    #[inline]
     pub(crate) fn small<T: TryFrom<u64>>(&mut self, what: &str) -> Decoded<T> {
         let start = self.pos;
         let v = self.u64(what)?;
@@ -162,6 +185,23 @@ mod tests {
             prop_assert_eq!(c.i64("i").unwrap(), i);
             prop_assert_eq!(c.str("s").unwrap(), s);
             prop_assert!(c.is_empty());
+            // The same number with room after it (decoded without per-byte checks).
+            out.clear();
+            put_u64(&mut out, u);
+            out.extend_from_slice(&[0xff; 10]);
+            let mut c = Cursor::new(&out);
+            prop_assert_eq!(c.u64("u").unwrap(), u);
+            prop_assert_eq!(c.remaining(), 10);
+        }
+
+        /// Over-long encodings fail at their first byte whether or not ten bytes follow.
+        #[test]
+        fn overlong_numbers_fail_the_same_near_the_end_and_before_it(tail in 0usize..12) {
+            let mut out = vec![0x80_u8; 9];
+            out.push(0x02);
+            out.extend(std::iter::repeat_n(0_u8, tail));
+            let mut c = Cursor::new(&out);
+            prop_assert_eq!(c.u64("n").map_err(|(at, _)| at), Err(0));
         }
     }
 }

@@ -115,7 +115,7 @@ pub enum UnitError {
 }
 
 /// The longest text read as a quantity (number, blanks and unit).
-pub const MAX_QUANTITY_CHARS: usize = 96;
+pub const MAX_QUANTITY_CHARS: usize = crate::limits::MAX_QUANTITY_CHARS;
 
 /// Split `text` into its number and its unit, and read both.
 fn read(text: &str, dimension: Dimension) -> Result<(number::Decimal, Unit), UnitError> {

@@ -5,7 +5,7 @@
 use super::UnitError;
 
 /// Longest number accepted (digits, separators, point and exponent): a bound for hostile input.
-pub const MAX_NUMBER_CHARS: usize = 64;
+pub const MAX_NUMBER_CHARS: usize = crate::limits::MAX_NUMBER_CHARS;
 
 /// A decimal `mantissa × 10^exponent`, with its sign.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -197,3 +197,74 @@ fn a_compound_that_contains_itself_is_refused() {
     );
     assert!(got.to_string().contains("l/me: compound type `Loopy` contains itself"));
 }
+
+#[test]
+fn a_port_array_is_never_sized_from_an_out_of_range_parameter() {
+    // The fuzzed abort: `radix: Int(4294967296)` built four billion ports before the range check.
+    let s = Instance::of("Sw").with("radix", ParamValue::Int(4_294_967_296));
+    let ty = registry().get("Sw").unwrap().clone();
+    assert!(ty.concrete_ports(&s.params).is_empty());
+    let got = problems(&project(&[("s", s)], &[]));
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(matches!(&got[0].1, Problem::BadParam { param, .. } if param == "radix"), "{got:?}");
+}
+
+#[test]
+fn port_arrays_beyond_the_limit_are_refused_with_the_limit() {
+    // A project's own type may declare no upper bound; the limit still applies.
+    let mut wide = leaf("Wide", vec![PortDef::new("p", Direction::InOut, "packet").array_by("n").optional()]);
+    wide.params.push(ParamDef::new("n", ParamKind::Int { min: None, max: None }, ParamValue::Int(2)));
+    let fixed = leaf("Fixed", vec![PortDef::new("q", Direction::InOut, "packet").array(u32::MAX).optional()]);
+    let registry = TypeRegistry::new([wide, fixed]);
+    let p = project(
+        &[
+            ("w", Instance::of("Wide").with("n", ParamValue::Int(i64::MAX))),
+            ("f", Instance::of("Fixed")),
+            ("ok", Instance::of("Wide").with("n", ParamValue::Int(65_536))),
+        ],
+        &[],
+    );
+    let err = validate_project(&p, &registry).unwrap_err();
+    let text = err.to_string();
+    assert_eq!(err.0.len(), 2, "{text}");
+    assert!(
+        text.contains("w: port array `p` would have 9223372036854775807 ports; the limit is 65536"),
+        "{text}"
+    );
+    assert!(text.contains("f: port array `q` would have 4294967295 ports"), "{text}");
+}
+
+#[test]
+fn deep_or_huge_hierarchies_are_refused_before_elaboration() {
+    let mut types = vec![leaf("L0", vec![])];
+    for level in 1..=10 {
+        let mut net = Network::default();
+        for i in 0..10 {
+            net.instances.insert(format!("i{i}"), Instance::of(&format!("L{}", level - 1)));
+        }
+        types.push(EntityType {
+            compound: Some(CompoundDef { network: net, exports: vec![] }),
+            behaviour: None,
+            ..leaf(&format!("L{level}"), vec![])
+        });
+    }
+    let registry = TypeRegistry::new(types.clone());
+    let p = project(&[("root", Instance::of("L10"))], &[]);
+    let text = validate_project(&p, &registry).unwrap_err().to_string();
+    assert!(text.contains("10000000000 simulated entities; the limit is 4194304"), "{text}");
+
+    // A chain of 100 distinct compound types, each holding the next.
+    let mut chain = vec![leaf("C100", vec![])];
+    for level in 0..100 {
+        let mut net = Network::default();
+        net.instances.insert("x".into(), Instance::of(&format!("C{}", level + 1)));
+        chain.push(EntityType {
+            compound: Some(CompoundDef { network: net, exports: vec![] }),
+            behaviour: None,
+            ..leaf(&format!("C{level}"), vec![])
+        });
+    }
+    let p = project(&[("top", Instance::of("C0"))], &[]);
+    let got = validate_project(&p, &TypeRegistry::new(chain)).unwrap_err().0;
+    assert!(got.iter().any(|e| e.problem == Problem::TooDeep), "{got:?}");
+}

@@ -4,14 +4,22 @@
 //! the kernel, as it is in the detailed network; contention inside the network is not — which is the
 //! point of comparing the two levels.
 //!
+//! A packet is handed to its outer link when it leaves the network (a timer at its leave time),
+//! not when it enters with a delay: the kernel reserves a link in the order sends are called, so a
+//! packet entering later on a shorter path would otherwise queue behind one that entered earlier on
+//! a longer path and leaves after it — a head-of-line wait the detailed network does not have
+//! (`docs/analysis.md`, "Why the hop-count level was slower").
+//!
 //! Live value (level 3): `in_flight`, the packets on their way out (the first of
 //! `catalogue::NETWORK_MODEL_LIVE`; the data-sheet model's others do not apply).
+
+use std::collections::BTreeMap;
 
 use hase_engine::trace::TraceValue;
 use hase_engine::{Behaviour, Ctx, PortIndex};
 
 use super::paths::PathTable;
-use crate::message::NetMsg;
+use crate::message::{NetMsg, Packet};
 use crate::router::switch::Switching;
 
 const IDLE: u16 = 0;
@@ -25,12 +33,24 @@ pub struct HopModel {
     in_flight: u64,
     delivered: u64,
     unroutable: u64,
+    /// Packets inside the network by timer key: the port they leave by.
+    leaving: BTreeMap<u64, (PortIndex, Packet)>,
+    next_key: u64,
 }
 
 impl HopModel {
     /// A model; `rank_port[r]` is the port rank `r` is attached to.
     pub fn new(switching: Switching, paths: PathTable, rank_port: Vec<Option<PortIndex>>) -> Self {
-        HopModel { switching, paths, rank_port, in_flight: 0, delivered: 0, unroutable: 0 }
+        HopModel {
+            switching,
+            paths,
+            rank_port,
+            in_flight: 0,
+            delivered: 0,
+            unroutable: 0,
+            leaving: BTreeMap::new(),
+            next_key: 0,
+        }
     }
 }
 
@@ -60,15 +80,20 @@ impl Behaviour<NetMsg> for HopModel {
             leave = leave.max(ctx.tail_arrival().saturating_sub(ctx.transmission_time(out, bytes)));
         }
         packet.hops = packet.hops.saturating_add(cost.switches as u16);
-        ctx.send_after(out, leave - now, NetMsg::Packet(packet));
+        let key = self.next_key;
+        self.next_key += 1;
+        self.leaving.insert(key, (out, packet));
         self.in_flight += 1;
         ctx.set_param(0, TraceValue::Int(self.in_flight as i64));
         self.delivered += 1;
         ctx.set_state(BUSY);
-        ctx.schedule_at(leave, 0);
+        ctx.schedule_at(leave, key);
     }
 
-    fn on_timer(&mut self, ctx: &mut Ctx<'_, NetMsg>, _key: u64) {
+    fn on_timer(&mut self, ctx: &mut Ctx<'_, NetMsg>, key: u64) {
+        if let Some((out, packet)) = self.leaving.remove(&key) {
+            ctx.send(out, NetMsg::Packet(packet));
+        }
         self.in_flight = self.in_flight.saturating_sub(1);
         ctx.set_param(0, TraceValue::Int(self.in_flight as i64));
         if self.in_flight == 0 {

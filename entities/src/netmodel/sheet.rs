@@ -64,6 +64,9 @@ pub struct SheetModel {
     lookups: [u64; 1 + CollectiveKind::ALL.len()],
     /// `in_flight` and `entered` as last traced.
     shown: Option<(u64, usize)>,
+    /// Messages on their way out by timer key: sent when they leave (see [`SheetModel::on_timer`]).
+    leaving: BTreeMap<u64, (PortIndex, NetMsg)>,
+    next_key: u64,
 }
 
 impl SheetModel {
@@ -92,6 +95,8 @@ impl SheetModel {
             unroutable: 0,
             lookups: [0; 1 + CollectiveKind::ALL.len()],
             shown: None,
+            leaving: BTreeMap::new(),
+            next_key: 0,
         }
     }
 
@@ -110,18 +115,17 @@ impl SheetModel {
         self.errors.push(message);
     }
 
-    /// Send `msg` on `out` so that it arrives at `due`, or as soon as it can after that.
+    /// Send `msg` on `out` so that it arrives at `due`, or as soon as it can after that. It is
+    /// handed to the link when it leaves (a timer), not now with a delay: the kernel reserves a
+    /// link in the order sends are called, and a message due sooner must not queue behind one
+    /// called earlier but due later.
     fn send_arriving_at(&mut self, ctx: &mut Ctx<'_, NetMsg>, out: PortIndex, due: SimTime, msg: NetMsg) {
-        let now = ctx.now();
-        let leave = due.saturating_sub(ctx.link_latency(out)).max(now);
-        if ctx.send_after(out, leave - now, msg).is_none() {
-            self.unroutable += 1;
-            let text = format!("cannot send `{}` on port {out}", msg.label());
-            self.error(ctx, text);
-            return;
-        }
+        let leave = due.saturating_sub(ctx.link_latency(out)).max(ctx.now());
+        let key = self.next_key;
+        self.next_key += 1;
+        self.leaving.insert(key, (out, msg));
         self.in_flight += 1;
-        ctx.schedule_at(leave, 0);
+        ctx.schedule_at(leave, key);
     }
 
     fn forward(&mut self, ctx: &mut Ctx<'_, NetMsg>, packet: Packet) {
@@ -296,7 +300,14 @@ impl Behaviour<NetMsg> for SheetModel {
         self.show_state(ctx);
     }
 
-    fn on_timer(&mut self, ctx: &mut Ctx<'_, NetMsg>, _key: u64) {
+    fn on_timer(&mut self, ctx: &mut Ctx<'_, NetMsg>, key: u64) {
+        if let Some((out, msg)) = self.leaving.remove(&key)
+            && ctx.send(out, msg).is_none()
+        {
+            self.unroutable += 1;
+            let text = format!("cannot send `{}` on port {out}", msg.label());
+            self.error(ctx, text);
+        }
         self.in_flight = self.in_flight.saturating_sub(1);
         self.show_state(ctx);
     }

@@ -21,6 +21,7 @@ use crate::processor::actions::CpuModel;
 use crate::processor::mpi::MpiLimits;
 use crate::processor::sheet::SheetTiming;
 use crate::processor::{ProcessorBehaviour, ProcessorConfig};
+use crate::store::NetBehaviours;
 use crate::workload::program::OpList;
 
 const US: u64 = 1_000_000;
@@ -351,7 +352,7 @@ fn bands_order_the_makespan() {
 
 // ---- through the factory --------------------------------------------------------------------
 
-fn build(model: &FlatModel, streams: &[&str]) -> Result<Vec<Box<dyn Behaviour<NetMsg>>>, String> {
+fn build(model: &FlatModel, streams: &[&str]) -> Result<NetBehaviours, String> {
     let registry = builtin_registry();
     let workload = Workload::Streams {
         streams: streams
@@ -381,7 +382,8 @@ fn the_factory_puts_processors_on_a_datasheet_network_into_sheet_mode() {
     );
     let streams = ["ALLREDUCE 16", "ALLREDUCE 16", "COMPUTE 1ms\nALLREDUCE 16"];
     let behaviours = build(&model, &streams).expect("builds");
-    let mut sim = Simulation::new(Arc::new(model), behaviours, SimConfig::default()).expect("model builds");
+    let mut sim =
+        Simulation::with_store(Arc::new(model), behaviours, SimConfig::default()).expect("model builds");
     let outcome = sim.run(RunControl::default());
     let stats = sim.finish(outcome.clone()).stats;
     assert_eq!(outcome, RunOutcome::Completed);
@@ -437,7 +439,8 @@ fn split_transmit_and_receive_ports_work_in_sheet_mode() {
     let model = split_star(2, SimTime::from_us(3));
     let streams = ["SEND 1 64\nRECV 1\nBARRIER", "RECV 0\nSEND 0 64\nBARRIER"];
     let behaviours = build(&model, &streams).expect("builds");
-    let mut sim = Simulation::new(Arc::new(model), behaviours, SimConfig::default()).expect("model builds");
+    let mut sim =
+        Simulation::with_store(Arc::new(model), behaviours, SimConfig::default()).expect("model builds");
     let outcome = sim.run(RunControl::default());
     let stats = sim.finish(outcome.clone()).stats;
     assert_eq!(outcome, RunOutcome::Completed);
@@ -458,10 +461,59 @@ fn a_sheet_without_a_function_the_program_needs_is_a_program_error() {
 }
 
 #[test]
+fn a_sheet_file_relative_to_the_project_is_used_like_a_built_in() {
+    // The banded test sheet as a file beside the "project" (`sheets/banded.ron`), max band: a
+    // one-byte message started with its receive completes at max(recvmin 40, recv 80 + 0.04·1) µs.
+    let dir = tempfile::tempdir().expect("temporary directory");
+    std::fs::create_dir(dir.path().join("sheets")).expect("sheets directory");
+    std::fs::write(dir.path().join("sheets/banded.ron"), BANDED).expect("sheet written");
+    let model =
+        star(2, SimTime::ZERO, &[("model", "datasheet"), ("sheet", "sheets/banded.ron"), ("band", "max")]);
+    let registry = builtin_registry();
+    let workload = Workload::Streams {
+        streams: [(0, StreamSource::Inline("SEND 1 1".into())), (1, StreamSource::Inline("RECV 0".into()))]
+            .into_iter()
+            .collect(),
+    };
+    let inputs = BuildInputs {
+        model: &model,
+        registry: &registry,
+        workload: &workload,
+        base_dir: dir.path(),
+        placement: &hase_engine::model::Placement::All,
+    };
+    let behaviours = build_behaviours(&inputs).map(|b| b.behaviours).expect("the file sheet loads");
+    let mut sim =
+        Simulation::with_store(Arc::new(model), behaviours, SimConfig::default()).expect("model builds");
+    let outcome = sim.run(RunControl::default());
+    assert_eq!(outcome, RunOutcome::Completed);
+    assert_eq!(sim.finish(outcome).stats.makespan_ps, ps(80.04));
+
+    // A malformed file is named with its line and column.
+    std::fs::write(dir.path().join("sheets/broken.ron"), "(name: \"x\",\n  oops)").expect("written");
+    let broken = star(2, SimTime::ZERO, &[("model", "datasheet"), ("sheet", "sheets/broken.ron")]);
+    let inputs = BuildInputs {
+        model: &broken,
+        registry: &registry,
+        workload: &workload,
+        base_dir: dir.path(),
+        placement: &hase_engine::model::Placement::All,
+    };
+    let err = build_behaviours(&inputs).err().expect("a broken sheet is refused").to_string();
+    assert!(err.starts_with("fabric: parameter `sheet`: "), "{err}");
+    assert!(err.contains("sheets/broken.ron:2:"), "{err}");
+}
+
+#[test]
 fn factory_errors_name_the_network_model() {
     let unknown = star(2, SimTime::ZERO, &[("model", "datasheet"), ("sheet", "cray_t4e")]);
     let err = build(&unknown, &["", ""]).err().expect("unknown sheet is refused");
-    assert!(err.starts_with("fabric: parameter `sheet`: no built-in data sheet `cray_t4e`"), "{err}");
+    assert!(
+        err.starts_with(
+            "fabric: parameter `sheet`: no built-in data sheet `cray_t4e` and no sheet file `./cray_t4e`"
+        ),
+        "{err}"
+    );
     assert!(err.contains("cray_t3d, network_of_workstations"), "{err}");
 
     let band = star(2, SimTime::ZERO, &[("model", "datasheet"), ("band", "median")]);

@@ -11,6 +11,7 @@
 pub mod actions;
 mod live;
 pub mod mpi;
+pub mod packets;
 pub mod sheet;
 
 use std::collections::{BTreeMap, VecDeque};
@@ -21,7 +22,7 @@ use hase_engine::time::SimTime;
 use hase_engine::trace::TraceValue;
 use hase_engine::{Behaviour, Ctx, Endpoint, PortIndex};
 
-use crate::flow::{Outgoing, OutputPort};
+use crate::flow::{Outgoing, OutputPort, Stall};
 use crate::message::{CollectiveCall, Context, NetMsg, Packet};
 use crate::mpi::op::{Algorithm, CollectiveKind, RecvStatus, RequestId};
 use crate::placement::RankAddresses;
@@ -29,11 +30,14 @@ use crate::workload::program::{ProgramCtx, RankProgram};
 use actions::{Action, CpuModel, Handle, WaitOn, state, translate};
 use live::Live;
 use mpi::{Effects, Mpi, MpiLimits, ReqKey};
+use packets::PacketRun;
 use sheet::SheetTiming;
 
 const TIMER_CPU: u64 = 1;
 const TIMER_NIC: u64 = 2;
 const TIMER_WAKE: u64 = 3;
+/// Packets made ahead of the network interface (the rest of a message waits in its run).
+const NIC_WINDOW: usize = 64;
 
 /// Everything a processor needs, resolved from its parameters and the network.
 pub struct ProcessorConfig {
@@ -79,6 +83,8 @@ pub struct ProcessorBehaviour {
     program: Box<dyn RankProgram>,
     mpi: Mpi,
     nic: OutputPort,
+    /// Messages whose packets are still to be made, in sending order.
+    outbox: VecDeque<PacketRun>,
     actions: VecDeque<Action>,
     busy_until: SimTime,
     wake_at: Option<SimTime>,
@@ -116,6 +122,7 @@ impl ProcessorBehaviour {
                 None => Mpi::new(config.rank, config.limits),
             },
             nic: OutputPort::new(config.tx, config.downstream_credits),
+            outbox: VecDeque::new(),
             actions: VecDeque::new(),
             busy_until: SimTime::ZERO,
             wake_at: None,
@@ -150,8 +157,8 @@ impl ProcessorBehaviour {
             self.fail(ctx, e);
         }
         if !effects.latencies.is_empty() {
-            for latency in effects.latencies {
-                ctx.record_latency(latency);
+            for (source, latency) in effects.latencies {
+                ctx.record_pair_latency(source, self.rank, latency);
                 self.received_messages += 1;
             }
             Live::received(ctx, self.received_messages);
@@ -160,28 +167,64 @@ impl ProcessorBehaviour {
         if effects.packets.is_empty() {
             return;
         }
-        let now = ctx.now();
-        for mut packet in effects.packets {
-            if let Some(a) = &self.addresses {
-                (packet.src, packet.dst) = (a.address(packet.src), a.address(packet.dst));
-            }
-            // Direct rendezvous: sender and receiver meet at no cost, off the network.
-            if packet.kind.is_control()
-                && let Some(to) = self.peers.as_ref().and_then(|p| p.get(packet.dst as usize)).copied()
+        for run in effects.packets {
+            // Direct rendezvous: sender and receiver meet at no cost, off the network (control
+            // packets are single packets: made here, never queued).
+            if run.kind().is_control()
+                && let Some(peers) = &self.peers
+                && let Some(packet) = run.clone().next()
             {
-                ctx.deliver_direct(to, SimTime::ZERO, NetMsg::Packet(packet));
-                continue;
+                let packet = self.to_processor_ranks(packet);
+                if let Some(&to) = peers.get(packet.dst as usize) {
+                    ctx.deliver_direct(to, SimTime::ZERO, NetMsg::Packet(packet));
+                    continue;
+                }
             }
-            self.nic.push(Outgoing { packet, earliest: now, from_port: None });
+            self.outbox.push_back(run);
         }
         self.pump(ctx);
     }
 
+    /// Send what can leave now. Packets are made from the outbox's runs only as the interface's
+    /// queue drains (at most `NIC_WINDOW` made and waiting), in the order cutting every message
+    /// at once would give and at the same times: a packet joins the queue no later than the moment
+    /// it could have left.
     fn pump(&mut self, ctx: &mut Ctx<'_, NetMsg>) {
-        let mpi = &mut self.mpi;
-        self.nic.pump(ctx, TIMER_NIC, |_ctx, item: &Outgoing, info: SendInfo| {
-            mpi.on_injected(&item.packet, info.link_free);
-        });
+        loop {
+            let now = ctx.now();
+            while self.nic.len() < NIC_WINDOW {
+                let Some(run) = self.outbox.front_mut() else { break };
+                match run.next() {
+                    Some(packet) => {
+                        let packet = self.to_processor_ranks(packet);
+                        self.nic.push(Outgoing { packet, earliest: now, from_port: None });
+                    }
+                    None => {
+                        self.outbox.pop_front();
+                    }
+                }
+            }
+            let mpi = &mut self.mpi;
+            let stall = self.nic.pump(ctx, TIMER_NIC, |_ctx, item: &Outgoing, info: SendInfo| {
+                mpi.on_injected(&item.packet, info.link_free);
+            });
+            if stall != Stall::Empty || self.outbox.is_empty() {
+                return;
+            }
+        }
+    }
+
+    /// A packet as made by MPI (MPI ranks) as the network carries it (processor ranks).
+    fn to_processor_ranks(&self, mut packet: Packet) -> Packet {
+        if let Some(a) = &self.addresses {
+            (packet.src, packet.dst) = (a.address(packet.src), a.address(packet.dst));
+        }
+        packet
+    }
+
+    /// Packets waiting to leave: made and queued, or still to be made.
+    fn packets_waiting(&self) -> u64 {
+        self.nic.len() as u64 + self.outbox.iter().map(PacketRun::remaining).sum::<u64>()
     }
 
     fn bind(&mut self, handle: Handle, req: ReqKey) {
@@ -440,7 +483,7 @@ impl Behaviour<NetMsg> for ProcessorBehaviour {
     }
 
     fn is_finished(&self) -> bool {
-        self.done && self.error.is_none() && self.nic.is_empty()
+        self.done && self.error.is_none() && self.nic.is_empty() && self.outbox.is_empty()
     }
 
     fn blocked_reason(&self) -> Option<String> {
@@ -448,7 +491,8 @@ impl Behaviour<NetMsg> for ProcessorBehaviour {
             return Some(e.clone());
         }
         if self.done {
-            return (!self.nic.is_empty()).then(|| format!("{} packet(s) waiting to leave", self.nic.len()));
+            let waiting = self.packets_waiting();
+            return (waiting > 0).then(|| format!("{waiting} packet(s) waiting to leave"));
         }
         let at = self.program.location().map(|l| format!(" ({l})")).unwrap_or_default();
         if let Some(c) = &self.in_collective {

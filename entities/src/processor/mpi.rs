@@ -24,6 +24,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use hase_engine::time::SimTime;
 
+use super::packets::PacketRun;
 use super::sheet::{SheetRecvKind, SheetTiming};
 use crate::message::{Context, Packet, PacketKind};
 use crate::mpi::op::{RecvStatus, Source, TagSel};
@@ -112,10 +113,10 @@ impl MpiLimits {
 /// What a call produced besides its request.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Effects {
-    /// Packets to inject, in order.
-    pub packets: Vec<Packet>,
-    /// Completed end-to-end message latencies (for statistics).
-    pub latencies: Vec<SimTime>,
+    /// Packets to inject, in order, as runs made one packet at a time.
+    pub packets: Vec<PacketRun>,
+    /// Completed end-to-end message latencies with their sender ranks (for statistics).
+    pub latencies: Vec<(u32, SimTime)>,
     /// Problems to report as program errors (a sheet that cannot time a receive).
     pub errors: Vec<String>,
 }
@@ -132,7 +133,7 @@ pub struct Mpi {
     unexpected: VecDeque<Envelope>,
     assembling: BTreeMap<(u32, u64), Assembly>,
     awaiting_cts: BTreeMap<u64, (ReqKey, u32, u64, i32, Context)>,
-    injecting: BTreeMap<u64, (ReqKey, u32)>,
+    injecting: BTreeMap<u64, (ReqKey, u64)>,
     /// Direct rendezvous sends whose data is on its way, by message number.
     awaiting_fin: BTreeMap<u64, ReqKey>,
     sheet: Option<SheetTiming>,
@@ -172,7 +173,8 @@ impl Mpi {
         key
     }
 
-    /// Cut a message into packets of at most `max_packet` bytes (one zero-byte packet if empty).
+    /// Cut a message and its header into packets of at most `max_packet` wire bytes (one packet
+    /// of the header alone if the message is empty), made as they are sent. Fails if the message needs more packets than a message may have.
     fn packetise(
         &self,
         dst: u32,
@@ -181,26 +183,10 @@ impl Mpi {
         context: Context,
         msg_id: u64,
         now: SimTime,
-    ) -> Vec<Packet> {
-        let max = self.limits.max_packet.max(1);
-        let wire = bytes.saturating_add(self.limits.header_bytes);
-        let count = wire.div_ceil(max).max(1);
-        (0..count)
-            .map(|i| Packet {
-                src: self.rank,
-                dst,
-                bytes: (wire - i * max).min(max) as u32,
-                kind: PacketKind::Data,
-                msg_id,
-                index: i as u32,
-                count: count as u32,
-                context,
-                tag,
-                msg_bytes: bytes,
-                injected: now,
-                hops: 0,
-            })
-            .collect()
+    ) -> Result<PacketRun, String> {
+        let mut template = self.control(PacketKind::Data, dst, (msg_id, bytes, tag, context), now);
+        template.bytes = 0;
+        PacketRun::data(template, bytes, self.limits.header_bytes, self.limits.max_packet)
     }
 
     fn control(&self, kind: PacketKind, dst: u32, env: (u64, u64, i32, Context), now: SimTime) -> Packet {
@@ -239,15 +225,35 @@ impl Mpi {
         now: SimTime,
     ) -> (ReqKey, Effects) {
         let (req, msg_id) = self.start_send(dst, bytes, now);
-        let packets = if bytes > self.limits.eager_limit {
+        let mut effects = Effects::default();
+        if bytes > self.limits.eager_limit {
             self.awaiting_cts.insert(msg_id, (req, dst, bytes, tag, context));
-            vec![self.control(PacketKind::Rts, dst, (msg_id, bytes, tag, context), now)]
+            let rts = self.control(PacketKind::Rts, dst, (msg_id, bytes, tag, context), now);
+            effects.packets.push(PacketRun::single(rts));
         } else {
-            let p = self.packetise(dst, bytes, tag, context, msg_id, now);
-            self.injecting.insert(msg_id, (req, p.len() as u32));
-            p
-        };
-        (req, Effects { packets, ..Effects::default() })
+            self.inject(req, dst, bytes, (tag, context, msg_id), now, &mut effects);
+        }
+        (req, effects)
+    }
+
+    /// Start sending the data of message `msg_id` (request `req`), or report why it cannot be cut
+    /// into packets.
+    fn inject(
+        &mut self,
+        req: ReqKey,
+        dst: u32,
+        bytes: u64,
+        (tag, context, msg_id): (i32, Context, u64),
+        now: SimTime,
+        effects: &mut Effects,
+    ) {
+        match self.packetise(dst, bytes, tag, context, msg_id, now) {
+            Ok(run) => {
+                self.injecting.insert(msg_id, (req, run.remaining()));
+                effects.packets.push(run);
+            }
+            Err(e) => effects.errors.push(e),
+        }
     }
 
     /// Sheet mode: post a send whose whole message travels as one packet of wire size 0 (stamped
@@ -267,7 +273,7 @@ impl Mpi {
         }
         let mut packet = self.control(PacketKind::Data, dst, (msg_id, bytes, tag, context), now);
         packet.bytes = 0;
-        (req, Effects { packets: vec![packet], ..Effects::default() })
+        (req, Effects { packets: vec![PacketRun::single(packet)], ..Effects::default() })
     }
 
     /// A packet of this rank left the network interface; its last byte is on the wire at `free_at`.
@@ -357,15 +363,16 @@ impl Mpi {
         }
         if env.rendezvous {
             let wire = env.bytes.saturating_add(self.limits.header_bytes);
-            let count = wire.div_ceil(self.limits.max_packet.max(1)).max(1) as u32;
+            let count = wire.div_ceil(self.limits.max_packet.max(1)).max(1);
+            let count = u32::try_from(count).unwrap_or(u32::MAX);
             let fin = self.limits.rendezvous == Rendezvous::Direct;
             self.assembling.insert((env.src, env.msg_id), Assembly { got: 0, count, req: Some(req), fin });
-            effects.packets.push(self.control(
+            effects.packets.push(PacketRun::single(self.control(
                 PacketKind::Cts,
                 env.src,
                 (env.msg_id, env.bytes, env.tag, env.context),
                 now,
-            ));
+            )));
             return;
         }
         let key = (env.src, env.msg_id);
@@ -392,7 +399,8 @@ impl Mpi {
             }
         }
         r.done_at = Some(done);
-        effects.latencies.push(done.saturating_sub(injected));
+        let source = r.status.map_or(self.rank, |s| s.source);
+        effects.latencies.push((source, done.saturating_sub(injected)));
     }
 
     /// A packet addressed to this rank arrived.
@@ -401,13 +409,13 @@ impl Mpi {
         match p.kind {
             PacketKind::Cts => {
                 if let Some((req, dst, bytes, tag, context)) = self.awaiting_cts.remove(&p.msg_id) {
-                    let packets = self.packetise(dst, bytes, tag, context, p.msg_id, now);
-                    if self.limits.rendezvous == Rendezvous::Direct {
+                    self.inject(req, dst, bytes, (tag, context, p.msg_id), now, &mut effects);
+                    // Direct rendezvous: the send completes when the receiver has it all (its Fin).
+                    if self.limits.rendezvous == Rendezvous::Direct
+                        && let Some((req, _)) = self.injecting.remove(&p.msg_id)
+                    {
                         self.awaiting_fin.insert(p.msg_id, req);
-                    } else {
-                        self.injecting.insert(p.msg_id, (req, packets.len() as u32));
                     }
-                    effects.packets = packets;
                 }
             }
             PacketKind::Fin => {
@@ -437,7 +445,12 @@ impl Mpi {
                         self.complete_recv(req, now, p.injected, &mut effects);
                         if fin {
                             let env = (p.msg_id, p.msg_bytes, p.tag, p.context);
-                            effects.packets.push(self.control(PacketKind::Fin, p.src, env, now));
+                            effects.packets.push(PacketRun::single(self.control(
+                                PacketKind::Fin,
+                                p.src,
+                                env,
+                                now,
+                            )));
                         }
                     }
                 }
@@ -546,6 +559,17 @@ mod tests {
 
     const LIMITS: MpiLimits = MpiLimits::new(100, 40);
 
+    /// The packets of some effects, made.
+    trait Made {
+        fn pk(&self) -> Vec<Packet>;
+    }
+
+    impl Made for Effects {
+        fn pk(&self) -> Vec<Packet> {
+            self.packets.iter().cloned().flatten().collect()
+        }
+    }
+
     fn deliver(to: &mut Mpi, packets: &[Packet], now: SimTime) -> Effects {
         let mut all = Effects::default();
         for p in packets {
@@ -561,15 +585,15 @@ mod tests {
         let mut a = Mpi::new(0, LIMITS);
         let mut b = Mpi::new(1, LIMITS);
         let (send, e) = a.post_send(1, 90, 7, Context::User, SimTime(0));
-        let sizes: Vec<u32> = e.packets.iter().map(|p| p.bytes).collect();
+        let sizes: Vec<u32> = e.pk().iter().map(|p| p.bytes).collect();
         assert_eq!(sizes, vec![40, 40, 10]);
         let (recv, _) = b.post_recv(Source::Rank(0), TagSel::Tag(7), Context::User, SimTime(0));
-        deliver(&mut b, &e.packets[..2], SimTime(5));
+        deliver(&mut b, &e.pk()[..2], SimTime(5));
         assert_eq!(b.done_at(recv), None);
-        deliver(&mut b, &e.packets[2..], SimTime(9));
+        deliver(&mut b, &e.pk()[2..], SimTime(9));
         assert_eq!(b.done_at(recv), Some(SimTime(9)));
         assert_eq!(b.status(recv), Some(RecvStatus { source: 0, tag: 7, bytes: 90 }));
-        for p in &e.packets {
+        for p in &e.pk() {
             a.on_injected(p, SimTime(3));
         }
         assert_eq!(a.done_at(send), Some(SimTime(3)));
@@ -581,8 +605,8 @@ mod tests {
         let mut b = Mpi::new(1, LIMITS);
         let (_, e1) = a.post_send(1, 8, 1, Context::User, SimTime(0));
         let (_, e2) = a.post_send(1, 16, 2, Context::User, SimTime(0));
-        deliver(&mut b, &e1.packets, SimTime(4));
-        deliver(&mut b, &e2.packets, SimTime(5));
+        deliver(&mut b, &e1.pk(), SimTime(4));
+        deliver(&mut b, &e2.pk(), SimTime(5));
         let (r, _) = b.post_recv(Source::Any, TagSel::Any, Context::User, SimTime(6));
         assert_eq!(b.status(r).map(|s| s.tag), Some(1));
         assert_eq!(b.done_at(r), Some(SimTime(6)));
@@ -596,7 +620,7 @@ mod tests {
         let mut b = Mpi::new(1, LIMITS);
         let (user, _) = b.post_recv(Source::Any, TagSel::Any, Context::User, SimTime(0));
         let (_, e) = a.post_send(1, 8, 0, Context::Collective, SimTime(0));
-        deliver(&mut b, &e.packets, SimTime(1));
+        deliver(&mut b, &e.pk(), SimTime(1));
         assert_eq!(b.done_at(user), None);
         let (coll, _) = b.post_recv(Source::Rank(0), TagSel::Tag(0), Context::Collective, SimTime(2));
         assert_eq!(b.done_at(coll), Some(SimTime(2)));
@@ -607,21 +631,21 @@ mod tests {
         let mut a = Mpi::new(0, LIMITS);
         let mut b = Mpi::new(1, LIMITS);
         let (send, e) = a.post_send(1, 150, 3, Context::User, SimTime(0));
-        assert_eq!(e.packets.len(), 1);
-        assert_eq!(e.packets[0].kind, PacketKind::Rts);
+        assert_eq!(e.pk().len(), 1);
+        assert_eq!(e.pk()[0].kind, PacketKind::Rts);
         // RTS arrives before the receive is posted: nothing happens yet.
-        assert!(deliver(&mut b, &e.packets, SimTime(10)).packets.is_empty());
+        assert!(deliver(&mut b, &e.pk(), SimTime(10)).pk().is_empty());
         let (recv, cts) = b.post_recv(Source::Rank(0), TagSel::Tag(3), Context::User, SimTime(20));
-        assert_eq!(cts.packets.len(), 1);
-        assert_eq!(cts.packets[0].kind, PacketKind::Cts);
-        let data = deliver(&mut a, &cts.packets, SimTime(30));
-        assert_eq!(data.packets.iter().map(|p| u64::from(p.bytes)).sum::<u64>(), 150);
+        assert_eq!(cts.pk().len(), 1);
+        assert_eq!(cts.pk()[0].kind, PacketKind::Cts);
+        let data = deliver(&mut a, &cts.pk(), SimTime(30));
+        assert_eq!(data.pk().iter().map(|p| u64::from(p.bytes)).sum::<u64>(), 150);
         assert_eq!(a.done_at(send), None, "send completes only when its data has left");
-        for p in &data.packets {
+        for p in &data.pk() {
             a.on_injected(p, SimTime(31));
         }
         assert_eq!(a.done_at(send), Some(SimTime(31)));
-        deliver(&mut b, &data.packets, SimTime(40));
+        deliver(&mut b, &data.pk(), SimTime(40));
         assert_eq!(b.done_at(recv), Some(SimTime(40)));
     }
 
@@ -635,8 +659,8 @@ mod tests {
         let mut b = Mpi::new(1, LIMITS).with_sheet(t3d);
         // 5000 B > eager limit and max packet, yet one packet of wire size 0, no rendezvous.
         let (send, e) = a.post_whole_send(1, 5000, 4, Context::User, us(0), us(50));
-        assert_eq!(e.packets.len(), 1);
-        let p = e.packets[0];
+        assert_eq!(e.pk().len(), 1);
+        let p = e.pk()[0];
         assert_eq!(
             (p.kind, p.bytes, p.msg_bytes, p.count, p.injected),
             (PacketKind::Data, 0, 5000, 1, us(0))
@@ -647,19 +671,19 @@ mod tests {
         // Blocking, posted at 100 µs, arriving at 372.5: max(100 + 280, 0 + 372.5) = 380.
         let (blocking, _) =
             b.post_sheet_recv(Source::Rank(0), TagSel::Any, Context::User, us(100), SheetRecvKind::Blocking);
-        deliver(&mut b, &e.packets, SimTime::from_ps(372_500_000));
+        deliver(&mut b, &e.pk(), SimTime::from_ps(372_500_000));
         assert_eq!(b.done_at(blocking), Some(us(380)));
         // Non-blocking, posted with the send at 0: max(0 + 280, 0 + 40 + 317.5) = 357.5, but the
         // message only arrives at 400 and completes then.
         let (_, e2) = a.post_whole_send(1, 5000, 5, Context::User, us(0), us(50));
         let (nonblocking, _) =
             b.post_sheet_recv(Source::Any, TagSel::Tag(5), Context::User, us(0), SheetRecvKind::NonBlocking);
-        deliver(&mut b, &e2.packets, us(300));
+        deliver(&mut b, &e2.pk(), us(300));
         assert_eq!(b.done_at(nonblocking), Some(SimTime::from_ps(357_500_000)));
         let (_, e3) = a.post_whole_send(1, 5000, 6, Context::User, us(0), us(50));
         let (late, _) =
             b.post_sheet_recv(Source::Any, TagSel::Tag(6), Context::User, us(0), SheetRecvKind::NonBlocking);
-        deliver(&mut b, &e3.packets, us(400));
+        deliver(&mut b, &e3.pk(), us(400));
         assert_eq!(b.done_at(late), Some(us(400)));
     }
 
@@ -667,7 +691,7 @@ mod tests {
     fn empty_messages_are_one_packet() {
         let mut a = Mpi::new(0, LIMITS);
         let (_, e) = a.post_send(1, 0, 0, Context::User, SimTime(0));
-        assert_eq!(e.packets.len(), 1);
-        assert_eq!(e.packets[0].bytes, 0);
+        assert_eq!(e.pk().len(), 1);
+        assert_eq!(e.pk()[0].bytes, 0);
     }
 }

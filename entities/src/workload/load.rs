@@ -4,10 +4,11 @@
 
 use std::path::Path;
 
+use hase_engine::limits::{MAX_WORKLOAD_FILE_BYTES, read_capped};
 use hase_engine::model::{StreamSource, Workload};
 
 use super::program::{OpList, RankProgram};
-use super::programs::{ProgramError, instantiate};
+use super::programs::{ProgramError, instantiate_all};
 use super::stream::{RankError, StreamError, check_ranks, parse_stream};
 use super::ti::{TiDialect, TiError, load_ti_trace};
 
@@ -68,9 +69,7 @@ pub fn programs_for(
     let idle = || Box::new(OpList::default()) as Box<dyn RankProgram>;
     match workload {
         Workload::Idle => Ok((0..size).map(|_| idle()).collect()),
-        Workload::Program { name, params } => {
-            (0..size).map(|rank| instantiate(name, params, rank, size).map_err(WorkloadError::from)).collect()
-        }
+        Workload::Program { name, params } => Ok(instantiate_all(name, params, size)?),
         Workload::Streams { streams } => {
             if let Some((&rank, _)) = streams.iter().find(|(r, _)| **r >= size) {
                 return Err(WorkloadError::NoSuchRank { rank, size });
@@ -80,9 +79,8 @@ pub fn programs_for(
                 let ops = match source {
                     StreamSource::File(file) => {
                         let path = base_dir.join(file);
-                        let text = std::fs::read_to_string(&path).map_err(|e| WorkloadError::Read {
-                            path: path.display().to_string(),
-                            message: e.to_string(),
+                        let text = read_capped(&path, MAX_WORKLOAD_FILE_BYTES).map_err(|e| {
+                            WorkloadError::Read { path: path.display().to_string(), message: e.reason() }
                         })?;
                         parse_stream(&text, file)?
                     }

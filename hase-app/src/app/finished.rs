@@ -28,7 +28,8 @@ impl App {
     pub(crate) fn file_chosen(&mut self, ctx: &egui::Context, request: FileRequest, path: Option<PathBuf>) {
         match (request.target, path) {
             (FileTarget::Project(_), None) => self.after_save = None,
-            (FileTarget::Replay(_), None) => {}
+            (FileTarget::Replay(_) | FileTarget::Experiment(_), None) => {}
+            (FileTarget::Experiment(purpose), Some(path)) => self.experiment_file_chosen(ctx, &purpose, path),
             (FileTarget::Project(purpose), Some(path)) => self.project_file_chosen(purpose, path),
             (FileTarget::Replay(purpose), Some(path)) => self.replay_file_chosen(ctx, purpose, path),
         }

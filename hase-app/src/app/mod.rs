@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use egui::{Panel, Ui, ViewportCommand};
 
+mod experiments;
 mod finished;
 mod library;
 mod perform;
@@ -45,6 +46,9 @@ pub struct StartOptions {
     pub library: LibraryLocation,
     /// Actions carried out on the first frame (`--run`, `--compare-example`).
     pub start_actions: Vec<Action>,
+    /// A trace file opened in the replay views on the first frame (`--trace`, e.g. a prediction
+    /// `hase mpi predict -o` wrote).
+    pub trace: Option<PathBuf>,
 }
 
 struct Screenshot {
@@ -87,6 +91,7 @@ pub struct App {
     pub files: crate::file_dialog::FileDialogs,
     memory: status::MemoryGauge,
     start_actions: Vec<Action>,
+    start_trace: Option<PathBuf>,
 }
 
 impl App {
@@ -142,6 +147,7 @@ impl App {
             files: crate::file_dialog::FileDialogs::default(),
             memory: status::MemoryGauge::default(),
             start_actions: options.start_actions,
+            start_trace: options.trace,
         }
     }
 
@@ -157,8 +163,12 @@ impl App {
         }
         self.library_step(ctx);
         self.replay_logic(ctx);
+        self.experiments_step(ctx);
         for action in std::mem::take(&mut self.start_actions) {
             self.perform(ctx, action);
+        }
+        if let Some(path) = self.start_trace.take() {
+            self.replay_file_chosen(ctx, crate::run::ReplayFile::OpenTrace, path);
         }
         if self.theme_applied != Some(self.editor.settings.theme) {
             self.theme_applied = Some(self.editor.settings.theme);
@@ -283,6 +293,16 @@ impl App {
                 self.inspector.show(ui, &mut self.editor, &self.tasks, &palette);
             },
         );
+        if let Some(sheet) = self.inspector.take_sheet_request() {
+            // A relative sheet path is the project's, as when the simulator loads it.
+            let base = self
+                .editor
+                .file
+                .as_deref()
+                .and_then(std::path::Path::parent)
+                .map(std::path::Path::to_path_buf);
+            self.windows.sheet_viewer.open(&sheet, &base.unwrap_or_else(|| ".".into()));
+        }
         egui::CentralPanel::no_frame().show(ui, |ui| {
             // No gap between the breadcrumb bar and the canvas (the window background would show).
             ui.spacing_mut().item_spacing.y = 0.0;

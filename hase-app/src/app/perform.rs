@@ -120,6 +120,8 @@ impl App {
             | Action::CloseCompare
             | Action::OpenTrace => self.replay_action(action),
             Action::Help(topic) => self.windows.help = Some(topic),
+            Action::Experiments => self.open_experiments(),
+            Action::OpenExperimentExample => self.open_experiment_example(ctx),
             Action::Escape => {
                 self.editor.placing = None;
                 self.canvas.drag = crate::ui::canvas::Drag::None;

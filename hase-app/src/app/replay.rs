@@ -3,11 +3,12 @@
 //! the comparison, exports, marker saving, and revealing entities asked for by the log or the
 //! timing diagram.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use hase_engine::kernel::RunOutcome;
+use hase_engine::model::Project;
 use hase_engine::time::SimTime;
 
 use super::App;
@@ -143,6 +144,19 @@ impl App {
         self.dock.tab = DockTab::Timing;
     }
 
+    /// Say once per file when a run reads a workload file outside the project's folder.
+    fn warn_outside_folder(&mut self, name: &str, project: &Project, file: Option<&Path>) {
+        let base = file.map_or_else(|| PathBuf::from("."), hase_library::runner::base_dir_of);
+        for outside in hase_library::reads::files_outside_folder(project, &base) {
+            if self.session.warned_outside.insert(outside.clone()) {
+                self.editor.log(
+                    Level::Warning,
+                    format!("{name} reads {}, outside the project's folder", outside.display()),
+                );
+            }
+        }
+    }
+
     fn start_runs(&mut self) {
         let shared = self.session.settings.clone();
         let mut requests = Vec::new();
@@ -175,6 +189,7 @@ impl App {
             return;
         }
         for (slot, name, project, file, settings) in requests {
+            self.warn_outside_folder(&name, &project, file.as_deref());
             self.editor.log(Level::Info, format!("running {name}…"));
             let id = self.session.next_id();
             let request = RunRequest { project, file, settings, slot, id };
@@ -348,7 +363,7 @@ impl App {
         }
     }
 
-    fn spawn_marker_save(&self, save: MarkerSave) {
+    pub(super) fn spawn_marker_save(&self, save: MarkerSave) {
         self.tasks.spawn("markers", move || {
             let MarkerSave { sidecar, run_key, markers: list } = save;
             let result = markers::save(&sidecar, &run_key, &list).map(|()| sidecar);

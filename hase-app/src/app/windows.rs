@@ -27,14 +27,24 @@ pub struct Windows {
     pub incoming: Option<Incoming>,
     /// Simulate ▸ Compare ▸ This design with different settings.
     pub variant: crate::ui::compare_variant::VariantDialog,
+    /// A network model's data sheet (inspector ▸ sheet ▸ View…).
+    pub sheet_viewer: crate::ui::sheet_viewer::SheetViewer,
     /// The Help window open, if any.
     pub help: Option<crate::actions::HelpTopic>,
+    /// Simulate ▸ Experiments.
+    pub experiments: crate::experiments::ExperimentsView,
+    /// A point of an experiment waiting to open until its project has replaced the design
+    /// (after the unsaved-changes question).
+    pub pending_point: Option<crate::experiments::PointRun>,
+    /// Where the plot's PNG export reports (written from the screenshot callback).
+    pub plot_export: std::sync::Arc<std::sync::Mutex<Option<Result<std::path::PathBuf, String>>>>,
 }
 
 impl App {
     /// Show the windows; a modal question about unsaved changes goes first.
     pub(super) fn show_windows(&mut self, ctx: &egui::Context, palette: &Palette) {
         crate::ui::help::show(ctx, &mut self.windows.help, palette);
+        self.show_experiments(ctx, palette);
         if let Some((request, path)) = self.files.show(ctx, palette) {
             self.file_chosen(ctx, request, path);
         }
@@ -58,6 +68,7 @@ impl App {
         if let Some(variant) = self.windows.variant.show(ctx, project, settings, palette) {
             self.open_variant_compare(variant);
         }
+        self.windows.sheet_viewer.show(ctx, palette);
         if self.pending.is_some() {
             return;
         }

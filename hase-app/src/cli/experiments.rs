@@ -1,4 +1,4 @@
-//! `hase experiments list|show|export|import|rename|delete`: the experiment store from the command
+//! `hase experiments list|show|export|import|rename|delete|fit`: the experiment store from the command
 //! line. Exports are CSV (one row per run) or RON (the whole experiment, importable elsewhere).
 
 use std::io::Write;
@@ -59,6 +59,8 @@ pub enum ExperimentsCommand {
         /// Experiment id.
         id: u64,
     },
+    /// Fit a scaling formula (complexity terms in p and n, or a pipeline's grain) to the results.
+    Fit(super::experiments_fit::FitArgs),
 }
 
 pub(super) fn experiments(args: &ExperimentsArgs) -> anyhow::Result<ExitCode> {
@@ -89,6 +91,7 @@ pub(super) fn experiments(args: &ExperimentsArgs) -> anyhow::Result<ExitCode> {
             store.delete(*id)?;
             writeln!(out, "deleted experiment {id}")?;
         }
+        ExperimentsCommand::Fit(fit) => super::experiments_fit::fit(&store, fit, out)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,14 +1,20 @@
-//! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase import simgrid`,
-//! `hase trace stats|export`, `hase sweep` and `hase experiments`.
+//! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase check-levels`,
+//! `hase import simgrid`, `hase trace stats|export|diff|phases`, `hase sweep`, `hase experiments`,
+//! `hase datasheet fit|show|report`, `hase mpi bench|record|predict|sample`.
 //! Errors go to stderr with a non-zero exit code; times accept units (`10us`, `2.5ms`).
 
+mod check_levels;
+mod datasheet;
 mod experiments;
+mod experiments_fit;
 mod import;
+mod mpi;
 mod new;
 mod placement;
 mod run;
 mod sweep;
 mod sweep_progress;
+mod sweep_slurm;
 mod trace;
 
 use std::io::Write;
@@ -35,13 +41,22 @@ pub enum Command {
     /// Import another tool's description as a project.
     #[command(subcommand)]
     Import(import::ImportCommand),
-    /// Inspect or convert trace files.
+    /// Inspect, compare, analyse or convert trace files.
     #[command(subcommand)]
     Trace(trace::TraceCommand),
+    /// Run a project with each compound detailed and behavioural and say whether the behavioural
+    /// level stands in for the detailed one (exit 5 when it does not).
+    CheckLevels(check_levels::CheckLevelsArgs),
     /// Run a parameter sweep: vary parameters over values, run the points in parallel.
     Sweep(Box<sweep::SweepArgs>),
     /// List, show, export, import, rename or delete stored experiments.
     Experiments(experiments::ExperimentsArgs),
+    /// Make, show and report MPI data sheets (fitted equations per MPI function).
+    #[command(subcommand)]
+    Datasheet(datasheet::DatasheetCommand),
+    /// Measure an MPI library, record a real MPI program, predict one from a data sheet.
+    #[command(subcommand)]
+    Mpi(mpi::MpiCommand),
 }
 
 /// Run a subcommand; the exit code is 0 on success.
@@ -52,8 +67,11 @@ pub fn execute(command: Command) -> ExitCode {
         Command::New(args) => new::new(&args),
         Command::Import(cmd) => import::import(&cmd),
         Command::Trace(cmd) => trace::trace(&cmd),
+        Command::CheckLevels(args) => check_levels::run(&args),
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Experiments(args) => experiments::experiments(&args),
+        Command::Datasheet(cmd) => datasheet::datasheet(&cmd),
+        Command::Mpi(cmd) => mpi::mpi(&cmd),
     };
     match result {
         Ok(code) => code,
@@ -74,6 +92,11 @@ pub fn execute(command: Command) -> ExitCode {
 /// Read a project file, with the file named in any error.
 pub fn read_project(path: &Path) -> anyhow::Result<Project> {
     Ok(load_project(path)?)
+}
+
+/// Parse a size in bytes with units for clap (`4K` = 4096), with the engine's units parser.
+pub fn bytes_arg(text: &str) -> Result<u64, String> {
+    hase_engine::units::parse_size(text).map_err(|e| e.to_string())
 }
 
 /// Parse a time with units for clap.

@@ -158,7 +158,8 @@ pub(super) fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn workload(program: &str, params: &[String]) -> anyhow::Result<Workload> {
+/// A built-in program's workload from `--param name=value` assignments.
+pub(super) fn workload(program: &str, params: &[String]) -> anyhow::Result<Workload> {
     let info = programs::catalogue().into_iter().find(|p| p.name == program).with_context(|| {
         let names: Vec<&str> = programs::catalogue().iter().map(|p| p.name).collect();
         format!("unknown program `{program}`; programs are: {}", names.join(", "))

@@ -15,6 +15,7 @@ use hase_engine::stats::RunStats;
 use hase_engine::time::SimTime;
 use hase_library::overrides::apply_set;
 use hase_library::runner::{RunOptions, RunResult, TraceTarget, base_dir_of, run_project};
+use hase_library::stats_csv::write_run_stats_csv;
 use hase_library::workload_trace::use_workload_trace;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -58,6 +59,10 @@ pub struct RunArgs {
     /// Write the statistics as JSON here.
     #[arg(long)]
     pub stats: Option<PathBuf>,
+    /// Write the statistics as CSV tables into this folder: states, ports, links, latency per
+    /// pair of ranks with percentiles, and the latency histogram per pair.
+    #[arg(long, value_name = "DIR")]
+    pub stats_csv: Option<PathBuf>,
     /// Print the trace fingerprint (for golden comparisons).
     #[arg(long)]
     pub fingerprint: bool,
@@ -112,6 +117,9 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.stats {
         write_atomic(path, result.stats.to_json().as_bytes())
             .with_context(|| format!("cannot write statistics to {}", path.display()))?;
+    }
+    if let Some(dir) = &args.stats_csv {
+        write_run_stats_csv(&result.stats, dir)?;
     }
     if let Some(e) = &result.trace_error {
         eprintln!("warning: the trace is incomplete: {e}");

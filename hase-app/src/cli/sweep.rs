@@ -2,7 +2,8 @@
 //! on N worker threads, optionally stored in the experiment store (each run committed as it
 //! finishes), and write the results as CSV (to `--csv`, else to stdout). `--resume ID` runs the
 //! missing runs of a stored experiment. Ctrl-C cancels (exit 4); the runs in flight are dropped and
-//! a stored experiment can be resumed.
+//! a stored experiment can be resumed. On a Slurm cluster the same sweep runs as a job array
+//! (`--slurm DIR`, `--collect DIR`, …: see [`super::sweep_slurm`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -25,7 +26,7 @@ use super::sweep_progress::CliProgress;
 #[derive(Debug, Args)]
 pub struct SweepArgs {
     /// Project file (.ron) to sweep with `--vary` (or give `--spec` or `--resume`).
-    #[arg(conflicts_with_all = ["spec", "resume"], required_unless_present_any = ["spec", "resume"])]
+    #[arg(conflicts_with_all = ["spec", "resume"], required_unless_present_any = ["spec", "resume", "run_task", "collect", "status", "resubmit"])]
     pub project: Option<PathBuf>,
     /// A sweep spec file (RON, see docs/experiments.md).
     #[arg(long, value_name = "SPEC.ron", conflicts_with = "resume")]
@@ -80,6 +81,9 @@ pub struct SweepArgs {
     /// No progress display.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Running the sweep as a Slurm job array.
+    #[command(flatten)]
+    pub slurm: super::sweep_slurm::SlurmArgs,
 }
 
 /// Exit code of a spec error, as `hase run` gives for a bad project.
@@ -98,6 +102,9 @@ pub(super) fn sweep(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         progress_every: 100_000,
         ..SweepOptions::default()
     };
+    if args.slurm.job_command() {
+        return super::sweep_slurm::job_command(args, &options);
+    }
     if let Some(id) = args.resume {
         let store = open_store(args.data_dir.as_deref())?;
         let plan = plan_stored(&store, id)?;
@@ -133,6 +140,9 @@ pub(super) fn sweep(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.save_spec {
         write_atomic(path, spec_to_ron(plan.spec()).as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.slurm.slurm.is_some() {
+        return super::sweep_slurm::write_and_submit(args, &plan);
     }
     if let (Some(store), true) = (&store, args.store) {
         let id = store.create(&plan, &source)?;

@@ -1,6 +1,5 @@
 //! The menu bar: File, Edit, Insert, View, Simulate and Help; labels and shortcuts come from the
-//! action table (`actions`). Entries that belong to later work (running,
-//! experiments) are shown disabled with the reason, never faked.
+//! action table (`actions`).
 
 use egui::{Button, Ui};
 
@@ -25,10 +24,6 @@ fn item_as(ui: &mut Ui, enabled: bool, text: &str, action: Action, out: &mut Vec
     if ui.add_enabled(enabled, button).clicked() {
         out.push(action);
     }
-}
-
-fn later(ui: &mut Ui, text: &str, why: &str) {
-    ui.add_enabled(false, Button::new(text)).on_disabled_hover_text(why);
 }
 
 /// Show the menu bar; returns the actions chosen.
@@ -113,7 +108,8 @@ pub fn show(ui: &mut Ui, editor: &Editor, library: &Library) -> Vec<Action> {
             item(ui, true, Action::PlayPause, &mut out);
             item(ui, true, Action::StepForward, &mut out);
             item(ui, true, Action::StepBack, &mut out);
-            later(ui, "Experiments…", "Parameter sweeps arrive with the experiments work item.");
+            ui.separator();
+            item(ui, true, Action::Experiments, &mut out);
         });
         crate::ui::help::menu(ui, &mut out);
     });
@@ -134,6 +130,13 @@ fn file_menu(ui: &mut Ui, editor: &Editor, library: &Library, out: &mut Vec<Acti
         ui.separator();
         if ui.button("Compare: fat tree vs binary tree").clicked() {
             out.push(Action::CompareExample);
+        }
+        if ui
+            .button(Action::OpenExperimentExample.label())
+            .on_hover_text("projects/experiments/allreduce_trees.sweep.ron, in the experiments view")
+            .clicked()
+        {
+            out.push(Action::OpenExperimentExample);
         }
     });
     ui.separator();

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use hase_engine::time::SimTime;
-use hase_engine::trace::{MessageFlight, Record, Trace, TraceValue};
+use hase_engine::trace::{MessageFlight, Record, Trace, TraceHeader, TraceValue};
 
 /// Events between checkpoints.
 pub const CHECKPOINT_EVERY: usize = 4096;
@@ -176,9 +176,12 @@ impl EventLog {
     pub fn build(trace: &Trace, flights: &[MessageFlight]) -> EventLog {
         let mut events = Vec::with_capacity(trace.records.len() + flights.len());
         let mut values = Vec::new();
-        let mut flight_of_record = BTreeMap::new();
+        // Record number → flight number (`u32::MAX`: the record is not a flight's send).
+        let mut flight_of_record = vec![u32::MAX; trace.records.len()];
         for (i, f) in flights.iter().enumerate() {
-            flight_of_record.insert(f.record, i as u32);
+            if let Some(slot) = flight_of_record.get_mut(f.record) {
+                *slot = i as u32;
+            }
         }
         for (r, record) in trace.records.iter().enumerate() {
             match record {
@@ -203,7 +206,7 @@ impl EventLog {
                     events.push(Event { time: time.0, change });
                 }
                 Record::Send { .. } => {
-                    if let Some(&flight) = flight_of_record.get(&r) {
+                    if let Some(&flight) = flight_of_record.get(r).filter(|f| **f != u32::MAX) {
                         let f = &flights[flight as usize];
                         events.push(Event { time: f.depart.0, change: Change::Depart { flight } });
                         events.push(Event { time: f.arrive.0, change: Change::Arrive { flight } });
@@ -216,9 +219,15 @@ impl EventLog {
                 Record::Comment { .. } | Record::Summary { .. } => {}
             }
         }
+        EventLog::from_unsorted(events, values, &trace.header)
+    }
+
+    /// The log of `events` (in trace order: a departure pushed before its arrival), with the
+    /// `values` they refer to, for the entities of `header`: sorted by time and checkpointed.
+    pub fn from_unsorted(mut events: Vec<Event>, values: Vec<TraceValue>, header: &TraceHeader) -> EventLog {
         // Stable: equal times keep trace order, and a departure is pushed before its arrival.
         events.sort_by_key(|e| e.time);
-        let entities = &trace.header.entities;
+        let entities = &header.entities;
         let initial = Snapshot {
             applied: 0,
             states: vec![None; entities.len()],

@@ -1,22 +1,24 @@
-//! What the replay views need from a finished run's trace, built once off the UI thread: per-entity
-//! state intervals in columnar form, summary rows of compound groups, traced-parameter rows, the
-//! message flights, the animator's event log with checkpoints, and per-link traffic for load
-//! colouring. Pure data; no egui.
+//! What the replay views need from a run's trace, built off the UI thread — record by record while
+//! the run goes (`recorder`), or from a loaded trace: per-entity state intervals in columnar form,
+//! summary rows of compound groups, traced-parameter rows, the message flights, the animator's
+//! event log with checkpoints, and per-link traffic for load colouring. Pure data; no egui.
 
 pub mod columns;
 pub mod events;
 pub mod load;
 pub mod markers;
 pub mod pyramid;
+pub mod recorder;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use hase_engine::time::SimTime;
-use hase_engine::trace::{MessageFlight, Record, Trace, TraceHeader};
+use hase_engine::trace::{MessageFlight, Trace, TraceHeader, TraceSink};
 
 use columns::Intervals;
 use events::EventLog;
 use load::LinkTraffic;
+pub use recorder::ReplayRecorder;
 
 /// States that count as "not doing anything" for summaries (as in the run statistics).
 pub fn is_idle_state(name: &str) -> bool {
@@ -83,89 +85,14 @@ pub struct Replay {
 }
 
 impl Replay {
-    /// Build everything from a trace.
+    /// Build everything from a trace (through a [`ReplayRecorder`], as a run does while it runs).
     pub fn build(trace: &Trace) -> Replay {
-        let header = trace.header.clone();
-        let end = trace.end_time();
-        let n = header.entities.len();
-        let rows: Vec<Intervals> = trace
-            .state_intervals()
-            .into_iter()
-            .map(|ivs| {
-                let mut row = Intervals::default();
-                for iv in ivs {
-                    row.push(iv.start.0, iv.end.0, iv.state);
-                }
-                row
-            })
-            .collect();
-        let mut flights = trace.sends();
-        flights.sort_by_key(|f| f.depart);
-        let flight_labels = flights
-            .iter()
-            .map(|f| match &trace.records[f.record] {
-                Record::Send { label, .. } => label.clone(),
-                _ => String::new(),
-            })
-            .collect();
-        let log = EventLog::build(trace, &flights);
-        let mut link_of_port = BTreeMap::new();
-        for (i, l) in header.links.iter().enumerate() {
-            link_of_port.insert(l.a, i as u32);
-            link_of_port.insert(l.b, i as u32);
+        let mut recorder = ReplayRecorder::new();
+        let _ = recorder.header(&trace.header);
+        for record in &trace.records {
+            recorder.push(record);
         }
-        let mut per_link: Vec<Vec<(u64, u64)>> = vec![Vec::new(); header.links.len()];
-        let mut sent_by_entity = vec![Vec::new(); n];
-        let mut received_by_entity = vec![Vec::new(); n];
-        for f in &flights {
-            if let Some(&l) = link_of_port.get(&f.from) {
-                per_link[l as usize].push((f.depart.0, f.arrive.0));
-            }
-            if let Some(v) = sent_by_entity.get_mut(f.from.0 as usize) {
-                v.push(f.depart.0);
-            }
-            if let Some(v) = received_by_entity.get_mut(f.to.0 as usize) {
-                v.push(f.arrive.0);
-            }
-        }
-        for v in received_by_entity.iter_mut().chain(sent_by_entity.iter_mut()) {
-            v.sort_unstable();
-        }
-        let links = per_link.iter().map(|f| LinkTraffic::new(f)).collect();
-        let mut rows = rows;
-        let mut groups = group_rows(&header, &rows);
-        let mut params = param_rows(trace, end);
-        for row in rows
-            .iter_mut()
-            .chain(groups.iter_mut().map(|g| &mut g.busy))
-            .chain(params.iter_mut().map(|p| &mut p.values))
-        {
-            row.build_levels();
-        }
-        let by_path = header.entities.iter().enumerate().map(|(i, e)| (e.path.clone(), i as u32)).collect();
-        let visited = rows
-            .iter()
-            .map(|r| r.state.iter().filter(|&&s| s < 64).fold(0u64, |bits, &s| bits | (1 << s)))
-            .collect();
-        let longest_flight_ps = flights.iter().map(|f| f.arrive.0 - f.depart.0).max().unwrap_or(0);
-        Replay {
-            header,
-            end,
-            rows,
-            groups,
-            params,
-            flights,
-            flight_labels,
-            log,
-            links,
-            link_of_port,
-            sent_by_entity,
-            received_by_entity,
-            by_path,
-            visited,
-            longest_flight_ps,
-            unused: BTreeSet::new(),
-        }
+        recorder.finish()
     }
 
     /// Total number of state intervals.
@@ -268,25 +195,41 @@ fn close_param(rows: &mut OpenRows, key: (u32, u16), since: u64, text: String, a
     row.values.push(since, at, index);
 }
 
-fn param_rows(trace: &Trace, end: SimTime) -> Vec<ParamRow> {
-    let mut open: BTreeMap<(u32, u16), (u64, String)> = BTreeMap::new();
-    let mut rows = OpenRows::new();
-    for r in &trace.records {
-        if let Record::Param { time, entity, param, value } = r
-            && let Some((since, text)) = open.insert((*entity, *param), (time.0, value.to_string()))
-        {
-            close_param(&mut rows, (*entity, *param), since, text, time.0);
+/// Per link: its traffic; (entity, port) → link; per entity the departures of the messages it sent
+/// and the arrivals of those it received, sorted.
+type LinkRows = (Vec<LinkTraffic>, BTreeMap<(u32, u16), u32>, Vec<Vec<u64>>, Vec<Vec<u64>>);
+
+fn link_rows(header: &TraceHeader, flights: &[MessageFlight]) -> LinkRows {
+    let n = header.entities.len();
+    let mut link_of_port = BTreeMap::new();
+    for (i, l) in header.links.iter().enumerate() {
+        link_of_port.insert(l.a, i as u32);
+        link_of_port.insert(l.b, i as u32);
+    }
+    let mut per_link: Vec<Vec<(u64, u64)>> = vec![Vec::new(); header.links.len()];
+    let mut sent_by_entity = vec![Vec::new(); n];
+    let mut received_by_entity = vec![Vec::new(); n];
+    for f in flights {
+        if let Some(&l) = link_of_port.get(&f.from) {
+            per_link[l as usize].push((f.depart.0, f.arrive.0));
+        }
+        if let Some(v) = sent_by_entity.get_mut(f.from.0 as usize) {
+            v.push(f.depart.0);
+        }
+        if let Some(v) = received_by_entity.get_mut(f.to.0 as usize) {
+            v.push(f.arrive.0);
         }
     }
-    for (key, (since, text)) in open {
-        close_param(&mut rows, key, since, text, end.0.max(since + 1));
+    for v in received_by_entity.iter_mut().chain(sent_by_entity.iter_mut()) {
+        v.sort_unstable();
     }
-    rows.into_values().map(|(row, _)| row).collect()
+    let links = per_link.iter().map(|f| LinkTraffic::new(f)).collect();
+    (links, link_of_port, sent_by_entity, received_by_entity)
 }
 
 #[cfg(test)]
 mod tests {
-    use hase_engine::trace::{EntityInfo, GroupInfo, TraceValue};
+    use hase_engine::trace::{EntityInfo, GroupInfo, Record, TraceValue};
 
     use super::*;
 

@@ -134,22 +134,33 @@ mod tests {
         let settings = RunSettings::from_project(&project);
         let request = RunRequest { project: project.clone(), file: None, settings, slot: Slot::Main, id: 1 };
         let run = execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap();
+        // The run streamed its records into its replay; the same run's records, kept in memory.
+        let options = hase_library::runner::RunOptions {
+            seed: Some(run.settings.seed),
+            level: Some(run.settings.level),
+            trace: hase_library::runner::TraceTarget::Memory,
+            ..hase_library::runner::RunOptions::default()
+        };
+        let trace = hase_library::runner::run_project(&project, &options, |_| {}).unwrap().trace.unwrap();
+        assert_eq!(trace.header, run.trace.header);
+        assert!(run.trace.records.is_empty(), "a run keeps no record list");
         let dir = tempfile::tempdir().unwrap();
         for name in ["run.htrace", "run.htb", "run.htrace.gz"] {
             let path = dir.path().join(name);
             let mut writer = hase_engine::trace::create_trace(&path, None).unwrap();
-            writer.header(&run.trace.header).unwrap();
-            for r in &run.trace.records {
+            writer.header(&trace.header).unwrap();
+            for r in &trace.records {
                 writer.record(r).unwrap();
             }
             writer.finish().unwrap();
             let progress = RunProgress::default();
             let loaded = load(&path, project.clone(), 2, &AtomicBool::new(false), &progress).unwrap();
-            assert_eq!(loaded.trace, run.trace, "{name}");
+            assert_eq!(loaded.trace, trace, "{name}");
+            assert_eq!(format!("{:?}", loaded.replay), format!("{:?}", run.replay), "{name}");
             assert_eq!(loaded.replay.end, run.replay.end);
             assert_eq!(loaded.replay.rows, run.replay.rows);
             assert_eq!(loaded.stats.outcome, "loaded");
-            assert_eq!(progress.events.load(Ordering::Relaxed), run.trace.records.len() as u64);
+            assert_eq!(progress.events.load(Ordering::Relaxed), trace.records.len() as u64);
             // Markers placed on the loaded trace are saved beside it and come back with it.
             assert!(loaded.markers.is_empty());
             let sidecar = loaded.markers_file.clone().unwrap();
@@ -164,14 +175,14 @@ mod tests {
         // load knows how many records to expect.
         let indexed = dir.path().join("indexed.htrace");
         let mut writer = hase_engine::trace::create_trace(&indexed, Some(1_000)).unwrap();
-        writer.header(&run.trace.header).unwrap();
-        for r in &run.trace.records {
+        writer.header(&trace.header).unwrap();
+        for r in &trace.records {
             writer.record(r).unwrap();
         }
         writer.finish().unwrap();
         let progress = RunProgress::default();
         load(&indexed, project.clone(), 4, &AtomicBool::new(false), &progress).unwrap();
-        assert_eq!(progress.expected_events.load(Ordering::Relaxed), run.trace.records.len() as u64);
+        assert_eq!(progress.expected_events.load(Ordering::Relaxed), trace.records.len() as u64);
         let unindexed = RunProgress::default();
         load(&dir.path().join("run.htrace"), project.clone(), 5, &AtomicBool::new(false), &unindexed)
             .unwrap();

@@ -162,7 +162,8 @@ pub struct FinishedRun {
     pub outcome: RunOutcome,
     /// Statistics.
     pub stats: RunStats,
-    /// The trace at the chosen level.
+    /// The trace at the chosen level: its header, and its records for a loaded trace file (a run
+    /// streams its records into `replay` and keeps none).
     pub trace: Trace,
     /// Replay model built from the trace.
     pub replay: Replay,

@@ -1,21 +1,22 @@
 //! The simulation worker: runs a project on the `hase-sim` thread through [`Tasks`], with the
-//! cancel flag and progress counters of a [`LiveRun`], keeps the trace in memory at the chosen
-//! level, builds the replay model there too (so the UI never waits for it), loads the run's
-//! markers, and reports a [`RunDone`].
+//! cancel flag and progress counters of a [`LiveRun`], builds the replay model there from the
+//! trace records at the chosen level as the run writes them (no record list is kept; a stopped run
+//! has its partial replay at once), loads the run's markers, and reports a [`RunDone`].
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use hase_engine::elaborate::ElabError;
 use hase_engine::kernel::Progress;
 use hase_engine::model::Project;
+use hase_engine::trace::Trace;
 use hase_entities::factory::FactoryError;
-use hase_library::runner::{RunError, RunOptions, TraceTarget, run_project};
+use hase_library::runner::{RunError, RunOptions, TraceTarget, run_project_into};
 
 use super::{FinishedRun, LiveRun, Problem, ReplayOutput, RunDone, RunProgress, RunSettings, Slot};
-use crate::replay::Replay;
+use crate::replay::ReplayRecorder;
 use crate::replay::markers::{self, run_key};
 use crate::tasks::{TaskOutput, Tasks};
 
@@ -73,7 +74,7 @@ pub fn execute(
         seed: Some(request.settings.seed),
         level: Some(request.settings.level),
         until,
-        trace: TraceTarget::Memory,
+        trace: TraceTarget::None,
         fingerprint: false,
         base_dir,
         cancel: Some(Arc::clone(cancel)),
@@ -81,7 +82,9 @@ pub fn execute(
         // Live values are traced when the design displays one (inspector ▸ Live values).
         live_values: None,
     };
-    let result = run_project(&request.project, &options, |p: Progress| {
+    let recorder = Arc::new(Mutex::new(ReplayRecorder::new()));
+    let sink = Box::new(Arc::clone(&recorder));
+    let result = run_project_into(&request.project, &options, Some(sink), |p: Progress| {
         progress.events.store(p.events, Ordering::Relaxed);
         progress.now_ps.store(p.now.0, Ordering::Relaxed);
     })
@@ -89,9 +92,10 @@ pub fn execute(
     progress.events.store(result.stats.events, Ordering::Relaxed);
     progress.now_ps.store(result.stats.makespan_ps, Ordering::Relaxed);
     progress.phase.store(1, Ordering::Relaxed);
-    let trace = result.trace.unwrap_or_default();
-    let mut replay = Replay::build(&trace);
+    let recorder = std::mem::take(&mut *recorder.lock().unwrap_or_else(PoisonError::into_inner));
+    let mut replay = recorder.finish();
     replay.unused = result.unused_processors.iter().copied().collect();
+    let trace = Trace { header: replay.header.clone(), records: Vec::new() };
     let key = run_key(
         request.settings.seed,
         request.settings.level,
@@ -188,6 +192,9 @@ mod tests {
             execute(request(project, settings), &Arc::new(AtomicBool::new(true)), &RunProgress::default())
                 .unwrap();
         assert_eq!(run.outcome.word(), "cancelled");
+        // Stop shows the partial run: the replay holds what ran before the stop.
+        assert!(run.replay.log.events.len() > 10_000, "{} events replayed", run.replay.log.events.len());
+        assert!(run.replay.end.0 > 0 && run.replay.end.0 >= run.stats.makespan_ps);
     }
 
     #[test]

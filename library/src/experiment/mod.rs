@@ -15,18 +15,22 @@
 //!   the GUI ([`spawn_sweep`]).
 //! - [`stored`]: plans from project files or stored projects, stored sweeps committing each run.
 //! - [`record`]: run records (the store's rows and single-run result files); [`csv`]: CSV text.
-//! - [`example`]: the shipped experiment (`projects/experiments/`).
+//! - [`slurm`]: a sweep as a Slurm job array: the job directory, one task's runs, collect, status.
+//! - [`example`]: the shipped experiment (`projects/experiments/`); [`fit`]: scaling formulas
+//!   fitted to its results (see [`crate::fit`]).
 //!
 //! The format and every name are documented in `docs/experiments.md`.
 
 pub mod csv;
 pub mod error;
 pub mod example;
+pub mod fit;
 pub mod metrics;
 pub mod plan;
 pub mod points;
 pub mod record;
 pub mod seeds;
+pub mod slurm;
 pub mod spec;
 pub mod stored;
 pub mod sweep;

@@ -13,7 +13,7 @@ use super::spec::Combination;
 use super::variables::{Variable, expression_name};
 
 /// Most points one experiment may have (before the constraint).
-pub const MAX_POINTS: u64 = 10_000_000;
+pub const MAX_POINTS: u64 = hase_engine::limits::MAX_SWEEP_POINTS;
 
 /// Combine the variables' values; each entry is one value index per variable. Errors name the
 /// variables at fault.

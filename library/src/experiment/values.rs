@@ -8,7 +8,7 @@ use hase_engine::model::{ParamDef, ParamKind, ParamValue};
 use hase_engine::time::{SimTime, parse_time};
 
 /// Most values one variable may take (ranges beyond this are refused, not truncated).
-pub const MAX_VALUES: usize = 100_000;
+pub const MAX_VALUES: usize = hase_engine::limits::MAX_SWEEP_VALUES;
 
 /// Read `text` as values of the parameter `def`; the error says what is wrong with which part.
 pub fn parse_values(text: &str, def: &ParamDef) -> Result<Vec<ParamValue>, String> {

@@ -9,9 +9,13 @@
 //!   increase with the version number;
 //! - for each project the newest version is the last save the writer completed, or the one it
 //!   was in the middle of (never older: a completed save is durable; never anything else);
-//! - a project being renamed exists under exactly one of its names.
+//! - a project being renamed exists under exactly one of its names;
+//! - the RON file the writer exports with `write_atomic` (as `hase new -o` and File ▸ Export do)
+//!   holds the last export that completed or the one in flight, whole, and the only temporary
+//!   files beside it are the killed writer's own (each save removes those of killed writers).
 //!
-//! Set `HASE_CRASH_SEED` to replay the kill timings of a failed run (the seed is printed).
+//! Set `HASE_CRASH_SEED` to replay the kill timings of a failed run (the seed is printed) and
+//! `HASE_CRASH_ROUNDS` to kill more often than the default 40 times (`scripts/kill-test 1000`).
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -20,7 +24,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hase_engine::model::Project;
+use hase_engine::model::{Project, load_project, project_to_ron, write_atomic};
 use hase_entities::catalogue::builtin_registry;
 use hase_templates::{ProjectForm, TemplateSpec, Topology, template_project};
 
@@ -29,7 +33,10 @@ use super::{ProjectStore, StoreOptions};
 const WRITER_DIR_ENV: &str = "HASE_CRASH_WRITER_DIR";
 const WRITER_ROUND_ENV: &str = "HASE_CRASH_WRITER_ROUND";
 const SEED_ENV: &str = "HASE_CRASH_SEED";
-const ROUNDS: u32 = 40;
+const ROUNDS_ENV: &str = "HASE_CRASH_ROUNDS";
+const DEFAULT_ROUNDS: u32 = 40;
+/// The RON file the writer exports atomically.
+const EXPORT_FILE: &str = "export.ron";
 const MAX_VERSIONS: u64 = 5;
 /// Projects whose saves are logged and checked, by logical name.
 const LOGICAL: [&str; 3] = ["alpha", "beta", "gamma"];
@@ -85,6 +92,12 @@ fn write_until_killed(dir: &Path, round: u32) {
                     store.rename(from, to).unwrap();
                 }
             }
+            2 | 6 | 10 => {
+                let ron = project_to_ron(&edited("exported")).unwrap();
+                log.write_all(format!("B {EXPORT_FILE} {tag}\n").as_bytes()).unwrap();
+                write_atomic(&dir.join(EXPORT_FILE), ron.as_bytes()).unwrap();
+                log.write_all(format!("E {EXPORT_FILE} {tag}\n").as_bytes()).unwrap();
+            }
             9 if store.exists("scratch").unwrap() => store.delete("scratch").unwrap(),
             9 => drop(store.save(&edited("scratch")).unwrap()),
             3 | 7 | 11 => drop(store.autosave(&edited("alpha")).unwrap()),
@@ -139,11 +152,13 @@ fn crash_safety_under_sigkill() {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
     });
     eprintln!("crash test seed {seed} (replay with {SEED_ENV}={seed})");
+    let rounds: u32 = std::env::var(ROUNDS_ENV).ok().and_then(|s| s.parse().ok()).unwrap_or(DEFAULT_ROUNDS);
     let mut timings = Timings(seed);
     let child_test = format!("{}::crash_writer_child", module_path!().split_once("::").unwrap().1);
     let mut newest: BTreeMap<&str, Option<String>> = LOGICAL.iter().map(|l| (*l, None)).collect();
     let mut tally = Tally::default();
-    for round in 0..ROUNDS {
+    let mut export_newest: Option<String> = None;
+    for round in 0..rounds {
         let stderr_path = dir.path().join(format!("stderr-{round}"));
         let child = Command::new(std::env::current_exe().unwrap())
             .args([child_test.as_str(), "--exact", "--ignored", "--test-threads=1"])
@@ -153,6 +168,7 @@ fn crash_safety_under_sigkill() {
             .stderr(File::create(&stderr_path).unwrap())
             .spawn()
             .unwrap();
+        let writer_pid = child.id();
         let mut writer = Writer(child);
         let log_path = dir.path().join(format!("log-{round}"));
         if round % 5 == 0 {
@@ -177,9 +193,14 @@ fn crash_safety_under_sigkill() {
         writer.0.wait().unwrap();
         let log = std::fs::read_to_string(&log_path).unwrap_or_default();
         check_after_kill(dir.path(), round, &log, &mut newest, &mut tally);
+        check_export_after_kill(dir.path(), round, &log, writer_pid, &mut export_newest, &mut tally);
     }
-    eprintln!("crash test: {ROUNDS} kills in {:.1} s, {tally:?}", started.elapsed().as_secs_f64());
-    assert!(tally.completed_saves >= ROUNDS as usize, "the writer hardly saved anything: {tally:?}");
+    eprintln!("crash test: {rounds} kills in {:.1} s, {tally:?}", started.elapsed().as_secs_f64());
+    eprintln!(
+        "crash test: {} acknowledged saves, 0 lost ({} interrupted saves committed, {} absent)",
+        tally.completed_saves, tally.interrupted_saves_committed, tally.interrupted_saves_absent
+    );
+    assert!(tally.completed_saves >= rounds as usize, "the writer hardly saved anything: {tally:?}");
 }
 
 fn writer_failure(stderr_path: &Path) -> String {
@@ -187,6 +208,62 @@ fn writer_failure(stderr_path: &Path) -> String {
         "the writer stopped by itself or never started:\n{}",
         std::fs::read_to_string(stderr_path).unwrap_or_default()
     )
+}
+
+/// The last completed and the interrupted save of `what` in a writer's log, counting completions.
+fn saves_in_log(log: &str, what: &str, completed: &mut Option<String>, tally: &mut Tally) -> Option<String> {
+    let mut in_flight = None;
+    for line in log.lines() {
+        match line.split(' ').collect::<Vec<_>>()[..] {
+            ["B", w, tag] if w == what => in_flight = Some(tag.to_string()),
+            ["E", w, tag] if w == what => {
+                *completed = Some(tag.to_string());
+                in_flight = None;
+                tally.completed_saves += 1;
+            }
+            _ => {}
+        }
+    }
+    in_flight
+}
+
+/// The exported RON file is whole and holds the last completed export or the interrupted one;
+/// temporary files beside it belong to the killed writer only.
+fn check_export_after_kill(
+    dir: &Path,
+    round: u32,
+    log: &str,
+    writer_pid: u32,
+    newest: &mut Option<String>,
+    tally: &mut Tally,
+) {
+    let mut completed = newest.clone();
+    let in_flight = saves_in_log(log, EXPORT_FILE, &mut completed, tally);
+    let path = dir.join(EXPORT_FILE);
+    let found = path.exists().then(|| {
+        tag_of(&load_project(&path).unwrap_or_else(|e| panic!("round {round}: the export is torn: {e}")))
+    });
+    assert!(
+        found == completed || (in_flight.is_some() && found == in_flight),
+        "round {round}: {EXPORT_FILE} holds {found:?}; expected {completed:?} or the interrupted {in_flight:?}"
+    );
+    if in_flight.is_some() {
+        if found == in_flight {
+            tally.interrupted_saves_committed += 1;
+        } else {
+            tally.interrupted_saves_absent += 1;
+        }
+    }
+    *newest = found;
+    let prefix = format!(".{EXPORT_FILE}.tmp");
+    let own = format!("{prefix}{writer_pid}");
+    let completed_here = log.lines().any(|l| l.starts_with(&format!("E {EXPORT_FILE} ")));
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.starts_with(&prefix) && completed_here {
+            assert_eq!(name, own, "round {round}: a killed save's temporary file was not cleaned up");
+        }
+    }
 }
 
 /// The first line of a stored project's description: the writer's tag `r<round>s<step>`.
@@ -242,18 +319,7 @@ fn check_after_kill(
 
     for logical in LOGICAL {
         let mut completed = newest[logical].clone();
-        let mut in_flight = None;
-        for line in log.lines() {
-            match line.split(' ').collect::<Vec<_>>()[..] {
-                ["B", l, tag] if l == logical => in_flight = Some(tag.to_string()),
-                ["E", l, tag] if l == logical => {
-                    completed = Some(tag.to_string());
-                    in_flight = None;
-                    tally.completed_saves += 1;
-                }
-                _ => {}
-            }
-        }
+        let in_flight = saves_in_log(log, logical, &mut completed, tally);
         let name = current_name(&store, logical);
         let found = store.exists(name).unwrap().then(|| tag_of(&store.load(name).unwrap().project));
         let acceptable = found == completed || (in_flight.is_some() && found == in_flight);

@@ -1,7 +1,8 @@
 //! End-to-end tests across the crates: the example projects (committed files equal their definitions,
 //! golden trace fingerprints, byte-identical reruns), closed-form oracles for the network and the
-//! collectives, the thesis demonstration, the two abstraction levels, error reports, and sweeps
-//! checked against a closed form.
+//! collectives, the thesis demonstration, the two abstraction levels, error reports, sweeps
+//! checked against a closed form, and the measure → fit → record → predict loop against the real
+//! Open MPI.
 
 #![allow(
     clippy::unwrap_used,
@@ -13,7 +14,9 @@ mod architecture;
 mod examples;
 mod experiments;
 mod failures;
+mod fuzz_corpus;
 mod levels;
+mod mpi;
 mod new_collectives;
 mod oracles;
 mod placement;

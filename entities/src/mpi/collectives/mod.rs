@@ -117,7 +117,7 @@ pub enum ScheduleError {
 
 /// Most segments a pipelined schedule may cut a message into (each costs three micro-operations on
 /// every rank of the chain).
-pub const MAX_SEGMENTS: u64 = 1 << 20;
+pub use hase_engine::limits::MAX_SEGMENTS;
 
 /// Parameters the schedule builder needs besides the call itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

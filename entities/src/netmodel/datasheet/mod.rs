@@ -9,6 +9,7 @@
 
 mod equation;
 mod mapping;
+mod quality;
 mod sheet;
 
 #[cfg(test)]
@@ -16,6 +17,7 @@ mod tests;
 
 pub use equation::{DataForm, Equation, LogBase, StartupForm};
 pub use mapping::{PointToPoint, collective_functions, point_to_point_functions};
+pub use quality::{FitQuality, MeasuredPoint};
 pub use sheet::{Band, DataSheet, Estimate, FunctionFit};
 
 /// Why a data sheet could not be read or used.
@@ -74,6 +76,78 @@ pub enum DataSheetError {
     /// Serialisation failed.
     #[error("cannot write data sheet: {0}")]
     Write(String),
+    /// Neither a built-in sheet nor an existing file.
+    #[error("no built-in data sheet `{value}` and no sheet file `{path}`; built-in sheets: {known}")]
+    NotFound {
+        /// The parameter value.
+        value: String,
+        /// The file it was taken to mean.
+        path: String,
+        /// Built-in names.
+        known: String,
+    },
+    /// A sheet file could not be read.
+    #[error("cannot read data sheet `{path}`: {message}")]
+    Read {
+        /// The file, as resolved.
+        path: String,
+        /// Why.
+        message: String,
+    },
+}
+
+/// Largest sheet file read (a fitted sheet with every measured point is well under 1 MiB).
+pub const MAX_SHEET_FILE_BYTES: u64 = 64 << 20;
+
+/// Where a `sheet` parameter value points: a built-in sheet, or a file (relative values are
+/// resolved against the project's directory).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SheetSource {
+    /// A built-in sheet by name.
+    Builtin(&'static str),
+    /// A RON file: the parameter value and the path it resolved to.
+    File(String, std::path::PathBuf),
+}
+
+impl SheetSource {
+    /// Resolve a `sheet` parameter value: a built-in name wins; anything else is a path, relative
+    /// to `base_dir` unless absolute.
+    pub fn resolve(value: &str, base_dir: &std::path::Path) -> Self {
+        match BUILTIN.iter().find(|(name, _, _)| *name == value) {
+            Some((name, _, _)) => SheetSource::Builtin(name),
+            None => SheetSource::File(value.to_string(), base_dir.join(value)),
+        }
+    }
+
+    /// Read the sheet.
+    pub fn load(&self) -> Result<DataSheet, DataSheetError> {
+        match self {
+            SheetSource::Builtin(name) => builtin(name),
+            SheetSource::File(value, path) if !path.exists() => Err(DataSheetError::NotFound {
+                value: value.clone(),
+                path: path.display().to_string(),
+                known: builtin_names().join(", "),
+            }),
+            SheetSource::File(_, path) => load_file(path),
+        }
+    }
+}
+
+/// Read a sheet from a RON file; errors name the file.
+pub fn load_file(path: &std::path::Path) -> Result<DataSheet, DataSheetError> {
+    let shown = path.display().to_string();
+    let read = |message: String| DataSheetError::Read { path: shown.clone(), message };
+    let size = std::fs::metadata(path).map_err(|e| read(e.to_string()))?.len();
+    if size > MAX_SHEET_FILE_BYTES {
+        return Err(read(format!("{size} bytes is more than the {MAX_SHEET_FILE_BYTES} a sheet may have")));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| read(e.to_string()))?;
+    from_ron(&text, &shown)
+}
+
+/// Load the sheet a `sheet` parameter names (see [`SheetSource::resolve`]).
+pub fn load(value: &str, base_dir: &std::path::Path) -> Result<DataSheet, DataSheetError> {
+    SheetSource::resolve(value, base_dir).load()
 }
 
 /// The built-in sheets: name, file they were transcribed into, text.
@@ -117,8 +191,12 @@ pub fn from_ron(text: &str, origin: &str) -> Result<DataSheet, DataSheetError> {
     Ok(sheet)
 }
 
-/// The sheet as RON text that [`from_ron`] reads back to an equal sheet.
+/// The sheet as RON text that [`from_ron`] reads back to an equal sheet. Equations and measured
+/// points are written one per line.
 pub fn to_ron(sheet: &DataSheet) -> Result<String, DataSheetError> {
-    let config = ron::ser::PrettyConfig::new().extensions(ron::extensions::Extensions::IMPLICIT_SOME);
+    let config = ron::ser::PrettyConfig::new()
+        .extensions(ron::extensions::Extensions::IMPLICIT_SOME)
+        .depth_limit(4)
+        .indentor("  ".to_string());
     ron::ser::to_string_pretty(sheet, config).map_err(|e| DataSheetError::Write(e.to_string()))
 }

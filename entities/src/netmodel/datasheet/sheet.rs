@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::DataSheetError;
 use super::equation::{Equation, LogBase};
+use super::quality::{FitQuality, MeasuredPoint};
 
 /// Which equation of a band to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -46,12 +47,15 @@ pub struct Band {
     pub max: Equation,
     /// The fit's goodness-of-fit Q (0…1) as printed on the sheet, if known.
     pub goodness_of_fit: Option<f64>,
+    /// Standard errors, χ² and range of a fitted `avg` equation (sheets made by `hase datasheet
+    /// fit`); `None` for transcribed sheets.
+    pub fit: Option<FitQuality>,
 }
 
 impl Band {
     /// A band whose three equations are all `equation`.
     pub fn exact(equation: Equation) -> Self {
-        Band { min: equation, avg: equation, max: equation, goodness_of_fit: None }
+        Band { min: equation, avg: equation, max: equation, goodness_of_fit: None, fit: None }
     }
 
     /// The equation for `estimate`.
@@ -74,6 +78,8 @@ struct BandRepr {
     max: Option<Equation>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     goodness_of_fit: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fit: Option<FitQuality>,
 }
 
 impl From<BandRepr> for Band {
@@ -83,6 +89,7 @@ impl From<BandRepr> for Band {
             avg: r.avg,
             max: r.max.unwrap_or(r.avg),
             goodness_of_fit: r.goodness_of_fit,
+            fit: r.fit,
         }
     }
 }
@@ -94,6 +101,7 @@ impl From<Band> for BandRepr {
             avg: b.avg,
             max: (b.max != b.avg).then_some(b.max),
             goodness_of_fit: b.goodness_of_fit,
+            fit: b.fit,
         }
     }
 }
@@ -103,10 +111,22 @@ impl From<Band> for BandRepr {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(from = "FitRepr", into = "FitRepr")]
 pub struct FunctionFit {
-    /// Messages of at most `small_limit_elements` elements.
+    /// Messages of at most the small limit (this function's, else the sheet's).
     pub small: Band,
     /// Larger messages.
     pub large: Band,
+    /// This function's own small/large limit in elements (a fitted sheet finds one per
+    /// function); `None` uses the sheet's `small_limit_elements`.
+    pub small_limit_elements: Option<u64>,
+    /// The measured points the fits were made from (fitted sheets only), for plots and reports.
+    pub measured: Vec<MeasuredPoint>,
+}
+
+impl FunctionFit {
+    /// One band for every size, with no limit of its own and no measurements.
+    pub fn single(band: Band) -> Self {
+        FunctionFit { small: band.clone(), large: band, small_limit_elements: None, measured: Vec::new() }
+    }
 }
 
 #[derive(Clone, Serialize, Deserialize)]
@@ -115,19 +135,28 @@ struct FitRepr {
     small: Band,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     large: Option<Band>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    small_limit_elements: Option<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    measured: Vec<MeasuredPoint>,
 }
 
 impl From<FitRepr> for FunctionFit {
     fn from(r: FitRepr) -> Self {
         let large = r.large.unwrap_or_else(|| r.small.clone());
-        FunctionFit { small: r.small, large }
+        FunctionFit {
+            small: r.small,
+            large,
+            small_limit_elements: r.small_limit_elements,
+            measured: r.measured,
+        }
     }
 }
 
 impl From<FunctionFit> for FitRepr {
     fn from(f: FunctionFit) -> Self {
         let large = (f.large != f.small).then_some(f.large);
-        FitRepr { small: f.small, large }
+        FitRepr { small: f.small, large, small_limit_elements: f.small_limit_elements, measured: f.measured }
     }
 }
 
@@ -188,7 +217,7 @@ impl DataSheet {
             });
         }
         let elements = self.elements(bytes);
-        let band = if self.is_small(bytes) { &fit.small } else { &fit.large };
+        let band = if self.is_small_for(fit, bytes) { &fit.small } else { &fit.large };
         Ok(band.pick(estimate).eval(f64::from(processes), elements, self.log_base))
     }
 
@@ -207,10 +236,22 @@ impl DataSheet {
         bytes as f64 / self.element_bytes as f64
     }
 
-    /// True if a message of `bytes` bytes uses the small-message fits.
+    /// True if a message of `bytes` bytes uses the small-message fits of a function without a
+    /// limit of its own.
     pub fn is_small(&self, bytes: u64) -> bool {
         // elements ≤ limit ⇔ bytes ≤ limit × element_bytes, in integers.
         u128::from(bytes) <= u128::from(self.small_limit_elements) * u128::from(self.element_bytes)
+    }
+
+    /// The small/large limit of `fit` in bytes: its own, else the sheet's.
+    pub fn small_limit_bytes(&self, fit: &FunctionFit) -> u128 {
+        u128::from(fit.small_limit_elements.unwrap_or(self.small_limit_elements))
+            * u128::from(self.element_bytes)
+    }
+
+    /// True if a message of `bytes` bytes uses `fit`'s small-message band.
+    pub fn is_small_for(&self, fit: &FunctionFit, bytes: u64) -> bool {
+        u128::from(bytes) <= self.small_limit_bytes(fit)
     }
 
     /// Check what the file format cannot: at least one byte per element, finite coefficients, no

@@ -3,6 +3,7 @@
 //! an odd multiple of 2^j send their sorted run to the rank 2^j below, which merges the two runs.
 //! After ⌈log2 p⌉ rounds rank 0 holds the sorted result.
 
+use hase_engine::limits::MAX_MESSAGE_BYTES;
 use hase_engine::model::{ParamDef, ParamKind, ParamValue};
 
 use super::{Entry, Params, ProgramError, count_param, enum_param};
@@ -51,6 +52,11 @@ fn run(elements: u64, first: u32, count: u32, size: u32) -> u64 {
 fn build(p: &Params, rank: u32, size: u32) -> Result<Box<dyn RankProgram>, ProgramError> {
     let elements = p.count("elements")?;
     let element_bytes = p.count("element_bytes")?;
+    if elements.checked_mul(element_bytes).is_none_or(|total| total > MAX_MESSAGE_BYTES) {
+        return Err(p.unsuitable(format!(
+            "{elements} keys of {element_bytes} B exceed the largest message of {MAX_MESSAGE_BYTES} B"
+        )));
+    }
     let k = p.float("sort_factor")?;
     let merge = p.float("merge_steps_per_element")?;
     let m = share(elements, rank, size) as f64;

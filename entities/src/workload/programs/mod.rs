@@ -17,8 +17,11 @@ mod matcher;
 #[cfg(test)]
 mod tests;
 
+use std::any::Any;
 use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
 
+use hase_engine::limits::MAX_MESSAGE_BYTES;
 use hase_engine::model::{ParamDef, ParamError, ParamKind, ParamValue};
 use hase_engine::time::SimTime;
 
@@ -121,6 +124,34 @@ pub fn instantiate(
     rank: u32,
     size: u32,
 ) -> Result<Box<dyn RankProgram>, ProgramError> {
+    if size == 0 || rank >= size {
+        let (entry, _) = checked(name, params)?;
+        return Err(ProgramError::Unsuitable {
+            program: entry.name,
+            reason: format!("rank {rank} is not a rank of a run of {size}"),
+        });
+    }
+    let (entry, values) = checked(name, params)?;
+    (entry.build)(&values, rank, size)
+}
+
+/// Every rank's part of program `name` in a run of `size` ranks (as [`instantiate`] for each rank,
+/// but the parameters are checked once and the programs may share state worked out once per run,
+/// such as the traffic pattern of `uniform_random`).
+pub fn instantiate_all(
+    name: &str,
+    params: &BTreeMap<String, ParamValue>,
+    size: u32,
+) -> Result<Vec<Box<dyn RankProgram>>, ProgramError> {
+    let (entry, values) = checked(name, params)?;
+    (0..size).map(|rank| (entry.build)(&values, rank, size)).collect()
+}
+
+/// The entry of program `name` and its parameter values, checked, with defaults applied.
+fn checked(
+    name: &str,
+    params: &BTreeMap<String, ParamValue>,
+) -> Result<(&'static Entry, Params), ProgramError> {
     let entry = PROGRAMS.iter().find(|e| e.name == name).ok_or_else(|| ProgramError::UnknownProgram {
         name: name.to_string(),
         known: PROGRAMS.iter().map(|e| e.name).collect::<Vec<_>>().join(", "),
@@ -152,22 +183,23 @@ pub fn instantiate(
         };
         values.insert(def.name.clone(), value);
     }
-    if size == 0 || rank >= size {
-        return Err(ProgramError::Unsuitable {
-            program,
-            reason: format!("rank {rank} is not a rank of a run of {size}"),
-        });
-    }
-    (entry.build)(&Params { program, values }, rank, size)
+    Ok((entry, Params { program, values, shared: OnceLock::new() }))
 }
 
 /// Checked parameter values with defaults applied.
 struct Params {
     program: &'static str,
     values: BTreeMap<String, ParamValue>,
+    /// State shared by every rank's program of one run, made by the first rank that asks.
+    shared: OnceLock<Arc<dyn Any + Send + Sync>>,
 }
 
 impl Params {
+    /// The run's shared state of type `T`, made with `make` by the first rank that asks.
+    fn shared<T: Any + Send + Sync>(&self, make: impl FnOnce() -> T) -> Option<Arc<T>> {
+        let any = self.shared.get_or_init(|| Arc::new(make()) as Arc<dyn Any + Send + Sync>);
+        any.clone().downcast::<T>().ok()
+    }
     fn get<T>(&self, name: &str, read: impl FnOnce(&ParamValue) -> Option<T>) -> Result<T, ProgramError> {
         self.values
             .get(name)
@@ -195,9 +227,11 @@ impl Params {
     }
 }
 
-/// Definition helpers shared by the programs.
+/// Definition helpers shared by the programs. A count in `bytes` is a message size: at most
+/// [`MAX_MESSAGE_BYTES`].
 fn count_param(name: &str, min: i64, default: i64, unit: &str, description: &str) -> ParamDef {
-    ParamDef::new(name, ParamKind::Int { min: Some(min), max: None }, ParamValue::Int(default))
+    let max = (unit == "bytes").then_some(MAX_MESSAGE_BYTES as i64);
+    ParamDef::new(name, ParamKind::Int { min: Some(min), max }, ParamValue::Int(default))
         .unit(unit)
         .describe(description)
 }

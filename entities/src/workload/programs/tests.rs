@@ -18,7 +18,7 @@ fn params(pairs: &[(&str, ParamValue)]) -> BTreeMap<String, ParamValue> {
 
 fn start(name: &str, pairs: &[(&str, ParamValue)], size: u32, seed: u64) -> Outcome {
     let given = params(pairs);
-    let programs = (0..size).map(|r| instantiate(name, &given, r, size).unwrap()).collect();
+    let programs = instantiate_all(name, &given, size).unwrap();
     run(programs, seed).unwrap_or_else(|e| panic!("{name} on {size} ranks: {e}"))
 }
 

@@ -50,11 +50,18 @@ impl<'a> Args<'a> {
                 let Some(&known) = keys.iter().find(|k| **k == lower) else {
                     return Err((
                         token.column,
-                        StreamErrorKind::UnknownKey { key: key.to_string(), instruction, accepted },
+                        StreamErrorKind::UnknownKey {
+                            key: hase_engine::limits::quote(key),
+                            instruction,
+                            accepted,
+                        },
                     ));
                 };
                 if args.keyed.iter().any(|(k, _, _)| *k == known) {
-                    return Err((token.column, StreamErrorKind::Duplicate(known.to_string())));
+                    return Err((
+                        token.column,
+                        StreamErrorKind::Duplicate(hase_engine::limits::quote(known)),
+                    ));
                 }
                 let value_token = Token { text: value, column: token.column + key.chars().count() + 1 };
                 args.keyed.push((known, token, value_token));
@@ -77,7 +84,7 @@ impl<'a> Args<'a> {
         let keyed = self.keyed.iter().find(|(k, _, _)| *k == key);
         match (self.positional.get(index), keyed) {
             (Some(_), Some((_, key_token, _))) => {
-                Err((key_token.column, StreamErrorKind::Duplicate(key.to_string())))
+                Err((key_token.column, StreamErrorKind::Duplicate(hase_engine::limits::quote(key))))
             }
             (Some(p), None) => Ok(Some(*p)),
             (None, Some((_, _, value))) => Ok(Some(*value)),
@@ -91,7 +98,7 @@ impl<'a> Args<'a> {
             Some(extra) => Err((
                 extra.column,
                 StreamErrorKind::UnexpectedArgument {
-                    text: extra.text.to_string(),
+                    text: hase_engine::limits::quote(extra.text),
                     instruction: self.instruction,
                     usage: self.usage,
                 },

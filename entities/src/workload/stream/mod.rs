@@ -19,7 +19,7 @@ pub use print::{StreamItem, ops_to_stream_text, to_stream_text};
 use crate::workload::program::OpList;
 
 /// A stream never expands to more operations than this (`REPEAT` blocks are unrolled when read).
-pub const MAX_EXPANDED_OPS: usize = 1_000_000;
+pub use hase_engine::limits::MAX_EXPANDED_OPS;
 
 /// A problem in a stream file, at `file:line:column` (both 1-based; the column of the offending token).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -109,6 +109,20 @@ pub enum StreamErrorKind {
     /// A `REPEAT` with no `END`.
     #[error("REPEAT is never closed with END")]
     UnclosedRepeat,
+    /// `REPEAT` blocks nested deeper than the limit.
+    #[error("REPEAT blocks nest deeper than the limit of {limit}")]
+    TooDeep {
+        /// The limit.
+        limit: usize,
+    },
+    /// A message larger than the limit.
+    #[error("a message of {bytes} bytes is larger than the limit of {limit} bytes")]
+    MessageTooLarge {
+        /// The size asked for.
+        bytes: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// The unrolled stream would be too long.
     #[error("this REPEAT would make the stream longer than {limit} operations")]
     TooManyOperations {

@@ -5,6 +5,7 @@ use super::args::{Args, Fail, value};
 use super::lex::{self, LineContent, Token};
 use super::{StreamError, StreamErrorKind};
 use crate::mpi::op::{Algorithm, Collective, CollectiveKind, Op};
+use hase_engine::limits::{MAX_NESTING_DEPTH, quote};
 
 /// A statement; request names are bound to ids later, when the tree is unrolled.
 #[derive(Clone, Debug, PartialEq)]
@@ -82,6 +83,10 @@ pub(super) fn parse_tree(text: &str, file: &str) -> Result<Vec<Node>, StreamErro
                 }
             }
             Parsed::Repeat(count) => {
+                if frames.len() > MAX_NESTING_DEPTH {
+                    let kind = StreamErrorKind::TooDeep { limit: MAX_NESTING_DEPTH };
+                    return Err(error((first_column(text_line), kind)));
+                }
                 frames.push(Frame { nodes: Vec::new(), count, line, column: first_column(text_line) });
             }
             Parsed::End => {
@@ -125,10 +130,7 @@ fn line_marker(tokens: &[Token<'_>], text_line: &str) -> Result<Parsed, Fail> {
         ));
     };
     let line: u64 = lex::count(number.text).map_err(|_| {
-        (
-            number.column,
-            StreamErrorKind::BadValue { text: number.text.to_string(), expected: "a line number" },
-        )
+        (number.column, StreamErrorKind::BadValue { text: quote(number.text), expected: "a line number" })
     })?;
     if let Some(extra) = tokens.get(2) {
         return Err((
@@ -157,11 +159,11 @@ fn algorithm(token: Option<Token<'_>>, kind: CollectiveKind) -> Result<Option<Al
     match Algorithm::from_name(token.text) {
         None => Err((
             token.column,
-            StreamErrorKind::UnknownAlgorithm { name: token.text.to_string(), instruction, choices },
+            StreamErrorKind::UnknownAlgorithm { name: quote(token.text), instruction, choices },
         )),
         Some(a) if !a.applies_to(kind) => Err((
             token.column,
-            StreamErrorKind::AlgorithmNotApplicable { name: token.text.to_string(), instruction, choices },
+            StreamErrorKind::AlgorithmNotApplicable { name: quote(token.text), instruction, choices },
         )),
         Some(a) => Ok(Some(a)),
     }
@@ -182,8 +184,7 @@ fn statement(tokens: &[Token<'_>]) -> Result<Parsed, Fail> {
                 && !u.text.eq_ignore_ascii_case("steps")
                 && !u.text.eq_ignore_ascii_case("flops")
             {
-                let kind =
-                    StreamErrorKind::BadValue { text: u.text.to_string(), expected: "`steps` or `flops`" };
+                let kind = StreamErrorKind::BadValue { text: quote(u.text), expected: "`steps` or `flops`" };
                 return Err((u.column, kind));
             }
             let work = value(amount, |a| lex::work(a, unit.map(|u| u.text)))?;
@@ -252,7 +253,7 @@ fn statement(tokens: &[Token<'_>]) -> Result<Parsed, Fail> {
         }
         _ => match CollectiveKind::from_name(&keyword) {
             Some(kind) => collective(kind, tokens).and_then(plain),
-            None => Err((word.column, StreamErrorKind::UnknownInstruction(word.text.to_string()))),
+            None => Err((word.column, StreamErrorKind::UnknownInstruction(quote(word.text)))),
         },
     }
 }

@@ -204,3 +204,17 @@ fn compute_units_are_checked_where_they_stand() {
     assert_eq!(at("COMPUTE 10 ns"), (1, 12));
     assert_eq!(at("COMPUTE 1 2 3"), (1, 13));
 }
+
+#[test]
+fn sizes_and_nesting_are_bounded_with_the_limit_named() {
+    assert_eq!(
+        err("SEND 1 1023G\nSEND 1 1025G\n"),
+        (2, 8, StreamErrorKind::MessageTooLarge { bytes: 1025 << 30, limit: 1 << 40 })
+    );
+    let deep = "REPEAT 1\n".repeat(200);
+    assert_eq!(err(&deep), (65, 1, StreamErrorKind::TooDeep { limit: 64 }));
+    // An offending token is quoted, shortened: never a whole long line.
+    let (_, _, kind) = err(&format!("SEND 1 {}\n", "9x".repeat(500)));
+    let text = kind.to_string();
+    assert!(text.len() < 200 && text.contains('…'), "{text}");
+}

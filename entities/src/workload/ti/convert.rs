@@ -11,6 +11,7 @@ use super::list::ListBase;
 use super::{TiError, TiErrorKind, TiTrace};
 use crate::mpi::op::{Collective, CollectiveKind, Op, RequestId, Source, TagSel, Work};
 use crate::workload::program::OpList;
+use hase_engine::limits::{MAX_MESSAGE_BYTES, quote};
 use hase_engine::time::SimTime;
 
 /// Bytes per element of SMPI's predefined datatypes, by their trace code.
@@ -102,7 +103,7 @@ impl Call<'_, '_> {
     }
 
     fn action(&self) -> String {
-        self.line.action.text.to_string()
+        quote(self.line.action.text)
     }
 
     /// Between `min` and `max` arguments.
@@ -115,7 +116,7 @@ impl Call<'_, '_> {
         if let Some(extra) = args.get(max) {
             return Err(self.error(
                 extra.column,
-                TiErrorKind::ExtraArgument { text: extra.text.to_string(), action: self.action(), usage },
+                TiErrorKind::ExtraArgument { text: quote(extra.text), action: self.action(), usage },
             ));
         }
         Ok(())
@@ -123,7 +124,7 @@ impl Call<'_, '_> {
 
     fn bad(&self, index: usize, expected: &'static str) -> TiError {
         let token = self.line.args[index];
-        self.error(token.column, TiErrorKind::BadValue { text: token.text.to_string(), expected })
+        self.error(token.column, TiErrorKind::BadValue { text: quote(token.text), expected })
     }
 
     /// A finite number (SimGrid reads sizes and amounts as doubles: `1e6` is fine).
@@ -139,6 +140,20 @@ impl Call<'_, '_> {
     fn amount(&self, index: usize, expected: &'static str) -> Result<f64, TiError> {
         let v = self.number(index, expected)?;
         if v < 0.0 { Err(self.bad(index, expected)) } else { Ok(v) }
+    }
+
+    /// Bytes of `count` elements of `element` bytes (the count at argument `index`), at most
+    /// [`MAX_MESSAGE_BYTES`].
+    fn message_bytes(&self, index: usize, count: f64, element: u64) -> Result<u64, TiError> {
+        let bytes = (count * element as f64).round();
+        if bytes > MAX_MESSAGE_BYTES as f64 {
+            let token = self.line.args[index];
+            return Err(self.error(
+                token.column,
+                TiErrorKind::MessageTooLarge { bytes: format!("{bytes:.3e}"), limit: MAX_MESSAGE_BYTES },
+            ));
+        }
+        Ok(bytes as u64)
     }
 
     fn peer(&self, index: usize) -> Result<u32, TiError> {
@@ -165,7 +180,7 @@ impl Call<'_, '_> {
             .parse::<usize>()
             .ok()
             .and_then(|code| DATATYPE_BYTES.get(code).copied())
-            .ok_or_else(|| self.error(token.column, TiErrorKind::UnknownDatatype(token.text.to_string())))
+            .ok_or_else(|| self.error(token.column, TiErrorKind::UnknownDatatype(quote(token.text))))
     }
 
     fn optional_root(&self, index: usize) -> Result<u32, TiError> {
@@ -177,7 +192,6 @@ impl Call<'_, '_> {
         state.last_location = Some(location.clone());
         let me = state.rank;
         let dt = state.element_bytes;
-        let bytes = |count: f64, element: u64| (count * element as f64).round() as u64;
         let collective =
             |kind, root, bytes| Op::Collective(Collective { kind, root, bytes, algorithm: None });
         let tagged = dialect != TiDialect::Legacy;
@@ -221,7 +235,7 @@ impl Call<'_, '_> {
                     if count < 0.0 {
                         return Err(self.bad(size_at, "a size"));
                     }
-                    let bytes = bytes(count, element);
+                    let bytes = self.message_bytes(size_at, count, element)?;
                     let op = if action == "isend" {
                         let req = state.start((me, peer, tag), dialect);
                         Op::Isend { dst: peer, bytes, tag, req }
@@ -284,7 +298,8 @@ impl Call<'_, '_> {
                 let count = self.amount(0, "a size")?;
                 let root = self.optional_root(1)?;
                 let element = self.datatype(2, dt)?;
-                state.push(collective(CollectiveKind::Bcast, root, bytes(count, element)), &location);
+                let bytes = self.message_bytes(0, count, element)?;
+                state.push(collective(CollectiveKind::Bcast, root, bytes), &location);
             }
             "reduce" | "allreduce" => {
                 let reduce = action == "reduce";
@@ -301,7 +316,8 @@ impl Call<'_, '_> {
                 } else {
                     (CollectiveKind::Allreduce, 0, self.datatype(2, dt)?)
                 };
-                state.push(collective(kind, root, bytes(count, element)), &location);
+                let bytes = self.message_bytes(0, count, element)?;
+                state.push(collective(kind, root, bytes), &location);
                 if flops > 0.0 {
                     state.push(Op::Compute(Work::Flops(flops)), &location);
                 }
@@ -309,12 +325,13 @@ impl Call<'_, '_> {
             "alltoall" | "allgather" => {
                 self.arity(2, 4, "<send size> <recv size> [send datatype [recv datatype]]")?;
                 let count = self.amount(0, "a size")?;
-                self.amount(1, "a size")?;
+                let recv = self.amount(1, "a size")?;
                 let element = self.datatype(2, dt)?;
-                self.datatype(3, dt)?;
+                self.message_bytes(1, recv, self.datatype(3, dt)?)?;
                 let kind =
                     if action == "alltoall" { CollectiveKind::Alltoall } else { CollectiveKind::Allgather };
-                state.push(collective(kind, 0, bytes(count, element)), &location);
+                let bytes = self.message_bytes(0, count, element)?;
+                state.push(collective(kind, 0, bytes), &location);
             }
             "gather" | "scatter" => {
                 self.arity(2, 5, "<send size> <recv size> [root [send datatype [recv datatype]]]")?;
@@ -324,10 +341,12 @@ impl Call<'_, '_> {
                 let send_element = self.datatype(3, dt)?;
                 let recv_element = self.datatype(4, dt)?;
                 // The block every rank sends (gather) or receives (scatter) is the meaningful size on all ranks.
+                let (send, recv) =
+                    (self.message_bytes(0, send, send_element)?, self.message_bytes(1, recv, recv_element)?);
                 let op = if action == "gather" {
-                    collective(CollectiveKind::Gather, root, bytes(send, send_element))
+                    collective(CollectiveKind::Gather, root, send)
                 } else {
-                    collective(CollectiveKind::Scatter, root, bytes(recv, recv_element))
+                    collective(CollectiveKind::Scatter, root, recv)
                 };
                 state.push(op, &location);
             }
@@ -342,7 +361,9 @@ impl Call<'_, '_> {
                 let flops = self.amount(size, "an amount of flops")?;
                 let element = self.datatype(size + 1, dt)?;
                 // hase splits the vector into equal blocks; unequal counts keep their total.
-                state.push(collective(CollectiveKind::ReduceScatter, 0, bytes(counts, element)), &location);
+                // Too large a total is reported at the first count.
+                let bytes = self.message_bytes(0, counts, element)?;
+                state.push(collective(CollectiveKind::ReduceScatter, 0, bytes), &location);
                 if flops > 0.0 {
                     state.push(Op::Compute(Work::Flops(flops)), &location);
                 }

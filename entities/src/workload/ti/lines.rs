@@ -79,7 +79,11 @@ pub(super) fn read_lines<'a>(
         let tokens = split(raw, 1);
         let rank_word = tokens[0];
         let rank = rank_token(rank_word.text).ok_or_else(|| {
-            result.error(line, rank_word.column, TiErrorKind::BadRank(rank_word.text.to_string()))
+            result.error(
+                line,
+                rank_word.column,
+                TiErrorKind::BadRank(hase_engine::limits::quote(rank_word.text)),
+            )
         })?;
         if rank >= MAX_TI_RANKS {
             let kind = TiErrorKind::RankTooLarge { rank, limit: MAX_TI_RANKS };

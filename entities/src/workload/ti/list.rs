@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use super::lines::ListEntry;
+use hase_engine::limits::quote;
+
 use super::{TiError, TiErrorKind};
 
 /// Where the entries of a list file were found.
@@ -87,6 +89,6 @@ fn cannot_read(list: &Path, entry: &ListEntry<'_>, message: String) -> TiError {
         file: list.display().to_string(),
         line: entry.line,
         column: entry.column,
-        kind: TiErrorKind::CannotRead { path: entry.text.to_string(), message },
+        kind: TiErrorKind::CannotRead { path: quote(entry.text), message },
     }
 }

@@ -11,13 +11,15 @@ mod list;
 
 use std::path::Path;
 
+use hase_engine::limits::{CappedReadError, MAX_WORKLOAD_FILE_BYTES, read_capped};
+
 use crate::workload::program::OpList;
 
 pub use lines::TiDialect;
 pub use list::ListBase;
 
 /// Ranks beyond this are refused, so a stray huge rank number cannot exhaust memory.
-pub const MAX_TI_RANKS: u32 = 1 << 20;
+pub const MAX_TI_RANKS: u32 = hase_engine::limits::MAX_RANKS;
 
 /// A trace read into one operation list per rank.
 #[derive(Clone, Debug, PartialEq)]
@@ -100,6 +102,14 @@ pub enum TiErrorKind {
         /// Its arguments.
         usage: &'static str,
     },
+    /// A message size beyond [`MAX_MESSAGE_BYTES`](hase_engine::limits::MAX_MESSAGE_BYTES).
+    #[error("a message of {bytes} bytes is larger than the limit of {limit} bytes")]
+    MessageTooLarge {
+        /// The size asked for (as a number in scientific notation).
+        bytes: String,
+        /// The limit.
+        limit: u64,
+    },
     /// A value that cannot be read.
     #[error("`{text}` is not {expected}")]
     BadValue {
@@ -160,8 +170,15 @@ pub fn parse_ti_text(text: &str, file: &str, dialect: TiDialect) -> Result<TiTra
 /// list naming one file means that file holds every rank, as in SimGrid. Entries are looked for
 /// relative to the list file and, failing that, relative to the working directory (SimGrid's own
 /// rule); [`TiTrace::found`] says which was used.
+/// All the files together are read with a cap of
+/// [`MAX_WORKLOAD_FILE_BYTES`] bytes.
 pub fn load_ti_trace(path: &Path, dialect: TiDialect) -> Result<TiTrace, TiError> {
-    load_ti_trace_with(path, dialect, &mut |p| std::fs::read_to_string(p))
+    let mut budget = MAX_WORKLOAD_FILE_BYTES;
+    load_ti_trace_with(path, dialect, &mut |p| {
+        let text = read_capped(p, budget).map_err(CappedReadError::into_io)?;
+        budget -= text.len() as u64;
+        Ok(text)
+    })
 }
 
 /// [`load_ti_trace`] with the file reader supplied (for tests and virtual file systems); a relative

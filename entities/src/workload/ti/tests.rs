@@ -337,3 +337,23 @@ fn the_documented_example_reads() {
         ]
     );
 }
+
+#[test]
+fn message_sizes_are_bounded_where_they_are_read() {
+    // 1e18 bytes used to be cut into a quadrillion packets and abort the run.
+    for line in ["0 send 1 1e18", "0 bcast 1e18", "0 allreduce 1e18 0", "0 gather 1 1e18 0"] {
+        let text = format!("0 init\n1 init\n{line}\n");
+        let err = parse_ti_text(&text, "t.ti", TiDialect::Legacy).unwrap_err().to_string();
+        assert!(err.starts_with("t.ti:3:"), "{err}");
+        assert!(err.contains("larger than the limit of 1099511627776 bytes"), "{err}");
+    }
+    // The largest allowed size still reads (elements × datatype: 2^37 doubles = 1 TiB).
+    let trace = parse_ti_text("0 bcast 137438953472 0 0\n", "t.ti", TiDialect::Legacy).unwrap();
+    assert_eq!(trace.ranks.len(), 1);
+}
+
+#[test]
+fn endless_trace_files_end_with_an_error() {
+    let err = load_ti_trace(Path::new("/dev/zero"), TiDialect::Auto).unwrap_err().to_string();
+    assert!(err.contains("/dev/zero: cannot read: larger than the limit of 1073741824 bytes"), "{err}");
+}

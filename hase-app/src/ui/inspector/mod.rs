@@ -31,6 +31,11 @@ pub struct Inspector {
 }
 
 impl Inspector {
+    /// The data sheet (a `sheet` parameter value) whose View… button was pressed, once.
+    pub fn take_sheet_request(&mut self) -> Option<String> {
+        self.buffers.view_sheet.take()
+    }
+
     /// Show the inspector.
     pub fn show(&mut self, ui: &mut Ui, editor: &mut Editor, tasks: &Tasks, palette: &Palette) {
         // Compared without formatting or cloning, so a large selection costs nothing per frame.

@@ -27,6 +27,8 @@ pub struct Buffers {
     pub errors: BTreeMap<String, String>,
     /// The unit last typed, by parameter name (`link.latency`, `link.bandwidth` for links).
     pub units: BTreeMap<String, Unit>,
+    /// A data sheet the user asked to view (the `sheet` value), for the app to open.
+    pub view_sheet: Option<String>,
 }
 
 impl Buffers {
@@ -108,6 +110,10 @@ pub fn param_row(
         ui.horizontal(|ui| {
             editor_for(ui, editor, buffers, row, def, current.as_ref(), label_id);
         });
+        if is_sheet(def) {
+            // The buttons under the field, so that a narrow inspector keeps room for the path.
+            ui.horizontal(|ui| sheet_buttons(ui, editor, buffers, row, def, current.as_ref()));
+        }
         if let Some(e) = buffers.errors.get(&def.name) {
             ui.label(RichText::new(e).color(palette.error).small());
         }
@@ -185,7 +191,14 @@ fn editor_for(
             let multiline = matches!(kind, ParamKind::Text);
             let file = matches!(kind, ParamKind::File { .. });
             let unit_room = if def.unit.is_some() { 44.0 } else { 0.0 };
-            let field_width = if file { width - 70.0 } else { width - unit_room };
+            let sheet = is_sheet(def);
+            let field_width = if sheet {
+                width
+            } else if file {
+                width - 70.0
+            } else {
+                width - unit_room
+            };
             let edit = if multiline {
                 egui::TextEdit::multiline(text).desired_rows(3)
             } else {
@@ -215,19 +228,63 @@ fn editor_for(
                     }
                 }
             }
-            if let ParamKind::File { extensions } = kind
-                && ui.button("Browse…").clicked()
-            {
-                tasks.ask_file(FileRequest::project(
-                    FilePurpose::Param {
-                        net: net.clone(),
-                        instances: names.to_vec(),
-                        param: def.name.clone(),
-                    },
-                    extensions.clone(),
-                ));
+            if !sheet && file && ui.button("Browse…").clicked() {
+                ask_for_file(tasks, net, names, def);
             }
         }
+    }
+}
+
+/// A file picker for a file parameter of the selected instances.
+fn ask_for_file(tasks: &Tasks, net: NetworkId, names: &[String], def: &ParamDef) {
+    let extensions = match &def.kind {
+        ParamKind::File { extensions } => extensions.clone(),
+        _ => Vec::new(),
+    };
+    tasks.ask_file(FileRequest::project(
+        FilePurpose::Param { net, instances: names.to_vec(), param: def.name.clone() },
+        extensions,
+    ));
+}
+
+/// The data-sheet network parameter: a file, or a built-in sheet by name.
+const SHEET_PARAM: &str = "sheet";
+
+/// Whether `def` is the data-sheet file parameter of a network model.
+fn is_sheet(def: &ParamDef) -> bool {
+    def.name == SHEET_PARAM && matches!(def.kind, ParamKind::File { .. })
+}
+
+/// Under a `sheet` field: a file picker, a menu of the built-in sheets and a button opening the
+/// viewer.
+fn sheet_buttons(
+    ui: &mut Ui,
+    editor: &mut Editor,
+    buffers: &mut Buffers,
+    row: &RowContext<'_>,
+    def: &ParamDef,
+    current: Option<&ParamValue>,
+) {
+    let (tasks, names) = (row.tasks, row.names);
+    let net = editor.current_net();
+    if ui.button("Browse…").on_hover_text("A data-sheet file (.ron)").clicked() {
+        ask_for_file(tasks, net.clone(), names, def);
+    }
+    ui.menu_button("Built-in", |ui| {
+        for name in hase_entities::netmodel::datasheet::builtin_names() {
+            if ui.button(name).clicked() {
+                buffers.text.remove(SHEET_PARAM);
+                commit(editor, &net, names, SHEET_PARAM, &ParamValue::Text(name.into()));
+                ui.close();
+            }
+        }
+    })
+    .response
+    .on_hover_text("Built-in data sheets");
+    let value = current.and_then(ParamValue::as_text);
+    let view = ui.add_enabled(value.is_some(), egui::Button::new("View…"));
+    if view.on_hover_text("Plot the sheet's equations and calculate times").clicked() {
+        buffers.view_sheet = value.map(str::to_string);
     }
 }
 

@@ -1,0 +1,466 @@
+/* hase_predict: reverse profiling (seed 000, section 4) as a PMPI layer loaded with LD_PRELOAD.
+ * The program runs for real; each rank keeps a virtual clock (µs) that computation advances by
+ * the thread CPU time measured between MPI calls × $HASE_PREDICT_CPU_SCALE, and each MPI call by
+ * the data sheet in $HASE_PREDICT_SHEET (written by `hase mpi predict`). A send's virtual start
+ * travels with the message as a stamp on a duplicate of MPI_COMM_WORLD with the same tag, so a
+ * receive — wildcards included, the stamp is taken from the source and tag that matched — ends at
+ * max(receive start + recvmin(d), send start + recv(d)). Collectives end at the latest entry over
+ * the group + t(p, d). The per-rank record goes to $HASE_PREDICT_DIR/pred<R>.txt:
+ *   hase-predict 1 <rank> <size>
+ *   S <STATE> <start_ps> <end_ps>          a state interval (COMPUTE, SEND, RECV, WAIT, BCAST, …)
+ *   M <source> <depart_ps> <arrive_ps> <bytes>   a message this rank received
+ *   missing <function>                      the sheet lacked it (timed as 0)
+ *   end <virtual_ps> <wall_ns> <cpu_ns>     predicted and measured times */
+#include <math.h>
+
+#include "hase_shim.h"
+
+#define MAX_FUNCS 32
+
+typedef struct {
+    char name[32];
+    double limit_bytes;
+    double c[2], s[2], k[2];
+    int startup[2], data[2];
+} sheet_fn;
+
+static sheet_fn sheet[MAX_FUNCS];
+static int n_funcs;
+static double log_base = 2.0, element_bytes = 1.0, cpu_scale = 1.0;
+static char missing[MAX_FUNCS][32];
+static int n_missing;
+
+static FILE *out;
+static MPI_Comm shadow;
+static double clock_us;
+static int64_t last_cpu, init_wall, init_cpu;
+static int world_rank;
+
+static void read_sheet(void) {
+    const char *path = getenv("HASE_PREDICT_SHEET");
+    FILE *f = path ? fopen(path, "r") : NULL;
+    if (f == NULL) {
+        fprintf(stderr, "hase_predict: cannot read the sheet $HASE_PREDICT_SHEET (%s)\n", path ? path : "unset");
+        PMPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    char key[32];
+    int version = 0;
+    if (fscanf(f, "hase-predict-sheet %d log_base %lf element_bytes %lf", &version, &log_base, &element_bytes) != 3 ||
+        version != 1) {
+        fprintf(stderr, "hase_predict: %s is not a version 1 predictor sheet\n", path);
+        PMPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    while (n_funcs < MAX_FUNCS && fscanf(f, "%31s", key) == 1) {
+        sheet_fn *fn = &sheet[n_funcs];
+        strcpy(fn->name, key);
+        if (fscanf(f, "%lf %lf %lf %d %lf %d %lf %lf %d %lf %d", &fn->limit_bytes, &fn->c[0], &fn->s[0],
+                   &fn->startup[0], &fn->k[0], &fn->data[0], &fn->c[1], &fn->s[1], &fn->startup[1], &fn->k[1],
+                   &fn->data[1]) != 11) {
+            fprintf(stderr, "hase_predict: %s: malformed line for %s\n", path, key);
+            PMPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        n_funcs++;
+    }
+    fclose(f);
+    const char *scale = getenv("HASE_PREDICT_CPU_SCALE");
+    if (scale != NULL) cpu_scale = atof(scale);
+}
+
+static double term_startup(int form, double p) {
+    double lg = log(p) / log(log_base);
+    switch (form) {
+    case 1: return 1.0;
+    case 2: return p;
+    case 3: return lg;
+    case 4: return p * p;
+    case 5: return p * lg;
+    default: return 0.0;
+    }
+}
+
+static double term_data(int form, double p, double d) {
+    double lg = log(p) / log(log_base);
+    switch (form) {
+    case 1: return d;
+    case 2: return p * d;
+    case 3: return lg * d;
+    case 4: return p * p * d;
+    case 5: return p * lg * d;
+    default: return 0.0;
+    }
+}
+
+/* The sheet's time in µs for `name` over p processes and `bytes` bytes (0 if the sheet lacks it). */
+static double sheet_us(const char *name, int p, long bytes) {
+    for (int i = 0; i < n_funcs; i++) {
+        sheet_fn *fn = &sheet[i];
+        if (strcmp(fn->name, name) != 0) continue;
+        int b = (double)bytes <= fn->limit_bytes ? 0 : 1;
+        double d = (double)bytes / element_bytes;
+        double t = fn->c[b] + fn->s[b] * term_startup(fn->startup[b], p) + fn->k[b] * term_data(fn->data[b], p, d);
+        return t > 0.0 ? t : 0.0;
+    }
+    for (int i = 0; i < n_missing; i++) {
+        if (strcmp(missing[i], name) == 0) return 0.0;
+    }
+    if (n_missing < MAX_FUNCS) snprintf(missing[n_missing++], sizeof missing[0], "%s", name);
+    return 0.0;
+}
+
+static long long ps(double us) { return llround(us * 1e6); }
+
+static void state(const char *name, double from, double to) {
+    if (to > from) fprintf(out, "S %s %lld %lld\n", name, ps(from), ps(to));
+}
+
+/* Entering an MPI call: the CPU time since the last one becomes COMPUTE on the virtual clock. */
+static void enter(void) {
+    double used = (double)(hase_cpu_ns() - last_cpu) * 1e-3 * cpu_scale;
+    state("COMPUTE", clock_us, clock_us + used);
+    clock_us += used;
+}
+
+static void leave(void) { last_cpu = hase_cpu_ns(); }
+
+/* Stamps: the sender's virtual send start, sent ahead of the data on the shadow communicator. */
+#define MAX_STAMPS 4096
+static double stamp_value[MAX_STAMPS];
+static MPI_Request stamp_req[MAX_STAMPS];
+static int n_stamps;
+
+static void send_stamp(double start, int dest, int tag, MPI_Comm comm) {
+    int world_dest = hase_world_rank(comm, dest);
+    if (world_dest < 0) return;
+    if (n_stamps == MAX_STAMPS) {
+        PMPI_Waitall(n_stamps, stamp_req, MPI_STATUSES_IGNORE);
+        n_stamps = 0;
+    }
+    stamp_value[n_stamps] = start;
+    PMPI_Isend(&stamp_value[n_stamps], 1, MPI_DOUBLE, world_dest, tag, shadow, &stamp_req[n_stamps]);
+    n_stamps++;
+}
+
+static double receive_stamp(MPI_Comm comm, const MPI_Status *st) {
+    double start = 0.0;
+    int world_src = hase_world_rank(comm, st->MPI_SOURCE);
+    if (world_src >= 0) PMPI_Recv(&start, 1, MPI_DOUBLE, world_src, st->MPI_TAG, shadow, MPI_STATUS_IGNORE);
+    return start;
+}
+
+static void message(const MPI_Status *st, MPI_Comm comm, double depart, double arrive) {
+    int got = 0;
+    int src = hase_world_rank(comm, st->MPI_SOURCE);
+    if (src < 0) return;
+    PMPI_Get_count(st, MPI_BYTE, &got);
+    fprintf(out, "M %d %lld %lld %d\n", src, ps(depart), ps(arrive), got);
+}
+
+static void start(void) {
+    int size;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    PMPI_Comm_dup(MPI_COMM_WORLD, &shadow);
+    read_sheet();
+    out = hase_open_rank_file("HASE_PREDICT_DIR", "pred", world_rank, ".txt");
+    fprintf(out, "hase-predict 1 %d %d\n", world_rank, size);
+    init_wall = hase_wall_ns();
+    init_cpu = last_cpu = hase_cpu_ns();
+}
+
+int MPI_Init(int *argc, char ***argv) {
+    int rc = PMPI_Init(argc, argv);
+    start();
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    start();
+    return rc;
+}
+
+int MPI_Finalize(void) {
+    enter();
+    int64_t wall = hase_wall_ns() - init_wall, cpu = hase_cpu_ns() - init_cpu;
+    PMPI_Waitall(n_stamps, stamp_req, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < n_missing; i++) fprintf(out, "missing %s\n", missing[i]);
+    fprintf(out, "end %lld %lld %lld\n", ps(clock_us), (long long)wall, (long long)cpu);
+    fclose(out);
+    PMPI_Comm_free(&shadow);
+    return PMPI_Finalize();
+}
+
+static int blocking_send(const void *b, int c, MPI_Datatype t, int d, int tag, MPI_Comm comm,
+                         int (*op)(const void *, int, MPI_Datatype, int, int, MPI_Comm)) {
+    enter();
+    double begin = clock_us;
+    send_stamp(begin, d, tag, comm);
+    int rc = op(b, c, t, d, tag, comm);
+    if (d >= 0) clock_us += sheet_us("send", 2, hase_bytes(c, t));
+    state("SEND", begin, clock_us);
+    leave();
+    return rc;
+}
+
+int MPI_Send(const void *b, int c, MPI_Datatype t, int d, int tag, MPI_Comm comm) {
+    return blocking_send(b, c, t, d, tag, comm, PMPI_Send);
+}
+int MPI_Ssend(const void *b, int c, MPI_Datatype t, int d, int tag, MPI_Comm comm) {
+    return blocking_send(b, c, t, d, tag, comm, PMPI_Ssend);
+}
+int MPI_Rsend(const void *b, int c, MPI_Datatype t, int d, int tag, MPI_Comm comm) {
+    return blocking_send(b, c, t, d, tag, comm, PMPI_Rsend);
+}
+int MPI_Bsend(const void *b, int c, MPI_Datatype t, int d, int tag, MPI_Comm comm) {
+    return blocking_send(b, c, t, d, tag, comm, PMPI_Bsend);
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm, MPI_Status *status) {
+    MPI_Status local;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+    enter();
+    double begin = clock_us;
+    int rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
+    if (st->MPI_SOURCE >= 0) {
+        double sent = receive_stamp(comm, st);
+        int got = 0;
+        PMPI_Get_count(st, MPI_BYTE, &got);
+        double done = fmax(begin + sheet_us("recvmin", 2, got), sent + sheet_us("recv", 2, got));
+        message(st, comm, sent, done);
+        clock_us = done;
+    }
+    state("RECV", begin, clock_us);
+    leave();
+    return rc;
+}
+
+static int nonblocking_send(const void *b, int c, MPI_Datatype t, int d, int tag, MPI_Comm comm, MPI_Request *req,
+                            int (*op)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *)) {
+    enter();
+    double begin = clock_us;
+    send_stamp(begin, d, tag, comm);
+    int rc = op(b, c, t, d, tag, comm, req);
+    long bytes = hase_bytes(c, t);
+    hase_req *r = hase_req_add(*req);
+    r->comm = comm;
+    r->start_us = begin;
+    if (d >= 0) {
+        clock_us += sheet_us("isend1", 2, bytes);
+        r->done_us = clock_us + sheet_us("isend2", 2, bytes);
+    } else {
+        r->done_us = begin;
+    }
+    state("SEND", begin, clock_us);
+    leave();
+    return rc;
+}
+
+int MPI_Isend(const void *b, int c, MPI_Datatype t, int d, int tag, MPI_Comm comm, MPI_Request *req) {
+    return nonblocking_send(b, c, t, d, tag, comm, req, PMPI_Isend);
+}
+int MPI_Issend(const void *b, int c, MPI_Datatype t, int d, int tag, MPI_Comm comm, MPI_Request *req) {
+    return nonblocking_send(b, c, t, d, tag, comm, req, PMPI_Issend);
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm, MPI_Request *req) {
+    enter();
+    double begin = clock_us;
+    int rc = PMPI_Irecv(buf, count, type, src, tag, comm, req);
+    hase_req *r = hase_req_add(*req);
+    r->is_recv = 1;
+    r->comm = comm;
+    r->start_us = begin;
+    if (src != MPI_PROC_NULL) clock_us += sheet_us("irecv1", 2, 0);
+    state("RECV", begin, clock_us);
+    leave();
+    return rc;
+}
+
+/* The virtual completion of the request `handle` was, now complete with status `st`. */
+static double completion(MPI_Request handle, const MPI_Status *st) {
+    hase_req *r = hase_req_find(handle);
+    if (r == NULL) return clock_us;
+    double done = r->done_us;
+    if (r->is_recv) {
+        done = r->start_us;
+        if (st->MPI_SOURCE >= 0) {
+            double sent = receive_stamp(r->comm, st);
+            int got = 0;
+            PMPI_Get_count(st, MPI_BYTE, &got);
+            /* As the data-sheet network level: the receive rule with irecv1 + irecv2, and never
+             * before the message arrives (send start + recv). */
+            done = fmax(r->start_us + sheet_us("recvmin", 2, got),
+                        sent + sheet_us("irecv1", 2, got) + sheet_us("irecv2", 2, got));
+            done = fmax(done, sent + sheet_us("recv", 2, got));
+            message(st, r->comm, sent, done);
+        }
+    }
+    hase_req_remove(r);
+    return done;
+}
+
+int MPI_Wait(MPI_Request *req, MPI_Status *status) {
+    MPI_Status local;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+    MPI_Request handle = *req;
+    enter();
+    double begin = clock_us;
+    int rc = PMPI_Wait(req, st);
+    clock_us = fmax(clock_us, completion(handle, st));
+    state("WAIT", begin, clock_us);
+    leave();
+    return rc;
+}
+
+/* A test that finds the request complete is taken as a wait for it (virtual time cannot know
+ * whether it would have been complete yet). */
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status) {
+    MPI_Status local;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+    MPI_Request handle = *req;
+    enter();
+    double begin = clock_us;
+    int rc = PMPI_Test(req, flag, st);
+    if (*flag) clock_us = fmax(clock_us, completion(handle, st));
+    state("WAIT", begin, clock_us);
+    leave();
+    return rc;
+}
+
+int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[]) {
+    MPI_Request *handles = malloc(sizeof(MPI_Request) * (size_t)(count > 0 ? count : 1));
+    MPI_Status *st = malloc(sizeof(MPI_Status) * (size_t)(count > 0 ? count : 1));
+    if (handles == NULL || st == NULL) PMPI_Abort(MPI_COMM_WORLD, 3);
+    memcpy(handles, reqs, sizeof(MPI_Request) * (size_t)count);
+    enter();
+    double begin = clock_us, latest = clock_us;
+    int rc = PMPI_Waitall(count, reqs, st);
+    for (int i = 0; i < count; i++) latest = fmax(latest, completion(handles[i], &st[i]));
+    clock_us = latest;
+    state("WAIT", begin, clock_us);
+    if (statuses != MPI_STATUSES_IGNORE) memcpy(statuses, st, sizeof(MPI_Status) * (size_t)count);
+    free(st);
+    free(handles);
+    leave();
+    return rc;
+}
+
+int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status) {
+    MPI_Status local;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+    MPI_Request *handles = malloc(sizeof(MPI_Request) * (size_t)(count > 0 ? count : 1));
+    if (handles == NULL) PMPI_Abort(MPI_COMM_WORLD, 3);
+    memcpy(handles, reqs, sizeof(MPI_Request) * (size_t)count);
+    enter();
+    double begin = clock_us;
+    int rc = PMPI_Waitany(count, reqs, index, st);
+    if (*index != MPI_UNDEFINED) clock_us = fmax(clock_us, completion(handles[*index], st));
+    state("WAIT", begin, clock_us);
+    free(handles);
+    leave();
+    return rc;
+}
+
+int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype stype, int dest, int stag, void *rb, int rcount,
+                 MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Status *status) {
+    MPI_Status local;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+    enter();
+    double begin = clock_us;
+    send_stamp(begin, dest, stag, comm);
+    int rc = PMPI_Sendrecv(sb, sc, stype, dest, stag, rb, rcount, rtype, src, rtag, comm, st);
+    double done = begin + (dest >= 0 ? sheet_us("send", 2, hase_bytes(sc, stype)) : 0.0);
+    if (st->MPI_SOURCE >= 0) {
+        double sent = receive_stamp(comm, st);
+        int got = 0;
+        PMPI_Get_count(st, MPI_BYTE, &got);
+        double arrived = fmax(done + sheet_us("recvmin", 2, got), sent + sheet_us("recv", 2, got));
+        message(st, comm, sent, arrived);
+        done = arrived;
+    }
+    clock_us = done;
+    state("RECV", begin, clock_us);
+    leave();
+    return rc;
+}
+
+/* A collective: everyone's entry is exchanged first (MPI_MAX of the clocks over the group). */
+static void collective_begin(double *begin, MPI_Comm comm) {
+    enter();
+    *begin = clock_us;
+    double latest = clock_us;
+    PMPI_Allreduce(begin, &latest, 1, MPI_DOUBLE, MPI_MAX, comm);
+    clock_us = latest;
+}
+
+static void collective_end(const char *function, const char *state_name, double begin, long bytes, MPI_Comm comm) {
+    int p = 1;
+    PMPI_Comm_size(comm, &p);
+    clock_us += sheet_us(function, p, bytes);
+    state(state_name, begin, clock_us);
+    leave();
+}
+
+int MPI_Barrier(MPI_Comm comm) {
+    double begin;
+    collective_begin(&begin, comm);
+    int rc = PMPI_Barrier(comm);
+    collective_end("barrier", "BARRIER", begin, 0, comm);
+    return rc;
+}
+
+int MPI_Bcast(void *b, int c, MPI_Datatype t, int root, MPI_Comm comm) {
+    double begin;
+    collective_begin(&begin, comm);
+    int rc = PMPI_Bcast(b, c, t, root, comm);
+    collective_end("bcast", "BCAST", begin, hase_bytes(c, t), comm);
+    return rc;
+}
+
+int MPI_Reduce(const void *s, void *r, int c, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm) {
+    double begin;
+    collective_begin(&begin, comm);
+    int rc = PMPI_Reduce(s, r, c, t, op, root, comm);
+    collective_end("reduce", "REDUCE", begin, hase_bytes(c, t), comm);
+    return rc;
+}
+
+int MPI_Allreduce(const void *s, void *r, int c, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+    double begin;
+    collective_begin(&begin, comm);
+    int rc = PMPI_Allreduce(s, r, c, t, op, comm);
+    collective_end("allreduce", "ALLREDUCE", begin, hase_bytes(c, t), comm);
+    return rc;
+}
+
+int MPI_Gather(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, int root, MPI_Comm comm) {
+    double begin;
+    collective_begin(&begin, comm);
+    int rc = PMPI_Gather(s, sc, st, r, rc_, rt, root, comm);
+    collective_end("gather", "GATHER", begin, hase_bytes(sc, st), comm);
+    return rc;
+}
+
+int MPI_Scatter(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, int root, MPI_Comm comm) {
+    double begin;
+    collective_begin(&begin, comm);
+    int rc = PMPI_Scatter(s, sc, st, r, rc_, rt, root, comm);
+    collective_end("scatter", "SCATTER", begin, hase_bytes(rc_, rt), comm);
+    return rc;
+}
+
+int MPI_Allgather(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, MPI_Comm comm) {
+    double begin;
+    collective_begin(&begin, comm);
+    int rc = PMPI_Allgather(s, sc, st, r, rc_, rt, comm);
+    collective_end("allgather", "ALLGATHER", begin, hase_bytes(sc, st), comm);
+    return rc;
+}
+
+int MPI_Alltoall(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, MPI_Comm comm) {
+    double begin;
+    collective_begin(&begin, comm);
+    int rc = PMPI_Alltoall(s, sc, st, r, rc_, rt, comm);
+    collective_end("alltoall", "ALLTOALL", begin, hase_bytes(sc, st), comm);
+    return rc;
+}

@@ -1,0 +1,357 @@
+/* hase_record: a PMPI logger (LD_PRELOAD) that writes every MPI call of an unmodified program to
+ * $HASE_RECORD_DIR/rank<R>.log, with the thread CPU time spent since the previous call returned,
+ * the wall clock around the call, the peer or root, tag, bytes, request numbers and, for receives,
+ * the source, tag and size that actually matched. `hase mpi record` turns the logs into SimGrid
+ * time-independent traces. Line format (docs/datasheets.md, "Recording"):
+ *   hase-record 1 <rank> <size>
+ *   <call> <cpu_ns_before> <wall_start_ns> <wall_end_ns> <comm_is_world> <arguments…>
+ *   end <wall_ns_init_to_finalize> <cpu_ns_total> */
+#include "hase_shim.h"
+
+static FILE *out;
+static int64_t last_cpu, init_wall, init_cpu;
+
+static void begin(const char *call, int64_t *wall0) {
+    int64_t cpu = hase_cpu_ns();
+    *wall0 = hase_wall_ns();
+    fprintf(out, "%s %lld %lld", call, (long long)(cpu - last_cpu), (long long)*wall0);
+}
+
+/* Ends the call's line: the wall end, the communicator flag, then the arguments already formatted. */
+static void end(int64_t wall0, MPI_Comm comm, const char *args) {
+    (void)wall0;
+    fprintf(out, " %lld %d %s\n", (long long)hase_wall_ns(), comm == MPI_COMM_WORLD ? 1 : 0, args);
+    last_cpu = hase_cpu_ns();
+}
+
+static void start_log(void) {
+    int rank, size;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    out = hase_open_rank_file("HASE_RECORD_DIR", "rank", rank, ".log");
+    fprintf(out, "hase-record 1 %d %d\n", rank, size);
+    init_wall = hase_wall_ns();
+    init_cpu = last_cpu = hase_cpu_ns();
+}
+
+int MPI_Init(int *argc, char ***argv) {
+    int rc = PMPI_Init(argc, argv);
+    start_log();
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    start_log();
+    return rc;
+}
+
+int MPI_Finalize(void) {
+    int64_t w;
+    begin("finalize", &w);
+    end(w, MPI_COMM_WORLD, "");
+    fprintf(out, "end %lld %lld\n", (long long)(hase_wall_ns() - init_wall), (long long)(hase_cpu_ns() - init_cpu));
+    fclose(out);
+    return PMPI_Finalize();
+}
+
+static int log_send(const char *call, const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                    int (*op)(const void *, int, MPI_Datatype, int, int, MPI_Comm)) {
+    int64_t w;
+    char args[128];
+    begin(call, &w);
+    int rc = op(buf, count, type, dest, tag, comm);
+    snprintf(args, sizeof args, "%d %d %ld", hase_world_rank(comm, dest), tag, hase_bytes(count, type));
+    end(w, comm, args);
+    return rc;
+}
+
+int MPI_Send(const void *b, int c, MPI_Datatype t, int d, int tag, MPI_Comm comm) {
+    return log_send("send", b, c, t, d, tag, comm, PMPI_Send);
+}
+int MPI_Ssend(const void *b, int c, MPI_Datatype t, int d, int tag, MPI_Comm comm) {
+    return log_send("send", b, c, t, d, tag, comm, PMPI_Ssend);
+}
+int MPI_Rsend(const void *b, int c, MPI_Datatype t, int d, int tag, MPI_Comm comm) {
+    return log_send("send", b, c, t, d, tag, comm, PMPI_Rsend);
+}
+int MPI_Bsend(const void *b, int c, MPI_Datatype t, int d, int tag, MPI_Comm comm) {
+    return log_send("send", b, c, t, d, tag, comm, PMPI_Bsend);
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm, MPI_Status *status) {
+    MPI_Status local;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+    int64_t w;
+    char args[160];
+    begin("recv", &w);
+    int rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
+    int got = 0;
+    PMPI_Get_count(st, type, &got);
+    snprintf(args, sizeof args, "%d %d %ld %d %d %ld", hase_world_rank(comm, src), tag, hase_bytes(count, type),
+             hase_world_rank(comm, st->MPI_SOURCE), st->MPI_TAG, hase_bytes(got, type));
+    end(w, comm, args);
+    return rc;
+}
+
+static int log_isend(const char *call, const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                     MPI_Request *req,
+                     int (*op)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *)) {
+    int64_t w;
+    char args[160];
+    begin(call, &w);
+    int rc = op(buf, count, type, dest, tag, comm, req);
+    hase_req *r = hase_req_add(*req);
+    snprintf(args, sizeof args, "%d %d %ld %ld", hase_world_rank(comm, dest), tag, hase_bytes(count, type), r->id);
+    end(w, comm, args);
+    return rc;
+}
+
+int MPI_Isend(const void *b, int c, MPI_Datatype t, int d, int tag, MPI_Comm comm, MPI_Request *req) {
+    return log_isend("isend", b, c, t, d, tag, comm, req, PMPI_Isend);
+}
+int MPI_Issend(const void *b, int c, MPI_Datatype t, int d, int tag, MPI_Comm comm, MPI_Request *req) {
+    return log_isend("isend", b, c, t, d, tag, comm, req, PMPI_Issend);
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm, MPI_Request *req) {
+    int64_t w;
+    char args[160];
+    begin("irecv", &w);
+    int rc = PMPI_Irecv(buf, count, type, src, tag, comm, req);
+    hase_req *r = hase_req_add(*req);
+    r->is_recv = 1;
+    r->comm = comm;
+    snprintf(args, sizeof args, "%d %d %ld %ld", hase_world_rank(comm, src), tag, hase_bytes(count, type), r->id);
+    end(w, comm, args);
+    return rc;
+}
+
+/* Completions: append " <req> <source> <tag> <bytes>" for the request that `handle` was, now
+ * done with status `st`, and forget it. Receives count bytes in MPI_BYTE units of the status. */
+static void completed(char *args, size_t room, MPI_Request handle, MPI_Status *st, int *n) {
+    hase_req *r = hase_req_find(handle);
+    if (r == NULL) return;
+    size_t used = strlen(args);
+    if (r->is_recv) {
+        int got = 0;
+        PMPI_Get_count(st, MPI_BYTE, &got);
+        snprintf(args + used, room - used, " %ld %d %d %d", r->id, hase_world_rank(r->comm, st->MPI_SOURCE),
+                 st->MPI_TAG, got);
+    } else {
+        snprintf(args + used, room - used, " %ld -1 -1 0", r->id);
+    }
+    hase_req_remove(r);
+    (*n)++;
+}
+
+/* Writes a wait-like line: `wait … <n> <completions>`. */
+static void wait_line(int64_t w, char *done, int n) {
+    char args[64];
+    snprintf(args, sizeof args, "%d", n);
+    size_t len = strlen(args);
+    char *line = malloc(len + strlen(done) + 1);
+    if (line == NULL) PMPI_Abort(MPI_COMM_WORLD, 3);
+    memcpy(line, args, len);
+    strcpy(line + len, done);
+    end(w, MPI_COMM_WORLD, line);
+    free(line);
+}
+
+int MPI_Wait(MPI_Request *req, MPI_Status *status) {
+    MPI_Status local;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+    MPI_Request handle = *req;
+    int64_t w;
+    char done[128] = "";
+    int n = 0;
+    begin("wait", &w);
+    int rc = PMPI_Wait(req, st);
+    completed(done, sizeof done, handle, st, &n);
+    wait_line(w, done, n);
+    return rc;
+}
+
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status) {
+    MPI_Status local;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+    MPI_Request handle = *req;
+    int64_t w;
+    char done[128] = "";
+    int n = 0;
+    begin("wait", &w);
+    int rc = PMPI_Test(req, flag, st);
+    if (*flag) completed(done, sizeof done, handle, st, &n);
+    wait_line(w, done, n);
+    return rc;
+}
+
+static int many(int count, MPI_Request reqs[], int *index, int *outcount, int indices[], MPI_Status statuses[],
+                int which) {
+    MPI_Request *handles = malloc(sizeof(MPI_Request) * (size_t)(count > 0 ? count : 1));
+    MPI_Status *st = malloc(sizeof(MPI_Status) * (size_t)(count > 0 ? count : 1));
+    int *idx = malloc(sizeof(int) * (size_t)(count > 0 ? count : 1));
+    if (handles == NULL || st == NULL || idx == NULL) PMPI_Abort(MPI_COMM_WORLD, 3);
+    memcpy(handles, reqs, sizeof(MPI_Request) * (size_t)count);
+    int64_t w;
+    begin("wait", &w);
+    int rc, n_done = 0;
+    if (which == 0) { /* waitall */
+        rc = PMPI_Waitall(count, reqs, st);
+        for (int i = 0; i < count; i++) idx[n_done++] = i;
+    } else if (which == 1) { /* waitany */
+        rc = PMPI_Waitany(count, reqs, index, st);
+        if (*index != MPI_UNDEFINED) {
+            idx[n_done++] = *index;
+            st[*index] = st[0];
+        }
+    } else { /* waitsome */
+        MPI_Status *got = malloc(sizeof(MPI_Status) * (size_t)(count > 0 ? count : 1));
+        if (got == NULL) PMPI_Abort(MPI_COMM_WORLD, 3);
+        rc = PMPI_Waitsome(count, reqs, outcount, idx, got);
+        if (*outcount != MPI_UNDEFINED) {
+            for (int i = 0; i < *outcount; i++) st[idx[i]] = got[i];
+            n_done = *outcount;
+        }
+        free(got);
+    }
+    size_t room = 32 * (size_t)(n_done + 1);
+    char *done = calloc(room, 1);
+    if (done == NULL) PMPI_Abort(MPI_COMM_WORLD, 3);
+    int n = 0;
+    for (int i = 0; i < n_done; i++) completed(done, room, handles[idx[i]], &st[idx[i]], &n);
+    wait_line(w, done, n);
+    if (which == 0 && statuses != MPI_STATUSES_IGNORE) memcpy(statuses, st, sizeof(MPI_Status) * (size_t)count);
+    if (which == 1 && statuses != MPI_STATUSES_IGNORE && *index != MPI_UNDEFINED) statuses[0] = st[*index];
+    if (which == 2) {
+        for (int i = 0; i < n_done; i++) indices[i] = idx[i];
+        if (statuses != MPI_STATUSES_IGNORE) {
+            for (int i = 0; i < n_done; i++) statuses[i] = st[idx[i]];
+        }
+    }
+    free(done);
+    free(idx);
+    free(st);
+    free(handles);
+    return rc;
+}
+
+int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[]) {
+    return many(count, reqs, NULL, NULL, NULL, statuses, 0);
+}
+int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status) {
+    return many(count, reqs, index, NULL, NULL, status == MPI_STATUS_IGNORE ? MPI_STATUSES_IGNORE : status, 1);
+}
+int MPI_Waitsome(int count, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[]) {
+    return many(count, reqs, NULL, outcount, indices, statuses, 2);
+}
+
+int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype st, int dest, int stag, void *rb, int rc_, MPI_Datatype rt,
+                 int src, int rtag, MPI_Comm comm, MPI_Status *status) {
+    MPI_Status local;
+    MPI_Status *s = status == MPI_STATUS_IGNORE ? &local : status;
+    int64_t w;
+    char args[200];
+    begin("sendrecv", &w);
+    int rc = PMPI_Sendrecv(sb, sc, st, dest, stag, rb, rc_, rt, src, rtag, comm, s);
+    int got = 0;
+    PMPI_Get_count(s, rt, &got);
+    snprintf(args, sizeof args, "%d %d %ld %d %d %d %d %ld", hase_world_rank(comm, dest), stag, hase_bytes(sc, st),
+             hase_world_rank(comm, src), rtag, hase_world_rank(comm, s->MPI_SOURCE), s->MPI_TAG, hase_bytes(got, rt));
+    end(w, comm, args);
+    return rc;
+}
+
+int MPI_Barrier(MPI_Comm comm) {
+    int64_t w;
+    begin("barrier", &w);
+    int rc = PMPI_Barrier(comm);
+    end(w, comm, "");
+    return rc;
+}
+
+int MPI_Bcast(void *b, int c, MPI_Datatype t, int root, MPI_Comm comm) {
+    int64_t w;
+    char args[96];
+    begin("bcast", &w);
+    int rc = PMPI_Bcast(b, c, t, root, comm);
+    snprintf(args, sizeof args, "%ld %d", hase_bytes(c, t), root);
+    end(w, comm, args);
+    return rc;
+}
+
+int MPI_Reduce(const void *s, void *r, int c, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm) {
+    int64_t w;
+    char args[96];
+    begin("reduce", &w);
+    int rc = PMPI_Reduce(s, r, c, t, op, root, comm);
+    snprintf(args, sizeof args, "%ld %d", hase_bytes(c, t), root);
+    end(w, comm, args);
+    return rc;
+}
+
+int MPI_Allreduce(const void *s, void *r, int c, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+    int64_t w;
+    char args[96];
+    begin("allreduce", &w);
+    int rc = PMPI_Allreduce(s, r, c, t, op, comm);
+    snprintf(args, sizeof args, "%ld", hase_bytes(c, t));
+    end(w, comm, args);
+    return rc;
+}
+
+static int block(const char *call, long send, long recv, int root, int rc, int64_t w, MPI_Comm comm) {
+    char args[96];
+    if (root >= 0) snprintf(args, sizeof args, "%ld %ld %d", send, recv, root);
+    else snprintf(args, sizeof args, "%ld %ld", send, recv);
+    (void)call;
+    end(w, comm, args);
+    return rc;
+}
+
+int MPI_Gather(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, int root, MPI_Comm comm) {
+    int64_t w;
+    begin("gather", &w);
+    int rc = PMPI_Gather(s, sc, st, r, rc_, rt, root, comm);
+    return block("gather", hase_bytes(sc, st), hase_bytes(rc_, rt), root, rc, w, comm);
+}
+
+int MPI_Scatter(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, int root, MPI_Comm comm) {
+    int64_t w;
+    begin("scatter", &w);
+    int rc = PMPI_Scatter(s, sc, st, r, rc_, rt, root, comm);
+    return block("scatter", hase_bytes(sc, st), hase_bytes(rc_, rt), root, rc, w, comm);
+}
+
+int MPI_Allgather(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, MPI_Comm comm) {
+    int64_t w;
+    begin("allgather", &w);
+    int rc = PMPI_Allgather(s, sc, st, r, rc_, rt, comm);
+    return block("allgather", hase_bytes(sc, st), hase_bytes(rc_, rt), -1, rc, w, comm);
+}
+
+int MPI_Alltoall(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, MPI_Comm comm) {
+    int64_t w;
+    begin("alltoall", &w);
+    int rc = PMPI_Alltoall(s, sc, st, r, rc_, rt, comm);
+    return block("alltoall", hase_bytes(sc, st), hase_bytes(rc_, rt), -1, rc, w, comm);
+}
+
+/* Calls a TI trace cannot hold are logged so that the conversion names them. */
+static void unsupported(const char *name, MPI_Comm comm) {
+    int64_t w;
+    begin("unsupported", &w);
+    end(w, comm, name);
+}
+
+int MPI_Gatherv(const void *s, int sc, MPI_Datatype st, void *r, const int rcs[], const int displs[],
+                MPI_Datatype rt, int root, MPI_Comm comm) {
+    unsupported("MPI_Gatherv", comm);
+    return PMPI_Gatherv(s, sc, st, r, rcs, displs, rt, root, comm);
+}
+
+int MPI_Alltoallv(const void *s, const int scs[], const int sd[], MPI_Datatype st, void *r, const int rcs[],
+                  const int rd[], MPI_Datatype rt, MPI_Comm comm) {
+    unsupported("MPI_Alltoallv", comm);
+    return PMPI_Alltoallv(s, scs, sd, st, r, rcs, rd, rt, comm);
+}

@@ -1,0 +1,99 @@
+/* Shared by the hase MPI shims (hase_record.c, hase_predict.c), loaded with LD_PRELOAD: the
+ * thread CPU clock, the wall clock, output files per rank, and a table of live requests keyed
+ * by their MPI_Request handle. Header-only: each shim is one translation unit. */
+#ifndef HASE_SHIM_H
+#define HASE_SHIM_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int64_t hase_ns(clockid_t clock) {
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* CPU time of this thread: stable when ranks share cores, unlike wall time. */
+static int64_t hase_cpu_ns(void) { return hase_ns(CLOCK_THREAD_CPUTIME_ID); }
+static int64_t hase_wall_ns(void) { return hase_ns(CLOCK_MONOTONIC); }
+
+/* Open DIR/<prefix><rank><suffix> for writing, or exit with a message naming the file. */
+static FILE *hase_open_rank_file(const char *dir_env, const char *prefix, int rank, const char *suffix) {
+    const char *dir = getenv(dir_env);
+    if (dir == NULL) {
+        fprintf(stderr, "hase shim: %s is not set\n", dir_env);
+        exit(2);
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s%d%s", dir, prefix, rank, suffix);
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        fprintf(stderr, "hase shim: cannot write %s\n", path);
+        exit(2);
+    }
+    return f;
+}
+
+static long hase_bytes(int count, MPI_Datatype type) {
+    int size = 0;
+    if (type != MPI_DATATYPE_NULL) PMPI_Type_size(type, &size);
+    return (long)count * size;
+}
+
+/* Live requests: what each shim remembers about a request until it completes. */
+typedef struct {
+    MPI_Request handle;
+    MPI_Comm comm;   /* the communicator of the call (sources are translated to world ranks) */
+    long id;         /* per-rank request number, 0, 1, … */
+    int is_recv;     /* 1 for Irecv */
+    int peer, tag;   /* destination (send) or requested source (receive), world ranks; tag asked for */
+    long bytes;      /* bytes sent, or the receive buffer's capacity */
+    double start_us; /* predictor: virtual time the call was made */
+    double done_us;  /* predictor: virtual completion of a send request */
+    double stamp_us; /* predictor: sender's virtual send start */
+} hase_req;
+
+#define HASE_MAX_REQS 65536
+static hase_req hase_reqs[HASE_MAX_REQS];
+static int hase_nreqs;
+static long hase_next_req;
+
+static hase_req *hase_req_add(MPI_Request handle) {
+    if (hase_nreqs == HASE_MAX_REQS) {
+        fprintf(stderr, "hase shim: more than %d requests pending at once\n", HASE_MAX_REQS);
+        PMPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    hase_req *r = &hase_reqs[hase_nreqs++];
+    memset(r, 0, sizeof *r);
+    r->handle = handle;
+    r->id = hase_next_req++;
+    return r;
+}
+
+static hase_req *hase_req_find(MPI_Request handle) {
+    for (int i = hase_nreqs - 1; i >= 0; i--) {
+        if (hase_reqs[i].handle == handle) return &hase_reqs[i];
+    }
+    return NULL;
+}
+
+static void hase_req_remove(hase_req *r) { *r = hase_reqs[--hase_nreqs]; }
+
+/* A communicator rank as a rank of MPI_COMM_WORLD (wildcards and PROC_NULL pass through). */
+static int hase_world_rank(MPI_Comm comm, int r) {
+    if (comm == MPI_COMM_WORLD || r < 0) return r;
+    MPI_Group g, world;
+    int out = r;
+    PMPI_Comm_group(comm, &g);
+    PMPI_Comm_group(MPI_COMM_WORLD, &world);
+    PMPI_Group_translate_ranks(g, 1, &r, world, &out);
+    PMPI_Group_free(&g);
+    PMPI_Group_free(&world);
+    return out;
+}
+
+#endif

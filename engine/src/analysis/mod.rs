@@ -1,0 +1,16 @@
+//! Analysis of finished traces: rank-level messages rebuilt from packet hops, comparison of two
+//! traces at three levels (seed 002's `cmptrace`), and communication phases (seed 004's MK).
+//! Everything here reads a loaded [`crate::trace::Trace`]; nothing depends on a GUI. The methods
+//! are described in `docs/analysis.md`.
+
+pub mod activity;
+pub mod diff;
+pub mod messages;
+pub mod phases;
+#[cfg(test)]
+mod tests;
+
+pub use activity::{Activity, StateClass, classify_state};
+pub use diff::{Align, DiffOptions, Tolerance, TraceDiff, diff_traces};
+pub use messages::{Process, RankMessage, RankMessages};
+pub use phases::{Phase, PhaseKind, PhaseOptions, PhaseReport, find_phases};

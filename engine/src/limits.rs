@@ -1,0 +1,213 @@
+//! Every size limit hase applies to its input, in one place. A count read from a file, a command
+//! line or a parameter is checked against one of these before anything is sized from it, and the
+//! error names the file (and line) or the entity, and the limit. The table in `docs/limits.md`
+//! lists the same constants with the reason for each value; keep the two in step.
+//!
+//! The values are far above any real design or trace (a million processors, messages of a
+//! terabyte) and far below what would exhaust memory or time before an error could be shown.
+//!
+//! [`read_capped`] reads a whole input file with a size cap, so that `/dev/zero`, a FIFO or a
+//! mistaken multi-gigabyte file ends with an error instead of filling memory.
+
+use std::io::Read;
+use std::path::Path;
+
+/// Largest project file (RON) read from disk, in bytes.
+pub const MAX_PROJECT_FILE_BYTES: u64 = 256 << 20;
+
+/// Largest workload file (instruction stream, time-independent trace or TI list file), in bytes.
+pub const MAX_WORKLOAD_FILE_BYTES: u64 = 1 << 30;
+
+/// Longest line of a text input (stream, TI trace, text trace, `.idx` index), in bytes.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Largest message one operation may send or receive, in bytes (1 TiB). A TI trace size, a stream
+/// `SEND` or a program's message size beyond this is refused where it is read.
+pub const MAX_MESSAGE_BYTES: u64 = 1 << 40;
+
+/// Most packets one message may be cut into (packet numbers are 32-bit). Packets are made as the
+/// network interface sends them, so a large count costs simulated time, not memory.
+pub const MAX_PACKETS_PER_MESSAGE: u64 = u32::MAX as u64;
+
+/// Most ports one entity may have, counting every port array expanded (port indices are 16-bit).
+pub const MAX_PORTS_PER_ENTITY: u64 = 1 << 16;
+
+/// Most simulated (flat) entities one project may elaborate into.
+pub const MAX_ENTITIES: u64 = 1 << 22;
+
+/// Most ranks (processors) a workload may address; a rank number beyond this is refused.
+pub const MAX_RANKS: u32 = 1 << 20;
+
+/// Most processors a template generates.
+pub const MAX_TEMPLATE_ENDPOINTS: u64 = 1 << 20;
+
+/// Most operations one instruction stream may unroll to (`REPEAT` blocks are unrolled when read).
+pub const MAX_EXPANDED_OPS: usize = 1_000_000;
+
+/// Deepest nesting of `REPEAT` blocks in a stream and of compound types in a project.
+pub const MAX_NESTING_DEPTH: usize = 64;
+
+/// Most segments a pipelined collective schedule may cut a message into.
+pub const MAX_SEGMENTS: u64 = 1 << 20;
+
+/// Most elements of an integer or real array parameter (as a value or as a declared length).
+pub const MAX_ARRAY_LEN: u64 = 1 << 20;
+
+/// Longest instance or entity path (`fabric/level1/switch3`) in a project or a trace, in bytes.
+pub const MAX_PATH_BYTES: usize = 4096;
+
+/// Largest block payload (and header) of a compact binary trace, in bytes.
+pub const MAX_BINARY_BLOCK_BYTES: u64 = 1 << 28;
+
+/// Widest column the text reports pad to (`trace stats`); a longer name overflows its column
+/// instead of being padded (the formatter refuses widths beyond 65,535).
+pub const MAX_REPORT_COLUMN_CHARS: usize = 120;
+
+/// Longest piece of input text an error message quotes: the offending token, shortened to this
+/// many characters with an ellipsis. Errors never echo a whole line of a file.
+pub const MAX_QUOTED_CHARS: usize = 60;
+
+/// Longest text read as one quantity with its unit (`2.5 ms`, `10Gbps`) by the units parser.
+pub const MAX_QUANTITY_CHARS: usize = 96;
+
+/// Longest number (digits, sign, point, exponent) inside a quantity.
+pub const MAX_NUMBER_CHARS: usize = 64;
+
+/// Most values one swept variable of an experiment may take (ranges beyond this are refused).
+pub const MAX_SWEEP_VALUES: usize = 100_000;
+
+/// Most points one experiment may have, before its constraint drops any.
+pub const MAX_SWEEP_POINTS: u64 = 10_000_000;
+
+// The limits fit the types they guard: port indices are u16, packet numbers u32.
+const _: () = {
+    assert!(MAX_PORTS_PER_ENTITY <= u16::MAX as u64 + 1);
+    assert!(MAX_PACKETS_PER_MESSAGE <= u32::MAX as u64);
+    assert!(MAX_RANKS as u64 <= MAX_ENTITIES);
+    assert!(MAX_TEMPLATE_ENDPOINTS <= MAX_ENTITIES);
+    assert!(MAX_REPORT_COLUMN_CHARS < u16::MAX as usize);
+};
+
+/// Why a capped read failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CappedReadError {
+    /// The file could not be opened or read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// The file is larger than the cap (or never ends, like `/dev/zero`).
+    #[error("{path}: larger than the limit of {limit} bytes for this kind of file")]
+    TooLarge {
+        /// The file.
+        path: String,
+        /// The cap in bytes.
+        limit: u64,
+    },
+    /// The file is not UTF-8 text.
+    #[error("{path}: not UTF-8 text (first bad byte at offset {offset})")]
+    NotText {
+        /// The file.
+        path: String,
+        /// Byte offset of the first invalid byte.
+        offset: usize,
+    },
+}
+
+impl CappedReadError {
+    /// What went wrong, without the path (for errors that name the file themselves).
+    pub fn reason(&self) -> String {
+        match self {
+            CappedReadError::Io { source, .. } => source.to_string(),
+            CappedReadError::TooLarge { limit, .. } => {
+                format!("larger than the limit of {limit} bytes for this kind of file")
+            }
+            CappedReadError::NotText { offset, .. } => {
+                format!("not UTF-8 text (first bad byte at offset {offset})")
+            }
+        }
+    }
+
+    /// As an I/O error carrying [`CappedReadError::reason`].
+    pub fn into_io(self) -> std::io::Error {
+        match self {
+            CappedReadError::Io { source, .. } => source,
+            other => std::io::Error::new(std::io::ErrorKind::InvalidData, other.reason()),
+        }
+    }
+}
+
+/// Read a whole text file of at most `limit` bytes. Reads at most `limit + 1` bytes whatever the
+/// file claims to be, so endless or growing inputs stop at the cap.
+pub fn read_capped(path: &Path, limit: u64) -> Result<String, CappedReadError> {
+    let shown = || path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|source| CappedReadError::Io { path: shown(), source })?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|source| CappedReadError::Io { path: shown(), source })?;
+    if bytes.len() as u64 > limit {
+        return Err(CappedReadError::TooLarge { path: shown(), limit });
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| CappedReadError::NotText { path: shown(), offset: e.utf8_error().valid_up_to() })
+}
+
+/// `text` as an error message may quote it: at most [`MAX_QUOTED_CHARS`] characters, the rest
+/// replaced by `…`, control characters shown escaped.
+pub fn quote(text: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == MAX_QUOTED_CHARS {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `width` capped at [`MAX_REPORT_COLUMN_CHARS`], for `{:<width$}` padding.
+pub fn column_width(width: usize) -> usize {
+    width.min(MAX_REPORT_COLUMN_CHARS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capped_read_stops_endless_input() {
+        let err = read_capped(Path::new("/dev/zero"), 1 << 10).unwrap_err();
+        assert!(matches!(err, CappedReadError::TooLarge { limit: 1024, .. }), "{err}");
+        assert!(err.to_string().contains("/dev/zero"), "{err}");
+    }
+
+    #[test]
+    fn capped_read_takes_a_file_at_the_limit_and_refuses_one_byte_more() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.txt");
+        std::fs::write(&path, "abcd").unwrap();
+        assert_eq!(read_capped(&path, 4).unwrap(), "abcd");
+        assert!(matches!(read_capped(&path, 3), Err(CappedReadError::TooLarge { limit: 3, .. })));
+        std::fs::write(&path, [b'a', 0xff, b'b']).unwrap();
+        assert!(matches!(read_capped(&path, 10), Err(CappedReadError::NotText { offset: 1, .. })));
+    }
+
+    #[test]
+    fn quotes_are_short_and_escaped() {
+        assert_eq!(quote("abc"), "abc");
+        assert_eq!(quote("a\nb"), "a\\nb");
+        let long = "x".repeat(500);
+        let q = quote(&long);
+        assert_eq!(q.chars().count(), MAX_QUOTED_CHARS + 1);
+        assert!(q.ends_with('…'));
+    }
+}

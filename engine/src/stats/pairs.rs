@@ -1,0 +1,145 @@
+//! Message latencies per pair of ranks: a log-linear histogram (16 buckets per power of two, so a
+//! bucket is at most 1/16 of its value wide) kept sparse per pair, and the percentiles read from it.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// Buckets per power of two.
+const SUB_BUCKETS: u64 = 16;
+const SUB_BITS: u32 = 4;
+
+/// The bucket of a latency and its bounds `[lo, hi)` in ps.
+fn bucket(ps: u64) -> u32 {
+    if ps < SUB_BUCKETS {
+        return ps as u32;
+    }
+    let exponent = ps.ilog2();
+    let sub = (ps >> (exponent - SUB_BITS)) & (SUB_BUCKETS - 1);
+    (exponent - SUB_BITS + 1) * SUB_BUCKETS as u32 + sub as u32
+}
+
+fn bounds(index: u32) -> (u64, u64) {
+    let i = u64::from(index);
+    if i < SUB_BUCKETS {
+        return (i, i + 1);
+    }
+    let shift = i / SUB_BUCKETS - 1;
+    let sub = i % SUB_BUCKETS;
+    ((SUB_BUCKETS + sub) << shift, (SUB_BUCKETS + sub + 1).saturating_mul(1 << shift))
+}
+
+/// Running figures of one pair.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PairAcc {
+    count: u64,
+    sum: u128,
+    min: u64,
+    max: u64,
+    buckets: BTreeMap<u32, u64>,
+}
+
+impl PairAcc {
+    pub fn add(&mut self, ps: u64) {
+        self.min = if self.count == 0 { ps } else { self.min.min(ps) };
+        self.max = self.max.max(ps);
+        self.count += 1;
+        self.sum += u128::from(ps);
+        *self.buckets.entry(bucket(ps)).or_default() += 1;
+    }
+
+    /// The `q` quantile (0–1): the middle of the bucket holding it, kept within min..max.
+    fn quantile(&self, q: f64) -> u64 {
+        let rank = ((q * self.count as f64).ceil() as u64).clamp(1, self.count.max(1));
+        let mut seen = 0;
+        for (&b, &n) in &self.buckets {
+            seen += n;
+            if seen >= rank {
+                let (lo, hi) = bounds(b);
+                return (lo + (hi - lo) / 2).clamp(self.min, self.max);
+            }
+        }
+        self.max
+    }
+
+    pub fn report(&self, src: u32, dst: u32) -> PairLatency {
+        PairLatency {
+            src,
+            dst,
+            count: self.count,
+            min_ps: self.min,
+            max_ps: self.max,
+            mean_ps: if self.count == 0 { 0.0 } else { self.sum as f64 / self.count as f64 },
+            p50_ps: self.quantile(0.5),
+            p90_ps: self.quantile(0.9),
+            p99_ps: self.quantile(0.99),
+            buckets: self
+                .buckets
+                .iter()
+                .map(|(&b, &n)| {
+                    let (lo, hi) = bounds(b);
+                    (lo, hi, n)
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Latencies of the messages one rank received from another.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PairLatency {
+    /// Sending rank.
+    pub src: u32,
+    /// Receiving rank.
+    pub dst: u32,
+    /// Messages.
+    pub count: u64,
+    /// Smallest latency.
+    pub min_ps: u64,
+    /// Largest.
+    pub max_ps: u64,
+    /// Mean.
+    pub mean_ps: f64,
+    /// Median (within a bucket's width, at most 1/16 of the value).
+    pub p50_ps: u64,
+    /// 90th percentile.
+    pub p90_ps: u64,
+    /// 99th percentile.
+    pub p99_ps: u64,
+    /// Non-empty buckets: `(lower bound, upper bound, count)`, bounds in ps, upper exclusive.
+    pub buckets: Vec<(u64, u64, u64)>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_cover_every_value_once_and_are_narrow() {
+        for ps in (0..5000).chain([u64::MAX / 3, u64::MAX - 1, 1 << 40, (1 << 40) - 1]) {
+            let (lo, hi) = bounds(bucket(ps));
+            assert!(lo <= ps && (ps < hi || hi == u64::MAX), "{ps} in [{lo}, {hi})");
+            assert!((hi - lo) * SUB_BUCKETS <= lo.max(SUB_BUCKETS), "{ps}: [{lo}, {hi}) too wide");
+        }
+        assert_eq!(bucket(15) + 1, bucket(16));
+        assert_eq!(bounds(bucket(1000)), (992, 1024));
+    }
+
+    #[test]
+    fn percentiles_of_a_known_sample() {
+        let mut acc = PairAcc::default();
+        for ps in 1..=1000_u64 {
+            acc.add(ps * 1000);
+        }
+        let r = acc.report(3, 5);
+        assert_eq!((r.src, r.dst, r.count, r.min_ps, r.max_ps), (3, 5, 1000, 1000, 1_000_000));
+        assert!((r.mean_ps - 500_500.0).abs() < 1e-6);
+        for (got, exact) in [(r.p50_ps, 500_000.0), (r.p90_ps, 900_000.0), (r.p99_ps, 990_000.0)] {
+            assert!((got as f64 - exact).abs() <= exact / 16.0, "{got} vs {exact}");
+        }
+        assert_eq!(r.buckets.iter().map(|b| b.2).sum::<u64>(), 1000);
+        let mut one = PairAcc::default();
+        one.add(7);
+        assert_eq!((one.quantile(0.5), one.quantile(0.99)), (7, 7));
+    }
+}

@@ -1,0 +1,149 @@
+//! A message's packets, made one at a time as the network interface sends them. A message of a
+//! terabyte cut into kilobyte packets is a billion packets: building them all up front aborted
+//! on allocation, so the interface holds one [`PacketRun`] per message and takes packets from it
+//! only as its output queue drains. The packets and their order are exactly those of cutting the
+//! whole message at once. A message's wire size is its payload plus a per-message header
+//! (`header_bytes`): the packets are cut from the wire size, `msg_bytes` stays the payload.
+
+use hase_engine::limits::MAX_PACKETS_PER_MESSAGE;
+
+use crate::message::{Packet, PacketKind};
+
+/// The packets of one message still to be sent: packet `next..count` of `template`'s message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PacketRun {
+    /// Packet 0 of the message (its `count` and `msg_bytes` describe the whole message).
+    template: Packet,
+    /// Largest packet payload.
+    max_packet: u64,
+    /// Bytes of the whole message on the wire (payload and header), cut into the packets.
+    wire_bytes: u64,
+    /// Index of the next packet to make.
+    next: u32,
+}
+
+impl PacketRun {
+    /// One packet sent as it is (control packets, whole messages of sheet mode).
+    pub fn single(packet: Packet) -> Self {
+        PacketRun {
+            template: Packet { count: 1, index: 0, ..packet },
+            max_packet: u64::MAX,
+            wire_bytes: u64::from(packet.bytes),
+            next: 0,
+        }
+    }
+
+    /// The data packets of a `bytes`-byte message with a `header_bytes` header, its
+    /// `bytes + header_bytes` wire bytes cut at `max_packet` bytes (one zero-byte packet if both are
+    /// empty). `template` gives every field but the sizes and numbering. Fails when the message
+    /// needs more than [`MAX_PACKETS_PER_MESSAGE`] packets.
+    pub fn data(template: Packet, bytes: u64, header_bytes: u64, max_packet: u64) -> Result<Self, String> {
+        let max_packet = max_packet.clamp(1, u64::from(u32::MAX));
+        let wire_bytes = bytes.saturating_add(header_bytes);
+        let count = wire_bytes.div_ceil(max_packet).max(1);
+        if count > MAX_PACKETS_PER_MESSAGE {
+            return Err(format!(
+                "a message of {wire_bytes} B in packets of at most {max_packet} B needs {count} packets; \
+                 the limit is {MAX_PACKETS_PER_MESSAGE} per message (raise max_packet)"
+            ));
+        }
+        let template = Packet { count: count as u32, index: 0, msg_bytes: bytes, ..template };
+        Ok(PacketRun { template, max_packet, wire_bytes, next: 0 })
+    }
+
+    /// What kind of packets the run makes.
+    pub fn kind(&self) -> PacketKind {
+        self.template.kind
+    }
+
+    /// Packets not yet taken.
+    pub fn remaining(&self) -> u64 {
+        u64::from(self.template.count - self.next)
+    }
+}
+
+impl Iterator for PacketRun {
+    type Item = Packet;
+
+    fn next(&mut self) -> Option<Packet> {
+        if self.next >= self.template.count {
+            return None;
+        }
+        let index = self.next;
+        self.next += 1;
+        if self.template.count == 1 && self.max_packet == u64::MAX {
+            return Some(self.template);
+        }
+        let sent = u64::from(index) * self.max_packet;
+        let bytes = (self.wire_bytes - sent).min(self.max_packet) as u32;
+        Some(Packet { bytes, index, ..self.template })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = usize::try_from(self.remaining()).unwrap_or(usize::MAX);
+        (left, Some(left))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::{Context, PacketKind};
+    use hase_engine::time::SimTime;
+
+    fn template() -> Packet {
+        Packet {
+            src: 0,
+            dst: 1,
+            bytes: 0,
+            kind: PacketKind::Data,
+            msg_id: 9,
+            index: 0,
+            count: 1,
+            context: Context::User,
+            tag: 3,
+            msg_bytes: 0,
+            injected: SimTime(5),
+            hops: 0,
+        }
+    }
+
+    #[test]
+    fn cuts_a_message_into_numbered_packets() {
+        let run = PacketRun::data(template(), 90, 0, 40).unwrap();
+        assert_eq!(run.remaining(), 3);
+        let got: Vec<(u32, u32, u32, u64)> = run.map(|p| (p.index, p.count, p.bytes, p.msg_bytes)).collect();
+        assert_eq!(got, [(0, 3, 40, 90), (1, 3, 40, 90), (2, 3, 10, 90)]);
+        let empty: Vec<u32> = PacketRun::data(template(), 0, 0, 40).unwrap().map(|p| p.bytes).collect();
+        assert_eq!(empty, [0]);
+    }
+
+    #[test]
+    fn a_huge_message_costs_no_memory_until_sent_and_an_impossible_one_is_refused() {
+        // 1 TiB in 1 KiB packets: a billion packets, made one at a time.
+        let mut run = PacketRun::data(template(), 1 << 40, 0, 1024).unwrap();
+        assert_eq!(run.remaining(), 1 << 30);
+        assert_eq!(run.next().map(|p| (p.bytes, p.count)), Some((1024, 1 << 30)));
+        let err = PacketRun::data(template(), 1 << 40, 0, 1).unwrap_err();
+        assert!(err.contains("needs 1099511627776 packets; the limit is 4294967295"), "{err}");
+    }
+
+    #[test]
+    fn a_header_is_cut_with_the_payload_and_not_counted_in_it() {
+        // 90 B of payload and a 30 B header: 120 wire bytes, three full 40 B packets.
+        let got: Vec<(u32, u32, u64)> = PacketRun::data(template(), 90, 30, 40)
+            .unwrap()
+            .map(|p| (p.bytes, p.count, p.msg_bytes))
+            .collect();
+        assert_eq!(got, [(40, 3, 90), (40, 3, 90), (40, 3, 90)]);
+        // An empty message is its header alone.
+        let empty: Vec<u32> = PacketRun::data(template(), 0, 30, 40).unwrap().map(|p| p.bytes).collect();
+        assert_eq!(empty, [30]);
+    }
+
+    #[test]
+    fn single_packets_pass_unchanged() {
+        let p = Packet { bytes: 0, msg_bytes: 5000, kind: PacketKind::Rts, ..template() };
+        assert_eq!(PacketRun::single(p).collect::<Vec<_>>(), [p]);
+    }
+}

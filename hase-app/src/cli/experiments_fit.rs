@@ -1,0 +1,125 @@
+//! `hase experiments fit ID --time METRIC --vars p,n [--predict p=…,n=…] [--json]`: a scaling
+//! formula fitted to a stored experiment's results (see `hase_library::fit`).
+
+use std::io::Write;
+
+use anyhow::Context;
+use clap::Args;
+use hase_library::experiment::fit::{ExperimentFit, Roles, fit_experiment};
+use hase_library::fit::Point;
+use hase_library::store::ExperimentStore;
+
+/// Arguments of `hase experiments fit`.
+#[derive(Debug, Args)]
+pub struct FitArgs {
+    /// Experiment id.
+    pub id: u64,
+    /// The time metric to fit (`makespan` stands for `makespan_ps`).
+    #[arg(long, default_value = "makespan")]
+    pub time: String,
+    /// The variables: `P,N` (processor count, problem size; either may be left out as `p=NAME` or
+    /// `n=NAME`), or `g=NAME` for a pipeline's grain size. A name is an experiment variable or the
+    /// last part of one (`message_bytes`).
+    #[arg(long, value_name = "P,N")]
+    pub vars: String,
+    /// Most terms in a formula.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=5))]
+    pub max_terms: u8,
+    /// Predict the time here: `p=256,n=1048576`; repeatable.
+    #[arg(long, value_name = "p=…,n=…")]
+    pub predict: Vec<String>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn point(text: &str) -> anyhow::Result<Point> {
+    let mut at = Point::default();
+    for part in text.split(',') {
+        let (name, value) =
+            part.split_once('=').with_context(|| format!("`{text}`: expected p=…,n=…,g=…"))?;
+        let value: f64 =
+            value.trim().parse().with_context(|| format!("`{text}`: `{value}` is not a number"))?;
+        match name.trim() {
+            "p" => at.p = value,
+            "n" => at.n = value,
+            "g" => at.g = value,
+            other => anyhow::bail!("`{text}`: `{other}` is not p, n or g"),
+        }
+    }
+    Ok(at)
+}
+
+pub(super) fn fit(store: &ExperimentStore, args: &FitArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let info = store.info(args.id)?;
+    let runs = store.runs(args.id)?;
+    let roles = Roles::parse(&args.vars)?;
+    let predict = args.predict.iter().map(|p| point(p)).collect::<anyhow::Result<Vec<_>>>()?;
+    let fit = fit_experiment(
+        &info.variables,
+        &info.metrics,
+        &runs,
+        &args.time,
+        &roles,
+        usize::from(args.max_terms),
+        &predict,
+    )
+    .with_context(|| format!("experiment {}", args.id))?;
+    if args.json {
+        serde_json::to_writer_pretty(&mut *out, &fit)?;
+        writeln!(out)?;
+    } else {
+        print_fit(args.id, &fit, out)?;
+    }
+    Ok(())
+}
+
+fn print_fit(id: u64, fit: &ExperimentFit, out: &mut impl Write) -> anyhow::Result<()> {
+    let roles: Vec<String> = [("p", &fit.p), ("n", &fit.n), ("g", &fit.g)]
+        .iter()
+        .filter_map(|(role, name)| name.as_ref().map(|n| format!("{role} = {n}")))
+        .collect();
+    writeln!(
+        out,
+        "experiment {id}: {} against {} ({} runs fitted, {} left out)",
+        fit.metric,
+        roles.join(", "),
+        fit.samples.len(),
+        fit.skipped
+    )?;
+    let best = match (&fit.formula, &fit.grain) {
+        (Some(selection), _) => {
+            writeln!(out, "  {} ≈ {}", fit.metric, selection.best)?;
+            for other in &selection.runners_up {
+                writeln!(out, "    runner-up (BIC {:+.1}): {other}", other.bic - selection.best.bic)?;
+            }
+            writeln!(out, "  {} formulas considered", selection.considered)?;
+            &selection.best
+        }
+        (None, Some(grain)) => {
+            writeln!(out, "  {} ≈ {}", fit.metric, grain.fit)?;
+            if let (Some(g), Some(t)) = (grain.optimal_grain, grain.optimal_time) {
+                writeln!(out, "  optimal grain g* = √(c/b) = {g:.2} (time {t:.4e})")?;
+            } else {
+                writeln!(out, "  no interior optimum: the time only falls or only rises with the grain")?;
+            }
+            &grain.fit
+        }
+        (None, None) => return Ok(()),
+    };
+    writeln!(
+        out,
+        "  R² {:.6}   rms residual {:.4e}   largest relative error {:.2} %",
+        best.r_squared,
+        best.rmse,
+        best.max_relative_error * 100.0
+    )?;
+    for p in &fit.predictions {
+        writeln!(
+            out,
+            "  predicted at p = {}, n = {}, g = {}: {:.4e} ± {:.1e}",
+            p.at.p, p.at.n, p.at.g, p.time, p.std_error
+        )?;
+    }
+    Ok(())
+}

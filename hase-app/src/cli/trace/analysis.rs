@@ -1,0 +1,99 @@
+//! `hase trace diff A B` and `hase trace phases T`: the trace analyses of `hase_engine::analysis`
+//! printed as text or JSON. `diff` exits 0 when the traces are equal within the tolerance and 5
+//! when they differ.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use hase_engine::analysis::{Align, DiffOptions, PhaseOptions, Tolerance, diff_traces, find_phases};
+use hase_engine::time::SimTime;
+use hase_engine::trace::Trace;
+
+use crate::cli::time_arg;
+
+/// Exit code of `hase trace diff` when the traces differ.
+pub const DIFFER: u8 = 5;
+
+/// Arguments of `hase trace diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// First trace (A).
+    pub a: PathBuf,
+    /// Second trace (B).
+    pub b: PathBuf,
+    /// Print the comparison as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Pair processes by MPI rank (other entities by path), or every entity by path.
+    #[arg(long, value_enum, default_value = "rank")]
+    pub align: AlignArg,
+    /// Times closer than this count as equal: a time (`10ns`) or a percentage (`1%`).
+    #[arg(long, default_value = "0", value_parser = Tolerance::parse)]
+    pub tolerance: Tolerance,
+    /// How many of the most different rows and messages to list.
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+}
+
+/// `--align` values.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum AlignArg {
+    /// Processes by MPI rank, other entities by path.
+    Rank,
+    /// Every entity by instance path.
+    Path,
+}
+
+/// Arguments of `hase trace phases`.
+#[derive(Debug, Args)]
+pub struct PhasesArgs {
+    /// Trace file (text, `.gz` or `.htb`).
+    pub file: PathBuf,
+    /// Print the phases as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Computation a process may do between two events that still belong to one phase.
+    #[arg(long, default_value = "0", value_parser = time_arg)]
+    pub window: SimTime,
+}
+
+fn load(path: &Path) -> anyhow::Result<Trace> {
+    Trace::load(path).with_context(|| format!("cannot read the trace {}", path.display()))
+}
+
+pub(super) fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
+    let (a, b) = (load(&args.a)?, load(&args.b)?);
+    let options = DiffOptions {
+        align: match args.align {
+            AlignArg::Rank => Align::Rank,
+            AlignArg::Path => Align::Path,
+        },
+        tolerance: args.tolerance,
+        top: args.top,
+    };
+    let report = diff_traces(&a, &b, options);
+    let out = &mut std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut *out, &report)?;
+        writeln!(out)?;
+    } else {
+        write!(out, "{report}")?;
+    }
+    Ok(if report.equal { ExitCode::SUCCESS } else { ExitCode::from(DIFFER) })
+}
+
+pub(super) fn phases(args: &PhasesArgs) -> anyhow::Result<ExitCode> {
+    let trace = load(&args.file)?;
+    let report = find_phases(&trace, PhaseOptions { window: args.window });
+    let out = &mut std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut *out, &report)?;
+        writeln!(out)?;
+    } else {
+        write!(out, "{report}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

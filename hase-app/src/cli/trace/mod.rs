@@ -1,0 +1,124 @@
+//! `hase trace stats <file>`, `hase trace export <file> --format chrome|paraver -o <out>`, and the
+//! analyses `hase trace diff A B` and `hase trace phases T` (in `analysis`).
+
+mod analysis;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Subcommand, ValueEnum};
+use hase_engine::trace::{
+    ChromeWriter, ParaverDate, TraceSummary, check_index, export_paraver_files, open_trace, records,
+};
+use hase_library::stats_csv::write_trace_summary_csv;
+use hase_library::store::Timestamp;
+
+/// Trace subcommands.
+#[derive(Debug, Subcommand)]
+pub enum TraceCommand {
+    /// Summarise a trace: record counts, time span, time per state and traffic per entity.
+    Stats {
+        /// Trace file (text, `.gz` or `.htb`).
+        file: PathBuf,
+        /// Print one CSV table instead: a row per entity with its traffic and its time in each
+        /// state (`<STATE>_ps` columns).
+        #[arg(long)]
+        csv: bool,
+        /// First check the `<file>.idx` time index against the trace (fails if it does not match).
+        #[arg(long)]
+        check_index: bool,
+    },
+    /// Convert a trace for another viewer.
+    Export {
+        /// Trace file (text, `.gz` or `.htb`).
+        file: PathBuf,
+        /// Target format.
+        #[arg(long, value_enum, default_value = "chrome")]
+        format: ExportFormat,
+        /// Output: a `.json` file for chrome; the base name of `.prv/.pcf/.row` for paraver. Both
+        /// are written as the trace is read, in constant memory.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Compare two traces: summary, per row and state, per message. Exit 0 when equal within the
+    /// tolerance, 5 when they differ, 1 on error.
+    Diff(analysis::DiffArgs),
+    /// Find communication phases: groups of messages, their pattern and chain depth.
+    Phases(analysis::PhasesArgs),
+}
+
+/// Export formats.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ExportFormat {
+    /// Chrome trace-event JSON (opens in Perfetto and chrome://tracing).
+    Chrome,
+    /// Paraver `.prv`, `.pcf` and `.row`.
+    Paraver,
+}
+
+pub(super) fn trace(cmd: &TraceCommand) -> anyhow::Result<ExitCode> {
+    match cmd {
+        TraceCommand::Stats { file, csv, check_index: check } => {
+            if *check {
+                let ok = check_index(file)?;
+                let line = format!(
+                    "index: ok — {} checkpoints, one every {} records, {} records",
+                    ok.checkpoints, ok.every, ok.records
+                );
+                // With --csv the table owns standard output.
+                if *csv {
+                    writeln!(std::io::stderr().lock(), "{line}")?;
+                } else {
+                    writeln!(std::io::stdout().lock(), "{line}")?;
+                }
+            }
+            let mut reader = open_trace(file)?;
+            let summary = TraceSummary::scan(reader.as_mut())?;
+            if *csv {
+                write_trace_summary_csv(&summary, std::io::stdout().lock())?;
+            } else {
+                write!(std::io::stdout().lock(), "{summary}")?;
+            }
+        }
+        TraceCommand::Export { file, format, output } => {
+            // Streamed: one record at a time from the file to the output, whatever the trace's size.
+            let mut reader = open_trace(file)?;
+            let header = reader.header().clone();
+            match format {
+                ExportFormat::Chrome => {
+                    let out = std::fs::File::create(output)
+                        .with_context(|| format!("cannot create {}", output.display()))?;
+                    let context = || format!("cannot write {}", output.display());
+                    let mut writer = ChromeWriter::new(&header, out).with_context(context)?;
+                    for record in records(reader.as_mut()) {
+                        writer.record(&record?).with_context(context)?;
+                    }
+                    writer.finish().with_context(context)?;
+                }
+                ExportFormat::Paraver => {
+                    let date = run_date(file);
+                    let stream = records(reader.as_mut()).map(|r| r.map_err(anyhow::Error::from));
+                    export_paraver_files::<anyhow::Error>(&header, stream, date, output)
+                        .with_context(|| format!("cannot write {}.prv/.pcf/.row", output.display()))?;
+                }
+            }
+            eprintln!("wrote {}", output.display());
+        }
+        TraceCommand::Diff(args) => return analysis::diff(args),
+        TraceCommand::Phases(args) => return analysis::phases(args),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The date for a Paraver header: when the trace file was last written (the end of its run), in
+/// UTC; the Paraver default if the file system does not say.
+fn run_date(trace: &std::path::Path) -> ParaverDate {
+    let Some(modified) = std::fs::metadata(trace).and_then(|m| m.modified()).ok() else {
+        return ParaverDate::default();
+    };
+    let since = modified.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let utc = Timestamp::from_unix_ms(u64::try_from(since.as_millis()).unwrap_or(u64::MAX)).to_utc();
+    ParaverDate { day: utc.day, month: utc.month, year: utc.year, hour: utc.hour, minute: utc.minute }
+}

@@ -1,0 +1,142 @@
+//! The experiments window (Simulate ▸ Experiments…): tabs to build a sweep, follow it running,
+//! browse stored experiments and read the results (table and plots). The state is the egui-free
+//! [`ExperimentsView`] of `hase-editor`; these views draw it and change it, and leave requests
+//! (a point to open, a file dialog) in it for the app. Each tab is drawn from one context struct.
+
+mod build;
+mod plot;
+mod results;
+mod run;
+mod stored;
+
+use std::path::Path;
+
+use egui::{RichText, Ui};
+use hase_engine::model::Project;
+
+use crate::experiments::{ExperimentFile, ExperimentsTab, ExperimentsView};
+use crate::theme::Palette;
+
+/// What the experiments window reads from the rest of the app.
+pub struct ExperimentsContext<'a> {
+    /// The design being edited (sweeps are built and run on it).
+    pub project: &'a Project,
+    /// Its file, if it has one (workload files are read beside it).
+    pub file: Option<&'a Path>,
+    /// The editor's generation (the preview is recomputed when the design changes).
+    pub generation: u64,
+    /// Why there is no experiment store, if there is none.
+    pub no_store: Option<String>,
+    /// Colours.
+    pub palette: &'a Palette,
+}
+
+/// One button of an action row; rows are lists of these so that other tools (Slurm) can add
+/// theirs next to the view's own.
+pub struct RowButton<'a> {
+    /// Text (also the accessible name tests click).
+    pub text: &'a str,
+    /// Hover text.
+    pub hint: &'a str,
+    /// Clickable.
+    pub enabled: bool,
+}
+
+/// Draw `buttons` in a row; returns the index clicked.
+pub fn action_row(ui: &mut Ui, buttons: &[RowButton<'_>]) -> Option<usize> {
+    let mut clicked = None;
+    ui.horizontal_wrapped(|ui| {
+        for (i, b) in buttons.iter().enumerate() {
+            let response = ui.add_enabled(b.enabled, egui::Button::new(b.text));
+            let response = if b.enabled {
+                response.on_hover_text(b.hint)
+            } else {
+                response.on_disabled_hover_text(b.hint)
+            };
+            if response.clicked() {
+                clicked = Some(i);
+            }
+        }
+    });
+    clicked
+}
+
+/// Show the window (when open).
+pub fn show(ctx: &egui::Context, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>) {
+    if !view.open {
+        return;
+    }
+    let screen = ctx.content_rect();
+    let mut open = true;
+    egui::Window::new("Experiments")
+        .open(&mut open)
+        .default_size([(screen.width() - 80.0).min(1180.0), (screen.height() - 120.0).min(760.0)])
+        .default_pos(screen.min + egui::vec2(40.0, 50.0))
+        .min_size([560.0, 360.0])
+        .collapsible(false)
+        .resizable(true)
+        .show(ctx, |ui| contents(ui, view, cx));
+    view.open &= open;
+}
+
+fn contents(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>) {
+    ui.horizontal(|ui| {
+        for (tab, text) in [
+            (ExperimentsTab::Build, "Build"),
+            (ExperimentsTab::Run, "Progress"),
+            (ExperimentsTab::Stored, "Stored"),
+            (ExperimentsTab::Results, "Results"),
+        ] {
+            if ui.selectable_label(view.tab == tab, text).clicked() {
+                view.tab = tab;
+                if tab == ExperimentsTab::Stored {
+                    view.refresh_list();
+                }
+            }
+        }
+        if let Some(sweep) = &view.running {
+            ui.separator();
+            ui.add(egui::ProgressBar::new(sweep.fraction()).desired_width(160.0).text(format!(
+                "{} / {} runs",
+                sweep.done_runs(),
+                sweep.total_runs
+            )));
+        }
+    });
+    if let Some(notice) = &view.notice {
+        let colour = if notice.error { cx.palette.error } else { ui.visuals().text_color() };
+        ui.label(RichText::new(&notice.text).color(colour));
+    }
+    if let Some(why) = &cx.no_store {
+        ui.label(
+            RichText::new(format!("Sweeps are kept in memory only: {why}"))
+                .color(cx.palette.text_dim)
+                .small(),
+        );
+    }
+    ui.separator();
+    match view.tab {
+        ExperimentsTab::Build => build::show(ui, view, cx),
+        ExperimentsTab::Run => run::show(ui, view, cx),
+        ExperimentsTab::Stored => stored::show(ui, view, cx),
+        ExperimentsTab::Results => results::show(ui, view, cx),
+    }
+}
+
+/// Ask the app for a file dialog.
+fn ask(view: &mut ExperimentsView, purpose: ExperimentFile) {
+    view.file_request = Some(purpose);
+}
+
+/// The title of hase's own file dialog for `file`.
+pub fn file_title(file: &ExperimentFile) -> &'static str {
+    match file {
+        ExperimentFile::SaveSpec => "Save the sweep spec (RON)",
+        ExperimentFile::LoadSpec => "Load a sweep spec (RON)",
+        ExperimentFile::ExportCsv(_) => "Export the experiment's results (CSV)",
+        ExperimentFile::ExportRon(_) => "Export the experiment (RON)",
+        ExperimentFile::Import => "Import an experiment (RON)",
+        ExperimentFile::PlotPng => "Save the plot (PNG)",
+        ExperimentFile::PlotCsv(_) => "Save the data (CSV)",
+    }
+}

@@ -1,0 +1,193 @@
+//! Drawing the experiments' plots with egui_plot: lines with their bands (min/max or 95 %), on
+//! linear or logarithmic axes (values plotted as log10, axes labelled with the values), word
+//! values on the x axis by name; the heatmap with one labelled tile per cell. A double-click on a
+//! plotted point (or tile) asks to open that point's run. The plot's screen rectangle is kept
+//! for "Export plot PNG" (returned with the point double-clicked).
+
+use egui::{Color32, Ui};
+use egui_plot::{FilledArea, GridMark, Heatmap, Legend, Line, MarkerShape, Plot, PlotPoints, Points};
+
+use crate::experiments::plot::{HeatmapGrid, LinePlot};
+
+/// Colours of the series, in order (distinct in both themes).
+const SERIES_COLOURS: [Color32; 8] = [
+    Color32::from_rgb(0x4c, 0x9b, 0xe8),
+    Color32::from_rgb(0xe8, 0x8a, 0x3c),
+    Color32::from_rgb(0x4c, 0xb8, 0x6a),
+    Color32::from_rgb(0xd6, 0x4f, 0x5f),
+    Color32::from_rgb(0x9b, 0x6c, 0xd8),
+    Color32::from_rgb(0x8c, 0x6d, 0x4f),
+    Color32::from_rgb(0xd8, 0x6c, 0xb8),
+    Color32::from_rgb(0x7f, 0x8c, 0x8d),
+];
+
+fn to_axis(v: f64, log: bool) -> f64 {
+    if log { v.max(f64::MIN_POSITIVE).log10() } else { v }
+}
+
+/// Compact number text: `1024`, `1.5M`, `0.25`, `3.2e-5`.
+pub fn short_number(v: f64) -> String {
+    let a = v.abs();
+    if a == 0.0 {
+        return "0".into();
+    }
+    if a >= 1e4 {
+        let (div, suffix) = if a >= 1e12 {
+            (1e12, "T")
+        } else if a >= 1e9 {
+            (1e9, "G")
+        } else if a >= 1e6 {
+            (1e6, "M")
+        } else {
+            (1e3, "k")
+        };
+        let s = format!("{:.2}", v / div);
+        return format!("{}{suffix}", s.trim_end_matches('0').trim_end_matches('.'));
+    }
+    if a < 1e-3 {
+        return format!("{v:.1e}");
+    }
+    let s = format!("{v:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Draw a line plot; returns the point double-clicked, if any, and the plot's rectangle.
+pub fn lines(
+    ui: &mut Ui,
+    id: &str,
+    plot: &LinePlot,
+    log_x: bool,
+    log_y: bool,
+    x_name: &str,
+) -> (Option<u64>, egui::Rect) {
+    let labels = plot.x_labels.clone();
+    let log_x = log_x && labels.is_none();
+    let mut chart = Plot::new(id)
+        .legend(Legend::default())
+        .allow_double_click_reset(false)
+        .x_axis_label(if log_x { format!("{x_name} (log)") } else { x_name.to_string() })
+        .y_axis_label(if log_y { format!("{} (log)", plot.y_label) } else { plot.y_label.clone() })
+        .y_axis_min_width(56.0)
+        .x_axis_formatter(move |mark: GridMark, _range| match &labels {
+            Some(words) => {
+                let i = mark.value.round();
+                if (mark.value - i).abs() < 1e-6 && i >= 0.0 {
+                    words.get(i as usize).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            }
+            None if log_x => short_number(10f64.powf(mark.value)),
+            None => short_number(mark.value),
+        })
+        .y_axis_formatter(move |mark: GridMark, _range| {
+            if log_y { short_number(10f64.powf(mark.value)) } else { short_number(mark.value) }
+        });
+    if log_x {
+        chart = chart.x_grid_spacer(egui_plot::log_grid_spacer(10));
+    }
+    if log_y {
+        chart = chart.y_grid_spacer(egui_plot::log_grid_spacer(10));
+    }
+    let response = chart.show(ui, |plot_ui| {
+        for (i, s) in plot.series.iter().enumerate() {
+            let colour = SERIES_COLOURS[i % SERIES_COLOURS.len()];
+            let xs: Vec<f64> = s.points.iter().map(|p| to_axis(p.x, log_x)).collect();
+            let has_band = s.points.iter().any(|p| p.hi > p.lo);
+            if has_band {
+                let lo: Vec<f64> = s.points.iter().map(|p| to_axis(p.lo, log_y)).collect();
+                let hi: Vec<f64> = s.points.iter().map(|p| to_axis(p.hi, log_y)).collect();
+                plot_ui.add(
+                    FilledArea::new(&s.name, &xs, &lo, &hi)
+                        .fill_color(colour.gamma_multiply(0.25))
+                        .allow_hover(false),
+                );
+            }
+            let pts: Vec<[f64; 2]> =
+                s.points.iter().zip(&xs).map(|(p, x)| [*x, to_axis(p.y, log_y)]).collect();
+            plot_ui.add(Line::new(&s.name, PlotPoints::new(pts.clone())).color(colour).width(2.0));
+            plot_ui.add(
+                Points::new(&s.name, PlotPoints::new(pts))
+                    .color(colour)
+                    .radius(3.5)
+                    .shape(MarkerShape::Circle),
+            );
+        }
+    });
+    let rect = response.response.rect;
+    if !response.response.double_clicked() {
+        return (None, rect);
+    }
+    let Some(pointer) = response.response.interact_pointer_pos() else { return (None, rect) };
+    let transform = response.transform;
+    let mut best: Option<(f32, u64)> = None;
+    for s in &plot.series {
+        for p in &s.points {
+            let at = transform
+                .position_from_point(&egui_plot::PlotPoint::new(to_axis(p.x, log_x), to_axis(p.y, log_y)));
+            let d = at.distance(pointer);
+            if d < 14.0 && best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, p.point));
+            }
+        }
+    }
+    (best.map(|(_, point)| point), rect)
+}
+
+/// Draw a heatmap; returns the point of the tile double-clicked, if any, and the plot's
+/// rectangle.
+pub fn heatmap(
+    ui: &mut Ui,
+    id: &str,
+    grid: &HeatmapGrid,
+    x_name: &str,
+    y_name: &str,
+) -> (Option<u64>, egui::Rect) {
+    let cols = grid.x_values.len();
+    let values: Vec<f64> = grid.cells.iter().map(|c| c.unwrap_or(f64::NAN)).collect();
+    let (xs, ys) = (grid.x_values.clone(), grid.y_values.clone());
+    let tick = |words: &[String], v: f64| {
+        let i = (v - 0.5).round();
+        if (v - 0.5 - i).abs() < 1e-6 && i >= 0.0 {
+            words.get(i as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    let response = Plot::new(id)
+        .allow_double_click_reset(false)
+        .x_axis_label(x_name.to_string())
+        .y_axis_label(y_name.to_string())
+        .y_axis_min_width(72.0)
+        .show_grid(false)
+        .x_grid_spacer(|input| half_marks(input.bounds))
+        .y_grid_spacer(|input| half_marks(input.bounds))
+        .x_axis_formatter(move |mark: GridMark, _| tick(&xs, mark.value))
+        .y_axis_formatter(move |mark: GridMark, _| tick(&ys, mark.value))
+        .show(ui, |plot_ui| {
+            plot_ui.add(
+                Heatmap::new(values, cols.max(1))
+                    .formatter(Box::new(|v| if v.is_nan() { "–".into() } else { short_number(v) }))
+                    .name("heatmap"),
+            );
+        });
+    let rect = response.response.rect;
+    if !response.response.double_clicked() || cols == 0 {
+        return (None, rect);
+    }
+    let Some(pointer) = response.response.interact_pointer_pos() else { return (None, rect) };
+    let at = response.transform.value_from_position(pointer);
+    let (column, row) = (at.x.floor(), at.y.floor());
+    if column < 0.0 || row < 0.0 || column as usize >= cols {
+        return (None, rect);
+    }
+    (grid.points.get(row as usize * cols + column as usize).copied().flatten(), rect)
+}
+
+/// Grid marks at the centres of tiles (x.5), where the axis labels go.
+fn half_marks(bounds: (f64, f64)) -> Vec<GridMark> {
+    let (lo, hi) = bounds;
+    let first = (lo - 0.5).ceil().max(0.0) as i64;
+    let last = (hi - 0.5).floor() as i64;
+    (first..=last.min(first + 200)).map(|i| GridMark { value: i as f64 + 0.5, step_size: 1.0 }).collect()
+}

@@ -1,0 +1,90 @@
+//! The Stored tab: every experiment in the store (id, name, start, runs stored of planned,
+//! finished or interrupted), and for the one selected: open its results, resume it, rename,
+//! delete, export CSV or RON; import an experiment exported elsewhere.
+
+use egui::{RichText, Ui};
+
+use super::{ExperimentsContext, RowButton, action_row, ask};
+use crate::experiments::{ExperimentFile, ExperimentsView};
+
+pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>) {
+    if view.store.is_none() {
+        ui.label("No experiment store is open (the project library is not in use).");
+        return;
+    }
+    let mut open = None;
+    egui::ScrollArea::vertical().max_height(ui.available_height() - 120.0).show(ui, |ui| {
+        egui::Grid::new("stored-experiments").striped(true).num_columns(5).show(ui, |ui| {
+            for h in ["Id", "Name", "Started", "Runs", "State"] {
+                ui.label(RichText::new(h).strong());
+            }
+            ui.end_row();
+            for e in &view.stored {
+                let selected = view.selected == Some(e.id);
+                let response = ui.selectable_label(selected, e.id.to_string());
+                if response.clicked() {
+                    view.selected = Some(e.id);
+                    view.rename_text.clone_from(&e.name);
+                }
+                if response.double_clicked() {
+                    open = Some(e.id);
+                }
+                ui.label(&e.name);
+                ui.label(e.started_at.to_string());
+                ui.label(format!("{} / {}", e.runs_stored, e.runs_planned));
+                let state = match (e.finished_at, e.runs_stored < e.runs_planned) {
+                    (Some(_), _) => "finished",
+                    (None, true) => "interrupted",
+                    (None, false) => "stored",
+                };
+                ui.label(state);
+                ui.end_row();
+            }
+        });
+        if view.stored.is_empty() {
+            ui.label(RichText::new("No experiments stored yet.").color(cx.palette.text_dim));
+        }
+    });
+    if let Some(id) = open {
+        view.open_stored(id);
+    }
+    ui.separator();
+    let selected = view.selected.filter(|id| view.stored.iter().any(|e| e.id == *id));
+    let interrupted = selected
+        .and_then(|id| view.stored.iter().find(|e| e.id == id))
+        .is_some_and(|e| e.runs_stored < e.runs_planned);
+    ui.horizontal(|ui| {
+        let label = ui.label("Rename to");
+        ui.add(egui::TextEdit::singleline(&mut view.rename_text).desired_width(260.0)).labelled_by(label.id);
+    });
+    let some = selected.is_some();
+    let buttons = [
+        RowButton { text: "Open", hint: "Show its results", enabled: some },
+        RowButton {
+            text: "Resume",
+            hint: "Run the runs it is missing",
+            enabled: interrupted && view.running.is_none(),
+        },
+        RowButton { text: "Rename", hint: "Give it the name typed above", enabled: some },
+        RowButton { text: "Delete", hint: "Delete it with its runs and traces", enabled: some },
+        RowButton { text: "Export CSV…", hint: "One row per run", enabled: some },
+        RowButton { text: "Export RON…", hint: "The whole experiment, to import elsewhere", enabled: some },
+        RowButton { text: "Import…", hint: "An experiment exported as RON (gets a new id)", enabled: true },
+        RowButton { text: "Refresh", hint: "List the store again", enabled: true },
+    ];
+    let clicked = action_row(ui, &buttons);
+    match (clicked, selected) {
+        (Some(0), Some(id)) => view.open_stored(id),
+        (Some(1), Some(id)) => view.resume(id),
+        (Some(2), Some(id)) => {
+            let name = view.rename_text.clone();
+            view.rename(id, &name);
+        }
+        (Some(3), Some(id)) => view.delete(id),
+        (Some(4), Some(id)) => ask(view, ExperimentFile::ExportCsv(id)),
+        (Some(5), Some(id)) => ask(view, ExperimentFile::ExportRon(id)),
+        (Some(6), _) => ask(view, ExperimentFile::Import),
+        (Some(7), _) => view.refresh_list(),
+        _ => {}
+    }
+}

@@ -1,0 +1,131 @@
+//! GUI replay preparation: what pressing F5 costs before the replay is ready, against what the
+//! CLI's traced run costs for the same project (`hase run … --trace run.htb --level 2`).
+//!
+//! The project is the fat-tree allreduce example (8 processors, 64 KiB) looped 100 times
+//! (1.28 M events). Three figures, each per run of the whole project:
+//! - `cli_traced_run`: the run writing a level-2 compact trace file (what the CLI does);
+//! - `editor_run_to_replay`: the editor's worker path, `run::task::execute` (the run streams its
+//!   records into a `ReplayRecorder` on the worker; no record list is kept);
+//! - `replay_build`: building the replay model alone from a trace already in memory (what loading
+//!   a trace file does after reading it).
+//!
+//! Before measuring it prints, for one editor run done first in the process, the peak resident
+//! memory it added per record (`VmHWM` after a reset, minus `VmRSS` before) and what stayed with
+//! the replay ready (`VmRSS` after, minus before), and for comparison
+//! the bytes the in-memory record list of the CLI path holds per record (capacity of the record
+//! vector plus the labels' heap bytes).
+
+#![allow(missing_docs, reason = "criterion's macros generate undocumented items")]
+#![allow(clippy::unwrap_used, reason = "a benchmark whose project cannot run has nothing to measure")]
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use hase_editor::replay::Replay;
+use hase_editor::run::task::{RunRequest, execute};
+use hase_editor::run::{RunProgress, RunSettings, Slot};
+use hase_engine::model::Project;
+use hase_engine::trace::Record;
+use hase_library::overrides::apply_set;
+use hase_library::runner::{RunOptions, TraceTarget, run_project};
+
+const ITERATIONS: u32 = 100;
+
+fn project() -> Project {
+    let mut project = hase_library::examples::fat_tree_allreduce().unwrap().project;
+    apply_set(&mut project, &format!("workload.iterations={ITERATIONS}")).unwrap();
+    project.settings.trace_level = 2;
+    project
+}
+
+fn settings(project: &Project) -> RunSettings {
+    let mut settings = RunSettings::from_project(project);
+    settings.level = 2;
+    settings
+}
+
+fn record_bytes(record: &Record) -> usize {
+    match record {
+        Record::Send { label, .. } => label.capacity(),
+        Record::Comment { text, .. } => text.capacity(),
+        Record::Summary { key, .. } => key.capacity(),
+        _ => 0,
+    }
+}
+
+/// Resident and peak resident bytes of this process (`VmRSS`, `VmHWM` in /proc/self/status).
+fn memory_status() -> (u64, u64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<u64>().ok())
+            .map_or(0, |kib| kib * 1024)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+fn editor_run(project: &Project) -> usize {
+    let request = RunRequest {
+        project: project.clone(),
+        file: None,
+        settings: settings(project),
+        slot: Slot::Main,
+        id: 1,
+    };
+    let run = execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap();
+    run.replay.interval_count()
+}
+
+fn replay(c: &mut Criterion) {
+    let project = project();
+    // Peak memory of the editor path first, before anything else has grown the heap (Linux: `5`
+    // into /proc/self/clear_refs resets the peak to the current figure).
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    let (rss_before, _) = memory_status();
+    let request = RunRequest {
+        project: project.clone(),
+        file: None,
+        settings: settings(&project),
+        slot: Slot::Main,
+        id: 1,
+    };
+    let run = execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap();
+    let (rss_after, peak) = memory_status();
+    let streamed = run.replay.log.events.len();
+    drop(run);
+    let options = RunOptions { level: Some(2), trace: TraceTarget::Memory, ..RunOptions::default() };
+    let trace = run_project(&project, &options, |_| {}).unwrap().trace.unwrap();
+    let records = trace.records.len() as u64;
+    let heap: usize = trace.records.iter().map(record_bytes).sum();
+    let per_record = |bytes: u64| bytes.saturating_sub(rss_before) / records.max(1);
+    eprintln!(
+        "editor run to replay ({streamed} replay events): resident memory per record {} B at the peak, {} B with the replay ready",
+        per_record(peak),
+        per_record(rss_after)
+    );
+    eprintln!(
+        "fat-tree allreduce x {ITERATIONS}: {records} records at level 2; in-memory trace {} B per record",
+        (trace.records.capacity() * std::mem::size_of::<Record>() + heap) as u64 / records
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("run.htb");
+
+    let mut group = c.benchmark_group("replay_fat_tree_allreduce_x100");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(records));
+    group.bench_function("cli_traced_run", |b| {
+        let options =
+            RunOptions { level: Some(2), trace: TraceTarget::File(file.clone()), ..RunOptions::default() };
+        b.iter(|| run_project(&project, &options, |_| {}).unwrap().stats.events);
+    });
+    group.bench_function("editor_run_to_replay", |b| b.iter(|| editor_run(&project)));
+    group.bench_function("replay_build", |b| b.iter(|| Replay::build(&trace).interval_count()));
+    group.finish();
+}
+
+criterion_group!(benches, replay);
+criterion_main!(benches);

@@ -1,0 +1,249 @@
+//! Fitter tests: synthetic data drawn from each of the 12 forms with 2 % noise is recovered (the
+//! form and the coefficients within their reported errors), splits are found where the data
+//! changes shape, degenerate inputs give clear errors, and the shown JSON has its fixed shape.
+
+use hase_entities::netmodel::datasheet::{self, DataForm, Equation, Estimate, StartupForm};
+use rand::SeedableRng;
+use rand_distr::{Distribution, Normal, Uniform};
+use rand_pcg::Pcg64;
+
+use super::forms::{FIT_LOG_BASE, Form, FunctionClass};
+use super::function::{best_form, fit_function};
+use super::raw::{Centre, RawData, RawRow, parse_raw, summarise};
+use super::{FitOptions, fit_sheet, report, show};
+
+const PROCS: [u32; 6] = [2, 4, 8, 16, 32, 64];
+const SIZES: [u64; 8] = [0, 256, 1024, 4096, 16_384, 65_536, 262_144, 1_048_576];
+const REPEATS: u32 = 10;
+
+/// Rows for `function` from `truth` with relative noise `noise` (σ) on every repeat.
+fn synthetic(
+    function: &str,
+    truth: &Equation,
+    procs: &[u32],
+    sizes: &[u64],
+    noise: f64,
+    rng: &mut Pcg64,
+) -> Vec<RawRow> {
+    let normal = Normal::new(0.0, noise).unwrap();
+    let mut rows = Vec::new();
+    for &p in procs {
+        for &d in sizes {
+            let t = truth.eval(f64::from(p), d as f64, FIT_LOG_BASE);
+            for repeat in 0..REPEATS {
+                let time_us = t * (1.0 + normal.sample(rng));
+                rows.push(RawRow { function: function.into(), procs: p, bytes: d, repeat, time_us });
+            }
+        }
+    }
+    rows
+}
+
+/// A random equation of `form` whose three terms all matter over the grid: at p = 64 the startup
+/// term is 1–5 × c, and at p = 64, d = 1 MiB the data term is 2–20 × the rest.
+fn random_truth(form: Form, rng: &mut Pcg64) -> Equation {
+    let u = |lo: f64, hi: f64, rng: &mut Pcg64| Uniform::new(lo, hi).unwrap().sample(rng);
+    let c = u(10.0, 100.0, rng);
+    let s = c * u(1.0, 5.0, rng) / form.startup.eval(64.0, FIT_LOG_BASE);
+    let rest = c + s * form.startup.eval(64.0, FIT_LOG_BASE);
+    let k = rest * u(2.0, 20.0, rng) / form.data.eval(64.0, 1_048_576.0, FIT_LOG_BASE);
+    Equation { constant_us: c, startup_coeff: s, startup: form.startup, data_coeff: k, data: form.data }
+}
+
+#[test]
+fn synthetic_data_from_each_of_the_12_forms_is_recovered() {
+    let forms = FunctionClass::Collective.forms();
+    let (mut right, mut within_2, mut within_4, mut checked) = (0, 0, 0, 0);
+    let mut wrong = Vec::new();
+    for case in 0..200_u64 {
+        let mut rng = Pcg64::seed_from_u64(case);
+        let form = forms[case as usize % forms.len()];
+        let truth = random_truth(form, &mut rng);
+        let rows = synthetic("allreduce", &truth, &PROCS, &SIZES, 0.02, &mut rng);
+        let points = &summarise(&rows, |_| Centre::Mean)["allreduce"];
+        let fit = best_form(FunctionClass::Collective, points).unwrap();
+        if fit.form != form {
+            wrong.push((case, form, fit.form));
+            continue;
+        }
+        right += 1;
+        let quality = fit.band.fit.unwrap();
+        let estimates = [fit.band.avg.constant_us, fit.band.avg.startup_coeff, fit.band.avg.data_coeff];
+        let truths = [truth.constant_us, truth.startup_coeff, truth.data_coeff];
+        let errors = [quality.constant_err, quality.startup_err, quality.data_err];
+        for ((e, t), err) in estimates.iter().zip(truths).zip(errors) {
+            checked += 1;
+            within_2 += usize::from((e - t).abs() <= 2.0 * err);
+            within_4 += usize::from((e - t).abs() <= 4.0 * err);
+        }
+    }
+    assert!(right >= 190, "right form in {right} of 200 cases; wrong: {wrong:?}");
+    // Normal errors: 95.4 % within 2σ, 99.99 % within 4σ; the point errors are themselves estimated
+    // from 10 repeats, so allow a little less.
+    assert!(within_2 * 100 >= checked * 90, "{within_2} of {checked} coefficients within 2 standard errors");
+    assert!(
+        within_4 * 1000 >= checked * 995,
+        "{within_4} of {checked} coefficients within 4 standard errors"
+    );
+}
+
+#[test]
+fn barrier_and_point_to_point_forms_are_recovered() {
+    let mut rng = Pcg64::seed_from_u64(7);
+    let barrier =
+        Equation { constant_us: 3.0, startup_coeff: 2.5, startup: StartupForm::LogP, ..Equation::default() };
+    let rows = synthetic("barrier", &barrier, &PROCS, &[0], 0.02, &mut rng);
+    let fit = fit_function("barrier", &summarise(&rows, |_| Centre::Mean)["barrier"], None).unwrap();
+    assert_eq!((fit.small.avg.startup, fit.small.avg.data), (StartupForm::LogP, DataForm::None));
+    assert!((fit.small.avg.startup_coeff - 2.5).abs() < 4.0 * fit.small.fit.unwrap().startup_err);
+
+    let send = Equation { constant_us: 1.5, data_coeff: 0.0004, data: DataForm::D, ..Equation::default() };
+    let rows = synthetic("send", &send, &[2], &SIZES, 0.02, &mut rng);
+    let fit =
+        fit_function("send", &summarise(&rows, |_| Centre::MedianOfMeans)["send"], Some(u64::MAX)).unwrap();
+    assert_eq!((fit.small.avg.startup, fit.small.avg.data), (StartupForm::None, DataForm::D));
+    let q = fit.small.fit.unwrap();
+    assert!((fit.small.avg.data_coeff - 0.0004).abs() < 4.0 * q.data_err, "{:?} {q:?}", fit.small.avg);
+    assert_eq!((q.procs_from, q.procs_to, q.bytes_from, q.bytes_to, q.points), (2, 2, 0, 1_048_576, 8));
+}
+
+#[test]
+fn the_split_is_found_where_the_shape_changes_or_taken_as_given() {
+    // send: 5 + 0.001 d up to 4 KiB, 20 + 0.0005 d above (a protocol switch).
+    let sizes = [64, 256, 1024, 4096, 16_384, 65_536, 262_144, 1_048_576];
+    let mut rows = Vec::new();
+    let mut rng = Pcg64::seed_from_u64(3);
+    let small = Equation { constant_us: 5.0, data_coeff: 0.001, data: DataForm::D, ..Equation::default() };
+    let large = Equation { constant_us: 20.0, data_coeff: 0.0005, data: DataForm::D, ..Equation::default() };
+    rows.extend(synthetic("send", &small, &[2], &sizes[..4], 0.01, &mut rng));
+    rows.extend(synthetic("send", &large, &[2], &sizes[4..], 0.01, &mut rng));
+    let raw = RawData { notes: vec![("machine".into(), "synthetic".into())], rows };
+    let sheet = fit_sheet(&raw, &FitOptions { name: "synthetic".into(), split_bytes: None }).unwrap();
+    let send = &sheet.functions["send"];
+    assert_eq!(send.small_limit_elements, Some(4096));
+    assert!(
+        (send.small.avg.constant_us - 5.0).abs() < 0.2 && (send.large.avg.constant_us - 20.0).abs() < 2.0
+    );
+    assert_eq!(sheet.machine, "synthetic");
+    // The sheet evaluates each side with its own equation.
+    let at = |bytes| sheet.time_us("send", 2, bytes, Estimate::Avg).unwrap();
+    assert!((at(4096) - (5.0 + 4.096)).abs() < 0.3 && (at(1 << 20) - (20.0 + 524.288)).abs() < 10.0);
+    // Given split: 1 KiB.
+    let given = fit_sheet(&raw, &FitOptions { name: "s".into(), split_bytes: Some(1024) }).unwrap();
+    assert_eq!(given.functions["send"].small_limit_elements, Some(1024));
+    // The written sheet reads back equal, and its bands are ordered at the measured points.
+    let text = datasheet::to_ron(&sheet).unwrap();
+    assert_eq!(
+        datasheet::from_ron(&text, "s.ron").unwrap(),
+        datasheet::DataSheet { origin: "s.ron".into(), ..sheet.clone() }
+    );
+    for m in &send.measured {
+        let [lo, mid, hi] = [Estimate::Min, Estimate::Avg, Estimate::Max]
+            .map(|e| sheet.time_us("send", 2, m.bytes, e).unwrap());
+        assert!(lo <= mid && mid <= hi, "{lo} {mid} {hi} at {}", m.bytes);
+    }
+}
+
+fn fit_text(text: &str) -> String {
+    let raw = match parse_raw(text, "raw.csv") {
+        Ok(raw) => raw,
+        Err(e) => return e.to_string(),
+    };
+    match fit_sheet(&raw, &FitOptions { name: "t".into(), split_bytes: None }) {
+        Ok(_) => "ok".into(),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn degenerate_inputs_give_clear_errors() {
+    const HEAD: &str = "function,procs,bytes,repeat,time_us\n";
+    let one_p =
+        format!("{HEAD}bcast,4,8,0,10\nbcast,4,8,1,11\nbcast,4,64,0,12\nbcast,4,64,1,13\nbcast,4,512,0,14\n");
+    assert_eq!(
+        fit_text(&one_p),
+        "bcast: measured at one process count (4); fitting startup(p) needs at least 2 (run the benchmark with --np 2,4,8)"
+    );
+    let one_size = format!("{HEAD}bcast,2,8,0,10\nbcast,4,8,0,11\nbcast,8,8,0,12\n");
+    assert_eq!(
+        fit_text(&one_size),
+        "bcast: measured at one message size (8 bytes); fitting data(p, d) needs at least 2"
+    );
+    let zeros = format!("{HEAD}reduce,2,8,0,0\nreduce,4,8,0,0\nreduce,2,64,0,0\nreduce,4,64,0,0\n");
+    assert_eq!(fit_text(&zeros), "reduce: every time is 0 µs; there is nothing to fit");
+    let negative = format!("{HEAD}send,2,8,0,-1\n");
+    assert_eq!(fit_text(&negative), "raw.csv:2: time_us -1 is not a time (negative or not finite)");
+    let too_few = format!("{HEAD}send,2,8,0,1\nsend,2,8,1,1.1\nsend,2,64,0,2\nsend,2,64,1,2.1\n");
+    assert_eq!(
+        fit_text(&too_few),
+        "send: all sizes: 2 points cannot fit 2 coefficients with a χ² (need at least 3)"
+    );
+    assert_eq!(fit_text(HEAD), "raw.csv: no measurements");
+}
+
+#[test]
+fn show_json_has_the_documented_shape_in_base_two_and_per_byte() {
+    // The T3D sheet (natural logs, 8-byte elements): allreduce large = 300 + 6 p + 1·ln(p)·d.
+    let t3d = datasheet::builtin("cray_t3d").unwrap();
+    let json: serde_json::Value = serde_json::from_str(&show::to_json(&t3d)).unwrap();
+    let functions = json["functions"].as_array().unwrap();
+    let allreduce = functions.iter().find(|f| f["name"] == "allreduce").unwrap();
+    let fits = allreduce["fits"].as_array().unwrap();
+    assert_eq!(fits.len(), 2);
+    let keys: Vec<&str> = fits[1].as_object().unwrap().keys().map(String::as_str).collect();
+    let mut want = [
+        "bytes_from",
+        "bytes_to",
+        "startup",
+        "data",
+        "c_us",
+        "s_us",
+        "k_us_per_byte",
+        "c_err",
+        "s_err",
+        "k_err",
+        "chi2",
+        "q",
+    ];
+    want.sort_unstable();
+    let mut got = keys.clone();
+    got.sort_unstable();
+    assert_eq!(got, want);
+    assert_eq!((fits[0]["bytes_from"].as_u64(), fits[0]["bytes_to"].as_u64()), (Some(0), Some(256)));
+    assert_eq!((fits[1]["bytes_from"].as_u64(), fits[1]["bytes_to"].is_null()), (Some(257), true));
+    assert_eq!((fits[1]["startup"].as_str(), fits[1]["data"].as_str()), (Some("p"), Some("log p*d")));
+    // 1·ln(p)·d elements = (ln 2 / 8)·log2(p)·bytes.
+    let k = fits[1]["k_us_per_byte"].as_f64().unwrap();
+    assert!((k - std::f64::consts::LN_2 / 8.0).abs() < 1e-12, "{k}");
+    assert!(fits[1]["c_err"].is_null() && fits[1]["chi2"].is_null());
+    assert_eq!(fits[1]["q"].as_f64(), Some(1.0));
+}
+
+#[test]
+fn show_and_report_cover_every_function_of_a_fitted_sheet() {
+    let mut rng = Pcg64::seed_from_u64(11);
+    let truth = random_truth(Form { startup: StartupForm::P, data: DataForm::LogPD }, &mut rng);
+    let mut rows = synthetic("allreduce", &truth, &[2, 4, 8], &SIZES, 0.02, &mut rng);
+    let barrier =
+        Equation { constant_us: 3.0, startup_coeff: 2.5, startup: StartupForm::LogP, ..Equation::default() };
+    rows.extend(synthetic("barrier", &barrier, &[2, 4, 8], &[0], 0.02, &mut rng));
+    let sheet =
+        fit_sheet(&RawData { notes: vec![], rows }, &FitOptions { name: "mine".into(), split_bytes: None })
+            .unwrap();
+    let json: serde_json::Value = serde_json::from_str(&show::to_json(&sheet)).unwrap();
+    let fit = &json["functions"][0]["fits"][0];
+    assert_eq!(json["functions"][0]["name"], "allreduce");
+    assert!(
+        fit["c_err"].as_f64().unwrap() > 0.0 && fit["chi2"].as_f64().is_some() && fit["q"].as_f64().is_some()
+    );
+    let text = show::to_text(&sheet);
+    assert!(text.contains("allreduce") && text.contains("barrier") && text.contains(" ± "), "{text}");
+    let html = report::to_html(&sheet);
+    assert_eq!(html.matches("<svg").count(), 2);
+    assert!(
+        html.contains("allreduce: time against message size")
+            && html.contains("barrier: time against process count")
+    );
+    // Self-contained: no scripts, no linked files.
+    assert!(!html.contains("<script") && !html.contains("src=") && !html.contains("<link"));
+}

@@ -1,0 +1,132 @@
+//! The complexity terms a formula is built from and the points (`p`, `n`, grain `g`) they are
+//! evaluated at. Logarithms are base 2, as in the cost of trees and recursive doubling.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Where a formula is evaluated: processor count, problem size and grain size (a variable a
+/// formula does not use may be anything).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    /// Processors.
+    pub p: f64,
+    /// Problem size.
+    pub n: f64,
+    /// Grain (block) size of a pipeline.
+    pub g: f64,
+}
+
+/// A measured time at a point.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sample {
+    /// Where.
+    pub at: Point,
+    /// The time (in the metric's unit).
+    pub time: f64,
+}
+
+/// One complexity term.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Term {
+    /// A constant.
+    One,
+    /// `p`.
+    P,
+    /// `log₂ p`.
+    LogP,
+    /// `p·log₂ p`.
+    PLogP,
+    /// `n`.
+    N,
+    /// `n/p`.
+    NOverP,
+    /// `n·log₂ p / p`.
+    NLogPOverP,
+    /// `n·log₂ p`.
+    NLogP,
+    /// `n·log₂ n / p`.
+    NLogNOverP,
+    /// `n·p` (every process's data crossing a shared resource, e.g. a ring's links).
+    NP,
+    /// The grain `g`.
+    G,
+    /// `1/g`.
+    InvG,
+}
+
+impl Term {
+    /// The family in `p` only.
+    pub const IN_P: [Term; 4] = [Term::One, Term::P, Term::LogP, Term::PLogP];
+    /// The family in `n` only.
+    pub const IN_N: [Term; 2] = [Term::One, Term::N];
+    /// The family in `p` and `n`.
+    pub const IN_P_AND_N: [Term; 10] = [
+        Term::One,
+        Term::P,
+        Term::LogP,
+        Term::PLogP,
+        Term::N,
+        Term::NOverP,
+        Term::NLogPOverP,
+        Term::NLogP,
+        Term::NLogNOverP,
+        Term::NP,
+    ];
+    /// The pipeline grain model `a + b·g + c/g`.
+    pub const GRAIN: [Term; 3] = [Term::One, Term::G, Term::InvG];
+
+    /// The family for the variables present.
+    pub fn family(has_p: bool, has_n: bool) -> &'static [Term] {
+        match (has_p, has_n) {
+            (true, true) => &Self::IN_P_AND_N,
+            (true, false) => &Self::IN_P,
+            (false, true) => &Self::IN_N,
+            (false, false) => &Self::IN_N[..1],
+        }
+    }
+
+    /// The term's value at `at`.
+    pub fn eval(self, at: Point) -> f64 {
+        let Point { p, n, g } = at;
+        match self {
+            Term::One => 1.0,
+            Term::P => p,
+            Term::LogP => p.log2(),
+            Term::PLogP => p * p.log2(),
+            Term::N => n,
+            Term::NOverP => n / p,
+            Term::NLogPOverP => n * p.log2() / p,
+            Term::NLogP => n * p.log2(),
+            Term::NLogNOverP => n * n.log2() / p,
+            Term::NP => n * p,
+            Term::G => g,
+            Term::InvG => 1.0 / g,
+        }
+    }
+
+    /// How the term is written in a formula (`n/p`, `log p`, …).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Term::One => "1",
+            Term::P => "p",
+            Term::LogP => "log p",
+            Term::PLogP => "p·log p",
+            Term::N => "n",
+            Term::NOverP => "n/p",
+            Term::NLogPOverP => "n·log p/p",
+            Term::NLogP => "n·log p",
+            Term::NLogNOverP => "n·log n/p",
+            Term::NP => "n·p",
+            Term::G => "g",
+            Term::InvG => "1/g",
+        }
+    }
+}
+
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.symbol())
+    }
+}

@@ -1,0 +1,132 @@
+//! The fit recovers known formulas from generated data, exact and with noise, and says what is
+//! wrong with data it cannot fit.
+
+use super::*;
+
+fn grid(ps: &[f64], ns: &[f64], time: impl Fn(f64, f64) -> f64) -> Vec<Sample> {
+    let mut out = Vec::new();
+    for &p in ps {
+        for &n in ns {
+            out.push(Sample { at: Point { p, n, g: 0.0 }, time: time(p, n) });
+        }
+    }
+    out
+}
+
+/// Deterministic noise in [−1, 1) for sample `i`.
+fn noise(i: usize) -> f64 {
+    let x = ((i as f64 + 1.0) * 12.9898).sin() * 43_758.545_3;
+    2.0 * (x - x.floor()) - 1.0
+}
+
+fn terms_of(fit: &Fit) -> Vec<Term> {
+    fit.terms.iter().map(|t| t.term).collect()
+}
+
+#[test]
+fn an_exact_formula_in_p_and_n_is_recovered_exactly() {
+    let samples = grid(&[2.0, 4.0, 8.0, 16.0, 32.0], &[1024.0, 4096.0, 16_384.0], |p, n| {
+        5.0 + 3.0 * n / p + 2.0 * p.log2()
+    });
+    let selection = select_formula(&samples, Term::family(true, true), 3).unwrap();
+    let best = &selection.best;
+    assert_eq!(terms_of(best), [Term::One, Term::LogP, Term::NOverP], "{best}");
+    for (term, want) in [(Term::One, 5.0), (Term::LogP, 2.0), (Term::NOverP, 3.0)] {
+        assert!((best.coefficient(term) - want).abs() < 1e-8, "{term}: {best}");
+    }
+    assert!(best.r_squared > 1.0 - 1e-12 && best.max_relative_error < 1e-10, "{best:?}");
+    // 10 terms: 10 + 45 + 120 formulas of up to three terms.
+    assert_eq!(selection.considered, 175);
+    let far = best.predict(Point { p: 1024.0, n: 1e6, g: 0.0 });
+    let exact = 5.0 + 3.0 * 1e6 / 1024.0 + 2.0 * 10.0;
+    assert!((far.time - exact).abs() < 1e-6 * exact && far.std_error < 1e-6 * exact, "{far:?}");
+}
+
+#[test]
+fn a_noisy_formula_is_recovered_within_its_errors_and_extrapolates() {
+    let truth = |p: f64, n: f64| 1000.0 + 50.0 * n * p.log2() / p + 20.0 * p;
+    let mut samples = grid(&[2.0, 4.0, 8.0, 16.0, 32.0, 64.0], &[256.0, 1024.0, 4096.0], truth);
+    for (i, s) in samples.iter_mut().enumerate() {
+        s.time *= 1.0 + 0.01 * noise(i);
+    }
+    let best = select_formula(&samples, Term::family(true, true), 3).unwrap().best;
+    assert_eq!(terms_of(&best), [Term::One, Term::P, Term::NLogPOverP], "{best}");
+    for (term, want) in [(Term::One, 1000.0), (Term::P, 20.0), (Term::NLogPOverP, 50.0)] {
+        let t = best.terms.iter().find(|t| t.term == term).unwrap();
+        assert!(t.std_error > 0.0, "noise gives the coefficients an error");
+        assert!((t.coefficient - want).abs() < 4.0 * t.std_error, "{term}: {best}");
+    }
+    assert!(best.r_squared > 0.999 && best.max_relative_error < 0.02, "{best:?}");
+    // Predict a run four times larger in p and n than any measured.
+    let at = Point { p: 256.0, n: 16_384.0, g: 0.0 };
+    let far = best.predict(at);
+    let exact = truth(at.p, at.n);
+    assert!((far.time - exact).abs() < 0.03 * exact, "{far:?} vs {exact}");
+    assert!(far.std_error > 0.0 && (far.time - exact).abs() < 5.0 * far.std_error, "{far:?} vs {exact}");
+}
+
+#[test]
+fn a_formula_in_p_alone_and_one_in_n_alone() {
+    let samples: Vec<Sample> = [2.0, 4.0, 8.0, 16.0, 32.0, 64.0]
+        .iter()
+        .map(|&p: &f64| Sample { at: Point { p, n: 0.0, g: 0.0 }, time: 10.0 + 4.0 * p * p.log2() })
+        .collect();
+    let best = select_formula(&samples, Term::family(true, false), 3).unwrap().best;
+    assert_eq!(terms_of(&best), [Term::One, Term::PLogP], "{best}");
+    assert!((best.coefficient(Term::PLogP) - 4.0).abs() < 1e-9);
+
+    // Latency + size/bandwidth: the classic α + β·n.
+    let samples: Vec<Sample> = [1.0, 1024.0, 65_536.0, 1_048_576.0]
+        .iter()
+        .map(|&n| Sample { at: Point { p: 0.0, n, g: 0.0 }, time: 1.5e6 + 125.0 * n })
+        .collect();
+    let best = select_formula(&samples, Term::family(false, true), 2).unwrap().best;
+    assert_eq!(terms_of(&best), [Term::One, Term::N]);
+    assert!(
+        (best.coefficient(Term::One) - 1.5e6).abs() < 1e-3
+            && (best.coefficient(Term::N) - 125.0).abs() < 1e-9
+    );
+    assert!(best.to_string().starts_with("(1.5000e6 ± "), "{best}");
+}
+
+#[test]
+fn data_that_cannot_be_fitted_says_why() {
+    let one = [Sample { at: Point { p: 4.0, n: 8.0, g: 0.0 }, time: 1.0 }];
+    assert_eq!(
+        fit_terms(&one, &[Term::One, Term::N]).unwrap_err(),
+        FitError::TooFewSamples { samples: 1, terms: 2 }
+    );
+    // One p: n and n/p are the same column up to a factor.
+    let samples = grid(&[4.0], &[1.0, 2.0, 3.0], |_, n| n);
+    let err = fit_terms(&samples, &[Term::N, Term::NOverP]).unwrap_err();
+    assert!(err.to_string().contains("`n`, `n/p` cannot be told apart"), "{err}");
+    let samples = grid(&[0.0, 2.0], &[1.0], |p, _| p);
+    let err = fit_terms(&samples, &[Term::LogP]).unwrap_err();
+    assert!(matches!(err, FitError::Undefined { term: Term::LogP, .. }), "{err}");
+    let mut samples = grid(&[1.0, 2.0], &[1.0], |p, _| p);
+    samples[1].time = f64::NAN;
+    assert!(matches!(fit_terms(&samples, &[Term::P]).unwrap_err(), FitError::BadTime { .. }));
+    assert!(select_formula(&samples[..1], Term::family(true, false), 3).is_err());
+}
+
+#[test]
+fn the_optimal_grain_of_a_pipeline_is_found() {
+    // n items through p processors in blocks of g: (p − 1 + n/g)(α + β·g).
+    let (p, n, alpha, beta) = (8.0, 1024.0, 50.0, 2.0);
+    let samples: Vec<Sample> = (0..9)
+        .map(|k| {
+            let g = f64::from(1 << k);
+            Sample { at: Point { p, n, g }, time: (p - 1.0 + n / g) * (alpha + beta * g) }
+        })
+        .collect();
+    let grain = optimal_grain(&samples).unwrap();
+    let want = (n * alpha / ((p - 1.0) * beta)).sqrt();
+    let got = grain.optimal_grain.unwrap();
+    assert!((got - want).abs() < 1e-6 * want, "{got} vs {want}");
+    let best_measured = samples.iter().map(|s| s.time).fold(f64::INFINITY, f64::min);
+    assert!(grain.optimal_time.unwrap() <= best_measured, "{grain:?}");
+    // Time that only falls with the grain: no interior optimum.
+    let falling: Vec<Sample> =
+        samples.iter().map(|s| Sample { at: s.at, time: 100.0 + 1000.0 / s.at.g }).collect();
+    assert_eq!(optimal_grain(&falling).unwrap().optimal_grain, None);
+}
