@@ -471,7 +471,8 @@ fn a_sheet_file_relative_to_the_project_is_used_like_a_built_in() {
     let inputs =
         BuildInputs { model: &model, registry: &registry, workload: &workload, base_dir: dir.path() };
     let behaviours = build_behaviours(&inputs).map(|b| b.behaviours).expect("the file sheet loads");
-    let mut sim = Simulation::new(Arc::new(model), behaviours, SimConfig::default()).expect("model builds");
+    let mut sim =
+        Simulation::with_store(Arc::new(model), behaviours, SimConfig::default()).expect("model builds");
     let outcome = sim.run(RunControl::default());
     assert_eq!(outcome, RunOutcome::Completed);
     assert_eq!(sim.finish(outcome).stats.makespan_ps, ps(80.04));
