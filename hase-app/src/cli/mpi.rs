@@ -65,7 +65,7 @@ pub struct BenchArgs {
 /// Arguments of `hase mpi record`.
 #[derive(Debug, Args)]
 pub struct RecordArgs {
-    /// Directory for index.ti, rank<R>.ti, measured.csv and the raw logs.
+    /// Directory for index.ti, one rankN.ti per rank, measured.csv and the raw logs.
     #[arg(short, long, value_name = "DIR")]
     pub output: PathBuf,
     /// Reference speed of the `compute` actions: measured CPU seconds × this = flops.

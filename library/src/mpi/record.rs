@@ -1,5 +1,5 @@
 //! `hase mpi record -o DIR -- mpirun -np 8 ./prog args`: run an unmodified program under the PMPI
-//! logger and write DIR/index.ti (a SimGrid list file naming one trace per rank), DIR/rank<R>.ti,
+//! logger and write DIR/index.ti (a SimGrid list file naming one trace per rank), `DIR/rank<R>.ti`,
 //! DIR/measured.csv (wall and CPU time per rank) and the raw logs in DIR/raw/.
 
 use std::fmt::Write as _;
@@ -55,7 +55,7 @@ pub fn convert_logs(raw_dir: &Path, flops_per_s: f64) -> Result<Vec<RankTrace>, 
     Ok(ranks)
 }
 
-/// Write DIR/index.ti, DIR/rank<R>.ti and DIR/measured.csv.
+/// Write `DIR/index.ti`, `DIR/rank<R>.ti` and `DIR/measured.csv`.
 pub fn write_traces(
     dir: &Path,
     ranks: &[RankTrace],
