@@ -110,8 +110,8 @@ pub enum Routing {
     /// digits `x_j` (`j < h`, digit 0 fastest) with radix `up[j]` for `j < L` and `down[j]` for
     /// `j ≥ L`; rank `r` is the level-0 node at position `r`. A level-`L` switch and a level-`L-1`
     /// node are joined when their labels differ at most in digit `L-1`, by `parallel[L-1]` cables;
-    /// the switch's down port `x_{L-1}(child) + c · down[L-1]` and the child's up port `x_{L-1}(parent)
-    /// + c · up[L-1]` (after the child's down ports) carry cable `c`. A switch is an ancestor of rank
+    /// the switch's down port `x_{L-1}(child) + c · down[L-1]` and the child's up port
+    /// `x_{L-1}(parent) + c · up[L-1]` (after the child's down ports) carry cable `c`. A switch is an ancestor of rank
     /// `d` when its digits `j ≥ L` equal `d`'s. Up (not an ancestor): up port index
     /// `(t / Π_{i<L}(up[i]·parallel[i])) mod (up[L]·parallel[L])` with `t` the destination
     /// (`ByDestination`, SimGrid's d-mod-k), the source (`BySource`), or 0 (`First`). Down: towards
