@@ -102,6 +102,26 @@ pub fn demo_project() -> Project {
     project
 }
 
+/// The binary-tree allreduce example run to completion in `slot`, as if saved as `dir/tree.ron`
+/// (so its markers sidecar would sit beside that file).
+///
+/// # Panics
+/// If the example does not run: a test fixture has nothing to offer then.
+#[must_use]
+#[allow(clippy::unwrap_used, reason = "a fixture that cannot run its example must fail the test loudly")]
+pub fn finished_tree_run(
+    dir: &std::path::Path,
+    slot: crate::run::Slot,
+) -> std::sync::Arc<crate::run::FinishedRun> {
+    use crate::run::{RunProgress, RunSettings, task};
+    let project = hase_library::examples::binary_tree_allreduce().unwrap().project;
+    let settings = RunSettings::from_project(&project);
+    let file = Some(dir.join("tree.ron"));
+    let request = task::RunRequest { project, file, settings, slot, id: 1 };
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    std::sync::Arc::new(*task::execute(request, &cancel, &RunProgress::default()).unwrap())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

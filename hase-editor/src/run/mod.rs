@@ -286,11 +286,7 @@ mod tests {
     }
 
     fn run_in(dir: &std::path::Path, slot: Slot) -> Arc<FinishedRun> {
-        let project = hase_library::examples::binary_tree_allreduce().unwrap().project;
-        let settings = RunSettings::from_project(&project);
-        let file = Some(dir.join("tree.ron"));
-        let request = task::RunRequest { project, file, settings, slot, id: 1 };
-        Arc::new(*task::execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap())
+        crate::fixtures::finished_tree_run(dir, slot)
     }
 
     #[test]
