@@ -7,6 +7,9 @@ use super::UnitError;
 /// Longest number accepted (digits, separators, point and exponent): a bound for hostile input.
 pub const MAX_NUMBER_CHARS: usize = crate::limits::MAX_NUMBER_CHARS;
 
+/// Most fractional digits [`write_ratio`] writes (more than any unit's expansion needs).
+const MAX_FRACTION_DIGITS: usize = 60;
+
 /// A decimal `mantissa × 10^exponent`, with its sign.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decimal {
@@ -112,15 +115,31 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
 }
 
 fn scale_once(mantissa: u128, exponent: i32, num: u128, den: u128) -> Option<(u128, bool)> {
-    let pow = 10u128.checked_pow(exponent.unsigned_abs())?;
-    let (factors, mut bottom) =
-        if exponent >= 0 { ([mantissa, num, pow], den) } else { ([mantissa, num, 1], den.checked_mul(pow)?) };
+    let (mut factors, mut bottom) = if exponent >= 0 {
+        ([mantissa, num, 10u128.checked_pow(exponent.unsigned_abs())?], den)
+    } else {
+        // 10^k alone may not fit (k ≥ 39) while the exact result does: cancel its twos and fives
+        // against the numerator's factors before building what is left of it.
+        let mut twos = exponent.unsigned_abs();
+        let mut fives = twos;
+        let mut factors = [mantissa, num, 1];
+        for factor in &mut factors {
+            while twos > 0 && *factor % 2 == 0 {
+                (*factor, twos) = (*factor / 2, twos - 1);
+            }
+            while fives > 0 && *factor % 5 == 0 {
+                (*factor, fives) = (*factor / 5, fives - 1);
+            }
+        }
+        let rest = 2u128.checked_pow(twos)?.checked_mul(5u128.checked_pow(fives)?)?;
+        (factors, den.checked_mul(rest)?)
+    };
     // Cancel every factor against the denominator before multiplying, so exact results never overflow.
     let mut numerator: u128 = 1;
-    for mut factor in factors {
-        let g = gcd(factor, bottom);
-        (factor, bottom) = (factor / g, bottom / g);
-        numerator = numerator.checked_mul(factor)?;
+    for factor in &mut factors {
+        let g = gcd(*factor, bottom);
+        (*factor, bottom) = (*factor / g, bottom / g);
+        numerator = numerator.checked_mul(*factor)?;
     }
     let quotient = numerator / bottom;
     let remainder = numerator % bottom;
@@ -128,8 +147,9 @@ fn scale_once(mantissa: u128, exponent: i32, num: u128, den: u128) -> Option<(u1
     Some((rounded, remainder == 0))
 }
 
-/// `value × den ÷ num` written exactly in decimal (up to 40 fractional digits, then rounded), with
-/// trailing zeros trimmed: `1250000000 × 8 ÷ 1e9` → `10`.
+/// `value × den ÷ num` written exactly in decimal, trailing zeros trimmed: `1250000000 × 8 ÷ 1e9` →
+/// `10`. Every unit's `num` is a product of twos and fives (at most 2⁶⁰), so the expansion ends
+/// within 60 fractional digits; the cut at [`MAX_FRACTION_DIGITS`] only bounds a ratio that would not.
 pub fn write_ratio(value: u128, num: u128, den: u128) -> String {
     let numerator = value.saturating_mul(den);
     let whole = numerator / num;
@@ -139,7 +159,7 @@ pub fn write_ratio(value: u128, num: u128, den: u128) -> String {
         return text;
     }
     let mut fraction = String::new();
-    while remainder != 0 && fraction.len() < 40 {
+    while remainder != 0 && fraction.len() < MAX_FRACTION_DIGITS {
         remainder = remainder.saturating_mul(10);
         fraction.push(char::from(b'0' + (remainder / num) as u8));
         remainder %= num;

@@ -189,3 +189,39 @@ proptest! {
         prop_assert!(parse_flop_rate(&text).is_err() || parse_flop_rate(&text).is_ok_and(|f| f.is_finite() && f >= 0.0));
     }
 }
+
+#[test]
+fn long_fractions_of_binary_units_read_back() {
+    // Found by the `units` fuzz target: 42 digits of a fraction of a tebibyte.
+    let text = ".288800000000000000000004404787372557977372Ti";
+    for dimension in [Dimension::Size, Dimension::Rate] {
+        let (value, typed) = parse_typed(dimension, text).unwrap();
+        let shown = format_in(value, &typed);
+        assert_eq!(
+            parse_typed(dimension, &shown).map(|(v, _)| v),
+            Ok(value),
+            "{dimension:?}: {text} -> {shown}"
+        );
+    }
+}
+
+#[test]
+fn the_finest_value_of_every_binary_unit_is_written_in_full_and_reads_back() {
+    // One byte (or byte/s) in the largest binary units needs 40 to 60 fractional digits.
+    for (dimension, symbol) in [
+        (Dimension::Size, "T"),
+        (Dimension::Rate, "PiB/s"),
+        (Dimension::Rate, "EiB/s"),
+        (Dimension::Rate, "Eibps"),
+    ] {
+        let unit = Unit::new(dimension, symbol).unwrap();
+        for value in [1, 3, u64::MAX] {
+            let shown = format_in(value, &unit);
+            assert_eq!(
+                parse_typed(dimension, &shown).map(|(v, _)| v),
+                Ok(value),
+                "{value} in {symbol} -> {shown}"
+            );
+        }
+    }
+}
