@@ -104,7 +104,11 @@ impl FileDialogs {
     pub fn desktop_missing(&mut self, request: FileRequest, start_dir: Option<PathBuf>) -> bool {
         self.backend = Backend::InApp;
         self.open_in_app(request, start_dir);
-        !std::mem::replace(&mut self.told, true)
+        let first = !std::mem::replace(&mut self.told, true);
+        if first && let Some((_, browser)) = self.open.as_mut() {
+            browser.notice = Some(NO_PORTAL_NOTICE.to_string());
+        }
+        first
     }
 
     fn open_in_app(&mut self, request: FileRequest, start_dir: Option<PathBuf>) {

@@ -51,6 +51,11 @@ fn without_a_desktop_portal_the_in_app_dialog_takes_over() {
     assert_eq!(h.state().files.backend, Backend::InApp);
     assert_eq!(notices(h.state()), 1);
     assert!(h.query_by_label("Export the project (RON)").is_some());
+    // Told inside the dialog, not by a toast drawn over its title.
+    // (The log shows it too: counted with the dialog open and again once it is closed.)
+    settle(&mut h);
+    let told_with_dialog = h.query_all_by_label_contains("No desktop file dialog answered").count();
+    assert!(h.state().editor.toasts.iter().all(|t| t.text != NO_PORTAL_NOTICE));
     // Ctrl+O waits while the dialog is open.
     h.key_press_modifiers(Modifiers::COMMAND, Key::O);
     settle(&mut h);
@@ -60,6 +65,8 @@ fn without_a_desktop_portal_the_in_app_dialog_takes_over() {
     let written = dir.path().join(format!("{name}.ron"));
     wait_for(&mut h, "the export", |_| written.exists());
     assert!(!h.state().files.is_open());
+    let told_without_dialog = h.query_all_by_label_contains("No desktop file dialog answered").count();
+    assert_eq!(told_with_dialog, told_without_dialog + 1, "the notice is shown in the dialog");
     assert_eq!(hase_engine::model::load_project(&written).unwrap(), h.state().editor.doc.project);
 
     // From now on the in-app dialog opens straight away, without telling again.
@@ -68,6 +75,7 @@ fn without_a_desktop_portal_the_in_app_dialog_takes_over() {
     h.run_steps(2);
     wait_for(&mut h, "the second dialog", |app| app.files.is_open());
     assert!(h.query_by_label("Import a project (RON)").is_some());
+    assert_eq!(h.query_all_by_label_contains("No desktop file dialog answered").count(), told_without_dialog);
     assert_eq!(notices(h.state()), 1);
     h.get_by_label("Cancel").click();
     settle(&mut h);

@@ -43,8 +43,9 @@ impl App {
                 if self.files.backend == crate::file_dialog::Backend::Desktop =>
             {
                 let start = self.file_start_dir();
+                // Told inside the dialog (a toast would cover its title) and in the log.
                 if self.files.desktop_missing(request, start) {
-                    self.editor.notify(Level::Info, NO_PORTAL_NOTICE);
+                    self.editor.log(Level::Info, NO_PORTAL_NOTICE);
                 }
             }
             TaskOutput::FileDialogClosed { request, path, .. } => self.file_chosen(ctx, request, path),

@@ -42,6 +42,8 @@ pub struct FileBrowser {
     extensions: Vec<String>,
     entries: Vec<Entry>,
     error: Option<String>,
+    /// Shown under the heading: why this dialog and not the desktop's (the first time only).
+    pub notice: Option<String>,
 }
 
 impl FileBrowser {
@@ -56,6 +58,7 @@ impl FileBrowser {
             extensions,
             entries: Vec::new(),
             error: None,
+            notice: None,
         };
         browser.enter(dir);
         browser
@@ -126,6 +129,9 @@ impl FileBrowser {
         let response = Modal::new(Id::unique("hase-file-browser")).show(ctx, |ui| {
             ui.set_width(560.0);
             ui.heading(&self.title);
+            if let Some(notice) = &self.notice {
+                ui.label(RichText::new(notice).color(palette.info));
+            }
             // Enter confirms; taken before the fields, which would only give up their focus.
             let enter = ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Enter));
             ui.horizontal(|ui| {
