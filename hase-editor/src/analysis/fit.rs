@@ -1,0 +1,250 @@
+//! "Fit a formula" in the experiments' Results tab: which metric and which variables play the
+//! processor count `p`, the problem size `n` or a pipeline's grain `g`, the fit
+//! (`hase_library::experiment::fit_experiment`, the same as `hase experiments fit`), and the fitted
+//! curve drawn over the measured points of the line plot.
+
+use hase_library::experiment::fit::{ExperimentFit, Roles, fit_experiment};
+use hase_library::fit::{Fit, Point};
+
+use crate::experiments::plot::{LinePlot, PointSet};
+use crate::experiments::results::Results;
+
+/// Most terms of a formula the panel offers.
+pub const MAX_TERMS: usize = 4;
+/// Points drawn between two measured points of the curve.
+const CURVE_STEPS: usize = 16;
+
+/// The panel's choices and its last fit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FitPanel {
+    /// Shown.
+    pub open: bool,
+    /// The time metric fitted.
+    pub metric: String,
+    /// The variable playing `p` ("" none).
+    pub p: String,
+    /// The variable playing `n` ("" none).
+    pub n: String,
+    /// The variable playing `g` ("" none; fitted alone, `a + b·g + c/g`).
+    pub g: String,
+    /// Most terms in a formula.
+    pub max_terms: usize,
+    /// Draw the fitted curve on the plot.
+    pub on_plot: bool,
+    /// The last fit (for the experiment of `fitted_for`), or why it failed.
+    pub result: Option<Result<ExperimentFit, String>>,
+    /// The experiment the result is of (its id, name).
+    pub fitted_for: Option<(Option<u64>, String)>,
+}
+
+impl Default for FitPanel {
+    fn default() -> Self {
+        FitPanel {
+            open: false,
+            metric: String::new(),
+            p: String::new(),
+            n: String::new(),
+            g: String::new(),
+            max_terms: 3,
+            on_plot: true,
+            result: None,
+            fitted_for: None,
+        }
+    }
+}
+
+impl FitPanel {
+    /// Open the panel on `results`: the metric is the first time metric (`…_ps`) unless one is
+    /// chosen, the first variable plays `p` unless roles are chosen.
+    pub fn open_on(&mut self, results: &Results) {
+        self.open = true;
+        if !results.metrics.contains(&self.metric) {
+            self.metric = results
+                .metrics
+                .iter()
+                .find(|m| m.ends_with("_ps"))
+                .or(results.metrics.first())
+                .cloned()
+                .unwrap_or_default();
+        }
+        for role in [&mut self.p, &mut self.n, &mut self.g] {
+            if !results.variables.contains(role) {
+                role.clear();
+            }
+        }
+        if self.p.is_empty() && self.n.is_empty() && self.g.is_empty() {
+            self.p = results.variables.first().cloned().unwrap_or_default();
+        }
+    }
+
+    /// The roles chosen.
+    pub fn roles(&self) -> Roles {
+        let some = |s: &String| (!s.is_empty()).then(|| s.clone());
+        Roles { p: some(&self.p), n: some(&self.n), g: some(&self.g) }
+    }
+
+    /// Fit `results` with the choices made.
+    pub fn fit(&mut self, results: &Results) {
+        let roles = self.roles();
+        let result = if roles == Roles::default() {
+            Err("choose the variable that plays p, n or g".to_string())
+        } else {
+            fit_experiment(
+                &results.variables,
+                &results.metrics,
+                &results.records,
+                &self.metric,
+                &roles,
+                self.max_terms.clamp(1, MAX_TERMS),
+                &[],
+            )
+            .map_err(|e| e.to_string())
+        };
+        self.result = Some(result);
+        self.fitted_for = Some((results.id, results.name.clone()));
+    }
+
+    /// The last fit when it is of `results` and succeeded.
+    pub fn fit_of(&self, results: &Results) -> Option<&ExperimentFit> {
+        let current =
+            self.fitted_for.as_ref().is_some_and(|(id, name)| *id == results.id && *name == results.name);
+        self.result.as_ref().and_then(|r| r.as_ref().ok()).filter(|_| current)
+    }
+}
+
+/// The fitted formula of `fit` (the chosen one, or the grain model).
+pub fn formula(fit: &ExperimentFit) -> Option<&Fit> {
+    fit.formula.as_ref().map(|s| &s.best).or(fit.grain.as_ref().map(|g| &g.fit))
+}
+
+/// The fitted curve over each series of `plot` (a plot of the fitted metric over `set`): through
+/// every measured point's variables and, between two neighbours, with the variables of `p`, `n`
+/// and `g` going linearly from one to the other. One line per series, named after it.
+pub fn curve(fit: &ExperimentFit, set: &PointSet, plot: &LinePlot) -> Vec<(String, Vec<[f64; 2]>)> {
+    let Some(formula) = formula(fit) else { return Vec::new() };
+    let index = |name: &Option<String>| name.as_ref().and_then(|n| set.variables.iter().position(|v| v == n));
+    let (p_at, n_at, g_at) = (index(&fit.p), index(&fit.n), index(&fit.g));
+    let point_of = |point: u64| -> Option<Point> {
+        let summary = set.points.iter().find(|s| s.point == point)?;
+        let read = |at: Option<usize>| -> Option<f64> {
+            at.map_or(Some(0.0), |i| summary.values.get(i).and_then(|v| number(v)))
+        };
+        Some(Point { p: read(p_at)?, n: read(n_at)?, g: read(g_at)? })
+    };
+    let mut out = Vec::new();
+    for series in &plot.series {
+        let mut line: Vec<[f64; 2]> = Vec::new();
+        let located: Vec<(f64, Point)> =
+            series.points.iter().filter_map(|sp| Some((sp.x, point_of(sp.point)?))).collect();
+        for (i, (x, at)) in located.iter().enumerate() {
+            line.push([*x, formula.predict(*at).time]);
+            let Some((x1, at1)) = located.get(i + 1) else { continue };
+            for k in 1..CURVE_STEPS {
+                let f = k as f64 / CURVE_STEPS as f64;
+                let mix = |a: f64, b: f64| a + (b - a) * f;
+                let between = Point { p: mix(at.p, at1.p), n: mix(at.n, at1.n), g: mix(at.g, at1.g) };
+                line.push([mix(*x, *x1), formula.predict(between).time]);
+            }
+        }
+        if !line.is_empty() {
+            out.push((format!("fit: {}", series.name), line));
+        }
+    }
+    out
+}
+
+/// A variable's value as a number (`8`, `1.5e3`, `4x4` as the product of its dimensions).
+fn number(value: &str) -> Option<f64> {
+    value.parse::<f64>().ok().or_else(|| {
+        value
+            .contains('x')
+            .then(|| value.split('x').map(|d| d.trim().parse::<f64>().ok()).product())
+            .flatten()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use hase_library::experiment::{MetricValue, RunKey, RunRecord, RunStatus};
+
+    use super::*;
+    use crate::experiments::plot::{PlotSettings, lines};
+
+    /// Runs of `T = 500 + 3·n/p` at p = 1, 2, 4, 8 and n = 1000, 4000, two repetitions each
+    /// 0.1 % above and below.
+    pub(crate) fn known_results() -> Results {
+        let mut records = Vec::new();
+        let mut point = 0;
+        for n in [1000u64, 4000] {
+            for p in [1u64, 2, 4, 8] {
+                for (repetition, noise) in [(0u32, 1.001), (1, 0.999)] {
+                    let time = ((500 + 3 * n / p) as f64 * noise).round() as u64;
+                    records.push(RunRecord {
+                        key: RunKey { point, repetition },
+                        seed: 1 + u64::from(repetition),
+                        values: vec![p.to_string(), n.to_string()],
+                        status: RunStatus::Completed,
+                        detail: String::new(),
+                        metrics: vec![Some(MetricValue::Int(time))],
+                        trace: None,
+                    });
+                }
+                point += 1;
+            }
+        }
+        Results {
+            id: Some(7),
+            name: "known".into(),
+            variables: vec!["template.procs".into(), "workload.n".into()],
+            metrics: vec!["makespan_ps".into()],
+            runs_planned: 16,
+            records,
+        }
+    }
+
+    #[test]
+    fn the_panel_recovers_a_known_formula_and_draws_it_through_the_points() {
+        let results = known_results();
+        let mut panel = FitPanel::default();
+        panel.open_on(&results);
+        assert_eq!((panel.metric.as_str(), panel.p.as_str()), ("makespan_ps", "template.procs"));
+        panel.n = "workload.n".into();
+        panel.fit(&results);
+        let fit = panel.fit_of(&results).unwrap();
+        let best = formula(fit).unwrap();
+        let terms: Vec<String> = best.terms.iter().map(|t| t.term.symbol().to_string()).collect();
+        assert_eq!(terms, ["1", "n/p"], "{best}");
+        assert!((best.terms[0].coefficient / 500.0 - 1.0).abs() < 0.01, "{best}");
+        assert!((best.terms[1].coefficient / 3.0 - 1.0).abs() < 0.01, "{best}");
+        let set = PointSet::of(&results);
+        let settings = PlotSettings {
+            metric: "makespan_ps".into(),
+            x: "template.procs".into(),
+            series: Some("workload.n".into()),
+            ..PlotSettings::default()
+        };
+        let plot = lines(&set, &settings).unwrap();
+        let curves = curve(fit, &set, &plot);
+        assert_eq!(curves.len(), 2);
+        for ((name, line), n) in curves.iter().zip([1000.0, 4000.0]) {
+            assert!(name.starts_with("fit: "), "{name}");
+            assert_eq!(line.len(), 3 * CURVE_STEPS + 1);
+            for [x, y] in line {
+                let expected = 500.0 + 3.0 * n / x;
+                assert!((y / expected - 1.0).abs() < 0.01, "n {n}: ({x}, {y}) against {expected}");
+            }
+        }
+        // Another experiment's results do not show this fit; bad choices are reported.
+        let mut other = results.clone();
+        other.id = Some(8);
+        assert!(panel.fit_of(&other).is_none());
+        panel.p.clear();
+        panel.n.clear();
+        panel.fit(&results);
+        assert!(panel.result.clone().unwrap().is_err());
+        panel.metric = "nope".into();
+        panel.p = "template.procs".into();
+        panel.fit(&results);
+        assert!(panel.result.clone().unwrap().unwrap_err().contains("no metric `nope`"));
+    }
+}
