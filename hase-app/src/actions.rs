@@ -73,6 +73,9 @@ pub enum Action {
     GoUp,
     /// Open the selected compound's inner network.
     OpenSelected,
+    /// Canvas menu / inspector ▸ Check levels: run the selected compound detailed and behavioural
+    /// on the same workload and show whether the behavioural level stands in for the detailed one.
+    CheckLevels,
     /// Simulate ▸ Check design.
     Validate,
     /// Cancel the current tool (placement, link drag) and clear the selection.
@@ -234,6 +237,7 @@ impl Action {
             Action::ToggleLegend => "Port legend",
             Action::GoUp => "Up one level",
             Action::OpenSelected => "Open compound",
+            Action::CheckLevels => "Check levels",
             Action::Validate => "Check design",
             Action::Escape => "Cancel the tool, clear the selection",
             Action::Run => "Run",
@@ -316,6 +320,7 @@ impl Action {
                 | Action::SaveAs
                 | Action::Quit
                 | Action::Validate
+                | Action::CheckLevels
                 | Action::Run
                 | Action::Stop
                 | Action::Help(_)

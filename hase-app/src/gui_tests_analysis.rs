@@ -78,3 +78,25 @@ fn difference_mode_lists_the_largest_difference_and_goes_to_its_row() {
     assert!(!timing.analysis.difference.focus_pending);
     assert_ne!(timing.view, fitted, "zoomed to where the row differs");
 }
+
+#[test]
+fn check_levels_on_the_compound_from_the_inspector_shows_both_makespans() {
+    use hase_library::check_levels::{CheckLevelsOptions, check_levels};
+    let project = hase_library::examples::abstraction_toggle().unwrap().project;
+    let options = CheckLevelsOptions { compound: Some("fabric".into()), ..CheckLevelsOptions::default() };
+    let expected = check_levels(&project, &options).unwrap().remove(0);
+    let mut h = harness_with(project);
+    h.state_mut().editor.selection.only("fabric");
+    h.run_steps(3);
+    h.get_by_label("Check levels").click();
+    wait_for(&mut h, "the check", |app| app.windows.levels.result.is_some());
+    let shown = h.state().windows.levels.result.clone().unwrap().unwrap();
+    assert_eq!(shown, [expected.clone()]);
+    h.get_by_label("Check levels: fabric");
+    h.get_by_label("detailed makespan");
+    // Contention-free: the same makespan at both levels, shown twice.
+    assert_eq!(expected.detailed_ps, expected.behavioural_ps);
+    let makespan = crate::ui::time_text::figure(hase_engine::time::SimTime(expected.detailed_ps));
+    assert_eq!(h.get_all_by_label(&makespan).count(), 2);
+    h.get_by_label(&format!("valid: {}", expected.verdict));
+}

@@ -103,6 +103,7 @@ impl App {
                 }
             }
             Action::Validate => self.validate(),
+            Action::CheckLevels => self.check_levels(),
             Action::OpenSelected => {
                 if let [name] = self.editor.selected_instances().as_slice() {
                     let name = name.clone();
