@@ -91,7 +91,7 @@ fn check_levels_on_the_compound_from_the_inspector_shows_both_makespans() {
     h.get_by_label("Check levels").click();
     wait_for(&mut h, "the check", |app| app.windows.levels.result.is_some());
     let shown = h.state().windows.levels.result.clone().unwrap().unwrap();
-    assert_eq!(shown, [expected.clone()]);
+    assert_eq!(shown, std::slice::from_ref(&expected));
     h.get_by_label("Check levels: fabric");
     h.get_by_label("detailed makespan");
     // Contention-free: the same makespan at both levels, shown twice.
