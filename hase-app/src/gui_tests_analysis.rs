@@ -100,3 +100,38 @@ fn check_levels_on_the_compound_from_the_inspector_shows_both_makespans() {
     assert_eq!(h.get_all_by_label(&makespan).count(), 2);
     h.get_by_label(&format!("valid: {}", expected.verdict));
 }
+
+#[test]
+fn fit_a_formula_on_a_small_experiment_recovers_it_and_draws_the_curve() {
+    use hase_library::experiment::fit::{Roles, fit_experiment};
+    let results = crate::fixtures::known_scaling_results();
+    let roles = Roles { p: Some("template.procs".into()), n: Some("workload.n".into()), g: None };
+    let expected =
+        fit_experiment(&results.variables, &results.metrics, &results.records, "makespan_ps", &roles, 3, &[])
+            .unwrap();
+    let best = expected.formula.as_ref().unwrap().best.clone();
+    let symbols: Vec<&str> = best.terms.iter().map(|t| t.term.symbol()).collect();
+    assert_eq!(symbols, ["1", "n/p"], "the known formula T = 500 + 3·n/p");
+    let mut h = harness_with(Project::new("empty"));
+    {
+        let view = &mut h.state_mut().windows.experiments;
+        view.open = true;
+        view.tab = crate::experiments::ExperimentsTab::Results;
+        view.plot.metric = "makespan_ps".into();
+        view.plot.x = "template.procs".into();
+        view.plot.series = Some("workload.n".into());
+        view.results = Some(results);
+    }
+    h.run_steps(3);
+    h.get_by_label("Fit a formula…").click();
+    h.run_steps(3);
+    // The first variable plays p; the problem size is chosen as n.
+    assert_eq!(h.state().windows.experiments.fit.p, "template.procs");
+    h.state_mut().windows.experiments.fit.n = "workload.n".into();
+    h.get_by_label("Fit now").click();
+    h.run_steps(3);
+    h.get_by_label(&format!("makespan_ps ≈ {best}"));
+    h.get_by_label_contains(&format!("R² {:.6}", best.r_squared));
+    // The fitted curve is drawn over each series (its legend entries).
+    assert_eq!(h.query_all_by_label_contains("fit: ").count(), 2);
+}

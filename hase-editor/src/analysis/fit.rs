@@ -165,42 +165,9 @@ fn number(value: &str) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
-    use hase_library::experiment::{MetricValue, RunKey, RunRecord, RunStatus};
-
     use super::*;
     use crate::experiments::plot::{PlotSettings, lines};
-
-    /// Runs of `T = 500 + 3·n/p` at p = 1, 2, 4, 8 and n = 1000, 4000, two repetitions each
-    /// 0.1 % above and below.
-    pub(crate) fn known_results() -> Results {
-        let mut records = Vec::new();
-        let mut point = 0;
-        for n in [1000u64, 4000] {
-            for p in [1u64, 2, 4, 8] {
-                for (repetition, noise) in [(0u32, 1.001), (1, 0.999)] {
-                    let time = ((500 + 3 * n / p) as f64 * noise).round() as u64;
-                    records.push(RunRecord {
-                        key: RunKey { point, repetition },
-                        seed: 1 + u64::from(repetition),
-                        values: vec![p.to_string(), n.to_string()],
-                        status: RunStatus::Completed,
-                        detail: String::new(),
-                        metrics: vec![Some(MetricValue::Int(time))],
-                        trace: None,
-                    });
-                }
-                point += 1;
-            }
-        }
-        Results {
-            id: Some(7),
-            name: "known".into(),
-            variables: vec!["template.procs".into(), "workload.n".into()],
-            metrics: vec!["makespan_ps".into()],
-            runs_planned: 16,
-            records,
-        }
-    }
+    use crate::fixtures::known_scaling_results as known_results;
 
     #[test]
     fn the_panel_recovers_a_known_formula_and_draws_it_through_the_points() {
