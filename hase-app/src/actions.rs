@@ -96,6 +96,8 @@ pub enum Action {
     CompareWithFile,
     /// Open the dialog comparing the design with itself under other settings.
     CompareVariant,
+    /// Simulate ▸ Compare ▸ Two trace files…: two loaded traces side by side.
+    CompareTraces,
     /// Close the comparison.
     CloseCompare,
     /// Simulate ▸ Open trace….
@@ -248,6 +250,7 @@ impl Action {
             Action::CompareExample => "Fat tree vs binary tree (example)",
             Action::CompareWithFile => "This design with a project file…",
             Action::CompareVariant => "This design with different settings…",
+            Action::CompareTraces => "Two trace files…",
             Action::CloseCompare => "Close comparison",
             Action::OpenTrace => "Open trace…",
             Action::Experiments => "Experiments…",

@@ -135,3 +135,57 @@ fn fit_a_formula_on_a_small_experiment_recovers_it_and_draws_the_curve() {
     // The fitted curve is drawn over each series (its legend entries).
     assert_eq!(h.query_all_by_label_contains("fit: ").count(), 2);
 }
+
+#[test]
+fn two_trace_files_compared_in_difference_mode() {
+    use crate::file_dialog::Backend;
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    for (name, example) in [
+        ("fat.htb", hase_library::examples::fat_tree_allreduce().unwrap().project),
+        ("binary.htb", hase_library::examples::binary_tree_allreduce().unwrap().project),
+    ] {
+        let path = dir.path().join(name);
+        let settings = RunSettings::from_project(&example);
+        let options = RunOptions {
+            seed: Some(settings.seed),
+            level: Some(settings.level),
+            trace: TraceTarget::File(path.clone()),
+            ..RunOptions::default()
+        };
+        run_project(&example, &options, |_| {}).unwrap();
+        paths.push(path);
+    }
+    let (a, b) = (Trace::load(&paths[0]).unwrap(), Trace::load(&paths[1]).unwrap());
+    let top = crate::analysis::difference::TABLE_ROWS;
+    let oracle = diff_traces(&a, &b, DiffOptions { top, ..DiffOptions::default() });
+    let mut h = harness_with(hase_library::examples::fat_tree_allreduce().unwrap().project);
+    h.state_mut().editor.file = Some(dir.path().join("design.ron"));
+    h.state_mut().files.backend = Backend::InApp;
+    h.get_by_label("Simulate").click();
+    h.run_steps(2);
+    h.get_by_label("Compare").hover();
+    h.run_steps(2);
+    h.get_by_label("Two trace files…").click();
+    for (title, name) in
+        [("Compare traces: the left trace", "fat.htb"), ("Compare traces: the right trace", "binary.htb")]
+    {
+        wait_for(&mut h, title, |app| app.files.is_open());
+        h.get_by_label(title);
+        h.get_by_label(name).click();
+        h.run_steps(2);
+        h.get_by_label("Open").click();
+        h.run_steps(3);
+    }
+    wait_for(&mut h, "both traces", |app| {
+        app.session.compare.as_ref().is_some_and(|c| c.sides.iter().all(|s| s.run.is_some()))
+    });
+    let compare = h.state().session.compare.as_ref().unwrap();
+    assert_eq!(compare.title, "Compare traces: fat.htb vs binary.htb");
+    assert!(compare.sides.iter().all(|s| !s.run.as_ref().unwrap().trace.records.is_empty()));
+    h.get_by_label("Differences").click();
+    h.run_steps(3);
+    let computed = h.state().session.timing.analysis.difference.last().unwrap();
+    assert_eq!(computed.diff, oracle, "the loaded traces are compared as they are");
+    h.get_by_label(&oracle.rows[0].name);
+}

@@ -118,6 +118,7 @@ impl App {
             | Action::CompareExample
             | Action::CompareWithFile
             | Action::CompareVariant
+            | Action::CompareTraces
             | Action::CloseCompare
             | Action::OpenTrace => self.replay_action(action),
             Action::Help(topic) => self.windows.help = Some(topic),
