@@ -31,21 +31,21 @@ fn phase_bands_toggle_and_a_click_puts_o_and_x_on_the_band_edges() {
     let expected = find_phases(&memory_trace(&project), PhaseOptions::default());
     let mut h = harness_with(project);
     run_design(&mut h);
-    assert!(h.query_by_label("2 exchange").is_none(), "no bands before the toggle");
+    assert!(h.query_by_label("2 loosely synchronous (exchange)").is_none(), "no bands before the toggle");
     h.get_by_label("Phases").click();
     h.run_steps(3);
     // One band per allreduce call, both loosely synchronous exchanges.
     assert_eq!(expected.phases.len(), 2);
     let second = &expected.phases[1];
-    h.get_by_label("1 exchange");
-    h.get_by_label("2 exchange").click();
+    h.get_by_label("1 loosely synchronous (exchange)");
+    h.get_by_label("2 loosely synchronous (exchange)").click();
     h.run_steps(3);
     let cursors = h.state().session.timing.cursors;
     assert_eq!((cursors.o, cursors.x), (Some(second.start.as_ps()), Some(second.end.as_ps())));
     // Toggled off, the bands go.
     h.get_by_label("Phases").click();
     h.run_steps(3);
-    assert!(h.query_by_label("2 exchange").is_none());
+    assert!(h.query_by_label("2 loosely synchronous (exchange)").is_none());
 }
 
 #[test]

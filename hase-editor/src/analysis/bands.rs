@@ -45,12 +45,13 @@ pub fn class_of(kind: PhaseKind) -> &'static str {
     }
 }
 
-/// The band's label: `3 tree d2` (number, kind, chain depth of asynchronous phases).
+/// The band's label: number and class, with the kind of a loosely synchronous phase and the
+/// chain depth of an asynchronous one: `1 loosely synchronous (exchange)`, `3 tree, depth 2`.
 pub fn label(phase: &Phase) -> String {
     if phase.kind.is_synchronous() {
-        format!("{} {}", phase.number, phase.kind.word())
+        format!("{} {} ({})", phase.number, class_of(phase.kind), phase.kind.word())
     } else {
-        format!("{} {} d{}", phase.number, phase.kind.word(), phase.chain_depth)
+        format!("{} {}, depth {}", phase.number, class_of(phase.kind), phase.chain_depth)
     }
 }
 
@@ -95,7 +96,7 @@ mod tests {
         let kinds: Vec<PhaseKind> = report.phases.iter().map(|p| p.kind).collect();
         assert_eq!(kinds, [PhaseKind::Exchange, PhaseKind::Exchange], "{:?}", report.phases);
         assert_eq!(class_of(kinds[0]), "loosely synchronous");
-        assert_eq!(label(&report.phases[1]), "2 exchange");
+        assert_eq!(label(&report.phases[1]), "2 loosely synchronous (exchange)");
         // Asked again, the phases are not searched for again (the trace is not even built).
         let again = bands.report(run.id, || -> Cow<'_, Trace> { panic!("found again") });
         assert!(Arc::ptr_eq(&report, &again));

@@ -16,7 +16,7 @@ use super::rows::{Row, RowKind, row_path};
 use super::view::TimeView;
 use super::{Diagram, TimingContext, TimingState};
 use crate::analysis::analysis_trace;
-use crate::analysis::bands::{class_of, details, label, visible};
+use crate::analysis::bands::{details, label, visible};
 use crate::analysis::difference::{Computed, TABLE_ROWS, differing_spans};
 use crate::replay::Replay;
 use crate::theme::Palette;
@@ -180,7 +180,7 @@ pub fn phase_bands(ui: &Ui, state: &mut TimingState, d: &Diagram<'_>, index: usi
         let x0 = state.view.x_of(left, phase.start.as_ps()).max(left);
         let x1 = state.view.x_of(left, phase.end.as_ps()).min(g.bars.max.x).max(x0 + 1.0);
         let band = Rect::from_min_max(pos2(x0, g.bars.min.y), pos2(x1, g.bars.max.y));
-        painter.rect_filled(band, 0.0, colour.gamma_multiply(0.14));
+        painter.rect_filled(band, 0.0, colour.gamma_multiply(0.2));
         for x in [x0, x1] {
             painter.vline(x, band.y_range(), Stroke::new(1.0, colour.gamma_multiply(0.8)));
         }
@@ -201,7 +201,6 @@ pub fn phase_bands(ui: &Ui, state: &mut TimingState, d: &Diagram<'_>, index: usi
             state.cursors.o = Some(phase.start.as_ps());
             state.cursors.x = Some(phase.end.as_ps());
         }
-        let _ = class_of(phase.kind);
     }
 }
 
