@@ -89,7 +89,8 @@ fn one(ui: &mut Ui, c: &LevelCheck, palette: &Palette) {
         ));
         ui.end_row();
     });
-    let (word, colour) = if c.valid { ("valid", palette.info) } else { ("not valid", palette.error) };
-    ui.label(RichText::new(format!("{word}: {}", c.verdict)).color(colour));
+    // The verdict says "valid: …" or "not valid: …" itself.
+    let colour = if c.valid { palette.info } else { palette.error };
+    ui.label(RichText::new(&c.verdict).color(colour));
     ui.add_space(6.0);
 }

@@ -55,7 +55,8 @@ impl Default for FitPanel {
 
 impl FitPanel {
     /// Open the panel on `results`: the metric is the first time metric (`…_ps`) unless one is
-    /// chosen, the first variable plays `p` unless roles are chosen.
+    /// chosen; unless roles are chosen, the first variable whose values are all numbers plays `n`
+    /// when its name says it is a size (`bytes`, `size`, `n`, `items`), else `p`.
     pub fn open_on(&mut self, results: &Results) {
         self.open = true;
         if !results.metrics.contains(&self.metric) {
@@ -73,7 +74,13 @@ impl FitPanel {
             }
         }
         if self.p.is_empty() && self.n.is_empty() && self.g.is_empty() {
-            self.p = results.variables.first().cloned().unwrap_or_default();
+            let numeric = (0..results.variables.len())
+                .find(|&i| results.values_of(i).iter().all(|v| number(v).is_some()));
+            if let Some(name) = numeric.map(|i| results.variables[i].clone()) {
+                let last = name.rsplit(['.', ':']).next().unwrap_or(&name).to_lowercase();
+                let size = ["bytes", "size", "items"].iter().any(|w| last.contains(w)) || last == "n";
+                if size { self.n = name } else { self.p = name }
+            }
         }
     }
 
@@ -201,6 +208,15 @@ mod tests {
                 assert!((y / expected - 1.0).abs() < 0.01, "n {n}: ({x}, {y}) against {expected}");
             }
         }
+        // A first variable of words is passed over; a size plays n.
+        let mut words = results.clone();
+        words.variables = vec!["network".into(), "workload.message_bytes".into()];
+        for r in &mut words.records {
+            r.values[0] = "fat_tree".into();
+        }
+        let mut fresh = FitPanel::default();
+        fresh.open_on(&words);
+        assert_eq!((fresh.p.as_str(), fresh.n.as_str()), ("", "workload.message_bytes"));
         // Another experiment's results do not show this fit; bad choices are reported.
         let mut other = results.clone();
         other.id = Some(8);

@@ -70,7 +70,11 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
             let runner = selection.runners_up.first().map_or_else(String::new, |r| {
                 format!("; runner-up (BIC {:+.1}): {r}", r.bic - selection.best.bic)
             });
-            ui.weak(format!("{} formulas considered{runner}", selection.considered));
+            ui.weak(format!(
+                "{} formulas considered{runner}; fitted over every run of the experiment, as \
+                 `hase experiments fit` (other variables are not held)",
+                selection.considered
+            ));
         }
         if let Some(grain) = &fit.grain {
             ui.label(match (grain.optimal_grain, grain.optimal_time) {
