@@ -133,7 +133,12 @@ fn fit_a_formula_on_a_small_experiment_recovers_it_and_draws_the_curve() {
     h.run_steps(3);
     h.get_by_label(&format!("makespan_ps ≈ {best}"));
     h.get_by_label_contains(&format!("R² {:.6}", best.r_squared));
-    // The fitted curve is drawn over each series (its legend entries).
+    // Each series fitted on its own runs too (one line each), and its curve drawn over it (the
+    // legend entries).
+    let fits = &h.state().windows.experiments.fit.series;
+    assert_eq!(fits.len(), 2);
+    assert!(fits.iter().all(|(_, f)| f.as_ref().is_ok_and(|f| f.samples.len() == 8)));
+    assert_eq!(h.query_all_by_label_contains(": makespan_ps ≈").count(), 2);
     assert_eq!(h.query_all_by_label_contains("fit: ").count(), 2);
 }
 

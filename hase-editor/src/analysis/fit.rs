@@ -1,12 +1,14 @@
 //! "Fit a formula" in the experiments' Results tab: which metric and which variables play the
 //! processor count `p`, the problem size `n` or a pipeline's grain `g`, the fit
-//! (`hase_library::experiment::fit_experiment`, the same as `hase experiments fit`), and the fitted
-//! curve drawn over the measured points of the line plot.
+//! (`hase_library::experiment::fit_experiment`, the same as `hase experiments fit`) of every run
+//! and of each plotted series on its own runs, and the fitted curves drawn over the measured
+//! points of the line plot.
 
+use hase_library::experiment::RunRecord;
 use hase_library::experiment::fit::{ExperimentFit, Roles, fit_experiment};
 use hase_library::fit::{Fit, Point};
 
-use crate::experiments::plot::{LinePlot, PointSet};
+use crate::experiments::plot::{LinePlot, PointSet, Series};
 use crate::experiments::results::Results;
 
 /// Most terms of a formula the panel offers.
@@ -31,6 +33,11 @@ pub struct FitPanel {
     pub max_terms: usize,
     /// Draw the fitted curve on the plot.
     pub on_plot: bool,
+    /// Fit each series of the line plot on its own runs (else every run of the experiment,
+    /// as `hase experiments fit`).
+    pub per_series: bool,
+    /// The fits of the series (when `per_series`), by series name.
+    pub series: Vec<(String, Result<ExperimentFit, String>)>,
     /// The last fit (for the experiment of `fitted_for`), or why it failed.
     pub result: Option<Result<ExperimentFit, String>>,
     /// The experiment the result is of (its id, name).
@@ -47,6 +54,8 @@ impl Default for FitPanel {
             g: String::new(),
             max_terms: 3,
             on_plot: true,
+            per_series: true,
+            series: Vec::new(),
             result: None,
             fitted_for: None,
         }
@@ -90,25 +99,49 @@ impl FitPanel {
         Roles { p: some(&self.p), n: some(&self.n), g: some(&self.g) }
     }
 
-    /// Fit `results` with the choices made.
-    pub fn fit(&mut self, results: &Results) {
-        let roles = self.roles();
-        let result = if roles == Roles::default() {
-            Err("choose the variable that plays p, n or g".to_string())
-        } else {
-            fit_experiment(
-                &results.variables,
-                &results.metrics,
-                &results.records,
-                &self.metric,
-                &roles,
-                self.max_terms.clamp(1, MAX_TERMS),
-                &[],
-            )
-            .map_err(|e| e.to_string())
-        };
-        self.result = Some(result);
+    /// Fit `results` with the choices made: every run, and (when `per_series` and a line plot
+    /// is shown) each series of `plot` on the runs of its own points.
+    pub fn fit(&mut self, results: &Results, plot: Option<&LinePlot>) {
+        let all: Vec<&RunRecord> = results.records.iter().collect();
+        self.result = Some(self.fit_runs(results, &all));
+        self.series.clear();
+        if let (true, Some(plot)) = (self.per_series, plot) {
+            for series in &plot.series {
+                let points: Vec<u64> = series.points.iter().map(|p| p.point).collect();
+                let runs: Vec<&RunRecord> =
+                    results.records.iter().filter(|r| points.contains(&r.key.point)).collect();
+                let fit = self.fit_runs(results, &runs);
+                self.series.push((series.name.clone(), fit));
+            }
+        }
         self.fitted_for = Some((results.id, results.name.clone()));
+    }
+
+    fn fit_runs(&self, results: &Results, runs: &[&RunRecord]) -> Result<ExperimentFit, String> {
+        let roles = self.roles();
+        if roles == Roles::default() {
+            return Err("choose the variable that plays p, n or g".to_string());
+        }
+        let runs: Vec<RunRecord> = runs.iter().map(|r| (*r).clone()).collect();
+        fit_experiment(
+            &results.variables,
+            &results.metrics,
+            &runs,
+            &self.metric,
+            &roles,
+            self.max_terms.clamp(1, MAX_TERMS),
+            &[],
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    /// The fit drawn over series `name`: its own when fitted per series, else the fit of every run.
+    pub fn fit_for_series(&self, results: &Results, name: &str) -> Option<&ExperimentFit> {
+        let all = self.fit_of(results)?;
+        if !self.per_series || self.series.is_empty() {
+            return Some(all);
+        }
+        self.series.iter().find(|(n, _)| n == name).and_then(|(_, r)| r.as_ref().ok())
     }
 
     /// The last fit when it is of `results` and succeeded.
@@ -124,10 +157,27 @@ pub fn formula(fit: &ExperimentFit) -> Option<&Fit> {
     fit.formula.as_ref().map(|s| &s.best).or(fit.grain.as_ref().map(|g| &g.fit))
 }
 
-/// The fitted curve over each series of `plot` (a plot of the fitted metric over `set`): through
-/// every measured point's variables and, between two neighbours, with the variables of `p`, `n`
-/// and `g` going linearly from one to the other. One line per series, named after it.
-pub fn curve(fit: &ExperimentFit, set: &PointSet, plot: &LinePlot) -> Vec<(String, Vec<[f64; 2]>)> {
+/// The fitted curves over each series of `plot` (a plot of the fitted metric over `set`), each
+/// with the fit `fit_of(series name)` gives: through every measured point's variables and,
+/// between two neighbours, with the variables of `p`, `n` and `g` going linearly from one to the
+/// other. One line per series, named after it.
+pub fn curve<'f>(
+    fit_of: impl Fn(&str) -> Option<&'f ExperimentFit>,
+    set: &PointSet,
+    plot: &LinePlot,
+) -> Vec<(String, Vec<[f64; 2]>)> {
+    let mut out = Vec::new();
+    for series in &plot.series {
+        let Some(fit) = fit_of(&series.name) else { continue };
+        let line = series_curve(fit, set, series);
+        if !line.is_empty() {
+            out.push((format!("fit: {}", series.name), line));
+        }
+    }
+    out
+}
+
+fn series_curve(fit: &ExperimentFit, set: &PointSet, series: &Series) -> Vec<[f64; 2]> {
     let Some(formula) = formula(fit) else { return Vec::new() };
     let index = |name: &Option<String>| name.as_ref().and_then(|n| set.variables.iter().position(|v| v == n));
     let (p_at, n_at, g_at) = (index(&fit.p), index(&fit.n), index(&fit.g));
@@ -138,26 +188,20 @@ pub fn curve(fit: &ExperimentFit, set: &PointSet, plot: &LinePlot) -> Vec<(Strin
         };
         Some(Point { p: read(p_at)?, n: read(n_at)?, g: read(g_at)? })
     };
-    let mut out = Vec::new();
-    for series in &plot.series {
-        let mut line: Vec<[f64; 2]> = Vec::new();
-        let located: Vec<(f64, Point)> =
-            series.points.iter().filter_map(|sp| Some((sp.x, point_of(sp.point)?))).collect();
-        for (i, (x, at)) in located.iter().enumerate() {
-            line.push([*x, formula.predict(*at).time]);
-            let Some((x1, at1)) = located.get(i + 1) else { continue };
-            for k in 1..CURVE_STEPS {
-                let f = k as f64 / CURVE_STEPS as f64;
-                let mix = |a: f64, b: f64| a + (b - a) * f;
-                let between = Point { p: mix(at.p, at1.p), n: mix(at.n, at1.n), g: mix(at.g, at1.g) };
-                line.push([mix(*x, *x1), formula.predict(between).time]);
-            }
-        }
-        if !line.is_empty() {
-            out.push((format!("fit: {}", series.name), line));
+    let mut line: Vec<[f64; 2]> = Vec::new();
+    let located: Vec<(f64, Point)> =
+        series.points.iter().filter_map(|sp| Some((sp.x, point_of(sp.point)?))).collect();
+    for (i, (x, at)) in located.iter().enumerate() {
+        line.push([*x, formula.predict(*at).time]);
+        let Some((x1, at1)) = located.get(i + 1) else { continue };
+        for k in 1..CURVE_STEPS {
+            let f = k as f64 / CURVE_STEPS as f64;
+            let mix = |a: f64, b: f64| a + (b - a) * f;
+            let between = Point { p: mix(at.p, at1.p), n: mix(at.n, at1.n), g: mix(at.g, at1.g) };
+            line.push([mix(*x, *x1), formula.predict(between).time]);
         }
     }
-    out
+    line
 }
 
 /// A variable's value as a number (`8`, `1.5e3`, `4x4` as the product of its dimensions).
@@ -183,7 +227,7 @@ mod tests {
         panel.open_on(&results);
         assert_eq!((panel.metric.as_str(), panel.p.as_str()), ("makespan_ps", "template.procs"));
         panel.n = "workload.n".into();
-        panel.fit(&results);
+        panel.fit(&results, None);
         let fit = panel.fit_of(&results).unwrap();
         let best = formula(fit).unwrap();
         let terms: Vec<String> = best.terms.iter().map(|t| t.term.symbol().to_string()).collect();
@@ -198,7 +242,7 @@ mod tests {
             ..PlotSettings::default()
         };
         let plot = lines(&set, &settings).unwrap();
-        let curves = curve(fit, &set, &plot);
+        let curves = curve(|_| Some(fit), &set, &plot);
         assert_eq!(curves.len(), 2);
         for ((name, line), n) in curves.iter().zip([1000.0, 4000.0]) {
             assert!(name.starts_with("fit: "), "{name}");
@@ -223,11 +267,54 @@ mod tests {
         assert!(panel.fit_of(&other).is_none());
         panel.p.clear();
         panel.n.clear();
-        panel.fit(&results);
+        panel.fit(&results, None);
         assert!(panel.result.clone().unwrap().is_err());
         panel.metric = "nope".into();
         panel.p = "template.procs".into();
-        panel.fit(&results);
+        panel.fit(&results, None);
         assert!(panel.result.clone().unwrap().unwrap_err().contains("no metric `nope`"));
+    }
+
+    #[test]
+    fn each_series_is_fitted_on_its_own_runs() {
+        // Series n = 1000 and n = 4000, each fitted on its own runs: each fit predicts its own
+        // series (n is the same throughout a series, so the terms in n stand in for each other).
+        let results = known_results();
+        let set = PointSet::of(&results);
+        let settings = PlotSettings {
+            metric: "makespan_ps".into(),
+            x: "template.procs".into(),
+            series: Some("workload.n".into()),
+            ..PlotSettings::default()
+        };
+        let plot = lines(&set, &settings).unwrap();
+        let mut panel = FitPanel::default();
+        panel.open_on(&results);
+        panel.p = "template.procs".into();
+        panel.n = "workload.n".into();
+        panel.fit(&results, Some(&plot));
+        assert_eq!(panel.series.len(), 2);
+        for ((name, fit), n) in panel.series.iter().zip([1000.0, 4000.0]) {
+            let fit = fit.as_ref().unwrap();
+            // Only that series' runs: 4 points × 2 repetitions.
+            assert_eq!(fit.samples.len(), 8, "{name}");
+            assert!(fit.samples.iter().all(|s| (s.at.n - n).abs() < 1e-9));
+            for p in [1.0, 3.0, 8.0] {
+                let predicted = formula(fit).unwrap().predict(Point { p, n, g: 0.0 }).time;
+                let expected = 500.0 + 3.0 * n / p;
+                assert!(
+                    (predicted / expected - 1.0).abs() < 0.01,
+                    "{name}: p {p}: {predicted} against {expected}"
+                );
+            }
+            assert!(panel.fit_for_series(&results, name).is_some_and(|f| std::ptr::eq(f, fit)));
+        }
+        // Not per series: every series is drawn with the fit of every run.
+        panel.per_series = false;
+        panel.fit(&results, Some(&plot));
+        assert!(panel.series.is_empty());
+        let all = panel.fit_of(&results).unwrap();
+        assert_eq!(all.samples.len(), 16);
+        assert!(panel.fit_for_series(&results, &plot.series[0].name).is_some_and(|f| std::ptr::eq(f, all)));
     }
 }

@@ -8,7 +8,7 @@ use egui::{RichText, Ui};
 use super::ExperimentsContext;
 use crate::analysis::fit::{MAX_TERMS, curve, formula};
 use crate::experiments::ExperimentsView;
-use crate::experiments::plot::{LinePlot, PlotKind, PointSet};
+use crate::experiments::plot::{LinePlot, PlotKind, PointSet, lines};
 use crate::experiments::results::Results;
 
 /// The button that opens the panel, and the panel when open.
@@ -24,6 +24,7 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
         }
         return;
     }
+    let mut fit_now = false;
     egui::Frame::group(ui.style()).show(ui, |ui| {
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new("Fit a formula").strong());
@@ -34,8 +35,10 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
             let label = ui.label("terms ≤");
             ui.add(egui::DragValue::new(&mut panel.max_terms).range(1..=MAX_TERMS)).labelled_by(label.id);
             if ui.button("Fit now").clicked() {
-                panel.fit(results);
+                fit_now = true;
             }
+            ui.checkbox(&mut panel.per_series, "each series on its own")
+                .on_hover_text("Fit each line of the plot on its own runs (else one formula for every run)");
             ui.checkbox(&mut panel.on_plot, "curve on the plot");
             if ui.button("Close").clicked() {
                 panel.open = false;
@@ -71,8 +74,7 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
                 format!("; runner-up (BIC {:+.1}): {r}", r.bic - selection.best.bic)
             });
             ui.weak(format!(
-                "{} formulas considered{runner}; fitted over every run of the experiment, as \
-                 `hase experiments fit` (other variables are not held)",
+                "every run of the experiment (as `hase experiments fit`): {} formulas considered{runner}",
                 selection.considered
             ));
         }
@@ -82,7 +84,21 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
                 _ => "no interior optimum: the time only falls or only rises with the grain".to_string(),
             });
         }
+        for (name, result) in &panel.series {
+            let text = match result.as_ref().map(|f| (f, formula(f))) {
+                Ok((f, Some(best))) => format!("{name}: {} ≈ {best}   (R² {:.4})", f.metric, best.r_squared),
+                Ok((_, None)) => continue,
+                Err(e) => format!("{name}: {e}"),
+            };
+            ui.label(RichText::new(text).monospace().small());
+        }
     });
+    if fit_now {
+        let plot = (view.plot.kind == PlotKind::Lines)
+            .then(|| view.plotted_set().ok().and_then(|set| lines(&set, &view.plot).ok()))
+            .flatten();
+        view.fit.fit(results, plot.as_ref());
+    }
 }
 
 /// The fitted curve to draw over the line plot of `set`: when the panel's last fit is of these
@@ -96,7 +112,7 @@ pub(super) fn overlay(
     let panel = &view.fit;
     match panel.fit_of(results) {
         Some(fit) if panel.on_plot && view.plot.kind == PlotKind::Lines && view.plot.metric == fit.metric => {
-            curve(fit, set, plot)
+            curve(|name| panel.fit_for_series(results, name), set, plot)
         }
         _ => Vec::new(),
     }
