@@ -34,10 +34,16 @@ pub fn toggles(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>) {
     );
     if cx.diagrams.len() == 2 {
         let both = cx.diagrams.iter().all(|d| d.source.is_some());
-        ui.add_enabled(both, egui::Checkbox::new(&mut state.analysis.difference.on, "Differences"))
+        let toggled = ui
+            .add_enabled(both, egui::Checkbox::new(&mut state.analysis.difference.on, "Differences"))
             .on_hover_text(
                 "Align the two diagrams row by row, mark what differs, list the largest differences",
-            );
+            )
+            .changed();
+        if toggled {
+            // The table takes or gives back width: show the whole runs again.
+            state.fitted_for = None;
+        }
     }
 }
 
