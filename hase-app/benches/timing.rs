@@ -147,7 +147,8 @@ fn bench_timing(c: &mut Criterion) {
                 };
                 let mut out = ctx.run_ui(input, |ui| {
                     egui::CentralPanel::default().show(ui, |ui| {
-                        let diagrams = [Diagram { replay: &replay, title: None, selected: Vec::new() }];
+                        let diagrams =
+                            [Diagram { replay: &replay, title: None, selected: Vec::new(), source: None }];
                         state.fitted_for = Some(1);
                         state.view = view;
                         let cx = TimingContext {

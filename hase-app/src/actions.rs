@@ -73,6 +73,9 @@ pub enum Action {
     GoUp,
     /// Open the selected compound's inner network.
     OpenSelected,
+    /// Canvas menu / inspector ▸ Check levels: run the selected compound detailed and behavioural
+    /// on the same workload and show whether the behavioural level stands in for the detailed one.
+    CheckLevels,
     /// Simulate ▸ Check design.
     Validate,
     /// Cancel the current tool (placement, link drag) and clear the selection.
@@ -93,6 +96,8 @@ pub enum Action {
     CompareWithFile,
     /// Open the dialog comparing the design with itself under other settings.
     CompareVariant,
+    /// Simulate ▸ Compare ▸ Two trace files…: two loaded traces side by side.
+    CompareTraces,
     /// Close the comparison.
     CloseCompare,
     /// Simulate ▸ Open trace….
@@ -234,6 +239,7 @@ impl Action {
             Action::ToggleLegend => "Port legend",
             Action::GoUp => "Up one level",
             Action::OpenSelected => "Open compound",
+            Action::CheckLevels => "Check levels",
             Action::Validate => "Check design",
             Action::Escape => "Cancel the tool, clear the selection",
             Action::Run => "Run",
@@ -244,6 +250,7 @@ impl Action {
             Action::CompareExample => "Fat tree vs binary tree (example)",
             Action::CompareWithFile => "This design with a project file…",
             Action::CompareVariant => "This design with different settings…",
+            Action::CompareTraces => "Two trace files…",
             Action::CloseCompare => "Close comparison",
             Action::OpenTrace => "Open trace…",
             Action::Experiments => "Experiments…",
@@ -316,6 +323,7 @@ impl Action {
                 | Action::SaveAs
                 | Action::Quit
                 | Action::Validate
+                | Action::CheckLevels
                 | Action::Run
                 | Action::Stop
                 | Action::Help(_)

@@ -10,7 +10,9 @@
 //! [`session`] (runs with the replay views' state), [`ui`] (one module per panel), [`theme`]
 //! (every colour), [`file_dialog`] (the platform's file dialogs).
 
-pub use hase_editor::{command, document, examples, experiments, library, replay, run, state, tasks};
+pub use hase_editor::{
+    analysis, command, document, examples, experiments, library, replay, run, state, tasks,
+};
 
 pub mod actions;
 pub mod app;
@@ -24,6 +26,8 @@ pub mod ui;
 use hase_editor::fixtures;
 #[cfg(test)]
 mod gui_tests;
+#[cfg(test)]
+mod gui_tests_analysis;
 #[cfg(test)]
 mod gui_tests_design;
 #[cfg(test)]

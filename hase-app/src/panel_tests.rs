@@ -54,16 +54,34 @@ fn compound_run() -> Arc<FinishedRun> {
 struct TimingPanel {
     state: TimingState,
     run: Arc<FinishedRun>,
+    /// A second run: the two are shown as a comparison.
+    other: Option<Arc<FinishedRun>>,
     now_ps: u64,
 }
 
 fn timing_harness(run: Arc<FinishedRun>) -> Harness<'static, TimingPanel> {
+    comparison_harness(run, None)
+}
+
+fn comparison_harness(
+    run: Arc<FinishedRun>,
+    other: Option<Arc<FinishedRun>>,
+) -> Harness<'static, TimingPanel> {
     let colours = ReplayColours::for_choice(ThemeChoice::Dark);
     let palette = Palette::dark();
-    let panel = TimingPanel { state: TimingState::default(), run, now_ps: 0 };
+    let panel = TimingPanel { state: TimingState::default(), run, other, now_ps: 0 };
     let mut h = Harness::builder().wgpu_setup(gl_setup()).with_size(Vec2::new(1200.0, 600.0)).build_ui_state(
         move |ui, p: &mut TimingPanel| {
-            let diagrams = [Diagram { replay: &p.run.replay, title: None, selected: Vec::new() }];
+            let compared = p.other.is_some();
+            let diagrams: Vec<Diagram<'_>> = std::iter::once(&p.run)
+                .chain(p.other.as_ref())
+                .map(|run| Diagram {
+                    replay: &run.replay,
+                    title: compared.then(|| run.label.clone()),
+                    selected: Vec::new(),
+                    source: Some((run.id, &run.trace)),
+                })
+                .collect();
             let cx = TimingContext {
                 diagrams: &diagrams,
                 key: p.run.id,
@@ -115,6 +133,51 @@ fn timing_panel_folds_compounds_and_reads_out_o_and_x() {
     h.run_steps(2);
     assert!(h.state().state.view.ps_per_pt > zoomed);
     h.snapshot("timing_panel_o_and_x");
+}
+
+#[test]
+fn timing_panel_draws_phase_bands_labelled_with_their_class() {
+    let mut h = timing_harness(run(hase_library::examples::binary_tree_allreduce().unwrap().project));
+    h.get_by_label("Phases").click();
+    h.run_steps(3);
+    // Recursive doubling called twice: two loosely synchronous exchanges, one band each.
+    h.get_by_label("1 loosely synchronous (exchange)");
+    h.get_by_label("2 loosely synchronous (exchange)");
+    h.snapshot("timing_panel_phase_bands");
+}
+
+#[test]
+fn timing_panel_difference_mode_aligns_rows_and_lists_the_largest_differences() {
+    let fat = run(hase_library::examples::fat_tree_allreduce().unwrap().project);
+    let mut binary = run(hase_library::examples::binary_tree_allreduce().unwrap().project);
+    Arc::get_mut(&mut binary).unwrap().id = 2;
+    let mut h = comparison_harness(fat, Some(binary));
+    h.get_by_label("Differences").click();
+    h.run_steps(3);
+    let computed = h.state().state.analysis.difference.last().unwrap();
+    assert!(!computed.diff.equal);
+    let first = computed.diff.rows[0].name.clone();
+    h.get_by_label(&first);
+    // The processes of both diagrams are in the same rows: aligned by rank.
+    let rows = |i: usize| {
+        let p = h.state();
+        let run = if i == 0 { &p.run } else { p.other.as_ref().unwrap() };
+        let c = p.state.analysis.difference.last().unwrap();
+        let mut shown = p.state.rows_of(&run.replay);
+        let diagrams = [&p.run, p.other.as_ref().unwrap()].map(|r| Diagram {
+            replay: &r.replay,
+            title: None,
+            selected: Vec::new(),
+            source: Some((r.id, &r.trace)),
+        });
+        crate::ui::timing::analysis::align_rows(&p.state, c, &diagrams, i, &mut shown);
+        shown.iter().map(|r| crate::ui::timing::analysis::row_key(c, i, &run.replay, r)).collect::<Vec<_>>()
+    };
+    let (left, right) = (rows(0), rows(1));
+    let ranks = |keys: &[String]| keys.iter().take(8).cloned().collect::<Vec<_>>();
+    assert_eq!(ranks(&left), ranks(&right));
+    assert_eq!(left[0], "r0");
+    h.snapshot("timing_panel_difference_mode");
 }
 
 struct Controls {

@@ -122,6 +122,38 @@ pub fn finished_tree_run(
     std::sync::Arc::new(*task::execute(request, &cancel, &RunProgress::default()).unwrap())
 }
 
+/// An experiment's results with a known scaling formula: runs of `T = 500 + 3·n/p` at
+/// p = 1, 2, 4, 8 and n = 1000, 4000, two repetitions each 0.1 % above and below.
+pub fn known_scaling_results() -> crate::experiments::results::Results {
+    let mut records = Vec::new();
+    let mut point = 0;
+    for n in [1000u64, 4000] {
+        for p in [1u64, 2, 4, 8] {
+            for (repetition, noise) in [(0u32, 1.001), (1, 0.999)] {
+                let time = ((500 + 3 * n / p) as f64 * noise).round() as u64;
+                records.push(hase_library::experiment::RunRecord {
+                    key: hase_library::experiment::RunKey { point, repetition },
+                    seed: 1 + u64::from(repetition),
+                    values: vec![p.to_string(), n.to_string()],
+                    status: hase_library::experiment::RunStatus::Completed,
+                    detail: String::new(),
+                    metrics: vec![Some(hase_library::experiment::MetricValue::Int(time))],
+                    trace: None,
+                });
+            }
+            point += 1;
+        }
+    }
+    crate::experiments::results::Results {
+        id: Some(7),
+        name: "known".into(),
+        variables: vec!["template.procs".into(), "workload.n".into()],
+        metrics: vec!["makespan_ps".into()],
+        runs_planned: 16,
+        records,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

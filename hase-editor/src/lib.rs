@@ -11,6 +11,7 @@
 //! - [`library`]: the project library (sled store) as the editor sees it, and its store calls.
 //! - [`tasks`]: background work reporting through a channel; [`examples`]: `projects/` embedded.
 
+pub mod analysis;
 pub mod command;
 pub mod document;
 pub mod examples;

@@ -80,7 +80,7 @@ impl FileRequest {
             ReplayFile::ExportPng => &["png"],
             ReplayFile::ExportCsv(_) => &["csv"],
             ReplayFile::CompareWith => &["ron"],
-            ReplayFile::OpenTrace => &["htrace", "htb", "gz", "txt"],
+            ReplayFile::OpenTrace | ReplayFile::CompareTraces(_) => &["htrace", "htb", "gz", "txt"],
         };
         FileRequest {
             target: FileTarget::Replay(purpose),

@@ -293,6 +293,9 @@ impl App {
                 self.inspector.show(ui, &mut self.editor, &self.tasks, &palette);
             },
         );
+        if std::mem::take(&mut self.inspector.check_levels) {
+            self.check_levels();
+        }
         if let Some(sheet) = self.inspector.take_sheet_request() {
             // A relative sheet path is the project's, as when the simulator loads it.
             let base = self

@@ -103,6 +103,7 @@ impl App {
                 }
             }
             Action::Validate => self.validate(),
+            Action::CheckLevels => self.check_levels(),
             Action::OpenSelected => {
                 if let [name] = self.editor.selected_instances().as_slice() {
                     let name = name.clone();
@@ -117,6 +118,7 @@ impl App {
             | Action::CompareExample
             | Action::CompareWithFile
             | Action::CompareVariant
+            | Action::CompareTraces
             | Action::CloseCompare
             | Action::OpenTrace => self.replay_action(action),
             Action::Help(topic) => self.windows.help = Some(topic),

@@ -15,7 +15,7 @@ use super::App;
 use crate::actions::Action;
 use crate::replay::markers;
 use crate::run::task::{RunRequest, start};
-use crate::run::{MarkerSave, ReplayFile, ReplayOutput, RunDone, Slot};
+use crate::run::{FinishedRun, MarkerSave, ReplayFile, ReplayOutput, RunDone, Slot};
 use crate::state::Level;
 use crate::tasks::{FileRequest, TaskOutput};
 use crate::theme::{Palette, ReplayColours};
@@ -114,6 +114,7 @@ impl App {
             },
             Action::CompareWithFile => self.pick_replay_file(ReplayFile::CompareWith),
             Action::OpenTrace => self.pick_replay_file(ReplayFile::OpenTrace),
+            Action::CompareTraces => self.pick_replay_file(ReplayFile::CompareTraces(None)),
             Action::CompareVariant => {
                 let settings = self.session.settings.clone();
                 self.windows.variant.open_with(&settings);
@@ -215,6 +216,8 @@ impl App {
                 self.open_compare(Compare::new(title, left, right));
                 self.start_runs();
             }
+            ReplayOutput::CompareTraces(Ok(runs)) => self.open_trace_compare(runs),
+            ReplayOutput::CompareTraces(Err(e)) => self.editor.notify(Level::Error, e),
             ReplayOutput::CompareProject { path, result: Err(e) } => {
                 self.editor.notify(Level::Error, format!("cannot open {}: {e}", path.display()));
             }
@@ -250,6 +253,19 @@ impl App {
                 self.editor.log(Level::Info, format!("loading {}…", path.display()));
                 let live = crate::run::load::start(&self.tasks, path, project, id);
                 self.session.live.push(live);
+            }
+            ReplayFile::CompareTraces(None) => self.pick_replay_file(ReplayFile::CompareTraces(Some(path))),
+            ReplayFile::CompareTraces(Some(left)) => {
+                let project = self.editor.doc.project.clone();
+                let ids = [self.session.next_id(), self.session.next_id()];
+                self.editor.log(Level::Info, format!("loading {} and {}…", left.display(), path.display()));
+                self.tasks.spawn("load-traces", move || {
+                    TaskOutput::Replay(Box::new(ReplayOutput::CompareTraces(load_two(
+                        &[left, path],
+                        &project,
+                        ids,
+                    ))))
+                });
             }
             ReplayFile::CompareWith => {
                 self.tasks.spawn("open", move || {
@@ -340,6 +356,21 @@ impl App {
         }
     }
 
+    /// Two loaded traces side by side, each shown on the design.
+    fn open_trace_compare(&mut self, runs: [Box<FinishedRun>; 2]) {
+        let [left, right] = runs;
+        let side = |run: &FinishedRun| {
+            CompareSide::new(self.editor.doc.project.clone(), None).with(run.label.clone(), None)
+        };
+        let (a, b) = (side(&left), side(&right));
+        let title = format!("Compare traces: {} vs {}", left.label, right.label);
+        self.open_compare(Compare::new(title, a, b));
+        for (i, run) in [left, right].into_iter().enumerate() {
+            let id = run.id;
+            self.run_finished(RunDone { slot: Slot::Compare(i), id, result: Ok(run) });
+        }
+    }
+
     fn pick_replay_file(&mut self, purpose: ReplayFile) {
         self.ask_file(FileRequest::replay(purpose));
     }
@@ -391,4 +422,20 @@ impl App {
             crate::ui::animator::controls::show(ui, &mut s.player, &cx);
         }
     }
+}
+
+/// Read two trace files (on a worker thread), each shown on `project`.
+fn load_two(paths: &[PathBuf; 2], project: &Project, ids: [u64; 2]) -> Result<[Box<FinishedRun>; 2], String> {
+    let read = |i: usize| {
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        crate::run::load::load(
+            &paths[i],
+            project.clone(),
+            ids[i],
+            &cancel,
+            &crate::run::RunProgress::default(),
+        )
+        .map_err(|e| format!("cannot read {}: {e}", paths[i].display()))
+    };
+    Ok([read(0)?, read(1)?])
 }

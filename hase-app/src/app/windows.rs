@@ -36,6 +36,8 @@ pub struct Windows {
     /// A point of an experiment waiting to open until its project has replaced the design
     /// (after the unsaved-changes question).
     pub pending_point: Option<crate::experiments::PointRun>,
+    /// Check levels on a compound (canvas menu, inspector).
+    pub levels: crate::analysis::LevelsCheck,
     /// Where the plot's PNG export reports (written from the screenshot callback).
     pub plot_export: std::sync::Arc<std::sync::Mutex<Option<Result<std::path::PathBuf, String>>>>,
 }
@@ -69,6 +71,7 @@ impl App {
             self.open_variant_compare(variant);
         }
         self.windows.sheet_viewer.show(ctx, palette);
+        crate::ui::levels_window::show(ctx, &mut self.windows.levels, palette);
         if self.pending.is_some() {
             return;
         }
@@ -127,6 +130,17 @@ impl App {
                 None => {}
             }
         }
+    }
+
+    /// Check levels on the compound selected (its full path, inside the compound open).
+    pub(super) fn check_levels(&mut self) {
+        let paths = crate::ui::timing::tab::selected_paths(&self.editor);
+        let [path] = paths.as_slice() else {
+            self.editor.notify(Level::Warning, "Check levels: select one compound");
+            return;
+        };
+        let project = &self.editor.doc.project;
+        self.windows.levels.start(project, self.editor.file.as_deref(), path);
     }
 
     /// A file chosen for the workload: the stream of `rank`, or (`None`) the trace. The path is

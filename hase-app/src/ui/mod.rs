@@ -12,6 +12,7 @@ pub mod file_browser;
 pub mod help;
 pub mod inspector;
 pub mod legend;
+pub mod levels_window;
 pub mod library_browser;
 pub mod library_dialogs;
 pub mod menu;

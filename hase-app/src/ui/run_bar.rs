@@ -143,6 +143,7 @@ pub fn compare_menu(ui: &mut Ui, out: &mut Vec<Action>) {
         menu_item(ui, "Fat tree vs binary tree (example)", Action::CompareExample, out);
         menu_item(ui, "This design with a project file…", Action::CompareWithFile, out);
         menu_item(ui, "This design with different settings…", Action::CompareVariant, out);
+        menu_item(ui, "Two trace files…", Action::CompareTraces, out);
         menu_item(ui, "Close comparison", Action::CloseCompare, out);
     });
 }

@@ -134,6 +134,8 @@ pub struct ExperimentsView {
     /// Screen rectangle of the last plot drawn (min x, min y, max x, max y in points): what
     /// "Export plot PNG" crops the window's screenshot to.
     pub plot_rect: Option<[f32; 4]>,
+    /// The Results tab's "Fit a formula" panel.
+    pub fit: crate::analysis::FitPanel,
 }
 
 impl Default for ExperimentsView {
@@ -162,6 +164,7 @@ impl Default for ExperimentsView {
             selected_point: None,
             metric_text: String::new(),
             plot_rect: None,
+            fit: crate::analysis::FitPanel::default(),
         }
     }
 }

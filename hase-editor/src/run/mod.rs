@@ -217,6 +217,8 @@ pub enum ReplayFile {
     CompareWith,
     /// Load this trace file into the replay views.
     OpenTrace,
+    /// Compare two trace files: the left one (`None` while it is being chosen), then the right.
+    CompareTraces(Option<PathBuf>),
 }
 
 /// What background work of the replay views reports (through `TaskOutput::Replay`).
@@ -231,6 +233,8 @@ pub enum ReplayOutput {
         /// Where, or why not.
         result: Result<PathBuf, String>,
     },
+    /// Two trace files to compare were read (left, right), or why not.
+    CompareTraces(Result<[Box<FinishedRun>; 2], String>),
     /// A project file to compare with was read.
     CompareProject {
         /// The file.

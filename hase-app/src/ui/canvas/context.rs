@@ -7,6 +7,7 @@ use hase_engine::model::Direction;
 use super::Canvas;
 use super::geometry::Hit;
 use crate::actions::Action;
+use crate::analysis::levels::can_check;
 use crate::command::Alignment;
 use crate::state::Editor;
 
@@ -45,6 +46,9 @@ pub fn context_menu(canvas: &Canvas, response: &Response, editor: &mut Editor) -
         };
         if compound {
             item(ui, true, "Open inner network", Action::OpenSelected);
+            let path = crate::ui::timing::tab::selected_paths(editor);
+            let checkable = path.first().is_some_and(|p| can_check(&editor.doc.project, p));
+            item(ui, checkable, "Check levels", Action::CheckLevels);
             ui.separator();
         }
         item(ui, instances > 0, "Copy", Action::Copy);

@@ -4,6 +4,7 @@
 //! (a point to open, a file dialog) in it for the app. Each tab is drawn from one context struct.
 
 mod build;
+mod fit_panel;
 mod plot;
 mod results;
 mod run;

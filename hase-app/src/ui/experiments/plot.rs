@@ -51,14 +51,15 @@ pub fn short_number(v: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// Draw a line plot; returns the point double-clicked, if any, and the plot's rectangle.
+/// Draw a line plot, with `overlay` lines (a fitted formula: name, points in the plot's values)
+/// dashed over it; returns the point double-clicked, if any, and the plot's rectangle.
 pub fn lines(
     ui: &mut Ui,
     id: &str,
     plot: &LinePlot,
-    log_x: bool,
-    log_y: bool,
+    (log_x, log_y): (bool, bool),
     x_name: &str,
+    overlay: &[(String, Vec<[f64; 2]>)],
 ) -> (Option<u64>, egui::Rect) {
     let labels = plot.x_labels.clone();
     let log_x = log_x && labels.is_none();
@@ -111,6 +112,17 @@ pub fn lines(
                     .color(colour)
                     .radius(3.5)
                     .shape(MarkerShape::Circle),
+            );
+        }
+        for (i, (name, points)) in overlay.iter().enumerate() {
+            let colour = SERIES_COLOURS[i % SERIES_COLOURS.len()];
+            let pts: Vec<[f64; 2]> =
+                points.iter().map(|[x, y]| [to_axis(*x, log_x), to_axis(*y, log_y)]).collect();
+            plot_ui.add(
+                Line::new(name, PlotPoints::new(pts))
+                    .color(colour)
+                    .width(1.5)
+                    .style(egui_plot::LineStyle::dashed_dense()),
             );
         }
     });

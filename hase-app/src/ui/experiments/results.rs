@@ -33,6 +33,7 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
         .strong(),
     );
     controls(ui, view, &results);
+    super::fit_panel::show(ui, view, &results, cx);
     let set = view.plotted_set();
     let available = ui.available_height();
     let plot_height = (available * 0.58).max(200.0);
@@ -63,13 +64,14 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
         },
         Ok(set) => match lines(set, &view.plot) {
             Ok(plot) => {
+                let overlay = super::fit_panel::overlay(view, &results, set, &plot);
                 let (clicked, rect) = draw::lines(
                     ui,
                     "experiment-lines",
                     &plot,
-                    view.plot.log_x,
-                    view.plot.log_y,
+                    (view.plot.log_x, view.plot.log_y),
                     &view.plot.x,
+                    &overlay,
                 );
                 (open, view.plot_rect) = (clicked, Some([rect.min.x, rect.min.y, rect.max.x, rect.max.y]));
                 export_csv = Some(lines_csv(&plot));

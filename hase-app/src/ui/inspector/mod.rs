@@ -28,6 +28,8 @@ pub struct Inspector {
     name_error: Option<String>,
     /// The workload and run-settings editor (shown when nothing is selected).
     pub workload: workload::WorkloadEditor,
+    /// "Check levels" was pressed (taken by the app).
+    pub check_levels: bool,
 }
 
 impl Inspector {
@@ -137,7 +139,7 @@ impl Inspector {
         }
         if same_type && first_type.is_compound() {
             ui.add_space(6.0);
-            Self::level(ui, editor, &names, &first_type);
+            self.check_levels |= Self::level(ui, editor, &names, &first_type);
         }
         ui.add_space(8.0);
         ui.separator();
@@ -168,10 +170,11 @@ impl Inspector {
         }
     }
 
-    fn level(ui: &mut Ui, editor: &mut Editor, names: &[String], ty: &EntityType) {
+    /// The abstraction level of compounds; returns true when "Check levels" was pressed.
+    fn level(ui: &mut Ui, editor: &mut Editor, names: &[String], ty: &EntityType) -> bool {
         let net = editor.current_net();
         let Some(network) = editor.doc.network(&net) else {
-            return;
+            return false;
         };
         let levels: Vec<AbstractionLevel> =
             names.iter().filter_map(|n| network.instances.get(n).map(|i| i.level)).collect();
@@ -206,9 +209,23 @@ impl Inspector {
                 commands,
             });
         }
-        if names.len() == 1 && ui.button("Open inner network").clicked() {
-            editor.open_compound(&names[0]);
+        let mut check = false;
+        if names.len() == 1 {
+            ui.horizontal(|ui| {
+                if ui.button("Open inner network").clicked() {
+                    editor.open_compound(&names[0]);
+                }
+                check = ui
+                    .add_enabled(ty.behaviour.is_some(), egui::Button::new("Check levels"))
+                    .on_hover_text(
+                        "Run the design with this compound detailed, then behavioural, on the same \
+                         workload, and compare the makespans and message latencies",
+                    )
+                    .on_disabled_hover_text(format!("`{}` has no behavioural model", ty.name))
+                    .clicked();
+            });
         }
+        check
     }
 
     fn link(&mut self, ui: &mut Ui, editor: &mut Editor, palette: &Palette) {

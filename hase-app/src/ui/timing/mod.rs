@@ -2,8 +2,10 @@
 //! hierarchy, on a zoomable time axis with O and X cursors, named markers, message arrows, hover
 //! details, the O–X figures and PNG/CSV export. Two diagrams (a comparison) share the view and the
 //! cursors. The maths lives in [`view`], [`ticks`], [`lod`], [`cursors`], [`rows`] and
-//! [`figures`]; painting in [`draw`]; pointer and keys in [`input`]; the bar above in [`panel`].
+//! [`figures`]; painting in [`draw`]; pointer and keys in [`input`]; the bar above in [`panel`];
+//! the phase bands and a comparison's difference mode in [`analysis`].
 
+pub mod analysis;
 pub mod cursors;
 pub mod draw;
 pub mod export;
@@ -20,6 +22,7 @@ use std::collections::BTreeSet;
 
 use egui::{Rect, Ui, pos2, vec2};
 
+use crate::analysis::difference::Computed;
 use crate::replay::Replay;
 use crate::replay::markers::Marker;
 use crate::theme::{Palette, ReplayColours};
@@ -87,6 +90,8 @@ pub struct TimingState {
     pub last_selected: Vec<String>,
     /// O–X figures of the last frame, reused while nothing they depend on changes.
     pub figures_cache: Option<FiguresCache>,
+    /// Phase bands and the difference mode.
+    pub analysis: hase_editor::analysis::TimingAnalysis,
 }
 
 /// O–X figures computed for a cursor interval and a set of rows.
@@ -107,6 +112,9 @@ pub struct Diagram<'a> {
     pub title: Option<String>,
     /// Paths of the entities selected on the canvas.
     pub selected: Vec<String>,
+    /// The run's id and its trace (the records of a loaded file, or only the header of a run,
+    /// whose records are rebuilt from the replay): what phases and differences are found in.
+    pub source: Option<(u64, &'a hase_engine::trace::Trace)>,
 }
 
 /// What the timing tab shows this frame, besides the state it keeps between frames.
@@ -180,6 +188,7 @@ impl Default for TimingState {
             highlighted: Vec::new(),
             last_selected: Vec::new(),
             figures_cache: None,
+            analysis: hase_editor::analysis::TimingAnalysis::default(),
         }
     }
 }
@@ -248,8 +257,11 @@ pub fn show(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>) -> Out
     }
     let end = diagrams.iter().map(|d| d.replay.end.0).max().unwrap_or(0);
     panel::bar(ui, state, cx, end, &mut out);
+    let difference = analysis::difference_bar(ui, state, cx);
     let all = ui.available_rect_before_wrap();
-    let table_width = if state.table && state.cursors.interval().is_some() {
+    let table_width = if difference.is_some() {
+        380.0_f32.min(all.width() * 0.45)
+    } else if state.table && state.cursors.interval().is_some() {
         330.0_f32.min(all.width() * 0.4)
     } else {
         0.0
@@ -264,12 +276,15 @@ pub fn show(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>) -> Out
         state.scroll = 0.0;
     }
     state.view.clamp(end, state.bars_width);
+    if let Some(c) = &difference {
+        analysis::go_to_focus(state, c, diagrams, end);
+    }
     let each = area.height() / diagrams.len() as f32;
     let mut drawn = 0;
     for i in 0..diagrams.len() {
         let rect =
             Rect::from_min_size(pos2(area.min.x, area.min.y + i as f32 * each), vec2(area.width(), each));
-        drawn += diagram(ui, state, cx, i, rect, end, &mut out);
+        drawn += diagram(ui, state, cx, (i, difference.as_deref()), rect, end, &mut out);
     }
     state.drawn_marks = drawn;
     if cx.stale {
@@ -278,18 +293,22 @@ pub fn show(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>) -> Out
     }
     if table_width > 0.0 {
         let table = Rect::from_min_max(pos2(area.max.x + 6.0, all.min.y), all.max);
-        panel::figures_table(ui, state, diagrams, table, &mut out);
+        match &difference {
+            Some(c) => analysis::difference_table(ui, state, c, table, cx.palette),
+            None => panel::figures_table(ui, state, diagrams, table, &mut out),
+        }
     }
     ui.allocate_rect(all, egui::Sense::hover());
     out
 }
 
-/// Diagram `index`: title, labels, ruler and bars with their interaction. Returns marks drawn.
+/// Diagram `index`: title, labels, ruler and bars with their interaction, the phase bands and
+/// the differences with the other diagram (`difference`, when shown). Returns marks drawn.
 fn diagram(
     ui: &mut Ui,
     state: &mut TimingState,
     cx: &TimingContext<'_>,
-    index: usize,
+    (index, difference): (usize, Option<&Computed>),
     rect: Rect,
     end: u64,
     out: &mut Outcome,
@@ -310,7 +329,10 @@ fn diagram(
     let ruler = Rect::from_min_max(pos2(rect.min.x + LABEL_WIDTH, top), pos2(rect.max.x, top + RULER_HEIGHT));
     let bars = Rect::from_min_max(pos2(ruler.min.x, ruler.max.y), pos2(rect.max.x, rect.max.y - 2.0));
     let labels = Rect::from_min_max(pos2(rect.min.x, bars.min.y), pos2(bars.min.x, bars.max.y));
-    let shown = state.rows_of(d.replay);
+    let mut shown = state.rows_of(d.replay);
+    if let Some(c) = difference {
+        analysis::align_rows(state, c, cx.diagrams, index, &mut shown);
+    }
     let content = shown.len() as f32 * draw::ROW_HEIGHT;
     let g = Geometry { ruler, bars, scroll: state.scroll.clamp(0.0, (content - bars.height()).max(0.0)) };
     let selected_rows: Vec<usize> = shown
@@ -351,5 +373,12 @@ fn diagram(
         colours,
         palette,
     };
-    draw::paint(painter, &scene, &g)
+    let marks = draw::paint(painter, &scene, &g);
+    if let Some(c) = difference {
+        analysis::paint_differences(ui.painter(), c, cx, (index, &shown), &g, state);
+    }
+    if state.analysis.bands.shown {
+        analysis::phase_bands(ui, state, d, index, &g);
+    }
+    marks
 }

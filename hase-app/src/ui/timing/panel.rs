@@ -71,6 +71,7 @@ pub fn bar(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>, end: u6
         );
         ui.checkbox(&mut state.table, "O–X figures")
             .on_hover_text("Time per state and messages between O and X");
+        super::analysis::toggles(ui, state, cx);
         ui.separator();
         if ui.button("+ Marker").on_hover_text("Add a named marker at O, or at the animator's time").clicked()
         {

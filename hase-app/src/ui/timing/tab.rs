@@ -39,6 +39,7 @@ pub fn show_tab(
                             crate::ui::time_text::figure(hase_engine::time::SimTime(run.stats.makespan_ps))
                         )),
                         selected: selected_paths(&side.editor),
+                        source: Some((run.id, &run.trace)),
                     })
                 })
                 .collect(),
@@ -46,7 +47,13 @@ pub fn show_tab(
         ),
         None => match &session.current {
             Some(run) => {
-                (vec![Diagram { replay: &run.replay, title: None, selected: selected_paths(editor) }], run.id)
+                let diagram = Diagram {
+                    replay: &run.replay,
+                    title: None,
+                    selected: selected_paths(editor),
+                    source: Some((run.id, &run.trace)),
+                };
+                (vec![diagram], run.id)
             }
             None => (Vec::new(), 0),
         },
