@@ -257,7 +257,8 @@ impl Tasks {
     /// Read a project file off the UI thread.
     pub fn open_project(&self, path: PathBuf) {
         self.spawn("open", move || {
-            let result = hase_engine::model::load_project(&path).map(Box::new).map_err(|e| e.to_string());
+            let result =
+                hase_library::generated::load_project(&path).map(Box::new).map_err(|e| e.to_string());
             TaskOutput::ProjectOpened { path, result }
         });
     }
@@ -286,7 +287,7 @@ impl Tasks {
     /// Write a project file off the UI thread.
     pub fn save_project(&self, project: Project, path: PathBuf, revision: u64) {
         self.spawn("save", move || {
-            let result = hase_engine::model::save_project(&project, &path).map_err(|e| e.to_string());
+            let result = hase_library::generated::save_project(&project, &path).map_err(|e| e.to_string());
             TaskOutput::ProjectSaved { path, revision, result }
         });
     }

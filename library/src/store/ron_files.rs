@@ -4,7 +4,9 @@
 
 use std::path::Path;
 
-use hase_engine::model::{Project, load_project, write_atomic};
+use hase_engine::model::{Project, write_atomic};
+
+use crate::generated::load_project;
 
 use super::error::StoreError;
 use super::projects::{ProjectStore, VersionInfo};
