@@ -60,7 +60,7 @@ fn without_a_desktop_portal_the_in_app_dialog_takes_over() {
     let written = dir.path().join(format!("{name}.ron"));
     wait_for(&mut h, "the export", |_| written.exists());
     assert!(!h.state().files.is_open());
-    assert_eq!(hase_engine::model::load_project(&written).unwrap(), h.state().editor.doc.project);
+    assert_eq!(hase_library::generated::load_project(&written).unwrap(), h.state().editor.doc.project);
 
     // From now on the in-app dialog opens straight away, without telling again.
     menu(&mut h, "File", "Import");

@@ -172,6 +172,7 @@ impl Builder<'_> {
                         params.insert(&def.name, v.clone());
                     }
                 }
+                params.shrink_to_fit();
                 let ports: Vec<FlatPort> = ty
                     .concrete_ports(&inst.params)
                     .into_iter()
