@@ -70,6 +70,9 @@ pub enum Problem {
     TooDeep,
     /// An instance name longer than [`MAX_PATH_BYTES`].
     NameTooLong(usize),
+    /// The network is still a generator recipe (`Project::network_from_recipe`): it must be
+    /// expanded (`hase_templates::expand`) before it can be checked or elaborated.
+    NotExpanded,
 }
 
 /// One problem at one place.
@@ -118,6 +121,9 @@ impl fmt::Display for ValidationError {
             }
             Problem::TooDeep => {
                 write!(f, "{p}: compound types nest deeper than the limit of {MAX_NESTING_DEPTH} levels")
+            }
+            Problem::NotExpanded => {
+                write!(f, "{p}: the network is a generator recipe that has not been expanded")
             }
             Problem::NameTooLong(n) => {
                 write!(
@@ -179,6 +185,10 @@ pub fn link_problem(a: &ConcretePort, b: &ConcretePort, there: &str) -> Option<P
 /// Validate a whole project. Compound types are checked once, at the first instance that uses them.
 pub fn validate_project(project: &Project, registry: &TypeRegistry) -> Result<(), ValidationErrors> {
     let mut v = Validator { registry, errors: Vec::new(), checked_types: BTreeSet::new(), stack: Vec::new() };
+    if project.network_from_recipe {
+        v.push(project.name.clone(), Problem::NotExpanded);
+        return Err(ValidationErrors(v.errors));
+    }
     v.network(&project.network, "");
     if v.errors.is_empty() {
         let entities = size::flat_entity_count(&project.network, registry);

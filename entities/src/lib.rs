@@ -12,4 +12,5 @@ pub mod placement;
 pub mod processor;
 pub mod router;
 pub mod store;
+pub mod vecmap;
 pub mod workload;

@@ -67,7 +67,7 @@ fn without_a_desktop_portal_the_in_app_dialog_takes_over() {
     assert!(!h.state().files.is_open());
     let told_without_dialog = h.query_all_by_label_contains("No desktop file dialog answered").count();
     assert_eq!(told_with_dialog, told_without_dialog + 1, "the notice is shown in the dialog");
-    assert_eq!(hase_engine::model::load_project(&written).unwrap(), h.state().editor.doc.project);
+    assert_eq!(hase_library::generated::load_project(&written).unwrap(), h.state().editor.doc.project);
 
     // From now on the in-app dialog opens straight away, without telling again.
     menu(&mut h, "File", "Import");

@@ -173,7 +173,7 @@ fn a_database_in_use_is_explained_and_ron_files_still_work() {
     add_processor(&mut h, "extra0");
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     wait_for(&mut h, "the RON save", |app| !app.editor.is_dirty());
-    let saved = hase_engine::model::load_project(&path).unwrap();
+    let saved = hase_library::generated::load_project(&path).unwrap();
     assert_eq!(saved, h.state().editor.doc.project);
 }
 
@@ -194,7 +194,7 @@ fn export_then_import_ron_through_the_file_dialogs() {
     h.state_mut().task_finished(&ctx, chosen(purpose, &file));
     let written = file.with_extension("ron");
     wait_for(&mut h, "the export", |_| written.exists());
-    let exported = hase_engine::model::load_project(&written).unwrap();
+    let exported = hase_library::generated::load_project(&written).unwrap();
     assert_eq!(exported, h.state().editor.doc.project);
 
     // Edit the file outside, then import it: stored in the library and opened.

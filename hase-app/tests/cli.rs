@@ -55,7 +55,7 @@ fn new_validate_run_and_inspect_a_trace() {
     assert!(out.status.success(), "{:?}", text(&out));
     assert!(text(&out).1.contains("9 switches, 9 processors"), "{:?}", text(&out));
     // Rates are decimal: 10 Gbit/s is 1.25e9 B/s on every link.
-    let saved = hase_engine::model::load_project(&project).unwrap();
+    let saved = hase_library::generated::load_project(&project).unwrap();
     assert!(saved.network.links.iter().all(|l| l.bandwidth_bytes_per_s == 1_250_000_000));
 
     let out = hase(&["validate", p(&project)]);
@@ -662,7 +662,7 @@ fn pgft_and_dragonfly_templates_with_their_routing_choices_and_host_links() {
     ]);
     assert!(out.status.success(), "{:?}", text(&out));
     assert!(text(&out).1.contains("6 switches, 16 processors, 32 links"), "{:?}", text(&out));
-    let saved = hase_engine::model::load_project(&pgft).unwrap();
+    let saved = hase_library::generated::load_project(&pgft).unwrap();
     assert!(matches!(
         saved.network.routing,
         hase_engine::model::Routing::Pgft {
@@ -691,7 +691,7 @@ fn pgft_and_dragonfly_templates_with_their_routing_choices_and_host_links() {
         p(&torus),
     ]);
     assert!(out.status.success(), "{:?}", text(&out));
-    let saved = hase_engine::model::load_project(&torus).unwrap();
+    let saved = hase_library::generated::load_project(&torus).unwrap();
     let (hosts, routers): (Vec<_>, Vec<_>) = saved
         .network
         .links
@@ -716,7 +716,7 @@ fn pgft_and_dragonfly_templates_with_their_routing_choices_and_host_links() {
         p(&torus),
     ]);
     assert!(out.status.success(), "{:?}", text(&out));
-    let saved = hase_engine::model::load_project(&torus).unwrap();
+    let saved = hase_library::generated::load_project(&torus).unwrap();
     let host = saved.network.links.iter().find(|l| l.a.instance == "p0" || l.b.instance == "p0").unwrap();
     assert_eq!((host.latency.as_ps(), host.bandwidth_bytes_per_s), (5_000, 1_250_000_000));
 

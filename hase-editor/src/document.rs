@@ -36,7 +36,16 @@ const AUTO_SPACING: f32 = 140.0;
 impl Document {
     /// Wrap a project; instances without a position get one on a grid so that every instance of
     /// every network has a position (an invariant the commands keep).
-    pub fn new(mut project: Project, builtins: TypeRegistry) -> Self {
+    /// A project stored as its generator recipe is expanded first (the file loaders already do;
+    /// a recipe that does not expand stays as it is, and running it reports why).
+    pub fn new(project: Project, builtins: TypeRegistry) -> Self {
+        let mut project = if project.network_from_recipe {
+            let origin = project.name.clone();
+            let kept = project.clone();
+            hase_library::generated::expand(project, &origin).unwrap_or(kept)
+        } else {
+            project
+        };
         place_missing(&project.network, &mut project.layout.top);
         let type_names: Vec<String> = project.types.keys().cloned().collect();
         for name in type_names {

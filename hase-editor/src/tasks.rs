@@ -257,7 +257,8 @@ impl Tasks {
     /// Read a project file off the UI thread.
     pub fn open_project(&self, path: PathBuf) {
         self.spawn("open", move || {
-            let result = hase_engine::model::load_project(&path).map(Box::new).map_err(|e| e.to_string());
+            let result =
+                hase_library::generated::load_project(&path).map(Box::new).map_err(|e| e.to_string());
             TaskOutput::ProjectOpened { path, result }
         });
     }
@@ -286,7 +287,7 @@ impl Tasks {
     /// Write a project file off the UI thread.
     pub fn save_project(&self, project: Project, path: PathBuf, revision: u64) {
         self.spawn("save", move || {
-            let result = hase_engine::model::save_project(&project, &path).map_err(|e| e.to_string());
+            let result = hase_library::generated::save_project(&project, &path).map_err(|e| e.to_string());
             TaskOutput::ProjectSaved { path, revision, result }
         });
     }
@@ -330,6 +331,57 @@ mod tests {
         let TaskOutput::ProjectOpened { result, .. } = wait(&tasks) else { panic!() };
         assert_eq!(*result.unwrap(), demo_project());
         assert_eq!(tasks.running(), 0);
+    }
+
+    #[test]
+    fn a_generated_network_saves_as_its_recipe_and_keeps_hand_edits() {
+        use hase_engine::model::{ParamValue, Project};
+        use hase_templates::{ProjectForm, TemplateSpec, Topology, template_project};
+
+        use crate::command::{Command, apply};
+        use crate::document::{Document, NetworkId};
+
+        let spec = TemplateSpec::new(Topology::Torus2D { x: 8, y: 8 });
+        let registry = hase_entities::catalogue::builtin_registry();
+        let generated = template_project(&spec, &registry, "torus", &ProjectForm::Flat).unwrap();
+        let tasks = Tasks::default();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("torus.ron");
+        let save_and_open = |project: Project| -> (String, Project) {
+            tasks.save_project(project, path.clone(), 1);
+            let TaskOutput::ProjectSaved { result, .. } = wait(&tasks) else { panic!() };
+            result.unwrap();
+            let text = std::fs::read_to_string(&path).unwrap();
+            tasks.open_project(path.clone());
+            let TaskOutput::ProjectOpened { result, .. } = wait(&tasks) else { panic!() };
+            (text, *result.unwrap())
+        };
+        let (text, opened) = save_and_open(generated.clone());
+        assert!(text.contains("network_from_recipe: true") && text.len() < 2_000, "{text}");
+        assert_eq!(opened, generated, "the editor opens the network expanded");
+        // A parameter edited in the editor is saved as a per-position override and comes back.
+        let mut doc = Document::with_builtins(opened);
+        let value = Some(ParamValue::Int(128));
+        let edit = Command::SetParam {
+            net: NetworkId::Top,
+            instance: "p9".into(),
+            param: "max_packet".into(),
+            value,
+        };
+        apply(&mut doc, edit).unwrap();
+        let (text, opened) = save_and_open(doc.project.clone());
+        assert!(text.contains("network_from_recipe: true") && text.contains("\"p9\""), "{text}");
+        assert_eq!(opened.network, doc.project.network, "the edit survives saving");
+        // Removing an instance is no override: the network is written in full, nothing is lost.
+        let mut doc = Document::with_builtins(opened);
+        apply(&mut doc, Command::RemoveInstance { net: NetworkId::Top, name: "p3".into() }).unwrap();
+        let (text, opened) = save_and_open(doc.project.clone());
+        assert!(!text.contains("network_from_recipe"), "stored in full");
+        assert!(!opened.network.instances.contains_key("p3"));
+        assert_eq!(opened.network, doc.project.network);
+        // A document made straight from the recipe form expands it.
+        let compact = hase_library::generated::compact(&generated).unwrap();
+        assert_eq!(Document::with_builtins(compact).project, generated);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! hase-library: the catalogue of entity types, templates, programs and data sheets; running projects
 //! (validate → elaborate → build → simulate → trace + statistics); `--set` overrides; the example
-//! projects; parameter-sweep experiments; and persistence of projects and experiments in a sled
+//! projects; generated networks stored as their recipe; parameter-sweep experiments; and persistence of projects and experiments in a sled
 //! store.
 
 pub mod catalogue;
@@ -9,6 +9,7 @@ pub mod datasheet;
 pub mod examples;
 pub mod experiment;
 pub mod fit;
+pub mod generated;
 pub mod import;
 pub mod mpi;
 pub mod overrides;

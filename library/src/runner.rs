@@ -2,13 +2,14 @@
 //! requested trace output, and return the outcome, statistics, fingerprint and (optionally) the trace.
 //! The CLI, the GUI's worker thread, the tests and parameter sweeps all run projects through here.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use hase_engine::elaborate::{ElabError, FlatModel, elaborate};
 use hase_engine::kernel::{BuildError, Progress, RunControl, RunOutcome, SimConfig, Simulation};
-use hase_engine::model::{ParamDisplay, Project};
+use hase_engine::model::{ParamDisplay, Project, ProjectFileError};
 use hase_engine::stats::RunStats;
 use hase_engine::time::SimTime;
 use hase_engine::trace::{
@@ -111,11 +112,25 @@ pub enum RunError {
     /// An option is out of range.
     #[error("{0}")]
     Option(String),
+    /// The network is stored as a generator recipe that does not expand.
+    #[error(transparent)]
+    Generator(#[from] ProjectFileError),
+}
+
+/// `project` with its network expanded if it is stored as its generator recipe (see
+/// [`crate::generated`]); borrowed as it is otherwise.
+fn expanded(project: &Project) -> Result<Cow<'_, Project>, RunError> {
+    if project.network_from_recipe {
+        Ok(Cow::Owned(crate::generated::expand(project.clone(), &project.name)?))
+    } else {
+        Ok(Cow::Borrowed(project))
+    }
 }
 
 /// Elaborate `project` into its flat model (validating it).
 pub fn elaborate_project(project: &Project) -> Result<FlatModel, RunError> {
-    Ok(elaborate(project, &registry_for(project))?)
+    let project = expanded(project)?;
+    Ok(elaborate(&project, &registry_for(&project))?)
 }
 
 /// What [`check_project`] found: the flat model and how many MPI ranks the workload runs.
@@ -131,8 +146,9 @@ pub struct Checked {
 /// time-independent trace); relative paths are resolved against `base_dir`. Workload file errors
 /// name the file and line.
 pub fn check_project(project: &Project, base_dir: &Path) -> Result<Checked, RunError> {
-    let registry = registry_for(project);
-    let model = elaborate(project, &registry)?;
+    let project = expanded(project)?;
+    let registry = registry_for(&project);
+    let model = elaborate(&project, &registry)?;
     let built = build_behaviours(&BuildInputs {
         model: &model,
         registry: &registry,
@@ -162,8 +178,9 @@ pub fn run_project_into(
     sink: Option<Box<dyn TraceSink>>,
     mut progress: impl FnMut(Progress),
 ) -> Result<RunResult, RunError> {
-    let registry = registry_for(project);
-    let model = Arc::new(elaborate(project, &registry)?);
+    let project = expanded(project)?;
+    let registry = registry_for(&project);
+    let model = Arc::new(elaborate(&project, &registry)?);
     let built = build_behaviours(&BuildInputs {
         model: &model,
         registry: &registry,
@@ -180,6 +197,12 @@ pub fn run_project_into(
     let level =
         TraceLevel::new(options.level.unwrap_or(project.settings.trace_level)).map_err(RunError::Option)?;
     let seed = options.seed.unwrap_or(project.settings.seed);
+    let until = options.until.or(project.settings.until);
+    let live_values = options.live_values.unwrap_or_else(|| displays_live_values(&project));
+    // The document is not needed while the kernel runs (an expanded recipe can be most of the
+    // memory before elaboration).
+    drop(project);
+    drop(registry);
     let memory = Arc::new(Mutex::new(MemorySink::default()));
     let fingerprint = Arc::new(Mutex::new(FingerprintSink::new()));
     let mut sinks: Vec<Box<dyn TraceSink>> = Vec::new();
@@ -194,11 +217,10 @@ pub fn run_project_into(
     sinks.extend(sink);
     let sink: Option<Box<dyn TraceSink>> =
         if sinks.is_empty() { None } else { Some(Box::new(TeeSink(sinks))) };
-    let live_values = options.live_values.unwrap_or_else(|| displays_live_values(project));
     let config = SimConfig { seed, level, sink, live_values };
     let mut sim = Simulation::with_store(model.clone(), built.behaviours, config)?;
     let control = RunControl {
-        until: options.until.or(project.settings.until),
+        until,
         cancel: options.cancel.as_deref(),
         progress: Some(&mut progress),
         check_every: if options.progress_every == 0 { 65_536 } else { options.progress_every },

@@ -9,11 +9,14 @@
 //!   stand where processors attach and whose behavioural level is the network model;
 //!   [`template_project`]: a whole project in either form; [`compatible_components`]: which types
 //!   of a registry fit a topology's positions; [`regenerate`]: a project's network again from the
-//!   generator recipe it recorded, with other dimensions or another topology.
+//!   generator recipe it recorded, with other dimensions or another topology; [`expand`] and
+//!   [`compact`]: a project whose network is stored as its recipe (with per-position overrides)
+//!   and back.
 
 mod build;
 mod cube;
 mod dragonfly;
+mod generated;
 mod grid;
 mod omega;
 mod pgft;
@@ -29,6 +32,7 @@ mod tree;
 mod checks;
 
 pub use build::{Generated, generate, generate_compound};
+pub use generated::{compact, expand};
 pub use project::{FABRIC, ProjectForm, template_project};
 pub use recipe::regenerate;
 pub use slot::{Compatible, compatible_components};

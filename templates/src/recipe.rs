@@ -35,6 +35,7 @@ impl TemplateSpec {
                 ProjectForm::Flat => None,
                 ProjectForm::Compound { type_name } => Some(type_name.clone()),
             },
+            overrides: std::collections::BTreeMap::new(),
         }
     }
 
@@ -64,7 +65,9 @@ impl TemplateSpec {
 /// another topology). The new network, its layout and its generated compound type replace the old
 /// ones; the name, description, workload, run settings and every other project type are kept. A
 /// compound type that carried the old topology's default name (`FatTree_k2_n3`) takes the new
-/// topology's; a name the user chose stays. The result records the recipe it was made from.
+/// topology's; a name the user chose stays. The recipe's per-position overrides are applied where
+/// the new network has the position (the others are dropped from the result's recipe). The result
+/// records the recipe it was made from.
 pub fn regenerate(
     project: &Project,
     recipe: &GeneratorRecipe,
@@ -95,6 +98,10 @@ pub fn regenerate(
     fresh.workload = project.workload.clone();
     fresh.settings = project.settings.clone();
     fresh.schema_version = project.schema_version;
+    if let Some(generator) = &mut fresh.generator {
+        generator.overrides.clone_from(&recipe.overrides);
+    }
+    crate::generated::apply_overrides(&mut fresh, false)?;
     Ok(fresh)
 }
 

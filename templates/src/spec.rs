@@ -88,6 +88,19 @@ impl TemplateSpec {
 /// parameter at fault.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TemplateError {
+    /// A project said its network is stored as its generator recipe but has no recipe.
+    #[error("the project's network is stored as a generator recipe, but the project has none")]
+    NoRecipe,
+    /// A per-position override of a recipe names a position the generated network does not have.
+    #[error(
+        "the generator recipe overrides parameters of `{position}`, which template {template} does not make"
+    )]
+    UnknownPosition {
+        /// The override's key (`p3`, `fabric/r1_2`).
+        position: String,
+        /// Template name.
+        template: String,
+    },
     /// No template has this name.
     #[error("unknown template `{name}`; templates are: {known}")]
     UnknownTemplate {

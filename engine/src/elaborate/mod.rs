@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::limits::{MAX_ENTITIES, MAX_NESTING_DEPTH};
-use crate::model::{AbstractionLevel, EntityType, Network, ParamValue, PortRef, Project, TypeRegistry};
+use crate::model::{AbstractionLevel, Network, ParamValue, PortRef, Project, TypeRegistry};
 use crate::validate::{ValidationErrors, join_path, validate_project};
 
 /// Why elaboration failed.
@@ -90,13 +90,6 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
-    fn ty(&self, name: &str, path: &str) -> Result<&EntityType, ElabError> {
-        self.registry.get(name).ok_or_else(|| ElabError::At {
-            path: path.to_string(),
-            message: format!("unknown type `{name}`"),
-        })
-    }
-
     /// Flatten `net`; returns where each instance port of this network ends up.
     fn network(
         &mut self,
@@ -108,7 +101,13 @@ impl Builder<'_> {
         let mut ends: BTreeMap<PortRef, Endpoint> = BTreeMap::new();
         for (name, inst) in &net.instances {
             let path = join_path(prefix, name);
-            let ty = self.ty(&inst.type_name, &path)?.clone();
+            // Borrowed from the registry, not cloned: a type's ports, parameters and inner network
+            // were copied once per instance before (most of elaboration's allocations).
+            let registry = self.registry;
+            let ty = registry.get(&inst.type_name).ok_or_else(|| ElabError::At {
+                path: path.clone(),
+                message: format!("unknown type `{}`", inst.type_name),
+            })?;
             let detailed =
                 ty.compound.is_some() && (inst.level == AbstractionLevel::Detailed || ty.behaviour.is_none());
             if detailed {
@@ -172,6 +171,7 @@ impl Builder<'_> {
                         params.insert(&def.name, v.clone());
                     }
                 }
+                params.shrink_to_fit();
                 let ports: Vec<FlatPort> = ty
                     .concrete_ports(&inst.params)
                     .into_iter()

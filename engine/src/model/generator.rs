@@ -3,8 +3,13 @@
 //! topology. Plain data: the engine does not know the templates; `hase-templates` turns a recipe
 //! into a template request and back, and the library regenerates a project from it.
 //!
-//! A recipe describes the network as it was generated. Edits made by hand afterwards are not in it:
-//! regenerating from the recipe replaces the network (the workload and run settings stay).
+//! A recipe describes the network as it was generated, plus per-position parameter overrides.
+//! A project whose network is exactly its recipe's expansion may store the recipe alone
+//! ([`Project::network_from_recipe`](super::Project::network_from_recipe)): the network is made
+//! again when the project is elaborated or opened, so a 256×256 torus is a file of a few hundred
+//! bytes and an experiment can vary its dimensions. Other hand edits (instances or links added,
+//! moved icons) keep the network stored in full beside the recipe; regenerating from the recipe
+//! with other dimensions replaces such a network (the workload and run settings stay).
 
 use std::collections::BTreeMap;
 
@@ -56,6 +61,12 @@ pub struct GeneratorRecipe {
     /// inside the compound network type of that name, instantiated once as `fabric`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compound: Option<String>,
+    /// Per-position parameter overrides, applied over the generated values: instance name in the
+    /// top-level network (`p3`, `r1_2`), or `fabric/<name>` for a switch inside the generated
+    /// compound type. Hand edits of a generated network's parameters are kept here when the
+    /// project is saved in its recipe form.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub overrides: BTreeMap<String, BTreeMap<String, ParamValue>>,
 }
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
@@ -87,6 +98,7 @@ mod tests {
             up_choice: UpChoice::default(),
             down_choice: DownChoice::default(),
             compound: None,
+            overrides: BTreeMap::new(),
         };
         assert_eq!(recipe.dims_text(), "4x4x2");
     }
@@ -110,7 +122,9 @@ mod tests {
             up_choice: UpChoice::BySource,
             down_choice: DownChoice::default(),
             compound: Some("FatTree_k2_n3".into()),
+            overrides: [("p1".to_string(), [("rank".to_string(), ParamValue::Int(1))].into())].into(),
         });
+        project.network_from_recipe = true;
         let text = project_to_ron(&project).unwrap();
         assert_eq!(project_from_ron(&text, "new.ron").unwrap(), project);
     }

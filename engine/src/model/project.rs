@@ -108,6 +108,17 @@ pub struct Project {
     /// written before recipes existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generator: Option<GeneratorRecipe>,
+    /// True when the network is not stored: it is the expansion of `generator` (with its
+    /// per-position overrides) — the generated instances, links, layout and compound type — made
+    /// when the project is elaborated or opened (`hase_templates::expand`). Until then `network`
+    /// is empty and validation refuses the project ([`Problem::NotExpanded`](crate::validate::Problem)).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub network_from_recipe: bool,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 impl Project {
@@ -124,6 +135,7 @@ impl Project {
             placement: Placement::All,
             settings: RunSettings::default(),
             generator: None,
+            network_from_recipe: false,
         }
     }
 }

@@ -51,6 +51,16 @@ pub enum ProjectFileError {
     /// Serialisation failed (should not happen for valid projects).
     #[error("cannot write project: {0}")]
     Write(String),
+    /// The network is stored as a generator recipe that cannot be expanded (see
+    /// `Project::network_from_recipe`): an unknown template or component, bad dimensions, an
+    /// override of a position the template does not make.
+    #[error("{path}: the network's generator recipe: {message}")]
+    Generator {
+        /// File path.
+        path: String,
+        /// Why the recipe does not expand.
+        message: String,
+    },
 }
 
 /// Only the version field, read first so that a version mismatch is reported before schema errors.

@@ -20,7 +20,7 @@
 //! Sheet mode (a data-sheet network): a message travels whole as one zero-byte packet, a send
 //! completes when the sheet says, and a receive by the sheet's receive rule (`super::sheet`).
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use hase_engine::time::SimTime;
 
@@ -28,6 +28,7 @@ use super::packets::PacketRun;
 use super::sheet::{SheetRecvKind, SheetTiming};
 use crate::message::{Context, Packet, PacketKind};
 use crate::mpi::op::{RecvStatus, Source, TagSel};
+use crate::vecmap::VecMap;
 
 /// Identifies a request of this rank.
 pub type ReqKey = u64;
@@ -128,14 +129,14 @@ pub struct Mpi {
     limits: MpiLimits,
     next_msg: u64,
     next_req: ReqKey,
-    reqs: BTreeMap<ReqKey, Req>,
+    reqs: VecMap<ReqKey, Req>,
     posted: Vec<ReqKey>,
     unexpected: VecDeque<Envelope>,
-    assembling: BTreeMap<(u32, u64), Assembly>,
-    awaiting_cts: BTreeMap<u64, (ReqKey, u32, u64, i32, Context)>,
-    injecting: BTreeMap<u64, (ReqKey, u64)>,
+    assembling: VecMap<(u32, u64), Assembly>,
+    awaiting_cts: VecMap<u64, (ReqKey, u32, u64, i32, Context)>,
+    injecting: VecMap<u64, (ReqKey, u64)>,
     /// Direct rendezvous sends whose data is on its way, by message number.
-    awaiting_fin: BTreeMap<u64, ReqKey>,
+    awaiting_fin: VecMap<u64, ReqKey>,
     sheet: Option<SheetTiming>,
 }
 
@@ -147,13 +148,13 @@ impl Mpi {
             limits,
             next_msg: 0,
             next_req: 0,
-            reqs: BTreeMap::new(),
+            reqs: VecMap::new(),
             posted: Vec::new(),
             unexpected: VecDeque::new(),
-            assembling: BTreeMap::new(),
-            awaiting_cts: BTreeMap::new(),
-            injecting: BTreeMap::new(),
-            awaiting_fin: BTreeMap::new(),
+            assembling: VecMap::new(),
+            awaiting_cts: VecMap::new(),
+            injecting: VecMap::new(),
+            awaiting_fin: VecMap::new(),
             sheet: None,
         }
     }
@@ -345,10 +346,8 @@ impl Mpi {
             r.sheet_rule = sheet_rule;
         }
         let mut effects = Effects::default();
-        let found = {
-            let r = &self.reqs[&req];
-            self.unexpected.iter().position(|e| Self::matches(r, e))
-        };
+        let found =
+            self.reqs.get(&req).and_then(|r| self.unexpected.iter().position(|e| Self::matches(r, e)));
         match found.and_then(|i| self.unexpected.remove(i)) {
             Some(env) => self.bind(req, env, now, &mut effects),
             None => self.posted.push(req),

@@ -100,7 +100,7 @@ impl App {
     pub fn new(options: StartOptions) -> Self {
         let mut load_error = None;
         let (project, file) = match &options.project {
-            Some(path) => match hase_engine::model::load_project(path) {
+            Some(path) => match hase_library::generated::load_project(path) {
                 Ok(p) => (p, Some(path.clone())),
                 Err(e) => {
                     load_error = Some(e.to_string());

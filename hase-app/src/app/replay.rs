@@ -270,7 +270,7 @@ impl App {
             ReplayFile::CompareWith => {
                 self.tasks.spawn("open", move || {
                     let result =
-                        hase_engine::model::load_project(&path).map(Box::new).map_err(|e| e.to_string());
+                        hase_library::generated::load_project(&path).map(Box::new).map_err(|e| e.to_string());
                     TaskOutput::Replay(Box::new(ReplayOutput::CompareProject { path, result }))
                 });
             }

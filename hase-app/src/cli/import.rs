@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use hase_engine::model::save_project;
+use hase_library::generated::save_project;
 use hase_library::import::simgrid::{ImportOptions, MAX_PLATFORM_BYTES, import_simgrid};
 
 use super::placement::PlacementArgs;

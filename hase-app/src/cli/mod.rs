@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Subcommand;
-use hase_engine::model::{Project, load_project};
+use hase_engine::model::Project;
 use hase_engine::time::SimTime;
 use hase_engine::units::{parse_rate, parse_time};
 
@@ -91,7 +91,7 @@ pub fn execute(command: Command) -> ExitCode {
 
 /// Read a project file, with the file named in any error.
 pub fn read_project(path: &Path) -> anyhow::Result<Project> {
-    Ok(load_project(path)?)
+    Ok(hase_library::generated::load_project(path)?)
 }
 
 /// Parse a size in bytes with units for clap (`4K` = 4096), with the engine's units parser.

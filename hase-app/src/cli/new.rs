@@ -8,10 +8,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use clap::Args;
-use hase_engine::model::{DownChoice, Project, UpChoice, Workload, save_project};
+use hase_engine::model::{DownChoice, Project, UpChoice, Workload};
 use hase_engine::time::SimTime;
 use hase_entities::workload::programs;
 use hase_library::catalogue::registry_for;
+use hase_library::generated::save_project;
 use hase_library::runner::base_dir_of;
 use hase_library::workload_trace::use_workload_trace;
 use hase_templates::{LinkParams, ProjectForm, TemplateSpec, Topology, template_project};

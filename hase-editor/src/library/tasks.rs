@@ -195,7 +195,7 @@ impl Tasks {
     pub fn export_ron(&self, project: Project, path: PathBuf) {
         self.library(move || {
             let result =
-                hase_engine::model::save_project(&project, Path::new(&path)).map_err(|e| e.to_string());
+                hase_library::generated::save_project(&project, Path::new(&path)).map_err(|e| e.to_string());
             LibraryOutput::Exported { path, result }
         });
     }

@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::generated::load_project;
 use hase_engine::kernel::Progress;
-use hase_engine::model::load_project;
 
 use super::error::{SpecError, SpecOrigin};
 use super::plan::{ExperimentPlan, freeze_project};

@@ -4,7 +4,9 @@
 
 use std::path::Path;
 
-use hase_engine::model::{Project, SCHEMA_VERSION, project_to_ron, write_atomic};
+use hase_engine::model::{Project, SCHEMA_VERSION, write_atomic};
+
+use crate::generated::project_to_ron;
 use serde::{Deserialize, Serialize};
 
 use super::error::StoreError;

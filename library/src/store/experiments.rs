@@ -10,7 +10,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use hase_engine::model::{Project, project_from_ron, project_to_ron};
+use hase_engine::model::Project;
+
+use crate::generated::{project_from_ron, project_to_ron};
 use sled::Transactional;
 use sled::transaction::ConflictableTransactionError;
 

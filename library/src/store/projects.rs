@@ -8,7 +8,9 @@
 
 use std::path::Path;
 
-use hase_engine::model::{Project, project_from_ron};
+use hase_engine::model::Project;
+
+use crate::generated::project_from_ron;
 
 use super::database::{Database, tree_names};
 use super::error::StoreError;

@@ -4,7 +4,9 @@
 //! recovery record found at start-up means the last session ended with unsaved edits (usually a
 //! crash), and the GUI offers to restore it.
 
-use hase_engine::model::{Project, project_to_ron};
+use hase_engine::model::Project;
+
+use crate::generated::project_to_ron;
 
 use super::error::StoreError;
 use super::projects::{ProjectStore, validate_name};
@@ -74,7 +76,7 @@ impl ProjectStore {
         let (saved_at, based_on_version, ron) = decode_recovery(bytes)
             .ok_or_else(|| self.corrupt(format!("the recovery record of project '{name}' is malformed")))?;
         let origin = format!("{}: project '{name}' autosave", self.db.data_dir().display());
-        let project = hase_engine::model::project_from_ron(ron, &origin)?;
+        let project = crate::generated::project_from_ron(ron, &origin)?;
         Ok(Recovery { name: name.to_string(), saved_at, based_on_version, project })
     }
 }

@@ -4,7 +4,9 @@
 
 use std::path::Path;
 
-use hase_engine::model::{Project, load_project, write_atomic};
+use hase_engine::model::{Project, write_atomic};
+
+use crate::generated::load_project;
 
 use super::error::StoreError;
 use super::projects::{ProjectStore, VersionInfo};
@@ -45,9 +47,11 @@ impl ProjectStore {
 
 #[cfg(test)]
 mod tests {
-    use hase_engine::model::{ProjectFileError, project_to_ron, save_project};
+    use hase_engine::model::{ProjectFileError, save_project};
     use hase_entities::catalogue::builtin_registry;
     use hase_templates::{ProjectForm, TemplateSpec, Topology, template_project};
+
+    use crate::generated::project_to_ron;
 
     use super::*;
 
@@ -59,7 +63,7 @@ mod tests {
     }
 
     #[test]
-    fn export_is_the_engines_ron_byte_for_byte_and_round_trips() {
+    fn export_is_the_stored_ron_byte_for_byte_and_round_trips() {
         let dir = tempfile::tempdir().unwrap();
         let store = ProjectStore::open(&dir.path().join("data")).unwrap();
         let project = torus_project();

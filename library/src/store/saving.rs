@@ -4,7 +4,9 @@
 //! (sled recovers a transaction's writes as one batch), and each is flushed to disk before the
 //! call returns, so a reported success survives a crash.
 
-use hase_engine::model::{Project, project_to_ron};
+use hase_engine::model::Project;
+
+use crate::generated::project_to_ron;
 use sled::Transactional;
 use sled::transaction::ConflictableTransactionError;
 

@@ -15,7 +15,9 @@
 
 use std::path::{Path, PathBuf};
 
-use hase_engine::model::{load_project, project_to_ron, write_atomic};
+use hase_engine::model::write_atomic;
+
+use crate::generated::{load_project, project_to_ron};
 use serde::{Deserialize, Serialize};
 
 use super::SlurmError;
