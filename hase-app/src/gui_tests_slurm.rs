@@ -51,8 +51,9 @@ fn sweep_ready(data: &Path, search_path: &Path) -> Harness<'static, App> {
     h
 }
 
-/// Fill Run on Slurm's dialog (2 points per task, at most 2 tasks at once) and press its button.
-fn run_on_slurm(h: &mut Harness<'_, App>, job_dir: &Path, button: &str) {
+/// Fill Run on Slurm's dialog (2 points per task, at most 2 tasks at once, the tasks running
+/// `binary`, or this build's hase when empty) and press its button.
+fn run_on_slurm(h: &mut Harness<'_, App>, job_dir: &Path, button: &str, binary: &str) {
     h.get_by_label("Run on Slurm…").click();
     settle(h);
     type_into(h, "Job directory", &job_dir.display().to_string());
@@ -61,6 +62,7 @@ fn run_on_slurm(h: &mut Harness<'_, App>, job_dir: &Path, button: &str) {
     type_into(h, "Memory", "1G");
     type_into(h, "Points per task", "2");
     type_into(h, "Throttle", "2");
+    type_into(h, "hase binary", binary);
     assert!(h.query_by_label("6 points, 6 runs in 3 array tasks").is_some());
     h.get_by_label(button).click();
     settle(h);
@@ -104,14 +106,14 @@ fn run_on_slurm_without_sbatch_writes_the_job_directory_and_shows_the_command() 
         (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let mut h = sweep_ready(data.path(), no_sbatch.path());
     let job_dir = work.path().join("job");
-    run_on_slurm(&mut h, &job_dir, "Write job directory");
+    run_on_slurm(&mut h, &job_dir, "Write job directory", "/shared/bin/hase-0.1");
     let script = std::fs::read_to_string(job_dir.join("job.sbatch")).unwrap();
     for line in
         ["#SBATCH --array=0-2%2", "#SBATCH --partition=short", "#SBATCH --time=00:10:00", "#SBATCH --mem=1G"]
     {
         assert!(script.contains(line), "{line} not in\n{script}");
     }
-    assert!(script.contains(&format!("{} sweep --run-task", hase_binary().display())), "{script}");
+    assert!(script.contains("/shared/bin/hase-0.1 sweep --run-task"), "{script}");
     let job = SlurmJob::open(&job_dir).unwrap();
     assert_eq!((job.manifest.points, job.manifest.tasks), (6, 3));
     let command = format!("sbatch --parsable --array=0-2%2 {}/job.sbatch", job.dir.display());
@@ -140,7 +142,7 @@ fn submitted_tasks_run_with_run_task_are_collected_like_a_local_sweep() {
     fake_sbatch(bin.path(), 4242);
     let mut h = sweep_ready(data.path(), bin.path());
     let job_dir = work.path().join("job");
-    run_on_slurm(&mut h, &job_dir, "Write and submit");
+    run_on_slurm(&mut h, &job_dir, "Write and submit", "");
     assert!(h.query_by_label("Submitted job 4242").is_some());
     run_tasks(&job_dir, "4242");
     collect(&mut h, &job_dir);
@@ -178,7 +180,7 @@ fn collect_names_the_missing_run_with_its_task_and_stderr_file() {
     fake_sbatch(bin.path(), 77);
     let mut h = sweep_ready(data.path(), bin.path());
     let job_dir = work.path().join("job");
-    run_on_slurm(&mut h, &job_dir, "Write and submit");
+    run_on_slurm(&mut h, &job_dir, "Write and submit", "");
     run_tasks(&job_dir, "77");
     let job = SlurmJob::open(&job_dir).unwrap();
     // Point 3 is task 1's second point (2 points per task).

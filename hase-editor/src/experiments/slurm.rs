@@ -48,6 +48,8 @@ pub struct SlurmForm {
     pub points_per_task: String,
     /// `--throttle` (empty: no limit).
     pub throttle: String,
+    /// `--hase-binary`: the hase the tasks run, as the cluster's nodes see it (empty: this program).
+    pub hase_binary: String,
 }
 
 impl Default for SlurmForm {
@@ -59,6 +61,7 @@ impl Default for SlurmForm {
             mem: String::new(),
             points_per_task: "1".into(),
             throttle: String::new(),
+            hase_binary: String::new(),
         }
     }
 }
@@ -76,8 +79,14 @@ impl SlurmForm {
             .ok_or_else(|| "Job directory: give a new or empty directory".into())
     }
 
-    /// The settings typed, for tasks running `hase_binary` (with `data_dir` as `--data-dir`).
-    pub fn settings(&self, hase_binary: PathBuf, data_dir: Option<PathBuf>) -> Result<SlurmSettings, String> {
+    /// The settings typed, for tasks running the binary typed, else `this_binary` (with `data_dir`
+    /// as `--data-dir`).
+    pub fn settings(&self, this_binary: PathBuf, data_dir: Option<PathBuf>) -> Result<SlurmSettings, String> {
+        let hase_binary = match optional(&self.hase_binary) {
+            None => this_binary,
+            Some(text) if Path::new(&text).is_absolute() => PathBuf::from(text),
+            Some(text) => return Err(format!("hase binary: “{text}” is not an absolute path")),
+        };
         let points_per_task = match self.points_per_task.trim().parse::<u64>() {
             Ok(k) if k >= 1 => k,
             _ => {

@@ -31,7 +31,7 @@ pub(super) fn show(ctx: &egui::Context, view: &mut ExperimentsView, cx: &Experim
     }
     window
         .open(&mut open)
-        .default_width((screen.width() - 120.0).clamp(360.0, 620.0))
+        .default_width((screen.width() - 160.0).clamp(360.0, 720.0))
         .default_pos(screen.min + egui::vec2(120.0, 110.0))
         .collapsible(false)
         .resizable(true)
@@ -71,6 +71,7 @@ fn submit(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>) 
     field(ui, "Memory", &mut form.mem, "e.g. 2G per task", 160.0);
     field(ui, "Points per task", &mut form.points_per_task, "1", 80.0);
     field(ui, "Throttle", &mut form.throttle, "tasks at once (empty: any)", 160.0);
+    field(ui, "hase binary", &mut form.hase_binary, "as the nodes see it (empty: this program)", wide);
     if let (Some(points), Ok(k)) =
         (view.preview.points, view.slurm.form.points_per_task.trim().parse::<u64>())
         && k > 0
@@ -163,12 +164,13 @@ fn status(ui: &mut Ui, view: &ExperimentsView, palette: &Palette, working: &str)
     }
 }
 
-/// A read-only line that can be selected, with a Copy button.
+/// A command line shown whole (wrapped), selectable, with a Copy button; edits are not kept.
 fn copyable(ui: &mut Ui, name: &str, text: &str) {
     ui.horizontal(|ui| {
         let mut shown = text.to_string();
         let width = (ui.available_width() - 70.0).max(160.0);
-        ui.add(egui::TextEdit::singleline(&mut shown).code_editor().desired_width(width)).on_hover_text(name);
+        ui.add(egui::TextEdit::multiline(&mut shown).code_editor().desired_rows(1).desired_width(width))
+            .on_hover_text(name);
         if ui.button("Copy").on_hover_text("Copy to the clipboard").clicked() {
             ui.ctx().copy_text(text.to_string());
         }
@@ -193,7 +195,7 @@ fn collected(ui: &mut Ui, report: &CollectReport, palette: &Palette) {
     );
     egui::ScrollArea::vertical().max_height(160.0).show(ui, |ui| {
         for line in &report.problems {
-            ui.label(RichText::new(line).monospace().small());
+            ui.label(RichText::new(line).monospace());
         }
     });
     if let Some(line) = &report.resubmit {
