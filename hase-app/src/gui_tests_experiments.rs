@@ -16,7 +16,7 @@ use crate::experiments::plot::{PlotKind, PointSet, lines};
 use crate::gui_tests::{harness_on, settle};
 use crate::library::{LibraryLocation, LibraryStatus};
 
-fn app_in(dir: &std::path::Path) -> App {
+pub(crate) fn app_in(dir: &std::path::Path) -> App {
     let mut app = App::new(StartOptions {
         library: LibraryLocation::Dir(dir.to_path_buf()),
         ..StartOptions::default()
@@ -30,7 +30,7 @@ fn app_in(dir: &std::path::Path) -> App {
     app
 }
 
-fn wait_for(h: &mut Harness<'_, App>, what: &str, done: impl Fn(&App) -> bool) {
+pub(crate) fn wait_for(h: &mut Harness<'_, App>, what: &str, done: impl Fn(&App) -> bool) {
     let start = Instant::now();
     while !done(h.state()) {
         let log = || h.state().editor.log.iter().map(|l| l.text.clone()).collect::<Vec<_>>();
@@ -41,13 +41,13 @@ fn wait_for(h: &mut Harness<'_, App>, what: &str, done: impl Fn(&App) -> bool) {
     settle(h);
 }
 
-fn ready(h: &mut Harness<'_, App>) {
+pub(crate) fn ready(h: &mut Harness<'_, App>) {
     wait_for(h, "the library to open", |a| matches!(a.library.status, LibraryStatus::Open(_)));
     wait_for(h, "the experiment store", |a| a.windows.experiments.store.is_some());
 }
 
 /// Replace the text of the field labelled `label`.
-fn type_into(h: &mut Harness<'_, App>, label: &str, text: &str) {
+pub(crate) fn type_into(h: &mut Harness<'_, App>, label: &str, text: &str) {
     h.get_by_label(label).focus();
     settle(h);
     h.key_press_modifiers(Modifiers::COMMAND, Key::A);
@@ -55,7 +55,7 @@ fn type_into(h: &mut Harness<'_, App>, label: &str, text: &str) {
     settle(h);
 }
 
-fn open_from_menu(h: &mut Harness<'_, App>) {
+pub(crate) fn open_from_menu(h: &mut Harness<'_, App>) {
     h.get_by_label("Simulate").click();
     settle(h);
     h.get_by_label("Experiments…").click();
@@ -63,7 +63,7 @@ fn open_from_menu(h: &mut Harness<'_, App>) {
     assert!(h.state().windows.experiments.open);
 }
 
-fn add_variable(h: &mut Harness<'_, App>, target: &str, values: &str) {
+pub(crate) fn add_variable(h: &mut Harness<'_, App>, target: &str, values: &str) {
     type_into(h, "Filter", target);
     h.get_by_label(&format!("+ {target}")).click();
     settle(h);

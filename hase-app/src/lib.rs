@@ -41,6 +41,8 @@ mod gui_tests_newcomer;
 #[cfg(test)]
 mod gui_tests_sheet;
 #[cfg(test)]
+mod gui_tests_slurm;
+#[cfg(test)]
 mod panel_tests;
 #[cfg(test)]
 mod replay_gui_tests;

@@ -110,7 +110,8 @@ impl FileRequest {
             ExperimentFile::SaveSpec
             | ExperimentFile::LoadSpec
             | ExperimentFile::ExportRon(_)
-            | ExperimentFile::Import => "ron",
+            | ExperimentFile::Import
+            | ExperimentFile::SlurmJob => "ron",
             ExperimentFile::ExportCsv(_) | ExperimentFile::PlotCsv(_) => "csv",
             ExperimentFile::PlotPng => "png",
         };

@@ -37,6 +37,18 @@ impl App {
             }
         }
         let view = &mut self.windows.experiments;
+        if view.slurm.busy() {
+            let notice_before = view.notice.clone();
+            if view.poll_slurm() {
+                ctx.request_repaint_after(std::time::Duration::from_millis(50));
+            } else if view.notice != notice_before
+                && let Some(n) = view.notice.clone()
+            {
+                let level = if n.error { Level::Warning } else { Level::Info };
+                self.editor.log(level, format!("experiments: {}", n.text));
+            }
+        }
+        let view = &mut self.windows.experiments;
         if view.running.is_some() {
             let notice_before = view.notice.clone();
             if view.poll() {
@@ -135,6 +147,12 @@ impl App {
                 let path = if path.extension().is_none() { path.with_extension("png") } else { path };
                 let rect = egui::Rect::from_min_max(egui::pos2(x0, y0), egui::pos2(x1, y1));
                 crate::ui::timing::export::request(ctx, rect, path, Arc::clone(&self.windows.plot_export));
+            }
+            ExperimentFile::SlurmJob => {
+                // The job directory is the one holding the job.ron chosen.
+                let dir = path.parent().map_or(path.clone(), std::path::Path::to_path_buf);
+                view.slurm.collect_dir = dir.display().to_string();
+                view.collect_slurm();
             }
             ExperimentFile::ExportCsv(_) | ExperimentFile::ExportRon(_) | ExperimentFile::Import => {
                 view.store_file_chosen(purpose, &path);

@@ -1,13 +1,14 @@
 //! The experiments view's state, without any GUI (Simulate ▸ Experiments…): the sweep being built
 //! ([`builder`], from the parameters listed by [`targets`]), the sweep running in the background
 //! ([`runner`]), the stored experiments, the results loaded ([`results`]), the plot's and the
-//! table's choices ([`plot`], [`table`]). `hase-app` draws it; every store call and every decision
-//! is made here so that it can be tested without a window.
+//! table's choices ([`plot`], [`table`]), the Slurm dialogs ([`slurm`]). `hase-app` draws it;
+//! every store call and every decision is made here so that it can be tested without a window.
 
 pub mod builder;
 pub mod plot;
 pub mod results;
 pub mod runner;
+pub mod slurm;
 pub mod table;
 pub mod targets;
 
@@ -57,6 +58,8 @@ pub enum ExperimentFile {
     PlotPng,
     /// Save the plotted data as CSV (the text).
     PlotCsv(String),
+    /// A Slurm job directory's `job.ron` (Collect results…).
+    SlurmJob,
 }
 
 /// A message the view shows (and the app logs).
@@ -136,6 +139,8 @@ pub struct ExperimentsView {
     pub plot_rect: Option<[f32; 4]>,
     /// The Results tab's "Fit a formula" panel.
     pub fit: crate::analysis::FitPanel,
+    /// The Slurm dialogs (Run on Slurm…, Collect results…).
+    pub slurm: slurm::SlurmPanel,
 }
 
 impl Default for ExperimentsView {
@@ -165,6 +170,7 @@ impl Default for ExperimentsView {
             metric_text: String::new(),
             plot_rect: None,
             fit: crate::analysis::FitPanel::default(),
+            slurm: slurm::SlurmPanel::default(),
         }
     }
 }

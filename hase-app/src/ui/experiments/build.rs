@@ -243,6 +243,11 @@ fn preview_and_actions(
         },
         RowButton { text: "Load spec…", hint: "Read a spec file into the builder", enabled: true },
         RowButton { text: "Clear", hint: "Start a new sweep", enabled: true },
+        RowButton {
+            text: "Run on Slurm…",
+            hint: "Write a Slurm job directory for this sweep and submit it (or show the sbatch command)",
+            enabled: view.preview.is_ok(),
+        },
     ];
     match action_row(ui, &buttons) {
         Some(0) => {
@@ -255,6 +260,7 @@ fn preview_and_actions(
         Some(1) => ask(view, ExperimentFile::SaveSpec),
         Some(2) => ask(view, ExperimentFile::LoadSpec),
         Some(3) => view.builder = crate::experiments::builder::SweepBuilder::default(),
+        Some(4) => view.open_slurm(crate::experiments::slurm::SlurmDialog::Submit),
         _ => {}
     }
 }

@@ -1,13 +1,15 @@
 //! The experiments window (Simulate ▸ Experiments…): tabs to build a sweep, follow it running,
 //! browse stored experiments and read the results (table and plots). The state is the egui-free
 //! [`ExperimentsView`] of `hase-editor`; these views draw it and change it, and leave requests
-//! (a point to open, a file dialog) in it for the app. Each tab is drawn from one context struct.
+//! (a point to open, a file dialog) in it for the app. Each tab is drawn from one context struct;
+//! the Slurm dialogs (Run on Slurm…, Collect results…) are drawn beside the window.
 
 mod build;
 mod fit_panel;
 mod plot;
 mod results;
 mod run;
+mod slurm;
 mod stored;
 
 use std::path::Path;
@@ -78,6 +80,7 @@ pub fn show(ctx: &egui::Context, view: &mut ExperimentsView, cx: &ExperimentsCon
         .resizable(true)
         .show(ctx, |ui| contents(ui, view, cx));
     view.open &= open;
+    slurm::show(ctx, view, cx);
 }
 
 fn contents(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>) {
@@ -139,5 +142,6 @@ pub fn file_title(file: &ExperimentFile) -> &'static str {
         ExperimentFile::Import => "Import an experiment (RON)",
         ExperimentFile::PlotPng => "Save the plot (PNG)",
         ExperimentFile::PlotCsv(_) => "Save the data (CSV)",
+        ExperimentFile::SlurmJob => "Choose the Slurm job directory's job.ron",
     }
 }

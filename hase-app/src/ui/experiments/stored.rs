@@ -1,15 +1,23 @@
 //! The Stored tab: every experiment in the store (id, name, start, runs stored of planned,
 //! finished or interrupted), and for the one selected: open its results, resume it, rename,
-//! delete, export CSV or RON; import an experiment exported elsewhere.
+//! delete, export CSV or RON; import an experiment exported elsewhere; collect the results of a
+//! Slurm job directory.
 
 use egui::{RichText, Ui};
 
 use super::{ExperimentsContext, RowButton, action_row, ask};
+use crate::experiments::slurm::SlurmDialog;
 use crate::experiments::{ExperimentFile, ExperimentsView};
+
+const COLLECT_HINT: &str = "Gather the results of a Slurm job directory (Run on Slurm…) as an experiment";
 
 pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>) {
     if view.store.is_none() {
         ui.label("No experiment store is open (the project library is not in use).");
+        let buttons = [RowButton { text: "Collect results…", hint: COLLECT_HINT, enabled: true }];
+        if action_row(ui, &buttons) == Some(0) {
+            view.open_slurm(SlurmDialog::Collect);
+        }
         return;
     }
     let mut open = None;
@@ -71,6 +79,7 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
         RowButton { text: "Export RON…", hint: "The whole experiment, to import elsewhere", enabled: some },
         RowButton { text: "Import…", hint: "An experiment exported as RON (gets a new id)", enabled: true },
         RowButton { text: "Refresh", hint: "List the store again", enabled: true },
+        RowButton { text: "Collect results…", hint: COLLECT_HINT, enabled: true },
     ];
     let clicked = action_row(ui, &buttons);
     match (clicked, selected) {
@@ -85,6 +94,7 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
         (Some(5), Some(id)) => ask(view, ExperimentFile::ExportRon(id)),
         (Some(6), _) => ask(view, ExperimentFile::Import),
         (Some(7), _) => view.refresh_list(),
+        (Some(8), _) => view.open_slurm(SlurmDialog::Collect),
         _ => {}
     }
 }

@@ -32,8 +32,8 @@ pub use layout::{SlurmJob, SlurmManifest, SlurmSettings, prepare};
 pub use run_task::{TaskReport, run_task};
 pub use script::job_script;
 pub use submit::{
-    JobStatus, RunState, Submission, SubmitOutcome, job_status, sbatch_on_path, submit, submit_command,
-    submit_command_line, submit_or_show,
+    JobStatus, RunState, Submission, SubmitOutcome, job_status, sbatch_in, sbatch_on_path, submit,
+    submit_command, submit_command_line, submit_or_show, submit_or_show_in,
 };
 pub use tasks::{task_count, task_of_point, task_points};
 

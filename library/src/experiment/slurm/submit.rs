@@ -91,10 +91,17 @@ pub fn submit_command_line(job: &SlurmJob, tasks: Option<&[u64]>) -> String {
     words.join(" ")
 }
 
+/// The `sbatch` found in the directories of `search_path` (a `PATH`-style list), if any.
+pub fn sbatch_in(search_path: &std::ffi::OsStr) -> Option<std::path::PathBuf> {
+    std::env::split_paths(search_path)
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .map(|dir| dir.join("sbatch"))
+        .find(|candidate| candidate.is_file())
+}
+
 /// True when `sbatch` is on the `PATH` (this machine can submit: a login node or a cluster node).
 pub fn sbatch_on_path() -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join("sbatch").is_file()))
+    std::env::var_os("PATH").is_some_and(|paths| sbatch_in(&paths).is_some())
 }
 
 /// What [`submit_or_show`] did.
@@ -109,10 +116,19 @@ pub enum SubmitOutcome {
 /// Submit `job` when `sbatch` is on the `PATH`, else give the line to run on a login node (the
 /// GUI's "Run on Slurm…").
 pub fn submit_or_show(job: &SlurmJob, tasks: Option<&[u64]>) -> Result<SubmitOutcome, SlurmError> {
-    if sbatch_on_path() {
-        submit(job, tasks).map(SubmitOutcome::Submitted)
-    } else {
-        Ok(SubmitOutcome::ShowCommand(submit_command_line(job, tasks)))
+    submit_or_show_in(job, tasks, &std::env::var_os("PATH").unwrap_or_default())
+}
+
+/// [`submit_or_show`] looking for `sbatch` in `search_path` (a `PATH`-style list) rather than the
+/// process's `PATH`; the `sbatch` found there is the one run.
+pub fn submit_or_show_in(
+    job: &SlurmJob,
+    tasks: Option<&[u64]>,
+    search_path: &std::ffi::OsStr,
+) -> Result<SubmitOutcome, SlurmError> {
+    match sbatch_in(search_path) {
+        Some(sbatch) => submit_with(job, tasks, &sbatch).map(SubmitOutcome::Submitted),
+        None => Ok(SubmitOutcome::ShowCommand(submit_command_line(job, tasks))),
     }
 }
 
@@ -129,9 +145,18 @@ pub fn tasks_with_missing_runs(job: &SlurmJob, plan: &ExperimentPlan) -> Vec<u64
 
 /// Submit `tasks` of `job` (all when `None`) with `sbatch` and record the submission.
 pub fn submit(job: &SlurmJob, tasks: Option<&[u64]>) -> Result<Submission, SlurmError> {
+    submit_with(job, tasks, std::path::Path::new("sbatch"))
+}
+
+/// [`submit`] with the `sbatch` program at `sbatch`.
+fn submit_with(
+    job: &SlurmJob,
+    tasks: Option<&[u64]>,
+    sbatch: &std::path::Path,
+) -> Result<Submission, SlurmError> {
     let command = submit_command(job, tasks);
     let shown = command.join(" ");
-    let output = Command::new(&command[0])
+    let output = Command::new(sbatch)
         .args(&command[1..])
         .current_dir(&job.dir)
         .output()

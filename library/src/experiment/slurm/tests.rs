@@ -130,3 +130,27 @@ fn status_from_files_when_nothing_was_submitted() {
     assert_eq!((counts["done"], counts["missing"]), (6, 6));
     assert_eq!(status.runs[6], (RunKey { point: 3, repetition: 0 }, RunState::Missing));
 }
+
+#[test]
+fn submit_or_show_looks_for_sbatch_in_the_search_path_given() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let job = prepare(&plan(), &settings(4), &tmp.path().join("job")).unwrap();
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    assert_eq!(sbatch_in(empty.as_os_str()), None);
+    let line = format!("sbatch --parsable --array=0-1 {}/job.sbatch", job.dir.display());
+    assert_eq!(submit_or_show_in(&job, None, empty.as_os_str()).unwrap(), SubmitOutcome::ShowCommand(line));
+    assert!(submit::submissions(&job).unwrap().is_empty());
+    // An sbatch that answers as `sbatch --parsable` does (job id; cluster name) is run and its
+    // job id recorded.
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    std::fs::write(bin.join("sbatch"), "#!/bin/sh\necho '31;cluster'\n").unwrap();
+    std::fs::set_permissions(bin.join("sbatch"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = std::env::join_paths([empty.clone(), bin.clone()]).unwrap();
+    assert_eq!(sbatch_in(&path), Some(bin.join("sbatch")));
+    let submitted = Submission { job_id: "31".into(), array: "0-1".into() };
+    assert_eq!(submit_or_show_in(&job, None, &path).unwrap(), SubmitOutcome::Submitted(submitted.clone()));
+    assert_eq!(submit::submissions(&job).unwrap(), [submitted]);
+}

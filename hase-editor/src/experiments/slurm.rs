@@ -1,0 +1,459 @@
+//! The experiments view's Slurm dialogs, without any GUI. **Run on Slurm…** writes a job
+//! directory for the sweep being built (`hase_library::experiment::slurm::prepare`) and submits it
+//! where `sbatch` is on the `PATH` (the job id is shown), else shows the exact `sbatch` line to run
+//! on the cluster's login node. **Collect results…** reads a job directory's result files
+//! (`SlurmJob::open`, `collect`) into the experiment store — one experiment per job directory,
+//! filled again by a later collect — and shows them like a local sweep's, naming every missing or
+//! failed run with its array task and stderr file. Both run on a background thread; the view polls
+//! it each frame, so the window never waits for the file system or `sbatch`.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, TryRecvError};
+
+use hase_engine::model::Project;
+use hase_library::experiment::ExperimentPlan;
+use hase_library::experiment::slurm::submit::tasks_with_missing_runs;
+use hase_library::experiment::slurm::{
+    Collected, SlurmJob, SlurmSettings, SubmitOutcome, collect, prepare, submit_command_line,
+    submit_or_show_in,
+};
+use hase_library::store::ExperimentStore;
+
+use super::results::Results;
+use super::{ExperimentsTab, ExperimentsView};
+
+/// Which Slurm dialog is open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlurmDialog {
+    /// Run on Slurm…: write the job directory and submit it (or show the command).
+    Submit,
+    /// Collect results…: gather a job directory's results.
+    Collect,
+}
+
+/// The fields of the Run on Slurm dialog, as typed (`hase sweep --slurm`'s options).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlurmForm {
+    /// The job directory (new or empty, on a file system the cluster's nodes share).
+    pub dir: String,
+    /// `--partition` (empty: the cluster's default).
+    pub partition: String,
+    /// `--time` of each task (empty: the partition's default).
+    pub time: String,
+    /// `--mem` of each task (empty: the partition's default).
+    pub mem: String,
+    /// `--points-per-task`.
+    pub points_per_task: String,
+    /// `--throttle` (empty: no limit).
+    pub throttle: String,
+    /// `--hase-binary`: the hase the tasks run, as the cluster's nodes see it (empty: this program).
+    pub hase_binary: String,
+}
+
+impl Default for SlurmForm {
+    fn default() -> Self {
+        SlurmForm {
+            dir: String::new(),
+            partition: String::new(),
+            time: String::new(),
+            mem: String::new(),
+            points_per_task: "1".into(),
+            throttle: String::new(),
+            hase_binary: String::new(),
+        }
+    }
+}
+
+fn optional(text: &str) -> Option<String> {
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_string())
+}
+
+impl SlurmForm {
+    /// The job directory typed.
+    pub fn job_dir(&self) -> Result<PathBuf, String> {
+        optional(&self.dir)
+            .map(PathBuf::from)
+            .ok_or_else(|| "Job directory: give a new or empty directory".into())
+    }
+
+    /// The settings typed, for tasks running the binary typed, else `this_binary` (with `data_dir`
+    /// as `--data-dir`).
+    pub fn settings(&self, this_binary: PathBuf, data_dir: Option<PathBuf>) -> Result<SlurmSettings, String> {
+        let hase_binary = match optional(&self.hase_binary) {
+            None => this_binary,
+            Some(text) if Path::new(&text).is_absolute() => PathBuf::from(text),
+            Some(text) => return Err(format!("hase binary: “{text}” is not an absolute path")),
+        };
+        let points_per_task = match self.points_per_task.trim().parse::<u64>() {
+            Ok(k) if k >= 1 => k,
+            _ => {
+                return Err(format!(
+                    "Points per task: “{}” is not a whole number of at least 1",
+                    self.points_per_task.trim()
+                ));
+            }
+        };
+        let throttle = match optional(&self.throttle) {
+            None => None,
+            Some(text) => match text.parse::<u32>() {
+                Ok(n) if n >= 1 => Some(n),
+                _ => {
+                    return Err(format!("Throttle: “{text}” is not a whole number of at least 1 (or empty)"));
+                }
+            },
+        };
+        Ok(SlurmSettings {
+            partition: optional(&self.partition),
+            time: optional(&self.time),
+            mem: optional(&self.mem),
+            points_per_task,
+            throttle,
+            sbatch_args: Vec::new(),
+            hase_binary,
+            data_dir,
+        })
+    }
+}
+
+/// What a collect found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CollectReport {
+    /// The job directory.
+    pub dir: PathBuf,
+    /// Runs with a result file.
+    pub collected: usize,
+    /// Runs planned.
+    pub planned: u64,
+    /// Runs without a result file.
+    pub missing: usize,
+    /// Runs whose result says they did not go to their end.
+    pub failed: usize,
+    /// One line per missing or failed run: the run, its array task, job id and stderr file.
+    pub problems: Vec<String>,
+    /// The stored experiment the results went into (`None`: no store, kept in memory).
+    pub stored: Option<u64>,
+    /// The `sbatch` line that submits the tasks with missing runs (the resume), if any.
+    pub resubmit: Option<String>,
+}
+
+/// What the last Slurm action ended with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SlurmOutcome {
+    /// The job directory was written and `sbatch` accepted it.
+    Submitted {
+        /// The job directory.
+        dir: PathBuf,
+        /// Slurm's job id.
+        job_id: String,
+        /// The array submitted.
+        array: String,
+        /// Array tasks.
+        tasks: u64,
+    },
+    /// The job directory was written; `sbatch` is not here: run `command` on the cluster.
+    ShowCommand {
+        /// The job directory.
+        dir: PathBuf,
+        /// The `sbatch` line.
+        command: String,
+        /// Array tasks.
+        tasks: u64,
+    },
+    /// A job directory's results were gathered.
+    Collected(CollectReport),
+}
+
+/// A collect's results, for the view.
+struct Gathered {
+    report: CollectReport,
+    results: Results,
+    plan: Arc<ExperimentPlan>,
+}
+
+/// What the background thread sends back.
+enum Finished {
+    Prepared(Result<SlurmOutcome, String>),
+    Collected(Result<Box<Gathered>, String>),
+}
+
+/// The Slurm dialogs' state.
+#[derive(Default)]
+pub struct SlurmPanel {
+    /// The dialog open, if any.
+    pub dialog: Option<SlurmDialog>,
+    /// Run on Slurm's fields.
+    pub form: SlurmForm,
+    /// Collect's job directory field.
+    pub collect_dir: String,
+    /// What the last action ended with.
+    pub outcome: Option<SlurmOutcome>,
+    /// Why the last action failed.
+    pub error: Option<String>,
+    /// Where `sbatch` is looked for (`None`: the process's `PATH`; tests give their own).
+    pub search_path: Option<OsString>,
+    /// The hase binary the tasks run (`None`: this program).
+    pub hase_binary: Option<PathBuf>,
+    /// Frames during which the view brings the dialog in front of the experiments window (set
+    /// when it is opened from that window, which the click raises at the end of its frame).
+    pub raise_frames: u8,
+    work: Option<Receiver<Finished>>,
+}
+
+impl std::fmt::Debug for SlurmPanel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SlurmPanel")
+            .field("dialog", &self.dialog)
+            .field("outcome", &self.outcome)
+            .field("error", &self.error)
+            .field("busy", &self.busy())
+            .finish_non_exhaustive()
+    }
+}
+
+impl SlurmPanel {
+    /// True while a prepare or collect runs in the background.
+    pub fn busy(&self) -> bool {
+        self.work.is_some()
+    }
+
+    /// The `PATH` searched for `sbatch`.
+    fn search_path(&self) -> OsString {
+        self.search_path.clone().or_else(|| std::env::var_os("PATH")).unwrap_or_default()
+    }
+
+    /// True when `sbatch` is found (the dialog then submits; else it shows the command).
+    pub fn sbatch_here(&self) -> bool {
+        hase_library::experiment::slurm::sbatch_in(&self.search_path()).is_some()
+    }
+
+    /// The hase binary the tasks will run.
+    fn hase_binary(&self) -> Result<PathBuf, String> {
+        match &self.hase_binary {
+            Some(path) => Ok(path.clone()),
+            None => std::env::current_exe().map_err(|e| format!("cannot find this hase binary: {e}")),
+        }
+    }
+}
+
+/// Prepare `dir` for `plan` and submit it (or give the command): the background thread's work.
+fn prepare_and_submit(
+    plan: &ExperimentPlan,
+    settings: &SlurmSettings,
+    dir: &Path,
+    search_path: &OsString,
+) -> Result<SlurmOutcome, String> {
+    let job = prepare(plan, settings, dir).map_err(|e| e.to_string())?;
+    let tasks = job.manifest.tasks;
+    match submit_or_show_in(&job, None, search_path) {
+        Ok(SubmitOutcome::Submitted(s)) => {
+            Ok(SlurmOutcome::Submitted { dir: job.dir, job_id: s.job_id, array: s.array, tasks })
+        }
+        Ok(SubmitOutcome::ShowCommand(command)) => {
+            Ok(SlurmOutcome::ShowCommand { dir: job.dir, command, tasks })
+        }
+        Err(e) => {
+            Err(format!("the job directory {} is written, but submitting failed: {e}", job.dir.display()))
+        }
+    }
+}
+
+/// The source the store keeps for a job directory's experiment (`hase sweep --collect --store`
+/// writes the same, so the CLI and the GUI fill one experiment).
+fn job_source(job: &SlurmJob) -> String {
+    format!("Slurm job directory {}", job.dir.display())
+}
+
+/// Put `collected` into `store`: the experiment of this job directory if one exists, else a new
+/// one; finished when no run is missing.
+fn store_collected(
+    store: &ExperimentStore,
+    job: &SlurmJob,
+    plan: &ExperimentPlan,
+    collected: &Collected,
+) -> Result<u64, String> {
+    let source = job_source(job);
+    let list = store.list().map_err(|e| e.to_string())?;
+    let existing = list.iter().rev().find(|e| store.info(e.id).is_ok_and(|info| info.source == source));
+    let id = match existing {
+        Some(e) => e.id,
+        None => store.create(plan, &source).map_err(|e| e.to_string())?,
+    };
+    for record in &collected.records {
+        store.record_run(id, record).map_err(|e| e.to_string())?;
+    }
+    if collected.is_complete() && store.info(id).is_ok_and(|info| info.finished_at.is_none()) {
+        store.mark_finished(id).map_err(|e| e.to_string())?;
+    }
+    Ok(id)
+}
+
+/// Collect `dir` (into `store` when given): the background thread's work.
+fn gather(dir: &Path, store: Option<&ExperimentStore>) -> Result<Box<Gathered>, String> {
+    let job = SlurmJob::open(dir).map_err(|e| e.to_string())?;
+    let plan = job.plan().map_err(|e| e.to_string())?;
+    let collected = collect(&job, &plan).map_err(|e| e.to_string())?;
+    let stored = store.map(|s| store_collected(s, &job, &plan, &collected)).transpose()?;
+    let mut problems = Vec::new();
+    for (key, attempt) in &collected.failed {
+        let record = collected.records.iter().find(|r| r.key == *key);
+        let (word, first) =
+            record.map_or(("failed", ""), |r| (r.status.word(), r.detail.lines().next().unwrap_or_default()));
+        problems.push(format!("{key}: {word}: {first} ({attempt})"));
+    }
+    for missing in &collected.missing {
+        let problem = missing.problem.as_deref().map(|p| format!(": {p}")).unwrap_or_default();
+        problems.push(format!("{}: missing{problem} ({})", missing.key, missing.attempt));
+    }
+    let tasks = tasks_with_missing_runs(&job, &plan);
+    let resubmit = (!tasks.is_empty()).then(|| submit_command_line(&job, Some(&tasks)));
+    let mut records = collected.records.clone();
+    records.sort_by_key(|r| r.key);
+    let results = Results {
+        id: stored,
+        name: plan.name().to_string(),
+        variables: plan.variable_names(),
+        metrics: plan.metric_names(),
+        runs_planned: plan.run_count(),
+        records,
+    };
+    let report = CollectReport {
+        dir: job.dir.clone(),
+        collected: collected.records.len(),
+        planned: collected.planned,
+        missing: collected.missing.len(),
+        failed: collected.failed.len(),
+        problems,
+        stored,
+        resubmit,
+    };
+    Ok(Box::new(Gathered { report, results, plan: Arc::new(plan) }))
+}
+
+impl ExperimentsView {
+    /// Open a Slurm dialog (forgetting the last outcome).
+    pub fn open_slurm(&mut self, dialog: SlurmDialog) {
+        self.slurm.dialog = Some(dialog);
+        self.slurm.raise_frames = 2;
+        self.slurm.outcome = None;
+        self.slurm.error = None;
+    }
+
+    /// Run on Slurm: plan the built sweep on `project`, then write the job directory and submit it
+    /// (or find the command to show) in the background.
+    pub fn prepare_slurm(&mut self, project: &Project, base_dir: &Path) {
+        let slurm = &mut self.slurm;
+        if slurm.busy() {
+            return;
+        }
+        slurm.outcome = None;
+        slurm.error = None;
+        let plan = self.builder.plan(project, base_dir).map_err(|e| e.to_string());
+        let data_dir = self.store.as_ref().map(|s| s.database().data_dir().to_path_buf());
+        let slurm = &mut self.slurm;
+        let ready = plan.and_then(|plan| {
+            let dir = slurm.form.job_dir()?;
+            let settings = slurm.form.settings(slurm.hase_binary()?, data_dir)?;
+            Ok((plan, dir, settings))
+        });
+        let (plan, dir, settings) = match ready {
+            Ok(ready) => ready,
+            Err(e) => {
+                slurm.error = Some(e);
+                return;
+            }
+        };
+        let search_path = slurm.search_path();
+        let (send, receive) = std::sync::mpsc::channel();
+        slurm.work = Some(receive);
+        std::thread::spawn(move || {
+            let outcome = prepare_and_submit(&plan, &settings, &dir, &search_path);
+            let _ = send.send(Finished::Prepared(outcome));
+        });
+    }
+
+    /// Collect results: gather the job directory typed into the store (or memory) in the background.
+    pub fn collect_slurm(&mut self) {
+        if self.slurm.busy() {
+            return;
+        }
+        self.slurm.outcome = None;
+        self.slurm.error = None;
+        let Some(dir) = optional(&self.slurm.collect_dir).map(PathBuf::from) else {
+            self.slurm.error = Some("Job directory: give the directory Run on Slurm wrote".into());
+            return;
+        };
+        let store = self.store.clone();
+        let (send, receive) = std::sync::mpsc::channel();
+        self.slurm.work = Some(receive);
+        std::thread::spawn(move || {
+            let _ = send.send(Finished::Collected(gather(&dir, store.as_ref())));
+        });
+    }
+
+    /// Take in a finished Slurm action; true while one runs.
+    pub fn poll_slurm(&mut self) -> bool {
+        let Some(work) = &self.slurm.work else { return false };
+        let finished = match work.try_recv() {
+            Ok(finished) => finished,
+            Err(TryRecvError::Empty) => return true,
+            Err(TryRecvError::Disconnected) => {
+                self.slurm.work = None;
+                self.slurm.error = Some("the Slurm task ended without an answer".into());
+                return false;
+            }
+        };
+        self.slurm.work = None;
+        match finished {
+            Finished::Prepared(Ok(outcome)) => {
+                let text = match &outcome {
+                    SlurmOutcome::Submitted { job_id, dir, .. } => {
+                        format!("submitted Slurm job {job_id} ({})", dir.display())
+                    }
+                    SlurmOutcome::ShowCommand { dir, .. } => {
+                        format!("wrote the Slurm job directory {}; submit it on the cluster", dir.display())
+                    }
+                    SlurmOutcome::Collected(_) => String::new(),
+                };
+                self.say(false, text);
+                self.slurm.outcome = Some(outcome);
+            }
+            Finished::Collected(Ok(gathered)) => self.take_collected(*gathered),
+            Finished::Prepared(Err(e)) | Finished::Collected(Err(e)) => {
+                self.say(true, e.clone());
+                self.slurm.error = Some(e);
+            }
+        }
+        false
+    }
+
+    fn take_collected(&mut self, gathered: Gathered) {
+        let Gathered { report, results, plan } = gathered;
+        let where_to = report
+            .stored
+            .map_or_else(|| " (kept in memory)".to_string(), |id| format!(" into experiment {id}"));
+        self.say(
+            report.missing > 0,
+            format!(
+                "collected {} of {} runs from {}{where_to}{}",
+                report.collected,
+                report.planned,
+                report.dir.display(),
+                if report.missing > 0 { format!("; {} missing", report.missing) } else { String::new() }
+            ),
+        );
+        if report.collected > 0 {
+            if results.id.is_none() {
+                self.memory_plan = Some(plan);
+            }
+            self.selected = results.id;
+            self.results = Some(results);
+            self.reset_plot();
+            self.tab = ExperimentsTab::Results;
+        }
+        self.refresh_list();
+        self.slurm.outcome = Some(SlurmOutcome::Collected(report));
+    }
+}
