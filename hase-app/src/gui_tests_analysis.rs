@@ -140,6 +140,24 @@ fn fit_a_formula_on_a_small_experiment_recovers_it_and_draws_the_curve() {
     assert!(fits.iter().all(|(_, f)| f.as_ref().is_ok_and(|f| f.samples.len() == 8)));
     assert_eq!(h.query_all_by_label_contains(": makespan_ps ≈").count(), 2);
     assert_eq!(h.query_all_by_label_contains("fit: ").count(), 2);
+
+    // Extrapolated to a larger machine and problem: typed as `--predict` takes it, the line
+    // printed is the library's prediction.
+    let at = hase_library::fit::Point::parse("p=1024, n=1M").unwrap();
+    let known = crate::fixtures::known_scaling_results();
+    let ahead =
+        fit_experiment(&known.variables, &known.metrics, &known.records, "makespan_ps", &roles, 3, &[at])
+            .unwrap();
+    h.get_by_label("predict at").click();
+    h.run_steps(1);
+    h.get_by_label("predict at").type_text("p=1024, n=1M");
+    h.run_steps(1);
+    h.get_by_label("Fit now").click();
+    h.run_steps(3);
+    h.get_by_label_contains(&format!(
+        "predicted at p = 1024, n = 1048576, g = 0: {:.4e}",
+        ahead.predictions[0].time
+    ));
 }
 
 #[test]

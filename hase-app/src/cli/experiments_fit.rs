@@ -33,28 +33,11 @@ pub struct FitArgs {
     pub json: bool,
 }
 
-fn point(text: &str) -> anyhow::Result<Point> {
-    let mut at = Point::default();
-    for part in text.split(',') {
-        let (name, value) =
-            part.split_once('=').with_context(|| format!("`{text}`: expected p=…,n=…,g=…"))?;
-        let value: f64 =
-            value.trim().parse().with_context(|| format!("`{text}`: `{value}` is not a number"))?;
-        match name.trim() {
-            "p" => at.p = value,
-            "n" => at.n = value,
-            "g" => at.g = value,
-            other => anyhow::bail!("`{text}`: `{other}` is not p, n or g"),
-        }
-    }
-    Ok(at)
-}
-
 pub(super) fn fit(store: &ExperimentStore, args: &FitArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let info = store.info(args.id)?;
     let runs = store.runs(args.id)?;
     let roles = Roles::parse(&args.vars)?;
-    let predict = args.predict.iter().map(|p| point(p)).collect::<anyhow::Result<Vec<_>>>()?;
+    let predict = args.predict.iter().map(|p| Point::parse(p)).collect::<Result<Vec<_>, _>>()?;
     let fit = fit_experiment(
         &info.variables,
         &info.metrics,

@@ -42,6 +42,10 @@ pub struct FitPanel {
     pub result: Option<Result<ExperimentFit, String>>,
     /// The experiment the result is of (its id, name).
     pub fitted_for: Option<(Option<u64>, String)>,
+    /// Where to extrapolate: points `p=…,n=…,g=…` separated by `;` (as `--predict`).
+    pub predict_at: String,
+    /// Why `predict_at` could not be read at the last fit.
+    pub predict_error: Option<String>,
 }
 
 impl Default for FitPanel {
@@ -58,6 +62,8 @@ impl Default for FitPanel {
             series: Vec::new(),
             result: None,
             fitted_for: None,
+            predict_at: String::new(),
+            predict_error: None,
         }
     }
 }
@@ -101,23 +107,33 @@ impl FitPanel {
 
     /// Fit `results` with the choices made: every run, and (when `per_series` and a line plot
     /// is shown) each series of `plot` on the runs of its own points.
+    /// Each fit also predicts the time at the points of `predict_at`.
     pub fn fit(&mut self, results: &Results, plot: Option<&LinePlot>) {
+        let predict: Result<Vec<Point>, _> =
+            self.predict_at.split(';').filter(|t| !t.trim().is_empty()).map(Point::parse).collect();
+        self.predict_error = predict.as_ref().err().map(ToString::to_string);
+        let predict = predict.unwrap_or_default();
         let all: Vec<&RunRecord> = results.records.iter().collect();
-        self.result = Some(self.fit_runs(results, &all));
+        self.result = Some(self.fit_runs(results, &all, &predict));
         self.series.clear();
         if let (true, Some(plot)) = (self.per_series, plot) {
             for series in &plot.series {
                 let points: Vec<u64> = series.points.iter().map(|p| p.point).collect();
                 let runs: Vec<&RunRecord> =
                     results.records.iter().filter(|r| points.contains(&r.key.point)).collect();
-                let fit = self.fit_runs(results, &runs);
+                let fit = self.fit_runs(results, &runs, &predict);
                 self.series.push((series.name.clone(), fit));
             }
         }
         self.fitted_for = Some((results.id, results.name.clone()));
     }
 
-    fn fit_runs(&self, results: &Results, runs: &[&RunRecord]) -> Result<ExperimentFit, String> {
+    fn fit_runs(
+        &self,
+        results: &Results,
+        runs: &[&RunRecord],
+        predict: &[Point],
+    ) -> Result<ExperimentFit, String> {
         let roles = self.roles();
         if roles == Roles::default() {
             return Err("choose the variable that plays p, n or g".to_string());
@@ -130,7 +146,7 @@ impl FitPanel {
             &self.metric,
             &roles,
             self.max_terms.clamp(1, MAX_TERMS),
-            &[],
+            predict,
         )
         .map_err(|e| e.to_string())
     }
@@ -316,5 +332,26 @@ mod tests {
         let all = panel.fit_of(&results).unwrap();
         assert_eq!(all.samples.len(), 16);
         assert!(panel.fit_for_series(&results, &plot.series[0].name).is_some_and(|f| std::ptr::eq(f, all)));
+    }
+
+    #[test]
+    fn the_panel_extrapolates_to_the_points_asked_and_names_a_bad_one() {
+        // T = 500 + 3·n/p (the fixture's formula, in ps): at p = 1024, n = 1M it is 500 + 3·1024.
+        let results = known_results();
+        let mut panel = FitPanel::default();
+        panel.open_on(&results);
+        panel.n = "workload.n".into();
+        panel.predict_at = "p=1024, n=1M".into();
+        panel.fit(&results, None);
+        let fit = panel.fit_of(&results).unwrap();
+        assert_eq!(fit.predictions.len(), 1);
+        let predicted = fit.predictions[0].time;
+        assert!((predicted - 3572.0).abs() < 3572.0 * 0.01, "{predicted}");
+        assert_eq!(panel.predict_error, None);
+
+        panel.predict_at = "p=1024; q=2".into();
+        panel.fit(&results, None);
+        assert!(panel.predict_error.as_deref().is_some_and(|e| e.contains("`q` is not p, n or g")));
+        assert!(panel.fit_of(&results).is_some_and(|f| f.predictions.is_empty()));
     }
 }

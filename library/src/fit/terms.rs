@@ -17,6 +17,67 @@ pub struct Point {
     pub g: f64,
 }
 
+/// Why a point written as `p=…,n=…,g=…` could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PointParseError {
+    /// A part without `=`.
+    #[error("`{text}`: expected p=…,n=…,g=… (for example p=256,n=1M)")]
+    NoEquals {
+        /// The whole text.
+        text: String,
+    },
+    /// A name other than p, n or g.
+    #[error("`{text}`: `{name}` is not p, n or g")]
+    UnknownName {
+        /// The whole text.
+        text: String,
+        /// The name written.
+        name: String,
+    },
+    /// A value that is neither a number nor a size (`1M`, `64K`).
+    #[error("`{text}`: `{value}` is not a number or a size such as 64K or 1M")]
+    BadValue {
+        /// The whole text.
+        text: String,
+        /// The value written.
+        value: String,
+    },
+}
+
+impl Point {
+    /// Read `p=256,n=1M` (blanks allowed; a value is a number or a binary size, as `--set` reads
+    /// sizes); names left out are 0.
+    pub fn parse(text: &str) -> Result<Point, PointParseError> {
+        let mut at = Point::default();
+        for part in text.split(',').filter(|part| !part.trim().is_empty()) {
+            let (name, value) =
+                part.split_once('=').ok_or_else(|| PointParseError::NoEquals { text: text.to_string() })?;
+            let value = value.trim();
+            let number = value
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .or_else(|| hase_engine::units::parse_size(value).ok().map(|bytes| bytes as f64))
+                .ok_or_else(|| PointParseError::BadValue {
+                    text: text.to_string(),
+                    value: value.to_string(),
+                })?;
+            match name.trim() {
+                "p" => at.p = number,
+                "n" => at.n = number,
+                "g" => at.g = number,
+                other => {
+                    return Err(PointParseError::UnknownName {
+                        text: text.to_string(),
+                        name: other.to_string(),
+                    });
+                }
+            }
+        }
+        Ok(at)
+    }
+}
+
 /// A measured time at a point.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sample {

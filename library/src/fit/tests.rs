@@ -130,3 +130,16 @@ fn the_optimal_grain_of_a_pipeline_is_found() {
         samples.iter().map(|s| Sample { at: s.at, time: 100.0 + 1000.0 / s.at.g }).collect();
     assert_eq!(optimal_grain(&falling).unwrap().optimal_grain, None);
 }
+
+#[test]
+fn points_are_read_with_sizes_and_refused_with_the_reason() {
+    assert_eq!(Point::parse("p=256, n=1M").unwrap(), Point { p: 256.0, n: 1_048_576.0, g: 0.0 });
+    assert_eq!(Point::parse("g=64K,p=8").unwrap(), Point { p: 8.0, n: 0.0, g: 65_536.0 });
+    assert!((Point::parse("n=1.5e6").unwrap().n - 1.5e6).abs() < 1e-9);
+    assert!(matches!(Point::parse("p256"), Err(PointParseError::NoEquals { .. })));
+    assert!(matches!(Point::parse("q=3"), Err(PointParseError::UnknownName { name, .. }) if name == "q"));
+    assert!(
+        matches!(Point::parse("n=lots"), Err(PointParseError::BadValue { value, .. }) if value == "lots")
+    );
+    assert!(matches!(Point::parse("n=inf"), Err(PointParseError::BadValue { .. })));
+}

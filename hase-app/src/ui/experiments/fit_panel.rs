@@ -40,6 +40,16 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
             ui.checkbox(&mut panel.per_series, "each series on its own")
                 .on_hover_text("Fit each line of the plot on its own runs (else one formula for every run)");
             ui.checkbox(&mut panel.on_plot, "curve on the plot");
+            let label = ui.label("predict at");
+            ui.add(
+                egui::TextEdit::singleline(&mut panel.predict_at)
+                    .hint_text("p=1024, n=1M; …")
+                    .desired_width(150.0),
+            )
+            .labelled_by(label.id)
+            .on_hover_text(
+                "Extrapolate the formula to larger p and n (points separated by ';'), then Fit now",
+            );
             if ui.button("Close").clicked() {
                 panel.open = false;
             }
@@ -78,6 +88,12 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
                 selection.considered
             ));
         }
+        if let Some(error) = &panel.predict_error {
+            ui.label(RichText::new(error).color(cx.palette.error));
+        }
+        for p in &fit.predictions {
+            ui.label(RichText::new(predicted(&fit.metric, p)).monospace());
+        }
         if let Some(grain) = &fit.grain {
             ui.label(match (grain.optimal_grain, grain.optimal_time) {
                 (Some(g), Some(t)) => format!("optimal grain g* = √(c/b) = {g:.2} (time {t:.4e})"),
@@ -86,7 +102,16 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
         }
         for (name, result) in &panel.series {
             let text = match result.as_ref().map(|f| (f, formula(f))) {
-                Ok((f, Some(best))) => format!("{name}: {} ≈ {best}   (R² {:.4})", f.metric, best.r_squared),
+                Ok((f, Some(best))) => {
+                    let ahead: Vec<String> =
+                        f.predictions.iter().map(|p| format!("{:.4e}", p.time)).collect();
+                    let ahead = if ahead.is_empty() {
+                        String::new()
+                    } else {
+                        format!("   predicted {}", ahead.join(", "))
+                    };
+                    format!("{name}: {} ≈ {best}   (R² {:.4}){ahead}", f.metric, best.r_squared)
+                }
                 Ok((_, None)) => continue,
                 Err(e) => format!("{name}: {e}"),
             };
@@ -129,4 +154,12 @@ fn combo(ui: &mut Ui, label: &str, value: &mut String, choices: &[String], optio
             ui.selectable_value(value, c.clone(), c);
         }
     });
+}
+
+/// One extrapolation as the CLI prints it: where, the time and its standard error.
+fn predicted(metric: &str, p: &hase_library::fit::Prediction) -> String {
+    format!(
+        "{metric} predicted at p = {}, n = {}, g = {}: {:.4e} ± {:.1e}",
+        p.at.p, p.at.n, p.at.g, p.time, p.std_error
+    )
 }
