@@ -18,6 +18,13 @@ pub struct Intervals {
 }
 
 impl Intervals {
+    /// Give back the spare capacity the columns grew while recording (a finished row only reads).
+    pub fn shrink_to_fit(&mut self) {
+        self.start.shrink_to_fit();
+        self.end.shrink_to_fit();
+        self.state.shrink_to_fit();
+    }
+
     /// Number of intervals.
     pub fn len(&self) -> usize {
         self.start.len()

@@ -224,9 +224,16 @@ impl EventLog {
 
     /// The log of `events` (in trace order: a departure pushed before its arrival), with the
     /// `values` they refer to, for the entities of `header`: sorted by time and checkpointed.
-    pub fn from_unsorted(mut events: Vec<Event>, values: Vec<TraceValue>, header: &TraceHeader) -> EventLog {
+    pub fn from_unsorted(
+        mut events: Vec<Event>,
+        mut values: Vec<TraceValue>,
+        header: &TraceHeader,
+    ) -> EventLog {
         // Stable: equal times keep trace order, and a departure is pushed before its arrival.
         events.sort_by_key(|e| e.time);
+        // The log only reads from now on: the doubling growth while recording is given back.
+        events.shrink_to_fit();
+        values.shrink_to_fit();
         let entities = &header.entities;
         let initial = Snapshot {
             applied: 0,

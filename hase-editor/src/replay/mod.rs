@@ -222,6 +222,7 @@ fn link_rows(header: &TraceHeader, flights: &[MessageFlight]) -> LinkRows {
     }
     for v in received_by_entity.iter_mut().chain(sent_by_entity.iter_mut()) {
         v.sort_unstable();
+        v.shrink_to_fit();
     }
     let links = per_link.iter().map(|f| LinkTraffic::new(f)).collect();
     (links, link_of_port, sent_by_entity, received_by_entity)

@@ -156,6 +156,7 @@ impl ReplayRecorder {
             .chain(groups.iter_mut().map(|g| &mut g.busy))
             .chain(params.iter_mut().map(|p| &mut p.values))
         {
+            row.shrink_to_fit();
             row.build_levels();
         }
         let by_path = header.entities.iter().enumerate().map(|(i, e)| (e.path.clone(), i as u32)).collect();
