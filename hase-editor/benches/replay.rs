@@ -54,20 +54,6 @@ fn record_bytes(record: &Record) -> usize {
     }
 }
 
-/// Resident and peak resident bytes of this process (`VmRSS`, `VmHWM` in /proc/self/status).
-fn memory_status() -> (u64, u64) {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse::<u64>().ok())
-            .map_or(0, |kib| kib * 1024)
-    };
-    (field("VmRSS:"), field("VmHWM:"))
-}
-
 fn editor_run(project: &Project) -> usize {
     let request = RunRequest {
         project: project.clone(),
@@ -82,10 +68,9 @@ fn editor_run(project: &Project) -> usize {
 
 fn replay(c: &mut Criterion) {
     let project = project();
-    // Peak memory of the editor path first, before anything else has grown the heap (Linux: `5`
-    // into /proc/self/clear_refs resets the peak to the current figure).
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-    let (rss_before, _) = memory_status();
+    // Peak memory of the editor path first, before anything else has grown the heap.
+    hase_library::process_memory::reset_peak();
+    let (rss_before, _) = hase_library::process_memory::resident_and_peak_bytes();
     let request = RunRequest {
         project: project.clone(),
         file: None,
@@ -94,7 +79,7 @@ fn replay(c: &mut Criterion) {
         id: 1,
     };
     let run = execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap();
-    let (rss_after, peak) = memory_status();
+    let (rss_after, peak) = hase_library::process_memory::resident_and_peak_bytes();
     let streamed = run.replay.log.events.len();
     drop(run);
     let options = RunOptions { level: Some(2), trace: TraceTarget::Memory, ..RunOptions::default() };

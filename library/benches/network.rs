@@ -88,25 +88,6 @@ fn allreduce_fat_tree(c: &mut Criterion) {
     group.finish();
 }
 
-/// Resident and peak resident bytes of this process (`VmRSS`, `VmHWM` in /proc/self/status).
-fn memory_status() -> (u64, u64) {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse::<u64>().ok())
-            .map_or(0, |kib| kib * 1024)
-    };
-    (field("VmRSS:"), field("VmHWM:"))
-}
-
-/// Reset the peak resident figure to the current one (Linux: `5` into /proc/self/clear_refs).
-fn reset_peak() {
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-}
-
 fn halo_torus(x: u32, y: u32) -> Project {
     let workload = program(
         "halo2d",
@@ -123,10 +104,10 @@ fn halo_torus(x: u32, y: u32) -> Project {
 fn memory_per_entity(c: &mut Criterion) {
     let p = halo_torus(256, 256);
     let registry = registry_for(&p);
-    reset_peak();
-    let (before, _) = memory_status();
+    hase_library::process_memory::reset_peak();
+    let (before, _) = hase_library::process_memory::resident_and_peak_bytes();
     let model = Arc::new(elaborate_project(&p).unwrap());
-    let (elaborated, _) = memory_status();
+    let (elaborated, _) = hase_library::process_memory::resident_and_peak_bytes();
     let built = build_behaviours(&BuildInputs {
         model: &model,
         registry: &registry,
@@ -136,9 +117,9 @@ fn memory_per_entity(c: &mut Criterion) {
     })
     .unwrap();
     let mut sim = Simulation::with_store(model.clone(), built.behaviours, SimConfig::default()).unwrap();
-    let (built_rss, _) = memory_status();
+    let (built_rss, _) = hase_library::process_memory::resident_and_peak_bytes();
     let outcome = sim.run(RunControl::default());
-    let (_, peak) = memory_status();
+    let (_, peak) = hase_library::process_memory::resident_and_peak_bytes();
     let events = sim.events();
     let report = sim.finish(outcome);
     assert_eq!(report.outcome, RunOutcome::Completed, "the halo exchange must finish");

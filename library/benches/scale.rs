@@ -53,25 +53,6 @@ fn recipe_project(x: u32, y: u32) -> Project {
     project
 }
 
-/// Resident and peak resident bytes of this process (`VmRSS`, `VmHWM` in /proc/self/status).
-fn memory_status() -> (u64, u64) {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse::<u64>().ok())
-            .map_or(0, |kib| kib * 1024)
-    };
-    (field("VmRSS:"), field("VmHWM:"))
-}
-
-/// Reset the peak resident figure to the current one (Linux: `5` into /proc/self/clear_refs).
-fn reset_peak() {
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-}
-
 /// Recipe → expanded document → flat model (document dropped) → behaviours → simulation.
 fn set_up(recipe: &Project, mut step: impl FnMut(&str, u64)) -> Simulation<NetMsg, NetBehaviours> {
     let project = expand(recipe.clone(), "scale").unwrap();
@@ -112,14 +93,14 @@ fn one_million(_: &mut Criterion) {
     let (x, y) = dims();
     let recipe = recipe_project(x, y);
     let text = hase_engine::model::project_to_ron(&recipe).unwrap();
-    reset_peak();
-    let (before, _) = memory_status();
+    hase_library::process_memory::reset_peak();
+    let (before, _) = hase_library::process_memory::resident_and_peak_bytes();
     let start = Instant::now();
     let mut last = start;
     let mut n = 2 * u64::from(x) * u64::from(y);
     let mut sim = set_up(&recipe, |what, entities| {
         n = entities.max(n);
-        let (rss, peak) = memory_status();
+        let (rss, peak) = hase_library::process_memory::resident_and_peak_bytes();
         eprintln!(
             "torus {x}x{y}: {what:<20} {:>7.2} s (step {:>6.2} s)  resident {:>6} MiB  peak {:>6} MiB  {:>5} B/entity",
             start.elapsed().as_secs_f64(),
@@ -131,15 +112,15 @@ fn one_million(_: &mut Criterion) {
         last = Instant::now();
     });
     let setup_s = start.elapsed().as_secs_f64();
-    let (_, setup_peak) = memory_status();
+    let (_, setup_peak) = hase_library::process_memory::resident_and_peak_bytes();
     let until = SimTime::from_us(10);
     let run_start = Instant::now();
     let outcome = sim.run(RunControl { until: Some(until), ..RunControl::default() });
     let run_s = run_start.elapsed().as_secs_f64();
-    let (_, run_peak) = memory_status();
+    let (_, run_peak) = hase_library::process_memory::resident_and_peak_bytes();
     let events = sim.events();
     let report = sim.finish(outcome);
-    let (_, finish_peak) = memory_status();
+    let (_, finish_peak) = hase_library::process_memory::resident_and_peak_bytes();
     eprintln!(
         "torus {x}x{y}: {n} entities from a {} B recipe; set-up {setup_s:.2} s, set-up peak {} MiB ({} B/entity); \
          ran {events} events to {until} ({:?}) in {run_s:.2} s, peak while running {} MiB ({} B/entity); \

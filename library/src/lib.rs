@@ -13,6 +13,7 @@ pub mod generated;
 pub mod import;
 pub mod mpi;
 pub mod overrides;
+pub mod process_memory;
 pub mod reads;
 pub mod runner;
 pub mod stats_csv;

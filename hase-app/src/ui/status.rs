@@ -29,9 +29,7 @@ impl MemoryGauge {
 
 /// The `VmRSS` line of a `/proc/<pid>/status` text, in bytes.
 pub fn vm_rss_bytes(status: &str) -> Option<u64> {
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kib: u64 = line.trim_start_matches("VmRSS:").trim().trim_end_matches("kB").trim().parse().ok()?;
-    Some(kib * 1024)
+    hase_library::process_memory::status_bytes(status, "VmRSS:")
 }
 
 /// Bytes with a binary prefix and three significant digits: `2.30 GiB`, `412 MiB`.
