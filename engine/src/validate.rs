@@ -6,7 +6,8 @@ use std::fmt;
 
 use crate::limits::{MAX_ENTITIES, MAX_NESTING_DEPTH, MAX_PATH_BYTES};
 use crate::model::{
-    AbstractionLevel, ConcretePort, EntityType, Network, PortCountError, PortRef, Project, TypeRegistry,
+    AbstractionLevel, ConcretePort, EntityType, InstanceIndex, Network, PortCountError, PortLists, PortRef,
+    Project, SharedPorts, TypeRegistry,
 };
 
 mod size;
@@ -184,7 +185,13 @@ pub fn link_problem(a: &ConcretePort, b: &ConcretePort, there: &str) -> Option<P
 
 /// Validate a whole project. Compound types are checked once, at the first instance that uses them.
 pub fn validate_project(project: &Project, registry: &TypeRegistry) -> Result<(), ValidationErrors> {
-    let mut v = Validator { registry, errors: Vec::new(), checked_types: BTreeSet::new(), stack: Vec::new() };
+    let mut v = Validator {
+        registry,
+        errors: Vec::new(),
+        checked_types: BTreeSet::new(),
+        stack: Vec::new(),
+        port_lists: PortLists::default(),
+    };
     if project.network_from_recipe {
         v.push(project.name.clone(), Problem::NotExpanded);
         return Err(ValidationErrors(v.errors));
@@ -199,27 +206,33 @@ pub fn validate_project(project: &Project, registry: &TypeRegistry) -> Result<()
     if v.errors.is_empty() { Ok(()) } else { Err(ValidationErrors(v.errors)) }
 }
 
-struct Validator<'a> {
-    registry: &'a TypeRegistry,
+struct Validator<'r> {
+    registry: &'r TypeRegistry,
     errors: Vec<ValidationError>,
     checked_types: BTreeSet<String>,
     stack: Vec<String>,
+    /// Concrete ports, computed once per type and array sizes.
+    port_lists: PortLists<'r, SharedPorts>,
 }
 
-impl Validator<'_> {
+impl<'r> Validator<'r> {
     fn push(&mut self, path: String, problem: Problem) {
         self.errors.push(ValidationError { path, problem });
     }
 
-    fn network(&mut self, net: &Network, prefix: &str) {
-        let mut ports: BTreeMap<&str, Vec<ConcretePort>> = BTreeMap::new();
+    fn network(&mut self, net: &'r Network, prefix: &str) {
+        // Per instance in name order: its ports, unless they cannot be known (unknown type, bad
+        // array sizes), in which case links to it are not checked.
+        let mut ports: Vec<Option<SharedPorts>> = Vec::with_capacity(net.instances.len());
         for (name, inst) in &net.instances {
+            ports.push(None);
             if name.len() > MAX_PATH_BYTES {
                 self.push(name.chars().take(40).collect(), Problem::NameTooLong(name.len()));
                 continue;
             }
             let path = join_path(prefix, name);
-            let Some(ty) = self.registry.get(&inst.type_name) else {
+            let registry = self.registry;
+            let Some(ty) = registry.get(&inst.type_name) else {
                 self.push(path, Problem::UnknownType(inst.type_name.clone()));
                 continue;
             };
@@ -236,16 +249,21 @@ impl Validator<'_> {
             if ty.compound.is_some() {
                 self.compound_type(ty, &path);
             }
-            if let Err(e) = ty.check_port_counts(&inst.params) {
-                // A sizing parameter overridden out of range is already reported as a bad parameter.
-                // Links to this instance are not checked: its ports are unknown.
-                let reported = matches!(&e, PortCountError::SizeOutOfRange { param, .. } if inst.params.contains_key(param));
-                if !reported {
-                    self.push(path.clone(), Problem::Ports(e));
+            match self.port_lists.get(ty, &inst.params, Into::into) {
+                Ok(list) => {
+                    if let Some(last) = ports.last_mut() {
+                        *last = Some(list);
+                    }
                 }
-                continue;
+                Err(e) => {
+                    // A sizing parameter overridden out of range is already reported as a bad
+                    // parameter. Links to this instance are not checked: its ports are unknown.
+                    let reported = matches!(&e, PortCountError::SizeOutOfRange { param, .. } if inst.params.contains_key(param));
+                    if !reported {
+                        self.push(path, Problem::Ports(e));
+                    }
+                }
             }
-            ports.insert(name.as_str(), ty.concrete_ports(&inst.params));
         }
         self.links(net, prefix, &ports);
     }
@@ -276,7 +294,7 @@ impl Validator<'_> {
         }
     }
 
-    fn compound_type(&mut self, ty: &EntityType, path: &str) {
+    fn compound_type(&mut self, ty: &'r EntityType, path: &str) {
         if self.stack.contains(&ty.name) {
             self.push(path.to_string(), Problem::CyclicType(ty.name.clone()));
             return;
@@ -336,67 +354,93 @@ impl Validator<'_> {
         self.stack.pop();
     }
 
-    fn links(&mut self, net: &Network, prefix: &str, ports: &BTreeMap<&str, Vec<ConcretePort>>) {
-        let find = |r: &PortRef| -> Option<&ConcretePort> {
-            ports.get(r.instance.as_str()).and_then(|ps| ps.iter().find(|p| p.name == r.port))
-        };
-        let mut uses: BTreeMap<&PortRef, usize> = BTreeMap::new();
+    fn links(&mut self, net: &Network, prefix: &str, ports: &[Option<SharedPorts>]) {
+        let index = InstanceIndex::new(net);
+        // Uses of every known port, by slot: the instance's first slot plus the port's position.
+        let mut first_slot = Vec::with_capacity(ports.len() + 1);
+        let mut slots = 0_usize;
+        for list in ports {
+            first_slot.push(slots);
+            slots += list.as_ref().map_or(0, |l| l.len());
+        }
+        let mut uses = vec![0_u32; slots];
+        // Ends naming no known port: counted by name, so that reusing one is still reported.
+        let mut unknown_uses: BTreeMap<&PortRef, u32> = BTreeMap::new();
         for link in &net.links {
-            let (a, b) = (find(&link.a), find(&link.b));
-            for (end, found) in [(&link.a, a), (&link.b, b)] {
-                if found.is_none()
-                    && net.instances.contains_key(&end.instance)
-                    && ports.contains_key(end.instance.as_str())
-                {
-                    self.push(
-                        join_path(prefix, &end.to_string()),
-                        Problem::DanglingLink(format!("no port `{}` on `{}`", end.port, end.instance)),
-                    );
-                } else if found.is_none() && !net.instances.contains_key(&end.instance) {
-                    self.push(
-                        join_path(prefix, &end.to_string()),
-                        Problem::DanglingLink(format!("no instance `{}`", end.instance)),
-                    );
+            let mut found: [Option<&ConcretePort>; 2] = [None, None];
+            for (k, end) in [&link.a, &link.b].into_iter().enumerate() {
+                let position = index.position(&end.instance);
+                let list = position.and_then(|i| ports[i].as_ref().map(|l| (i, l)));
+                let port = list.and_then(|(i, l)| {
+                    l.iter().position(|p| p.name == end.port).map(|p| (first_slot[i] + p, &l[p]))
+                });
+                match (position, list, port) {
+                    (_, _, Some((slot, p))) => {
+                        uses[slot] += 1;
+                        found[k] = Some(p);
+                    }
+                    (Some(_), Some(_), None) => {
+                        self.push(
+                            join_path(prefix, &end.to_string()),
+                            Problem::DanglingLink(format!("no port `{}` on `{}`", end.port, end.instance)),
+                        );
+                        *unknown_uses.entry(end).or_default() += 1;
+                    }
+                    (None, _, None) => {
+                        self.push(
+                            join_path(prefix, &end.to_string()),
+                            Problem::DanglingLink(format!("no instance `{}`", end.instance)),
+                        );
+                        *unknown_uses.entry(end).or_default() += 1;
+                    }
+                    (Some(_), None, None) => *unknown_uses.entry(end).or_default() += 1,
                 }
-                *uses.entry(end).or_default() += 1;
             }
             if link.a == link.b {
                 self.push(join_path(prefix, &link.a.to_string()), Problem::SelfLink);
                 continue;
             }
-            let (Some(pa), Some(pb)) = (a, b) else { continue };
+            let [Some(pa), Some(pb)] = found else { continue };
             if let Some(problem) = link_problem(pa, pb, &join_path(prefix, &link.b.to_string())) {
                 self.push(join_path(prefix, &link.a.to_string()), problem);
             }
         }
-        for (end, n) in &uses {
-            if *n > 1 {
-                self.push(join_path(prefix, &end.to_string()), Problem::DoublyConnected(*n));
+        let names = net.instances.keys();
+        for ((name, list), first) in names.zip(ports).zip(&first_slot) {
+            let Some(list) = list else { continue };
+            for (i, port) in list.iter().enumerate() {
+                let n = uses[first + i];
+                if n > 1 {
+                    self.push(
+                        join_path(prefix, &format!("{name}.{}", port.name)),
+                        Problem::DoublyConnected(n as usize),
+                    );
+                }
+                // Required ports left unconnected. A compound's exported inner ports count as
+                // connected: the link lives one level up.
+                if n == 0 && !port.optional && !self.is_exported_here(name, &port.name) {
+                    self.push(join_path(prefix, &format!("{name}.{}", port.name)), Problem::Unconnected);
+                }
             }
         }
-        // Required ports left unconnected. A compound's exported inner ports count as connected:
-        // the link lives one level up.
-        for (inst, list) in ports {
-            for port in list {
-                let r = PortRef::new(inst, &port.name);
-                if !port.optional && !uses.contains_key(&r) && !self.is_exported_here(prefix, &r) {
-                    self.push(join_path(prefix, &r.to_string()), Problem::Unconnected);
-                }
+        for (end, n) in unknown_uses {
+            if n > 1 {
+                self.push(join_path(prefix, &end.to_string()), Problem::DoublyConnected(n as usize));
             }
         }
     }
 
-    /// True if `port` (in the network at `prefix`) is exported by the compound being checked.
-    fn is_exported_here(&self, _prefix: &str, port: &PortRef) -> bool {
+    /// True if port `port` of instance `instance` (in the network being checked) is exported by
+    /// the compound being checked.
+    fn is_exported_here(&self, instance: &str, port: &str) -> bool {
         let Some(ty_name) = self.stack.last() else {
             return false;
         };
         self.registry
             .get(ty_name)
             .and_then(|t| t.compound.as_ref())
-            .is_some_and(|c| c.exports.iter().any(|e| &e.inner == port))
+            .is_some_and(|c| c.exports.iter().any(|e| e.inner.instance == instance && e.inner.port == port))
     }
 }
-
 #[cfg(test)]
 pub(crate) mod tests;

@@ -360,7 +360,7 @@ fn network_model(
         Some(type_name) => {
             let (inner, outer) = elaborate_type(inputs.registry, type_name)
                 .map_err(|err| at(e, format!("cannot analyse inner network: {err}")))?;
-            let ports = e.ports.iter().map(|p| outer.get(&p.name).copied()).collect();
+            let ports = e.ports.iter().map(|p| outer.get(&*p.name).copied()).collect();
             let switching = inner
                 .entities
                 .iter()

@@ -28,12 +28,12 @@ pub struct Endpoint {
 /// A port of a flat entity.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FlatPort {
-    /// Expanded name.
-    pub name: String,
+    /// Expanded name (shared by every instance of the type with the same port arrays).
+    pub name: Arc<str>,
     /// Direction.
     pub direction: Direction,
-    /// Link type.
-    pub link_type: String,
+    /// Link type (shared like the name).
+    pub link_type: Arc<str>,
     /// Attached link, if connected.
     pub link: Option<u32>,
 }
@@ -140,9 +140,9 @@ impl FlatEntity {
             ports: ports
                 .into_iter()
                 .map(|name| FlatPort {
-                    name: name.into(),
+                    name: name.into().into(),
                     direction: Direction::InOut,
-                    link_type: link_type.to_string(),
+                    link_type: link_type.into(),
                     link: None,
                 })
                 .collect(),
@@ -155,7 +155,7 @@ impl FlatEntity {
 
     /// Index of the port called `name`.
     pub fn port_index(&self, name: &str) -> Option<PortIndex> {
-        self.ports.iter().position(|p| p.name == name).map(|i| i as PortIndex)
+        self.ports.iter().position(|p| &*p.name == name).map(|i| i as PortIndex)
     }
     /// Integer parameter.
     pub fn int(&self, name: &str) -> Option<i64> {
@@ -262,7 +262,7 @@ impl FlatModel {
     /// `entity.port` as text.
     pub fn describe(&self, end: Endpoint) -> String {
         let e = self.entity(end.entity);
-        let port = e.ports.get(usize::from(end.port)).map_or("?", |p| p.name.as_str());
+        let port = e.ports.get(usize::from(end.port)).map_or("?", |p| &*p.name);
         format!("{}.{}", e.path, port)
     }
 
@@ -293,7 +293,7 @@ impl FlatModel {
                     type_name: e.type_name.clone(),
                     states: e.states.to_vec(),
                     params: params.get(i).cloned().unwrap_or_default(),
-                    ports: e.ports.iter().map(|p| p.name.clone()).collect(),
+                    ports: e.ports.iter().map(|p| p.name.to_string()).collect(),
                     group: e.group,
                 })
                 .collect(),

@@ -13,7 +13,10 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::limits::{MAX_ENTITIES, MAX_NESTING_DEPTH};
-use crate::model::{AbstractionLevel, Network, ParamValue, PortRef, Project, TypeRegistry};
+use crate::model::{
+    AbstractionLevel, EntityType, Instance, InstanceIndex, Network, ParamValue, PortExport, PortLists,
+    PortRef, Project, TypeRegistry,
+};
 use crate::validate::{ValidationErrors, join_path, validate_project};
 
 /// Why elaboration failed.
@@ -35,12 +38,7 @@ pub enum ElabError {
 /// Validate, then flatten a project.
 pub fn elaborate(project: &Project, registry: &TypeRegistry) -> Result<FlatModel, ElabError> {
     validate_project(project, registry)?;
-    let mut b = Builder {
-        registry,
-        model: FlatModel { project: project.name.clone(), ..FlatModel::default() },
-        shared: BTreeMap::new(),
-        depth: 0,
-    };
+    let mut b = Builder::new(registry, &project.name);
     b.model.scopes.push(Scope { path: String::new(), routing: project.network.routing.clone() });
     b.network(&project.network, "", None, 0)?;
     Ok(b.model)
@@ -60,18 +58,13 @@ pub fn elaborate_type(
         path: type_name.to_string(),
         message: "not a compound type".into(),
     })?;
-    let mut b = Builder {
-        registry,
-        model: FlatModel { project: type_name.to_string(), ..FlatModel::default() },
-        shared: BTreeMap::new(),
-        depth: 0,
-    };
+    let mut b = Builder::new(registry, type_name);
     b.model.scopes.push(Scope { path: String::new(), routing: compound.network.routing.clone() });
     let ends = b.network(&compound.network, "", None, 0)?;
     let mut outer = BTreeMap::new();
     for export in &compound.exports {
-        if let Some(end) = ends.get(&export.inner) {
-            outer.insert(export.outer.clone(), *end);
+        if let Some(end) = ends.get(&b.model, &export.inner) {
+            outer.insert(export.outer.clone(), end);
         }
     }
     Ok((b.model, outer))
@@ -84,21 +77,62 @@ struct Builder<'a> {
     registry: &'a TypeRegistry,
     model: FlatModel,
     /// Per type: its parameter defaults and state names, shared by all its instances.
-    shared: BTreeMap<String, SharedByType>,
+    shared: BTreeMap<&'a str, SharedByType>,
+    /// Per type and array sizes: the ports of its instances, unlinked, with shared names.
+    ports: PortLists<'a, Arc<[FlatPort]>>,
     /// Compound levels entered (bounded: [`elaborate_type`] runs without validation).
     depth: usize,
 }
 
-impl Builder<'_> {
+/// Where the ports of one instance ended up after flattening.
+enum InstanceEnds<'a> {
+    /// A simulated entity: its ports are the entity's ports.
+    Entity(EntityId),
+    /// A detailed compound: each export of its type (same order) ends at an inner endpoint.
+    Compound { exports: &'a [PortExport], ends: Vec<Endpoint> },
+}
+
+/// Where each instance port of one network ends up, found by instance name in one probe.
+struct NetworkEnds<'n, 'a> {
+    index: InstanceIndex<'n>,
+    /// In the network's instance order.
+    instances: Vec<InstanceEnds<'a>>,
+}
+
+impl NetworkEnds<'_, '_> {
+    fn get(&self, model: &FlatModel, port: &PortRef) -> Option<Endpoint> {
+        match self.instances.get(self.index.position(&port.instance)?)? {
+            InstanceEnds::Entity(id) => {
+                let index = model.entity(*id).port_index(&port.port)?;
+                Some(Endpoint { entity: *id, port: index })
+            }
+            InstanceEnds::Compound { exports, ends } => {
+                exports.iter().position(|e| e.outer == port.port).map(|i| ends[i])
+            }
+        }
+    }
+}
+
+impl<'a> Builder<'a> {
+    fn new(registry: &'a TypeRegistry, name: &str) -> Self {
+        Builder {
+            registry,
+            model: FlatModel { project: name.to_string(), ..FlatModel::default() },
+            shared: BTreeMap::new(),
+            ports: PortLists::default(),
+            depth: 0,
+        }
+    }
+
     /// Flatten `net`; returns where each instance port of this network ends up.
-    fn network(
+    fn network<'n>(
         &mut self,
-        net: &Network,
+        net: &'n Network,
         prefix: &str,
         group: Option<u32>,
         scope: u32,
-    ) -> Result<BTreeMap<PortRef, Endpoint>, ElabError> {
-        let mut ends: BTreeMap<PortRef, Endpoint> = BTreeMap::new();
+    ) -> Result<NetworkEnds<'n, 'a>, ElabError> {
+        let mut instances = Vec::with_capacity(net.instances.len());
         for (name, inst) in &net.instances {
             let path = join_path(prefix, name);
             // Borrowed from the registry, not cloned: a type's ports, parameters and inner network
@@ -111,100 +145,15 @@ impl Builder<'_> {
             let detailed =
                 ty.compound.is_some() && (inst.level == AbstractionLevel::Detailed || ty.behaviour.is_none());
             if detailed {
-                let compound = ty.compound.as_ref().ok_or_else(|| ElabError::At {
-                    path: path.clone(),
-                    message: "compound without inner network".into(),
-                })?;
-                let gid = self.model.groups.len() as u32;
-                self.model.groups.push(FlatGroup {
-                    path: path.clone(),
-                    type_name: ty.name.clone(),
-                    parent: group,
-                });
-                let sid = self.model.scopes.len() as u32;
-                self.model
-                    .scopes
-                    .push(Scope { path: path.clone(), routing: compound.network.routing.clone() });
-                if self.depth >= MAX_NESTING_DEPTH {
-                    return Err(ElabError::At {
-                        path,
-                        message: format!("compound types nest deeper than the limit of {MAX_NESTING_DEPTH}"),
-                    });
-                }
-                self.depth += 1;
-                let inner = self.network(&compound.network, &path, Some(gid), sid);
-                self.depth -= 1;
-                let inner = inner?;
-                for export in &compound.exports {
-                    let end = inner.get(&export.inner).copied().ok_or_else(|| ElabError::At {
-                        path: format!("{path}.{}", export.outer),
-                        message: format!("exported inner port {} does not exist", export.inner),
-                    })?;
-                    ends.insert(PortRef::new(name, &export.outer), end);
-                }
+                instances.push(self.compound(ty, path, group)?);
             } else {
-                if self.model.entities.len() as u64 >= MAX_ENTITIES {
-                    return Err(ElabError::At {
-                        path,
-                        message: format!("more simulated entities than the limit of {MAX_ENTITIES}"),
-                    });
-                }
-                if let Err(e) = ty.check_port_counts(&inst.params) {
-                    return Err(ElabError::At { path, message: e.to_string() });
-                }
-                let id = self.model.entities.len() as EntityId;
-                let (defaults, states) = self
-                    .shared
-                    .entry(ty.name.clone())
-                    .or_insert_with(|| {
-                        let defaults = ty
-                            .params
-                            .iter()
-                            .filter_map(|d| d.default.clone().map(|v| (d.name.clone(), v)))
-                            .collect();
-                        (Arc::new(defaults), ty.states.clone().into())
-                    })
-                    .clone();
-                let mut params = ParamSet::new(defaults);
-                for def in &ty.params {
-                    if let Some(v) = inst.params.get(&def.name) {
-                        params.insert(&def.name, v.clone());
-                    }
-                }
-                params.shrink_to_fit();
-                let ports: Vec<FlatPort> = ty
-                    .concrete_ports(&inst.params)
-                    .into_iter()
-                    .map(|p| FlatPort {
-                        name: p.name,
-                        direction: p.direction,
-                        link_type: p.link_type,
-                        link: None,
-                    })
-                    .collect();
-                for (i, p) in ports.iter().enumerate() {
-                    ends.insert(PortRef::new(name, &p.name), Endpoint { entity: id, port: i as PortIndex });
-                }
-                let behaviour = ty.behaviour.clone().ok_or_else(|| ElabError::At {
-                    path: path.clone(),
-                    message: format!("type `{}` has no behaviour", ty.name),
-                })?;
-                self.model.entities.push(FlatEntity {
-                    path,
-                    type_name: ty.name.clone(),
-                    behaviour,
-                    params,
-                    ports,
-                    states,
-                    group,
-                    scope,
-                    stands_for: ty.compound.as_ref().map(|_| ty.name.clone()),
-                });
+                instances.push(InstanceEnds::Entity(self.entity(ty, inst, path, group, scope)?));
             }
         }
+        let ends = NetworkEnds { index: InstanceIndex::new(net), instances };
         for link in &net.links {
             let resolve = |r: &PortRef| {
-                ends.get(r).copied().ok_or_else(|| ElabError::At {
+                ends.get(&self.model, r).ok_or_else(|| ElabError::At {
                     path: join_path(prefix, &r.to_string()),
                     message: "link end does not resolve to a simulated port".into(),
                 })
@@ -233,5 +182,105 @@ impl Builder<'_> {
             }
         }
         Ok(ends)
+    }
+
+    /// Flatten a compound instance simulated in detail.
+    fn compound(
+        &mut self,
+        ty: &'a EntityType,
+        path: String,
+        group: Option<u32>,
+    ) -> Result<InstanceEnds<'a>, ElabError> {
+        let compound = ty.compound.as_ref().ok_or_else(|| ElabError::At {
+            path: path.clone(),
+            message: "compound without inner network".into(),
+        })?;
+        let gid = self.model.groups.len() as u32;
+        self.model.groups.push(FlatGroup { path: path.clone(), type_name: ty.name.clone(), parent: group });
+        let sid = self.model.scopes.len() as u32;
+        self.model.scopes.push(Scope { path: path.clone(), routing: compound.network.routing.clone() });
+        if self.depth >= MAX_NESTING_DEPTH {
+            return Err(ElabError::At {
+                path,
+                message: format!("compound types nest deeper than the limit of {MAX_NESTING_DEPTH}"),
+            });
+        }
+        self.depth += 1;
+        let inner = self.network(&compound.network, &path, Some(gid), sid);
+        self.depth -= 1;
+        let inner = inner?;
+        let mut ends = Vec::with_capacity(compound.exports.len());
+        for export in &compound.exports {
+            let end = inner.get(&self.model, &export.inner).ok_or_else(|| ElabError::At {
+                path: format!("{path}.{}", export.outer),
+                message: format!("exported inner port {} does not exist", export.inner),
+            })?;
+            ends.push(end);
+        }
+        Ok(InstanceEnds::Compound { exports: &compound.exports, ends })
+    }
+
+    /// Add one simulated entity (a leaf, or a compound at its behavioural level).
+    fn entity(
+        &mut self,
+        ty: &'a EntityType,
+        inst: &Instance,
+        path: String,
+        group: Option<u32>,
+        scope: u32,
+    ) -> Result<EntityId, ElabError> {
+        if self.model.entities.len() as u64 >= MAX_ENTITIES {
+            return Err(ElabError::At {
+                path,
+                message: format!("more simulated entities than the limit of {MAX_ENTITIES}"),
+            });
+        }
+        let ports = match self.ports.get(ty, &inst.params, |ports| {
+            ports
+                .into_iter()
+                .map(|p| FlatPort {
+                    name: p.name.into(),
+                    direction: p.direction,
+                    link_type: p.link_type.into(),
+                    link: None,
+                })
+                .collect()
+        }) {
+            Ok(ports) => ports.to_vec(),
+            Err(e) => return Err(ElabError::At { path, message: e.to_string() }),
+        };
+        let (defaults, states) = if let Some(shared) = self.shared.get(ty.name.as_str()) {
+            shared.clone()
+        } else {
+            let defaults: BTreeMap<String, ParamValue> =
+                ty.params.iter().filter_map(|d| d.default.clone().map(|v| (d.name.clone(), v))).collect();
+            let shared: SharedByType = (Arc::new(defaults), ty.states.clone().into());
+            self.shared.insert(ty.name.as_str(), shared.clone());
+            shared
+        };
+        let mut params = ParamSet::new(defaults);
+        for def in &ty.params {
+            if let Some(v) = inst.params.get(&def.name) {
+                params.insert(&def.name, v.clone());
+            }
+        }
+        params.shrink_to_fit();
+        let behaviour = ty.behaviour.clone().ok_or_else(|| ElabError::At {
+            path: path.clone(),
+            message: format!("type `{}` has no behaviour", ty.name),
+        })?;
+        let id = self.model.entities.len() as EntityId;
+        self.model.entities.push(FlatEntity {
+            path,
+            type_name: ty.name.clone(),
+            behaviour,
+            params,
+            ports,
+            states,
+            group,
+            scope,
+            stands_for: ty.compound.as_ref().map(|_| ty.name.clone()),
+        });
+        Ok(id)
     }
 }

@@ -55,7 +55,7 @@ fn behavioural_compounds_stay_one_entity_with_outer_ports() {
     let net = m.entity(0);
     assert_eq!(net.behaviour, "model");
     assert_eq!(net.stands_for.as_deref(), Some("Pair"));
-    let names: Vec<&str> = net.ports.iter().map(|p| p.name.as_str()).collect();
+    let names: Vec<&str> = net.ports.iter().map(|p| &*p.name).collect();
     assert_eq!(names, vec!["a", "b"]);
     assert!(m.groups.is_empty());
 }

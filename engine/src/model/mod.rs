@@ -4,6 +4,7 @@
 pub mod atomic;
 pub mod generator;
 pub mod layout;
+pub mod lookup;
 pub mod network;
 pub mod params;
 pub mod placement;
@@ -15,6 +16,7 @@ pub mod types;
 
 pub use generator::{GeneratorRecipe, RecipeLink};
 pub use layout::{NetworkLayout, ParamDisplay, Pos, ProjectLayout};
+pub use lookup::{InstanceIndex, PortLists, SharedPorts};
 pub use network::{AbstractionLevel, Instance, Link, Network, PortRef};
 pub use params::{ParamDef, ParamError, ParamKind, ParamValue};
 pub use placement::{Placement, PlacementError, instance_name_for_host};

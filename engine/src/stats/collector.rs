@@ -209,7 +209,7 @@ impl StatsCollector {
                 });
                 if c.sent_msgs + c.recv_msgs > 0 || queue.is_some() {
                     ports.insert(
-                        port.name.clone(),
+                        port.name.to_string(),
                         PortStats {
                             sent_msgs: c.sent_msgs,
                             sent_bytes: c.sent_bytes,
