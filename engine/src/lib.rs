@@ -14,6 +14,7 @@ pub mod time;
 pub mod trace;
 pub mod units;
 pub mod validate;
+pub mod vecmap;
 
 pub use elaborate::{ElabError, Endpoint, EntityId, FlatModel, PortIndex, elaborate};
 pub use kernel::{Behaviour, Ctx, Message, RunControl, RunOutcome, SimConfig, Simulation};

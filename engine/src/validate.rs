@@ -6,8 +6,8 @@ use std::fmt;
 
 use crate::limits::{MAX_ENTITIES, MAX_NESTING_DEPTH, MAX_PATH_BYTES};
 use crate::model::{
-    AbstractionLevel, ConcretePort, EntityType, InstanceIndex, Network, PortCountError, PortLists, PortRef,
-    Project, SharedPorts, TypeRegistry,
+    AbstractionLevel, ConcretePort, EntityType, InstanceIndex, Network, ParamMap, PortCountError, PortLists,
+    PortRef, Project, SharedPorts, TypeRegistry,
 };
 
 mod size;
@@ -268,12 +268,7 @@ impl<'r> Validator<'r> {
         self.links(net, prefix, &ports);
     }
 
-    fn instance_params(
-        &mut self,
-        ty: &EntityType,
-        overrides: &BTreeMap<String, crate::model::ParamValue>,
-        path: &str,
-    ) {
+    fn instance_params(&mut self, ty: &EntityType, overrides: &crate::model::ParamMap, path: &str) {
         for (name, value) in overrides {
             match ty.param(name) {
                 None => self.push(path.to_string(), Problem::UnknownParam(name.clone())),
@@ -310,12 +305,12 @@ impl<'r> Validator<'r> {
         self.stack.push(ty.name.clone());
         self.network(&compound.network, path);
         // Exports: every outer port maps to an existing, otherwise unlinked inner port.
-        if let Err(e) = ty.check_port_counts(&BTreeMap::new()) {
+        if let Err(e) = ty.check_port_counts(&ParamMap::new()) {
             self.push(path.to_string(), Problem::Ports(e));
             self.stack.pop();
             return;
         }
-        let outer: Vec<ConcretePort> = ty.concrete_ports(&BTreeMap::new());
+        let outer: Vec<ConcretePort> = ty.concrete_ports(&ParamMap::new());
         for port in &outer {
             if !compound.exports.iter().any(|e| e.outer == port.name) {
                 self.push(

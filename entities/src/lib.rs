@@ -12,5 +12,5 @@ pub mod placement;
 pub mod processor;
 pub mod router;
 pub mod store;
-pub mod vecmap;
+pub use hase_engine::vecmap;
 pub mod workload;

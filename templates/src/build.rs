@@ -2,11 +2,9 @@
 //! ([`generate`]), or a compound network type holding the switches, with one outer port per
 //! processor attachment and the behavioural network model as its other level ([`generate_compound`]).
 
-use std::collections::BTreeMap;
-
 use hase_engine::model::{
-    CompoundDef, Direction, EntityType, Instance, Link, Network, NetworkLayout, ParamValue, PortDef,
-    PortExport, PortRef, Pos, TypeRegistry,
+    CompoundDef, Direction, EntityType, Instance, Link, Network, NetworkLayout, ParamMap, ParamValue,
+    PortDef, PortExport, PortRef, Pos, TypeRegistry,
 };
 use hase_entities::catalogue::{NETWORK_MODEL, NETWORK_MODEL_STATES, network_model_params};
 use hase_entities::message::PACKET_LINK;
@@ -191,8 +189,8 @@ pub fn generate_compound(
 }
 
 /// Overrides applied to every processor by the project helper (the spec's plus `rank`).
-pub(crate) fn endpoint_params(spec: &TemplateSpec, rank: usize) -> BTreeMap<String, ParamValue> {
-    let mut params = spec.endpoint_params.clone();
+pub(crate) fn endpoint_params(spec: &TemplateSpec, rank: usize) -> ParamMap {
+    let mut params = ParamMap::from(spec.endpoint_params.clone());
     params.insert("rank".into(), ParamValue::Int(rank as i64));
     params
 }
@@ -210,7 +208,7 @@ mod tests {
         let spec = TemplateSpec::new(Topology::Mesh2D { x: 2, y: 2 });
         let (ty, layout) = generate_compound(&spec, &builtin_registry(), "Mesh2D_2x2").unwrap();
         let compound = ty.compound.as_ref().unwrap();
-        let outer: Vec<String> = ty.concrete_ports(&BTreeMap::new()).into_iter().map(|p| p.name).collect();
+        let outer: Vec<String> = ty.concrete_ports(&ParamMap::new()).into_iter().map(|p| p.name).collect();
         assert_eq!(outer, ["p0", "p1", "p2", "p3"]);
         let p3 = compound.exports.iter().find(|e| e.outer == "p3").unwrap();
         assert_eq!(p3.inner, PortRef::new("r_1_1", "p4"));
@@ -226,7 +224,7 @@ mod tests {
     fn an_omega_compound_has_tx_inputs_and_rx_outputs() {
         let spec = TemplateSpec::new(Topology::Omega { stages: 2 });
         let (ty, _) = generate_compound(&spec, &builtin_registry(), "Omega_4").unwrap();
-        let ports = ty.concrete_ports(&BTreeMap::new());
+        let ports = ty.concrete_ports(&ParamMap::new());
         assert_eq!(ports.len(), 8);
         assert!(ports.iter().all(|p| (p.name.starts_with("tx") && p.direction == Direction::In)
             || (p.name.starts_with("rx") && p.direction == Direction::Out)));

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use hase_engine::model::{Network, NetworkLayout, ParamValue, Project, TypeRegistry};
+use hase_engine::model::{Network, NetworkLayout, ParamMap, ParamValue, Project, TypeRegistry};
 
 use crate::project::FABRIC;
 use crate::recipe::regenerate;
@@ -89,10 +89,7 @@ pub fn expand(project: Project, registry: &TypeRegistry) -> Result<Project, Temp
 
 /// Parameters of `edited` that differ from `generated` (as overrides), or `None` when `edited`
 /// lacks one `generated` sets (an override cannot remove a value).
-fn param_changes(
-    generated: &BTreeMap<String, ParamValue>,
-    edited: &BTreeMap<String, ParamValue>,
-) -> Option<BTreeMap<String, ParamValue>> {
+fn param_changes(generated: &ParamMap, edited: &ParamMap) -> Option<BTreeMap<String, ParamValue>> {
     if generated.keys().any(|k| !edited.contains_key(k)) {
         return None;
     }

@@ -4,7 +4,7 @@
 
 use std::f32::consts::TAU;
 
-use hase_engine::model::{Instance, Link, PortRef, Pos, Project, TypeRegistry};
+use hase_engine::model::{Instance, Link, ParamValue, PortRef, Pos, Project, TypeRegistry};
 
 use crate::build::{endpoint_params, generate, generate_compound};
 use crate::plan::{PITCH, Plan, Role, endpoint_roles};
@@ -72,7 +72,7 @@ pub fn template_project(
                 let name = Plan::endpoint_name(rank);
                 let mut inst = Instance::of(&spec.endpoint_type);
                 inst.params = endpoint_params(spec, rank);
-                slot::check_value(endpoint.ty, "rank", &inst.params["rank"], spec.topology.name())?;
+                slot::check_value(endpoint.ty, "rank", &ParamValue::Int(rank as i64), spec.topology.name())?;
                 net.instances.insert(name.clone(), inst);
                 let pos = if split {
                     // Inputs on the left: a column of processors facing the network, one per line

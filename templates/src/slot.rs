@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use hase_engine::model::{ConcretePort, Direction, EntityType, ParamValue, TypeRegistry};
+use hase_engine::model::{ConcretePort, Direction, EntityType, ParamMap, ParamValue, TypeRegistry};
 use hase_entities::message::PACKET_LINK;
 
 use crate::plan::{Plan, PortNeed, Role, endpoint_roles, switch_interface};
@@ -18,7 +18,7 @@ pub(crate) struct SwitchSlot<'a> {
     /// The type.
     pub ty: &'a EntityType,
     /// Overrides every switch instance starts from (the spec's, plus `radix`).
-    pub overrides: BTreeMap<String, ParamValue>,
+    pub overrides: ParamMap,
     /// Names of the port positions the plan links.
     pub ports: Vec<String>,
     /// Positions of ports that must be connected.
@@ -142,7 +142,7 @@ pub(crate) fn switch<'a>(
         require_param(ty, param, value, template)?;
     }
     let need = needs.len();
-    let mut overrides = spec.switch_params.clone();
+    let mut overrides = ParamMap::from(spec.switch_params.clone());
     if ty.param("radix").is_some() {
         let radix = ParamValue::Int(need as i64);
         check_value(ty, "radix", &radix, template)?;
@@ -185,7 +185,7 @@ pub(crate) fn endpoint<'a>(
     })?;
     check_overrides(ty, &spec.endpoint_params, template)?;
     require_param(ty, "rank", &ParamValue::Int(0), template)?;
-    let concrete = ty.concrete_ports(&spec.endpoint_params);
+    let concrete = ty.concrete_ports(&ParamMap::from(spec.endpoint_params.clone()));
     for role in roles {
         let need = match role {
             Role::Net => PortNeed::InOut,

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::network::Network;
-use super::params::ParamValue;
+use super::params::ParamMap;
 use super::types::{ConcretePort, EntityType, PortCountError};
 
 /// Position of each instance of a network in its name order (the order of
@@ -64,7 +64,7 @@ impl<'r, T: Clone> PortLists<'r, T> {
     pub fn get(
         &mut self,
         ty: &'r EntityType,
-        overrides: &BTreeMap<String, ParamValue>,
+        overrides: &ParamMap,
         make: impl FnOnce(Vec<ConcretePort>) -> T,
     ) -> Result<T, PortCountError> {
         ty.check_port_counts(overrides)?;
@@ -88,7 +88,7 @@ pub type SharedPorts = Arc<[ConcretePort]>;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Direction, Instance, ParamDef, ParamKind, PortDef};
+    use crate::model::{Direction, Instance, ParamDef, ParamKind, ParamValue, PortDef};
 
     fn router() -> EntityType {
         let mut ty = EntityType::leaf("R", "Test", "router");
@@ -106,7 +106,7 @@ mod tests {
         let ty = router();
         let mut lists: PortLists<SharedPorts> = PortLists::default();
         let mut built = 0;
-        let mut get = |overrides: &BTreeMap<String, ParamValue>| {
+        let mut get = |overrides: &ParamMap| {
             lists
                 .get(&ty, overrides, |ports| {
                     built += 1;
@@ -114,8 +114,8 @@ mod tests {
                 })
                 .unwrap()
         };
-        let four = get(&BTreeMap::new());
-        let again = get(&BTreeMap::new());
+        let four = get(&ParamMap::new());
+        let again = get(&ParamMap::new());
         let six = get(&[("radix".to_string(), ParamValue::Int(6))].into());
         assert!(Arc::ptr_eq(&four, &again));
         assert_eq!(four.len(), 4);
@@ -128,7 +128,7 @@ mod tests {
     fn sizes_out_of_range_fail_as_check_port_counts_does() {
         let ty = router();
         let mut lists: PortLists<SharedPorts> = PortLists::default();
-        let overrides = [("radix".to_string(), ParamValue::Int(1 << 40))].into();
+        let overrides: ParamMap = [("radix".to_string(), ParamValue::Int(1 << 40))].into();
         let err = lists.get(&ty, &overrides, Into::into).unwrap_err();
         assert_eq!(Err(err), ty.check_port_counts(&overrides));
     }

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::params::ParamValue;
+use super::params::{ParamMap, ParamValue};
 use super::routing::Routing;
 use crate::time::SimTime;
 
@@ -34,9 +34,11 @@ pub struct Instance {
     /// The type's name.
     #[serde(rename = "type")]
     pub type_name: String,
-    /// Parameter overrides; absent parameters take the type's default.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub params: BTreeMap<String, ParamValue>,
+    /// Parameter overrides; absent parameters take the type's default. A sorted vector, not a
+    /// `BTreeMap`: most instances override one or two values, and a million of them would carry
+    /// a 640-byte tree node each.
+    #[serde(default, skip_serializing_if = "ParamMap::is_empty")]
+    pub params: ParamMap,
     /// Abstraction level (meaningful for compound types only).
     #[serde(default, skip_serializing_if = "is_detailed")]
     pub level: AbstractionLevel,
@@ -52,7 +54,7 @@ impl Instance {
     pub fn of(type_name: &str) -> Self {
         Instance {
             type_name: type_name.to_string(),
-            params: BTreeMap::new(),
+            params: ParamMap::new(),
             level: AbstractionLevel::Detailed,
         }
     }

@@ -75,6 +75,9 @@ pub enum ParamKind {
     },
 }
 
+/// An instance's parameter overrides, by parameter name (see [`crate::vecmap`]).
+pub type ParamMap = crate::vecmap::VecMap<String, ParamValue>;
+
 /// A parameter value. Enum choices and file paths are `Text`; ranges are `Float`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ParamValue {

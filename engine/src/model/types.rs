@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::network::{Network, PortRef};
-use super::params::{ParamDef, ParamValue};
+use super::params::{ParamDef, ParamMap, ParamValue};
 use crate::limits::MAX_PORTS_PER_ENTITY;
 
 /// Which way messages flow through a port.
@@ -193,11 +193,7 @@ impl EntityType {
     }
 
     /// The value of parameter `name` on an instance: its override, else the type's default.
-    pub fn value_of<'a>(
-        &'a self,
-        overrides: &'a std::collections::BTreeMap<String, ParamValue>,
-        name: &str,
-    ) -> Option<&'a ParamValue> {
+    pub fn value_of<'a>(&'a self, overrides: &'a ParamMap, name: &str) -> Option<&'a ParamValue> {
         overrides.get(name).or_else(|| self.param(name).and_then(|p| p.default.as_ref()))
     }
 
@@ -205,11 +201,7 @@ impl EntityType {
     /// by a parameter takes the parameter's value only after it has been checked against the
     /// parameter's declared range, and never more than [`MAX_PORTS_PER_ENTITY`]; a missing or
     /// negative size gives no ports.
-    pub fn port_count(
-        &self,
-        def: &PortDef,
-        overrides: &std::collections::BTreeMap<String, ParamValue>,
-    ) -> Result<u64, PortCountError> {
+    pub fn port_count(&self, def: &PortDef, overrides: &ParamMap) -> Result<u64, PortCountError> {
         let count = match &def.count {
             PortCount::One => 1,
             PortCount::Fixed(n) => u64::from(*n),
@@ -235,10 +227,7 @@ impl EntityType {
 
     /// Check that every port array of an instance with these parameter values can be expanded
     /// and that all of them together stay within [`MAX_PORTS_PER_ENTITY`].
-    pub fn check_port_counts(
-        &self,
-        overrides: &std::collections::BTreeMap<String, ParamValue>,
-    ) -> Result<(), PortCountError> {
+    pub fn check_port_counts(&self, overrides: &ParamMap) -> Result<(), PortCountError> {
         let mut total = 0_u64;
         for def in &self.ports {
             total = total.saturating_add(self.port_count(def, overrides)?);
@@ -253,10 +242,7 @@ impl EntityType {
     /// An array sized by a missing or negative parameter has no ports; so has every array when
     /// [`EntityType::check_port_counts`] fails (validation reports why), so nothing is ever sized
     /// from an unchecked parameter.
-    pub fn concrete_ports(
-        &self,
-        overrides: &std::collections::BTreeMap<String, ParamValue>,
-    ) -> Vec<ConcretePort> {
+    pub fn concrete_ports(&self, overrides: &ParamMap) -> Vec<ConcretePort> {
         let arrays_ok = self.check_port_counts(overrides).is_ok();
         let mut out = Vec::new();
         for def in &self.ports {
