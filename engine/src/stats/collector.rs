@@ -9,6 +9,7 @@ use super::report::{EntityStats, LatencyHistogram, LinkStats, PortStats, QueueSt
 use crate::elaborate::{EntityId, FlatModel, PortIndex};
 use crate::time::SimTime;
 use crate::trace::TraceValue;
+use crate::vecmap::VecMap;
 
 const NO_STATE: u16 = u16::MAX;
 
@@ -178,15 +179,19 @@ impl StatsCollector {
         let end = now.as_ps();
         let mut entities = BTreeMap::new();
         for (i, e) in model.entities.iter().enumerate() {
-            let mut state_time_ps = BTreeMap::new();
             let base = self.state_base[i] as usize;
-            for (s, name) in e.states.iter().enumerate() {
-                let mut t = self.state_time[base + s];
-                if self.current[i] as usize == s {
-                    t += end.saturating_sub(self.since[i]);
-                }
-                state_time_ps.insert(name.clone(), t);
-            }
+            let state_time_ps: VecMap<String, u64> = e
+                .states
+                .iter()
+                .enumerate()
+                .map(|(s, name)| {
+                    let mut t = self.state_time[base + s];
+                    if self.current[i] as usize == s {
+                        t += end.saturating_sub(self.since[i]);
+                    }
+                    (name.clone(), t)
+                })
+                .collect();
             let idle: u64 = state_time_ps
                 .iter()
                 .filter(|(k, _)| matches!(k.as_str(), "IDLE" | "DONE"))
@@ -198,7 +203,7 @@ impl StatsCollector {
             } else {
                 (tracked.saturating_sub(idle)) as f64 / end as f64
             };
-            let mut ports = BTreeMap::new();
+            let mut ports = Vec::new();
             for (p, port) in e.ports.iter().enumerate() {
                 let g = self.port_base[i] as usize + p;
                 let c = self.ports[g];
@@ -208,7 +213,7 @@ impl StatsCollector {
                     QueueStats { max: q.max, mean: if end == 0 { 0.0 } else { area as f64 / end as f64 } }
                 });
                 if c.sent_msgs + c.recv_msgs > 0 || queue.is_some() {
-                    ports.insert(
+                    ports.push((
                         port.name.to_string(),
                         PortStats {
                             sent_msgs: c.sent_msgs,
@@ -217,9 +222,10 @@ impl StatsCollector {
                             recv_bytes: c.recv_bytes,
                             queue,
                         },
-                    );
+                    ));
                 }
             }
+            let ports: VecMap<String, PortStats> = ports.into_iter().collect();
             let extra = summaries
                 .get(i)
                 .map(|list| {
