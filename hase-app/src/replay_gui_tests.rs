@@ -324,7 +324,7 @@ fn a_router_s_live_values_are_offered_displayed_and_replayed() {
         .log
         .events
         .iter()
-        .find_map(|ev| match ev.change {
+        .find_map(|ev| match run.replay.log.change(ev) {
             Change::ArrayRead { entity, .. } if entity == e => Some(SimTime(ev.time)),
             _ => None,
         })

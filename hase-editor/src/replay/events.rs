@@ -73,13 +73,133 @@ impl Change {
     }
 }
 
-/// A change at a time (ps).
+/// A change at a time (ps), as the log keeps it: 16 bytes. Parameter and array changes carry
+/// more than fits, so theirs live in [`EventLog::updates`] and the event holds its number there;
+/// [`EventLog::change`] gives the whole [`Change`] back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Event {
     /// When.
     pub time: u64,
-    /// What.
-    pub change: Change,
+    /// What, packed.
+    stored: Stored,
+}
+
+/// A [`Change`] in 8 bytes: what does not fit is an index into [`EventLog::updates`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stored {
+    State { entity: u32, state: u16 },
+    Param { update: u32 },
+    Array { update: u32 },
+    ArrayRead { update: u32 },
+    Depart { flight: u32 },
+    Arrive { flight: u32 },
+}
+
+/// The entity, parameter, element and value of a parameter or array change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Update {
+    /// Entity number.
+    pub entity: u32,
+    /// Parameter index.
+    pub param: u16,
+    /// Array element (0 for a parameter change).
+    pub index: u32,
+    /// Index into the value table (0 for an array read).
+    pub value: u32,
+}
+
+impl Event {
+    /// HASE trace level of the record the event comes from (see [`Change::level`]).
+    pub fn level(&self) -> u8 {
+        match self.stored {
+            Stored::Depart { .. } | Stored::Arrive { .. } => 2,
+            Stored::Param { .. } | Stored::Array { .. } | Stored::ArrayRead { .. } => 3,
+            Stored::State { .. } => 4,
+        }
+    }
+
+    /// The flight a departure or arrival event is about.
+    pub fn flight_mut(&mut self) -> Option<&mut u32> {
+        match &mut self.stored {
+            Stored::Depart { flight } | Stored::Arrive { flight } => Some(flight),
+            _ => None,
+        }
+    }
+
+    fn change(&self, updates: &[Update]) -> Change {
+        let update = |i: u32| {
+            updates.get(i as usize).copied().unwrap_or(Update {
+                entity: u32::MAX,
+                param: 0,
+                index: 0,
+                value: 0,
+            })
+        };
+        match self.stored {
+            Stored::State { entity, state } => Change::State { entity, state },
+            Stored::Param { update: i } => {
+                let u = update(i);
+                Change::Param { entity: u.entity, param: u.param, value: u.value }
+            }
+            Stored::Array { update: i } => {
+                let u = update(i);
+                Change::Array { entity: u.entity, param: u.param, index: u.index, value: u.value }
+            }
+            Stored::ArrayRead { update: i } => {
+                let u = update(i);
+                Change::ArrayRead { entity: u.entity, param: u.param, index: u.index }
+            }
+            Stored::Depart { flight } => Change::Depart { flight },
+            Stored::Arrive { flight } => Change::Arrive { flight },
+        }
+    }
+}
+
+/// Events in trace order with the values and updates they refer to: what a recorder collects
+/// before [`EventLog::from_unsorted`] sorts and checkpoints it.
+#[derive(Clone, Debug, Default)]
+pub struct EventList {
+    events: Vec<Event>,
+    values: Vec<TraceValue>,
+    updates: Vec<Update>,
+}
+
+impl EventList {
+    /// Room for `n` events.
+    pub fn with_capacity(n: usize) -> Self {
+        EventList { events: Vec::with_capacity(n), ..EventList::default() }
+    }
+    /// Add the value a parameter or array change is about to refer to; returns its number.
+    pub fn value(&mut self, value: &TraceValue) -> u32 {
+        self.values.push(value.clone());
+        (self.values.len() - 1) as u32
+    }
+    /// Add `change` at `time`.
+    pub fn push(&mut self, time: u64, change: Change) {
+        let mut update = |u: Update| {
+            self.updates.push(u);
+            (self.updates.len() - 1) as u32
+        };
+        let stored = match change {
+            Change::State { entity, state } => Stored::State { entity, state },
+            Change::Param { entity, param, value } => {
+                Stored::Param { update: update(Update { entity, param, index: 0, value }) }
+            }
+            Change::Array { entity, param, index, value } => {
+                Stored::Array { update: update(Update { entity, param, index, value }) }
+            }
+            Change::ArrayRead { entity, param, index } => {
+                Stored::ArrayRead { update: update(Update { entity, param, index, value: 0 }) }
+            }
+            Change::Depart { flight } => Stored::Depart { flight },
+            Change::Arrive { flight } => Stored::Arrive { flight },
+        };
+        self.events.push(Event { time, stored });
+    }
+    /// The events so far, to renumber flights in.
+    pub fn events_mut(&mut self) -> &mut [Event] {
+        &mut self.events
+    }
 }
 
 /// An array element's value, when it was last written and when last read.
@@ -111,8 +231,8 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    fn apply(&mut self, event: &Event) {
-        match event.change {
+    fn apply(&mut self, event: &Event, updates: &[Update]) {
+        match event.change(updates) {
             Change::State { entity, state } => {
                 let e = entity as usize;
                 if let Some(slot) = self.states.get_mut(e) {
@@ -166,6 +286,8 @@ pub struct EventLog {
     pub events: Vec<Event>,
     /// Values referred to by parameter and array changes.
     pub values: Vec<TraceValue>,
+    /// Entity, parameter and element of each parameter and array change.
+    pub updates: Vec<Update>,
     /// State after 0, N, 2N, … events.
     checkpoints: Vec<Snapshot>,
     initial: Snapshot,
@@ -174,8 +296,7 @@ pub struct EventLog {
 impl EventLog {
     /// Build from a trace and its flights (indexed as `flights`).
     pub fn build(trace: &Trace, flights: &[MessageFlight]) -> EventLog {
-        let mut events = Vec::with_capacity(trace.records.len() + flights.len());
-        let mut values = Vec::new();
+        let mut events = EventList::with_capacity(trace.records.len() + flights.len());
         // Record number → flight number (`u32::MAX`: the record is not a flight's send).
         let mut flight_of_record = vec![u32::MAX; trace.records.len()];
         for (i, f) in flights.iter().enumerate() {
@@ -186,54 +307,43 @@ impl EventLog {
         for (r, record) in trace.records.iter().enumerate() {
             match record {
                 Record::State { time, entity, state } => {
-                    events.push(Event {
-                        time: time.0,
-                        change: Change::State { entity: *entity, state: *state },
-                    });
+                    events.push(time.0, Change::State { entity: *entity, state: *state });
                 }
                 Record::Param { time, entity, param, value } => {
-                    values.push(value.clone());
-                    let value = (values.len() - 1) as u32;
-                    events.push(Event {
-                        time: time.0,
-                        change: Change::Param { entity: *entity, param: *param, value },
-                    });
+                    let value = events.value(value);
+                    events.push(time.0, Change::Param { entity: *entity, param: *param, value });
                 }
                 Record::Array { time, entity, param, index, value } => {
-                    values.push(value.clone());
-                    let value = (values.len() - 1) as u32;
-                    let change = Change::Array { entity: *entity, param: *param, index: *index, value };
-                    events.push(Event { time: time.0, change });
+                    let value = events.value(value);
+                    events
+                        .push(time.0, Change::Array { entity: *entity, param: *param, index: *index, value });
                 }
                 Record::Send { .. } => {
                     if let Some(&flight) = flight_of_record.get(r).filter(|f| **f != u32::MAX) {
                         let f = &flights[flight as usize];
-                        events.push(Event { time: f.depart.0, change: Change::Depart { flight } });
-                        events.push(Event { time: f.arrive.0, change: Change::Arrive { flight } });
+                        events.push(f.depart.0, Change::Depart { flight });
+                        events.push(f.arrive.0, Change::Arrive { flight });
                     }
                 }
                 Record::ArrayRead { time, entity, param, index } => {
-                    let change = Change::ArrayRead { entity: *entity, param: *param, index: *index };
-                    events.push(Event { time: time.0, change });
+                    events.push(time.0, Change::ArrayRead { entity: *entity, param: *param, index: *index });
                 }
                 Record::Comment { .. } | Record::Summary { .. } => {}
             }
         }
-        EventLog::from_unsorted(events, values, &trace.header)
+        EventLog::from_unsorted(events, &trace.header)
     }
 
-    /// The log of `events` (in trace order: a departure pushed before its arrival), with the
-    /// `values` they refer to, for the entities of `header`: sorted by time and checkpointed.
-    pub fn from_unsorted(
-        mut events: Vec<Event>,
-        mut values: Vec<TraceValue>,
-        header: &TraceHeader,
-    ) -> EventLog {
+    /// The log of `list` (in trace order: a departure pushed before its arrival) for the entities
+    /// of `header`: sorted by time and checkpointed.
+    pub fn from_unsorted(list: EventList, header: &TraceHeader) -> EventLog {
+        let EventList { mut events, mut values, mut updates } = list;
         // Stable: equal times keep trace order, and a departure is pushed before its arrival.
         events.sort_by_key(|e| e.time);
         // The log only reads from now on: the doubling growth while recording is given back.
         events.shrink_to_fit();
         values.shrink_to_fit();
+        updates.shrink_to_fit();
         let entities = &header.entities;
         let initial = Snapshot {
             applied: 0,
@@ -243,15 +353,20 @@ impl EventLog {
             arrays: BTreeMap::new(),
             in_flight: Vec::new(),
         };
-        let mut log = EventLog { events, values, checkpoints: Vec::new(), initial: initial.clone() };
+        let mut log = EventLog { events, values, updates, checkpoints: Vec::new(), initial: initial.clone() };
         let mut snap = initial;
         for (i, event) in log.events.iter().enumerate() {
             if i % CHECKPOINT_EVERY == 0 {
                 log.checkpoints.push(snap.clone());
             }
-            snap.apply(event);
+            snap.apply(event, &log.updates);
         }
         log
+    }
+
+    /// The whole change `event` (one of this log's) stands for.
+    pub fn change(&self, event: &Event) -> Change {
+        event.change(&self.updates)
     }
 
     /// The state before any event.
@@ -282,7 +397,7 @@ impl EventLog {
             }
         }
         for event in &self.events[snap.applied..target] {
-            snap.apply(event);
+            snap.apply(event, &self.updates);
         }
     }
 
@@ -290,7 +405,7 @@ impl EventLog {
     pub fn replay_from_start(&self, t: SimTime) -> Snapshot {
         let mut snap = self.initial.clone();
         for event in self.events.iter().take_while(|e| e.time <= t.0) {
-            snap.apply(event);
+            snap.apply(event, &self.updates);
         }
         snap
     }
@@ -298,13 +413,13 @@ impl EventLog {
     /// Time of the first event after `t` whose level is shown (level ≥ `min_level`).
     pub fn next_event_after(&self, t: SimTime, min_level: u8) -> Option<SimTime> {
         let from = self.count_until(t);
-        self.events[from..].iter().find(|e| e.change.level() >= min_level).map(|e| SimTime(e.time))
+        self.events[from..].iter().find(|e| e.level() >= min_level).map(|e| SimTime(e.time))
     }
 
     /// Time of the last event before `t` whose level is shown.
     pub fn previous_event_before(&self, t: SimTime, min_level: u8) -> Option<SimTime> {
         let to = self.events.partition_point(|e| e.time < t.0);
-        self.events[..to].iter().rev().find(|e| e.change.level() >= min_level).map(|e| SimTime(e.time))
+        self.events[..to].iter().rev().find(|e| e.level() >= min_level).map(|e| SimTime(e.time))
     }
 }
 
@@ -446,6 +561,29 @@ mod tests {
         assert_eq!(log.next_event_after(SimTime(10), 3), Some(SimTime(20)));
         assert_eq!(log.next_event_after(SimTime(30), 3), Some(SimTime(40)));
         assert_eq!(log.next_event_after(SimTime(10), 4), None);
+    }
+
+    #[test]
+    fn an_event_is_sixteen_bytes_and_gives_its_whole_change_back() {
+        assert_eq!(std::mem::size_of::<Event>(), 16);
+        let mut list = EventList::default();
+        let value = list.value(&TraceValue::Int(7));
+        let changes = [
+            Change::State { entity: 3, state: 2 },
+            Change::Param { entity: 4, param: 1, value },
+            Change::Array { entity: 5, param: 2, index: 9, value },
+            Change::ArrayRead { entity: 6, param: 3, index: 8 },
+            Change::Depart { flight: 11 },
+            Change::Arrive { flight: 11 },
+        ];
+        for (t, change) in changes.iter().enumerate() {
+            list.push(t as u64, *change);
+        }
+        let log = EventLog::from_unsorted(list, &header(8));
+        let back: Vec<Change> = log.events.iter().map(|e| log.change(e)).collect();
+        assert_eq!(back, changes);
+        let levels: Vec<u8> = log.events.iter().map(Event::level).collect();
+        assert_eq!(levels, changes.map(Change::level));
     }
 
     #[test]

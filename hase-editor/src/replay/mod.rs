@@ -62,8 +62,11 @@ pub struct Replay {
     pub params: Vec<ParamRow>,
     /// Messages sorted by departure.
     pub flights: Vec<MessageFlight>,
-    /// Labels of the messages (same order as `flights`).
-    pub flight_labels: Vec<String>,
+    /// Label of each message (same order as `flights`), as a number into `labels`: a run repeats
+    /// the same few labels (`rts r0>r1 1/1 0B`) over and over, so each is kept once.
+    pub flight_labels: Vec<u32>,
+    /// The distinct message labels, in the order first sent.
+    pub labels: Vec<String>,
     /// Animator events and checkpoints.
     pub log: EventLog,
     /// Traffic per header link.
@@ -98,6 +101,11 @@ impl Replay {
     /// Total number of state intervals.
     pub fn interval_count(&self) -> usize {
         self.rows.iter().map(Intervals::len).sum()
+    }
+
+    /// The label of flight `i` (in departure order); empty for a flight that does not exist.
+    pub fn flight_label(&self, i: usize) -> &str {
+        self.flight_labels.get(i).and_then(|&n| self.labels.get(n as usize)).map_or("", String::as_str)
     }
 
     /// Messages entity `e` sent (departures) and received (arrivals) within `[t0, t1)`.
@@ -311,7 +319,8 @@ mod tests {
         assert_eq!(row.values.state, vec![0, 1, 0]);
         assert_eq!(replay.messages_between(0, 0, 20), (1, 0));
         assert_eq!(replay.messages_between(1, 0, 31), (0, 2));
-        assert_eq!(replay.flight_labels, vec!["m5", "m20"]);
+        assert_eq!((0..2).map(|i| replay.flight_label(i)).collect::<Vec<_>>(), vec!["m5", "m20"]);
+        assert_eq!(replay.flight_label(2), "");
         assert_eq!(replay.links[0].len(), 2);
     }
 }

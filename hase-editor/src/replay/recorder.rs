@@ -9,10 +9,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use hase_engine::time::SimTime;
-use hase_engine::trace::{MessageFlight, Record, TraceHeader, TraceSink, TraceValue};
+use hase_engine::trace::{MessageFlight, Record, TraceHeader, TraceSink};
 
 use super::columns::Intervals;
-use super::events::{Change, Event, EventLog};
+use super::events::{Change, Event, EventList, EventLog};
 use super::{OpenRows, Replay, close_param, group_rows, link_rows};
 
 /// A replay model under construction.
@@ -28,11 +28,14 @@ pub struct ReplayRecorder {
     rows: Vec<Intervals>,
     /// Flights in send order (their `record` is the record's ordinal).
     flights: Vec<MessageFlight>,
+    /// Per flight in send order, its label's number in `labels`.
+    flight_labels: Vec<u32>,
+    /// Distinct labels in the order first sent, and the number of each.
     labels: Vec<String>,
+    label_numbers: BTreeMap<String, u32>,
     /// Animator events in record order; `Depart`/`Arrive` name flights in send order until
     /// `finish` renumbers them by departure.
-    events: Vec<Event>,
-    values: Vec<TraceValue>,
+    events: EventList,
     /// Per (entity, parameter), the value shown since when.
     open_params: BTreeMap<(u32, u16), (u64, String)>,
     params: OpenRows,
@@ -65,27 +68,23 @@ impl ReplayRecorder {
                 {
                     self.rows[e].push(since, time, previous);
                 }
-                self.events.push(Event { time, change: Change::State { entity: *entity, state: *state } });
+                self.events.push(time, Change::State { entity: *entity, state: *state });
             }
             Record::Param { entity, param, value, .. } => {
                 let key = (*entity, *param);
                 if let Some((since, text)) = self.open_params.insert(key, (time, value.to_string())) {
                     close_param(&mut self.params, key, since, text, time);
                 }
-                self.values.push(value.clone());
-                let value = (self.values.len() - 1) as u32;
-                self.events
-                    .push(Event { time, change: Change::Param { entity: *entity, param: *param, value } });
+                let value = self.events.value(value);
+                self.events.push(time, Change::Param { entity: *entity, param: *param, value });
             }
             Record::Array { entity, param, index, value, .. } => {
-                self.values.push(value.clone());
-                let value = (self.values.len() - 1) as u32;
-                let change = Change::Array { entity: *entity, param: *param, index: *index, value };
-                self.events.push(Event { time, change });
+                let value = self.events.value(value);
+                self.events
+                    .push(time, Change::Array { entity: *entity, param: *param, index: *index, value });
             }
             Record::ArrayRead { entity, param, index, .. } => {
-                let change = Change::ArrayRead { entity: *entity, param: *param, index: *index };
-                self.events.push(Event { time, change });
+                self.events.push(time, Change::ArrayRead { entity: *entity, param: *param, index: *index });
             }
             Record::Send { from, from_port, to, to_port, depart, arrive, bytes, label, .. } => {
                 self.end = self.end.max(arrive.0);
@@ -98,9 +97,17 @@ impl ReplayRecorder {
                     bytes: *bytes,
                     record: ordinal,
                 });
-                self.labels.push(label.clone());
-                self.events.push(Event { time: depart.0, change: Change::Depart { flight } });
-                self.events.push(Event { time: arrive.0, change: Change::Arrive { flight } });
+                let number = if let Some(&n) = self.label_numbers.get(label.as_str()) {
+                    n
+                } else {
+                    let n = self.labels.len() as u32;
+                    self.labels.push(label.clone());
+                    self.label_numbers.insert(label.clone(), n);
+                    n
+                };
+                self.flight_labels.push(number);
+                self.events.push(depart.0, Change::Depart { flight });
+                self.events.push(arrive.0, Change::Arrive { flight });
             }
             Record::Comment { .. } | Record::Summary { .. } => {}
         }
@@ -114,9 +121,9 @@ impl ReplayRecorder {
             open_states,
             mut rows,
             flights,
-            labels,
+            flight_labels,
+            mut labels,
             mut events,
-            values,
             open_params,
             mut params,
             ..
@@ -133,18 +140,13 @@ impl ReplayRecorder {
         for (sorted, &sent) in order.iter().enumerate() {
             renumber[sent as usize] = sorted as u32;
         }
-        let flight_labels: Vec<String> = {
-            let mut labels: Vec<Option<String>> = labels.into_iter().map(Some).collect();
-            order.iter().map(|&i| labels[i as usize].take().unwrap_or_default()).collect()
-        };
+        let flight_labels: Vec<u32> = order.iter().map(|&i| flight_labels[i as usize]).collect();
+        labels.shrink_to_fit();
         let flights: Vec<MessageFlight> = order.iter().map(|&i| flights[i as usize]).collect();
-        for event in &mut events {
-            match &mut event.change {
-                Change::Depart { flight } | Change::Arrive { flight } => *flight = renumber[*flight as usize],
-                _ => {}
-            }
+        for flight in events.events_mut().iter_mut().filter_map(Event::flight_mut) {
+            *flight = renumber[*flight as usize];
         }
-        let log = EventLog::from_unsorted(events, values, &header);
+        let log = EventLog::from_unsorted(events, &header);
         for (key, (since, text)) in open_params {
             close_param(&mut params, key, since, text, end.max(since + 1));
         }
@@ -173,6 +175,7 @@ impl ReplayRecorder {
             params,
             flights,
             flight_labels,
+            labels,
             log,
             links,
             link_of_port,
