@@ -4,7 +4,8 @@
 
 use std::io::{BufRead, Seek, SeekFrom};
 
-use super::binary::{BINARY_MAGIC, BlockDecoder, MAX_BLOCK_BYTES, decode_header};
+use super::binary::{BINARY_MAGIC, MAX_BLOCK_BYTES, decode_header};
+use super::binary_decode::BlockDecoder;
 use super::check;
 use super::error::TraceError;
 use super::index::RestartPoint;
@@ -147,6 +148,7 @@ impl<R: BufRead> TraceRead for BinaryTraceReader<R> {
         &self.header
     }
 
+    #[inline]
     fn next_record(&mut self) -> Result<Option<Record>, TraceError> {
         if self.ended {
             return Ok(None);
@@ -157,11 +159,9 @@ impl<R: BufRead> TraceRead for BinaryTraceReader<R> {
         }
         let mut c = Cursor::new(&self.block);
         c.pos = self.block_pos;
-        let start = self.payload_offset + c.pos as u64;
-        let decoded = self.decoder.decode(&mut c);
+        let decoded = self.decoder.decode(&mut c, &self.header);
         let (pos, left) = (c.pos, c.remaining());
         let record = decoded.map_err(|(at, m)| self.error(self.payload_offset + at as u64, m))?;
-        check::record(&self.header, &record).map_err(|m| self.error(start, m))?;
         self.block_pos = pos;
         self.block_left -= 1;
         self.ordinal += 1;

@@ -155,7 +155,7 @@ fn repeated_labels_are_stored_once_per_block_and_evictions_still_decode() {
         to_port: 0,
         arrive: SimTime(i + 5),
         bytes: 8,
-        label,
+        label: label.into(),
     };
     let label = "a fairly long message label".to_string();
     let same: Vec<Record> = (0..100).map(|i| send(i, label.clone())).collect();

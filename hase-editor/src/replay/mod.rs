@@ -11,6 +11,7 @@ pub mod pyramid;
 pub mod recorder;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use hase_engine::time::SimTime;
 use hase_engine::trace::{MessageFlight, Trace, TraceHeader, TraceSink};
@@ -62,8 +63,8 @@ pub struct Replay {
     pub params: Vec<ParamRow>,
     /// Messages sorted by departure.
     pub flights: Vec<MessageFlight>,
-    /// Labels of the messages (same order as `flights`).
-    pub flight_labels: Vec<String>,
+    /// Labels of the messages (same order as `flights`), shared with the records they came from.
+    pub flight_labels: Vec<Arc<str>>,
     /// Animator events and checkpoints.
     pub log: EventLog,
     /// Traffic per header link.
@@ -295,7 +296,7 @@ mod tests {
             to_port: 0,
             arrive: SimTime(arrive),
             bytes: 1,
-            label: format!("m{t}"),
+            label: format!("m{t}").into(),
         };
         // Array writes and reads of the same parameter number neither make rows nor split them.
         let write =
@@ -311,7 +312,7 @@ mod tests {
         assert_eq!(row.values.state, vec![0, 1, 0]);
         assert_eq!(replay.messages_between(0, 0, 20), (1, 0));
         assert_eq!(replay.messages_between(1, 0, 31), (0, 2));
-        assert_eq!(replay.flight_labels, vec!["m5", "m20"]);
+        assert_eq!(replay.flight_labels.iter().map(|l| &**l).collect::<Vec<_>>(), ["m5", "m20"]);
         assert_eq!(replay.links[0].len(), 2);
     }
 }

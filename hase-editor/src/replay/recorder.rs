@@ -7,6 +7,7 @@
 //! rows). A stopped run finishes the same way with what it has: its partial replay.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use hase_engine::time::SimTime;
 use hase_engine::trace::{MessageFlight, Record, TraceHeader, TraceSink, TraceValue};
@@ -28,7 +29,7 @@ pub struct ReplayRecorder {
     rows: Vec<Intervals>,
     /// Flights in send order (their `record` is the record's ordinal).
     flights: Vec<MessageFlight>,
-    labels: Vec<String>,
+    labels: Vec<Arc<str>>,
     /// Animator events in record order; `Depart`/`Arrive` name flights in send order until
     /// `finish` renumbers them by departure.
     events: Vec<Event>,
@@ -133,8 +134,8 @@ impl ReplayRecorder {
         for (sorted, &sent) in order.iter().enumerate() {
             renumber[sent as usize] = sorted as u32;
         }
-        let flight_labels: Vec<String> = {
-            let mut labels: Vec<Option<String>> = labels.into_iter().map(Some).collect();
+        let flight_labels: Vec<Arc<str>> = {
+            let mut labels: Vec<Option<Arc<str>>> = labels.into_iter().map(Some).collect();
             order.iter().map(|&i| labels[i as usize].take().unwrap_or_default()).collect()
         };
         let flights: Vec<MessageFlight> = order.iter().map(|&i| flights[i as usize]).collect();
