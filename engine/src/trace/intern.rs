@@ -1,5 +1,5 @@
 //! Sharing of repeated trace strings (message labels) between records while a trace is read: a
-//! direct-mapped cache from the string's bytes to one shared `Arc<str>`, so that a label met again
+//! two-way set-associative cache from the string's bytes to one shared `Arc<str>`, so that a label met again
 //! costs a hash, a compare and a reference count instead of a UTF-8 check and an allocation.
 //!
 //! The cache only decides *which* equal `Arc<str>` a record receives, never its text, so reading is
@@ -23,7 +23,7 @@ const BYPASS_LOOKUPS: u32 = 1 << 16;
 /// Strings longer than this are not cached (long comments are rarely repeated).
 const MAX_CACHED_BYTES: usize = 256;
 
-/// A direct-mapped cache of shared strings keyed by their bytes.
+/// A two-way set-associative cache of shared strings keyed by their bytes.
 pub(crate) struct StringCache {
     /// Per slot: the hash of the string held, and the string.
     slots: Vec<(u64, Option<Arc<str>>)>,
@@ -68,8 +68,25 @@ impl StringCache {
         self.slots.len()
     }
 
-    fn slot(&self, hash: u64) -> usize {
-        hash as usize & (self.slots.len() - 1)
+    /// The first of the two slots (ways) where a string of hash `hash` may be.
+    fn set(&self, hash: u64) -> usize {
+        hash as usize & (self.slots.len() - 2)
+    }
+
+    /// The cached string equal to `bytes` (of hash `hash`), counting a hit.
+    #[inline]
+    fn find(&mut self, hash: u64, bytes: &[u8]) -> Option<Arc<str>> {
+        let at = self.set(hash);
+        for (held, s) in &self.slots[at..at + 2] {
+            if let Some(s) = s
+                && *held == hash
+                && s.as_bytes() == bytes
+            {
+                self.hits += 1;
+                return Some(Arc::clone(s));
+            }
+        }
+        None
     }
 
     /// The shared string equal to `bytes`, checking the bytes are UTF-8 only when they are not
@@ -80,16 +97,11 @@ impl StringCache {
             return std::str::from_utf8(bytes).map(Arc::from);
         }
         let h = hash(bytes);
-        let at = self.slot(h);
-        if let (held, Some(s)) = &self.slots[at]
-            && *held == h
-            && s.as_bytes() == bytes
-        {
-            self.hits += 1;
-            return Ok(Arc::clone(s));
+        if let Some(s) = self.find(h, bytes) {
+            return Ok(s);
         }
         let s: Arc<str> = Arc::from(std::str::from_utf8(bytes)?);
-        self.insert(at, h, &s);
+        self.insert(h, &s);
         Ok(s)
     }
 
@@ -100,16 +112,11 @@ impl StringCache {
             return Arc::from(text);
         }
         let h = hash(text.as_bytes());
-        let at = self.slot(h);
-        if let (held, Some(s)) = &self.slots[at]
-            && *held == h
-            && **s == *text
-        {
-            self.hits += 1;
-            return Arc::clone(s);
+        if let Some(s) = self.find(h, text.as_bytes()) {
+            return s;
         }
         let s: Arc<str> = Arc::from(text);
-        self.insert(at, h, &s);
+        self.insert(h, &s);
         s
     }
 
@@ -131,9 +138,11 @@ impl StringCache {
         false
     }
 
-    /// Put `s` in slot `at` after a miss; grow once misses outnumber twice the slots.
-    fn insert(&mut self, at: usize, hash: u64, s: &Arc<str>) {
-        self.slots[at] = (hash, Some(Arc::clone(s)));
+    /// Put `s` first in its set after a miss (the string there moves to the second way); grow once
+    /// misses outnumber twice the slots.
+    fn insert(&mut self, hash: u64, s: &Arc<str>) {
+        let at = self.set(hash);
+        self.slots[at + 1] = std::mem::replace(&mut self.slots[at], (hash, Some(Arc::clone(s))));
         self.misses += 1;
         if self.misses > 2 * self.slots.len() && self.slots.len() < MAX_SLOTS {
             self.grow();
@@ -145,9 +154,10 @@ impl StringCache {
         let old = std::mem::take(&mut self.slots);
         self.slots = vec![(0, None); old.len() * 2];
         for (h, s) in old {
-            if s.is_some() {
-                let at = self.slot(h);
-                self.slots[at] = (h, s);
+            if let Some(s) = s {
+                let at = self.set(h);
+                let way = if self.slots[at].1.is_none() { at } else { at + 1 };
+                self.slots[way] = (h, Some(s));
             }
         }
         self.misses = 0;
@@ -167,6 +177,22 @@ mod tests {
         assert!(Arc::ptr_eq(&a, &b));
         let c = cache.bytes(b"data r0\xe2\x86\x92r5 3/8").unwrap();
         assert_eq!(&*c, "data r0→r5 3/8");
+    }
+
+    #[test]
+    fn a_few_labels_met_many_times_stay_shared() {
+        let mut cache = StringCache::default();
+        // Two rounds to settle (a third string in a set evicts one, and misses grow the cache), then
+        // every label is the string met the round before.
+        let mut last: Vec<Arc<str>> = (0..50).map(|i| cache.str(&format!("m{i}"))).collect();
+        for round in 0..40 {
+            for (i, seen) in last.iter_mut().enumerate() {
+                let now = cache.bytes(format!("m{i}").as_bytes()).unwrap();
+                assert_eq!(&*now, format!("m{i}"));
+                assert!(round < 2 || Arc::ptr_eq(&now, seen), "round {round}, label {i}");
+                *seen = now;
+            }
+        }
     }
 
     #[test]

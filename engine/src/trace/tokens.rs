@@ -301,7 +301,32 @@ mod tests {
         assert_eq!((err.byte, err.message.as_str()), (3, "expected a port"));
     }
 
+    #[test]
+    fn unsigned_numbers_read_as_the_general_parser_reads_them() {
+        let mut t = Tokens::new("007 +7 18446744073709551615 18446744073709551616 70000 7x");
+        assert_eq!(t.unsigned::<u64>("a").unwrap(), (7, 0));
+        assert_eq!(t.unsigned::<u64>("b").unwrap(), (7, 4));
+        assert_eq!(t.unsigned::<u64>("c").unwrap(), (u64::MAX, 7));
+        let err = t.unsigned::<u64>("d").unwrap_err();
+        assert_eq!((err.byte, err.message.as_str()), (28, "expected d, found `18446744073709551616`"));
+        let err = t.unsigned::<u16>("e").unwrap_err();
+        assert_eq!((err.byte, err.message.as_str()), (49, "expected e, found `70000`"));
+        let err = t.unsigned::<u32>("f").unwrap_err();
+        assert_eq!((err.byte, err.message.as_str()), (55, "expected f, found `7x`"));
+        let err = t.unsigned::<u32>("g").unwrap_err();
+        assert_eq!((err.byte, err.message.as_str()), (57, "expected g"));
+    }
+
     proptest::proptest! {
+        /// The fast path gives what `str::parse` gives, value or refusal, for any token.
+        #[test]
+        fn unsigned_agrees_with_parse(token in "[+0-9]{1,22}|[0-9a-z+-]{1,4}") {
+            let line = format!("{token} x");
+            let fast = Tokens::new(&line).unsigned::<u32>("n").map(|(v, _)| v);
+            let general = Tokens::new(&line).number::<u32>("n").map(|(v, _)| v);
+            proptest::prop_assert_eq!(fast, general);
+        }
+
         #[test]
         fn any_string_survives_as_one_token(s in "\\PC*|[ \"\\\\\n\r\t\u{0}-\u{1f}a-z→]*", tail in "[a-z]{1,4}") {
             let mut out = Vec::new();
