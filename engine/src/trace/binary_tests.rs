@@ -135,11 +135,27 @@ fn files_by_extension_round_trip_and_seek_with_their_sidecar() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
     #[test]
-    fn binary_round_trip((header, recs) in super::testgen::trace(40), block in 1_u64..10) {
+    fn binary_round_trip(
+        (header, recs) in super::testgen::trace(40),
+        block in 1_u64..10,
+        capacity in 1_usize..300,
+    ) {
         let bytes = write_binary(&header, &recs, block);
         let (h, r) = read_binary(&bytes).unwrap();
-        prop_assert_eq!(h, header);
+        prop_assert_eq!(&h, &header);
+        prop_assert_eq!(&r, &recs);
+        // Through a small buffer: some blocks are decoded in place, others copied out first.
+        let mut reader =
+            BinaryTraceReader::new(std::io::BufReader::with_capacity(capacity, bytes.as_slice()), "t.htb").unwrap();
+        let r = records(&mut reader).collect::<Result<Vec<_>, _>>().unwrap();
+        prop_assert_eq!(reader.header(), &header);
         prop_assert_eq!(r, recs);
+        // Cut anywhere: an error, through either path.
+        let cut = bytes.len() * capacity / 300;
+        let mut reader = BinaryTraceReader::new(std::io::BufReader::with_capacity(capacity, &bytes[..cut]), "t.htb");
+        if let Ok(reader) = &mut reader {
+            prop_assert!(records(reader).collect::<Result<Vec<_>, _>>().is_err());
+        }
     }
 }
 
