@@ -68,7 +68,7 @@ fn records() -> Vec<Record> {
                         depart: SimTime(now + x % 3_000),
                         arrive: SimTime(now + 50_000 + x % 100_000),
                         bytes: 1 << (x % 16),
-                        label: format!("data r{entity}→r{to} {}/8", i % 8),
+                        label: format!("data r{entity}→r{to} {}/8", i % 8).into(),
                     }
                 }
                 _ => Record::Param { time, entity, param: 0, value: TraceValue::Int((x % 32) as i64) },

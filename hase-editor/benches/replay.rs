@@ -47,7 +47,9 @@ fn settings(project: &Project) -> RunSettings {
 
 fn record_bytes(record: &Record) -> usize {
     match record {
-        Record::Send { label, .. } => label.capacity(),
+        // A label is shared (`Arc<str>`): its text plus the two reference counts, counted once per
+        // record here because a run's records do not share theirs.
+        Record::Send { label, .. } => label.len() + 2 * std::mem::size_of::<usize>(),
         Record::Comment { text, .. } => text.capacity(),
         Record::Summary { key, .. } => key.capacity(),
         _ => 0,

@@ -48,7 +48,7 @@ impl Script {
                 to_port: 0,
                 arrive: SimTime(arrive),
                 bytes,
-                label: String::new(),
+                label: "".into(),
             },
         );
         arrive

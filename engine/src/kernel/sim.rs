@@ -166,7 +166,7 @@ impl<M: Message> Core<M> {
                 to_port: peer.port,
                 arrive,
                 bytes,
-                label: msg.label(),
+                label: msg.label().into(),
             };
             self.emit(&record);
         }

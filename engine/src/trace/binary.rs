@@ -1,12 +1,12 @@
 //! The compact (binary) trace form shared by its writer and reader: the file magic, the header
 //! encoding, and the per-block record encoding (times as zigzag deltas from the previous record
 //! of the block, numbers as LEB128 varints, strings through a string table that restarts with
-//! every block so that each block decodes on its own). Layout in `docs/trace-format.md`.
+//! every block so that each block decodes on its own). Layout in `docs/trace-format.md`. The
+//! block decoder is in `binary_decode`.
 
 use super::check::{TypeRow, type_table};
 use super::record::{EntityInfo, GroupInfo, LinkInfo, Record, TraceHeader, TraceValue};
 use super::varint::{Cursor, Decoded, put_i64, put_opt, put_str, put_u64};
-use crate::time::SimTime;
 
 /// First 8 bytes of a compact trace (PNG-style: non-ASCII first byte, CR LF, ^Z, LF).
 pub const BINARY_MAGIC: [u8; 8] = [0x89, b'H', b'T', b'B', b'\r', b'\n', 0x1a, b'\n'];
@@ -17,13 +17,13 @@ pub const DEFAULT_BLOCK_RECORDS: u64 = 4096;
 /// Largest block payload a reader accepts (guards against corrupt lengths).
 pub(crate) const MAX_BLOCK_BYTES: u64 = crate::limits::MAX_BINARY_BLOCK_BYTES;
 
-const KIND_STATE: u8 = 0;
-const KIND_SEND: u8 = 1;
-const KIND_PARAM: u8 = 2;
-const KIND_ARRAY: u8 = 3;
-const KIND_COMMENT: u8 = 4;
-const KIND_SUMMARY: u8 = 5;
-const KIND_ARRAY_READ: u8 = 6;
+pub(crate) const KIND_STATE: u8 = 0;
+pub(crate) const KIND_SEND: u8 = 1;
+pub(crate) const KIND_PARAM: u8 = 2;
+pub(crate) const KIND_ARRAY: u8 = 3;
+pub(crate) const KIND_COMMENT: u8 = 4;
+pub(crate) const KIND_SUMMARY: u8 = 5;
+pub(crate) const KIND_ARRAY_READ: u8 = 6;
 
 /// Encode the header (without its length prefix).
 pub(crate) fn encode_header(header: &TraceHeader) -> Vec<u8> {
@@ -260,121 +260,5 @@ impl BlockEncoder {
                 self.value(out, value);
             }
         }
-    }
-}
-
-/// Decodes the records of one block.
-#[derive(Default)]
-pub(crate) struct BlockDecoder {
-    strings: Vec<String>,
-    prev_time: u64,
-}
-
-impl BlockDecoder {
-    pub(crate) fn reset(&mut self) {
-        self.strings.clear();
-        self.prev_time = 0;
-    }
-
-    fn string(&mut self, c: &mut Cursor<'_>, what: &str) -> Decoded<String> {
-        let at = c.pos;
-        match c.u64(what)? {
-            0 => {
-                let s = c.str(what)?;
-                self.strings.push(s.clone());
-                Ok(s)
-            }
-            id => self
-                .strings
-                .get((id - 1) as usize)
-                .cloned()
-                .ok_or_else(|| (at, format!("{what}: string {} is not defined in this block", id - 1))),
-        }
-    }
-
-    fn value(&mut self, c: &mut Cursor<'_>) -> Decoded<TraceValue> {
-        let at = c.pos;
-        match c.byte("a value kind")? {
-            0 => Ok(TraceValue::Int(c.i64("an integer value")?)),
-            1 => {
-                let bytes = c.bytes(8, "a real value")?;
-                let mut b = [0_u8; 8];
-                b.copy_from_slice(bytes);
-                Ok(TraceValue::Float(f64::from_bits(u64::from_le_bytes(b))))
-            }
-            2 => Ok(TraceValue::Text(self.string(c, "a text value")?)),
-            k => Err((at, format!("expected a value kind (0 int, 1 real, 2 text), found {k}"))),
-        }
-    }
-
-    pub(crate) fn decode(&mut self, c: &mut Cursor<'_>) -> Decoded<Record> {
-        let at = c.pos;
-        let kind = c.byte("a record kind")?;
-        let delta = c.i64("a time delta")?;
-        let time = self.prev_time.wrapping_add(delta as u64);
-        self.prev_time = time;
-        let time = SimTime(time);
-        Ok(match kind {
-            KIND_STATE => {
-                Record::State { time, entity: c.small("an entity index")?, state: c.small("a state index")? }
-            }
-            KIND_SEND => {
-                let from = c.small("a sending entity")?;
-                let from_port = c.small("a sending port")?;
-                let to = c.small("a receiving entity")?;
-                let to_port = c.small("a receiving port")?;
-                let wait = c.u64("a wait before departure")?;
-                let flight = c.u64("a flight time")?;
-                let depart = time
-                    .as_ps()
-                    .checked_add(wait)
-                    .ok_or_else(|| (at, "the departure time overflows".to_string()))?;
-                let arrive = depart
-                    .checked_add(flight)
-                    .ok_or_else(|| (at, "the arrival time overflows".to_string()))?;
-                Record::Send {
-                    time,
-                    from,
-                    from_port,
-                    to,
-                    to_port,
-                    depart: SimTime(depart),
-                    arrive: SimTime(arrive),
-                    bytes: c.u64("a byte count")?,
-                    label: self.string(c, "a label")?,
-                }
-            }
-            KIND_PARAM => Record::Param {
-                time,
-                entity: c.small("an entity index")?,
-                param: c.small("a parameter index")?,
-                value: self.value(c)?,
-            },
-            KIND_ARRAY => Record::Array {
-                time,
-                entity: c.small("an entity index")?,
-                param: c.small("a parameter index")?,
-                index: c.small("an element index")?,
-                value: self.value(c)?,
-            },
-            KIND_ARRAY_READ => Record::ArrayRead {
-                time,
-                entity: c.small("an entity index")?,
-                param: c.small("a parameter index")?,
-                index: c.small("an element index")?,
-            },
-            KIND_COMMENT => Record::Comment {
-                time,
-                entity: c.small("an entity index")?,
-                text: self.string(c, "a comment")?,
-            },
-            KIND_SUMMARY => Record::Summary {
-                time,
-                entity: c.small("an entity index")?,
-                key: self.string(c, "a figure name")?,
-                value: self.value(c)?,
-            },
-            k => return Err((at, format!("expected a record kind (0-6), found {k}"))),
-        })
     }
 }

@@ -1,10 +1,12 @@
 //! The streaming reader of the compact (binary) trace form: checks the magic and version, decodes
-//! the header, then one block at a time, checking every record against the header. Errors carry
-//! the file name and the byte offset of the problem.
+//! the header, then one block at a time (decoded in place in the input's buffer when it is all
+//! there), checking every record against the header. Errors carry the file name and the byte
+//! offset of the problem.
 
 use std::io::{BufRead, Seek, SeekFrom};
 
-use super::binary::{BINARY_MAGIC, BlockDecoder, MAX_BLOCK_BYTES, decode_header};
+use super::binary::{BINARY_MAGIC, MAX_BLOCK_BYTES, decode_header};
+use super::binary_decode::BlockDecoder;
 use super::check;
 use super::error::TraceError;
 use super::index::RestartPoint;
@@ -19,7 +21,11 @@ pub struct BinaryTraceReader<R> {
     header: TraceHeader,
     /// Bytes consumed from `input`.
     offset: u64,
+    /// The current block when it had to be copied out of the input's buffer.
     block: Vec<u8>,
+    /// Length of the current block when it is decoded in place in the input's buffer (which is
+    /// consumed after its last record), else 0.
+    in_buffer: usize,
     block_pos: usize,
     block_left: u64,
     /// File offsets of the current block and of its payload; ordinal of its first record.
@@ -40,6 +46,7 @@ impl<R: BufRead> BinaryTraceReader<R> {
             header: TraceHeader::default(),
             offset: 0,
             block: Vec::new(),
+            in_buffer: 0,
             block_pos: 0,
             block_left: 0,
             block_offset: 0,
@@ -131,10 +138,17 @@ impl<R: BufRead> BinaryTraceReader<R> {
             return Err(self.error(at, format!("block of {count} records in {len} bytes is implausible")));
         }
         self.payload_offset = self.offset;
-        let mut block = std::mem::take(&mut self.block);
-        block.resize(len as usize, 0);
-        self.read_exact(&mut block, "the block")?;
-        self.block = block;
+        let len = len as usize;
+        // Decode in place when the whole block is already in the input's buffer (always for a
+        // trace in memory, mostly for a file); else copy it out.
+        if self.input.fill_buf().map_err(|e| TraceError::io(&self.file, e))?.len() >= len {
+            self.in_buffer = len;
+        } else {
+            let mut block = std::mem::take(&mut self.block);
+            block.resize(len, 0);
+            self.read_exact(&mut block, "the block")?;
+            self.block = block;
+        }
         self.block_pos = 0;
         self.block_left = count;
         self.decoder.reset();
@@ -147,6 +161,7 @@ impl<R: BufRead> TraceRead for BinaryTraceReader<R> {
         &self.header
     }
 
+    #[inline]
     fn next_record(&mut self) -> Result<Option<Record>, TraceError> {
         if self.ended {
             return Ok(None);
@@ -155,16 +170,30 @@ impl<R: BufRead> TraceRead for BinaryTraceReader<R> {
             self.ended = true;
             return Ok(None);
         }
-        let mut c = Cursor::new(&self.block);
-        c.pos = self.block_pos;
-        let start = self.payload_offset + c.pos as u64;
-        let decoded = self.decoder.decode(&mut c);
-        let (pos, left) = (c.pos, c.remaining());
+        let (decoded, pos, left) = {
+            let data = if self.in_buffer > 0 {
+                let buffer = self.input.fill_buf().map_err(|e| TraceError::io(&self.file, e))?;
+                buffer.get(..self.in_buffer).ok_or_else(|| TraceError::File {
+                    file: self.file.clone(),
+                    message: "the input gave back less of a block than it had buffered".into(),
+                })?
+            } else {
+                &self.block
+            };
+            let mut c = Cursor::new(data);
+            c.pos = self.block_pos;
+            let decoded = self.decoder.decode(&mut c, &self.header);
+            (decoded, c.pos, c.remaining())
+        };
         let record = decoded.map_err(|(at, m)| self.error(self.payload_offset + at as u64, m))?;
-        check::record(&self.header, &record).map_err(|m| self.error(start, m))?;
         self.block_pos = pos;
         self.block_left -= 1;
         self.ordinal += 1;
+        if self.block_left == 0 && self.in_buffer > 0 {
+            self.input.consume(self.in_buffer);
+            self.offset += self.in_buffer as u64;
+            self.in_buffer = 0;
+        }
         if self.block_left == 0 && left != 0 {
             return Err(self.error(
                 self.payload_offset + pos as u64,
@@ -190,6 +219,7 @@ impl<R: BufRead + Seek> Reposition for BinaryTraceReader<R> {
         self.ordinal = at.ordinal;
         self.block_left = 0;
         self.block.clear();
+        self.in_buffer = 0;
         self.block_pos = 0;
         self.ended = false;
         Ok(())

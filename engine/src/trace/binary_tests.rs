@@ -135,11 +135,27 @@ fn files_by_extension_round_trip_and_seek_with_their_sidecar() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
     #[test]
-    fn binary_round_trip((header, recs) in super::testgen::trace(40), block in 1_u64..10) {
+    fn binary_round_trip(
+        (header, recs) in super::testgen::trace(40),
+        block in 1_u64..10,
+        capacity in 1_usize..300,
+    ) {
         let bytes = write_binary(&header, &recs, block);
         let (h, r) = read_binary(&bytes).unwrap();
-        prop_assert_eq!(h, header);
+        prop_assert_eq!(&h, &header);
+        prop_assert_eq!(&r, &recs);
+        // Through a small buffer: some blocks are decoded in place, others copied out first.
+        let mut reader =
+            BinaryTraceReader::new(std::io::BufReader::with_capacity(capacity, bytes.as_slice()), "t.htb").unwrap();
+        let r = records(&mut reader).collect::<Result<Vec<_>, _>>().unwrap();
+        prop_assert_eq!(reader.header(), &header);
         prop_assert_eq!(r, recs);
+        // Cut anywhere: an error, through either path.
+        let cut = bytes.len() * capacity / 300;
+        let mut reader = BinaryTraceReader::new(std::io::BufReader::with_capacity(capacity, &bytes[..cut]), "t.htb");
+        if let Ok(reader) = &mut reader {
+            prop_assert!(records(reader).collect::<Result<Vec<_>, _>>().is_err());
+        }
     }
 }
 
@@ -155,7 +171,7 @@ fn repeated_labels_are_stored_once_per_block_and_evictions_still_decode() {
         to_port: 0,
         arrive: SimTime(i + 5),
         bytes: 8,
-        label,
+        label: label.into(),
     };
     let label = "a fairly long message label".to_string();
     let same: Vec<Record> = (0..100).map(|i| send(i, label.clone())).collect();
@@ -170,4 +186,166 @@ fn repeated_labels_are_stored_once_per_block_and_evictions_still_decode() {
     // still decode to the same records.
     let many: Vec<Record> = (0..6000).map(|i| send(i, format!("L{}", i % 1500))).collect();
     assert_eq!(read_binary(&write_binary(&header, &many, 8192)).unwrap().1, many);
+}
+
+/// Sends (and comments sharing their text) drawn from a small pool of labels, so that labels are
+/// defined, referenced within a block and met again in later blocks.
+fn with_pooled_labels(header: &TraceHeader, recs: Vec<Record>, pool: &[String]) -> Vec<Record> {
+    recs.into_iter()
+        .enumerate()
+        .map(|(i, r)| match r {
+            Record::Send { time, depart, from, from_port, to, to_port, arrive, bytes, .. } => Record::Send {
+                time,
+                depart,
+                from,
+                from_port,
+                to,
+                to_port,
+                arrive,
+                bytes,
+                label: pool[i % pool.len()].as_str().into(),
+            },
+            Record::Comment { time, entity, .. } if header.level <= 1 => {
+                Record::Comment { time, entity, text: pool[(i / 2) % pool.len()].clone() }
+            }
+            other => other,
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    /// Labels repeated within and across blocks read back equal through the label cache, in the
+    /// binary and the text form alike.
+    #[test]
+    fn pooled_labels_round_trip_through_the_label_cache(
+        (header, recs) in super::testgen::full_trace(120),
+        pool in prop::collection::vec(super::testgen::name(), 1..4),
+        block in 1_u64..6,
+    ) {
+        let recs = with_pooled_labels(&header, recs, &pool);
+        let (h, r) = read_binary(&write_binary(&header, &recs, block)).unwrap();
+        prop_assert_eq!(h, header.clone());
+        prop_assert_eq!(&r, &recs);
+        let text = String::from_utf8(super::text_tests::write_all(&header, &recs)).unwrap();
+        let (h, r) = read_all(&text).unwrap();
+        prop_assert_eq!(h, header);
+        prop_assert_eq!(r, recs);
+    }
+}
+
+fn send(i: u64, label: &str) -> Record {
+    Record::Send {
+        time: SimTime(i),
+        depart: SimTime(i + 1),
+        from: 0,
+        from_port: 0,
+        to: 1,
+        to_port: 0,
+        arrive: SimTime(i + 5),
+        bytes: 8,
+        label: label.into(),
+    }
+}
+
+fn label_of(r: &Record) -> &std::sync::Arc<str> {
+    match r {
+        Record::Send { label, .. } => label,
+        other => panic!("expected a send, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_label_met_again_in_later_blocks_is_one_shared_string() {
+    let (header, _) = read_all(EXAMPLE).unwrap();
+    let recs: Vec<Record> =
+        (0..2000).map(|i| send(i, ["data r0→r1 1/8", "ack", ""][(i % 3) as usize])).collect();
+    let (_, back) = read_binary(&write_binary(&header, &recs, 16)).unwrap();
+    assert_eq!(back, recs);
+    let text = String::from_utf8(super::text_tests::write_all(&header, &recs)).unwrap();
+    let (_, from_text) = read_all(&text).unwrap();
+    assert_eq!(from_text, recs);
+    for read in [&back, &from_text] {
+        for (i, r) in read.iter().enumerate().skip(3) {
+            assert!(std::sync::Arc::ptr_eq(label_of(r), label_of(&read[i % 3])), "record {i}");
+        }
+    }
+}
+
+#[test]
+fn labels_that_hardly_repeat_read_back_while_the_cache_stands_aside() {
+    let (header, _) = read_all(EXAMPLE).unwrap();
+    // 20,000 distinct labels (the cache stands aside after a window of misses), then a few that
+    // repeat: within a block they share one string whatever the cache does.
+    let recs: Vec<Record> = (0..100_000_u64)
+        .map(|i| if i < 20_000 { send(i, &format!("m{i}")) } else { send(i, &format!("r{}", i % 7)) })
+        .collect();
+    let (_, back) = read_binary(&write_binary(&header, &recs, 4096)).unwrap();
+    assert_eq!(back, recs);
+    let last = back.len() - 1;
+    assert!(std::sync::Arc::ptr_eq(label_of(&back[last]), label_of(&back[last - 7])));
+}
+
+/// The block of a trace holding one send labelled `label`: its file bytes and the offset of the
+/// label's text (after the block's count and length, the record's nine numbers, the string's
+/// definition marker and length).
+fn one_send(label: &str) -> (Vec<u8>, usize) {
+    let (header, _) = read_all(EXAMPLE).unwrap();
+    let bytes = write_binary(&header, &[send(0, label)], 4096);
+    let at = bytes.windows(label.len()).rposition(|w| w == label.as_bytes()).unwrap();
+    (bytes, at)
+}
+
+#[test]
+fn a_label_that_is_not_utf8_is_rejected_at_its_text() {
+    let (mut bytes, at) = one_send("data r0→r1");
+    bytes[at + 2] = 0xff;
+    let (offset, message) = offset_of(read_binary(&bytes).unwrap_err());
+    assert_eq!((offset, message.as_str()), (at as u64, "a label is not valid UTF-8"));
+    // The same damage in a label the cache has already seen valid: still refused.
+    let (header, _) = read_all(EXAMPLE).unwrap();
+    let recs = [send(0, "data r0→r1"), send(1, "data r0→r1")];
+    let mut bytes = write_binary(&header, &recs, 1);
+    let label = "data r0→r1".as_bytes();
+    let at = bytes.windows(label.len()).rposition(|w| w == label).unwrap();
+    bytes[at + 2] = 0xff;
+    let (offset, message) = offset_of(read_binary(&bytes).unwrap_err());
+    assert_eq!((offset, message.as_str()), (at as u64, "a label is not valid UTF-8"));
+}
+
+#[test]
+fn a_label_referring_to_an_undefined_string_is_rejected_where_it_refers() {
+    let (mut bytes, at) = one_send("x");
+    // Replace the definition (0, length 1, "x") by a reference to string 5, keeping the length.
+    bytes[at - 2] = 6;
+    bytes[at - 1] = 0;
+    let (offset, message) = offset_of(read_binary(&bytes).unwrap_err());
+    assert_eq!((offset, message.as_str()), (at as u64 - 2, "a label: string 5 is not defined in this block"));
+}
+
+#[test]
+fn numbers_cut_at_the_end_of_a_block_are_rejected_not_misread() {
+    let (header, _) = read_all(EXAMPLE).unwrap();
+    // A two-byte size (300) as the block's last number before the label: shorten the block by
+    // the label so that the size's second byte is the last one.
+    let mut r = send(0, "");
+    if let Record::Send { bytes, .. } = &mut r {
+        *bytes = 300;
+    }
+    let bytes = write_binary(&header, &[r], 4096);
+    // Block: count 1, length 12, then kind, delta, from, port, to, port, wait, flight, size (2
+    // bytes), label (0, 0), then the end marker (0, 1).
+    let block = bytes.len() - 2 - 12;
+    assert_eq!(&bytes[block - 2..block], &[1, 12]);
+    for payload in 9..12 {
+        let mut cut = bytes[..block - 1].to_vec();
+        cut.push(payload as u8);
+        cut.extend_from_slice(&bytes[block..block + payload]);
+        cut.extend_from_slice(&[0, 1]);
+        let (offset, message) = offset_of(read_binary(&cut).unwrap_err());
+        assert!(
+            offset >= block as u64 && offset <= (block + payload) as u64,
+            "{payload}: {offset} {message}"
+        );
+    }
 }

@@ -144,7 +144,7 @@ impl<'h, W: Write> ChromeWriter<'h, W> {
                 self.end = self.end.max(*arrive);
                 self.flow_id += 1;
                 let flow_id = self.flow_id;
-                let name = if label.is_empty() { "message" } else { label.as_str() };
+                let name = if label.is_empty() { "message" } else { label.as_ref() };
                 let (pid, tid) = w.where_(*from);
                 w.event(&json!({
                     "name": name, "cat": "message", "ph": "s", "id": flow_id,
@@ -236,7 +236,7 @@ mod tests {
             to_port: 0,
             arrive: SimTime(3_500_000),
             bytes: 8,
-            label: String::new(),
+            label: "".into(),
         });
         let mut out = Vec::new();
         export_chrome(&header, &records, &mut out).unwrap();

@@ -373,7 +373,7 @@ fn long_records(count: u64) -> impl Iterator<Item = Record> {
                 to_port: 0,
                 arrive: time + SimTime(500),
                 bytes: 64,
-                label: String::new(),
+                label: "".into(),
             },
         }
     })

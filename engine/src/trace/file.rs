@@ -60,7 +60,8 @@ pub fn open_trace(path: &Path) -> Result<Box<dyn TraceRead + Send>, TraceError> 
             BufReader::with_capacity(1 << 16, MultiGzDecoder::new(file)),
             name,
         )?),
-        TraceForm::Binary => Box::new(BinaryTraceReader::new(BufReader::with_capacity(1 << 16, file), name)?),
+        // A 1 MiB buffer holds most blocks whole, so they are decoded in place rather than copied.
+        TraceForm::Binary => Box::new(BinaryTraceReader::new(BufReader::with_capacity(1 << 20, file), name)?),
     })
 }
 

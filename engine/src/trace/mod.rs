@@ -3,6 +3,7 @@
 //! `docs/trace-format.md`.
 
 pub mod binary;
+mod binary_decode;
 pub mod binary_reader;
 #[cfg(test)]
 mod binary_tests;
@@ -16,6 +17,7 @@ pub mod file;
 pub mod fingerprint;
 pub mod index;
 pub mod index_check;
+mod intern;
 #[cfg(test)]
 mod kernel_tests;
 pub mod loaded;

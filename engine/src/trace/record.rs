@@ -1,6 +1,8 @@
 //! Trace records, trace levels, the header describing what the records refer to, and the sink
 //! trait the kernel writes through. The file formats built on these live beside this module.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::time::SimTime;
@@ -101,8 +103,9 @@ pub enum Record {
         arrive: SimTime,
         /// Message size.
         bytes: u64,
-        /// Short description (`data r0→r5 2/8`).
-        label: String,
+        /// Short description (`data r0→r5 2/8`), shared: the trace readers give every record with
+        /// the same label one allocation (a clone is a reference count, not a copy).
+        label: Arc<str>,
     },
     /// Level 3: a displayed parameter changed.
     Param {

@@ -129,7 +129,7 @@ pub(crate) fn build_records(header: &TraceHeader, raw: Vec<RawRecord>) -> Vec<Re
                     to_port: idx[3].index(header.entities[to as usize].ports.len()) as u16,
                     arrive: SimTime(depart + extra),
                     bytes,
-                    label: text,
+                    label: text.into(),
                 }
             }
             2 | 3 | 6 if info.params.is_empty() => continue,

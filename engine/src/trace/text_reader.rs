@@ -8,6 +8,7 @@ use std::io::{BufRead, Read, Seek, SeekFrom};
 use super::check;
 use super::error::{LineError, TraceError};
 use super::index::RestartPoint;
+use super::intern::StringCache;
 use super::read::{Reposition, TraceRead};
 use super::record::{EntityInfo, Record, TraceHeader};
 use super::text_header::{HeaderParser, Step};
@@ -30,6 +31,8 @@ pub struct TextTraceReader<R> {
     /// Records returned so far.
     ordinal: u64,
     ended: bool,
+    /// Labels met so far, shared between the records that repeat them.
+    labels: StringCache,
 }
 
 /// What one events line holds.
@@ -52,6 +55,7 @@ impl<R: BufRead> TextTraceReader<R> {
             next_offset: 0,
             ordinal: 0,
             ended: false,
+            labels: StringCache::default(),
         };
         let mut parser = HeaderParser::new();
         loop {
@@ -108,14 +112,7 @@ impl<R: BufRead> TextTraceReader<R> {
 
     /// The current line as text.
     fn text(&self) -> Result<&str, TraceError> {
-        std::str::from_utf8(&self.line).map_err(|e| {
-            let valid = String::from_utf8_lossy(&self.line[..e.valid_up_to()]).into_owned();
-            LineError::new(valid.len(), "the line is not valid UTF-8").locate(
-                &self.file,
-                self.line_no,
-                &valid,
-            )
-        })
+        line_text(&self.line, &self.file, self.line_no)
     }
 }
 
@@ -133,8 +130,8 @@ impl<R: BufRead> TraceRead for TextTraceReader<R> {
             return Err(LineError::new(0, "expected a record or `$end <count>`: the trace is truncated")
                 .locate(&file, line_no, ""));
         }
-        let text = self.text()?;
-        match parse_event_line(text, &self.header) {
+        let text = line_text(&self.line, &self.file, self.line_no)?;
+        match parse_event_line(text, &self.header, &mut self.labels) {
             Ok(EventLine::Record(record)) => {
                 self.ordinal += 1;
                 Ok(Some(record))
@@ -180,43 +177,55 @@ impl<R: BufRead + Seek> Reposition for TextTraceReader<R> {
     }
 }
 
+/// Line `line_no` of `file` as text, or where it stops being UTF-8.
+fn line_text<'l>(line: &'l [u8], file: &str, line_no: u64) -> Result<&'l str, TraceError> {
+    std::str::from_utf8(line).map_err(|e| {
+        let valid = String::from_utf8_lossy(&line[..e.valid_up_to()]).into_owned();
+        LineError::new(valid.len(), "the line is not valid UTF-8").locate(file, line_no, &valid)
+    })
+}
+
 /// An entity number and its header entry.
 fn entity<'h>(
     t: &mut Tokens<'_>,
     header: &'h TraceHeader,
     what: impl Display,
 ) -> Result<(u32, &'h EntityInfo), LineError> {
-    let (e, at) = t.number::<u32>(what)?;
+    let (e, at) = t.unsigned::<u32>(what)?;
     let info = check::entity(header, e).map_err(|m| LineError::new(at, m))?;
     Ok((e, info))
 }
 
 /// A number indexing list `what` of entity `e`, which has `count` members.
-fn member<T: std::str::FromStr + Copy + Into<u64>>(
+fn member<T: std::str::FromStr + TryFrom<u64> + Copy + Into<u64>>(
     t: &mut Tokens<'_>,
     (e, info): (u32, &EntityInfo),
     what: &str,
     count: usize,
 ) -> Result<T, LineError> {
     let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
-    let (v, at) = t.number::<T>(format_args!("{article} {what} index after entity {e}"))?;
+    let (v, at) = t.unsigned::<T>(format_args!("{article} {what} index after entity {e}"))?;
     check::member(info, e, what, v.into(), count).map_err(|m| LineError::new(at, m))?;
     Ok(v)
 }
 
 /// Parse one line of the `$events` section.
-fn parse_event_line(line: &str, header: &TraceHeader) -> Result<EventLine, LineError> {
+fn parse_event_line(
+    line: &str,
+    header: &TraceHeader,
+    labels: &mut StringCache,
+) -> Result<EventLine, LineError> {
     let mut t = Tokens::new(line);
     if line.starts_with('$') {
         let word = t.string("`$end`")?;
         if word != "$end" {
             return Err(LineError::new(0, format!("expected a record or `$end`, found `{word}`")));
         }
-        let (count, at) = t.number::<u64>("a record count after `$end`")?;
+        let (count, at) = t.unsigned::<u64>("a record count after `$end`")?;
         t.end("the record count")?;
         return Ok(EventLine::End(count, at));
     }
-    let time = SimTime(t.number::<u64>("a time in picoseconds at the start of the record")?.0);
+    let time = SimTime(t.unsigned::<u64>("a time in picoseconds at the start of the record")?.0);
     let kind = t.expect("a record kind (S, M, P, A, R, C or F) after the time")?;
     let record = match kind.text.as_ref() {
         "S" => {
@@ -229,19 +238,19 @@ fn parse_event_line(line: &str, header: &TraceHeader) -> Result<EventLine, LineE
             let from_port = member(&mut t, from, "port", from.1.ports.len())?;
             let to = entity(&mut t, header, format_args!("a receiving entity index after port {from_port}"))?;
             let to_port = member(&mut t, to, "port", to.1.ports.len())?;
-            let (depart, at) = t.number::<u64>(format_args!("a departure time after port {to_port}"))?;
+            let (depart, at) = t.unsigned::<u64>(format_args!("a departure time after port {to_port}"))?;
             if depart < time.as_ps() {
                 return Err(LineError::new(
                     at,
                     format!("departure {depart} is before the send at {}", time.as_ps()),
                 ));
             }
-            let (arrive, at) = t.number::<u64>("an arrival time after the departure time")?;
+            let (arrive, at) = t.unsigned::<u64>("an arrival time after the departure time")?;
             if arrive < depart {
                 return Err(LineError::new(at, format!("arrival {arrive} is before departure {depart}")));
             }
-            let bytes = t.number::<u64>("a byte count after the arrival time")?.0;
-            let label = t.string("a label after the byte count")?.into_owned();
+            let bytes = t.unsigned::<u64>("a byte count after the arrival time")?.0;
+            let label = labels.str(&t.string("a label after the byte count")?);
             Record::Send {
                 time,
                 from: from.0,
@@ -261,7 +270,7 @@ fn parse_event_line(line: &str, header: &TraceHeader) -> Result<EventLine, LineE
                 let value = t.value(format_args!("parameter {param}"))?;
                 Record::Param { time, entity: e.0, param, value }
             } else {
-                let index = t.number::<u32>(format_args!("an element index after parameter {param}"))?.0;
+                let index = t.unsigned::<u32>(format_args!("an element index after parameter {param}"))?.0;
                 let value = t.value(format_args!("element {index}"))?;
                 Record::Array { time, entity: e.0, param, index, value }
             }
@@ -269,7 +278,7 @@ fn parse_event_line(line: &str, header: &TraceHeader) -> Result<EventLine, LineE
         "R" => {
             let e = entity(&mut t, header, "an entity index after `R`")?;
             let param = member(&mut t, e, "parameter", e.1.params.len())?;
-            let index = t.number::<u32>(format_args!("an element index after parameter {param}"))?.0;
+            let index = t.unsigned::<u32>(format_args!("an element index after parameter {param}"))?.0;
             Record::ArrayRead { time, entity: e.0, param, index }
         }
         "C" => {

@@ -177,6 +177,15 @@ fn malformed_records_are_rejected_with_line_column_and_expectation() {
         (line, msg.as_str()),
         (25, "expected a time in picoseconds at the start of the record, found `1.5`")
     );
+    let (line, column, msg) = error_at(&with_line(23, Some("0 S 0 70000")));
+    assert_eq!((line, column, msg.as_str()), (23, 7, "expected a state index after entity 0, found `70000`"));
+    let (line, _, msg) = error_at(&with_line(23, Some("18446744073709551616 S 0 0")));
+    assert_eq!(
+        (line, msg.as_str()),
+        (23, "expected a time in picoseconds at the start of the record, found `18446744073709551616`")
+    );
+    let (line, column, msg) = error_at(&with_line(24, Some("10 M 0 0 2 0 10 20 64 \"x\\q\"")));
+    assert_eq!((line, column, msg.as_str()), (24, 25, "unknown escape `\\q`"));
     let (line, _, msg) = error_at(&with_line(26, Some("20 Q 1 0")));
     assert_eq!((line, msg.as_str()), (26, "expected a record kind (S, M, P, A, R, C or F), found `Q`"));
     let (line, column, msg) = error_at(&with_line(27, Some("22 R 1 0")));

@@ -93,7 +93,7 @@ impl<'a> Tokens<'a> {
                 return Err(LineError::new(end, "expected a space after the closing quote"));
             }
             self.pos = end;
-            return Ok(Some(Token { text: Cow::Owned(text), byte: start }));
+            return Ok(Some(Token { text, byte: start }));
         }
         let mut end = start;
         while end < bytes.len() && bytes[end] != b' ' && bytes[end] != b'\t' {
@@ -124,6 +124,35 @@ impl<'a> Tokens<'a> {
                 Err(_) => Err(LineError::new(t.byte, format!("expected {what}, found `{}`", t.text))),
             },
         }
+    }
+
+    /// An unsigned number of type `T`: [`Tokens::number`] with a fast path for a token of plain
+    /// decimal digits (anything else, including every error, goes through `number`).
+    #[inline]
+    pub(crate) fn unsigned<T: FromStr + TryFrom<u64>>(
+        &mut self,
+        what: impl Display,
+    ) -> Result<(T, usize), LineError> {
+        let bytes = self.line.as_bytes();
+        let mut start = self.pos;
+        while start < bytes.len() && (bytes[start] == b' ' || bytes[start] == b'\t') {
+            start += 1;
+        }
+        let mut end = start;
+        let mut value = 0_u64;
+        // Nineteen digits always fit in a u64.
+        while end < bytes.len() && end - start < 19 && bytes[end].is_ascii_digit() {
+            value = value * 10 + u64::from(bytes[end] - b'0');
+            end += 1;
+        }
+        if end > start
+            && (end == bytes.len() || bytes[end] == b' ' || bytes[end] == b'\t')
+            && let Ok(v) = T::try_from(value)
+        {
+            self.pos = end;
+            return Ok((v, start));
+        }
+        self.number(what)
     }
 
     /// A number, or `-` meaning none.
@@ -169,7 +198,24 @@ impl<'a> Tokens<'a> {
 }
 
 /// Parse the quoted token starting at `start` (a `"`); the text and the byte just past the quote.
-fn unquote(line: &str, start: usize) -> Result<(String, usize), LineError> {
+/// Without escapes (the usual case) the text is borrowed from the line.
+fn unquote(line: &str, start: usize) -> Result<(Cow<'_, str>, usize), LineError> {
+    let bytes = line.as_bytes();
+    let body = start + 1;
+    match bytes[body..].iter().position(|&b| b == b'"' || b == b'\\') {
+        Some(n) if bytes[body + n] == b'"' => {
+            return Ok((Cow::Borrowed(&line[body..body + n]), body + n + 1));
+        }
+        Some(_) => {}
+        None => {
+            return Err(LineError::new(line.len(), "expected a closing quote before the end of the line"));
+        }
+    }
+    unescape(line, start).map(|(text, end)| (Cow::Owned(text), end))
+}
+
+/// [`unquote`] for a token with backslash escapes.
+fn unescape(line: &str, start: usize) -> Result<(String, usize), LineError> {
     let mut text = String::new();
     let mut chars = line[start + 1..].char_indices().map(|(i, c)| (i + start + 1, c));
     while let Some((i, c)) = chars.next() {
@@ -255,7 +301,32 @@ mod tests {
         assert_eq!((err.byte, err.message.as_str()), (3, "expected a port"));
     }
 
+    #[test]
+    fn unsigned_numbers_read_as_the_general_parser_reads_them() {
+        let mut t = Tokens::new("007 +7 18446744073709551615 18446744073709551616 70000 7x");
+        assert_eq!(t.unsigned::<u64>("a").unwrap(), (7, 0));
+        assert_eq!(t.unsigned::<u64>("b").unwrap(), (7, 4));
+        assert_eq!(t.unsigned::<u64>("c").unwrap(), (u64::MAX, 7));
+        let err = t.unsigned::<u64>("d").unwrap_err();
+        assert_eq!((err.byte, err.message.as_str()), (28, "expected d, found `18446744073709551616`"));
+        let err = t.unsigned::<u16>("e").unwrap_err();
+        assert_eq!((err.byte, err.message.as_str()), (49, "expected e, found `70000`"));
+        let err = t.unsigned::<u32>("f").unwrap_err();
+        assert_eq!((err.byte, err.message.as_str()), (55, "expected f, found `7x`"));
+        let err = t.unsigned::<u32>("g").unwrap_err();
+        assert_eq!((err.byte, err.message.as_str()), (57, "expected g"));
+    }
+
     proptest::proptest! {
+        /// The fast path gives what `str::parse` gives, value or refusal, for any token.
+        #[test]
+        fn unsigned_agrees_with_parse(token in "[+0-9]{1,22}|[0-9a-z+-]{1,4}") {
+            let line = format!("{token} x");
+            let fast = Tokens::new(&line).unsigned::<u32>("n").map(|(v, _)| v);
+            let general = Tokens::new(&line).number::<u32>("n").map(|(v, _)| v);
+            proptest::prop_assert_eq!(fast, general);
+        }
+
         #[test]
         fn any_string_survives_as_one_token(s in "\\PC*|[ \"\\\\\n\r\t\u{0}-\u{1f}a-z→]*", tail in "[a-z]{1,4}") {
             let mut out = Vec::new();

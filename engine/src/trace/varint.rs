@@ -47,6 +47,7 @@ impl<'a> Cursor<'a> {
         self.data.len().saturating_sub(self.pos)
     }
 
+    #[inline]
     pub(crate) fn byte(&mut self, what: &str) -> Decoded<u8> {
         let b = *self
             .data
@@ -56,10 +57,37 @@ impl<'a> Cursor<'a> {
         Ok(b)
     }
 
-    /// An unsigned LEB128 number. Decoding runs without a bounds check per byte when ten bytes
-    /// (the longest encoding) are left, which is almost always.
+    /// An unsigned LEB128 number; one- and two-byte numbers (almost all of a trace's) take a short
+    /// path that is inlined where it is read.
     #[inline]
     pub(crate) fn u64(&mut self, what: &str) -> Decoded<u64> {
+        // Most numbers (kinds, entities, ports, states, small deltas) are one byte.
+        if let Some(&b) = self.data.get(self.pos)
+            && b < 0x80
+        {
+            self.pos += 1;
+            return Ok(u64::from(b));
+        }
+        self.u64_long(what)
+    }
+
+    /// [`Cursor::u64`] for a number of more than one byte (or none left): two-byte numbers (times
+    /// and sizes below 16 Ki) here, longer ones in [`Cursor::u64_longer`].
+    #[inline]
+    fn u64_long(&mut self, what: &str) -> Decoded<u64> {
+        if let Some(&[b0, b1]) = self.data.get(self.pos..self.pos + 2)
+            && b1 < 0x80
+        {
+            self.pos += 2;
+            return Ok(u64::from(b0 & 0x7f) | u64::from(b1) << 7);
+        }
+        self.u64_longer(what)
+    }
+
+    /// [`Cursor::u64`] for three bytes or more, without a bounds check per byte when ten bytes
+    /// (the longest encoding) are left.
+    #[inline(never)]
+    fn u64_longer(&mut self, what: &str) -> Decoded<u64> {
         if let Some(window) = self.data.get(self.pos..self.pos + 10) {
             let mut v = 0_u64;
             for (i, b) in window.iter().enumerate() {
@@ -94,6 +122,7 @@ impl<'a> Cursor<'a> {
         Err((start, format!("{what} does not fit in 64 bits")))
     }
 
+    #[inline]
     pub(crate) fn i64(&mut self, what: &str) -> Decoded<i64> {
         let z = self.u64(what)?;
         Ok((z >> 1) as i64 ^ -((z & 1) as i64))
@@ -117,6 +146,12 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// `len` bytes from `start`, which an earlier read returned (so they exist).
+    pub(crate) fn slice(&self, start: usize, len: usize) -> &'a [u8] {
+        self.data.get(start..start + len).unwrap_or_default()
+    }
+
+    #[inline]
     pub(crate) fn bytes(&mut self, n: usize, what: &str) -> Decoded<&'a [u8]> {
         if self.remaining() < n {
             return Err((self.pos, format!("expected {n} bytes of {what}, found {}", self.remaining())));
@@ -126,11 +161,17 @@ impl<'a> Cursor<'a> {
         Ok(s)
     }
 
-    pub(crate) fn str(&mut self, what: &str) -> Decoded<String> {
+    /// A length-prefixed string's bytes (not yet checked to be UTF-8) and where they start.
+    #[inline]
+    pub(crate) fn str_bytes(&mut self, what: &str) -> Decoded<(usize, &'a [u8])> {
         let len = self.u64(what)?;
         let start = self.pos;
         let n = usize::try_from(len).map_err(|_| (start, format!("{what} is too long")))?;
-        let bytes = self.bytes(n, what)?;
+        Ok((start, self.bytes(n, what)?))
+    }
+
+    pub(crate) fn str(&mut self, what: &str) -> Decoded<String> {
+        let (start, bytes) = self.str_bytes(what)?;
         std::str::from_utf8(bytes)
             .map(str::to_string)
             .map_err(|_| (start, format!("{what} is not valid UTF-8")))

@@ -41,7 +41,7 @@ pub fn trace_from_replay(replay: &Replay) -> Trace {
             to_port: f.to.1,
             arrive: f.arrive,
             bytes: f.bytes,
-            label: replay.flight_label(i).to_string(),
+            label: replay.shared_flight_label(i).cloned().unwrap_or_default(),
         });
     }
     // Stable: states of one entity stay in order, sends stay in the order they were sent.

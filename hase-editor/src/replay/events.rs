@@ -480,7 +480,7 @@ mod tests {
                             to_port: 0,
                             arrive: SimTime(time + wait + flight),
                             bytes: 64,
-                            label: String::new(),
+                            label: "".into(),
                         },
                     }
                 })

@@ -11,6 +11,7 @@ pub mod pyramid;
 pub mod recorder;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use hase_engine::time::SimTime;
 use hase_engine::trace::{MessageFlight, Trace, TraceHeader, TraceSink};
@@ -66,7 +67,7 @@ pub struct Replay {
     /// the same few labels (`rts r0>r1 1/1 0B`) over and over, so each is kept once.
     pub flight_labels: Vec<u32>,
     /// The distinct message labels, in the order first sent.
-    pub labels: Vec<String>,
+    pub labels: Vec<Arc<str>>,
     /// Animator events and checkpoints.
     pub log: EventLog,
     /// Traffic per header link.
@@ -105,7 +106,12 @@ impl Replay {
 
     /// The label of flight `i` (in departure order); empty for a flight that does not exist.
     pub fn flight_label(&self, i: usize) -> &str {
-        self.flight_labels.get(i).and_then(|&n| self.labels.get(n as usize)).map_or("", String::as_str)
+        self.shared_flight_label(i).map_or("", |l| &**l)
+    }
+
+    /// The label of flight `i`, shared with the replay (`None` for a flight that does not exist).
+    pub fn shared_flight_label(&self, i: usize) -> Option<&Arc<str>> {
+        self.flight_labels.get(i).and_then(|&n| self.labels.get(n as usize))
     }
 
     /// Messages entity `e` sent (departures) and received (arrivals) within `[t0, t1)`.
@@ -303,7 +309,7 @@ mod tests {
             to_port: 0,
             arrive: SimTime(arrive),
             bytes: 1,
-            label: format!("m{t}"),
+            label: format!("m{t}").into(),
         };
         // Array writes and reads of the same parameter number neither make rows nor split them.
         let write =

@@ -7,6 +7,7 @@
 //! rows). A stopped run finishes the same way with what it has: its partial replay.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use hase_engine::time::SimTime;
 use hase_engine::trace::{MessageFlight, Record, TraceHeader, TraceSink};
@@ -31,8 +32,8 @@ pub struct ReplayRecorder {
     /// Per flight in send order, its label's number in `labels`.
     flight_labels: Vec<u32>,
     /// Distinct labels in the order first sent, and the number of each.
-    labels: Vec<String>,
-    label_numbers: BTreeMap<String, u32>,
+    labels: Vec<Arc<str>>,
+    label_numbers: BTreeMap<Arc<str>, u32>,
     /// Animator events in record order; `Depart`/`Arrive` name flights in send order until
     /// `finish` renumbers them by departure.
     events: EventList,
@@ -97,7 +98,7 @@ impl ReplayRecorder {
                     bytes: *bytes,
                     record: ordinal,
                 });
-                let number = if let Some(&n) = self.label_numbers.get(label.as_str()) {
+                let number = if let Some(&n) = self.label_numbers.get(&**label) {
                     n
                 } else {
                     let n = self.labels.len() as u32;

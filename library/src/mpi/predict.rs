@@ -240,7 +240,7 @@ pub fn trace_of(name: &str, ranks: &[RankPrediction]) -> (TraceHeader, Vec<Recor
                 to_port: 0,
                 arrive: (*arrive).max(*depart),
                 bytes: *bytes,
-                label: format!("{bytes} B r{src}→r{}", r.rank),
+                label: format!("{bytes} B r{src}→r{}", r.rank).into(),
             };
             push(*depart, record, &mut keyed);
         }

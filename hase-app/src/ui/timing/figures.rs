@@ -140,7 +140,7 @@ mod tests {
             to_port: 0,
             arrive: SimTime(60),
             bytes: 8,
-            label: String::new(),
+            label: "".into(),
         };
         // a: COMPUTE 0–40, SEND 40–100; b: IDLE 0–50, COMPUTE 50–100; c: IDLE throughout.
         let records = vec![s(0, 0, 1), s(0, 1, 0), s(0, 2, 0), s(40, 0, 2), send, s(50, 1, 1), s(100, 2, 0)];
