@@ -10,7 +10,7 @@ use hase_engine::model::Project;
 use hase_engine::trace::Trace;
 use hase_library::runner::{RunOptions, TraceTarget, run_project};
 
-use crate::replay_gui_tests::{harness_with, run_design, wait_for};
+use crate::replay_gui_tests::{harness_with, open_comparison_example, run_design, wait_for};
 use crate::run::RunSettings;
 
 /// The trace of `project` run with its own settings, records kept in memory (the oracle).
@@ -56,14 +56,7 @@ fn difference_mode_lists_the_largest_difference_and_goes_to_its_row() {
     let largest = oracle.rows.first().unwrap().name.clone();
     assert!(oracle.rows[0].difference_ps > 0);
     let mut h = harness_with(Project::new("empty"));
-    h.get_by_label("File").click();
-    h.run_steps(2);
-    h.get_by_label("Open example").hover();
-    h.run_steps(2);
-    h.get_by_label("Compare: fat tree vs binary tree").click();
-    wait_for(&mut h, "both runs", |app| {
-        app.session.compare.as_ref().is_some_and(|c| c.sides.iter().all(|s| s.run.is_some()))
-    });
+    open_comparison_example(&mut h);
     h.get_by_label("Differences").click();
     h.run_steps(3);
     let computed = h.state().session.timing.analysis.difference.last().unwrap();

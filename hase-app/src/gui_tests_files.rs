@@ -2,7 +2,7 @@
 //! desktop has none (no XDG portal), the first Save naming the project, Enter confirming Save as,
 //! the window's shortcuts waiting while a dialog is open, and the library list after Save as.
 
-use std::time::{Duration, Instant};
+use crate::gui_tests_experiments::wait_for;
 
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
@@ -12,16 +12,6 @@ use crate::app::{App, StartOptions};
 use crate::file_dialog::{Backend, NO_PORTAL_NOTICE};
 use crate::gui_tests::{harness_on, settle};
 use crate::library::{LibraryLocation, LibraryStatus};
-
-fn wait_for(h: &mut Harness<'_, App>, what: &str, done: impl Fn(&App) -> bool) {
-    let start = Instant::now();
-    while !done(h.state()) {
-        assert!(start.elapsed() < Duration::from_secs(20), "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(5));
-        h.step();
-    }
-    settle(h);
-}
 
 fn menu(h: &mut Harness<'_, App>, top: &str, item: &str) {
     h.get_by_label(top).click();

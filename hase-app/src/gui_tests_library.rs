@@ -3,7 +3,8 @@
 //! browser, the recovery offer after an unclean exit, autosave and its discard, and the message
 //! when another process holds the database.
 
-use std::time::{Duration, Instant};
+use crate::gui_tests_experiments::wait_for;
+use std::time::Duration;
 
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
@@ -23,16 +24,6 @@ fn app_in(dir: &std::path::Path) -> App {
 }
 
 /// Step frames until `done` holds (worker threads report through the task channel).
-fn wait_for(h: &mut Harness<'_, App>, what: &str, done: impl Fn(&App) -> bool) {
-    let start = Instant::now();
-    while !done(h.state()) {
-        assert!(start.elapsed() < Duration::from_secs(20), "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(5));
-        h.step();
-    }
-    settle(h);
-}
-
 fn library_open(app: &App) -> bool {
     matches!(app.library.status, LibraryStatus::Open(_))
 }

@@ -55,6 +55,18 @@ pub(crate) fn wait_for(h: &mut Harness<'_, App>, what: &str, done: impl Fn(&App)
     panic!("{what} did not happen in 10 s");
 }
 
+/// File ▸ Open example ▸ the fat tree vs binary tree comparison, until both runs are in.
+pub(crate) fn open_comparison_example(h: &mut Harness<'_, App>) {
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Open example").hover();
+    h.run_steps(2);
+    h.get_by_label("Compare: fat tree vs binary tree").click();
+    wait_for(h, "both runs", |app| {
+        app.session.compare.as_ref().is_some_and(|c| c.sides.iter().all(|s| s.run.is_some()))
+    });
+}
+
 pub(crate) fn run_design(h: &mut Harness<'_, App>) {
     h.get_by_label("▶ Run").click();
     wait_for(h, "the run", |app| app.session.current.is_some() && app.session.live.is_empty());
@@ -270,14 +282,7 @@ fn a_design_check_problem_reveals_its_entity() {
 #[test]
 fn open_the_comparison_example_and_run_both_trees() {
     let mut h = harness_with(hase_engine::model::Project::new("empty"));
-    h.get_by_label("File").click();
-    h.run_steps(2);
-    h.get_by_label("Open example").hover();
-    h.run_steps(2);
-    h.get_by_label("Compare: fat tree vs binary tree").click();
-    wait_for(&mut h, "both runs", |app| {
-        app.session.compare.as_ref().is_some_and(|c| c.sides.iter().all(|s| s.run.is_some()))
-    });
+    open_comparison_example(&mut h);
     let compare = h.state().session.compare.as_ref().unwrap();
     let spans: Vec<u64> = compare.sides.iter().map(|s| s.run.as_ref().unwrap().stats.makespan_ps).collect();
     // Left to right as the menu names them: the fat tree (left) is faster than the binary tree.

@@ -67,11 +67,7 @@ impl<'r, T: Clone> PortLists<'r, T> {
         overrides: &ParamMap,
         make: impl FnOnce(Vec<ConcretePort>) -> T,
     ) -> Result<T, PortCountError> {
-        ty.check_port_counts(overrides)?;
-        self.sizes.clear();
-        for def in &ty.ports {
-            self.sizes.push(ty.port_count(def, overrides)?);
-        }
+        ty.port_counts(overrides, &mut self.sizes)?;
         let lists = self.by_type.entry(ty.name.as_str()).or_default();
         if let Some(list) = lists.get(self.sizes.as_slice()) {
             return Ok(list.clone());

@@ -228,9 +228,18 @@ impl EntityType {
     /// Check that every port array of an instance with these parameter values can be expanded
     /// and that all of them together stay within [`MAX_PORTS_PER_ENTITY`].
     pub fn check_port_counts(&self, overrides: &ParamMap) -> Result<(), PortCountError> {
+        self.port_counts(overrides, &mut Vec::new())
+    }
+
+    /// The checks of [`EntityType::check_port_counts`], leaving in `counts` how many ports each
+    /// declaration expands to (in declaration order); `counts` is cleared first.
+    pub fn port_counts(&self, overrides: &ParamMap, counts: &mut Vec<u64>) -> Result<(), PortCountError> {
+        counts.clear();
         let mut total = 0_u64;
         for def in &self.ports {
-            total = total.saturating_add(self.port_count(def, overrides)?);
+            let count = self.port_count(def, overrides)?;
+            counts.push(count);
+            total = total.saturating_add(count);
         }
         if total > MAX_PORTS_PER_ENTITY {
             return Err(PortCountError::TooMany { port: "(all ports)".into(), count: total });

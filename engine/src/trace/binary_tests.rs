@@ -162,19 +162,7 @@ proptest! {
 #[test]
 fn repeated_labels_are_stored_once_per_block_and_evictions_still_decode() {
     let (header, _) = read_all(EXAMPLE).unwrap();
-    let send = |i: u64, label: String| Record::Send {
-        time: SimTime(i),
-        depart: SimTime(i + 1),
-        from: 0,
-        from_port: 0,
-        to: 1,
-        to_port: 0,
-        arrive: SimTime(i + 5),
-        bytes: 8,
-        label: label.into(),
-    };
-    let label = "a fairly long message label".to_string();
-    let same: Vec<Record> = (0..100).map(|i| send(i, label.clone())).collect();
+    let same: Vec<Record> = (0..100).map(|i| send(i, "a fairly long message label")).collect();
     let bytes = write_binary(&header, &same, 4096);
     // Each record: kind, time delta, 4 endpoint numbers, wait before departure, flight, size (1 byte
     // each) and a one-byte string reference, except the first, which defines the label (0, length
@@ -184,7 +172,7 @@ fn repeated_labels_are_stored_once_per_block_and_evictions_still_decode() {
     assert_eq!(read_binary(&bytes).unwrap().1, same);
     // More distinct labels than cache slots, repeated: collisions redefine strings, which must
     // still decode to the same records.
-    let many: Vec<Record> = (0..6000).map(|i| send(i, format!("L{}", i % 1500))).collect();
+    let many: Vec<Record> = (0..6000).map(|i| send(i, &format!("L{}", i % 1500))).collect();
     assert_eq!(read_binary(&write_binary(&header, &many, 8192)).unwrap().1, many);
 }
 

@@ -251,13 +251,7 @@ mod tests {
         assert!((best.terms[0].coefficient / 500.0 - 1.0).abs() < 0.01, "{best}");
         assert!((best.terms[1].coefficient / 3.0 - 1.0).abs() < 0.01, "{best}");
         let set = PointSet::of(&results);
-        let settings = PlotSettings {
-            metric: "makespan_ps".into(),
-            x: "template.procs".into(),
-            series: Some("workload.n".into()),
-            ..PlotSettings::default()
-        };
-        let plot = lines(&set, &settings).unwrap();
+        let plot = lines(&set, &makespan_by_procs_per_n()).unwrap();
         let curves = curve(|_| Some(fit), &set, &plot);
         assert_eq!(curves.len(), 2);
         for ((name, line), n) in curves.iter().zip([1000.0, 4000.0]) {
@@ -291,19 +285,23 @@ mod tests {
         assert!(panel.result.clone().unwrap().unwrap_err().contains("no metric `nope`"));
     }
 
+    /// Makespan against the processor count, one line per problem size n.
+    fn makespan_by_procs_per_n() -> PlotSettings {
+        PlotSettings {
+            metric: "makespan_ps".into(),
+            x: "template.procs".into(),
+            series: Some("workload.n".into()),
+            ..PlotSettings::default()
+        }
+    }
+
     #[test]
     fn each_series_is_fitted_on_its_own_runs() {
         // Series n = 1000 and n = 4000, each fitted on its own runs: each fit predicts its own
         // series (n is the same throughout a series, so the terms in n stand in for each other).
         let results = known_results();
         let set = PointSet::of(&results);
-        let settings = PlotSettings {
-            metric: "makespan_ps".into(),
-            x: "template.procs".into(),
-            series: Some("workload.n".into()),
-            ..PlotSettings::default()
-        };
-        let plot = lines(&set, &settings).unwrap();
+        let plot = lines(&set, &makespan_by_procs_per_n()).unwrap();
         let mut panel = FitPanel::default();
         panel.open_on(&results);
         panel.p = "template.procs".into();
