@@ -207,7 +207,7 @@ fn bench_animator(c: &mut Criterion) {
         run.replay.header.entities.len(),
         run.replay.header.links.len(),
         run.replay.log.events.len(),
-        run.replay.flights.len(),
+        run.replay.flights().len(),
         run.replay.end
     );
     let ctx = egui::Context::default();

@@ -82,7 +82,8 @@ fn replay(c: &mut Criterion) {
     };
     let run = execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap();
     let (rss_after, peak) = hase_library::process_memory::resident_and_peak_bytes();
-    let streamed = run.replay.log.events.len();
+    // Departures and arrivals are read from the flights, not stored as events: counted here.
+    let streamed = run.replay.log.events.len() + 2 * run.replay.flights().len();
     drop(run);
     let options = RunOptions { level: Some(2), trace: TraceTarget::Memory, ..RunOptions::default() };
     let trace = run_project(&project, &options, |_| {}).unwrap().trace.unwrap();

@@ -18,7 +18,7 @@ pub const END_COMMENT: &str = "end of run";
 
 /// Rebuild the records of the trace `replay` was built from (see the module header).
 pub fn trace_from_replay(replay: &Replay) -> Trace {
-    let mut records: Vec<Record> = Vec::with_capacity(replay.interval_count() + replay.flights.len() + 1);
+    let mut records: Vec<Record> = Vec::with_capacity(replay.interval_count() + replay.flights().len() + 1);
     for (entity, row) in replay.rows.iter().enumerate() {
         for i in 0..row.len() {
             records.push(Record::State {
@@ -28,23 +28,23 @@ pub fn trace_from_replay(replay: &Replay) -> Trace {
             });
         }
     }
-    let mut sends: Vec<usize> = (0..replay.flights.len()).collect();
-    sends.sort_by_key(|&i| replay.flights[i].record);
-    for i in sends {
-        let f = &replay.flights[i];
+    // The flights are in departure order, equal departures in the order they were sent: once
+    // sorted by time below (a rebuilt send is issued at its departure), the sends are in the order
+    // they were sent at every time.
+    for (i, f) in replay.flights().iter().enumerate() {
         records.push(Record::Send {
             time: f.depart,
             depart: f.depart,
-            from: f.from.0,
-            from_port: f.from.1,
-            to: f.to.0,
-            to_port: f.to.1,
+            from: f.from,
+            from_port: f.from_port,
+            to: f.to,
+            to_port: f.to_port,
             arrive: f.arrive,
             bytes: f.bytes,
             label: replay.shared_flight_label(i).cloned().unwrap_or_default(),
         });
     }
-    // Stable: states of one entity stay in order, sends stay in the order they were sent.
+    // Stable: states of one entity stay in order, sends stay in the order above.
     records.sort_by_key(Record::time);
     if !replay.header.entities.is_empty() {
         records.push(Record::Comment { time: replay.end, entity: 0, text: END_COMMENT.into() });

@@ -1,15 +1,22 @@
 //! The animator's replay model: every change a trace describes (state entries, parameter and array
-//! updates, array reads, message departures and arrivals) as one time-sorted event list, the replay state those
-//! events build up, and checkpoints of that state every [`CHECKPOINT_EVERY`] events so that seeking
-//! to any time restores the nearest checkpoint and applies at most that many events.
+//! updates, array reads) as one time-sorted event list, beside the message flights (whose
+//! departures and arrivals are the log's other two streams, read from [`Flights`] rather than
+//! stored again), the replay state they build up, and checkpoints of that state every
+//! [`CHECKPOINT_EVERY`] steps of the three streams so that seeking to any time restores the nearest
+//! checkpoint and applies at most about that many steps.
 
 use std::collections::BTreeMap;
 
 use hase_engine::time::SimTime;
-use hase_engine::trace::{MessageFlight, Record, Trace, TraceHeader, TraceValue};
+use hase_engine::trace::{TraceHeader, TraceValue};
 
-/// Events between checkpoints.
+use super::flights::Flights;
+
+/// Steps (events, departures and arrivals) between checkpoints.
 pub const CHECKPOINT_EVERY: usize = 4096;
+
+/// HASE trace level of message departures and arrivals.
+pub const MESSAGE_LEVEL: u8 = 2;
 
 /// One change of the replayed system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,23 +57,13 @@ pub enum Change {
         /// Element.
         index: u32,
     },
-    /// Message `flight` left its sender.
-    Depart {
-        /// Index into the flights.
-        flight: u32,
-    },
-    /// Message `flight` reached its receiver.
-    Arrive {
-        /// Index into the flights.
-        flight: u32,
-    },
 }
 
 impl Change {
-    /// HASE trace level of the record the change comes from (2 messages, 3 updates, 4 states).
+    /// HASE trace level of the record the change comes from (3 updates, 4 states; messages, at
+    /// [`MESSAGE_LEVEL`], are flights).
     pub fn level(self) -> u8 {
         match self {
-            Change::Depart { .. } | Change::Arrive { .. } => 2,
             Change::Param { .. } | Change::Array { .. } | Change::ArrayRead { .. } => 3,
             Change::State { .. } => 4,
         }
@@ -91,8 +88,6 @@ enum Stored {
     Param { update: u32 },
     Array { update: u32 },
     ArrayRead { update: u32 },
-    Depart { flight: u32 },
-    Arrive { flight: u32 },
 }
 
 /// The entity, parameter, element and value of a parameter or array change.
@@ -112,17 +107,8 @@ impl Event {
     /// HASE trace level of the record the event comes from (see [`Change::level`]).
     pub fn level(&self) -> u8 {
         match self.stored {
-            Stored::Depart { .. } | Stored::Arrive { .. } => 2,
             Stored::Param { .. } | Stored::Array { .. } | Stored::ArrayRead { .. } => 3,
             Stored::State { .. } => 4,
-        }
-    }
-
-    /// The flight a departure or arrival event is about.
-    pub fn flight_mut(&mut self) -> Option<&mut u32> {
-        match &mut self.stored {
-            Stored::Depart { flight } | Stored::Arrive { flight } => Some(flight),
-            _ => None,
         }
     }
 
@@ -149,8 +135,6 @@ impl Event {
                 let u = update(i);
                 Change::ArrayRead { entity: u.entity, param: u.param, index: u.index }
             }
-            Stored::Depart { flight } => Change::Depart { flight },
-            Stored::Arrive { flight } => Change::Arrive { flight },
         }
     }
 }
@@ -191,14 +175,8 @@ impl EventList {
             Change::ArrayRead { entity, param, index } => {
                 Stored::ArrayRead { update: update(Update { entity, param, index, value: 0 }) }
             }
-            Change::Depart { flight } => Stored::Depart { flight },
-            Change::Arrive { flight } => Stored::Arrive { flight },
         };
         self.events.push(Event { time, stored });
-    }
-    /// The events so far, to renumber flights in.
-    pub fn events_mut(&mut self) -> &mut [Event] {
-        &mut self.events
     }
 }
 
@@ -213,11 +191,16 @@ pub struct ArrayCell {
     pub read_ps: Option<u64>,
 }
 
-/// The replayed system after some prefix of the events.
+/// The replayed system after some prefix of each of the three streams (events, departures,
+/// arrivals).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Snapshot {
     /// Number of events applied.
     pub applied: usize,
+    /// Number of flights departed (in departure order).
+    pub departed: usize,
+    /// Number of flights arrived (in arrival order).
+    pub arrived: usize,
     /// Current state of each entity (`None` before its first state record).
     pub states: Vec<Option<u16>>,
     /// Time each entity entered its current state (ps).
@@ -264,81 +247,77 @@ impl Snapshot {
                 });
                 cell.read_ps = Some(event.time);
             }
-            Change::Depart { flight } => {
-                if let Err(at) = self.in_flight.binary_search(&flight) {
-                    self.in_flight.insert(at, flight);
-                }
-            }
-            Change::Arrive { flight } => {
-                if let Ok(at) = self.in_flight.binary_search(&flight) {
-                    self.in_flight.remove(at);
-                }
-            }
         }
         self.applied += 1;
     }
+
+    /// Depart every flight up to number `to` (departure order): each is numbered above all
+    /// that departed before it, so it goes at the end of the sorted list.
+    fn depart_until(&mut self, to: usize) {
+        self.in_flight.extend(self.departed as u32..to as u32);
+        self.departed = self.departed.max(to);
+    }
+
+    /// Take every flight that arrives up to the `to`-th arrival off the wire.
+    fn arrive_until(&mut self, to: usize, flights: &Flights) {
+        for k in self.arrived..to {
+            if let Some(flight) = flights.arrival(k)
+                && let Ok(at) = self.in_flight.binary_search(&flight)
+            {
+                self.in_flight.remove(at);
+            }
+        }
+        self.arrived = self.arrived.max(to);
+    }
 }
 
-/// The time-sorted events of a trace with their checkpoints.
+/// Where each stream stands at a time: events, departures and arrivals at or before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Cursors {
+    events: usize,
+    departed: usize,
+    arrived: usize,
+}
+
+impl Cursors {
+    fn of(snap: &Snapshot) -> Cursors {
+        Cursors { events: snap.applied, departed: snap.departed, arrived: snap.arrived }
+    }
+
+    /// True if every stream of `self` is at or before `other`'s.
+    fn not_after(self, other: Cursors) -> bool {
+        self.events <= other.events && self.departed <= other.departed && self.arrived <= other.arrived
+    }
+
+    /// Steps from `self` to `other` (which is not before it).
+    fn steps_to(self, other: Cursors) -> usize {
+        (other.events - self.events) + (other.departed - self.departed) + (other.arrived - self.arrived)
+    }
+}
+
+/// The time-sorted events of a trace, its flights, and the checkpoints of both.
 #[derive(Clone, Debug, Default)]
 pub struct EventLog {
-    /// Every change, sorted by time (ties keep trace order; a message departs before it arrives).
+    /// Every change but messages, sorted by time (ties keep trace order).
     pub events: Vec<Event>,
     /// Values referred to by parameter and array changes.
     pub values: Vec<TraceValue>,
     /// Entity, parameter and element of each parameter and array change.
     pub updates: Vec<Update>,
-    /// State after 0, N, 2N, … events.
+    /// The messages: their departures and arrivals are the log's other two streams.
+    pub flights: Flights,
+    /// The state at every [`CHECKPOINT_EVERY`]-th step of the three streams merged in time order
+    /// (at equal times: events, then departures, then arrivals).
     checkpoints: Vec<Snapshot>,
     initial: Snapshot,
 }
 
 impl EventLog {
-    /// Build from a trace and its flights (indexed as `flights`).
-    pub fn build(trace: &Trace, flights: &[MessageFlight]) -> EventLog {
-        let mut events = EventList::with_capacity(trace.records.len() + flights.len());
-        // Record number → flight number (`u32::MAX`: the record is not a flight's send).
-        let mut flight_of_record = vec![u32::MAX; trace.records.len()];
-        for (i, f) in flights.iter().enumerate() {
-            if let Some(slot) = flight_of_record.get_mut(f.record) {
-                *slot = i as u32;
-            }
-        }
-        for (r, record) in trace.records.iter().enumerate() {
-            match record {
-                Record::State { time, entity, state } => {
-                    events.push(time.0, Change::State { entity: *entity, state: *state });
-                }
-                Record::Param { time, entity, param, value } => {
-                    let value = events.value(value);
-                    events.push(time.0, Change::Param { entity: *entity, param: *param, value });
-                }
-                Record::Array { time, entity, param, index, value } => {
-                    let value = events.value(value);
-                    events
-                        .push(time.0, Change::Array { entity: *entity, param: *param, index: *index, value });
-                }
-                Record::Send { .. } => {
-                    if let Some(&flight) = flight_of_record.get(r).filter(|f| **f != u32::MAX) {
-                        let f = &flights[flight as usize];
-                        events.push(f.depart.0, Change::Depart { flight });
-                        events.push(f.arrive.0, Change::Arrive { flight });
-                    }
-                }
-                Record::ArrayRead { time, entity, param, index } => {
-                    events.push(time.0, Change::ArrayRead { entity: *entity, param: *param, index: *index });
-                }
-                Record::Comment { .. } | Record::Summary { .. } => {}
-            }
-        }
-        EventLog::from_unsorted(events, &trace.header)
-    }
-
-    /// The log of `list` (in trace order: a departure pushed before its arrival) for the entities
-    /// of `header`: sorted by time and checkpointed.
-    pub fn from_unsorted(list: EventList, header: &TraceHeader) -> EventLog {
+    /// The log of `list` (in trace order) and `flights` for the entities of `header`: events
+    /// sorted by time and everything checkpointed.
+    pub fn from_unsorted(list: EventList, flights: Flights, header: &TraceHeader) -> EventLog {
         let EventList { mut events, mut values, mut updates } = list;
-        // Stable: equal times keep trace order, and a departure is pushed before its arrival.
+        // Stable: equal times keep trace order.
         events.sort_by_key(|e| e.time);
         // The log only reads from now on: the doubling growth while recording is given back.
         events.shrink_to_fit();
@@ -347,21 +326,44 @@ impl EventLog {
         let entities = &header.entities;
         let initial = Snapshot {
             applied: 0,
+            departed: 0,
+            arrived: 0,
             states: vec![None; entities.len()],
             state_since: vec![0; entities.len()],
             params: entities.iter().map(|e| vec![None; e.params.len()]).collect(),
             arrays: BTreeMap::new(),
             in_flight: Vec::new(),
         };
-        let mut log = EventLog { events, values, updates, checkpoints: Vec::new(), initial: initial.clone() };
-        let mut snap = initial;
-        for (i, event) in log.events.iter().enumerate() {
-            if i % CHECKPOINT_EVERY == 0 {
-                log.checkpoints.push(snap.clone());
-            }
-            snap.apply(event, &log.updates);
-        }
+        let mut log =
+            EventLog { events, values, updates, flights, checkpoints: Vec::new(), initial: initial.clone() };
+        log.checkpoints = log.walk_checkpoints(initial);
         log
+    }
+
+    /// Merge the three streams in time order from `snap` (the initial state), keeping a copy of
+    /// the state every [`CHECKPOINT_EVERY`] steps.
+    fn walk_checkpoints(&self, mut snap: Snapshot) -> Vec<Snapshot> {
+        let mut checkpoints = Vec::new();
+        let total = self.events.len() + 2 * self.flights.len();
+        for step in 0..total {
+            if step % CHECKPOINT_EVERY == 0 {
+                checkpoints.push(snap.clone());
+            }
+            let event = self.events.get(snap.applied).map(|e| e.time);
+            let depart = self.flights.get(snap.departed).map(|f| f.depart.0);
+            let arrive = self.flights.arrival(snap.arrived).map(|i| self.flights[i as usize].arrive.0);
+            // Earliest first; at equal times an event, then a departure, then an arrival (a
+            // flight departs before it arrives, so an arrival always finds it on the wire).
+            let next =
+                [event, depart, arrive].into_iter().enumerate().filter_map(|(s, t)| Some((t?, s))).min();
+            match next {
+                Some((_, 0)) => snap.apply(&self.events[snap.applied], &self.updates),
+                Some((_, 1)) => snap.depart_until(snap.departed + 1),
+                Some(_) => snap.arrive_until(snap.arrived + 1, &self.flights),
+                None => break,
+            }
+        }
+        checkpoints
     }
 
     /// The whole change `event` (one of this log's) stands for.
@@ -379,56 +381,79 @@ impl EventLog {
         self.events.partition_point(|e| e.time <= t.0)
     }
 
-    /// Bring `snap` to the state at time `t` (every event at or before `t` applied): forward from
-    /// where it is when that is close, otherwise from the nearest checkpoint.
-    pub fn seek(&self, snap: &mut Snapshot, t: SimTime) {
-        let target = self.count_until(t);
-        let forward_ok = target >= snap.applied && target - snap.applied <= CHECKPOINT_EVERY;
-        let fresh = snap.states.len() != self.initial.states.len();
-        if fresh || !forward_ok {
-            *snap = self
-                .checkpoints
-                .get(target / CHECKPOINT_EVERY)
-                .or(self.checkpoints.last())
-                .cloned()
-                .unwrap_or_else(|| self.initial.clone());
-            if snap.applied > target {
-                *snap = self.initial.clone();
-            }
-        }
-        for event in &self.events[snap.applied..target] {
-            snap.apply(event, &self.updates);
+    /// Where each stream stands at `t`.
+    fn cursors_at(&self, t: SimTime) -> Cursors {
+        Cursors {
+            events: self.count_until(t),
+            departed: self.flights.departed_until(t.0),
+            arrived: self.flights.arrived_until(t.0),
         }
     }
 
-    /// The state at `t` computed by applying every event from the start (the oracle for `seek`).
+    /// Bring `snap` to the state at time `t` (every event, departure and arrival at or before `t`
+    /// applied): forward from where it is when that is close, otherwise from the nearest
+    /// checkpoint before.
+    pub fn seek(&self, snap: &mut Snapshot, t: SimTime) {
+        let target = self.cursors_at(t);
+        let here = Cursors::of(snap);
+        let fresh = snap.states.len() != self.initial.states.len();
+        let forward_ok = here.not_after(target) && here.steps_to(target) <= CHECKPOINT_EVERY;
+        if fresh || !forward_ok {
+            // Checkpoints only move forward in every stream: the last one not after the target.
+            let k = self.checkpoints.partition_point(|c| Cursors::of(c).not_after(target));
+            *snap = k.checked_sub(1).map_or_else(|| self.initial.clone(), |k| self.checkpoints[k].clone());
+        }
+        for event in &self.events[snap.applied..target.events] {
+            snap.apply(event, &self.updates);
+        }
+        // Every arrival up to `t` is of a flight departed by `t`: departures first.
+        snap.depart_until(target.departed);
+        snap.arrive_until(target.arrived, &self.flights);
+    }
+
+    /// The state at `t` worked out directly (the oracle for `seek`): every event up to `t`
+    /// applied from the start, and on the wire every flight with `depart ≤ t < arrive`.
     pub fn replay_from_start(&self, t: SimTime) -> Snapshot {
         let mut snap = self.initial.clone();
         for event in self.events.iter().take_while(|e| e.time <= t.0) {
             snap.apply(event, &self.updates);
         }
+        snap.in_flight = (0..self.flights.len() as u32)
+            .filter(|&i| {
+                let f = &self.flights[i as usize];
+                f.depart.0 <= t.0 && t.0 < f.arrive.0
+            })
+            .collect();
+        snap.departed = self.flights.iter().filter(|f| f.depart.0 <= t.0).count();
+        snap.arrived = self.flights.iter().filter(|f| f.arrive.0 <= t.0).count();
         snap
     }
 
-    /// Time of the first event after `t` whose level is shown (level ≥ `min_level`).
+    /// Time of the first event after `t` whose level is shown (level ≥ `min_level`); messages
+    /// depart and arrive at [`MESSAGE_LEVEL`].
     pub fn next_event_after(&self, t: SimTime, min_level: u8) -> Option<SimTime> {
         let from = self.count_until(t);
-        self.events[from..].iter().find(|e| e.level() >= min_level).map(|e| SimTime(e.time))
+        let event = self.events[from..].iter().find(|e| e.level() >= min_level).map(|e| e.time);
+        let message = if MESSAGE_LEVEL >= min_level { self.flights.next_after(t.0) } else { None };
+        event.into_iter().chain(message).min().map(SimTime)
     }
 
     /// Time of the last event before `t` whose level is shown.
     pub fn previous_event_before(&self, t: SimTime, min_level: u8) -> Option<SimTime> {
         let to = self.events.partition_point(|e| e.time < t.0);
-        self.events[..to].iter().rev().find(|e| e.level() >= min_level).map(|e| SimTime(e.time))
+        let event = self.events[..to].iter().rev().find(|e| e.level() >= min_level).map(|e| e.time);
+        let message = if MESSAGE_LEVEL >= min_level { self.flights.previous_before(t.0) } else { None };
+        event.into_iter().chain(message).max().map(SimTime)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use hase_engine::trace::{EntityInfo, TraceHeader};
+    use hase_engine::trace::{EntityInfo, Record, Trace, TraceHeader};
     use proptest::prelude::*;
 
     use super::*;
+    use crate::replay::Replay;
 
     fn header(entities: usize) -> TraceHeader {
         TraceHeader {
@@ -490,9 +515,7 @@ mod tests {
     }
 
     fn log_of(trace: &Trace) -> EventLog {
-        let mut flights = trace.sends();
-        flights.sort_by_key(|f| f.depart);
-        EventLog::build(trace, &flights)
+        Replay::build(trace).log
     }
 
     proptest! {
@@ -527,6 +550,34 @@ mod tests {
         }
         // After t = n + 100 everything is applied.
         assert_eq!(cursor.applied, n as usize);
+    }
+
+    #[test]
+    fn seeking_through_many_messages_back_and_forth() {
+        // Messages only, overlapping, some zero-length, across several checkpoint blocks.
+        let n = 3 * CHECKPOINT_EVERY as u64;
+        let records = (0..n)
+            .map(|t| Record::Send {
+                time: SimTime(t),
+                depart: SimTime(t + t % 5),
+                from: (t % 3) as u32,
+                from_port: 0,
+                to: ((t + 1) % 3) as u32,
+                to_port: 0,
+                arrive: SimTime(t + t % 5 + (t * 7) % 23),
+                bytes: 1,
+                label: "m".into(),
+            })
+            .collect();
+        let trace = Trace { header: header(3), records };
+        let log = log_of(&trace);
+        let mut cursor = Snapshot::default();
+        for t in [n + 40, 7, n / 2, n / 2 + 3, n / 2 + 900, 0, 2 * n] {
+            log.seek(&mut cursor, SimTime(t));
+            assert_eq!(cursor, log.replay_from_start(SimTime(t)), "at {t}");
+        }
+        assert!(cursor.in_flight.is_empty());
+        assert_eq!(cursor.arrived, n as usize);
     }
 
     #[test]
@@ -573,13 +624,11 @@ mod tests {
             Change::Param { entity: 4, param: 1, value },
             Change::Array { entity: 5, param: 2, index: 9, value },
             Change::ArrayRead { entity: 6, param: 3, index: 8 },
-            Change::Depart { flight: 11 },
-            Change::Arrive { flight: 11 },
         ];
         for (t, change) in changes.iter().enumerate() {
             list.push(t as u64, *change);
         }
-        let log = EventLog::from_unsorted(list, &header(8));
+        let log = EventLog::from_unsorted(list, Flights::default(), &header(8));
         let back: Vec<Change> = log.events.iter().map(|e| log.change(e)).collect();
         assert_eq!(back, changes);
         let levels: Vec<u8> = log.events.iter().map(Event::level).collect();

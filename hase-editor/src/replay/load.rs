@@ -1,27 +1,46 @@
-//! Link load over a time window: for each link, the messages it carried as sorted departure and
-//! arrival times with prefix sums, so the time-integral of "messages on the wire" over any window
-//! `[w0, w1)` is four binary searches. Load = that integral over the window length (1.0 = one
+//! Link load over a time window, and message counts: for each direction of each link, the
+//! messages it carried as sorted departure and arrival times with running sums kept every
+//! [`SUM_EVERY`] times, so the time-integral of "messages on the wire" over any window `[w0, w1)`
+//! is four binary searches and a few short sums, and the messages an entity sent or received in a
+//! window are two binary searches per port. Load = that integral over the window length (1.0 = one
 //! message on the link all the time; pipelined messages can push it above 1).
 
-/// Sorted times with running sums, for integrals of step functions.
+/// Times between two kept running sums: 16 bytes of sums per this many 8-byte times.
+pub const SUM_EVERY: usize = 64;
+
+/// Sorted times with running sums every [`SUM_EVERY`] times, for integrals of step functions.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct SortedTimes {
     times: Vec<u64>,
-    /// `prefix[i]` = sum of `times[..i]`.
-    prefix: Vec<u128>,
+    /// `sums[k]` = sum of `times[..k * SUM_EVERY]`.
+    sums: Vec<u128>,
 }
 
 impl SortedTimes {
     fn new(mut times: Vec<u64>) -> Self {
         times.sort_unstable();
-        let mut prefix = Vec::with_capacity(times.len() + 1);
+        times.shrink_to_fit();
+        let mut sums = Vec::with_capacity(times.len() / SUM_EVERY + 1);
+        sums.push(0);
         let mut sum = 0u128;
-        prefix.push(0);
-        for &t in &times {
-            sum += u128::from(t);
-            prefix.push(sum);
+        for block in times.chunks_exact(SUM_EVERY) {
+            sum += block.iter().map(|&t| u128::from(t)).sum::<u128>();
+            sums.push(sum);
         }
-        SortedTimes { times, prefix }
+        SortedTimes { times, sums }
+    }
+
+    /// Sum of `times[..i]`.
+    fn sum_before(&self, i: usize) -> u128 {
+        let k = i / SUM_EVERY;
+        // No sums at all for an empty default.
+        let block = self.sums.get(k).copied().unwrap_or(0);
+        block + self.times[k * SUM_EVERY..i].iter().map(|&t| u128::from(t)).sum::<u128>()
+    }
+
+    /// Number of times in `[t0, t1)`.
+    fn count_in(&self, t0: u64, t1: u64) -> usize {
+        self.times.partition_point(|&x| x < t1).saturating_sub(self.times.partition_point(|&x| x < t0))
     }
 
     /// ∫_{w0}^{w1} #(x ≤ t) dt = Σ_x max(0, w1 − max(x, w0)).
@@ -30,35 +49,61 @@ impl SortedTimes {
         let inside = self.times.partition_point(|&x| x < w1);
         let span = u128::from(w1 - w0);
         let within = (inside - before) as u128;
-        let sum_within = self.prefix[inside] - self.prefix[before];
+        let sum_within = self.sum_before(inside) - self.sum_before(before);
         before as u128 * span + within * u128::from(w1) - sum_within
     }
 }
 
-/// Messages carried by one link.
+/// The messages one direction of a link carried.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LinkTraffic {
+pub struct Way {
     departs: SortedTimes,
     arrives: SortedTimes,
 }
 
+impl Way {
+    /// From the departure and arrival times (ps) of its messages, in any order.
+    pub fn new(departs: Vec<u64>, arrives: Vec<u64>) -> Self {
+        Way { departs: SortedTimes::new(departs), arrives: SortedTimes::new(arrives) }
+    }
+
+    /// Messages that left within `[t0, t1)`.
+    pub fn departed_in(&self, t0: u64, t1: u64) -> usize {
+        self.departs.count_in(t0, t1)
+    }
+
+    /// Messages that arrived within `[t0, t1)`.
+    pub fn arrived_in(&self, t0: u64, t1: u64) -> usize {
+        self.arrives.count_in(t0, t1)
+    }
+
+    fn busy_integral(&self, w0: u64, w1: u64) -> u128 {
+        self.departs.integral(w0, w1) - self.arrives.integral(w0, w1)
+    }
+}
+
+/// Messages carried by one link: from its end `a` to `b`, and back.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LinkTraffic {
+    /// `[a → b, b → a]`.
+    pub ways: [Way; 2],
+}
+
 impl LinkTraffic {
-    /// From `(depart, arrive)` pairs (ps), `depart ≤ arrive`.
+    /// From `(depart, arrive)` pairs (ps), `depart ≤ arrive`, all one way.
     pub fn new(flights: &[(u64, u64)]) -> Self {
-        LinkTraffic {
-            departs: SortedTimes::new(flights.iter().map(|f| f.0).collect()),
-            arrives: SortedTimes::new(flights.iter().map(|f| f.1).collect()),
-        }
+        let way = Way::new(flights.iter().map(|f| f.0).collect(), flights.iter().map(|f| f.1).collect());
+        LinkTraffic { ways: [way, Way::default()] }
     }
 
     /// Messages carried.
     pub fn len(&self) -> usize {
-        self.departs.times.len()
+        self.ways.iter().map(|w| w.departs.times.len()).sum()
     }
 
     /// True if the link carried nothing.
     pub fn is_empty(&self) -> bool {
-        self.departs.times.is_empty()
+        self.len() == 0
     }
 
     /// Picosecond-messages on the wire within `[w0, w1)`.
@@ -66,7 +111,7 @@ impl LinkTraffic {
         if w1 <= w0 {
             return 0;
         }
-        self.departs.integral(w0, w1) - self.arrives.integral(w0, w1)
+        self.ways.iter().map(|w| w.busy_integral(w0, w1)).sum()
     }
 
     /// Mean number of messages on the wire over `[w0, w1)` (0 for an empty window).
@@ -98,18 +143,29 @@ mod tests {
 
     proptest! {
         #[test]
-        fn integral_equals_the_sum_of_overlaps(
-            flights in proptest::collection::vec((0u64..1000, 0u64..300), 0..60),
+        fn integral_and_counts_equal_the_sums_over_each_message(
+            flights in proptest::collection::vec((0u64..1000, 0u64..300, any::<bool>()), 0..300),
             w0 in 0u64..1400,
             len in 0u64..600,
         ) {
-            let flights: Vec<(u64, u64)> = flights.into_iter().map(|(d, dur)| (d, d + dur)).collect();
+            let flights: Vec<(u64, u64, bool)> = flights.into_iter().map(|(d, dur, back)| (d, d + dur, back)).collect();
+            let way = |back: bool| {
+                let mine = || flights.iter().filter(move |f| f.2 == back);
+                Way::new(mine().map(|f| f.0).collect(), mine().map(|f| f.1).collect())
+            };
+            let traffic = LinkTraffic { ways: [way(false), way(true)] };
             let w1 = w0 + len;
             let oracle: u128 = flights
                 .iter()
-                .map(|&(d, a)| u128::from(a.min(w1).saturating_sub(d.max(w0))))
+                .map(|&(d, a, _)| u128::from(a.min(w1).saturating_sub(d.max(w0))))
                 .sum();
-            prop_assert_eq!(LinkTraffic::new(&flights).busy_integral(w0, w1), oracle);
+            prop_assert_eq!(traffic.busy_integral(w0, w1), oracle);
+            prop_assert_eq!(traffic.len(), flights.len());
+            for (w, back) in [(0, false), (1, true)] {
+                let mine = || flights.iter().filter(|f| f.2 == back);
+                prop_assert_eq!(traffic.ways[w].departed_in(w0, w1), mine().filter(|f| (w0..w1).contains(&f.0)).count());
+                prop_assert_eq!(traffic.ways[w].arrived_in(w0, w1), mine().filter(|f| (w0..w1).contains(&f.1)).count());
+            }
         }
     }
 }

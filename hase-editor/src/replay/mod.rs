@@ -5,6 +5,7 @@
 
 pub mod columns;
 pub mod events;
+pub mod flights;
 pub mod load;
 pub mod markers;
 pub mod pyramid;
@@ -14,11 +15,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use hase_engine::time::SimTime;
-use hase_engine::trace::{MessageFlight, Trace, TraceHeader, TraceSink};
+use hase_engine::trace::{Trace, TraceHeader, TraceSink};
 
 use columns::Intervals;
 use events::EventLog;
-use load::LinkTraffic;
+use flights::Flight;
+use load::{LinkTraffic, Way};
 pub use recorder::ReplayRecorder;
 
 /// States that count as "not doing anything" for summaries (as in the run statistics).
@@ -61,23 +63,18 @@ pub struct Replay {
     pub groups: Vec<GroupRow>,
     /// Traced parameters that changed.
     pub params: Vec<ParamRow>,
-    /// Messages sorted by departure.
-    pub flights: Vec<MessageFlight>,
-    /// Label of each message (same order as `flights`), as a number into `labels`: a run repeats
-    /// the same few labels (`rts r0>r1 1/1 0B`) over and over, so each is kept once.
-    pub flight_labels: Vec<u32>,
-    /// The distinct message labels, in the order first sent.
+    /// The distinct message labels, in the order first sent: a run repeats the same few labels
+    /// (`rts r0>r1 1/1 0B`) over and over, so each is kept once and a flight holds its number.
     pub labels: Vec<Arc<str>>,
-    /// Animator events and checkpoints.
+    /// Animator events, the message flights (by departure) and checkpoints.
     pub log: EventLog,
-    /// Traffic per header link.
+    /// Traffic per header link, each way.
     pub links: Vec<LinkTraffic>,
     /// (entity, port) → header link.
     pub link_of_port: BTreeMap<(u32, u16), u32>,
-    /// Departure times of each entity's messages, sorted.
-    pub sent_by_entity: Vec<Vec<u64>>,
-    /// Arrival times of the messages each entity received, sorted.
-    pub received_by_entity: Vec<Vec<u64>>,
+    /// Messages that do not run along a header link between their two ends (only in a trace
+    /// that does not match its header), counted per entity here instead.
+    pub unlinked: Unlinked,
     /// Entity path → number.
     pub by_path: BTreeMap<String, u32>,
     /// Per entity, a bit for each of its first 64 states that it entered at least once.
@@ -104,6 +101,11 @@ impl Replay {
         self.rows.iter().map(Intervals::len).sum()
     }
 
+    /// The messages, sorted by departure (equal departures in the order they were sent).
+    pub fn flights(&self) -> &[Flight] {
+        &self.log.flights
+    }
+
     /// The label of flight `i` (in departure order); empty for a flight that does not exist.
     pub fn flight_label(&self, i: usize) -> &str {
         self.shared_flight_label(i).map_or("", |l| &**l)
@@ -111,15 +113,23 @@ impl Replay {
 
     /// The label of flight `i`, shared with the replay (`None` for a flight that does not exist).
     pub fn shared_flight_label(&self, i: usize) -> Option<&Arc<str>> {
-        self.flight_labels.get(i).and_then(|&n| self.labels.get(n as usize))
+        self.flights().get(i).and_then(|f| self.labels.get(f.label as usize))
     }
 
-    /// Messages entity `e` sent (departures) and received (arrivals) within `[t0, t1)`.
+    /// Messages entity `e` sent (departures) and received (arrivals) within `[t0, t1)`: those
+    /// of the links at its ports, and any that ran along no link.
     pub fn messages_between(&self, e: u32, t0: u64, t1: u64) -> (usize, usize) {
-        let count = |v: Option<&Vec<u64>>| {
-            v.map_or(0, |v| v.partition_point(|&t| t < t1).saturating_sub(v.partition_point(|&t| t < t0)))
-        };
-        (count(self.sent_by_entity.get(e as usize)), count(self.received_by_entity.get(e as usize)))
+        let (mut sent, mut received) = self.unlinked.between(e, t0, t1);
+        for (&end, &l) in self.link_of_port.range((e, 0)..=(e, u16::MAX)) {
+            let (Some(info), Some(traffic)) = (self.header.links.get(l as usize), self.links.get(l as usize))
+            else {
+                continue;
+            };
+            let out = usize::from(info.a != end);
+            sent += traffic.ways[out].departed_in(t0, t1);
+            received += traffic.ways[1 - out].arrived_in(t0, t1);
+        }
+        (sent, received)
     }
 
     /// Name of state `state` of entity `e`.
@@ -209,37 +219,74 @@ fn close_param(rows: &mut OpenRows, key: (u32, u16), since: u64, text: String, a
     row.values.push(since, at, index);
 }
 
-/// Per link: its traffic; (entity, port) → link; per entity the departures of the messages it sent
-/// and the arrivals of those it received, sorted.
-type LinkRows = (Vec<LinkTraffic>, BTreeMap<(u32, u16), u32>, Vec<Vec<u64>>, Vec<Vec<u64>>);
+/// Messages that ran along no header link between their two ends, per entity: departures of
+/// those it sent and arrivals of those it received, each sorted.
+#[derive(Clone, Debug, Default)]
+pub struct Unlinked {
+    sent: BTreeMap<u32, Vec<u64>>,
+    received: BTreeMap<u32, Vec<u64>>,
+}
 
-fn link_rows(header: &TraceHeader, flights: &[MessageFlight]) -> LinkRows {
-    let n = header.entities.len();
+impl Unlinked {
+    /// Messages `e` sent and received within `[t0, t1)`.
+    fn between(&self, e: u32, t0: u64, t1: u64) -> (usize, usize) {
+        let count = |v: Option<&Vec<u64>>| {
+            v.map_or(0, |v| v.partition_point(|&t| t < t1).saturating_sub(v.partition_point(|&t| t < t0)))
+        };
+        (count(self.sent.get(&e)), count(self.received.get(&e)))
+    }
+
+    fn add(&mut self, f: &Flight) {
+        self.sent.entry(f.from).or_default().push(f.depart.0);
+        self.received.entry(f.to).or_default().push(f.arrive.0);
+    }
+
+    fn sort(&mut self) {
+        for v in self.sent.values_mut().chain(self.received.values_mut()) {
+            v.sort_unstable();
+        }
+    }
+}
+
+/// Per link its traffic each way; (entity, port) → link; and the messages on no link.
+type LinkRows = (Vec<LinkTraffic>, BTreeMap<(u32, u16), u32>, Unlinked);
+
+fn link_rows(header: &TraceHeader, flights: &[Flight]) -> LinkRows {
     let mut link_of_port = BTreeMap::new();
     for (i, l) in header.links.iter().enumerate() {
         link_of_port.insert(l.a, i as u32);
         link_of_port.insert(l.b, i as u32);
     }
-    let mut per_link: Vec<Vec<(u64, u64)>> = vec![Vec::new(); header.links.len()];
-    let mut sent_by_entity = vec![Vec::new(); n];
-    let mut received_by_entity = vec![Vec::new(); n];
+    // The way (link × 2 + direction) each flight runs along, if it runs along one.
+    let way_of = |f: &Flight| {
+        let l = *link_of_port.get(&f.from_end())?;
+        let info = header.links.get(l as usize)?;
+        let (way, other) = if info.a == f.from_end() { (0, info.b) } else { (1, info.a) };
+        (other == f.to_end()).then_some(l as usize * 2 + way)
+    };
+    // Counted first so that every way's times are allocated once, at their size.
+    let mut counts = vec![0usize; header.links.len() * 2];
+    let mut unlinked = Unlinked::default();
     for f in flights {
-        if let Some(&l) = link_of_port.get(&f.from) {
-            per_link[l as usize].push((f.depart.0, f.arrive.0));
-        }
-        if let Some(v) = sent_by_entity.get_mut(f.from.0 as usize) {
-            v.push(f.depart.0);
-        }
-        if let Some(v) = received_by_entity.get_mut(f.to.0 as usize) {
-            v.push(f.arrive.0);
+        match way_of(f) {
+            Some(w) => counts[w] += 1,
+            None => unlinked.add(f),
         }
     }
-    for v in received_by_entity.iter_mut().chain(sent_by_entity.iter_mut()) {
-        v.sort_unstable();
-        v.shrink_to_fit();
+    unlinked.sort();
+    let mut times: Vec<(Vec<u64>, Vec<u64>)> =
+        counts.iter().map(|&n| (Vec::with_capacity(n), Vec::with_capacity(n))).collect();
+    for f in flights {
+        if let Some(w) = way_of(f) {
+            times[w].0.push(f.depart.0);
+            times[w].1.push(f.arrive.0);
+        }
     }
-    let links = per_link.iter().map(|f| LinkTraffic::new(f)).collect();
-    (links, link_of_port, sent_by_entity, received_by_entity)
+    let mut ways = times.into_iter().map(|(departs, arrives)| Way::new(departs, arrives));
+    let links = (0..header.links.len())
+        .map(|_| LinkTraffic { ways: [ways.next().unwrap_or_default(), ways.next().unwrap_or_default()] })
+        .collect();
+    (links, link_of_port, unlinked)
 }
 
 #[cfg(test)]

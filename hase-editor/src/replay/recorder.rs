@@ -1,19 +1,21 @@
 //! Building the replay model record by record, as a trace sink: a run streams its records into a
 //! [`ReplayRecorder`] on the worker thread (no `Vec<Record>` is kept), and a trace read from a file
 //! or memory goes through the same code ([`super::Replay::build`] feeds one). Each record lands at
-//! once in compact columns — state intervals closed as they end, flights and their labels, the
-//! animator's events, parameter values — and [`ReplayRecorder::finish`] only sorts and indexes what
-//! is there (flights by departure, events by time, checkpoints, link loads, group and parameter
-//! rows). A stopped run finishes the same way with what it has: its partial replay.
+//! once in compact columns — state intervals closed as they end, flights with their labels'
+//! numbers, the animator's events, parameter values — and [`ReplayRecorder::finish`] only sorts and
+//! indexes what is there (flights by departure and arrival, events by time, checkpoints, link
+//! loads, group and parameter rows). A stopped run finishes the same way with what it has: its
+//! partial replay.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use hase_engine::time::SimTime;
-use hase_engine::trace::{MessageFlight, Record, TraceHeader, TraceSink};
+use hase_engine::trace::{Record, TraceHeader, TraceSink};
 
 use super::columns::Intervals;
-use super::events::{Change, Event, EventList, EventLog};
+use super::events::{Change, EventList, EventLog};
+use super::flights::{Flight, Flights};
 use super::{OpenRows, Replay, close_param, group_rows, link_rows};
 
 /// A replay model under construction.
@@ -27,15 +29,12 @@ pub struct ReplayRecorder {
     /// Per entity, the state entered last and since when.
     open_states: Vec<Option<(u64, u16)>>,
     rows: Vec<Intervals>,
-    /// Flights in send order (their `record` is the record's ordinal).
-    flights: Vec<MessageFlight>,
-    /// Per flight in send order, its label's number in `labels`.
-    flight_labels: Vec<u32>,
+    /// Flights in send order.
+    flights: Vec<Flight>,
     /// Distinct labels in the order first sent, and the number of each.
     labels: Vec<Arc<str>>,
     label_numbers: BTreeMap<Arc<str>, u32>,
-    /// Animator events in record order; `Depart`/`Arrive` name flights in send order until
-    /// `finish` renumbers them by departure.
+    /// Animator events (all but messages) in record order.
     events: EventList,
     /// Per (entity, parameter), the value shown since when.
     open_params: BTreeMap<(u32, u16), (u64, String)>,
@@ -55,7 +54,6 @@ impl ReplayRecorder {
 
     /// Take one record (records come in trace order).
     pub fn push(&mut self, record: &Record) {
-        let ordinal = self.records as usize;
         self.records += 1;
         let time = record.time().0;
         if !matches!(record, Record::Send { .. }) {
@@ -89,16 +87,7 @@ impl ReplayRecorder {
             }
             Record::Send { from, from_port, to, to_port, depart, arrive, bytes, label, .. } => {
                 self.end = self.end.max(arrive.0);
-                let flight = self.flights.len() as u32;
-                self.flights.push(MessageFlight {
-                    from: (*from, *from_port),
-                    to: (*to, *to_port),
-                    depart: *depart,
-                    arrive: *arrive,
-                    bytes: *bytes,
-                    record: ordinal,
-                });
-                let number = if let Some(&n) = self.label_numbers.get(&**label) {
+                let label = if let Some(&n) = self.label_numbers.get(&**label) {
                     n
                 } else {
                     let n = self.labels.len() as u32;
@@ -106,9 +95,16 @@ impl ReplayRecorder {
                     self.label_numbers.insert(label.clone(), n);
                     n
                 };
-                self.flight_labels.push(number);
-                self.events.push(depart.0, Change::Depart { flight });
-                self.events.push(arrive.0, Change::Arrive { flight });
+                self.flights.push(Flight {
+                    depart: *depart,
+                    arrive: *arrive,
+                    bytes: *bytes,
+                    from: *from,
+                    to: *to,
+                    label,
+                    from_port: *from_port,
+                    to_port: *to_port,
+                });
             }
             Record::Comment { .. } | Record::Summary { .. } => {}
         }
@@ -122,9 +118,8 @@ impl ReplayRecorder {
             open_states,
             mut rows,
             flights,
-            flight_labels,
             mut labels,
-            mut events,
+            events,
             open_params,
             mut params,
             ..
@@ -134,25 +129,15 @@ impl ReplayRecorder {
                 rows[e].push(since, end, state);
             }
         }
-        // Flights by departure (stable: equal departures keep send order); events renumbered.
-        let mut order: Vec<u32> = (0..flights.len() as u32).collect();
-        order.sort_by_key(|&i| flights[i as usize].depart);
-        let mut renumber = vec![0u32; flights.len()];
-        for (sorted, &sent) in order.iter().enumerate() {
-            renumber[sent as usize] = sorted as u32;
-        }
-        let flight_labels: Vec<u32> = order.iter().map(|&i| flight_labels[i as usize]).collect();
         labels.shrink_to_fit();
-        let flights: Vec<MessageFlight> = order.iter().map(|&i| flights[i as usize]).collect();
-        for flight in events.events_mut().iter_mut().filter_map(Event::flight_mut) {
-            *flight = renumber[*flight as usize];
-        }
-        let log = EventLog::from_unsorted(events, &header);
+        // By departure (equal departures keep send order), sorted in place.
+        let flights = Flights::from_send_order(flights);
+        let (links, link_of_port, unlinked) = link_rows(&header, &flights);
+        let log = EventLog::from_unsorted(events, flights, &header);
         for (key, (since, text)) in open_params {
             close_param(&mut params, key, since, text, end.max(since + 1));
         }
         let mut params: Vec<_> = params.into_values().map(|(row, _)| row).collect();
-        let (links, link_of_port, sent_by_entity, received_by_entity) = link_rows(&header, &flights);
         let mut groups = group_rows(&header, &rows);
         for row in rows
             .iter_mut()
@@ -167,21 +152,18 @@ impl ReplayRecorder {
             .iter()
             .map(|r| r.state.iter().filter(|&&s| s < 64).fold(0u64, |bits, &s| bits | (1 << s)))
             .collect();
-        let longest_flight_ps = flights.iter().map(|f| f.arrive.0 - f.depart.0).max().unwrap_or(0);
+        let longest_flight_ps = log.flights.iter().map(|f| f.arrive.0 - f.depart.0).max().unwrap_or(0);
         Replay {
             header,
             end: SimTime(end),
             rows,
             groups,
             params,
-            flights,
-            flight_labels,
             labels,
             log,
             links,
             link_of_port,
-            sent_by_entity,
-            received_by_entity,
+            unlinked,
             by_path,
             visited,
             longest_flight_ps,

@@ -177,7 +177,7 @@ mod tests {
         assert_eq!(run.replay.rows.len(), 15);
         assert!(run.replay.rows.iter().all(|r| !r.is_empty()));
         assert_eq!(run.replay.end.0, run.stats.makespan_ps);
-        assert!(!run.replay.flights.is_empty());
+        assert!(!run.replay.flights().is_empty());
         assert_eq!(progress.phase.load(Ordering::Relaxed), 1);
         assert_eq!(progress.events.load(Ordering::Relaxed), run.stats.events);
     }
@@ -193,7 +193,8 @@ mod tests {
                 .unwrap();
         assert_eq!(run.outcome.word(), "cancelled");
         // Stop shows the partial run: the replay holds what ran before the stop.
-        assert!(run.replay.log.events.len() > 10_000, "{} events replayed", run.replay.log.events.len());
+        let replayed = run.replay.log.events.len() + 2 * run.replay.flights().len();
+        assert!(replayed > 10_000, "{replayed} events replayed");
         assert!(run.replay.end.0 > 0 && run.replay.end.0 >= run.stats.makespan_ps);
     }
 

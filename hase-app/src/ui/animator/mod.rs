@@ -193,7 +193,7 @@ mod tests {
             Record::State { time: SimTime(30), entity: 0, state: 0 },
         ];
         let trace = Trace { header, records };
-        let log = EventLog::build(&trace, &[]);
+        let log = crate::replay::Replay::build(&trace).log;
         let mut p = Player { min_level: 4, ..Player::default() };
         p.step(&log, true);
         assert_eq!(p.time, SimTime(10));

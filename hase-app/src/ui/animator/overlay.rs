@@ -194,12 +194,12 @@ fn draw_states(
     inside.resize(f.scene.nodes.len(), 0);
     if o.min_level <= 2 {
         for &k in &o.snap.in_flight {
-            let flight = &o.replay.flights[k as usize];
-            let a = o.map.node_of_entity.get(flight.from.0 as usize).copied().flatten();
-            let b = o.map.node_of_entity.get(flight.to.0 as usize).copied().flatten();
+            let flight = &o.replay.flights()[k as usize];
+            let a = o.map.node_of_entity.get(flight.from as usize).copied().flatten();
+            let b = o.map.node_of_entity.get(flight.to as usize).copied().flatten();
             if let (Some(a), Some(b)) = (a, b)
                 && a == b
-                && !o.map.direct[flight.from.0 as usize]
+                && !o.map.direct[flight.from as usize]
             {
                 inside[a] += 1;
             }
@@ -309,8 +309,8 @@ fn draw_packets(
     packets.clear();
     let t = o.time.0;
     for &k in &o.snap.in_flight {
-        let flight = &o.replay.flights[k as usize];
-        let Some((link, forward)) = o.map.flight_link(o.replay, f.scene, flight.from) else { continue };
+        let flight = &o.replay.flights()[k as usize];
+        let Some((link, forward)) = o.map.flight_link(o.replay, f.scene, flight.from_end()) else { continue };
         let span = flight.arrive.0.saturating_sub(flight.depart.0);
         let fraction =
             if span == 0 { 1.0 } else { (t.saturating_sub(flight.depart.0) as f64 / span as f64) as f32 };

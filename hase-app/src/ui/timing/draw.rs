@@ -248,8 +248,8 @@ fn paint_arrows(painter: &Painter, scene: &Scene<'_>, g: &Geometry) {
     let replay = scene.replay;
     let t0 = scene.view.left_ps;
     let t1 = scene.view.right_ps(g.bars.width());
-    let from = replay.flights.partition_point(|f| f.depart.0 < t0.saturating_sub(replay.longest_flight_ps));
-    let to = replay.flights.partition_point(|f| f.depart.0 < t1);
+    let from = replay.flights().partition_point(|f| f.depart.0 < t0.saturating_sub(replay.longest_flight_ps));
+    let to = replay.flights().partition_point(|f| f.depart.0 < t1);
     let mut row_of = vec![None; replay.header.entities.len()];
     let visible = g.visible_rows(scene.rows.len());
     for i in visible.clone() {
@@ -257,11 +257,11 @@ fn paint_arrows(painter: &Painter, scene: &Scene<'_>, g: &Geometry) {
             row_of[e as usize] = Some(i);
         }
     }
-    let in_view: Vec<_> = replay.flights[from..to]
+    let in_view: Vec<_> = replay.flights()[from..to]
         .iter()
         .filter(|f| f.arrive.0 >= t0)
         .filter_map(|f| {
-            Some((f, row_of.get(f.from.0 as usize).copied()??, row_of.get(f.to.0 as usize).copied()??))
+            Some((f, row_of.get(f.from as usize).copied()??, row_of.get(f.to as usize).copied()??))
         })
         .filter(|(_, a, b)| a != b)
         .take(MAX_ARROWS + 1)
