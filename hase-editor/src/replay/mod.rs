@@ -376,4 +376,26 @@ mod tests {
         assert_eq!(replay.flight_label(2), "");
         assert_eq!(replay.links[0].len(), 2);
     }
+
+    #[test]
+    fn message_counts_of_a_run_equal_a_count_over_its_flights() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = crate::fixtures::finished_tree_run(dir.path(), crate::run::Slot::Main);
+        let replay = &run.replay;
+        assert!(replay.unlinked.sent.is_empty(), "a run's messages all run along links");
+        let end = replay.end.0;
+        let windows = [(0, end + 1), (end / 3, end / 2), (end / 2, end / 2), (end / 7, end - end / 5)];
+        for e in 0..replay.header.entities.len() as u32 {
+            for &(t0, t1) in &windows {
+                let inside = |t: SimTime| (t0..t1).contains(&t.0);
+                let flights = replay.flights();
+                let sent = flights.iter().filter(|f| f.from == e && inside(f.depart)).count();
+                let received = flights.iter().filter(|f| f.to == e && inside(f.arrive)).count();
+                assert_eq!(replay.messages_between(e, t0, t1), (sent, received), "entity {e}, [{t0}, {t1})");
+            }
+        }
+        let all: usize =
+            (0..replay.header.entities.len() as u32).map(|e| replay.messages_between(e, 0, end + 1).0).sum();
+        assert_eq!(all, replay.flights().len());
+    }
 }
