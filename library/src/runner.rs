@@ -181,28 +181,32 @@ pub fn run_project_into(
     let project = expanded(project)?;
     let registry = registry_for(&project);
     let model = Arc::new(elaborate(&project, &registry)?);
+    let level =
+        TraceLevel::new(options.level.unwrap_or(project.settings.trace_level)).map_err(RunError::Option)?;
+    let seed = options.seed.unwrap_or(project.settings.seed);
+    let until = options.until.or(project.settings.until);
+    let live_values = options.live_values.unwrap_or_else(|| displays_live_values(&project));
+    // Once elaborated, the document is only read for its workload and placement: an expanded
+    // recipe (about 1 KB per entity) is dropped here, before the behaviours are built, so that
+    // they reuse its memory (`cargo bench -p hase-library --bench scale` sets up the same way).
+    let (workload, placement) = match project {
+        Cow::Owned(p) => (Cow::Owned(p.workload), Cow::Owned(p.placement)),
+        Cow::Borrowed(p) => (Cow::Borrowed(&p.workload), Cow::Borrowed(&p.placement)),
+    };
     let built = build_behaviours(&BuildInputs {
         model: &model,
         registry: &registry,
-        workload: &project.workload,
+        workload: &workload,
         base_dir: &options.base_dir,
-        placement: &project.placement,
+        placement: &placement,
     })?;
+    drop(registry);
     let unused_processors: Vec<u32> = built
         .ranks
         .iter()
         .filter(|(address, _)| built.placement.rank(*address).is_none())
         .map(|(_, entity)| entity)
         .collect();
-    let level =
-        TraceLevel::new(options.level.unwrap_or(project.settings.trace_level)).map_err(RunError::Option)?;
-    let seed = options.seed.unwrap_or(project.settings.seed);
-    let until = options.until.or(project.settings.until);
-    let live_values = options.live_values.unwrap_or_else(|| displays_live_values(&project));
-    // The document is not needed while the kernel runs (an expanded recipe can be most of the
-    // memory before elaboration).
-    drop(project);
-    drop(registry);
     let memory = Arc::new(Mutex::new(MemorySink::default()));
     let fingerprint = Arc::new(Mutex::new(FingerprintSink::new()));
     let mut sinks: Vec<Box<dyn TraceSink>> = Vec::new();
