@@ -51,47 +51,84 @@ fn gallop(start: &[u64], from: usize, to: usize, threshold: u64) -> usize {
     lo + start[lo..hi].partition_point(|&s| s < threshold)
 }
 
+/// Screen x of the visible intervals' starts and ends, and their starts as f64, reused from row
+/// to row so a frame allocates once.
+#[derive(Debug, Default)]
+pub struct MarkScratch {
+    start_x: Vec<f64>,
+    end_x: Vec<f64>,
+}
+
 /// The marks of `row` for a strip `width` points wide showing `view`, appended to `out`: from the
 /// row's coarsest summary level whose buckets fit in a point, or from the row itself.
 pub fn build_marks(row: &Intervals, view: &TimeView, width: f32, out: &mut Vec<Mark>) {
+    build_marks_with(row, view, width, &mut MarkScratch::default(), out);
+}
+
+/// [`build_marks`] with buffers kept between rows.
+pub fn build_marks_with(
+    row: &Intervals,
+    view: &TimeView,
+    width: f32,
+    scratch: &mut MarkScratch,
+    out: &mut Vec<Mark>,
+) {
     match row.level_for(view.ps_per_pt) {
-        Some(level) => marks_of(&level.spans, Some(&level.counts), view, width, out),
-        None => marks_of(row, None, view, width, out),
+        Some(level) => marks_of(&level.spans, Some(&level.counts), view, width, scratch, out),
+        None => marks_of(row, None, view, width, scratch, out),
     }
 }
 
 /// The marks of intervals `row` (each standing for `counts[i]` raw intervals when given).
-fn marks_of(row: &Intervals, counts: Option<&[u32]>, view: &TimeView, width: f32, out: &mut Vec<Mark>) {
-    let count_of = |from: usize, to: usize| counts.map_or((to - from) as u32, |c| c[from..to].iter().sum());
+///
+/// Every interval's screen x is worked out first in one tight loop over the visible slice (the
+/// compiler vectorises it), so the walk below — whose branches depend on the data and are often
+/// mispredicted — has little left to redo after each one. Index `i` counts from the slice start.
+fn marks_of(
+    row: &Intervals,
+    counts: Option<&[u32]>,
+    view: &TimeView,
+    width: f32,
+    scratch: &mut MarkScratch,
+    out: &mut Vec<Mark>,
+) {
     let t0 = view.left_ps;
     let t1 = view.right_ps(width);
     let range = row.visible(t0, t1.saturating_add(1));
+    let base = range.start;
+    let count_of = |from: usize, to: usize| {
+        counts.map_or((to - from) as u32, |c| c[base + from..base + to].iter().sum())
+    };
     let pp = view.ps_per_pt;
     let left = t0 as f64;
     let per_ps = 1.0 / pp;
     let x_of = |t: u64| (t as f64 - left) * per_ps;
     let limit = f64::from(width) + 1.0;
+    let (starts, ends, states) = (&row.start[range.clone()], &row.end[range.clone()], &row.state[range]);
+    let n = starts.len();
+    scratch.start_x.clear();
+    scratch.start_x.extend(starts.iter().map(|&t| x_of(t)));
+    scratch.end_x.clear();
+    scratch.end_x.extend(ends.iter().map(|&t| x_of(t)));
+    let (start_x, end_x) = (&scratch.start_x[..n], &scratch.end_x[..n]);
     let mut cursor = -1.0f64;
-    let mut i = range.start;
+    let mut i = 0;
     let start_len = out.len();
-    while i < range.end {
-        let xs = x_of(row.start[i]).max(cursor);
+    while i < n {
+        let xs = start_x[i].max(cursor);
         if xs >= limit {
             break;
         }
-        let xe = x_of(row.end[i]).min(limit);
+        let xe = end_x[i].min(limit);
         if xe - xs >= MIN_MARK_PT {
-            push(
-                out,
-                start_len,
-                Mark {
-                    x0: xs as f32,
-                    x1: xe as f32,
-                    state: row.state[i],
-                    count: count_of(i, i + 1),
-                    first: i,
-                },
-            );
+            let mark = Mark {
+                x0: xs as f32,
+                x1: xe as f32,
+                state: states[i],
+                count: count_of(i, i + 1),
+                first: base + i,
+            };
+            push(out, start_len, mark);
             cursor = xe;
             i += 1;
             continue;
@@ -101,30 +138,50 @@ fn marks_of(row: &Intervals, counts: Option<&[u32]>, view: &TimeView, width: f32
         // end joins this point, which its mark still touches). No `ceil`: it is a libm call here.
         let threshold = left + column_end * pp;
         let threshold = if threshold >= u64::MAX as f64 { u64::MAX } else { threshold as u64 + 1 };
-        let j = gallop(&row.start, i + 1, range.end, threshold);
+        let j = if i + 4 <= n {
+            // Most points hold one to three intervals: count the next three starts before the
+            // threshold without branching (they are sorted, so the count is the index), and
+            // gallop on only when all three are inside the point.
+            let k = i
+                + 1
+                + usize::from(starts[i + 1] < threshold)
+                + usize::from(starts[i + 2] < threshold)
+                + usize::from(starts[i + 3] < threshold);
+            if k == i + 4 { gallop(starts, k, n, threshold) } else { k }
+        } else {
+            gallop(starts, i + 1, n, threshold)
+        };
         let from = (left + xs * pp) as u64;
-        let state = dominant_state(row, i, j, from, threshold);
-        push(
-            out,
-            start_len,
-            Mark { x0: xs as f32, x1: column_end as f32, state, count: count_of(i, j), first: i },
-        );
+        let state = dominant_state((starts, ends, states), i, j, from, threshold);
+        let mark =
+            Mark { x0: xs as f32, x1: column_end as f32, state, count: count_of(i, j), first: base + i };
+        push(out, start_len, mark);
         cursor = column_end;
         // The last merged interval may run on past this point: draw its remainder next.
-        i = if x_of(row.end[j - 1]) > column_end { j - 1 } else { j };
+        i = if end_x[j - 1] > column_end { j - 1 } else { j };
     }
 }
 
-/// The state covering most of `[t0, t1)` among the first few intervals of `i..j`.
-fn dominant_state(row: &Intervals, i: usize, j: usize, t0: u64, t1: u64) -> u16 {
-    let mut best = (0u64, row.state[i]);
-    for k in i..j.min(i + COLOUR_SAMPLE) {
-        let overlap = row.end[k].min(t1).saturating_sub(row.start[k].max(t0));
-        if overlap > best.0 {
-            best = (overlap, row.state[k]);
-        }
+/// The state covering most of `[t0, t1)` among the first few intervals of `i..j` (the first of
+/// them on a tie). Where the slice has room, always looks at [`COLOUR_SAMPLE`] intervals and
+/// masks those past `j`, a fixed loop the compiler turns into selects rather than branches.
+fn dominant_state(
+    (starts, ends, states): (&[u64], &[u64], &[u16]),
+    i: usize,
+    j: usize,
+    t0: u64,
+    t1: u64,
+) -> u16 {
+    let mut best_overlap = 0u64;
+    let mut best_state = states[i];
+    let last = if i + COLOUR_SAMPLE <= states.len() { i + COLOUR_SAMPLE } else { j };
+    for k in i..last {
+        let overlap = if k < j { ends[k].min(t1).saturating_sub(starts[k].max(t0)) } else { 0 };
+        let better = overlap > best_overlap;
+        best_overlap = if better { overlap } else { best_overlap };
+        best_state = if better { states[k] } else { best_state };
     }
-    best.1
+    best_state
 }
 
 /// Append `mark`, joining it to the previous one when they touch and look alike.
@@ -143,127 +200,4 @@ fn push(out: &mut Vec<Mark>, start_len: usize, mark: Mark) {
 }
 
 #[cfg(test)]
-mod tests {
-    use proptest::prelude::*;
-
-    use super::*;
-
-    fn row(spans: &[(u64, u64, u16)]) -> Intervals {
-        let mut r = Intervals::default();
-        for &(s, e, st) in spans {
-            r.push(s, e, st);
-        }
-        r
-    }
-
-    #[test]
-    fn wide_intervals_are_drawn_as_they_are() {
-        let r = row(&[(0, 100, 0), (100, 300, 1)]);
-        let v = TimeView { left_ps: 0, ps_per_pt: 10.0 };
-        let mut marks = Vec::new();
-        build_marks(&r, &v, 50.0, &mut marks);
-        assert_eq!(marks.len(), 2);
-        assert_eq!((marks[0].x0, marks[0].x1, marks[0].state), (0.0, 10.0, 0));
-        assert_eq!((marks[1].x0, marks[1].x1, marks[1].state), (10.0, 30.0, 1));
-    }
-
-    #[test]
-    fn a_short_event_inside_a_long_idle_stays_visible() {
-        // 1 ps of state 2 at 5,000 ps, 100 ps per point: 0.01 point wide.
-        let r = row(&[(0, 5_000, 0), (5_000, 5_001, 2), (5_001, 20_000, 0)]);
-        let v = TimeView { left_ps: 0, ps_per_pt: 100.0 };
-        let mut marks = Vec::new();
-        build_marks(&r, &v, 200.0, &mut marks);
-        let merged: Vec<&Mark> = marks.iter().filter(|m| m.is_merged()).collect();
-        assert_eq!(merged.len(), 1);
-        assert_eq!((merged[0].x0, merged[0].x1), (50.0, 51.0));
-        assert_eq!(merged[0].count, 2);
-        // The idle stretch goes on after the merged point.
-        assert_eq!(marks.last().map(|m| (m.x0, m.x1, m.state)), Some((51.0, 200.0, 0)));
-    }
-
-    #[test]
-    fn a_million_intervals_in_a_few_hundred_points() {
-        let mut r = Intervals::default();
-        for k in 0..1_000_000u64 {
-            r.push(k * 10, k * 10 + 7, (k % 3) as u16);
-        }
-        let v = TimeView::fit(10_000_000, 500.0);
-        let mut marks = Vec::new();
-        build_marks(&r, &v, 500.0, &mut marks);
-        assert!(marks.len() <= 502, "{}", marks.len());
-        let covered: u32 = marks.iter().map(|m| m.count).sum();
-        assert!(covered >= 1_000_000, "{covered}");
-    }
-
-    fn arb_row() -> impl Strategy<Value = Intervals> {
-        proptest::collection::vec((0u64..50, 1u64..400, 0u16..4), 1..200).prop_map(|raw| {
-            let mut r = Intervals::default();
-            let mut t = 0;
-            for (gap, len, state) in raw {
-                t += gap;
-                r.push(t, t + len, state);
-                t += len;
-            }
-            r
-        })
-    }
-
-    proptest! {
-        #[test]
-        fn from_a_summary_level_every_interval_has_a_mark_within_a_point(
-            r in arb_row(),
-            bucket in 1u64..300,
-            left in 0u64..5_000,
-            points_per_bucket in 0.05f64..1.0,
-            width in 10f32..600.0,
-        ) {
-            let mut r = r;
-            r.levels = vec![crate::replay::pyramid::summarise(&r, bucket)];
-            // At least a bucket per point, so the level is the one drawn.
-            let ps_per_pt = bucket as f64 / points_per_bucket;
-            let v = TimeView { left_ps: left, ps_per_pt };
-            prop_assert!(r.level_for(ps_per_pt).is_some());
-            let mut marks = Vec::new();
-            build_marks(&r, &v, width, &mut marks);
-            let x = |t: u64| ((t as f64 - left as f64) / ps_per_pt) as f32;
-            for k in r.visible(v.left_ps, v.right_ps(width)) {
-                let (xs, xe) = (x(r.start[k]).max(-1.0), x(r.end[k]).min(width + 1.0));
-                if xs > xe {
-                    continue;
-                }
-                prop_assert!(
-                    marks.iter().any(|m| m.x0 <= xe + 1.0 + 1e-3 && m.x1 >= xs - 1.0 - 1e-3),
-                    "interval {k} at {xs}..{xe} has no mark near it"
-                );
-            }
-        }
-
-        #[test]
-        fn every_visible_interval_meets_a_mark_where_it_is(
-            r in arb_row(),
-            left in 0u64..5_000,
-            ps_per_pt in 0.05f64..400.0,
-            width in 10f32..600.0,
-        ) {
-            let v = TimeView { left_ps: left, ps_per_pt };
-            let mut marks = Vec::new();
-            build_marks(&r, &v, width, &mut marks);
-            prop_assert!(marks.len() as f32 <= width + 3.0);
-            for w in marks.windows(2) {
-                prop_assert!(w[0].x1 <= w[1].x0 + 1e-3, "marks overlap: {:?}", w);
-            }
-            let x = |t: u64| ((t as f64 - left as f64) / ps_per_pt) as f32;
-            for k in r.visible(v.left_ps, v.right_ps(width)) {
-                let (xs, xe) = (x(r.start[k]).max(-1.0), x(r.end[k]).min(width + 1.0));
-                if xs > xe {
-                    continue; // entirely in the sliver right of the strip
-                }
-                prop_assert!(
-                    marks.iter().any(|m| m.x0 <= xe + 1e-3 && m.x1 >= xs - 1e-3),
-                    "interval {k} at {xs}..{xe} has no mark"
-                );
-            }
-        }
-    }
-}
+mod tests;
