@@ -90,12 +90,6 @@ pub struct LinkTraffic {
 }
 
 impl LinkTraffic {
-    /// From `(depart, arrive)` pairs (ps), `depart ≤ arrive`, all one way.
-    pub fn new(flights: &[(u64, u64)]) -> Self {
-        let way = Way::new(flights.iter().map(|f| f.0).collect(), flights.iter().map(|f| f.1).collect());
-        LinkTraffic { ways: [way, Way::default()] }
-    }
-
     /// Messages carried.
     pub fn len(&self) -> usize {
         self.ways.iter().map(|w| w.departs.times.len()).sum()
@@ -132,7 +126,7 @@ mod tests {
     #[test]
     fn load_by_hand() {
         // [10, 30) and [20, 60): over [0, 40) busy 20 + 20 = 40 ps-messages → load 1.0.
-        let l = LinkTraffic::new(&[(10, 30), (20, 60)]);
+        let l = LinkTraffic { ways: [Way::new(vec![10, 20], vec![30, 60]), Way::default()] };
         assert_eq!(l.busy_integral(0, 40), 40);
         assert!((l.load(0, 40) - 1.0).abs() < 1e-12);
         // Over [25, 35): 5 + 10.
