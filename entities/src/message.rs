@@ -39,6 +39,13 @@ pub enum Context {
     Collective,
 }
 
+/// A message's number among those of its source rank. Numbers only tell apart the messages of one
+/// source that are on their way at the same time, so they count on modulo 2^32: two messages in
+/// flight together would need four billion others from that rank in flight between them. Four
+/// bytes instead of eight keep a packet at 48 bytes (every queued packet and pending event holds
+/// one).
+pub type MsgId = u32;
+
 /// One network packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Packet {
@@ -50,8 +57,8 @@ pub struct Packet {
     pub bytes: u32,
     /// Data, RTS or CTS.
     pub kind: PacketKind,
-    /// Message number, unique per source rank.
-    pub msg_id: u64,
+    /// Message number of its source rank.
+    pub msg_id: MsgId,
     /// Index of this packet within its message.
     pub index: u32,
     /// Packets in the message.
@@ -122,5 +129,21 @@ impl Message for NetMsg {
             NetMsg::CollectiveEnter(c) => format!("enter {:?} r{}", c.kind, c.rank),
             NetMsg::CollectiveDone(c) => format!("done {:?} r{}", c.kind, c.rank),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flow::Outgoing;
+
+    /// Every packet waiting in a queue or travelling in a pending event is one of these: their
+    /// sizes are part of the memory per entity that `cargo bench -p hase-library --bench network`
+    /// tracks, so growing them should be a decision, not an accident.
+    #[test]
+    fn packets_and_their_queue_entries_stay_small() {
+        assert_eq!(std::mem::size_of::<Packet>(), 48);
+        assert_eq!(std::mem::size_of::<NetMsg>(), 48);
+        assert_eq!(std::mem::size_of::<Outgoing>(), 64);
     }
 }

@@ -40,7 +40,7 @@ const TIMER_WAKE: u64 = 3;
 /// enough: the next packet is made as the one before it leaves, which is before it could leave
 /// itself, so every time is the same as with more made ahead (the examples' golden fingerprints did
 /// not change going from 64 to 1), and a rank's interface holds one packet instead of up to 64
-/// (72 bytes each; the 256×256 halo's running peak fell by about 435 bytes per entity).
+/// (the 256×256 halo's running peak fell by about 435 bytes per entity).
 const NIC_WINDOW: usize = 1;
 
 /// Everything a processor needs, resolved from its parameters and the network.

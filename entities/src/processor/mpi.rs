@@ -26,7 +26,7 @@ use hase_engine::time::SimTime;
 
 use super::packets::PacketRun;
 use super::sheet::{SheetRecvKind, SheetTiming};
-use crate::message::{Context, Packet, PacketKind};
+use crate::message::{Context, MsgId, Packet, PacketKind};
 use crate::mpi::op::{RecvStatus, Source, TagSel};
 use crate::vecmap::VecMap;
 
@@ -56,7 +56,7 @@ struct Envelope {
     tag: i32,
     context: Context,
     bytes: u64,
-    msg_id: u64,
+    msg_id: MsgId,
     rendezvous: bool,
     injected: SimTime,
 }
@@ -127,16 +127,16 @@ pub struct Effects {
 pub struct Mpi {
     rank: u32,
     limits: MpiLimits,
-    next_msg: u64,
+    next_msg: MsgId,
     next_req: ReqKey,
     reqs: VecMap<ReqKey, Req>,
     posted: Vec<ReqKey>,
     unexpected: VecDeque<Envelope>,
-    assembling: VecMap<(u32, u64), Assembly>,
-    awaiting_cts: VecMap<u64, (ReqKey, u32, u64, i32, Context)>,
-    injecting: VecMap<u64, (ReqKey, u64)>,
+    assembling: VecMap<(u32, MsgId), Assembly>,
+    awaiting_cts: VecMap<MsgId, (ReqKey, u32, u64, i32, Context)>,
+    injecting: VecMap<MsgId, (ReqKey, u64)>,
     /// Direct rendezvous sends whose data is on its way, by message number.
-    awaiting_fin: VecMap<u64, ReqKey>,
+    awaiting_fin: VecMap<MsgId, ReqKey>,
     sheet: Option<SheetTiming>,
 }
 
@@ -182,7 +182,7 @@ impl Mpi {
         bytes: u64,
         tag: i32,
         context: Context,
-        msg_id: u64,
+        msg_id: MsgId,
         now: SimTime,
     ) -> Result<PacketRun, String> {
         let mut template = self.control(PacketKind::Data, dst, (msg_id, bytes, tag, context), now);
@@ -190,7 +190,7 @@ impl Mpi {
         PacketRun::data(template, bytes, self.limits.header_bytes, self.limits.max_packet)
     }
 
-    fn control(&self, kind: PacketKind, dst: u32, env: (u64, u64, i32, Context), now: SimTime) -> Packet {
+    fn control(&self, kind: PacketKind, dst: u32, env: (MsgId, u64, i32, Context), now: SimTime) -> Packet {
         let (msg_id, msg_bytes, tag, context) = env;
         Packet {
             src: self.rank,
@@ -209,10 +209,10 @@ impl Mpi {
     }
 
     /// A new send request and the message number its packets will carry.
-    fn start_send(&mut self, dst: u32, bytes: u64, now: SimTime) -> (ReqKey, u64) {
+    fn start_send(&mut self, dst: u32, bytes: u64, now: SimTime) -> (ReqKey, MsgId) {
         let req = self.new_req(ReqKind::Send { dst, bytes }, now);
         let msg_id = self.next_msg;
-        self.next_msg += 1;
+        self.next_msg = self.next_msg.wrapping_add(1);
         (req, msg_id)
     }
 
@@ -244,7 +244,7 @@ impl Mpi {
         req: ReqKey,
         dst: u32,
         bytes: u64,
-        (tag, context, msg_id): (i32, Context, u64),
+        (tag, context, msg_id): (i32, Context, MsgId),
         now: SimTime,
         effects: &mut Effects,
     ) {
