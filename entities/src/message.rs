@@ -40,10 +40,10 @@ pub enum Context {
 }
 
 /// A message's number among those of its source rank. Numbers only tell apart the messages of one
-/// source that are on their way at the same time, so they count on modulo 2^32: two messages in
-/// flight together would need four billion others from that rank in flight between them. Four
-/// bytes instead of eight keep a packet at 48 bytes (every queued packet and pending event holds
-/// one).
+/// source that are on their way at the same time, so they count on modulo 2^32: for two messages
+/// in flight together to share a number, the rank would have to start four billion more while the
+/// first is still on its way. Four bytes instead of eight keep a packet at 48 bytes (every queued
+/// packet and pending event holds one).
 pub type MsgId = u32;
 
 /// One network packet.
