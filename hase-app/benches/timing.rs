@@ -2,9 +2,10 @@
 //!
 //! Timing diagram: 10 million state intervals (64 rows of 156,250, all rows on screen; and 1,024
 //! rows of 9,766, a screenful drawn), 1,400 points wide. `timing_marks_*` times the shape building
-//! of one frame (level of detail for every visible row, the bar mesh, the labels that fit);
-//! `timing_frame_*` a whole egui frame of the diagram with tessellation. At full zoom-out, at mid
-//! zoom (1 % of the run) and deep zoom (a few intervals per row).
+//! of one frame (level of detail for every visible row, the bars' texels and the ticks' mesh, the
+//! labels that fit); `timing_frame_*` a whole egui frame of the diagram with tessellation (the
+//! bars' texture goes out as a texture delta, dropped here as a GPU upload would take it). At full
+//! zoom-out, at mid zoom (1 % of the run) and deep zoom (a few intervals per row).
 //!
 //! Animator: a 1,024-processor fat tree (4-ary 5-tree, 2,304 entities) after an allreduce run;
 //! `animator_overlay_*` times seeking the replay to the next frame's time and drawing the overlay
@@ -29,8 +30,9 @@ use hase_app::theme::{Palette, ReplayColours, ThemeChoice};
 use hase_app::ui::animator::images::StateImages;
 use hase_app::ui::animator::{MapCache, Player};
 use hase_app::ui::canvas::{Canvas, CanvasContext, ReplayLayer};
-use hase_app::ui::timing::draw::{Geometry, RULER_HEIGHT, Scene, bar_mesh};
+use hase_app::ui::timing::draw::{Geometry, RULER_HEIGHT, Scene, bar_shapes};
 use hase_app::ui::timing::rows::RowKind;
+use hase_app::ui::timing::strip::BarStrip;
 use hase_app::ui::timing::view::TimeView;
 use hase_app::ui::timing::{Diagram, LABEL_WIDTH, TimingContext, TimingState, show};
 use hase_engine::model::{ParamValue, Workload};
@@ -121,16 +123,30 @@ fn bench_timing(c: &mut Criterion) {
                 arrows: false,
                 colours: &colours,
                 palette: &palette,
+                strip_id: egui::Id::unique("bench bars"),
             };
             let mut mesh = Mesh::default();
             let mut labels = Vec::new();
-            let marks = bar_mesh(&scene, &g, &mut mesh, &mut labels);
-            eprintln!("  {zoom}: {marks} marks, {} labels, {} vertices", labels.len(), mesh.vertices.len());
+            let visible = g.visible_rows(shown.len()).len();
+            let strip = || {
+                BarStrip::for_bars(bars, 1.0, 2 * visible, 2_048, Vec::new())
+                    .expect("the strip fits a texture")
+            };
+            let mut texels = strip();
+            let marks = bar_shapes(&scene, &g, Some(&mut texels), &mut mesh, &mut labels);
+            eprintln!(
+                "  {zoom}: {marks} marks, {} labels, {} strip rows, {} mesh vertices",
+                labels.len(),
+                texels.row_count(),
+                mesh.vertices.len()
+            );
             c.bench_function(&format!("timing_marks_{name}_{zoom}"), |b| {
                 b.iter(|| {
                     mesh.clear();
                     labels.clear();
-                    black_box(bar_mesh(&scene, &g, &mut mesh, &mut labels))
+                    let mut texels = strip();
+                    black_box(bar_shapes(&scene, &g, Some(&mut texels), &mut mesh, &mut labels));
+                    black_box(texels)
                 });
             });
         }

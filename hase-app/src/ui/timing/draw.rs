@@ -7,6 +7,7 @@ use egui::{Align2, Color32, FontId, Mesh, Painter, Pos2, Rect, Shape, Stroke, po
 use super::cursors::Cursors;
 use super::lod::{Mark, MarkScratch, build_marks_with};
 use super::rows::{Row, RowKind, intervals};
+use super::strip::{BarStrip, recycled_texels};
 use super::ticks::{axis_unit, decimals_for, format_fixed, tick_step, ticks};
 use super::view::TimeView;
 use crate::replay::Replay;
@@ -78,6 +79,8 @@ pub struct Scene<'a> {
     pub colours: &'a ReplayColours,
     /// Editor colours.
     pub palette: &'a Palette,
+    /// Where the diagram keeps the texture of its bars between frames.
+    pub strip_id: egui::Id,
 }
 
 /// State colours of a row.
@@ -120,10 +123,13 @@ impl BarJoin {
     }
 }
 
-/// Build the bar mesh of the visible rows (and collect where labels fit); returns marks drawn.
-pub fn bar_mesh(
+/// Build the bars of the visible rows (and collect where labels fit); returns marks drawn. The
+/// bars of entity and parameter rows and every row's activity ticks go into `strip` when given, as
+/// texels; group rows' bars (their heights vary), and everything without a strip, go into `mesh`.
+pub fn bar_shapes(
     scene: &Scene<'_>,
     g: &Geometry,
+    mut strip: Option<&mut BarStrip>,
     mesh: &mut Mesh,
     labels: &mut Vec<(Rect, usize, u16, Color32)>,
 ) -> usize {
@@ -133,9 +139,15 @@ pub fn bar_mesh(
     let width = g.bars.width();
     let mut drawn = 0;
     let visible = g.visible_rows(scene.rows.len());
-    // About one rectangle per point per row at most: reserve once instead of growing.
-    mesh.reserve_vertices(visible.len() * (width as usize + 2) * 4);
-    mesh.reserve_triangles(visible.len() * (width as usize + 2) * 2);
+    // About one rectangle per point per row at most: reserve once instead of growing (with a
+    // strip, only group rows' bars are rectangles).
+    let mesh_rows = if strip.is_some() {
+        scene.rows[visible.clone()].iter().filter(|r| matches!(r.kind, RowKind::Group(_))).count()
+    } else {
+        visible.len()
+    };
+    mesh.reserve_vertices(mesh_rows * (width as usize + 2) * 4);
+    mesh.reserve_triangles(mesh_rows * (width as usize + 2) * 2);
     for i in visible {
         let row = &scene.rows[i];
         let Some(data) = intervals(scene.replay, row.kind) else { continue };
@@ -160,6 +172,18 @@ pub fn bar_mesh(
             }
         };
         let mut bar = BarJoin::default();
+        let mut tick_row = None;
+        let strip_row = match (&mut strip, row.kind) {
+            (_, RowKind::Group(_)) | (None, _) => None,
+            (Some(strip), kind) => {
+                let (y0, y1) = if matches!(kind, RowKind::Param(_)) {
+                    (top + 2.0, top + full - 2.0)
+                } else {
+                    (top, top + full)
+                };
+                Some(strip.begin_row(y0, y1))
+            }
+        };
         for m in &marks {
             let x0 = g.bars.min.x + m.x0.max(0.0);
             let x1 = g.bars.min.x + m.x1.min(width);
@@ -180,8 +204,16 @@ pub fn bar_mesh(
                 }
             };
             let bottom = top + full - if matches!(row.kind, RowKind::Param(_)) { 2.0 } else { 0.0 };
-            bar.add(mesh, Rect::from_min_max(pos2(x0, y0), pos2(x1, bottom)), colour);
+            match (&mut strip, strip_row) {
+                (Some(strip), Some(r)) => strip.fill(r, x0, x1, colour),
+                _ => bar.add(mesh, Rect::from_min_max(pos2(x0, y0), pos2(x1, bottom)), colour),
+            }
             if m.is_merged() {
+                if let Some(strip) = strip.as_deref_mut() {
+                    let r = *tick_row.get_or_insert_with(|| strip.begin_row(top - 2.0, top));
+                    strip.fill(r, x0, x1, scene.colours.merged_tick);
+                    continue;
+                }
                 match &mut tick {
                     Some((_, end)) if (*end - x0).abs() < 0.01 => *end = x1,
                     _ => {
@@ -223,7 +255,17 @@ pub fn paint(painter: &Painter, scene: &Scene<'_>, g: &Geometry) -> usize {
     }
     let mut mesh = Mesh::default();
     let mut labels = Vec::new();
-    let drawn = bar_mesh(scene, g, &mut mesh, &mut labels);
+    let ctx = painter.ctx();
+    let max_texture_side = ctx.input(|i| i.max_texture_side);
+    let visible = g.visible_rows(scene.rows.len()).len();
+    // A texel row for each row's bars and one for its ticks.
+    let texels = recycled_texels(ctx, scene.strip_id);
+    let mut strip =
+        BarStrip::for_bars(bars, painter.pixels_per_point(), 2 * visible, max_texture_side, texels);
+    let drawn = bar_shapes(scene, g, strip.as_mut(), &mut mesh, &mut labels);
+    if let Some(quads) = strip.and_then(|s| s.into_shape(ctx, scene.strip_id)) {
+        clip.add(quads);
+    }
     clip.add(Shape::mesh(mesh));
     let font = FontId::proportional(11.0);
     for (rect, i, state, fill) in labels {
@@ -481,9 +523,10 @@ mod tests {
                 arrows: false,
                 colours: &colours,
                 palette: &palette,
+                strip_id: egui::Id::NULL,
             };
             let (mut mesh, mut labels) = (Mesh::default(), Vec::new());
-            let drawn = bar_mesh(&scene, &g, &mut mesh, &mut labels);
+            let drawn = bar_shapes(&scene, &g, None, &mut mesh, &mut labels);
             let mut marks = Vec::new();
             build_marks(&replay.rows[0], &view, width, &mut marks);
             assert_eq!(drawn, marks.len());
@@ -515,5 +558,95 @@ mod tests {
             }
             assert!(sampled > 30, "{sampled}");
         }
+    }
+
+    /// The colour of the mesh rectangle covering `p` (left edges included, as a rasteriser
+    /// fills), if any.
+    fn mesh_colour_at(mesh: &Mesh, p: Pos2) -> Option<Color32> {
+        let rects: Vec<(Rect, Color32)> = mesh
+            .vertices
+            .chunks(4)
+            .map(|v| (Rect::from_min_max(v[0].pos, v[3].pos), v[0].color))
+            .filter(|(r, _)| r.min.x <= p.x && p.x < r.max.x && r.y_range().contains(p.y))
+            .collect();
+        assert!(rects.len() <= 1, "overlapping rectangles at {p:?}: {rects:?}");
+        rects.first().map(|(_, c)| *c)
+    }
+
+    #[test]
+    fn the_strip_colours_each_pixel_as_the_rectangles_would_fill_it() {
+        let replay = replay(50_000);
+        let colours = ReplayColours::for_choice(ThemeChoice::Dark);
+        let palette = Palette::dark();
+        let rows = [Row { kind: RowKind::Entity(0), depth: 0, label: "p".into() }];
+        let end = replay.end.0;
+        let (mut compared, mut views_with_ticks) = (0, 0);
+        // Whole and fractional pixel densities, and a left edge off the pixel grid.
+        for (pixels_per_point, left) in [(1.0, 100.0), (1.0, 100.3), (1.5, 170.0), (2.0, 99.75), (1.25, 12.4)]
+        {
+            let width = 640.0;
+            let bars = Rect::from_min_max(pos2(left, RULER_HEIGHT), pos2(left + width, 200.0));
+            let g = Geometry {
+                ruler: Rect::from_min_max(pos2(left, 0.0), pos2(left + width, RULER_HEIGHT)),
+                bars,
+                scroll: 0.0,
+            };
+            for view in [
+                TimeView::fit(end, width),
+                TimeView::showing(end / 2, end / 2 + end / 100, width),
+                TimeView::showing(end / 3 + 7, end / 3 + 40_007, width),
+            ] {
+                let scene = Scene {
+                    replay: &replay,
+                    rows: &rows,
+                    view,
+                    cursors: Cursors::default(),
+                    markers: &[],
+                    now_ps: 0,
+                    selected_rows: &[],
+                    arrows: false,
+                    colours: &colours,
+                    palette: &palette,
+                    strip_id: egui::Id::NULL,
+                };
+                let (mut mesh, mut labels) = (Mesh::default(), Vec::new());
+                let drawn_as_rectangles = bar_shapes(&scene, &g, None, &mut mesh, &mut labels);
+                let mut strip =
+                    BarStrip::for_bars(bars, pixels_per_point, 2, 8_192, Vec::new()).expect("fits");
+                let (mut rest, mut strip_labels) = (Mesh::default(), Vec::new());
+                let drawn = bar_shapes(&scene, &g, Some(&mut strip), &mut rest, &mut strip_labels);
+                assert_eq!(drawn, drawn_as_rectangles);
+                assert_eq!(strip_labels, labels);
+                // An entity row's bars and ticks are all texels.
+                assert!(rest.vertices.is_empty(), "{view:?}");
+                let top = g.row_top(0) + 2.0;
+                let has_ticks = mesh.vertices.iter().any(|v| v.pos.y < top);
+                assert_eq!(strip.row_count(), 1 + usize::from(has_ticks), "{view:?}");
+                // Every pixel centre of the bar (row 0) and of the ticks above it (row 1): the
+                // colour of the rectangle covering it, or none.
+                let first = (bars.min.x * pixels_per_point).floor() as i64;
+                let last = (bars.max.x * pixels_per_point).ceil() as i64;
+                let mut coloured = [0; 2];
+                for (texel_row, y) in [(0, top + 5.0), (1, top - 1.0)].into_iter().take(strip.row_count()) {
+                    for column in first..last {
+                        let centre = (column as f32 + 0.5) / pixels_per_point;
+                        let expected = mesh_colour_at(&mesh, pos2(centre, y));
+                        let got = strip.colour_at(texel_row, centre).expect("inside the strip");
+                        assert_eq!(
+                            got,
+                            expected.unwrap_or(Color32::TRANSPARENT),
+                            "texel row {texel_row}, pixel column {column} at {pixels_per_point} px/pt, {view:?}"
+                        );
+                        coloured[texel_row] += usize::from(expected.is_some());
+                        compared += 1;
+                    }
+                }
+                assert!(coloured[0] > (last - first) as usize / 2, "{coloured:?} of {}", last - first);
+                assert_eq!(has_ticks, coloured[1] > 0, "{coloured:?}");
+                views_with_ticks += usize::from(has_ticks);
+            }
+        }
+        assert!(compared > 10_000, "{compared}");
+        assert!(views_with_ticks >= 5, "{views_with_ticks}");
     }
 }

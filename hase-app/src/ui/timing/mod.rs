@@ -2,8 +2,9 @@
 //! hierarchy, on a zoomable time axis with O and X cursors, named markers, message arrows, hover
 //! details, the O–X figures and PNG/CSV export. Two diagrams (a comparison) share the view and the
 //! cursors. The maths lives in [`view`], [`ticks`], [`lod`], [`cursors`], [`rows`] and
-//! [`figures`]; painting in [`draw`]; pointer and keys in [`input`]; the bar above in [`panel`];
-//! the phase bands and a comparison's difference mode in [`analysis`].
+//! [`figures`]; painting in [`draw`] (bars as texels in [`strip`]); pointer and keys in
+//! [`input`]; the bar above in [`panel`]; the phase bands and a comparison's difference mode in
+//! [`analysis`].
 
 pub mod analysis;
 pub mod cursors;
@@ -14,6 +15,7 @@ pub mod input;
 pub mod lod;
 pub mod panel;
 pub mod rows;
+pub mod strip;
 pub mod tab;
 pub mod ticks;
 pub mod view;
@@ -372,6 +374,7 @@ fn diagram(
         arrows: state.arrows,
         colours,
         palette,
+        strip_id: egui::Id::unique(("timing bars", index)),
     };
     let marks = draw::paint(painter, &scene, &g);
     if let Some(c) = difference {
