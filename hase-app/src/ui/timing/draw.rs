@@ -204,14 +204,21 @@ pub fn bar_shapes(
                 }
             };
             let bottom = top + full - if matches!(row.kind, RowKind::Param(_)) { 2.0 } else { 0.0 };
-            match (&mut strip, strip_row) {
-                (Some(strip), Some(r)) => strip.fill(r, x0, x1, colour),
-                _ => bar.add(mesh, Rect::from_min_max(pos2(x0, y0), pos2(x1, bottom)), colour),
-            }
+            let columns = if let (Some(strip), Some(r)) = (&mut strip, strip_row) {
+                Some(strip.fill(r, x0, x1, colour))
+            } else {
+                bar.add(mesh, Rect::from_min_max(pos2(x0, y0), pos2(x1, bottom)), colour);
+                None
+            };
             if m.is_merged() {
                 if let Some(strip) = strip.as_deref_mut() {
                     let r = *tick_row.get_or_insert_with(|| strip.begin_row(top - 2.0, top));
-                    strip.fill(r, x0, x1, scene.colours.merged_tick);
+                    match columns {
+                        Some(columns) => strip.fill_columns(r, columns, scene.colours.merged_tick),
+                        None => {
+                            strip.fill(r, x0, x1, scene.colours.merged_tick);
+                        }
+                    }
                     continue;
                 }
                 match &mut tick {

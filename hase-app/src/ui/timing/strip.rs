@@ -80,9 +80,16 @@ impl BarStrip {
         texel(x0)..texel(x1)
     }
 
-    /// Colour the part of row `row` from `x0` to `x1` (screen points).
-    pub fn fill(&mut self, row: usize, x0: f32, x1: f32, colour: Color32) {
+    /// Colour the part of row `row` from `x0` to `x1` (screen points); returns the texel columns
+    /// coloured, for [`fill_columns`](Self::fill_columns) of another row.
+    pub fn fill(&mut self, row: usize, x0: f32, x1: f32, colour: Color32) -> std::ops::Range<usize> {
         let columns = self.columns(x0, x1);
+        self.fill_columns(row, columns.clone(), colour);
+        columns
+    }
+
+    /// Colour texel columns `columns` of row `row`.
+    pub fn fill_columns(&mut self, row: usize, columns: std::ops::Range<usize>, colour: Color32) {
         let base = row * self.width_px;
         self.texels[base + columns.start..base + columns.end].fill(colour);
     }
