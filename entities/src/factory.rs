@@ -98,6 +98,8 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
     let mut behaviours = NetBehaviours::with_capacity(model.entities.len());
     // Where each processor receives, by processor rank (for direct rendezvous; built on first use).
     let mut peers: Option<Arc<Vec<Endpoint>>> = None;
+    // The settings of the processor built last, shared with the next one if it is configured alike.
+    let mut processor_settings = None;
     for (i, e) in model.entities.iter().enumerate() {
         let id = i as EntityId;
         match e.behaviour.as_str() {
@@ -124,7 +126,7 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
                     .peer(Endpoint { entity: id, port: config.tx })
                     .and_then(|peer| sheets.get(&peer.entity))
                     .cloned();
-                behaviours.push_processor(ProcessorBehaviour::new(config));
+                behaviours.push_processor(ProcessorBehaviour::sharing(config, &mut processor_settings));
             }
             ROUTER => {
                 let route = routes[i].take().ok_or_else(|| at(e, "router has no routing rule"))?;

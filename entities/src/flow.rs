@@ -43,14 +43,28 @@ pub struct OutputPort {
     /// The port.
     pub port: PortIndex,
     queue: VecDeque<Outgoing>,
-    credits: Option<u32>,
-    timer_at: Option<SimTime>,
+    // `Option<u32>` credits and an `Option<SimTime>` timer, each kept as a flag beside its value:
+    // 48 bytes instead of 64, for every output of every router and network interface.
+    /// Credits left, if `bounded`.
+    credits: u32,
+    /// False when downstream buffers are unbounded (no credits are counted).
+    bounded: bool,
+    /// A timer is outstanding, at `timer_at`.
+    timer_set: bool,
+    timer_at: SimTime,
 }
 
 impl OutputPort {
     /// An output port; `credits` is the downstream buffer size (`None` = unbounded).
     pub fn new(port: PortIndex, credits: Option<u32>) -> Self {
-        OutputPort { port, queue: VecDeque::new(), credits, timer_at: None }
+        OutputPort {
+            port,
+            queue: VecDeque::new(),
+            credits: credits.unwrap_or(0),
+            bounded: credits.is_some(),
+            timer_set: false,
+            timer_at: SimTime::ZERO,
+        }
     }
 
     /// Packets waiting.
@@ -65,7 +79,7 @@ impl OutputPort {
 
     /// Credits left (`None` = unlimited).
     pub fn credits(&self) -> Option<u32> {
-        self.credits
+        self.bounded.then_some(self.credits)
     }
 
     /// Queue a packet behind the others.
@@ -75,15 +89,20 @@ impl OutputPort {
 
     /// Downstream freed `count` slots.
     pub fn add_credits(&mut self, count: u32) {
-        if let Some(c) = self.credits.as_mut() {
-            *c = c.saturating_add(count);
+        if self.bounded {
+            self.credits = self.credits.saturating_add(count);
         }
+    }
+
+    /// When the outstanding timer fires, if one is.
+    fn timer(&self) -> Option<SimTime> {
+        self.timer_set.then_some(self.timer_at)
     }
 
     /// Forget the outstanding timer if it is the one firing now; returns true if it was.
     pub fn timer_fired(&mut self, now: SimTime) -> bool {
-        if self.timer_at == Some(now) {
-            self.timer_at = None;
+        if self.timer() == Some(now) {
+            self.timer_set = false;
             true
         } else {
             false
@@ -108,12 +127,12 @@ impl OutputPort {
                 self.arm(ctx, ready, timer_key);
                 return Stall::Until(ready);
             }
-            if self.credits == Some(0) {
+            if self.credits() == Some(0) {
                 return Stall::Credit;
             }
             self.queue.pop_front();
-            if let Some(c) = self.credits.as_mut() {
-                *c -= 1;
+            if self.bounded {
+                self.credits -= 1;
             }
             match ctx.send(self.port, NetMsg::Packet(head.packet)) {
                 Some(info) => sent(ctx, &head, info),
@@ -128,8 +147,9 @@ impl OutputPort {
 
     /// Set a timer at `at` unless one is already due no later.
     pub fn arm(&mut self, ctx: &mut Ctx<'_, NetMsg>, at: SimTime, timer_key: u64) {
-        if self.timer_at.is_none_or(|t| t > at || t < ctx.now()) {
-            self.timer_at = Some(at);
+        if self.timer().is_none_or(|t| t > at || t < ctx.now()) {
+            self.timer_set = true;
+            self.timer_at = at;
             ctx.schedule_at(at, timer_key);
         }
     }

@@ -145,5 +145,7 @@ mod tests {
         assert_eq!(std::mem::size_of::<Packet>(), 48);
         assert_eq!(std::mem::size_of::<NetMsg>(), 48);
         assert_eq!(std::mem::size_of::<Outgoing>(), 64);
+        // One per port of every router and network interface.
+        assert_eq!(std::mem::size_of::<crate::flow::OutputPort>(), 48);
     }
 }

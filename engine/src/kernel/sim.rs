@@ -155,7 +155,6 @@ impl<M: Message> Core<M> {
         let peer = binding.peer;
         let at_head = self.binding(peer.entity, peer.port).is_some_and(|b| b.deliver_at_head);
         let arrive = if at_head { head } else { tail };
-        self.stats.sent(from, port, bytes);
         if traced && self.tracing(TraceLevel::MESSAGES) {
             let record = Record::Send {
                 time: self.now,
@@ -485,6 +484,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
             wall,
             self.seed,
             &summaries,
+            |port| self.core.bindings.get(port).map(|b| b.link_dir as usize),
         );
         stats.outcome = outcome.word().to_string();
         stats.dropped_messages = self.core.dropped;

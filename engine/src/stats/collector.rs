@@ -24,17 +24,20 @@ pub struct LinkFigures {
     pub bytes: u64,
 }
 
+/// What arrived on one port. What left it is counted once, by the link direction leaving it (see
+/// [`StatsCollector::report`]).
 #[derive(Clone, Copy, Debug, Default)]
-struct PortCounters {
-    sent_msgs: u64,
-    sent_bytes: u64,
-    recv_msgs: u64,
-    recv_bytes: u64,
+struct Received {
+    msgs: u64,
+    bytes: u64,
 }
 
+/// The time-weighted length of the queue behind one port: 40 bytes (`packed(8)` keeps the 128-bit
+/// area from aligning the whole to 16 and padding it to 48; whether the queue was ever reported is
+/// one bit in `StatsCollector::queue_seen`).
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(Rust, packed(8))]
 struct QueueAcc {
-    seen: bool,
     last_len: u64,
     last_time: u64,
     area: u128,
@@ -49,8 +52,10 @@ pub struct StatsCollector {
     current: Vec<u16>,
     since: Vec<u64>,
     port_base: Vec<u32>,
-    ports: Vec<PortCounters>,
+    received: Vec<Received>,
     queues: Vec<QueueAcc>,
+    /// One bit per port: its queue length was reported at least once.
+    queue_seen: Vec<u64>,
     latency_count: u64,
     latency_sum: u128,
     latency_min: u64,
@@ -76,8 +81,9 @@ impl StatsCollector {
             current: vec![NO_STATE; model.entities.len()],
             since: vec![0; model.entities.len()],
             port_base: port_base.to_vec(),
-            ports: vec![PortCounters::default(); ports],
+            received: vec![Received::default(); ports],
             queues: vec![QueueAcc::default(); ports],
+            queue_seen: vec![0; ports.div_ceil(64)],
             latency_count: 0,
             latency_sum: 0,
             latency_min: u64::MAX,
@@ -113,31 +119,32 @@ impl StatsCollector {
         self.current.get(entity as usize).copied().filter(|s| *s != NO_STATE)
     }
 
-    /// Count a message sent.
-    pub fn sent(&mut self, entity: EntityId, port: PortIndex, bytes: u64) {
-        let i = self.port(entity, port);
-        self.ports[i].sent_msgs += 1;
-        self.ports[i].sent_bytes += bytes;
-    }
-
     /// Count a message received.
     pub fn received(&mut self, entity: EntityId, port: PortIndex, bytes: u64) {
         let i = self.port(entity, port);
-        if let Some(p) = self.ports.get_mut(i) {
-            p.recv_msgs += 1;
-            p.recv_bytes += bytes;
+        if let Some(p) = self.received.get_mut(i) {
+            p.msgs += 1;
+            p.bytes += bytes;
         }
+    }
+
+    fn queue_was_seen(&self, port: usize) -> bool {
+        self.queue_seen[port / 64] & (1 << (port % 64)) != 0
     }
 
     /// A queue behind a port now holds `len` items.
     pub fn queue(&mut self, entity: EntityId, port: PortIndex, len: u64, now: SimTime) {
         let i = self.port(entity, port);
-        let Some(q) = self.queues.get_mut(i) else { return };
+        let seen = match self.queues.get(i) {
+            Some(_) => self.queue_was_seen(i),
+            None => return,
+        };
+        self.queue_seen[i / 64] |= 1 << (i % 64);
+        let q = &mut self.queues[i];
         let t = now.as_ps();
-        if q.seen {
+        if seen {
             q.area += u128::from(q.last_len) * u128::from(t - q.last_time);
         }
-        q.seen = true;
         q.last_len = len;
         q.last_time = t;
         q.max = q.max.max(len);
@@ -161,7 +168,9 @@ impl StatsCollector {
         self.pairs.entry((src, dst)).or_default().add(latency.as_ps());
     }
 
-    /// Build the report at time `now`.
+    /// Build the report at time `now`. A port's messages and bytes sent are those of the link
+    /// direction leaving it, `leaving(global port)` (an index into `link_dirs`; none if it cannot
+    /// send): the kernel counts a message there and nowhere else.
     #[allow(
         clippy::too_many_arguments,
         reason = "the kernel hands over each of its counters once, at the end of a run"
@@ -175,6 +184,7 @@ impl StatsCollector {
         wall_time_s: f64,
         seed: u64,
         summaries: &[Vec<(String, TraceValue)>],
+        leaving: impl Fn(usize) -> Option<usize>,
     ) -> RunStats {
         let end = now.as_ps();
         let mut entities = BTreeMap::new();
@@ -206,20 +216,21 @@ impl StatsCollector {
             let mut ports = Vec::new();
             for (p, port) in e.ports.iter().enumerate() {
                 let g = self.port_base[i] as usize + p;
-                let c = self.ports[g];
+                let received = self.received[g];
+                let sent = leaving(g).and_then(|d| link_dirs.get(d)).copied().unwrap_or_default();
                 let q = self.queues[g];
-                let queue = q.seen.then(|| {
+                let queue = self.queue_was_seen(g).then(|| {
                     let area = q.area + u128::from(q.last_len) * u128::from(end.saturating_sub(q.last_time));
                     QueueStats { max: q.max, mean: if end == 0 { 0.0 } else { area as f64 / end as f64 } }
                 });
-                if c.sent_msgs + c.recv_msgs > 0 || queue.is_some() {
+                if sent.msgs + received.msgs > 0 || queue.is_some() {
                     ports.push((
                         port.name.to_string(),
                         PortStats {
-                            sent_msgs: c.sent_msgs,
-                            sent_bytes: c.sent_bytes,
-                            recv_msgs: c.recv_msgs,
-                            recv_bytes: c.recv_bytes,
+                            sent_msgs: sent.msgs,
+                            sent_bytes: sent.bytes,
+                            recv_msgs: received.msgs,
+                            recv_bytes: received.bytes,
                             queue,
                         },
                     ));
@@ -297,5 +308,19 @@ impl StatsCollector {
             pair_latency: self.pairs.iter().map(|(&(src, dst), acc)| acc.report(src, dst)).collect(),
             deadlock: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One of each per port of the model (about three per entity in a torus): their sizes are part
+    /// of the set-up memory `cargo bench -p hase-library --bench scale` tracks, so growing them
+    /// should be a decision, not an accident.
+    #[test]
+    fn per_port_statistics_stay_small() {
+        assert_eq!(std::mem::size_of::<Received>(), 16);
+        assert_eq!(std::mem::size_of::<QueueAcc>(), 40);
     }
 }

@@ -129,7 +129,7 @@ pub enum Action {
 }
 
 /// Per-processor figures the translation needs.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CpuModel {
     /// One COMPUTE step.
     pub time_step: SimTime,

@@ -47,6 +47,14 @@ pub(crate) fn describe_op(op: &Op) -> String {
 }
 
 impl Live {
+    /// `live`, made on first use, if level-3 records are kept; `None` otherwise.
+    pub(crate) fn when_traced<'a>(
+        live: &'a mut Option<Box<Live>>,
+        ctx: &Ctx<'_, NetMsg>,
+    ) -> Option<&'a mut Live> {
+        ctx.tracing(TraceLevel::UPDATES).then(|| &mut **live.get_or_insert_with(Box::default))
+    }
+
     /// Counters start at zero (so a displayed value shows from the start of the run).
     pub(crate) fn start(ctx: &mut Ctx<'_, NetMsg>) {
         if ctx.tracing(TraceLevel::UPDATES) {

@@ -76,14 +76,50 @@ pub struct ProcessorConfig {
     pub peers: Option<Arc<Vec<Endpoint>>>,
 }
 
+/// What processors configured alike share: a network of identical processors keeps one copy
+/// instead of one per rank (see [`ProcessorBehaviour::sharing`]).
+pub struct ProcessorSettings {
+    size: u32,
+    cpu: CpuModel,
+    /// Zero in sheet mode (the sheet's times include it).
+    recv_overhead: SimTime,
+    algorithms: BTreeMap<CollectiveKind, Algorithm>,
+    sheet: Option<SheetTiming>,
+    addresses: Option<Arc<RankAddresses>>,
+    peers: Option<Arc<Vec<Endpoint>>>,
+}
+
+impl ProcessorSettings {
+    /// True if a processor with `other` behaves exactly as with these: equal values, and the same
+    /// shared data sheet, placement and peer table (compared by address: one per network).
+    fn same_as(&self, other: &ProcessorSettings) -> bool {
+        fn same_arc<T>(a: Option<&Arc<T>>, b: Option<&Arc<T>>) -> bool {
+            match (a, b) {
+                (None, None) => true,
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            }
+        }
+        let same_sheet = match (&self.sheet, &other.sheet) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(&a.sheet, &b.sheet) && a.estimate == b.estimate,
+            _ => false,
+        };
+        self.size == other.size
+            && self.cpu == other.cpu
+            && self.recv_overhead == other.recv_overhead
+            && self.algorithms == other.algorithms
+            && same_sheet
+            && same_arc(self.addresses.as_ref(), other.addresses.as_ref())
+            && same_arc(self.peers.as_ref(), other.peers.as_ref())
+    }
+}
+
 /// A processor running one rank.
 pub struct ProcessorBehaviour {
     rank: u32,
-    size: u32,
     rx: PortIndex,
-    cpu: CpuModel,
-    recv_overhead: SimTime,
-    algorithms: BTreeMap<CollectiveKind, Algorithm>,
+    settings: Arc<ProcessorSettings>,
     program: Box<dyn RankProgram>,
     mpi: Mpi,
     nic: OutputPort,
@@ -96,30 +132,47 @@ pub struct ProcessorBehaviour {
     internal: BTreeMap<u32, ReqKey>,
     waiting: Vec<ReqKey>,
     collective_seq: u64,
-    sheet: Option<SheetTiming>,
-    /// Sheet mode: the collective this rank entered and waits to be released from.
-    in_collective: Option<CollectiveCall>,
+    /// Sheet mode: the collective this rank entered and waits to be released from (boxed: rare,
+    /// and 24 bytes less for every processor).
+    in_collective: Option<Box<CollectiveCall>>,
     last_recv: Option<RecvStatus>,
     done: bool,
-    error: Option<String>,
+    error: Option<Box<str>>,
     sent_messages: u64,
     sent_bytes: u64,
     received_messages: u64,
-    live: Live,
-    addresses: Option<Arc<RankAddresses>>,
-    peers: Option<Arc<Vec<Endpoint>>>,
+    /// What the trace shows of this rank's live values: made when level-3 records are first
+    /// kept, so untraced runs carry 8 bytes per processor instead of 48.
+    live: Option<Box<Live>>,
 }
 
 impl ProcessorBehaviour {
     /// A processor about to start its program.
     pub fn new(config: ProcessorConfig) -> Self {
-        ProcessorBehaviour {
-            rank: config.rank,
+        Self::sharing(config, &mut None)
+    }
+
+    /// A processor about to start its program, sharing `shared`'s settings if they equal its own
+    /// and leaving its own there otherwise: building processors in a row through one `shared`
+    /// keeps one copy of the settings per run of alike processors.
+    pub fn sharing(config: ProcessorConfig, shared: &mut Option<Arc<ProcessorSettings>>) -> Self {
+        let own = ProcessorSettings {
             size: config.size,
-            rx: config.rx,
             cpu: config.cpu,
             recv_overhead: if config.sheet.is_some() { SimTime::ZERO } else { config.recv_overhead },
             algorithms: config.algorithms,
+            sheet: config.sheet.clone(),
+            addresses: config.addresses,
+            peers: config.peers,
+        };
+        let settings = match shared.as_ref() {
+            Some(s) if s.same_as(&own) => Arc::clone(s),
+            _ => Arc::clone(shared.insert(Arc::new(own))),
+        };
+        ProcessorBehaviour {
+            rank: config.rank,
+            rx: config.rx,
+            settings,
             program: config.program,
             mpi: match &config.sheet {
                 Some(timing) => Mpi::new(config.rank, config.limits).with_sheet(timing.clone()),
@@ -134,7 +187,6 @@ impl ProcessorBehaviour {
             internal: BTreeMap::new(),
             waiting: Vec::new(),
             collective_seq: 0,
-            sheet: config.sheet,
             in_collective: None,
             last_recv: None,
             done: false,
@@ -142,9 +194,7 @@ impl ProcessorBehaviour {
             sent_messages: 0,
             sent_bytes: 0,
             received_messages: 0,
-            live: Live::default(),
-            addresses: config.addresses,
-            peers: config.peers,
+            live: None,
         }
     }
 
@@ -152,7 +202,7 @@ impl ProcessorBehaviour {
         let at = self.program.location().map(|l| format!(" at {l}")).unwrap_or_default();
         let text = format!("program error{at}: {message}");
         ctx.comment(|| text.clone());
-        self.error = Some(text);
+        self.error = Some(text.into());
         self.actions.clear();
     }
 
@@ -167,7 +217,9 @@ impl ProcessorBehaviour {
             }
             Live::received(ctx, self.received_messages);
         }
-        self.live.unexpected(ctx, &self.mpi);
+        if let Some(live) = Live::when_traced(&mut self.live, ctx) {
+            live.unexpected(ctx, &self.mpi);
+        }
         if effects.packets.is_empty() {
             return;
         }
@@ -175,7 +227,7 @@ impl ProcessorBehaviour {
             // Direct rendezvous: sender and receiver meet at no cost, off the network (control
             // packets are single packets: made here, never queued).
             if run.kind().is_control()
-                && let Some(peers) = &self.peers
+                && let Some(peers) = &self.settings.peers
                 && let Some(packet) = run.clone().next()
             {
                 let packet = self.to_processor_ranks(packet);
@@ -220,7 +272,7 @@ impl ProcessorBehaviour {
 
     /// A packet as made by MPI (MPI ranks) as the network carries it (processor ranks).
     fn to_processor_ranks(&self, mut packet: Packet) -> Packet {
-        if let Some(a) = &self.addresses {
+        if let Some(a) = &self.settings.addresses {
             (packet.src, packet.dst) = (a.address(packet.src), a.address(packet.dst));
         }
         packet
@@ -291,7 +343,9 @@ impl ProcessorBehaviour {
                     self.apply(ctx, effects);
                 }
                 Action::PostRecv { src, tag, context, handle } => {
-                    self.live.searching(ctx, src);
+                    if let Some(live) = Live::when_traced(&mut self.live, ctx) {
+                        live.searching(ctx, src);
+                    }
                     let (req, effects) = self.mpi.post_recv(src, tag, context, now);
                     self.bind(handle, req);
                     self.apply(ctx, effects);
@@ -333,7 +387,9 @@ impl ProcessorBehaviour {
                     self.apply(ctx, effects);
                 }
                 Action::SheetRecv { src, tag, handle, kind } => {
-                    self.live.searching(ctx, src);
+                    if let Some(live) = Live::when_traced(&mut self.live, ctx) {
+                        live.searching(ctx, src);
+                    }
                     let (req, effects) = self.mpi.post_sheet_recv(src, tag, Context::User, now, kind);
                     self.bind(handle, req);
                     self.apply(ctx, effects);
@@ -341,14 +397,14 @@ impl ProcessorBehaviour {
                 Action::SheetCollective(call) => {
                     ctx.set_state(state::collective(call.kind));
                     let mut entry = call;
-                    if let Some(a) = &self.addresses {
+                    if let Some(a) = &self.settings.addresses {
                         entry.rank = a.address(call.rank);
                     }
                     if ctx.send(self.nic.port, NetMsg::CollectiveEnter(entry)).is_none() {
                         return self
                             .fail(ctx, "cannot reach the data-sheet network: the port is not connected");
                     }
-                    self.in_collective = Some(call);
+                    self.in_collective = Some(Box::new(call));
                 }
             }
         }
@@ -380,15 +436,16 @@ impl ProcessorBehaviour {
                 }
             }
         }
-        if receives > 0 && self.recv_overhead > SimTime::ZERO {
-            self.actions.push_front(Action::Cpu { duration: self.recv_overhead.times(receives), state });
+        let recv_overhead = self.settings.recv_overhead;
+        if receives > 0 && recv_overhead > SimTime::ZERO {
+            self.actions.push_front(Action::Cpu { duration: recv_overhead.times(receives), state });
         }
     }
 
     fn fetch(&mut self, ctx: &mut Ctx<'_, NetMsg>) {
         let mut pctx = ProgramCtx {
             rank: self.rank,
-            size: self.size,
+            size: self.settings.size,
             now: ctx.now(),
             last_recv: self.last_recv,
             rng: ctx.rng(),
@@ -402,15 +459,15 @@ impl ProcessorBehaviour {
             ctx.comment(|| format!("{location}: {op:?}"));
         }
         Live::operation(ctx, &op);
-        let algorithms = &self.algorithms;
+        let settings = &*self.settings;
         let result = translate(
             op,
-            &self.cpu,
+            &settings.cpu,
             self.rank,
-            self.size,
+            settings.size,
             &mut self.collective_seq,
-            |k| algorithms.get(&k).copied().unwrap_or_else(|| Algorithm::default_for(k)),
-            self.sheet.as_ref(),
+            |k| settings.algorithms.get(&k).copied().unwrap_or_else(|| Algorithm::default_for(k)),
+            settings.sheet.as_ref(),
         );
         match result {
             Ok(actions) => self.actions.extend(actions),
@@ -420,7 +477,7 @@ impl ProcessorBehaviour {
 
     fn on_packet(&mut self, ctx: &mut Ctx<'_, NetMsg>, packet: &Packet) {
         let mut packet = *packet;
-        if let Some(a) = &self.addresses {
+        if let Some(a) = &self.settings.addresses {
             let (Some(src), Some(dst)) = (a.rank(packet.src), a.rank(packet.dst)) else {
                 ctx.comment(|| format!("processor {} got a packet outside the placement", packet.dst));
                 return;
@@ -439,10 +496,10 @@ impl ProcessorBehaviour {
     /// Sheet mode: the network model releases us from a collective.
     fn on_collective_done(&mut self, ctx: &mut Ctx<'_, NetMsg>, done: &CollectiveCall) {
         let mut done = *done;
-        if let Some(rank) = self.addresses.as_ref().and_then(|a| a.rank(done.rank)) {
+        if let Some(rank) = self.settings.addresses.as_ref().and_then(|a| a.rank(done.rank)) {
             done.rank = rank;
         }
-        match self.in_collective {
+        match self.in_collective.as_deref() {
             Some(c) if c.seq == done.seq && done.rank == self.rank => self.in_collective = None,
             _ => ctx.comment(|| {
                 format!("rank {} was released from collective #{} it is not waiting in", self.rank, done.seq)
@@ -492,7 +549,7 @@ impl Behaviour<NetMsg> for ProcessorBehaviour {
 
     fn blocked_reason(&self) -> Option<String> {
         if let Some(e) = &self.error {
-            return Some(e.clone());
+            return Some(e.to_string());
         }
         if self.done {
             let waiting = self.packets_waiting();

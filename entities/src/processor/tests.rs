@@ -52,9 +52,13 @@ fn processor(rank: u32, ops: Vec<Op>) -> Box<dyn Behaviour<NetMsg>> {
 
 /// A processor of the `line` with these limits; direct rendezvous reaches p0.p0 and p1.p0.
 fn processor_with(rank: u32, ops: Vec<Op>, limits: MpiLimits) -> Box<dyn Behaviour<NetMsg>> {
+    Box::new(ProcessorBehaviour::new(config_with(rank, ops, limits)))
+}
+
+fn config_with(rank: u32, ops: Vec<Op>, limits: MpiLimits) -> ProcessorConfig {
     let peers = (limits.rendezvous == super::mpi::Rendezvous::Direct)
         .then(|| Arc::new(vec![Endpoint { entity: 0, port: 0 }, Endpoint { entity: 2, port: 0 }]));
-    Box::new(ProcessorBehaviour::new(ProcessorConfig {
+    ProcessorConfig {
         rank,
         size: 2,
         tx: 0,
@@ -74,7 +78,7 @@ fn processor_with(rank: u32, ops: Vec<Op>, limits: MpiLimits) -> Box<dyn Behavio
         program: Box::new(OpList::new(ops)),
         addresses: None,
         peers,
-    }))
+    }
 }
 
 fn router(switching: Switching) -> Box<dyn Behaviour<NetMsg>> {
@@ -312,4 +316,32 @@ fn a_receive_searching_a_source_with_nothing_waiting_shows_it_as_zero_first() {
         .map(|(t, _, _, i, v)| (*t, *i, v.clone()))
         .collect();
     assert_eq!(unexpected, [(0, Some(0), Some("0".into())), (0, Some(0), None)]);
+}
+
+/// One per processor, half the entities of a network: the size is a large part of the set-up
+/// memory `cargo bench -p hase-library --bench scale` tracks (it was 760 bytes before the settings
+/// alike processors share, the sheet-mode collective wait, the error and the live values moved out,
+/// and 584 before its network interface's output port dropped two `Option`s' padding), so growing
+/// it should be a decision, not an accident.
+#[test]
+fn a_processor_stays_small() {
+    assert_eq!(std::mem::size_of::<ProcessorBehaviour>(), 568);
+}
+
+#[test]
+fn processors_configured_alike_share_their_settings() {
+    let limits = MpiLimits::new(4096, 1024);
+    let mut shared = None;
+    let p0 = ProcessorBehaviour::sharing(config_with(0, vec![], limits), &mut shared);
+    let p1 = ProcessorBehaviour::sharing(config_with(1, vec![], limits), &mut shared);
+    assert!(Arc::ptr_eq(&p0.settings, &p1.settings));
+    let mut slower = config_with(2, vec![], limits);
+    slower.recv_overhead = SimTime::from_ns(600);
+    let p2 = ProcessorBehaviour::sharing(slower, &mut shared);
+    assert!(!Arc::ptr_eq(&p1.settings, &p2.settings));
+    assert_eq!(p2.settings.recv_overhead, SimTime::from_ns(600));
+    // The next processor like the first ones no longer finds their settings to share.
+    let p3 = ProcessorBehaviour::sharing(config_with(3, vec![], limits), &mut shared);
+    assert!(!Arc::ptr_eq(&p2.settings, &p3.settings));
+    assert_eq!(p3.settings.recv_overhead, SimTime::from_ns(500));
 }
