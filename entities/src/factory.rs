@@ -102,7 +102,7 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
     let mut processor_settings = None;
     for (i, e) in model.entities.iter().enumerate() {
         let id = i as EntityId;
-        match e.behaviour.as_str() {
+        match &*e.behaviour {
             PROCESSOR => {
                 let address = ranks.rank_of(id).ok_or_else(|| at(e, "processor has no rank"))?;
                 // A processor left out of the placement idles (and keeps its own rank).
@@ -175,7 +175,7 @@ fn downstream_credits(model: &FlatModel, end: Endpoint) -> Option<u32> {
         return None;
     }
     let peer = model.entity(link.other(end).entity);
-    if peer.behaviour != ROUTER {
+    if &*peer.behaviour != ROUTER {
         return None;
     }
     peer.int("buffer_packets").filter(|b| *b > 0).map(|b| b as u32)
@@ -287,7 +287,7 @@ fn sheet_models(model: &FlatModel, base_dir: &Path) -> Result<BTreeMap<EntityId,
     let mut sheets = BTreeMap::new();
     let mut loaded: BTreeMap<String, Arc<datasheet::DataSheet>> = BTreeMap::new();
     for (i, e) in model.entities.iter().enumerate() {
-        if e.behaviour != NETWORK_MODEL || e.text("model") != Some("datasheet") {
+        if &*e.behaviour != NETWORK_MODEL || e.text("model") != Some("datasheet") {
             continue;
         }
         let name = e.text("sheet").unwrap_or("cray_t3d");
@@ -366,7 +366,7 @@ fn network_model(
             let switching = inner
                 .entities
                 .iter()
-                .find(|x| x.behaviour == ROUTER)
+                .find(|x| &*x.behaviour == ROUTER)
                 .map_or(Ok(Switching::StoreAndForward), switching_of)?;
             (PathSource::Inner { model: Box::new(inner), ports }, switching)
         }

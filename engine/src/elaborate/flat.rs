@@ -103,10 +103,10 @@ impl From<BTreeMap<String, ParamValue>> for ParamSet {
 pub struct FlatEntity {
     /// Full instance path (`fabric/level1/switch3`).
     pub path: String,
-    /// Type name.
-    pub type_name: String,
-    /// Behaviour name to instantiate.
-    pub behaviour: String,
+    /// Type name (shared by every instance of the type).
+    pub type_name: Arc<str>,
+    /// Behaviour name to instantiate (shared like the type name).
+    pub behaviour: Arc<str>,
     /// Every parameter of the type, overrides applied over defaults.
     pub params: ParamSet,
     /// Ports in type order.
@@ -119,7 +119,7 @@ pub struct FlatEntity {
     pub scope: u32,
     /// For a compound simulated at its behavioural level: the compound type, so its model can
     /// analyse the inner network it stands for.
-    pub stands_for: Option<String>,
+    pub stands_for: Option<Arc<str>>,
 }
 
 impl FlatEntity {
@@ -134,8 +134,8 @@ impl FlatEntity {
     ) -> Self {
         FlatEntity {
             path: path.to_string(),
-            type_name: path.to_string(),
-            behaviour: behaviour.to_string(),
+            type_name: path.into(),
+            behaviour: behaviour.into(),
             params: ParamSet::default(),
             ports: ports
                 .into_iter()
@@ -290,7 +290,7 @@ impl FlatModel {
                 .enumerate()
                 .map(|(i, e)| EntityInfo {
                     path: e.path.clone(),
-                    type_name: e.type_name.clone(),
+                    type_name: e.type_name.to_string(),
                     states: e.states.to_vec(),
                     params: params.get(i).cloned().unwrap_or_default(),
                     ports: e.ports.iter().map(|p| p.name.to_string()).collect(),

@@ -70,8 +70,15 @@ pub fn elaborate_type(
     Ok((b.model, outer))
 }
 
-/// What every instance of a type shares: parameter defaults and state names.
-type SharedByType = (Arc<BTreeMap<String, ParamValue>>, Arc<[String]>);
+/// What every instance of a type shares: parameter defaults, state names, the type's name and
+/// its behaviour's.
+#[derive(Clone)]
+struct SharedByType {
+    defaults: Arc<BTreeMap<String, ParamValue>>,
+    states: Arc<[String]>,
+    name: Arc<str>,
+    behaviour: Option<Arc<str>>,
+}
 
 struct Builder<'a> {
     registry: &'a TypeRegistry,
@@ -249,15 +256,21 @@ impl<'a> Builder<'a> {
             Ok(ports) => ports.to_vec(),
             Err(e) => return Err(ElabError::At { path, message: e.to_string() }),
         };
-        let (defaults, states) = if let Some(shared) = self.shared.get(ty.name.as_str()) {
-            shared.clone()
-        } else {
-            let defaults: BTreeMap<String, ParamValue> =
-                ty.params.iter().filter_map(|d| d.default.clone().map(|v| (d.name.clone(), v))).collect();
-            let shared: SharedByType = (Arc::new(defaults), ty.states.clone().into());
-            self.shared.insert(ty.name.as_str(), shared.clone());
-            shared
-        };
+        let SharedByType { defaults, states, name, behaviour } =
+            if let Some(shared) = self.shared.get(ty.name.as_str()) {
+                shared.clone()
+            } else {
+                let defaults: BTreeMap<String, ParamValue> =
+                    ty.params.iter().filter_map(|d| d.default.clone().map(|v| (d.name.clone(), v))).collect();
+                let shared = SharedByType {
+                    defaults: Arc::new(defaults),
+                    states: ty.states.clone().into(),
+                    name: ty.name.as_str().into(),
+                    behaviour: ty.behaviour.as_deref().map(Arc::from),
+                };
+                self.shared.insert(ty.name.as_str(), shared.clone());
+                shared
+            };
         let mut params = ParamSet::new(defaults);
         for def in &ty.params {
             if let Some(v) = inst.params.get(&def.name) {
@@ -265,21 +278,21 @@ impl<'a> Builder<'a> {
             }
         }
         params.shrink_to_fit();
-        let behaviour = ty.behaviour.clone().ok_or_else(|| ElabError::At {
+        let behaviour = behaviour.ok_or_else(|| ElabError::At {
             path: path.clone(),
             message: format!("type `{}` has no behaviour", ty.name),
         })?;
         let id = self.model.entities.len() as EntityId;
         self.model.entities.push(FlatEntity {
             path,
-            type_name: ty.name.clone(),
+            stands_for: ty.compound.as_ref().map(|_| Arc::clone(&name)),
+            type_name: name,
             behaviour,
             params,
             ports,
             states,
             group,
             scope,
-            stands_for: ty.compound.as_ref().map(|_| ty.name.clone()),
         });
         Ok(id)
     }

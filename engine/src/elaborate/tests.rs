@@ -53,7 +53,7 @@ fn behavioural_compounds_stay_one_entity_with_outer_ports() {
     let paths: Vec<&str> = m.entities.iter().map(|e| e.path.as_str()).collect();
     assert_eq!(paths, vec!["net", "p0", "p1"]);
     let net = m.entity(0);
-    assert_eq!(net.behaviour, "model");
+    assert_eq!(&*net.behaviour, "model");
     assert_eq!(net.stands_for.as_deref(), Some("Pair"));
     let names: Vec<&str> = net.ports.iter().map(|p| &*p.name).collect();
     assert_eq!(names, vec!["a", "b"]);

@@ -251,7 +251,13 @@ impl StatsCollector {
                 .unwrap_or_default();
             entities.insert(
                 e.path.clone(),
-                EntityStats { type_name: e.type_name.clone(), state_time_ps, busy_fraction, ports, extra },
+                EntityStats {
+                    type_name: e.type_name.to_string(),
+                    state_time_ps,
+                    busy_fraction,
+                    ports,
+                    extra,
+                },
             );
         }
         let mut links = BTreeMap::new();

@@ -115,8 +115,11 @@ fn validate(path: &Path) -> anyhow::Result<ExitCode> {
     match hase_library::runner::check_project(&project, &base_dir) {
         Ok(checked) => {
             let model = &checked.model;
-            let processors =
-                model.entities.iter().filter(|e| e.behaviour == hase_entities::catalogue::PROCESSOR).count();
+            let processors = model
+                .entities
+                .iter()
+                .filter(|e| &*e.behaviour == hase_entities::catalogue::PROCESSOR)
+                .count();
             writeln!(
                 std::io::stdout().lock(),
                 "{}: ok — {} entities ({processors} processors), {} links, {} compound groups; workload: {} on {} \

@@ -107,7 +107,7 @@ pub fn assign_ranks(model: &FlatModel) -> Result<RankMap, RankError> {
     let mut explicit: Vec<(u32, EntityId)> = Vec::new();
     let mut automatic: Vec<EntityId> = Vec::new();
     for (i, e) in model.entities.iter().enumerate() {
-        if e.behaviour != PROCESSOR {
+        if &*e.behaviour != PROCESSOR {
             continue;
         }
         let id = i as EntityId;

@@ -18,7 +18,7 @@ pub(super) const NO_PORT: PortIndex = PortIndex::MAX;
 
 /// True if packets may pass through this entity.
 fn transit(model: &FlatModel, id: EntityId) -> bool {
-    let b = model.entity(id).behaviour.as_str();
+    let b = &*model.entity(id).behaviour;
     b == ROUTER || b == NETWORK_MODEL
 }
 
