@@ -29,8 +29,8 @@ impl<K, V> Default for VecMap<K, V> {
 
 impl<K: Ord, V> VecMap<K, V> {
     /// An empty map (no allocation until the first insert).
-    pub fn new() -> Self {
-        Self::default()
+    pub const fn new() -> Self {
+        VecMap { entries: Vec::new() }
     }
     fn find<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
     where

@@ -76,12 +76,12 @@ impl<M: Message> Ctx<'_, M> {
     pub fn transmission_time(&self, port: PortIndex, bytes: u64) -> SimTime {
         self.core
             .link_dir_of(self.me, port)
-            .map_or(SimTime::ZERO, |d| SimTime::transmission(bytes, d.bandwidth))
+            .map_or(SimTime::ZERO, |d| SimTime::transmission(bytes, self.core.link_kind(d).bandwidth))
     }
 
     /// Latency of the link leaving `port`.
     pub fn link_latency(&self, port: PortIndex) -> SimTime {
-        self.core.link_dir_of(self.me, port).map_or(SimTime::ZERO, |d| d.latency)
+        self.core.link_dir_of(self.me, port).map_or(SimTime::ZERO, |d| self.core.link_kind(d).latency)
     }
 
     /// Send now on `port`. The link serialises: the message starts when the link direction is free.

@@ -4,6 +4,7 @@
 //! API in three steps (as nexosim has it): build a `Simulation` from a flat model and one behaviour
 //! per entity, drive it with `step`, `step_until` or `run`, then `finish` it for the report.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -56,11 +57,20 @@ pub(crate) struct PortBinding {
     pub(crate) deliver_at_head: bool,
 }
 
+/// The latency and bandwidth of a link: a model has a few, shared by all links alike (see
+/// `Core::link_kinds`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct LinkKind {
+    pub(crate) latency: SimTime,
+    pub(crate) bandwidth: u64,
+}
+
 /// One direction of a link.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct LinkDir {
-    pub(crate) latency: SimTime,
-    pub(crate) bandwidth: u64,
+    /// Index into `Core::link_kinds` of this link's latency and bandwidth (8 bytes here instead of
+    /// a copy of both, 16).
+    pub(crate) kind: u32,
     pub(crate) busy_until: SimTime,
     pub(crate) busy_ps: u64,
     pub(crate) msgs: u64,
@@ -76,6 +86,8 @@ pub(crate) struct Core<M> {
     port_base: Vec<u32>,
     bindings: Vec<PortBinding>,
     pub(crate) link_dirs: Vec<LinkDir>,
+    /// The distinct latency and bandwidth pairs of the model's links, in order of first use.
+    pub(crate) link_kinds: Vec<LinkKind>,
     pub(crate) stats: StatsCollector,
     level: TraceLevel,
     live_values: bool,
@@ -104,6 +116,11 @@ impl<M: Message> Core<M> {
     pub(crate) fn link_dir_of(&self, entity: EntityId, port: PortIndex) -> Option<&LinkDir> {
         let b = self.binding(entity, port)?;
         self.link_dirs.get(b.link_dir as usize)
+    }
+
+    /// The latency and bandwidth of a link direction.
+    pub(crate) fn link_kind(&self, dir: &LinkDir) -> LinkKind {
+        self.link_kinds.get(dir.kind as usize).copied().unwrap_or_default()
     }
 
     pub(crate) fn tracing(&self, level: TraceLevel) -> bool {
@@ -141,15 +158,16 @@ impl<M: Message> Core<M> {
             self.dropped += 1;
             return None;
         };
+        let kind = self.link_kinds.get(dir.kind as usize).copied().unwrap_or_default();
         let bytes = msg.size_bytes();
         let ready = self.now + delay;
         let start = ready.max(dir.busy_until);
-        let serialisation = SimTime::transmission(bytes, dir.bandwidth);
+        let serialisation = SimTime::transmission(bytes, kind.bandwidth);
         dir.busy_until = start + serialisation;
         dir.busy_ps += serialisation.as_ps();
         dir.msgs += 1;
         dir.bytes += bytes;
-        let head = start + dir.latency;
+        let head = start + kind.latency;
         let tail = head + serialisation;
         let link_free = dir.busy_until;
         let peer = binding.peer;
@@ -187,7 +205,8 @@ pub type BoxedBehaviours<M> = Slots<Box<dyn Behaviour<M>>>;
 /// A running simulation. `S` keeps the behaviours (see [`BehaviourStore`]); the default holds one
 /// box per entity, a model crate's own store keeps them contiguous by kind.
 pub struct Simulation<M: Message, S: BehaviourStore<M> = BoxedBehaviours<M>> {
-    core: Core<M>,
+    /// Visible to the kernel's tests, which look at the link tables.
+    pub(super) core: Core<M>,
     store: S,
     wall_start: Instant,
     seed: u64,
@@ -268,7 +287,13 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
         };
         let mut bindings = vec![unbound; total as usize];
         let mut link_dirs = Vec::with_capacity(model.links.len() * 2);
+        let mut link_kinds = Vec::new();
+        let mut kind_index: BTreeMap<(SimTime, u64), u32> = BTreeMap::new();
         for link in &model.links {
+            let kind = *kind_index.entry((link.latency, link.bandwidth_bytes_per_s)).or_insert_with(|| {
+                link_kinds.push(LinkKind { latency: link.latency, bandwidth: link.bandwidth_bytes_per_s });
+                (link_kinds.len() - 1) as u32
+            });
             let [a, b] = link.ends;
             for (from, to, allowed) in [(a, b, link.forward), (b, a, link.backward)] {
                 let i = (port_base[from.entity as usize] + u32::from(from.port)) as usize;
@@ -276,11 +301,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                 bindings[i].connected = true;
                 if allowed {
                     bindings[i].link_dir = link_dirs.len() as u32;
-                    link_dirs.push(LinkDir {
-                        latency: link.latency,
-                        bandwidth: link.bandwidth_bytes_per_s,
-                        ..LinkDir::default()
-                    });
+                    link_dirs.push(LinkDir { kind, ..LinkDir::default() });
                 }
             }
         }
@@ -301,6 +322,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
             port_base,
             bindings,
             link_dirs,
+            link_kinds,
             stats,
             level: config.level,
             live_values: config.live_values,
