@@ -33,8 +33,8 @@ struct Received {
 }
 
 /// The time-weighted length of the queue behind one port: 40 bytes (`packed(8)` keeps the 128-bit
-/// area from aligning the whole to 16 and padding it to 48; whether the queue was ever reported is
-/// one bit in `StatsCollector::queue_seen`).
+/// area from aligning the whole to 16 and padding it to 48). Made when the port's queue is first
+/// reported: only queueing ports (a router's outputs) have one.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(Rust, packed(8))]
 struct QueueAcc {
@@ -53,9 +53,10 @@ pub struct StatsCollector {
     since: Vec<u64>,
     port_base: Vec<u32>,
     received: Vec<Received>,
+    /// Per port: its accumulator's place in `queues` plus one, or 0 until its queue is reported.
+    queue_slot: Vec<u32>,
+    /// The accumulators of the ports whose queues were reported, in order of first report.
     queues: Vec<QueueAcc>,
-    /// One bit per port: its queue length was reported at least once.
-    queue_seen: Vec<u64>,
     latency_count: u64,
     latency_sum: u128,
     latency_min: u64,
@@ -82,8 +83,8 @@ impl StatsCollector {
             since: vec![0; model.entities.len()],
             port_base: port_base.to_vec(),
             received: vec![Received::default(); ports],
-            queues: vec![QueueAcc::default(); ports],
-            queue_seen: vec![0; ports.div_ceil(64)],
+            queue_slot: vec![0; ports],
+            queues: Vec::new(),
             latency_count: 0,
             latency_sum: 0,
             latency_min: u64::MAX,
@@ -128,23 +129,25 @@ impl StatsCollector {
         }
     }
 
-    fn queue_was_seen(&self, port: usize) -> bool {
-        self.queue_seen[port / 64] & (1 << (port % 64)) != 0
+    /// The accumulator of global port `port`, if its queue was ever reported.
+    fn queue_of(&self, port: usize) -> Option<QueueAcc> {
+        let slot = *self.queue_slot.get(port)?;
+        slot.checked_sub(1).map(|s| self.queues[s as usize])
     }
 
     /// A queue behind a port now holds `len` items.
     pub fn queue(&mut self, entity: EntityId, port: PortIndex, len: u64, now: SimTime) {
         let i = self.port(entity, port);
-        let seen = match self.queues.get(i) {
-            Some(_) => self.queue_was_seen(i),
-            None => return,
-        };
-        self.queue_seen[i / 64] |= 1 << (i % 64);
-        let q = &mut self.queues[i];
+        let Some(slot) = self.queue_slot.get_mut(i) else { return };
         let t = now.as_ps();
-        if seen {
-            q.area += u128::from(q.last_len) * u128::from(t - q.last_time);
+        if *slot == 0 {
+            self.queues.push(QueueAcc { last_len: len, last_time: t, area: 0, max: len });
+            // Fewer ports than `u32::MAX`: `port_base` counts them in `u32`.
+            *slot = u32::try_from(self.queues.len()).unwrap_or(u32::MAX);
+            return;
         }
+        let q = &mut self.queues[*slot as usize - 1];
+        q.area += u128::from(q.last_len) * u128::from(t - q.last_time);
         q.last_len = len;
         q.last_time = t;
         q.max = q.max.max(len);
@@ -218,8 +221,7 @@ impl StatsCollector {
                 let g = self.port_base[i] as usize + p;
                 let received = self.received[g];
                 let sent = leaving(g).and_then(|d| link_dirs.get(d)).copied().unwrap_or_default();
-                let q = self.queues[g];
-                let queue = self.queue_was_seen(g).then(|| {
+                let queue = self.queue_of(g).map(|q| {
                     let area = q.area + u128::from(q.last_len) * u128::from(end.saturating_sub(q.last_time));
                     QueueStats { max: q.max, mean: if end == 0 { 0.0 } else { area as f64 / end as f64 } }
                 });
@@ -321,9 +323,9 @@ impl StatsCollector {
 mod tests {
     use super::*;
 
-    /// One of each per port of the model (about three per entity in a torus): their sizes are part
-    /// of the set-up memory `cargo bench -p hase-library --bench scale` tracks, so growing them
-    /// should be a decision, not an accident.
+    /// A `Received` and a queue slot per port of the model (about three per entity in a torus),
+    /// and a `QueueAcc` per queueing port: their sizes are part of the memory `cargo bench -p
+    /// hase-library --bench scale` tracks, so growing them should be a decision, not an accident.
     #[test]
     fn per_port_statistics_stay_small() {
         assert_eq!(std::mem::size_of::<Received>(), 16);
