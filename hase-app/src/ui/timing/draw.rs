@@ -500,6 +500,38 @@ mod tests {
         }
     }
 
+    /// A diagram whose bars start at `left` and are `width` points wide, below the ruler.
+    fn geometry(left: f32, width: f32) -> Geometry {
+        Geometry {
+            ruler: Rect::from_min_max(pos2(left, 0.0), pos2(left + width, RULER_HEIGHT)),
+            bars: Rect::from_min_max(pos2(left, RULER_HEIGHT), pos2(left + width, 200.0)),
+            scroll: 0.0,
+        }
+    }
+
+    /// `rows` of `replay` shown at `view`, with no cursors, markers, selection or arrows.
+    fn scene_of<'a>(
+        replay: &'a Replay,
+        rows: &'a [Row],
+        view: TimeView,
+        colours: &'a ReplayColours,
+        palette: &'a Palette,
+    ) -> Scene<'a> {
+        Scene {
+            replay,
+            rows,
+            view,
+            cursors: Cursors::default(),
+            markers: &[],
+            now_ps: 0,
+            selected_rows: &[],
+            arrows: false,
+            colours,
+            palette,
+            strip_id: egui::Id::NULL,
+        }
+    }
+
     #[test]
     fn the_bar_mesh_paints_each_mark_in_its_colour_and_nothing_else() {
         let replay = replay(50_000);
@@ -507,31 +539,15 @@ mod tests {
         let palette = Palette::dark();
         let rows = [Row { kind: RowKind::Entity(0), depth: 0, label: "p".into() }];
         let width = 700.0;
-        let bars = Rect::from_min_max(pos2(100.0, RULER_HEIGHT), pos2(100.0 + width, 200.0));
-        let g = Geometry {
-            ruler: Rect::from_min_max(pos2(100.0, 0.0), pos2(100.0 + width, RULER_HEIGHT)),
-            bars,
-            scroll: 0.0,
-        };
+        let g = geometry(100.0, width);
+        let bars = g.bars;
         let end = replay.end.0;
         for view in [
             TimeView::fit(end, width),
             TimeView::showing(end / 2, end / 2 + end / 100, width),
             TimeView::showing(end / 3, end / 3 + 40_000, width),
         ] {
-            let scene = Scene {
-                replay: &replay,
-                rows: &rows,
-                view,
-                cursors: Cursors::default(),
-                markers: &[],
-                now_ps: 0,
-                selected_rows: &[],
-                arrows: false,
-                colours: &colours,
-                palette: &palette,
-                strip_id: egui::Id::NULL,
-            };
+            let scene = scene_of(&replay, &rows, view, &colours, &palette);
             let (mut mesh, mut labels) = (Mesh::default(), Vec::new());
             let drawn = bar_shapes(&scene, &g, None, &mut mesh, &mut labels);
             let mut marks = Vec::new();
@@ -592,30 +608,14 @@ mod tests {
         for (pixels_per_point, left) in [(1.0, 100.0), (1.0, 100.3), (1.5, 170.0), (2.0, 99.75), (1.25, 12.4)]
         {
             let width = 640.0;
-            let bars = Rect::from_min_max(pos2(left, RULER_HEIGHT), pos2(left + width, 200.0));
-            let g = Geometry {
-                ruler: Rect::from_min_max(pos2(left, 0.0), pos2(left + width, RULER_HEIGHT)),
-                bars,
-                scroll: 0.0,
-            };
+            let g = geometry(left, width);
+            let bars = g.bars;
             for view in [
                 TimeView::fit(end, width),
                 TimeView::showing(end / 2, end / 2 + end / 100, width),
                 TimeView::showing(end / 3 + 7, end / 3 + 40_007, width),
             ] {
-                let scene = Scene {
-                    replay: &replay,
-                    rows: &rows,
-                    view,
-                    cursors: Cursors::default(),
-                    markers: &[],
-                    now_ps: 0,
-                    selected_rows: &[],
-                    arrows: false,
-                    colours: &colours,
-                    palette: &palette,
-                    strip_id: egui::Id::NULL,
-                };
+                let scene = scene_of(&replay, &rows, view, &colours, &palette);
                 let (mut mesh, mut labels) = (Mesh::default(), Vec::new());
                 let drawn_as_rectangles = bar_shapes(&scene, &g, None, &mut mesh, &mut labels);
                 let mut strip =

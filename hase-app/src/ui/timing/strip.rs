@@ -94,7 +94,9 @@ impl BarStrip {
         self.texels[base + columns.start..base + columns.end].fill(colour);
     }
 
-    /// The colour of row `row` at the pixel column whose centre is nearest to the right of `x`.
+    /// The colour of row `row` at the pixel column whose centre is nearest to the right of `x`
+    /// (what the tests compare with the rectangles).
+    #[cfg(test)]
     pub fn colour_at(&self, row: usize, x: f32) -> Option<Color32> {
         let column = self.columns(x, x).start;
         (column < self.width_px).then(|| self.texels[row * self.width_px + column])
