@@ -32,16 +32,17 @@ struct Received {
     bytes: u64,
 }
 
-/// The time-weighted length of the queue behind one port: 40 bytes (`packed(8)` keeps the 128-bit
-/// area from aligning the whole to 16 and padding it to 48). Made when the port's queue is first
-/// reported: only queueing ports (a router's outputs) have one.
+/// The time-weighted length of the queue behind one port: 32 bytes (`packed(8)` keeps the 128-bit
+/// area from aligning the whole to 16 and padding it). Made when the port's queue is first
+/// reported: only queueing ports (a router's inputs and outputs) have one. Lengths are kept in 32
+/// bits: a queue of four billion entries would not fit in memory.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(Rust, packed(8))]
 struct QueueAcc {
-    last_len: u64,
     last_time: u64,
     area: u128,
-    max: u64,
+    last_len: u32,
+    max: u32,
 }
 
 /// Running statistics of one simulation.
@@ -140,8 +141,14 @@ impl StatsCollector {
         let i = self.port(entity, port);
         let Some(slot) = self.queue_slot.get_mut(i) else { return };
         let t = now.as_ps();
+        let len = u32::try_from(len).unwrap_or(u32::MAX);
         if *slot == 0 {
-            self.queues.push(QueueAcc { last_len: len, last_time: t, area: 0, max: len });
+            if self.queues.len() == self.queues.capacity() {
+                // Grow by an eighth, not double: hundreds of thousands of ports queue in a large
+                // network, and doubling would leave up to half of it unused.
+                self.queues.reserve_exact(self.queues.len() / 8 + 64);
+            }
+            self.queues.push(QueueAcc { last_time: t, area: 0, last_len: len, max: len });
             // Fewer ports than `u32::MAX`: `port_base` counts them in `u32`.
             *slot = u32::try_from(self.queues.len()).unwrap_or(u32::MAX);
             return;
@@ -223,7 +230,10 @@ impl StatsCollector {
                 let sent = leaving(g).and_then(|d| link_dirs.get(d)).copied().unwrap_or_default();
                 let queue = self.queue_of(g).map(|q| {
                     let area = q.area + u128::from(q.last_len) * u128::from(end.saturating_sub(q.last_time));
-                    QueueStats { max: q.max, mean: if end == 0 { 0.0 } else { area as f64 / end as f64 } }
+                    QueueStats {
+                        max: u64::from(q.max),
+                        mean: if end == 0 { 0.0 } else { area as f64 / end as f64 },
+                    }
                 });
                 if sent.msgs + received.msgs > 0 || queue.is_some() {
                     ports.push((
@@ -329,6 +339,6 @@ mod tests {
     #[test]
     fn per_port_statistics_stay_small() {
         assert_eq!(std::mem::size_of::<Received>(), 16);
-        assert_eq!(std::mem::size_of::<QueueAcc>(), 40);
+        assert_eq!(std::mem::size_of::<QueueAcc>(), 32);
     }
 }

@@ -38,24 +38,39 @@ pub(crate) struct PairAcc {
     max: u64,
     /// Non-empty buckets in order: a sorted vector, since a pair's messages mostly take a few
     /// latencies (one bucket is 16 bytes here, where a map's first node took 144 per pair; a
-    /// halo exchange on 65,536 ranks has 262,144 pairs).
+    /// halo exchange on 65,536 ranks has 262,144 pairs). Empty while every sample lies in one
+    /// bucket, the one of `min`, which then holds all `count` of them: most pairs of a regular
+    /// exchange never need a second, and so never allocate.
     buckets: VecMap<u32, u64>,
 }
 
 impl PairAcc {
     pub fn add(&mut self, ps: u64) {
+        let b = bucket(ps);
+        if self.buckets.is_empty() && self.count > 0 && b != bucket(self.min) {
+            // A second bucket: write out the one the samples so far share.
+            self.buckets.insert(bucket(self.min), self.count);
+        }
         self.min = if self.count == 0 { ps } else { self.min.min(ps) };
         self.max = self.max.max(ps);
         self.count += 1;
         self.sum += u128::from(ps);
-        *self.buckets.get_or_insert_with(bucket(ps), || 0) += 1;
+        if !self.buckets.is_empty() {
+            *self.buckets.get_or_insert_with(b, || 0) += 1;
+        }
+    }
+
+    /// The non-empty buckets in order, as `(bucket, count)`.
+    fn buckets(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        let shared = (self.buckets.is_empty() && self.count > 0).then(|| (bucket(self.min), self.count));
+        shared.into_iter().chain(self.buckets.iter().map(|(&b, &n)| (b, n)))
     }
 
     /// The `q` quantile (0–1): the middle of the bucket holding it, kept within min..max.
     fn quantile(&self, q: f64) -> u64 {
         let rank = ((q * self.count as f64).ceil() as u64).clamp(1, self.count.max(1));
         let mut seen = 0;
-        for (&b, &n) in &self.buckets {
+        for (b, n) in self.buckets() {
             seen += n;
             if seen >= rank {
                 let (lo, hi) = bounds(b);
@@ -77,9 +92,8 @@ impl PairAcc {
             p90_ps: self.quantile(0.9),
             p99_ps: self.quantile(0.99),
             buckets: self
-                .buckets
-                .iter()
-                .map(|(&b, &n)| {
+                .buckets()
+                .map(|(b, n)| {
                     let (lo, hi) = bounds(b);
                     (lo, hi, n)
                 })
@@ -144,5 +158,41 @@ mod tests {
         let mut one = PairAcc::default();
         one.add(7);
         assert_eq!((one.quantile(0.5), one.quantile(0.99)), (7, 7));
+    }
+
+    /// Samples that share one bucket are counted without a bucket list; the report is the same as
+    /// counting every sample into its bucket, whether a second bucket comes first, later or never.
+    #[test]
+    fn a_pair_in_one_bucket_allocates_nothing_and_reports_as_if_counted() {
+        let mut same = PairAcc::default();
+        for ps in [1000, 1010, 1001, 1000] {
+            same.add(ps);
+        }
+        assert!(same.buckets.is_empty(), "one shared bucket needs no list");
+        assert_eq!(same.report(0, 1).buckets, [(992, 1024, 4)]);
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        for case in 0..500 {
+            let mut acc = PairAcc::default();
+            let mut reference: std::collections::BTreeMap<u32, u64> = std::collections::BTreeMap::new();
+            let n = 1 + case % 40;
+            for _ in 0..n {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                // Mostly one narrow range (one or two buckets), now and then far away.
+                let ps = if state.is_multiple_of(7) { state % 1_000_000 } else { 5_000 + state % 300 };
+                acc.add(ps);
+                *reference.entry(bucket(ps)).or_default() += 1;
+            }
+            let want: Vec<(u64, u64, u64)> = reference
+                .iter()
+                .map(|(&b, &n)| {
+                    let (lo, hi) = bounds(b);
+                    (lo, hi, n)
+                })
+                .collect();
+            assert_eq!(acc.report(0, 1).buckets, want, "case {case}");
+            assert_eq!(acc.buckets.is_empty(), reference.len() == 1, "case {case}");
+        }
     }
 }
