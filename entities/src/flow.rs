@@ -26,6 +26,21 @@ pub struct Outgoing {
     pub from_port: Option<PortIndex>,
 }
 
+/// The buffer of an emptied queue, kept by an entity for the next of its queues that needs one. A
+/// router's outputs share one spare instead of each keeping a buffer it rarely uses (a buffer per
+/// output was most of a large network's running memory), and a packet passing through a router
+/// whose queues are empty costs no allocation.
+#[derive(Debug, Default)]
+pub struct SpareBuffer(VecDeque<Outgoing>);
+
+impl SpareBuffer {
+    /// Packets the spare buffer has room for.
+    #[cfg(test)]
+    pub(crate) fn room(&self) -> usize {
+        self.0.capacity()
+    }
+}
+
 /// Why the head of a queue cannot leave now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stall {
@@ -77,13 +92,28 @@ impl OutputPort {
         self.queue.is_empty()
     }
 
+    /// Packets the queue's buffer has room for: none while it is empty.
+    #[cfg(test)]
+    pub(crate) fn room(&self) -> usize {
+        self.queue.capacity()
+    }
+
     /// Credits left (`None` = unlimited).
     pub fn credits(&self) -> Option<u32> {
         self.bounded.then_some(self.credits)
     }
 
-    /// Queue a packet behind the others.
-    pub fn push(&mut self, item: Outgoing) {
+    /// Queue a packet behind the others. A queue without a buffer takes the `spare` one if there
+    /// is one, else makes room for one packet: most queues of a network hold one at a time.
+    pub fn push(&mut self, item: Outgoing, spare: Option<&mut SpareBuffer>) {
+        if self.queue.capacity() == 0 {
+            if let Some(spare) = spare {
+                self.queue = std::mem::take(&mut spare.0);
+            }
+            if self.queue.capacity() == 0 {
+                self.queue.reserve_exact(1);
+            }
+        }
         self.queue.push_back(item);
     }
 
@@ -111,10 +141,13 @@ impl OutputPort {
 
     /// Send every packet that can leave now, calling `sent` for each; set a timer (with `timer_key`)
     /// for the next moment worth looking again. Returns why the head (if any) is still waiting.
+    /// With a `spare`, a queue that empties hands its buffer there (or frees it, if the spare
+    /// already has one); without, it keeps it.
     pub fn pump(
         &mut self,
         ctx: &mut Ctx<'_, NetMsg>,
         timer_key: u64,
+        mut spare: Option<&mut SpareBuffer>,
         mut sent: impl FnMut(&mut Ctx<'_, NetMsg>, &Outgoing, SendInfo),
     ) -> Stall {
         loop {
@@ -131,6 +164,14 @@ impl OutputPort {
                 return Stall::Credit;
             }
             self.queue.pop_front();
+            if self.queue.is_empty()
+                && let Some(spare) = spare.as_deref_mut()
+            {
+                let emptied = std::mem::take(&mut self.queue);
+                if spare.0.capacity() == 0 {
+                    spare.0 = emptied;
+                }
+            }
             if self.bounded {
                 self.credits -= 1;
             }

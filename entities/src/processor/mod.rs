@@ -250,18 +250,20 @@ impl ProcessorBehaviour {
             let now = ctx.now();
             while self.nic.len() < NIC_WINDOW {
                 let Some(run) = self.outbox.front_mut() else { break };
-                match run.next() {
-                    Some(packet) => {
-                        let packet = self.to_processor_ranks(packet);
-                        self.nic.push(Outgoing { packet, earliest: now, from_port: None });
-                    }
-                    None => {
-                        self.outbox.pop_front();
+                if let Some(packet) = run.next() {
+                    let packet = self.to_processor_ranks(packet);
+                    // The interface keeps its one buffer (room for `NIC_WINDOW` packets).
+                    self.nic.push(Outgoing { packet, earliest: now, from_port: None }, None);
+                } else {
+                    self.outbox.pop_front();
+                    if self.outbox.is_empty() {
+                        // A rank waiting with nothing to send holds no buffer here.
+                        self.outbox = VecDeque::new();
                     }
                 }
             }
             let mpi = &mut self.mpi;
-            let stall = self.nic.pump(ctx, TIMER_NIC, |_ctx, item: &Outgoing, info: SendInfo| {
+            let stall = self.nic.pump(ctx, TIMER_NIC, None, |_ctx, item: &Outgoing, info: SendInfo| {
                 mpi.on_injected(&item.packet, info.link_free);
             });
             if stall != Stall::Empty || self.outbox.is_empty() {
@@ -276,6 +278,13 @@ impl ProcessorBehaviour {
             (packet.src, packet.dst) = (a.address(packet.src), a.address(packet.dst));
         }
         packet
+    }
+
+    /// Entries its queues' buffers have room for: the outbox and actions (none while they are
+    /// empty), and the network interface (which keeps its buffer).
+    #[cfg(test)]
+    pub(crate) fn queue_room(&self) -> (usize, usize) {
+        (self.outbox.capacity() + self.actions.capacity(), self.nic.room())
     }
 
     /// Packets waiting to leave: made and queued, or still to be made.
@@ -294,12 +303,17 @@ impl ProcessorBehaviour {
         }
     }
 
-    fn resolve(&self, on: &WaitOn) -> Result<Vec<ReqKey>, String> {
+    /// The requests `on` names, into `into` (emptied first): a wait is looked at again at every
+    /// packet that arrives while it is pending, so it reuses one buffer instead of making lists.
+    fn resolve_into(&self, on: &WaitOn, into: &mut Vec<ReqKey>) -> Result<(), String> {
+        into.clear();
         match on {
-            WaitOn::AllUser => Ok(self.user.values().copied().collect()),
-            WaitOn::Handles(hs) => hs
-                .iter()
-                .map(|h| match h {
+            WaitOn::AllUser => {
+                into.extend(self.user.values().copied());
+                Ok(())
+            }
+            WaitOn::Handles(hs) => hs.iter().try_for_each(|h| {
+                let req = match h {
                     Handle::User(r) => self
                         .user
                         .get(r)
@@ -310,8 +324,10 @@ impl ProcessorBehaviour {
                         .get(i)
                         .copied()
                         .ok_or_else(|| format!("collective schedule waits on unposted handle {i}")),
-                })
-                .collect(),
+                }?;
+                into.push(req);
+                Ok(())
+            }),
         }
     }
 
@@ -322,10 +338,18 @@ impl ProcessorBehaviour {
             if self.busy_until > now {
                 return;
             }
+            // An operation's actions hold their buffer only while they run: it is given back as
+            // the last one starts, unless that is a wait, which goes back to the front of the same
+            // buffer at every packet that arrives while it is pending (then it is given back before
+            // the next operation is fetched). A rank computing or finished holds none.
             let Some(action) = self.actions.pop_front() else {
+                self.actions = VecDeque::new();
                 self.fetch(ctx);
                 continue;
             };
+            if self.actions.is_empty() && !matches!(action, Action::Wait { .. }) {
+                self.actions = VecDeque::new();
+            }
             match action {
                 Action::Cpu { duration, state } => {
                     ctx.set_state(state);
@@ -351,30 +375,29 @@ impl ProcessorBehaviour {
                     self.apply(ctx, effects);
                 }
                 Action::Wait { on, state, user } => {
-                    let reqs = match self.resolve(&on) {
-                        Ok(r) => r,
-                        Err(e) => return self.fail(ctx, &e),
-                    };
-                    let pending: Vec<ReqKey> = reqs
-                        .iter()
-                        .copied()
-                        .filter(|r| self.mpi.done_at(*r).is_none_or(|t| t > now))
-                        .collect();
-                    if !pending.is_empty() {
+                    // `waiting` lends its buffer: the requests, then those still pending.
+                    let mut reqs = std::mem::take(&mut self.waiting);
+                    if let Err(e) = self.resolve_into(&on, &mut reqs) {
+                        return self.fail(ctx, &e);
+                    }
+                    let is_pending = |mpi: &Mpi, r: ReqKey| mpi.done_at(r).is_none_or(|t| t > now);
+                    if reqs.iter().any(|r| is_pending(&self.mpi, *r)) {
+                        reqs.retain(|r| is_pending(&self.mpi, *r));
                         ctx.set_state(state);
-                        let later = pending.iter().filter_map(|r| self.mpi.done_at(*r)).max();
+                        let later = reqs.iter().filter_map(|r| self.mpi.done_at(*r)).max();
                         if let Some(t) = later
                             && self.wake_at.is_none_or(|w| w < now || w > t)
                         {
                             self.wake_at = Some(t);
                             ctx.schedule_at(t, TIMER_WAKE);
                         }
-                        self.waiting = pending;
+                        self.waiting = reqs;
                         self.actions.push_front(Action::Wait { on, state, user });
                         return;
                     }
-                    self.waiting.clear();
                     self.finish_wait(&reqs, &on, state, user);
+                    reqs.clear();
+                    self.waiting = reqs;
                 }
                 Action::Comment(text) => ctx.comment(|| text),
                 Action::SheetSend { dst, bytes, tag, handle, completes_after } => {

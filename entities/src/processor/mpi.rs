@@ -33,20 +33,70 @@ use crate::vecmap::VecMap;
 /// Identifies a request of this rank.
 pub type ReqKey = u64;
 
-#[derive(Clone, Debug, PartialEq)]
+/// What a request is. A send's size is kept in [`Req::bytes`], so that this is 20 bytes.
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum ReqKind {
-    Send { dst: u32, bytes: u64 },
+    Send { dst: u32 },
     Recv { src: Source, tag: TagSel, context: Context },
 }
 
+/// One request. A rank has every request it has posted and not yet waited for here (eight at once
+/// in a halo exchange), so its fields are packed: flags beside values instead of `Option`s, and one
+/// size for both kinds. 56 bytes, where `Option`s of a completion time and a receive status took 80.
 #[derive(Clone, Debug, PartialEq)]
 struct Req {
-    kind: ReqKind,
-    done_at: Option<SimTime>,
-    status: Option<RecvStatus>,
     posted_at: SimTime,
+    /// When it completed, if `done`.
+    done_at: SimTime,
+    /// A send's size; a receive's message size once `matched`.
+    bytes: u64,
+    kind: ReqKind,
+    /// A receive's sender and tag once `matched`.
+    matched_source: u32,
+    matched_tag: i32,
+    done: bool,
+    matched: bool,
     /// Sheet mode: the receive rule that times this receive (`None`: complete on arrival).
     sheet_rule: Option<SheetRecvKind>,
+}
+
+impl Req {
+    fn new(kind: ReqKind, bytes: u64, now: SimTime) -> Self {
+        Req {
+            posted_at: now,
+            done_at: SimTime::ZERO,
+            bytes,
+            kind,
+            matched_source: 0,
+            matched_tag: 0,
+            done: false,
+            matched: false,
+            sheet_rule: None,
+        }
+    }
+
+    fn complete(&mut self, at: SimTime) {
+        self.done = true;
+        self.done_at = at;
+    }
+
+    fn done_at(&self) -> Option<SimTime> {
+        self.done.then_some(self.done_at)
+    }
+
+    fn set_status(&mut self, status: RecvStatus) {
+        self.matched = true;
+        (self.matched_source, self.matched_tag, self.bytes) = (status.source, status.tag, status.bytes);
+    }
+
+    /// What a receive delivered, once matched.
+    fn status(&self) -> Option<RecvStatus> {
+        self.matched.then_some(RecvStatus {
+            source: self.matched_source,
+            tag: self.matched_tag,
+            bytes: self.bytes,
+        })
+    }
 }
 
 /// The envelope of an arrived (or arriving) message.
@@ -185,12 +235,10 @@ impl Mpi {
         self
     }
 
-    fn new_req(&mut self, kind: ReqKind, now: SimTime) -> ReqKey {
+    fn new_req(&mut self, kind: ReqKind, bytes: u64, now: SimTime) -> ReqKey {
         let key = self.next_req;
         self.next_req += 1;
-        self.in_flight_mut()
-            .reqs
-            .insert(key, Req { kind, done_at: None, status: None, posted_at: now, sheet_rule: None });
+        self.in_flight_mut().reqs.insert(key, Req::new(kind, bytes, now));
         key
     }
 
@@ -230,7 +278,7 @@ impl Mpi {
 
     /// A new send request and the message number its packets will carry.
     fn start_send(&mut self, dst: u32, bytes: u64, now: SimTime) -> (ReqKey, MsgId) {
-        let req = self.new_req(ReqKind::Send { dst, bytes }, now);
+        let req = self.new_req(ReqKind::Send { dst }, bytes, now);
         let msg_id = self.next_msg;
         self.next_msg = self.next_msg.wrapping_add(1);
         (req, msg_id)
@@ -290,7 +338,7 @@ impl Mpi {
     ) -> (ReqKey, Effects) {
         let (req, msg_id) = self.start_send(dst, bytes, now);
         if let Some(r) = self.in_flight_mut().reqs.get_mut(&req) {
-            r.done_at = Some(done_at);
+            r.complete(done_at);
         }
         let mut packet = self.control(PacketKind::Data, dst, (msg_id, bytes, tag, context), now);
         packet.bytes = 0;
@@ -309,7 +357,7 @@ impl Mpi {
                 let req = *req;
                 q.injecting.remove(&packet.msg_id);
                 if let Some(r) = q.reqs.get_mut(&req) {
-                    r.done_at = Some(free_at);
+                    r.complete(free_at);
                 }
             }
         }
@@ -362,7 +410,7 @@ impl Mpi {
         now: SimTime,
         sheet_rule: Option<SheetRecvKind>,
     ) -> (ReqKey, Effects) {
-        let req = self.new_req(ReqKind::Recv { src, tag, context }, now);
+        let req = self.new_req(ReqKind::Recv { src, tag, context }, 0, now);
         let q = self.in_flight_mut();
         if let Some(r) = q.reqs.get_mut(&req) {
             r.sheet_rule = sheet_rule;
@@ -379,7 +427,7 @@ impl Mpi {
     /// Tie a matched envelope to a receive request.
     fn bind(&mut self, req: ReqKey, env: Envelope, now: SimTime, effects: &mut Effects) {
         if let Some(r) = self.in_flight_mut().reqs.get_mut(&req) {
-            r.status = Some(RecvStatus { source: env.src, tag: env.tag, bytes: env.bytes });
+            r.set_status(RecvStatus { source: env.src, tag: env.tag, bytes: env.bytes });
         }
         if env.rendezvous {
             let wire = env.bytes.saturating_add(self.limits.header_bytes);
@@ -416,14 +464,14 @@ impl Mpi {
         let Some(r) = in_flight.as_deref_mut().and_then(|q| q.reqs.get_mut(&req)) else { return };
         let mut done = now;
         if let (Some(kind), Some(sheet)) = (r.sheet_rule, &*sheet) {
-            let bytes = r.status.map_or(0, |s| s.bytes);
+            let bytes = r.status().map_or(0, |s| s.bytes);
             match sheet.receive_done(kind, injected, r.posted_at, bytes) {
                 Ok(t) => done = done.max(t),
                 Err(e) => effects.errors.push(e),
             }
         }
-        r.done_at = Some(done);
-        let source = r.status.map_or(*rank, |s| s.source);
+        r.complete(done);
+        let source = r.status().map_or(*rank, |s| s.source);
         effects.latencies.push((source, done.saturating_sub(injected)));
     }
 
@@ -447,7 +495,7 @@ impl Mpi {
             PacketKind::Fin => {
                 let q = self.in_flight_mut();
                 if let Some(r) = q.awaiting_fin.remove(&p.msg_id).and_then(|req| q.reqs.get_mut(&req)) {
-                    r.done_at = Some(now);
+                    r.complete(now);
                 }
             }
             PacketKind::Rts => {
@@ -514,8 +562,9 @@ impl Mpi {
     }
 
     /// When the request completed (`None` if still pending).
+    #[inline]
     pub fn done_at(&self, req: ReqKey) -> Option<SimTime> {
-        self.in_flight().reqs.get(&req).and_then(|r| r.done_at)
+        self.in_flight().reqs.get(&req).and_then(Req::done_at)
     }
 
     /// True if `req` is a receive.
@@ -525,7 +574,7 @@ impl Mpi {
 
     /// What a completed receive delivered.
     pub fn status(&self, req: ReqKey) -> Option<RecvStatus> {
-        self.in_flight().reqs.get(&req).and_then(|r| r.status)
+        self.in_flight().reqs.get(&req).and_then(Req::status)
     }
 
     /// Drop a finished request.
@@ -538,8 +587,8 @@ impl Mpi {
     /// A description of an unfinished request, for deadlock reports.
     pub fn describe(&self, req: ReqKey) -> String {
         let q = self.in_flight();
-        match q.reqs.get(&req).map(|r| &r.kind) {
-            Some(ReqKind::Send { dst, bytes }) => {
+        match q.reqs.get(&req).map(|r| (r.kind, r.bytes)) {
+            Some((ReqKind::Send { dst }, bytes)) => {
                 let rendezvous = q.awaiting_cts.values().any(|(k, ..)| *k == req);
                 if rendezvous {
                     format!("send of {bytes} B to rank {dst} waiting for the receiver (rendezvous)")
@@ -551,14 +600,14 @@ impl Mpi {
                     format!("send of {bytes} B to rank {dst}")
                 }
             }
-            Some(ReqKind::Recv { src, tag, context }) => {
+            Some((ReqKind::Recv { src, tag, context }, _)) => {
                 let from = match src {
                     Source::Any => "any rank".to_string(),
                     Source::Rank(r) => format!("rank {r}"),
                 };
                 let tag = match tag {
                     TagSel::Any => "any tag".to_string(),
-                    TagSel::Tag(t) if *context == Context::Collective => format!("collective #{t}"),
+                    TagSel::Tag(t) if context == Context::Collective => format!("collective #{t}"),
                     TagSel::Tag(t) => format!("tag {t}"),
                 };
                 format!("receive from {from}, {tag}")
@@ -737,6 +786,28 @@ mod tests {
         let (recv, _) = a.post_recv(Source::Any, TagSel::Any, Context::User, SimTime(0));
         assert!(a.in_flight.is_some());
         assert!(a.is_recv(recv));
+    }
+
+    /// Every request a rank has posted and not waited for is held, so a request is packed into
+    /// 56 bytes; the one size field is a send's size and, once matched, a receive's.
+    #[test]
+    fn a_request_is_packed_and_keeps_what_each_kind_needs() {
+        assert_eq!(std::mem::size_of::<ReqKind>(), 20);
+        assert_eq!(std::mem::size_of::<Req>(), 56);
+        let mut a = Mpi::new(0, LIMITS);
+        let mut b = Mpi::new(1, LIMITS);
+        let (send, e) = a.post_send(1, 90, 7, Context::User, SimTime(0));
+        assert_eq!(a.describe(send), "send of 90 B to rank 1");
+        assert_eq!((a.status(send), a.is_recv(send)), (None, false));
+        let (recv, _) = b.post_recv(Source::Any, TagSel::Any, Context::User, SimTime(0));
+        assert_eq!((b.status(recv), b.done_at(recv)), (None, None));
+        assert_eq!(b.describe(recv), "receive from any rank, any tag");
+        deliver(&mut b, &e.pk(), SimTime(9));
+        assert_eq!(b.status(recv), Some(RecvStatus { source: 0, tag: 7, bytes: 90 }));
+        assert_eq!(b.done_at(recv), Some(SimTime(9)));
+        // The send is not done until its packets have left; its size is untouched by the receive.
+        assert_eq!(a.done_at(send), None);
+        assert_eq!(a.describe(send), "send of 90 B to rank 1");
     }
 
     #[test]

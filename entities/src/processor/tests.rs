@@ -101,6 +101,84 @@ fn run(switching: Switching, bytes: u64) -> (RunOutcome, u64) {
     (outcome, report.stats.makespan_ps)
 }
 
+/// A behaviour as it is, with two more end-of-run figures: `queue_room`, the room its queues'
+/// buffers still hold, and `kept_room`, the room of the buffer it keeps on purpose.
+struct Held<B> {
+    inner: B,
+    room: fn(&B) -> (usize, usize),
+}
+
+impl<B: Behaviour<NetMsg>> Behaviour<NetMsg> for Held<B> {
+    fn init(&mut self, ctx: &mut hase_engine::Ctx<'_, NetMsg>) {
+        self.inner.init(ctx);
+    }
+    fn on_message(&mut self, ctx: &mut hase_engine::Ctx<'_, NetMsg>, port: u16, msg: NetMsg) {
+        self.inner.on_message(ctx, port, msg);
+    }
+    fn head_delivery(&self, port: u16) -> bool {
+        self.inner.head_delivery(port)
+    }
+    fn on_timer(&mut self, ctx: &mut hase_engine::Ctx<'_, NetMsg>, key: u64) {
+        self.inner.on_timer(ctx, key);
+    }
+    fn is_finished(&self) -> bool {
+        self.inner.is_finished()
+    }
+    fn traced_params(&self) -> Vec<String> {
+        self.inner.traced_params()
+    }
+    fn summary(&self) -> Vec<(String, hase_engine::trace::TraceValue)> {
+        let mut s = self.inner.summary();
+        let (queued, kept) = (self.room)(&self.inner);
+        s.push(("queue_room".into(), hase_engine::trace::TraceValue::Int(queued as i64)));
+        s.push(("kept_room".into(), hase_engine::trace::TraceValue::Int(kept as i64)));
+        s
+    }
+}
+
+/// Queues give their buffers back once empty: after a message of three packets has crossed, no
+/// router output and no outbox or action queue still holds room (a buffer kept by each of the
+/// several queues of every entity was most of a large network's running memory). What is kept on
+/// purpose: a router's one spare buffer, shared by its outputs, and a network interface's buffer
+/// for the one packet it makes ahead. The times are unchanged.
+#[test]
+fn emptied_queues_hold_no_buffer() {
+    let send = vec![Op::Send { dst: 1, bytes: 3000, tag: 0 }];
+    let recv = vec![Op::Recv { src: Source::Rank(0), tag: TagSel::Any }];
+    let watched = |ops| -> Box<dyn Behaviour<NetMsg>> {
+        Box::new(Held {
+            inner: ProcessorBehaviour::new(config_with(0, ops, MpiLimits::new(4096, 1000))),
+            room: ProcessorBehaviour::queue_room,
+        })
+    };
+    let receiver = config_with(1, recv, MpiLimits::new(4096, 1000));
+    let router = RouterBehaviour::new(RouterConfig {
+        switching: Switching::StoreAndForward,
+        routing_delay: SimTime::from_ns(20),
+        buffer_packets: None,
+        downstream_credits: vec![None, None],
+        route: Box::new(|dst: u32, _src: u32| Some(u16::from(dst != 0))),
+    });
+    let behaviours: Vec<Box<dyn Behaviour<NetMsg>>> = vec![
+        watched(send),
+        Box::new(Held { inner: router, room: RouterBehaviour::queue_room }),
+        Box::new(Held { inner: ProcessorBehaviour::new(receiver), room: ProcessorBehaviour::queue_room }),
+    ];
+    let mut sim = Simulation::new(line(), behaviours, SimConfig::default()).unwrap();
+    let outcome = sim.run(RunControl::default());
+    let report = sim.finish(outcome.clone());
+    assert_eq!((outcome, report.stats.makespan_ps), (RunOutcome::Completed, SimTime::from_ns(5220).as_ps()));
+    let forwarded = report.stats.entities["r"].extra.get("packets_forwarded").copied();
+    assert_eq!(forwarded, Some(3.0));
+    let room = |name: &str, figure: &str| report.stats.entities[name].extra.get(figure).copied();
+    for name in ["p0", "r", "p1"] {
+        assert_eq!(room(name, "queue_room"), Some(0.0), "{name}");
+    }
+    assert_eq!(room("r", "kept_room"), Some(1.0), "the router's spare");
+    assert_eq!(room("p0", "kept_room"), Some(1.0), "the sender's interface");
+    assert_eq!(room("p1", "kept_room"), Some(0.0), "the receiver sent nothing");
+}
+
 #[test]
 fn store_and_forward_pipelines_packets() {
     // o_s + h(L + P/B) + (h-1)o + (k-1)P/B + o_r with h = 2 links, k = 3 packets of P = 1000 B:

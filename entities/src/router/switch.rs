@@ -16,7 +16,7 @@ use hase_engine::time::SimTime;
 use hase_engine::trace::{TraceLevel, TraceValue};
 use hase_engine::{Behaviour, Ctx, PortIndex};
 
-use crate::flow::{Outgoing, OutputPort, Stall};
+use crate::flow::{Outgoing, OutputPort, SpareBuffer, Stall};
 use crate::message::NetMsg;
 
 /// Router states, as in `catalogue::ROUTER_STATES`.
@@ -81,6 +81,8 @@ pub struct RouterBehaviour {
     buffer_packets: Option<u32>,
     route: Box<dyn RouteDecision>,
     outputs: Vec<OutputPort>,
+    /// The buffer an emptied output left, for the next output that queues.
+    spare: SpareBuffer,
     occupancy: Vec<u32>,
     credit_stalled: Vec<bool>,
     forwarded: u64,
@@ -104,12 +106,20 @@ impl RouterBehaviour {
                 .enumerate()
                 .map(|(i, c)| OutputPort::new(i as PortIndex, *c))
                 .collect(),
+            spare: SpareBuffer::default(),
             occupancy: vec![0; n],
             credit_stalled: vec![false; n],
             forwarded: 0,
             unroutable: 0,
             queued: 0,
         }
+    }
+
+    /// Packets its output queues' buffers have room for, and its spare buffer (one buffer for all
+    /// while they are empty).
+    #[cfg(test)]
+    pub(crate) fn queue_room(&self) -> (usize, usize) {
+        (self.outputs.iter().map(OutputPort::room).sum(), self.spare.room())
     }
 
     /// Free an input buffer slot and, if upstream counts credits, give one back.
@@ -139,7 +149,7 @@ impl RouterBehaviour {
         // The arbiter looks at this output's queue to decide whether its head may leave.
         ctx.read_array(OUT_QUEUE, u32::from(out));
         let before = output.len();
-        let stall = output.pump(ctx, u64::from(out), |ctx, item: &Outgoing, _info| {
+        let stall = output.pump(ctx, u64::from(out), Some(&mut self.spare), |ctx, item: &Outgoing, _info| {
             *forwarded += 1;
             if let Some(from) = item.from_port {
                 Self::release(occupancy, finite, ctx, from);
@@ -210,7 +220,8 @@ impl Behaviour<NetMsg> for RouterBehaviour {
                     let out_time = ctx.transmission_time(out, u64::from(packet.bytes));
                     earliest = earliest.max(ctx.tail_arrival().saturating_sub(out_time));
                 }
-                self.outputs[usize::from(out)].push(Outgoing { packet, earliest, from_port: Some(port) });
+                self.outputs[usize::from(out)]
+                    .push(Outgoing { packet, earliest, from_port: Some(port) }, Some(&mut self.spare));
                 self.queued += 1;
                 self.show_queue(ctx, out);
                 self.pump(ctx, out);
