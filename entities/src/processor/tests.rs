@@ -81,14 +81,19 @@ fn config_with(rank: u32, ops: Vec<Op>, limits: MpiLimits) -> ProcessorConfig {
     }
 }
 
-fn router(switching: Switching) -> Box<dyn Behaviour<NetMsg>> {
-    Box::new(RouterBehaviour::new(RouterConfig {
+/// The `line`'s router: 20 ns routing delay, unbounded buffers, rank 0 on port 0.
+fn router_config(switching: Switching) -> RouterConfig {
+    RouterConfig {
         switching,
         routing_delay: SimTime::from_ns(20),
         buffer_packets: None,
         downstream_credits: vec![None, None],
         route: Box::new(|dst: u32, _src: u32| Some(u16::from(dst != 0))),
-    }))
+    }
+}
+
+fn router(switching: Switching) -> Box<dyn Behaviour<NetMsg>> {
+    Box::new(RouterBehaviour::new(router_config(switching)))
 }
 
 fn run(switching: Switching, bytes: u64) -> (RunOutcome, u64) {
@@ -152,13 +157,7 @@ fn emptied_queues_hold_no_buffer() {
         })
     };
     let receiver = config_with(1, recv, MpiLimits::new(4096, 1000));
-    let router = RouterBehaviour::new(RouterConfig {
-        switching: Switching::StoreAndForward,
-        routing_delay: SimTime::from_ns(20),
-        buffer_packets: None,
-        downstream_credits: vec![None, None],
-        route: Box::new(|dst: u32, _src: u32| Some(u16::from(dst != 0))),
-    });
+    let router = RouterBehaviour::new(router_config(Switching::StoreAndForward));
     let behaviours: Vec<Box<dyn Behaviour<NetMsg>>> = vec![
         watched(send),
         Box::new(Held { inner: router, room: RouterBehaviour::queue_room }),
