@@ -124,21 +124,11 @@ impl Behaviour<Token> for StatefulPhold {
 
 fn model(n: u32) -> Arc<FlatModel> {
     let entities = (0..n)
-        .map(|i| FlatEntity {
-            path: format!("e{i}"),
-            type_name: "Phold".into(),
-            behaviour: "phold".into(),
-            params: hase_engine::elaborate::ParamSet::default(),
-            ports: vec![FlatPort {
-                name: "in".into(),
-                direction: Direction::In,
-                link_type: "t".into(),
-                link: None,
-            }],
-            states: Vec::new().into(),
-            group: None,
-            scope: 0,
-            stands_for: None,
+        .map(|i| {
+            let mut e = FlatEntity::new(&format!("e{i}"), "phold", ["in"], "t", &[]);
+            e.type_name = "Phold".into();
+            e.set_ports([FlatPort { name: "in".into(), direction: Direction::In, link_type: "t".into() }]);
+            e
         })
         .collect();
     Arc::new(FlatModel { project: "phold".into(), entities, ..FlatModel::default() })

@@ -169,8 +169,7 @@ fn nonneg(e: &FlatEntity, name: &str, default: i64) -> Result<u64, FactoryError>
 /// The buffer capacity of whatever `end` is linked to, if that entity bounds its buffers and the
 /// link can carry credits back.
 fn downstream_credits(model: &FlatModel, end: Endpoint) -> Option<u32> {
-    let port = model.entity(end.entity).ports.get(usize::from(end.port))?;
-    let link = &model.links[port.link? as usize];
+    let link = &model.links[model.entity(end.entity).link(end.port)? as usize];
     if !(link.forward && link.backward) {
         return None;
     }
@@ -271,7 +270,7 @@ fn rank_ports(model: &FlatModel, id: EntityId, e: &FlatEntity, ranks: &RankMap) 
     let mut rank_port = vec![None; ranks.len()];
     for p in 0..e.ports.len() {
         let end = Endpoint { entity: id, port: p as PortIndex };
-        let Some(link) = e.ports[p].link.map(|l| &model.links[l as usize]) else { continue };
+        let Some(link) = e.link(p as PortIndex).map(|l| &model.links[l as usize]) else { continue };
         let outward = if link.ends[0] == end { link.forward } else { link.backward };
         if outward && let Some(r) = ranks.rank_of(link.other(end).entity) {
             rank_port[r as usize] = Some(p as PortIndex);
@@ -336,7 +335,7 @@ fn sheet_model(
         ));
     }
     let inbound_latency: Vec<SimTime> =
-        e.ports.iter().map(|p| p.link.map_or(SimTime::ZERO, |l| model.links[l as usize].latency)).collect();
+        e.links().map(|l| l.map_or(SimTime::ZERO, |l| model.links[l as usize].latency)).collect();
     Ok(Box::new(SheetModel::new(
         timing.sheet.clone(),
         timing.estimate,

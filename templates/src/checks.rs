@@ -292,7 +292,7 @@ fn check(t: &Topology) {
     let fabric = behavioural.entity(behavioural.find(FABRIC).unwrap());
     assert_eq!(&*fabric.behaviour, NETWORK_MODEL);
     assert_eq!(fabric.ports.len() as u64, c.endpoint_links);
-    assert!(fabric.ports.iter().all(|p| p.link.is_some()));
+    assert!(fabric.links().all(|l| l.is_some()));
     assert!(behavioural.entities.iter().all(|e| &*e.behaviour != ROUTER));
 }
 

@@ -25,28 +25,37 @@ pub struct Endpoint {
     pub port: PortIndex,
 }
 
-/// A port of a flat entity.
+/// A port of a flat entity, as its type declares it. The list of an entity's ports is shared by
+/// every instance of the type with the same port arrays; which link each port is attached to is the
+/// entity's own ([`FlatEntity::link`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FlatPort {
-    /// Expanded name (shared by every instance of the type with the same port arrays).
+    /// Expanded name.
     pub name: Arc<str>,
     /// Direction.
     pub direction: Direction,
-    /// Link type (shared like the name).
+    /// Link type.
     pub link_type: Arc<str>,
-    /// Attached link, if connected.
-    pub link: Option<u32>,
+}
+
+/// Marks a port with no link in [`FlatEntity`]'s link list.
+const NO_LINK: u32 = u32::MAX;
+
+/// The link list of an entity with `ports` ports, none of them linked yet.
+pub(super) fn unlinked(ports: usize) -> Box<[u32]> {
+    vec![NO_LINK; ports].into()
 }
 
 /// An entity's parameter values: the type's defaults (shared by every instance of the type) under
 /// the instance's own overrides. Sharing keeps a million-entity model small, and so does keeping
 /// the few overrides of an instance in a sorted vector rather than a map (a map's first node is
-/// 600 bytes whatever it holds).
+/// 600 bytes whatever it holds), each under a name shared with the other instances of its type
+/// (elaboration hands out one `Arc<str>` per parameter of a type) rather than its own string.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ParamSet {
     defaults: Arc<BTreeMap<String, ParamValue>>,
     /// Sorted by name, one entry per name.
-    overrides: Vec<(String, ParamValue)>,
+    overrides: Vec<(Arc<str>, ParamValue)>,
 }
 
 impl ParamSet {
@@ -55,7 +64,7 @@ impl ParamSet {
         ParamSet { defaults, overrides: Vec::new() }
     }
     fn find(&self, name: &str) -> Result<usize, usize> {
-        self.overrides.binary_search_by(|(k, _)| k.as_str().cmp(name))
+        self.overrides.binary_search_by(|(k, _)| (**k).cmp(name))
     }
     /// The value of `name`: its override, else the type's default.
     pub fn get(&self, name: &str) -> Option<&ParamValue> {
@@ -66,21 +75,31 @@ impl ParamSet {
     }
     /// Override one value.
     pub fn insert(&mut self, name: &str, value: ParamValue) {
-        match self.find(name) {
+        self.insert_named(name.into(), value);
+    }
+    /// Override one value under a name the caller shares among entities.
+    pub fn insert_named(&mut self, name: Arc<str>, value: ParamValue) {
+        match self.find(&name) {
             Ok(i) => self.overrides[i].1 = value,
-            Err(i) => self.overrides.insert(i, (name.to_string(), value)),
+            Err(i) => self.overrides.insert(i, (name, value)),
         }
+    }
+    /// The shared name an override is kept under (tests check that alike instances share it).
+    #[cfg(test)]
+    pub(crate) fn override_name(&self, name: &str) -> Option<&Arc<str>> {
+        self.find(name).ok().map(|i| &self.overrides[i].0)
     }
     /// Drop spare room left by [`ParamSet::insert`] (elaboration calls it once per entity).
     pub fn shrink_to_fit(&mut self) {
         self.overrides.shrink_to_fit();
     }
     /// Every value, overrides applied, in name order.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &ParamValue)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &ParamValue)> {
         self.defaults
             .iter()
+            .map(|(k, v)| (k.as_str(), v))
             .filter(|(k, _)| self.find(k).is_err())
-            .chain(self.overrides.iter().map(|(k, v)| (k, v)))
+            .chain(self.overrides.iter().map(|(k, v)| (&**k, v)))
             .collect::<BTreeMap<_, _>>()
             .into_iter()
     }
@@ -94,7 +113,10 @@ impl FromIterator<(String, ParamValue)> for ParamSet {
 
 impl From<BTreeMap<String, ParamValue>> for ParamSet {
     fn from(values: BTreeMap<String, ParamValue>) -> Self {
-        ParamSet { defaults: Arc::new(BTreeMap::new()), overrides: values.into_iter().collect() }
+        ParamSet {
+            defaults: Arc::new(BTreeMap::new()),
+            overrides: values.into_iter().map(|(k, v)| (k.into(), v)).collect(),
+        }
     }
 }
 
@@ -109,8 +131,11 @@ pub struct FlatEntity {
     pub behaviour: Arc<str>,
     /// Every parameter of the type, overrides applied over defaults.
     pub params: ParamSet,
-    /// Ports in type order.
-    pub ports: Vec<FlatPort>,
+    /// Ports in type order (shared by alike instances: a million routers keep one list).
+    pub ports: Arc<[FlatPort]>,
+    /// Per port, in the same order: the attached link, or [`NO_LINK`]. Four bytes a port instead
+    /// of a copy of the port list with an `Option` in each entry.
+    pub(super) links: Box<[u32]>,
     /// Visible states (shared by every instance of the type).
     pub states: Arc<[String]>,
     /// Enclosing detailed compound, if any.
@@ -132,25 +157,51 @@ impl FlatEntity {
         link_type: &str,
         states: &[&str],
     ) -> Self {
+        let ports: Arc<[FlatPort]> = ports
+            .into_iter()
+            .map(|name| FlatPort {
+                name: name.into().into(),
+                direction: Direction::InOut,
+                link_type: link_type.into(),
+            })
+            .collect();
         FlatEntity {
             path: path.to_string(),
             type_name: path.into(),
             behaviour: behaviour.into(),
             params: ParamSet::default(),
-            ports: ports
-                .into_iter()
-                .map(|name| FlatPort {
-                    name: name.into().into(),
-                    direction: Direction::InOut,
-                    link_type: link_type.into(),
-                    link: None,
-                })
-                .collect(),
+            links: unlinked(ports.len()),
+            ports,
             states: states.iter().map(|s| (*s).to_string()).collect(),
             group: None,
             scope: 0,
             stands_for: None,
         }
+    }
+
+    /// The link attached to `port`, if the port is connected (and exists).
+    pub fn link(&self, port: PortIndex) -> Option<u32> {
+        self.links.get(usize::from(port)).copied().filter(|&l| l != NO_LINK)
+    }
+
+    /// The link of every port, in port order (`None` where unconnected).
+    pub fn links(&self) -> impl Iterator<Item = Option<u32>> + '_ {
+        self.links.iter().map(|&l| (l != NO_LINK).then_some(l))
+    }
+
+    /// Attach `port` to `link`, or detach it (`None`). Out-of-range ports are ignored: an entity
+    /// built by hand names its own ports.
+    pub fn set_link(&mut self, port: PortIndex, link: Option<u32>) {
+        if let Some(slot) = self.links.get_mut(usize::from(port)) {
+            *slot = link.unwrap_or(NO_LINK);
+        }
+    }
+
+    /// Replace the port list (tools and tests that build entities by hand): every port starts
+    /// unlinked.
+    pub fn set_ports(&mut self, ports: impl Into<Arc<[FlatPort]>>) {
+        self.ports = ports.into();
+        self.links = unlinked(self.ports.len());
     }
 
     /// Index of the port called `name`.
@@ -196,8 +247,6 @@ pub struct FlatLink {
     pub forward: bool,
     /// Traffic may flow from `ends[1]` to `ends[0]`.
     pub backward: bool,
-    /// Where the link was declared: the network path and its key, for messages and layout.
-    pub origin: String,
 }
 
 impl FlatLink {
@@ -255,7 +304,7 @@ impl FlatModel {
 
     /// The endpoint linked to `end`, if its port is connected.
     pub fn peer(&self, end: Endpoint) -> Option<Endpoint> {
-        let link = self.entities.get(end.entity as usize)?.ports.get(usize::from(end.port))?.link?;
+        let link = self.entities.get(end.entity as usize)?.link(end.port)?;
         Some(self.links[link as usize].other(end))
     }
 

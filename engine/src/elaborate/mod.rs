@@ -41,6 +41,9 @@ pub fn elaborate(project: &Project, registry: &TypeRegistry) -> Result<FlatModel
     let mut b = Builder::new(registry, &project.name);
     b.model.scopes.push(Scope { path: String::new(), routing: project.network.routing.clone() });
     b.network(&project.network, "", None, 0)?;
+    // The tables grew by doubling; the model is kept for the whole run, its spare room with it.
+    b.model.entities.shrink_to_fit();
+    b.model.links.shrink_to_fit();
     Ok(b.model)
 }
 
@@ -70,11 +73,13 @@ pub fn elaborate_type(
     Ok((b.model, outer))
 }
 
-/// What every instance of a type shares: parameter defaults, state names, the type's name and
-/// its behaviour's.
+/// What every instance of a type shares: parameter defaults and names, state names, the type's
+/// name and its behaviour's.
 #[derive(Clone)]
 struct SharedByType {
     defaults: Arc<BTreeMap<String, ParamValue>>,
+    /// The type's parameter names in declaration order, for the instances' overrides.
+    param_names: Arc<[Arc<str>]>,
     states: Arc<[String]>,
     name: Arc<str>,
     behaviour: Option<Arc<str>>,
@@ -175,17 +180,16 @@ impl<'a> Builder<'a> {
                 bandwidth_bytes_per_s: link.bandwidth_bytes_per_s,
                 forward: da.sends() && db.receives(),
                 backward: db.sends() && da.receives(),
-                origin: join_path(prefix, &link.key()),
             });
             for end in [a, b] {
-                let port = &mut self.model.entities[end.entity as usize].ports[usize::from(end.port)];
-                if port.link.is_some() {
+                let entity = &mut self.model.entities[end.entity as usize];
+                if entity.link(end.port).is_some() {
                     return Err(ElabError::At {
-                        path: join_path(prefix, &port.name),
+                        path: join_path(prefix, &entity.ports[usize::from(end.port)].name),
                         message: "port connected twice after resolving compounds".into(),
                     });
                 }
-                port.link = Some(id);
+                entity.set_link(end.port, Some(id));
             }
         }
         Ok(ends)
@@ -249,14 +253,13 @@ impl<'a> Builder<'a> {
                     name: p.name.into(),
                     direction: p.direction,
                     link_type: p.link_type.into(),
-                    link: None,
                 })
                 .collect()
         }) {
-            Ok(ports) => ports.to_vec(),
+            Ok(ports) => ports,
             Err(e) => return Err(ElabError::At { path, message: e.to_string() }),
         };
-        let SharedByType { defaults, states, name, behaviour } =
+        let SharedByType { defaults, param_names, states, name, behaviour } =
             if let Some(shared) = self.shared.get(ty.name.as_str()) {
                 shared.clone()
             } else {
@@ -264,6 +267,7 @@ impl<'a> Builder<'a> {
                     ty.params.iter().filter_map(|d| d.default.clone().map(|v| (d.name.clone(), v))).collect();
                 let shared = SharedByType {
                     defaults: Arc::new(defaults),
+                    param_names: ty.params.iter().map(|d| Arc::from(d.name.as_str())).collect(),
                     states: ty.states.clone().into(),
                     name: ty.name.as_str().into(),
                     behaviour: ty.behaviour.as_deref().map(Arc::from),
@@ -272,9 +276,9 @@ impl<'a> Builder<'a> {
                 shared
             };
         let mut params = ParamSet::new(defaults);
-        for def in &ty.params {
+        for (def, name) in ty.params.iter().zip(param_names.iter()) {
             if let Some(v) = inst.params.get(&def.name) {
-                params.insert(&def.name, v.clone());
+                params.insert_named(Arc::clone(name), v.clone());
             }
         }
         params.shrink_to_fit();
@@ -289,6 +293,7 @@ impl<'a> Builder<'a> {
             type_name: name,
             behaviour,
             params,
+            links: flat::unlinked(ports.len()),
             ports,
             states,
             group,

@@ -1,8 +1,10 @@
 //! Elaboration: compounds flatten at the detailed level and stay one entity at the behavioural level;
 //! links resolve through port maps; groups and scopes record the hierarchy.
 
+use std::sync::Arc;
+
 use crate::elaborate::{elaborate, elaborate_type};
-use crate::model::{AbstractionLevel, Instance, Link, PortRef, Project};
+use crate::model::{AbstractionLevel, Instance, Link, ParamValue, PortRef, Project};
 use crate::time::SimTime;
 use crate::validate::tests::registry;
 
@@ -45,6 +47,30 @@ fn detailed_compounds_are_flattened_and_links_resolved_through_exports() {
     // Parameters are resolved: the switch got its default radix and three ports.
     assert_eq!(m.entity(0).int("radix"), Some(3));
     assert_eq!(m.entity(0).ports.len(), 3);
+}
+
+#[test]
+fn alike_instances_share_their_port_list_and_parameter_names_but_not_their_links() {
+    let mut project = two_procs_on(AbstractionLevel::Detailed);
+    for (name, rank) in [("p0", 0), ("p1", 1)] {
+        project.network.instances.get_mut(name).unwrap().params.insert("rank".into(), ParamValue::Int(rank));
+    }
+    let m = elaborate(&project, &registry()).unwrap();
+    let (p0, p1) = (m.entity(m.find("p0").unwrap()), m.entity(m.find("p1").unwrap()));
+    assert!(Arc::ptr_eq(&p0.ports, &p1.ports), "one port list for both processors");
+    let (n0, n1) = (p0.params.override_name("rank").unwrap(), p1.params.override_name("rank").unwrap());
+    assert!(Arc::ptr_eq(n0, n1), "one name for both overrides");
+    assert_eq!((p0.int("rank"), p1.int("rank")), (Some(0), Some(1)));
+    // Each keeps its own link: the two links differ and lead to different switch ports.
+    let (l0, l1) = (p0.link(0).unwrap(), p1.link(0).unwrap());
+    assert_ne!(l0, l1);
+    assert_eq!(p0.links().collect::<Vec<_>>(), vec![Some(l0)]);
+    assert_eq!(p0.link(1), None, "no such port");
+    let s0 = m.entity(m.find("net/s0").unwrap());
+    assert_eq!(s0.links().flatten().count(), 2, "s0 is linked to p0 and to s1");
+    let mut detached = p0.clone();
+    detached.set_link(0, None);
+    assert_eq!((detached.link(0), p0.link(0)), (None, Some(l0)));
 }
 
 #[test]

@@ -32,8 +32,8 @@ fn entity(path: &str, ports: usize, states: &[&str]) -> FlatEntity {
 fn pair(latency: SimTime, bandwidth: u64) -> FlatModel {
     let mut a = entity("a", 1, &["IDLE", "BUSY"]);
     let mut b = entity("b", 1, &["IDLE", "BUSY"]);
-    a.ports[0].link = Some(0);
-    b.ports[0].link = Some(0);
+    a.set_link(0, Some(0));
+    b.set_link(0, Some(0));
     FlatModel {
         project: "t".into(),
         entities: vec![a, b],
@@ -43,7 +43,6 @@ fn pair(latency: SimTime, bandwidth: u64) -> FlatModel {
             bandwidth_bytes_per_s: bandwidth,
             forward: true,
             backward: true,
-            origin: "a.p0--b.p0".into(),
         }],
         groups: vec![],
         scopes: vec![],
@@ -266,8 +265,8 @@ fn link_directions_share_their_link_kind() {
         let mut model = pair(SimTime::from_ns(5), 1_000_000_000);
         model.entities = vec![entity("a", 2, &["IDLE", "BUSY"]), entity("b", 2, &["IDLE", "BUSY"])];
         for e in &mut model.entities {
-            e.ports[0].link = Some(0);
-            e.ports[1].link = Some(1);
+            e.set_link(0, Some(0));
+            e.set_link(1, Some(1));
         }
         let mut second = model.links[0].clone();
         second.ends = [Endpoint { entity: 0, port: 1 }, Endpoint { entity: 1, port: 1 }];

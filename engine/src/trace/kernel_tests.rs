@@ -10,9 +10,8 @@ use super::{
     BinaryTraceReader, BinaryTraceWriter, MemorySink, Record, TeeSink, TextTraceReader, TextTraceWriter,
     TraceLevel, TraceSummary, TraceValue, fingerprint,
 };
-use crate::elaborate::{Endpoint, FlatEntity, FlatLink, FlatModel, FlatPort, PortIndex};
+use crate::elaborate::{Endpoint, FlatEntity, FlatLink, FlatModel, PortIndex};
 use crate::kernel::{Behaviour, Ctx, Message, RunControl, SimConfig, Simulation};
-use crate::model::Direction;
 use crate::time::SimTime;
 
 struct Bytes(u64);
@@ -65,21 +64,11 @@ impl Behaviour<Bytes> for Node {
 }
 
 fn model() -> FlatModel {
-    let entity = |name: &str| FlatEntity {
-        path: format!("net/{name}"),
-        type_name: "Node".into(),
-        behaviour: "node".into(),
-        params: crate::elaborate::ParamSet::default(),
-        ports: vec![FlatPort {
-            name: "io".into(),
-            direction: Direction::InOut,
-            link_type: "bytes".into(),
-            link: Some(0),
-        }],
-        states: vec!["IDLE".to_string(), "BUSY".to_string()].into(),
-        group: None,
-        scope: 0,
-        stands_for: None,
+    let entity = |name: &str| {
+        let mut e = FlatEntity::new(&format!("net/{name}"), "node", ["io"], "bytes", &["IDLE", "BUSY"]);
+        e.type_name = "Node".into();
+        e.set_link(0, Some(0));
+        e
     };
     FlatModel {
         project: "burst".into(),
@@ -90,7 +79,6 @@ fn model() -> FlatModel {
             bandwidth_bytes_per_s: 1_000_000_000,
             forward: true,
             backward: true,
-            origin: "link".into(),
         }],
         ..FlatModel::default()
     }

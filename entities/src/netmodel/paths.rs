@@ -107,8 +107,8 @@ fn search(model: &FlatModel, start: EntityId, ports: &[Option<Endpoint>]) -> Vec
     seen[start as usize] = true;
     let mut queue = VecDeque::from([start]);
     while let Some(e) = queue.pop_front() {
-        for port in &model.entities[e as usize].ports {
-            let Some(l) = port.link else { continue };
+        for l in model.entities[e as usize].links() {
+            let Some(l) = l else { continue };
             let link = &model.links[l as usize];
             let [a, b] = link.ends;
             let next = if a.entity == e && link.forward {

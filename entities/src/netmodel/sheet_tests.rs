@@ -44,15 +44,14 @@ fn star(n: usize, latency: SimTime, fabric_params: &[(&str, &str)]) -> FlatModel
     entities.push(fabric);
     let mut links = Vec::new();
     for i in 0..n {
-        entities[i].ports[0].link = Some(i as u32);
-        entities[n].ports[i].link = Some(i as u32);
+        entities[i].set_link(0, Some(i as u32));
+        entities[n].set_link(i as u16, Some(i as u32));
         links.push(FlatLink {
             ends: [Endpoint { entity: i as u32, port: 0 }, Endpoint { entity: n as u32, port: i as u16 }],
             latency,
             bandwidth_bytes_per_s: 1_000_000_000,
             forward: true,
             backward: true,
-            origin: String::new(),
         });
     }
     FlatModel { project: "sheet".into(), entities, links, groups: vec![], scopes: vec![] }
@@ -403,13 +402,15 @@ fn split_star(n: usize, latency: SimTime) -> FlatModel {
     let fabric_id = n as u32;
     for i in 0..n {
         let mut p = entity(&format!("p{i}"), PROCESSOR, &["tx", "rx"], &PROCESSOR_STATES);
-        p.ports[0].direction = Direction::Out;
-        p.ports[1].direction = Direction::In;
+        let mut ports = p.ports.to_vec();
+        ports[0].direction = Direction::Out;
+        ports[1].direction = Direction::In;
+        p.set_ports(ports);
         let (to_rx, from_tx) = (2 * i as u32, 2 * i as u32 + 1);
-        p.ports[1].link = Some(to_rx);
-        p.ports[0].link = Some(from_tx);
-        model.entities[n].ports[2 * i].link = Some(to_rx);
-        model.entities[n].ports[2 * i + 1].link = Some(from_tx);
+        p.set_link(1, Some(to_rx));
+        p.set_link(0, Some(from_tx));
+        model.entities[n].set_link((2 * i) as u16, Some(to_rx));
+        model.entities[n].set_link((2 * i + 1) as u16, Some(from_tx));
         model.entities[i] = p;
         let one_way = |from: Endpoint, to: Endpoint| FlatLink {
             ends: [from, to],
@@ -417,7 +418,6 @@ fn split_star(n: usize, latency: SimTime) -> FlatModel {
             bandwidth_bytes_per_s: 1_000_000_000,
             forward: true,
             backward: false,
-            origin: String::new(),
         };
         let me = i as u32;
         model.links.push(one_way(
@@ -521,8 +521,8 @@ fn factory_errors_name_the_network_model() {
     assert_eq!(err, "fabric: parameter `band`: unknown band `median`; choose min, avg or max");
 
     let mut detached = star(3, SimTime::ZERO, &[("model", "datasheet")]);
-    detached.entities[2].ports[0].link = None;
-    detached.entities[3].ports[2].link = None;
+    detached.entities[2].set_link(0, None);
+    detached.entities[3].set_link(2, None);
     detached.links.pop();
     let err = build(&detached, &["", "", ""]).err().expect("a rank off the network is refused");
     assert_eq!(

@@ -25,17 +25,16 @@ fn line() -> Arc<FlatModel> {
     let mut p0 = entity("p0", 1, &PROCESSOR_STATES);
     let mut p1 = entity("p1", 1, &PROCESSOR_STATES);
     let mut r = entity("r", 2, &ROUTER_STATES);
-    p0.ports[0].link = Some(0);
-    r.ports[0].link = Some(0);
-    r.ports[1].link = Some(1);
-    p1.ports[0].link = Some(1);
+    p0.set_link(0, Some(0));
+    r.set_link(0, Some(0));
+    r.set_link(1, Some(1));
+    p1.set_link(0, Some(1));
     let link = |a: u32, ap: u16, b: u32, bp: u16| FlatLink {
         ends: [Endpoint { entity: a, port: ap }, Endpoint { entity: b, port: bp }],
         latency: SimTime::from_ns(100),
         bandwidth_bytes_per_s: 1_000_000_000,
         forward: true,
         backward: true,
-        origin: String::new(),
     };
     Arc::new(FlatModel {
         project: "line".into(),

@@ -161,17 +161,10 @@ mod tests {
     use super::*;
 
     fn entity(path: &str, behaviour: &str, rank: Option<ParamValue>) -> FlatEntity {
-        FlatEntity {
-            path: path.into(),
-            type_name: "T".into(),
-            behaviour: behaviour.into(),
-            params: rank.map(|r| ("rank".to_string(), r)).into_iter().collect(),
-            ports: Vec::new(),
-            states: Vec::new().into(),
-            group: None,
-            scope: 0,
-            stands_for: None,
-        }
+        let mut e = FlatEntity::new(path, behaviour, Vec::<String>::new(), "t", &[]);
+        e.type_name = "T".into();
+        e.params = rank.map(|r| ("rank".to_string(), r)).into_iter().collect();
+        e
     }
 
     fn model(entities: Vec<FlatEntity>) -> FlatModel {

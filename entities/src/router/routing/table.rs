@@ -24,8 +24,7 @@ fn transit(model: &FlatModel, id: EntityId) -> bool {
 
 /// The entity at the other end of `from`'s link, if traffic can flow from `from` to it.
 fn sends_to(model: &FlatModel, from: Endpoint) -> Option<Endpoint> {
-    let port = model.entities.get(from.entity as usize)?.ports.get(usize::from(from.port))?;
-    let link = &model.links[port.link? as usize];
+    let link = &model.links[model.entities.get(from.entity as usize)?.link(from.port)? as usize];
     let ok = if link.ends[0] == from { link.forward } else { link.backward };
     ok.then(|| link.other(from))
 }
