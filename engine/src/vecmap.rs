@@ -162,16 +162,20 @@ impl<K: Ord, V> FromIterator<(K, V)> for VecMap<K, V> {
     /// Later entries win over earlier ones with the same key, as in `BTreeMap::from_iter`.
     fn from_iter<I: IntoIterator<Item = (K, V)>>(items: I) -> Self {
         let mut entries: Vec<(K, V)> = items.into_iter().collect();
-        // Stable: equal keys keep their order, so the last of them is the one kept.
+        // Stable: equal keys keep their order, so the last of them is the one kept. Done in place
+        // (a statistics report collects a million entries): of each run of equal keys, the first
+        // slot stays and takes the value of each later one as that one is dropped.
         entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut kept: Vec<(K, V)> = Vec::with_capacity(entries.len());
-        for entry in entries {
-            match kept.last_mut() {
-                Some(last) if last.0 == entry.0 => *last = entry,
-                _ => kept.push(entry),
+        entries.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                std::mem::swap(later, kept);
             }
-        }
-        VecMap { entries: kept }
+            same
+        });
+        // A vector collected in place keeps its spare room (a `Vec` grown by pushes, dropped keys).
+        entries.shrink_to_fit();
+        VecMap { entries }
     }
 }
 

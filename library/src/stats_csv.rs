@@ -61,7 +61,7 @@ pub fn run_stats_tables(stats: &RunStats) -> Result<Vec<(&'static str, Vec<u8>)>
         &["entity", "type", "state", "time_ps", "share"],
         stats.entities.iter().flat_map(|(path, e)| {
             e.state_time_ps.iter().map(move |(state, t)| {
-                vec![path.clone(), e.type_name.clone(), state.clone(), t.to_string(), share(*t, span)]
+                vec![path.clone(), e.type_name.to_string(), state.to_string(), t.to_string(), share(*t, span)]
             })
         }),
     )?;
@@ -74,7 +74,7 @@ pub fn run_stats_tables(stats: &RunStats) -> Result<Vec<(&'static str, Vec<u8>)>
                 });
                 vec![
                     path.clone(),
-                    port.clone(),
+                    port.to_string(),
                     p.sent_msgs.to_string(),
                     p.sent_bytes.to_string(),
                     p.recv_msgs.to_string(),

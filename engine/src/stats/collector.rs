@@ -3,6 +3,7 @@
 //! entity or global port keep the hot path to a couple of array writes.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::pairs::PairAcc;
 use super::report::{EntityStats, LatencyHistogram, LinkStats, PortStats, QueueStats, RunStats};
@@ -197,11 +198,16 @@ impl StatsCollector {
         leaving: impl Fn(usize) -> Option<usize>,
     ) -> RunStats {
         let end = now.as_ps();
-        let mut entities = BTreeMap::new();
+        let mut entities = Vec::with_capacity(model.entities.len());
+        // The state names of each list of states (one list per type), shared by its entities'
+        // figures; keyed by the list's address, which the entities of a type share.
+        let mut state_names: BTreeMap<usize, Arc<[Arc<str>]>> = BTreeMap::new();
         for (i, e) in model.entities.iter().enumerate() {
             let base = self.state_base[i] as usize;
-            let state_time_ps: VecMap<String, u64> = e
-                .states
+            let names = state_names
+                .entry(Arc::as_ptr(&e.states).cast::<String>() as usize)
+                .or_insert_with(|| e.states.iter().map(|s| Arc::from(s.as_str())).collect());
+            let state_time_ps: VecMap<Arc<str>, u64> = names
                 .iter()
                 .enumerate()
                 .map(|(s, name)| {
@@ -209,14 +215,11 @@ impl StatsCollector {
                     if self.current[i] as usize == s {
                         t += end.saturating_sub(self.since[i]);
                     }
-                    (name.clone(), t)
+                    (Arc::clone(name), t)
                 })
                 .collect();
-            let idle: u64 = state_time_ps
-                .iter()
-                .filter(|(k, _)| matches!(k.as_str(), "IDLE" | "DONE"))
-                .map(|(_, v)| *v)
-                .sum();
+            let idle: u64 =
+                state_time_ps.iter().filter(|(k, _)| matches!(&***k, "IDLE" | "DONE")).map(|(_, v)| *v).sum();
             let tracked: u64 = state_time_ps.values().sum();
             let busy_fraction = if end == 0 || e.states.is_empty() {
                 0.0
@@ -237,7 +240,7 @@ impl StatsCollector {
                 });
                 if sent.msgs + received.msgs > 0 || queue.is_some() {
                     ports.push((
-                        port.name.to_string(),
+                        Arc::clone(&port.name),
                         PortStats {
                             sent_msgs: sent.msgs,
                             sent_bytes: sent.bytes,
@@ -248,7 +251,7 @@ impl StatsCollector {
                     ));
                 }
             }
-            let ports: VecMap<String, PortStats> = ports.into_iter().collect();
+            let ports: VecMap<Arc<str>, PortStats> = ports.into_iter().collect();
             let extra = summaries
                 .get(i)
                 .map(|list| {
@@ -261,18 +264,18 @@ impl StatsCollector {
                         .collect()
                 })
                 .unwrap_or_default();
-            entities.insert(
+            entities.push((
                 e.path.clone(),
                 EntityStats {
-                    type_name: e.type_name.to_string(),
+                    type_name: Arc::clone(&e.type_name),
                     state_time_ps,
                     busy_fraction,
                     ports,
                     extra,
                 },
-            );
+            ));
         }
-        let mut links = BTreeMap::new();
+        let mut links = Vec::with_capacity(link_dirs.len());
         let mut dir = 0usize;
         for l in &model.links {
             for (from, to, allowed) in [(l.ends[0], l.ends[1], l.forward), (l.ends[1], l.ends[0], l.backward)]
@@ -283,7 +286,7 @@ impl StatsCollector {
                 let d = &link_dirs[dir];
                 dir += 1;
                 let key = format!("{} -> {}", model.describe(from), model.describe(to));
-                links.insert(
+                links.push((
                     key,
                     LinkStats {
                         busy_ps: d.busy_ps,
@@ -291,7 +294,7 @@ impl StatsCollector {
                         msgs: d.msgs,
                         bytes: d.bytes,
                     },
-                );
+                ));
             }
         }
         let latency = LatencyHistogram {
@@ -320,8 +323,8 @@ impl StatsCollector {
             wall_time_s,
             events_per_s: if wall_time_s > 0.0 { events as f64 / wall_time_s } else { 0.0 },
             dropped_messages: 0,
-            entities,
-            links,
+            entities: entities.into_iter().collect(),
+            links: links.into_iter().collect(),
             latency,
             pair_latency: self.pairs.iter().map(|(&(src, dst), acc)| acc.report(src, dst)).collect(),
             deadlock: None,

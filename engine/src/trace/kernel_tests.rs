@@ -151,7 +151,7 @@ fn kernel_trace_reads_back_from_every_form_and_matches_the_statistics() {
     for (e, info) in memory.header.entities.iter().enumerate() {
         let stats = &report.stats.entities[&info.path];
         for (s, name) in info.states.iter().enumerate() {
-            let kernel = stats.state_time_ps.get(name).copied().unwrap_or(0);
+            let kernel = stats.state_time_ps.get(name.as_str()).copied().unwrap_or(0);
             assert_eq!(summary.time_in_state[e][s].as_ps(), kernel, "{} {name}", info.path);
         }
         let port = &stats.ports["io"];

@@ -181,7 +181,7 @@ fn print_processors(out: &mut impl Write, s: &RunStats) -> std::io::Result<()> {
     let mut totals: std::collections::BTreeMap<&str, u64> = std::collections::BTreeMap::new();
     for (_, e) in &processors {
         for (state, t) in &e.state_time_ps {
-            *totals.entry(state.as_str()).or_default() += t;
+            *totals.entry(&**state).or_default() += t;
         }
     }
     let line: Vec<String> = totals

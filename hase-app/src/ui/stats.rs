@@ -187,7 +187,7 @@ fn entity_table(ui: &mut Ui, s: &RunStats, makespan: u64, view: &mut StatsView, 
                     ui.add_sized([140.0, row_h], egui::Label::new(name.as_str()).truncate());
                     ui.add_sized(
                         [90.0, row_h],
-                        egui::Label::new(RichText::new(&e.type_name).weak()).truncate(),
+                        egui::Label::new(RichText::new(&*e.type_name).weak()).truncate(),
                     );
                     ui.add_sized([48.0, row_h], egui::Label::new(format!("{:.1}%", e.busy_fraction * 100.0)));
                     ui.add_sized([44.0, row_h], egui::Label::new(sent(e).to_string()));

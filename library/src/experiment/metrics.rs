@@ -202,7 +202,9 @@ impl Metric {
                 let mut members =
                     stats.entities.iter().filter(|(p, e)| group.contains(p, &e.type_name)).peekable();
                 members.peek()?;
-                Some(Int(members.map(|(_, e)| e.state_time_ps.get(state).copied().unwrap_or(0)).sum()))
+                Some(Int(members
+                    .map(|(_, e)| e.state_time_ps.get(state.as_str()).copied().unwrap_or(0))
+                    .sum()))
             }
         }
     }
@@ -264,7 +266,7 @@ mod tests {
         let port = link.split(" -> ").next().unwrap();
         assert_eq!(value(&format!("utilisation:{port}")), MetricValue::Float(stats.links[&link].utilisation));
         assert_eq!(value("utilisation:p0"), MetricValue::Float(stats.entities["p0"].busy_fraction));
-        let processors: Vec<_> = stats.entities.values().filter(|e| e.type_name == "Processor").collect();
+        let processors: Vec<_> = stats.entities.values().filter(|e| &*e.type_name == "Processor").collect();
         let compute: u64 =
             processors.iter().map(|e| e.state_time_ps.get("ALLREDUCE").copied().unwrap_or(0)).sum();
         assert!(compute > 0);
