@@ -29,41 +29,50 @@ fn bounds(index: u32) -> (u64, u64) {
     ((SUB_BUCKETS + sub) << shift, (SUB_BUCKETS + sub + 1).saturating_mul(1 << shift))
 }
 
-/// Running figures of one pair.
+/// Running figures of one pair: 48 bytes (a test pins it), since a halo exchange on 65,536 ranks
+/// keeps 262,144 of them. The sum is a 128-bit number kept as two words, which a `u128` would
+/// align to 16 bytes and pad, and the bucket list is boxed, since most pairs never make one.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairAcc {
     count: u64,
-    sum: u128,
+    sum_low: u64,
+    sum_high: u64,
     min: u64,
     max: u64,
     /// Non-empty buckets in order: a sorted vector, since a pair's messages mostly take a few
-    /// latencies (one bucket is 16 bytes here, where a map's first node took 144 per pair; a
-    /// halo exchange on 65,536 ranks has 262,144 pairs). Empty while every sample lies in one
-    /// bucket, the one of `min`, which then holds all `count` of them: most pairs of a regular
-    /// exchange never need a second, and so never allocate.
-    buckets: VecMap<u32, u64>,
+    /// latencies (one bucket is 16 bytes here, where a map's first node took 144 per pair). None
+    /// while every sample lies in one bucket, the one of `min`, which then holds all `count` of
+    /// them: most pairs of a regular exchange never need a second, and so never allocate.
+    buckets: Option<Box<VecMap<u32, u64>>>,
 }
 
 impl PairAcc {
     pub fn add(&mut self, ps: u64) {
         let b = bucket(ps);
-        if self.buckets.is_empty() && self.count > 0 && b != bucket(self.min) {
+        if self.buckets.is_none() && self.count > 0 && b != bucket(self.min) {
             // A second bucket: write out the one the samples so far share.
-            self.buckets.insert(bucket(self.min), self.count);
+            self.buckets = Some(Box::new(VecMap::from([(bucket(self.min), self.count)])));
         }
         self.min = if self.count == 0 { ps } else { self.min.min(ps) };
         self.max = self.max.max(ps);
         self.count += 1;
-        self.sum += u128::from(ps);
-        if !self.buckets.is_empty() {
-            *self.buckets.get_or_insert_with(b, || 0) += 1;
+        let (low, carry) = self.sum_low.overflowing_add(ps);
+        self.sum_low = low;
+        self.sum_high += u64::from(carry);
+        if let Some(buckets) = &mut self.buckets {
+            *buckets.get_or_insert_with(b, || 0) += 1;
         }
+    }
+
+    /// The sum of every sample.
+    fn sum(&self) -> u128 {
+        (u128::from(self.sum_high) << 64) | u128::from(self.sum_low)
     }
 
     /// The non-empty buckets in order, as `(bucket, count)`.
     fn buckets(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
-        let shared = (self.buckets.is_empty() && self.count > 0).then(|| (bucket(self.min), self.count));
-        shared.into_iter().chain(self.buckets.iter().map(|(&b, &n)| (b, n)))
+        let shared = (self.buckets.is_none() && self.count > 0).then(|| (bucket(self.min), self.count));
+        shared.into_iter().chain(self.buckets.iter().flat_map(|list| list.iter().map(|(&b, &n)| (b, n))))
     }
 
     /// The `q` quantile (0–1): the middle of the bucket holding it, kept within min..max.
@@ -87,7 +96,7 @@ impl PairAcc {
             count: self.count,
             min_ps: self.min,
             max_ps: self.max,
-            mean_ps: if self.count == 0 { 0.0 } else { self.sum as f64 / self.count as f64 },
+            mean_ps: if self.count == 0 { 0.0 } else { self.sum() as f64 / self.count as f64 },
             p50_ps: self.quantile(0.5),
             p90_ps: self.quantile(0.9),
             p99_ps: self.quantile(0.99),
@@ -168,13 +177,23 @@ mod tests {
         for ps in [1000, 1010, 1001, 1000] {
             same.add(ps);
         }
-        assert!(same.buckets.is_empty(), "one shared bucket needs no list");
+        assert!(same.buckets.is_none(), "one shared bucket needs no list");
+        assert_eq!(std::mem::size_of::<PairAcc>(), 48);
+        // The two-word sum carries: three of the largest latencies and a small one.
+        let mut huge = PairAcc::default();
+        for ps in [u64::MAX, u64::MAX, 5, u64::MAX] {
+            huge.add(ps);
+        }
+        assert_eq!(huge.sum(), 3 * u128::from(u64::MAX) + 5);
+        let mean = huge.report(0, 1).mean_ps;
+        assert!((mean / (0.75 * u64::MAX as f64) - 1.0).abs() < 1e-12, "mean {mean}");
         assert_eq!(same.report(0, 1).buckets, [(992, 1024, 4)]);
         let mut state = 0x9e37_79b9_7f4a_7c15_u64;
         for case in 0..500 {
             let mut acc = PairAcc::default();
             let mut reference: std::collections::BTreeMap<u32, u64> = std::collections::BTreeMap::new();
             let n = 1 + case % 40;
+            let mut total = 0u128;
             for _ in 0..n {
                 state ^= state << 13;
                 state ^= state >> 7;
@@ -182,6 +201,7 @@ mod tests {
                 // Mostly one narrow range (one or two buckets), now and then far away.
                 let ps = if state.is_multiple_of(7) { state % 1_000_000 } else { 5_000 + state % 300 };
                 acc.add(ps);
+                total += u128::from(ps);
                 *reference.entry(bucket(ps)).or_default() += 1;
             }
             let want: Vec<(u64, u64, u64)> = reference
@@ -192,7 +212,8 @@ mod tests {
                 })
                 .collect();
             assert_eq!(acc.report(0, 1).buckets, want, "case {case}");
-            assert_eq!(acc.buckets.is_empty(), reference.len() == 1, "case {case}");
+            assert_eq!(acc.buckets.is_none(), reference.len() == 1, "case {case}");
+            assert_eq!(acc.sum(), total, "case {case}");
         }
     }
 }
