@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use super::*;
 use crate::elaborate::{Endpoint, FlatEntity, FlatLink, FlatModel};
 use crate::time::SimTime;
-use crate::trace::{MemorySink, Record, TraceLevel};
+use crate::trace::{MemorySink, Record, TraceLevel, TraceValue};
 
 /// A test message: `bytes` on the wire and an id.
 #[derive(Clone, Debug, PartialEq)]
@@ -280,4 +280,69 @@ fn link_directions_share_their_link_kind() {
     };
     assert_eq!(twin_links(SimTime::from_ns(5)), (4, 1));
     assert_eq!(twin_links(SimTime::from_ns(7)), (4, 2));
+}
+
+/// Churn that notes in a shared log when it is dropped, and reports one summary figure.
+struct LoggedChurn {
+    churn: Churn,
+    log: Arc<Mutex<Vec<&'static str>>>,
+}
+
+impl Behaviour<Msg> for LoggedChurn {
+    fn init(&mut self, ctx: &mut Ctx<'_, Msg>) {
+        self.churn.init(ctx);
+    }
+    fn on_message(&mut self, ctx: &mut Ctx<'_, Msg>, port: PortIndex, msg: Msg) {
+        self.churn.on_message(ctx, port, msg);
+    }
+    fn summary(&self) -> Vec<(String, TraceValue)> {
+        vec![("left".into(), TraceValue::Int(i64::from(self.churn.left)))]
+    }
+}
+
+impl Drop for LoggedChurn {
+    fn drop(&mut self) {
+        self.log.lock().unwrap().push("behaviour dropped");
+    }
+}
+
+/// A sink that notes the summary records in the same log.
+struct LoggedSink(Arc<Mutex<Vec<&'static str>>>);
+
+impl crate::trace::TraceSink for LoggedSink {
+    fn header(&mut self, _: &crate::trace::TraceHeader) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn record(&mut self, record: &Record) -> std::io::Result<()> {
+        if matches!(record, Record::Summary { .. }) {
+            self.0.lock().unwrap().push("summary record");
+        }
+        Ok(())
+    }
+    fn finish(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A run stopped with events pending gives its behaviours (and pending events) back before the
+/// report is built: their summaries are taken first, and reach the report and the trace.
+#[test]
+fn finishing_gives_back_the_run_before_the_report() {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let behaviour = |left| -> Box<dyn Behaviour<Msg>> {
+        Box::new(LoggedChurn { churn: Churn { left }, log: Arc::clone(&log) })
+    };
+    let model = Arc::new(pair(SimTime::from_ns(5), 10_000_000_000));
+    let config = SimConfig { sink: Some(Box::new(LoggedSink(Arc::clone(&log)))), ..SimConfig::default() };
+    let mut sim = Simulation::new(model, vec![behaviour(500), behaviour(500)], config).unwrap();
+    let outcome = sim.run(RunControl { until: Some(SimTime::from_ns(100)), ..RunControl::default() });
+    assert!(sim.pending_bytes() > 0, "the run stopped with events pending");
+    let report = sim.finish(outcome);
+    assert_eq!(
+        *log.lock().unwrap(),
+        ["behaviour dropped", "behaviour dropped", "summary record", "summary record"],
+        "the behaviours are gone before the report and its records are made"
+    );
+    let left = |path: &str| report.stats.entities[path].extra.get("left").copied();
+    assert!(left("a").is_some_and(|l| l < 500.0) && left("b").is_some_and(|l| l < 500.0));
 }
