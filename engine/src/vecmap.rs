@@ -5,7 +5,10 @@
 //! entries' own size. Lookups are binary searches; inserting or removing shifts the entries after
 //! the position (cheap for the few it holds). Iteration is in key order, as a `BTreeMap`'s, and
 //! serde sees a map, so files read and written through it are the same as through a `BTreeMap`
-//! (a key given twice keeps its last value, as a `BTreeMap` does).
+//! (a key given twice keeps its last value, as a `BTreeMap` does). Large tables built in one go and
+//! then only read (a statistics report's million entities) suit it too: collecting sorts once, in
+//! place, and the entries take their own size where a tree built in key order leaves its nodes
+//! half full.
 
 use std::borrow::Borrow;
 use std::fmt;

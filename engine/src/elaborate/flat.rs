@@ -131,7 +131,8 @@ pub struct FlatEntity {
     pub behaviour: Arc<str>,
     /// Every parameter of the type, overrides applied over defaults.
     pub params: ParamSet,
-    /// Ports in type order (shared by alike instances: a million routers keep one list).
+    /// Ports in type order (shared by alike instances: a million routers keep one list). Replace
+    /// them with [`FlatEntity::set_ports`], which gives the new ports their (empty) links.
     pub ports: Arc<[FlatPort]>,
     /// Per port, in the same order: the attached link, or [`NO_LINK`]. Four bytes a port instead
     /// of a copy of the port list with an `Option` in each entry.
