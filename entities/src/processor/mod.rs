@@ -502,7 +502,12 @@ impl ProcessorBehaviour {
             settings.sheet.as_ref(),
         );
         match result {
-            Ok(actions) => self.actions.extend(actions),
+            Ok(actions) => {
+                // Room for this operation's actions and no more (most operations are one action;
+                // growing by `extend` made room for four): a rank waiting holds one `Wait` here.
+                self.actions.reserve_exact(actions.len());
+                self.actions.extend(actions);
+            }
             Err(e) => self.fail(ctx, &e),
         }
     }

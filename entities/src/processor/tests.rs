@@ -177,6 +177,30 @@ fn emptied_queues_hold_no_buffer() {
     assert_eq!(room("p1", "kept_room"), Some(0.0), "the receiver sent nothing");
 }
 
+/// A rank waiting keeps room for the actions of the operation it is in, not for the four a growing
+/// queue makes: p1 waits (`WAITALL`, one action) for a message p0 never sends, and the run ends
+/// stuck with p1 in that wait.
+#[test]
+fn a_waiting_rank_holds_room_for_its_wait_alone() {
+    let waiting = |rank, ops| -> Box<dyn Behaviour<NetMsg>> {
+        Box::new(Held {
+            inner: ProcessorBehaviour::new(config_with(rank, ops, MpiLimits::new(4096, 1000))),
+            room: ProcessorBehaviour::queue_room,
+        })
+    };
+    let recv = vec![Op::Irecv { src: Source::Rank(0), tag: TagSel::Any, req: 0 }, Op::WaitAll];
+    let router = RouterBehaviour::new(router_config(Switching::StoreAndForward));
+    let behaviours: Vec<Box<dyn Behaviour<NetMsg>>> =
+        vec![waiting(0, vec![]), Box::new(router), waiting(1, recv)];
+    let mut sim = Simulation::new(line(), behaviours, SimConfig::default()).unwrap();
+    let outcome = sim.run(RunControl::default());
+    assert!(matches!(outcome, RunOutcome::Deadlock(_)), "{outcome:?}");
+    let report = sim.finish(outcome);
+    let room = |name: &str| report.stats.entities[name].extra.get("queue_room").copied();
+    assert_eq!(room("p1"), Some(1.0), "the WAITALL's one action");
+    assert_eq!(room("p0"), Some(0.0), "finished");
+}
+
 #[test]
 fn store_and_forward_pipelines_packets() {
     // o_s + h(L + P/B) + (h-1)o + (k-1)P/B + o_r with h = 2 links, k = 3 packets of P = 1000 B:
