@@ -137,8 +137,8 @@ pub struct FlatEntity {
     /// Per port, in the same order: the attached link, or [`NO_LINK`]. Four bytes a port instead
     /// of a copy of the port list with an `Option` in each entry.
     pub(super) links: Box<[u32]>,
-    /// Visible states (shared by every instance of the type).
-    pub states: Arc<[String]>,
+    /// Visible states (shared by every instance of the type, and by its statistics).
+    pub states: Arc<[Arc<str>]>,
     /// Enclosing detailed compound, if any.
     pub group: Option<u32>,
     /// The network (routing scope) this entity sits in.
@@ -173,7 +173,7 @@ impl FlatEntity {
             params: ParamSet::default(),
             links: unlinked(ports.len()),
             ports,
-            states: states.iter().map(|s| (*s).to_string()).collect(),
+            states: states.iter().map(|s| Arc::from(*s)).collect(),
             group: None,
             scope: 0,
             stands_for: None,
@@ -341,7 +341,7 @@ impl FlatModel {
                 .map(|(i, e)| EntityInfo {
                     path: e.path.clone(),
                     type_name: e.type_name.to_string(),
-                    states: e.states.to_vec(),
+                    states: e.states.iter().map(ToString::to_string).collect(),
                     params: params.get(i).cloned().unwrap_or_default(),
                     ports: e.ports.iter().map(|p| p.name.to_string()).collect(),
                     group: e.group,

@@ -80,7 +80,7 @@ struct SharedByType {
     defaults: Arc<BTreeMap<String, ParamValue>>,
     /// The type's parameter names in declaration order, for the instances' overrides.
     param_names: Arc<[Arc<str>]>,
-    states: Arc<[String]>,
+    states: Arc<[Arc<str>]>,
     name: Arc<str>,
     behaviour: Option<Arc<str>>,
 }
@@ -268,7 +268,7 @@ impl<'a> Builder<'a> {
                 let shared = SharedByType {
                     defaults: Arc::new(defaults),
                     param_names: ty.params.iter().map(|d| Arc::from(d.name.as_str())).collect(),
-                    states: ty.states.clone().into(),
+                    states: ty.states.iter().map(|s| Arc::from(s.as_str())).collect(),
                     name: ty.name.as_str().into(),
                     behaviour: ty.behaviour.as_deref().map(Arc::from),
                 };

@@ -474,7 +474,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                     .core
                     .stats
                     .current_state(i as EntityId)
-                    .and_then(|s| e.states.get(usize::from(s)).cloned())
+                    .and_then(|s| e.states.get(usize::from(s)).map(ToString::to_string))
                     .unwrap_or_else(|| "-".into());
                 BlockedEntity {
                     path: e.path.clone(),

@@ -199,15 +199,10 @@ impl StatsCollector {
     ) -> RunStats {
         let end = now.as_ps();
         let mut entities = Vec::with_capacity(model.entities.len());
-        // The state names of each list of states (one list per type), shared by its entities'
-        // figures; keyed by the list's address, which the entities of a type share.
-        let mut state_names: BTreeMap<usize, Arc<[Arc<str>]>> = BTreeMap::new();
         for (i, e) in model.entities.iter().enumerate() {
             let base = self.state_base[i] as usize;
-            let names = state_names
-                .entry(Arc::as_ptr(&e.states).cast::<String>() as usize)
-                .or_insert_with(|| e.states.iter().map(|s| Arc::from(s.as_str())).collect());
-            let state_time_ps: VecMap<Arc<str>, u64> = names
+            let state_time_ps: VecMap<Arc<str>, u64> = e
+                .states
                 .iter()
                 .enumerate()
                 .map(|(s, name)| {

@@ -145,7 +145,7 @@ impl Metric {
                     ));
                 }
                 let mut states: Vec<&str> =
-                    members.iter().flat_map(|e| e.states.iter().map(String::as_str)).collect();
+                    members.iter().flat_map(|e| e.states.iter().map(|s| &**s)).collect();
                 states.sort_unstable();
                 states.dedup();
                 if states.contains(&state.as_str()) {
