@@ -2,9 +2,10 @@
 //! set timers, change its visible state, trace parameter updates and comments, draw random numbers
 //! from its own stream, and record statistics.
 
+use super::agenda::Delivery;
 use super::behaviour::Message;
 use super::rng::EntityRng;
-use super::sim::{Core, Pending};
+use super::sim::Core;
 use crate::elaborate::{Endpoint, EntityId, PortIndex};
 use crate::time::SimTime;
 use crate::trace::{Record, TraceLevel, TraceValue};
@@ -106,19 +107,20 @@ impl<M: Message> Ctx<'_, M> {
     /// use `send`.
     pub fn deliver_direct(&mut self, to: Endpoint, delay: SimTime, msg: M) {
         let at = self.core.now + delay;
-        self.core.schedule(at, Pending::message(to.entity, to.port, msg, at, false));
+        let delivery = Delivery { target: to.entity, port: to.port, linked: false, tail_ps: at.as_ps(), msg };
+        self.core.schedule_message(at, delivery);
     }
 
     /// Set a timer that fires `on_timer(key)` after `delay`.
     pub fn schedule(&mut self, delay: SimTime, key: u64) {
         let at = self.core.now + delay;
-        self.core.schedule(at, Pending::timer(self.me, key));
+        self.core.schedule_timer(at, self.me, key);
     }
 
     /// Set a timer at an absolute time (not before now).
     pub fn schedule_at(&mut self, at: SimTime, key: u64) {
         let at = at.max(self.core.now);
-        self.core.schedule(at, Pending::timer(self.me, key));
+        self.core.schedule_timer(at, self.me, key);
     }
 
     /// Enter visible state `state` (index into the type's states). Traced at level 4; time per

@@ -1,6 +1,7 @@
 //! The discrete-event kernel: integer picosecond time, `(time, seq)` event order, event-driven
 //! behaviours talking only to ports, link channels that serialise, per-entity random streams.
 
+mod agenda;
 mod behaviour;
 mod context;
 mod outcome;

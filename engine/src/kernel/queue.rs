@@ -55,7 +55,17 @@ pub struct EventQueue<P> {
     /// Blocks held by buckets.
     blocks_in_use: usize,
     len: usize,
-    scratch: Vec<QueuedEvent<P>>,
+    /// While `current` is empty: the earliest event in the buckets once looked for (by
+    /// [`EventQueue::peek_key`], which must not move `last`), kept up to date by pushes.
+    earliest: Option<Earliest>,
+}
+
+/// The earliest time in the buckets, the `seq` of its first event and how many events share it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Earliest {
+    time: u64,
+    seq: u64,
+    count: usize,
 }
 
 impl<P> Default for EventQueue<P> {
@@ -94,7 +104,7 @@ impl<P> EventQueue<P> {
             pool: Vec::new(),
             blocks_in_use: 0,
             len: 0,
-            scratch: Vec::new(),
+            earliest: None,
         }
     }
 
@@ -125,8 +135,36 @@ impl<P> EventQueue<P> {
         } else {
             let index = 63 - (event.time ^ self.last).leading_zeros() as usize;
             self.occupied |= 1 << index;
+            if let Some(earliest) = self.earliest.as_mut() {
+                // Later `seq` than any pending event: it changes the earliest one only by time.
+                if event.time < earliest.time {
+                    *earliest = Earliest { time: event.time, seq: event.seq, count: 1 };
+                } else if event.time == earliest.time {
+                    earliest.count += 1;
+                }
+            }
             file(&mut self.buckets[index], &mut self.pool, &mut self.blocks_in_use, event);
         }
+    }
+
+    /// The earliest event of the buckets (they hold every pending event while `current` is empty),
+    /// found by one scan of the lowest non-empty bucket and kept until a refill takes it.
+    fn earliest(&mut self) -> Option<Earliest> {
+        if self.earliest.is_none() && self.occupied != 0 {
+            let index = self.occupied.trailing_zeros() as usize;
+            // A bucket holds its events in `seq` order, so the first one at the earliest time
+            // has the lowest `seq` there.
+            let mut found = Earliest { time: u64::MAX, seq: 0, count: 0 };
+            for e in self.buckets[index].iter().flat_map(|b| b.iter()) {
+                if e.time < found.time {
+                    found = Earliest { time: e.time, seq: e.seq, count: 1 };
+                } else if e.time == found.time {
+                    found.count += 1;
+                }
+            }
+            self.earliest = Some(found);
+        }
+        self.earliest
     }
 
     /// Make `current` hold the earliest events (if any are pending); false if nothing is.
@@ -134,19 +172,27 @@ impl<P> EventQueue<P> {
         if !self.current.is_empty() {
             return true;
         }
-        if self.occupied == 0 {
+        let Some(Earliest { time: min, count: simultaneous, .. }) = self.earliest() else {
             return false;
-        }
+        };
+        self.earliest = None;
         let index = self.occupied.trailing_zeros() as usize;
         self.occupied &= !(1 << index);
         let blocks = std::mem::take(&mut self.buckets[index]);
-        let min = blocks.iter().flat_map(|b| b.iter().map(|e| e.time)).min().unwrap_or(self.last);
         self.last = min;
-        self.scratch.clear();
+        if self.current.capacity() > 4 * BLOCK && self.current.capacity() > 4 * simultaneous {
+            // A burst of simultaneous events (every rank of a large run leaving one barrier) grew
+            // `current`; give that room back once the burst is over instead of keeping it all run.
+            self.current.shrink_to(BLOCK.max(simultaneous));
+        }
+        self.current.reserve_exact(simultaneous);
+        // Every bucket holds its events in `seq` order (pushes come in `seq` order and a refill
+        // splits a bucket into the empty ones below it, keeping that order), so the earliest ones
+        // go to the front as they come, already sorted: no second buffer, no sort.
         for mut block in blocks {
             for e in block.drain(..) {
                 if e.time == min {
-                    self.scratch.push(e);
+                    self.current.push_back(e);
                 } else {
                     let b = 63 - (e.time ^ min).leading_zeros() as usize;
                     debug_assert!(b < index);
@@ -154,27 +200,19 @@ impl<P> EventQueue<P> {
                     file(&mut self.buckets[b], &mut self.pool, &mut self.blocks_in_use, e);
                 }
             }
-            // The drained block is free at once: the next one's events may reuse it.
+            // The drained block is free at once: the next one's events may reuse it. Only a
+            // fraction of the blocks in use are kept as spare; the rest go back as they drain,
+            // so a large bucket is not held twice while it is split.
             self.blocks_in_use -= 1;
-            self.pool.push(block);
+            if self.pool.len() < self.blocks_in_use / 8 + 64 {
+                self.pool.push(block);
+            }
         }
-        // Keep a fraction of the blocks in use as spare; give the rest back.
         let spare = self.blocks_in_use / 8 + 64;
         if self.pool.len() > spare {
             self.pool.truncate(spare);
         }
-        if self.scratch.len() > 1 {
-            self.scratch.sort_unstable_by_key(|e| e.seq);
-        }
-        if self.current.capacity() > 4 * BLOCK && self.current.capacity() > 4 * self.scratch.len() {
-            // A burst of simultaneous events (every rank of a large run leaving one barrier) grew
-            // `current`; give that room back once the burst is over instead of keeping it all run.
-            self.current.shrink_to(BLOCK.max(self.scratch.len()));
-        }
-        self.current.extend(self.scratch.drain(..));
-        if self.scratch.capacity() > 4 * BLOCK {
-            self.scratch.shrink_to(BLOCK);
-        }
+        debug_assert!(self.current.iter().zip(self.current.iter().skip(1)).all(|(a, b)| a.seq < b.seq));
         true
     }
 
@@ -201,11 +239,22 @@ impl<P> EventQueue<P> {
         self.refill().then_some(self.last)
     }
 
+    /// The `(time, seq)` of the earliest pending event without removing it. Unlike
+    /// [`EventQueue::peek_time`] it leaves [`EventQueue::floor`] where it is, so events may still
+    /// be pushed at any time from the last one popped: two queues fed from one `seq` counter are
+    /// merged in `(time, seq)` order by peeking both and popping from the one whose key is
+    /// smaller, and the other stays open to events earlier than its own next one.
+    #[inline]
+    pub fn peek_key(&mut self) -> Option<(u64, u64)> {
+        match self.current.front() {
+            Some(e) => Some((e.time, e.seq)),
+            None => self.earliest().map(|e| (e.time, e.seq)),
+        }
+    }
+
     /// Bytes the queue holds for its entries (capacity of every buffer, spare room included).
     pub fn allocated_bytes(&self) -> usize {
-        let entries = self.current.capacity()
-            + self.scratch.capacity()
-            + (self.blocks_in_use + self.pool.len()) * BLOCK;
+        let entries = self.current.capacity() + (self.blocks_in_use + self.pool.len()) * BLOCK;
         entries * std::mem::size_of::<QueuedEvent<P>>()
             + self.buckets.iter().map(Vec::capacity).sum::<usize>() * std::mem::size_of::<Block<P>>()
     }
@@ -230,6 +279,22 @@ mod tests {
 
     /// A million pending events cost about their own size; once popped, the memory goes back
     /// (only a bounded pool of spare blocks stays).
+    #[test]
+    fn peeking_a_key_leaves_room_for_earlier_events() {
+        let mut q = EventQueue::new();
+        q.push(QueuedEvent { time: 100, seq: 0, payload: 0u32 });
+        q.push(QueuedEvent { time: 100, seq: 1, payload: 1 });
+        assert_eq!(q.peek_key(), Some((100, 0)));
+        assert_eq!(q.floor(), 0, "peeking a key does not move the floor");
+        // Earlier than the peeked event, later than the floor: allowed, and it comes out first.
+        q.push(QueuedEvent { time: 40, seq: 2, payload: 2 });
+        q.push(QueuedEvent { time: 40, seq: 3, payload: 3 });
+        q.push(QueuedEvent { time: 100, seq: 4, payload: 4 });
+        assert_eq!(q.peek_key(), Some((40, 2)));
+        let order: Vec<(u64, u64)> = std::iter::from_fn(|| q.pop()).map(|e| (e.time, e.seq)).collect();
+        assert_eq!(order, [(40, 2), (40, 3), (100, 0), (100, 1), (100, 4)]);
+    }
+
     #[test]
     fn memory_follows_the_pending_events() {
         let entry = std::mem::size_of::<QueuedEvent<u32>>();
@@ -277,14 +342,16 @@ mod tests {
         q.push(QueuedEvent { time: 10, seq: 400_000, payload: 0u32 });
         let first = q.pop().unwrap();
         assert_eq!((first.time, first.seq), (5, 0));
-        assert!(q.allocated_bytes() >= 400_000 * entry, "the burst is held while it runs");
+        let constant = (64 + 2) * BLOCK * entry + 64 * 64 * std::mem::size_of::<Block<u32>>();
+        let held = q.allocated_bytes();
+        assert!(held >= 400_000 * entry, "the burst is held while it runs");
+        assert!(held <= 400_000 * entry + constant, "the burst is held once, not twice: {held} B");
         for seq in 1..400_000 {
             assert_eq!(q.pop().map(|e| (e.time, e.seq)), Some((5, seq)));
         }
         assert_eq!(q.pop().map(|e| (e.time, e.seq)), Some((10, 400_000)));
         // What stays: the pool's spare blocks (64 when little is in use), a block's room in the front
-        // and scratch buffers, and the bucket lists; under a quarter of the burst's 400,000 entries.
-        let constant = (64 + 2) * BLOCK * entry + 64 * 64 * std::mem::size_of::<Block<u32>>();
+        // buffer, and the bucket lists; under a quarter of the burst's 400,000 entries.
         assert!(constant < 100_000 * entry);
         assert!(q.allocated_bytes() <= constant, "{} B kept after the burst", q.allocated_bytes());
     }
@@ -311,6 +378,7 @@ mod tests {
                     seq += 1;
                 }
                 prop_assert_eq!(q.len(), h.len());
+                prop_assert_eq!(q.peek_key(), h.peek().map(|Reverse((t, s))| (*t, *s)));
                 prop_assert_eq!(q.peek_time(), h.peek().map(|Reverse((t, _))| *t));
             }
             while let Some(Reverse((t, s))) = h.pop() {

@@ -9,43 +9,18 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+use super::agenda::{Agenda, Delivery, Due, Timer};
 use super::behaviour::{Behaviour, Message};
 use super::context::{Ctx, SendInfo};
 use super::outcome::{
     BlockedEntity, BuildError, DeadlockReport, Progress, RunControl, RunOutcome, RunReport, SimConfig,
 };
-use super::queue::{EventQueue, QueuedEvent};
 use super::rng::{EntityRng, entity_rng};
 use super::store::{BehaviourStore, Slots, Visit};
 use crate::elaborate::{Endpoint, EntityId, FlatModel, PortIndex};
 use crate::stats::{LinkFigures, StatsCollector};
 use crate::time::SimTime;
 use crate::trace::{Record, TraceLevel, TraceSink, TraceValue};
-
-/// A payload waiting in the queue, laid out flat so a queue entry stays small (32 bytes with a
-/// zero-sized message): the radix heap moves entries around, so their size is memory traffic.
-pub(crate) struct Pending<M> {
-    pub(crate) target: EntityId,
-    pub(crate) port: PortIndex,
-    pub(crate) flags: u8,
-    /// Tail arrival time (messages) or timer key (timers).
-    pub(crate) extra: u64,
-    /// The message; `None` for timers.
-    pub(crate) msg: Option<M>,
-}
-
-/// `Pending::flags`: the message came over a link (counted as port traffic); direct deliveries are not.
-pub(crate) const LINKED: u8 = 1;
-
-impl<M> Pending<M> {
-    pub(crate) fn message(target: EntityId, port: PortIndex, msg: M, tail: SimTime, linked: bool) -> Self {
-        Pending { target, port, flags: if linked { LINKED } else { 0 }, extra: tail.as_ps(), msg: Some(msg) }
-    }
-
-    pub(crate) fn timer(target: EntityId, key: u64) -> Self {
-        Pending { target, port: 0, flags: 0, extra: key, msg: None }
-    }
-}
 
 /// How a port is wired in the kernel.
 #[derive(Clone, Copy, Debug)]
@@ -81,8 +56,7 @@ pub(crate) struct LinkDir {
 pub(crate) struct Core<M> {
     pub(crate) model: Arc<FlatModel>,
     pub(crate) now: SimTime,
-    seq: u64,
-    queue: EventQueue<Pending<M>>,
+    queue: Agenda<M>,
     port_base: Vec<u32>,
     bindings: Vec<PortBinding>,
     pub(crate) link_dirs: Vec<LinkDir>,
@@ -137,9 +111,14 @@ impl<M: Message> Core<M> {
         }
     }
 
-    pub(crate) fn schedule(&mut self, at: SimTime, pending: Pending<M>) {
-        self.queue.push(QueuedEvent { time: at.as_ps(), seq: self.seq, payload: pending });
-        self.seq += 1;
+    /// Deliver a message at `at` (not before now).
+    pub(crate) fn schedule_message(&mut self, at: SimTime, delivery: Delivery<M>) {
+        self.queue.push_message(at, delivery);
+    }
+
+    /// Fire `target`'s timer `key` at `at` (not before now).
+    pub(crate) fn schedule_timer(&mut self, at: SimTime, target: EntityId, key: u64) {
+        self.queue.push_timer(at, Timer { target, key });
     }
 
     pub(crate) fn send(
@@ -187,7 +166,9 @@ impl<M: Message> Core<M> {
             };
             self.emit(&record);
         }
-        self.schedule(arrive, Pending::message(peer.entity, peer.port, msg, tail, true));
+        let delivery =
+            Delivery { target: peer.entity, port: peer.port, linked: true, tail_ps: tail.as_ps(), msg };
+        self.schedule_message(arrive, delivery);
         Some(SendInfo { start, head, tail, link_free })
     }
 
@@ -229,24 +210,27 @@ struct Deliver<'a, M: Message> {
     core: &'a mut Core<M>,
     target: EntityId,
     time: u64,
-    pending: Pending<M>,
+    due: Due<M>,
 }
 
 impl<M: Message> Visit<M> for Deliver<'_, M> {
     type Output = ();
     #[inline]
     fn visit<B: Behaviour<M> + ?Sized>(self, behaviour: &mut B, rng: &mut EntityRng) {
-        let Deliver { core, target, time, pending } = self;
-        if let Some(msg) = pending.msg {
-            let port = pending.port;
-            if pending.flags & LINKED != 0 {
-                core.stats.received(target, port, msg.size_bytes());
+        let Deliver { core, target, time, due } = self;
+        match due {
+            Due::Message(delivery) => {
+                let port = delivery.port;
+                if delivery.linked {
+                    core.stats.received(target, port, delivery.msg.size_bytes());
+                }
+                let mut ctx = Ctx { core, me: target, tail: SimTime(delivery.tail_ps), rng };
+                behaviour.on_message(&mut ctx, port, delivery.msg);
             }
-            let mut ctx = Ctx { core, me: target, tail: SimTime(pending.extra), rng };
-            behaviour.on_message(&mut ctx, port, msg);
-        } else {
-            let mut ctx = Ctx { core, me: target, tail: SimTime(time), rng };
-            behaviour.on_timer(&mut ctx, pending.extra);
+            Due::Timer(timer) => {
+                let mut ctx = Ctx { core, me: target, tail: SimTime(time), rng };
+                behaviour.on_timer(&mut ctx, timer.key);
+            }
         }
     }
 }
@@ -317,8 +301,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
         let core = Core {
             model,
             now: SimTime::ZERO,
-            seq: 0,
-            queue: EventQueue::new(),
+            queue: Agenda::new(),
             port_base,
             bindings,
             link_dirs,
@@ -395,12 +378,11 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
     }
 
     #[inline]
-    fn handle(&mut self, event: QueuedEvent<Pending<M>>) {
-        self.core.now = SimTime(event.time);
+    fn handle(&mut self, (time, due): (u64, Due<M>)) {
+        self.core.now = SimTime(time);
         self.core.events += 1;
-        let target = event.payload.target;
-        let deliver = Deliver { core: &mut self.core, target, time: event.time, pending: event.payload };
-        self.store.visit(target, deliver);
+        let target = due.target();
+        self.store.visit(target, Deliver { core: &mut self.core, target, time, due });
     }
 
     /// Run every event at or before `until`; afterwards the clock reads `until` if it was reached.
@@ -498,7 +480,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
         // so that the report reuses that memory instead of adding to it (a million-entity run
         // stopped at a time limit held 1.8 GB of it).
         drop(store);
-        core.queue = EventQueue::new();
+        core.queue = Agenda::new();
         let figures: Vec<LinkFigures> = core
             .link_dirs
             .iter()
