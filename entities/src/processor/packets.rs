@@ -9,17 +9,18 @@ use hase_engine::limits::MAX_PACKETS_PER_MESSAGE;
 
 use crate::message::{Packet, PacketKind};
 
-/// The packets of one message still to be sent: packet `next..count` of `template`'s message.
+/// The packets of one message still to be sent: packet `template.index..template.count` of
+/// `template`'s message. A rank holds one per message waiting to leave (four at once in a halo
+/// exchange), so it is packed into 64 bytes: the next packet's index is the template's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PacketRun {
-    /// Packet 0 of the message (its `count` and `msg_bytes` describe the whole message).
+    /// The next packet of the message but for its size (its `count` and `msg_bytes` describe the
+    /// whole message).
     template: Packet,
-    /// Largest packet payload.
-    max_packet: u64,
     /// Bytes of the whole message on the wire (payload and header), cut into the packets.
     wire_bytes: u64,
-    /// Index of the next packet to make.
-    next: u32,
+    /// Largest packet on the wire.
+    max_packet: u32,
 }
 
 impl PacketRun {
@@ -27,9 +28,8 @@ impl PacketRun {
     pub fn single(packet: Packet) -> Self {
         PacketRun {
             template: Packet { count: 1, index: 0, ..packet },
-            max_packet: u64::MAX,
             wire_bytes: u64::from(packet.bytes),
-            next: 0,
+            max_packet: u32::MAX,
         }
     }
 
@@ -48,7 +48,7 @@ impl PacketRun {
             ));
         }
         let template = Packet { count: count as u32, index: 0, msg_bytes: bytes, ..template };
-        Ok(PacketRun { template, max_packet, wire_bytes, next: 0 })
+        Ok(PacketRun { template, wire_bytes, max_packet: max_packet as u32 })
     }
 
     /// What kind of packets the run makes.
@@ -58,7 +58,7 @@ impl PacketRun {
 
     /// Packets not yet taken.
     pub fn remaining(&self) -> u64 {
-        u64::from(self.template.count - self.next)
+        u64::from(self.template.count - self.template.index)
     }
 }
 
@@ -66,16 +66,14 @@ impl Iterator for PacketRun {
     type Item = Packet;
 
     fn next(&mut self) -> Option<Packet> {
-        if self.next >= self.template.count {
+        let index = self.template.index;
+        if index >= self.template.count {
             return None;
         }
-        let index = self.next;
-        self.next += 1;
-        if self.template.count == 1 && self.max_packet == u64::MAX {
-            return Some(self.template);
-        }
-        let sent = u64::from(index) * self.max_packet;
-        let bytes = (self.wire_bytes - sent).min(self.max_packet) as u32;
+        self.template.index += 1;
+        let max_packet = u64::from(self.max_packet);
+        let sent = u64::from(index) * max_packet;
+        let bytes = (self.wire_bytes - sent).min(max_packet) as u32;
         Some(Packet { bytes, index, ..self.template })
     }
 
@@ -139,6 +137,21 @@ mod tests {
         // An empty message is its header alone.
         let empty: Vec<u32> = PacketRun::data(template(), 0, 30, 40).unwrap().map(|p| p.bytes).collect();
         assert_eq!(empty, [30]);
+    }
+
+    #[test]
+    fn a_run_is_sixty_four_bytes() {
+        assert_eq!(std::mem::size_of::<PacketRun>(), 64);
+    }
+
+    #[test]
+    fn the_largest_packet_size_cuts_as_any_other() {
+        let max = u64::from(u32::MAX);
+        let got: Vec<(u32, u32)> = PacketRun::data(template(), 2 * max + 5, 0, max + 7)
+            .unwrap()
+            .map(|p| (p.index, p.bytes))
+            .collect();
+        assert_eq!(got, [(0, u32::MAX), (1, u32::MAX), (2, 5)]);
     }
 
     #[test]
