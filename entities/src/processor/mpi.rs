@@ -30,8 +30,10 @@ use crate::message::{Context, MsgId, Packet, PacketKind};
 use crate::mpi::op::{RecvStatus, Source, TagSel};
 use crate::vecmap::VecMap;
 
-/// Identifies a request of this rank.
-pub type ReqKey = u64;
+/// Identifies a request of this rank. Keys only tell apart the requests a rank holds at the same
+/// time, so they count on modulo 2^32 (as message numbers do, see [`MsgId`]): four bytes instead of
+/// eight in every table that refers to a request.
+pub type ReqKey = u32;
 
 /// What a request is. A send's size is kept in [`Req::bytes`], so that this is 20 bytes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -180,7 +182,8 @@ struct InFlight {
     unexpected: VecDeque<Envelope>,
     assembling: VecMap<(u32, MsgId), Assembly>,
     awaiting_cts: VecMap<MsgId, (ReqKey, u32, u64, i32, Context)>,
-    injecting: VecMap<MsgId, (ReqKey, u64)>,
+    /// Data messages being sent, by message number: their request and packets still to leave.
+    injecting: VecMap<MsgId, (ReqKey, u32)>,
     /// Direct rendezvous sends whose data is on its way, by message number.
     awaiting_fin: VecMap<MsgId, ReqKey>,
 }
@@ -236,7 +239,7 @@ impl Mpi {
 
     fn new_req(&mut self, kind: ReqKind, bytes: u64) -> ReqKey {
         let key = self.next_req;
-        self.next_req += 1;
+        self.next_req = self.next_req.wrapping_add(1);
         self.in_flight_mut().reqs.insert(key, Req::new(kind, bytes));
         key
     }
@@ -317,7 +320,9 @@ impl Mpi {
     ) {
         match self.packetise(dst, bytes, tag, context, msg_id, now) {
             Ok(run) => {
-                self.in_flight_mut().injecting.insert(msg_id, (req, run.remaining()));
+                // `PacketRun::data` refuses more packets than `MAX_PACKETS_PER_MESSAGE` (u32::MAX).
+                let packets = u32::try_from(run.remaining()).unwrap_or(u32::MAX);
+                self.in_flight_mut().injecting.insert(msg_id, (req, packets));
                 effects.packets.push(run);
             }
             Err(e) => effects.errors.push(e),
@@ -801,6 +806,10 @@ mod tests {
     fn a_request_is_packed_and_keeps_what_each_kind_needs() {
         assert_eq!(std::mem::size_of::<ReqKind>(), 20);
         assert_eq!(std::mem::size_of::<Req>(), 40);
+        // The tables that refer to a request hold four-byte keys.
+        assert_eq!(std::mem::size_of::<(ReqKey, Req)>(), 48);
+        assert_eq!(std::mem::size_of::<((u32, MsgId), Assembly)>(), 28);
+        assert_eq!(std::mem::size_of::<(MsgId, (ReqKey, u32))>(), 12);
         let mut a = Mpi::new(0, LIMITS);
         let mut b = Mpi::new(1, LIMITS);
         let (send, e) = a.post_send(1, 90, 7, Context::User, SimTime(0));
@@ -817,6 +826,28 @@ mod tests {
         // The send is not done until its packets have left; its size is untouched by the receive.
         assert_eq!(a.done_at(send), None);
         assert_eq!(a.describe(send), "send of 90 B to rank 1");
+    }
+
+    /// Request keys count on modulo 2^32: requests posted on both sides of the wrap are told
+    /// apart and complete as their messages arrive.
+    #[test]
+    fn request_keys_wrap_around_without_mixing_requests_up() {
+        let mut a = Mpi::new(0, LIMITS);
+        let mut b = Mpi::new(1, LIMITS);
+        b.next_req = u32::MAX - 1;
+        let recvs: Vec<ReqKey> = (0..4)
+            .map(|tag| b.post_recv(Source::Rank(0), TagSel::Tag(tag), Context::User, SimTime(0)).0)
+            .collect();
+        assert_eq!(recvs, [u32::MAX - 1, u32::MAX, 0, 1]);
+        for tag in [3, 0, 2, 1] {
+            let (_, e) = a.post_send(1, 10 + tag as u64, tag, Context::User, SimTime(0));
+            deliver(&mut b, &e.pk(), SimTime(100 + tag as u64));
+        }
+        for (tag, req) in recvs.iter().enumerate() {
+            let status = b.status(*req).unwrap();
+            assert_eq!((status.tag, status.bytes), (tag as i32, 10 + tag as u64));
+            assert_eq!(b.done_at(*req), Some(SimTime(100 + tag as u64)));
+        }
     }
 
     #[test]
