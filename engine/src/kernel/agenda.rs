@@ -78,6 +78,13 @@ impl<M> Agenda<M> {
     /// The earliest pending event if its time is at or before `limit`, with its time.
     #[inline]
     pub(crate) fn pop_at_or_before(&mut self, limit: u64) -> Option<(u64, Due<M>)> {
+        // One queue alone (a model of direct deliveries, a stretch of timers only): no merging.
+        if self.timers.is_empty() {
+            return self.messages.pop_at_or_before(limit).map(|e| (e.time, Due::Message(e.payload)));
+        }
+        if self.messages.is_empty() {
+            return self.timers.pop_at_or_before(limit).map(|e| (e.time, Due::Timer(e.payload)));
+        }
         let message = self.messages.peek_key();
         let timer = self.timers.peek_key();
         let message_first = match (message, timer) {
