@@ -20,6 +20,10 @@
 //!
 //! Payloads live inside the queue entries rather than in a side table: a pop then reads only memory
 //! the heap already streams through, instead of a random access into a large slab per event.
+//!
+//! Two queues fed from one `seq` counter (the kernel keeps messages and timers apart, see
+//! `agenda.rs`) are merged with [`EventQueue::peek_key`], which finds the earliest event without
+//! moving the floor, so the queue not popped stays open to events earlier than its own next one.
 
 use std::collections::VecDeque;
 
