@@ -240,7 +240,10 @@ impl Mpi {
     fn new_req(&mut self, kind: ReqKind, bytes: u64) -> ReqKey {
         let key = self.next_req;
         self.next_req = self.next_req.wrapping_add(1);
-        self.in_flight_mut().reqs.insert(key, Req::new(kind, bytes));
+        let replaced = self.in_flight_mut().reqs.insert(key, Req::new(kind, bytes));
+        // Keys count on modulo 2^32: a key comes round again only after four billion more
+        // requests, and only a request never waited for could still hold it.
+        debug_assert!(replaced.is_none(), "request key {key} reused while its request is held");
         key
     }
 
