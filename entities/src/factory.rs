@@ -357,7 +357,7 @@ fn network_model(
     if kind != "hop" {
         return Err(at(e, format!("unknown network model `{kind}`; choose hop or datasheet")));
     }
-    let (source, switching) = match &e.stands_for {
+    let (source, switching) = match e.stands_for() {
         Some(type_name) => {
             let (inner, outer) = elaborate_type(inputs.registry, type_name)
                 .map_err(|err| at(e, format!("cannot analyse inner network: {err}")))?;

@@ -289,7 +289,7 @@ impl<'a> Builder<'a> {
         let id = self.model.entities.len() as EntityId;
         self.model.entities.push(FlatEntity {
             path,
-            stands_for: ty.compound.as_ref().map(|_| Arc::clone(&name)),
+            behavioural_compound: ty.compound.is_some(),
             type_name: name,
             behaviour,
             params,

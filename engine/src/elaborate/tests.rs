@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::elaborate::{elaborate, elaborate_type};
+use crate::elaborate::{FlatEntity, elaborate, elaborate_type};
 use crate::model::{AbstractionLevel, Instance, Link, ParamValue, PortRef, Project};
 use crate::time::SimTime;
 use crate::validate::tests::registry;
@@ -73,6 +73,12 @@ fn alike_instances_share_their_port_list_and_parameter_names_but_not_their_links
     assert_eq!((detached.link(0), p0.link(0)), (None, Some(l0)));
 }
 
+/// A million-entity model holds a million of these: growing it should be a decision.
+#[test]
+fn an_entity_stays_small() {
+    assert_eq!(std::mem::size_of::<FlatEntity>(), 152);
+}
+
 #[test]
 fn behavioural_compounds_stay_one_entity_with_outer_ports() {
     let m = elaborate(&two_procs_on(AbstractionLevel::Behavioural), &registry()).unwrap();
@@ -80,7 +86,8 @@ fn behavioural_compounds_stay_one_entity_with_outer_ports() {
     assert_eq!(paths, vec!["net", "p0", "p1"]);
     let net = m.entity(0);
     assert_eq!(&*net.behaviour, "model");
-    assert_eq!(net.stands_for.as_deref(), Some("Pair"));
+    assert_eq!(net.stands_for().map(|t| &**t), Some("Pair"));
+    assert_eq!(m.entity(1).stands_for(), None, "a processor stands for nothing");
     let names: Vec<&str> = net.ports.iter().map(|p| &*p.name).collect();
     assert_eq!(names, vec!["a", "b"]);
     assert!(m.groups.is_empty());
