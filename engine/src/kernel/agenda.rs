@@ -6,6 +6,11 @@
 //! in a packet network about half the pending events are timers (an interface waiting for its
 //! link, a router output staying busy until its last packet has left), so the split saves about
 //! a third of the pending events' memory.
+//!
+//! A queue gives the room of a burst of simultaneous events back at its next refill, so a burst of
+//! messages followed by a long stretch of timers alone keeps that room until messages come again.
+//! Giving it back as the burst's last event leaves costs a check on every pop (about 2 % of a
+//! PHOLD run's time, measured), where a burst is rare.
 
 use super::queue::{EventQueue, QueuedEvent};
 use crate::elaborate::{EntityId, PortIndex};

@@ -229,13 +229,7 @@ impl<P> EventQueue<P> {
             return None;
         }
         self.len -= 1;
-        let event = self.current.pop_front();
-        if self.current.is_empty() && self.current.capacity() > 4 * BLOCK {
-            // The last of a burst of simultaneous events has gone: give its room back now, not at
-            // this queue's next refill (the kernel's other queue may run alone for a long time).
-            self.current.shrink_to(BLOCK);
-        }
-        event
+        self.current.pop_front()
     }
 
     /// The earliest event if its time is at or before `limit` (one search for both questions).
@@ -361,8 +355,6 @@ mod tests {
         for seq in 1..400_000 {
             assert_eq!(q.pop().map(|e| (e.time, e.seq)), Some((5, seq)));
         }
-        // Given back as soon as the burst's last event has gone, before the queue moves on.
-        assert!(q.allocated_bytes() <= constant, "{} B kept once the burst is over", q.allocated_bytes());
         assert_eq!(q.pop().map(|e| (e.time, e.seq)), Some((10, 400_000)));
         // What stays: the pool's spare blocks (64 when little is in use), a block's room in the front
         // buffer, and the bucket lists; under a quarter of the burst's 400,000 entries.
