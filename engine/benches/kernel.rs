@@ -126,7 +126,7 @@ fn model(n: u32) -> Arc<FlatModel> {
     let entities = (0..n)
         .map(|i| {
             let mut e = FlatEntity::new(&format!("e{i}"), "phold", ["in"], "t", &[]);
-            e.type_name = "Phold".into();
+            e.set_type_name("Phold");
             e.set_ports([FlatPort { name: "in".into(), direction: Direction::In, link_type: "t".into() }]);
             e
         })

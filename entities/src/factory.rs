@@ -102,7 +102,7 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
     let mut processor_settings = None;
     for (i, e) in model.entities.iter().enumerate() {
         let id = i as EntityId;
-        match &*e.behaviour {
+        match &**e.behaviour() {
             PROCESSOR => {
                 let address = ranks.rank_of(id).ok_or_else(|| at(e, "processor has no rank"))?;
                 // A processor left out of the placement idles (and keeps its own rank).
@@ -174,7 +174,7 @@ fn downstream_credits(model: &FlatModel, end: Endpoint) -> Option<u32> {
         return None;
     }
     let peer = model.entity(link.other(end).entity);
-    if &*peer.behaviour != ROUTER {
+    if &**peer.behaviour() != ROUTER {
         return None;
     }
     peer.int("buffer_packets").filter(|b| *b > 0).map(|b| b as u32)
@@ -251,7 +251,7 @@ fn router_config(
         switching: switching_of(e)?,
         routing_delay: e.time("routing_delay").unwrap_or_default(),
         buffer_packets: (buffer > 0).then_some(buffer as u32),
-        downstream_credits: (0..e.ports.len())
+        downstream_credits: (0..e.ports().len())
             .map(|p| downstream_credits(model, Endpoint { entity: id, port: p as PortIndex }))
             .collect(),
         route: Box::new(route),
@@ -268,7 +268,7 @@ impl RouteDecision for Route {
 /// can carry traffic out to that rank's processor).
 fn rank_ports(model: &FlatModel, id: EntityId, e: &FlatEntity, ranks: &RankMap) -> Vec<Option<PortIndex>> {
     let mut rank_port = vec![None; ranks.len()];
-    for p in 0..e.ports.len() {
+    for p in 0..e.ports().len() {
         let end = Endpoint { entity: id, port: p as PortIndex };
         let Some(link) = e.link(p as PortIndex).map(|l| &model.links[l as usize]) else { continue };
         let outward = if link.ends[0] == end { link.forward } else { link.backward };
@@ -286,7 +286,7 @@ fn sheet_models(model: &FlatModel, base_dir: &Path) -> Result<BTreeMap<EntityId,
     let mut sheets = BTreeMap::new();
     let mut loaded: BTreeMap<String, Arc<datasheet::DataSheet>> = BTreeMap::new();
     for (i, e) in model.entities.iter().enumerate() {
-        if &*e.behaviour != NETWORK_MODEL || e.text("model") != Some("datasheet") {
+        if &**e.behaviour() != NETWORK_MODEL || e.text("model") != Some("datasheet") {
             continue;
         }
         let name = e.text("sheet").unwrap_or("cray_t3d");
@@ -361,11 +361,11 @@ fn network_model(
         Some(type_name) => {
             let (inner, outer) = elaborate_type(inputs.registry, type_name)
                 .map_err(|err| at(e, format!("cannot analyse inner network: {err}")))?;
-            let ports = e.ports.iter().map(|p| outer.get(&*p.name).copied()).collect();
+            let ports = e.ports().iter().map(|p| outer.get(&*p.name).copied()).collect();
             let switching = inner
                 .entities
                 .iter()
-                .find(|x| &*x.behaviour == ROUTER)
+                .find(|x| &**x.behaviour() == ROUTER)
                 .map_or(Ok(Switching::StoreAndForward), switching_of)?;
             (PathSource::Inner { model: Box::new(inner), ports }, switching)
         }

@@ -290,10 +290,10 @@ fn check(t: &Topology) {
     let behavioural = elaborate_checked(&project, &registry);
     assert_eq!(behavioural.entities.len() as u64, c.endpoints + 1);
     let fabric = behavioural.entity(behavioural.find(FABRIC).unwrap());
-    assert_eq!(&*fabric.behaviour, NETWORK_MODEL);
-    assert_eq!(fabric.ports.len() as u64, c.endpoint_links);
+    assert_eq!(&**fabric.behaviour(), NETWORK_MODEL);
+    assert_eq!(fabric.ports().len() as u64, c.endpoint_links);
     assert!(fabric.links().all(|l| l.is_some()));
-    assert!(behavioural.entities.iter().all(|e| &*e.behaviour != ROUTER));
+    assert!(behavioural.entities.iter().all(|e| &**e.behaviour() != ROUTER));
 }
 
 fn cases() -> ProptestConfig {

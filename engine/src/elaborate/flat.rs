@@ -120,35 +120,55 @@ impl From<BTreeMap<String, ParamValue>> for ParamSet {
     }
 }
 
+/// What every instance of one type with the same port arrays shares: its type's and behaviour's
+/// names, its ports and its visible states. Entities hold it behind one pointer, 8 bytes where
+/// four shared pointers of their own took 64: a million routers keep one kind.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntityKind {
+    /// Type name.
+    pub type_name: Arc<str>,
+    /// Behaviour name to instantiate.
+    pub behaviour: Arc<str>,
+    /// Ports in type order, with array sizes applied.
+    pub ports: Arc<[FlatPort]>,
+    /// Visible states (shared with the statistics too).
+    pub states: Arc<[Arc<str>]>,
+    /// A compound type simulated at its behavioural level: its model stands for the type's inner
+    /// network (see [`FlatEntity::stands_for`]).
+    pub behavioural_compound: bool,
+}
+
 /// One simulated entity.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlatEntity {
     /// Full instance path (`fabric/level1/switch3`).
     pub path: String,
-    /// Type name (shared by every instance of the type).
-    pub type_name: Arc<str>,
-    /// Behaviour name to instantiate (shared like the type name).
-    pub behaviour: Arc<str>,
+    /// Type, behaviour, ports and states, shared with alike instances (see [`FlatEntity::kind`]).
+    kind: Arc<EntityKind>,
     /// Every parameter of the type, overrides applied over defaults.
     pub params: ParamSet,
-    /// Ports in type order (shared by alike instances: a million routers keep one list). Replace
-    /// them with [`FlatEntity::set_ports`], which gives the new ports their (empty) links.
-    pub ports: Arc<[FlatPort]>,
-    /// Per port, in the same order: the attached link, or [`NO_LINK`]. Four bytes a port instead
+    /// Per port, in port order: the attached link, or [`NO_LINK`]. Four bytes a port instead
     /// of a copy of the port list with an `Option` in each entry.
     pub(super) links: Box<[u32]>,
-    /// Visible states (shared by every instance of the type, and by its statistics).
-    pub states: Arc<[Arc<str>]>,
     /// Enclosing detailed compound, if any.
     pub group: Option<u32>,
     /// The network (routing scope) this entity sits in.
     pub scope: u32,
-    /// A compound simulated at its behavioural level: its model stands for the inner network of
-    /// its type (see [`FlatEntity::stands_for`]).
-    pub behavioural_compound: bool,
 }
 
 impl FlatEntity {
+    /// An entity of `kind` at `path`, every port unlinked (elaboration).
+    pub(super) fn of_kind(
+        path: String,
+        kind: Arc<EntityKind>,
+        params: ParamSet,
+        group: Option<u32>,
+        scope: u32,
+    ) -> Self {
+        let links = unlinked(kind.ports.len());
+        FlatEntity { path, kind, params, links, group, scope }
+    }
+
     /// An entity built by hand (benchmarks, tests, tools that skip the document model): named after
     /// its path, with unlinked in-out ports of one link type, no parameters and the given states.
     pub fn new(
@@ -166,25 +186,51 @@ impl FlatEntity {
                 link_type: link_type.into(),
             })
             .collect();
-        FlatEntity {
-            path: path.to_string(),
+        let kind = EntityKind {
             type_name: path.into(),
             behaviour: behaviour.into(),
-            params: ParamSet::default(),
-            links: unlinked(ports.len()),
             ports,
             states: states.iter().map(|s| Arc::from(*s)).collect(),
-            group: None,
-            scope: 0,
             behavioural_compound: false,
-        }
+        };
+        FlatEntity::of_kind(path.to_string(), Arc::new(kind), ParamSet::default(), None, 0)
+    }
+
+    /// The type, behaviour, ports and states this entity shares with alike instances.
+    pub fn kind(&self) -> &Arc<EntityKind> {
+        &self.kind
+    }
+
+    /// Type name (shared by every instance of the type).
+    pub fn type_name(&self) -> &Arc<str> {
+        &self.kind.type_name
+    }
+
+    /// Behaviour name to instantiate (shared like the type name).
+    pub fn behaviour(&self) -> &Arc<str> {
+        &self.kind.behaviour
+    }
+
+    /// Ports in type order (shared by alike instances: a million routers keep one list).
+    pub fn ports(&self) -> &Arc<[FlatPort]> {
+        &self.kind.ports
+    }
+
+    /// Visible states (shared by every instance of the type, and by its statistics).
+    pub fn states(&self) -> &Arc<[Arc<str>]> {
+        &self.kind.states
     }
 
     /// For a compound simulated at its behavioural level: the compound type (its own), so its
-    /// model can analyse the inner network it stands for. A flag and the type name, where a
-    /// second copy of the name took 16 bytes in every entity.
+    /// model can analyse the inner network it stands for.
     pub fn stands_for(&self) -> Option<&Arc<str>> {
-        self.behavioural_compound.then_some(&self.type_name)
+        self.kind.behavioural_compound.then_some(&self.kind.type_name)
+    }
+
+    /// Rename the type (tools and tests that build entities by hand). The entity gets a kind of
+    /// its own if it shared one.
+    pub fn set_type_name(&mut self, name: &str) {
+        Arc::make_mut(&mut self.kind).type_name = name.into();
     }
 
     /// The link attached to `port`, if the port is connected (and exists).
@@ -208,13 +254,14 @@ impl FlatEntity {
     /// Replace the port list (tools and tests that build entities by hand): every port starts
     /// unlinked.
     pub fn set_ports(&mut self, ports: impl Into<Arc<[FlatPort]>>) {
-        self.ports = ports.into();
-        self.links = unlinked(self.ports.len());
+        let kind = Arc::make_mut(&mut self.kind);
+        kind.ports = ports.into();
+        self.links = unlinked(kind.ports.len());
     }
 
     /// Index of the port called `name`.
     pub fn port_index(&self, name: &str) -> Option<PortIndex> {
-        self.ports.iter().position(|p| &*p.name == name).map(|i| i as PortIndex)
+        self.kind.ports.iter().position(|p| &*p.name == name).map(|i| i as PortIndex)
     }
     /// Integer parameter.
     pub fn int(&self, name: &str) -> Option<i64> {
@@ -319,7 +366,7 @@ impl FlatModel {
     /// `entity.port` as text.
     pub fn describe(&self, end: Endpoint) -> String {
         let e = self.entity(end.entity);
-        let port = e.ports.get(usize::from(end.port)).map_or("?", |p| &*p.name);
+        let port = e.ports().get(usize::from(end.port)).map_or("?", |p| &*p.name);
         format!("{}.{}", e.path, port)
     }
 
@@ -347,10 +394,10 @@ impl FlatModel {
                 .enumerate()
                 .map(|(i, e)| EntityInfo {
                     path: e.path.clone(),
-                    type_name: e.type_name.to_string(),
-                    states: e.states.iter().map(ToString::to_string).collect(),
+                    type_name: e.type_name().to_string(),
+                    states: e.states().iter().map(ToString::to_string).collect(),
                     params: params.get(i).cloned().unwrap_or_default(),
-                    ports: e.ports.iter().map(|p| p.name.to_string()).collect(),
+                    ports: e.ports().iter().map(|p| p.name.to_string()).collect(),
                     group: e.group,
                 })
                 .collect(),

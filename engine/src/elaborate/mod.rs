@@ -6,7 +6,8 @@ mod flat;
 mod tests;
 
 pub use flat::{
-    Endpoint, EntityId, FlatEntity, FlatGroup, FlatLink, FlatModel, FlatPort, ParamSet, PortIndex, Scope,
+    Endpoint, EntityId, EntityKind, FlatEntity, FlatGroup, FlatLink, FlatModel, FlatPort, ParamSet,
+    PortIndex, Scope,
 };
 
 use std::collections::BTreeMap;
@@ -90,8 +91,8 @@ struct Builder<'a> {
     model: FlatModel,
     /// Per type: its parameter defaults and state names, shared by all its instances.
     shared: BTreeMap<&'a str, SharedByType>,
-    /// Per type and array sizes: the ports of its instances, unlinked, with shared names.
-    ports: PortLists<'a, Arc<[FlatPort]>>,
+    /// Per type and array sizes: the kind its instances share (their ports, with shared names).
+    kinds: PortLists<'a, Arc<EntityKind>>,
     /// Compound levels entered (bounded: [`elaborate_type`] runs without validation).
     depth: usize,
 }
@@ -131,7 +132,7 @@ impl<'a> Builder<'a> {
             registry,
             model: FlatModel { project: name.to_string(), ..FlatModel::default() },
             shared: BTreeMap::new(),
-            ports: PortLists::default(),
+            kinds: PortLists::default(),
             depth: 0,
         }
     }
@@ -171,8 +172,8 @@ impl<'a> Builder<'a> {
                 })
             };
             let (a, b) = (resolve(&link.a)?, resolve(&link.b)?);
-            let da = self.model.entities[a.entity as usize].ports[usize::from(a.port)].direction;
-            let db = self.model.entities[b.entity as usize].ports[usize::from(b.port)].direction;
+            let da = self.model.entities[a.entity as usize].ports()[usize::from(a.port)].direction;
+            let db = self.model.entities[b.entity as usize].ports()[usize::from(b.port)].direction;
             let id = self.model.links.len() as u32;
             self.model.links.push(FlatLink {
                 ends: [a, b],
@@ -185,7 +186,7 @@ impl<'a> Builder<'a> {
                 let entity = &mut self.model.entities[end.entity as usize];
                 if entity.link(end.port).is_some() {
                     return Err(ElabError::At {
-                        path: join_path(prefix, &entity.ports[usize::from(end.port)].name),
+                        path: join_path(prefix, &entity.ports()[usize::from(end.port)].name),
                         message: "port connected twice after resolving compounds".into(),
                     });
                 }
@@ -246,19 +247,6 @@ impl<'a> Builder<'a> {
                 message: format!("more simulated entities than the limit of {MAX_ENTITIES}"),
             });
         }
-        let ports = match self.ports.get(ty, &inst.params, |ports| {
-            ports
-                .into_iter()
-                .map(|p| FlatPort {
-                    name: p.name.into(),
-                    direction: p.direction,
-                    link_type: p.link_type.into(),
-                })
-                .collect()
-        }) {
-            Ok(ports) => ports,
-            Err(e) => return Err(ElabError::At { path, message: e.to_string() }),
-        };
         let SharedByType { defaults, param_names, states, name, behaviour } =
             if let Some(shared) = self.shared.get(ty.name.as_str()) {
                 shared.clone()
@@ -275,6 +263,28 @@ impl<'a> Builder<'a> {
                 self.shared.insert(ty.name.as_str(), shared.clone());
                 shared
             };
+        let Some(behaviour) = behaviour else {
+            return Err(ElabError::At { path, message: format!("type `{}` has no behaviour", ty.name) });
+        };
+        let kind = match self.kinds.get(ty, &inst.params, |ports| {
+            Arc::new(EntityKind {
+                type_name: name,
+                behaviour,
+                ports: ports
+                    .into_iter()
+                    .map(|p| FlatPort {
+                        name: p.name.into(),
+                        direction: p.direction,
+                        link_type: p.link_type.into(),
+                    })
+                    .collect(),
+                states,
+                behavioural_compound: ty.compound.is_some(),
+            })
+        }) {
+            Ok(kind) => kind,
+            Err(e) => return Err(ElabError::At { path, message: e.to_string() }),
+        };
         let mut params = ParamSet::new(defaults);
         for (def, name) in ty.params.iter().zip(param_names.iter()) {
             if let Some(v) = inst.params.get(&def.name) {
@@ -282,23 +292,8 @@ impl<'a> Builder<'a> {
             }
         }
         params.shrink_to_fit();
-        let behaviour = behaviour.ok_or_else(|| ElabError::At {
-            path: path.clone(),
-            message: format!("type `{}` has no behaviour", ty.name),
-        })?;
         let id = self.model.entities.len() as EntityId;
-        self.model.entities.push(FlatEntity {
-            path,
-            behavioural_compound: ty.compound.is_some(),
-            type_name: name,
-            behaviour,
-            params,
-            links: flat::unlinked(ports.len()),
-            ports,
-            states,
-            group,
-            scope,
-        });
+        self.model.entities.push(FlatEntity::of_kind(path, kind, params, group, scope));
         Ok(id)
     }
 }

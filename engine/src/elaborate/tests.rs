@@ -46,18 +46,24 @@ fn detailed_compounds_are_flattened_and_links_resolved_through_exports() {
     assert_eq!(m.scopes.len(), 2, "top level and the compound's inner network");
     // Parameters are resolved: the switch got its default radix and three ports.
     assert_eq!(m.entity(0).int("radix"), Some(3));
-    assert_eq!(m.entity(0).ports.len(), 3);
+    assert_eq!(m.entity(0).ports().len(), 3);
 }
 
 #[test]
-fn alike_instances_share_their_port_list_and_parameter_names_but_not_their_links() {
+fn alike_instances_share_their_kind_and_parameter_names_but_not_their_links() {
     let mut project = two_procs_on(AbstractionLevel::Detailed);
     for (name, rank) in [("p0", 0), ("p1", 1)] {
         project.network.instances.get_mut(name).unwrap().params.insert("rank".into(), ParamValue::Int(rank));
     }
     let m = elaborate(&project, &registry()).unwrap();
     let (p0, p1) = (m.entity(m.find("p0").unwrap()), m.entity(m.find("p1").unwrap()));
-    assert!(Arc::ptr_eq(&p0.ports, &p1.ports), "one port list for both processors");
+    assert!(
+        Arc::ptr_eq(p0.kind(), p1.kind()),
+        "one kind (type, behaviour, ports, states) for both processors"
+    );
+    let switch = m.entity(m.find("net/s0").unwrap());
+    assert!(!Arc::ptr_eq(p0.kind(), switch.kind()), "another type has another kind");
+    assert_eq!((&**switch.type_name(), &**p0.type_name()), ("Sw", "Proc"));
     let (n0, n1) = (p0.params.override_name("rank").unwrap(), p1.params.override_name("rank").unwrap());
     assert!(Arc::ptr_eq(n0, n1), "one name for both overrides");
     assert_eq!((p0.int("rank"), p1.int("rank")), (Some(0), Some(1)));
@@ -76,7 +82,7 @@ fn alike_instances_share_their_port_list_and_parameter_names_but_not_their_links
 /// A million-entity model holds a million of these: growing it should be a decision.
 #[test]
 fn an_entity_stays_small() {
-    assert_eq!(std::mem::size_of::<FlatEntity>(), 152);
+    assert_eq!(std::mem::size_of::<FlatEntity>(), 96);
 }
 
 #[test]
@@ -85,10 +91,10 @@ fn behavioural_compounds_stay_one_entity_with_outer_ports() {
     let paths: Vec<&str> = m.entities.iter().map(|e| e.path.as_str()).collect();
     assert_eq!(paths, vec!["net", "p0", "p1"]);
     let net = m.entity(0);
-    assert_eq!(&*net.behaviour, "model");
+    assert_eq!(&**net.behaviour(), "model");
     assert_eq!(net.stands_for().map(|t| &**t), Some("Pair"));
     assert_eq!(m.entity(1).stands_for(), None, "a processor stands for nothing");
-    let names: Vec<&str> = net.ports.iter().map(|p| &*p.name).collect();
+    let names: Vec<&str> = net.ports().iter().map(|p| &*p.name).collect();
     assert_eq!(names, vec!["a", "b"]);
     assert!(m.groups.is_empty());
 }

@@ -54,7 +54,7 @@ impl<M: Message> Ctx<'_, M> {
 
     /// Number of ports of this entity.
     pub fn port_count(&self) -> usize {
-        self.core.model.entities[self.me as usize].ports.len()
+        self.core.model.entities[self.me as usize].ports().len()
     }
 
     /// True if `port` has a link.

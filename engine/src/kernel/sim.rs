@@ -260,7 +260,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
         let mut total = 0u32;
         for e in &model.entities {
             port_base.push(total);
-            total += e.ports.len() as u32;
+            total += e.ports().len() as u32;
         }
         port_base.push(total);
         let unbound = PortBinding {
@@ -319,7 +319,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
         // Delivery modes first, so no init can send before a receiver has declared its mode.
         for i in 0..sim.store.len() {
             let b = sim.store.get(i as EntityId);
-            let ports = sim.core.model.entities[i].ports.len();
+            let ports = sim.core.model.entities[i].ports().len();
             for port in 0..ports as PortIndex {
                 if b.head_delivery(port)
                     && let Some(binding) = sim.core.binding_mut(i as EntityId, port)
@@ -456,7 +456,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                     .core
                     .stats
                     .current_state(i as EntityId)
-                    .and_then(|s| e.states.get(usize::from(s)).map(ToString::to_string))
+                    .and_then(|s| e.states().get(usize::from(s)).map(ToString::to_string))
                     .unwrap_or_else(|| "-".into());
                 BlockedEntity {
                     path: e.path.clone(),

@@ -74,7 +74,7 @@ impl StatsCollector {
         let mut total = 0u32;
         for e in &model.entities {
             state_base.push(total);
-            total += e.states.len() as u32;
+            total += e.states().len() as u32;
         }
         state_base.push(total);
         let ports = port_base.last().copied().unwrap_or(0) as usize;
@@ -202,7 +202,7 @@ impl StatsCollector {
         for (i, e) in model.entities.iter().enumerate() {
             let base = self.state_base[i] as usize;
             let state_time_ps: VecMap<Arc<str>, u64> = e
-                .states
+                .states()
                 .iter()
                 .enumerate()
                 .map(|(s, name)| {
@@ -216,13 +216,13 @@ impl StatsCollector {
             let idle: u64 =
                 state_time_ps.iter().filter(|(k, _)| matches!(&***k, "IDLE" | "DONE")).map(|(_, v)| *v).sum();
             let tracked: u64 = state_time_ps.values().sum();
-            let busy_fraction = if end == 0 || e.states.is_empty() {
+            let busy_fraction = if end == 0 || e.states().is_empty() {
                 0.0
             } else {
                 (tracked.saturating_sub(idle)) as f64 / end as f64
             };
             let mut ports = Vec::new();
-            for (p, port) in e.ports.iter().enumerate() {
+            for (p, port) in e.ports().iter().enumerate() {
                 let g = self.port_base[i] as usize + p;
                 let received = self.received[g];
                 let sent = leaving(g).and_then(|d| link_dirs.get(d)).copied().unwrap_or_default();
@@ -262,7 +262,7 @@ impl StatsCollector {
             entities.push((
                 e.path.clone(),
                 EntityStats {
-                    type_name: Arc::clone(&e.type_name),
+                    type_name: Arc::clone(e.type_name()),
                     state_time_ps,
                     busy_fraction,
                     ports,

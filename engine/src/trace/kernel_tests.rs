@@ -66,7 +66,7 @@ impl Behaviour<Bytes> for Node {
 fn model() -> FlatModel {
     let entity = |name: &str| {
         let mut e = FlatEntity::new(&format!("net/{name}"), "node", ["io"], "bytes", &["IDLE", "BUSY"]);
-        e.type_name = "Node".into();
+        e.set_type_name("Node");
         e.set_link(0, Some(0));
         e
     };

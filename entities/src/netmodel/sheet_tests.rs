@@ -402,7 +402,7 @@ fn split_star(n: usize, latency: SimTime) -> FlatModel {
     let fabric_id = n as u32;
     for i in 0..n {
         let mut p = entity(&format!("p{i}"), PROCESSOR, &["tx", "rx"], &PROCESSOR_STATES);
-        let mut ports = p.ports.to_vec();
+        let mut ports = p.ports().to_vec();
         ports[0].direction = Direction::Out;
         ports[1].direction = Direction::In;
         p.set_ports(ports);

@@ -118,7 +118,7 @@ pub fn build_routes(model: &FlatModel, ranks: &RankMap) -> Result<Vec<Option<Rou
     let mut routes: Vec<Option<Route>> = vec![None; model.entities.len()];
     let mut table_routers: Vec<EntityId> = Vec::new();
     for (i, e) in model.entities.iter().enumerate() {
-        if &*e.behaviour != ROUTER {
+        if &**e.behaviour() != ROUTER {
             continue;
         }
         let id = i as EntityId;

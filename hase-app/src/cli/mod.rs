@@ -118,7 +118,7 @@ fn validate(path: &Path) -> anyhow::Result<ExitCode> {
             let processors = model
                 .entities
                 .iter()
-                .filter(|e| &*e.behaviour == hase_entities::catalogue::PROCESSOR)
+                .filter(|e| &**e.behaviour() == hase_entities::catalogue::PROCESSOR)
                 .count();
             writeln!(
                 std::io::stdout().lock(),

@@ -124,7 +124,7 @@ impl Metric {
                 let known_link = links.iter().any(|k| k == target || k.starts_with(&format!("{target} -> ")));
                 let group = Group::parse(target);
                 let is_group = target.contains('*') || target.starts_with("type:");
-                let group_hits = model.entities.iter().any(|e| group.contains(&e.path, &e.type_name));
+                let group_hits = model.entities.iter().any(|e| group.contains(&e.path, e.type_name()));
                 if known_entity || known_link || (is_group && group_hits) {
                     Ok(())
                 } else {
@@ -137,7 +137,7 @@ impl Metric {
             }
             Metric::StateTime { state, group } => {
                 let members: Vec<_> =
-                    model.entities.iter().filter(|e| group.contains(&e.path, &e.type_name)).collect();
+                    model.entities.iter().filter(|e| group.contains(&e.path, e.type_name())).collect();
                 if members.is_empty() {
                     return Err(format!(
                         "`state_ps:{state}@…`: the group matches no entity; entities are {}",
@@ -145,7 +145,7 @@ impl Metric {
                     ));
                 }
                 let mut states: Vec<&str> =
-                    members.iter().flat_map(|e| e.states.iter().map(|s| &**s)).collect();
+                    members.iter().flat_map(|e| e.states().iter().map(|s| &**s)).collect();
                 states.sort_unstable();
                 states.dedup();
                 if states.contains(&state.as_str()) {

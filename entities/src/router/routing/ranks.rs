@@ -107,7 +107,7 @@ pub fn assign_ranks(model: &FlatModel) -> Result<RankMap, RankError> {
     let mut explicit: Vec<(u32, EntityId)> = Vec::new();
     let mut automatic: Vec<EntityId> = Vec::new();
     for (i, e) in model.entities.iter().enumerate() {
-        if &*e.behaviour != PROCESSOR {
+        if &**e.behaviour() != PROCESSOR {
             continue;
         }
         let id = i as EntityId;
@@ -162,7 +162,7 @@ mod tests {
 
     fn entity(path: &str, behaviour: &str, rank: Option<ParamValue>) -> FlatEntity {
         let mut e = FlatEntity::new(path, behaviour, Vec::<String>::new(), "t", &[]);
-        e.type_name = "T".into();
+        e.set_type_name("T");
         e.params = rank.map(|r| ("rank".to_string(), r)).into_iter().collect();
         e
     }

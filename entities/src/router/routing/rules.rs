@@ -228,12 +228,12 @@ impl Algo {
                 (Algo::Dragonfly(DragonflyRouter { shape: *shape, at }), shape.ports() as usize)
             }
         };
-        if e.ports.len() < need {
+        if e.ports().len() < need {
             return Err(RoutingError::TooFewPorts {
                 path: e.path.clone(),
                 rule: algo.name(),
                 need,
-                have: e.ports.len(),
+                have: e.ports().len(),
             });
         }
         Ok(algo)

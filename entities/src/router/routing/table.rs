@@ -18,7 +18,7 @@ pub(super) const NO_PORT: PortIndex = PortIndex::MAX;
 
 /// True if packets may pass through this entity.
 fn transit(model: &FlatModel, id: EntityId) -> bool {
-    let b = &*model.entity(id).behaviour;
+    let b = &**model.entity(id).behaviour();
     b == ROUTER || b == NETWORK_MODEL
 }
 
@@ -49,7 +49,7 @@ pub(super) fn shortest_path_tables(
         queue.push_back(target);
         while let Some(y) = queue.pop_front() {
             let next = dist[y as usize] + 1;
-            for p in 0..model.entity(y).ports.len() {
+            for p in 0..model.entity(y).ports().len() {
                 let here = Endpoint { entity: y, port: p as PortIndex };
                 let Some(x) = model.peer(here) else { continue };
                 let xi = x.entity as usize;
@@ -65,7 +65,7 @@ pub(super) fn shortest_path_tables(
             if d == u32::MAX || d == 0 {
                 continue;
             }
-            let ports = model.entity(router).ports.len();
+            let ports = model.entity(router).ports().len();
             let best = (0..ports as PortIndex).find(|&p| {
                 sends_to(model, Endpoint { entity: router, port: p })
                     .is_some_and(|y| dist[y.entity as usize] == d - 1)

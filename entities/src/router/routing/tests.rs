@@ -11,7 +11,7 @@ use crate::catalogue::builtin_registry;
 
 fn router(path: &str, params: &[(&str, ParamValue)], ports: usize) -> FlatEntity {
     let mut e = FlatEntity::new(path, ROUTER, (0..ports).map(|i| format!("p{i}")), "packet", &[]);
-    e.type_name = "Router".into();
+    e.set_type_name("Router");
     e.params = params.iter().map(|(k, v)| ((*k).to_string(), v.clone())).collect();
     e
 }
