@@ -11,25 +11,23 @@ use crate::message::{Packet, PacketKind};
 
 /// The packets of one message still to be sent: packet `template.index..template.count` of
 /// `template`'s message. A rank holds one per message waiting to leave (four at once in a halo
-/// exchange), so it is packed into 64 bytes: the next packet's index is the template's.
+/// exchange), so it is packed into 56 bytes: the next packet's index is the template's, and the
+/// largest packet size sits in the template's size field, which each packet cut sets anew.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PacketRun {
     /// The next packet of the message but for its size (its `count` and `msg_bytes` describe the
-    /// whole message).
+    /// whole message). Its `bytes` is the largest packet on the wire.
     template: Packet,
     /// Bytes of the whole message on the wire (payload and header), cut into the packets.
     wire_bytes: u64,
-    /// Largest packet on the wire.
-    max_packet: u32,
 }
 
 impl PacketRun {
     /// One packet sent as it is (control packets, whole messages of sheet mode).
     pub fn single(packet: Packet) -> Self {
         PacketRun {
-            template: Packet { count: 1, index: 0, ..packet },
+            template: Packet { count: 1, index: 0, bytes: u32::MAX, ..packet },
             wire_bytes: u64::from(packet.bytes),
-            max_packet: u32::MAX,
         }
     }
 
@@ -47,8 +45,9 @@ impl PacketRun {
                  the limit is {MAX_PACKETS_PER_MESSAGE} per message (raise max_packet)"
             ));
         }
-        let template = Packet { count: count as u32, index: 0, msg_bytes: bytes, ..template };
-        Ok(PacketRun { template, wire_bytes, max_packet: max_packet as u32 })
+        let template =
+            Packet { count: count as u32, index: 0, msg_bytes: bytes, bytes: max_packet as u32, ..template };
+        Ok(PacketRun { template, wire_bytes })
     }
 
     /// What kind of packets the run makes.
@@ -71,7 +70,7 @@ impl Iterator for PacketRun {
             return None;
         }
         self.template.index += 1;
-        let max_packet = u64::from(self.max_packet);
+        let max_packet = u64::from(self.template.bytes);
         let sent = u64::from(index) * max_packet;
         let bytes = (self.wire_bytes - sent).min(max_packet) as u32;
         Some(Packet { bytes, index, ..self.template })
@@ -140,8 +139,8 @@ mod tests {
     }
 
     #[test]
-    fn a_run_is_sixty_four_bytes() {
-        assert_eq!(std::mem::size_of::<PacketRun>(), 64);
+    fn a_run_is_fifty_six_bytes() {
+        assert_eq!(std::mem::size_of::<PacketRun>(), 56);
     }
 
     #[test]
