@@ -74,6 +74,15 @@ pub struct RouterConfig {
     pub route: Box<dyn RouteDecision>,
 }
 
+/// What a router counts per port: packets in the port's input buffer, and whether the port's
+/// output waits for credits. One 8-byte entry a port, in one vector, where two vectors took two
+/// heap blocks and 48 bytes of headers per router.
+#[derive(Clone, Copy, Debug, Default)]
+struct PortCounters {
+    occupancy: u32,
+    credit_stalled: bool,
+}
+
 /// A router or switch.
 pub struct RouterBehaviour {
     switching: Switching,
@@ -83,8 +92,8 @@ pub struct RouterBehaviour {
     outputs: Vec<OutputPort>,
     /// The buffer an emptied output left, for the next output that queues.
     spare: SpareBuffer,
-    occupancy: Vec<u32>,
-    credit_stalled: Vec<bool>,
+    /// Per port: its input buffer's occupancy and whether its output waits for credits.
+    ports: Vec<PortCounters>,
     forwarded: u64,
     unroutable: u64,
     /// Packets in all output queues (the `queued` live value).
@@ -107,8 +116,7 @@ impl RouterBehaviour {
                 .map(|(i, c)| OutputPort::new(i as PortIndex, *c))
                 .collect(),
             spare: SpareBuffer::default(),
-            occupancy: vec![0; n],
-            credit_stalled: vec![false; n],
+            ports: vec![PortCounters::default(); n],
             forwarded: 0,
             unroutable: 0,
             queued: 0,
@@ -123,8 +131,8 @@ impl RouterBehaviour {
     }
 
     /// Free an input buffer slot and, if upstream counts credits, give one back.
-    fn release(occupancy: &mut [u32], finite: bool, ctx: &mut Ctx<'_, NetMsg>, port: PortIndex) {
-        let slot = &mut occupancy[usize::from(port)];
+    fn release(ports: &mut [PortCounters], finite: bool, ctx: &mut Ctx<'_, NetMsg>, port: PortIndex) {
+        let slot = &mut ports[usize::from(port)].occupancy;
         *slot = slot.saturating_sub(1);
         ctx.record_queue(port, *slot as usize);
         if finite {
@@ -143,7 +151,7 @@ impl RouterBehaviour {
 
     fn pump(&mut self, ctx: &mut Ctx<'_, NetMsg>, out: PortIndex) {
         let finite = self.buffer_packets.is_some();
-        let occupancy = &mut self.occupancy;
+        let ports = &mut self.ports;
         let forwarded = &mut self.forwarded;
         let output = &mut self.outputs[usize::from(out)];
         // The arbiter looks at this output's queue to decide whether its head may leave.
@@ -152,7 +160,7 @@ impl RouterBehaviour {
         let stall = output.pump(ctx, u64::from(out), Some(&mut self.spare), |ctx, item: &Outgoing, _info| {
             *forwarded += 1;
             if let Some(from) = item.from_port {
-                Self::release(occupancy, finite, ctx, from);
+                Self::release(ports, finite, ctx, from);
             }
         });
         let left = before - output.len();
@@ -166,12 +174,12 @@ impl RouterBehaviour {
             let free = ctx.port_free_at(out);
             output.arm(ctx, free, u64::from(out));
         }
-        self.credit_stalled[usize::from(out)] = stall == Stall::Credit;
+        self.ports[usize::from(out)].credit_stalled = stall == Stall::Credit;
         self.update_state(ctx);
     }
 
     fn update_state(&self, ctx: &mut Ctx<'_, NetMsg>) {
-        let state = if self.credit_stalled.iter().any(|s| *s) {
+        let state = if self.ports.iter().any(|p| p.credit_stalled) {
             BLOCKED
         } else if self.outputs.iter().any(|o| !o.is_empty() || ctx.port_free_at(o.port) > ctx.now()) {
             BUSY
@@ -198,7 +206,7 @@ impl Behaviour<NetMsg> for RouterBehaviour {
     fn on_message(&mut self, ctx: &mut Ctx<'_, NetMsg>, port: PortIndex, msg: NetMsg) {
         match msg {
             NetMsg::Packet(mut packet) => {
-                let slot = &mut self.occupancy[usize::from(port)];
+                let slot = &mut self.ports[usize::from(port)].occupancy;
                 *slot += 1;
                 ctx.record_queue(port, *slot as usize);
                 packet.hops = packet.hops.saturating_add(1);
@@ -211,7 +219,7 @@ impl Behaviour<NetMsg> for RouterBehaviour {
                     ctx.comment(|| {
                         format!("no route to rank {} (from rank {}): packet dropped", packet.dst, packet.src)
                     });
-                    Self::release(&mut self.occupancy, self.buffer_packets.is_some(), ctx, port);
+                    Self::release(&mut self.ports, self.buffer_packets.is_some(), ctx, port);
                     return;
                 };
                 let mut earliest = ctx.now() + self.routing_delay;
@@ -258,7 +266,7 @@ impl Behaviour<NetMsg> for RouterBehaviour {
             .iter()
             .filter(|o| !o.is_empty())
             .map(|o| {
-                let why = if self.credit_stalled[usize::from(o.port)] {
+                let why = if self.ports[usize::from(o.port)].credit_stalled {
                     "no credit from downstream"
                 } else {
                     "link"
