@@ -54,14 +54,26 @@ pub(super) fn unlinked(ports: usize) -> Box<[u32]> {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ParamSet {
     defaults: Arc<BTreeMap<String, ParamValue>>,
-    /// Sorted by name, one entry per name.
-    overrides: Vec<(Arc<str>, ParamValue)>,
+    /// Sorted by name, one entry per name. A boxed slice, exactly as long as its entries and 8
+    /// bytes smaller than a vector: an instance's overrides are set once, at elaboration.
+    overrides: Box<[(Arc<str>, ParamValue)]>,
 }
 
 impl ParamSet {
     /// Shared defaults with no overrides.
     pub fn new(defaults: Arc<BTreeMap<String, ParamValue>>) -> Self {
-        ParamSet { defaults, overrides: Vec::new() }
+        ParamSet { defaults, overrides: Box::default() }
+    }
+    /// Shared defaults under these overrides, in any order; of two for one name, the later
+    /// counts.
+    pub fn with_overrides(
+        defaults: Arc<BTreeMap<String, ParamValue>>,
+        mut overrides: Vec<(Arc<str>, ParamValue)>,
+    ) -> Self {
+        overrides.reverse();
+        overrides.sort_by(|(a, _), (b, _)| a.cmp(b));
+        overrides.dedup_by(|(later, _), (earlier, _)| later == earlier);
+        ParamSet { defaults, overrides: overrides.into_boxed_slice() }
     }
     fn find(&self, name: &str) -> Result<usize, usize> {
         self.overrides.binary_search_by(|(k, _)| (**k).cmp(name))
@@ -81,17 +93,17 @@ impl ParamSet {
     pub fn insert_named(&mut self, name: Arc<str>, value: ParamValue) {
         match self.find(&name) {
             Ok(i) => self.overrides[i].1 = value,
-            Err(i) => self.overrides.insert(i, (name, value)),
+            Err(i) => {
+                let mut overrides = std::mem::take(&mut self.overrides).into_vec();
+                overrides.insert(i, (name, value));
+                self.overrides = overrides.into_boxed_slice();
+            }
         }
     }
     /// The shared name an override is kept under (tests check that alike instances share it).
     #[cfg(test)]
     pub(crate) fn override_name(&self, name: &str) -> Option<&Arc<str>> {
         self.find(name).ok().map(|i| &self.overrides[i].0)
-    }
-    /// Drop spare room left by [`ParamSet::insert`] (elaboration calls it once per entity).
-    pub fn shrink_to_fit(&mut self) {
-        self.overrides.shrink_to_fit();
     }
     /// Every value, overrides applied, in name order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &ParamValue)> {

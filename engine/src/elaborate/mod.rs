@@ -285,13 +285,13 @@ impl<'a> Builder<'a> {
             Ok(kind) => kind,
             Err(e) => return Err(ElabError::At { path, message: e.to_string() }),
         };
-        let mut params = ParamSet::new(defaults);
-        for (def, name) in ty.params.iter().zip(param_names.iter()) {
-            if let Some(v) = inst.params.get(&def.name) {
-                params.insert_named(Arc::clone(name), v.clone());
-            }
-        }
-        params.shrink_to_fit();
+        let overrides = ty
+            .params
+            .iter()
+            .zip(param_names.iter())
+            .filter_map(|(def, name)| inst.params.get(&def.name).map(|v| (Arc::clone(name), v.clone())))
+            .collect();
+        let params = ParamSet::with_overrides(defaults, overrides);
         let id = self.model.entities.len() as EntityId;
         self.model.entities.push(FlatEntity::of_kind(path, kind, params, group, scope));
         Ok(id)

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::elaborate::{FlatEntity, elaborate, elaborate_type};
+use crate::elaborate::{FlatEntity, ParamSet, elaborate, elaborate_type};
 use crate::model::{AbstractionLevel, Instance, Link, ParamValue, PortRef, Project};
 use crate::time::SimTime;
 use crate::validate::tests::registry;
@@ -82,7 +82,7 @@ fn alike_instances_share_their_kind_and_parameter_names_but_not_their_links() {
 /// A million-entity model holds a million of these: growing it should be a decision.
 #[test]
 fn an_entity_stays_small() {
-    assert_eq!(std::mem::size_of::<FlatEntity>(), 96);
+    assert_eq!(std::mem::size_of::<FlatEntity>(), 88);
 }
 
 #[test]
@@ -113,4 +113,23 @@ fn invalid_projects_do_not_elaborate() {
     p.network.links.pop();
     let err = elaborate(&p, &registry()).unwrap_err();
     assert!(err.to_string().contains("p1.net: port is not connected"), "{err}");
+}
+
+#[test]
+fn overrides_given_in_any_order_are_kept_sorted_and_the_later_of_two_counts() {
+    let defaults =
+        Arc::new([("a".to_string(), ParamValue::Int(1)), ("z".to_string(), ParamValue::Int(26))].into());
+    let overrides = vec![
+        (Arc::from("z"), ParamValue::Int(0)),
+        (Arc::from("m"), ParamValue::Int(13)),
+        (Arc::from("z"), ParamValue::Int(-26)),
+    ];
+    let mut params = ParamSet::with_overrides(defaults, overrides);
+    let all: Vec<(&str, i64)> = params.iter().map(|(k, v)| (k, v.as_int().unwrap())).collect();
+    assert_eq!(all, [("a", 1), ("m", 13), ("z", -26)]);
+    params.insert("b", ParamValue::Int(2));
+    params.insert("m", ParamValue::Int(31));
+    let all: Vec<(&str, i64)> = params.iter().map(|(k, v)| (k, v.as_int().unwrap())).collect();
+    assert_eq!(all, [("a", 1), ("b", 2), ("m", 31), ("z", -26)]);
+    assert_eq!(params.get("b"), Some(&ParamValue::Int(2)), "found by binary search after inserting");
 }
