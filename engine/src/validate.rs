@@ -74,6 +74,9 @@ pub enum Problem {
     /// The network is still a generator recipe (`Project::network_from_recipe`): it must be
     /// expanded (`hase_templates::expand`) before it can be checked or elaborated.
     NotExpanded,
+    /// A project type is stored under one name and calls itself another (a hand-edited file):
+    /// instances would find it by the one and elaboration share it by the other.
+    TypeNamedOtherwise(String),
 }
 
 /// One problem at one place.
@@ -122,6 +125,9 @@ impl fmt::Display for ValidationError {
             }
             Problem::TooDeep => {
                 write!(f, "{p}: compound types nest deeper than the limit of {MAX_NESTING_DEPTH} levels")
+            }
+            Problem::TypeNamedOtherwise(name) => {
+                write!(f, "{p}: the type stored under this name is named `{name}`; the two must agree")
             }
             Problem::NotExpanded => {
                 write!(f, "{p}: the network is a generator recipe that has not been expanded")
@@ -195,6 +201,11 @@ pub fn validate_project(project: &Project, registry: &TypeRegistry) -> Result<()
     if project.network_from_recipe {
         v.push(project.name.clone(), Problem::NotExpanded);
         return Err(ValidationErrors(v.errors));
+    }
+    for (key, ty) in &project.types {
+        if *key != ty.name {
+            v.push(format!("types/{key}"), Problem::TypeNamedOtherwise(ty.name.clone()));
+        }
     }
     v.network(&project.network, "");
     if v.errors.is_empty() {

@@ -268,3 +268,24 @@ fn deep_or_huge_hierarchies_are_refused_before_elaboration() {
     let got = validate_project(&p, &TypeRegistry::new(chain)).unwrap_err().0;
     assert!(got.iter().any(|e| e.problem == Problem::TooDeep), "{got:?}");
 }
+
+#[test]
+fn a_project_type_stored_under_another_name_is_refused_with_both_names() {
+    let mut p = project(
+        &[("p0", Instance::of("Proc")), ("p1", Instance::of("Proc")), ("net", Instance::of("Fab"))],
+        &[("p0", "net", "net", "a"), ("p1", "net", "net", "b")],
+    );
+    // A hand-edited file: the compound is found as `Fab` but calls itself `Proc`, like a leaf.
+    p.types.insert("Fab".into(), pair_type("Proc", true));
+    let reg = TypeRegistry::for_project(&registry(), &p);
+    let errors = validate_project(&p, &reg).unwrap_err().0;
+    let named: Vec<String> = errors
+        .iter()
+        .filter(|e| matches!(e.problem, Problem::TypeNamedOtherwise(_)))
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(named, ["types/Fab: the type stored under this name is named `Proc`; the two must agree"]);
+    p.types.insert("Fab".into(), pair_type("Fab", true));
+    let reg = TypeRegistry::for_project(&registry(), &p);
+    assert_eq!(validate_project(&p, &reg), Ok(()));
+}
