@@ -213,22 +213,22 @@ impl FlatEntity {
         &self.kind
     }
 
-    /// Type name (shared by every instance of the type).
+    /// Type name (from the entity's kind, which elaborated instances of a type share).
     pub fn type_name(&self) -> &Arc<str> {
         &self.kind.type_name
     }
 
-    /// Behaviour name to instantiate (shared like the type name).
+    /// Behaviour name to instantiate (from the kind).
     pub fn behaviour(&self) -> &Arc<str> {
         &self.kind.behaviour
     }
 
-    /// Ports in type order (shared by alike instances: a million routers keep one list).
+    /// Ports in type order (from the kind: a million elaborated routers keep one list).
     pub fn ports(&self) -> &Arc<[FlatPort]> {
         &self.kind.ports
     }
 
-    /// Visible states (shared by every instance of the type, and by its statistics).
+    /// Visible states (from the kind; the statistics share them too).
     pub fn states(&self) -> &Arc<[Arc<str>]> {
         &self.kind.states
     }
