@@ -74,22 +74,19 @@ pub fn elaborate_type(
     Ok((b.model, outer))
 }
 
-/// What every instance of a type shares: parameter defaults and names, state names, the type's
-/// name and its behaviour's.
+/// What every instance of a type shares whatever its port arrays: parameter defaults and names.
+/// (The rest, which the instances with the same arrays share, is their [`EntityKind`].)
 #[derive(Clone)]
 struct SharedByType {
     defaults: Arc<BTreeMap<String, ParamValue>>,
     /// The type's parameter names in declaration order, for the instances' overrides.
     param_names: Arc<[Arc<str>]>,
-    states: Arc<[Arc<str>]>,
-    name: Arc<str>,
-    behaviour: Option<Arc<str>>,
 }
 
 struct Builder<'a> {
     registry: &'a TypeRegistry,
     model: FlatModel,
-    /// Per type: its parameter defaults and state names, shared by all its instances.
+    /// Per type: its parameter defaults and names, shared by all its instances.
     shared: BTreeMap<&'a str, SharedByType>,
     /// Per type and array sizes: the kind its instances share (their ports, with shared names).
     kinds: PortLists<'a, Arc<EntityKind>>,
@@ -247,29 +244,25 @@ impl<'a> Builder<'a> {
                 message: format!("more simulated entities than the limit of {MAX_ENTITIES}"),
             });
         }
-        let SharedByType { defaults, param_names, states, name, behaviour } =
-            if let Some(shared) = self.shared.get(ty.name.as_str()) {
-                shared.clone()
-            } else {
-                let defaults: BTreeMap<String, ParamValue> =
-                    ty.params.iter().filter_map(|d| d.default.clone().map(|v| (d.name.clone(), v))).collect();
-                let shared = SharedByType {
-                    defaults: Arc::new(defaults),
-                    param_names: ty.params.iter().map(|d| Arc::from(d.name.as_str())).collect(),
-                    states: ty.states.iter().map(|s| Arc::from(s.as_str())).collect(),
-                    name: ty.name.as_str().into(),
-                    behaviour: ty.behaviour.as_deref().map(Arc::from),
-                };
-                self.shared.insert(ty.name.as_str(), shared.clone());
-                shared
-            };
-        let Some(behaviour) = behaviour else {
+        let Some(behaviour) = ty.behaviour.as_deref() else {
             return Err(ElabError::At { path, message: format!("type `{}` has no behaviour", ty.name) });
+        };
+        let SharedByType { defaults, param_names } = if let Some(shared) = self.shared.get(ty.name.as_str()) {
+            shared.clone()
+        } else {
+            let defaults: BTreeMap<String, ParamValue> =
+                ty.params.iter().filter_map(|d| d.default.clone().map(|v| (d.name.clone(), v))).collect();
+            let shared = SharedByType {
+                defaults: Arc::new(defaults),
+                param_names: ty.params.iter().map(|d| Arc::from(d.name.as_str())).collect(),
+            };
+            self.shared.insert(ty.name.as_str(), shared.clone());
+            shared
         };
         let kind = match self.kinds.get(ty, &inst.params, |ports| {
             Arc::new(EntityKind {
-                type_name: name,
-                behaviour,
+                type_name: ty.name.as_str().into(),
+                behaviour: behaviour.into(),
                 ports: ports
                     .into_iter()
                     .map(|p| FlatPort {
@@ -278,7 +271,7 @@ impl<'a> Builder<'a> {
                         link_type: p.link_type.into(),
                     })
                     .collect(),
-                states,
+                states: ty.states.iter().map(|s| Arc::from(s.as_str())).collect(),
                 behavioural_compound: ty.compound.is_some(),
             })
         }) {
