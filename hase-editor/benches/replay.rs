@@ -9,6 +9,13 @@
 //! - `replay_build`: building the replay model alone from a trace already in memory (what loading
 //!   a trace file does after reading it).
 //!
+//! A second group does the same for a large network: a 128×128 torus (32,768 entities) running
+//! one periodic halo exchange, 1.8 M events and 0.9 M records at level 2, kept as its generator
+//! recipe as `hase new --template torus2d` writes it. There the replay's size per entity counts
+//! as much as per record (checkpoints copy the state of every entity), so it prints the peak the
+//! editor's run adds per entity and per record, and times the CLI's traced run against the
+//! editor's run to replay.
+//!
 //! Before measuring it prints, for one editor run done first in the process, the peak resident
 //! memory it added per record (`VmHWM` after a reset, minus `VmRSS` before) and what stayed with
 //! the replay ready (`VmRSS` after, minus before), and for comparison
@@ -25,16 +32,41 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use hase_editor::replay::Replay;
 use hase_editor::run::task::{RunRequest, execute};
 use hase_editor::run::{RunProgress, RunSettings, Slot};
-use hase_engine::model::Project;
+use hase_engine::model::{ParamValue, Project, Workload};
+use hase_engine::time::SimTime;
 use hase_engine::trace::Record;
 use hase_library::overrides::apply_set;
 use hase_library::runner::{RunOptions, TraceTarget, run_project};
+use hase_templates::{ProjectForm, TemplateSpec, Topology};
 
 const ITERATIONS: u32 = 100;
 
 fn project() -> Project {
     let mut project = hase_library::examples::fat_tree_allreduce().unwrap().project;
     apply_set(&mut project, &format!("workload.iterations={ITERATIONS}")).unwrap();
+    project.settings.trace_level = 2;
+    project
+}
+
+/// A 128×128 torus running one periodic halo exchange (4 KiB faces, 1 KiB packets), kept as
+/// its recipe.
+fn torus_halo() -> Project {
+    let mut spec = TemplateSpec::new(Topology::Torus2D { x: 128, y: 128 });
+    spec.switch_params.insert("switching".into(), ParamValue::Text("store_and_forward".into()));
+    spec.endpoint_params.insert("max_packet".into(), ParamValue::Int(1024));
+    let mut project = Project::new("torus halo");
+    project.generator = Some(spec.recipe(&ProjectForm::Flat));
+    project.network_from_recipe = true;
+    project.workload = Workload::Program {
+        name: "halo2d".into(),
+        params: [
+            ("periodic".to_string(), ParamValue::Bool(true)),
+            ("iterations".to_string(), ParamValue::Int(1)),
+            ("face_bytes".to_string(), ParamValue::Int(4096)),
+            ("compute_time".to_string(), ParamValue::Time(SimTime::from_us(1))),
+        ]
+        .into(),
+    };
     project.settings.trace_level = 2;
     project
 }
@@ -115,5 +147,47 @@ fn replay(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, replay);
+/// The large network: what the editor's run adds at its peak, per entity and per record, then
+/// the CLI's traced run against the editor's run to replay.
+fn replay_large(c: &mut Criterion) {
+    let project = torus_halo();
+    hase_library::process_memory::reset_peak();
+    let (rss_before, _) = hase_library::process_memory::resident_and_peak_bytes();
+    let request = RunRequest {
+        project: project.clone(),
+        file: None,
+        settings: settings(&project),
+        slot: Slot::Main,
+        id: 1,
+    };
+    let run = execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap();
+    let (rss_after, peak) = hase_library::process_memory::resident_and_peak_bytes();
+    let entities = run.replay.header.entities.len() as u64;
+    let checkpoints = run.replay.log.checkpoint_count();
+    drop(run);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("run.htb");
+    let in_memory = RunOptions { level: Some(2), trace: TraceTarget::Memory, ..RunOptions::default() };
+    let records = run_project(&project, &in_memory, |_| {}).unwrap().trace.unwrap().records.len() as u64;
+    let options = RunOptions { level: Some(2), trace: TraceTarget::File(file), ..RunOptions::default() };
+    let added = |bytes: u64| bytes.saturating_sub(rss_before);
+    eprintln!(
+        "torus 128x128 halo, editor run to replay: {entities} entities, {records} records, {checkpoints} checkpoints; \
+         peak +{} MiB = {} B/entity = {} B/record; with the replay ready +{} MiB",
+        added(peak) >> 20,
+        added(peak) / entities.max(1),
+        added(peak) / records.max(1),
+        added(rss_after) >> 20,
+    );
+    let mut group = c.benchmark_group("replay_torus_halo_128x128");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(records));
+    group.bench_function("cli_traced_run", |b| {
+        b.iter(|| run_project(&project, &options, |_| {}).unwrap().stats.events);
+    });
+    group.bench_function("editor_run_to_replay", |b| b.iter(|| editor_run(&project)));
+    group.finish();
+}
+
+criterion_group!(benches, replay, replay_large);
 criterion_main!(benches);

@@ -2,18 +2,36 @@
 //! updates, array reads) as one time-sorted event list, beside the message flights (whose
 //! departures and arrivals are the log's other two streams, read from [`Flights`] rather than
 //! stored again), the replay state they build up, and checkpoints of that state every
-//! [`CHECKPOINT_EVERY`] steps of the three streams so that seeking to any time restores the nearest
-//! checkpoint and applies at most about that many steps.
+//! [`CHECKPOINT_EVERY`] steps of the three streams, or more (see [`checkpoint_gap`]), so that seeking
+//! to any time restores the nearest checkpoint and applies at most one gap of steps.
+//!
+//! A checkpoint is a copy of the whole state, so its size grows with the entities. With a fixed
+//! gap a large network paid twice: more steps, and more bytes per copy (a 256×256 torus's halo,
+//! 6.8 M steps over 131,072 entities, took 17 GB of checkpoints). The gap therefore grows with
+//! the state it copies, so that checkpoints cost a few bytes per step whatever the size, and a seek
+//! costs about as much as restoring the copy it starts from.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::num::NonZeroU32;
+use std::sync::Arc;
 
 use hase_engine::time::SimTime;
 use hase_engine::trace::{TraceHeader, TraceValue};
 
 use super::flights::Flights;
 
-/// Steps (events, departures and arrivals) between checkpoints.
+/// Steps (events, departures and arrivals) between checkpoints of a small state.
 pub const CHECKPOINT_EVERY: usize = 4096;
+
+/// Steps from a checkpoint of `snap` to the next: [`CHECKPOINT_EVERY`], or twice the cells the
+/// state holds (entity states, parameter values, array elements and messages on the wire) when
+/// that is more. Copying a state costs about one step per cell, so the steps a seek replays after
+/// restoring a checkpoint cost at most about twice the restoring, and the copies kept come to
+/// about half a cell per step: a few bytes per step, however many entities there are.
+pub fn checkpoint_gap(snap: &Snapshot) -> usize {
+    let cells = snap.states.len() + snap.params.len() + snap.arrays.len() + snap.in_flight.len();
+    CHECKPOINT_EVERY.max(2 * cells)
+}
 
 /// HASE trace level of message departures and arrivals.
 pub const MESSAGE_LEVEL: u8 = 2;
@@ -205,15 +223,60 @@ pub struct Snapshot {
     pub states: Vec<Option<u16>>,
     /// Time each entity entered its current state (ps).
     pub state_since: Vec<u64>,
-    /// Current value (index into the value table) of each entity's traced parameters.
-    pub params: Vec<Vec<Option<u32>>>,
+    /// Current value of every entity's traced parameters, entity after entity (entity `e`'s from
+    /// `param_base[e]`): its index in the value table plus one, `None` before its first update.
+    /// One flat vector, so that copying a checkpoint is one allocation, not one per entity.
+    params: Vec<Option<NonZeroU32>>,
+    /// Where each entity's parameters start in `params`, and where the last one's end; shared by
+    /// every copy of the state.
+    param_base: Arc<[u32]>,
     /// Array elements written or read so far: (entity, param, index) → cell.
     pub arrays: BTreeMap<(u32, u16, u32), ArrayCell>,
-    /// Messages on the wire, as sorted flight indices.
-    pub in_flight: Vec<u32>,
+    /// Messages on the wire, by flight index. A set, not a sorted vector: a large network has
+    /// hundreds of thousands on the wire at once, and taking each arrival out of a vector moved
+    /// all those behind it (half the time of building a 128×128 torus's replay).
+    pub in_flight: BTreeSet<u32>,
 }
 
 impl Snapshot {
+    /// The state before any event, for entities with `param_counts[e]` traced parameters each.
+    pub(crate) fn initial(param_counts: impl ExactSizeIterator<Item = usize>) -> Snapshot {
+        let entities = param_counts.len();
+        let mut base = Vec::with_capacity(entities + 1);
+        let mut total = 0u32;
+        for count in param_counts {
+            base.push(total);
+            total = total.saturating_add(u32::try_from(count).unwrap_or(u32::MAX));
+        }
+        base.push(total);
+        Snapshot {
+            applied: 0,
+            departed: 0,
+            arrived: 0,
+            states: vec![None; entities],
+            state_since: vec![0; entities],
+            params: vec![None; total as usize],
+            param_base: base.into(),
+            arrays: BTreeMap::new(),
+            in_flight: BTreeSet::new(),
+        }
+    }
+
+    /// Where parameter `param` of `entity` is kept in `params`, if the entity has it.
+    fn param_slot(&self, entity: u32, param: usize) -> Option<usize> {
+        let e = entity as usize;
+        let (&start, &end) = (self.param_base.get(e)?, self.param_base.get(e + 1)?);
+        let slot = start as usize + param;
+        (slot < end as usize).then_some(slot)
+    }
+
+    /// The value (index into [`EventLog::values`]) parameter `param` of `entity` has, if it has
+    /// been updated.
+    pub fn param(&self, entity: u32, param: usize) -> Option<u32> {
+        let value = self.params[self.param_slot(entity, param)?]?;
+        Some(value.get() - 1)
+    }
+
     fn apply(&mut self, event: &Event, updates: &[Update]) {
         match event.change(updates) {
             Change::State { entity, state } => {
@@ -224,10 +287,10 @@ impl Snapshot {
                 }
             }
             Change::Param { entity, param, value } => {
-                if let Some(slot) =
-                    self.params.get_mut(entity as usize).and_then(|p| p.get_mut(usize::from(param)))
-                {
-                    *slot = Some(value);
+                if let Some(slot) = self.param_slot(entity, usize::from(param)) {
+                    // A value table of 2^32 values would not fit in memory: `value + 1` does not
+                    // overflow in practice, and if it did the value would show as not yet set.
+                    self.params[slot] = value.checked_add(1).and_then(NonZeroU32::new);
                 }
             }
             Change::Array { entity, param, index, value } => {
@@ -251,8 +314,7 @@ impl Snapshot {
         self.applied += 1;
     }
 
-    /// Depart every flight up to number `to` (departure order): each is numbered above all
-    /// that departed before it, so it goes at the end of the sorted list.
+    /// Depart every flight up to number `to` (departure order).
     fn depart_until(&mut self, to: usize) {
         self.in_flight.extend(self.departed as u32..to as u32);
         self.departed = self.departed.max(to);
@@ -261,10 +323,8 @@ impl Snapshot {
     /// Take every flight that arrives up to the `to`-th arrival off the wire.
     fn arrive_until(&mut self, to: usize, flights: &Flights) {
         for k in self.arrived..to {
-            if let Some(flight) = flights.arrival(k)
-                && let Ok(at) = self.in_flight.binary_search(&flight)
-            {
-                self.in_flight.remove(at);
+            if let Some(flight) = flights.arrival(k) {
+                self.in_flight.remove(&flight);
             }
         }
         self.arrived = self.arrived.max(to);
@@ -306,9 +366,12 @@ pub struct EventLog {
     pub updates: Vec<Update>,
     /// The messages: their departures and arrivals are the log's other two streams.
     pub flights: Flights,
-    /// The state at every [`CHECKPOINT_EVERY`]-th step of the three streams merged in time order
-    /// (at equal times: events, then departures, then arrivals).
+    /// The state every [`checkpoint_gap`] steps of the three streams merged in time order (at
+    /// equal times: events, then departures, then arrivals).
     checkpoints: Vec<Snapshot>,
+    /// The largest number of steps between two checkpoints: a seek that far forward or less
+    /// goes on from where it is instead of restoring one.
+    widest_gap: usize,
     initial: Snapshot,
 }
 
@@ -323,30 +386,32 @@ impl EventLog {
         events.shrink_to_fit();
         values.shrink_to_fit();
         updates.shrink_to_fit();
-        let entities = &header.entities;
-        let initial = Snapshot {
-            applied: 0,
-            departed: 0,
-            arrived: 0,
-            states: vec![None; entities.len()],
-            state_since: vec![0; entities.len()],
-            params: entities.iter().map(|e| vec![None; e.params.len()]).collect(),
-            arrays: BTreeMap::new(),
-            in_flight: Vec::new(),
+        let initial = Snapshot::initial(header.entities.iter().map(|e| e.params.len()));
+        let mut log = EventLog {
+            events,
+            values,
+            updates,
+            flights,
+            checkpoints: Vec::new(),
+            widest_gap: CHECKPOINT_EVERY,
+            initial: initial.clone(),
         };
-        let mut log =
-            EventLog { events, values, updates, flights, checkpoints: Vec::new(), initial: initial.clone() };
-        log.checkpoints = log.walk_checkpoints(initial);
+        (log.checkpoints, log.widest_gap) = log.walk_checkpoints(initial);
         log
     }
 
     /// Merge the three streams in time order from `snap` (the initial state), keeping a copy of
-    /// the state every [`CHECKPOINT_EVERY`] steps.
-    fn walk_checkpoints(&self, mut snap: Snapshot) -> Vec<Snapshot> {
+    /// the state every [`checkpoint_gap`] steps; returns the copies and the widest gap.
+    fn walk_checkpoints(&self, mut snap: Snapshot) -> (Vec<Snapshot>, usize) {
         let mut checkpoints = Vec::new();
+        let mut widest_gap = CHECKPOINT_EVERY;
+        let mut next_checkpoint = 0;
         let total = self.events.len() + 2 * self.flights.len();
         for step in 0..total {
-            if step % CHECKPOINT_EVERY == 0 {
+            if step == next_checkpoint {
+                let gap = checkpoint_gap(&snap);
+                widest_gap = widest_gap.max(gap);
+                next_checkpoint = step + gap;
                 checkpoints.push(snap.clone());
             }
             let event = self.events.get(snap.applied).map(|e| e.time);
@@ -363,7 +428,12 @@ impl EventLog {
                 None => break,
             }
         }
-        checkpoints
+        (checkpoints, widest_gap)
+    }
+
+    /// How many checkpoints the log keeps.
+    pub fn checkpoint_count(&self) -> usize {
+        self.checkpoints.len()
     }
 
     /// The whole change `event` (one of this log's) stands for.
@@ -396,8 +466,10 @@ impl EventLog {
     pub fn seek(&self, snap: &mut Snapshot, t: SimTime) {
         let target = self.cursors_at(t);
         let here = Cursors::of(snap);
-        let fresh = snap.states.len() != self.initial.states.len();
-        let forward_ok = here.not_after(target) && here.steps_to(target) <= CHECKPOINT_EVERY;
+        // A state of another log (or none yet) is replaced by one of this log's: they all share
+        // the log's parameter layout.
+        let fresh = !Arc::ptr_eq(&snap.param_base, &self.initial.param_base);
+        let forward_ok = here.not_after(target) && here.steps_to(target) <= self.widest_gap;
         if fresh || !forward_ok {
             // Checkpoints only move forward in every stream: the last one not after the target.
             let k = self.checkpoints.partition_point(|c| Cursors::of(c).not_after(target));
@@ -553,6 +625,44 @@ mod tests {
     }
 
     #[test]
+    fn checkpoints_of_a_large_network_stay_within_a_cell_per_step() {
+        // 20,000 entities, each changing state 8 times and its parameter twice: 200,000 steps.
+        // With one checkpoint every 4,096 steps, the 49 copies of 40,000 cells would be ten
+        // cells per step; the gap grows with the state instead.
+        let entities = 20_000u32;
+        let mut records = Vec::new();
+        for round in 0..10u64 {
+            for e in 0..entities {
+                let time = SimTime(round * 1_000_000 + u64::from(e));
+                records.push(if round % 5 == 4 {
+                    Record::Param { time, entity: e, param: 0, value: TraceValue::Int(round as i64) }
+                } else {
+                    Record::State { time, entity: e, state: (round % 3) as u16 }
+                });
+            }
+        }
+        let steps = records.len();
+        let trace = Trace { header: header(entities as usize), records };
+        let log = log_of(&trace);
+        let cells_per_copy = 2 * entities as usize;
+        let kept = log.checkpoint_count() * cells_per_copy;
+        assert!(
+            kept <= steps,
+            "{} checkpoints of {cells_per_copy} cells for {steps} steps",
+            log.checkpoint_count()
+        );
+        assert!(log.checkpoint_count() >= 2, "a seek back still restores a checkpoint, not the start");
+        // Seeking anywhere, forward and back, still gives the state worked out from the start.
+        let mut cursor = Snapshot::default();
+        for t in [9_000_000 + 19_999, 4_000_123, 4_000_124, 7_500_000, 0, 1_000_000 + 5, 20_000_000] {
+            log.seek(&mut cursor, SimTime(t));
+            assert_eq!(cursor, log.replay_from_start(SimTime(t)), "at {t}");
+        }
+        assert_eq!(cursor.param(7, 0).map(|v| &log.values[v as usize]), Some(&TraceValue::Int(9)));
+        assert_eq!(cursor.param(7, 1), None, "entity 7 has one parameter");
+    }
+
+    #[test]
     fn seeking_through_many_messages_back_and_forth() {
         // Messages only, overlapping, some zero-length, across several checkpoint blocks.
         let n = 3 * CHECKPOINT_EVERY as u64;
@@ -652,8 +762,8 @@ mod tests {
         let log = log_of(&trace);
         let at = |t| log.replay_from_start(SimTime(t)).in_flight;
         assert!(at(14).is_empty());
-        assert_eq!(at(15), vec![0]);
-        assert_eq!(at(39), vec![0]);
+        assert_eq!(at(15), BTreeSet::from([0]));
+        assert_eq!(at(39), BTreeSet::from([0]));
         assert!(at(40).is_empty());
         assert_eq!(log.next_event_after(SimTime(0), 2), Some(SimTime(15)));
         assert_eq!(log.next_event_after(SimTime(15), 2), Some(SimTime(40)));

@@ -257,9 +257,10 @@ fn link_rows(header: &TraceHeader, flights: &[Flight]) -> LinkRows {
         link_of_port.insert(l.a, i as u32);
         link_of_port.insert(l.b, i as u32);
     }
+    let ports = PortTable::new(header, &link_of_port);
     // The way (link × 2 + direction) each flight runs along, if it runs along one.
     let way_of = |f: &Flight| {
-        let l = *link_of_port.get(&f.from_end())?;
+        let l = ports.link_at(f.from_end())?;
         let info = header.links.get(l as usize)?;
         let (way, other) = if info.a == f.from_end() { (0, info.b) } else { (1, info.a) };
         (other == f.to_end()).then_some(l as usize * 2 + way)
@@ -287,6 +288,49 @@ fn link_rows(header: &TraceHeader, flights: &[Flight]) -> LinkRows {
         .map(|_| LinkTraffic { ways: [ways.next().unwrap_or_default(), ways.next().unwrap_or_default()] })
         .collect();
     (links, link_of_port, unlinked)
+}
+
+/// The header link at each (entity, port), in one vector indexed by entity and port: looked up
+/// twice for every flight, where a tree of a large network's ports cost a dozen cache misses each.
+struct PortTable {
+    /// Where each entity's ports start in `link`, and where the last one's end.
+    base: Vec<usize>,
+    /// The link at each port, if any.
+    link: Vec<Option<u32>>,
+}
+
+impl PortTable {
+    fn new(header: &TraceHeader, link_of_port: &BTreeMap<(u32, u16), u32>) -> Self {
+        // As many slots as an entity has ports, or more if a link names a port beyond them (a
+        // trace whose links do not match its entities).
+        let mut width: Vec<usize> = header.entities.iter().map(|e| e.ports.len()).collect();
+        for &(entity, port) in link_of_port.keys() {
+            if let Some(w) = width.get_mut(entity as usize) {
+                *w = (*w).max(usize::from(port) + 1);
+            }
+        }
+        let mut base = Vec::with_capacity(width.len() + 1);
+        let mut total = 0;
+        for w in &width {
+            base.push(total);
+            total += w;
+        }
+        base.push(total);
+        let mut link = vec![None; total];
+        for (&(entity, port), &l) in link_of_port {
+            if let Some(&start) = base.get(entity as usize) {
+                link[start + usize::from(port)] = Some(l);
+            }
+        }
+        PortTable { base, link }
+    }
+
+    fn link_at(&self, (entity, port): (u32, u16)) -> Option<u32> {
+        let e = entity as usize;
+        let (&start, &end) = (self.base.get(e)?, self.base.get(e + 1)?);
+        let slot = start + usize::from(port);
+        if slot < end { self.link[slot] } else { None }
+    }
 }
 
 #[cfg(test)]
@@ -375,6 +419,39 @@ mod tests {
         assert_eq!((0..2).map(|i| replay.flight_label(i)).collect::<Vec<_>>(), vec!["m5", "m20"]);
         assert_eq!(replay.flight_label(2), "");
         assert_eq!(replay.links[0].len(), 2);
+    }
+
+    #[test]
+    fn links_on_ports_beyond_an_entitys_list_still_carry_their_messages() {
+        // Entity "a" lists one port but its link is on port 3 (a hand-made trace); a message
+        // between two entities the header does not have runs along no link.
+        let header = TraceHeader {
+            entities: vec![entity("a", None), entity("b", None)],
+            links: vec![hase_engine::trace::LinkInfo { a: (0, 3), b: (1, 0) }],
+            ..TraceHeader::default()
+        };
+        let send = |t, from, from_port, to, to_port| Record::Send {
+            time: SimTime(t),
+            depart: SimTime(t),
+            from,
+            from_port,
+            to,
+            to_port,
+            arrive: SimTime(t + 5),
+            bytes: 1,
+            label: "m".into(),
+        };
+        let records =
+            vec![send(0, 0, 3, 1, 0), send(10, 1, 0, 0, 3), send(20, 0, 0, 1, 0), send(30, 7, 0, 8, 0)];
+        let replay = Replay::build(&Trace { header, records });
+        let [forward, backward] = &replay.links[0].ways;
+        assert_eq!(
+            (forward.departed_in(0, 100), backward.departed_in(0, 100)),
+            (1, 1),
+            "one message each way"
+        );
+        assert_eq!(replay.link_of_port.get(&(0, 3)), Some(&0));
+        assert_eq!(replay.unlinked.sent.len(), 2, "port 0 of `a` and the unknown entities have no link");
     }
 
     #[test]

@@ -18,6 +18,15 @@ use super::events::{Change, EventList, EventLog};
 use super::flights::{Flight, Flights};
 use super::{OpenRows, Replay, close_param, group_rows, link_rows};
 
+/// The number of each distinct label. A large network sends a million distinct labels (every
+/// packet's names its ranks), each looked up at every hop; a hash probe costs one string compare
+/// where a tree walk cost twenty, each over the same long prefix.
+#[allow(
+    clippy::disallowed_types,
+    reason = "a lookup table that is never iterated: labels are numbered in the order first sent"
+)]
+type LabelNumbers = std::collections::HashMap<Arc<str>, u32>;
+
 /// A replay model under construction.
 #[derive(Debug, Default)]
 pub struct ReplayRecorder {
@@ -33,7 +42,7 @@ pub struct ReplayRecorder {
     flights: Vec<Flight>,
     /// Distinct labels in the order first sent, and the number of each.
     labels: Vec<Arc<str>>,
-    label_numbers: BTreeMap<Arc<str>, u32>,
+    label_numbers: LabelNumbers,
     /// Animator events (all but messages) in record order.
     events: EventList,
     /// Per (entity, parameter), the value shown since when.

@@ -385,7 +385,7 @@ fn draw_values(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, visible: R
                 continue;
             }
             let Some(p) = info.params.iter().position(|n| n == param) else { continue };
-            let value = o.snap.params.get(*e as usize).and_then(|v| v.get(p)).copied().flatten();
+            let value = o.snap.param(*e, p);
             let cells: Vec<(u32, ArrayCell)> = o
                 .snap
                 .arrays
