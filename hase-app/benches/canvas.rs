@@ -3,6 +3,9 @@
 //! 5,120 links). Measures rebuilding the scene after an edit, and whole egui frames of the canvas
 //! (layout, culling, shapes, text, tessellation) with everything in view and zoomed in about the
 //! median entity.
+//!
+//! A third network is large: a 128×128 torus (32,768 entities, 49,152 links), where everything
+//! in view puts thousands of entities a few points across (the canvas draws them as one image).
 
 use std::hint::black_box;
 
@@ -66,7 +69,11 @@ fn bench_network(c: &mut Criterion, label: &str, project: Project) {
     let mut canvas = Canvas::default();
     // First frame fits everything in view (LOD: plain squares, no ports or labels).
     frame(&ctx, &mut canvas, &mut editor, &mut icons, &palette);
-    eprintln!("{label} all in view: {} entities drawn", canvas.drawn_nodes);
+    eprintln!(
+        "{label} all in view: {} entities drawn{}",
+        canvas.drawn_nodes,
+        if canvas.drawn_far { " as one image" } else { "" }
+    );
     c.bench_function(&format!("{label}/frame_all_in_view"), |b| {
         b.iter(|| frame(&ctx, &mut canvas, &mut editor, &mut icons, &palette));
     });
@@ -91,6 +98,7 @@ fn bench_network(c: &mut Criterion, label: &str, project: Project) {
 fn bench(c: &mut Criterion) {
     bench_network(c, "mesh_32x32", generated(Topology::Mesh2D { x: 32, y: 32 }));
     bench_network(c, "fat_tree_4ary_5tree", generated(Topology::FatTree { arity: 4, levels: 5 }));
+    bench_network(c, "torus_128x128", generated(Topology::Torus2D { x: 128, y: 128 }));
 }
 
 criterion_group! {

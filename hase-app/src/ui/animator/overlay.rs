@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 
 use egui::epaint::{PathShape, PathStroke};
 use egui::{
-    Align2, Color32, CornerRadius, FontId, Painter, Pos2, Rect, Stroke, StrokeKind, TextureId, Vec2, pos2,
-    vec2,
+    Align2, Color32, CornerRadius, FontId, Painter, Pos2, Rect, Shape, Stroke, StrokeKind, TextureId, Vec2,
+    pos2, vec2,
 };
 use hase_engine::model::ParamDisplay;
 use hase_engine::time::SimTime;
@@ -142,6 +142,92 @@ fn screen_points(f: &Frame<'_>, link: usize, out: &mut Vec<Pos2>) {
     }
 }
 
+/// The load of canvas link `trace_links` stands for over the load window: the highest of its
+/// trace links' (0 idle, 1 saturated).
+pub fn link_load(o: &ReplayFrame<'_>, trace_links: &[u32]) -> f32 {
+    trace_links
+        .iter()
+        .filter_map(|&t| o.replay.links.get(t as usize))
+        .map(|traffic| traffic.load(o.window.0, o.window.1))
+        .fold(0.0f64, f64::max) as f32
+}
+
+/// What a canvas node shows of the run at the frame's time.
+pub struct NodeState<'a> {
+    /// Its colour: its state's, or between idle and busy by the share of its entities busy.
+    pub colour: Color32,
+    /// True if it (or any of its entities) is doing something.
+    pub active: bool,
+    /// What its badge says.
+    pub badge: Badge<'a>,
+}
+
+/// A node's badge: the state of a node that is one entity, or how many of a compound's
+/// entities are busy.
+pub enum Badge<'a> {
+    /// The entity's state (empty before its first).
+    State(&'a str),
+    /// Busy entities, of how many.
+    Busy(usize, usize),
+}
+
+/// The run's state of the node showing `entities` (`direct` if the node is the one entity).
+pub fn node_state<'a>(o: &ReplayFrame<'a>, entities: &[u32], direct: bool) -> NodeState<'a> {
+    if direct && let [e] = entities {
+        return match o.snap.states.get(*e as usize).copied().flatten() {
+            Some(s) => {
+                let name = o.replay.state_name(*e, s);
+                NodeState {
+                    colour: o.colours.state(name),
+                    active: !is_idle_state(name),
+                    badge: Badge::State(name),
+                }
+            }
+            None => NodeState { colour: o.colours.idle, active: false, badge: Badge::State("") },
+        };
+    }
+    let busy = entities
+        .iter()
+        .filter(|&&e| {
+            o.snap
+                .states
+                .get(e as usize)
+                .copied()
+                .flatten()
+                .is_some_and(|s| !is_idle_state(o.replay.state_name(e, s)))
+        })
+        .count();
+    let fraction = busy as f32 / entities.len().max(1) as f32;
+    NodeState {
+        colour: o.colours.idle.lerp_to_gamma(o.colours.busy, fraction),
+        active: busy > 0,
+        badge: Badge::Busy(busy, entities.len()),
+    }
+}
+
+/// Every message on the wire that runs along a canvas link: `(link, forward, fraction of the way
+/// along)` into `packets`, and how many run along each link into `per_link`.
+pub fn flights_on_links(
+    f: &Frame<'_>,
+    o: &ReplayFrame<'_>,
+    per_link: &mut Vec<u32>,
+    packets: &mut Vec<(usize, bool, f32)>,
+) {
+    per_link.clear();
+    per_link.resize(f.scene.links.len(), 0);
+    packets.clear();
+    let t = o.time.0;
+    for &k in &o.snap.in_flight {
+        let flight = &o.replay.flights()[k as usize];
+        let Some((link, forward)) = o.map.flight_link(o.replay, f.scene, flight.from_end()) else { continue };
+        let span = flight.arrive.0.saturating_sub(flight.depart.0);
+        let fraction =
+            if span == 0 { 1.0 } else { (t.saturating_sub(flight.depart.0) as f64 / span as f64) as f32 };
+        per_link[link] += 1;
+        packets.push((link, forward, fraction));
+    }
+}
+
 fn draw_load(
     painter: &Painter,
     f: &Frame<'_>,
@@ -155,11 +241,7 @@ fn draw_load(
         if trace_links.is_empty() {
             continue;
         }
-        let load = trace_links
-            .iter()
-            .filter_map(|&t| o.replay.links.get(t as usize))
-            .map(|traffic| traffic.load(o.window.0, o.window.1))
-            .fold(0.0f64, f64::max) as f32;
+        let load = link_load(o, trace_links);
         if load < 0.02 {
             continue;
         }
@@ -217,41 +299,20 @@ fn draw_states(
         let size = NODE_SIZE * zoom;
         let rect = Rect::from_center_size(centre, Vec2::splat(size));
         let single = entities.len() == 1 && o.map.direct[entities[0] as usize];
-        let (colour, badge, active) = if single {
-            let e = entities[0];
-            match o.snap.states.get(e as usize).copied().flatten() {
-                Some(s) => {
-                    let name = o.replay.state_name(e, s);
-                    (o.colours.state(name), name.to_string(), !is_idle_state(name))
-                }
-                None => (o.colours.idle, String::new(), false),
-            }
-        } else {
-            let busy = entities
-                .iter()
-                .filter(|&&e| {
-                    o.snap
-                        .states
-                        .get(e as usize)
-                        .copied()
-                        .flatten()
-                        .is_some_and(|s| !is_idle_state(o.replay.state_name(e, s)))
-                })
-                .count();
-            let extra = if inside[i] > 0 { format!(" · {} msgs", inside[i]) } else { String::new() };
-            let fraction = busy as f32 / entities.len().max(1) as f32;
-            (
-                o.colours.idle.lerp_to_gamma(o.colours.busy, fraction),
-                format!("{busy}/{} busy{extra}", entities.len()),
-                busy > 0,
-            )
-        };
+        let NodeState { colour, active, badge } = node_state(o, entities, single);
         if size < TINY_NODE_PX {
             if active {
                 painter.rect_filled(rect.expand(1.0), CornerRadius::same(1), colour);
             }
             continue;
         }
+        let badge = match badge {
+            Badge::State(name) => name.to_string(),
+            Badge::Busy(busy, of) => {
+                let extra = if inside[i] > 0 { format!(" · {} msgs", inside[i]) } else { String::new() };
+                format!("{busy}/{of} busy{extra}")
+            }
+        };
         if single
             && let Some(icon) = node.icon.as_deref()
             && let Some(texture) = image(icon, &badge)
@@ -304,19 +365,7 @@ fn draw_packets(
     scratch: &mut Scratch,
 ) -> (usize, usize) {
     let Scratch { points, per_link, packets, .. } = scratch;
-    per_link.clear();
-    per_link.resize(f.scene.links.len(), 0);
-    packets.clear();
-    let t = o.time.0;
-    for &k in &o.snap.in_flight {
-        let flight = &o.replay.flights()[k as usize];
-        let Some((link, forward)) = o.map.flight_link(o.replay, f.scene, flight.from_end()) else { continue };
-        let span = flight.arrive.0.saturating_sub(flight.depart.0);
-        let fraction =
-            if span == 0 { 1.0 } else { (t.saturating_sub(flight.depart.0) as f64 / span as f64) as f32 };
-        per_link[link] += 1;
-        packets.push((link, forward, fraction));
-    }
+    flights_on_links(f, o, per_link, packets);
     let zoom = f.view.zoom.clamp(0.5, 1.4);
     let radius = 4.5 * zoom;
     let stroke = Stroke::new(1.0, f.palette.canvas);
@@ -510,6 +559,10 @@ fn draw_array(
 fn draw_legend(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, arrays_marked: bool) {
     let base = f.area.left_bottom() + vec2(14.0, -14.0);
     let font = FontId::proportional(12.0);
+    // A backdrop under everything the legend draws, so it stays readable over a busy network;
+    // its size is known once the rest is laid out.
+    let backdrop = painter.add(Shape::Noop);
+    let mut extent = Rect::NOTHING;
     if arrays_marked {
         // Which colour is a write and which a read, beside the clock.
         let mut x = base.x + 150.0;
@@ -524,18 +577,24 @@ fn draw_legend(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, arrays_mar
                 f.palette.text_dim,
             );
             x = label.right() + 12.0;
+            extent = extent.union(swatch).union(label);
         }
     }
-    painter.text(
+    extent = extent.union(painter.text(
         base + vec2(0.0, -30.0),
         Align2::LEFT_BOTTOM,
         format!("t = {}", crate::ui::time_text::at(o.time, o.resolution_ps)),
         FontId::proportional(15.0),
         f.palette.text,
-    );
-    if o.min_level > 2 {
-        return;
+    ));
+    if o.min_level <= 2 {
+        extent = extent.union(draw_load_scale(painter, f, o, base, font));
     }
+    painter.set(backdrop, Shape::rect_filled(extent.expand(6.0), CornerRadius::same(4), f.palette.overlay));
+}
+
+/// The load colour scale of the legend, standing on `base`; returns where it drew.
+fn draw_load_scale(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, base: Pos2, font: FontId) -> Rect {
     let bar = Rect::from_min_size(base + vec2(0.0, -16.0), vec2(120.0, 8.0));
     let steps = 24;
     for k in 0..steps {
@@ -546,13 +605,14 @@ fn draw_legend(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, arrays_mar
         );
         painter.rect_filled(r, CornerRadius::ZERO, o.colours.load(t));
     }
-    painter.text(
+    let label = painter.text(
         bar.right_center() + vec2(6.0, 0.0),
         Align2::LEFT_CENTER,
         "link load: idle – saturated",
         font,
         f.palette.text_dim,
     );
+    bar.union(label)
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use hase_engine::model::{AbstractionLevel, Direction};
 
 use super::Drag;
 use super::geometry::{Hit, NODE_SIZE, PORT_RADIUS, PortLayout, Scene, Side, node_extent};
+use super::raster;
 use super::view::View;
 use crate::icons::Icons;
 use crate::state::Editor;
@@ -56,6 +57,7 @@ pub struct Scratch {
     points: Vec<Pos2>,
     visible: Vec<usize>,
     replay: overlay::Scratch,
+    far: raster::Raster,
 }
 
 /// What one frame drew.
@@ -63,6 +65,8 @@ pub struct Scratch {
 pub struct FrameDrawn {
     /// Entities drawn (the rest were culled).
     pub nodes: usize,
+    /// The network was drawn from far, as one image (see [`raster`]).
+    pub far: bool,
     /// What the replay layers drew.
     pub replay: Drawn,
 }
@@ -91,23 +95,28 @@ pub fn draw(
         draw_grid(painter, f);
     }
     let visible = f.view.visible(f.area).expand(4.0);
-    draw_links(painter, f, visible, &mut scratch.points);
-    if let Some(o) = &f.replay {
-        drawn.replay.tinted_links = overlay::draw_load_layer(painter, f, o, &mut scratch.replay);
-    }
     scratch.visible.clear();
     scratch
         .visible
         .extend((0..f.scene.nodes.len()).filter(|&i| node_extent(f.positions[i]).intersects(visible)));
     drawn.nodes = scratch.visible.len();
-    for &i in &scratch.visible {
-        draw_node(painter, f, i);
-    }
-    if let Some(o) = &f.replay {
-        overlay::draw_state_layers(painter, f, o, &mut scratch.replay, image, &mut drawn.replay);
-    }
-    for &i in &scratch.visible {
-        draw_node_text(painter, f, i);
+    drawn.far = raster::wanted(f, scratch.visible.len());
+    if drawn.far {
+        raster::draw(painter, f, &scratch.visible, &mut scratch.far, &mut drawn.replay);
+    } else {
+        draw_links(painter, f, visible, &mut scratch.points);
+        if let Some(o) = &f.replay {
+            drawn.replay.tinted_links = overlay::draw_load_layer(painter, f, o, &mut scratch.replay);
+        }
+        for &i in &scratch.visible {
+            draw_node(painter, f, i);
+        }
+        if let Some(o) = &f.replay {
+            overlay::draw_state_layers(painter, f, o, &mut scratch.replay, image, &mut drawn.replay);
+        }
+        for &i in &scratch.visible {
+            draw_node_text(painter, f, i);
+        }
     }
     if let Some(o) = &f.replay {
         overlay::draw_value_layers(painter, f, o, &mut drawn.replay);

@@ -1,12 +1,13 @@
 //! The design canvas: shows the open network with pan and zoom (and a run over it, when one is
 //! shown), and turns pointer input into commands (place, select, move, link, corner edits).
-//! Geometry and hit testing live in [`geometry`], the transform in [`view`], drawing in [`draw`],
-//! pointer handling in [`interact`]; [`CanvasContext`] is what a frame is drawn with.
+//! Geometry and hit testing live in [`geometry`], the transform in [`view`], drawing in [`draw`]
+//! (and in [`raster`] for a large network seen from far), pointer handling in [`interact`]; [`CanvasContext`] is what a frame is drawn with.
 
 pub mod context;
 pub mod draw;
 pub mod geometry;
 pub mod interact;
+pub mod raster;
 pub mod view;
 
 use std::collections::BTreeMap;
@@ -128,6 +129,8 @@ pub struct Canvas {
     scratch: draw::Scratch,
     /// Shapes drawn in the last frame (for the status bar and benchmarks).
     pub drawn_nodes: usize,
+    /// The last frame drew the network from far, as one image.
+    pub drawn_far: bool,
     /// What the replay layers drew in the last frame (for tests and benchmarks).
     pub drawn_replay: Drawn,
 }
@@ -146,6 +149,7 @@ impl Default for Canvas {
             hover: None,
             scratch: draw::Scratch::default(),
             drawn_nodes: 0,
+            drawn_far: false,
             drawn_replay: Drawn::default(),
         }
     }
@@ -292,6 +296,7 @@ impl Canvas {
             &mut image,
         );
         self.drawn_nodes = drawn.nodes;
+        self.drawn_far = drawn.far;
         self.drawn_replay = drawn.replay;
         actions
     }
