@@ -32,9 +32,9 @@ fn header() -> TraceHeader {
             .map(|i| EntityInfo {
                 path: format!("cluster/node{i}"),
                 type_name: "Processor".into(),
-                states: ["IDLE", "COMPUTE", "SEND", "RECV", "WAIT"].map(String::from).to_vec(),
-                params: vec!["queue_length".into()],
-                ports: vec!["net".into()],
+                states: ["IDLE", "COMPUTE", "SEND", "RECV", "WAIT"].map(String::from).to_vec().into(),
+                params: vec!["queue_length".into()].into(),
+                ports: vec!["net".into()].into(),
                 group: None,
             })
             .collect(),

@@ -321,7 +321,7 @@ fn a_router_s_live_values_are_offered_displayed_and_replayed() {
     run_design(&mut h);
     let run = h.state().session.current.clone().unwrap();
     let e = run.replay.by_path["s_l0_0"];
-    assert_eq!(run.replay.header.entities[e as usize].params, ["queued", "out_queue"]);
+    assert_eq!(*run.replay.header.entities[e as usize].params, ["queued", "out_queue"]);
     // Go to the router's first read of an output queue: the replay state has the read, and the
     // animator draws both values with marked cells.
     let read_at = run

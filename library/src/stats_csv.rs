@@ -158,7 +158,7 @@ pub fn write_trace_summary_csv(summary: &TraceSummary, out: impl Write) -> std::
 fn summary_table(summary: &TraceSummary, out: impl Write) -> Result<(), csv::Error> {
     let mut states: Vec<&str> = Vec::new();
     for e in &summary.header.entities {
-        for s in &e.states {
+        for s in e.states.iter() {
             if !states.contains(&s.as_str()) {
                 states.push(s);
             }

@@ -53,8 +53,7 @@ impl Activity {
     /// The activity of `entity` in `trace`, from intervals already computed by
     /// [`Trace::state_intervals`].
     pub fn of(trace: &Trace, entity: u32, intervals: &[StateInterval]) -> Self {
-        let states =
-            trace.header.entities.get(entity as usize).map(|e| e.states.as_slice()).unwrap_or_default();
+        let states = trace.header.entities.get(entity as usize).map(|e| &e.states[..]).unwrap_or_default();
         let class =
             |s: u16| states.get(usize::from(s)).map_or(StateClass::PointToPoint, |n| classify_state(n));
         Activity { intervals: intervals.iter().map(|i| (i.start, i.end, class(i.state))).collect() }

@@ -270,7 +270,11 @@ mod tests {
             project: "t".into(),
             entities: paths
                 .iter()
-                .map(|p| EntityInfo { path: (*p).into(), states: vec!["IDLE".into()], ..Default::default() })
+                .map(|p| EntityInfo {
+                    path: (*p).into(),
+                    states: vec!["IDLE".into()].into(),
+                    ..Default::default()
+                })
                 .collect(),
             ..Default::default()
         }

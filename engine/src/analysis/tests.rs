@@ -59,7 +59,7 @@ impl Script {
             path: format!("p{r}"),
             type_name: "Processor".into(),
             states: STATES.iter().map(|s| (*s).to_string()).collect(),
-            ports: vec!["net".into()],
+            ports: vec!["net".into()].into(),
             ..Default::default()
         };
         Trace {

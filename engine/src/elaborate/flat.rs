@@ -395,24 +395,43 @@ impl FlatModel {
     /// The trace header describing this model. `params` lists, per entity, the names of the
     /// parameters its behaviour traces (see `Behaviour::traced_params`).
     pub fn trace_header(&self, seed: u64, level: u8, params: &[Vec<String>]) -> TraceHeader {
+        // Entities of one kind share their state and port lists, and entities whose behaviours
+        // trace the same parameters share that list: a million-entity header keeps a handful of
+        // lists, not three million.
+        let mut by_kind: BTreeMap<*const EntityKind, [Arc<[String]>; 2]> = BTreeMap::new();
+        let mut param_lists: BTreeMap<&[String], Arc<[String]>> = BTreeMap::new();
+        let entities = self
+            .entities
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let [states, ports] = by_kind
+                    .entry(Arc::as_ptr(e.kind()))
+                    .or_insert_with(|| {
+                        [
+                            e.states().iter().map(ToString::to_string).collect(),
+                            e.ports().iter().map(|p| p.name.to_string()).collect(),
+                        ]
+                    })
+                    .clone();
+                let names = params.get(i).map_or(&[][..], Vec::as_slice);
+                let params = Arc::clone(param_lists.entry(names).or_insert_with(|| names.into()));
+                EntityInfo {
+                    path: e.path.clone(),
+                    type_name: e.type_name().to_string(),
+                    states,
+                    params,
+                    ports,
+                    group: e.group,
+                }
+            })
+            .collect();
         TraceHeader {
             version: crate::trace::FORMAT_VERSION,
             project: self.project.clone(),
             seed,
             level,
-            entities: self
-                .entities
-                .iter()
-                .enumerate()
-                .map(|(i, e)| EntityInfo {
-                    path: e.path.clone(),
-                    type_name: e.type_name().to_string(),
-                    states: e.states().iter().map(ToString::to_string).collect(),
-                    params: params.get(i).cloned().unwrap_or_default(),
-                    ports: e.ports().iter().map(|p| p.name.to_string()).collect(),
-                    group: e.group,
-                })
-                .collect(),
+            entities,
             links: self
                 .links
                 .iter()

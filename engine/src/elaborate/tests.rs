@@ -79,6 +79,27 @@ fn alike_instances_share_their_kind_and_parameter_names_but_not_their_links() {
     assert_eq!((detached.link(0), p0.link(0)), (None, Some(l0)));
 }
 
+#[test]
+fn the_trace_header_shares_name_lists_among_alike_entities() {
+    let m = elaborate(&two_procs_on(AbstractionLevel::Detailed), &registry()).unwrap();
+    let (p0, p1, s0) = (m.find("p0").unwrap(), m.find("p1").unwrap(), m.find("net/s0").unwrap());
+    let mut params = vec![Vec::new(); m.entities.len()];
+    params[p0 as usize] = vec!["queue".to_string()];
+    params[p1 as usize] = vec!["queue".to_string()];
+    let header = m.trace_header(1, 2, &params);
+    let info = |e: u32| &header.entities[e as usize];
+    assert!(Arc::ptr_eq(&info(p0).states, &info(p1).states));
+    assert!(Arc::ptr_eq(&info(p0).ports, &info(p1).ports));
+    assert!(Arc::ptr_eq(&info(p0).params, &info(p1).params), "equal parameter lists are one list");
+    assert_eq!(*info(p1).params, ["queue"]);
+    assert!(info(s0).params.is_empty());
+    assert!(!Arc::ptr_eq(&info(p0).ports, &info(s0).ports), "another kind, its own ports");
+    assert_eq!(
+        &*info(p0).states,
+        &m.entity(p0).states().iter().map(ToString::to_string).collect::<Vec<_>>()[..]
+    );
+}
+
 /// A million-entity model holds a million of these: growing it should be a decision.
 #[test]
 fn an_entity_stays_small() {

@@ -7,6 +7,7 @@
 use super::check::{TypeRow, type_table};
 use super::record::{EntityInfo, GroupInfo, LinkInfo, Record, TraceHeader, TraceValue};
 use super::varint::{Cursor, Decoded, put_i64, put_opt, put_str, put_u64};
+use std::sync::Arc;
 
 /// First 8 bytes of a compact trace (PNG-style: non-ASCII first byte, CR LF, ^Z, LF).
 pub const BINARY_MAGIC: [u8; 8] = [0x89, b'H', b'T', b'B', b'\r', b'\n', 0x1a, b'\n'];
@@ -99,6 +100,11 @@ pub(crate) fn decode_header(c: &mut Cursor<'_>) -> Decoded<TraceHeader> {
             parent: c.opt("a parent group")?,
         });
     }
+    // Every entity of a type shares its type's name lists.
+    let lists: Vec<[Arc<[String]>; 3]> = types
+        .iter()
+        .map(|t| [t.states.clone().into(), t.params.clone().into(), t.ports.clone().into()])
+        .collect();
     let entity_count = c.u64("the entity count")?;
     let mut entities = Vec::new();
     for _ in 0..entity_count {
@@ -122,9 +128,9 @@ pub(crate) fn decode_header(c: &mut Cursor<'_>) -> Decoded<TraceHeader> {
         entities.push(EntityInfo {
             path,
             type_name: t.name.clone(),
-            states: t.states.clone(),
-            params: t.params.clone(),
-            ports: t.ports.clone(),
+            states: Arc::clone(&lists[ty][0]),
+            params: Arc::clone(&lists[ty][1]),
+            ports: Arc::clone(&lists[ty][2]),
             group: c.opt("a group index")?,
         });
     }

@@ -337,3 +337,20 @@ fn numbers_cut_at_the_end_of_a_block_are_rejected_not_misread() {
         );
     }
 }
+
+#[test]
+fn entities_of_one_type_share_their_name_lists_in_both_forms() {
+    // p0 and p1 are both of type Processor in the example; fabric/l0 is a Link.
+    let (text_header, records) = read_all(EXAMPLE).unwrap();
+    let (binary_header, _) = read_binary(&write_binary(&text_header, &records, 4)).unwrap();
+    for header in [&text_header, &binary_header] {
+        let [p0, p1, link] = &header.entities[..] else { panic!("three entities") };
+        assert!(std::sync::Arc::ptr_eq(&p0.states, &p1.states));
+        assert!(std::sync::Arc::ptr_eq(&p0.params, &p1.params));
+        assert!(std::sync::Arc::ptr_eq(&p0.ports, &p1.ports));
+        assert_eq!(*p1.states, ["IDLE", "BUSY"]);
+        assert!(!std::sync::Arc::ptr_eq(&p0.ports, &link.ports));
+        assert_eq!(*link.ports, ["a", "b"]);
+    }
+    assert_eq!(binary_header, text_header);
+}

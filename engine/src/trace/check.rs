@@ -20,9 +20,9 @@ impl TypeRow {
     fn of(e: &EntityInfo) -> Self {
         TypeRow {
             name: e.type_name.clone(),
-            states: e.states.clone(),
-            params: e.params.clone(),
-            ports: e.ports.clone(),
+            states: e.states.to_vec(),
+            params: e.params.to_vec(),
+            ports: e.ports.to_vec(),
         }
     }
 }

@@ -308,8 +308,8 @@ fn live_values_become_counters_and_typed_events() {
         entities: vec![EntityInfo {
             path: "fabric/r0".into(),
             type_name: "Router".into(),
-            states: vec!["IDLE".into(), "BUSY".into()],
-            params: vec!["queued".into(), "op".into()],
+            states: vec!["IDLE".into(), "BUSY".into()].into(),
+            params: vec!["queued".into(), "op".into()].into(),
             ..Default::default()
         }],
         ..Default::default()
@@ -383,8 +383,8 @@ fn long_records(count: u64) -> impl Iterator<Item = Record> {
 fn a_long_trace_streams_through_paraver_with_a_bounded_buffer() {
     let entity = |i: usize| EntityInfo {
         path: format!("e{i}"),
-        states: vec!["IDLE".into(), "BUSY".into()],
-        ports: vec!["net".into()],
+        states: vec!["IDLE".into(), "BUSY".into()].into(),
+        ports: vec!["net".into()].into(),
         ..Default::default()
     };
     let header = TraceHeader {

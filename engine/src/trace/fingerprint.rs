@@ -224,7 +224,7 @@ mod tests {
             entities: vec![crate::trace::EntityInfo {
                 path: "p".into(),
                 type_name: "T".into(),
-                states: vec!["A".into()],
+                states: vec!["A".into()].into(),
                 ..Default::default()
             }],
             ..Default::default()

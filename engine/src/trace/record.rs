@@ -230,11 +230,11 @@ pub struct EntityInfo {
     /// Type name.
     pub type_name: String,
     /// State names (indexed by `Record::State::state`).
-    pub states: Vec<String>,
+    pub states: Arc<[String]>,
     /// Traced parameter names (indexed by `Record::Param::param`).
-    pub params: Vec<String>,
+    pub params: Arc<[String]>,
     /// Port names (indexed by `Record::Send` port numbers).
-    pub ports: Vec<String>,
+    pub ports: Arc<[String]>,
     /// Enclosing group, if any.
     pub group: Option<u32>,
 }

@@ -208,7 +208,7 @@ impl fmt::Display for TraceSummary {
             let state_width = h
                 .entities
                 .iter()
-                .flat_map(|e| &e.states)
+                .flat_map(|e| e.states.iter())
                 .map(|s| s.chars().count())
                 .max()
                 .unwrap_or(0)

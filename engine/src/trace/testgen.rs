@@ -54,9 +54,9 @@ pub(crate) fn header() -> impl Strategy<Value = TraceHeader> {
                     EntityInfo {
                         path,
                         type_name,
-                        states,
-                        params,
-                        ports,
+                        states: states.into(),
+                        params: params.into(),
+                        ports: ports.into(),
                         group: (group_count > 0 && group.index(2) == 1)
                             .then(|| group.index(group_count) as u32),
                     }

@@ -8,6 +8,7 @@ use super::check::TypeRow;
 use super::error::LineError;
 use super::record::{EntityInfo, GroupInfo, LinkInfo, TraceHeader, TraceLevel};
 use super::tokens::Tokens;
+use std::sync::Arc;
 
 /// Sections in their required order, and whether each must appear.
 const SECTIONS: [(&str, bool); 7] = [
@@ -273,17 +274,23 @@ impl HeaderParser {
 
     fn build(&mut self) -> TraceHeader {
         let mut header = std::mem::take(&mut self.header);
+        // Every entity of a type shares its type's name lists.
+        let lists: Vec<[Arc<[String]>; 3]> = self
+            .types
+            .iter()
+            .map(|t| [t.states.clone().into(), t.params.clone().into(), t.ports.clone().into()])
+            .collect();
         header.entities = self
             .bars
             .drain(..)
             .map(|(path, ty, group)| {
-                let t = &self.types[ty as usize];
+                let (t, [states, params, ports]) = (&self.types[ty as usize], &lists[ty as usize]);
                 EntityInfo {
                     path,
                     type_name: t.name.clone(),
-                    states: t.states.clone(),
-                    params: t.params.clone(),
-                    ports: t.ports.clone(),
+                    states: Arc::clone(states),
+                    params: Arc::clone(params),
+                    ports: Arc::clone(ports),
                     group,
                 }
             })

@@ -65,9 +65,9 @@ fn example_parses_to_known_values_and_writes_back_identically() {
     let (header, records) = read_all(EXAMPLE).unwrap();
     assert_eq!((header.version, header.project.as_str(), header.seed, header.level), (2, "ring of 2", 42, 1));
     assert_eq!(header.entities.len(), 3);
-    assert_eq!(header.entities[1].states, ["IDLE", "BUSY"]);
-    assert_eq!(header.entities[1].params, ["queue"]);
-    assert_eq!(header.entities[2].ports, ["a", "b"]);
+    assert_eq!(*header.entities[1].states, ["IDLE", "BUSY"]);
+    assert_eq!(*header.entities[1].params, ["queue"]);
+    assert_eq!(*header.entities[2].ports, ["a", "b"]);
     assert_eq!(header.entities[2].group, Some(0));
     assert_eq!(header.links[1].a, (1, 0));
     assert_eq!(header.links[1].b, (2, 1));

@@ -399,7 +399,7 @@ fn live_values_cost_nothing_above_level_3() {
     let sink = sink.lock().unwrap();
     assert!(sink.records.iter().all(|r| r.level() >= TraceLevel::STATES));
     // The header still names them, so a level-3 run of the same model lines up.
-    assert_eq!(sink.header.entities[1].params, ["queued", "out_queue"]);
+    assert_eq!(*sink.header.entities[1].params, ["queued", "out_queue"]);
 }
 
 #[test]

@@ -532,9 +532,9 @@ mod tests {
             entities: (0..entities)
                 .map(|i| EntityInfo {
                     path: format!("e{i}"),
-                    states: vec!["IDLE".into(), "BUSY".into(), "WAIT".into()],
-                    params: vec!["count".into()],
-                    ports: vec!["p".into()],
+                    states: vec!["IDLE".into(), "BUSY".into(), "WAIT".into()].into(),
+                    params: vec!["count".into()].into(),
+                    ports: vec!["p".into()].into(),
                     ..EntityInfo::default()
                 })
                 .collect(),

@@ -343,9 +343,9 @@ mod tests {
         EntityInfo {
             path: path.into(),
             type_name: "T".into(),
-            states: vec!["IDLE".into(), "BUSY".into()],
-            params: vec!["n".into()],
-            ports: vec!["p".into()],
+            states: vec!["IDLE".into(), "BUSY".into()].into(),
+            params: vec!["n".into()].into(),
+            ports: vec!["p".into()].into(),
             group,
         }
     }

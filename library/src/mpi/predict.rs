@@ -196,8 +196,8 @@ pub fn trace_of(name: &str, ranks: &[RankPrediction]) -> (TraceHeader, Vec<Recor
                 path: format!("rank{}", r.rank),
                 type_name: "Processor".into(),
                 states: PROCESSOR_STATES.iter().map(|s| (*s).to_string()).collect(),
-                params: Vec::new(),
-                ports: vec!["net".into()],
+                params: Vec::new().into(),
+                ports: vec!["net".into()].into(),
                 group: None,
             })
             .collect(),

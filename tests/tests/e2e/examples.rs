@@ -185,9 +185,9 @@ fn level_3_runs_trace_live_values_of_routers_and_processors() {
         assert!(params > 0 && arrays > 0 && reads > 0, "{type_name}: {params} {arrays} {reads}");
     }
     let router = trace.header.entities.iter().find(|e| e.type_name == "Router").unwrap();
-    assert_eq!(router.params, ["queued", "out_queue"]);
+    assert_eq!(*router.params, ["queued", "out_queue"]);
     let processor = trace.header.entities.iter().find(|e| e.type_name == "Processor").unwrap();
-    assert_eq!(processor.params, ["op", "sent_msgs", "recv_msgs", "sent_bytes", "unexpected"]);
+    assert_eq!(*processor.params, ["op", "sent_msgs", "recv_msgs", "sent_bytes", "unexpected"]);
     // Every router's `queued` ends at zero: all packets left.
     for (e, info) in trace.header.entities.iter().enumerate().filter(|(_, i)| i.type_name == "Router") {
         let last = trace.records.iter().rev().find_map(|r| match r {

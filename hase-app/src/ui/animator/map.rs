@@ -111,7 +111,7 @@ mod tests {
         let e = |path: &str, ports: &[&str], group| EntityInfo {
             path: path.into(),
             ports: ports.iter().map(|p| (*p).to_string()).collect(),
-            states: vec!["IDLE".into(), "BUSY".into()],
+            states: vec!["IDLE".into(), "BUSY".into()].into(),
             group,
             ..EntityInfo::default()
         };

@@ -183,7 +183,7 @@ mod tests {
         let header = TraceHeader {
             entities: vec![EntityInfo {
                 path: "a".into(),
-                states: vec!["IDLE".into(), "BUSY".into()],
+                states: vec!["IDLE".into(), "BUSY".into()].into(),
                 ..EntityInfo::default()
             }],
             ..TraceHeader::default()

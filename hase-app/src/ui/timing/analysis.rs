@@ -326,5 +326,5 @@ fn signed(ps: i64) -> String {
 
 /// The state names of entity `e`.
 fn names(replay: &Replay, e: u32) -> &[String] {
-    replay.header.entities.get(e as usize).map_or(&[][..], |i| i.states.as_slice())
+    replay.header.entities.get(e as usize).map_or(&[][..], |i| &i.states[..])
 }

@@ -119,8 +119,8 @@ mod tests {
     fn replay() -> Replay {
         let entity = |path: &str, group| EntityInfo {
             path: path.into(),
-            states: vec!["IDLE".into(), "COMPUTE".into(), "SEND".into()],
-            ports: vec!["net".into()],
+            states: vec!["IDLE".into(), "COMPUTE".into(), "SEND".into()].into(),
+            ports: vec!["net".into()].into(),
             group,
             ..EntityInfo::default()
         };

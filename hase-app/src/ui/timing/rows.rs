@@ -156,8 +156,8 @@ mod tests {
     fn replay() -> Replay {
         let entity = |path: &str, group| EntityInfo {
             path: path.into(),
-            states: vec!["IDLE".into(), "BUSY".into(), "BLOCKED".into()],
-            params: vec!["queue".into()],
+            states: vec!["IDLE".into(), "BUSY".into(), "BLOCKED".into()].into(),
+            params: vec!["queue".into()].into(),
             group,
             ..EntityInfo::default()
         };
