@@ -3,13 +3,13 @@
 //! departures and arrivals are the log's other two streams, read from [`Flights`] rather than
 //! stored again), the replay state they build up, and checkpoints of that state every
 //! [`CHECKPOINT_EVERY`] steps of the three streams, or more (see [`checkpoint_gap`]), so that seeking
-//! to any time restores the nearest checkpoint and applies at most one gap of steps.
+//! to any time goes on from where it is, or restores the nearest checkpoint before, and applies at
+//! most one gap of steps.
 //!
 //! A checkpoint is a copy of the whole state, so its size grows with the entities. With a fixed
 //! gap a large network paid twice: more steps, and more bytes per copy (a 256×256 torus's halo,
 //! 6.8 M steps over 131,072 entities, took 17 GB of checkpoints). The gap therefore grows with
-//! the state it copies, so that checkpoints cost a few bytes per step whatever the size, and a seek
-//! costs about as much as restoring the copy it starts from.
+//! the state it copies, so that the copies come to roughly a cell per step whatever the size.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::num::NonZeroU32;
@@ -25,9 +25,9 @@ pub const CHECKPOINT_EVERY: usize = 4096;
 
 /// Steps from a checkpoint of `snap` to the next: [`CHECKPOINT_EVERY`], or twice the cells the
 /// state holds (entity states, parameter values, array elements and messages on the wire) when
-/// that is more. Copying a state costs about one step per cell, so the steps a seek replays after
-/// restoring a checkpoint cost at most about twice the restoring, and the copies kept come to
-/// about half a cell per step: a few bytes per step, however many entities there are.
+/// that is more. The copies kept then come to about half a cell per step, as the state was at
+/// each copy (a few bytes per step, however many entities there are), and a seek replays at most
+/// twice as many steps as the copy it restores has cells.
 pub fn checkpoint_gap(snap: &Snapshot) -> usize {
     let cells = snap.states.len() + snap.params.len() + snap.arrays.len() + snap.in_flight.len();
     CHECKPOINT_EVERY.max(2 * cells)
@@ -348,11 +348,6 @@ impl Cursors {
     fn not_after(self, other: Cursors) -> bool {
         self.events <= other.events && self.departed <= other.departed && self.arrived <= other.arrived
     }
-
-    /// Steps from `self` to `other` (which is not before it).
-    fn steps_to(self, other: Cursors) -> usize {
-        (other.events - self.events) + (other.departed - self.departed) + (other.arrived - self.arrived)
-    }
 }
 
 /// The time-sorted events of a trace, its flights, and the checkpoints of both.
@@ -369,9 +364,6 @@ pub struct EventLog {
     /// The state every [`checkpoint_gap`] steps of the three streams merged in time order (at
     /// equal times: events, then departures, then arrivals).
     checkpoints: Vec<Snapshot>,
-    /// The largest number of steps between two checkpoints: a seek that far forward or less
-    /// goes on from where it is instead of restoring one.
-    widest_gap: usize,
     initial: Snapshot,
 }
 
@@ -387,31 +379,21 @@ impl EventLog {
         values.shrink_to_fit();
         updates.shrink_to_fit();
         let initial = Snapshot::initial(header.entities.iter().map(|e| e.params.len()));
-        let mut log = EventLog {
-            events,
-            values,
-            updates,
-            flights,
-            checkpoints: Vec::new(),
-            widest_gap: CHECKPOINT_EVERY,
-            initial: initial.clone(),
-        };
-        (log.checkpoints, log.widest_gap) = log.walk_checkpoints(initial);
+        let mut log =
+            EventLog { events, values, updates, flights, checkpoints: Vec::new(), initial: initial.clone() };
+        log.checkpoints = log.walk_checkpoints(initial);
         log
     }
 
     /// Merge the three streams in time order from `snap` (the initial state), keeping a copy of
-    /// the state every [`checkpoint_gap`] steps; returns the copies and the widest gap.
-    fn walk_checkpoints(&self, mut snap: Snapshot) -> (Vec<Snapshot>, usize) {
+    /// the state every [`checkpoint_gap`] steps.
+    fn walk_checkpoints(&self, mut snap: Snapshot) -> Vec<Snapshot> {
         let mut checkpoints = Vec::new();
-        let mut widest_gap = CHECKPOINT_EVERY;
         let mut next_checkpoint = 0;
         let total = self.events.len() + 2 * self.flights.len();
         for step in 0..total {
             if step == next_checkpoint {
-                let gap = checkpoint_gap(&snap);
-                widest_gap = widest_gap.max(gap);
-                next_checkpoint = step + gap;
+                next_checkpoint = step + checkpoint_gap(&snap);
                 checkpoints.push(snap.clone());
             }
             let event = self.events.get(snap.applied).map(|e| e.time);
@@ -428,7 +410,7 @@ impl EventLog {
                 None => break,
             }
         }
-        (checkpoints, widest_gap)
+        checkpoints
     }
 
     /// How many checkpoints the log keeps.
@@ -469,11 +451,14 @@ impl EventLog {
         // A state of another log (or none yet) is replaced by one of this log's: they all share
         // the log's parameter layout.
         let fresh = !Arc::ptr_eq(&snap.param_base, &self.initial.param_base);
-        let forward_ok = here.not_after(target) && here.steps_to(target) <= self.widest_gap;
+        // Checkpoints only move forward in every stream: the last one not after the target.
+        let k = self.checkpoints.partition_point(|c| Cursors::of(c).not_after(target));
+        let nearest = k.checked_sub(1).map(|k| &self.checkpoints[k]);
+        // Go on from here if here is between that checkpoint and the target: then going on
+        // replays fewer steps than restoring the checkpoint would.
+        let forward_ok = here.not_after(target) && nearest.is_none_or(|c| Cursors::of(c).not_after(here));
         if fresh || !forward_ok {
-            // Checkpoints only move forward in every stream: the last one not after the target.
-            let k = self.checkpoints.partition_point(|c| Cursors::of(c).not_after(target));
-            *snap = k.checked_sub(1).map_or_else(|| self.initial.clone(), |k| self.checkpoints[k].clone());
+            *snap = nearest.map_or_else(|| self.initial.clone(), Clone::clone);
         }
         for event in &self.events[snap.applied..target.events] {
             snap.apply(event, &self.updates);
@@ -660,6 +645,67 @@ mod tests {
         }
         assert_eq!(cursor.param(7, 0).map(|v| &log.values[v as usize]), Some(&TraceValue::Int(9)));
         assert_eq!(cursor.param(7, 1), None, "entity 7 has one parameter");
+    }
+
+    #[test]
+    fn gaps_widen_while_many_messages_are_on_the_wire_and_seeks_still_match() {
+        // 12,000 messages leave in the first 12,000 ps and all arrive after 40,000 ps; between,
+        // three entities change state every ps. The wire holds thousands at some checkpoints
+        // and none at others, so the gaps differ.
+        let mut records: Vec<Record> = (0..12_000u64)
+            .map(|t| Record::Send {
+                time: SimTime(t),
+                depart: SimTime(t),
+                from: (t % 3) as u32,
+                from_port: 0,
+                to: ((t + 1) % 3) as u32,
+                to_port: 0,
+                arrive: SimTime(40_000 + t % 977),
+                bytes: 1,
+                label: "m".into(),
+            })
+            .collect();
+        records.extend((12_000..60_000u64).map(|t| Record::State {
+            time: SimTime(t),
+            entity: (t % 3) as u32,
+            state: (t % 2) as u16,
+        }));
+        records.sort_by_key(Record::time);
+        let log = log_of(&Trace { header: header(3), records });
+        let starts: Vec<usize> = log.checkpoints.iter().map(|c| c.applied + c.departed + c.arrived).collect();
+        let gaps: BTreeSet<usize> = starts.windows(2).map(|w| w[1] - w[0]).collect();
+        assert!(gaps.len() > 1 && gaps.iter().any(|&g| g > CHECKPOINT_EVERY), "gaps {gaps:?}");
+        let mut cursor = Snapshot::default();
+        for t in
+            [5_000, 11_999, 20_000, 20_001, 39_999, 40_500, 45_000, 13_000, 59_999, 30_000, 30_100, 70_000]
+        {
+            log.seek(&mut cursor, SimTime(t));
+            assert_eq!(cursor, log.replay_from_start(SimTime(t)), "at {t}");
+        }
+    }
+
+    #[test]
+    fn a_state_of_another_log_is_not_carried_on() {
+        // Two runs of three entities each. In the second, entity 0 changes only at the start: a
+        // cursor left on the first, moved on from there, would keep the first run's state for it.
+        let first =
+            (0..100).map(|t| Record::State { time: SimTime(t), entity: (t % 3) as u32, state: 1 }).collect();
+        let mut second = vec![Record::State { time: SimTime(0), entity: 0, state: 2 }];
+        second.extend((1..100).map(|t| Record::State {
+            time: SimTime(t),
+            entity: 1 + (t % 2) as u32,
+            state: 2,
+        }));
+        let (first, second) = (
+            log_of(&Trace { header: header(3), records: first }),
+            log_of(&Trace { header: header(3), records: second }),
+        );
+        let mut cursor = Snapshot::default();
+        first.seek(&mut cursor, SimTime(10));
+        assert_eq!(cursor.states[0], Some(1));
+        second.seek(&mut cursor, SimTime(50));
+        assert_eq!(cursor, second.replay_from_start(SimTime(50)));
+        assert_eq!(cursor.states[0], Some(2));
     }
 
     #[test]

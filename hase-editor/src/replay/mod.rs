@@ -318,8 +318,9 @@ impl PortTable {
         base.push(total);
         let mut link = vec![None; total];
         for (&(entity, port), &l) in link_of_port {
-            if let Some(&start) = base.get(entity as usize) {
-                link[start + usize::from(port)] = Some(l);
+            // An entity the header does not have has no slots: its messages run along no link.
+            if (entity as usize) < width.len() {
+                link[base[entity as usize] + usize::from(port)] = Some(l);
             }
         }
         PortTable { base, link }
@@ -427,7 +428,11 @@ mod tests {
         // between two entities the header does not have runs along no link.
         let header = TraceHeader {
             entities: vec![entity("a", None), entity("b", None)],
-            links: vec![hase_engine::trace::LinkInfo { a: (0, 3), b: (1, 0) }],
+            // A link to entity 2, one past the last: no entity has it.
+            links: vec![
+                hase_engine::trace::LinkInfo { a: (0, 3), b: (1, 0) },
+                hase_engine::trace::LinkInfo { a: (2, 0), b: (0, 0) },
+            ],
             ..TraceHeader::default()
         };
         let send = |t, from, from_port, to, to_port| Record::Send {
@@ -441,8 +446,13 @@ mod tests {
             bytes: 1,
             label: "m".into(),
         };
-        let records =
-            vec![send(0, 0, 3, 1, 0), send(10, 1, 0, 0, 3), send(20, 0, 0, 1, 0), send(30, 7, 0, 8, 0)];
+        let records = vec![
+            send(0, 0, 3, 1, 0),
+            send(10, 1, 0, 0, 3),
+            send(20, 0, 0, 1, 0),
+            send(30, 7, 0, 8, 0),
+            send(40, 2, 0, 0, 0),
+        ];
         let replay = Replay::build(&Trace { header, records });
         let [forward, backward] = &replay.links[0].ways;
         assert_eq!(
@@ -451,7 +461,8 @@ mod tests {
             "one message each way"
         );
         assert_eq!(replay.link_of_port.get(&(0, 3)), Some(&0));
-        assert_eq!(replay.unlinked.sent.len(), 2, "port 0 of `a` and the unknown entities have no link");
+        assert_eq!(replay.links[1].ways[0].departed_in(0, 100), 0, "entity 2 does not exist");
+        assert_eq!(replay.unlinked.sent.len(), 3, "port 0 of `a` and the unknown entities have no link");
     }
 
     #[test]

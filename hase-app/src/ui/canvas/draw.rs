@@ -104,6 +104,7 @@ pub fn draw(
     if drawn.far {
         raster::draw(painter, f, &scratch.visible, &mut scratch.far, &mut drawn.replay);
     } else {
+        scratch.far.release();
         draw_links(painter, f, visible, &mut scratch.points);
         if let Some(o) = &f.replay {
             drawn.replay.tinted_links = overlay::draw_load_layer(painter, f, o, &mut scratch.replay);

@@ -9,7 +9,7 @@
 use egui::{Color32, ColorImage, Painter, Pos2, Rect, TextureHandle, TextureOptions, pos2};
 
 use super::draw::Frame;
-use super::geometry::NODE_SIZE;
+use super::geometry::{Hit, NODE_SIZE};
 use crate::ui::animator::overlay::{self, Drawn};
 
 /// Entities smaller than this on screen (points) are drawn in the image...
@@ -23,13 +23,21 @@ pub fn wanted(f: &Frame<'_>, visible_nodes: usize) -> bool {
     NODE_SIZE * f.view.zoom < FAR_BELOW_NODE_PX && visible_nodes >= FAR_FROM_NODES
 }
 
-/// The image's buffers and texture, kept between frames.
+/// The image's texture and the drawing's scratch buffers, kept between frames (the image itself
+/// is drawn anew each frame).
 #[derive(Default)]
 pub struct Raster {
     texture: Option<TextureHandle>,
     points: Vec<Pos2>,
     per_link: Vec<u32>,
     packets: Vec<(usize, bool, f32)>,
+}
+
+impl Raster {
+    /// Free the texture while the canvas draws shapes (the next far view makes a new one).
+    pub fn release(&mut self) {
+        self.texture = None;
+    }
 }
 
 /// Pixels of an image covering a screen area, drawn into in screen coordinates.
@@ -46,8 +54,30 @@ pub struct Pixels {
 /// How opaque a link's line is: half, so that crossing lines build up.
 const LINK_OPACITY: f32 = 0.5;
 
-/// Longest line drawn, in pixels (a line longer than the image is clipped to this many steps).
-const MAX_LINE_STEPS: f32 = 16_384.0;
+/// The part of the segment from `a` to `b` inside `[0, width] × [0, height]` (Liang–Barsky), if
+/// any; `None` too for a segment with a coordinate that is not a number.
+fn clip(a: (f32, f32), b: (f32, f32), width: f32, height: f32) -> Option<((f32, f32), (f32, f32))> {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    for (p, q) in [(-dx, a.0), (dx, width - a.0), (-dy, a.1), (dy, height - a.1)] {
+        if !(p.is_finite() && q.is_finite()) {
+            return None;
+        }
+        if p == 0.0 {
+            if q < 0.0 {
+                return None;
+            }
+        } else {
+            let r = q / p;
+            if p < 0.0 {
+                t0 = t0.max(r);
+            } else {
+                t1 = t1.min(r);
+            }
+        }
+    }
+    (t0 <= t1).then_some(((a.0 + t0 * dx, a.1 + t0 * dy), (a.0 + t1 * dx, a.1 + t1 * dy)))
+}
 
 impl Pixels {
     /// A transparent image of `area` at `scale` pixels per point.
@@ -94,16 +124,34 @@ impl Pixels {
         }
     }
 
-    /// A one-pixel line from `a` to `b` (screen points), laid over what is there: lines that
-    /// cross many times build up, as thin strokes do, instead of the last one hiding the others
-    /// in a moiré. What falls outside the image is left out.
+    /// A one-pixel line from `a` to `b` (screen points), laid over what is there (see
+    /// [`Pixels::polyline`]).
     pub fn line(&mut self, a: Pos2, b: Pos2, colour: Color32) {
-        let ((ax, ay), (bx, by)) = (self.to_pixel(a), self.to_pixel(b));
-        let steps = (bx - ax).abs().max((by - ay).abs()).ceil().clamp(1.0, MAX_LINE_STEPS);
-        let (dx, dy) = ((bx - ax) / steps, (by - ay) / steps);
-        for i in 0..=steps as u32 {
-            let t = i as f32;
-            self.blend(ax + dx * t, ay + dy * t, colour);
+        self.polyline(&[a, b], colour);
+    }
+
+    /// One-pixel lines through `points` (screen points), laid over what is there: lines that
+    /// cross many times build up, as thin strokes do, instead of the last one hiding the others
+    /// in a moiré. Each pixel of the polyline is laid once, even where two steps or two segments
+    /// meet in it; what falls outside the image is clipped off before stepping along.
+    pub fn polyline(&mut self, points: &[Pos2], colour: Color32) {
+        let mut last = None;
+        for w in points.windows(2) {
+            let (a, b) = (self.to_pixel(w[0]), self.to_pixel(w[1]));
+            let Some(((ax, ay), (bx, by))) = clip(a, b, self.width as f32, self.height as f32) else {
+                last = None;
+                continue;
+            };
+            let steps = (bx - ax).abs().max((by - ay).abs()).ceil().max(1.0);
+            let (dx, dy) = ((bx - ax) / steps, (by - ay) / steps);
+            for i in 0..=steps as u32 {
+                let t = i as f32;
+                let pixel = ((ax + dx * t).floor(), (ay + dy * t).floor());
+                if last != Some(pixel) {
+                    self.blend(pixel.0, pixel.1, colour);
+                    last = Some(pixel);
+                }
+            }
         }
     }
 
@@ -127,7 +175,14 @@ impl Pixels {
 /// Draw the links and the `visible` nodes of `f` (with its run, if any) as one image over the
 /// canvas area; counts what the run's layers drew into `drawn`.
 pub fn draw(painter: &Painter, f: &Frame<'_>, visible: &[usize], raster: &mut Raster, drawn: &mut Drawn) {
-    let mut pixels = Pixels::new(f.area, painter.ctx().pixels_per_point());
+    // As sharp as the screen, but no larger than the largest texture the painter takes.
+    let largest = painter.ctx().input(|i| i.max_texture_side) as f32;
+    let scale = painter
+        .ctx()
+        .pixels_per_point()
+        .min(largest / f.area.width().max(1.0))
+        .min(largest / f.area.height().max(1.0));
+    let mut pixels = Pixels::new(f.area, scale);
     let area = f.view.visible(f.area).expand(NODE_SIZE);
     let replay = f.replay.as_ref().filter(|o| o.min_level <= 2);
     for (l, link) in f.scene.links.iter().enumerate() {
@@ -141,6 +196,8 @@ pub fn draw(painter: &Painter, f: &Frame<'_>, visible: &[usize], raster: &mut Ra
         };
         let colour = if f.editor.selection.links.contains(&link.key) {
             f.palette.selection
+        } else if f.hover == Some(Hit::Link(l)) {
+            f.palette.hover
         } else if let Some(o) = replay
             && load >= 0.02
         {
@@ -149,23 +206,26 @@ pub fn draw(painter: &Painter, f: &Frame<'_>, visible: &[usize], raster: &mut Ra
         } else {
             f.palette.link_type_colour(&link.link_type).gamma_multiply(LINK_OPACITY)
         };
-        for w in raster.points.windows(2) {
-            pixels.line(f.view.to_screen(f.area, w[0]), f.view.to_screen(f.area, w[1]), colour);
+        for p in &mut raster.points {
+            *p = f.view.to_screen(f.area, *p);
         }
+        pixels.polyline(&raster.points, colour);
     }
     let side = NODE_SIZE * f.view.zoom;
     for &i in visible {
         let node = &f.scene.nodes[i];
-        let colour = if f.editor.selection.instances.contains(&node.name) {
-            f.palette.selection
-        } else if let Some(o) = &f.replay
-            && let Some(entities) = o.map.entities_of_node.get(i).filter(|e| !e.is_empty())
-        {
+        let state = f.replay.as_ref().and_then(|o| {
+            let entities = o.map.entities_of_node.get(i).filter(|e| !e.is_empty())?;
             drawn.nodes += 1;
             let direct = entities.len() == 1 && o.map.direct[entities[0] as usize];
-            overlay::node_state(o, entities, direct).colour
+            Some(overlay::node_state(o, entities, direct).colour)
+        });
+        let colour = if f.editor.selection.instances.contains(&node.name) {
+            f.palette.selection
+        } else if f.hover == Some(Hit::Node(i)) {
+            f.palette.hover
         } else {
-            f.palette.category_colour(&node.category)
+            state.unwrap_or_else(|| f.palette.category_colour(&node.category))
         };
         pixels.square(f.view.to_screen(f.area, f.positions[i]), side, colour);
     }
@@ -177,12 +237,13 @@ pub fn draw(painter: &Painter, f: &Frame<'_>, visible: &[usize], raster: &mut Ra
                 raster.points.reverse();
             }
             let at = f.view.to_screen(f.area, overlay::along(&raster.points, fraction));
-            pixels.square(at, 2.0, o.colours.packet);
-            drawn.packets += 1;
+            if f.area.contains(at) {
+                pixels.square(at, 2.0, o.colours.packet);
+                drawn.packets += 1;
+            }
         }
     }
     let [width, height] = pixels.size();
-    let scale = painter.ctx().pixels_per_point();
     let image = pixels.into_image();
     let texture = raster.texture.get_or_insert_with(|| {
         painter.ctx().load_texture(
@@ -228,6 +289,31 @@ mod tests {
         // Entirely outside: nothing.
         let mut p = image();
         p.line(pos2(0.0, 0.0), pos2(90.0, 40.0), Color32::RED);
+        assert_eq!(coloured(&p), 0);
+    }
+
+    #[test]
+    fn each_pixel_of_a_polyline_is_laid_once_and_long_lines_are_clipped_not_thinned() {
+        let half = Color32::WHITE.gamma_multiply(0.5);
+        // Sub-pixel steps and a corner: every pixel laid once, so all have the same colour.
+        let mut p = image();
+        p.polyline(&[pos2(100.3, 50.2), pos2(107.9, 53.1), pos2(103.2, 59.6)], half);
+        let [w, h] = p.size();
+        let laid: Vec<Color32> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .map(|(x, y)| p.at(x, y))
+            .filter(|c| c.a() > 0)
+            .collect();
+        assert!(laid.len() > 10 && laid.iter().all(|&c| c == half), "{laid:?}");
+        // A line a million points long across the image: one unbroken row of 20 pixels.
+        let mut p = image();
+        p.line(pos2(-1.0e6, 55.5), pos2(1.0e6, 55.5), Color32::RED);
+        assert_eq!(coloured(&p), 20);
+        assert!((0..20).all(|x| p.at(x, 5) == Color32::RED));
+        // Coordinates that are not numbers draw nothing.
+        let mut p = image();
+        p.line(pos2(f32::NAN, 55.0), pos2(110.0, 55.0), Color32::RED);
+        p.line(pos2(f32::INFINITY, 55.0), pos2(110.0, 55.0), Color32::RED);
         assert_eq!(coloured(&p), 0);
     }
 
