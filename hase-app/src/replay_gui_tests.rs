@@ -457,6 +457,22 @@ fn a_large_network_seen_from_far_is_one_image_that_still_shows_the_run() {
     assert_eq!(drawn.nodes, 4_608, "{drawn:?}");
     assert_eq!(drawn.packets, busy, "{drawn:?}");
     assert!(drawn.tinted_links > 0, "{drawn:?}");
+    // The image is kept while nothing it shows changes: moving the pointer over it draws none.
+    let images = h.state().canvas.far_images_drawn;
+    let area = h.state().canvas.area;
+    for k in 1..=5 {
+        h.hover_at(area.min + (area.size() * k as f32 / 6.0));
+        h.run_steps(2);
+    }
+    assert_eq!(h.state().canvas.far_images_drawn, images, "hovering keeps the image");
+    assert_eq!(h.state().canvas.drawn_replay, drawn, "and its counts");
+    // Another moment of the run, or a selection, is a new image.
+    h.state_mut().session.player.time = SimTime(first + 1);
+    h.run_steps(2);
+    assert_eq!(h.state().canvas.far_images_drawn, images + 1);
+    h.state_mut().editor.selection.only("r_0_0");
+    h.run_steps(2);
+    assert_eq!(h.state().canvas.far_images_drawn, images + 2);
     // Zoomed in, the entities are shapes again, with their states and packets drawn one by one.
     let near = at_zoom(0.5);
     h.state_mut().canvas.set_view(&net, near);

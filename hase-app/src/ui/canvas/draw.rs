@@ -67,6 +67,8 @@ pub struct FrameDrawn {
     pub nodes: usize,
     /// The network was drawn from far, as one image (see [`raster`]).
     pub far: bool,
+    /// That image was drawn anew (not kept from the frame before).
+    pub far_image_drawn: bool,
     /// What the replay layers drew.
     pub replay: Drawn,
 }
@@ -102,7 +104,8 @@ pub fn draw(
     drawn.nodes = scratch.visible.len();
     drawn.far = raster::wanted(f, scratch.visible.len());
     if drawn.far {
-        raster::draw(painter, f, &scratch.visible, &mut scratch.far, &mut drawn.replay);
+        drawn.far_image_drawn =
+            raster::draw(painter, f, &scratch.visible, &mut scratch.far, &mut drawn.replay);
     } else {
         scratch.far.release();
         draw_links(painter, f, visible, &mut scratch.points);

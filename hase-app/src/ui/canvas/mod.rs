@@ -131,6 +131,8 @@ pub struct Canvas {
     pub drawn_nodes: usize,
     /// The last frame drew the network from far, as one image.
     pub drawn_far: bool,
+    /// Far-view images drawn so far (a frame that shows the same keeps its image).
+    pub far_images_drawn: u64,
     /// What the replay layers drew in the last frame (for tests and benchmarks).
     pub drawn_replay: Drawn,
 }
@@ -150,6 +152,7 @@ impl Default for Canvas {
             scratch: draw::Scratch::default(),
             drawn_nodes: 0,
             drawn_far: false,
+            far_images_drawn: 0,
             drawn_replay: Drawn::default(),
         }
     }
@@ -297,6 +300,7 @@ impl Canvas {
         );
         self.drawn_nodes = drawn.nodes;
         self.drawn_far = drawn.far;
+        self.far_images_drawn += u64::from(drawn.far_image_drawn);
         self.drawn_replay = drawn.replay;
         actions
     }

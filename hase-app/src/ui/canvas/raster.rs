@@ -8,8 +8,12 @@
 
 use egui::{Color32, ColorImage, Painter, Pos2, Rect, TextureHandle, TextureOptions, pos2};
 
+use super::Drag;
 use super::draw::Frame;
-use super::geometry::{Hit, NODE_SIZE};
+use super::geometry::NODE_SIZE;
+use super::view::View;
+use crate::document::NetworkId;
+use crate::state::Selection;
 use crate::ui::animator::overlay::{self, Drawn};
 
 /// Entities smaller than this on screen (points) are drawn in the image...
@@ -23,11 +27,12 @@ pub fn wanted(f: &Frame<'_>, visible_nodes: usize) -> bool {
     NODE_SIZE * f.view.zoom < FAR_BELOW_NODE_PX && visible_nodes >= FAR_FROM_NODES
 }
 
-/// The image's texture and the drawing's scratch buffers, kept between frames (the image itself
-/// is drawn anew each frame).
+/// The image's texture and the drawing's scratch buffers, kept between frames, with what the
+/// image shows: it is drawn again only when that changes.
 #[derive(Default)]
 pub struct Raster {
     texture: Option<TextureHandle>,
+    shown: Option<Shown>,
     points: Vec<Pos2>,
     per_link: Vec<u32>,
     packets: Vec<(usize, bool, f32)>,
@@ -37,6 +42,61 @@ impl Raster {
     /// Free the texture while the canvas draws shapes (the next far view makes a new one).
     pub fn release(&mut self) {
         self.texture = None;
+        self.shown = None;
+    }
+}
+
+/// The image kept: what it shows, where it went on screen, and what drawing it counted.
+#[derive(Clone, Debug)]
+struct Shown {
+    picture: Picture,
+    rect: Rect,
+    drawn: Drawn,
+}
+
+/// Everything the image depends on. Hovering is left out: the pointer's tooltip names what is
+/// under it, and a highlight a pixel wide would redraw the whole image at every move.
+#[derive(Clone, Debug, PartialEq)]
+struct Picture {
+    area: Rect,
+    view: View,
+    scale: f32,
+    /// The document's generation and revision, and the network shown.
+    document: (u64, u64, NetworkId),
+    selection: Selection,
+    replay: Option<RunShown>,
+    canvas_colour: Color32,
+}
+
+/// The run an image shows: which run (its address, end, flights and events tell runs apart),
+/// the moment, the load window and the lowest level shown.
+#[derive(Clone, Debug, PartialEq)]
+struct RunShown {
+    run: (usize, u64, usize, usize),
+    time_ps: u64,
+    window: (u64, u64),
+    min_level: u8,
+}
+
+fn picture_now(f: &Frame<'_>, scale: f32) -> Picture {
+    Picture {
+        area: f.area,
+        view: f.view,
+        scale,
+        document: (f.editor.generation, f.editor.history.revision(), f.editor.current_net()),
+        selection: f.editor.selection.clone(),
+        replay: f.replay.as_ref().map(|o| RunShown {
+            run: (
+                std::ptr::from_ref(o.replay) as usize,
+                o.replay.end.0,
+                o.replay.flights().len(),
+                o.replay.log.events.len(),
+            ),
+            time_ps: o.time.0,
+            window: o.window,
+            min_level: o.min_level,
+        }),
+        canvas_colour: f.palette.canvas,
     }
 }
 
@@ -173,8 +233,15 @@ impl Pixels {
 }
 
 /// Draw the links and the `visible` nodes of `f` (with its run, if any) as one image over the
-/// canvas area; counts what the run's layers drew into `drawn`.
-pub fn draw(painter: &Painter, f: &Frame<'_>, visible: &[usize], raster: &mut Raster, drawn: &mut Drawn) {
+/// canvas area, or show the image kept if it shows the same; counts what the run's layers drew
+/// into `drawn`. Returns true if the image was drawn anew.
+pub fn draw(
+    painter: &Painter,
+    f: &Frame<'_>,
+    visible: &[usize],
+    raster: &mut Raster,
+    drawn: &mut Drawn,
+) -> bool {
     // As sharp as the screen, but no larger than the largest texture the painter takes.
     let largest = painter.ctx().input(|i| i.max_texture_side) as f32;
     let scale = painter
@@ -182,6 +249,23 @@ pub fn draw(painter: &Painter, f: &Frame<'_>, visible: &[usize], raster: &mut Ra
         .pixels_per_point()
         .min(largest / f.area.width().max(1.0))
         .min(largest / f.area.height().max(1.0));
+    let picture = picture_now(f, scale);
+    // A drag moves entities without changing the document until it ends: redraw all along.
+    let dragging = !matches!(f.drag, Drag::None | Drag::Pan);
+    if let (Some(texture), Some(shown)) = (&raster.texture, &raster.shown)
+        && !dragging
+        && shown.picture == picture
+    {
+        add_counts(drawn, shown.drawn);
+        painter.image(
+            texture.id(),
+            shown.rect,
+            Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)),
+            Color32::WHITE,
+        );
+        return false;
+    }
+    let before = *drawn;
     let mut pixels = Pixels::new(f.area, scale);
     let area = f.view.visible(f.area).expand(NODE_SIZE);
     let replay = f.replay.as_ref().filter(|o| o.min_level <= 2);
@@ -196,8 +280,6 @@ pub fn draw(painter: &Painter, f: &Frame<'_>, visible: &[usize], raster: &mut Ra
         };
         let colour = if f.editor.selection.links.contains(&link.key) {
             f.palette.selection
-        } else if f.hover == Some(Hit::Link(l)) {
-            f.palette.hover
         } else if let Some(o) = replay
             && load >= 0.02
         {
@@ -222,8 +304,6 @@ pub fn draw(painter: &Painter, f: &Frame<'_>, visible: &[usize], raster: &mut Ra
         });
         let colour = if f.editor.selection.instances.contains(&node.name) {
             f.palette.selection
-        } else if f.hover == Some(Hit::Node(i)) {
-            f.palette.hover
         } else {
             state.unwrap_or_else(|| f.palette.category_colour(&node.category))
         };
@@ -255,6 +335,21 @@ pub fn draw(painter: &Painter, f: &Frame<'_>, visible: &[usize], raster: &mut Ra
     texture.set(image, TextureOptions::NEAREST);
     let rect = Rect::from_min_size(f.area.min, egui::vec2(width as f32 / scale, height as f32 / scale));
     painter.image(texture.id(), rect, Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)), Color32::WHITE);
+    let counted = Drawn {
+        tinted_links: drawn.tinted_links - before.tinted_links,
+        packets: drawn.packets - before.packets,
+        nodes: drawn.nodes - before.nodes,
+        ..Drawn::default()
+    };
+    raster.shown = Some(Shown { picture, rect, drawn: counted });
+    true
+}
+
+/// Add what a kept image counted when it was drawn.
+fn add_counts(drawn: &mut Drawn, kept: Drawn) {
+    drawn.tinted_links += kept.tinted_links;
+    drawn.packets += kept.packets;
+    drawn.nodes += kept.nodes;
 }
 
 #[cfg(test)]
