@@ -31,42 +31,17 @@ use std::sync::atomic::AtomicBool;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use hase_editor::replay::Replay;
 use hase_editor::run::task::{RunRequest, execute};
-use hase_editor::run::{RunProgress, RunSettings, Slot};
-use hase_engine::model::{ParamValue, Project, Workload};
-use hase_engine::time::SimTime;
+use hase_editor::run::{FinishedRun, RunProgress, RunSettings, Slot};
+use hase_engine::model::Project;
 use hase_engine::trace::Record;
 use hase_library::overrides::apply_set;
 use hase_library::runner::{RunOptions, TraceTarget, run_project};
-use hase_templates::{ProjectForm, TemplateSpec, Topology};
 
 const ITERATIONS: u32 = 100;
 
 fn project() -> Project {
     let mut project = hase_library::examples::fat_tree_allreduce().unwrap().project;
     apply_set(&mut project, &format!("workload.iterations={ITERATIONS}")).unwrap();
-    project.settings.trace_level = 2;
-    project
-}
-
-/// A 128×128 torus running one periodic halo exchange (4 KiB faces, 1 KiB packets), kept as
-/// its recipe.
-fn torus_halo() -> Project {
-    let mut spec = TemplateSpec::new(Topology::Torus2D { x: 128, y: 128 });
-    spec.switch_params.insert("switching".into(), ParamValue::Text("store_and_forward".into()));
-    spec.endpoint_params.insert("max_packet".into(), ParamValue::Int(1024));
-    let mut project = Project::new("torus halo");
-    project.generator = Some(spec.recipe(&ProjectForm::Flat));
-    project.network_from_recipe = true;
-    project.workload = Workload::Program {
-        name: "halo2d".into(),
-        params: [
-            ("periodic".to_string(), ParamValue::Bool(true)),
-            ("iterations".to_string(), ParamValue::Int(1)),
-            ("face_bytes".to_string(), ParamValue::Int(4096)),
-            ("compute_time".to_string(), ParamValue::Time(SimTime::from_us(1))),
-        ]
-        .into(),
-    };
     project.settings.trace_level = 2;
     project
 }
@@ -88,7 +63,8 @@ fn record_bytes(record: &Record) -> usize {
     }
 }
 
-fn editor_run(project: &Project) -> usize {
+/// The editor's worker from F5 until the replay is ready.
+fn editor_run_of(project: &Project) -> Box<FinishedRun> {
     let request = RunRequest {
         project: project.clone(),
         file: None,
@@ -96,24 +72,27 @@ fn editor_run(project: &Project) -> usize {
         slot: Slot::Main,
         id: 1,
     };
-    let run = execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap();
-    run.replay.interval_count()
+    execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap()
+}
+
+fn editor_run(project: &Project) -> usize {
+    editor_run_of(project).replay.interval_count()
+}
+
+/// One editor run with the process's peak reset before it: the run, and the resident bytes
+/// before, after, and at the peak.
+fn measured_editor_run(project: &Project) -> (Box<FinishedRun>, u64, u64, u64) {
+    hase_library::process_memory::reset_peak();
+    let (before, _) = hase_library::process_memory::resident_and_peak_bytes();
+    let run = editor_run_of(project);
+    let (after, peak) = hase_library::process_memory::resident_and_peak_bytes();
+    (run, before, after, peak)
 }
 
 fn replay(c: &mut Criterion) {
     let project = project();
     // Peak memory of the editor path first, before anything else has grown the heap.
-    hase_library::process_memory::reset_peak();
-    let (rss_before, _) = hase_library::process_memory::resident_and_peak_bytes();
-    let request = RunRequest {
-        project: project.clone(),
-        file: None,
-        settings: settings(&project),
-        slot: Slot::Main,
-        id: 1,
-    };
-    let run = execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap();
-    let (rss_after, peak) = hase_library::process_memory::resident_and_peak_bytes();
+    let (run, rss_before, rss_after, peak) = measured_editor_run(&project);
     // Departures and arrivals are read from the flights, not stored as events: counted here.
     let streamed = run.replay.log.events.len() + 2 * run.replay.flights().len();
     drop(run);
@@ -150,18 +129,9 @@ fn replay(c: &mut Criterion) {
 /// The large network: what the editor's run adds at its peak, per entity and per record, then
 /// the CLI's traced run against the editor's run to replay.
 fn replay_large(c: &mut Criterion) {
-    let project = torus_halo();
-    hase_library::process_memory::reset_peak();
-    let (rss_before, _) = hase_library::process_memory::resident_and_peak_bytes();
-    let request = RunRequest {
-        project: project.clone(),
-        file: None,
-        settings: settings(&project),
-        slot: Slot::Main,
-        id: 1,
-    };
-    let run = execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap();
-    let (rss_after, peak) = hase_library::process_memory::resident_and_peak_bytes();
+    let mut project = hase_library::scale_projects::torus_halo(128, 128);
+    project.settings.trace_level = 2;
+    let (run, rss_before, rss_after, peak) = measured_editor_run(&project);
     let entities = run.replay.header.entities.len() as u64;
     let checkpoints = run.replay.log.checkpoint_count();
     drop(run);

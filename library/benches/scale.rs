@@ -22,36 +22,14 @@ use std::time::Instant;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use hase_engine::elaborate::elaborate;
 use hase_engine::kernel::{RunControl, SimConfig, Simulation};
-use hase_engine::model::{ParamValue, Project, Workload};
+use hase_engine::model::Project;
 use hase_engine::time::SimTime;
 use hase_entities::factory::{BuildInputs, build_behaviours};
 use hase_entities::message::NetMsg;
 use hase_entities::store::NetBehaviours;
 use hase_library::catalogue::registry_for;
 use hase_library::generated::expand;
-use hase_templates::{ProjectForm, TemplateSpec, Topology};
-
-/// A torus `x`×`y` running one periodic halo exchange, stored as its recipe only (what
-/// `hase new --template torus2d --dims XxY` writes): nothing is generated yet.
-fn recipe_project(x: u32, y: u32) -> Project {
-    let mut spec = TemplateSpec::new(Topology::Torus2D { x, y });
-    spec.switch_params.insert("switching".into(), ParamValue::Text("store_and_forward".into()));
-    spec.endpoint_params.insert("max_packet".into(), ParamValue::Int(1024));
-    let mut project = Project::new("scale");
-    project.generator = Some(spec.recipe(&ProjectForm::Flat));
-    project.network_from_recipe = true;
-    project.workload = Workload::Program {
-        name: "halo2d".into(),
-        params: [
-            ("periodic".to_string(), ParamValue::Bool(true)),
-            ("iterations".to_string(), ParamValue::Int(1)),
-            ("face_bytes".to_string(), ParamValue::Int(4096)),
-            ("compute_time".to_string(), ParamValue::Time(SimTime::from_us(1))),
-        ]
-        .into(),
-    };
-    project
-}
+use hase_library::scale_projects::torus_halo;
 
 /// Recipe → expanded document → flat model (document dropped) → behaviours → simulation.
 fn set_up(recipe: &Project, mut step: impl FnMut(&str, u64)) -> Simulation<NetMsg, NetBehaviours> {
@@ -91,7 +69,7 @@ fn dims() -> (u32, u32) {
 
 fn one_million(_: &mut Criterion) {
     let (x, y) = dims();
-    let recipe = recipe_project(x, y);
+    let recipe = torus_halo(x, y);
     let text = hase_engine::model::project_to_ron(&recipe).unwrap();
     hase_library::process_memory::reset_peak();
     let (before, _) = hase_library::process_memory::resident_and_peak_bytes();
@@ -140,7 +118,7 @@ fn setup_is_linear(c: &mut Criterion) {
     let mut group = c.benchmark_group("scale_setup");
     group.sample_size(10);
     for (x, y) in [(64, 64), (128, 128), (256, 256)] {
-        let recipe = recipe_project(x, y);
+        let recipe = torus_halo(x, y);
         group.throughput(Throughput::Elements(2 * u64::from(x) * u64::from(y)));
         group.bench_function(format!("torus{x}x{y}_entities"), |b| {
             b.iter(|| set_up(&recipe, |_, _| {}).events());

@@ -16,6 +16,7 @@ pub mod overrides;
 pub mod process_memory;
 pub mod reads;
 pub mod runner;
+pub mod scale_projects;
 pub mod stats_csv;
 pub mod store;
 pub mod workload_trace;

@@ -101,10 +101,7 @@ pub(crate) fn decode_header(c: &mut Cursor<'_>) -> Decoded<TraceHeader> {
         });
     }
     // Every entity of a type shares its type's name lists.
-    let lists: Vec<[Arc<[String]>; 3]> = types
-        .iter()
-        .map(|t| [t.states.clone().into(), t.params.clone().into(), t.ports.clone().into()])
-        .collect();
+    let lists: Vec<[Arc<[String]>; 3]> = types.iter().map(TypeRow::shared_lists).collect();
     let entity_count = c.u64("the entity count")?;
     let mut entities = Vec::new();
     for _ in 0..entity_count {

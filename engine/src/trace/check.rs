@@ -4,6 +4,7 @@
 //! and compact forms write once instead of once per entity.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::record::{EntityInfo, Record, TraceHeader, TraceLevel};
 
@@ -17,6 +18,11 @@ pub(crate) struct TypeRow {
 }
 
 impl TypeRow {
+    /// Its state, parameter and port names as lists every entity of the type shares.
+    pub(crate) fn shared_lists(&self) -> [Arc<[String]>; 3] {
+        [self.states.as_slice().into(), self.params.as_slice().into(), self.ports.as_slice().into()]
+    }
+
     fn of(e: &EntityInfo) -> Self {
         TypeRow {
             name: e.type_name.clone(),

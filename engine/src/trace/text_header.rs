@@ -275,11 +275,7 @@ impl HeaderParser {
     fn build(&mut self) -> TraceHeader {
         let mut header = std::mem::take(&mut self.header);
         // Every entity of a type shares its type's name lists.
-        let lists: Vec<[Arc<[String]>; 3]> = self
-            .types
-            .iter()
-            .map(|t| [t.states.clone().into(), t.params.clone().into(), t.ports.clone().into()])
-            .collect();
+        let lists: Vec<[Arc<[String]>; 3]> = self.types.iter().map(TypeRow::shared_lists).collect();
         header.entities = self
             .bars
             .drain(..)
