@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod elaborate;
+pub mod file_error;
 pub mod kernel;
 pub mod limits;
 pub mod model;
@@ -17,6 +18,7 @@ pub mod validate;
 pub mod vecmap;
 
 pub use elaborate::{ElabError, Endpoint, EntityId, FlatModel, PortIndex, elaborate};
+pub use file_error::{FileError, FilePlace};
 pub use kernel::{Behaviour, Ctx, Message, RunControl, RunOutcome, SimConfig, Simulation};
 pub use time::{SimTime, parse_time};
 pub use trace::{TraceLevel, TraceSink};
