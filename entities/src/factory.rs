@@ -19,11 +19,11 @@ use crate::netmodel::hop::HopModel;
 use crate::netmodel::paths::{PathSource, PathTable};
 use crate::netmodel::sheet::SheetModel;
 use crate::placement::RankAddresses;
-use crate::processor::actions::CpuModel;
+use crate::processor::action::CpuModel;
 use crate::processor::mpi::{MpiLimits, Rendezvous};
 use crate::processor::sheet::SheetTiming;
 use crate::processor::{ProcessorBehaviour, ProcessorConfig};
-use crate::router::routing::{RankError, RankMap, Route, RoutingError, assign_ranks, build_routes};
+use crate::router::routing::{RankAssignmentError, RankMap, Route, RoutingError, assign_ranks, build_routes};
 use crate::router::switch::{RouteDecision, RouterBehaviour, RouterConfig, Switching};
 use crate::store::NetBehaviours;
 use crate::workload::program::{OpList, RankProgram};
@@ -34,7 +34,7 @@ use crate::workload::{WorkloadError, programs_for};
 pub enum FactoryError {
     /// Ranks are missing, duplicated or out of range.
     #[error(transparent)]
-    Ranks(#[from] RankError),
+    Ranks(#[from] RankAssignmentError),
     /// A router's routing rule cannot be set up.
     #[error(transparent)]
     Routing(#[from] RoutingError),

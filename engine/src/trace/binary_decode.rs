@@ -63,8 +63,8 @@ fn member(info: &EntityInfo, e: u32, what: &str, index: u16, count: usize, at: u
 
 /// A failed check as a decoding error.
 #[cold]
-fn refused(at: usize, message: Option<String>) -> (usize, String) {
-    (at, message.unwrap_or_default())
+fn refused(at: usize, error: Option<check::ConsistencyError>) -> (usize, String) {
+    (at, error.map(|e| e.to_string()).unwrap_or_default())
 }
 
 impl BlockDecoder {

@@ -5,8 +5,9 @@
 use std::io::{BufWriter, Write};
 
 use super::binary::{BINARY_MAGIC, BlockEncoder, DEFAULT_BLOCK_RECORDS, encode_header};
-use super::check::{self, invalid};
-use super::index::{IndexBuilder, RestartPoint, TraceIndex};
+use super::check::{self, ConsistencyError, invalid};
+use super::index::{IndexBuilder, TraceIndex};
+use super::read::RestartPoint;
 use super::record::{Record, TraceHeader, TraceSink};
 use super::varint::put_u64;
 
@@ -92,7 +93,7 @@ impl<W: Write> BinaryTraceWriter<W> {
 impl<W: Write + Send> TraceSink for BinaryTraceWriter<W> {
     fn header(&mut self, header: &TraceHeader) -> std::io::Result<()> {
         if self.header.is_some() {
-            return Err(invalid("trace header written twice".into()));
+            return Err(invalid(ConsistencyError::HeaderTwice));
         }
         check::header(header).map_err(invalid)?;
         let body = encode_header(header);
@@ -106,7 +107,7 @@ impl<W: Write + Send> TraceSink for BinaryTraceWriter<W> {
 
     fn record(&mut self, record: &Record) -> std::io::Result<()> {
         let Some(header) = &self.header else {
-            return Err(invalid("trace record before the header".into()));
+            return Err(invalid(ConsistencyError::RecordBeforeHeader));
         };
         check::record(header, record).map_err(invalid)?;
         let block_start = RestartPoint { offset: self.bytes_written, ordinal: self.records - self.block_len };
@@ -122,7 +123,7 @@ impl<W: Write + Send> TraceSink for BinaryTraceWriter<W> {
 
     fn finish(&mut self) -> std::io::Result<()> {
         if self.header.is_none() {
-            return Err(invalid("trace finished before the header".into()));
+            return Err(invalid(ConsistencyError::FinishBeforeHeader));
         }
         self.flush_block()?;
         let mut end = vec![0];

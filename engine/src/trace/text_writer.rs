@@ -4,11 +4,12 @@
 
 use std::io::{BufWriter, Write};
 
-use super::FORMAT_VERSION;
-use super::check::{self, invalid, type_table};
-use super::index::{IndexBuilder, RestartPoint, TraceIndex};
+use super::check::{self, ConsistencyError, invalid, type_table};
+use super::index::{IndexBuilder, TraceIndex};
+use super::read::RestartPoint;
 use super::record::{Record, TraceHeader, TraceSink};
 use super::tokens::{push_str_token, push_value};
+use super::version::FORMAT_VERSION;
 
 /// Writes the text trace format to any `Write`, implementing [`TraceSink`].
 pub struct TextTraceWriter<W: Write> {
@@ -181,7 +182,7 @@ pub(crate) fn push_record(out: &mut Vec<u8>, record: &Record) {
 impl<W: Write + Send> TraceSink for TextTraceWriter<W> {
     fn header(&mut self, header: &TraceHeader) -> std::io::Result<()> {
         if self.header.is_some() {
-            return Err(invalid("trace header written twice".into()));
+            return Err(invalid(ConsistencyError::HeaderTwice));
         }
         check::header(header).map_err(invalid)?;
         let text = header_text(header);
@@ -193,7 +194,7 @@ impl<W: Write + Send> TraceSink for TextTraceWriter<W> {
 
     fn record(&mut self, record: &Record) -> std::io::Result<()> {
         let Some(header) = &self.header else {
-            return Err(invalid("trace record before the header".into()));
+            return Err(invalid(ConsistencyError::RecordBeforeHeader));
         };
         check::record(header, record).map_err(invalid)?;
         if let Some(index) = &mut self.index {
@@ -208,7 +209,7 @@ impl<W: Write + Send> TraceSink for TextTraceWriter<W> {
 
     fn finish(&mut self) -> std::io::Result<()> {
         if self.header.is_none() {
-            return Err(invalid("trace finished before the header".into()));
+            return Err(invalid(ConsistencyError::FinishBeforeHeader));
         }
         self.line.extend_from_slice(format!("$end {}", self.records).as_bytes());
         self.emit_line()?;

@@ -17,7 +17,7 @@ use crate::factory::{BuildInputs, build_behaviours};
 use crate::message::NetMsg;
 use crate::mpi::op::{Collective, CollectiveKind, Op, Source, TagSel, Work};
 use crate::netmodel::datasheet::{self, Estimate};
-use crate::processor::actions::CpuModel;
+use crate::processor::action::CpuModel;
 use crate::processor::mpi::MpiLimits;
 use crate::processor::sheet::SheetTiming;
 use crate::processor::{ProcessorBehaviour, ProcessorConfig};

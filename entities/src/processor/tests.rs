@@ -7,7 +7,7 @@ use hase_engine::elaborate::{Endpoint, FlatEntity, FlatLink, FlatModel};
 use hase_engine::time::SimTime;
 use hase_engine::{Behaviour, RunControl, RunOutcome, SimConfig, Simulation};
 
-use super::actions::CpuModel;
+use super::action::CpuModel;
 use super::mpi::MpiLimits;
 use super::{ProcessorBehaviour, ProcessorConfig};
 use crate::catalogue::{PROCESSOR_STATES, ROUTER_STATES};

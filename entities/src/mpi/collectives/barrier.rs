@@ -57,7 +57,7 @@ pub(super) fn tree(b: &mut Builder, rank: u32, size: u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::MicroOp;
+    use super::super::micro_op::MicroOp;
     use super::*;
 
     fn build(f: impl Fn(&mut Builder)) -> Vec<MicroOp> {

@@ -3,7 +3,7 @@
 //! combined send-receive exchange) and the rank arithmetic the algorithms share (ring offsets,
 //! root-relative ranks, the balanced split of a vector into blocks).
 
-use super::MicroOp;
+use super::micro_op::MicroOp;
 
 /// One rank's schedule under construction.
 #[derive(Debug, Default)]

@@ -62,7 +62,7 @@ pub(super) fn recursive_halving(b: &mut Builder, rank: u32, size: u32, bytes: u6
 
 #[cfg(test)]
 mod tests {
-    use super::super::MicroOp;
+    use super::super::micro_op::MicroOp;
     use super::*;
 
     fn build(f: impl Fn(&mut Builder)) -> Vec<MicroOp> {

@@ -6,7 +6,8 @@
 use hase_engine::model::{ParamDef, ParamKind, ParamValue};
 use hase_engine::time::SimTime;
 
-use super::{Entry, Params, ProgramError, count_param, time_param};
+use super::entry::{Entry, Params, count_param, time_param};
+use super::error::ProgramError;
 use crate::mpi::op::{Op, Source, TagSel, Work};
 use crate::workload::program::{ProgramCtx, RankProgram};
 

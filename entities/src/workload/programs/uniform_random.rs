@@ -15,7 +15,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
-use super::{Entry, Params, ProgramError, count_param, time_param};
+use super::entry::{Entry, Params, count_param, time_param};
+use super::error::ProgramError;
 use crate::mpi::op::{Op, Source, TagSel, Work};
 use crate::workload::program::{ProgramCtx, RankProgram};
 use hase_engine::time::SimTime;
