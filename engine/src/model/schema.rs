@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use super::project::{Project, SCHEMA_VERSION};
+use crate::file_error::FilePlace;
 
 /// Why a project file could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -17,16 +18,12 @@ pub enum ProjectFileError {
         source: std::io::Error,
     },
     /// The RON text is malformed or does not match the schema.
-    #[error("{path}:{line}:{column}: {message}")]
+    #[error("{place}: {reason}")]
     Syntax {
-        /// File path (or `<text>`).
-        path: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column.
-        column: usize,
+        /// File path (or `<text>`), 1-based line and column.
+        place: FilePlace,
         /// What is wrong.
-        message: String,
+        reason: ron::error::Error,
     },
     /// Written by a newer hase.
     #[error("{path}: schema version {found} is newer than this hase understands ({supported}); update hase")]
@@ -50,7 +47,7 @@ pub enum ProjectFileError {
     },
     /// Serialisation failed (should not happen for valid projects).
     #[error("cannot write project: {0}")]
-    Write(String),
+    Write(ron::error::Error),
     /// The network is stored as a generator recipe that cannot be expanded (see
     /// `Project::network_from_recipe`): an unknown template or component, bad dimensions, an
     /// override of a position the template does not make.
@@ -90,10 +87,8 @@ pub fn project_from_ron(text: &str, origin: &str) -> Result<Project, ProjectFile
         }
     }
     let project: Project = options.from_str(text).map_err(|e| ProjectFileError::Syntax {
-        path: origin.to_string(),
-        line: e.span.start.line,
-        column: e.span.start.col,
-        message: e.code.to_string(),
+        place: FilePlace::at(origin, e.span.start.line, e.span.start.col),
+        reason: e.code,
     })?;
     Ok(migrate(project))
 }
@@ -127,7 +122,7 @@ fn widen_sheet_choice(project: &mut Project) {
 /// Render a project as pretty RON.
 pub fn project_to_ron(project: &Project) -> Result<String, ProjectFileError> {
     let config = ron::ser::PrettyConfig::new().depth_limit(12).indentor("  ".to_string()).struct_names(false);
-    ron::ser::to_string_pretty(project, config).map_err(|e| ProjectFileError::Write(e.to_string()))
+    ron::ser::to_string_pretty(project, config).map_err(ProjectFileError::Write)
 }
 
 /// Read a project file.
@@ -177,9 +172,9 @@ mod tests {
     #[test]
     fn syntax_errors_name_line_and_column() {
         let err = project_from_ron("(\n  schema_version: 1,\n  name: oops\n)", "bad.ron").unwrap_err();
-        let ProjectFileError::Syntax { line, path, .. } = &err else { panic!("{err}") };
-        assert_eq!(path, "bad.ron");
-        assert_eq!(*line, 3, "{err}");
+        let ProjectFileError::Syntax { place, .. } = &err else { panic!("{err}") };
+        assert_eq!(place.path, "bad.ron");
+        assert_eq!(place.line, 3, "{err}");
     }
 
     #[test]

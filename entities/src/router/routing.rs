@@ -12,7 +12,7 @@ mod ranks;
 mod rules;
 mod table;
 
-pub use error::RoutingError;
+pub use error::{RoutingError, RuleError};
 pub use ranks::{RankAssignmentError, RankMap, assign_ranks};
 
 use std::collections::BTreeMap;
@@ -74,7 +74,7 @@ pub fn build_routes(model: &FlatModel, ranks: &RankMap) -> Result<Vec<Option<Rou
             Entry::Vacant(slot) => {
                 let scope = model.scopes.get(e.scope as usize).ok_or_else(|| RoutingError::BadRule {
                     scope: format!("router `{}`", e.path),
-                    message: format!("its network (scope {}) is missing from the model", e.scope),
+                    reason: RuleError::MissingScope(e.scope),
                 })?;
                 slot.insert(RuleShape::of(&scope.routing, &scope.path)?)
             }

@@ -1,5 +1,7 @@
 //! Why a data sheet could not be read or used.
 
+use hase_engine::FilePlace;
+
 /// Why a data sheet could not be read or used.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum DataSheetError {
@@ -32,16 +34,12 @@ pub enum DataSheetError {
         function: String,
     },
     /// The RON text is malformed or does not match the format.
-    #[error("{origin}:{line}:{column}: {message}")]
+    #[error("{place}: {reason}")]
     Syntax {
-        /// File the text came from.
-        origin: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column.
-        column: usize,
+        /// File the text came from, 1-based line and column.
+        place: FilePlace,
         /// What is wrong.
-        message: String,
+        reason: ron::error::Error,
     },
     /// Well-formed, but a value makes no sense.
     #[error("{origin}: {field}: {message}")]
@@ -55,7 +53,7 @@ pub enum DataSheetError {
     },
     /// Serialisation failed.
     #[error("cannot write data sheet: {0}")]
-    Write(String),
+    Write(ron::error::Error),
     /// Neither a built-in sheet nor an existing file.
     #[error("no built-in data sheet `{value}` and no sheet file `{path}`; built-in sheets: {known}")]
     NotFound {

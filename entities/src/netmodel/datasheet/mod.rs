@@ -107,10 +107,8 @@ pub fn builtin(name: &str) -> Result<DataSheet, DataSheetError> {
 pub fn from_ron(text: &str, origin: &str) -> Result<DataSheet, DataSheetError> {
     let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
     let mut sheet: DataSheet = options.from_str(text).map_err(|e| DataSheetError::Syntax {
-        origin: origin.to_string(),
-        line: e.span.start.line,
-        column: e.span.start.col,
-        message: e.code.to_string(),
+        place: hase_engine::FilePlace::at(origin, e.span.start.line, e.span.start.col),
+        reason: e.code,
     })?;
     sheet.origin = origin.to_string();
     sheet.validate()?;
@@ -124,5 +122,5 @@ pub fn to_ron(sheet: &DataSheet) -> Result<String, DataSheetError> {
         .extensions(ron::extensions::Extensions::IMPLICIT_SOME)
         .depth_limit(4)
         .indentor("  ".to_string());
-    ron::ser::to_string_pretty(sheet, config).map_err(|e| DataSheetError::Write(e.to_string()))
+    ron::ser::to_string_pretty(sheet, config).map_err(DataSheetError::Write)
 }

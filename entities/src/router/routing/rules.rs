@@ -11,7 +11,7 @@ use std::sync::Arc;
 use hase_engine::elaborate::{FlatEntity, PortIndex};
 use hase_engine::model::{ParamValue, Routing, UpChoice};
 
-use super::error::RoutingError;
+use super::error::{RoutingError, RuleError};
 use dragonfly::{DragonflyRouter, DragonflyShape};
 use pgft::{PgftShape, PgftSwitch};
 
@@ -35,48 +35,47 @@ pub(super) enum RuleShape {
 impl RuleShape {
     /// Check a network's rule; `None` for shortest path. `scope` names the network in errors.
     pub(super) fn of(routing: &Routing, scope: &str) -> Result<Option<RuleShape>, RoutingError> {
-        let bad = |message: String| RoutingError::BadRule {
+        let bad = |reason: RuleError| RoutingError::BadRule {
             scope: if scope.is_empty() {
                 "the top-level network".into()
             } else {
                 format!("network `{scope}`")
             },
-            message,
+            reason,
         };
         Ok(Some(match routing {
             Routing::ShortestPath => return Ok(None),
             Routing::DimensionOrder { dims, wrap } => {
                 if dims.is_empty() || dims.contains(&0) || dims.len() > 1000 {
-                    return Err(bad(format!(
-                        "dimension-order extents {dims:?} must be 1 to 1000 positive numbers"
-                    )));
+                    return Err(bad(RuleError::BadExtents(dims.clone())));
                 }
                 let nodes = dims.iter().try_fold(1u32, |acc, d| acc.checked_mul(*d));
-                let nodes = nodes.ok_or_else(|| bad(format!("{dims:?} has more than 2^32 nodes")))?;
+                let nodes = nodes.ok_or_else(|| bad(RuleError::TooManyNodes(dims.clone())))?;
                 RuleShape::Grid { dims: dims.as_slice().into(), wrap: *wrap, nodes }
             }
             Routing::ECube { dimensions } => {
                 if !(1..=31).contains(dimensions) {
-                    return Err(bad(format!("a hypercube needs 1 to 31 dimensions, not {dimensions}")));
+                    return Err(bad(RuleError::BadDimensions(*dimensions)));
                 }
                 RuleShape::Cube { dimensions: *dimensions }
             }
             Routing::DestinationTag { stages } => {
                 if !(1..=31).contains(stages) {
-                    return Err(bad(format!("an omega network needs 1 to 31 stages, not {stages}")));
+                    return Err(bad(RuleError::BadStages(*stages)));
                 }
                 RuleShape::Omega { stages: *stages }
             }
             Routing::UpDown { arity, levels, up_choice, up_ports } => {
                 let ranks = (*arity >= 1 && *levels >= 1).then(|| arity.checked_pow(*levels)).flatten();
                 if ranks.is_none() || arity.saturating_add(*up_ports) > u32::from(PortIndex::MAX) {
-                    return Err(bad(format!(
-                        "up/down with arity {arity}, {levels} levels and {up_ports} up ports is not a tree this \
-                         routing can address (need arity ≥ 1, levels ≥ 1, arity^levels < 2^32)"
-                    )));
+                    return Err(bad(RuleError::BadTree {
+                        arity: *arity,
+                        levels: *levels,
+                        up_ports: *up_ports,
+                    }));
                 }
                 if *levels > 1 && *up_ports == 0 {
-                    return Err(bad("up/down with several levels needs at least one up port".into()));
+                    return Err(bad(RuleError::NoUpPorts));
                 }
                 RuleShape::Tree { arity: *arity, levels: *levels, up_ports: *up_ports, up_choice: *up_choice }
             }

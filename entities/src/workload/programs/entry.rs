@@ -64,8 +64,8 @@ impl Params {
     pub(super) fn text(&self, name: &str) -> Result<String, ProgramError> {
         self.get(name, |v| v.as_text().map(str::to_string))
     }
-    pub(super) fn unsuitable(&self, reason: String) -> ProgramError {
-        ProgramError::Unsuitable { program: self.program, reason }
+    pub(super) fn unsuitable(&self, reason: impl std::fmt::Display) -> ProgramError {
+        ProgramError::Unsuitable { program: self.program, reason: reason.to_string() }
     }
 }
 

@@ -44,7 +44,7 @@ fn build(p: &Params, rank: u32, size: u32) -> Result<Box<dyn RankProgram>, Progr
     let seed = p.count("traffic_seed")?;
     let traffic = p
         .shared(|| Traffic { seed, size, readers: AtomicU32::new(0), rounds: Mutex::default() })
-        .ok_or_else(|| p.unsuitable("internal: shared traffic of another type".into()))?;
+        .ok_or_else(|| p.unsuitable("internal: shared traffic of another type"))?;
     traffic.readers.fetch_add(1, Ordering::Relaxed);
     Ok(Box::new(UniformRandom {
         rank,
