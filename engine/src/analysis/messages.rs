@@ -281,17 +281,7 @@ mod tests {
     }
 
     fn hop(time: u64, from: u32, to: u32, arrive: u64, label: &str) -> Record {
-        Record::Send {
-            time: SimTime(time),
-            depart: SimTime(time),
-            from,
-            from_port: 0,
-            to,
-            to_port: 0,
-            arrive: SimTime(arrive),
-            bytes: 0,
-            label: label.into(),
-        }
+        crate::trace::testgen::port0_send(time, from, to, arrive, 0, label)
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use std::io::{BufWriter, Write};
 
 use super::binary::{BINARY_MAGIC, BlockEncoder, DEFAULT_BLOCK_RECORDS, encode_header};
-use super::check::{self, ConsistencyError, invalid};
+use super::check;
 use super::index::{IndexBuilder, TraceIndex};
 use super::read::RestartPoint;
 use super::record::{Record, TraceHeader, TraceSink};
@@ -92,10 +92,7 @@ impl<W: Write> BinaryTraceWriter<W> {
 
 impl<W: Write + Send> TraceSink for BinaryTraceWriter<W> {
     fn header(&mut self, header: &TraceHeader) -> std::io::Result<()> {
-        if self.header.is_some() {
-            return Err(invalid(ConsistencyError::HeaderTwice));
-        }
-        check::header(header).map_err(invalid)?;
+        check::writable_header(self.header.as_ref(), header)?;
         let body = encode_header(header);
         let mut prefix = BINARY_MAGIC.to_vec();
         put_u64(&mut prefix, body.len() as u64);
@@ -106,10 +103,7 @@ impl<W: Write + Send> TraceSink for BinaryTraceWriter<W> {
     }
 
     fn record(&mut self, record: &Record) -> std::io::Result<()> {
-        let Some(header) = &self.header else {
-            return Err(invalid(ConsistencyError::RecordBeforeHeader));
-        };
-        check::record(header, record).map_err(invalid)?;
+        check::writable_record(self.header.as_ref(), record)?;
         let block_start = RestartPoint { offset: self.bytes_written, ordinal: self.records - self.block_len };
         self.index.observe(block_start, self.records, record.time());
         self.encoder.encode(&mut self.block, record);
@@ -122,9 +116,7 @@ impl<W: Write + Send> TraceSink for BinaryTraceWriter<W> {
     }
 
     fn finish(&mut self) -> std::io::Result<()> {
-        if self.header.is_none() {
-            return Err(invalid(ConsistencyError::FinishBeforeHeader));
-        }
+        check::writable_end(self.header.as_ref())?;
         self.flush_block()?;
         let mut end = vec![0];
         put_u64(&mut end, self.records);

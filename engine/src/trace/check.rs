@@ -215,7 +215,32 @@ pub(crate) fn header(header: &TraceHeader) -> Result<(), ConsistencyError> {
     Ok(())
 }
 
+/// A writer's checks before writing `header`: no header written yet (`written`), and the header
+/// consistent.
+pub(crate) fn writable_header(written: Option<&TraceHeader>, new: &TraceHeader) -> std::io::Result<()> {
+    if written.is_some() {
+        return Err(invalid(ConsistencyError::HeaderTwice));
+    }
+    header(new).map_err(invalid)
+}
+
+/// A writer's checks before writing `record`: a header written, and the record consistent with it.
+pub(crate) fn writable_record(written: Option<&TraceHeader>, new: &Record) -> std::io::Result<()> {
+    let Some(written) = written else {
+        return Err(invalid(ConsistencyError::RecordBeforeHeader));
+    };
+    record(written, new).map_err(invalid)
+}
+
+/// A writer's check before finishing: a header written.
+pub(crate) fn writable_end(written: Option<&TraceHeader>) -> std::io::Result<()> {
+    if written.is_none() {
+        return Err(invalid(ConsistencyError::FinishBeforeHeader));
+    }
+    Ok(())
+}
+
 /// A record check failure as an I/O error, for writers (which implement [`super::TraceSink`]).
-pub(crate) fn invalid(error: ConsistencyError) -> std::io::Error {
+fn invalid(error: ConsistencyError) -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::InvalidInput, error)
 }

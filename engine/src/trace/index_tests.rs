@@ -11,24 +11,25 @@ use crate::trace::record::{Record, TraceHeader, TraceSink};
 use crate::trace::testgen;
 use crate::trace::{BinaryTraceReader, BinaryTraceWriter, TextTraceReader, TextTraceWriter};
 
-fn write_text(header: &TraceHeader, records: &[Record], every: u64) -> (Vec<u8>, TraceIndex) {
-    let mut w = TextTraceWriter::new(Vec::new()).with_index(every);
+/// Write `header` and `records` through `w`, which indexes as it writes.
+fn write_all(w: &mut impl TraceSink, header: &TraceHeader, records: &[Record]) {
     w.header(header).unwrap();
     for r in records {
         w.record(r).unwrap();
     }
     w.finish().unwrap();
+}
+
+fn write_text(header: &TraceHeader, records: &[Record], every: u64) -> (Vec<u8>, TraceIndex) {
+    let mut w = TextTraceWriter::new(Vec::new()).with_index(every);
+    write_all(&mut w, header, records);
     let index = w.index().unwrap().clone();
     (w.into_inner().unwrap(), index)
 }
 
 fn write_binary(header: &TraceHeader, records: &[Record], block: u64) -> (Vec<u8>, TraceIndex) {
     let mut w = BinaryTraceWriter::new(Vec::new()).with_block_records(block);
-    w.header(header).unwrap();
-    for r in records {
-        w.record(r).unwrap();
-    }
-    w.finish().unwrap();
+    write_all(&mut w, header, records);
     let index = w.index().unwrap().clone();
     (w.into_inner().unwrap(), index)
 }

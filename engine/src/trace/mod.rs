@@ -33,7 +33,7 @@ pub mod read;
 pub mod record;
 pub mod summary;
 #[cfg(test)]
-mod testgen;
+pub(crate) mod testgen;
 mod text_header;
 pub mod text_reader;
 #[cfg(test)]

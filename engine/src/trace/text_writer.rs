@@ -4,7 +4,7 @@
 
 use std::io::{BufWriter, Write};
 
-use super::check::{self, ConsistencyError, invalid, type_table};
+use super::check::{self, type_table};
 use super::index::{IndexBuilder, TraceIndex};
 use super::read::RestartPoint;
 use super::record::{Record, TraceHeader, TraceSink};
@@ -181,10 +181,7 @@ pub(crate) fn push_record(out: &mut Vec<u8>, record: &Record) {
 
 impl<W: Write + Send> TraceSink for TextTraceWriter<W> {
     fn header(&mut self, header: &TraceHeader) -> std::io::Result<()> {
-        if self.header.is_some() {
-            return Err(invalid(ConsistencyError::HeaderTwice));
-        }
-        check::header(header).map_err(invalid)?;
+        check::writable_header(self.header.as_ref(), header)?;
         let text = header_text(header);
         self.out.write_all(&text)?;
         self.bytes_written += text.len() as u64;
@@ -193,10 +190,7 @@ impl<W: Write + Send> TraceSink for TextTraceWriter<W> {
     }
 
     fn record(&mut self, record: &Record) -> std::io::Result<()> {
-        let Some(header) = &self.header else {
-            return Err(invalid(ConsistencyError::RecordBeforeHeader));
-        };
-        check::record(header, record).map_err(invalid)?;
+        check::writable_record(self.header.as_ref(), record)?;
         if let Some(index) = &mut self.index {
             let at = RestartPoint { offset: self.bytes_written, ordinal: self.records };
             index.observe(at, self.records, record.time());
@@ -208,9 +202,7 @@ impl<W: Write + Send> TraceSink for TextTraceWriter<W> {
     }
 
     fn finish(&mut self) -> std::io::Result<()> {
-        if self.header.is_none() {
-            return Err(invalid(ConsistencyError::FinishBeforeHeader));
-        }
+        check::writable_end(self.header.as_ref())?;
         self.line.extend_from_slice(format!("$end {}", self.records).as_bytes());
         self.emit_line()?;
         self.out.flush()?;

@@ -158,6 +158,18 @@ impl CpuModel {
         }
     }
 
+    /// The processor the tests use: 1 ns steps, 1 Gflop/s, 500 ns send overhead, 8 KiB segments.
+    #[cfg(test)]
+    pub(crate) fn for_tests(reduce_time_per_kib: SimTime) -> Self {
+        CpuModel {
+            time_step: SimTime::from_ns(1),
+            flops_per_s: 1e9,
+            send_overhead: SimTime::from_ns(500),
+            reduce_time_per_kib,
+            segment_bytes: 8192,
+        }
+    }
+
     /// Duration of combining `bytes`.
     pub fn combine(&self, bytes: u64) -> SimTime {
         SimTime((u128::from(self.reduce_time_per_kib.as_ps()) * u128::from(bytes) / 1024) as u64)

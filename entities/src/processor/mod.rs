@@ -213,6 +213,21 @@ impl ProcessorBehaviour {
         self.actions.clear();
     }
 
+    /// A send of `bytes` was posted as request `req` named `handle`: count it and apply its effects.
+    fn sent(
+        &mut self,
+        ctx: &mut Ctx<'_, NetMsg>,
+        bytes: u64,
+        handle: Handle,
+        (req, effects): (ReqKey, Effects),
+    ) {
+        self.sent_messages += 1;
+        self.sent_bytes += bytes;
+        Live::sent(ctx, self.sent_messages, self.sent_bytes);
+        self.bind(handle, req);
+        self.apply(ctx, effects);
+    }
+
     fn apply(&mut self, ctx: &mut Ctx<'_, NetMsg>, effects: Effects) {
         if let Some(e) = effects.errors.first() {
             self.fail(ctx, e);
@@ -360,12 +375,8 @@ impl ProcessorBehaviour {
                     }
                 }
                 Action::PostSend { dst, bytes, tag, context, handle } => {
-                    let (req, effects) = self.mpi.post_send(Outbound { dst, bytes, tag, context }, now);
-                    self.sent_messages += 1;
-                    self.sent_bytes += bytes;
-                    Live::sent(ctx, self.sent_messages, self.sent_bytes);
-                    self.bind(handle, req);
-                    self.apply(ctx, effects);
+                    let posted = self.mpi.post_send(Outbound { dst, bytes, tag, context }, now);
+                    self.sent(ctx, bytes, handle, posted);
                 }
                 Action::PostRecv { src, tag, context, handle } => {
                     if let Some(live) = Live::when_traced(&mut self.live, ctx) {
@@ -403,12 +414,8 @@ impl ProcessorBehaviour {
                 Action::Comment(text) => ctx.comment(|| text),
                 Action::SheetSend { dst, bytes, tag, handle, completes_after } => {
                     let message = Outbound { dst, bytes, tag, context: Context::User };
-                    let (req, effects) = self.mpi.post_whole_send(message, now, now + completes_after);
-                    self.sent_messages += 1;
-                    self.sent_bytes += bytes;
-                    Live::sent(ctx, self.sent_messages, self.sent_bytes);
-                    self.bind(handle, req);
-                    self.apply(ctx, effects);
+                    let posted = self.mpi.post_whole_send(message, now, now + completes_after);
+                    self.sent(ctx, bytes, handle, posted);
                 }
                 Action::SheetRecv { src, tag, handle, kind } => {
                     if let Some(live) = Live::when_traced(&mut self.live, ctx) {

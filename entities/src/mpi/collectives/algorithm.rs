@@ -32,6 +32,11 @@ impl Algorithm {
         ALGORITHMS.iter().find(|r| r.name == n).map(|r| Algorithm(r.name))
     }
 
+    /// One line on how this algorithm does `kind`, if it implements it.
+    pub fn description(self, kind: CollectiveKind) -> Option<&'static str> {
+        ALGORITHMS.iter().find(|r| r.kind == kind && r.name == self.0).map(|r| r.doc)
+    }
+
     /// True if this algorithm implements `kind`.
     pub fn applies_to(self, kind: CollectiveKind) -> bool {
         ALGORITHMS.iter().any(|r| r.kind == kind && r.name == self.0)

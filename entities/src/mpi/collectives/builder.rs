@@ -64,6 +64,14 @@ impl Builder {
         self.wait(vec![received, sent]);
     }
 
+    /// The micro-operations `f` appends to an empty builder (for tests of the family files).
+    #[cfg(test)]
+    pub(super) fn build(f: impl Fn(&mut Builder)) -> Vec<MicroOp> {
+        let mut b = Builder::new();
+        f(&mut b);
+        b.finish()
+    }
+
     /// The finished schedule.
     pub(super) fn finish(self) -> Vec<MicroOp> {
         self.ops
