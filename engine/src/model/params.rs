@@ -324,7 +324,7 @@ pub enum ParamError {
 pub enum UnreadableReason {
     /// Not a quantity of the parameter's unit (or not a whole number).
     #[error(transparent)]
-    Quantity(#[from] units::UnitError),
+    Quantity(Box<units::UnitError>),
     /// Not a number.
     #[error("not a number")]
     NotANumber,
@@ -337,6 +337,12 @@ pub enum UnreadableReason {
     /// Not a list of numbers.
     #[error("not a list of numbers")]
     NotNumbers,
+}
+
+impl From<units::UnitError> for UnreadableReason {
+    fn from(error: units::UnitError) -> Self {
+        UnreadableReason::Quantity(Box::new(error))
+    }
 }
 
 fn kind_word(value: &ParamValue) -> &'static str {

@@ -115,7 +115,7 @@ pub(crate) fn member(
             what: what.to_string(),
             index,
             entity,
-            path: info.path.to_string(),
+            path: info.path.clone(),
             type_name: info.type_name.clone(),
             count,
         })

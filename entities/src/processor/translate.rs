@@ -44,18 +44,15 @@ pub fn translate(
         Op::Compute(w) => vec![Action::Cpu { duration: cpu.work(w), state: state::COMPUTE }],
         Op::Send { dst, bytes, tag } => {
             check_rank(dst, size, "destination")?;
-            match sheet {
-                Some(timing) => {
-                    let completes_after = timing.send(bytes)?;
-                    vec![
-                        Action::SheetSend { dst, bytes, tag, handle: BLOCKING, completes_after },
-                        blocking_wait(state::SEND),
-                    ]
-                }
-                None => {
-                    let [overhead, post] = post_send(dst, bytes, tag, BLOCKING);
-                    vec![overhead, post, blocking_wait(state::SEND)]
-                }
+            if let Some(timing) = sheet {
+                let completes_after = timing.send(bytes)?;
+                vec![
+                    Action::SheetSend { dst, bytes, tag, handle: BLOCKING, completes_after },
+                    blocking_wait(state::SEND),
+                ]
+            } else {
+                let [overhead, post] = post_send(dst, bytes, tag, BLOCKING);
+                vec![overhead, post, blocking_wait(state::SEND)]
             }
         }
         Op::Isend { dst, bytes, tag, req } => {
