@@ -44,7 +44,7 @@ pub use error::ScheduleError;
 pub use micro_op::MicroOp;
 
 use self::builder::Builder;
-use self::registry::{Call, Needs};
+use self::registry::{CallShape, Needs};
 use super::op::Collective;
 
 /// Most segments a pipelined schedule may cut a message into (each costs three micro-operations on
@@ -109,7 +109,7 @@ pub fn schedule(
     let mut b = Builder::new();
     if size > 1 {
         let shape =
-            Call { rank, size, root: call.root, bytes: call.bytes, segment_bytes: params.segment_bytes };
+            CallShape { rank, size, root: call.root, bytes: call.bytes, segment_bytes: params.segment_bytes };
         (row.build)(&mut b, &shape);
     }
     Ok(b.finish())

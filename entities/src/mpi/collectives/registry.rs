@@ -14,7 +14,7 @@ use crate::mpi::kind::CollectiveKind as K;
 /// The call as a builder sees it: this rank, the communicator size, the root (0 when the operation
 /// has none), the bytes as MPI reads them, and the segment size of pipelined algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Call {
+pub(super) struct CallShape {
     /// The rank whose schedule is built.
     pub(super) rank: u32,
     /// Ranks in the communicator.
@@ -45,7 +45,7 @@ pub(crate) struct AlgorithmRow {
     /// Lower-case name used in files and on the command line.
     pub(crate) name: &'static str,
     /// Appends one rank's micro-operations for a call of more than one rank.
-    pub(super) build: fn(&mut Builder, &Call),
+    pub(super) build: fn(&mut Builder, &CallShape),
     /// One line: the message pattern.
     pub(crate) doc: &'static str,
     /// True for the algorithm used when a call names none (one per operation).
@@ -54,7 +54,12 @@ pub(crate) struct AlgorithmRow {
     pub(crate) needs: Needs,
 }
 
-const fn row(kind: K, name: &'static str, build: fn(&mut Builder, &Call), doc: &'static str) -> AlgorithmRow {
+const fn row(
+    kind: K,
+    name: &'static str,
+    build: fn(&mut Builder, &CallShape),
+    doc: &'static str,
+) -> AlgorithmRow {
     AlgorithmRow { kind, name, build, doc, default: false, needs: Needs::Nothing }
 }
 
