@@ -52,9 +52,9 @@ fn delay_ps(rng: &mut impl Rng) -> u64 {
     ((0.1 + e) * UNIT_PS).round() as u64
 }
 
-struct Token;
+struct PholdToken;
 
-impl Message for Token {
+impl Message for PholdToken {
     fn size_bytes(&self) -> u64 {
         0
     }
@@ -63,23 +63,23 @@ impl Message for Token {
     }
 }
 
-fn fire(ctx: &mut Ctx<'_, Token>) {
+fn fire(ctx: &mut Ctx<'_, PholdToken>) {
     let entities = ctx.entity_count() as u32;
     let target = ctx.rng().random_range(0..entities);
     let delay = SimTime(delay_ps(ctx.rng()));
-    ctx.deliver_direct(Endpoint { entity: target, port: 0 }, delay, Token);
+    ctx.deliver_direct(Endpoint { entity: target, port: 0 }, delay, PholdToken);
 }
 
 /// A stateless PHOLD entity (the standard formulation): only its random stream is its own.
 struct Phold;
 
-impl Behaviour<Token> for Phold {
-    fn init(&mut self, ctx: &mut Ctx<'_, Token>) {
+impl Behaviour<PholdToken> for Phold {
+    fn init(&mut self, ctx: &mut Ctx<'_, PholdToken>) {
         for _ in 0..START_PER_ENTITY {
             fire(ctx);
         }
     }
-    fn on_message(&mut self, ctx: &mut Ctx<'_, Token>, _port: PortIndex, _msg: Token) {
+    fn on_message(&mut self, ctx: &mut Ctx<'_, PholdToken>, _port: PortIndex, _msg: PholdToken) {
         fire(ctx);
     }
 }
@@ -104,13 +104,13 @@ struct StatefulPhold {
     counters: Counters,
 }
 
-impl Behaviour<Token> for StatefulPhold {
-    fn init(&mut self, ctx: &mut Ctx<'_, Token>) {
+impl Behaviour<PholdToken> for StatefulPhold {
+    fn init(&mut self, ctx: &mut Ctx<'_, PholdToken>) {
         for _ in 0..START_PER_ENTITY {
             fire(ctx);
         }
     }
-    fn on_message(&mut self, ctx: &mut Ctx<'_, Token>, _port: PortIndex, _msg: Token) {
+    fn on_message(&mut self, ctx: &mut Ctx<'_, PholdToken>, _port: PortIndex, _msg: PholdToken) {
         self.counters.count(ctx.now().as_ps());
         fire(ctx);
     }
@@ -139,7 +139,7 @@ fn config() -> SimConfig {
 }
 
 /// The stateful PHOLD with its behaviours in one contiguous store (what the network models use).
-fn stateful_sim(n: u32) -> Simulation<Token, Slots<StatefulPhold>> {
+fn stateful_sim(n: u32) -> Simulation<PholdToken, Slots<StatefulPhold>> {
     let store: Slots<StatefulPhold> = (0..n).map(|_| StatefulPhold::default()).collect();
     Simulation::with_store(model(n), store, config()).unwrap()
 }
@@ -152,9 +152,9 @@ fn kernel_stateful(n: u32) -> (u64, u64) {
 }
 
 /// The stateful PHOLD with one boxed behaviour per entity (the general store), run to the end.
-fn boxed_sim(n: u32) -> Simulation<Token> {
-    let behaviours: Vec<Box<dyn Behaviour<Token>>> =
-        (0..n).map(|_| Box::new(StatefulPhold::default()) as Box<dyn Behaviour<Token>>).collect();
+fn boxed_sim(n: u32) -> Simulation<PholdToken> {
+    let behaviours: Vec<Box<dyn Behaviour<PholdToken>>> =
+        (0..n).map(|_| Box::new(StatefulPhold::default()) as Box<dyn Behaviour<PholdToken>>).collect();
     let mut sim = Simulation::new(model(n), behaviours, config()).unwrap();
     while sim.events() < EVENTS && sim.step() {}
     sim
@@ -189,8 +189,8 @@ fn kernel_stateful_counters(n: u32) -> ((u64, u64), Vec<Counters>) {
 
 /// The stateless PHOLD through the kernel (kernel-only figure).
 fn kernel_stateless(n: u32) -> (u64, u64) {
-    let behaviours: Vec<Box<dyn Behaviour<Token>>> =
-        (0..n).map(|_| Box::new(Phold) as Box<dyn Behaviour<Token>>).collect();
+    let behaviours: Vec<Box<dyn Behaviour<PholdToken>>> =
+        (0..n).map(|_| Box::new(Phold) as Box<dyn Behaviour<PholdToken>>).collect();
     let mut sim = Simulation::new(model(n), behaviours, config()).unwrap();
     while sim.events() < EVENTS && sim.step() {}
     (sim.events(), sim.now().as_ps())

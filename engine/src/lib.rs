@@ -20,5 +20,6 @@ pub mod vecmap;
 pub use elaborate::{ElabError, Endpoint, EntityId, FlatModel, PortIndex, elaborate};
 pub use file_error::{FileError, FilePlace};
 pub use kernel::{Behaviour, Ctx, Message, RunControl, RunOutcome, SimConfig, Simulation};
-pub use time::{SimTime, parse_time};
+pub use time::SimTime;
 pub use trace::{TraceLevel, TraceSink};
+pub use units::parse_time;

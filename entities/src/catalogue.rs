@@ -366,9 +366,9 @@ mod tests {
     #[test]
     fn processor_states_cover_every_collective() {
         for k in CollectiveKind::ALL {
-            let state = crate::processor::actions::state::collective(k);
+            let state = crate::processor::action::state::collective(k);
             assert_eq!(PROCESSOR_STATES[usize::from(state)], k.state_name(), "{k:?}");
         }
-        assert_eq!(PROCESSOR_STATES[usize::from(crate::processor::actions::state::DONE)], "DONE");
+        assert_eq!(PROCESSOR_STATES[usize::from(crate::processor::action::state::DONE)], "DONE");
     }
 }

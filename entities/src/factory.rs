@@ -19,11 +19,11 @@ use crate::netmodel::hop::HopModel;
 use crate::netmodel::paths::{PathSource, PathTable};
 use crate::netmodel::sheet::SheetModel;
 use crate::placement::RankAddresses;
-use crate::processor::actions::CpuModel;
+use crate::processor::action::CpuModel;
 use crate::processor::mpi::{MpiLimits, Rendezvous};
 use crate::processor::sheet::SheetTiming;
 use crate::processor::{ProcessorBehaviour, ProcessorConfig};
-use crate::router::routing::{RankError, RankMap, Route, RoutingError, assign_ranks, build_routes};
+use crate::router::routing::{RankAssignmentError, RankMap, Route, RoutingError, assign_ranks, build_routes};
 use crate::router::switch::{RouteDecision, RouterBehaviour, RouterConfig, Switching};
 use crate::store::NetBehaviours;
 use crate::workload::program::{OpList, RankProgram};
@@ -34,7 +34,7 @@ use crate::workload::{WorkloadError, programs_for};
 pub enum FactoryError {
     /// Ranks are missing, duplicated or out of range.
     #[error(transparent)]
-    Ranks(#[from] RankError),
+    Ranks(#[from] RankAssignmentError),
     /// A router's routing rule cannot be set up.
     #[error(transparent)]
     Routing(#[from] RoutingError),
@@ -44,6 +44,22 @@ pub enum FactoryError {
     /// The rank placement names processors that are not there.
     #[error(transparent)]
     Placement(#[from] PlacementError),
+    /// A data-sheet network model whose `sheet` cannot be loaded.
+    #[error("{path}: parameter `sheet`: {reason}")]
+    Sheet {
+        /// Entity path.
+        path: String,
+        /// Why the sheet cannot be loaded.
+        reason: Box<datasheet::DataSheetError>,
+    },
+    /// A network model whose inner network cannot be elaborated.
+    #[error("{path}: cannot analyse inner network: {reason}")]
+    InnerNetwork {
+        /// Entity path.
+        path: String,
+        /// Why the inner network cannot be elaborated.
+        reason: Box<hase_engine::ElabError>,
+    },
     /// Something about one entity.
     #[error("{path}: {message}")]
     At {
@@ -52,6 +68,18 @@ pub enum FactoryError {
         /// What is wrong.
         message: String,
     },
+}
+
+impl FactoryError {
+    /// The path of the entity the error is about, when it is about one.
+    pub fn entity_path(&self) -> Option<&str> {
+        match self {
+            FactoryError::Sheet { path, .. }
+            | FactoryError::InnerNetwork { path, .. }
+            | FactoryError::At { path, .. } => Some(path),
+            _ => None,
+        }
+    }
 }
 
 fn at(e: &FlatEntity, message: impl Into<String>) -> FactoryError {
@@ -290,15 +318,16 @@ fn sheet_models(model: &FlatModel, base_dir: &Path) -> Result<BTreeMap<EntityId,
             continue;
         }
         let name = e.text("sheet").unwrap_or("cray_t3d");
-        let sheet = if let Some(sheet) = loaded.get(name) {
-            sheet.clone()
-        } else {
-            let sheet = Arc::new(
-                datasheet::load(name, base_dir).map_err(|err| at(e, format!("parameter `sheet`: {err}")))?,
-            );
-            loaded.insert(name.to_string(), sheet.clone());
-            sheet
-        };
+        let sheet =
+            if let Some(sheet) = loaded.get(name) {
+                sheet.clone()
+            } else {
+                let sheet = Arc::new(datasheet::load(name, base_dir).map_err(|reason| {
+                    FactoryError::Sheet { path: e.path.clone(), reason: Box::new(reason) }
+                })?);
+                loaded.insert(name.to_string(), sheet.clone());
+                sheet
+            };
         let band = e.text("band").unwrap_or("avg");
         let estimate = Estimate::from_name(band).ok_or_else(|| {
             at(e, format!("parameter `band`: unknown band `{band}`; choose min, avg or max"))
@@ -359,8 +388,9 @@ fn network_model(
     }
     let (source, switching) = match e.stands_for() {
         Some(type_name) => {
-            let (inner, outer) = elaborate_type(inputs.registry, type_name)
-                .map_err(|err| at(e, format!("cannot analyse inner network: {err}")))?;
+            let (inner, outer) = elaborate_type(inputs.registry, type_name).map_err(|reason| {
+                FactoryError::InnerNetwork { path: e.path.clone(), reason: Box::new(reason) }
+            })?;
             let ports = e.ports().iter().map(|p| outer.get(&*p.name).copied()).collect();
             let switching = inner
                 .entities

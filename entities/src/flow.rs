@@ -195,3 +195,20 @@ impl OutputPort {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every packet waiting in a queue or travelling in a pending event is one of these: their
+    /// sizes are part of the memory per entity that `cargo bench -p hase-library --bench network`
+    /// tracks, so growing them should be a decision, not an accident.
+    #[test]
+    fn packets_and_their_queue_entries_stay_small() {
+        assert_eq!(std::mem::size_of::<Packet>(), 48);
+        assert_eq!(std::mem::size_of::<NetMsg>(), 48);
+        assert_eq!(std::mem::size_of::<Outgoing>(), 64);
+        // One per port of every router and network interface.
+        assert_eq!(std::mem::size_of::<OutputPort>(), 48);
+    }
+}

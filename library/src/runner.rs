@@ -181,8 +181,8 @@ pub fn run_project_into(
     let project = expanded(project)?;
     let registry = registry_for(&project);
     let model = Arc::new(elaborate(&project, &registry)?);
-    let level =
-        TraceLevel::new(options.level.unwrap_or(project.settings.trace_level)).map_err(RunError::Option)?;
+    let level = TraceLevel::new(options.level.unwrap_or(project.settings.trace_level))
+        .map_err(|e| RunError::Option(e.to_string()))?;
     let seed = options.seed.unwrap_or(project.settings.seed);
     let until = options.until.or(project.settings.until);
     let live_values = options.live_values.unwrap_or_else(|| displays_live_values(&project));

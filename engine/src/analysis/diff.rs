@@ -22,8 +22,9 @@ use serde::Serialize;
 
 use super::activity::{StateClass, classify_state};
 use super::messages::RankMessages;
-use crate::time::{SimTime, parse_time};
+use crate::time::SimTime;
 use crate::trace::{Record, Trace, TraceSummary};
+use crate::units::{UnitError, parse_time};
 
 /// How rows and messages of the two traces are paired.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -52,18 +53,33 @@ impl Default for Tolerance {
     }
 }
 
+/// Why a tolerance could not be read.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ToleranceError {
+    /// Text ending in `%` whose number cannot be read.
+    #[error("`{0}` is not a percentage")]
+    NotAPercentage(String),
+    /// A percentage outside 0–100.
+    #[error("a tolerance of {0}% is not between 0% and 100%")]
+    OutOfRange(f64),
+    /// Neither a percentage nor a time.
+    #[error(transparent)]
+    Time(#[from] UnitError),
+}
+
 impl Tolerance {
     /// `0`, a time with a unit (`10ns`) or a percentage (`1%`).
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, ToleranceError> {
         let text = text.trim();
         if let Some(percent) = text.strip_suffix('%') {
-            let p: f64 = percent.trim().parse().map_err(|_| format!("`{text}` is not a percentage"))?;
+            let p: f64 =
+                percent.trim().parse().map_err(|_| ToleranceError::NotAPercentage(text.to_string()))?;
             if !(0.0..=100.0).contains(&p) {
-                return Err(format!("a tolerance of {p}% is not between 0% and 100%"));
+                return Err(ToleranceError::OutOfRange(p));
             }
             return Ok(Tolerance::Relative(p / 100.0));
         }
-        parse_time(text).map(Tolerance::Absolute).map_err(|e| e.to_string())
+        Ok(Tolerance::Absolute(parse_time(text)?))
     }
 
     /// True when `a` and `b` agree.
@@ -126,7 +142,7 @@ impl Pair {
 
 /// Level 1.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Summary {
+pub struct DiffSummary {
     /// End of each trace.
     pub makespan: Pair,
     /// Rank-level messages in A and B.
@@ -235,7 +251,7 @@ pub struct TraceDiff {
     /// True when equal within the tolerance.
     pub equal: bool,
     /// Level 1.
-    pub summary: Summary,
+    pub summary: DiffSummary,
     /// Level 2: matched rows, most different first (at most `top` listed … all kept here).
     pub rows: Vec<RowDiff>,
     /// Rows only A has.
@@ -405,7 +421,7 @@ pub fn diff_traces(a: &Trace, b: &Trace, options: DiffOptions) -> TraceDiff {
         align: options.align,
         tolerance: tol,
         equal,
-        summary: Summary {
+        summary: DiffSummary {
             makespan,
             messages: (sa.messages.messages.len() as u64, sb.messages.messages.len() as u64),
             bytes: (count_bytes(&sa), count_bytes(&sb)),

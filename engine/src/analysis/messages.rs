@@ -63,7 +63,7 @@ pub struct RankMessages {
 /// The parts of a packet label.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct PacketLabel {
-    pub kind: PacketKind,
+    pub kind: PacketLabelKind,
     pub src: u32,
     pub dst: u32,
     pub index: u32,
@@ -73,7 +73,7 @@ pub(crate) struct PacketLabel {
 
 /// What a labelled packet carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum PacketKind {
+pub(crate) enum PacketLabelKind {
     Data,
     Rts,
     Cts,
@@ -83,9 +83,9 @@ pub(crate) enum PacketKind {
 pub(crate) fn parse_label(label: &str) -> Option<PacketLabel> {
     let mut words = label.split(' ');
     let kind = match words.next()? {
-        "data" => PacketKind::Data,
-        "rts" => PacketKind::Rts,
-        "cts" => PacketKind::Cts,
+        "data" => PacketLabelKind::Data,
+        "rts" => PacketLabelKind::Rts,
+        "cts" => PacketLabelKind::Cts,
         _ => return None,
     };
     let (src, dst) = words.next()?.split_once('>')?;
@@ -179,9 +179,9 @@ impl RankMessages {
             let pair = (l.src, l.dst);
             if is_endpoint(l.src, hop.from) {
                 match l.kind {
-                    PacketKind::Rts => rts.entry(pair).or_default().push_back(hop.time),
-                    PacketKind::Cts => {}
-                    PacketKind::Data => {
+                    PacketLabelKind::Rts => rts.entry(pair).or_default().push_back(hop.time),
+                    PacketLabelKind::Cts => {}
+                    PacketLabelKind::Data => {
                         if l.index <= 1 || !open.contains_key(&pair) {
                             let waited = cts_back.get_mut(&pair).filter(|n| **n > 0);
                             let start = match (waited, rts.get_mut(&pair)) {
@@ -205,9 +205,9 @@ impl RankMessages {
                 match l.kind {
                     // A clear-to-send travels from the receiver back to the sender: it lets the
                     // sender's oldest request go ahead.
-                    PacketKind::Cts => *cts_back.entry((l.dst, l.src)).or_default() += 1,
-                    PacketKind::Rts => {}
-                    PacketKind::Data => {
+                    PacketLabelKind::Cts => *cts_back.entry((l.dst, l.src)).or_default() += 1,
+                    PacketLabelKind::Rts => {}
+                    PacketLabelKind::Data => {
                         if let Some(m) =
                             in_flight.get_mut(&(l.src, l.dst, l.index, l.count)).and_then(VecDeque::pop_front)
                         {
@@ -281,24 +281,17 @@ mod tests {
     }
 
     fn hop(time: u64, from: u32, to: u32, arrive: u64, label: &str) -> Record {
-        Record::Send {
-            time: SimTime(time),
-            depart: SimTime(time),
-            from,
-            from_port: 0,
-            to,
-            to_port: 0,
-            arrive: SimTime(arrive),
-            bytes: 0,
-            label: label.into(),
-        }
+        crate::trace::testgen::port0_send(time, from, to, arrive, 0, label)
     }
 
     #[test]
     fn labels_parse_and_others_do_not() {
         let l = parse_label("data r3>r5 2/8 1024B").unwrap();
-        assert_eq!((l.kind, l.src, l.dst, l.index, l.count, l.bytes), (PacketKind::Data, 3, 5, 2, 8, 1024));
-        assert_eq!(parse_label("cts r1>r0 1/1 0B").unwrap().kind, PacketKind::Cts);
+        assert_eq!(
+            (l.kind, l.src, l.dst, l.index, l.count, l.bytes),
+            (PacketLabelKind::Data, 3, 5, 2, 8, 1024)
+        );
+        assert_eq!(parse_label("cts r1>r0 1/1 0B").unwrap().kind, PacketLabelKind::Cts);
         for bad in
             ["credit 2", "data r3>r5 2/8", "data 3>5 1/1 0B", "data r3>r5 1/1 9B x", "", "enter Bcast r1"]
         {

@@ -11,6 +11,6 @@ pub mod phases;
 mod tests;
 
 pub use activity::{Activity, StateClass, classify_state};
-pub use diff::{Align, DiffOptions, Tolerance, TraceDiff, diff_traces};
+pub use diff::{Align, DiffOptions, Tolerance, ToleranceError, TraceDiff, diff_traces};
 pub use messages::{Process, RankMessage, RankMessages};
 pub use phases::{Phase, PhaseKind, PhaseOptions, PhaseReport, find_phases};

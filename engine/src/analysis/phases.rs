@@ -105,8 +105,9 @@ pub struct PhaseReport {
     pub phases: Vec<Phase>,
 }
 
+/// One end of a message at a process: its send or its receive.
 #[derive(Clone, Copy, Debug)]
-struct Event {
+struct MessageEnd {
     time: SimTime,
     receive: bool,
     message: usize,
@@ -143,11 +144,11 @@ pub fn find_phases(trace: &Trace, options: PhaseOptions) -> PhaseReport {
         })
         .collect();
     let messages = &rank_messages.messages;
-    let mut events: Vec<Vec<Event>> = vec![Vec::new(); activity.len()];
+    let mut events: Vec<Vec<MessageEnd>> = vec![Vec::new(); activity.len()];
     for (i, m) in messages.iter().enumerate() {
-        events[m.src as usize].push(Event { time: m.start, receive: false, message: i, peer: m.dst });
+        events[m.src as usize].push(MessageEnd { time: m.start, receive: false, message: i, peer: m.dst });
         let taken = activity[m.dst as usize].ready_after(m.end);
-        events[m.dst as usize].push(Event { time: taken, receive: true, message: i, peer: m.src });
+        events[m.dst as usize].push(MessageEnd { time: taken, receive: true, message: i, peer: m.src });
     }
     for list in &mut events {
         list.sort_by_key(|e| (e.time, e.receive, e.message));
@@ -171,7 +172,7 @@ pub fn find_phases(trace: &Trace, options: PhaseOptions) -> PhaseReport {
             in_phase[m] = n;
         }
     }
-    let mut per_phase_events: Vec<Vec<(u32, Event)>> = vec![Vec::new(); phases.len()];
+    let mut per_phase_events: Vec<Vec<(u32, MessageEnd)>> = vec![Vec::new(); phases.len()];
     for (p, list) in events.iter().enumerate() {
         for e in list {
             per_phase_events[in_phase[e.message]].push((p as u32, *e));
@@ -187,7 +188,7 @@ pub fn find_phases(trace: &Trace, options: PhaseOptions) -> PhaseReport {
 }
 
 /// Union the messages of each block of one process, and of consecutive blocks data flows through.
-fn join_blocks(list: &[Event], activity: &Activity, window: SimTime, sets: &mut UnionFind) {
+fn join_blocks(list: &[MessageEnd], activity: &Activity, window: SimTime, sets: &mut UnionFind) {
     struct Block {
         first: usize,
         received: BTreeSet<u32>,
@@ -229,7 +230,7 @@ fn join_blocks(list: &[Event], activity: &Activity, window: SimTime, sets: &mut 
 fn describe(
     number: usize,
     ms: &[usize],
-    mut events: Vec<(u32, Event)>,
+    mut events: Vec<(u32, MessageEnd)>,
     rank_messages: &RankMessages,
     activity: &[Activity],
 ) -> Phase {

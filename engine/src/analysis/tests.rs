@@ -37,20 +37,7 @@ impl Script {
     /// A message from `from` to `to` sent at `time`; returns its arrival.
     fn send(&mut self, time: u64, from: u32, to: u32, bytes: u64) -> u64 {
         let arrive = time + LATENCY;
-        self.push(
-            time,
-            Record::Send {
-                time: SimTime(time),
-                depart: SimTime(time),
-                from,
-                from_port: 0,
-                to,
-                to_port: 0,
-                arrive: SimTime(arrive),
-                bytes,
-                label: "".into(),
-            },
-        );
+        self.push(time, crate::trace::testgen::port0_send(time, from, to, arrive, bytes, ""));
         arrive
     }
     fn trace(mut self, ranks: u32) -> Trace {

@@ -1,18 +1,9 @@
-//! What a model implements: the `Message` carried on links and the event-driven `Behaviour` of an
-//! entity. Behaviours talk only to their own ports (and timers); they never see other entities.
+//! What a model implements for each entity: its event-driven `Behaviour`. Behaviours talk only to their own ports (and timers); they never see other entities.
 
 use super::context::Ctx;
+use super::message::Message;
 use crate::elaborate::PortIndex;
 use crate::trace::TraceValue;
-
-/// A value carried over links. One enum per model family, with a variant per link type, keeps
-/// messages typed without boxing.
-pub trait Message: Send + 'static {
-    /// Bytes on the wire: drives serialisation delay and byte statistics.
-    fn size_bytes(&self) -> u64;
-    /// Short description for level-2 trace records; only called when message sends are traced.
-    fn label(&self) -> String;
-}
 
 /// An entity's behaviour: a state machine driven by message arrivals and timers.
 pub trait Behaviour<M: Message>: Send {

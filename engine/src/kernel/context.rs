@@ -3,25 +3,12 @@
 //! from its own stream, and record statistics.
 
 use super::agenda::Delivery;
-use super::behaviour::Message;
+use super::core_state::{Core, SendInfo};
+use super::message::Message;
 use super::rng::EntityRng;
-use super::sim::Core;
 use crate::elaborate::{Endpoint, EntityId, PortIndex};
 use crate::time::SimTime;
 use crate::trace::{Record, TraceLevel, TraceValue};
-
-/// When a sent message was put on the wire and when it arrives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SendInfo {
-    /// First bit leaves (after waiting for the link to be free).
-    pub start: SimTime,
-    /// First bit arrives.
-    pub head: SimTime,
-    /// Last bit arrives.
-    pub tail: SimTime,
-    /// The link direction is free again (last bit has left).
-    pub link_free: SimTime,
-}
 
 /// The handle a behaviour receives for one event.
 pub struct Ctx<'a, M: Message> {

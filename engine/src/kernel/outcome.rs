@@ -1,9 +1,10 @@
 //! What goes into and comes out of a run: the configuration, progress reports, run controls
-//! (stop time, cancellation flag, progress callback), the outcome with its deadlock report, build
-//! errors and the final report.
+//! (stop time, cancellation flag, progress callback), the outcome, build errors and the final
+//! report.
 
 use std::sync::atomic::AtomicBool;
 
+use super::deadlock::DeadlockReport;
 use crate::stats::RunStats;
 use crate::time::SimTime;
 use crate::trace::{TraceLevel, TraceSink};
@@ -57,42 +58,6 @@ impl Default for RunControl<'_> {
     }
 }
 
-/// One entity that could not finish.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct BlockedEntity {
-    /// Instance path.
-    pub path: String,
-    /// Its visible state when the run stopped.
-    pub state: String,
-    /// What it waits for.
-    pub waiting_for: String,
-}
-
-/// Why a run ended with work left: nothing can happen any more.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct DeadlockReport {
-    /// When the last event ran.
-    pub time: SimTime,
-    /// Every entity still waiting.
-    pub blocked: Vec<BlockedEntity>,
-}
-
-impl std::fmt::Display for DeadlockReport {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(
-            f,
-            "deadlock at {}: {} entit{} cannot finish",
-            self.time,
-            self.blocked.len(),
-            if self.blocked.len() == 1 { "y" } else { "ies" }
-        )?;
-        for b in &self.blocked {
-            writeln!(f, "  {} [{}]: {}", b.path, b.state, b.waiting_for)?;
-        }
-        Ok(())
-    }
-}
-
 /// How a run ended.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RunOutcome {
@@ -131,7 +96,7 @@ pub enum BuildError {
     },
     /// The trace could not be started.
     #[error("cannot write trace header: {0}")]
-    Trace(String),
+    Trace(#[source] std::io::Error),
 }
 
 /// The result of a finished run.

@@ -4,181 +4,23 @@
 //! API in three steps (as nexosim has it): build a `Simulation` from a flat model and one behaviour
 //! per entity, drive it with `step`, `step_until` or `run`, then `finish` it for the report.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use super::agenda::{Agenda, Delivery, Due, Timer};
-use super::behaviour::{Behaviour, Message};
-use super::context::{Ctx, SendInfo};
-use super::outcome::{
-    BlockedEntity, BuildError, DeadlockReport, Progress, RunControl, RunOutcome, RunReport, SimConfig,
-};
+use super::agenda::{Agenda, Due};
+use super::behaviour::Behaviour;
+use super::context::Ctx;
+use super::core_state::Core;
+use super::deadlock::{BlockedEntity, DeadlockReport};
+use super::message::Message;
+use super::outcome::{BuildError, Progress, RunControl, RunOutcome, RunReport, SimConfig};
 use super::rng::{EntityRng, entity_rng};
 use super::store::{BehaviourStore, Slots, Visit};
-use crate::elaborate::{Endpoint, EntityId, FlatModel, PortIndex};
-use crate::stats::{LinkFigures, StatsCollector};
+use crate::elaborate::{EntityId, FlatModel, PortIndex};
+use crate::stats::LinkFigures;
 use crate::time::SimTime;
-use crate::trace::{Record, TraceLevel, TraceSink, TraceValue};
-
-/// How a port is wired in the kernel.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct PortBinding {
-    pub(crate) peer: Endpoint,
-    /// Index into `Core::link_dirs` of the direction leaving this port; `u32::MAX` if it cannot send.
-    pub(crate) link_dir: u32,
-    pub(crate) connected: bool,
-    pub(crate) deliver_at_head: bool,
-}
-
-/// The latency and bandwidth of a link: a model has a few, shared by all links alike (see
-/// `Core::link_kinds`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct LinkKind {
-    pub(crate) latency: SimTime,
-    pub(crate) bandwidth: u64,
-}
-
-/// One direction of a link.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct LinkDir {
-    /// Index into `Core::link_kinds` of this link's latency and bandwidth (8 bytes here instead of
-    /// a copy of both, 16).
-    pub(crate) kind: u32,
-    pub(crate) busy_until: SimTime,
-    pub(crate) busy_ps: u64,
-    pub(crate) msgs: u64,
-    pub(crate) bytes: u64,
-}
-
-/// Everything but the behaviours, so a behaviour can borrow it mutably through `Ctx`.
-pub(crate) struct Core<M> {
-    pub(crate) model: Arc<FlatModel>,
-    pub(crate) now: SimTime,
-    queue: Agenda<M>,
-    port_base: Vec<u32>,
-    bindings: Vec<PortBinding>,
-    pub(crate) link_dirs: Vec<LinkDir>,
-    /// The distinct latency and bandwidth pairs of the model's links, in order of first use.
-    pub(crate) link_kinds: Vec<LinkKind>,
-    pub(crate) stats: StatsCollector,
-    level: TraceLevel,
-    live_values: bool,
-    sink: Option<Box<dyn TraceSink>>,
-    trace_error: Option<String>,
-    events: u64,
-    dropped: u64,
-    pub(crate) stop_requested: bool,
-}
-
-impl<M: Message> Core<M> {
-    pub(crate) fn binding(&self, entity: EntityId, port: PortIndex) -> Option<&PortBinding> {
-        let base = *self.port_base.get(entity as usize)? as usize;
-        let end = *self.port_base.get(entity as usize + 1)? as usize;
-        let i = base + usize::from(port);
-        if i < end { self.bindings.get(i) } else { None }
-    }
-
-    pub(crate) fn binding_mut(&mut self, entity: EntityId, port: PortIndex) -> Option<&mut PortBinding> {
-        let base = *self.port_base.get(entity as usize)? as usize;
-        let end = *self.port_base.get(entity as usize + 1)? as usize;
-        let i = base + usize::from(port);
-        if i < end { self.bindings.get_mut(i) } else { None }
-    }
-
-    pub(crate) fn link_dir_of(&self, entity: EntityId, port: PortIndex) -> Option<&LinkDir> {
-        let b = self.binding(entity, port)?;
-        self.link_dirs.get(b.link_dir as usize)
-    }
-
-    /// The latency and bandwidth of a link direction.
-    pub(crate) fn link_kind(&self, dir: &LinkDir) -> LinkKind {
-        self.link_kinds.get(dir.kind as usize).copied().unwrap_or_default()
-    }
-
-    pub(crate) fn tracing(&self, level: TraceLevel) -> bool {
-        self.sink.is_some() && self.level.keeps(level) && (self.live_values || level != TraceLevel::UPDATES)
-    }
-
-    pub(crate) fn emit(&mut self, record: &Record) {
-        if let Some(sink) = self.sink.as_mut()
-            && let Err(e) = sink.record(record)
-        {
-            // Keep simulating; report the first trace failure at the end of the run.
-            self.trace_error.get_or_insert_with(|| e.to_string());
-            self.sink = None;
-        }
-    }
-
-    /// Deliver a message at `at` (not before now).
-    pub(crate) fn schedule_message(&mut self, at: SimTime, delivery: Delivery<M>) {
-        self.queue.push_message(at, delivery);
-    }
-
-    /// Fire `target`'s timer `key` at `at` (not before now).
-    pub(crate) fn schedule_timer(&mut self, at: SimTime, target: EntityId, key: u64) {
-        self.queue.push_timer(at, Timer { target, key });
-    }
-
-    pub(crate) fn send(
-        &mut self,
-        from: EntityId,
-        port: PortIndex,
-        delay: SimTime,
-        msg: M,
-        traced: bool,
-    ) -> Option<SendInfo> {
-        let Some(binding) = self.binding(from, port).copied() else {
-            self.dropped += 1;
-            return None;
-        };
-        let Some(dir) = self.link_dirs.get_mut(binding.link_dir as usize) else {
-            self.dropped += 1;
-            return None;
-        };
-        let kind = self.link_kinds.get(dir.kind as usize).copied().unwrap_or_default();
-        let bytes = msg.size_bytes();
-        let ready = self.now + delay;
-        let start = ready.max(dir.busy_until);
-        let serialisation = SimTime::transmission(bytes, kind.bandwidth);
-        dir.busy_until = start + serialisation;
-        dir.busy_ps += serialisation.as_ps();
-        dir.msgs += 1;
-        dir.bytes += bytes;
-        let head = start + kind.latency;
-        let tail = head + serialisation;
-        let link_free = dir.busy_until;
-        let peer = binding.peer;
-        let at_head = self.binding(peer.entity, peer.port).is_some_and(|b| b.deliver_at_head);
-        let arrive = if at_head { head } else { tail };
-        if traced && self.tracing(TraceLevel::MESSAGES) {
-            let record = Record::Send {
-                time: self.now,
-                depart: start,
-                from,
-                from_port: port,
-                to: peer.entity,
-                to_port: peer.port,
-                arrive,
-                bytes,
-                label: msg.label().into(),
-            };
-            self.emit(&record);
-        }
-        let delivery =
-            Delivery { target: peer.entity, port: peer.port, linked: true, tail_ps: tail.as_ps(), msg };
-        self.schedule_message(arrive, delivery);
-        Some(SendInfo { start, head, tail, link_free })
-    }
-
-    pub(crate) fn set_state(&mut self, entity: EntityId, state: u16) {
-        if self.stats.set_state(entity, state, self.now) && self.tracing(TraceLevel::STATES) {
-            let record = Record::State { time: self.now, entity, state };
-            self.emit(&record);
-        }
-    }
-}
+use crate::trace::{Record, TraceValue};
 
 /// The general store: one boxed behaviour per entity.
 pub type BoxedBehaviours<M> = Slots<Box<dyn Behaviour<M>>>;
@@ -256,65 +98,15 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
         if store.len() != model.entities.len() {
             return Err(BuildError::Count { behaviours: store.len(), entities: model.entities.len() });
         }
-        let mut port_base = Vec::with_capacity(model.entities.len() + 1);
-        let mut total = 0u32;
-        for e in &model.entities {
-            port_base.push(total);
-            total += e.ports().len() as u32;
-        }
-        port_base.push(total);
-        let unbound = PortBinding {
-            peer: Endpoint { entity: u32::MAX, port: 0 },
-            link_dir: u32::MAX,
-            connected: false,
-            deliver_at_head: false,
-        };
-        let mut bindings = vec![unbound; total as usize];
-        let mut link_dirs = Vec::with_capacity(model.links.len() * 2);
-        let mut link_kinds = Vec::new();
-        let mut kind_index: BTreeMap<(SimTime, u64), u32> = BTreeMap::new();
-        for link in &model.links {
-            let kind = *kind_index.entry((link.latency, link.bandwidth_bytes_per_s)).or_insert_with(|| {
-                link_kinds.push(LinkKind { latency: link.latency, bandwidth: link.bandwidth_bytes_per_s });
-                (link_kinds.len() - 1) as u32
-            });
-            let [a, b] = link.ends;
-            for (from, to, allowed) in [(a, b, link.forward), (b, a, link.backward)] {
-                let i = (port_base[from.entity as usize] + u32::from(from.port)) as usize;
-                bindings[i].peer = to;
-                bindings[i].connected = true;
-                if allowed {
-                    bindings[i].link_dir = link_dirs.len() as u32;
-                    link_dirs.push(LinkDir { kind, ..LinkDir::default() });
-                }
-            }
-        }
-        let stats = StatsCollector::new(&model, &port_base);
         let mut sink = config.sink;
         if let Some(s) = sink.as_mut() {
             let params: Vec<Vec<String>> =
                 (0..store.len()).map(|i| store.get(i as EntityId).traced_params()).collect();
             let header = model.trace_header(config.seed, config.level.get(), &params);
-            s.header(&header).map_err(|e| BuildError::Trace(e.to_string()))?;
+            s.header(&header).map_err(BuildError::Trace)?;
         }
         store.seed_streams(&mut |entity| entity_rng(config.seed, &model.entities[entity as usize].path));
-        let core = Core {
-            model,
-            now: SimTime::ZERO,
-            queue: Agenda::new(),
-            port_base,
-            bindings,
-            link_dirs,
-            link_kinds,
-            stats,
-            level: config.level,
-            live_values: config.live_values,
-            sink,
-            trace_error: None,
-            events: 0,
-            dropped: 0,
-            stop_requested: false,
-        };
+        let core = Core::new(model, sink, config.level, config.live_values);
         let mut sim = Simulation { core, store, wall_start: Instant::now(), seed: config.seed };
         // Delivery modes first, so no init can send before a receiver has declared its mode.
         for i in 0..sim.store.len() {

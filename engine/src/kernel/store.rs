@@ -8,8 +8,9 @@
 //! with static dispatch and one memory access for the entity. [`Slots`] of boxed behaviours is the
 //! general store `Simulation::new` builds (tests, hand-made models): one heap box per entity.
 
-use super::behaviour::{Behaviour, Message};
+use super::behaviour::Behaviour;
 use super::context::Ctx;
+use super::message::Message;
 use super::rng::EntityRng;
 use crate::elaborate::{EntityId, PortIndex};
 use crate::trace::TraceValue;

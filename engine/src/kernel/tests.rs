@@ -260,7 +260,7 @@ fn step_until_stops_at_the_boundary_and_cancel_flag_stops_runs() {
 /// of a copy of both: 40 bytes each, not 48 (over three million of them at a million entities).
 #[test]
 fn link_directions_share_their_link_kind() {
-    assert_eq!(std::mem::size_of::<super::sim::LinkDir>(), 40);
+    assert_eq!(std::mem::size_of::<super::core_state::LinkDir>(), 40);
     let twin_links = |second_latency: SimTime| {
         let mut model = pair(SimTime::from_ns(5), 1_000_000_000);
         model.entities = vec![entity("a", 2, &["IDLE", "BUSY"]), entity("b", 2, &["IDLE", "BUSY"])];

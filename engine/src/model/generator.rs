@@ -102,30 +102,4 @@ mod tests {
         };
         assert_eq!(recipe.dims_text(), "4x4x2");
     }
-
-    #[test]
-    fn projects_keep_their_recipe_and_files_without_one_still_load() {
-        use crate::model::{Project, project_from_ron, project_to_ron};
-        let mut project = Project::new("generated");
-        let bare = project_to_ron(&project).unwrap();
-        assert!(!bare.contains("generator"), "no recipe, nothing written: {bare}");
-        assert_eq!(project_from_ron(&bare, "old.ron").unwrap().generator, None);
-        project.generator = Some(GeneratorRecipe {
-            template: "fat_tree".into(),
-            dims: vec![2, 3],
-            switch_type: "Router".into(),
-            endpoint_type: "Processor".into(),
-            link: RecipeLink { latency: SimTime::from_ns(10), bandwidth_bytes_per_s: 1_000_000_000 },
-            endpoint_link: RecipeLink::default(),
-            switch_params: [("routing_delay".to_string(), ParamValue::Time(SimTime::from_ns(5)))].into(),
-            endpoint_params: BTreeMap::new(),
-            up_choice: UpChoice::BySource,
-            down_choice: DownChoice::default(),
-            compound: Some("FatTree_k2_n3".into()),
-            overrides: [("p1".to_string(), [("rank".to_string(), ParamValue::Int(1))].into())].into(),
-        });
-        project.network_from_recipe = true;
-        let text = project_to_ron(&project).unwrap();
-        assert_eq!(project_from_ron(&text, "new.ron").unwrap(), project);
-    }
 }

@@ -18,7 +18,7 @@ pub use generator::{GeneratorRecipe, RecipeLink};
 pub use layout::{NetworkLayout, ParamDisplay, Pos, ProjectLayout};
 pub use lookup::{InstanceIndex, PortLists, SharedPorts};
 pub use network::{AbstractionLevel, Instance, Link, Network, PortRef};
-pub use params::{ParamDef, ParamError, ParamKind, ParamMap, ParamValue};
+pub use params::{ParamDef, ParamError, ParamKind, ParamMap, ParamValue, UnreadableReason};
 pub use placement::{Placement, PlacementError, instance_name_for_host};
 pub use project::{Project, RunSettings, SCHEMA_VERSION, StreamSource, Workload};
 pub use registry::TypeRegistry;

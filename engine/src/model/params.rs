@@ -221,7 +221,7 @@ impl ParamDef {
             return self.kind.parse(text).map(|v| (v, None));
         };
         let unreadable =
-            |e: units::UnitError| ParamError::Unreadable { text: text.trim().into(), reason: e.to_string() };
+            |e: units::UnitError| ParamError::Unreadable { text: text.trim().into(), reason: e.into() };
         let (value, unit) = match dimension {
             Dimension::Time => {
                 let (t, unit) = units::parse_time_typed(text).map_err(unreadable)?;
@@ -315,8 +315,34 @@ pub enum ParamError {
         /// The text.
         text: String,
         /// Why.
-        reason: String,
+        reason: UnreadableReason,
     },
+}
+
+/// Why text could not be read as a parameter's value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UnreadableReason {
+    /// Not a quantity of the parameter's unit (or not a whole number).
+    #[error(transparent)]
+    Quantity(Box<units::UnitError>),
+    /// Not a number.
+    #[error("not a number")]
+    NotANumber,
+    /// Not a truth value.
+    #[error("not true/false")]
+    NotABool,
+    /// Not a list of whole numbers.
+    #[error("not a list of integers")]
+    NotIntegers,
+    /// Not a list of numbers.
+    #[error("not a list of numbers")]
+    NotNumbers,
+}
+
+impl From<units::UnitError> for UnreadableReason {
+    fn from(error: units::UnitError) -> Self {
+        UnreadableReason::Quantity(Box::new(error))
+    }
 }
 
 fn kind_word(value: &ParamValue) -> &'static str {
@@ -403,35 +429,34 @@ impl ParamKind {
     /// parameter's unit label, and is what the command line and the editors use.
     pub fn parse(&self, text: &str) -> Result<ParamValue, ParamError> {
         let text = text.trim();
-        let unreadable =
-            |reason: &str| ParamError::Unreadable { text: text.to_string(), reason: reason.into() };
+        let unreadable = |reason: UnreadableReason| ParamError::Unreadable { text: text.to_string(), reason };
         let value = match self {
             ParamKind::Int { .. } => {
-                ParamValue::Int(units::parse_int(text).map_err(|e| unreadable(&e.to_string()))?)
+                ParamValue::Int(units::parse_int(text).map_err(|e| unreadable(e.into()))?)
             }
             ParamKind::Float { .. } | ParamKind::Range { .. } => {
-                ParamValue::Float(text.parse().map_err(|_| unreadable("not a number"))?)
+                ParamValue::Float(text.parse().map_err(|_| unreadable(UnreadableReason::NotANumber))?)
             }
             ParamKind::Bool => ParamValue::Bool(match text {
                 "true" | "yes" | "on" | "1" => true,
                 "false" | "no" | "off" | "0" => false,
-                _ => return Err(unreadable("not true/false")),
+                _ => return Err(unreadable(UnreadableReason::NotABool)),
             }),
             ParamKind::Enum { .. } | ParamKind::Text | ParamKind::File { .. } => {
                 ParamValue::Text(text.to_string())
             }
             ParamKind::IntArray { .. } => ParamValue::IntArray(
                 split_list(text)
-                    .map(|t| units::parse_int(t).map_err(|_| unreadable("not a list of integers")))
+                    .map(|t| units::parse_int(t).map_err(|_| unreadable(UnreadableReason::NotIntegers)))
                     .collect::<Result<_, _>>()?,
             ),
             ParamKind::FloatArray { .. } => ParamValue::FloatArray(
                 split_list(text)
-                    .map(|t| t.parse().map_err(|_| unreadable("not a list of numbers")))
+                    .map(|t| t.parse().map_err(|_| unreadable(UnreadableReason::NotNumbers)))
                     .collect::<Result<_, _>>()?,
             ),
             ParamKind::Time { .. } => {
-                ParamValue::Time(units::parse_time(text).map_err(|e| unreadable(&e.to_string()))?)
+                ParamValue::Time(units::parse_time(text).map_err(|e| unreadable(e.into()))?)
             }
         };
         self.check(&value)?;

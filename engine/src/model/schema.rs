@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use super::project::{Project, SCHEMA_VERSION};
+use crate::file_error::FilePlace;
 
 /// Why a project file could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -17,16 +18,12 @@ pub enum ProjectFileError {
         source: std::io::Error,
     },
     /// The RON text is malformed or does not match the schema.
-    #[error("{path}:{line}:{column}: {message}")]
+    #[error("{place}: {reason}")]
     Syntax {
-        /// File path (or `<text>`).
-        path: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column.
-        column: usize,
+        /// File path (or `<text>`), 1-based line and column.
+        place: FilePlace,
         /// What is wrong.
-        message: String,
+        reason: ron::error::Error,
     },
     /// Written by a newer hase.
     #[error("{path}: schema version {found} is newer than this hase understands ({supported}); update hase")]
@@ -50,7 +47,7 @@ pub enum ProjectFileError {
     },
     /// Serialisation failed (should not happen for valid projects).
     #[error("cannot write project: {0}")]
-    Write(String),
+    Write(ron::error::Error),
     /// The network is stored as a generator recipe that cannot be expanded (see
     /// `Project::network_from_recipe`): an unknown template or component, bad dimensions, an
     /// override of a position the template does not make.
@@ -90,10 +87,8 @@ pub fn project_from_ron(text: &str, origin: &str) -> Result<Project, ProjectFile
         }
     }
     let project: Project = options.from_str(text).map_err(|e| ProjectFileError::Syntax {
-        path: origin.to_string(),
-        line: e.span.start.line,
-        column: e.span.start.col,
-        message: e.code.to_string(),
+        place: FilePlace::at(origin, e.span.start.line, e.span.start.col),
+        reason: e.code,
     })?;
     Ok(migrate(project))
 }
@@ -127,7 +122,7 @@ fn widen_sheet_choice(project: &mut Project) {
 /// Render a project as pretty RON.
 pub fn project_to_ron(project: &Project) -> Result<String, ProjectFileError> {
     let config = ron::ser::PrettyConfig::new().depth_limit(12).indentor("  ".to_string()).struct_names(false);
-    ron::ser::to_string_pretty(project, config).map_err(|e| ProjectFileError::Write(e.to_string()))
+    ron::ser::to_string_pretty(project, config).map_err(ProjectFileError::Write)
 }
 
 /// Read a project file.
@@ -150,7 +145,13 @@ pub use super::atomic::write_atomic;
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
+    use crate::model::generator::{GeneratorRecipe, RecipeLink};
+    use crate::model::params::ParamValue;
+    use crate::model::routing::{DownChoice, UpChoice};
+    use crate::time::SimTime;
 
     #[test]
     fn round_trips_an_empty_project() {
@@ -171,9 +172,9 @@ mod tests {
     #[test]
     fn syntax_errors_name_line_and_column() {
         let err = project_from_ron("(\n  schema_version: 1,\n  name: oops\n)", "bad.ron").unwrap_err();
-        let ProjectFileError::Syntax { line, path, .. } = &err else { panic!("{err}") };
-        assert_eq!(path, "bad.ron");
-        assert_eq!(*line, 3, "{err}");
+        let ProjectFileError::Syntax { place, .. } = &err else { panic!("{err}") };
+        assert_eq!(place.path, "bad.ron");
+        assert_eq!(place.line, 3, "{err}");
     }
 
     #[test]
@@ -206,5 +207,30 @@ mod tests {
         save_project(&Project::new("two"), &path).unwrap();
         assert_eq!(load_project(&path).unwrap().name, "two");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn projects_keep_their_recipe_and_files_without_one_still_load() {
+        let mut project = Project::new("generated");
+        let bare = project_to_ron(&project).unwrap();
+        assert!(!bare.contains("generator"), "no recipe, nothing written: {bare}");
+        assert_eq!(project_from_ron(&bare, "old.ron").unwrap().generator, None);
+        project.generator = Some(GeneratorRecipe {
+            template: "fat_tree".into(),
+            dims: vec![2, 3],
+            switch_type: "Router".into(),
+            endpoint_type: "Processor".into(),
+            link: RecipeLink { latency: SimTime::from_ns(10), bandwidth_bytes_per_s: 1_000_000_000 },
+            endpoint_link: RecipeLink::default(),
+            switch_params: [("routing_delay".to_string(), ParamValue::Time(SimTime::from_ns(5)))].into(),
+            endpoint_params: BTreeMap::new(),
+            up_choice: UpChoice::BySource,
+            down_choice: DownChoice::default(),
+            compound: Some("FatTree_k2_n3".into()),
+            overrides: [("p1".to_string(), [("rank".to_string(), ParamValue::Int(1))].into())].into(),
+        });
+        project.network_from_recipe = true;
+        let text = project_to_ron(&project).unwrap();
+        assert_eq!(project_from_ron(&text, "new.ron").unwrap(), project);
     }
 }

@@ -30,7 +30,7 @@ pub(crate) const KIND_ARRAY_READ: u8 = 6;
 pub(crate) fn encode_header(header: &TraceHeader) -> Vec<u8> {
     let mut out = Vec::new();
     let (types, type_of) = type_table(header);
-    put_u64(&mut out, u64::from(super::FORMAT_VERSION));
+    put_u64(&mut out, u64::from(super::version::FORMAT_VERSION));
     put_str(&mut out, &header.project);
     put_u64(&mut out, header.seed);
     out.push(header.level);
@@ -70,12 +70,12 @@ pub(crate) fn encode_header(header: &TraceHeader) -> Vec<u8> {
 pub(crate) fn decode_header(c: &mut Cursor<'_>) -> Decoded<TraceHeader> {
     let at = c.pos;
     let version: u32 = c.small("the format version")?;
-    if version == 0 || version > super::FORMAT_VERSION {
+    if version == 0 || version > super::version::FORMAT_VERSION {
         return Err((
             at,
             format!(
                 "trace format version {version} is not supported (this build reads 1 to {})",
-                super::FORMAT_VERSION
+                super::version::FORMAT_VERSION
             ),
         ));
     }

@@ -61,10 +61,19 @@ fn member(info: &EntityInfo, e: u32, what: &str, index: u16, count: usize, at: u
     }
 }
 
+/// Check that an update record (`what`: `parameter`, `array`, `array read`) is kept at the trace's
+/// level and names parameter `param` of an entity `e` that has it.
+#[inline]
+fn updates_param(header: &TraceHeader, what: &str, e: u32, param: u16, at: usize) -> Decoded<()> {
+    kept(header, TraceLevel::UPDATES, what, at)?;
+    let info = entity(header, e, at)?;
+    member(info, e, "parameter", param, info.params.len(), at)
+}
+
 /// A failed check as a decoding error.
 #[cold]
-fn refused(at: usize, message: Option<String>) -> (usize, String) {
-    (at, message.unwrap_or_default())
+fn refused(at: usize, error: Option<check::ConsistencyError>) -> (usize, String) {
+    (at, error.map(|e| e.to_string()).unwrap_or_default())
 }
 
 impl BlockDecoder {
@@ -156,9 +165,7 @@ impl BlockDecoder {
                 let e = c.small("an entity index")?;
                 let param = c.small("a parameter index")?;
                 let value = self.value(c)?;
-                kept(header, TraceLevel::UPDATES, "parameter", at)?;
-                let info = entity(header, e, at)?;
-                member(info, e, "parameter", param, info.params.len(), at)?;
+                updates_param(header, "parameter", e, param, at)?;
                 Record::Param { time, entity: e, param, value }
             }
             KIND_ARRAY => {
@@ -166,18 +173,14 @@ impl BlockDecoder {
                 let param = c.small("a parameter index")?;
                 let index = c.small("an element index")?;
                 let value = self.value(c)?;
-                kept(header, TraceLevel::UPDATES, "array", at)?;
-                let info = entity(header, e, at)?;
-                member(info, e, "parameter", param, info.params.len(), at)?;
+                updates_param(header, "array", e, param, at)?;
                 Record::Array { time, entity: e, param, index, value }
             }
             KIND_ARRAY_READ => {
                 let e = c.small("an entity index")?;
                 let param = c.small("a parameter index")?;
                 let index = c.small("an element index")?;
-                kept(header, TraceLevel::UPDATES, "array read", at)?;
-                let info = entity(header, e, at)?;
-                member(info, e, "parameter", param, info.params.len(), at)?;
+                updates_param(header, "array read", e, param, at)?;
                 Record::ArrayRead { time, entity: e, param, index }
             }
             KIND_COMMENT => {

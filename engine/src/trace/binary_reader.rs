@@ -9,8 +9,7 @@ use super::binary::{BINARY_MAGIC, MAX_BLOCK_BYTES, decode_header};
 use super::binary_decode::BlockDecoder;
 use super::check;
 use super::error::TraceError;
-use super::index::RestartPoint;
-use super::read::{Reposition, TraceRead};
+use super::read::{Reposition, RestartPoint, TraceRead};
 use super::record::{Record, TraceHeader};
 use super::varint::Cursor;
 
@@ -78,8 +77,8 @@ impl<R: BufRead> BinaryTraceReader<R> {
         Ok(reader)
     }
 
-    fn error(&self, offset: u64, message: impl Into<String>) -> TraceError {
-        TraceError::Binary { file: self.file.clone(), offset, message: message.into() }
+    fn error(&self, offset: u64, message: impl std::fmt::Display) -> TraceError {
+        TraceError::Binary { file: self.file.clone(), offset, message: message.to_string() }
     }
 
     fn read_exact(&mut self, buf: &mut [u8], what: &str) -> Result<(), TraceError> {

@@ -5,8 +5,9 @@
 use std::io::{BufWriter, Write};
 
 use super::binary::{BINARY_MAGIC, BlockEncoder, DEFAULT_BLOCK_RECORDS, encode_header};
-use super::check::{self, invalid};
-use super::index::{IndexBuilder, RestartPoint, TraceIndex};
+use super::check;
+use super::index::{IndexBuilder, TraceIndex};
+use super::read::RestartPoint;
 use super::record::{Record, TraceHeader, TraceSink};
 use super::varint::put_u64;
 
@@ -91,10 +92,7 @@ impl<W: Write> BinaryTraceWriter<W> {
 
 impl<W: Write + Send> TraceSink for BinaryTraceWriter<W> {
     fn header(&mut self, header: &TraceHeader) -> std::io::Result<()> {
-        if self.header.is_some() {
-            return Err(invalid("trace header written twice".into()));
-        }
-        check::header(header).map_err(invalid)?;
+        check::writable_header(self.header.as_ref(), header)?;
         let body = encode_header(header);
         let mut prefix = BINARY_MAGIC.to_vec();
         put_u64(&mut prefix, body.len() as u64);
@@ -105,10 +103,7 @@ impl<W: Write + Send> TraceSink for BinaryTraceWriter<W> {
     }
 
     fn record(&mut self, record: &Record) -> std::io::Result<()> {
-        let Some(header) = &self.header else {
-            return Err(invalid("trace record before the header".into()));
-        };
-        check::record(header, record).map_err(invalid)?;
+        check::writable_record(self.header.as_ref(), record)?;
         let block_start = RestartPoint { offset: self.bytes_written, ordinal: self.records - self.block_len };
         self.index.observe(block_start, self.records, record.time());
         self.encoder.encode(&mut self.block, record);
@@ -121,9 +116,7 @@ impl<W: Write + Send> TraceSink for BinaryTraceWriter<W> {
     }
 
     fn finish(&mut self) -> std::io::Result<()> {
-        if self.header.is_none() {
-            return Err(invalid("trace finished before the header".into()));
-        }
+        check::writable_end(self.header.as_ref())?;
         self.flush_block()?;
         let mut end = vec![0];
         put_u64(&mut end, self.records);

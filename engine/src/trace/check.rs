@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::record::{EntityInfo, Record, TraceHeader, TraceLevel};
+use super::record::{EntityInfo, Record, TraceHeader, TraceLevel, TraceLevelError};
 
 /// One distinct entity type of a header: name plus state, parameter and port names.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -51,11 +51,53 @@ pub(crate) fn type_table(header: &TraceHeader) -> (Vec<TypeRow>, Vec<u32>) {
     (rows, of_entity)
 }
 
+/// Why a record or a header breaks the consistency rules.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ConsistencyError {
+    /// An entity number beyond the header's entities.
+    #[error("entity {entity} does not exist (the trace has {count} entities)")]
+    NoEntity { entity: u32, count: usize },
+    /// A state, port or parameter number beyond its entity's list.
+    #[error("{what} {index} does not exist for entity {entity} `{path}` (its type {type_name} has {count})")]
+    NoMember { what: String, index: u64, entity: u32, path: String, type_name: String, count: usize },
+    /// A record more detailed than the trace's level keeps.
+    #[error("a {record} record (level {record_level}) cannot appear in a level-{trace_level} trace")]
+    BelowLevel { record: String, record_level: u8, trace_level: u8 },
+    /// A message leaving before it was sent.
+    #[error("departure {depart_ps} is before the send at {time_ps}")]
+    DepartsBeforeSend { depart_ps: u64, time_ps: u64 },
+    /// A message arriving before it left.
+    #[error("arrival {arrive_ps} is before departure {depart_ps}")]
+    ArrivesBeforeDeparture { arrive_ps: u64, depart_ps: u64 },
+    /// A link end that breaks a rule.
+    #[error("link {link}: {source}")]
+    Link { link: usize, source: Box<ConsistencyError> },
+    /// An entity in a group the header does not have.
+    #[error("entity {entity} is in group {group}, which does not exist")]
+    NoGroup { entity: usize, group: u32 },
+    /// A group whose parent does not come before it.
+    #[error("group {group} has parent {parent}, which does not come before it")]
+    ParentNotBefore { group: usize, parent: u32 },
+    /// A level outside 1–5.
+    #[error(transparent)]
+    Level(#[from] TraceLevelError),
+    /// A writer given a second header.
+    #[error("trace header written twice")]
+    HeaderTwice,
+    /// A writer given a record before the header.
+    #[error("trace record before the header")]
+    RecordBeforeHeader,
+    /// A writer finished before the header.
+    #[error("trace finished before the header")]
+    FinishBeforeHeader,
+}
+
 /// The entity `entity` of the header, or why not.
-pub(crate) fn entity(header: &TraceHeader, entity: u32) -> Result<&EntityInfo, String> {
-    header.entities.get(entity as usize).ok_or_else(|| {
-        format!("entity {entity} does not exist (the trace has {} entities)", header.entities.len())
-    })
+pub(crate) fn entity(header: &TraceHeader, entity: u32) -> Result<&EntityInfo, ConsistencyError> {
+    header
+        .entities
+        .get(entity as usize)
+        .ok_or(ConsistencyError::NoEntity { entity, count: header.entities.len() })
 }
 
 /// Check that `index` is below `count` for the list `what` (`state`, `port`, `parameter`).
@@ -65,26 +107,31 @@ pub(crate) fn member(
     what: &str,
     index: u64,
     count: usize,
-) -> Result<(), String> {
+) -> Result<(), ConsistencyError> {
     if index < count as u64 {
         Ok(())
     } else {
-        Err(format!(
-            "{what} {index} does not exist for entity {entity} `{}` (its type {} has {count})",
-            info.path, info.type_name
-        ))
+        Err(ConsistencyError::NoMember {
+            what: what.to_string(),
+            index,
+            entity,
+            path: info.path.clone(),
+            type_name: info.type_name.clone(),
+            count,
+        })
     }
 }
 
 /// Check that a record of `kind_level` may appear in a trace run at `trace_level`.
-pub(crate) fn level(trace_level: u8, record: &str, kind_level: TraceLevel) -> Result<(), String> {
+pub(crate) fn level(trace_level: u8, record: &str, kind_level: TraceLevel) -> Result<(), ConsistencyError> {
     if kind_level.get() >= trace_level {
         Ok(())
     } else {
-        Err(format!(
-            "a {record} record (level {}) cannot appear in a level-{trace_level} trace",
-            kind_level.get()
-        ))
+        Err(ConsistencyError::BelowLevel {
+            record: record.to_string(),
+            record_level: kind_level.get(),
+            trace_level,
+        })
     }
 }
 
@@ -102,7 +149,7 @@ pub(crate) fn kind_name(record: &Record) -> &'static str {
 }
 
 /// Check a whole record against the header.
-pub(crate) fn record(header: &TraceHeader, record: &Record) -> Result<(), String> {
+pub(crate) fn record(header: &TraceHeader, record: &Record) -> Result<(), ConsistencyError> {
     level(header.level, kind_name(record), record.level())?;
     match record {
         Record::Comment { entity: e, .. } | Record::Summary { entity: e, .. } => {
@@ -124,10 +171,16 @@ pub(crate) fn record(header: &TraceHeader, record: &Record) -> Result<(), String
             let info = entity(header, *to)?;
             member(info, *to, "port", u64::from(*to_port), info.ports.len())?;
             if depart < time {
-                return Err(format!("departure {} is before the send at {}", depart.as_ps(), time.as_ps()));
+                return Err(ConsistencyError::DepartsBeforeSend {
+                    depart_ps: depart.as_ps(),
+                    time_ps: time.as_ps(),
+                });
             }
             if arrive < depart {
-                return Err(format!("arrival {} is before departure {}", arrive.as_ps(), depart.as_ps()));
+                return Err(ConsistencyError::ArrivesBeforeDeparture {
+                    arrive_ps: arrive.as_ps(),
+                    depart_ps: depart.as_ps(),
+                });
             }
         }
     }
@@ -136,32 +189,58 @@ pub(crate) fn record(header: &TraceHeader, record: &Record) -> Result<(), String
 
 /// Check the header's own references: level 1–5, link ends, entity groups, group parents (a
 /// parent must come before its child, so the hierarchy has no cycles).
-pub(crate) fn header(header: &TraceHeader) -> Result<(), String> {
+pub(crate) fn header(header: &TraceHeader) -> Result<(), ConsistencyError> {
     TraceLevel::new(header.level)?;
     for (i, link) in header.links.iter().enumerate() {
         for (e, p) in [link.a, link.b] {
-            let info = entity(header, e).map_err(|m| format!("link {i}: {m}"))?;
-            member(info, e, "port", u64::from(p), info.ports.len()).map_err(|m| format!("link {i}: {m}"))?;
+            let at_link = |source| ConsistencyError::Link { link: i, source: Box::new(source) };
+            let info = entity(header, e).map_err(at_link)?;
+            member(info, e, "port", u64::from(p), info.ports.len()).map_err(at_link)?;
         }
     }
     for (i, e) in header.entities.iter().enumerate() {
         if let Some(g) = e.group
             && g as usize >= header.groups.len()
         {
-            return Err(format!("entity {i} is in group {g}, which does not exist"));
+            return Err(ConsistencyError::NoGroup { entity: i, group: g });
         }
     }
     for (i, g) in header.groups.iter().enumerate() {
         if let Some(p) = g.parent
             && p as usize >= i
         {
-            return Err(format!("group {i} has parent {p}, which does not come before it"));
+            return Err(ConsistencyError::ParentNotBefore { group: i, parent: p });
         }
     }
     Ok(())
 }
 
+/// A writer's checks before writing `header`: no header written yet (`written`), and the header
+/// consistent.
+pub(crate) fn writable_header(written: Option<&TraceHeader>, new: &TraceHeader) -> std::io::Result<()> {
+    if written.is_some() {
+        return Err(invalid(ConsistencyError::HeaderTwice));
+    }
+    header(new).map_err(invalid)
+}
+
+/// A writer's checks before writing `record`: a header written, and the record consistent with it.
+pub(crate) fn writable_record(written: Option<&TraceHeader>, new: &Record) -> std::io::Result<()> {
+    let Some(written) = written else {
+        return Err(invalid(ConsistencyError::RecordBeforeHeader));
+    };
+    record(written, new).map_err(invalid)
+}
+
+/// A writer's check before finishing: a header written.
+pub(crate) fn writable_end(written: Option<&TraceHeader>) -> std::io::Result<()> {
+    if written.is_none() {
+        return Err(invalid(ConsistencyError::FinishBeforeHeader));
+    }
+    Ok(())
+}
+
 /// A record check failure as an I/O error, for writers (which implement [`super::TraceSink`]).
-pub(crate) fn invalid(message: String) -> std::io::Error {
-    std::io::Error::new(std::io::ErrorKind::InvalidInput, message)
+fn invalid(error: ConsistencyError) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidInput, error)
 }

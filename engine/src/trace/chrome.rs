@@ -9,9 +9,12 @@
 
 use std::borrow::Borrow;
 use std::io::Write;
+use std::path::Path;
 
 use serde_json::{Value, json};
 
+use super::exporter::{ExportError, ExportOptions, Exporter};
+use super::read::{TraceRead, records};
 use super::record::{Record, TraceHeader, TraceValue};
 use crate::time::SimTime;
 
@@ -205,6 +208,32 @@ pub fn export_chrome<R: Borrow<Record>>(
         writer.record(record.borrow())?;
     }
     writer.finish()
+}
+
+/// The Chrome trace-event JSON exporter.
+pub(crate) const EXPORTER: Exporter = Exporter {
+    name: "chrome",
+    extensions: &["json"],
+    description: "Chrome trace-event JSON (opens in Perfetto and chrome://tracing)",
+    export: export_chrome_file,
+};
+
+/// Write the remaining records of `reader` to the JSON file `output`.
+fn export_chrome_file(
+    reader: &mut dyn TraceRead,
+    _options: &ExportOptions,
+    output: &Path,
+) -> Result<(), ExportError> {
+    let path = output.display().to_string();
+    let out =
+        std::fs::File::create(output).map_err(|source| ExportError::Create { path: path.clone(), source })?;
+    let failed = |source: std::io::Error| ExportError::Write { path: path.clone(), source: source.into() };
+    let header = reader.header().clone();
+    let mut writer = ChromeWriter::new(&header, out).map_err(failed)?;
+    for record in records(reader) {
+        writer.record(&record?).map_err(failed)?;
+    }
+    writer.finish().map_err(failed)
 }
 
 fn param_name(header: &TraceHeader, entity: u32, param: u16) -> String {

@@ -81,8 +81,8 @@ pub(crate) struct LineError {
 }
 
 impl LineError {
-    pub(crate) fn new(byte: usize, message: impl Into<String>) -> Self {
-        LineError { byte, message: message.into() }
+    pub(crate) fn new(byte: usize, message: impl std::fmt::Display) -> Self {
+        LineError { byte, message: message.to_string() }
     }
     /// Locate the error in `file` at `line_no`, given the text of the line.
     pub(crate) fn locate(self, file: &str, line_no: u64, line: &str) -> TraceError {

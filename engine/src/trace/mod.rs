@@ -1,6 +1,6 @@
 //! Traces: records and levels, sinks, the versioned text format, its reader and time index, the
-//! compact form, fingerprints and the Chrome trace-event export. The formats are specified in
-//! `docs/trace-format.md`.
+//! compact form, fingerprints and the exports for other viewers (Chrome trace events, Paraver, one
+//! file each, listed in `exporters`). The formats are specified in `docs/trace-format.md`.
 
 pub mod binary;
 mod binary_decode;
@@ -13,6 +13,10 @@ pub mod chrome;
 pub mod error;
 #[cfg(test)]
 mod export_check;
+pub mod exporter;
+pub mod exporters;
+#[cfg(test)]
+mod exporters_tests;
 pub mod file;
 pub mod fingerprint;
 pub mod index;
@@ -23,12 +27,13 @@ mod kernel_tests;
 pub mod loaded;
 pub mod paraver;
 mod paraver_config;
+mod paraver_date;
 pub use paraver_config::{COMMENT_TYPE, INDEX_BASE, INT_BASE, REAL_BASE, REAL_SCALE, TEXT_BASE};
 pub mod read;
 pub mod record;
 pub mod summary;
 #[cfg(test)]
-mod testgen;
+pub(crate) mod testgen;
 mod text_header;
 pub mod text_reader;
 #[cfg(test)]
@@ -36,28 +41,29 @@ mod text_tests;
 pub mod text_writer;
 mod tokens;
 mod varint;
+mod version;
 
 pub use binary::{BINARY_MAGIC, DEFAULT_BLOCK_RECORDS};
 pub use binary_reader::BinaryTraceReader;
 pub use binary_writer::BinaryTraceWriter;
 pub use chrome::{ChromeWriter, export_chrome};
 pub use error::TraceError;
+pub use exporter::{ExportError, ExportFailure, ExportOptions, Exporter};
+pub use exporters::{EXPORTERS, exporter};
 pub use file::{TraceFileWriter, TraceForm, create_trace, index_file, open_trace, seek_file};
 pub use fingerprint::{FingerprintSink, fingerprint};
-pub use index::{IndexEntry, RestartPoint, TraceIndex};
+pub use index::{IndexEntry, TraceIndex};
 pub use index_check::{IndexCheck, check_index};
 pub use loaded::{MessageFlight, StateInterval, Trace};
 pub use paraver::{
     MAX_PENDING_LINES, ParaverDate, ParaverStats, ParaverWriter, export_paraver, export_paraver_files,
 };
-pub use read::{Reposition, SeekedReader, TraceRead, records};
+pub use read::{Reposition, RestartPoint, SeekedReader, TraceRead, records};
 pub use record::{
-    EntityInfo, GroupInfo, LinkInfo, MemorySink, Record, TeeSink, TraceHeader, TraceLevel, TraceSink,
-    TraceValue,
+    EntityInfo, GroupInfo, LinkInfo, MemorySink, Record, TeeSink, TraceHeader, TraceLevel, TraceLevelError,
+    TraceSink, TraceValue,
 };
 pub use summary::{EntityTraffic, RecordCounts, TraceSummary};
 pub use text_reader::TextTraceReader;
 pub use text_writer::TextTraceWriter;
-
-/// Version of the trace formats written by this build (2 added the array-read record).
-pub const FORMAT_VERSION: u32 = 2;
+pub use version::FORMAT_VERSION;

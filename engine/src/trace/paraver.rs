@@ -18,43 +18,15 @@ use std::fmt::Write as _;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use super::exporter::{ExportError, ExportFailure, ExportOptions, Exporter};
 use super::paraver_config::{Events, ParaverNames, write_row};
+pub use super::paraver_date::ParaverDate;
+use super::read::{TraceRead, records};
 use super::record::{Record, TraceHeader};
 use crate::time::SimTime;
 
 /// Most `.prv` lines held back before open states are cut.
 pub const MAX_PENDING_LINES: usize = 65_536;
-
-/// The date in a `.prv` header.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ParaverDate {
-    /// Day of month 1–31 (0 stands for the default 01/01/70).
-    pub day: u32,
-    /// Month 1–12.
-    pub month: u32,
-    /// Year, e.g. 2025.
-    pub year: i64,
-    /// Hour 0–23.
-    pub hour: u32,
-    /// Minute 0–59.
-    pub minute: u32,
-}
-
-impl ParaverDate {
-    fn text(self) -> String {
-        if self.day == 0 {
-            return "01/01/70 at 00:00".into();
-        }
-        format!(
-            "{:02}/{:02}/{:02} at {:02}:{:02}",
-            self.day,
-            self.month,
-            self.year.rem_euclid(100),
-            self.hour,
-            self.minute
-        )
-    }
-}
 
 /// What an export did, for tests and messages.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -269,6 +241,31 @@ pub fn export_paraver<R: std::borrow::Borrow<Record>>(
     end.write_pcf(pcf)?;
     write_row(header, row)?;
     Ok(end.stats)
+}
+
+/// The Paraver exporter.
+pub(crate) const EXPORTER: Exporter = Exporter {
+    name: "paraver",
+    extensions: &["prv", "pcf", "row"],
+    description: "Paraver `.prv`, `.pcf` and `.row`",
+    export: export_paraver_base,
+};
+
+/// Write the remaining records of `reader` to `<output>.prv`, `.pcf` and `.row`.
+fn export_paraver_base(
+    reader: &mut dyn TraceRead,
+    options: &ExportOptions,
+    output: &Path,
+) -> Result<(), ExportError> {
+    let header = reader.header().clone();
+    export_paraver_files::<ExportFailure>(
+        &header,
+        records(reader).map(|r| r.map_err(ExportFailure::from)),
+        options.date,
+        output,
+    )
+    .map(drop)
+    .map_err(|source| ExportError::Write { path: format!("{}.prv/.pcf/.row", output.display()), source })
 }
 
 /// Export records coming one at a time (e.g. from a trace reader) to `<base>.prv`, `.pcf` and

@@ -2,8 +2,16 @@
 //! one at a time), repositioning at a restart point for seeking, and an iterator adaptor.
 
 use super::error::TraceError;
-use super::index::RestartPoint;
 use super::record::{Record, TraceHeader};
+
+/// A place where a reader can start reading records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RestartPoint {
+    /// Byte offset of the record's line (text) or block (compact) in the (uncompressed) file.
+    pub offset: u64,
+    /// Ordinal of the first record read from there (0-based).
+    pub ordinal: u64,
+}
 
 /// A source of one trace: its header, then its records in file order.
 pub trait TraceRead {

@@ -7,6 +7,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::time::SimTime;
 
+/// A trace level outside 1–5.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("trace level {0} is not between 1 and 5")]
+pub struct TraceLevelError(pub u8);
+
 /// HASE's trace levels. A run at level L keeps records of level L and above:
 /// 1 comments and source lines, 2 message sends, 3 memory/parameter updates and array reads, 4 state
 /// changes,
@@ -26,13 +31,9 @@ impl TraceLevel {
     /// Summary only.
     pub const SUMMARY: TraceLevel = TraceLevel(5);
 
-    /// A level from 1–5; anything else is an error message.
-    pub fn new(level: u8) -> Result<Self, String> {
-        if (1..=5).contains(&level) {
-            Ok(TraceLevel(level))
-        } else {
-            Err(format!("trace level {level} is not between 1 and 5"))
-        }
+    /// A level from 1–5; anything else is an error.
+    pub fn new(level: u8) -> Result<Self, TraceLevelError> {
+        if (1..=5).contains(&level) { Ok(TraceLevel(level)) } else { Err(TraceLevelError(level)) }
     }
     /// The number.
     pub fn get(self) -> u8 {

@@ -1,10 +1,26 @@
 //! Test-only generators: random but consistent trace headers and record sequences for the
-//! round-trip, seek and fingerprint property tests.
+//! round-trip, seek and fingerprint property tests, and records written by hand in other tests.
 
 use proptest::prelude::*;
 
 use super::record::{EntityInfo, GroupInfo, LinkInfo, Record, TraceHeader, TraceValue};
 use crate::time::SimTime;
+
+/// A message sent at `time` from port 0 of `from` to port 0 of `to`, leaving at once and arriving
+/// at `arrive`.
+pub(crate) fn port0_send(time: u64, from: u32, to: u32, arrive: u64, bytes: u64, label: &str) -> Record {
+    Record::Send {
+        time: SimTime(time),
+        depart: SimTime(time),
+        from,
+        from_port: 0,
+        to,
+        to_port: 0,
+        arrive: SimTime(arrive),
+        bytes,
+        label: label.into(),
+    }
+}
 
 /// Names that exercise quoting: spaces, quotes, backslashes, newlines, tabs, non-ASCII, empty.
 pub(crate) fn name() -> impl Strategy<Value = String> {

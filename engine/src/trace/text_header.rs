@@ -3,11 +3,11 @@
 //! in that order (the optional ones may be left out) up to `$events`. Every reference is checked
 //! as it is read, so a header that parses is consistent.
 
-use super::FORMAT_VERSION;
 use super::check::TypeRow;
 use super::error::LineError;
 use super::record::{EntityInfo, GroupInfo, LinkInfo, TraceHeader, TraceLevel};
 use super::tokens::Tokens;
+use super::version::FORMAT_VERSION;
 use std::sync::Arc;
 
 /// Sections in their required order, and whether each must appear.

@@ -7,9 +7,8 @@ use std::io::{BufRead, Read, Seek, SeekFrom};
 
 use super::check;
 use super::error::{LineError, TraceError};
-use super::index::RestartPoint;
 use super::intern::StringCache;
-use super::read::{Reposition, TraceRead};
+use super::read::{Reposition, RestartPoint, TraceRead};
 use super::record::{EntityInfo, Record, TraceHeader};
 use super::text_header::{HeaderParser, Step};
 use super::tokens::Tokens;

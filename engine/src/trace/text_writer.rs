@@ -4,11 +4,12 @@
 
 use std::io::{BufWriter, Write};
 
-use super::FORMAT_VERSION;
-use super::check::{self, invalid, type_table};
-use super::index::{IndexBuilder, RestartPoint, TraceIndex};
+use super::check::{self, type_table};
+use super::index::{IndexBuilder, TraceIndex};
+use super::read::RestartPoint;
 use super::record::{Record, TraceHeader, TraceSink};
 use super::tokens::{push_str_token, push_value};
+use super::version::FORMAT_VERSION;
 
 /// Writes the text trace format to any `Write`, implementing [`TraceSink`].
 pub struct TextTraceWriter<W: Write> {
@@ -180,10 +181,7 @@ pub(crate) fn push_record(out: &mut Vec<u8>, record: &Record) {
 
 impl<W: Write + Send> TraceSink for TextTraceWriter<W> {
     fn header(&mut self, header: &TraceHeader) -> std::io::Result<()> {
-        if self.header.is_some() {
-            return Err(invalid("trace header written twice".into()));
-        }
-        check::header(header).map_err(invalid)?;
+        check::writable_header(self.header.as_ref(), header)?;
         let text = header_text(header);
         self.out.write_all(&text)?;
         self.bytes_written += text.len() as u64;
@@ -192,10 +190,7 @@ impl<W: Write + Send> TraceSink for TextTraceWriter<W> {
     }
 
     fn record(&mut self, record: &Record) -> std::io::Result<()> {
-        let Some(header) = &self.header else {
-            return Err(invalid("trace record before the header".into()));
-        };
-        check::record(header, record).map_err(invalid)?;
+        check::writable_record(self.header.as_ref(), record)?;
         if let Some(index) = &mut self.index {
             let at = RestartPoint { offset: self.bytes_written, ordinal: self.records };
             index.observe(at, self.records, record.time());
@@ -207,9 +202,7 @@ impl<W: Write + Send> TraceSink for TextTraceWriter<W> {
     }
 
     fn finish(&mut self) -> std::io::Result<()> {
-        if self.header.is_none() {
-            return Err(invalid("trace finished before the header".into()));
-        }
+        check::writable_end(self.header.as_ref())?;
         self.line.extend_from_slice(format!("$end {}", self.records).as_bytes());
         self.emit_line()?;
         self.out.flush()?;

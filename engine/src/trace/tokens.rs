@@ -59,7 +59,7 @@ pub(crate) fn push_value(out: &mut Vec<u8>, value: &TraceValue) {
 
 /// One token of a line and where it starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Token<'a> {
+pub(crate) struct TraceToken<'a> {
     /// Its text, unescaped.
     pub text: Cow<'a, str>,
     /// Byte position of its first character in the line.
@@ -78,7 +78,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// The next token, or `None` at the end of the line.
-    pub(crate) fn next_token(&mut self) -> Result<Option<Token<'a>>, LineError> {
+    pub(crate) fn next_token(&mut self) -> Result<Option<TraceToken<'a>>, LineError> {
         let bytes = self.line.as_bytes();
         while self.pos < bytes.len() && (bytes[self.pos] == b' ' || bytes[self.pos] == b'\t') {
             self.pos += 1;
@@ -93,18 +93,18 @@ impl<'a> Tokens<'a> {
                 return Err(LineError::new(end, "expected a space after the closing quote"));
             }
             self.pos = end;
-            return Ok(Some(Token { text, byte: start }));
+            return Ok(Some(TraceToken { text, byte: start }));
         }
         let mut end = start;
         while end < bytes.len() && bytes[end] != b' ' && bytes[end] != b'\t' {
             end += 1;
         }
         self.pos = end;
-        Ok(Some(Token { text: Cow::Borrowed(&self.line[start..end]), byte: start }))
+        Ok(Some(TraceToken { text: Cow::Borrowed(&self.line[start..end]), byte: start }))
     }
 
     /// The next token; `expected <what>` if the line ends.
-    pub(crate) fn expect(&mut self, what: impl Display) -> Result<Token<'a>, LineError> {
+    pub(crate) fn expect(&mut self, what: impl Display) -> Result<TraceToken<'a>, LineError> {
         self.next_token()?.ok_or_else(|| LineError::new(self.pos, format!("expected {what}")))
     }
 

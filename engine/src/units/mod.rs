@@ -14,105 +14,20 @@
 //! [`format_in`] reads back to the same integer. A parse can also return the [`Unit`] as typed so a
 //! value is shown back in it (the inspector does).
 
+mod dimension;
+mod error;
 mod number;
 mod table;
+mod unit;
+
+use std::str::FromStr;
 
 use crate::time::SimTime;
 
+pub use dimension::Dimension;
+pub use error::UnitError;
 pub use number::MAX_NUMBER_CHARS;
-
-/// What a quantity measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Dimension {
-    /// Simulated time, in picoseconds.
-    Time,
-    /// An amount of data, in bytes (binary prefixes).
-    Size,
-    /// A data rate, in bytes per second (decimal prefixes unless written `Ki`, `Mi`, …).
-    Rate,
-    /// A processor speed, in floating-point operations per second.
-    FlopRate,
-}
-
-impl Dimension {
-    /// The dimension a parameter's unit label names: `B/s` a rate, `bytes` a size, `flop/s` a flop
-    /// rate; `None` for other labels (counts, ports, packets).
-    pub fn of_unit_label(label: &str) -> Option<Dimension> {
-        match label {
-            "B/s" | "bytes/s" | "Bps" => Some(Dimension::Rate),
-            "bytes" | "byte" | "B" => Some(Dimension::Size),
-            "flop/s" | "flops" | "f" => Some(Dimension::FlopRate),
-            "ps" => Some(Dimension::Time),
-            _ => None,
-        }
-    }
-}
-
-/// A unit as written: the spelling (shown back to the user) and its size in base quantities.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Unit {
-    /// What the unit measures.
-    pub dimension: Dimension,
-    /// The spelling, as typed (`Gbps`) or chosen for display (`GB/s`); empty for the base quantity
-    /// written as a bare number.
-    pub symbol: String,
-    num: u128,
-    den: u128,
-}
-
-impl Unit {
-    /// The unit `symbol` of `dimension`, if it is one.
-    pub fn new(dimension: Dimension, symbol: &str) -> Option<Unit> {
-        let (num, den) = table::lookup(dimension, symbol)?;
-        Some(Unit { dimension, symbol: symbol.to_string(), num, den })
-    }
-
-    /// Base quantities per one of this unit, as a float (for display arithmetic only).
-    pub fn factor(&self) -> f64 {
-        self.num as f64 / self.den as f64
-    }
-}
-
-/// Why a quantity could not be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum UnitError {
-    /// Nothing to read.
-    #[error("empty value: expected {expected}")]
-    Empty {
-        /// What was expected.
-        expected: &'static str,
-    },
-    /// The number part is not a number.
-    #[error("`{text}` is not {expected}")]
-    BadNumber {
-        /// The whole input.
-        text: String,
-        /// What was expected.
-        expected: &'static str,
-    },
-    /// The unit is not one of the dimension's.
-    #[error("unknown unit `{unit}` in `{text}`: {help}")]
-    BadUnit {
-        /// The whole input.
-        text: String,
-        /// The unit that was not recognised.
-        unit: String,
-        /// The units that are.
-        help: &'static str,
-    },
-    /// A quantity that cannot be negative.
-    #[error("`{0}` is negative")]
-    Negative(String),
-    /// Too large for the 64-bit base quantity.
-    #[error("`{0}` is too large")]
-    Overflow(String),
-    /// Sizes and counts are whole numbers.
-    #[error("`{0}` is not a whole number of {1}")]
-    NotWhole(String, &'static str),
-    /// Longer than any quantity (a bound on hostile input); the start is quoted.
-    #[error("`{0}…` is too long to be a quantity")]
-    TooLong(String),
-}
+pub use unit::Unit;
 
 /// The longest text read as a quantity (number, blanks and unit).
 pub const MAX_QUANTITY_CHARS: usize = crate::limits::MAX_QUANTITY_CHARS;
@@ -301,6 +216,13 @@ pub fn format_rate(bytes_per_s: u64) -> String {
 pub fn format_flop_rate(flops_per_s: f64) -> String {
     let whole = if flops_per_s.is_finite() && flops_per_s >= 0.0 { flops_per_s as u64 } else { 0 };
     format_flops_in(flops_per_s, &display_unit(Dimension::FlopRate, whole))
+}
+
+impl FromStr for SimTime {
+    type Err = UnitError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse_time(s)
+    }
 }
 
 #[cfg(test)]

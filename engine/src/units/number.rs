@@ -2,7 +2,7 @@
 //! ten, then scaled to a base quantity with integer arithmetic, so `1.1 us` is exactly 1,100,000 ps
 //! and a value formatted by [`super::format_in`] reads back to the same integer.
 
-use super::UnitError;
+use super::error::UnitError;
 
 /// Longest number accepted (digits, separators, point and exponent): a bound for hostile input.
 pub const MAX_NUMBER_CHARS: usize = crate::limits::MAX_NUMBER_CHARS;

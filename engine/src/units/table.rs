@@ -9,7 +9,7 @@
 //! - **Flop rate** (base: flop/s): `f`, `kf`, `Mf`, `Gf`, `Tf`, `Pf` (also `flops`, `flop/s`,
 //!   `Gflops`), binary with `i` (`Gif`), SimGrid's `speed` spelling.
 
-use super::Dimension;
+use super::dimension::Dimension;
 
 /// Base quantities per unit, as the fraction `num / den`.
 pub type Ratio = (u128, u128);

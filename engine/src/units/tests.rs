@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::time::{PS_PER_MS, PS_PER_NS, PS_PER_S, PS_PER_US};
 
 fn unit(d: Dimension, s: &str) -> Unit {
     Unit::new(d, s).unwrap()
@@ -223,5 +224,23 @@ fn the_finest_value_of_every_binary_unit_is_written_in_full_and_reads_back() {
                 "{value} in {symbol} -> {shown}"
             );
         }
+    }
+}
+
+proptest! {
+    #[test]
+    fn display_then_parse_is_close(ps in 0u64..1_000_000_000_000_000) {
+        let t = SimTime(ps);
+        let text = t.display_with(12).replace(' ', "");
+        let back = parse_time(&text).unwrap();
+        let err = back.0.abs_diff(ps);
+        prop_assert!(err <= ps / 1_000_000_000 + 1, "{t:?} -> {text} -> {back:?}");
+    }
+
+    #[test]
+    fn integer_forms_round_trip(n in 0u64..1_000_000, unit in prop::sample::select(vec!["ps", "ns", "us", "ms", "s"])) {
+        let t = parse_time(&format!("{n}{unit}")).unwrap();
+        let scale = match unit { "ps" => 1, "ns" => PS_PER_NS, "us" => PS_PER_US, "ms" => PS_PER_MS, _ => PS_PER_S };
+        prop_assert_eq!(t.0, n * scale);
     }
 }

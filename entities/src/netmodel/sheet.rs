@@ -110,7 +110,8 @@ impl SheetModel {
         }
     }
 
-    fn error(&mut self, ctx: &mut Ctx<'_, NetMsg>, message: String) {
+    fn error(&mut self, ctx: &mut Ctx<'_, NetMsg>, problem: impl std::fmt::Display) {
+        let message = problem.to_string();
         ctx.comment(|| format!("error: {message}"));
         self.errors.push(message);
     }
@@ -139,7 +140,7 @@ impl SheetModel {
         let transit =
             match self.sheet.point_to_point_time(PointToPoint::Recv, packet.msg_bytes, self.estimate) {
                 Ok(t) => t,
-                Err(e) => return self.error(ctx, e.to_string()),
+                Err(e) => return self.error(ctx, e),
             };
         self.delivered += 1;
         self.send_arriving_at(ctx, out, packet.injected + transit, NetMsg::Packet(packet));
@@ -185,7 +186,7 @@ impl SheetModel {
         self.looked_up(ctx, lookup_entry(call.kind));
         let time = match self.sheet.collective_time(call.kind, self.processes, call.bytes, self.estimate) {
             Ok(t) => t,
-            Err(e) => return self.error(ctx, e.to_string()),
+            Err(e) => return self.error(ctx, e),
         };
         let done_at = last + time;
         ctx.comment(|| {

@@ -17,7 +17,7 @@ use crate::factory::{BuildInputs, build_behaviours};
 use crate::message::NetMsg;
 use crate::mpi::op::{Collective, CollectiveKind, Op, Source, TagSel, Work};
 use crate::netmodel::datasheet::{self, Estimate};
-use crate::processor::actions::CpuModel;
+use crate::processor::action::CpuModel;
 use crate::processor::mpi::MpiLimits;
 use crate::processor::sheet::SheetTiming;
 use crate::processor::{ProcessorBehaviour, ProcessorConfig};
@@ -69,13 +69,7 @@ fn processor(rank: u32, size: u32, timing: &SheetTiming, ops: Vec<Op>) -> Box<dy
         size,
         tx: 0,
         rx: 0,
-        cpu: CpuModel {
-            time_step: SimTime::from_ns(1),
-            flops_per_s: 1e9,
-            send_overhead: SimTime::from_ns(500),
-            reduce_time_per_kib: SimTime::from_ns(500),
-            segment_bytes: 8192,
-        },
+        cpu: CpuModel::for_tests(SimTime::from_ns(500)),
         recv_overhead: SimTime::from_ns(500),
         limits: MpiLimits::new(4096, 1000),
         algorithms: BTreeMap::new(),

@@ -8,11 +8,13 @@
 //! or protocols: each message travels whole, point-to-point calls cost the data sheet's times, and
 //! a collective is one `CollectiveEnter` to the model, which answers with `CollectiveDone`.
 
-pub mod actions;
+pub mod action;
+mod error;
 mod live;
 pub mod mpi;
 pub mod packets;
 pub mod sheet;
+mod translate;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -28,11 +30,13 @@ use crate::mpi::op::{Algorithm, CollectiveKind, RecvStatus, RequestId};
 use crate::placement::RankAddresses;
 use crate::vecmap::VecMap;
 use crate::workload::program::{ProgramCtx, RankProgram};
-use actions::{Action, CpuModel, Handle, WaitOn, state, translate};
+use action::{Action, CpuModel, Handle, WaitOn, state};
+pub use error::ProgramFault;
 use live::Live;
-use mpi::{Effects, Mpi, MpiLimits, ReqKey};
+use mpi::{Effects, Mpi, MpiLimits, Outbound, ReqKey};
 use packets::PacketRun;
 use sheet::SheetTiming;
+pub use translate::translate;
 
 const TIMER_CPU: u64 = 1;
 const TIMER_NIC: u64 = 2;
@@ -201,12 +205,27 @@ impl ProcessorBehaviour {
         }
     }
 
-    fn fail(&mut self, ctx: &mut Ctx<'_, NetMsg>, message: &str) {
+    fn fail(&mut self, ctx: &mut Ctx<'_, NetMsg>, fault: &ProgramFault) {
         let at = self.program.location().map(|l| format!(" at {l}")).unwrap_or_default();
-        let text = format!("program error{at}: {message}");
+        let text = format!("program error{at}: {fault}");
         ctx.comment(|| text.clone());
         self.error = Some(text.into());
         self.actions.clear();
+    }
+
+    /// A send of `bytes` was posted as request `req` named `handle`: count it and apply its effects.
+    fn sent(
+        &mut self,
+        ctx: &mut Ctx<'_, NetMsg>,
+        bytes: u64,
+        handle: Handle,
+        (req, effects): (ReqKey, Effects),
+    ) {
+        self.sent_messages += 1;
+        self.sent_bytes += bytes;
+        Live::sent(ctx, self.sent_messages, self.sent_bytes);
+        self.bind(handle, req);
+        self.apply(ctx, effects);
     }
 
     fn apply(&mut self, ctx: &mut Ctx<'_, NetMsg>, effects: Effects) {
@@ -308,7 +327,7 @@ impl ProcessorBehaviour {
 
     /// The requests `on` names, into `into` (emptied first): a wait is looked at again at every
     /// packet that arrives while it is pending, so it reuses one buffer instead of making lists.
-    fn resolve_into(&self, on: &WaitOn, into: &mut Vec<ReqKey>) -> Result<(), String> {
+    fn resolve_into(&self, on: &WaitOn, into: &mut Vec<ReqKey>) -> Result<(), ProgramFault> {
         into.clear();
         match on {
             WaitOn::AllUser => {
@@ -317,16 +336,10 @@ impl ProcessorBehaviour {
             }
             WaitOn::Handles(hs) => hs.iter().try_for_each(|h| {
                 let req = match h {
-                    Handle::User(r) => self
-                        .user
-                        .get(r)
-                        .copied()
-                        .ok_or_else(|| format!("wait on request {r} that was never posted")),
-                    Handle::Internal(i) => self
-                        .internal
-                        .get(i)
-                        .copied()
-                        .ok_or_else(|| format!("collective schedule waits on unposted handle {i}")),
+                    Handle::User(r) => self.user.get(r).copied().ok_or(ProgramFault::UnpostedRequest(*r)),
+                    Handle::Internal(i) => {
+                        self.internal.get(i).copied().ok_or(ProgramFault::UnpostedHandle(*i))
+                    }
                 }?;
                 into.push(req);
                 Ok(())
@@ -362,12 +375,8 @@ impl ProcessorBehaviour {
                     }
                 }
                 Action::PostSend { dst, bytes, tag, context, handle } => {
-                    let (req, effects) = self.mpi.post_send(dst, bytes, tag, context, now);
-                    self.sent_messages += 1;
-                    self.sent_bytes += bytes;
-                    Live::sent(ctx, self.sent_messages, self.sent_bytes);
-                    self.bind(handle, req);
-                    self.apply(ctx, effects);
+                    let posted = self.mpi.post_send(Outbound { dst, bytes, tag, context }, now);
+                    self.sent(ctx, bytes, handle, posted);
                 }
                 Action::PostRecv { src, tag, context, handle } => {
                     if let Some(live) = Live::when_traced(&mut self.live, ctx) {
@@ -404,13 +413,9 @@ impl ProcessorBehaviour {
                 }
                 Action::Comment(text) => ctx.comment(|| text),
                 Action::SheetSend { dst, bytes, tag, handle, completes_after } => {
-                    let (req, effects) =
-                        self.mpi.post_whole_send(dst, bytes, tag, Context::User, now, now + completes_after);
-                    self.sent_messages += 1;
-                    self.sent_bytes += bytes;
-                    Live::sent(ctx, self.sent_messages, self.sent_bytes);
-                    self.bind(handle, req);
-                    self.apply(ctx, effects);
+                    let message = Outbound { dst, bytes, tag, context: Context::User };
+                    let posted = self.mpi.post_whole_send(message, now, now + completes_after);
+                    self.sent(ctx, bytes, handle, posted);
                 }
                 Action::SheetRecv { src, tag, handle, kind } => {
                     if let Some(live) = Live::when_traced(&mut self.live, ctx) {
@@ -427,8 +432,7 @@ impl ProcessorBehaviour {
                         entry.rank = a.address(call.rank);
                     }
                     if ctx.send(self.nic.port, NetMsg::CollectiveEnter(entry)).is_none() {
-                        return self
-                            .fail(ctx, "cannot reach the data-sheet network: the port is not connected");
+                        return self.fail(ctx, &ProgramFault::SheetUnreachable);
                     }
                     self.in_collective = Some(Box::new(call));
                 }

@@ -7,6 +7,7 @@
 
 use hase_engine::limits::MAX_PACKETS_PER_MESSAGE;
 
+use super::error::ProgramFault;
 use crate::message::{Packet, PacketKind};
 
 /// The packets of one message still to be sent: packet `template.index..template.count` of
@@ -35,15 +36,17 @@ impl PacketRun {
     /// `bytes + header_bytes` wire bytes cut at `max_packet` bytes (one zero-byte packet if both are
     /// empty). `template` gives every field but the sizes and numbering. Fails when the message
     /// needs more than [`MAX_PACKETS_PER_MESSAGE`] packets.
-    pub fn data(template: Packet, bytes: u64, header_bytes: u64, max_packet: u64) -> Result<Self, String> {
+    pub fn data(
+        template: Packet,
+        bytes: u64,
+        header_bytes: u64,
+        max_packet: u64,
+    ) -> Result<Self, ProgramFault> {
         let max_packet = max_packet.clamp(1, u64::from(u32::MAX));
         let wire_bytes = bytes.saturating_add(header_bytes);
         let count = wire_bytes.div_ceil(max_packet).max(1);
         if count > MAX_PACKETS_PER_MESSAGE {
-            return Err(format!(
-                "a message of {wire_bytes} B in packets of at most {max_packet} B needs {count} packets; \
-                 the limit is {MAX_PACKETS_PER_MESSAGE} per message (raise max_packet)"
-            ));
+            return Err(ProgramFault::TooManyPackets { wire_bytes, max_packet, count });
         }
         let template =
             Packet { count: count as u32, index: 0, msg_bytes: bytes, bytes: max_packet as u32, ..template };
@@ -122,7 +125,7 @@ mod tests {
         assert_eq!(run.remaining(), 1 << 30);
         assert_eq!(run.next().map(|p| (p.bytes, p.count)), Some((1024, 1 << 30)));
         let err = PacketRun::data(template(), 1 << 40, 0, 1).unwrap_err();
-        assert!(err.contains("needs 1099511627776 packets; the limit is 4294967295"), "{err}");
+        assert!(err.to_string().contains("needs 1099511627776 packets; the limit is 4294967295"), "{err}");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use hase_engine::elaborate::{Endpoint, FlatEntity, FlatLink, FlatModel};
 use hase_engine::time::SimTime;
 use hase_engine::{Behaviour, RunControl, RunOutcome, SimConfig, Simulation};
 
-use super::actions::CpuModel;
+use super::action::CpuModel;
 use super::mpi::MpiLimits;
 use super::{ProcessorBehaviour, ProcessorConfig};
 use crate::catalogue::{PROCESSOR_STATES, ROUTER_STATES};
@@ -62,13 +62,7 @@ fn config_with(rank: u32, ops: Vec<Op>, limits: MpiLimits) -> ProcessorConfig {
         size: 2,
         tx: 0,
         rx: 0,
-        cpu: CpuModel {
-            time_step: SimTime::from_ns(1),
-            flops_per_s: 1e9,
-            send_overhead: SimTime::from_ns(500),
-            reduce_time_per_kib: SimTime::ZERO,
-            segment_bytes: 8192,
-        },
+        cpu: CpuModel::for_tests(SimTime::ZERO),
         recv_overhead: SimTime::from_ns(500),
         limits,
         algorithms: BTreeMap::new(),

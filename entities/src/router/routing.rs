@@ -7,11 +7,13 @@
 //! destination tag, up/down) keep O(1) state per router, so a 65,536-node torus builds no tables;
 //! shortest path builds one table per router (see `table.rs`). Ranks come from [`assign_ranks`].
 
+mod error;
 mod ranks;
 mod rules;
 mod table;
 
-pub use ranks::{RankError, RankMap, assign_ranks};
+pub use error::{RoutingError, RuleError};
+pub use ranks::{RankAssignmentError, RankMap, assign_ranks};
 
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
@@ -19,62 +21,7 @@ use std::collections::btree_map::Entry;
 use hase_engine::elaborate::{Endpoint, EntityId, FlatModel, PortIndex};
 
 use crate::catalogue::ROUTER;
-use rules::{Algo, Shape};
-
-/// Why routes could not be built. Each names the router (or network) at fault.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum RoutingError {
-    /// A router parameter the rule needs is missing or out of range.
-    #[error("`{path}`: {rule} routing needs parameter `{param}` to be {need}, got {got}")]
-    BadParam {
-        /// Router path.
-        path: String,
-        /// Rule name.
-        rule: &'static str,
-        /// Parameter name.
-        param: &'static str,
-        /// What it must be.
-        need: String,
-        /// What it is.
-        got: String,
-    },
-    /// The router has fewer ports than the rule addresses.
-    #[error("`{path}`: {rule} routing needs at least {need} ports, the router has {have}")]
-    TooFewPorts {
-        /// Router path.
-        path: String,
-        /// Rule name.
-        rule: &'static str,
-        /// Ports needed.
-        need: usize,
-        /// Ports present.
-        have: usize,
-    },
-    /// A port the rule reserves for rank `expected` leads to a processor with another rank.
-    #[error(
-        "`{port}` leads to `{processor}` (rank {found}), but {rule} routing expects rank {expected} there"
-    )]
-    RankMismatch {
-        /// `router.port`.
-        port: String,
-        /// Path of the processor found there.
-        processor: String,
-        /// Its rank.
-        found: u32,
-        /// The rank the rule expects.
-        expected: u64,
-        /// Rule name.
-        rule: &'static str,
-    },
-    /// The network's routing rule itself is malformed (zero extents, too many nodes, …).
-    #[error("{scope}: {message}")]
-    BadRule {
-        /// Where, in words: `the top-level network`, ``network `fabric` ``, ``router `fabric/r_0` ``.
-        scope: String,
-        /// What is wrong.
-        message: String,
-    },
-}
+use rules::{Algo, RuleShape};
 
 /// How one router picks output ports.
 #[derive(Clone, Debug, PartialEq)]
@@ -114,7 +61,7 @@ impl Route {
 /// Build the route of every router (entities whose behaviour is `catalogue::ROUTER`); other
 /// entities get `None`. The result is indexed by entity id.
 pub fn build_routes(model: &FlatModel, ranks: &RankMap) -> Result<Vec<Option<Route>>, RoutingError> {
-    let mut shapes: BTreeMap<u32, Option<Shape>> = BTreeMap::new();
+    let mut shapes: BTreeMap<u32, Option<RuleShape>> = BTreeMap::new();
     let mut routes: Vec<Option<Route>> = vec![None; model.entities.len()];
     let mut table_routers: Vec<EntityId> = Vec::new();
     for (i, e) in model.entities.iter().enumerate() {
@@ -127,9 +74,9 @@ pub fn build_routes(model: &FlatModel, ranks: &RankMap) -> Result<Vec<Option<Rou
             Entry::Vacant(slot) => {
                 let scope = model.scopes.get(e.scope as usize).ok_or_else(|| RoutingError::BadRule {
                     scope: format!("router `{}`", e.path),
-                    message: format!("its network (scope {}) is missing from the model", e.scope),
+                    reason: RuleError::MissingScope(e.scope),
                 })?;
-                slot.insert(Shape::of(&scope.routing, &scope.path)?)
+                slot.insert(RuleShape::of(&scope.routing, &scope.path)?)
             }
         };
         let Some(shape) = shape.as_ref() else {

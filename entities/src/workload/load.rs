@@ -9,7 +9,7 @@ use hase_engine::model::{StreamSource, Workload};
 
 use super::program::{OpList, RankProgram};
 use super::programs::{ProgramError, instantiate_all};
-use super::stream::{RankError, StreamError, check_ranks, parse_stream};
+use super::stream::{StreamError, StreamRankError, check_ranks, parse_stream};
 use super::ti::{TiDialect, TiError, load_ti_trace};
 
 /// Why a workload cannot drive this network.
@@ -31,7 +31,7 @@ pub enum WorkloadError {
     Stream(#[from] StreamError),
     /// A stream names ranks that do not exist.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
-    Ranks(Vec<RankError>),
+    Ranks(Vec<StreamRankError>),
     /// A stream is given for a rank the network does not have.
     #[error(
         "a stream is given for rank {rank} but the workload runs on {size} ranks (its processors or placement)"

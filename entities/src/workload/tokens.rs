@@ -3,14 +3,14 @@
 
 /// One word of a line and the column (in characters, from 1) where it starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Token<'a> {
+pub(crate) struct WorkloadToken<'a> {
     /// The word.
     pub text: &'a str,
     /// Its first column.
     pub column: usize,
 }
 
-impl Token<'_> {
+impl WorkloadToken<'_> {
     /// The column just after the token.
     pub fn end_column(&self) -> usize {
         self.column + self.text.chars().count()
@@ -18,20 +18,20 @@ impl Token<'_> {
 }
 
 /// Whitespace-separated words of `text`, whose first character is at `first_column`.
-pub(crate) fn split(text: &str, first_column: usize) -> Vec<Token<'_>> {
+pub(crate) fn split(text: &str, first_column: usize) -> Vec<WorkloadToken<'_>> {
     let mut tokens = Vec::new();
     let mut start: Option<(usize, usize)> = None;
     for (column, (i, c)) in (first_column..).zip(text.char_indices()) {
         if c.is_whitespace() {
             if let Some((s, col)) = start.take() {
-                tokens.push(Token { text: &text[s..i], column: col });
+                tokens.push(WorkloadToken { text: &text[s..i], column: col });
             }
         } else if start.is_none() {
             start = Some((i, column));
         }
     }
     if let Some((s, col)) = start {
-        tokens.push(Token { text: &text[s..], column: col });
+        tokens.push(WorkloadToken { text: &text[s..], column: col });
     }
     tokens
 }

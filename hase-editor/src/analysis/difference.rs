@@ -55,7 +55,11 @@ impl DifferenceMode {
         traces: impl FnOnce() -> [Cow<'t, Trace>; 2],
     ) -> Result<Arc<Computed>, String> {
         let text = self.tolerance_text.trim();
-        let tolerance = if text.is_empty() { Tolerance::default() } else { Tolerance::parse(text)? };
+        let tolerance = if text.is_empty() {
+            Tolerance::default()
+        } else {
+            Tolerance::parse(text).map_err(|e| e.to_string())?
+        };
         let key = (ids[0], ids[1], self.align, text.to_string());
         if let Some(c) = self.computed.as_ref().filter(|c| c.key == key) {
             return Ok(Arc::clone(c));

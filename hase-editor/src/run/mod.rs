@@ -16,8 +16,9 @@ use std::time::Instant;
 use hase_engine::kernel::RunOutcome;
 use hase_engine::model::Project;
 use hase_engine::stats::RunStats;
-use hase_engine::time::{SimTime, TimeParseError, parse_time};
+use hase_engine::time::SimTime;
 use hase_engine::trace::Trace;
+use hase_engine::units::{UnitError, parse_time};
 
 use crate::replay::Replay;
 use crate::replay::markers::Marker;
@@ -65,7 +66,7 @@ pub struct UntilError {
     /// The text typed.
     pub text: String,
     /// Why it is not a time.
-    pub source: TimeParseError,
+    pub source: UnitError,
 }
 
 /// Which view a run belongs to.

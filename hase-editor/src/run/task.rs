@@ -142,6 +142,9 @@ pub fn problems(error: RunError) -> Vec<Problem> {
         | RunError::Build(FactoryError::At { path, message }) => {
             vec![Problem { text: format!("{path}: {message}"), path: Some(path) }]
         }
+        RunError::Build(e @ (FactoryError::Sheet { .. } | FactoryError::InnerNetwork { .. })) => {
+            vec![Problem { path: e.entity_path().map(str::to_string), text: e.to_string() }]
+        }
         other => {
             let text = other.to_string();
             vec![Problem { path: leading_path(&text), text }]

@@ -68,7 +68,7 @@ impl ExperimentPlan {
             return Err(SpecError::at(origin.field("repetitions"), "at least one repetition is needed"));
         }
         if let Some(level) = spec.traces {
-            TraceLevel::new(level).map_err(|e| SpecError::at(origin.field("traces"), e))?;
+            TraceLevel::new(level).map_err(|e| SpecError::at(origin.field("traces"), e.to_string()))?;
         }
         let points = combine(&variables, &spec.combination)
             .map_err(|e| SpecError::at(origin.field("combination"), e))?;

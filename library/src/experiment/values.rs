@@ -5,7 +5,8 @@
 //! is one units parser in the program; every generated value is checked against the kind's bounds.
 
 use hase_engine::model::{ParamDef, ParamKind, ParamValue};
-use hase_engine::time::{SimTime, parse_time};
+use hase_engine::time::SimTime;
+use hase_engine::units::parse_time;
 
 /// Most values one variable may take (ranges beyond this are refused, not truncated).
 pub const MAX_VALUES: usize = hase_engine::limits::MAX_SWEEP_VALUES;

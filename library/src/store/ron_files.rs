@@ -101,8 +101,8 @@ mod tests {
         let file = dir.path().join("broken.ron");
         std::fs::write(&file, "(\n  schema_version: 1,\n  name: unquoted,\n)").unwrap();
         let err = store.import_ron(&file).unwrap_err();
-        let StoreError::Project(ProjectFileError::Syntax { line, path, .. }) = &err else { panic!("{err}") };
-        assert_eq!((*line, path.ends_with("broken.ron")), (3, true), "{err}");
+        let StoreError::Project(ProjectFileError::Syntax { place, .. }) = &err else { panic!("{err}") };
+        assert_eq!((place.line, place.path.ends_with("broken.ron")), (3, true), "{err}");
         assert!(store.list().unwrap().is_empty());
 
         save_project(&Project::new("p"), &dir.path().join("p.ron")).unwrap();

@@ -57,19 +57,13 @@ pub(super) fn tree(b: &mut Builder, rank: u32, size: u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::MicroOp;
+    use super::super::micro_op::MicroOp;
     use super::*;
-
-    fn build(f: impl Fn(&mut Builder)) -> Vec<MicroOp> {
-        let mut b = Builder::new();
-        f(&mut b);
-        b.finish()
-    }
 
     #[test]
     fn dissemination_rounds_for_rank_0_of_5() {
         // Distances 1, 2, 4: send to 1, 2, 4; receive from 4, 3, 1.
-        let ops = build(|b| dissemination(b, 0, 5));
+        let ops = Builder::build(|b| dissemination(b, 0, 5));
         let expected = vec![
             MicroOp::Irecv { peer: 4, bytes: 0 },
             MicroOp::Isend { peer: 1, bytes: 0 },
@@ -88,7 +82,7 @@ mod tests {
     fn recursive_doubling_pairs_the_ranks_beyond_the_power_of_two_as_open_mpi_does() {
         // p = 6, p' = 4: rank 5 only exchanges with 1; rank 1 hears from 5, exchanges with 0
         // and 3, then releases 5.
-        let five = build(|b| recursive_doubling(b, 5, 6));
+        let five = Builder::build(|b| recursive_doubling(b, 5, 6));
         assert_eq!(
             five,
             vec![
@@ -97,7 +91,7 @@ mod tests {
                 MicroOp::Wait(vec![0, 1])
             ]
         );
-        let one = build(|b| recursive_doubling(b, 1, 6));
+        let one = Builder::build(|b| recursive_doubling(b, 1, 6));
         let peers: Vec<(bool, u32)> = one
             .iter()
             .filter_map(|op| match op {
@@ -112,7 +106,7 @@ mod tests {
     #[test]
     fn tree_barrier_leaf_and_root_of_4() {
         // Rank 3 (a leaf under 2): report to 2, then wait for 2's release.
-        let leaf = build(|b| tree(b, 3, 4));
+        let leaf = Builder::build(|b| tree(b, 3, 4));
         let expected_leaf = vec![
             MicroOp::Isend { peer: 2, bytes: 0 },
             MicroOp::Wait(vec![0]),
@@ -121,7 +115,7 @@ mod tests {
         ];
         assert_eq!(leaf, expected_leaf);
         // Rank 0: hear from children 1 and 2, then release 2 (bigger subtree) first, then 1.
-        let root = build(|b| tree(b, 0, 4));
+        let root = Builder::build(|b| tree(b, 0, 4));
         let expected_root = vec![
             MicroOp::Irecv { peer: 1, bytes: 0 },
             MicroOp::Irecv { peer: 2, bytes: 0 },

@@ -3,7 +3,7 @@
 //! combined send-receive exchange) and the rank arithmetic the algorithms share (ring offsets,
 //! root-relative ranks, the balanced split of a vector into blocks).
 
-use super::MicroOp;
+use super::micro_op::MicroOp;
 
 /// One rank's schedule under construction.
 #[derive(Debug, Default)]
@@ -62,6 +62,14 @@ impl Builder {
         let received = self.irecv(from, recv_bytes);
         let sent = self.isend(to, send_bytes);
         self.wait(vec![received, sent]);
+    }
+
+    /// The micro-operations `f` appends to an empty builder (for tests of the family files).
+    #[cfg(test)]
+    pub(super) fn build(f: impl Fn(&mut Builder)) -> Vec<MicroOp> {
+        let mut b = Builder::new();
+        f(&mut b);
+        b.finish()
     }
 
     /// The finished schedule.

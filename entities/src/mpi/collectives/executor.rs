@@ -14,7 +14,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::MicroOp;
+use super::micro_op::MicroOp;
 
 /// When a send completes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,7 +50,7 @@ pub(super) enum ExecError {
 
 /// What a successful run leaves behind.
 #[derive(Clone, Debug, Default)]
-pub(super) struct Outcome {
+pub(super) struct SymbolicRun {
     /// Per rank, the set of ranks whose contribution it holds (bit r = rank r).
     pub(super) knows: Vec<u64>,
     /// Per rank, its sends in posting order: (destination, bytes).
@@ -85,11 +85,11 @@ struct Machine<'a> {
     uncombined: Vec<u64>,
     in_flight: BTreeMap<(u32, u32), VecDeque<InFlight>>,
     posted: BTreeMap<(u32, u32), VecDeque<u32>>,
-    out: Outcome,
+    out: SymbolicRun,
 }
 
 /// Run `schedules[r]` for every rank r (at most 64 ranks).
-pub(super) fn execute(schedules: &[Vec<MicroOp>], protocol: Protocol) -> Result<Outcome, ExecError> {
+pub(super) fn execute(schedules: &[Vec<MicroOp>], protocol: Protocol) -> Result<SymbolicRun, ExecError> {
     let size = schedules.len();
     assert!(size <= 64, "the executor tracks causality in a u64");
     let mut m = Machine {
@@ -100,7 +100,7 @@ pub(super) fn execute(schedules: &[Vec<MicroOp>], protocol: Protocol) -> Result<
         uncombined: vec![0; size],
         in_flight: BTreeMap::new(),
         posted: BTreeMap::new(),
-        out: Outcome {
+        out: SymbolicRun {
             knows: (0..size).map(|r| 1_u64 << r).collect(),
             sends: vec![Vec::new(); size],
             received_bytes: vec![0; size],
@@ -214,7 +214,7 @@ impl Machine<'_> {
         }
     }
 
-    fn finish(self) -> Result<Outcome, ExecError> {
+    fn finish(self) -> Result<SymbolicRun, ExecError> {
         let blocked: Vec<(u32, usize, MicroOp)> = (0..self.schedules.len())
             .filter(|&r| self.pc[r] < self.schedules[r].len())
             .map(|r| (r as u32, self.pc[r], self.schedules[r][self.pc[r]].clone()))

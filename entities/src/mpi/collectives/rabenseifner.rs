@@ -51,7 +51,7 @@ pub(super) fn allreduce(b: &mut Builder, rank: u32, size: u32, bytes: u64) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::MicroOp;
+    use super::super::micro_op::MicroOp;
     use super::*;
 
     #[test]

@@ -62,20 +62,14 @@ pub(super) fn recursive_halving(b: &mut Builder, rank: u32, size: u32, bytes: u6
 
 #[cfg(test)]
 mod tests {
-    use super::super::MicroOp;
+    use super::super::micro_op::MicroOp;
     use super::*;
-
-    fn build(f: impl Fn(&mut Builder)) -> Vec<MicroOp> {
-        let mut b = Builder::new();
-        f(&mut b);
-        b.finish()
-    }
 
     #[test]
     fn ring_rank_1_of_3() {
         // n = 30 in blocks of 10: step 0 sends block 0, receives block 2; step 1 sends block 2,
         // receives block 1 (its own, now reduced over all three ranks).
-        let ops = build(|b| ring(b, 1, 3, 30));
+        let ops = Builder::build(|b| ring(b, 1, 3, 30));
         assert_eq!(
             ops,
             vec![
@@ -96,7 +90,7 @@ mod tests {
         // p = 3, n = 30: ranks 0 and 1 fold (1 is core rank 0, responsible for blocks 0 and 1);
         // rank 2 is core rank 1 (block 2). Core exchange: 1 keeps blocks 0–1 (20 B) and gives block
         // 2 (10 B); then 1 sends rank 0 its block 0.
-        let one = build(|b| recursive_halving(b, 1, 3, 30));
+        let one = Builder::build(|b| recursive_halving(b, 1, 3, 30));
         assert_eq!(
             one,
             vec![

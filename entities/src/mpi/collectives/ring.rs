@@ -43,7 +43,7 @@ pub(super) fn allgather(b: &mut Builder, rank: u32, size: u32, block_bytes: u64)
 
 #[cfg(test)]
 mod tests {
-    use super::super::MicroOp;
+    use super::super::micro_op::MicroOp;
     use super::*;
 
     #[test]

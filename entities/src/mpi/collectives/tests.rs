@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 
-use super::executor::{Outcome, Protocol, execute};
+use super::executor::{Protocol, SymbolicRun, execute};
 use super::{MicroOp, ScheduleError, ScheduleParams, schedule};
 use crate::mpi::op::{Algorithm, Collective, CollectiveKind};
 
@@ -70,7 +70,7 @@ fn check_schedules(case: &Case, schedules: &[Vec<MicroOp>]) -> Result<(), String
     check_counts(case, &eager)
 }
 
-fn check_causality(case: &Case, out: &Outcome) -> Result<(), String> {
+fn check_causality(case: &Case, out: &SymbolicRun) -> Result<(), String> {
     use CollectiveKind as K;
     let everyone = if case.size == 64 { u64::MAX } else { (1_u64 << case.size) - 1 };
     let root_bit = 1_u64 << case.root;
@@ -90,8 +90,7 @@ fn check_causality(case: &Case, out: &Outcome) -> Result<(), String> {
 }
 
 #[allow(clippy::many_single_char_names, reason = "p, n, … as in the cost formulas")]
-fn check_counts(case: &Case, out: &Outcome) -> Result<(), String> {
-    use Algorithm as A;
+fn check_counts(case: &Case, out: &SymbolicRun) -> Result<(), String> {
     use CollectiveKind as K;
     let (p, n, root) = (u64::from(case.size), case.bytes, case.root as usize);
     let count = |r: usize| out.sends[r].len() as u64;
@@ -109,16 +108,16 @@ fn check_counts(case: &Case, out: &Outcome) -> Result<(), String> {
     }
     let reduction = matches!(case.kind, K::Reduce | K::Allreduce | K::ReduceScatter | K::Scan);
     ensure(reduction || combined == 0, || fail("combine outside a reduction"))?;
-    let ok = match (case.kind, case.algorithm) {
-        (K::Barrier, A::Dissemination) => ranks.clone().all(|r| count(r) == log) && all_bytes == 0,
-        (K::Barrier, A::Tree) => messages == 2 * (p - 1) && all_bytes == 0 && count(0) == log,
-        (K::Bcast, A::Binomial) => {
+    let ok = match (case.kind, case.algorithm.name()) {
+        (K::Barrier, "dissemination") => ranks.clone().all(|r| count(r) == log) && all_bytes == 0,
+        (K::Barrier, "tree") => messages == 2 * (p - 1) && all_bytes == 0 && count(0) == log,
+        (K::Bcast, "binomial") => {
             messages == p - 1
                 && every_message_is(n)
                 && count(root) == log
                 && ranks.clone().all(|r| out.received_bytes[r] == if r == root { 0 } else { n })
         }
-        (K::Bcast, A::Pipelined) => {
+        (K::Bcast, "pipelined") => {
             let m = if case.segment_bytes == 0 { 1 } else { n.div_ceil(case.segment_bytes).max(1) };
             let last = (root + p as usize - 1) % p as usize;
             messages == (p - 1) * m
@@ -128,44 +127,44 @@ fn check_counts(case: &Case, out: &Outcome) -> Result<(), String> {
                 })
                 && ranks.clone().all(|r| out.received_bytes[r] == if r == root { 0 } else { n })
         }
-        (K::Reduce, A::Binomial) => {
+        (K::Reduce, "binomial") => {
             messages == p - 1
                 && every_message_is(n)
                 && count(root) == 0
                 && out.combined_bytes[root] == log * n
                 && combined == (p - 1) * n
         }
-        (K::Gather, A::Binomial) => {
+        (K::Gather, "binomial") => {
             messages == p - 1
                 && count(root) == 0
                 && out.received_bytes[root] == (p - 1) * n
                 && ranks.clone().all(|r| r == root || count(r) == 1)
                 && (!p.is_power_of_two() || all_bytes == n * (p / 2) * log)
         }
-        (K::Scatter, A::Binomial) => {
+        (K::Scatter, "binomial") => {
             messages == p - 1
                 && sent(root) == (p - 1) * n
                 && out.received_bytes[root] == 0
                 && (!p.is_power_of_two() || all_bytes == n * (p / 2) * log)
         }
-        (K::Allreduce, A::RecursiveDoubling) => {
+        (K::Allreduce, "recursive_doubling") => {
             messages == core * rounds(core) + 2 * extra
                 && every_message_is(n)
                 && combined == (core * rounds(core) + extra) * n
                 && (!p.is_power_of_two()
                     || ranks.clone().all(|r| count(r) == log && out.combined_bytes[r] == log * n))
         }
-        (K::Allreduce, A::Ring) => {
+        (K::Allreduce, "ring") => {
             let (low, high) = (2 * (p - 1) * (n / p), 2 * (p - 1) * n.div_ceil(p));
             ranks.clone().all(|r| count(r) == 2 * (p - 1) && (low..=high).contains(&sent(r)))
                 && all_bytes == 2 * (p - 1) * n
                 && combined == (p - 1) * n
                 && (n % p != 0 || ranks.clone().all(|r| sent(r) == 2 * n * (p - 1) / p))
         }
-        (K::Allreduce, A::ReduceBcast) => {
+        (K::Allreduce, "reduce_bcast") => {
             messages == 2 * (p - 1) && every_message_is(n) && combined == (p - 1) * n
         }
-        (K::Allreduce, A::Rabenseifner) => {
+        (K::Allreduce, "rabenseifner") => {
             messages == 2 * core * rounds(core) + 2 * extra
                 && all_bytes == 2 * (core - 1) * n + 2 * extra * n
                 && combined == (core - 1) * n + extra * n
@@ -173,11 +172,11 @@ fn check_counts(case: &Case, out: &Outcome) -> Result<(), String> {
                     || n % p != 0
                     || ranks.clone().all(|r| count(r) == 2 * log && sent(r) == 2 * n * (p - 1) / p))
         }
-        (K::Allgather, A::Ring) => {
+        (K::Allgather, "ring") => {
             ranks.clone().all(|r| count(r) == p - 1 && out.received_bytes[r] == (p - 1) * n)
                 && every_message_is(n)
         }
-        (K::Allgather, A::RecursiveDoubling) => {
+        (K::Allgather, "recursive_doubling") => {
             ranks.clone().all(|r| out.received_bytes[r] == (p - 1) * n)
                 && (!p.is_power_of_two()
                     || ranks.clone().all(|r| {
@@ -185,11 +184,11 @@ fn check_counts(case: &Case, out: &Outcome) -> Result<(), String> {
                         sizes == (0..log).map(|k| (1 << k) * n).collect::<Vec<_>>()
                     }))
         }
-        (K::Alltoall, A::Pairwise) => ranks.clone().all(|r| {
+        (K::Alltoall, "pairwise") => ranks.clone().all(|r| {
             let expected: Vec<(u32, u64)> = (1..p).map(|k| (((r as u64 + k) % p) as u32, n)).collect();
             out.sends[r] == expected && out.received_bytes[r] == (p - 1) * n
         }),
-        (K::Alltoall, A::Bruck) => ranks.clone().all(|r| {
+        (K::Alltoall, "bruck") => ranks.clone().all(|r| {
             let expected: Vec<(u32, u64)> = (0..log)
                 .map(|k| {
                     let blocks = (0..p).filter(|i| (i >> k) & 1 == 1).count() as u64;
@@ -198,23 +197,23 @@ fn check_counts(case: &Case, out: &Outcome) -> Result<(), String> {
                 .collect();
             out.sends[r] == expected
         }),
-        (K::Barrier, A::RecursiveDoubling) => {
+        (K::Barrier, "recursive_doubling") => {
             all_bytes == 0
                 && messages == core * rounds(core) + 2 * extra
                 && (!p.is_power_of_two() || ranks.clone().all(|r| count(r) == log))
         }
-        (K::Alltoall, A::PairwiseXor) => ranks.clone().all(|r| {
+        (K::Alltoall, "pairwise_xor") => ranks.clone().all(|r| {
             let expected: Vec<(u32, u64)> = (1..p).map(|k| ((r as u64 ^ k) as u32, n)).collect();
             out.sends[r] == expected && out.received_bytes[r] == (p - 1) * n
         }),
-        (K::ReduceScatter, A::Ring) => {
+        (K::ReduceScatter, "ring") => {
             // Rank r sends every block but r and (r − 1): (p − 1) blocks, combined once each.
             ranks.clone().all(|r| count(r) == p - 1)
                 && all_bytes == (p - 1) * n
                 && combined == (p - 1) * n
                 && (n % p != 0 || ranks.clone().all(|r| sent(r) == n * (p - 1) / p))
         }
-        (K::ReduceScatter, A::RecursiveHalving) => {
+        (K::ReduceScatter, "recursive_halving") => {
             // Fold-in: e vectors (combined). Halving: each step's pairs send each other the halves
             // of the range they share, n(p' − 1) in all (combined). Fold-out: each folded (even)
             // rank's block.
@@ -230,14 +229,14 @@ fn check_counts(case: &Case, out: &Outcome) -> Result<(), String> {
                             && out.combined_bytes[r] == n * (p - 1) / p
                     }))
         }
-        (K::Scan, A::Linear) => {
+        (K::Scan, "linear") => {
             ranks.clone().all(|r| count(r) == p - 1 - r as u64 && out.combined_bytes[r] == r as u64 * n)
                 && every_message_is(n)
         }
-        (K::Scan, A::Chain) => {
+        (K::Scan, "chain") => {
             messages == p - 1 && every_message_is(n) && combined == (p - 1) * n && count(p as usize - 1) == 0
         }
-        (K::Scan, A::RecursiveDoubling) => {
+        (K::Scan, "recursive_doubling") => {
             let partners = |r: u64| (0..log).filter(|k| (r ^ (1 << k)) < p).count() as u64;
             ranks
                 .clone()
@@ -298,13 +297,14 @@ fn case(kind: CollectiveKind, algorithm: Algorithm, size: u32, bytes: u64) -> Ca
 #[test]
 fn checks_reject_broken_schedules() {
     // A one-round "barrier": deadlock-free and matched, but rank r only hears from r − 1.
-    let barrier = case(CollectiveKind::Barrier, Algorithm::Dissemination, 5, 0);
+    let barrier = case(CollectiveKind::Barrier, Algorithm::from_name("dissemination").unwrap(), 5, 0);
     let one_round: Vec<Vec<MicroOp>> = barrier.schedules().into_iter().map(|s| s[..3].to_vec()).collect();
     let error = check_schedules(&barrier, &one_round).unwrap_err();
     assert!(error.contains("ends knowing"), "{error}");
 
     // Drop rank 5's last exchange from a recursive-doubling allreduce: its partner waits forever.
-    let allreduce = case(CollectiveKind::Allreduce, Algorithm::RecursiveDoubling, 8, 64);
+    let allreduce =
+        case(CollectiveKind::Allreduce, Algorithm::from_name("recursive_doubling").unwrap(), 8, 64);
     let mut truncated = allreduce.schedules();
     let len = truncated[5].len();
     truncated[5].truncate(len - 4);
@@ -312,14 +312,14 @@ fn checks_reject_broken_schedules() {
     assert!(error.contains("Deadlock"), "{error}");
 
     // Send one block too many in a ring allgather step: size mismatch.
-    let allgather = case(CollectiveKind::Allgather, Algorithm::Ring, 4, 10);
+    let allgather = case(CollectiveKind::Allgather, Algorithm::from_name("ring").unwrap(), 4, 10);
     let mut oversized = allgather.schedules();
     oversized[2][1] = MicroOp::Isend { peer: 3, bytes: 20 };
     let error = check_schedules(&allgather, &oversized).unwrap_err();
     assert!(error.contains("SizeMismatch"), "{error}");
 
     // Sound but wasteful: an extra message breaks the closed form.
-    let bcast = case(CollectiveKind::Bcast, Algorithm::Binomial, 4, 10);
+    let bcast = case(CollectiveKind::Bcast, Algorithm::from_name("binomial").unwrap(), 4, 10);
     let mut extra = bcast.schedules();
     extra[0].extend([MicroOp::Isend { peer: 3, bytes: 10 }, MicroOp::Wait(vec![2])]);
     extra[3].extend([MicroOp::Irecv { peer: 0, bytes: 10 }, MicroOp::Wait(vec![1])]);
@@ -331,7 +331,8 @@ fn checks_reject_broken_schedules() {
 fn errors_and_defaults() {
     let call = |kind, root, algorithm| Collective { kind, root, bytes: 8, algorithm };
     let params = ScheduleParams::default();
-    let wrong = schedule(&call(CollectiveKind::Bcast, 0, Some(Algorithm::Ring)), 0, 4, params);
+    let wrong =
+        schedule(&call(CollectiveKind::Bcast, 0, Some(Algorithm::from_name("ring").unwrap())), 0, 4, params);
     assert_eq!(
         wrong,
         Err(ScheduleError::NotApplicable {
@@ -345,7 +346,7 @@ fn errors_and_defaults() {
     let bad_root = schedule(&call(CollectiveKind::Gather, 9, None), 0, 4, params);
     assert_eq!(bad_root, Err(ScheduleError::BadRoot { root: 9, size: 4 }));
     let huge = Collective {
-        algorithm: Some(Algorithm::Pipelined),
+        algorithm: Some(Algorithm::from_name("pipelined").unwrap()),
         bytes: 1 << 40,
         ..call(CollectiveKind::Bcast, 0, None)
     };

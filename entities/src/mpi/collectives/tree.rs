@@ -114,6 +114,12 @@ pub(super) fn gather(b: &mut Builder, rank: u32, size: u32, root: u32, block_byt
     fan_in(b, rank, size, root, |ranks| ranks.saturating_mul(block_bytes), false);
 }
 
+/// Allreduce as a binomial reduce of `bytes` to rank 0, then a binomial bcast from it.
+pub(super) fn reduce_then_bcast(b: &mut Builder, rank: u32, size: u32, bytes: u64) {
+    reduce(b, rank, size, 0, bytes);
+    bcast(b, rank, size, 0, bytes);
+}
+
 /// Binomial scatter of a `block_bytes` block to every rank from `root`.
 pub(super) fn scatter(b: &mut Builder, rank: u32, size: u32, root: u32, block_bytes: u64) {
     fan_out(b, rank, size, root, |ranks| ranks.saturating_mul(block_bytes));
@@ -121,7 +127,7 @@ pub(super) fn scatter(b: &mut Builder, rank: u32, size: u32, root: u32, block_by
 
 #[cfg(test)]
 mod tests {
-    use super::super::MicroOp;
+    use super::super::micro_op::MicroOp;
     use super::*;
 
     #[test]

@@ -15,7 +15,7 @@
 
 use hase_engine::time::SimTime;
 
-use super::DataSheetError;
+use super::error::DataSheetError;
 use super::sheet::{DataSheet, Estimate};
 use crate::mpi::op::CollectiveKind;
 

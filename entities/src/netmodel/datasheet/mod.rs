@@ -8,6 +8,7 @@
 //! published sheets.
 
 mod equation;
+mod error;
 mod mapping;
 mod quality;
 mod sheet;
@@ -16,85 +17,10 @@ mod sheet;
 mod tests;
 
 pub use equation::{DataForm, Equation, LogBase, StartupForm};
+pub use error::DataSheetError;
 pub use mapping::{PointToPoint, collective_functions, point_to_point_functions};
 pub use quality::{FitQuality, MeasuredPoint};
 pub use sheet::{Band, DataSheet, Estimate, FunctionFit};
-
-/// Why a data sheet could not be read or used.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum DataSheetError {
-    /// No built-in sheet of that name.
-    #[error("no built-in data sheet `{name}`; choose one of: {known}")]
-    UnknownSheet {
-        /// Name asked for.
-        name: String,
-        /// Built-in names.
-        known: String,
-    },
-    /// The sheet has no such function.
-    #[error("{origin}: data sheet `{sheet}` has no function `{function}`; it has: {known}")]
-    UnknownFunction {
-        /// File the sheet came from.
-        origin: String,
-        /// Sheet name.
-        sheet: String,
-        /// Function asked for (or the alternatives tried).
-        function: String,
-        /// Functions the sheet has.
-        known: String,
-    },
-    /// Asked for a time with zero processes.
-    #[error("{origin}: `{function}` asked for a group of 0 processes")]
-    NoProcesses {
-        /// File the sheet came from.
-        origin: String,
-        /// Function asked for.
-        function: String,
-    },
-    /// The RON text is malformed or does not match the format.
-    #[error("{origin}:{line}:{column}: {message}")]
-    Syntax {
-        /// File the text came from.
-        origin: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column.
-        column: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// Well-formed, but a value makes no sense.
-    #[error("{origin}: {field}: {message}")]
-    Invalid {
-        /// File the sheet came from.
-        origin: String,
-        /// The field, as a path into the file (`functions."bcast".small.avg`).
-        field: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// Serialisation failed.
-    #[error("cannot write data sheet: {0}")]
-    Write(String),
-    /// Neither a built-in sheet nor an existing file.
-    #[error("no built-in data sheet `{value}` and no sheet file `{path}`; built-in sheets: {known}")]
-    NotFound {
-        /// The parameter value.
-        value: String,
-        /// The file it was taken to mean.
-        path: String,
-        /// Built-in names.
-        known: String,
-    },
-    /// A sheet file could not be read.
-    #[error("cannot read data sheet `{path}`: {message}")]
-    Read {
-        /// The file, as resolved.
-        path: String,
-        /// Why.
-        message: String,
-    },
-}
 
 /// Largest sheet file read (a fitted sheet with every measured point is well under 1 MiB).
 pub const MAX_SHEET_FILE_BYTES: u64 = 64 << 20;
@@ -181,10 +107,8 @@ pub fn builtin(name: &str) -> Result<DataSheet, DataSheetError> {
 pub fn from_ron(text: &str, origin: &str) -> Result<DataSheet, DataSheetError> {
     let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
     let mut sheet: DataSheet = options.from_str(text).map_err(|e| DataSheetError::Syntax {
-        origin: origin.to_string(),
-        line: e.span.start.line,
-        column: e.span.start.col,
-        message: e.code.to_string(),
+        place: hase_engine::FilePlace::at(origin, e.span.start.line, e.span.start.col),
+        reason: e.code,
     })?;
     sheet.origin = origin.to_string();
     sheet.validate()?;
@@ -198,5 +122,5 @@ pub fn to_ron(sheet: &DataSheet) -> Result<String, DataSheetError> {
         .extensions(ron::extensions::Extensions::IMPLICIT_SOME)
         .depth_limit(4)
         .indentor("  ".to_string());
-    ron::ser::to_string_pretty(sheet, config).map_err(|e| DataSheetError::Write(e.to_string()))
+    ron::ser::to_string_pretty(sheet, config).map_err(DataSheetError::Write)
 }

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use hase_engine::time::SimTime;
 use serde::{Deserialize, Serialize};
 
-use super::DataSheetError;
-use super::equation::{Equation, LogBase};
+use super::equation::{DataForm, Equation, LogBase, StartupForm};
+use super::error::DataSheetError;
 use super::quality::{FitQuality, MeasuredPoint};
 
 /// Which equation of a band to use.
@@ -282,8 +282,8 @@ impl DataSheet {
                         }
                     }
                     let unused_startup =
-                        equation.startup == super::StartupForm::None && equation.startup_coeff != 0.0;
-                    let unused_data = equation.data == super::DataForm::None && equation.data_coeff != 0.0;
+                        equation.startup == StartupForm::None && equation.startup_coeff != 0.0;
+                    let unused_data = equation.data == DataForm::None && equation.data_coeff != 0.0;
                     if unused_startup || unused_data {
                         let term = if unused_startup { "startup" } else { "data" };
                         let message = format!("{term}_coeff is given but {term} is None");

@@ -197,9 +197,9 @@ fn errors_name_the_file_and_position() {
 
     let bad_form = BANDED.replace("data: D),\n                avg", "data: DD),\n                avg");
     let error = from_ron(&bad_form, "sheets/example.ron").unwrap_err();
-    let DataSheetError::Syntax { line, column, .. } = &error else { panic!("{error}") };
+    let DataSheetError::Syntax { place, .. } = &error else { panic!("{error}") };
     // Line 10 is the small band's `min:` line; `DD` starts at column 96 (16 spaces of indent, then 79 characters).
-    assert_eq!((*line, *column), (10, 96), "{error}");
+    assert_eq!((place.line, place.column), (10, 96), "{error}");
     assert!(error.to_string().starts_with("sheets/example.ron:10:96: "), "{error}");
     assert!(error.to_string().contains("DD"), "{error}");
 

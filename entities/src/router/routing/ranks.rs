@@ -12,7 +12,7 @@ use crate::catalogue::PROCESSOR;
 
 /// Why ranks could not be assigned.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum RankError {
+pub enum RankAssignmentError {
     /// Two processors claim the same rank.
     #[error("rank {rank} is given to both `{first}` and `{second}`")]
     Duplicate {
@@ -92,9 +92,9 @@ impl RankMap {
 }
 
 /// The explicit rank of a processor, `None` for automatic numbering.
-fn explicit_rank(model: &FlatModel, id: EntityId) -> Result<Option<u32>, RankError> {
+fn explicit_rank(model: &FlatModel, id: EntityId) -> Result<Option<u32>, RankAssignmentError> {
     let e = model.entity(id);
-    let bad = |value: String| RankError::BadValue { path: e.path.clone(), value };
+    let bad = |value: String| RankAssignmentError::BadValue { path: e.path.clone(), value };
     match e.params.get("rank") {
         None | Some(ParamValue::Int(-1)) => Ok(None),
         Some(ParamValue::Int(v)) => u32::try_from(*v).map(Some).map_err(|_| bad(v.to_string())),
@@ -103,7 +103,7 @@ fn explicit_rank(model: &FlatModel, id: EntityId) -> Result<Option<u32>, RankErr
 }
 
 /// Number the processors of `model`.
-pub fn assign_ranks(model: &FlatModel) -> Result<RankMap, RankError> {
+pub fn assign_ranks(model: &FlatModel) -> Result<RankMap, RankAssignmentError> {
     let mut explicit: Vec<(u32, EntityId)> = Vec::new();
     let mut automatic: Vec<EntityId> = Vec::new();
     for (i, e) in model.entities.iter().enumerate() {
@@ -120,7 +120,7 @@ pub fn assign_ranks(model: &FlatModel) -> Result<RankMap, RankError> {
     let mut all = explicit;
     for (k, id) in automatic.into_iter().enumerate() {
         let rank = first_auto + k as u64;
-        let rank = u32::try_from(rank).map_err(|_| RankError::BadValue {
+        let rank = u32::try_from(rank).map_err(|_| RankAssignmentError::BadValue {
             path: model.entity(id).path.clone(),
             value: format!("automatic rank {rank}"),
         })?;
@@ -130,15 +130,19 @@ pub fn assign_ranks(model: &FlatModel) -> Result<RankMap, RankError> {
     all.sort_unstable();
     let path = |id: EntityId| model.entity(id).path.clone();
     if let Some(w) = all.windows(2).find(|w| w[0].0 == w[1].0) {
-        return Err(RankError::Duplicate { rank: w[0].0, first: path(w[0].1), second: path(w[1].1) });
+        return Err(RankAssignmentError::Duplicate {
+            rank: w[0].0,
+            first: path(w[0].1),
+            second: path(w[1].1),
+        });
     }
     if let Some(&(lowest, id)) = all.first()
         && lowest != 0
     {
-        return Err(RankError::NoRankZero { lowest, path: path(id) });
+        return Err(RankAssignmentError::NoRankZero { lowest, path: path(id) });
     }
     if let Some(w) = all.windows(2).find(|w| w[1].0 != w[0].0 + 1) {
-        return Err(RankError::Gap {
+        return Err(RankAssignmentError::Gap {
             missing: w[0].0 + 1,
             below: w[0].0,
             below_path: path(w[0].1),
@@ -217,7 +221,7 @@ mod tests {
         let err = assign_ranks(&m).unwrap_err();
         assert_eq!(
             err,
-            RankError::Gap {
+            RankAssignmentError::Gap {
                 missing: 1,
                 below: 0,
                 below_path: "p0".into(),
@@ -232,9 +236,9 @@ mod tests {
     #[test]
     fn rejects_ranks_below_minus_one_and_non_integers() {
         let m = model(vec![entity("x/p", PROCESSOR, Some(int(-2)))]);
-        assert!(matches!(assign_ranks(&m), Err(RankError::BadValue { path, .. }) if path == "x/p"));
+        assert!(matches!(assign_ranks(&m), Err(RankAssignmentError::BadValue { path, .. }) if path == "x/p"));
         let m = model(vec![entity("y", PROCESSOR, Some(ParamValue::Text("3".into())))]);
-        assert!(matches!(assign_ranks(&m), Err(RankError::BadValue { .. })));
+        assert!(matches!(assign_ranks(&m), Err(RankAssignmentError::BadValue { .. })));
     }
 
     #[test]

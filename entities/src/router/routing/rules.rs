@@ -11,13 +11,13 @@ use std::sync::Arc;
 use hase_engine::elaborate::{FlatEntity, PortIndex};
 use hase_engine::model::{ParamValue, Routing, UpChoice};
 
-use super::RoutingError;
+use super::error::{RoutingError, RuleError};
 use dragonfly::{DragonflyRouter, DragonflyShape};
 use pgft::{PgftShape, PgftSwitch};
 
 /// The shape of a network's rule, checked once per network and shared by its routers.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum Shape {
+pub(super) enum RuleShape {
     /// Mesh or torus: extents and row-major strides.
     Grid { dims: Arc<[u32]>, wrap: bool, nodes: u32 },
     /// Hypercube of `2^dimensions` nodes.
@@ -32,59 +32,58 @@ pub(super) enum Shape {
     Dragonfly(DragonflyShape),
 }
 
-impl Shape {
+impl RuleShape {
     /// Check a network's rule; `None` for shortest path. `scope` names the network in errors.
-    pub(super) fn of(routing: &Routing, scope: &str) -> Result<Option<Shape>, RoutingError> {
-        let bad = |message: String| RoutingError::BadRule {
+    pub(super) fn of(routing: &Routing, scope: &str) -> Result<Option<RuleShape>, RoutingError> {
+        let bad = |reason: RuleError| RoutingError::BadRule {
             scope: if scope.is_empty() {
                 "the top-level network".into()
             } else {
                 format!("network `{scope}`")
             },
-            message,
+            reason,
         };
         Ok(Some(match routing {
             Routing::ShortestPath => return Ok(None),
             Routing::DimensionOrder { dims, wrap } => {
                 if dims.is_empty() || dims.contains(&0) || dims.len() > 1000 {
-                    return Err(bad(format!(
-                        "dimension-order extents {dims:?} must be 1 to 1000 positive numbers"
-                    )));
+                    return Err(bad(RuleError::BadExtents(dims.clone())));
                 }
                 let nodes = dims.iter().try_fold(1u32, |acc, d| acc.checked_mul(*d));
-                let nodes = nodes.ok_or_else(|| bad(format!("{dims:?} has more than 2^32 nodes")))?;
-                Shape::Grid { dims: dims.as_slice().into(), wrap: *wrap, nodes }
+                let nodes = nodes.ok_or_else(|| bad(RuleError::TooManyNodes(dims.clone())))?;
+                RuleShape::Grid { dims: dims.as_slice().into(), wrap: *wrap, nodes }
             }
             Routing::ECube { dimensions } => {
                 if !(1..=31).contains(dimensions) {
-                    return Err(bad(format!("a hypercube needs 1 to 31 dimensions, not {dimensions}")));
+                    return Err(bad(RuleError::BadDimensions(*dimensions)));
                 }
-                Shape::Cube { dimensions: *dimensions }
+                RuleShape::Cube { dimensions: *dimensions }
             }
             Routing::DestinationTag { stages } => {
                 if !(1..=31).contains(stages) {
-                    return Err(bad(format!("an omega network needs 1 to 31 stages, not {stages}")));
+                    return Err(bad(RuleError::BadStages(*stages)));
                 }
-                Shape::Omega { stages: *stages }
+                RuleShape::Omega { stages: *stages }
             }
             Routing::UpDown { arity, levels, up_choice, up_ports } => {
                 let ranks = (*arity >= 1 && *levels >= 1).then(|| arity.checked_pow(*levels)).flatten();
                 if ranks.is_none() || arity.saturating_add(*up_ports) > u32::from(PortIndex::MAX) {
-                    return Err(bad(format!(
-                        "up/down with arity {arity}, {levels} levels and {up_ports} up ports is not a tree this \
-                         routing can address (need arity ≥ 1, levels ≥ 1, arity^levels < 2^32)"
-                    )));
+                    return Err(bad(RuleError::BadTree {
+                        arity: *arity,
+                        levels: *levels,
+                        up_ports: *up_ports,
+                    }));
                 }
                 if *levels > 1 && *up_ports == 0 {
-                    return Err(bad("up/down with several levels needs at least one up port".into()));
+                    return Err(bad(RuleError::NoUpPorts));
                 }
-                Shape::Tree { arity: *arity, levels: *levels, up_ports: *up_ports, up_choice: *up_choice }
+                RuleShape::Tree { arity: *arity, levels: *levels, up_ports: *up_ports, up_choice: *up_choice }
             }
-            Routing::Pgft { down, up, parallel, up_choice, down_choice } => Shape::Pgft(Arc::new(
+            Routing::Pgft { down, up, parallel, up_choice, down_choice } => RuleShape::Pgft(Arc::new(
                 PgftShape::new(down, up, parallel, *up_choice, *down_choice).map_err(bad)?,
             )),
             Routing::Dragonfly { groups, chassis, routers, nodes } => {
-                Shape::Dragonfly(DragonflyShape::new(*groups, *chassis, *routers, *nodes).map_err(bad)?)
+                RuleShape::Dragonfly(DragonflyShape::new(*groups, *chassis, *routers, *nodes).map_err(bad)?)
             }
         }))
     }
@@ -130,9 +129,9 @@ fn int_param(
 impl Algo {
     /// Build the rule of router `e` in a network of shape `shape`, checking its parameters and
     /// port count.
-    pub(super) fn build(shape: &Shape, e: &FlatEntity) -> Result<Algo, RoutingError> {
+    pub(super) fn build(shape: &RuleShape, e: &FlatEntity) -> Result<Algo, RoutingError> {
         let (algo, need) = match shape {
-            Shape::Grid { dims, wrap, nodes } => {
+            RuleShape::Grid { dims, wrap, nodes } => {
                 let rule = "dimension-order";
                 let got = e.params.get("coord");
                 let coord = got.and_then(ParamValue::as_int_array).unwrap_or(&[]);
@@ -154,7 +153,7 @@ impl Algo {
                 let algo = Algo::DimensionOrder { dims: dims.clone(), wrap: *wrap, nodes: *nodes, here };
                 (algo, 2 * dims.len() + 1)
             }
-            Shape::Cube { dimensions } => {
+            RuleShape::Cube { dimensions } => {
                 let got = e.params.get("coord");
                 let here = match got.and_then(ParamValue::as_int_array) {
                     Some([id]) if *id >= 0 && *id < 1i64 << dimensions => *id as u32,
@@ -171,12 +170,12 @@ impl Algo {
                 let algo = Algo::ECube { dimensions: *dimensions, here };
                 (algo, *dimensions as usize + 1)
             }
-            Shape::Omega { stages } => {
+            RuleShape::Omega { stages } => {
                 let stage = int_param(e, "stage", "destination-tag", u64::from(*stages))? as u32;
                 let row = int_param(e, "index", "destination-tag", 1u64 << (stages - 1))? as u32;
                 (Algo::DestinationTag { stages: *stages, stage, row }, 4)
             }
-            Shape::Tree { arity, levels, up_ports, up_choice } => {
+            RuleShape::Tree { arity, levels, up_ports, up_choice } => {
                 let rule = "up/down";
                 let level = int_param(e, "level", rule, u64::from(*levels))? as u32;
                 let k = u64::from(*arity);
@@ -198,7 +197,7 @@ impl Algo {
                 let need = *arity as usize + if top { 0 } else { *up_ports as usize };
                 (algo, need)
             }
-            Shape::Pgft(shape) => {
+            RuleShape::Pgft(shape) => {
                 let rule = "PGFT";
                 let level = int_param(e, "level", rule, shape.levels() as u64)? as usize + 1;
                 let index = int_param(e, "index", rule, shape.switches(level))?;
@@ -206,7 +205,7 @@ impl Algo {
                 let high = index / shape.up_below[level];
                 (Algo::Pgft(PgftSwitch { shape: shape.clone(), level, high }), need)
             }
-            Shape::Dragonfly(shape) => {
+            RuleShape::Dragonfly(shape) => {
                 let got = e.params.get("coord");
                 let bounds = [shape.groups, shape.chassis, shape.routers];
                 let at = match got.and_then(ParamValue::as_int_array) {

@@ -17,7 +17,7 @@ fn router(path: &str, params: &[(&str, ParamValue)], ports: usize) -> FlatEntity
 }
 
 fn algo(routing: &Routing, e: &FlatEntity) -> Result<Algo, RoutingError> {
-    Algo::build(&Shape::of(routing, "net").unwrap().unwrap(), e)
+    Algo::build(&RuleShape::of(routing, "net").unwrap().unwrap(), e)
 }
 
 fn coord(c: &[i64]) -> (&'static str, ParamValue) {
@@ -119,7 +119,7 @@ fn errors_name_the_router() {
     assert!(err.to_string().contains("`h/x`") && err.to_string().contains("got nothing"), "{err}");
     let bad = Routing::DimensionOrder { dims: vec![4, 0], wrap: false };
     assert!(
-        matches!(Shape::of(&bad, ""), Err(RoutingError::BadRule { scope, .. }) if scope == "the top-level network")
+        matches!(RuleShape::of(&bad, ""), Err(RoutingError::BadRule { scope, .. }) if scope == "the top-level network")
     );
 }
 

@@ -5,8 +5,9 @@
 use hase_engine::model::{ParamDef, ParamError};
 use hase_engine::time::SimTime;
 
+use super::entry::{Entry, Params, count_param, enum_param, time_param};
+use super::error::ProgramError;
 use super::looped::Looped;
-use super::{Entry, Params, ProgramError, count_param, enum_param, time_param};
 use crate::mpi::op::{Algorithm, Collective, CollectiveKind, Op, Work};
 use crate::workload::program::RankProgram;
 
@@ -23,7 +24,7 @@ fn params() -> Vec<ParamDef> {
         CollectiveKind::ALL.iter().map(|k| k.state_name().to_ascii_lowercase()).collect();
     let operations: Vec<&str> = operations.iter().map(String::as_str).collect();
     let mut algorithms = vec!["default"];
-    algorithms.extend(Algorithm::ALL.iter().map(|a| a.name()));
+    algorithms.extend(Algorithm::all().iter().map(|a| a.name()));
     vec![
         enum_param("operation", &operations, "allreduce", "The collective to call."),
         enum_param(

@@ -6,7 +6,8 @@
 use hase_engine::model::{ParamDef, ParamKind, ParamValue};
 use hase_engine::time::SimTime;
 
-use super::{Entry, Params, ProgramError, count_param, time_param};
+use super::entry::{Entry, Params, count_param, time_param};
+use super::error::ProgramError;
 use crate::mpi::op::{Op, Source, TagSel, Work};
 use crate::workload::program::{ProgramCtx, RankProgram};
 
@@ -42,8 +43,19 @@ fn params() -> Vec<ParamDef> {
     ]
 }
 
+/// Why a grid does not suit the run's ranks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub(super) enum GridError {
+    /// One side given that does not divide the ranks.
+    #[error("a side of {side} does not divide {size} ranks")]
+    SideDoesNotDivide { side: u32, size: u32 },
+    /// Both sides given, whose product is not the ranks.
+    #[error("a {x} × {y} grid does not hold {size} ranks")]
+    DoesNotHold { x: u32, y: u32, size: u32 },
+}
+
 /// The grid for `size` ranks: both given, one given, or neither (the most nearly square, x ≥ y).
-pub(super) fn grid(size: u32, grid_x: u32, grid_y: u32) -> Result<(u32, u32), String> {
+pub(super) fn grid(size: u32, grid_x: u32, grid_y: u32) -> Result<(u32, u32), GridError> {
     match (grid_x, grid_y) {
         (0, 0) => {
             let y = (1..=size)
@@ -53,13 +65,11 @@ pub(super) fn grid(size: u32, grid_x: u32, grid_y: u32) -> Result<(u32, u32), St
                 .unwrap_or(1);
             Ok((size / y, y))
         }
-        (x, 0) | (0, x) if !size.is_multiple_of(x) => {
-            Err(format!("a side of {x} does not divide {size} ranks"))
-        }
+        (x, 0) | (0, x) if !size.is_multiple_of(x) => Err(GridError::SideDoesNotDivide { side: x, size }),
         (x, 0) => Ok((x, size / x)),
         (0, y) => Ok((size / y, y)),
         (x, y) if x.checked_mul(y) == Some(size) => Ok((x, y)),
-        (x, y) => Err(format!("a {x} × {y} grid does not hold {size} ranks")),
+        (x, y) => Err(GridError::DoesNotHold { x, y, size }),
     }
 }
 

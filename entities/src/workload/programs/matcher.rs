@@ -18,7 +18,7 @@ use crate::workload::program::{ProgramCtx, RankProgram};
 
 /// What a rank did, in order.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum Event {
+pub(super) enum RankEvent {
     /// Sent a message.
     Sent { dst: u32, bytes: u64, tag: i32 },
     /// Completed a receive.
@@ -49,7 +49,7 @@ struct Rank {
     last_recv: Option<RecvStatus>,
     blocked: Option<Blocked>,
     done: bool,
-    events: Vec<Event>,
+    events: Vec<RankEvent>,
     unexpected: Vec<Message>,
     /// Posted, unmatched receive requests in posting order, with the time they were posted.
     posted: Vec<(RequestId, Source, TagSel, u64)>,
@@ -75,15 +75,15 @@ fn earliest(unexpected: &[Message], src: Source, tag: TagSel) -> Option<usize> {
 }
 
 /// What a finished run shows.
-pub(super) struct Outcome {
+pub(super) struct MatchedRun {
     /// Each rank's events.
-    pub events: Vec<Vec<Event>>,
+    pub events: Vec<Vec<RankEvent>>,
     /// Each rank's clock when it finished (ps).
     pub finish_ps: Vec<u64>,
 }
 
 /// Run every program to the end, or say why the run cannot finish.
-pub(super) fn run(programs: Vec<Box<dyn RankProgram>>, seed: u64) -> Result<Outcome, String> {
+pub(super) fn run(programs: Vec<Box<dyn RankProgram>>, seed: u64) -> Result<MatchedRun, String> {
     let size = u32::try_from(programs.len()).map_err(|e| e.to_string())?;
     let mut ranks: Vec<Rank> = programs
         .into_iter()
@@ -142,7 +142,7 @@ pub(super) fn run(programs: Vec<Box<dyn RankProgram>>, seed: u64) -> Result<Outc
             ));
         }
     }
-    Ok(Outcome {
+    Ok(MatchedRun {
         finish_ps: ranks.iter().map(|r| r.clock_ps).collect(),
         events: ranks.into_iter().map(|r| r.events).collect(),
     })
@@ -152,7 +152,7 @@ fn deliver(ranks: &mut [Rank], dst: u32, message: Message) {
     let rank = &mut ranks[dst as usize];
     if let Some(i) = rank.posted.iter().position(|(_, s, t, _)| accepts(*s, *t, &message)) {
         let (req, _, _, posted_at) = rank.posted.remove(i);
-        rank.events.push(Event::Received { src: message.src, bytes: message.bytes, tag: message.tag });
+        rank.events.push(RankEvent::Received { src: message.src, bytes: message.bytes, tag: message.tag });
         rank.finished.insert(req, (posted_at.max(message.at_ps), Some(status(&message))));
     } else {
         rank.unexpected.push(message);
@@ -184,13 +184,13 @@ fn step(ranks: &mut [Rank], r: usize, size: u32) -> Result<(), String> {
                 Work::Flops(f) => f as u64,
             };
             rank.clock_ps += ps;
-            rank.events.push(Event::Computed(ps));
+            rank.events.push(RankEvent::Computed(ps));
         }
         Op::Send { dst, bytes, tag } | Op::Isend { dst, bytes, tag, .. } => {
             if dst >= size {
                 return Err(format!("rank {r} sends to rank {dst} of {size}"));
             }
-            rank.events.push(Event::Sent { dst, bytes, tag });
+            rank.events.push(RankEvent::Sent { dst, bytes, tag });
             let at_ps = rank.clock_ps;
             if let Op::Isend { req, .. } = op {
                 rank.outstanding.insert(req);
@@ -203,7 +203,7 @@ fn step(ranks: &mut [Rank], r: usize, size: u32) -> Result<(), String> {
             rank.outstanding.insert(req);
             if let Some(i) = earliest(&rank.unexpected, src, tag) {
                 let m = rank.unexpected.remove(i);
-                rank.events.push(Event::Received { src: m.src, bytes: m.bytes, tag: m.tag });
+                rank.events.push(RankEvent::Received { src: m.src, bytes: m.bytes, tag: m.tag });
                 rank.finished.insert(req, (rank.clock_ps.max(m.at_ps), Some(status(&m))));
             } else {
                 rank.posted.push((req, src, tag, rank.clock_ps));
@@ -259,7 +259,7 @@ fn finish(ranks: &mut [Rank], r: usize, at_ps: u64) {
             let rank = &mut ranks[r];
             if let Some(i) = earliest(&rank.unexpected, src, tag) {
                 let m = rank.unexpected.remove(i);
-                rank.events.push(Event::Received { src: m.src, bytes: m.bytes, tag: m.tag });
+                rank.events.push(RankEvent::Received { src: m.src, bytes: m.bytes, tag: m.tag });
                 rank.last_recv = Some(status(&m));
             }
             rank.clock_ps = at_ps;
@@ -277,7 +277,7 @@ fn finish(ranks: &mut [Rank], r: usize, at_ps: u64) {
         Some(Blocked::Collective(_, call)) => {
             for rank in ranks.iter_mut() {
                 rank.blocked = None;
-                rank.events.push(Event::Collective(call));
+                rank.events.push(RankEvent::Collective(call));
                 rank.collectives += 1;
                 rank.clock_ps = at_ps;
             }

@@ -6,7 +6,8 @@
 use hase_engine::limits::MAX_MESSAGE_BYTES;
 use hase_engine::model::{ParamDef, ParamKind, ParamValue};
 
-use super::{Entry, Params, ProgramError, count_param, enum_param};
+use super::entry::{Entry, Params, count_param, enum_param};
+use super::error::ProgramError;
 use crate::mpi::op::{Op, Source, TagSel, Work};
 use crate::workload::program::{OpList, RankProgram};
 

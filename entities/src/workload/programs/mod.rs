@@ -4,6 +4,8 @@
 //! builds one rank's program.
 
 mod collective_loop;
+mod entry;
+mod error;
 mod halo2d;
 mod looped;
 mod merge_sort;
@@ -17,15 +19,14 @@ mod matcher;
 #[cfg(test)]
 mod tests;
 
-use std::any::Any;
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
-use hase_engine::limits::MAX_MESSAGE_BYTES;
-use hase_engine::model::{ParamDef, ParamError, ParamKind, ParamValue};
-use hase_engine::time::SimTime;
+use hase_engine::model::{ParamDef, ParamValue};
 
 use crate::workload::program::RankProgram;
+use entry::{Entry, Params};
+pub use error::ProgramError;
 
 /// A built-in program as shown in the catalogue.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,66 +37,6 @@ pub struct ProgramInfo {
     pub description: &'static str,
     /// Its parameters, each with a default.
     pub params: Vec<ParamDef>,
-}
-
-/// Why a program could not be built.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum ProgramError {
-    /// No program of that name.
-    #[error("unknown program `{name}`; built-in programs: {known}")]
-    UnknownProgram {
-        /// The name asked for.
-        name: String,
-        /// The names there are.
-        known: String,
-    },
-    /// A parameter the program does not have.
-    #[error("program `{program}` has no parameter `{param}`; its parameters: {known}")]
-    UnknownParam {
-        /// The program.
-        program: &'static str,
-        /// The parameter given.
-        param: String,
-        /// The parameters it has.
-        known: String,
-    },
-    /// A value that does not fit its parameter.
-    #[error("program `{program}`, parameter `{param}`: {source}")]
-    BadParam {
-        /// The program.
-        program: &'static str,
-        /// The parameter.
-        param: String,
-        /// What is wrong with the value.
-        source: ParamError,
-    },
-    /// A parameter with no value and no default.
-    #[error("program `{program}` needs a value for parameter `{param}`")]
-    MissingParam {
-        /// The program.
-        program: &'static str,
-        /// The parameter.
-        param: String,
-    },
-    /// The parameters or the number of ranks do not suit the program.
-    #[error("program `{program}` cannot run: {reason}")]
-    Unsuitable {
-        /// The program.
-        program: &'static str,
-        /// Why.
-        reason: String,
-    },
-}
-
-/// Builds one rank's program from checked parameters, the rank and the number of ranks.
-type Builder = fn(&Params, u32, u32) -> Result<Box<dyn RankProgram>, ProgramError>;
-
-/// One entry of the table of programs.
-struct Entry {
-    name: &'static str,
-    description: &'static str,
-    params: fn() -> Vec<ParamDef>,
-    build: Builder,
 }
 
 const PROGRAMS: [Entry; 7] = [
@@ -184,68 +125,4 @@ fn checked(
         values.insert(def.name.clone(), value);
     }
     Ok((entry, Params { program, values, shared: OnceLock::new() }))
-}
-
-/// Checked parameter values with defaults applied.
-struct Params {
-    program: &'static str,
-    values: BTreeMap<String, ParamValue>,
-    /// State shared by every rank's program of one run, made by the first rank that asks.
-    shared: OnceLock<Arc<dyn Any + Send + Sync>>,
-}
-
-impl Params {
-    /// The run's shared state of type `T`, made with `make` by the first rank that asks.
-    fn shared<T: Any + Send + Sync>(&self, make: impl FnOnce() -> T) -> Option<Arc<T>> {
-        let any = self.shared.get_or_init(|| Arc::new(make()) as Arc<dyn Any + Send + Sync>);
-        any.clone().downcast::<T>().ok()
-    }
-    fn get<T>(&self, name: &str, read: impl FnOnce(&ParamValue) -> Option<T>) -> Result<T, ProgramError> {
-        self.values
-            .get(name)
-            .and_then(read)
-            .ok_or_else(|| ProgramError::MissingParam { program: self.program, param: name.to_string() })
-    }
-    /// A non-negative integer parameter.
-    fn count(&self, name: &str) -> Result<u64, ProgramError> {
-        self.get(name, |v| v.as_int().and_then(|i| u64::try_from(i).ok()))
-    }
-    fn float(&self, name: &str) -> Result<f64, ProgramError> {
-        self.get(name, ParamValue::as_float)
-    }
-    fn flag(&self, name: &str) -> Result<bool, ProgramError> {
-        self.get(name, ParamValue::as_bool)
-    }
-    fn time(&self, name: &str) -> Result<SimTime, ProgramError> {
-        self.get(name, ParamValue::as_time)
-    }
-    fn text(&self, name: &str) -> Result<String, ProgramError> {
-        self.get(name, |v| v.as_text().map(str::to_string))
-    }
-    fn unsuitable(&self, reason: String) -> ProgramError {
-        ProgramError::Unsuitable { program: self.program, reason }
-    }
-}
-
-/// Definition helpers shared by the programs. A count in `bytes` is a message size: at most
-/// [`MAX_MESSAGE_BYTES`].
-fn count_param(name: &str, min: i64, default: i64, unit: &str, description: &str) -> ParamDef {
-    let max = (unit == "bytes").then_some(MAX_MESSAGE_BYTES as i64);
-    ParamDef::new(name, ParamKind::Int { min: Some(min), max }, ParamValue::Int(default))
-        .unit(unit)
-        .describe(description)
-}
-
-fn time_param(name: &str, default: SimTime, description: &str) -> ParamDef {
-    ParamDef::new(name, ParamKind::Time { min: None, max: None }, ParamValue::Time(default))
-        .describe(description)
-}
-
-fn enum_param(name: &str, choices: &[&str], default: &str, description: &str) -> ParamDef {
-    ParamDef::new(
-        name,
-        ParamKind::Enum { choices: choices.iter().map(|c| (*c).to_string()).collect() },
-        ParamValue::Text(default.to_string()),
-    )
-    .describe(description)
 }

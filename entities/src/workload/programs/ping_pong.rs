@@ -1,8 +1,9 @@
 //! Ping-pong: rank 0 sends `message_bytes` to rank 1, which sends them back, `iterations` times.
 //! The other ranks have nothing to do. The classic point-to-point latency and bandwidth test.
 
+use super::entry::{Entry, Params, count_param};
+use super::error::ProgramError;
 use super::looped::Looped;
-use super::{Entry, Params, ProgramError, count_param};
 use crate::mpi::op::{Op, Source, TagSel};
 use crate::workload::program::RankProgram;
 

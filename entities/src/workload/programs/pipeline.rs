@@ -5,8 +5,9 @@
 use hase_engine::model::ParamDef;
 use hase_engine::time::SimTime;
 
+use super::entry::{Entry, Params, count_param, time_param};
+use super::error::ProgramError;
 use super::looped::Looped;
-use super::{Entry, Params, ProgramError, count_param, time_param};
 use crate::mpi::op::{Op, Source, TagSel, Work};
 use crate::workload::program::RankProgram;
 

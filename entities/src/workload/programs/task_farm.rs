@@ -8,7 +8,8 @@ use hase_engine::time::SimTime;
 use rand::RngExt;
 use rand_distr::{Distribution, Exp1};
 
-use super::{Entry, Params, ProgramError, count_param, enum_param, time_param};
+use super::entry::{Entry, Params, count_param, enum_param, time_param};
+use super::error::ProgramError;
 use crate::mpi::op::{Op, Source, TagSel, Work};
 use crate::workload::program::{ProgramCtx, RankProgram};
 

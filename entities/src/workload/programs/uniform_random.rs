@@ -15,7 +15,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
-use super::{Entry, Params, ProgramError, count_param, time_param};
+use super::entry::{Entry, Params, count_param, time_param};
+use super::error::ProgramError;
 use crate::mpi::op::{Op, Source, TagSel, Work};
 use crate::workload::program::{ProgramCtx, RankProgram};
 use hase_engine::time::SimTime;
@@ -43,7 +44,7 @@ fn build(p: &Params, rank: u32, size: u32) -> Result<Box<dyn RankProgram>, Progr
     let seed = p.count("traffic_seed")?;
     let traffic = p
         .shared(|| Traffic { seed, size, readers: AtomicU32::new(0), rounds: Mutex::default() })
-        .ok_or_else(|| p.unsuitable("internal: shared traffic of another type".into()))?;
+        .ok_or_else(|| p.unsuitable("internal: shared traffic of another type"))?;
     traffic.readers.fetch_add(1, Ordering::Relaxed);
     Ok(Box::new(UniformRandom {
         rank,

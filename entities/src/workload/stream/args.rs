@@ -2,8 +2,8 @@
 //! `alg=ring`, with `algorithm=` read as `alg=`) and `AS name`, with the checks every instruction
 //! shares (missing, extra and duplicated arguments, unknown keys), each failing at a column.
 
-use super::StreamErrorKind;
-use super::lex::{self, Token};
+use super::error::StreamErrorKind;
+use super::lex::{self, WorkloadToken};
 
 /// A failure at a column of the current line.
 pub(super) type Fail = (usize, StreamErrorKind);
@@ -12,9 +12,9 @@ pub(super) type Fail = (usize, StreamErrorKind);
 pub(super) struct Args<'a> {
     instruction: &'static str,
     usage: &'static str,
-    pub positional: Vec<Token<'a>>,
-    keyed: Vec<(&'static str, Token<'a>, Token<'a>)>,
-    name: Option<Token<'a>>,
+    pub positional: Vec<WorkloadToken<'a>>,
+    keyed: Vec<(&'static str, WorkloadToken<'a>, WorkloadToken<'a>)>,
+    name: Option<WorkloadToken<'a>>,
     end_column: usize,
 }
 
@@ -23,7 +23,7 @@ impl<'a> Args<'a> {
     pub fn new(
         instruction: &'static str,
         usage: &'static str,
-        tokens: &[Token<'a>],
+        tokens: &[WorkloadToken<'a>],
         keys: &[&'static str],
         accepted: &'static str,
         allow_as: bool,
@@ -63,7 +63,8 @@ impl<'a> Args<'a> {
                         StreamErrorKind::Duplicate(hase_engine::limits::quote(known)),
                     ));
                 }
-                let value_token = Token { text: value, column: token.column + key.chars().count() + 1 };
+                let value_token =
+                    WorkloadToken { text: value, column: token.column + key.chars().count() + 1 };
                 args.keyed.push((known, token, value_token));
             } else {
                 args.positional.push(token);
@@ -72,7 +73,7 @@ impl<'a> Args<'a> {
         Ok(args)
     }
 
-    pub fn required(&self, index: usize, what: &'static str) -> Result<Token<'a>, Fail> {
+    pub fn required(&self, index: usize, what: &'static str) -> Result<WorkloadToken<'a>, Fail> {
         self.positional.get(index).copied().ok_or((
             self.end_column,
             StreamErrorKind::MissingArgument { instruction: self.instruction, what },
@@ -80,7 +81,7 @@ impl<'a> Args<'a> {
     }
 
     /// The optional argument at position `index`, or given as `key=`; not both.
-    pub fn slot(&self, index: usize, key: &str) -> Result<Option<Token<'a>>, Fail> {
+    pub fn slot(&self, index: usize, key: &str) -> Result<Option<WorkloadToken<'a>>, Fail> {
         let keyed = self.keyed.iter().find(|(k, _, _)| *k == key);
         match (self.positional.get(index), keyed) {
             (Some(_), Some((_, key_token, _))) => {
@@ -122,7 +123,7 @@ impl<'a> Args<'a> {
 
 /// Read `token` with `read`, failing at its column.
 pub(super) fn value<T>(
-    token: Token<'_>,
+    token: WorkloadToken<'_>,
     read: impl FnOnce(&str) -> Result<T, StreamErrorKind>,
 ) -> Result<T, Fail> {
     read(token.text).map_err(|e| (token.column, e))

@@ -4,10 +4,11 @@
 
 use std::collections::BTreeMap;
 
+use super::error::{StreamError, StreamErrorKind};
 use super::parse::{Node, Stmt};
-use super::{MAX_EXPANDED_OPS, StreamError, StreamErrorKind};
 use crate::mpi::op::{Op, RequestId};
 use crate::workload::program::OpList;
+use hase_engine::limits::MAX_EXPANDED_OPS;
 
 struct Expander<'f> {
     file: &'f str,
@@ -45,7 +46,7 @@ fn unrolled_len(nodes: &[Node]) -> usize {
 
 impl Expander<'_> {
     fn error(&self, line: usize, column: usize, kind: StreamErrorKind) -> StreamError {
-        StreamError { file: self.file.to_string(), line, column, kind }
+        StreamError::at(self.file, line, column, kind)
     }
 
     fn walk(&mut self, nodes: &[Node]) -> Result<(), StreamError> {

@@ -5,9 +5,9 @@
 use hase_engine::limits::{MAX_MESSAGE_BYTES, quote};
 use hase_engine::units::parse_time;
 
-use super::StreamErrorKind;
+use super::error::StreamErrorKind;
 use crate::mpi::op::{Source, TagSel, Work};
-pub(super) use crate::workload::tokens::Token;
+pub(super) use crate::workload::tokens::WorkloadToken;
 use crate::workload::tokens::split;
 
 /// What one line holds.
@@ -18,9 +18,9 @@ pub(super) enum LineContent<'a> {
     /// `#! text`: a trace comment with this text.
     TraceComment(String),
     /// `#line N [file]`: the tokens after `#line`.
-    LineMarker(Vec<Token<'a>>),
+    LineMarker(Vec<WorkloadToken<'a>>),
     /// An instruction and its arguments.
-    Tokens(Vec<Token<'a>>),
+    Tokens(Vec<WorkloadToken<'a>>),
 }
 
 /// Split one line.

@@ -2,8 +2,8 @@
 //! pass may complain about), and `REPEAT … END` lines nest the statements into a tree.
 
 use super::args::{Args, Fail, value};
-use super::lex::{self, LineContent, Token};
-use super::{StreamError, StreamErrorKind};
+use super::error::{StreamError, StreamErrorKind};
+use super::lex::{self, LineContent, WorkloadToken};
 use crate::mpi::op::{Algorithm, Collective, CollectiveKind, Op};
 use hase_engine::limits::{MAX_NESTING_DEPTH, quote};
 
@@ -69,7 +69,7 @@ pub(super) fn parse_tree(text: &str, file: &str) -> Result<Vec<Node>, StreamErro
     let mut frames = vec![Frame { nodes: Vec::new(), count: 1, line: 0, column: 0 }];
     for (index, text_line) in text.lines().enumerate() {
         let line = index + 1;
-        let error = |(column, kind): Fail| StreamError { file: file.to_string(), line, column, kind };
+        let error = |(column, kind): Fail| StreamError::at(file, line, column, kind);
         let parsed = match lex::lex_line(text_line) {
             LineContent::Empty => continue,
             LineContent::TraceComment(comment) => Parsed::Stmt(Stmt::Plain(Op::Comment(comment)), 1),
@@ -107,12 +107,7 @@ pub(super) fn parse_tree(text: &str, file: &str) -> Result<Vec<Node>, StreamErro
     if frames.len() > 1
         && let Some(open) = frames.last()
     {
-        return Err(StreamError {
-            file: file.to_string(),
-            line: open.line,
-            column: open.column,
-            kind: StreamErrorKind::UnclosedRepeat,
-        });
+        return Err(StreamError::at(file, open.line, open.column, StreamErrorKind::UnclosedRepeat));
     }
     Ok(frames.pop().map(|f| f.nodes).unwrap_or_default())
 }
@@ -121,7 +116,7 @@ fn first_column(line: &str) -> usize {
     line.chars().take_while(|c| c.is_whitespace()).count() + 1
 }
 
-fn line_marker(tokens: &[Token<'_>], text_line: &str) -> Result<Parsed, Fail> {
+fn line_marker(tokens: &[WorkloadToken<'_>], text_line: &str) -> Result<Parsed, Fail> {
     let Some(number) = tokens.first() else {
         let column = text_line.trim_end().chars().count() + 2;
         return Err((
@@ -149,7 +144,7 @@ fn line_marker(tokens: &[Token<'_>], text_line: &str) -> Result<Parsed, Fail> {
     Ok(Parsed::Stmt(Stmt::Plain(Op::Comment(text)), 1))
 }
 
-fn algorithm(token: Option<Token<'_>>, kind: CollectiveKind) -> Result<Option<Algorithm>, Fail> {
+fn algorithm(token: Option<WorkloadToken<'_>>, kind: CollectiveKind) -> Result<Option<Algorithm>, Fail> {
     let Some(token) = token else { return Ok(None) };
     if token.text.eq_ignore_ascii_case("default") {
         return Ok(None);
@@ -169,7 +164,7 @@ fn algorithm(token: Option<Token<'_>>, kind: CollectiveKind) -> Result<Option<Al
     }
 }
 
-fn statement(tokens: &[Token<'_>]) -> Result<Parsed, Fail> {
+fn statement(tokens: &[WorkloadToken<'_>]) -> Result<Parsed, Fail> {
     let word = tokens[0];
     let keyword = word.text.to_ascii_uppercase();
     let plain = |op: Op| Ok(Parsed::Stmt(Stmt::Plain(op), word.column));
@@ -258,7 +253,7 @@ fn statement(tokens: &[Token<'_>]) -> Result<Parsed, Fail> {
     }
 }
 
-fn collective(kind: CollectiveKind, tokens: &[Token<'_>]) -> Result<Op, Fail> {
+fn collective(kind: CollectiveKind, tokens: &[WorkloadToken<'_>]) -> Result<Op, Fail> {
     let usage = match (kind == CollectiveKind::Barrier, kind.has_root()) {
         (true, _) => "[algorithm]",
         (false, true) => "<root> <bytes> [algorithm]",

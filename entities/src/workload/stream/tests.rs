@@ -8,8 +8,8 @@ use crate::mpi::op::{Algorithm, Collective, CollectiveKind, Op, Source, TagSel, 
 
 fn err(text: &str) -> (usize, usize, StreamErrorKind) {
     let e = parse_stream(text, "s.txt").unwrap_err();
-    assert_eq!(e.file, "s.txt");
-    (e.line, e.column, e.kind)
+    assert_eq!(e.place.path, "s.txt");
+    (e.place.line, e.place.column, e.kind)
 }
 
 fn at(text: &str) -> (usize, usize) {
@@ -63,7 +63,7 @@ COMPUTE 2e9 flops
                 kind: CollectiveKind::Allreduce,
                 root: 0,
                 bytes: 8,
-                algorithm: Some(Algorithm::Ring),
+                algorithm: Some(Algorithm::from_name("ring").unwrap()),
             }),
             at(13),
         ),
@@ -72,7 +72,7 @@ COMPUTE 2e9 flops
                 kind: CollectiveKind::Bcast,
                 root: 0,
                 bytes: 512,
-                algorithm: Some(Algorithm::Pipelined),
+                algorithm: Some(Algorithm::from_name("pipelined").unwrap()),
             }),
             at(14),
         ),

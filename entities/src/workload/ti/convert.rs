@@ -6,9 +6,10 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
+use super::error::{TiError, TiErrorKind};
 use super::lines::{TiDialect, TiFile, TiLine, rank_token, resolve_dialect};
 use super::list::ListBase;
-use super::{TiError, TiErrorKind, TiTrace};
+use super::trace::TiTrace;
 use crate::mpi::op::{Collective, CollectiveKind, Op, RequestId, Source, TagSel, Work};
 use crate::workload::program::OpList;
 use hase_engine::limits::{MAX_MESSAGE_BYTES, quote};

@@ -2,8 +2,13 @@
 //! reader does), rank tokens (`3` or `p3`), list-file detection and the choice between the legacy
 //! and the tagged form of the point-to-point actions.
 
-use super::{MAX_TI_RANKS, TiError, TiErrorKind};
-use crate::workload::tokens::{Token, split};
+use hase_engine::FilePlace;
+
+use super::error::{TiError, TiErrorKind};
+use crate::workload::tokens::{WorkloadToken, split};
+
+/// Ranks beyond this are refused, so a stray huge rank number cannot exhaust memory.
+pub const MAX_TI_RANKS: u32 = hase_engine::limits::MAX_RANKS;
 
 /// Which generation of SimGrid's format a trace uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -35,9 +40,9 @@ pub(super) struct TiLine<'a> {
     /// The rank the line belongs to.
     pub rank: u32,
     /// The action word.
-    pub action: Token<'a>,
+    pub action: WorkloadToken<'a>,
     /// The arguments after it.
-    pub args: Vec<Token<'a>>,
+    pub args: Vec<WorkloadToken<'a>>,
 }
 
 /// The action lines of one file.
@@ -51,7 +56,7 @@ pub(super) struct TiFile<'a> {
 impl TiFile<'_> {
     /// An error at `line:column` of this file.
     pub fn error(&self, line: usize, column: usize, kind: TiErrorKind) -> TiError {
-        TiError::At { file: self.file.to_string(), line, column, kind }
+        TiError::At { place: FilePlace::at(self.file, line, column), kind }
     }
 }
 

@@ -4,10 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use super::lines::ListEntry;
+use hase_engine::FilePlace;
 use hase_engine::limits::quote;
 
-use super::{TiError, TiErrorKind};
+use super::error::{TiError, TiErrorKind};
+use super::lines::ListEntry;
 
 /// Where the entries of a list file were found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -86,9 +87,7 @@ pub(super) fn read_entries(
 
 fn cannot_read(list: &Path, entry: &ListEntry<'_>, message: String) -> TiError {
     TiError::At {
-        file: list.display().to_string(),
-        line: entry.line,
-        column: entry.column,
+        place: FilePlace::at(list.display().to_string(), entry.line, entry.column),
         kind: TiErrorKind::CannotRead { path: quote(entry.text), message },
     }
 }

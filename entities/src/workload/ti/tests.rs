@@ -8,6 +8,7 @@ use hase_engine::time::SimTime;
 
 use super::*;
 use crate::mpi::op::{Collective, CollectiveKind, Op, Source, TagSel, Work};
+use crate::workload::program::OpList;
 
 type Located = Vec<(Op, Option<String>)>;
 

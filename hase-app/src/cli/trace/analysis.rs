@@ -75,25 +75,25 @@ pub(super) fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         top: args.top,
     };
     let report = diff_traces(&a, &b, options);
-    let out = &mut std::io::stdout().lock();
-    if args.json {
-        serde_json::to_writer_pretty(&mut *out, &report)?;
-        writeln!(out)?;
-    } else {
-        write!(out, "{report}")?;
-    }
+    print_report(&report, args.json)?;
     Ok(if report.equal { ExitCode::SUCCESS } else { ExitCode::from(DIFFER) })
 }
 
 pub(super) fn phases(args: &PhasesArgs) -> anyhow::Result<ExitCode> {
     let trace = load(&args.file)?;
     let report = find_phases(&trace, PhaseOptions { window: args.window });
+    print_report(&report, args.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Write `report` to standard output as pretty JSON (with `--json`) or as its text.
+fn print_report(report: &(impl serde::Serialize + std::fmt::Display), json: bool) -> anyhow::Result<()> {
     let out = &mut std::io::stdout().lock();
-    if args.json {
-        serde_json::to_writer_pretty(&mut *out, &report)?;
+    if json {
+        serde_json::to_writer_pretty(&mut *out, report)?;
         writeln!(out)?;
     } else {
         write!(out, "{report}")?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

@@ -7,10 +7,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
-use clap::{Subcommand, ValueEnum};
+use clap::Subcommand;
+use clap::builder::{PossibleValue, PossibleValuesParser};
 use hase_engine::trace::{
-    ChromeWriter, ParaverDate, TraceSummary, check_index, export_paraver_files, open_trace, records,
+    EXPORTERS, ExportOptions, ParaverDate, TraceSummary, check_index, exporter, open_trace,
 };
 use hase_library::stats_csv::write_trace_summary_csv;
 use hase_library::store::Timestamp;
@@ -35,8 +35,8 @@ pub enum TraceCommand {
         /// Trace file (text, `.gz` or `.htb`).
         file: PathBuf,
         /// Target format.
-        #[arg(long, value_enum, default_value = "chrome")]
-        format: ExportFormat,
+        #[arg(long, default_value = "chrome", value_parser = export_formats())]
+        format: String,
         /// Output: a `.json` file for chrome; the base name of `.prv/.pcf/.row` for paraver. Both
         /// are written as the trace is read, in constant memory.
         #[arg(short, long)]
@@ -49,13 +49,9 @@ pub enum TraceCommand {
     Phases(analysis::PhasesArgs),
 }
 
-/// Export formats.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum ExportFormat {
-    /// Chrome trace-event JSON (opens in Perfetto and chrome://tracing).
-    Chrome,
-    /// Paraver `.prv`, `.pcf` and `.row`.
-    Paraver,
+/// The `--format` choices: the engine's exporters, each with its description as help.
+fn export_formats() -> PossibleValuesParser {
+    PossibleValuesParser::new(EXPORTERS.iter().map(|e| PossibleValue::new(e.name).help(e.description)))
 }
 
 pub(super) fn trace(cmd: &TraceCommand) -> anyhow::Result<ExitCode> {
@@ -83,27 +79,11 @@ pub(super) fn trace(cmd: &TraceCommand) -> anyhow::Result<ExitCode> {
             }
         }
         TraceCommand::Export { file, format, output } => {
+            let exporter =
+                exporter(format).ok_or_else(|| anyhow::anyhow!("unknown export format `{format}`"))?;
             // Streamed: one record at a time from the file to the output, whatever the trace's size.
             let mut reader = open_trace(file)?;
-            let header = reader.header().clone();
-            match format {
-                ExportFormat::Chrome => {
-                    let out = std::fs::File::create(output)
-                        .with_context(|| format!("cannot create {}", output.display()))?;
-                    let context = || format!("cannot write {}", output.display());
-                    let mut writer = ChromeWriter::new(&header, out).with_context(context)?;
-                    for record in records(reader.as_mut()) {
-                        writer.record(&record?).with_context(context)?;
-                    }
-                    writer.finish().with_context(context)?;
-                }
-                ExportFormat::Paraver => {
-                    let date = run_date(file);
-                    let stream = records(reader.as_mut()).map(|r| r.map_err(anyhow::Error::from));
-                    export_paraver_files::<anyhow::Error>(&header, stream, date, output)
-                        .with_context(|| format!("cannot write {}.prv/.pcf/.row", output.display()))?;
-                }
-            }
+            (exporter.export)(reader.as_mut(), &ExportOptions { date: run_date(file) }, output)?;
             eprintln!("wrote {}", output.display());
         }
         TraceCommand::Diff(args) => return analysis::diff(args),

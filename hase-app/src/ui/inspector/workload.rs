@@ -10,7 +10,7 @@ use egui::{RichText, Ui};
 use hase_engine::model::{
     AbstractionLevel, Network, ParamDef, ParamKind, ParamValue, RunSettings, StreamSource, Workload,
 };
-use hase_engine::time::parse_time;
+use hase_engine::units::parse_time;
 use hase_entities::workload::programs::{self, ProgramInfo};
 use hase_entities::workload::stream::parse_stream;
 

@@ -4,6 +4,8 @@
 
 use hase_engine::elaborate::PortIndex;
 
+use crate::router::routing::RuleError;
+
 /// The checked shape of a dragonfly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(in crate::router::routing) struct DragonflyShape {
@@ -21,19 +23,16 @@ impl DragonflyShape {
         chassis: u32,
         routers: u32,
         nodes: u32,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, RuleError> {
         let [g, c, r, n] = [groups, chassis, routers, nodes].map(u64::from);
         if g == 0 || c == 0 || r == 0 || n == 0 {
-            return Err("a dragonfly needs at least one group, chassis, router and node".into());
+            return Err(RuleError::DragonflyZero);
         }
         if g > c * r {
-            return Err(format!(
-                "{g} groups need a blue link each on one of the {} routers of a group (chassis × routers)",
-                c * r
-            ));
+            return Err(RuleError::DragonflyGroups { groups: g, routers_per_group: c * r });
         }
         if g * c * r * n > u64::from(u32::MAX) || n + r + c + 1 > u64::from(PortIndex::MAX) {
-            return Err("the dragonfly is too large (more than 2^32 ranks or 65,535 ports per router)".into());
+            return Err(RuleError::DragonflyTooLarge);
         }
         Ok(DragonflyShape { groups: g, chassis: c, routers: r, nodes: n })
     }

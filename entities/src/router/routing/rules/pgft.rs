@@ -7,6 +7,8 @@ use std::sync::Arc;
 use hase_engine::elaborate::PortIndex;
 use hase_engine::model::{DownChoice, UpChoice};
 
+use crate::router::routing::RuleError;
+
 /// The checked shape of a PGFT, with the prefix products every router needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(in crate::router::routing) struct PgftShape {
@@ -31,23 +33,20 @@ impl PgftShape {
         parallel: &[u32],
         up_choice: UpChoice,
         down_choice: DownChoice,
-    ) -> Result<PgftShape, String> {
+    ) -> Result<PgftShape, RuleError> {
         let h = down.len();
         if h == 0 || up.len() != h || parallel.len() != h || h > 64 {
-            return Err(format!(
-                "a PGFT needs 1 to 64 levels with as many down, up and parallel counts, got {down:?}, {up:?}, \
-                 {parallel:?}"
-            ));
+            return Err(RuleError::PgftLevels {
+                down: down.to_vec(),
+                up: up.to_vec(),
+                parallel: parallel.to_vec(),
+            });
         }
         if down.iter().chain(up).chain(parallel).any(|v| *v == 0) {
-            return Err("every PGFT count must be at least 1".into());
+            return Err(RuleError::PgftZero);
         }
         if up[0] != 1 || parallel[0] != 1 {
-            return Err(format!(
-                "processors have one network port, so the first up count and parallel count must be 1 (got {} \
-                 and {})",
-                up[0], parallel[0]
-            ));
+            return Err(RuleError::PgftFirstLevel { up: up[0], parallel: parallel[0] });
         }
         let widen = |v: &[u32]| v.iter().map(|x| u64::from(*x)).collect::<Vec<u64>>();
         let (down, up, parallel) = (widen(down), widen(up), widen(parallel));
@@ -58,7 +57,7 @@ impl PgftShape {
             }
             Some(out)
         };
-        let too_big = || "the PGFT is too large (more than 2^32 ranks or switches)".to_string();
+        let too_big = || RuleError::PgftTooLarge;
         let down_below = prefix(&|j| down[j]).ok_or_else(too_big)?;
         let up_below = prefix(&|j| up[j]).ok_or_else(too_big)?;
         let cables_below = prefix(&|j| up[j] * parallel[j]).ok_or_else(too_big)?;
@@ -68,7 +67,7 @@ impl PgftShape {
         let shape =
             PgftShape { down, up, parallel, up_choice, down_choice, down_below, up_below, cables_below };
         if (1..=h).any(|l| shape.ports(l) > u64::from(PortIndex::MAX)) {
-            return Err("a PGFT switch would need more than 65,535 ports".into());
+            return Err(RuleError::PgftTooManyPorts);
         }
         Ok(shape)
     }
