@@ -5,8 +5,8 @@
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
-use crate::command::Alignment;
 use crate::theme::ThemeChoice;
+use hase_editor::command::Alignment;
 
 /// Something the user asked the editor to do.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -42,16 +42,22 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    if let Some(command) = args.command {
-        return cli::execute(command);
+    match args.command {
+        Some(command) => cli::execute(command),
+        None => open_window(args),
     }
+}
+
+/// The desktop editor, as the arguments ask.
+#[cfg(feature = "gui")]
+fn open_window(args: Args) -> ExitCode {
     let options = hase_app::app::StartOptions {
         project: args.project,
         screenshot: args.screenshot,
         screenshot_frames: args.screenshot_frames,
         library: match args.data_dir {
-            Some(dir) => hase_app::library::LibraryLocation::Dir(dir),
-            None => hase_app::library::LibraryLocation::Default,
+            Some(dir) => hase_editor::library::LibraryLocation::Dir(dir),
+            None => hase_editor::library::LibraryLocation::Default,
         },
         start_actions: [
             (args.compare_example, hase_app::actions::Action::CompareExample),
@@ -70,4 +76,14 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// This `hase` was built without the desktop application (`--no-default-features`).
+#[cfg(not(feature = "gui"))]
+fn open_window(_args: Args) -> ExitCode {
+    eprintln!(
+        "hase: this build has no window (built without the `gui` feature); use a subcommand, \
+         e.g. `hase run PROJECT.ron` (`hase --help` lists them)"
+    );
+    ExitCode::FAILURE
 }

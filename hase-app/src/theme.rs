@@ -1,7 +1,10 @@
 //! The only place colours live: the dark and light palettes of the editor and how they are applied
-//! to egui's visuals.
+//! to egui's visuals, the replay's colours, the plots' series and the phase bands. `clippy.toml`
+//! disallows making a colour anywhere else.
+#![allow(clippy::disallowed_methods, reason = "the one file where colours are made")]
 
 use egui::{Color32, Stroke, Visuals};
+use hase_engine::analysis::PhaseKind;
 
 /// Tint for icon images: white leaves the PNG's own colours unchanged.
 pub const ICON_TINT: Color32 = Color32::WHITE;
@@ -353,4 +356,35 @@ impl ReplayColours {
         let (a, b) = (self.load_low, self.load_high);
         Color32::from_rgb(mix(a.r(), b.r()), mix(a.g(), b.g()), mix(a.b(), b.b()))
     }
+}
+
+/// Colours of the experiment plots' series, in order (distinct in both themes).
+pub const SERIES: [Color32; 8] = [
+    Color32::from_rgb(0x4c, 0x9b, 0xe8),
+    Color32::from_rgb(0xe8, 0x8a, 0x3c),
+    Color32::from_rgb(0x4c, 0xb8, 0x6a),
+    Color32::from_rgb(0xd6, 0x4f, 0x5f),
+    Color32::from_rgb(0x9b, 0x6c, 0xd8),
+    Color32::from_rgb(0x8c, 0x6d, 0x4f),
+    Color32::from_rgb(0xd8, 0x6c, 0xb8),
+    Color32::from_rgb(0x7f, 0x8c, 0x8d),
+];
+
+/// The band colour of a communication phase of `kind` (the series' first three colours).
+pub fn phase_colour(kind: PhaseKind) -> Color32 {
+    match kind {
+        PhaseKind::Exchange | PhaseKind::Shift => SERIES[0],
+        PhaseKind::Pipeline => SERIES[2],
+        PhaseKind::Tree => SERIES[1],
+    }
+}
+
+/// `colour` at the opacity of a band behind plotted points (50 of 255).
+pub fn band_of(colour: Color32) -> Color32 {
+    Color32::from_rgba_unmultiplied(colour.r(), colour.g(), colour.b(), 50)
+}
+
+/// A pixel from its premultiplied channels (the far view's image blends its own).
+pub fn premultiplied(r: u8, g: u8, b: u8, a: u8) -> Color32 {
+    Color32::from_rgba_premultiplied(r, g, b, a)
 }

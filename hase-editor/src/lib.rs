@@ -7,6 +7,8 @@
 //! - [`state`]: what the panels share (selection, hierarchy path, log, settings).
 //! - [`run`]: simulation runs from the editor (settings, the worker, finished runs, trace files).
 //! - [`replay`]: the data the animator and the timing diagram read.
+//! - [`session`]: runs with the replay views' state (animator clock, timing diagram, comparison,
+//!   statistics order), changed through `SessionCommand`s.
 //! - [`experiments`]: the experiments view (sweep builder, background sweep, results, plots).
 //! - [`library`]: the project library (sled store) as the editor sees it, and its store calls.
 //! - [`tasks`]: background work reporting through a channel; [`examples`]: `projects/` embedded.
@@ -19,6 +21,7 @@ pub mod experiments;
 pub mod library;
 pub mod replay;
 pub mod run;
+pub mod session;
 pub mod state;
 pub mod tasks;
 

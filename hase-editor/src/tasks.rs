@@ -339,7 +339,7 @@ mod tests {
         use hase_engine::model::{ParamValue, Project};
         use hase_templates::{ProjectForm, TemplateSpec, Topology, template_project};
 
-        use crate::command::{Command, apply};
+        use crate::command::{EditCommand, apply};
         use crate::document::{Document, NetworkId};
 
         let spec = TemplateSpec::new(Topology::Torus2D { x: 8, y: 8 });
@@ -363,7 +363,7 @@ mod tests {
         // A parameter edited in the editor is saved as a per-position override and comes back.
         let mut doc = Document::with_builtins(opened);
         let value = Some(ParamValue::Int(128));
-        let edit = Command::SetParam {
+        let edit = EditCommand::SetParam {
             net: NetworkId::Top,
             instance: "p9".into(),
             param: "max_packet".into(),
@@ -375,7 +375,7 @@ mod tests {
         assert_eq!(opened.network, doc.project.network, "the edit survives saving");
         // Removing an instance is no override: the network is written in full, nothing is lost.
         let mut doc = Document::with_builtins(opened);
-        apply(&mut doc, Command::RemoveInstance { net: NetworkId::Top, name: "p3".into() }).unwrap();
+        apply(&mut doc, EditCommand::RemoveInstance { net: NetworkId::Top, name: "p3".into() }).unwrap();
         let (text, opened) = save_and_open(doc.project.clone());
         assert!(!text.contains("network_from_recipe"), "stored in full");
         assert!(!opened.network.instances.contains_key("p3"));

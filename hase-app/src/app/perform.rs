@@ -6,11 +6,11 @@ use hase_engine::model::{Project, TypeRegistry};
 
 use super::App;
 use crate::actions::Action;
-use crate::command::{Command, Fragment};
-use crate::state::Level;
-use crate::tasks::{FilePurpose, FileRequest};
 use crate::ui::canvas::view::View;
 use crate::ui::dialogs::Pending;
+use hase_editor::command::{EditCommand, Fragment};
+use hase_editor::state::LogLevel;
+use hase_editor::tasks::{FilePurpose, FileRequest};
 
 impl App {
     /// Carry out an action.
@@ -44,7 +44,7 @@ impl App {
                 if !names.is_empty() {
                     self.editor.clipboard = Some(Fragment::copy(&self.editor.doc, &net, &names));
                     self.paste_count = 0;
-                    self.editor.log(Level::Info, format!("copied {} entities", names.len()));
+                    self.editor.log(LogLevel::Info, format!("copied {} entities", names.len()));
                     if action == Action::Cut {
                         self.perform(ctx, Action::Delete);
                     }
@@ -55,7 +55,7 @@ impl App {
                     self.paste_count += 1;
                     let shift = 2.0 * self.editor.settings.grid_step * self.paste_count as f32;
                     let offset = hase_engine::model::Pos::new(shift, shift);
-                    self.editor.run(Command::Paste { net, fragment, offset });
+                    self.editor.run(EditCommand::Paste { net, fragment, offset });
                 }
             }
             Action::Duplicate => {
@@ -64,7 +64,7 @@ impl App {
                     let fragment = Fragment::copy(&self.editor.doc, &net, &names);
                     let shift = 2.0 * self.editor.settings.grid_step;
                     let offset = hase_engine::model::Pos::new(shift, shift);
-                    self.editor.run(Command::Paste { net, fragment, offset });
+                    self.editor.run(EditCommand::Paste { net, fragment, offset });
                 }
             }
             Action::Delete => self.delete_selection(),
@@ -76,13 +76,13 @@ impl App {
             }
             Action::Align(how) => {
                 let instances = self.editor.selected_instances();
-                self.editor.run(Command::Align { net, instances, how });
+                self.editor.run(EditCommand::Align { net, instances, how });
             }
             Action::Group => self.group(),
             Action::Ungroup => {
                 if let [instance] = self.editor.selected_instances().as_slice() {
                     let instance = instance.clone();
-                    self.editor.run(Command::Ungroup { net, instance });
+                    self.editor.run(EditCommand::Ungroup { net, instance });
                 }
             }
             Action::ZoomIn => self.canvas.zoom_by(&net, 1.25),
@@ -143,7 +143,7 @@ impl App {
                 self.editor.replace_project(Project::new("untitled"), None);
                 self.library.version = None;
                 self.library.document_settled(std::time::Instant::now());
-                self.editor.log(Level::Info, "new project");
+                self.editor.log(LogLevel::Info, "new project");
             }
             Pending::Open => self.adopt_incoming(),
         }
@@ -151,29 +151,29 @@ impl App {
 
     fn delete_selection(&mut self) {
         let net = self.editor.current_net();
-        let mut commands: Vec<Command> = self
+        let mut commands: Vec<EditCommand> = self
             .editor
             .selection
             .links
             .iter()
-            .map(|key| Command::Unlink { net: net.clone(), key: key.clone() })
+            .map(|key| EditCommand::Unlink { net: net.clone(), key: key.clone() })
             .collect();
         // Links that go with a removed instance are removed by it; do not unlink them twice.
         let removed = &self.editor.selection.instances;
         commands.retain(|c| match c {
-            Command::Unlink { key, .. } => {
+            EditCommand::Unlink { key, .. } => {
                 !removed.iter().any(|n| key.starts_with(&format!("{n}.")) || key.contains(&format!("--{n}.")))
             }
             _ => true,
         });
         commands.extend(
-            removed.iter().map(|name| Command::RemoveInstance { net: net.clone(), name: name.clone() }),
+            removed.iter().map(|name| EditCommand::RemoveInstance { net: net.clone(), name: name.clone() }),
         );
         if commands.is_empty() {
             return;
         }
         let label = format!("delete {} item{}", commands.len(), if commands.len() == 1 { "" } else { "s" });
-        if self.editor.run(Command::Batch { label, commands }) {
+        if self.editor.run(EditCommand::Batch { label, commands }) {
             self.editor.selection.clear();
         }
     }
@@ -189,9 +189,11 @@ impl App {
         }
         let type_name = self.editor.doc.fresh_type_name("Compound");
         let instance_name = network.fresh_name("c");
-        if self.editor.run(Command::Group { net, instances, type_name: type_name.clone(), instance_name }) {
+        if self.editor.run(EditCommand::Group { net, instances, type_name: type_name.clone(), instance_name })
+        {
             let ports = self.editor.doc.entity_type(&type_name).map_or(0, |t| t.ports.len());
-            self.editor.log(Level::Info, format!("new compound type {type_name} with {ports} outer ports"));
+            self.editor
+                .log(LogLevel::Info, format!("new compound type {type_name} with {ports} outer ports"));
         }
     }
 
@@ -202,17 +204,17 @@ impl App {
                 let n = &self.editor.doc.project.network;
                 let text =
                     format!("design check passed: {} entities, {} links", n.instances.len(), n.links.len());
-                self.editor.notify(Level::Info, text);
+                self.editor.notify(LogLevel::Info, text);
             }
             Err(errors) => {
                 for e in &errors.0 {
                     // Clicking the line reveals the entity (project-wide problems have no path).
                     let path = (!e.path.is_empty()).then(|| e.path.clone());
-                    self.editor.log_at(Level::Warning, e.to_string(), path);
+                    self.editor.log_at(LogLevel::Warning, e.to_string(), path);
                 }
                 let n = errors.0.len();
                 self.editor.notify(
-                    Level::Warning,
+                    LogLevel::Warning,
                     format!("design check found {n} problem{} (see Messages)", if n == 1 { "" } else { "s" }),
                 );
                 self.dock.tab = crate::ui::dock::DockTab::Messages;

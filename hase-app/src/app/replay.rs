@@ -13,16 +13,18 @@ use hase_engine::time::SimTime;
 
 use super::App;
 use crate::actions::Action;
-use crate::replay::markers;
-use crate::run::task::{RunRequest, start};
-use crate::run::{FinishedRun, MarkerSave, ReplayFile, ReplayOutput, RunDone, Slot};
-use crate::state::Level;
-use crate::tasks::{FileRequest, TaskOutput};
 use crate::theme::{Palette, ReplayColours};
-use crate::ui::compare::{Compare, CompareSide, thesis_example, with_variant};
-use crate::ui::compare_variant::Variant;
+use crate::ui::compare::CompareViews;
 use crate::ui::dock::DockTab;
 use crate::ui::reveal;
+use hase_editor::replay::markers;
+use hase_editor::run::task::{RunRequest, start};
+use hase_editor::run::{FinishedRun, MarkerSave, ReplayFile, ReplayOutput, RunDone, Slot};
+use hase_editor::session::compare::{Compare, CompareSide, thesis_example, with_variant};
+use hase_editor::session::variant::Variant;
+use hase_editor::session::{Reveal, SessionCommand};
+use hase_editor::state::LogLevel;
+use hase_editor::tasks::{FileRequest, TaskOutput};
 
 /// Seconds unsaved marker edits wait before they are written.
 const MARKER_SAVE_DELAY_S: f64 = 1.0;
@@ -56,19 +58,32 @@ impl App {
         if !self.session.live.is_empty() {
             ctx.request_repaint_after(Duration::from_millis(100));
         }
-        let exported = self.session.export_result.lock().ok().and_then(|mut r| r.take());
+        let exported = self.export_result.take();
         match exported {
             Some(Ok(path)) => {
-                self.editor.notify(Level::Info, format!("saved the timing diagram to {}", path.display()));
+                self.editor.notify(LogLevel::Info, format!("saved the timing diagram to {}", path.display()));
             }
-            Some(Err(e)) => self.editor.notify(Level::Error, format!("cannot save the timing diagram: {e}")),
+            Some(Err(e)) => {
+                self.editor.notify(LogLevel::Error, format!("cannot save the timing diagram: {e}"))
+            }
             None => {}
         }
         self.save_markers_when_settled(ctx);
-        if let Some(path) = self.session.reveal_request.take()
-            && !reveal::reveal(&mut self.editor, &mut self.canvas, &path)
-        {
-            self.editor.notify(Level::Info, format!("{path} is not in the design shown"));
+        match self.session.reveal_request.take() {
+            Some(Reveal { side: None, path }) => {
+                if !reveal::reveal(&mut self.editor, &mut self.canvas, &path) {
+                    self.editor.notify(LogLevel::Info, format!("{path} is not in the design shown"));
+                }
+            }
+            Some(Reveal { side: Some(i), path }) => {
+                if let Some(c) = &mut self.session.compare
+                    && let (Some(side), Some(view)) =
+                        (c.sides.get_mut(i), self.compare_views.sides.get_mut(i))
+                {
+                    reveal::reveal(&mut side.editor, &mut view.canvas, &path);
+                }
+            }
+            None => {}
         }
         if let Some(purpose) = self.session.file_request.take() {
             self.pick_replay_file(purpose);
@@ -77,40 +92,22 @@ impl App {
 
     /// Carry out a run or replay action.
     pub(super) fn replay_action(&mut self, action: Action) {
-        let end = self.session.clock_end();
         match action {
             Action::Run => self.start_runs(),
             Action::Stop if !self.session.live.is_empty() => {
                 self.session.stop_all();
-                self.editor.log(Level::Info, "stopping the run…");
+                self.editor.log(LogLevel::Info, "stopping the run…");
             }
-            Action::PlayPause => self.session.player.toggle(end),
+            Action::PlayPause => self.session.apply(SessionCommand::TogglePlay),
             Action::StepForward | Action::StepBack => {
-                let forward = action == Action::StepForward;
-                let player = &mut self.session.player;
-                let logs: Vec<&crate::replay::events::EventLog> = match &self.session.compare {
-                    Some(c) => c.sides.iter().filter_map(|s| s.run.as_ref()).map(|r| &r.replay.log).collect(),
-                    None => self.session.current.iter().map(|r| &r.replay.log).collect(),
-                };
-                let targets = logs.iter().filter_map(|log| {
-                    if forward {
-                        log.next_event_after(player.time, player.min_level)
-                    } else {
-                        log.previous_event_before(player.time, player.min_level)
-                    }
-                });
-                let target = if forward { targets.min() } else { targets.max() };
-                player.playing = false;
-                if let Some(t) = target {
-                    player.time = t;
-                }
+                self.session.apply(SessionCommand::Step { forward: action == Action::StepForward });
             }
             Action::CompareExample => match thesis_example() {
                 Ok(compare) => {
                     self.open_compare(compare);
                     self.start_runs();
                 }
-                Err(e) => self.editor.notify(Level::Error, format!("cannot build the example: {e}")),
+                Err(e) => self.editor.notify(LogLevel::Error, format!("cannot build the example: {e}")),
             },
             Action::CompareWithFile => self.pick_replay_file(ReplayFile::CompareWith),
             Action::OpenTrace => self.pick_replay_file(ReplayFile::OpenTrace),
@@ -127,7 +124,7 @@ impl App {
     /// Compare the design with `variant` of it and run both.
     pub(super) fn open_variant_compare(&mut self, variant: Variant) {
         if !variant.assignments.is_empty() {
-            self.editor.log(Level::Info, format!("right-hand side: {}", variant.assignments.join("; ")));
+            self.editor.log(LogLevel::Info, format!("right-hand side: {}", variant.assignments.join("; ")));
         }
         let compare = with_variant(&self.editor.doc.project, self.editor.file.clone(), variant);
         self.open_compare(compare);
@@ -135,13 +132,14 @@ impl App {
     }
 
     fn open_compare(&mut self, compare: Compare) {
-        self.editor.log(Level::Info, format!("opened {}", compare.title));
+        self.editor.log(LogLevel::Info, format!("opened {}", compare.title));
         if let Some(pending) = self.session.enter_compare(compare) {
             self.spawn_marker_save(pending);
         }
         self.session.player.time = SimTime::ZERO;
         self.session.player.playing = false;
-        self.session.timing.cursors = crate::ui::timing::cursors::Cursors::default();
+        self.session.timing.cursors = hase_editor::session::timing::cursors::Cursors::default();
+        self.compare_views = CompareViews::default();
         self.dock.tab = DockTab::Timing;
     }
 
@@ -151,7 +149,7 @@ impl App {
         for outside in hase_library::reads::files_outside_folder(project, &base) {
             if self.session.warned_outside.insert(outside.clone()) {
                 self.editor.log(
-                    Level::Warning,
+                    LogLevel::Warning,
                     format!("{name} reads {}, outside the project's folder", outside.display()),
                 );
             }
@@ -186,12 +184,12 @@ impl App {
             None => {}
         }
         if let Some(e) = requests.iter().find_map(|r| r.4.until().err()) {
-            self.editor.notify(Level::Warning, e.to_string());
+            self.editor.notify(LogLevel::Warning, e.to_string());
             return;
         }
         for (slot, name, project, file, settings) in requests {
             self.warn_outside_folder(&name, &project, file.as_deref());
-            self.editor.log(Level::Info, format!("running {name}…"));
+            self.editor.log(LogLevel::Info, format!("running {name}…"));
             let id = self.session.next_id();
             let request = RunRequest { project, file, settings, slot, id };
             let live = start(&self.tasks, request);
@@ -204,10 +202,10 @@ impl App {
         match output {
             ReplayOutput::Run(done) => self.run_finished(done),
             ReplayOutput::Saved { what, result: Ok(path) } => {
-                self.editor.log(Level::Info, format!("saved {what} to {}", path.display()));
+                self.editor.log(LogLevel::Info, format!("saved {what} to {}", path.display()));
             }
             ReplayOutput::Saved { what, result: Err(e) } => {
-                self.editor.notify(Level::Error, format!("cannot save {what}: {e}"));
+                self.editor.notify(LogLevel::Error, format!("cannot save {what}: {e}"));
             }
             ReplayOutput::CompareProject { path, result: Ok(project) } => {
                 let left = CompareSide::new(self.editor.doc.project.clone(), self.editor.file.clone());
@@ -217,9 +215,9 @@ impl App {
                 self.start_runs();
             }
             ReplayOutput::CompareTraces(Ok(runs)) => self.open_trace_compare(runs),
-            ReplayOutput::CompareTraces(Err(e)) => self.editor.notify(Level::Error, e),
+            ReplayOutput::CompareTraces(Err(e)) => self.editor.notify(LogLevel::Error, e),
             ReplayOutput::CompareProject { path, result: Err(e) } => {
-                self.editor.notify(Level::Error, format!("cannot open {}: {e}", path.display()));
+                self.editor.notify(LogLevel::Error, format!("cannot open {}: {e}", path.display()));
             }
         }
     }
@@ -231,9 +229,9 @@ impl App {
                 let path = if path.extension().is_none() { path.with_extension("png") } else { path };
                 crate::ui::timing::export::request(
                     ctx,
-                    self.session.timing.last_rect,
+                    self.dock.timing_area.unwrap_or(egui::Rect::NOTHING),
                     path,
-                    Arc::clone(&self.session.export_result),
+                    &self.export_result,
                 );
             }
             ReplayFile::ExportCsv(text) => {
@@ -250,15 +248,16 @@ impl App {
                 self.session.stop_all();
                 let id = self.session.next_id();
                 let project = self.editor.doc.project.clone();
-                self.editor.log(Level::Info, format!("loading {}…", path.display()));
-                let live = crate::run::load::start(&self.tasks, path, project, id);
+                self.editor.log(LogLevel::Info, format!("loading {}…", path.display()));
+                let live = hase_editor::run::load::start(&self.tasks, path, project, id);
                 self.session.live.push(live);
             }
             ReplayFile::CompareTraces(None) => self.pick_replay_file(ReplayFile::CompareTraces(Some(path))),
             ReplayFile::CompareTraces(Some(left)) => {
                 let project = self.editor.doc.project.clone();
                 let ids = [self.session.next_id(), self.session.next_id()];
-                self.editor.log(Level::Info, format!("loading {} and {}…", left.display(), path.display()));
+                self.editor
+                    .log(LogLevel::Info, format!("loading {} and {}…", left.display(), path.display()));
                 self.tasks.spawn("load-traces", move || {
                     TaskOutput::Replay(Box::new(ReplayOutput::CompareTraces(load_two(
                         &[left, path],
@@ -279,7 +278,7 @@ impl App {
 
     fn run_finished(&mut self, done: RunDone) {
         if self.session.dropped.remove(&done.id) {
-            self.editor.log(Level::Info, "a run of the design replaced since was dropped");
+            self.editor.log(LogLevel::Info, "a run of the design replaced since was dropped");
             return;
         }
         self.session.live.retain(|l| l.slot != done.slot);
@@ -288,10 +287,10 @@ impl App {
             Err(problems) => {
                 let n = problems.len();
                 for p in problems {
-                    self.editor.log_at(Level::Warning, p.text, p.path);
+                    self.editor.log_at(LogLevel::Warning, p.text, p.path);
                 }
                 self.editor.notify(
-                    Level::Warning,
+                    LogLevel::Warning,
                     format!(
                         "the run did not start: {n} problem{} (click one in Messages to see where)",
                         if n == 1 { "" } else { "s" }
@@ -308,14 +307,14 @@ impl App {
         };
         let summary = format!("{label}: {}", crate::ui::stats::summary_line(&run.stats));
         let level = match &run.outcome {
-            RunOutcome::Completed | RunOutcome::ReachedUntil => Level::Info,
-            RunOutcome::Deadlock(_) | RunOutcome::Cancelled => Level::Warning,
+            RunOutcome::Completed | RunOutcome::ReachedUntil => LogLevel::Info,
+            RunOutcome::Deadlock(_) | RunOutcome::Cancelled => LogLevel::Warning,
         };
         self.editor.notify(level, summary);
         if let RunOutcome::Deadlock(report) = &run.outcome {
             for b in &report.blocked {
                 self.editor.log_at(
-                    Level::Warning,
+                    LogLevel::Warning,
                     format!("  {} [{}]: {}", b.path, b.state, b.waiting_for),
                     Some(b.path.clone()),
                 );
@@ -325,7 +324,7 @@ impl App {
             self.dock.tab = DockTab::Timing;
         }
         if let Some(e) = &run.trace_error {
-            self.editor.log(Level::Warning, format!("the trace is incomplete: {e}"));
+            self.editor.log(LogLevel::Warning, format!("the trace is incomplete: {e}"));
         }
         let run = Arc::new(*run);
         // The dock is sized to show every row of the run (see `App::ui_root`).
@@ -403,23 +402,32 @@ impl App {
     }
 
     /// The replay bar above the dock (when there is something to replay).
-    pub(super) fn replay_bar(&mut self, ui: &mut egui::Ui, colours: &ReplayColours, palette: &Palette) {
+    pub(super) fn replay_bar(
+        &self,
+        ui: &mut egui::Ui,
+        colours: &ReplayColours,
+        palette: &Palette,
+    ) -> Vec<SessionCommand> {
         let end = self.session.clock_end();
-        let s = &mut self.session;
+        let s = &self.session;
         let log = match &s.compare {
             Some(c) => c.sides.iter().find_map(|side| side.run.as_ref()).map(|r| &r.replay.log),
             None => s.current.as_ref().map(|r| &r.replay.log),
         };
-        if let Some(log) = log {
-            let cx = crate::ui::animator::controls::ControlsContext {
-                log,
-                end,
-                cursors: s.timing.cursors,
-                markers: &s.timing.markers,
-                colours,
-                palette,
-            };
-            crate::ui::animator::controls::show(ui, &mut s.player, &cx);
+        match log {
+            Some(log) => {
+                let cx = crate::ui::animator::controls::ControlsContext {
+                    player: &s.player,
+                    log,
+                    end,
+                    cursors: s.timing.cursors,
+                    markers: &s.timing.markers,
+                    colours,
+                    palette,
+                };
+                crate::ui::animator::controls::show(ui, &cx)
+            }
+            None => Vec::new(),
         }
     }
 }
@@ -428,12 +436,12 @@ impl App {
 fn load_two(paths: &[PathBuf; 2], project: &Project, ids: [u64; 2]) -> Result<[Box<FinishedRun>; 2], String> {
     let read = |i: usize| {
         let cancel = std::sync::atomic::AtomicBool::new(false);
-        crate::run::load::load(
+        hase_editor::run::load::load(
             &paths[i],
             project.clone(),
             ids[i],
             &cancel,
-            &crate::run::RunProgress::default(),
+            &hase_editor::run::RunProgress::default(),
         )
         .map_err(|e| format!("cannot read {}: {e}", paths[i].display()))
     };

@@ -3,7 +3,7 @@
 
 use egui::{Id, Modal, RichText};
 
-use crate::state::Editor;
+use hase_editor::state::Editor;
 
 /// What waits for the user's answer about unsaved changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,8 +8,8 @@ use hase_engine::model::Direction;
 
 use super::canvas::draw::port_shape;
 use super::canvas::geometry::Side;
-use crate::state::Editor;
 use crate::theme::Palette;
+use hase_editor::state::Editor;
 
 fn marker(ui: &mut Ui, palette: &Palette, direction: Direction, linked: bool, colour: egui::Color32) {
     let (rect, _) = ui.allocate_exact_size(Vec2::new(28.0, 18.0), Sense::hover());

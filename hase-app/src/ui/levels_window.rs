@@ -6,9 +6,9 @@ use egui::{RichText, Ui};
 use hase_engine::time::SimTime;
 use hase_library::check_levels::{LevelCheck, ModelKind};
 
-use crate::analysis::LevelsCheck;
 use crate::theme::Palette;
 use crate::ui::time_text;
+use hase_editor::analysis::LevelsCheck;
 
 /// Show the window while it is open (and take the result when it comes).
 pub fn show(ctx: &egui::Context, check: &mut LevelsCheck, palette: &Palette) {

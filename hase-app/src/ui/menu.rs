@@ -4,11 +4,11 @@
 use egui::{Button, Ui};
 
 use crate::actions::Action;
-use crate::command::Alignment;
-use crate::examples::EXAMPLES;
-use crate::library::Library;
-use crate::state::Editor;
 use crate::theme::ThemeChoice;
+use hase_editor::command::Alignment;
+use hase_editor::examples::EXAMPLES;
+use hase_editor::library::Library;
+use hase_editor::state::Editor;
 
 /// A menu entry for `action`, with its label and shortcut from the action table.
 fn item(ui: &mut Ui, enabled: bool, action: Action, out: &mut Vec<Action>) {

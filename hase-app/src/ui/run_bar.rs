@@ -8,9 +8,9 @@ use egui::{RichText, Ui};
 use hase_engine::model::RunSettings as ProjectRunSettings;
 
 use crate::actions::Action;
-use crate::run::{RunSettings, Slot};
-use crate::session::Session;
 use crate::theme::Palette;
+use hase_editor::run::{RunSettings, Slot};
+use hase_editor::session::{Session, SessionCommand};
 
 fn level_name(level: u8) -> &'static str {
     match level {
@@ -27,6 +27,8 @@ fn level_name(level: u8) -> &'static str {
 pub struct ToolbarOutput {
     /// Actions chosen.
     pub actions: Vec<Action>,
+    /// Changes of the session (the next run's settings as typed).
+    pub commands: Vec<SessionCommand>,
     /// New project run settings, when an edit was finished (not while typing or dragging).
     pub settings: Option<ProjectRunSettings>,
 }
@@ -34,12 +36,13 @@ pub struct ToolbarOutput {
 /// Show the toolbar over the project's run settings `current`.
 pub fn show(
     ui: &mut Ui,
-    session: &mut Session,
+    session: &Session,
     current: &ProjectRunSettings,
     palette: &Palette,
 ) -> ToolbarOutput {
     let mut out = Vec::new();
     let mut edited = None;
+    let mut commands = Vec::new();
     let comparing = session.compare.is_some();
     let running = if comparing {
         session.running(Slot::Compare(0)) || session.running(Slot::Compare(1))
@@ -62,7 +65,11 @@ pub fn show(
             out.push(Action::Stop);
         }
         ui.separator();
-        edited = settings(ui, &mut session.settings, current, palette);
+        let mut typed = session.settings.clone();
+        edited = settings(ui, &mut typed, current, palette);
+        if typed != session.settings {
+            commands.push(SessionCommand::SetRunSettings(typed));
+        }
         if comparing {
             ui.separator();
             if ui.button("Close comparison").clicked() {
@@ -70,7 +77,7 @@ pub fn show(
             }
         }
     });
-    ToolbarOutput { actions: out, settings: edited }
+    ToolbarOutput { actions: out, commands, settings: edited }
 }
 
 /// The toolbar's fields; returns the project settings once an edit is finished and valid.

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use egui::{Color32, RichText, Ui};
+use egui::{RichText, Ui};
 use egui_plot::{FilledArea, GridMark, Legend, Line, Plot, PlotPoints, Points};
 use hase_entities::netmodel::datasheet::{self, DataSheet, Estimate};
 
@@ -149,8 +149,7 @@ fn plot(ui: &mut Ui, sheet: &DataSheet, function: &str, procs: u32, palette: &Pa
         .filter(|m| m.procs == procs)
         .flat_map(|m| [[x_of(m.bytes as f64), m.min_us], [x_of(m.bytes as f64), m.max_us]])
         .collect();
-    let band =
-        Color32::from_rgba_unmultiplied(palette.accent.r(), palette.accent.g(), palette.accent.b(), 50);
+    let band = crate::theme::band_of(palette.accent);
     Plot::new("sheet-plot")
         .height(300.0)
         .legend(Legend::default())

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use hase_engine::model::{Instance, Link, ParamDisplay, PortRef, Pos};
 
-use super::{Command, CommandError};
+use super::{CommandError, EditCommand};
 use crate::document::{Document, NetworkId, stem_of};
 
 /// Copied instances with the links among them, as the clipboard holds them.
@@ -58,7 +58,7 @@ pub(super) fn paste(
     net: &NetworkId,
     fragment: &Fragment,
     offset: Pos,
-) -> Result<Command, CommandError> {
+) -> Result<EditCommand, CommandError> {
     let network = doc.network(net).ok_or_else(|| CommandError::NoNetwork(net.clone()))?;
     if fragment.is_empty() {
         return Err(CommandError::EmptyClipboard);
@@ -74,7 +74,7 @@ pub(super) fn paste(
             .unwrap_or_else(|| format!("{name}_"));
         taken.insert(fresh.clone());
         renamed.insert(name.clone(), fresh.clone());
-        commands.push(Command::AddInstance {
+        commands.push(EditCommand::AddInstance {
             net: net.clone(),
             name: fresh,
             instance: instance.clone(),
@@ -86,14 +86,14 @@ pub(super) fn paste(
         let (Some(a), Some(b)) = (renamed.get(&link.a.instance), renamed.get(&link.b.instance)) else {
             continue;
         };
-        commands.push(Command::Link {
+        commands.push(EditCommand::Link {
             net: net.clone(),
             link: Link { a: PortRef::new(a, &link.a.port), b: PortRef::new(b, &link.b.port), ..link.clone() },
             index: None,
             corners: Vec::new(),
         });
     }
-    Ok(Command::Batch { label: format!("paste {} entities", fragment.instances.len()), commands })
+    Ok(EditCommand::Batch { label: format!("paste {} entities", fragment.instances.len()), commands })
 }
 
 /// Ways of aligning a selection.

@@ -1,4 +1,4 @@
-//! Commands: the only way the document changes. The UI emits [`Command`] values and [`apply`]
+//! Commands: the only way the document changes. The UI emits [`EditCommand`] values and [`apply`]
 //! carries each out, returning the command that undoes it; [`History`] keeps those for undo/redo.
 //! Compound edits (group, ungroup, paste, align) expand into batches of primitive commands, so their
 //! undo is the primitives' undos in reverse order.
@@ -30,7 +30,7 @@ pub use error::{CommandError, ExportedAction, RoutingConflict};
 pub use history::History;
 pub use template::{InsertForm, TemplateInsert};
 
-/// A type definition with the layout of its inner network, as stored by [`Command::ReplaceType`].
+/// A type definition with the layout of its inner network, as stored by [`EditCommand::ReplaceType`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct TypeDef {
     /// The type.
@@ -41,7 +41,7 @@ pub struct TypeDef {
 
 /// One edit of the document.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Command {
+pub enum EditCommand {
     /// Place a new instance.
     AddInstance {
         /// Network edited.
@@ -201,7 +201,7 @@ pub enum Command {
         settings: RunSettings,
     },
     /// Put back an earlier workload and run settings without checking them (they were the
-    /// document's): the inverse of [`Command::SetWorkload`] and [`Command::SetRunSettings`], so
+    /// document's): the inverse of [`EditCommand::SetWorkload`] and [`EditCommand::SetRunSettings`], so
     /// that undo works even for values a loaded file held that the checks would refuse.
     RestoreRun {
         /// The workload.
@@ -238,7 +238,7 @@ pub enum Command {
         /// What the batch does, for the undo menu.
         label: String,
         /// The commands, in order.
-        commands: Vec<Command>,
+        commands: Vec<EditCommand>,
     },
 }
 
@@ -247,41 +247,41 @@ pub enum Command {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Applied {
     /// Applying this restores the document.
-    pub inverse: Command,
+    pub inverse: EditCommand,
     /// Instances created, in the network of the command.
     pub created: Vec<String>,
 }
 
-impl Command {
+impl EditCommand {
     /// A short description for the undo menu and the log ("move 3 entities").
     pub fn label(&self) -> String {
         match self {
-            Command::AddInstance { name, instance, .. } => format!("add {name} ({})", instance.type_name),
-            Command::RemoveInstance { name, .. } => format!("remove {name}"),
-            Command::MoveInstances { moves, .. } if moves.len() == 1 => format!("move {}", moves[0].0),
-            Command::MoveInstances { moves, .. } => format!("move {} entities", moves.len()),
-            Command::Link { link, .. } => format!("link {} to {}", link.a, link.b),
-            Command::Unlink { key, .. } => format!("unlink {key}"),
-            Command::SetParam { instance, param, .. } => format!("set {instance}.{param}"),
-            Command::SetLinkProps { key, .. } => format!("set link {key}"),
-            Command::SetCorners { .. } => "edit link corners".into(),
-            Command::Rename { from, to, .. } => format!("rename {from} to {to}"),
-            Command::SetLevel { instance, level, .. } => format!("set {instance} {}", level.word()),
-            Command::SetDisplay { instance, param, .. } => format!("display {instance}.{param}"),
-            Command::ReplaceType { name, def: Some(_) } => format!("define type {name}"),
-            Command::ReplaceType { name, def: None } => format!("remove type {name}"),
-            Command::Group { type_name, .. } => format!("group into {type_name}"),
-            Command::Ungroup { instance, .. } => format!("ungroup {instance}"),
-            Command::Paste { fragment, .. } => format!("paste {} entities", fragment.instances.len()),
-            Command::Align { how, .. } => how.label().to_string(),
-            Command::SetWorkload { workload } => format!("set workload ({})", workload_word(workload)),
-            Command::SetRunSettings { .. } => "set run settings".into(),
-            Command::RestoreRun { .. } => "restore workload and run settings".into(),
-            Command::SetProjectName { name } => format!("rename project to {name}"),
-            Command::SetPlacement { placement } => format!("place ranks on {}", placement.describe()),
-            Command::SetRouting { routing, .. } => format!("set routing to {}", routing.name()),
-            Command::InsertTemplate { insert, .. } => insert.label(),
-            Command::Batch { label, .. } => label.clone(),
+            EditCommand::AddInstance { name, instance, .. } => format!("add {name} ({})", instance.type_name),
+            EditCommand::RemoveInstance { name, .. } => format!("remove {name}"),
+            EditCommand::MoveInstances { moves, .. } if moves.len() == 1 => format!("move {}", moves[0].0),
+            EditCommand::MoveInstances { moves, .. } => format!("move {} entities", moves.len()),
+            EditCommand::Link { link, .. } => format!("link {} to {}", link.a, link.b),
+            EditCommand::Unlink { key, .. } => format!("unlink {key}"),
+            EditCommand::SetParam { instance, param, .. } => format!("set {instance}.{param}"),
+            EditCommand::SetLinkProps { key, .. } => format!("set link {key}"),
+            EditCommand::SetCorners { .. } => "edit link corners".into(),
+            EditCommand::Rename { from, to, .. } => format!("rename {from} to {to}"),
+            EditCommand::SetLevel { instance, level, .. } => format!("set {instance} {}", level.word()),
+            EditCommand::SetDisplay { instance, param, .. } => format!("display {instance}.{param}"),
+            EditCommand::ReplaceType { name, def: Some(_) } => format!("define type {name}"),
+            EditCommand::ReplaceType { name, def: None } => format!("remove type {name}"),
+            EditCommand::Group { type_name, .. } => format!("group into {type_name}"),
+            EditCommand::Ungroup { instance, .. } => format!("ungroup {instance}"),
+            EditCommand::Paste { fragment, .. } => format!("paste {} entities", fragment.instances.len()),
+            EditCommand::Align { how, .. } => how.label().to_string(),
+            EditCommand::SetWorkload { workload } => format!("set workload ({})", workload_word(workload)),
+            EditCommand::SetRunSettings { .. } => "set run settings".into(),
+            EditCommand::RestoreRun { .. } => "restore workload and run settings".into(),
+            EditCommand::SetProjectName { name } => format!("rename project to {name}"),
+            EditCommand::SetPlacement { placement } => format!("place ranks on {}", placement.describe()),
+            EditCommand::SetRouting { routing, .. } => format!("set routing to {}", routing.name()),
+            EditCommand::InsertTemplate { insert, .. } => insert.label(),
+            EditCommand::Batch { label, .. } => label.clone(),
         }
     }
 }
@@ -298,35 +298,35 @@ pub fn workload_word(workload: &Workload) -> String {
 
 /// Apply `command` to `doc`. On success returns the inverse command; on failure the document is
 /// unchanged and the error says why (naming the instance and port at fault).
-pub fn apply(doc: &mut Document, command: Command) -> Result<Applied, CommandError> {
+pub fn apply(doc: &mut Document, command: EditCommand) -> Result<Applied, CommandError> {
     let result = match command {
-        Command::Group { net, instances, type_name, instance_name } => {
+        EditCommand::Group { net, instances, type_name, instance_name } => {
             let batch = compound::group(doc, &net, &instances, &type_name, &instance_name)?;
             apply(doc, batch)
         }
-        Command::Ungroup { net, instance } => {
+        EditCommand::Ungroup { net, instance } => {
             let batch = compound::ungroup(doc, &net, &instance)?;
             apply(doc, batch)
         }
-        Command::Paste { net, fragment, offset } => {
+        EditCommand::Paste { net, fragment, offset } => {
             let batch = edit::paste(doc, &net, &fragment, offset)?;
             apply(doc, batch)
         }
-        Command::Align { net, instances, how } => {
+        EditCommand::Align { net, instances, how } => {
             let moves = align_moves(doc, &net, &instances, how);
-            apply(doc, Command::MoveInstances { net, moves })
+            apply(doc, EditCommand::MoveInstances { net, moves })
         }
-        Command::InsertTemplate { net, insert } => {
+        EditCommand::InsertTemplate { net, insert } => {
             let batch = template::expand(doc, &net, &insert)?;
             apply(doc, batch)
         }
-        Command::SetWorkload { workload } => project::set_workload(doc, workload),
-        Command::SetRunSettings { settings } => project::set_run_settings(doc, settings),
-        Command::RestoreRun { workload, settings } => Ok(project::restore_run(doc, workload, settings)),
-        Command::SetRouting { net, routing } => project::set_routing(doc, net, routing),
-        Command::SetProjectName { name } => project::set_project_name(doc, name),
-        Command::SetPlacement { placement } => project::set_placement(doc, placement),
-        Command::Batch { label, commands } => apply_batch(doc, &label, commands),
+        EditCommand::SetWorkload { workload } => project::set_workload(doc, workload),
+        EditCommand::SetRunSettings { settings } => project::set_run_settings(doc, settings),
+        EditCommand::RestoreRun { workload, settings } => Ok(project::restore_run(doc, workload, settings)),
+        EditCommand::SetRouting { net, routing } => project::set_routing(doc, net, routing),
+        EditCommand::SetProjectName { name } => project::set_project_name(doc, name),
+        EditCommand::SetPlacement { placement } => project::set_placement(doc, placement),
+        EditCommand::Batch { label, commands } => apply_batch(doc, &label, commands),
         primitive => primitives::apply_primitive(doc, primitive),
     };
     if result.is_ok() {
@@ -335,7 +335,7 @@ pub fn apply(doc: &mut Document, command: Command) -> Result<Applied, CommandErr
     result
 }
 
-fn apply_batch(doc: &mut Document, label: &str, commands: Vec<Command>) -> Result<Applied, CommandError> {
+fn apply_batch(doc: &mut Document, label: &str, commands: Vec<EditCommand>) -> Result<Applied, CommandError> {
     let mut inverses = Vec::with_capacity(commands.len());
     let mut created = Vec::new();
     for command in commands {
@@ -355,5 +355,8 @@ fn apply_batch(doc: &mut Document, label: &str, commands: Vec<Command>) -> Resul
     }
     created.retain(|n| !n.is_empty());
     inverses.reverse();
-    Ok(Applied { inverse: Command::Batch { label: format!("undo {label}"), commands: inverses }, created })
+    Ok(Applied {
+        inverse: EditCommand::Batch { label: format!("undo {label}"), commands: inverses },
+        created,
+    })
 }

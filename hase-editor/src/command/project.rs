@@ -6,7 +6,7 @@ use hase_engine::model::{ParamValue, Placement, Routing, RunSettings, StreamSour
 use hase_entities::workload::programs;
 use hase_entities::workload::stream::parse_stream;
 
-use super::{Applied, Command, CommandError};
+use super::{Applied, CommandError, EditCommand};
 use crate::document::{Document, NetworkId};
 
 /// Trace levels a run accepts (HASE's 1 to 5).
@@ -75,7 +75,7 @@ pub(super) fn set_placement(doc: &mut Document, placement: Placement) -> Result<
         return Err(CommandError::EmptyPlacement);
     }
     let old = std::mem::replace(&mut doc.project.placement, placement);
-    Ok(Applied { inverse: Command::SetPlacement { placement: old }, created: Vec::new() })
+    Ok(Applied { inverse: EditCommand::SetPlacement { placement: old }, created: Vec::new() })
 }
 
 /// Replace the run settings; the trace level must be 1 to 5.
@@ -95,7 +95,7 @@ pub(super) fn set_run_settings(doc: &mut Document, settings: RunSettings) -> Res
 pub(super) fn restore_run(doc: &mut Document, workload: Workload, settings: RunSettings) -> Applied {
     let workload = std::mem::replace(&mut doc.project.workload, workload);
     let settings = std::mem::replace(&mut doc.project.settings, settings);
-    Applied { inverse: Command::RestoreRun { workload, settings }, created: Vec::new() }
+    Applied { inverse: EditCommand::RestoreRun { workload, settings }, created: Vec::new() }
 }
 
 /// Set the routing rule of network `net`.
@@ -115,7 +115,7 @@ pub(super) fn set_routing(
             .ok_or_else(|| CommandError::NoNetwork(NetworkId::Type(t.clone())))?,
     };
     let old = std::mem::replace(&mut network.routing, routing);
-    Ok(Applied { inverse: Command::SetRouting { net, routing: old }, created: Vec::new() })
+    Ok(Applied { inverse: EditCommand::SetRouting { net, routing: old }, created: Vec::new() })
 }
 
 /// Rename the project; the name must be usable as a library key (not empty, no surrounding
@@ -128,5 +128,5 @@ pub(super) fn set_project_name(doc: &mut Document, name: String) -> Result<Appli
         other => CommandError::Internal(other.to_string()),
     })?;
     let old = std::mem::replace(&mut doc.project.name, name);
-    Ok(Applied { inverse: Command::SetProjectName { name: old }, created: Vec::new() })
+    Ok(Applied { inverse: EditCommand::SetProjectName { name: old }, created: Vec::new() })
 }

@@ -368,10 +368,14 @@ impl ExperimentsView {
         let search_path = slurm.search_path();
         let (send, receive) = std::sync::mpsc::channel();
         slurm.work = Some(receive);
-        std::thread::spawn(move || {
+        let thread = std::thread::Builder::new().name("hase-slurm-submit".into()).spawn(move || {
             let outcome = prepare_and_submit(&plan, &settings, &dir, &search_path);
             let _ = send.send(Finished::Prepared(outcome));
         });
+        if let Err(e) = thread {
+            slurm.work = None;
+            slurm.error = Some(format!("cannot start a thread: {e}"));
+        }
     }
 
     /// Collect results: gather the job directory typed into the store (or memory) in the background.
@@ -388,9 +392,13 @@ impl ExperimentsView {
         let store = self.store.clone();
         let (send, receive) = std::sync::mpsc::channel();
         self.slurm.work = Some(receive);
-        std::thread::spawn(move || {
+        let thread = std::thread::Builder::new().name("hase-slurm-collect".into()).spawn(move || {
             let _ = send.send(Finished::Collected(gather(&dir, store.as_ref())));
         });
+        if let Err(e) = thread {
+            self.slurm.work = None;
+            self.slurm.error = Some(format!("cannot start a thread: {e}"));
+        }
     }
 
     /// Take in a finished Slurm action; true while one runs.

@@ -14,7 +14,7 @@ pub struct Intervals {
     /// State (or value) index of each interval.
     pub state: Vec<u16>,
     /// Summary levels for zoomed-out frames (see [`super::pyramid`]); empty for sparse rows.
-    pub levels: Vec<super::pyramid::Level>,
+    pub levels: Vec<super::pyramid::PyramidLevel>,
 }
 
 impl Intervals {

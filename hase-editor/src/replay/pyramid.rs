@@ -18,7 +18,7 @@ const MIN_REDUCTION: usize = 2;
 
 /// One summary level.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Level {
+pub struct PyramidLevel {
     /// Bucket width (ps).
     pub bucket_ps: u64,
     /// Summary intervals (state: the dominant one).
@@ -45,7 +45,7 @@ impl Pending {
     }
 }
 
-fn flush(level: &mut Level, pending: &mut Option<Pending>) {
+fn flush(level: &mut PyramidLevel, pending: &mut Option<Pending>) {
     if let Some(p) = pending.take() {
         level.spans.push(p.start, p.end, p.best.1);
         level.counts.push(p.count);
@@ -53,8 +53,8 @@ fn flush(level: &mut Level, pending: &mut Option<Pending>) {
 }
 
 /// The level of `row` with buckets `bucket_ps` wide.
-pub fn summarise(row: &Intervals, bucket_ps: u64) -> Level {
-    let mut level = Level { bucket_ps, ..Level::default() };
+pub fn summarise(row: &Intervals, bucket_ps: u64) -> PyramidLevel {
+    let mut level = PyramidLevel { bucket_ps, ..PyramidLevel::default() };
     let mut pending: Option<Pending> = None;
     let bucket_of = |t: u64| t / bucket_ps;
     for k in 0..row.len() {
@@ -107,7 +107,7 @@ impl Intervals {
 
     /// The coarsest level whose buckets are no wider than `ps_per_pt` (so a bucket is at most a
     /// screen point), if any.
-    pub fn level_for(&self, ps_per_pt: f64) -> Option<&Level> {
+    pub fn level_for(&self, ps_per_pt: f64) -> Option<&PyramidLevel> {
         self.levels.iter().rev().find(|l| l.bucket_ps as f64 <= ps_per_pt)
     }
 }

@@ -43,7 +43,7 @@ mod tests {
     use hase_engine::model::Pos;
 
     use super::*;
-    use crate::command::Command;
+    use crate::command::EditCommand;
     use crate::document::NetworkId;
     use crate::run::task::{RunRequest, execute};
     use crate::run::{RunProgress, RunSettings, Slot};
@@ -61,18 +61,18 @@ mod tests {
         let at = editor.doc.position(&NetworkId::Top, "p0");
         let moved = Pos::new(at.x + 40.0, at.y);
         assert!(
-            editor.run(Command::MoveInstances { net: NetworkId::Top, moves: vec![("p0".into(), moved)] })
+            editor.run(EditCommand::MoveInstances { net: NetworkId::Top, moves: vec![("p0".into(), moved)] })
         );
         assert!(!staleness.check(&run, &editor), "a move does not change what runs");
         // Removing an entity does.
-        assert!(editor.run(Command::RemoveInstance { net: NetworkId::Top, name: "p0".into() }));
+        assert!(editor.run(EditCommand::RemoveInstance { net: NetworkId::Top, name: "p0".into() }));
         assert!(staleness.check(&run, &editor));
         editor.undo();
         assert!(!staleness.check(&run, &editor), "undone: the design that ran again");
         // So does another seed.
         let mut settings = editor.doc.project.settings.clone();
         settings.seed += 1;
-        assert!(editor.run(Command::SetRunSettings { settings }));
+        assert!(editor.run(EditCommand::SetRunSettings { settings }));
         assert!(staleness.check(&run, &editor));
         // A new project is another design altogether.
         editor.replace_project(hase_engine::model::Project::new("untitled"), None);

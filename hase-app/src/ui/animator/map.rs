@@ -4,8 +4,8 @@
 //! screen. A trace link maps to the canvas link joining the two nodes (matched by port name when
 //! both ends are plain nodes); links inside one node map to nothing.
 
-use crate::replay::Replay;
 use crate::ui::canvas::geometry::Scene;
+use hase_editor::replay::Replay;
 
 /// Trace-to-canvas correspondence for one scene and one run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -103,8 +103,8 @@ mod tests {
     use hase_engine::trace::{EntityInfo, GroupInfo, LinkInfo, Record, Trace, TraceHeader};
 
     use super::*;
-    use crate::document::{Document, NetworkId};
-    use crate::fixtures::{STAR_TYPE, demo_project};
+    use hase_editor::document::{Document, NetworkId};
+    use hase_editor::fixtures::{STAR_TYPE, demo_project};
 
     /// A trace shaped like the demo: p0 on r0, r0 to the compound net0 (routers sw0, sw1 inside).
     fn replay_for_demo() -> Replay {

@@ -16,11 +16,11 @@ use hase_engine::model::ParamDisplay;
 use hase_engine::time::SimTime;
 
 use super::map::SceneMap;
-use crate::replay::events::{ArrayCell, Snapshot};
-use crate::replay::{Replay, is_idle_state};
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::canvas::draw::{Frame, text_bottom};
 use crate::ui::canvas::geometry::NODE_SIZE;
+use hase_editor::replay::events::{ArrayCell, Snapshot};
+use hase_editor::replay::{Replay, is_idle_state};
 
 /// Packets on one link drawn one by one; more become a counted cluster.
 pub const MAX_SINGLE_PACKETS: usize = 4;

@@ -7,9 +7,9 @@ use hase_engine::model::Direction;
 use super::Canvas;
 use super::geometry::Hit;
 use crate::actions::Action;
-use crate::analysis::levels::can_check;
-use crate::command::Alignment;
-use crate::state::Editor;
+use hase_editor::analysis::levels::can_check;
+use hase_editor::command::Alignment;
+use hase_editor::state::Editor;
 
 /// Right-clicking an entity or link selects it (unless it is already selected) and opens the menu.
 pub fn context_menu(canvas: &Canvas, response: &Response, editor: &mut Editor) -> Vec<Action> {

@@ -16,9 +16,9 @@ use super::geometry::{Hit, NODE_SIZE, PORT_RADIUS, PortLayout, Scene, Side, node
 use super::raster;
 use super::view::View;
 use crate::icons::Icons;
-use crate::state::Editor;
 use crate::theme::{Palette, category_index};
 use crate::ui::animator::overlay::{self, Drawn, ReplayFrame};
+use hase_editor::state::Editor;
 
 /// Everything one frame of drawing needs.
 pub struct Frame<'a> {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use egui::{Pos2, Rect, Vec2};
 use hase_engine::model::{AbstractionLevel, Direction, ParamDisplay};
 
-use crate::document::{Document, NetworkId};
+use hase_editor::document::{Document, NetworkId};
 
 /// Side of an entity's body square, in canvas units.
 pub const NODE_SIZE: f32 = 64.0;
@@ -407,7 +407,7 @@ pub fn hit_test(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::demo_project;
+    use hase_editor::fixtures::demo_project;
 
     fn demo_scene() -> (Scene, Vec<Pos2>, PortLayout) {
         let doc = Document::with_builtins(demo_project());

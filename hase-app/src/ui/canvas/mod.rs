@@ -16,16 +16,17 @@ use egui::{Pos2, Rect, Sense, Ui};
 use hase_engine::time::SimTime;
 
 use crate::actions::Action;
-use crate::document::NetworkId;
 use crate::icons::Icons;
-use crate::replay::events::Snapshot;
-use crate::run::FinishedRun;
-use crate::state::Editor;
 use crate::theme::{Palette, ReplayColours};
+use crate::ui::animator::MapCache;
 use crate::ui::animator::images::StateImages;
 use crate::ui::animator::overlay::{Drawn, ReplayFrame};
-use crate::ui::animator::{MapCache, Player};
 use geometry::{PortLayout, Scene};
+use hase_editor::document::NetworkId;
+use hase_editor::replay::events::Snapshot;
+use hase_editor::run::FinishedRun;
+use hase_editor::session::player::Player;
+use hase_editor::state::Editor;
 use view::View;
 
 /// Shown on the canvas instead of a run that ran an earlier version of the design.

@@ -12,9 +12,9 @@ use super::Drag;
 use super::draw::Frame;
 use super::geometry::NODE_SIZE;
 use super::view::View;
-use crate::document::NetworkId;
-use crate::state::Selection;
 use crate::ui::animator::overlay::{self, Drawn};
+use hase_editor::document::NetworkId;
+use hase_editor::state::Selection;
 
 /// Entities smaller than this on screen (points) are drawn in the image...
 pub const FAR_BELOW_NODE_PX: f32 = 4.0;
@@ -175,7 +175,7 @@ impl Pixels {
             let mix = |over: u8, under: u8| {
                 (u16::from(over) + (u16::from(under) * keep + 127) / 255).min(255) as u8
             };
-            *pixel = Color32::from_rgba_premultiplied(
+            *pixel = crate::theme::premultiplied(
                 mix(colour.r(), pixel.r()),
                 mix(colour.g(), pixel.g()),
                 mix(colour.b(), pixel.b()),

@@ -6,10 +6,10 @@
 use egui::{RichText, Ui};
 
 use super::ExperimentsContext;
-use crate::analysis::fit::{MAX_TERMS, curve, formula};
-use crate::experiments::ExperimentsView;
-use crate::experiments::plot::{LinePlot, PlotKind, PointSet, lines};
-use crate::experiments::results::Results;
+use hase_editor::analysis::fit::{MAX_TERMS, curve, formula};
+use hase_editor::experiments::ExperimentsView;
+use hase_editor::experiments::plot::{LinePlot, PlotKind, PointSet, lines};
+use hase_editor::experiments::results::Results;
 
 /// The button that opens the panel, and the panel when open.
 pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, cx: &ExperimentsContext<'_>) {

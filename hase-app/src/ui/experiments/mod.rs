@@ -17,8 +17,8 @@ use std::path::Path;
 use egui::{RichText, Ui};
 use hase_engine::model::Project;
 
-use crate::experiments::{ExperimentFile, ExperimentsTab, ExperimentsView};
 use crate::theme::Palette;
+use hase_editor::experiments::{ExperimentFile, ExperimentsTab, ExperimentsView};
 
 /// What the experiments window reads from the rest of the app.
 pub struct ExperimentsContext<'a> {

@@ -9,10 +9,10 @@ use egui::{RichText, Ui};
 
 use super::plot::{self as draw, short_number};
 use super::{ExperimentsContext, RowButton, action_row, ask};
-use crate::experiments::plot::{Band, PlotKind, PointSet, RatioSource, heatmap, lines, lines_csv};
-use crate::experiments::results::Results;
-use crate::experiments::table::SortColumn;
-use crate::experiments::{ExperimentFile, ExperimentsView};
+use hase_editor::experiments::plot::{Band, PlotKind, PointSet, RatioSource, heatmap, lines, lines_csv};
+use hase_editor::experiments::results::Results;
+use hase_editor::experiments::table::SortColumn;
+use hase_editor::experiments::{ExperimentFile, ExperimentsView};
 
 /// Rows drawn in the table at most (the CSV export has them all).
 const TABLE_ROWS_SHOWN: usize = 5_000;

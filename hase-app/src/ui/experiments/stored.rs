@@ -6,8 +6,8 @@
 use egui::{RichText, Ui};
 
 use super::{ExperimentsContext, RowButton, action_row, ask};
-use crate::experiments::slurm::SlurmDialog;
-use crate::experiments::{ExperimentFile, ExperimentsView};
+use hase_editor::experiments::slurm::SlurmDialog;
+use hase_editor::experiments::{ExperimentFile, ExperimentsView};
 
 const COLLECT_HINT: &str = "Gather the results of a Slurm job directory (Run on Slurm…) as an experiment";
 

@@ -5,9 +5,9 @@
 use egui::{RichText, Ui};
 use hase_engine::model::{ParamValue, Placement};
 
-use crate::command::Command;
-use crate::state::Editor;
 use crate::theme::Palette;
+use hase_editor::command::EditCommand;
+use hase_editor::state::Editor;
 
 /// Field buffer of the placement editor.
 #[derive(Default)]
@@ -98,7 +98,7 @@ impl PlacementEditor {
         }
         if let Some(placement) = next {
             self.error = None;
-            if !editor.run(Command::SetPlacement { placement }) {
+            if !editor.run(EditCommand::SetPlacement { placement }) {
                 self.error = editor.log.last().map(|l| l.text.clone());
             }
         }

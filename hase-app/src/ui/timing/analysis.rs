@@ -8,19 +8,19 @@
 use std::sync::Arc;
 
 use egui::{Color32, FontId, Painter, Rect, RichText, Sense, Stroke, Ui, pos2, vec2};
-use hase_engine::analysis::{Align, PhaseKind};
+use hase_engine::analysis::Align;
 use hase_engine::time::SimTime;
 
 use super::draw::{Geometry, ROW_HEIGHT};
-use super::rows::{Row, RowKind, row_path};
-use super::view::TimeView;
 use super::{Diagram, TimingContext, TimingState};
-use crate::analysis::analysis_trace;
-use crate::analysis::bands::{details, label, visible};
-use crate::analysis::difference::{Computed, TABLE_ROWS, differing_spans};
-use crate::replay::Replay;
 use crate::theme::Palette;
 use crate::ui::time_text;
+use hase_editor::analysis::analysis_trace;
+use hase_editor::analysis::bands::{details, label, visible};
+use hase_editor::analysis::difference::{Computed, TABLE_ROWS, differing_spans};
+use hase_editor::replay::Replay;
+use hase_editor::session::timing::rows::{Row, RowKind, row_path};
+use hase_editor::session::timing::view::TimeView;
 
 /// Height of a band's clickable label.
 const CHIP_HEIGHT: f32 = 16.0;
@@ -165,14 +165,6 @@ pub fn paint_differences(
     }
 }
 
-fn band_colour(kind: PhaseKind) -> Color32 {
-    match kind {
-        PhaseKind::Exchange | PhaseKind::Shift => Color32::from_rgb(0x4c, 0x9b, 0xe8),
-        PhaseKind::Pipeline => Color32::from_rgb(0x4c, 0xb8, 0x6a),
-        PhaseKind::Tree => Color32::from_rgb(0xe8, 0x8a, 0x3c),
-    }
-}
-
 /// The phases of diagram `index` as bands over its bars, each with a clickable label on top.
 pub fn phase_bands(ui: &Ui, state: &mut TimingState, d: &Diagram<'_>, index: usize, g: &Geometry) {
     let Some((id, trace)) = d.source else { return };
@@ -182,7 +174,7 @@ pub fn phase_bands(ui: &Ui, state: &mut TimingState, d: &Diagram<'_>, index: usi
     let painter = ui.painter().with_clip_rect(g.bars);
     let font = FontId::proportional(11.0);
     for phase in visible(&report, t0, t1) {
-        let colour = band_colour(phase.kind);
+        let colour = crate::theme::phase_colour(phase.kind);
         let x0 = state.view.x_of(left, phase.start.as_ps()).max(left);
         let x1 = state.view.x_of(left, phase.end.as_ps()).min(g.bars.max.x).max(x0 + 1.0);
         let band = Rect::from_min_max(pos2(x0, g.bars.min.y), pos2(x1, g.bars.max.y));

@@ -4,15 +4,15 @@
 
 use egui::{Align2, Color32, FontId, Mesh, Painter, Pos2, Rect, Shape, Stroke, pos2, vec2};
 
-use super::cursors::Cursors;
 use super::lod::{Mark, MarkScratch, build_marks_with};
-use super::rows::{Row, RowKind, intervals};
 use super::strip::{BarStrip, recycled_texels};
 use super::ticks::{axis_unit, decimals_for, format_fixed, tick_step, ticks};
-use super::view::TimeView;
-use crate::replay::Replay;
-use crate::replay::markers::Marker;
 use crate::theme::{Palette, ReplayColours};
+use hase_editor::replay::Replay;
+use hase_editor::replay::markers::Marker;
+use hase_editor::session::timing::cursors::Cursors;
+use hase_editor::session::timing::rows::{Row, RowKind, intervals};
+use hase_editor::session::timing::view::TimeView;
 
 /// Height of one row.
 pub const ROW_HEIGHT: f32 = 18.0;
@@ -469,7 +469,7 @@ mod tests {
 
     /// A replay of one entity with `n` random intervals (lengths 1..2,000 ps, six states).
     fn replay(n: usize) -> Replay {
-        let mut row = crate::replay::columns::Intervals::default();
+        let mut row = hase_editor::replay::columns::Intervals::default();
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
         let mut next = |m: u64| {
             seed ^= seed << 13;

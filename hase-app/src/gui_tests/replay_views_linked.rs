@@ -8,16 +8,17 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use hase_engine::model::{ParamValue, Workload};
 use hase_engine::time::SimTime;
 
+use super::replay_views::{click, diagram_x, row_y, run_design};
+use super::wait_for;
 use crate::app::{App, StartOptions};
-use crate::document::NetworkId;
-use crate::replay_gui_tests::{click, diagram_x, row_y, run_design, wait_for};
 use crate::ui::time_text::figure;
+use hase_editor::document::NetworkId;
 
 /// The application as it starts: the default project (allreduce on a fat tree).
 fn default_app() -> Harness<'static, App> {
     let app = App::new(StartOptions::default());
     assert_eq!(app.editor.doc.project.name, "Allreduce on a fat tree");
-    crate::gui_tests::harness_on(app)
+    super::harness_on(app)
 }
 
 /// Simulate ▸ Compare ▸ This design with different settings…
@@ -63,7 +64,8 @@ fn compare_the_design_with_another_collective_algorithm() {
     });
     assert!(!h.state().windows.variant.open);
     let compare = h.state().session.compare.as_ref().unwrap();
-    let names: Vec<&str> = compare.sides.iter().map(crate::ui::compare::CompareSide::name).collect();
+    let names: Vec<&str> =
+        compare.sides.iter().map(hase_editor::session::compare::CompareSide::name).collect();
     assert_eq!(names, ["this design", "this design, algorithm=ring"]);
     let runs: Vec<_> = compare.sides.iter().map(|s| s.run.clone().unwrap()).collect();
     // Each side ran its own project: the same design, with the default and the ring algorithm.
@@ -74,7 +76,7 @@ fn compare_the_design_with_another_collective_algorithm() {
     assert!(spans.iter().all(|&s| s > 0), "{spans:?}");
     assert_ne!(spans[0], spans[1], "a different algorithm takes a different time");
     // The summary shows both makespans and their ratio.
-    let summary = compare.summary();
+    let summary = crate::ui::compare::summary(compare);
     let (a, b) = (spans[0] as f64, spans[1] as f64);
     let ratio = if a >= b {
         format!("left / right = {:.2}×", a / b)
@@ -113,7 +115,7 @@ fn a_bad_override_is_refused_with_its_reason() {
     type_overrides(&mut h, "workload.algoritm=ring");
     // The reason names the line, the key and the parameters there are.
     let app = h.state();
-    let reason = crate::ui::compare_variant::build_variant(
+    let reason = hase_editor::session::variant::build_variant(
         &app.editor.doc.project,
         &app.session.settings,
         app.session.settings.seed,
@@ -161,8 +163,10 @@ fn clicking_in_the_timing_diagram_moves_the_animator() {
     assert_eq!(h.state().session.player.time, SimTime::ZERO);
     let run = h.state().session.current.clone().unwrap();
     let rows = h.state().session.timing.rows_of(&run.replay);
-    let row =
-        rows.iter().position(|r| crate::ui::timing::rows::row_path(&run.replay, r.kind) == "p3").unwrap();
+    let row = rows
+        .iter()
+        .position(|r| hase_editor::session::timing::rows::row_path(&run.replay, r.kind) == "p3")
+        .unwrap();
     let target = run.replay.end.0 * 3 / 5;
     let at = egui::pos2(diagram_x(h.state(), target), row_y(h.state(), row));
     click(&mut h, at);

@@ -3,7 +3,7 @@
 //! browser, the recovery offer after an unclean exit, autosave and its discard, and the message
 //! when another process holds the database.
 
-use crate::gui_tests_experiments::wait_for;
+use super::wait_for;
 use std::time::Duration;
 
 use egui::{Key, Modifiers};
@@ -12,12 +12,12 @@ use egui_kittest::kittest::Queryable;
 use hase_engine::model::{Instance, Pos, Project};
 use hase_library::store::ProjectStore;
 
+use super::{harness_on, settle};
 use crate::actions::Action;
 use crate::app::{App, StartOptions};
-use crate::command::Command;
-use crate::document::NetworkId;
-use crate::gui_tests::{harness_on, settle};
-use crate::library::{LibraryLocation, LibraryStatus};
+use hase_editor::command::EditCommand;
+use hase_editor::document::NetworkId;
+use hase_editor::library::{LibraryLocation, LibraryStatus};
 
 fn app_in(dir: &std::path::Path) -> App {
     App::new(StartOptions { library: LibraryLocation::Dir(dir.to_path_buf()), ..StartOptions::default() })
@@ -29,7 +29,7 @@ fn library_open(app: &App) -> bool {
 }
 
 fn add_processor(h: &mut Harness<'_, App>, name: &str) {
-    assert!(h.state_mut().editor.run(Command::AddInstance {
+    assert!(h.state_mut().editor.run(EditCommand::AddInstance {
         net: NetworkId::Top,
         name: name.into(),
         instance: Instance::of("Processor"),
@@ -176,12 +176,12 @@ fn export_then_import_ron_through_the_file_dialogs() {
     let ctx = h.ctx.clone();
     // The user picks a file in the Export dialog (rfd runs on a thread; its answer is this).
     let file = dir.path().join("exported");
-    let chosen = |purpose, path: &std::path::Path| crate::tasks::TaskOutput::FileDialogClosed {
-        request: crate::tasks::FileRequest::project(purpose, vec!["ron".into()]),
+    let chosen = |purpose, path: &std::path::Path| hase_editor::tasks::TaskOutput::FileDialogClosed {
+        request: hase_editor::tasks::FileRequest::project(purpose, vec!["ron".into()]),
         path: Some(path.to_path_buf()),
         shown: true,
     };
-    let purpose = crate::tasks::FilePurpose::ExportRon { file_name: "x.ron".into() };
+    let purpose = hase_editor::tasks::FilePurpose::ExportRon { file_name: "x.ron".into() };
     h.state_mut().task_finished(&ctx, chosen(purpose, &file));
     let written = file.with_extension("ron");
     wait_for(&mut h, "the export", |_| written.exists());
@@ -192,7 +192,7 @@ fn export_then_import_ron_through_the_file_dialogs() {
     let mut outside = exported.clone();
     outside.name = "from a file".into();
     hase_engine::model::save_project(&outside, &written).unwrap();
-    h.state_mut().task_finished(&ctx, chosen(crate::tasks::FilePurpose::ImportRon, &written));
+    h.state_mut().task_finished(&ctx, chosen(hase_editor::tasks::FilePurpose::ImportRon, &written));
     wait_for(&mut h, "the import", |app| app.editor.doc.project.name == "from a file");
     assert_eq!(h.state().editor.doc.project, outside);
     assert_eq!(h.state().library.version, Some(("from a file".into(), 1)));
@@ -244,9 +244,9 @@ fn file_import_simgrid_platform_opens_the_cluster_as_an_unsaved_project() {
     .unwrap();
     // The user picks the file in the dialog (rfd answers on its thread; this is its answer).
     let ctx = h.ctx.clone();
-    let chosen = crate::tasks::TaskOutput::FileDialogClosed {
-        request: crate::tasks::FileRequest::project(
-            crate::tasks::FilePurpose::ImportSimgrid,
+    let chosen = hase_editor::tasks::TaskOutput::FileDialogClosed {
+        request: hase_editor::tasks::FileRequest::project(
+            hase_editor::tasks::FilePurpose::ImportSimgrid,
             vec!["xml".into()],
         ),
         path: Some(platform.clone()),

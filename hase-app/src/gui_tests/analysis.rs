@@ -10,8 +10,9 @@ use hase_engine::model::Project;
 use hase_engine::trace::Trace;
 use hase_library::runner::{RunOptions, TraceTarget, run_project};
 
-use crate::replay_gui_tests::{harness_with, open_comparison_example, run_design, wait_for};
-use crate::run::RunSettings;
+use super::replay_views::{harness_with, open_comparison_example, run_design};
+use super::wait_for;
+use hase_editor::run::RunSettings;
 
 /// The trace of `project` run with its own settings, records kept in memory (the oracle).
 fn memory_trace(project: &Project) -> Trace {
@@ -98,7 +99,7 @@ fn check_levels_on_the_compound_from_the_inspector_shows_both_makespans() {
 #[test]
 fn fit_a_formula_on_a_small_experiment_recovers_it_and_draws_the_curve() {
     use hase_library::experiment::fit::{Roles, fit_experiment};
-    let results = crate::fixtures::known_scaling_results();
+    let results = hase_editor::fixtures::known_scaling_results();
     let roles = Roles { p: Some("template.procs".into()), n: Some("workload.n".into()), g: None };
     let expected =
         fit_experiment(&results.variables, &results.metrics, &results.records, "makespan_ps", &roles, 3, &[])
@@ -110,7 +111,7 @@ fn fit_a_formula_on_a_small_experiment_recovers_it_and_draws_the_curve() {
     {
         let view = &mut h.state_mut().windows.experiments;
         view.open = true;
-        view.tab = crate::experiments::ExperimentsTab::Results;
+        view.tab = hase_editor::experiments::ExperimentsTab::Results;
         view.plot.metric = "makespan_ps".into();
         view.plot.x = "template.procs".into();
         view.plot.series = Some("workload.n".into());
@@ -137,7 +138,7 @@ fn fit_a_formula_on_a_small_experiment_recovers_it_and_draws_the_curve() {
     // Extrapolated to a larger machine and problem: typed as `--predict` takes it, the line
     // printed is the library's prediction.
     let at = hase_library::fit::Point::parse("p=1024, n=1M").unwrap();
-    let known = crate::fixtures::known_scaling_results();
+    let known = hase_editor::fixtures::known_scaling_results();
     let ahead =
         fit_experiment(&known.variables, &known.metrics, &known.records, "makespan_ps", &roles, 3, &[at])
             .unwrap();
@@ -174,7 +175,7 @@ fn two_trace_files_compared_in_difference_mode() {
         paths.push(path);
     }
     let (a, b) = (Trace::load(&paths[0]).unwrap(), Trace::load(&paths[1]).unwrap());
-    let top = crate::analysis::difference::TABLE_ROWS;
+    let top = hase_editor::analysis::difference::TABLE_ROWS;
     let oracle = diff_traces(&a, &b, DiffOptions { top, ..DiffOptions::default() });
     let mut h = harness_with(hase_library::examples::fat_tree_allreduce().unwrap().project);
     h.state_mut().editor.file = Some(dir.path().join("design.ron"));

@@ -7,14 +7,14 @@ use egui::{Key, Modifiers, Vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
+use super::harness_sized;
+use super::replay_views::{harness_with, run_design};
 use crate::actions::HelpTopic;
 use crate::app::{App, StartOptions};
-use crate::command::Command;
-use crate::document::NetworkId;
-use crate::gui_tests::harness_sized;
-use crate::replay_gui_tests::{harness_with, run_design};
 use crate::ui::canvas::STALE_NOTICE;
 use crate::ui::timing::panel::STALE_HINT;
+use hase_editor::command::EditCommand;
+use hase_editor::document::NetworkId;
 
 fn menu(h: &mut Harness<'_, App>, path: &[&str]) {
     for (i, label) in path.iter().enumerate() {
@@ -67,7 +67,7 @@ fn a_run_goes_stale_when_the_design_changes_and_new_forgets_it() {
     assert!(h.state().canvas.drawn_replay.nodes > 0, "the run is drawn on the design");
     assert!(h.query_by_label(STALE_HINT).is_none());
     // Removing an entity the run had: the run is of an earlier design now.
-    assert!(h.state_mut().editor.run(Command::RemoveInstance { net: NetworkId::Top, name: "p0".into() }));
+    assert!(h.state_mut().editor.run(EditCommand::RemoveInstance { net: NetworkId::Top, name: "p0".into() }));
     h.run_steps(3);
     assert!(h.state().session.stale);
     assert_eq!(h.state().canvas.drawn_replay.nodes, 0, "a stale run is not drawn on the design");
@@ -85,7 +85,7 @@ fn a_run_goes_stale_when_the_design_changes_and_new_forgets_it() {
     assert!(h.query_by_label(STALE_HINT).is_none());
     assert_eq!(h.state().session.player.time, hase_engine::time::SimTime::ZERO);
     // A new p0 shows no state of the old run.
-    assert!(h.state_mut().editor.run(Command::AddInstance {
+    assert!(h.state_mut().editor.run(EditCommand::AddInstance {
         net: NetworkId::Top,
         name: "p0".into(),
         instance: hase_engine::model::Instance::of("Processor"),

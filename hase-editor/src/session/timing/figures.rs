@@ -114,7 +114,7 @@ mod tests {
     use hase_engine::trace::{EntityInfo, GroupInfo, LinkInfo, Record, Trace, TraceHeader};
 
     use super::*;
-    use crate::ui::timing::rows::{RowOptions, rows};
+    use crate::session::timing::rows::{RowOptions, rows};
 
     fn replay() -> Replay {
         let entity = |path: &str, group| EntityInfo {

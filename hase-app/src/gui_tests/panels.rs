@@ -1,8 +1,8 @@
 //! Per-panel kittest harnesses: each panel alone in a harness of its own, driven through its
-//! context struct as the app drives it (the whole-app workflows are in `gui_tests*`): the timing
+//! context struct as the app drives it (the whole-app workflows are in the other files of `gui_tests`): the timing
 //! diagram, the animator's replay bar, the inspector and the palette. Each also compares its
 //! rendering with an image in `hase-app/tests/snapshots/` (wgpu on Mesa's software rasteriser;
-//! `UPDATE_SNAPSHOTS=1 cargo test -p hase-app panel_tests` rewrites them after a deliberate change).
+//! `UPDATE_SNAPSHOTS=1 cargo test -p hase-app gui_tests::panels` rewrites them after a deliberate change).
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -14,18 +14,19 @@ use hase_engine::model::{AbstractionLevel, Project};
 use hase_engine::time::SimTime;
 
 use crate::icons::Icons;
-use crate::run::task::{RunRequest, execute};
-use crate::run::{FinishedRun, RunProgress, RunSettings, Slot};
-use crate::state::{Editor, ThemeChoice};
-use crate::tasks::Tasks;
 use crate::theme::{Palette, ReplayColours};
-use crate::ui::animator::Player;
 use crate::ui::animator::controls::{ControlsContext, show as show_controls};
 use crate::ui::inspector::Inspector;
 use crate::ui::palette::PalettePanel;
 use crate::ui::time_text;
-use crate::ui::timing::cursors::readout;
-use crate::ui::timing::{Diagram, TimingContext, TimingState, show as show_timing};
+use crate::ui::timing::readout::readout;
+use crate::ui::timing::{Diagram, TimingContext, show as show_timing};
+use hase_editor::run::task::{RunRequest, execute};
+use hase_editor::run::{FinishedRun, RunProgress, RunSettings, Slot};
+use hase_editor::session::Session;
+use hase_editor::session::timing::TimingState;
+use hase_editor::state::{Editor, ThemeChoice};
+use hase_editor::tasks::Tasks;
 
 /// The renderer of every snapshot: wgpu on OpenGL (Mesa's llvmpipe on a machine without a GPU),
 /// pinned so that a Vulkan software driver installed later does not change the pixels.
@@ -53,6 +54,8 @@ fn compound_run() -> Arc<FinishedRun> {
 
 struct TimingPanel {
     state: TimingState,
+    /// Where the diagrams were drawn in the last frame.
+    area: egui::Rect,
     run: Arc<FinishedRun>,
     /// A second run: the two are shown as a comparison.
     other: Option<Arc<FinishedRun>>,
@@ -69,7 +72,8 @@ fn comparison_harness(
 ) -> Harness<'static, TimingPanel> {
     let colours = ReplayColours::for_choice(ThemeChoice::Dark);
     let palette = Palette::dark();
-    let panel = TimingPanel { state: TimingState::default(), run, other, now_ps: 0 };
+    let panel =
+        TimingPanel { state: TimingState::default(), area: egui::Rect::NOTHING, run, other, now_ps: 0 };
     let mut h = Harness::builder().wgpu_setup(gl_setup()).with_size(Vec2::new(1200.0, 600.0)).build_ui_state(
         move |ui, p: &mut TimingPanel| {
             let compared = p.other.is_some();
@@ -91,6 +95,9 @@ fn comparison_harness(
                 palette: &palette,
             };
             let out = show_timing(ui, &mut p.state, &cx);
+            if let Some(area) = out.area {
+                p.area = area;
+            }
             if let Some(t) = out.seek {
                 p.now_ps = t;
             }
@@ -113,7 +120,7 @@ fn timing_panel_folds_compounds_and_reads_out_o_and_x() {
     h.run_steps(2);
     assert_eq!(h.state().state.rows_of(&h.state().run.replay).len(), folded);
     // O and X over the bars, then the readout in the zoom's digits.
-    let bars = h.state().state.last_rect;
+    let bars = h.state().area;
     let y = bars.min.y + 60.0;
     for (x, key) in [(bars.min.x + 400.0, Key::O), (bars.min.x + 700.0, Key::X)] {
         h.hover_at(egui::pos2(x, y));
@@ -181,44 +188,48 @@ fn timing_panel_difference_mode_aligns_rows_and_lists_the_largest_differences() 
 }
 
 struct Controls {
-    player: Player,
+    session: Session,
     run: Arc<FinishedRun>,
 }
 
 #[test]
 fn replay_bar_plays_steps_and_shows_the_speed_with_three_digits() {
     let run = run(hase_library::examples::binary_tree_allreduce().unwrap().project);
-    let mut player = Player::default();
-    player.adopt_run(run.replay.end);
+    let mut session = Session::default();
+    session.current = Some(Arc::clone(&run));
+    session.player.adopt_run(run.replay.end);
     let colours = ReplayColours::for_choice(ThemeChoice::Dark);
     let palette = Palette::dark();
     let mut h = Harness::builder().wgpu_setup(gl_setup()).with_size(Vec2::new(1280.0, 40.0)).build_ui_state(
         move |ui, c: &mut Controls| {
             let cx = ControlsContext {
+                player: &c.session.player,
                 log: &c.run.replay.log,
                 end: c.run.replay.end,
-                cursors: crate::ui::timing::cursors::Cursors::default(),
+                cursors: hase_editor::session::timing::cursors::Cursors::default(),
                 markers: &[],
                 colours: &colours,
                 palette: &palette,
             };
-            show_controls(ui, &mut c.player, &cx);
+            for command in show_controls(ui, &cx) {
+                c.session.apply(command);
+            }
         },
-        Controls { player, run: Arc::clone(&run) },
+        Controls { session, run: Arc::clone(&run) },
     );
     h.run_steps(2);
-    h.get_by_label(&time_text::rate(h.state().player.speed_ps_per_s));
+    h.get_by_label(&time_text::rate(h.state().session.player.speed_ps_per_s));
     let end = run.replay.end;
-    let res = h.state().player.resolution_ps(end);
+    let res = h.state().session.player.resolution_ps(end);
     h.get_by_label(&format!("{} / {}", time_text::at(SimTime::ZERO, res), time_text::at(end, res)));
     h.get_by_label("▶|").click();
     h.run_steps(2);
-    let first = h.state().player.time;
+    let first = h.state().session.player.time;
     assert!(first > SimTime::ZERO, "stepped to the first shown event");
     h.snapshot("replay_bar_first_event");
     h.get_by_label("▶ Play ").click();
     h.run_steps(2);
-    assert!(h.state().player.playing);
+    assert!(h.state().session.player.playing);
     // The level selector is inside the bar at 1280 points.
     assert!(h.get_by_label("show").rect().max.x <= 1280.0);
 }
@@ -231,14 +242,14 @@ struct InspectorPanel {
 
 #[test]
 fn inspector_shows_a_compound_and_toggles_its_level() {
-    let mut editor = Editor::new(crate::fixtures::demo_project());
+    let mut editor = Editor::new(hase_editor::fixtures::demo_project());
     let compound = editor
         .doc
         .project
         .network
         .instances
         .iter()
-        .find(|(_, i)| i.type_name == crate::fixtures::STAR_TYPE)
+        .find(|(_, i)| i.type_name == hase_editor::fixtures::STAR_TYPE)
         .map(|(n, _)| n.clone())
         .unwrap();
     editor.selection.only(&compound);

@@ -10,17 +10,18 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use hase_engine::time::SimTime;
 
+use super::wait_for;
 use crate::app::{App, StartOptions};
 use crate::ui::time_text::{at, span};
 use crate::ui::timing::LABEL_WIDTH;
-use crate::ui::timing::cursors::readout;
 use crate::ui::timing::draw::{ROW_HEIGHT, RULER_HEIGHT};
-use crate::ui::timing::rows::RowKind;
+use crate::ui::timing::readout::readout;
+use hase_editor::session::timing::rows::RowKind;
 
 pub(crate) fn harness_with(project: hase_engine::model::Project) -> Harness<'static, App> {
     let mut app = App::new(StartOptions::default());
     app.editor.replace_project(project, None);
-    crate::gui_tests::harness_sized(app, Vec2::new(1500.0, 1000.0))
+    super::harness_sized(app, Vec2::new(1500.0, 1000.0))
 }
 
 /// Press and release the primary button at `at`.
@@ -40,19 +41,6 @@ pub(crate) fn click(h: &mut Harness<'_, App>, at: egui::Pos2) {
 
 fn binary_tree() -> Harness<'static, App> {
     harness_with(hase_library::examples::binary_tree_allreduce().unwrap().project)
-}
-
-/// Step frames until `done` holds (runs finish on their own thread).
-pub(crate) fn wait_for(h: &mut Harness<'_, App>, what: &str, done: impl Fn(&App) -> bool) {
-    for _ in 0..1_000 {
-        h.step();
-        if done(h.state()) {
-            h.run_steps(3);
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    panic!("{what} did not happen in 10 s");
 }
 
 /// File ▸ Open example ▸ the fat tree vs binary tree comparison, until both runs are in.
@@ -176,16 +164,21 @@ fn play_pause_and_step_by_keyboard() {
     assert!(previous <= paused);
 }
 
+/// Where the timing diagrams were drawn in the last frame.
+fn diagrams_area(app: &App) -> egui::Rect {
+    app.dock.timing_area.unwrap_or(egui::Rect::NOTHING)
+}
+
 /// Screen x of time `t` on the (single) diagram.
 pub(crate) fn diagram_x(app: &App, t: u64) -> f32 {
     let timing = &app.session.timing;
-    timing.view.x_of(timing.last_rect.min.x + LABEL_WIDTH, t)
+    timing.view.x_of(diagrams_area(app).min.x + LABEL_WIDTH, t)
 }
 
 /// Screen y of the middle of row `i`.
 pub(crate) fn row_y(app: &App, i: usize) -> f32 {
     let timing = &app.session.timing;
-    timing.last_rect.min.y + RULER_HEIGHT + (i as f32 + 0.5) * ROW_HEIGHT - timing.scroll
+    diagrams_area(app).min.y + RULER_HEIGHT + (i as f32 + 0.5) * ROW_HEIGHT - timing.scroll
 }
 
 #[test]
@@ -236,7 +229,7 @@ fn fold_and_unfold_a_compound_row() {
     let members = run.replay.groups[0].members.len();
     assert!(members > 1);
     // Click the group's label: it unfolds into its members.
-    let x = h.state().session.timing.last_rect.min.x + 40.0;
+    let x = diagrams_area(h.state()).min.x + 40.0;
     let y = row_y(h.state(), group_row);
     click(&mut h, egui::pos2(x, y));
     let unfolded = rows(h.state());
@@ -288,7 +281,7 @@ fn open_the_comparison_example_and_run_both_trees() {
     // Left to right as the menu names them: the fat tree (left) is faster than the binary tree.
     assert_eq!(compare.sides[0].name(), "Allreduce on a fat tree");
     assert!(spans[1] > 2 * spans[0], "{spans:?}");
-    let summary = compare.summary();
+    let summary = crate::ui::compare::summary(compare);
     assert!(summary.ends_with(&format!("right / left = {:.2}×", spans[1] as f64 / spans[0] as f64)));
     h.get_by_label(&summary);
     // One clock for both: the diagrams share the view and the player spans the longer run.
@@ -303,7 +296,7 @@ fn a_router_s_live_values_are_offered_displayed_and_replayed() {
     use hase_editor::replay::events::Change;
     use hase_engine::model::ParamDisplay;
 
-    use crate::command::Command;
+    use hase_editor::command::EditCommand;
 
     let mut h = binary_tree();
     h.state_mut().editor.selection.only("s_l0_0");
@@ -314,8 +307,12 @@ fn a_router_s_live_values_are_offered_displayed_and_replayed() {
     let net = h.state().editor.current_net();
     for param in ["queued", "out_queue"] {
         let display = ParamDisplay::NameValue;
-        let set =
-            Command::SetDisplay { net: net.clone(), instance: "s_l0_0".into(), param: param.into(), display };
+        let set = EditCommand::SetDisplay {
+            net: net.clone(),
+            instance: "s_l0_0".into(),
+            param: param.into(),
+            display,
+        };
         assert!(h.state_mut().editor.run(set));
     }
     run_design(&mut h);
@@ -385,7 +382,7 @@ fn a_run_reading_a_file_outside_the_project_folder_warns_once() {
     };
     let mut app = App::new(StartOptions::default());
     app.editor.replace_project(project, Some(folder.join("p.ron")));
-    let mut h = crate::gui_tests::harness_sized(app, Vec2::new(1500.0, 1000.0));
+    let mut h = super::harness_sized(app, Vec2::new(1500.0, 1000.0));
     for _ in 0..2 {
         run_design(&mut h);
         h.state_mut().session.current = None;
@@ -395,7 +392,7 @@ fn a_run_reading_a_file_outside_the_project_folder_warns_once() {
         .editor
         .log
         .iter()
-        .filter(|l| l.level == crate::state::Level::Warning)
+        .filter(|l| l.level == hase_editor::state::LogLevel::Warning)
         .map(|l| l.text.as_str())
         .collect();
     let shared = dir.path().join("shared.txt").canonicalize().unwrap();

@@ -10,8 +10,8 @@ use egui_kittest::kittest::Queryable;
 use hase_engine::SimTime;
 use hase_engine::model::{DownChoice, ParamValue, Project, Routing, StreamSource, UpChoice, Workload};
 
+use super::{harness_on, settle};
 use crate::app::{App, StartOptions};
-use crate::gui_tests::{harness_on, settle};
 
 fn app_on(project: Project) -> App {
     let mut app = App::new(StartOptions::default());
@@ -116,7 +116,7 @@ fn problems_are_explained_in_the_dialog_before_inserting() {
 
 #[test]
 fn a_flat_network_that_would_change_the_routing_is_offered_as_a_compound() {
-    let mut h = harness_on(app_on(crate::fixtures::demo_project()));
+    let mut h = harness_on(app_on(hase_editor::fixtures::demo_project()));
     h.get_by_label("Fat tree (k-ary n-tree)").click();
     settle(&mut h);
     // The demo's hand-drawn network is routed by shortest path: the compound form is chosen.
@@ -143,7 +143,7 @@ fn a_flat_network_that_would_change_the_routing_is_offered_as_a_compound() {
 
 #[test]
 fn the_workload_and_run_settings_are_edited_with_reasons_and_undo() {
-    let mut h = harness_on(app_on(crate::fixtures::demo_project()));
+    let mut h = harness_on(app_on(hase_editor::fixtures::demo_project()));
     assert!(h.query_by_label("Workload").is_some(), "shown when nothing is selected");
     h.get_by_label("Program").click();
     settle(&mut h);
@@ -176,7 +176,7 @@ fn the_workload_and_run_settings_are_edited_with_reasons_and_undo() {
 
 #[test]
 fn an_inline_stream_is_checked_before_it_is_applied() {
-    let mut h = harness_on(app_on(crate::fixtures::demo_project()));
+    let mut h = harness_on(app_on(hase_editor::fixtures::demo_project()));
     h.get_by_label("Streams").click();
     settle(&mut h);
     assert!(h.query_by_label_contains("8 processors (ranks 0–7)").is_some());

@@ -4,17 +4,15 @@
 //! views; cancel a sweep mid-run and resume it, running only the missing runs; the example
 //! experiment from File ▸ Open example.
 
-use std::time::{Duration, Instant};
-
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
+use super::{harness_on, settle, wait_for};
 use crate::app::{App, StartOptions};
-use crate::experiments::ExperimentsTab;
-use crate::experiments::plot::{PlotKind, PointSet, lines};
-use crate::gui_tests::{harness_on, settle};
-use crate::library::{LibraryLocation, LibraryStatus};
+use hase_editor::experiments::ExperimentsTab;
+use hase_editor::experiments::plot::{PlotKind, PointSet, lines};
+use hase_editor::library::{LibraryLocation, LibraryStatus};
 
 pub(crate) fn app_in(dir: &std::path::Path) -> App {
     let mut app = App::new(StartOptions {
@@ -28,17 +26,6 @@ pub(crate) fn app_in(dir: &std::path::Path) -> App {
     .unwrap();
     app.editor.replace_project(project, None);
     app
-}
-
-pub(crate) fn wait_for(h: &mut Harness<'_, App>, what: &str, done: impl Fn(&App) -> bool) {
-    let start = Instant::now();
-    while !done(h.state()) {
-        let log = || h.state().editor.log.iter().map(|l| l.text.clone()).collect::<Vec<_>>();
-        assert!(start.elapsed() < Duration::from_mins(1), "timed out waiting for {what}; log: {:?}", log());
-        std::thread::sleep(Duration::from_millis(5));
-        h.step();
-    }
-    settle(h);
 }
 
 pub(crate) fn ready(h: &mut Harness<'_, App>) {
@@ -129,7 +116,7 @@ fn build_a_sweep_run_it_plot_it_and_open_a_point_in_the_replay() {
     h.get_by_label("Heatmap").click();
     settle(&mut h);
     let grid =
-        crate::experiments::plot::heatmap(&PointSet::of(&results), &h.state().windows.experiments.plot)
+        hase_editor::experiments::plot::heatmap(&PointSet::of(&results), &h.state().windows.experiments.plot)
             .unwrap();
     assert_eq!(grid.cells.iter().filter(|c| c.is_some()).count(), 6);
     // Sort the table by the metric (largest first), then select the slowest point and open it.
@@ -159,7 +146,7 @@ fn build_a_sweep_run_it_plot_it_and_open_a_point_in_the_replay() {
     assert!(app.editor.log.iter().any(|l| l.text.contains(&wanted)), "the design is the point's");
 }
 
-fn slowest_seed(results: &crate::experiments::results::Results, point: u64) -> u64 {
+fn slowest_seed(results: &hase_editor::experiments::results::Results, point: u64) -> u64 {
     results.records.iter().find(|r| r.key.point == point && r.key.repetition == 0).unwrap().seed
 }
 

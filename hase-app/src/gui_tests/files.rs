@@ -2,16 +2,16 @@
 //! desktop has none (no XDG portal), the first Save naming the project, Enter confirming Save as,
 //! the window's shortcuts waiting while a dialog is open, and the library list after Save as.
 
-use crate::gui_tests_experiments::wait_for;
+use super::wait_for;
 
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
+use super::{harness_on, settle};
 use crate::app::{App, StartOptions};
 use crate::file_dialog::{Backend, NO_PORTAL_NOTICE};
-use crate::gui_tests::{harness_on, settle};
-use crate::library::{LibraryLocation, LibraryStatus};
+use hase_editor::library::{LibraryLocation, LibraryStatus};
 
 fn menu(h: &mut Harness<'_, App>, top: &str, item: &str) {
     h.get_by_label(top).click();

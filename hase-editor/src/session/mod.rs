@@ -1,7 +1,16 @@
 //! The session of runs and replay views: the design's finished run and the runs in progress (the
-//! editor crate's [`crate::run`] model) together with the view state that shows them — the
-//! animator's clock, the timing diagram, the comparison, the statistics tables — and the rules
-//! that keep markers with the run they belong to.
+//! [`crate::run`] model) together with the state of the views that show them — the animator's
+//! clock ([`player`]), the timing diagram ([`timing`]), the comparison ([`compare`], [`variant`]),
+//! the statistics tables' order ([`stats_order`]) — and the rules that keep markers with the run
+//! they belong to. The views change it only through [`SessionCommand`]s ([`command`]), which the
+//! application collects from every panel during a frame and applies at one point.
+
+pub mod command;
+pub mod compare;
+pub mod player;
+pub mod stats_order;
+pub mod timing;
+pub mod variant;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -11,6 +20,12 @@ use std::sync::atomic::Ordering;
 use hase_engine::model::Project;
 use hase_engine::time::SimTime;
 
+pub use command::{Reveal, SessionCommand};
+use compare::Compare;
+use player::Player;
+use stats_order::StatsOrder;
+use timing::TimingState;
+
 use crate::replay::events::Snapshot;
 use crate::replay::markers::Marker;
 use crate::run::version::Staleness;
@@ -18,9 +33,6 @@ use crate::run::{
     COMPARE_MARKERS_NOTE, FinishedRun, LiveRun, MarkerSave, ReplayFile, RunSettings, Slot,
     UNSAVED_MARKERS_NOTE,
 };
-use crate::ui::animator::Player;
-use crate::ui::compare::Compare;
-use crate::ui::timing::TimingState;
 
 /// Runs and replay views of the editor.
 #[derive(Default)]
@@ -41,14 +53,12 @@ pub struct Session {
     pub timing: TimingState,
     /// The side-by-side comparison, when open.
     pub compare: Option<Compare>,
-    /// An entity path to select and show on the canvas (clicked in the log or the diagram).
-    pub reveal_request: Option<String>,
+    /// An entity to select and show on a canvas (clicked in the log or the diagram).
+    pub reveal_request: Option<Reveal>,
     /// Sort order of the statistics tables.
-    pub stats_view: crate::ui::stats::StatsView,
+    pub stats_order: StatsOrder,
     /// Which comparison side the statistics tab shows.
     pub stats_side: usize,
-    /// Result of the last PNG export, written by the screenshot callback.
-    pub export_result: Arc<std::sync::Mutex<Option<Result<PathBuf, String>>>>,
     /// When unsaved marker changes were first seen (input time, s).
     pub markers_dirty_since: Option<f64>,
     /// A file the replay views asked for (the app opens the dialog).
@@ -199,7 +209,7 @@ mod tests {
     use super::*;
 
     fn run_in(dir: &std::path::Path, slot: Slot) -> Arc<FinishedRun> {
-        hase_editor::fixtures::finished_tree_run(dir, slot)
+        crate::fixtures::finished_tree_run(dir, slot)
     }
 
     #[test]
@@ -214,7 +224,7 @@ mod tests {
         s.timing.add_marker(1_000);
         let design_markers = s.timing.markers.clone();
         // Opening a comparison hands back the unsaved design markers and starts with none.
-        let pending = s.enter_compare(crate::ui::compare::thesis_example().unwrap()).unwrap();
+        let pending = s.enter_compare(compare::thesis_example().unwrap()).unwrap();
         assert_eq!(pending.sidecar, dir.path().join("tree.markers.ron"));
         assert_eq!(
             (pending.run_key.as_str(), pending.markers.as_slice()),

@@ -8,42 +8,20 @@ use egui_kittest::kittest::Queryable;
 use hase_engine::SimTime;
 use hase_engine::model::{AbstractionLevel, Instance, ParamValue, PortRef, Pos};
 
+use super::{harness_on, settle};
 use crate::app::{App, StartOptions};
-use crate::command::Command;
-use crate::document::NetworkId;
+use hase_editor::command::EditCommand;
+use hase_editor::document::NetworkId;
 
 /// The app on the small demo fixture, without a project library.
 fn demo_app() -> App {
     let mut app = App::new(StartOptions::default());
-    app.editor.replace_project(crate::fixtures::demo_project(), None);
+    app.editor.replace_project(hase_editor::fixtures::demo_project(), None);
     app
 }
 
 fn harness() -> Harness<'static, App> {
     harness_on(demo_app())
-}
-
-/// A harness driving `app` as the window would: logic, then the UI, each frame.
-pub(crate) fn harness_on(app: App) -> Harness<'static, App> {
-    harness_sized(app, Vec2::new(1400.0, 1000.0))
-}
-
-/// A harness on `app` in a window of `size` points, settled after its first frames.
-pub(crate) fn harness_sized(app: App, size: Vec2) -> Harness<'static, App> {
-    let mut h =
-        Harness::builder().with_size(size).with_max_steps(16).with_step_dt(1.0 / 60.0).build_ui_state(
-            |ui, app: &mut App| {
-                app.logic_step(ui.ctx());
-                app.ui_root(ui);
-            },
-            app,
-        );
-    settle(&mut h);
-    h
-}
-
-pub(crate) fn settle(h: &mut Harness<'_, App>) {
-    h.run_steps(3);
 }
 
 fn has_link(app: &App, a: (&str, &str), b: (&str, &str)) -> bool {
@@ -81,7 +59,7 @@ fn click_at(h: &mut Harness<'_, App>, at: Pos2, modifiers: Modifiers) {
 /// Place an instance through the command layer (setup for link tests), then lay out a frame.
 fn add(h: &mut Harness<'_, App>, name: &str, ty: &str, x: f32, y: f32) {
     let app = h.state_mut();
-    assert!(app.editor.run(Command::AddInstance {
+    assert!(app.editor.run(EditCommand::AddInstance {
         net: NetworkId::Top,
         name: name.into(),
         instance: Instance::of(ty),

@@ -14,11 +14,12 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use hase_library::experiment::slurm::SlurmJob;
 
+use super::experiments::{add_variable, app_in, open_from_menu, ready, type_into};
+use super::wait_for;
+use super::{harness_on, settle};
 use crate::app::App;
-use crate::experiments::ExperimentsTab;
-use crate::experiments::slurm::SlurmOutcome;
-use crate::gui_tests::{harness_on, settle};
-use crate::gui_tests_experiments::{add_variable, app_in, open_from_menu, ready, type_into, wait_for};
+use hase_editor::experiments::ExperimentsTab;
+use hase_editor::experiments::slurm::SlurmOutcome;
 
 /// The `hase` binary of this build (`target/<profile>/hase`, beside this test's `deps/`).
 fn hase_binary() -> PathBuf {

@@ -9,12 +9,12 @@ use hase_entities::netmodel::datasheet::{
     self, Band, DataForm, Equation, FunctionFit, MeasuredPoint, StartupForm,
 };
 
+use super::{harness_on, settle};
 use crate::app::{App, StartOptions};
-use crate::gui_tests::{harness_on, settle};
 
 fn select_net0() -> Harness<'static, App> {
     let mut app = App::new(StartOptions::default());
-    app.editor.replace_project(crate::fixtures::demo_project(), None);
+    app.editor.replace_project(hase_editor::fixtures::demo_project(), None);
     let mut h = harness_on(app);
     let at = {
         let app = h.state();
