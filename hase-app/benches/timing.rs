@@ -30,7 +30,7 @@ use hase_app::theme::{Palette, ReplayColours, ThemeChoice};
 use hase_app::ui::animator::images::StateImages;
 use hase_app::ui::animator::{MapCache, Player};
 use hase_app::ui::canvas::{Canvas, CanvasContext, ReplayLayer};
-use hase_app::ui::timing::draw::{Geometry, RULER_HEIGHT, Scene, bar_shapes};
+use hase_app::ui::timing::draw::{DiagramScene, Geometry, RULER_HEIGHT, bar_shapes};
 use hase_app::ui::timing::rows::RowKind;
 use hase_app::ui::timing::strip::BarStrip;
 use hase_app::ui::timing::view::TimeView;
@@ -112,7 +112,7 @@ fn bench_timing(c: &mut Criterion) {
             scroll: 0.0,
         };
         for (zoom, view) in zooms(replay.end.0) {
-            let scene = Scene {
+            let scene = DiagramScene {
                 replay: &replay,
                 rows: &shown,
                 view,

@@ -13,7 +13,7 @@ use clap::Parser;
 #[command(name = "hase", version, about, long_about = None, args_conflicts_with_subcommands = true)]
 struct Args {
     #[command(subcommand)]
-    command: Option<cli::Command>,
+    command: Option<cli::CliCommand>,
     /// A project file (.ron) to open in the editor.
     project: Option<PathBuf>,
     /// Save a screenshot of the window to this PNG file after `--screenshot-frames` frames, then exit.
@@ -60,9 +60,9 @@ fn open_window(args: Args) -> ExitCode {
             None => hase_editor::library::LibraryLocation::Default,
         },
         start_actions: [
-            (args.compare_example, hase_app::actions::Action::CompareExample),
-            (args.experiment_example, hase_app::actions::Action::OpenExperimentExample),
-            (args.run, hase_app::actions::Action::Run),
+            (args.compare_example, hase_app::actions::AppAction::CompareExample),
+            (args.experiment_example, hase_app::actions::AppAction::OpenExperimentExample),
+            (args.run, hase_app::actions::AppAction::Run),
         ]
         .into_iter()
         .filter_map(|(wanted, action)| wanted.then_some(action))

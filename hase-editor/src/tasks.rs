@@ -13,6 +13,7 @@ use hase_engine::model::Project;
 use crate::document::NetworkId;
 use crate::experiments::ExperimentFile;
 use crate::run::ReplayFile;
+use hase_engine::model::ProjectFileError;
 
 /// What a file chosen in a dialog is for.
 #[derive(Clone, Debug, PartialEq)]
@@ -155,14 +156,14 @@ pub enum TaskOutput {
         /// The file.
         path: PathBuf,
         /// The project, or why it could not be read.
-        result: Result<Box<Project>, String>,
+        result: Result<Box<Project>, ProjectFileError>,
     },
     /// A SimGrid platform was imported.
     PlatformImported {
         /// The platform file.
         path: PathBuf,
         /// The project, its summary and notes (`file:line: note`), or why it could not be imported.
-        result: Result<(Box<Project>, String, Vec<String>), String>,
+        result: Result<(Box<Project>, String, Vec<String>), ImportTaskError>,
     },
     /// Background work of the runs and replay views (see `run::ReplayOutput`).
     Replay(Box<crate::run::ReplayOutput>),
@@ -173,10 +174,29 @@ pub enum TaskOutput {
         /// History revision that was saved.
         revision: u64,
         /// Success, or why it failed.
-        result: Result<(), String>,
+        result: Result<(), ProjectFileError>,
     },
     /// A project library task finished.
     Library(Box<crate::library::LibraryOutput>),
+}
+
+/// Why a SimGrid platform file was not imported.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportTaskError {
+    /// The file could not be read.
+    #[error(transparent)]
+    Read(#[from] std::io::Error),
+    /// The file is larger than the importer takes.
+    #[error("{size} bytes is larger than the {limit}-byte limit")]
+    TooLarge {
+        /// The file's size.
+        size: u64,
+        /// The importer's limit.
+        limit: usize,
+    },
+    /// The importer refused the platform (naming its line).
+    #[error(transparent)]
+    Import(#[from] hase_library::import::simgrid::ImportError),
 }
 
 /// Wakes the UI when a task has finished (the app installs egui's repaint request).
@@ -258,8 +278,7 @@ impl Tasks {
     /// Read a project file off the UI thread.
     pub fn open_project(&self, path: PathBuf) {
         self.spawn("open", move || {
-            let result =
-                hase_library::generated::load_project(&path).map(Box::new).map_err(|e| e.to_string());
+            let result = hase_library::generated::load_project(&path).map(Box::new);
             TaskOutput::ProjectOpened { path, result }
         });
     }
@@ -269,14 +288,13 @@ impl Tasks {
         self.spawn("import", move || {
             use hase_library::import::simgrid::{ImportOptions, MAX_PLATFORM_BYTES, import_simgrid};
             let shown = path.display().to_string();
-            let read = || -> Result<(Box<Project>, String, Vec<String>), String> {
-                let size = std::fs::metadata(&path).map_err(|e| e.to_string())?.len();
+            let read = || -> Result<(Box<Project>, String, Vec<String>), ImportTaskError> {
+                let size = std::fs::metadata(&path)?.len();
                 if size > MAX_PLATFORM_BYTES as u64 {
-                    return Err(format!("{size} bytes is larger than the {MAX_PLATFORM_BYTES}-byte limit"));
+                    return Err(ImportTaskError::TooLarge { size, limit: MAX_PLATFORM_BYTES });
                 }
-                let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
-                let imported =
-                    import_simgrid(&text, &shown, &ImportOptions::default()).map_err(|e| e.to_string())?;
+                let text = std::fs::read_to_string(&path)?;
+                let imported = import_simgrid(&text, &shown, &ImportOptions::default())?;
                 let notes =
                     imported.notes.iter().map(|n| format!("{shown}:{}: {}", n.line, n.text)).collect();
                 Ok((Box::new(imported.project), imported.summary, notes))
@@ -288,7 +306,7 @@ impl Tasks {
     /// Write a project file off the UI thread.
     pub fn save_project(&self, project: Project, path: PathBuf, revision: u64) {
         self.spawn("save", move || {
-            let result = hase_library::generated::save_project(&project, &path).map_err(|e| e.to_string());
+            let result = hase_library::generated::save_project(&project, &path);
             TaskOutput::ProjectSaved { path, revision, result }
         });
     }
@@ -393,7 +411,7 @@ mod tests {
         std::fs::write(&path, "(\n  schema_version: 1,\n  name: oops\n)").unwrap();
         tasks.open_project(path);
         let TaskOutput::ProjectOpened { result, .. } = wait(&tasks) else { panic!() };
-        let error = result.unwrap_err();
+        let error = result.unwrap_err().to_string();
         assert!(error.contains("bad.ron:3:"), "{error}");
     }
 }

@@ -167,7 +167,7 @@ impl App {
         self.tasks.spawn("export", move || {
             let result = hase_engine::model::write_atomic(&path, text.as_bytes())
                 .map(|()| path.clone())
-                .map_err(|e| format!("{}: {e}", path.display()));
+                .map_err(|source| hase_editor::run::SaveError::Write { path: path.clone(), source });
             TaskOutput::Replay(Box::new(hase_editor::run::ReplayOutput::Saved { what, result }))
         });
     }

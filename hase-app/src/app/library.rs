@@ -191,7 +191,8 @@ impl App {
                 self.library.document_settled(Instant::now());
                 self.library.recovery = recovery;
             }
-            LibraryOutput::Opened(Err(message)) => {
+            LibraryOutput::Opened(Err(e)) => {
+                let message = e.to_string();
                 self.editor.log(LogLevel::Warning, format!("project library unavailable: {message}"));
                 self.library.status = LibraryStatus::Unavailable(message.clone());
                 self.library.failure_dialog = Some(message);
@@ -236,7 +237,7 @@ impl App {
                 Err(e) => {
                     if let Some(prompt) = &mut self.windows.save_as {
                         prompt.waiting = false;
-                        prompt.error = Some(e);
+                        prompt.error = Some(e.to_string());
                     }
                 }
             },
@@ -252,7 +253,7 @@ impl App {
                             self.library.version = None;
                         }
                     }
-                    Err(e) => self.windows.browser.error = Some(e),
+                    Err(e) => self.windows.browser.error = Some(e.to_string()),
                 }
                 self.browser_request(BrowserRequest::Refresh);
             }
@@ -308,7 +309,7 @@ impl App {
         ctx: &egui::Context,
         generation: u64,
         revision: u64,
-        result: Result<hase_library::store::VersionInfo, String>,
+        result: Result<hase_library::store::VersionInfo, hase_library::store::StoreError>,
     ) {
         match result {
             Ok(info) => {
@@ -333,7 +334,7 @@ impl App {
         }
     }
 
-    fn renamed(&mut self, from: &str, to: &str, result: Result<(), String>) {
+    fn renamed(&mut self, from: &str, to: &str, result: Result<(), hase_library::store::StoreError>) {
         match result {
             Ok(()) => {
                 self.editor.log(LogLevel::Info, format!("renamed “{from}” to “{to}” in the library"));
@@ -356,7 +357,7 @@ impl App {
                     }
                 }
             }
-            Err(e) => self.windows.browser.error = Some(e),
+            Err(e) => self.windows.browser.error = Some(e.to_string()),
         }
         self.browser_request(BrowserRequest::Refresh);
     }

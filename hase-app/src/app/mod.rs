@@ -17,7 +17,7 @@ mod perform;
 mod replay;
 mod windows;
 
-use crate::actions::Action;
+use crate::actions::AppAction;
 use crate::icons::Icons;
 use crate::theme::{self, Palette, ReplayColours, ThemeChoice};
 use crate::ui::animator::MapCache;
@@ -47,7 +47,7 @@ pub struct StartOptions {
     /// `--data-dir`, `HASE_DATA_DIR` or the platform directory).
     pub library: LibraryLocation,
     /// Actions carried out on the first frame (`--run`, `--compare-example`).
-    pub start_actions: Vec<Action>,
+    pub start_actions: Vec<AppAction>,
     /// A trace file opened in the replay views on the first frame (`--trace`, e.g. a prediction
     /// `hase mpi predict -o` wrote).
     pub trace: Option<PathBuf>,
@@ -96,7 +96,7 @@ pub struct App {
     /// File dialogs (the desktop's, or hase's own where there is none).
     pub files: crate::file_dialog::FileDialogs,
     memory: status::MemoryGauge,
-    start_actions: Vec<Action>,
+    start_actions: Vec<AppAction>,
     start_trace: Option<PathBuf>,
 }
 
@@ -202,7 +202,7 @@ impl App {
         }
         if !self.dialog_open() {
             let typing = ctx.egui_wants_keyboard_input();
-            for action in Action::KEYED {
+            for action in AppAction::KEYED {
                 if typing && action.is_canvas_edit() {
                     continue;
                 }
@@ -369,7 +369,7 @@ impl App {
 
     /// Overlays, the unsaved-changes question, then what the panels asked for this frame: the
     /// session commands (applied here, the one place the views change the session) and the actions.
-    fn finish_frame(&mut self, ctx: &egui::Context, actions: Vec<Action>, commands: Vec<SessionCommand>) {
+    fn finish_frame(&mut self, ctx: &egui::Context, actions: Vec<AppAction>, commands: Vec<SessionCommand>) {
         let ctx = ctx.clone();
         let palette = Palette::for_choice(self.editor.settings.theme);
         toasts::show(&ctx, self.canvas.area, &mut self.editor, &palette);
@@ -381,7 +381,7 @@ impl App {
                 Some(Answer::Save) => {
                     self.pending = None;
                     self.after_save = Some(pending);
-                    self.perform(&ctx, Action::Save);
+                    self.perform(&ctx, AppAction::Save);
                 }
                 Some(Answer::Discard) => {
                     self.pending = None;
@@ -431,14 +431,14 @@ impl App {
 }
 
 /// Small zoom controls floating over the canvas's top-right corner.
-fn zoom_buttons(ui: &mut Ui, area: egui::Rect) -> Vec<Action> {
+fn zoom_buttons(ui: &mut Ui, area: egui::Rect) -> Vec<AppAction> {
     let mut out = Vec::new();
     let size = egui::vec2(34.0, 24.0);
     let mut x = area.max.x - 12.0;
     for (text, action, tip) in [
-        ("Fit", Action::ZoomFit, "Zoom to fit (F)"),
-        ("+", Action::ZoomIn, "Zoom in (Ctrl +, or Ctrl+wheel)"),
-        ("−", Action::ZoomOut, "Zoom out (Ctrl −)"),
+        ("Fit", AppAction::ZoomFit, "Zoom to fit (F)"),
+        ("+", AppAction::ZoomIn, "Zoom in (Ctrl +, or Ctrl+wheel)"),
+        ("−", AppAction::ZoomOut, "Zoom out (Ctrl −)"),
     ] {
         x -= size.x + 4.0;
         let rect = egui::Rect::from_min_size(egui::pos2(x, area.min.y + 10.0), size);

@@ -5,7 +5,7 @@ use egui::ViewportCommand;
 use hase_engine::model::{Project, TypeRegistry};
 
 use super::App;
-use crate::actions::Action;
+use crate::actions::AppAction;
 use crate::ui::canvas::view::View;
 use crate::ui::dialogs::Pending;
 use hase_editor::command::{EditCommand, Fragment};
@@ -14,43 +14,43 @@ use hase_editor::tasks::{FilePurpose, FileRequest};
 
 impl App {
     /// Carry out an action.
-    pub fn perform(&mut self, ctx: &egui::Context, action: Action) {
+    pub fn perform(&mut self, ctx: &egui::Context, action: AppAction) {
         let net = self.editor.current_net();
         let dirty = self.editor.is_dirty();
         match action {
-            Action::NewProject if dirty => self.pending = Some(Pending::NewProject),
-            Action::NewProject => self.go_on(ctx, Pending::NewProject),
-            Action::Open => self.open(),
-            Action::ImportRon => {
+            AppAction::NewProject if dirty => self.pending = Some(Pending::NewProject),
+            AppAction::NewProject => self.go_on(ctx, Pending::NewProject),
+            AppAction::Open => self.open(),
+            AppAction::ImportRon => {
                 self.ask_file(FileRequest::project(FilePurpose::ImportRon, vec!["ron".into()]));
             }
-            Action::ImportSimgrid => {
+            AppAction::ImportSimgrid => {
                 self.ask_file(FileRequest::project(FilePurpose::ImportSimgrid, vec!["xml".into()]));
             }
-            Action::ExportRon => {
+            AppAction::ExportRon => {
                 let file_name = format!("{}.ron", self.editor.doc.project.name);
                 self.ask_file(FileRequest::project(FilePurpose::ExportRon { file_name }, vec!["ron".into()]));
             }
-            Action::OpenExample(index) => self.open_example(ctx, index),
-            Action::InsertTemplate => self.windows.template.open_with("fat_tree", &self.editor),
-            Action::Save => self.save(),
-            Action::SaveAs => self.save_as(),
-            Action::Quit if dirty => self.pending = Some(Pending::Quit),
-            Action::Quit => self.go_on(ctx, Pending::Quit),
-            Action::Undo => self.editor.undo(),
-            Action::Redo => self.editor.redo(),
-            Action::Copy | Action::Cut => {
+            AppAction::OpenExample(index) => self.open_example(ctx, index),
+            AppAction::InsertTemplate => self.windows.template.open_with("fat_tree", &self.editor),
+            AppAction::Save => self.save(),
+            AppAction::SaveAs => self.save_as(),
+            AppAction::Quit if dirty => self.pending = Some(Pending::Quit),
+            AppAction::Quit => self.go_on(ctx, Pending::Quit),
+            AppAction::Undo => self.editor.undo(),
+            AppAction::Redo => self.editor.redo(),
+            AppAction::Copy | AppAction::Cut => {
                 let names = self.editor.selected_instances();
                 if !names.is_empty() {
                     self.editor.clipboard = Some(Fragment::copy(&self.editor.doc, &net, &names));
                     self.paste_count = 0;
                     self.editor.log(LogLevel::Info, format!("copied {} entities", names.len()));
-                    if action == Action::Cut {
-                        self.perform(ctx, Action::Delete);
+                    if action == AppAction::Cut {
+                        self.perform(ctx, AppAction::Delete);
                     }
                 }
             }
-            Action::Paste => {
+            AppAction::Paste => {
                 if let Some(fragment) = self.editor.clipboard.clone() {
                     self.paste_count += 1;
                     let shift = 2.0 * self.editor.settings.grid_step * self.paste_count as f32;
@@ -58,7 +58,7 @@ impl App {
                     self.editor.run(EditCommand::Paste { net, fragment, offset });
                 }
             }
-            Action::Duplicate => {
+            AppAction::Duplicate => {
                 let names = self.editor.selected_instances();
                 if !names.is_empty() {
                     let fragment = Fragment::copy(&self.editor.doc, &net, &names);
@@ -67,64 +67,64 @@ impl App {
                     self.editor.run(EditCommand::Paste { net, fragment, offset });
                 }
             }
-            Action::Delete => self.delete_selection(),
-            Action::SelectAll => {
+            AppAction::Delete => self.delete_selection(),
+            AppAction::SelectAll => {
                 if let Some(network) = self.editor.doc.network(&net) {
                     self.editor.selection.instances = network.instances.keys().cloned().collect();
                     self.editor.selection.links.clear();
                 }
             }
-            Action::Align(how) => {
+            AppAction::Align(how) => {
                 let instances = self.editor.selected_instances();
                 self.editor.run(EditCommand::Align { net, instances, how });
             }
-            Action::Group => self.group(),
-            Action::Ungroup => {
+            AppAction::Group => self.group(),
+            AppAction::Ungroup => {
                 if let [instance] = self.editor.selected_instances().as_slice() {
                     let instance = instance.clone();
                     self.editor.run(EditCommand::Ungroup { net, instance });
                 }
             }
-            Action::ZoomIn => self.canvas.zoom_by(&net, 1.25),
-            Action::ZoomOut => self.canvas.zoom_by(&net, 0.8),
-            Action::ZoomFit => self.editor.fit_requested = true,
-            Action::ZoomReset => {
+            AppAction::ZoomIn => self.canvas.zoom_by(&net, 1.25),
+            AppAction::ZoomOut => self.canvas.zoom_by(&net, 0.8),
+            AppAction::ZoomFit => self.editor.fit_requested = true,
+            AppAction::ZoomReset => {
                 let v = self.canvas.view(&net);
                 self.canvas.set_view(&net, View { pan: v.pan / v.zoom, zoom: 1.0 });
             }
-            Action::ToggleGrid => self.editor.settings.grid = !self.editor.settings.grid,
-            Action::ToggleSnap => self.editor.settings.snap = !self.editor.settings.snap,
-            Action::Theme(choice) => self.editor.settings.theme = choice,
-            Action::ToggleLegend => self.editor.settings.legend_open = !self.editor.settings.legend_open,
-            Action::GoUp => {
+            AppAction::ToggleGrid => self.editor.settings.grid = !self.editor.settings.grid,
+            AppAction::ToggleSnap => self.editor.settings.snap = !self.editor.settings.snap,
+            AppAction::Theme(choice) => self.editor.settings.theme = choice,
+            AppAction::ToggleLegend => self.editor.settings.legend_open = !self.editor.settings.legend_open,
+            AppAction::GoUp => {
                 if !self.editor.crumbs.is_empty() {
                     let depth = self.editor.crumbs.len() - 1;
                     self.editor.go_up_to(depth);
                 }
             }
-            Action::Validate => self.validate(),
-            Action::CheckLevels => self.check_levels(),
-            Action::OpenSelected => {
+            AppAction::Validate => self.validate(),
+            AppAction::CheckLevels => self.check_levels(),
+            AppAction::OpenSelected => {
                 if let [name] = self.editor.selected_instances().as_slice() {
                     let name = name.clone();
                     self.editor.open_compound(&name);
                 }
             }
-            Action::Run
-            | Action::Stop
-            | Action::PlayPause
-            | Action::StepForward
-            | Action::StepBack
-            | Action::CompareExample
-            | Action::CompareWithFile
-            | Action::CompareVariant
-            | Action::CompareTraces
-            | Action::CloseCompare
-            | Action::OpenTrace => self.replay_action(action),
-            Action::Help(topic) => self.windows.help = Some(topic),
-            Action::Experiments => self.open_experiments(),
-            Action::OpenExperimentExample => self.open_experiment_example(ctx),
-            Action::Escape => {
+            AppAction::Run
+            | AppAction::Stop
+            | AppAction::PlayPause
+            | AppAction::StepForward
+            | AppAction::StepBack
+            | AppAction::CompareExample
+            | AppAction::CompareWithFile
+            | AppAction::CompareVariant
+            | AppAction::CompareTraces
+            | AppAction::CloseCompare
+            | AppAction::OpenTrace => self.replay_action(action),
+            AppAction::Help(topic) => self.windows.help = Some(topic),
+            AppAction::Experiments => self.open_experiments(),
+            AppAction::OpenExperimentExample => self.open_experiment_example(ctx),
+            AppAction::Escape => {
                 self.editor.placing = None;
                 self.canvas.drag = crate::ui::canvas::Drag::None;
                 self.editor.selection.clear();

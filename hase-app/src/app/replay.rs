@@ -12,14 +12,16 @@ use hase_engine::model::Project;
 use hase_engine::time::SimTime;
 
 use super::App;
-use crate::actions::Action;
+use crate::actions::AppAction;
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::compare::CompareViews;
 use crate::ui::dock::DockTab;
 use crate::ui::reveal;
 use hase_editor::replay::markers;
 use hase_editor::run::task::{RunRequest, start};
-use hase_editor::run::{FinishedRun, MarkerSave, ReplayFile, ReplayOutput, RunDone, Slot};
+use hase_editor::run::{
+    FinishedRun, MarkerSave, ReplayFile, ReplayOutput, RunDone, SaveError, Slot, TraceFileError,
+};
 use hase_editor::session::compare::{Compare, CompareSide, thesis_example, with_variant};
 use hase_editor::session::variant::Variant;
 use hase_editor::session::{Reveal, SessionCommand};
@@ -91,32 +93,32 @@ impl App {
     }
 
     /// Carry out a run or replay action.
-    pub(super) fn replay_action(&mut self, action: Action) {
+    pub(super) fn replay_action(&mut self, action: AppAction) {
         match action {
-            Action::Run => self.start_runs(),
-            Action::Stop if !self.session.live.is_empty() => {
+            AppAction::Run => self.start_runs(),
+            AppAction::Stop if !self.session.live.is_empty() => {
                 self.session.stop_all();
                 self.editor.log(LogLevel::Info, "stopping the run…");
             }
-            Action::PlayPause => self.session.apply(SessionCommand::TogglePlay),
-            Action::StepForward | Action::StepBack => {
-                self.session.apply(SessionCommand::Step { forward: action == Action::StepForward });
+            AppAction::PlayPause => self.session.apply(SessionCommand::TogglePlay),
+            AppAction::StepForward | AppAction::StepBack => {
+                self.session.apply(SessionCommand::Step { forward: action == AppAction::StepForward });
             }
-            Action::CompareExample => match thesis_example() {
+            AppAction::CompareExample => match thesis_example() {
                 Ok(compare) => {
                     self.open_compare(compare);
                     self.start_runs();
                 }
                 Err(e) => self.editor.notify(LogLevel::Error, format!("cannot build the example: {e}")),
             },
-            Action::CompareWithFile => self.pick_replay_file(ReplayFile::CompareWith),
-            Action::OpenTrace => self.pick_replay_file(ReplayFile::OpenTrace),
-            Action::CompareTraces => self.pick_replay_file(ReplayFile::CompareTraces(None)),
-            Action::CompareVariant => {
+            AppAction::CompareWithFile => self.pick_replay_file(ReplayFile::CompareWith),
+            AppAction::OpenTrace => self.pick_replay_file(ReplayFile::OpenTrace),
+            AppAction::CompareTraces => self.pick_replay_file(ReplayFile::CompareTraces(None)),
+            AppAction::CompareVariant => {
                 let settings = self.session.settings.clone();
                 self.windows.variant.open_with(&settings);
             }
-            Action::CloseCompare => self.session.leave_compare(),
+            AppAction::CloseCompare => self.session.leave_compare(),
             _ => {}
         }
     }
@@ -215,7 +217,7 @@ impl App {
                 self.start_runs();
             }
             ReplayOutput::CompareTraces(Ok(runs)) => self.open_trace_compare(runs),
-            ReplayOutput::CompareTraces(Err(e)) => self.editor.notify(LogLevel::Error, e),
+            ReplayOutput::CompareTraces(Err(e)) => self.editor.notify(LogLevel::Error, e.to_string()),
             ReplayOutput::CompareProject { path, result: Err(e) } => {
                 self.editor.notify(LogLevel::Error, format!("cannot open {}: {e}", path.display()));
             }
@@ -239,7 +241,7 @@ impl App {
                 self.tasks.spawn("export", move || {
                     let result = hase_engine::model::write_atomic(&path, text.as_bytes())
                         .map(|()| path.clone())
-                        .map_err(|e| format!("{}: {e}", path.display()));
+                        .map_err(|source| SaveError::Write { path: path.clone(), source });
                     TaskOutput::Replay(Box::new(ReplayOutput::Saved { what: "O–X figures".into(), result }))
                 });
             }
@@ -268,8 +270,7 @@ impl App {
             }
             ReplayFile::CompareWith => {
                 self.tasks.spawn("open", move || {
-                    let result =
-                        hase_library::generated::load_project(&path).map(Box::new).map_err(|e| e.to_string());
+                    let result = hase_library::generated::load_project(&path).map(Box::new);
                     TaskOutput::Replay(Box::new(ReplayOutput::CompareProject { path, result }))
                 });
             }
@@ -396,7 +397,7 @@ impl App {
     pub(super) fn spawn_marker_save(&self, save: MarkerSave) {
         self.tasks.spawn("markers", move || {
             let MarkerSave { sidecar, run_key, markers: list } = save;
-            let result = markers::save(&sidecar, &run_key, &list).map(|()| sidecar);
+            let result = markers::save(&sidecar, &run_key, &list).map(|()| sidecar).map_err(SaveError::from);
             TaskOutput::Replay(Box::new(ReplayOutput::Saved { what: "markers".into(), result }))
         });
     }
@@ -433,7 +434,11 @@ impl App {
 }
 
 /// Read two trace files (on a worker thread), each shown on `project`.
-fn load_two(paths: &[PathBuf; 2], project: &Project, ids: [u64; 2]) -> Result<[Box<FinishedRun>; 2], String> {
+fn load_two(
+    paths: &[PathBuf; 2],
+    project: &Project,
+    ids: [u64; 2],
+) -> Result<[Box<FinishedRun>; 2], TraceFileError> {
     let read = |i: usize| {
         let cancel = std::sync::atomic::AtomicBool::new(false);
         hase_editor::run::load::load(
@@ -443,7 +448,7 @@ fn load_two(paths: &[PathBuf; 2], project: &Project, ids: [u64; 2]) -> Result<[B
             &cancel,
             &hase_editor::run::RunProgress::default(),
         )
-        .map_err(|e| format!("cannot read {}: {e}", paths[i].display()))
+        .map_err(|source| TraceFileError { path: paths[i].clone(), source })
     };
     Ok([read(0)?, read(1)?])
 }

@@ -84,7 +84,7 @@ fn check_levels_on_the_compound_from_the_inspector_shows_both_makespans() {
     h.run_steps(3);
     h.get_by_label("Check levels").click();
     wait_for(&mut h, "the check", |app| app.windows.levels.result.is_some());
-    let shown = h.state().windows.levels.result.clone().unwrap().unwrap();
+    let shown = h.state().windows.levels.result.as_ref().unwrap().as_ref().unwrap().clone();
     assert_eq!(shown, std::slice::from_ref(&expected));
     h.get_by_label("Check levels: fabric");
     h.get_by_label("detailed makespan");

@@ -90,7 +90,7 @@ fn a_pgft_with_source_cables_and_ideal_processor_links_from_the_dialog() {
 #[test]
 fn problems_are_explained_in_the_dialog_before_inserting() {
     let mut h = harness_on(app_on(Project::new("empty")));
-    h.state_mut().perform(&egui::Context::default(), crate::actions::Action::InsertTemplate);
+    h.state_mut().perform(&egui::Context::default(), crate::actions::AppAction::InsertTemplate);
     settle(&mut h);
     type_into(&mut h, "Dimensions", "2x");
     assert!(h.query_by_label_contains("template fat_tree: expected k,n").is_some());

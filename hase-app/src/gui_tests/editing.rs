@@ -207,7 +207,7 @@ fn toggle_abstraction_in_the_inspector() {
     // A grouped compound has no behavioural model: the button is disabled.
     let app = h.state_mut();
     app.editor.selection.only("p0");
-    app.perform(&egui::Context::default(), crate::actions::Action::Group);
+    app.perform(&egui::Context::default(), crate::actions::AppAction::Group);
     settle(&mut h);
     assert!(h.state().editor.selection.instances.contains("c0"));
     h.get_by_label("behavioural").click();

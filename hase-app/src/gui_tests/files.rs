@@ -88,7 +88,7 @@ fn save_as_with_enter_refreshes_the_library_list_and_shortcuts_wait_for_the_dial
     let mut h = library_app(dir.path());
     // The browser is open and lists nothing yet.
     let ctx = h.ctx.clone();
-    h.state_mut().perform(&ctx, crate::actions::Action::Open);
+    h.state_mut().perform(&ctx, crate::actions::AppAction::Open);
     wait_for(&mut h, "the empty list", |app| {
         app.windows.browser.list.as_ref().is_some_and(|l| matches!(l, Ok(v) if v.is_empty()))
     });

@@ -13,7 +13,7 @@ use hase_engine::model::{Instance, Pos, Project};
 use hase_library::store::ProjectStore;
 
 use super::{harness_on, settle};
-use crate::actions::Action;
+use crate::actions::AppAction;
 use crate::app::{App, StartOptions};
 use hase_editor::command::EditCommand;
 use hase_editor::document::NetworkId;
@@ -65,11 +65,11 @@ fn save_then_reopen_equal_and_open_an_earlier_version() {
     assert_eq!(h.state().library.version, Some((name.clone(), 2)));
 
     // Start afresh, then open the newest version from the browser: equal to what was saved.
-    h.state_mut().perform(&egui::Context::default(), Action::NewProject);
+    h.state_mut().perform(&egui::Context::default(), AppAction::NewProject);
     settle(&mut h);
     assert_eq!(h.state().editor.doc.project.name, "untitled");
     let ctx = h.ctx.clone();
-    h.state_mut().perform(&ctx, Action::Open);
+    h.state_mut().perform(&ctx, AppAction::Open);
     wait_for(&mut h, "the project list", |app| app.windows.browser.list.is_some());
     assert!(h.query_by_label_contains("Database: ").is_some());
     h.get_by_label(&name).click();
@@ -81,7 +81,7 @@ fn save_then_reopen_equal_and_open_an_earlier_version() {
     assert!(!h.state().editor.is_dirty());
 
     // An earlier version, from the history list.
-    h.state_mut().perform(&ctx, Action::Open);
+    h.state_mut().perform(&ctx, AppAction::Open);
     wait_for(&mut h, "the history again", |app| app.windows.browser.history.is_some());
     h.get_by_label("Open v1").click();
     wait_for(&mut h, "version 1", |app| app.library.version == Some((name.clone(), 1)));
@@ -137,7 +137,7 @@ fn autosave_writes_the_recovery_slot_and_discarding_on_quit_drops_it() {
     // Quit, discarding the changes: the autosave goes too (it would be offered as lost work).
     h.state_mut().library.interval = Duration::from_hours(1);
     let ctx = h.ctx.clone();
-    h.state_mut().perform(&ctx, Action::Quit);
+    h.state_mut().perform(&ctx, AppAction::Quit);
     settle(&mut h);
     h.get_by_label("Discard changes").click();
     wait_for(&mut h, "the autosave to be dropped", |_| store.recovery_for(&name).unwrap().is_none());

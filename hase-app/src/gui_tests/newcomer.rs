@@ -41,7 +41,7 @@ fn help_shows_the_shortcuts_from_the_menus_table_first_steps_docs_and_about() {
     assert_eq!(h.state().windows.help, Some(HelpTopic::Shortcuts));
     let rows = crate::ui::help::shortcut_rows(&h.ctx);
     let save = rows.iter().find(|(menu, label, _)| *menu == "File" && *label == "Save").unwrap();
-    assert_eq!(save.2, h.ctx.format_shortcut(&crate::actions::Action::Save.shortcut().unwrap()));
+    assert_eq!(save.2, h.ctx.format_shortcut(&crate::actions::AppAction::Save.shortcut().unwrap()));
     let redo = rows.iter().find(|(_, label, _)| *label == "Redo").unwrap();
     assert!(redo.2.contains(" or "), "Redo lists both keys: {}", redo.2);
     h.get_by_label(&save.2);
@@ -78,7 +78,7 @@ fn a_run_goes_stale_when_the_design_changes_and_new_forgets_it() {
     assert!(!h.state().session.stale);
     // File ▸ New (the design is unchanged, so nothing is asked): the run is gone.
     let ctx = h.ctx.clone();
-    h.state_mut().perform(&ctx, crate::actions::Action::NewProject);
+    h.state_mut().perform(&ctx, crate::actions::AppAction::NewProject);
     h.run_steps(3);
     assert_eq!(h.state().editor.doc.project.name, "untitled");
     assert!(h.state().session.current.is_none(), "a new project starts without the old run");

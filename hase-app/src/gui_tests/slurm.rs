@@ -132,7 +132,8 @@ fn run_on_slurm_without_sbatch_writes_the_job_directory_and_shows_the_command() 
     h.get_by_label("Write job directory").click();
     settle(&mut h);
     wait_for(&mut h, "the refusal", |a| !a.windows.experiments.slurm.busy());
-    let error = h.state().windows.experiments.slurm.error.clone().unwrap_or_default();
+    let error =
+        h.state().windows.experiments.slurm.error.as_ref().map(ToString::to_string).unwrap_or_default();
     assert!(error.contains("not empty"), "{error}");
 }
 

@@ -40,7 +40,7 @@ fn contents(ui: &mut Ui, check: &LevelsCheck, palette: &Palette) {
             });
         }
         Some(Err(e)) => {
-            ui.label(RichText::new(e).color(palette.error));
+            ui.label(RichText::new(e.to_string()).color(palette.error));
         }
         Some(Ok(checks)) => {
             for c in checks {

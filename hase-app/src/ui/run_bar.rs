@@ -7,7 +7,7 @@ use egui::{RichText, Ui};
 
 use hase_engine::model::RunSettings as ProjectRunSettings;
 
-use crate::actions::Action;
+use crate::actions::AppAction;
 use crate::theme::Palette;
 use hase_editor::run::{RunSettings, Slot};
 use hase_editor::session::{Session, SessionCommand};
@@ -26,7 +26,7 @@ fn level_name(level: u8) -> &'static str {
 #[derive(Debug, Default)]
 pub struct ToolbarOutput {
     /// Actions chosen.
-    pub actions: Vec<Action>,
+    pub actions: Vec<AppAction>,
     /// Changes of the session (the next run's settings as typed).
     pub commands: Vec<SessionCommand>,
     /// New project run settings, when an edit was finished (not while typing or dragging).
@@ -55,14 +55,14 @@ pub fn show(
             .on_hover_text(if comparing { "Run both designs (F5)" } else { "Run the design (F5)" })
             .clicked()
         {
-            out.push(Action::Run);
+            out.push(AppAction::Run);
         }
         if ui
             .add_enabled(!session.live.is_empty(), egui::Button::new(RichText::new("■ Stop").monospace()))
             .on_hover_text("Stop the run (Shift+F5)")
             .clicked()
         {
-            out.push(Action::Stop);
+            out.push(AppAction::Stop);
         }
         ui.separator();
         let mut typed = session.settings.clone();
@@ -73,7 +73,7 @@ pub fn show(
         if comparing {
             ui.separator();
             if ui.button("Close comparison").clicked() {
-                out.push(Action::CloseCompare);
+                out.push(AppAction::CloseCompare);
             }
         }
     });
@@ -132,7 +132,7 @@ fn settings(
     edited
 }
 
-fn menu_item(ui: &mut Ui, text: &str, action: Action, out: &mut Vec<Action>) {
+fn menu_item(ui: &mut Ui, text: &str, action: AppAction, out: &mut Vec<AppAction>) {
     if ui.button(text).clicked() {
         out.push(action);
         ui.close();
@@ -140,18 +140,18 @@ fn menu_item(ui: &mut Ui, text: &str, action: Action, out: &mut Vec<Action>) {
 }
 
 /// Simulate ▸ Open trace….
-pub fn trace_item(ui: &mut Ui, out: &mut Vec<Action>) {
-    menu_item(ui, "Open trace…", Action::OpenTrace, out);
+pub fn trace_item(ui: &mut Ui, out: &mut Vec<AppAction>) {
+    menu_item(ui, "Open trace…", AppAction::OpenTrace, out);
 }
 
 /// Simulate ▸ Compare.
-pub fn compare_menu(ui: &mut Ui, out: &mut Vec<Action>) {
+pub fn compare_menu(ui: &mut Ui, out: &mut Vec<AppAction>) {
     ui.menu_button("Compare", |ui| {
-        menu_item(ui, "Fat tree vs binary tree (example)", Action::CompareExample, out);
-        menu_item(ui, "This design with a project file…", Action::CompareWithFile, out);
-        menu_item(ui, "This design with different settings…", Action::CompareVariant, out);
-        menu_item(ui, "Two trace files…", Action::CompareTraces, out);
-        menu_item(ui, "Close comparison", Action::CloseCompare, out);
+        menu_item(ui, "Fat tree vs binary tree (example)", AppAction::CompareExample, out);
+        menu_item(ui, "This design with a project file…", AppAction::CompareWithFile, out);
+        menu_item(ui, "This design with different settings…", AppAction::CompareVariant, out);
+        menu_item(ui, "Two trace files…", AppAction::CompareTraces, out);
+        menu_item(ui, "Close comparison", AppAction::CloseCompare, out);
     });
 }
 

@@ -46,6 +46,14 @@ pub struct Computed {
     pub ranks: [BTreeMap<u32, u32>; 2],
 }
 
+/// Why the difference mode cannot compare the runs.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DifferenceError {
+    /// The tolerance typed does not read (the engine's reason).
+    #[error("{0}")]
+    Tolerance(String),
+}
+
 impl DifferenceMode {
     /// The comparison of runs `ids` (computed from `traces()` when the runs, the alignment or
     /// the tolerance changed), or why it cannot be made (a tolerance that does not parse).
@@ -53,9 +61,13 @@ impl DifferenceMode {
         &mut self,
         ids: [u64; 2],
         traces: impl FnOnce() -> [Cow<'t, Trace>; 2],
-    ) -> Result<Arc<Computed>, String> {
+    ) -> Result<Arc<Computed>, DifferenceError> {
         let text = self.tolerance_text.trim();
-        let tolerance = if text.is_empty() { Tolerance::default() } else { Tolerance::parse(text)? };
+        let tolerance = if text.is_empty() {
+            Tolerance::default()
+        } else {
+            Tolerance::parse(text).map_err(DifferenceError::Tolerance)?
+        };
         let key = (ids[0], ids[1], self.align, text.to_string());
         if let Some(c) = self.computed.as_ref().filter(|c| c.key == key) {
             return Ok(Arc::clone(c));

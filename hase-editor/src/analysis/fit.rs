@@ -37,15 +37,26 @@ pub struct FitPanel {
     /// as `hase experiments fit`).
     pub per_series: bool,
     /// The fits of the series (when `per_series`), by series name.
-    pub series: Vec<(String, Result<ExperimentFit, String>)>,
+    pub series: Vec<(String, Result<ExperimentFit, FitPanelError>)>,
     /// The last fit (for the experiment of `fitted_for`), or why it failed.
-    pub result: Option<Result<ExperimentFit, String>>,
+    pub result: Option<Result<ExperimentFit, FitPanelError>>,
     /// The experiment the result is of (its id, name).
     pub fitted_for: Option<(Option<u64>, String)>,
     /// Where to extrapolate: points `p=…,n=…,g=…` separated by `;` (as `--predict`).
     pub predict_at: String,
     /// Why `predict_at` could not be read at the last fit.
     pub predict_error: Option<String>,
+}
+
+/// Why a fit of the panel failed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum FitPanelError {
+    /// No variable plays p, n or g.
+    #[error("choose the variable that plays p, n or g")]
+    NoRoles,
+    /// The fitter refused the runs (too few, a value that is not a number, …).
+    #[error(transparent)]
+    Fit(std::sync::Arc<hase_library::experiment::fit::ExperimentFitError>),
 }
 
 impl Default for FitPanel {
@@ -133,10 +144,10 @@ impl FitPanel {
         results: &Results,
         runs: &[&RunRecord],
         predict: &[Point],
-    ) -> Result<ExperimentFit, String> {
+    ) -> Result<ExperimentFit, FitPanelError> {
         let roles = self.roles();
         if roles == Roles::default() {
-            return Err("choose the variable that plays p, n or g".to_string());
+            return Err(FitPanelError::NoRoles);
         }
         let runs: Vec<RunRecord> = runs.iter().map(|r| (*r).clone()).collect();
         fit_experiment(
@@ -148,7 +159,7 @@ impl FitPanel {
             self.max_terms.clamp(1, MAX_TERMS),
             predict,
         )
-        .map_err(|e| e.to_string())
+        .map_err(|e| FitPanelError::Fit(std::sync::Arc::new(e)))
     }
 
     /// The fit drawn over series `name`: its own when fitted per series, else the fit of every run.
@@ -282,7 +293,7 @@ mod tests {
         panel.metric = "nope".into();
         panel.p = "template.procs".into();
         panel.fit(&results, None);
-        assert!(panel.result.clone().unwrap().unwrap_err().contains("no metric `nope`"));
+        assert!(panel.result.clone().unwrap().unwrap_err().to_string().contains("no metric `nope`"));
     }
 
     /// Makespan against the processor count, one line per problem size n.

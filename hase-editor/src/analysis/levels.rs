@@ -7,12 +7,26 @@ use std::path::Path;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use hase_engine::model::Project;
-use hase_library::check_levels::{CheckLevelsOptions, LevelCheck, check_levels};
+use hase_library::check_levels::{CheckLevelsError, CheckLevelsOptions, LevelCheck, check_levels};
 use hase_library::overrides::switchable_compounds;
 use hase_library::runner::{RunOptions, base_dir_of};
 
 /// What the check of one compound came to.
-pub type LevelsResult = Result<Vec<LevelCheck>, String>;
+pub type LevelsResult = Result<Vec<LevelCheck>, LevelsError>;
+
+/// Why the check of a compound gave no makespans.
+#[derive(Debug, thiserror::Error)]
+pub enum LevelsError {
+    /// The runs could not be made.
+    #[error(transparent)]
+    Check(#[from] CheckLevelsError),
+    /// No worker thread could be started.
+    #[error("cannot start the check: {0}")]
+    Thread(#[source] std::io::Error),
+    /// The worker thread ended without a result.
+    #[error("the check stopped without a result")]
+    NoResult,
+}
 
 /// The check in progress or done, and its window.
 #[derive(Debug, Default)]
@@ -45,7 +59,7 @@ impl LevelsCheck {
             ..CheckLevelsOptions::default()
         };
         let spawned = std::thread::Builder::new().name("hase-levels".into()).spawn(move || {
-            let result = check_levels(&project, &options).map_err(|e| e.to_string());
+            let result = check_levels(&project, &options).map_err(LevelsError::from);
             let _ = send.send(result);
         });
         self.open = true;
@@ -56,7 +70,7 @@ impl LevelsCheck {
                 self.running = Some(receive);
             }
             Err(e) => {
-                self.result = Some(Err(format!("cannot start the check: {e}")));
+                self.result = Some(Err(LevelsError::Thread(e)));
                 self.running = None;
             }
         }
@@ -74,7 +88,7 @@ impl LevelsCheck {
             Ok(result) => self.result = Some(result),
             Err(TryRecvError::Empty) => return false,
             Err(TryRecvError::Disconnected) => {
-                self.result = Some(Err("the check stopped without a result".into()));
+                self.result = Some(Err(LevelsError::NoResult));
             }
         }
         self.running = None;
@@ -99,7 +113,7 @@ mod tests {
             assert!(started.elapsed().as_secs() < 120, "the check did not end");
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
-        let checks = check.result.clone().unwrap().unwrap();
+        let checks = check.result.take().unwrap().unwrap();
         assert_eq!(checks.len(), 1);
         // Contention-free workload: the hop-count level gives the detailed times exactly.
         assert_eq!(checks[0].detailed_ps, checks[0].behavioural_ps);
@@ -109,7 +123,7 @@ mod tests {
         while !check.poll() {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
-        let error = check.result.unwrap().unwrap_err();
+        let error = check.result.unwrap().unwrap_err().to_string();
         assert!(error.contains("`p0` is not a compound with a behavioural level"), "{error}");
     }
 }

@@ -22,7 +22,7 @@ use hase_library::experiment::{ExperimentPlan, RunKey, SweepSpec};
 use hase_library::store::{ExperimentStore, ExperimentSummary};
 
 use builder::{Preview, SweepBuilder};
-use plot::{PlotKind, PlotSettings, PointSet, RatioSource};
+use plot::{PlotError, PlotKind, PlotSettings, PointSet, RatioSource};
 use results::Results;
 use runner::{RunningSweep, SweepUpdate};
 use table::TableSort;
@@ -39,6 +39,29 @@ pub enum ExperimentsTab {
     Stored,
     /// Table and plots.
     Results,
+}
+
+/// Why the experiments view could not read what it was asked for.
+#[derive(Debug, thiserror::Error)]
+pub enum ExperimentsError {
+    /// There is no experiment store (the project library is off).
+    #[error("no experiment store is open")]
+    NoStore,
+    /// No results are open.
+    #[error("no results are open")]
+    NoResults,
+    /// The plan of a sweep kept in memory is gone.
+    #[error("the sweep's plan is gone")]
+    PlanGone,
+    /// The store refused.
+    #[error(transparent)]
+    Store(#[from] hase_library::store::StoreError),
+    /// The stored experiment's plan could not be rebuilt.
+    #[error(transparent)]
+    Plan(#[from] hase_library::experiment::ExperimentError),
+    /// The point is not of the plan (the library's reason).
+    #[error("{0}")]
+    Point(String),
 }
 
 /// What a file dialog of the experiments view is for.
@@ -328,15 +351,15 @@ impl ExperimentsView {
                 self.reset_plot();
                 self.tab = ExperimentsTab::Results;
             }
-            Err(e) => self.say(true, e),
+            Err(e) => self.say(true, e.to_string()),
         }
     }
 
     /// Read stored experiment `id`'s results.
-    pub fn load_results(&self, id: u64) -> Result<Results, String> {
-        let store = self.store.as_ref().ok_or("no experiment store is open")?;
-        let info = store.info(id).map_err(|e| e.to_string())?;
-        let records = store.runs(id).map_err(|e| e.to_string())?;
+    pub fn load_results(&self, id: u64) -> Result<Results, ExperimentsError> {
+        let store = self.store.as_ref().ok_or(ExperimentsError::NoStore)?;
+        let info = store.info(id)?;
+        let records = store.runs(id)?;
         Ok(Results {
             id: Some(id),
             runs_planned: info.runs_planned(),
@@ -435,20 +458,20 @@ impl ExperimentsView {
     }
 
     /// The point set the plot shows (the ratio's, for a ratio plot).
-    pub fn plotted_set(&self) -> Result<PointSet, String> {
-        let results = self.results.as_ref().ok_or("no results are open")?;
+    pub fn plotted_set(&self) -> Result<PointSet, PlotError> {
+        let results = self.results.as_ref().ok_or(PlotError::NoResults)?;
         let set = PointSet::of(results);
         if self.plot.kind != PlotKind::Ratio {
             return Ok(set);
         }
-        let source = self.plot.ratio.as_ref().ok_or("choose what to divide by")?;
+        let source = self.plot.ratio.as_ref().ok_or(PlotError::NoDenominator)?;
         let other = match source {
             RatioSource::Experiment(id) => Some(
                 self.other
                     .as_ref()
                     .filter(|o| o.id == Some(*id))
                     .map(PointSet::of)
-                    .ok_or_else(|| format!("experiment {id} is not loaded"))?,
+                    .ok_or(PlotError::NotLoaded(*id))?,
             ),
             RatioSource::Split { .. } => None,
         };
@@ -462,23 +485,21 @@ impl ExperimentsView {
                 self.other = Some(results);
                 self.plot.ratio = Some(RatioSource::Experiment(id));
             }
-            Err(e) => self.say(true, e),
+            Err(e) => self.say(true, e.to_string()),
         }
     }
 
     /// What opening `point` of the results shown needs: its project, seed and kept trace.
-    pub fn point_run(&self, point: u64) -> Result<PointRun, String> {
-        let results = self.results.as_ref().ok_or("no results are open")?;
+    pub fn point_run(&self, point: u64) -> Result<PointRun, ExperimentsError> {
+        let results = self.results.as_ref().ok_or(ExperimentsError::NoResults)?;
         let plan = match results.id {
             Some(id) => {
-                let store = self.store.as_ref().ok_or("no experiment store is open")?;
-                std::sync::Arc::new(
-                    hase_library::experiment::plan_stored(store, id).map_err(|e| e.to_string())?,
-                )
+                let store = self.store.as_ref().ok_or(ExperimentsError::NoStore)?;
+                std::sync::Arc::new(hase_library::experiment::plan_stored(store, id)?)
             }
-            None => self.memory_plan.clone().ok_or("the sweep's plan is gone")?,
+            None => self.memory_plan.clone().ok_or(ExperimentsError::PlanGone)?,
         };
-        let project = plan.project_for(point)?;
+        let project = plan.project_for(point).map_err(ExperimentsError::Point)?;
         let key = RunKey { point, repetition: 0 };
         let trace = results
             .records

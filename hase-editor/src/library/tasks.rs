@@ -1,12 +1,13 @@
 //! Store calls on worker threads: each spawns a task through [`Tasks`] and reports a
 //! [`LibraryOutput`] (wrapped in `TaskOutput::Library`) that the app handles on the UI thread.
-//! Errors arrive as the store's own messages, which name the database directory or the project.
+//! Errors arrive as the store's own (`StoreError`), which name the database directory or the project.
 
 use std::path::{Path, PathBuf};
 
 use hase_engine::model::Project;
+use hase_engine::model::ProjectFileError;
 use hase_library::store::{
-    ProjectStore, ProjectSummary, Recovery, StoreOptions, StoredProject, Timestamp, VersionInfo,
+    ProjectStore, ProjectSummary, Recovery, StoreError, StoreOptions, StoredProject, Timestamp, VersionInfo,
 };
 
 use super::LibraryLocation;
@@ -16,18 +17,18 @@ use crate::tasks::{TaskOutput, Tasks};
 #[derive(Debug)]
 pub enum LibraryOutput {
     /// The store opened (with the autosaves found in it), or why not.
-    Opened(Result<(ProjectStore, Vec<Recovery>), String>),
+    Opened(Result<(ProjectStore, Vec<Recovery>), StoreError>),
     /// The project list.
-    Listed(Result<Vec<ProjectSummary>, String>),
+    Listed(Result<Vec<ProjectSummary>, StoreError>),
     /// The versions kept of a project.
     History {
         /// The project.
         name: String,
         /// Oldest first.
-        result: Result<Vec<VersionInfo>, String>,
+        result: Result<Vec<VersionInfo>, StoreError>,
     },
     /// A project (or one version of it) was read to be opened.
-    Loaded(Result<StoredProject, String>),
+    Loaded(Result<StoredProject, StoreError>),
     /// The document was saved as a new version.
     Saved {
         /// History revision saved.
@@ -35,7 +36,7 @@ pub enum LibraryOutput {
         /// Editor generation saved.
         generation: u64,
         /// The new version.
-        result: Result<VersionInfo, String>,
+        result: Result<VersionInfo, StoreError>,
     },
     /// The document was saved under a new name.
     SavedAs {
@@ -44,7 +45,7 @@ pub enum LibraryOutput {
         /// Editor generation saved.
         generation: u64,
         /// The renamed project and its first version.
-        result: Result<(Project, VersionInfo), String>,
+        result: Result<(Project, VersionInfo), StoreError>,
     },
     /// A stored project was renamed.
     Renamed {
@@ -53,42 +54,38 @@ pub enum LibraryOutput {
         /// New name.
         to: String,
         /// Success or why not.
-        result: Result<(), String>,
+        result: Result<(), StoreError>,
     },
     /// A stored project was deleted.
     Deleted {
         /// Its name.
         name: String,
         /// Success or why not.
-        result: Result<(), String>,
+        result: Result<(), StoreError>,
     },
     /// A RON file was read and stored.
     Imported {
         /// The file.
         path: PathBuf,
         /// The project and the version it was stored as.
-        result: Result<(Project, VersionInfo), String>,
+        result: Result<(Project, VersionInfo), StoreError>,
     },
     /// The document was written to a RON file.
     Exported {
         /// The file.
         path: PathBuf,
         /// Success or why not.
-        result: Result<(), String>,
+        result: Result<(), ProjectFileError>,
     },
     /// The document was written to the recovery slot.
-    Autosaved(Result<Timestamp, String>),
+    Autosaved(Result<Timestamp, StoreError>),
     /// A recovery record was dropped.
     RecoveryDiscarded {
         /// Project name.
         name: String,
         /// Whether there was one, or why it failed.
-        result: Result<bool, String>,
+        result: Result<bool, StoreError>,
     },
-}
-
-fn text<T>(result: Result<T, hase_library::store::StoreError>) -> Result<T, String> {
-    result.map_err(|e| e.to_string())
 }
 
 impl Tasks {
@@ -107,21 +104,21 @@ impl Tasks {
                 let recovery = store.recovery()?;
                 Ok((store, recovery))
             });
-            LibraryOutput::Opened(text(opened))
+            LibraryOutput::Opened(opened)
         });
     }
 
     /// List the stored projects.
     pub fn library_list(&self, store: &ProjectStore) {
         let store = store.clone();
-        self.library(move || LibraryOutput::Listed(text(store.list())));
+        self.library(move || LibraryOutput::Listed(store.list()));
     }
 
     /// Read the history of project `name`.
     pub fn library_history(&self, store: &ProjectStore, name: String) {
         let store = store.clone();
         self.library(move || {
-            let result = text(store.history(&name));
+            let result = store.history(&name);
             LibraryOutput::History { name, result }
         });
     }
@@ -134,18 +131,14 @@ impl Tasks {
                 Some(v) => store.load_version(&name, v),
                 None => store.load(&name),
             };
-            LibraryOutput::Loaded(text(result))
+            LibraryOutput::Loaded(result)
         });
     }
 
     /// Save `project` as a new version of itself.
     pub fn library_save(&self, store: &ProjectStore, project: Project, (generation, revision): (u64, u64)) {
         let store = store.clone();
-        self.library(move || LibraryOutput::Saved {
-            revision,
-            generation,
-            result: text(store.save(&project)),
-        });
+        self.library(move || LibraryOutput::Saved { revision, generation, result: store.save(&project) });
     }
 
     /// Save `project` as a new project called `name`.
@@ -160,7 +153,7 @@ impl Tasks {
         self.library(move || LibraryOutput::SavedAs {
             revision,
             generation,
-            result: text(store.save_as(&project, &name)),
+            result: store.save_as(&project, &name),
         });
     }
 
@@ -168,7 +161,7 @@ impl Tasks {
     pub fn library_rename(&self, store: &ProjectStore, from: String, to: String) {
         let store = store.clone();
         self.library(move || {
-            let result = text(store.rename(&from, &to));
+            let result = store.rename(&from, &to);
             LibraryOutput::Renamed { from, to, result }
         });
     }
@@ -177,7 +170,7 @@ impl Tasks {
     pub fn library_delete(&self, store: &ProjectStore, name: String) {
         let store = store.clone();
         self.library(move || {
-            let result = text(store.delete(&name));
+            let result = store.delete(&name);
             LibraryOutput::Deleted { name, result }
         });
     }
@@ -186,7 +179,7 @@ impl Tasks {
     pub fn library_import(&self, store: &ProjectStore, path: PathBuf) {
         let store = store.clone();
         self.library(move || {
-            let result = text(store.import_ron(&path));
+            let result = store.import_ron(&path);
             LibraryOutput::Imported { path, result }
         });
     }
@@ -194,8 +187,7 @@ impl Tasks {
     /// Write `project` to a RON file (atomically).
     pub fn export_ron(&self, project: Project, path: PathBuf) {
         self.library(move || {
-            let result =
-                hase_library::generated::save_project(&project, Path::new(&path)).map_err(|e| e.to_string());
+            let result = hase_library::generated::save_project(&project, Path::new(&path));
             LibraryOutput::Exported { path, result }
         });
     }
@@ -203,14 +195,14 @@ impl Tasks {
     /// Write `project` to its recovery slot.
     pub fn library_autosave(&self, store: &ProjectStore, project: Project) {
         let store = store.clone();
-        self.library(move || LibraryOutput::Autosaved(text(store.autosave(&project))));
+        self.library(move || LibraryOutput::Autosaved(store.autosave(&project)));
     }
 
     /// Drop the recovery record of project `name`.
     pub fn library_discard_recovery(&self, store: &ProjectStore, name: String) {
         let store = store.clone();
         self.library(move || {
-            let result = text(store.discard_recovery(&name));
+            let result = store.discard_recovery(&name);
             LibraryOutput::RecoveryDiscarded { name, result }
         });
     }

@@ -13,7 +13,7 @@ use std::time::Instant;
 use hase_engine::kernel::RunOutcome;
 use hase_engine::model::Project;
 use hase_engine::stats::RunStats;
-use hase_engine::trace::{Trace, TraceIndex, open_trace};
+use hase_engine::trace::{Trace, TraceError, TraceIndex, open_trace};
 
 use super::{FinishedRun, LiveRun, Problem, ReplayOutput, RunDone, RunProgress, RunSettings, Slot};
 use crate::replay::Replay;
@@ -40,8 +40,8 @@ pub fn start(tasks: &Tasks, path: PathBuf, project: Project, id: u64) -> LiveRun
         until: None,
     };
     tasks.spawn("load-trace", move || {
-        let result =
-            load(&path, project, id, &cancel, &progress).map_err(|text| vec![Problem { path: None, text }]);
+        let result = load(&path, project, id, &cancel, &progress)
+            .map_err(|e| vec![Problem { path: None, text: e.to_string() }]);
         TaskOutput::Replay(Box::new(ReplayOutput::Run(RunDone { slot: Slot::Main, id, result })))
     });
     live
@@ -54,7 +54,7 @@ pub fn load(
     id: u64,
     cancel: &AtomicBool,
     progress: &RunProgress,
-) -> Result<Box<FinishedRun>, String> {
+) -> Result<Box<FinishedRun>, TraceError> {
     let started = Instant::now();
     // The index written beside text and compact traces knows how many records there are (a stale
     // one, from another file of that name, is ignored).
@@ -64,11 +64,11 @@ pub fn load(
     {
         progress.expected_events.store(index.records, Ordering::Relaxed);
     }
-    let mut reader = open_trace(path).map_err(|e| e.to_string())?;
+    let mut reader = open_trace(path)?;
     let header = reader.header().clone();
     let mut records = Vec::new();
     let mut stopped = false;
-    while let Some(record) = reader.next_record().map_err(|e| e.to_string())? {
+    while let Some(record) = reader.next_record()? {
         records.push(record);
         let n = records.len() as u64;
         if n.is_multiple_of(CHECK_EVERY) {
@@ -194,6 +194,6 @@ mod tests {
             &AtomicBool::new(false),
             &RunProgress::default(),
         );
-        assert!(missing.unwrap_err().contains("none.htrace"));
+        assert!(missing.unwrap_err().to_string().contains("none.htrace"));
     }
 }

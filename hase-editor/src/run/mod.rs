@@ -231,17 +231,45 @@ pub enum ReplayOutput {
         /// What was saved (for the log).
         what: String,
         /// Where, or why not.
-        result: Result<PathBuf, String>,
+        result: Result<PathBuf, SaveError>,
     },
     /// Two trace files to compare were read (left, right), or why not.
-    CompareTraces(Result<[Box<FinishedRun>; 2], String>),
+    CompareTraces(Result<[Box<FinishedRun>; 2], TraceFileError>),
     /// A project file to compare with was read.
     CompareProject {
         /// The file.
         path: PathBuf,
         /// The project, or why it could not be read.
-        result: Result<Box<Project>, String>,
+        result: Result<Box<Project>, hase_engine::model::ProjectFileError>,
     },
+}
+
+/// Why a file of the replay views was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    /// The markers' sidecar.
+    #[error(transparent)]
+    Markers(#[from] crate::replay::markers::MarkerFileError),
+    /// Another file (the O–X figures).
+    #[error("{}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What the file system said.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// A trace file that could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {}: {source}", path.display())]
+pub struct TraceFileError {
+    /// The file.
+    pub path: PathBuf,
+    /// What the trace reader said.
+    #[source]
+    pub source: hase_engine::trace::TraceError,
 }
 
 /// Markers to write to a sidecar.

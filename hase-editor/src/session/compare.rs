@@ -74,9 +74,9 @@ impl Compare {
 /// The example comparison: the fat tree (left, as the menu names it first) and the binary tree
 /// (right) running the same allreduce. Projects come from the library (identical to `projects/*.ron`, which the tests check);
 /// the files are used for markers when present in `projects/`.
-pub fn thesis_example() -> Result<Compare, String> {
-    let binary = hase_library::examples::binary_tree_allreduce().map_err(|e| e.to_string())?;
-    let fat = hase_library::examples::fat_tree_allreduce().map_err(|e| e.to_string())?;
+pub fn thesis_example() -> Result<Compare, hase_templates::TemplateError> {
+    let binary = hase_library::examples::binary_tree_allreduce()?;
+    let fat = hase_library::examples::fat_tree_allreduce()?;
     let file = |name: &str| {
         let path = PathBuf::from("projects").join(name);
         path.exists().then_some(path)

@@ -72,7 +72,7 @@ pub struct Drawn {
 
 /// Scratch buffers reused between frames.
 #[derive(Default)]
-pub struct Scratch {
+pub struct OverlayScratch {
     points: Vec<Pos2>,
     per_link: Vec<u32>,
     packets: Vec<(usize, bool, f32)>,
@@ -98,7 +98,7 @@ pub fn draw_load_layer(
     painter: &Painter,
     f: &Frame<'_>,
     o: &ReplayFrame<'_>,
-    scratch: &mut Scratch,
+    scratch: &mut OverlayScratch,
 ) -> usize {
     if o.min_level > 2 {
         return 0;
@@ -113,7 +113,7 @@ pub fn draw_state_layers(
     painter: &Painter,
     f: &Frame<'_>,
     o: &ReplayFrame<'_>,
-    scratch: &mut Scratch,
+    scratch: &mut OverlayScratch,
     image: &mut dyn FnMut(&str, &str) -> Option<TextureId>,
     drawn: &mut Drawn,
 ) {
@@ -362,9 +362,9 @@ fn draw_packets(
     f: &Frame<'_>,
     o: &ReplayFrame<'_>,
     visible: Rect,
-    scratch: &mut Scratch,
+    scratch: &mut OverlayScratch,
 ) -> (usize, usize) {
-    let Scratch { points, per_link, packets, .. } = scratch;
+    let OverlayScratch { points, per_link, packets, .. } = scratch;
     flights_on_links(f, o, per_link, packets);
     let zoom = f.view.zoom.clamp(0.5, 1.4);
     let radius = 4.5 * zoom;

@@ -12,7 +12,7 @@ use egui::{
 use hase_engine::model::{AbstractionLevel, Direction};
 
 use super::Drag;
-use super::geometry::{Hit, NODE_SIZE, PORT_RADIUS, PortLayout, Scene, Side, node_extent};
+use super::geometry::{CanvasScene, Hit, NODE_SIZE, PORT_RADIUS, PortLayout, Side, node_extent};
 use super::raster;
 use super::view::View;
 use crate::icons::Icons;
@@ -27,7 +27,7 @@ pub struct Frame<'a> {
     /// Pan and zoom.
     pub view: View,
     /// The network.
-    pub scene: &'a Scene,
+    pub scene: &'a CanvasScene,
     /// Node centres this frame.
     pub positions: &'a [Pos2],
     /// Port positions this frame.
@@ -53,10 +53,10 @@ pub struct Frame<'a> {
 
 /// Buffers reused between frames.
 #[derive(Default)]
-pub struct Scratch {
+pub struct CanvasScratch {
     points: Vec<Pos2>,
     visible: Vec<usize>,
-    replay: overlay::Scratch,
+    replay: overlay::OverlayScratch,
     far: raster::Raster,
 }
 
@@ -88,7 +88,7 @@ const MIN_LABEL_PX: f32 = 8.0;
 pub fn draw(
     painter: &Painter,
     f: &Frame<'_>,
-    scratch: &mut Scratch,
+    scratch: &mut CanvasScratch,
     image: &mut dyn FnMut(&str, &str) -> Option<TextureId>,
 ) -> FrameDrawn {
     let mut drawn = FrameDrawn::default();

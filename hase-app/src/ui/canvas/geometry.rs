@@ -83,7 +83,7 @@ pub struct NodeInfo {
 
 /// One link as the canvas shows it.
 #[derive(Clone, Debug)]
-pub struct LinkInfo {
+pub struct LinkShape {
     /// `Link::key`.
     pub key: String,
     /// (node, port) of end `a`.
@@ -98,11 +98,11 @@ pub struct LinkInfo {
 
 /// The drawable model of one network.
 #[derive(Clone, Debug, Default)]
-pub struct Scene {
+pub struct CanvasScene {
     /// Nodes sorted by name.
     pub nodes: Vec<NodeInfo>,
     /// Links whose ends both exist.
-    pub links: Vec<LinkInfo>,
+    pub links: Vec<LinkShape>,
     /// Name → index into `nodes`.
     pub by_name: BTreeMap<String, usize>,
     /// Total number of ports.
@@ -113,10 +113,10 @@ fn to_pos2(p: hase_engine::model::Pos) -> Pos2 {
     Pos2::new(p.x, p.y)
 }
 
-impl Scene {
+impl CanvasScene {
     /// Build the scene of network `net` (empty if it does not exist).
-    pub fn build(doc: &Document, net: &NetworkId) -> Scene {
-        let mut scene = Scene::default();
+    pub fn build(doc: &Document, net: &NetworkId) -> CanvasScene {
+        let mut scene = CanvasScene::default();
         let Some(network) = doc.network(net) else {
             return scene;
         };
@@ -187,7 +187,7 @@ impl Scene {
             let index = scene.links.len();
             scene.nodes[a.0].ports[a.1].link = Some(index);
             scene.nodes[b.0].ports[b.1].link = Some(index);
-            scene.links.push(LinkInfo {
+            scene.links.push(LinkShape {
                 key: link.key(),
                 link_type: scene.nodes[a.0].ports[a.1].link_type.clone(),
                 a,
@@ -254,7 +254,7 @@ pub struct PortLayout {
 
 impl PortLayout {
     /// Lay out the ports of every node at `positions` (node centres).
-    pub fn compute(&mut self, scene: &Scene, positions: &[Pos2]) {
+    pub fn compute(&mut self, scene: &CanvasScene, positions: &[Pos2]) {
         self.pos.clear();
         self.side.clear();
         self.pos.resize(scene.port_count, Pos2::ZERO);
@@ -264,7 +264,7 @@ impl PortLayout {
         }
     }
 
-    fn layout_node(&mut self, scene: &Scene, positions: &[Pos2], n: usize, node: &NodeInfo) {
+    fn layout_node(&mut self, scene: &CanvasScene, positions: &[Pos2], n: usize, node: &NodeInfo) {
         let centre = positions[n];
         self.scratch.clear();
         let mut free_counts = [0usize; 4];
@@ -328,7 +328,7 @@ impl PortLayout {
     }
 
     /// The points a link is drawn through: its two port positions with the corners between.
-    pub fn link_points(&self, scene: &Scene, link: &LinkInfo, out: &mut Vec<Pos2>) {
+    pub fn link_points(&self, scene: &CanvasScene, link: &LinkShape, out: &mut Vec<Pos2>) {
         out.clear();
         out.push(self.pos[scene.nodes[link.a.0].first_port + link.a.1]);
         out.extend(link.corners.iter().copied());
@@ -359,7 +359,7 @@ pub fn segment_distance(p: Pos2, a: Pos2, b: Pos2) -> f32 {
 /// What lies at canvas point `p`, with `tolerance` canvas units of slack. Ports win over corners,
 /// corners over bodies, bodies over links; later-drawn nodes win over earlier ones.
 pub fn hit_test(
-    scene: &Scene,
+    scene: &CanvasScene,
     positions: &[Pos2],
     ports: &PortLayout,
     p: Pos2,
@@ -409,9 +409,9 @@ mod tests {
     use super::*;
     use hase_editor::fixtures::demo_project;
 
-    fn demo_scene() -> (Scene, Vec<Pos2>, PortLayout) {
+    fn demo_scene() -> (CanvasScene, Vec<Pos2>, PortLayout) {
         let doc = Document::with_builtins(demo_project());
-        let scene = Scene::build(&doc, &NetworkId::Top);
+        let scene = CanvasScene::build(&doc, &NetworkId::Top);
         let positions: Vec<Pos2> = scene.nodes.iter().map(|n| n.pos).collect();
         let mut ports = PortLayout::default();
         ports.compute(&scene, &positions);

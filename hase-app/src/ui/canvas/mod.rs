@@ -15,13 +15,13 @@ use std::collections::BTreeMap;
 use egui::{Pos2, Rect, Sense, Ui};
 use hase_engine::time::SimTime;
 
-use crate::actions::Action;
+use crate::actions::AppAction;
 use crate::icons::Icons;
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::animator::MapCache;
 use crate::ui::animator::images::StateImages;
 use crate::ui::animator::overlay::{Drawn, ReplayFrame};
-use geometry::{PortLayout, Scene};
+use geometry::{CanvasScene, PortLayout};
 use hase_editor::document::NetworkId;
 use hase_editor::replay::events::Snapshot;
 use hase_editor::run::FinishedRun;
@@ -115,7 +115,7 @@ pub enum Drag {
 /// State of the canvas panel kept between frames.
 pub struct Canvas {
     views: BTreeMap<NetworkId, View>,
-    scene: Scene,
+    scene: CanvasScene,
     scene_key: Option<(u64, u64, NetworkId)>,
     /// Node centres this frame (stored positions plus any drag offset).
     positions: Vec<Pos2>,
@@ -127,7 +127,7 @@ pub struct Canvas {
     /// Canvas point under the pointer in the last frame.
     pub pointer: Option<Pos2>,
     hover: Option<geometry::Hit>,
-    scratch: draw::Scratch,
+    scratch: draw::CanvasScratch,
     /// Shapes drawn in the last frame (for the status bar and benchmarks).
     pub drawn_nodes: usize,
     /// The last frame drew the network from far, as one image.
@@ -142,7 +142,7 @@ impl Default for Canvas {
     fn default() -> Self {
         Canvas {
             views: BTreeMap::new(),
-            scene: Scene::default(),
+            scene: CanvasScene::default(),
             scene_key: None,
             positions: Vec::new(),
             ports: PortLayout::default(),
@@ -150,7 +150,7 @@ impl Default for Canvas {
             area: Rect::from_min_size(Pos2::ZERO, egui::Vec2::new(800.0, 600.0)),
             pointer: None,
             hover: None,
-            scratch: draw::Scratch::default(),
+            scratch: draw::CanvasScratch::default(),
             drawn_nodes: 0,
             drawn_far: false,
             far_images_drawn: 0,
@@ -182,7 +182,7 @@ impl Canvas {
         let net = editor.current_net();
         let key = (editor.generation, editor.history.revision(), net.clone());
         if self.scene_key.as_ref() != Some(&key) {
-            self.scene = Scene::build(&editor.doc, &net);
+            self.scene = CanvasScene::build(&editor.doc, &net);
             self.scene_key = Some(key);
             self.hover = None;
             if !matches!(self.drag, Drag::Pan | Drag::None) {
@@ -202,7 +202,7 @@ impl Canvas {
     }
 
     /// The scene shown.
-    pub fn scene(&self) -> &Scene {
+    pub fn scene(&self) -> &CanvasScene {
         &self.scene
     }
 
@@ -232,7 +232,7 @@ impl Canvas {
     }
 
     /// Show the canvas in the remaining space of `ui`; returns actions chosen in its context menu.
-    pub fn show(&mut self, ui: &mut Ui, editor: &mut Editor, cx: CanvasContext<'_>) -> Vec<Action> {
+    pub fn show(&mut self, ui: &mut Ui, editor: &mut Editor, cx: CanvasContext<'_>) -> Vec<AppAction> {
         let CanvasContext { icons, palette, replay } = cx;
         let area = ui.available_rect_before_wrap();
         let response = ui.allocate_rect(area, Sense::click_and_drag());

@@ -65,7 +65,7 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
             }
             Ok(fit) => fit,
             Err(e) => {
-                ui.label(RichText::new(e).color(cx.palette.error));
+                ui.label(RichText::new(e.to_string()).color(cx.palette.error));
                 return;
             }
         };

@@ -146,7 +146,7 @@ fn status(ui: &mut Ui, view: &ExperimentsView, palette: &Palette, working: &str)
         return;
     }
     if let Some(error) = &view.slurm.error {
-        ui.label(RichText::new(error).color(palette.error));
+        ui.label(RichText::new(error.to_string()).color(palette.error));
     }
     match &view.slurm.outcome {
         Some(SlurmOutcome::Submitted { dir, job_id, array, tasks }) => {

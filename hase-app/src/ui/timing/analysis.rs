@@ -81,7 +81,7 @@ pub fn difference_bar(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'
                 result = Some(c);
             }
             Err(e) => {
-                ui.label(RichText::new(e).color(cx.palette.error));
+                ui.label(RichText::new(e.to_string()).color(cx.palette.error));
             }
         }
     });

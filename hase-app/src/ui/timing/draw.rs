@@ -58,7 +58,7 @@ impl Geometry {
 }
 
 /// What one frame of one diagram draws from.
-pub struct Scene<'a> {
+pub struct DiagramScene<'a> {
     /// The run.
     pub replay: &'a Replay,
     /// Rows shown.
@@ -127,7 +127,7 @@ impl BarJoin {
 /// bars of entity and parameter rows and every row's activity ticks go into `strip` when given, as
 /// texels; group rows' bars (their heights vary), and everything without a strip, go into `mesh`.
 pub fn bar_shapes(
-    scene: &Scene<'_>,
+    scene: &DiagramScene<'_>,
     g: &Geometry,
     mut strip: Option<&mut BarStrip>,
     mesh: &mut Mesh,
@@ -241,7 +241,7 @@ pub fn bar_shapes(
 }
 
 /// Paint the whole diagram; returns the number of marks drawn.
-pub fn paint(painter: &Painter, scene: &Scene<'_>, g: &Geometry) -> usize {
+pub fn paint(painter: &Painter, scene: &DiagramScene<'_>, g: &Geometry) -> usize {
     let c = scene.colours;
     let bars = g.bars;
     let clip = painter.with_clip_rect(bars);
@@ -325,7 +325,7 @@ pub fn paint(painter: &Painter, scene: &Scene<'_>, g: &Geometry) -> usize {
     drawn
 }
 
-fn paint_arrows(painter: &Painter, scene: &Scene<'_>, g: &Geometry) {
+fn paint_arrows(painter: &Painter, scene: &DiagramScene<'_>, g: &Geometry) {
     let replay = scene.replay;
     let t0 = scene.view.left_ps;
     let t1 = scene.view.right_ps(g.bars.width());
@@ -396,7 +396,7 @@ fn paint_arrows(painter: &Painter, scene: &Scene<'_>, g: &Geometry) {
 }
 
 #[allow(clippy::many_single_char_names, reason = "g geometry, c colours, r ruler, t time, x on screen")]
-fn paint_ruler(painter: &Painter, scene: &Scene<'_>, g: &Geometry) {
+fn paint_ruler(painter: &Painter, scene: &DiagramScene<'_>, g: &Geometry) {
     let c = scene.colours;
     let r = g.ruler;
     painter.rect_filled(r, 0.0, c.ruler);
@@ -516,8 +516,8 @@ mod tests {
         view: TimeView,
         colours: &'a ReplayColours,
         palette: &'a Palette,
-    ) -> Scene<'a> {
-        Scene {
+    ) -> DiagramScene<'a> {
+        DiagramScene {
             replay,
             rows,
             view,

@@ -212,7 +212,7 @@ fn diagram(
     let g = pane.geometry;
     let painter = ui.painter();
     panel::labels(painter, &pane, state, cx);
-    let scene = draw::Scene {
+    let scene = draw::DiagramScene {
         replay: d.replay,
         rows: &shown,
         view: state.view,
