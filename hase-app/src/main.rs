@@ -56,8 +56,8 @@ fn open_window(args: Args) -> ExitCode {
         screenshot: args.screenshot,
         screenshot_frames: args.screenshot_frames,
         library: match args.data_dir {
-            Some(dir) => hase_editor::library::LibraryLocation::Dir(dir),
-            None => hase_editor::library::LibraryLocation::Default,
+            Some(dir) => hase_editor::project_store::LibraryLocation::Dir(dir),
+            None => hase_editor::project_store::LibraryLocation::Default,
         },
         start_actions: [
             (args.compare_example, hase_app::actions::AppAction::CompareExample),

@@ -13,12 +13,12 @@
 //! - [`library`]: the project library (sled store) as the editor sees it, and its store calls.
 //! - [`tasks`]: background work reporting through a channel; [`examples`]: `projects/` embedded.
 
-pub mod analysis;
+pub mod analysis_views;
 pub mod command;
 pub mod document;
 pub mod examples;
 pub mod experiments;
-pub mod library;
+pub mod project_store;
 pub mod replay;
 pub mod run;
 pub mod session;

@@ -11,7 +11,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use hase_engine::model::Project;
 
 use crate::document::NetworkId;
-use crate::experiments::ExperimentFile;
+use crate::experiments::ExperimentFileRequest;
 use crate::run::ReplayFile;
 use hase_engine::model::ProjectFileError;
 
@@ -57,7 +57,7 @@ pub enum FileTarget {
     /// Exports of the timing diagram, a project to compare with, a trace to open.
     Replay(ReplayFile),
     /// Specs, exports and imports of the experiments view.
-    Experiment(crate::experiments::ExperimentFile),
+    Experiment(crate::experiments::ExperimentFileRequest),
 }
 
 /// A file dialog to open.
@@ -96,25 +96,25 @@ impl FileRequest {
             FileTarget::Project(FilePurpose::SaveProjectAs | FilePurpose::ExportRon { .. })
                 | FileTarget::Replay(ReplayFile::ExportPng | ReplayFile::ExportCsv(_))
                 | FileTarget::Experiment(
-                    ExperimentFile::SaveSpec
-                        | ExperimentFile::ExportCsv(_)
-                        | ExperimentFile::ExportRon(_)
-                        | ExperimentFile::PlotPng
-                        | ExperimentFile::PlotCsv(_)
+                    ExperimentFileRequest::SaveSpec
+                        | ExperimentFileRequest::ExportCsv(_)
+                        | ExperimentFileRequest::ExportRon(_)
+                        | ExperimentFileRequest::PlotPng
+                        | ExperimentFileRequest::PlotCsv(_)
                 )
         )
     }
 
     /// A dialog for a file of the experiments view.
-    pub fn experiment(purpose: ExperimentFile) -> Self {
+    pub fn experiment(purpose: ExperimentFileRequest) -> Self {
         let extension = match &purpose {
-            ExperimentFile::SaveSpec
-            | ExperimentFile::LoadSpec
-            | ExperimentFile::ExportRon(_)
-            | ExperimentFile::Import
-            | ExperimentFile::SlurmJob => "ron",
-            ExperimentFile::ExportCsv(_) | ExperimentFile::PlotCsv(_) => "csv",
-            ExperimentFile::PlotPng => "png",
+            ExperimentFileRequest::SaveSpec
+            | ExperimentFileRequest::LoadSpec
+            | ExperimentFileRequest::ExportRon(_)
+            | ExperimentFileRequest::Import
+            | ExperimentFileRequest::SlurmJob => "ron",
+            ExperimentFileRequest::ExportCsv(_) | ExperimentFileRequest::PlotCsv(_) => "csv",
+            ExperimentFileRequest::PlotPng => "png",
         };
         FileRequest { target: FileTarget::Experiment(purpose), extensions: vec![extension.to_string()] }
     }
@@ -126,11 +126,15 @@ impl FileRequest {
             FileTarget::Project(FilePurpose::ExportRon { file_name }) => Some(file_name.clone()),
             FileTarget::Replay(ReplayFile::ExportPng) => Some("timing.png".into()),
             FileTarget::Replay(ReplayFile::ExportCsv(_)) => Some("interval.csv".into()),
-            FileTarget::Experiment(ExperimentFile::SaveSpec) => Some("experiment.sweep.ron".into()),
-            FileTarget::Experiment(ExperimentFile::ExportCsv(id)) => Some(format!("experiment-{id}.csv")),
-            FileTarget::Experiment(ExperimentFile::ExportRon(id)) => Some(format!("experiment-{id}.ron")),
-            FileTarget::Experiment(ExperimentFile::PlotPng) => Some("plot.png".into()),
-            FileTarget::Experiment(ExperimentFile::PlotCsv(_)) => Some("plot.csv".into()),
+            FileTarget::Experiment(ExperimentFileRequest::SaveSpec) => Some("experiment.sweep.ron".into()),
+            FileTarget::Experiment(ExperimentFileRequest::ExportCsv(id)) => {
+                Some(format!("experiment-{id}.csv"))
+            }
+            FileTarget::Experiment(ExperimentFileRequest::ExportRon(id)) => {
+                Some(format!("experiment-{id}.ron"))
+            }
+            FileTarget::Experiment(ExperimentFileRequest::PlotPng) => Some("plot.png".into()),
+            FileTarget::Experiment(ExperimentFileRequest::PlotCsv(_)) => Some("plot.csv".into()),
             _ => None,
         }
     }
@@ -177,7 +181,7 @@ pub enum TaskOutput {
         result: Result<(), ProjectFileError>,
     },
     /// A project library task finished.
-    Library(Box<crate::library::LibraryOutput>),
+    Library(Box<crate::project_store::LibraryOutput>),
 }
 
 /// Why a SimGrid platform file was not imported.

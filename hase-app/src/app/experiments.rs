@@ -14,9 +14,9 @@ use super::App;
 use super::library::Incoming;
 use crate::theme::Palette;
 use crate::ui::experiments::ExperimentsContext;
-use hase_editor::experiments::ExperimentFile;
+use hase_editor::experiments::ExperimentFileRequest;
 use hase_editor::run::task::RunRequest;
-use hase_editor::run::{RunSettings, Slot};
+use hase_editor::run::{NextRunSettings, RunSlot};
 use hase_editor::state::LogLevel;
 use hase_editor::tasks::{FileRequest, TaskOutput};
 
@@ -119,27 +119,27 @@ impl App {
     pub(super) fn experiment_file_chosen(
         &mut self,
         ctx: &egui::Context,
-        purpose: &ExperimentFile,
+        purpose: &ExperimentFileRequest,
         path: PathBuf,
     ) {
         let view = &mut self.windows.experiments;
         match purpose {
-            ExperimentFile::SaveSpec => {
+            ExperimentFileRequest::SaveSpec => {
                 let text = spec_to_ron(&view.builder.to_spec(&self.editor.doc.project.name));
                 self.write_in_background("the sweep spec", path, text);
             }
-            ExperimentFile::LoadSpec => match hase_library::experiment::load_spec(&path) {
+            ExperimentFileRequest::LoadSpec => match hase_library::experiment::load_spec(&path) {
                 Ok(spec) => {
                     view.load_spec(&spec);
                     self.editor.log(LogLevel::Info, format!("loaded the sweep spec {}", path.display()));
                 }
                 Err(e) => self.editor.notify(LogLevel::Error, e.to_string()),
             },
-            ExperimentFile::PlotCsv(text) => {
+            ExperimentFileRequest::PlotCsv(text) => {
                 let text = text.clone();
                 self.write_in_background("the data", path.with_extension("csv"), text);
             }
-            ExperimentFile::PlotPng => {
+            ExperimentFileRequest::PlotPng => {
                 let Some([x0, y0, x1, y1]) = view.plot_rect else {
                     return self.editor.notify(LogLevel::Warning, "show a plot first");
                 };
@@ -147,13 +147,15 @@ impl App {
                 let rect = egui::Rect::from_min_max(egui::pos2(x0, y0), egui::pos2(x1, y1));
                 crate::ui::timing::export::request(ctx, rect, path, &self.windows.plot_export);
             }
-            ExperimentFile::SlurmJob => {
+            ExperimentFileRequest::SlurmJob => {
                 // The job directory is the one holding the job.ron chosen.
                 let dir = path.parent().map_or(path.clone(), std::path::Path::to_path_buf);
                 view.slurm.collect_dir = dir.display().to_string();
                 view.collect_slurm();
             }
-            ExperimentFile::ExportCsv(_) | ExperimentFile::ExportRon(_) | ExperimentFile::Import => {
+            ExperimentFileRequest::ExportCsv(_)
+            | ExperimentFileRequest::ExportRon(_)
+            | ExperimentFileRequest::Import => {
                 view.store_file_chosen(purpose, &path);
                 if let Some(n) = view.notice.clone() {
                     self.editor.notify(if n.error { LogLevel::Error } else { LogLevel::Info }, n.text);
@@ -212,12 +214,12 @@ impl App {
             hase_editor::run::load::start(&self.tasks, path, run.project, id)
         } else {
             self.editor.log(LogLevel::Info, format!("running {} again (seed {})…", run.label, run.seed));
-            let settings = RunSettings {
+            let settings = NextRunSettings {
                 level: run.level,
                 seed: run.seed,
                 until_text: run.until.map(|t| format!("{}ps", t.0)).unwrap_or_default(),
             };
-            let request = RunRequest { project: run.project, file: None, settings, slot: Slot::Main, id };
+            let request = RunRequest { project: run.project, file: None, settings, slot: RunSlot::Main, id };
             hase_editor::run::task::start(&self.tasks, request)
         };
         self.session.live.push(live);

@@ -13,7 +13,7 @@ use crate::ui::dialogs::Pending;
 use crate::ui::library_browser::BrowserRequest;
 use crate::ui::library_dialogs::SaveAsPrompt;
 use hase_editor::command::EditCommand;
-use hase_editor::library::{LibraryOutput, LibraryStatus};
+use hase_editor::project_store::{LibraryOutput, LibraryStatus};
 use hase_editor::state::LogLevel;
 use hase_editor::tasks::{FilePurpose, FileRequest};
 

@@ -14,7 +14,7 @@ mod experiments;
 mod finished;
 mod library;
 mod perform;
-mod replay;
+mod runs;
 mod windows;
 
 use crate::actions::AppAction;
@@ -29,7 +29,7 @@ use crate::ui::inspector::Inspector;
 use crate::ui::palette::PalettePanel;
 use crate::ui::{breadcrumb, legend, menu, run_bar, status, toasts};
 use hase_editor::examples::default_project;
-use hase_editor::library::{Library, LibraryLocation};
+use hase_editor::project_store::{Library, LibraryLocation};
 use hase_editor::session::{Session, SessionCommand};
 use hase_editor::state::{Editor, LogLevel};
 use hase_editor::tasks::Tasks;

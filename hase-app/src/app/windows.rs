@@ -37,7 +37,7 @@ pub struct Windows {
     /// (after the unsaved-changes question).
     pub pending_point: Option<hase_editor::experiments::PointRun>,
     /// Check levels on a compound (canvas menu, inspector).
-    pub levels: hase_editor::analysis::LevelsCheck,
+    pub levels: hase_editor::analysis_views::LevelsCheck,
     /// Where the plot's PNG export reports (written from the screenshot callback).
     pub plot_export: crate::ui::timing::export::ExportResult,
 }

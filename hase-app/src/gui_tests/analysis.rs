@@ -12,11 +12,11 @@ use hase_library::runner::{RunOptions, TraceTarget, run_project};
 
 use super::replay_views::{harness_with, open_comparison_example, run_design};
 use super::wait_for;
-use hase_editor::run::RunSettings;
+use hase_editor::run::NextRunSettings;
 
 /// The trace of `project` run with its own settings, records kept in memory (the oracle).
 fn memory_trace(project: &Project) -> Trace {
-    let settings = RunSettings::from_project(project);
+    let settings = NextRunSettings::from_project(project);
     let options = RunOptions {
         seed: Some(settings.seed),
         level: Some(settings.level),
@@ -164,7 +164,7 @@ fn two_trace_files_compared_in_difference_mode() {
         ("binary.htb", hase_library::examples::binary_tree_allreduce().unwrap().project),
     ] {
         let path = dir.path().join(name);
-        let settings = RunSettings::from_project(&example);
+        let settings = NextRunSettings::from_project(&example);
         let options = RunOptions {
             seed: Some(settings.seed),
             level: Some(settings.level),
@@ -175,7 +175,7 @@ fn two_trace_files_compared_in_difference_mode() {
         paths.push(path);
     }
     let (a, b) = (Trace::load(&paths[0]).unwrap(), Trace::load(&paths[1]).unwrap());
-    let top = hase_editor::analysis::difference::TABLE_ROWS;
+    let top = hase_editor::analysis_views::difference::TABLE_ROWS;
     let oracle = diff_traces(&a, &b, DiffOptions { top, ..DiffOptions::default() });
     let mut h = harness_with(hase_library::examples::fat_tree_allreduce().unwrap().project);
     h.state_mut().editor.file = Some(dir.path().join("design.ron"));

@@ -12,7 +12,7 @@ use super::{harness_on, settle, wait_for};
 use crate::app::{App, StartOptions};
 use hase_editor::experiments::ExperimentsTab;
 use hase_editor::experiments::plot::{PlotKind, PointSet, lines};
-use hase_editor::library::{LibraryLocation, LibraryStatus};
+use hase_editor::project_store::{LibraryLocation, LibraryStatus};
 
 pub(crate) fn app_in(dir: &std::path::Path) -> App {
     let mut app = App::new(StartOptions {

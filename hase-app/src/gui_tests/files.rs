@@ -11,7 +11,7 @@ use egui_kittest::kittest::Queryable;
 use super::{harness_on, settle};
 use crate::app::{App, StartOptions};
 use crate::file_dialog::{Backend, NO_PORTAL_NOTICE};
-use hase_editor::library::{LibraryLocation, LibraryStatus};
+use hase_editor::project_store::{LibraryLocation, LibraryStatus};
 
 fn menu(h: &mut Harness<'_, App>, top: &str, item: &str) {
     h.get_by_label(top).click();

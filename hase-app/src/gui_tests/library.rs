@@ -17,7 +17,7 @@ use crate::actions::AppAction;
 use crate::app::{App, StartOptions};
 use hase_editor::command::EditCommand;
 use hase_editor::document::NetworkId;
-use hase_editor::library::{LibraryLocation, LibraryStatus};
+use hase_editor::project_store::{LibraryLocation, LibraryStatus};
 
 fn app_in(dir: &std::path::Path) -> App {
     App::new(StartOptions { library: LibraryLocation::Dir(dir.to_path_buf()), ..StartOptions::default() })

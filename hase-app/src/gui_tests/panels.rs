@@ -22,7 +22,7 @@ use crate::ui::time_text;
 use crate::ui::timing::readout::readout;
 use crate::ui::timing::{Diagram, TimingContext, show as show_timing};
 use hase_editor::run::task::{RunRequest, execute};
-use hase_editor::run::{FinishedRun, RunProgress, RunSettings, Slot};
+use hase_editor::run::{FinishedRun, NextRunSettings, RunProgress, RunSlot};
 use hase_editor::session::Session;
 use hase_editor::session::timing::TimingState;
 use hase_editor::state::{Editor, ThemeChoice};
@@ -39,8 +39,8 @@ fn gl_setup() -> egui_wgpu::WgpuSetup {
 }
 
 fn run(project: Project) -> Arc<FinishedRun> {
-    let settings = RunSettings::from_project(&project);
-    let request = RunRequest { project, file: None, settings, slot: Slot::Main, id: 1 };
+    let settings = NextRunSettings::from_project(&project);
+    let request = RunRequest { project, file: None, settings, slot: RunSlot::Main, id: 1 };
     Arc::from(execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap())
 }
 
@@ -177,8 +177,11 @@ fn timing_panel_difference_mode_aligns_rows_and_lists_the_largest_differences() 
             selected: Vec::new(),
             source: Some((r.id, &r.trace)),
         });
-        crate::ui::timing::analysis::align_rows(&p.state, c, &diagrams, i, &mut shown);
-        shown.iter().map(|r| crate::ui::timing::analysis::row_key(c, i, &run.replay, r)).collect::<Vec<_>>()
+        crate::ui::timing::bands_and_differences::align_rows(&p.state, c, &diagrams, i, &mut shown);
+        shown
+            .iter()
+            .map(|r| crate::ui::timing::bands_and_differences::row_key(c, i, &run.replay, r))
+            .collect::<Vec<_>>()
     };
     let (left, right) = (rows(0), rows(1));
     let ranks = |keys: &[String]| keys.iter().take(8).cloned().collect::<Vec<_>>();

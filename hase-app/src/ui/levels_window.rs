@@ -1,5 +1,5 @@
 //! The "Check levels" window: the compound's two abstraction levels run on the same workload
-//! (`hase_editor::analysis::LevelsCheck`), shown as the makespan at each level and their
+//! (`hase_editor::analysis_views::LevelsCheck`), shown as the makespan at each level and their
 //! difference, the message latencies compared, and the verdict — or why the check could not run.
 
 use egui::{RichText, Ui};
@@ -8,7 +8,7 @@ use hase_library::check_levels::{LevelCheck, ModelKind};
 
 use crate::theme::Palette;
 use crate::ui::time_text;
-use hase_editor::analysis::LevelsCheck;
+use hase_editor::analysis_views::LevelsCheck;
 
 /// Show the window while it is open (and take the result when it comes).
 pub fn show(ctx: &egui::Context, check: &mut LevelsCheck, palette: &Palette) {

@@ -7,7 +7,7 @@ use crate::actions::AppAction;
 use crate::theme::ThemeChoice;
 use hase_editor::command::Alignment;
 use hase_editor::examples::EXAMPLES;
-use hase_editor::library::Library;
+use hase_editor::project_store::Library;
 use hase_editor::state::Editor;
 
 /// A menu entry for `action`, with its label and shortcut from the action table.

@@ -9,7 +9,7 @@ use hase_engine::model::RunSettings as ProjectRunSettings;
 
 use crate::actions::AppAction;
 use crate::theme::Palette;
-use hase_editor::run::{RunSettings, Slot};
+use hase_editor::run::{NextRunSettings, RunSlot};
 use hase_editor::session::{Session, SessionCommand};
 
 fn level_name(level: u8) -> &'static str {
@@ -45,9 +45,9 @@ pub fn show(
     let mut commands = Vec::new();
     let comparing = session.compare.is_some();
     let running = if comparing {
-        session.running(Slot::Compare(0)) || session.running(Slot::Compare(1))
+        session.running(RunSlot::Compare(0)) || session.running(RunSlot::Compare(1))
     } else {
-        session.running(Slot::Main)
+        session.running(RunSlot::Main)
     };
     ui.horizontal(|ui| {
         let run = ui.add_enabled(!running, egui::Button::new(RichText::new("▶ Run").monospace().strong()));
@@ -83,7 +83,7 @@ pub fn show(
 /// The toolbar's fields; returns the project settings once an edit is finished and valid.
 fn settings(
     ui: &mut Ui,
-    s: &mut RunSettings,
+    s: &mut NextRunSettings,
     current: &ProjectRunSettings,
     palette: &Palette,
 ) -> Option<ProjectRunSettings> {

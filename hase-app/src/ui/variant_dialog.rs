@@ -5,7 +5,7 @@
 //! runs until all lines are valid.
 
 use egui::{RichText, Ui};
-use hase_editor::run::RunSettings;
+use hase_editor::run::NextRunSettings;
 use hase_editor::session::variant::{Variant, VariantError, build_variant};
 use hase_engine::model::Project;
 
@@ -26,7 +26,7 @@ pub struct VariantDialog {
 
 impl VariantDialog {
     /// Open with the toolbar's seed and run-until time.
-    pub fn open_with(&mut self, base: &RunSettings) {
+    pub fn open_with(&mut self, base: &NextRunSettings) {
         self.open = true;
         self.seed = base.seed;
         self.until_text.clone_from(&base.until_text);
@@ -37,7 +37,7 @@ impl VariantDialog {
         &mut self,
         ctx: &egui::Context,
         project: &Project,
-        base: &RunSettings,
+        base: &NextRunSettings,
         palette: &Palette,
     ) -> Option<Variant> {
         if !self.open {
@@ -63,7 +63,7 @@ impl VariantDialog {
         &mut self,
         ui: &mut Ui,
         project: &Project,
-        base: &RunSettings,
+        base: &NextRunSettings,
         palette: &Palette,
     ) -> Option<Variant> {
         ui.label(format!(

@@ -21,7 +21,7 @@ use hase_engine::model::Project;
 use hase_library::experiment::{ExperimentPlan, RunKey, SweepSpec};
 use hase_library::store::{ExperimentStore, ExperimentSummary};
 
-use builder::{Preview, SweepBuilder};
+use builder::{SweepBuilder, SweepPreview};
 use plot::{PlotError, PlotKind, PlotSettings, PointSet, RatioSource};
 use results::Results;
 use runner::{RunningSweep, SweepUpdate};
@@ -66,7 +66,7 @@ pub enum ExperimentsError {
 
 /// What a file dialog of the experiments view is for.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ExperimentFile {
+pub enum ExperimentFileRequest {
     /// Write the built spec (RON).
     SaveSpec,
     /// Read a spec (RON) into the builder.
@@ -121,7 +121,7 @@ pub struct ExperimentsView {
     /// The sweep being built.
     pub builder: SweepBuilder,
     /// The builder's check against the design, and what it was computed for.
-    pub preview: Preview,
+    pub preview: SweepPreview,
     preview_of: Option<(SweepBuilder, u64)>,
     /// Filter text of the parameter list.
     pub target_filter: String,
@@ -152,7 +152,7 @@ pub struct ExperimentsView {
     /// A point the view asked to open (taken by the app).
     pub open_point: Option<u64>,
     /// A file dialog the view asked for (taken by the app).
-    pub file_request: Option<ExperimentFile>,
+    pub file_request: Option<ExperimentFileRequest>,
     /// The point selected in the table.
     pub selected_point: Option<u64>,
     /// The metric name being typed.
@@ -161,7 +161,7 @@ pub struct ExperimentsView {
     /// "Export plot PNG" crops the window's screenshot to.
     pub plot_rect: Option<[f32; 4]>,
     /// The Results tab's "Fit a formula" panel.
-    pub fit: crate::analysis::FitPanel,
+    pub fit: crate::analysis_views::FitPanel,
     /// The Slurm dialogs (Run on Slurm…, Collect results…).
     pub slurm: slurm::SlurmPanel,
 }
@@ -172,7 +172,7 @@ impl Default for ExperimentsView {
             open: false,
             tab: ExperimentsTab::Build,
             builder: SweepBuilder::default(),
-            preview: Preview::default(),
+            preview: SweepPreview::default(),
             preview_of: None,
             target_filter: String::new(),
             jobs: std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
@@ -192,7 +192,7 @@ impl Default for ExperimentsView {
             selected_point: None,
             metric_text: String::new(),
             plot_rect: None,
-            fit: crate::analysis::FitPanel::default(),
+            fit: crate::analysis_views::FitPanel::default(),
             slurm: slurm::SlurmPanel::default(),
         }
     }
@@ -405,16 +405,16 @@ impl ExperimentsView {
     }
 
     /// A file chosen for `purpose` (store exports and imports; the app handles the others).
-    pub fn store_file_chosen(&mut self, purpose: &ExperimentFile, path: &Path) {
+    pub fn store_file_chosen(&mut self, purpose: &ExperimentFileRequest, path: &Path) {
         let Some(store) = self.store.clone() else { return self.say(true, "no experiment store is open") };
         let outcome = match purpose {
-            ExperimentFile::ExportCsv(id) => {
+            ExperimentFileRequest::ExportCsv(id) => {
                 store.export_csv(*id, path).map(|()| format!("wrote {}", path.display()))
             }
-            ExperimentFile::ExportRon(id) => {
+            ExperimentFileRequest::ExportRon(id) => {
                 store.export_ron(*id, path).map(|()| format!("wrote {}", path.display()))
             }
-            ExperimentFile::Import => {
+            ExperimentFileRequest::Import => {
                 store.import_ron(path).map(|id| format!("imported {} as experiment {id}", path.display()))
             }
             _ => return,

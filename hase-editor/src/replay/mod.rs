@@ -468,7 +468,7 @@ mod tests {
     #[test]
     fn message_counts_of_a_run_equal_a_count_over_its_flights() {
         let dir = tempfile::tempdir().unwrap();
-        let run = crate::fixtures::finished_tree_run(dir.path(), crate::run::Slot::Main);
+        let run = crate::fixtures::finished_tree_run(dir.path(), crate::run::RunSlot::Main);
         let replay = &run.replay;
         assert!(replay.unlinked.sent.is_empty(), "a run's messages all run along links");
         let end = replay.end.0;

@@ -46,13 +46,14 @@ mod tests {
     use crate::command::EditCommand;
     use crate::document::NetworkId;
     use crate::run::task::{RunRequest, execute};
-    use crate::run::{RunProgress, RunSettings, Slot};
+    use crate::run::{NextRunSettings, RunProgress, RunSlot};
 
     #[test]
     fn a_run_goes_stale_when_what_runs_changes_and_current_again_on_undo() {
         let project = hase_library::examples::binary_tree_allreduce().unwrap().project;
-        let settings = RunSettings::from_project(&project);
-        let request = RunRequest { project: project.clone(), file: None, settings, slot: Slot::Main, id: 1 };
+        let settings = NextRunSettings::from_project(&project);
+        let request =
+            RunRequest { project: project.clone(), file: None, settings, slot: RunSlot::Main, id: 1 };
         let run = execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap();
         let mut editor = Editor::new(project);
         let mut staleness = Staleness::default();

@@ -7,7 +7,7 @@ use hase_engine::time::SimTime;
 
 use super::Session;
 use super::stats_order::{EntityColumn, LinkColumn};
-use crate::run::{ReplayFile, RunSettings};
+use crate::run::{NextRunSettings, ReplayFile};
 
 /// An entity to select and show on a canvas.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,7 +42,7 @@ pub enum SessionCommand {
         ps_per_s: f64,
     },
     /// Settings of the next run (the toolbar's).
-    SetRunSettings(RunSettings),
+    SetRunSettings(NextRunSettings),
     /// Show this side of the comparison in the statistics tab.
     ShowStatsOf(usize),
     /// A click on the entity table's heading of this column.

@@ -10,7 +10,7 @@ use hase_engine::time::SimTime;
 
 use super::variant::Variant;
 use crate::replay::events::Snapshot;
-use crate::run::{FinishedRun, RunSettings};
+use crate::run::{FinishedRun, NextRunSettings};
 use crate::state::Editor;
 
 /// One side of the comparison.
@@ -22,7 +22,7 @@ pub struct CompareSide {
     /// Replay state at the shared time.
     pub cursor: Snapshot,
     /// Run settings of this side; `None` runs with the toolbar's.
-    pub settings: Option<RunSettings>,
+    pub settings: Option<NextRunSettings>,
     /// Name shown for this side instead of the project's (`this design, algorithm=ring`).
     pub label: Option<String>,
 }
@@ -37,7 +37,7 @@ impl CompareSide {
 
     /// Show this side as `label` and run it with its own `settings`.
     #[must_use]
-    pub fn with(mut self, label: impl Into<String>, settings: Option<RunSettings>) -> Self {
+    pub fn with(mut self, label: impl Into<String>, settings: Option<NextRunSettings>) -> Self {
         self.label = Some(label.into());
         self.settings = settings;
         self

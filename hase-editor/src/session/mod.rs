@@ -30,7 +30,7 @@ use crate::replay::events::Snapshot;
 use crate::replay::markers::Marker;
 use crate::run::version::Staleness;
 use crate::run::{
-    COMPARE_MARKERS_NOTE, FinishedRun, LiveRun, MarkerSave, ReplayFile, RunSettings, Slot,
+    COMPARE_MARKERS_NOTE, FinishedRun, LiveRun, MarkerSave, NextRunSettings, ReplayFile, RunSlot,
     UNSAVED_MARKERS_NOTE,
 };
 
@@ -38,7 +38,7 @@ use crate::run::{
 #[derive(Default)]
 pub struct Session {
     /// Settings of the next run.
-    pub settings: RunSettings,
+    pub settings: NextRunSettings,
     /// The project settings the toolbar last took over (and the project generation).
     settings_seen: Option<(u64, hase_engine::model::RunSettings)>,
     /// Runs in progress.
@@ -86,7 +86,7 @@ impl Session {
         let seen = Some((generation, project.settings.clone()));
         if self.settings_seen != seen {
             self.settings_seen = seen;
-            self.settings = RunSettings::from_project(project);
+            self.settings = NextRunSettings::from_project(project);
         }
         if replaced { self.forget_design_run() } else { None }
     }
@@ -97,11 +97,11 @@ impl Session {
     /// markers, to be saved beside it.
     pub fn forget_design_run(&mut self) -> Option<MarkerSave> {
         let pending = self.timing.markers_dirty.then(|| self.marker_save()).flatten();
-        for live in self.live.iter().filter(|l| l.slot == Slot::Main) {
+        for live in self.live.iter().filter(|l| l.slot == RunSlot::Main) {
             live.cancel.store(true, Ordering::SeqCst);
             self.dropped.insert(live.id);
         }
-        self.live.retain(|l| l.slot != Slot::Main);
+        self.live.retain(|l| l.slot != RunSlot::Main);
         self.current = None;
         self.cursor = Snapshot::default();
         self.stale = false;
@@ -122,7 +122,7 @@ impl Session {
     }
 
     /// True while a run of `slot` is in progress.
-    pub fn running(&self, slot: Slot) -> bool {
+    pub fn running(&self, slot: RunSlot) -> bool {
         self.live.iter().any(|l| l.slot == slot)
     }
 
@@ -208,7 +208,7 @@ impl Session {
 mod tests {
     use super::*;
 
-    fn run_in(dir: &std::path::Path, slot: Slot) -> Arc<FinishedRun> {
+    fn run_in(dir: &std::path::Path, slot: RunSlot) -> Arc<FinishedRun> {
         crate::fixtures::finished_tree_run(dir, slot)
     }
 
@@ -216,7 +216,7 @@ mod tests {
     fn comparison_markers_stay_apart_from_the_designs_run() {
         let dir = tempfile::tempdir().unwrap();
         let mut s = Session::default();
-        let run = run_in(dir.path(), Slot::Main);
+        let run = run_in(dir.path(), RunSlot::Main);
         assert_eq!(run.markers_file.as_deref(), Some(dir.path().join("tree.markers.ron").as_path()));
         s.current = Some(Arc::clone(&run));
         s.adopt_markers(&run);
@@ -236,7 +236,7 @@ mod tests {
         s.timing.add_marker(5);
         assert_eq!(s.marker_save(), None);
         // …nor under the comparison's own runs.
-        assert_eq!(run_in(dir.path(), Slot::Compare(1)).markers_file, None);
+        assert_eq!(run_in(dir.path(), RunSlot::Compare(1)).markers_file, None);
         // A design run finishing meanwhile updates the markers put aside, not the comparison's.
         s.adopt_markers(&run);
         assert_eq!(s.timing.markers.len(), 1);
@@ -253,7 +253,7 @@ mod tests {
         assert_eq!(s.timing.markers, design_markers);
         // A run of a project without a file says its markers are not saved.
         let mut unsaved = Session::default();
-        let mut r = run_in(dir.path(), Slot::Main);
+        let mut r = run_in(dir.path(), RunSlot::Main);
         Arc::get_mut(&mut r).unwrap().markers_file = None;
         unsaved.adopt_markers(&r);
         assert_eq!(unsaved.timing.markers_note.as_deref(), Some(UNSAVED_MARKERS_NOTE));

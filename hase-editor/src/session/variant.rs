@@ -7,7 +7,7 @@
 use hase_engine::model::Project;
 use hase_library::overrides::apply_set;
 
-use crate::run::RunSettings;
+use crate::run::NextRunSettings;
 
 /// The right-hand side of a "same design, different settings" comparison.
 #[derive(Clone, Debug)]
@@ -15,7 +15,7 @@ pub struct Variant {
     /// The design with the overrides applied.
     pub project: Project,
     /// Its run settings (trace level of the toolbar, its own seed and run-until time).
-    pub settings: RunSettings,
+    pub settings: NextRunSettings,
     /// The assignments, trimmed, blank lines and `#` comments left out.
     pub assignments: Vec<String>,
     /// Short description of what differs: `algorithm=ring, seed 7`.
@@ -47,7 +47,7 @@ pub enum VariantError {
 /// `seed` and `until_text`; `base` are the toolbar settings the left-hand side runs with.
 pub fn build_variant(
     project: &Project,
-    base: &RunSettings,
+    base: &NextRunSettings,
     seed: u64,
     until_text: &str,
     lines: &str,
@@ -71,7 +71,7 @@ pub fn build_variant(
         changes.push(format!("{short}={value}"));
         assignments.push(line.to_string());
     }
-    let settings = RunSettings { level: base.level, seed, until_text: until_text.trim().to_string() };
+    let settings = NextRunSettings { level: base.level, seed, until_text: until_text.trim().to_string() };
     let until = settings.until().map_err(VariantError::Until)?;
     if seed != base.seed {
         changes.push(format!("seed {seed}"));
@@ -92,9 +92,9 @@ pub fn build_variant(
 mod tests {
     use super::*;
 
-    fn fat_tree() -> (Project, RunSettings) {
+    fn fat_tree() -> (Project, NextRunSettings) {
         let project = hase_library::examples::fat_tree_allreduce().unwrap().project;
-        let settings = RunSettings::from_project(&project);
+        let settings = NextRunSettings::from_project(&project);
         (project, settings)
     }
 

@@ -7,7 +7,7 @@ use hase_engine::model::Direction;
 use super::Canvas;
 use super::geometry::Hit;
 use crate::actions::AppAction;
-use hase_editor::analysis::levels::can_check;
+use hase_editor::analysis_views::levels::can_check;
 use hase_editor::command::Alignment;
 use hase_editor::state::Editor;
 

@@ -1,12 +1,12 @@
 //! "Fit a formula" in the Results tab: the metric and the variables playing `p`, `n` or a
-//! pipeline's grain `g`, the fit (`hase_editor::analysis::FitPanel`, the same as
+//! pipeline's grain `g`, the fit (`hase_editor::analysis_views::FitPanel`, the same as
 //! `hase experiments fit`), the formula with its coefficients' standard errors and the quality of
 //! the fit, and the fitted curve for the line plot to draw over the measured points.
 
 use egui::{RichText, Ui};
 
 use super::ExperimentsContext;
-use hase_editor::analysis::fit::{MAX_TERMS, curve, formula};
+use hase_editor::analysis_views::fit_panel::{MAX_TERMS, curve, formula};
 use hase_editor::experiments::ExperimentsView;
 use hase_editor::experiments::plot::{LinePlot, PlotKind, PointSet, lines};
 use hase_editor::experiments::results::Results;

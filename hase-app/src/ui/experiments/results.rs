@@ -10,7 +10,7 @@ use super::{ExperimentsContext, RowButton, action_row, ask};
 use hase_editor::experiments::plot::{MeanBand, PLOT_KINDS, PlotKind, Plotted, PointSet, RatioSource, build};
 use hase_editor::experiments::results::Results;
 use hase_editor::experiments::table::SortColumn;
-use hase_editor::experiments::{ExperimentFile, ExperimentsView};
+use hase_editor::experiments::{ExperimentFileRequest, ExperimentsView};
 
 /// Rows drawn in the table at most (the CSV export has them all).
 const TABLE_ROWS_SHOWN: usize = 5_000;
@@ -77,9 +77,9 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
     ];
     match action_row(ui, &buttons) {
         Some(3) => open = view.selected_point,
-        Some(0) => ask(view, ExperimentFile::PlotPng),
-        Some(1) => ask(view, ExperimentFile::PlotCsv(export_csv.unwrap_or_default())),
-        Some(2) => ask(view, ExperimentFile::PlotCsv(results.csv())),
+        Some(0) => ask(view, ExperimentFileRequest::PlotPng),
+        Some(1) => ask(view, ExperimentFileRequest::PlotCsv(export_csv.unwrap_or_default())),
+        Some(2) => ask(view, ExperimentFileRequest::PlotCsv(results.csv())),
         _ => {}
     }
     ui.separator();

@@ -10,7 +10,7 @@ use egui::{RichText, Ui};
 use super::{ExperimentsContext, RowButton, action_row, ask};
 use crate::theme::Palette;
 use hase_editor::experiments::slurm::{CollectReport, SlurmDialog, SlurmOutcome};
-use hase_editor::experiments::{ExperimentFile, ExperimentsView};
+use hase_editor::experiments::{ExperimentFileRequest, ExperimentsView};
 
 /// Draw the open Slurm dialog, if any.
 pub(super) fn show(ctx: &egui::Context, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>) {
@@ -128,7 +128,7 @@ fn collect(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>)
     ];
     match action_row(ui, &buttons) {
         Some(0) => view.collect_slurm(),
-        Some(1) => ask(view, ExperimentFile::SlurmJob),
+        Some(1) => ask(view, ExperimentFileRequest::SlurmJob),
         Some(2) => view.slurm.dialog = None,
         _ => {}
     }

@@ -6,7 +6,7 @@
 //! [`input`]; the bar above in [`panel`]; the phase bands and a comparison's difference mode in
 //! [`analysis`].
 
-pub mod analysis;
+pub mod bands_and_differences;
 pub mod draw;
 pub mod export;
 pub mod input;
@@ -21,7 +21,7 @@ use egui::{Rect, Ui, pos2, vec2};
 
 use crate::theme::{Palette, ReplayColours};
 use draw::{Geometry, RULER_HEIGHT};
-use hase_editor::analysis::difference::Computed;
+use hase_editor::analysis_views::difference::Computed;
 use hase_editor::replay::Replay;
 use hase_editor::session::timing::rows::{self, Row};
 use hase_editor::session::timing::view::{TimeView, ViewHistory};
@@ -108,7 +108,7 @@ pub fn show(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>) -> Dia
     }
     let end = diagrams.iter().map(|d| d.replay.end.0).max().unwrap_or(0);
     panel::bar(ui, state, cx, end, &mut out);
-    let difference = analysis::difference_bar(ui, state, cx);
+    let difference = bands_and_differences::difference_bar(ui, state, cx);
     let all = ui.available_rect_before_wrap();
     let table_width = if difference.is_some() {
         380.0_f32.min(all.width() * 0.45)
@@ -128,7 +128,7 @@ pub fn show(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>) -> Dia
     }
     state.view.clamp(end, state.bars_width);
     if let Some(c) = &difference {
-        analysis::go_to_focus(state, c, diagrams, end);
+        bands_and_differences::go_to_focus(state, c, diagrams, end);
     }
     let each = area.height() / diagrams.len() as f32;
     let mut drawn = 0;
@@ -145,7 +145,7 @@ pub fn show(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>) -> Dia
     if table_width > 0.0 {
         let table = Rect::from_min_max(pos2(area.max.x + 6.0, all.min.y), all.max);
         match &difference {
-            Some(c) => analysis::difference_table(ui, state, c, table, cx.palette),
+            Some(c) => bands_and_differences::difference_table(ui, state, c, table, cx.palette),
             None => panel::figures_table(ui, state, diagrams, table, &mut out),
         }
     }
@@ -182,7 +182,7 @@ fn diagram(
     let labels = Rect::from_min_max(pos2(rect.min.x, bars.min.y), pos2(bars.min.x, bars.max.y));
     let mut shown = state.rows_of(d.replay);
     if let Some(c) = difference {
-        analysis::align_rows(state, c, cx.diagrams, index, &mut shown);
+        bands_and_differences::align_rows(state, c, cx.diagrams, index, &mut shown);
     }
     let content = shown.len() as f32 * draw::ROW_HEIGHT;
     let g = Geometry { ruler, bars, scroll: state.scroll.clamp(0.0, (content - bars.height()).max(0.0)) };
@@ -227,10 +227,10 @@ fn diagram(
     };
     let marks = draw::paint(painter, &scene, &g);
     if let Some(c) = difference {
-        analysis::paint_differences(ui.painter(), c, cx, (index, &shown), &g, state);
+        bands_and_differences::paint_differences(ui.painter(), c, cx, (index, &shown), &g, state);
     }
     if state.analysis.bands.shown {
-        analysis::phase_bands(ui, state, d, index, &g);
+        bands_and_differences::phase_bands(ui, state, d, index, &g);
     }
     marks
 }

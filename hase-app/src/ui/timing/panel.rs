@@ -77,7 +77,7 @@ pub fn bar(
         );
         ui.checkbox(&mut state.table, "O–X figures")
             .on_hover_text("Time per state and messages between O and X");
-        super::analysis::toggles(ui, state, cx);
+        super::bands_and_differences::toggles(ui, state, cx);
         ui.separator();
         if ui.button("+ Marker").on_hover_text("Add a named marker at O, or at the animator's time").clicked()
         {

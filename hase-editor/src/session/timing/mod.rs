@@ -72,7 +72,7 @@ pub struct TimingState {
     /// O–X figures of the last frame, reused while nothing they depend on changes.
     pub figures_cache: Option<FiguresCache>,
     /// Phase bands and the difference mode.
-    pub analysis: crate::analysis::TimingAnalysis,
+    pub analysis: crate::analysis_views::TimingAnalysis,
 }
 
 /// O–X figures computed for a cursor interval and a set of rows.
@@ -108,7 +108,7 @@ impl Default for TimingState {
             highlighted: Vec::new(),
             last_selected: Vec::new(),
             figures_cache: None,
-            analysis: crate::analysis::TimingAnalysis::default(),
+            analysis: crate::analysis_views::TimingAnalysis::default(),
         }
     }
 }

@@ -20,7 +20,7 @@ use crate::ui::reveal;
 use hase_editor::replay::markers;
 use hase_editor::run::task::{RunRequest, start};
 use hase_editor::run::{
-    FinishedRun, MarkerSave, ReplayFile, ReplayOutput, RunDone, SaveError, Slot, TraceFileError,
+    FinishedRun, MarkerSave, ReplayFile, ReplayOutput, RunDone, RunSlot, SaveError, TraceFileError,
 };
 use hase_editor::session::compare::{Compare, CompareSide, thesis_example, with_variant};
 use hase_editor::session::variant::Variant;
@@ -164,7 +164,7 @@ impl App {
         match &self.session.compare {
             Some(c) => {
                 for (i, side) in c.sides.iter().enumerate() {
-                    let slot = Slot::Compare(i);
+                    let slot = RunSlot::Compare(i);
                     if !self.session.running(slot) {
                         let project = side.editor.doc.project.clone();
                         let settings = side.settings.clone().unwrap_or_else(|| shared.clone());
@@ -178,10 +178,10 @@ impl App {
                     }
                 }
             }
-            None if !self.session.running(Slot::Main) => {
+            None if !self.session.running(RunSlot::Main) => {
                 let project = self.editor.doc.project.clone();
                 let name = project.name.clone();
-                requests.push((Slot::Main, name, project, self.editor.file.clone(), shared));
+                requests.push((RunSlot::Main, name, project, self.editor.file.clone(), shared));
             }
             None => {}
         }
@@ -303,7 +303,7 @@ impl App {
         };
         // A comparison's side is named as it is shown ("this design, algorithm=ring").
         let label = match (done.slot, &self.session.compare) {
-            (Slot::Compare(i), Some(c)) => c.sides.get(i).map_or(run.label.as_str(), |s| s.name()),
+            (RunSlot::Compare(i), Some(c)) => c.sides.get(i).map_or(run.label.as_str(), |s| s.name()),
             _ => run.label.as_str(),
         };
         let summary = format!("{label}: {}", crate::ui::stats::summary_line(&run.stats));
@@ -331,7 +331,7 @@ impl App {
         // The dock is sized to show every row of the run (see `App::ui_root`).
         self.dock.fit_rows = self.session.timing.rows_of(&run.replay).len();
         match done.slot {
-            Slot::Main => {
+            RunSlot::Main => {
                 if self.session.current.is_none() {
                     // The dock grows for the first run: fit the design into what is left.
                     self.editor.fit_requested = true;
@@ -343,7 +343,7 @@ impl App {
                     let _ = std::thread::Builder::new().name("hase-drop".into()).spawn(move || drop(old));
                 }
             }
-            Slot::Compare(i) => {
+            RunSlot::Compare(i) => {
                 if let Some(c) = &mut self.session.compare
                     && let Some(side) = c.sides.get_mut(i)
                 {
@@ -367,7 +367,7 @@ impl App {
         self.open_compare(Compare::new(title, a, b));
         for (i, run) in [left, right].into_iter().enumerate() {
             let id = run.id;
-            self.run_finished(RunDone { slot: Slot::Compare(i), id, result: Ok(run) });
+            self.run_finished(RunDone { slot: RunSlot::Compare(i), id, result: Ok(run) });
         }
     }
 

@@ -7,13 +7,13 @@
 
 pub mod bands;
 pub mod difference;
-pub mod fit;
+pub mod fit_panel;
 pub mod levels;
 pub mod rebuild;
 
 pub use bands::PhaseBands;
 pub use difference::DifferenceMode;
-pub use fit::FitPanel;
+pub use fit_panel::FitPanel;
 pub use levels::LevelsCheck;
 pub use rebuild::{analysis_trace, trace_from_replay};
 

@@ -2,14 +2,14 @@
 //! autosave schedule, and which stored version the document came from. Every store call runs on a
 //! worker thread ([`tasks`]); this module only holds state and decides when to autosave.
 
-pub mod tasks;
+pub mod store_calls;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use hase_library::store::{ProjectStore, Recovery};
 
-pub use tasks::LibraryOutput;
+pub use store_calls::LibraryOutput;
 
 /// How often unsaved changes are written to the recovery slot.
 pub const AUTOSAVE_INTERVAL: Duration = Duration::from_secs(30);

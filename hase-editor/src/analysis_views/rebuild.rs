@@ -65,12 +65,12 @@ mod tests {
 
     use super::*;
     use crate::fixtures::finished_tree_run;
-    use crate::run::Slot;
+    use crate::run::RunSlot;
 
     #[test]
     fn a_rebuilt_run_agrees_with_the_trace_the_run_writes() {
         let dir = tempfile::tempdir().unwrap();
-        let run = finished_tree_run(dir.path(), Slot::Main);
+        let run = finished_tree_run(dir.path(), RunSlot::Main);
         assert!(run.trace.records.is_empty(), "a run keeps no records");
         let rebuilt = analysis_trace(&run.trace, &run.replay).into_owned();
         assert_eq!(rebuilt.end_time(), run.replay.end);

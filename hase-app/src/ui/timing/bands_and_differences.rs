@@ -3,7 +3,7 @@
 //! difference mode — the second diagram's rows aligned with the first's (by MPI rank or by path),
 //! rows that differ marked, the stretches where aligned rows are in different states
 //! highlighted, and the table of the largest per-row differences (a click scrolls and zooms both
-//! diagrams to the row). The state and the analyses are `hase_editor::analysis`.
+//! diagrams to the row). The state and the analyses are `hase_editor::analysis_views`.
 
 use std::sync::Arc;
 
@@ -15,9 +15,9 @@ use super::draw::{Geometry, ROW_HEIGHT};
 use super::{Diagram, TimingContext, TimingState};
 use crate::theme::Palette;
 use crate::ui::time_text;
-use hase_editor::analysis::analysis_trace;
-use hase_editor::analysis::bands::{details, label, visible};
-use hase_editor::analysis::difference::{Computed, TABLE_ROWS, differing_spans};
+use hase_editor::analysis_views::analysis_trace;
+use hase_editor::analysis_views::bands::{details, label, visible};
+use hase_editor::analysis_views::difference::{Computed, TABLE_ROWS, differing_spans};
 use hase_editor::replay::Replay;
 use hase_editor::session::timing::rows::{Row, RowKind, row_path};
 use hase_editor::session::timing::view::TimeView;

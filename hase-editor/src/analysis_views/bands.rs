@@ -82,14 +82,14 @@ mod tests {
     use std::borrow::Cow;
 
     use super::*;
-    use crate::analysis::analysis_trace;
+    use crate::analysis_views::analysis_trace;
     use crate::fixtures::finished_tree_run;
-    use crate::run::Slot;
+    use crate::run::RunSlot;
 
     #[test]
     fn the_recursive_doubling_allreduce_has_one_exchange_per_call_found_once() {
         let dir = tempfile::tempdir().unwrap();
-        let run = finished_tree_run(dir.path(), Slot::Main);
+        let run = finished_tree_run(dir.path(), RunSlot::Main);
         let mut bands = PhaseBands::default();
         let report = bands.report(run.id, || analysis_trace(&run.trace, &run.replay));
         // Recursive doubling on 8 processors, called twice: two loosely synchronous exchanges.
