@@ -8,7 +8,8 @@ use std::time::Instant;
 
 use hase_engine::model::Project;
 
-use crate::command::{EditCommand, Fragment, History};
+use crate::command::history::History;
+use crate::command::{EditCommand, Fragment};
 use crate::document::{Document, NetworkId};
 
 /// One step into the hierarchy: the compound instance opened and its type.

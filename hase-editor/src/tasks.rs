@@ -181,7 +181,7 @@ pub enum TaskOutput {
         result: Result<(), ProjectFileError>,
     },
     /// A project library task finished.
-    Library(Box<crate::project_store::LibraryOutput>),
+    Library(Box<crate::project_store::output::LibraryOutput>),
 }
 
 /// Why a SimGrid platform file was not imported.

@@ -13,6 +13,7 @@ mod new;
 mod placement;
 mod run;
 mod sweep;
+mod sweep_args;
 mod sweep_progress;
 mod sweep_slurm;
 mod trace;
@@ -48,7 +49,7 @@ pub enum CliCommand {
     /// level stands in for the detailed one (exit 5 when it does not).
     CheckLevels(check_levels::CheckLevelsArgs),
     /// Run a parameter sweep: vary parameters over values, run the points in parallel.
-    Sweep(Box<sweep::SweepArgs>),
+    Sweep(Box<sweep_args::SweepArgs>),
     /// List, show, export, import, rename or delete stored experiments.
     Experiments(experiments::ExperimentsArgs),
     /// Make, show and report MPI data sheets (fitted equations per MPI function).

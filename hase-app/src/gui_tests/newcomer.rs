@@ -93,7 +93,7 @@ fn a_run_goes_stale_when_the_design_changes_and_new_forgets_it() {
         displayed: std::collections::BTreeMap::new(),
     }));
     h.run_steps(3);
-    assert_eq!(h.state().canvas.drawn_replay, crate::ui::animator::overlay::Drawn::default());
+    assert_eq!(h.state().canvas.drawn_replay, crate::ui::animator::replay_frame::Drawn::default());
     let _ = STALE_NOTICE;
 }
 

@@ -11,7 +11,8 @@ use hase_engine::model::{
     Pos,
 };
 
-use super::{CommandError, EditCommand, ExportedAction, TypeDef};
+use super::edit_command::{EditCommand, TypeDef};
+use super::error::{CommandError, ExportedAction};
 use crate::document::{Document, NetworkId, check_instance_name, stem_of};
 
 /// Palette category of types made by grouping.

@@ -2,19 +2,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use hase_engine::model::{Instance, Link, ParamDisplay, PortRef, Pos};
+use hase_engine::model::{Link, PortRef, Pos};
 
-use super::{CommandError, EditCommand};
+use super::edit_command::EditCommand;
+use super::error::CommandError;
+use super::fragment::{Alignment, Fragment};
 use crate::document::{Document, NetworkId, stem_of};
-
-/// Copied instances with the links among them, as the clipboard holds them.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Fragment {
-    /// Name, instance, position and display choices of each copied instance.
-    pub instances: Vec<(String, Instance, Pos, BTreeMap<String, ParamDisplay>)>,
-    /// Links whose both ends were copied.
-    pub links: Vec<Link>,
-}
 
 impl Fragment {
     /// Copy `names` (and the links among them) from network `net`.
@@ -94,27 +87,6 @@ pub(super) fn paste(
         });
     }
     Ok(EditCommand::Batch { label: format!("paste {} entities", fragment.instances.len()), commands })
-}
-
-/// Ways of aligning a selection.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Alignment {
-    /// Same x as the leftmost.
-    Left,
-    /// Same x as the mean.
-    CentreHorizontal,
-    /// Same x as the rightmost.
-    Right,
-    /// Same y as the topmost.
-    Top,
-    /// Same y as the mean.
-    Middle,
-    /// Same y as the lowest.
-    Bottom,
-    /// Equal horizontal gaps between the leftmost and rightmost (order kept).
-    DistributeHorizontal,
-    /// Equal vertical gaps between the topmost and lowest (order kept).
-    DistributeVertical,
 }
 
 impl Alignment {

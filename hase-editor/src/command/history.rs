@@ -1,7 +1,9 @@
 //! Undo/redo history: the inverse of every applied command, with a revision number per document
 //! state so the editor can tell whether the document differs from what was last saved.
 
-use super::{Applied, CommandError, EditCommand, apply};
+use super::apply::apply;
+use super::edit_command::{Applied, EditCommand};
+use super::error::CommandError;
 use crate::document::Document;
 
 /// One undoable step.

@@ -8,7 +8,8 @@ use hase_engine::model::{
 };
 use hase_engine::validate::{ValidationError, link_problem};
 
-use super::{Applied, CommandError, EditCommand, TypeDef};
+use super::edit_command::{Applied, EditCommand, TypeDef};
+use super::error::CommandError;
 use crate::document::{Document, NetworkId, check_instance_name};
 
 #[allow(clippy::unnecessary_wraps, reason = "the tail of every primitive, which all return a Result")]

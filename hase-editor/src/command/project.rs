@@ -6,7 +6,8 @@ use hase_engine::model::{ParamValue, Placement, Routing, RunSettings, StreamSour
 use hase_entities::workload::programs;
 use hase_entities::workload::stream::parse_stream;
 
-use super::{Applied, CommandError, EditCommand};
+use super::edit_command::{Applied, EditCommand};
+use super::error::CommandError;
 use crate::document::{Document, NetworkId};
 
 /// Trace levels a run accepts (HASE's 1 to 5).

@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use hase_engine::model::{Link, NetworkLayout, PortRef, Pos, Project, Routing, TypeRegistry};
 use hase_templates::{FABRIC, ProjectForm, TemplateSpec, Topology, template_project};
 
-use super::{CommandError, EditCommand, RoutingConflict, TypeDef};
+use super::edit_command::{EditCommand, TypeDef};
+use super::error::{CommandError, RoutingConflict};
 use crate::document::{Document, NetworkId, check_instance_name};
 
 /// Room left between existing entities and an inserted network, in canvas units.

@@ -10,7 +10,11 @@ use hase_engine::model::{
 use hase_engine::validate::validate_project;
 use proptest::prelude::*;
 
+use std::collections::BTreeMap;
+
+use super::history::History;
 use super::*;
+use crate::document::{Document, NetworkId};
 use crate::fixtures::{STAR_TYPE, demo_project};
 
 fn demo() -> Document {

@@ -10,8 +10,10 @@ use hase_engine::model::{
 use hase_engine::validate::validate_project;
 use hase_templates::{TemplateSpec, Topology};
 
+use super::history::History;
 use super::tests::round_trip;
 use super::*;
+use crate::document::{Document, NetworkId};
 use crate::fixtures::demo_project;
 
 fn refused(doc: &mut Document, command: EditCommand) -> String {

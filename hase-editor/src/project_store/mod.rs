@@ -2,6 +2,7 @@
 //! autosave schedule, and which stored version the document came from. Every store call runs on a
 //! worker thread ([`tasks`]); this module only holds state and decides when to autosave.
 
+pub mod output;
 pub mod store_calls;
 
 use std::path::PathBuf;
@@ -9,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use hase_library::store::{ProjectStore, Recovery};
 
-pub use store_calls::LibraryOutput;
+pub use output::LibraryOutput;
 
 /// How often unsaved changes are written to the recovery slot.
 pub const AUTOSAVE_INTERVAL: Duration = Duration::from_secs(30);

@@ -7,7 +7,7 @@
 //! is not read at all at full zoom-out. Every raw interval's time is covered by the summary
 //! intervals, so a short event still leaves a mark where it happened.
 
-use super::columns::Intervals;
+use super::columns::{Intervals, PyramidLevel};
 
 /// Bucket counts tried for the levels (fine to coarse, a factor of 4 apart; the coarsest still
 /// has more buckets than a wide screen has points).
@@ -15,17 +15,6 @@ const BUCKET_COUNTS: [u64; 7] = [1 << 23, 1 << 21, 1 << 19, 1 << 17, 1 << 15, 1 
 /// A level is tried when the row has this many intervals per bucket, and kept when it has at most
 /// this fraction of the row's intervals.
 const MIN_REDUCTION: usize = 2;
-
-/// One summary level.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PyramidLevel {
-    /// Bucket width (ps).
-    pub bucket_ps: u64,
-    /// Summary intervals (state: the dominant one).
-    pub spans: Intervals,
-    /// Raw intervals each summary interval stands for.
-    pub counts: Vec<u32>,
-}
 
 /// A bucket being filled.
 struct Pending {

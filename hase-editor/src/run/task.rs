@@ -16,8 +16,8 @@ use hase_entities::factory::FactoryError;
 use hase_library::runner::{RunError, RunOptions, TraceTarget, run_project_into};
 
 use super::{FinishedRun, LiveRun, NextRunSettings, ReplayOutput, RunDone, RunProblem, RunProgress, RunSlot};
-use crate::replay::ReplayRecorder;
 use crate::replay::markers::{self, run_key};
+use crate::replay::recorder::ReplayRecorder;
 use crate::tasks::{TaskOutput, Tasks};
 
 /// Events between progress reports and cancel checks.

@@ -204,6 +204,53 @@ impl Session {
     }
 }
 
+impl Session {
+    /// Carry out `command`.
+    pub fn apply(&mut self, command: SessionCommand) {
+        let end = self.clock_end();
+        match command {
+            SessionCommand::TogglePlay => self.player.toggle(end),
+            SessionCommand::Step { forward } => self.step(forward),
+            SessionCommand::Scrub(t) => self.player.seek(t, end),
+            SessionCommand::PauseAt(t) => {
+                self.player.playing = false;
+                self.player.seek(t, end);
+            }
+            SessionCommand::SetLooping(looping) => self.player.looping = looping,
+            SessionCommand::SetMinLevel(level) => self.player.min_level = level,
+            SessionCommand::SetSpeed { ps_per_s } => self.player.speed_ps_per_s = ps_per_s,
+            SessionCommand::SetRunSettings(settings) => self.settings = settings,
+            SessionCommand::ShowStatsOf(side) => self.stats_side = side,
+            SessionCommand::SortEntities(column) => self.stats_order.click_entities(column),
+            SessionCommand::SortLinks(column) => self.stats_order.click_links(column),
+            SessionCommand::Reveal(reveal) => self.reveal_request = Some(reveal),
+            SessionCommand::AskFile(purpose) => self.file_request = Some(purpose),
+        }
+    }
+
+    /// Jump to the next (or previous) event shown of any run shown and pause: the nearest one of
+    /// either side when comparing.
+    fn step(&mut self, forward: bool) {
+        let logs: Vec<&crate::replay::events::EventLog> = match &self.compare {
+            Some(c) => c.sides.iter().filter_map(|s| s.run.as_ref()).map(|r| &r.replay.log).collect(),
+            None => self.current.iter().map(|r| &r.replay.log).collect(),
+        };
+        let player = &mut self.player;
+        let targets = logs.iter().filter_map(|log| {
+            if forward {
+                log.next_event_after(player.time, player.min_level)
+            } else {
+                log.previous_event_before(player.time, player.min_level)
+            }
+        });
+        let target = if forward { targets.min() } else { targets.max() };
+        player.playing = false;
+        if let Some(t) = target {
+            player.time = t;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

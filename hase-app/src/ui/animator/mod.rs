@@ -7,8 +7,9 @@ pub mod controls;
 pub mod images;
 pub mod map;
 pub mod overlay;
+pub mod replay_frame;
 
-use crate::ui::canvas::Canvas;
+use crate::ui::canvas::geometry::CanvasScene;
 use hase_editor::document::NetworkId;
 use hase_editor::run::FinishedRun;
 use hase_editor::state::Editor;
@@ -23,13 +24,13 @@ pub struct MapCache {
 }
 
 impl MapCache {
-    /// The map for `run` on `canvas` showing `editor`'s open network.
-    pub fn get(&mut self, canvas: &Canvas, editor: &Editor, run: &FinishedRun) -> &SceneMap {
+    /// The map for `run` on the canvas drawing `scene`, `editor`'s open network.
+    pub fn get(&mut self, scene: &CanvasScene, editor: &Editor, run: &FinishedRun) -> &SceneMap {
         let net = editor.current_net();
         let key = (run.id, editor.generation, editor.history.revision(), net);
         if self.key.as_ref() != Some(&key) {
             let instances: Vec<String> = editor.crumbs.iter().map(|c| c.instance.clone()).collect();
-            self.map = SceneMap::build(&run.replay, canvas.scene(), &map::prefix_of(&instances));
+            self.map = SceneMap::build(&run.replay, scene, &map::prefix_of(&instances));
             self.key = Some(key);
         }
         &self.map

@@ -5,70 +5,24 @@
 //! each, or a counted cluster when many share a link), live values of displayed parameters and
 //! arrays, and a small legend with the simulated time.
 
-use std::collections::BTreeMap;
-
 use egui::epaint::{PathShape, PathStroke};
 use egui::{
     Align2, Color32, CornerRadius, FontId, Painter, Pos2, Rect, Shape, Stroke, StrokeKind, TextureId, Vec2,
     pos2, vec2,
 };
 use hase_engine::model::ParamDisplay;
-use hase_engine::time::SimTime;
 
-use super::map::SceneMap;
-use crate::theme::{Palette, ReplayColours};
-use crate::ui::canvas::draw::{Frame, text_bottom};
+use super::replay_frame::{Drawn, ReplayFrame};
+use crate::theme::Palette;
+use crate::ui::canvas::frame::{Frame, text_bottom};
 use crate::ui::canvas::geometry::NODE_SIZE;
-use hase_editor::replay::events::{ArrayCell, Snapshot};
-use hase_editor::replay::{Replay, is_idle_state};
+use hase_editor::replay::events::ArrayCell;
+use hase_editor::replay::is_idle_state;
 
 /// Packets on one link drawn one by one; more become a counted cluster.
 pub const MAX_SINGLE_PACKETS: usize = 4;
 /// Below this on-screen size nodes only get their fill tinted.
 const TINY_NODE_PX: f32 = 14.0;
-
-/// The replay layers of one canvas frame: what the canvas [`Frame`] draws between and over its
-/// own layers when a run is shown (the canvas part — area, view, scene, positions, ports, colours
-/// — is the frame's).
-pub struct ReplayFrame<'a> {
-    /// The run.
-    pub replay: &'a Replay,
-    /// Replay state at `time`.
-    pub snap: &'a Snapshot,
-    /// Trace → canvas.
-    pub map: &'a SceneMap,
-    /// Current time.
-    pub time: SimTime,
-    /// Time text resolution of the replay clock (ps), so the legend reads as the replay bar.
-    pub resolution_ps: u64,
-    /// Load window (ps).
-    pub window: (u64, u64),
-    /// Lowest trace level shown (2 messages, 3 updates, 4 states).
-    pub min_level: u8,
-    /// Display choices of the shown network: instance → parameter → how.
-    pub displayed: &'a BTreeMap<String, BTreeMap<String, ParamDisplay>>,
-    /// Replay colours.
-    pub colours: &'a ReplayColours,
-}
-
-/// What a frame drew (for tests and benchmarks).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Drawn {
-    /// Links tinted by load.
-    pub tinted_links: usize,
-    /// Packets drawn one by one.
-    pub packets: usize,
-    /// Clusters drawn.
-    pub clusters: usize,
-    /// Nodes given a state.
-    pub nodes: usize,
-    /// Displayed parameter values and arrays drawn beside their nodes.
-    pub values: usize,
-    /// Array cells drawn marked as written lately.
-    pub cells_written: usize,
-    /// Array cells drawn marked as read lately.
-    pub cells_read: usize,
-}
 
 /// Scratch buffers reused between frames.
 #[derive(Default)]

@@ -4,7 +4,9 @@
 //! (and in [`raster`] for a large network seen from far), pointer handling in [`interact`]; [`CanvasContext`] is what a frame is drawn with.
 
 pub mod context;
+pub mod drag;
 pub mod draw;
+pub mod frame;
 pub mod geometry;
 pub mod interact;
 pub mod raster;
@@ -20,7 +22,7 @@ use crate::icons::Icons;
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::animator::MapCache;
 use crate::ui::animator::images::StateImages;
-use crate::ui::animator::overlay::{Drawn, ReplayFrame};
+use crate::ui::animator::replay_frame::{Drawn, ReplayFrame};
 use geometry::{CanvasScene, PortLayout};
 use hase_editor::document::NetworkId;
 use hase_editor::replay::events::Snapshot;
@@ -28,6 +30,8 @@ use hase_editor::run::FinishedRun;
 use hase_editor::session::player::Player;
 use hase_editor::state::Editor;
 use view::View;
+
+pub use drag::Drag;
 
 /// Shown on the canvas instead of a run that ran an earlier version of the design.
 pub const STALE_NOTICE: &str =
@@ -68,48 +72,6 @@ pub struct ReplayLayer<'a> {
 pub struct PalettePayload {
     /// The type to place.
     pub type_name: String,
-}
-
-/// A drag in progress on the canvas.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub enum Drag {
-    /// No drag.
-    #[default]
-    None,
-    /// Moving the selected instances by `delta` canvas units.
-    Move {
-        /// Offset so far.
-        delta: egui::Vec2,
-        /// Node grabbed (snapping aligns it to the grid).
-        anchor: usize,
-    },
-    /// Dragging a new link from a port.
-    Link {
-        /// (node, port) the drag started at.
-        from: (usize, usize),
-        /// Current pointer position (canvas units).
-        to: Pos2,
-        /// Which ports (flat index) the link may end at.
-        compatible: Vec<bool>,
-    },
-    /// Rubber-band selection.
-    Band {
-        /// Start corner (canvas units).
-        start: Pos2,
-        /// Current corner.
-        end: Pos2,
-    },
-    /// Moving a link corner.
-    Corner {
-        /// Link index.
-        link: usize,
-        /// Corner index.
-        corner: usize,
-        /// Current position.
-        pos: Pos2,
-    },
-    /// Panning the view.
-    Pan,
 }
 
 /// State of the canvas panel kept between frames.
@@ -260,7 +222,7 @@ impl Canvas {
             }
             Some(ReplayLayer { run, snap, player, clock_end, map, images, colours, .. }) => {
                 run.replay.log.seek(snap, player.time);
-                let map = map.get(self, editor, run);
+                let map = map.get(self.scene(), editor, run);
                 let frame = ReplayFrame {
                     replay: &run.replay,
                     snap,
@@ -281,7 +243,7 @@ impl Canvas {
         };
         let drawn = draw::draw(
             &painter,
-            &draw::Frame {
+            &frame::Frame {
                 area,
                 view,
                 scene: &self.scene,

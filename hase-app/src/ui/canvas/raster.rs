@@ -8,11 +8,12 @@
 
 use egui::{Color32, ColorImage, Painter, Pos2, Rect, TextureHandle, TextureOptions, pos2};
 
-use super::Drag;
-use super::draw::Frame;
+use super::drag::Drag;
+use super::frame::Frame;
 use super::geometry::NODE_SIZE;
 use super::view::View;
-use crate::ui::animator::overlay::{self, Drawn};
+use crate::ui::animator::overlay;
+use crate::ui::animator::replay_frame::Drawn;
 use hase_editor::document::NetworkId;
 use hase_editor::state::Selection;
 

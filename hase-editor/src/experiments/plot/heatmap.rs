@@ -2,9 +2,9 @@
 
 use std::fmt::Write as _;
 
-use super::{HeatmapGrid, PlotError, PlotSettings, Plotted, PointSet};
+use super::model::{HeatmapGrid, PlotError, PlotSettings, Plotted, PointSet};
 
-/// The registered plot of [`super::PlotKind::Heatmap`].
+/// The registered plot of `PlotKind::Heatmap`.
 pub(super) fn plot_heatmap(set: &PointSet, settings: &PlotSettings) -> Result<Plotted, PlotError> {
     heatmap(set, settings).map(Plotted::Heatmap)
 }

@@ -3,7 +3,9 @@
 
 use std::fmt::Write as _;
 
-use super::{LinePlot, MeanBand, PlotError, PlotKind, PlotSettings, Plotted, PointSet, Series, SeriesPoint};
+use super::model::{
+    LinePlot, MeanBand, PlotError, PlotKind, PlotSettings, Plotted, PointSet, Series, SeriesPoint,
+};
 use crate::experiments::results::{MetricSummary, PointSummary};
 
 /// The registered plot of [`PlotKind::Lines`], `Speedup`, `Efficiency` and `Ratio`.

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{PlotError, PointSet, RatioSource};
+use super::model::{PlotError, PointSet, RatioSource};
 use crate::experiments::results::{MetricSummary, PointSummary};
 
 /// Numerators, denominators, the variables left and the matching key of a point.
