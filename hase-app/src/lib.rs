@@ -23,5 +23,6 @@ pub mod theme;
 #[cfg(feature = "gui")]
 pub mod ui;
 
-#[cfg(all(test, feature = "gui"))]
+#[cfg(test)]
+#[cfg(feature = "gui")]
 mod gui_tests;

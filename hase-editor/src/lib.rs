@@ -15,6 +15,7 @@
 
 pub mod analysis_views;
 pub mod command;
+pub mod csv_text;
 pub mod document;
 pub mod examples;
 pub mod experiments;

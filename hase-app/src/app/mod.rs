@@ -202,7 +202,7 @@ impl App {
         }
         if !self.dialog_open() {
             let typing = ctx.egui_wants_keyboard_input();
-            for action in AppAction::KEYED {
+            for action in crate::actions::KEYED.iter().copied() {
                 if typing && action.is_canvas_edit() {
                     continue;
                 }

@@ -66,16 +66,16 @@ impl App {
                 self.editor.notify(LogLevel::Info, format!("saved the timing diagram to {}", path.display()));
             }
             Some(Err(e)) => {
-                self.editor.notify(LogLevel::Error, format!("cannot save the timing diagram: {e}"))
+                self.editor.notify(LogLevel::Error, format!("cannot save the timing diagram: {e}"));
             }
             None => {}
         }
         self.save_markers_when_settled(ctx);
         match self.session.reveal_request.take() {
-            Some(Reveal { side: None, path }) => {
-                if !reveal::reveal(&mut self.editor, &mut self.canvas, &path) {
-                    self.editor.notify(LogLevel::Info, format!("{path} is not in the design shown"));
-                }
+            Some(Reveal { side: None, path })
+                if !reveal::reveal(&mut self.editor, &mut self.canvas, &path) =>
+            {
+                self.editor.notify(LogLevel::Info, format!("{path} is not in the design shown"));
             }
             Some(Reveal { side: Some(i), path }) => {
                 if let Some(c) = &mut self.session.compare
@@ -85,7 +85,7 @@ impl App {
                     reveal::reveal(&mut side.editor, &mut view.canvas, &path);
                 }
             }
-            None => {}
+            Some(Reveal { side: None, .. }) | None => {}
         }
         if let Some(purpose) = self.session.file_request.take() {
             self.pick_replay_file(purpose);

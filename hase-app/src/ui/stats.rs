@@ -89,8 +89,8 @@ pub fn show(ui: &mut Ui, cx: &StatsContext<'_>) -> Vec<SessionCommand> {
     ui.separator();
     let makespan = s.makespan_ps.max(1);
     ui.columns(2, |cols| {
-        entity_table(&mut cols[0], s, makespan, order, colours, &mut commands);
-        link_table(&mut cols[1], s, order, (colours, palette), &mut commands);
+        entity_table(&mut cols[0], s, makespan, *order, colours, &mut commands);
+        link_table(&mut cols[1], s, *order, (colours, palette), &mut commands);
     });
     commands
 }
@@ -99,7 +99,7 @@ fn entity_table(
     ui: &mut Ui,
     s: &RunStats,
     makespan: u64,
-    order: &StatsOrder,
+    order: StatsOrder,
     colours: &ReplayColours,
     commands: &mut Vec<SessionCommand>,
 ) {
@@ -177,7 +177,7 @@ fn stacked_bar(ui: &Ui, rect: Rect, e: &EntityStats, makespan: u64, colours: &Re
 fn link_table(
     ui: &mut Ui,
     s: &RunStats,
-    order: &StatsOrder,
+    order: StatsOrder,
     (colours, palette): (&ReplayColours, &Palette),
     commands: &mut Vec<SessionCommand>,
 ) {

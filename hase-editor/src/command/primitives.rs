@@ -22,16 +22,7 @@ fn no_network(net: &NetworkId) -> CommandError {
 }
 
 fn network_mut<'a>(doc: &'a mut Document, net: &NetworkId) -> Result<&'a mut Network, CommandError> {
-    match net {
-        NetworkId::Top => Ok(&mut doc.project.network),
-        NetworkId::Type(t) => doc
-            .project
-            .types
-            .get_mut(t)
-            .and_then(|t| t.compound.as_mut())
-            .map(|c| &mut c.network)
-            .ok_or_else(|| no_network(net)),
-    }
+    doc.network_mut(net).ok_or_else(|| no_network(net))
 }
 
 fn layout_mut<'a>(doc: &'a mut Document, net: &NetworkId) -> &'a mut NetworkLayout {

@@ -105,16 +105,7 @@ pub(super) fn set_routing(
     net: NetworkId,
     routing: Routing,
 ) -> Result<Applied, CommandError> {
-    let network = match &net {
-        NetworkId::Top => &mut doc.project.network,
-        NetworkId::Type(t) => doc
-            .project
-            .types
-            .get_mut(t)
-            .and_then(|t| t.compound.as_mut())
-            .map(|c| &mut c.network)
-            .ok_or_else(|| CommandError::NoNetwork(NetworkId::Type(t.clone())))?,
-    };
+    let network = doc.network_mut(&net).ok_or_else(|| CommandError::NoNetwork(net.clone()))?;
     let old = std::mem::replace(&mut network.routing, routing);
     Ok(Applied { inverse: EditCommand::SetRouting { net, routing: old }, created: Vec::new() })
 }

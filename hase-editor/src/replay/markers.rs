@@ -72,19 +72,18 @@ pub enum MarkerFileError {
         path: PathBuf,
         /// What the RON reader said.
         #[source]
-        source: ron::error::SpannedError,
+        source: Box<ron::error::SpannedError>,
     },
     /// The markers could not be written as RON.
     #[error(transparent)]
-    Write(#[from] ron::Error),
+    Write(Box<ron::Error>),
 }
 
 /// Read the sidecar (a missing file is an empty one).
 pub fn load(path: &Path) -> Result<MarkerFile, MarkerFileError> {
     match std::fs::read_to_string(path) {
-        Ok(text) => {
-            ron::from_str(&text).map_err(|source| MarkerFileError::Parse { path: path.to_path_buf(), source })
-        }
+        Ok(text) => ron::from_str(&text)
+            .map_err(|e| MarkerFileError::Parse { path: path.to_path_buf(), source: Box::new(e) }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(MarkerFile::default()),
         Err(source) => Err(MarkerFileError::Io { path: path.to_path_buf(), source }),
     }
@@ -105,7 +104,8 @@ pub fn save(path: &Path, run: &str, markers: &[Marker]) -> Result<(), MarkerFile
         file.runs.push(RunMarkers { run: run.to_string(), markers });
     }
     file.runs.sort_by(|a, b| a.run.cmp(&b.run));
-    let text = ron::ser::to_string_pretty(&file, ron::ser::PrettyConfig::default())?;
+    let text = ron::ser::to_string_pretty(&file, ron::ser::PrettyConfig::default())
+        .map_err(|e| MarkerFileError::Write(Box::new(e)))?;
     hase_engine::model::write_atomic(path, text.as_bytes())
         .map_err(|source| MarkerFileError::Io { path: path.to_path_buf(), source })
 }

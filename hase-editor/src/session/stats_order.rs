@@ -1,6 +1,8 @@
 //! The statistics tables' sort order: which column each table is sorted by and which way, and the
 //! rows of a run's entities and links in that order.
 
+use std::cmp::Ordering;
+
 use hase_engine::stats::{EntityStats, LinkStats, RunStats};
 
 /// Columns of the entity table.
@@ -74,30 +76,32 @@ pub fn sorted_entities(
     column: EntityColumn,
     descending: bool,
 ) -> Vec<(&String, &EntityStats)> {
-    let mut rows: Vec<_> = stats.entities.iter().collect();
-    rows.sort_by(|a, b| {
-        let order = match column {
-            EntityColumn::Name => a.0.cmp(b.0),
-            EntityColumn::Type => a.1.type_name.cmp(&b.1.type_name),
-            EntityColumn::Busy => a.1.busy_fraction.total_cmp(&b.1.busy_fraction),
-            EntityColumn::Sent => sent(a.1).cmp(&sent(b.1)),
-        };
-        let order = if descending { order.reverse() } else { order };
-        order.then_with(|| a.0.cmp(b.0))
-    });
-    rows
+    sorted_by(stats.entities.iter().collect(), descending, |a, b| match column {
+        EntityColumn::Name => a.0.cmp(b.0),
+        EntityColumn::Type => a.1.type_name.cmp(&b.1.type_name),
+        EntityColumn::Busy => a.1.busy_fraction.total_cmp(&b.1.busy_fraction),
+        EntityColumn::Sent => sent(a.1).cmp(&sent(b.1)),
+    })
 }
 
 /// Links sorted by `column`, ties by name.
 pub fn sorted_links(stats: &RunStats, column: LinkColumn, descending: bool) -> Vec<(&String, &LinkStats)> {
-    let mut rows: Vec<_> = stats.links.iter().collect();
+    sorted_by(stats.links.iter().collect(), descending, |a, b| match column {
+        LinkColumn::Name => a.0.cmp(b.0),
+        LinkColumn::Utilisation => a.1.utilisation.total_cmp(&b.1.utilisation),
+        LinkColumn::Messages => a.1.msgs.cmp(&b.1.msgs),
+        LinkColumn::Bytes => a.1.bytes.cmp(&b.1.bytes),
+    })
+}
+
+/// A table's rows (name, figures) sorted by `compare` (`descending` turns it round), ties by name.
+fn sorted_by<'a, T>(
+    mut rows: Vec<(&'a String, &'a T)>,
+    descending: bool,
+    compare: impl Fn(&(&String, &T), &(&String, &T)) -> Ordering,
+) -> Vec<(&'a String, &'a T)> {
     rows.sort_by(|a, b| {
-        let order = match column {
-            LinkColumn::Name => a.0.cmp(b.0),
-            LinkColumn::Utilisation => a.1.utilisation.total_cmp(&b.1.utilisation),
-            LinkColumn::Messages => a.1.msgs.cmp(&b.1.msgs),
-            LinkColumn::Bytes => a.1.bytes.cmp(&b.1.bytes),
-        };
+        let order = compare(a, b);
         let order = if descending { order.reverse() } else { order };
         order.then_with(|| a.0.cmp(b.0))
     });

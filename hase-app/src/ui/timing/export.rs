@@ -76,6 +76,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(clippy::disallowed_methods, reason = "pixels numbered by their red channel, not a colour")]
     fn crops_points_to_pixels_and_saves() {
         // 4×3 pixels, each pixel's red channel its index.
         let pixels = (0..12u8).map(|i| Color32::from_rgb(i, 0, 0)).collect();

@@ -1,8 +1,6 @@
 //! Line plots: a metric's mean against x, one line per value of the series variable, with its
 //! band; speedup and efficiency against a baseline; a ratio's set drawn the same way.
 
-use std::fmt::Write as _;
-
 use super::model::{
     LinePlot, MeanBand, PlotError, PlotKind, PlotSettings, Plotted, PointSet, Series, SeriesPoint,
 };
@@ -104,23 +102,18 @@ pub fn lines(set: &PointSet, settings: &PlotSettings) -> Result<LinePlot, PlotEr
 
 /// The plot's data as CSV: one row per plotted point (series, x, y, band).
 pub fn lines_csv(plot: &LinePlot) -> String {
-    let mut out = String::from("series,x,y,lo,hi,point\n");
-    for s in &plot.series {
-        for p in &s.points {
-            let quote = |t: &str| {
-                if t.contains([',', '"']) { format!("\"{}\"", t.replace('"', "\"\"")) } else { t.to_string() }
-            };
-            let _ = writeln!(
-                out,
-                "{},{},{},{},{},{}",
-                quote(&s.name),
-                quote(&p.x_text),
-                p.y,
-                p.lo,
-                p.hi,
-                p.point
-            );
-        }
-    }
-    out
+    let header = ["series", "x", "y", "lo", "hi", "point"].map(String::from).to_vec();
+    let points = plot.series.iter().flat_map(|s| {
+        s.points.iter().map(|p| {
+            vec![
+                s.name.clone(),
+                p.x_text.clone(),
+                p.y.to_string(),
+                p.lo.to_string(),
+                p.hi.to_string(),
+                p.point.to_string(),
+            ]
+        })
+    });
+    crate::csv_text::csv_text(&std::iter::once(header).chain(points).collect::<Vec<_>>())
 }

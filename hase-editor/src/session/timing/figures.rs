@@ -2,8 +2,6 @@
 //! group, summed over its members; for a parameter, per value) and the messages sent and received,
 //! plus their CSV export.
 
-use std::fmt::Write as _;
-
 use crate::replay::Replay;
 
 use super::rows::{Row, RowKind, row_path};
@@ -71,14 +69,6 @@ pub fn figures(replay: &Replay, rows: &[Row], t0: u64, t1: u64) -> Vec<RowFigure
         .collect()
 }
 
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
 /// CSV: one line per row with the interval, the time in every state that occurs (ps, one column
 /// per state name in order of first appearance) and the message counts.
 pub fn to_csv(figures: &[RowFigures], t0: u64, t1: u64) -> String {
@@ -90,20 +80,20 @@ pub fn to_csv(figures: &[RowFigures], t0: u64, t1: u64) -> String {
             }
         }
     }
-    let mut out = String::from("row,from_ps,to_ps");
-    for c in &columns {
-        let _ = write!(out, ",{}_ps", csv_field(c));
-    }
-    out.push_str(",sent,received\n");
+    let mut header = vec!["row".to_string(), "from_ps".into(), "to_ps".into()];
+    header.extend(columns.iter().map(|c| format!("{c}_ps")));
+    header.extend(["sent".into(), "received".into()]);
+    let mut rows = vec![header];
     for f in figures {
-        let _ = write!(out, "{},{t0},{t1}", csv_field(&f.path));
+        let mut row = vec![f.path.clone(), t0.to_string(), t1.to_string()];
         for c in &columns {
             let ps = f.states.iter().find(|(n, _)| n == c).map_or(0, |(_, t)| *t);
-            let _ = write!(out, ",{ps}");
+            row.push(ps.to_string());
         }
-        let _ = writeln!(out, ",{},{}", f.sent, f.received);
+        row.extend([f.sent.to_string(), f.received.to_string()]);
+        rows.push(row);
     }
-    out
+    crate::csv_text::csv_text(&rows)
 }
 
 #[cfg(test)]
