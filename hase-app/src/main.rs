@@ -11,7 +11,7 @@ use clap::Parser;
 /// hase — design parallel architectures and see how parallel programs run on them.
 #[derive(Debug, Parser)]
 #[command(name = "hase", version, about, long_about = None, args_conflicts_with_subcommands = true)]
-struct Args {
+struct HaseArgs {
     #[command(subcommand)]
     command: Option<cli::CliCommand>,
     /// A project file (.ron) to open in the editor.
@@ -41,7 +41,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args = HaseArgs::parse();
     match args.command {
         Some(command) => cli::execute(command),
         None => open_window(args),
@@ -50,7 +50,7 @@ fn main() -> ExitCode {
 
 /// The desktop editor, as the arguments ask.
 #[cfg(feature = "gui")]
-fn open_window(args: Args) -> ExitCode {
+fn open_window(args: HaseArgs) -> ExitCode {
     let options = hase_app::app::StartOptions {
         project: args.project,
         screenshot: args.screenshot,
@@ -80,7 +80,7 @@ fn open_window(args: Args) -> ExitCode {
 
 /// This `hase` was built without the desktop application (`--no-default-features`).
 #[cfg(not(feature = "gui"))]
-fn open_window(_args: Args) -> ExitCode {
+fn open_window(_args: HaseArgs) -> ExitCode {
     eprintln!(
         "hase: this build has no window (built without the `gui` feature); use a subcommand, \
          e.g. `hase run PROJECT.ron` (`hase --help` lists them)"

@@ -9,7 +9,7 @@ use std::time::Instant;
 use hase_engine::model::Project;
 
 use super::App;
-use crate::ui::dialogs::Pending;
+use crate::ui::dialogs::UnsavedQuestion;
 use crate::ui::library_browser::BrowserRequest;
 use crate::ui::library_dialogs::SaveAsPrompt;
 use hase_editor::command::EditCommand;
@@ -147,9 +147,9 @@ impl App {
     pub(super) fn offer(&mut self, ctx: &egui::Context, incoming: Incoming) {
         self.windows.incoming = Some(incoming);
         if self.editor.is_dirty() {
-            self.pending = Some(Pending::Open);
+            self.pending = Some(UnsavedQuestion::Open);
         } else {
-            self.go_on(ctx, Pending::Open);
+            self.go_on(ctx, UnsavedQuestion::Open);
         }
     }
 
@@ -298,7 +298,7 @@ impl App {
                 }
                 if self.library.close_after_discard {
                     self.library.close_after_discard = false;
-                    self.go_on(ctx, Pending::Quit);
+                    self.go_on(ctx, UnsavedQuestion::Quit);
                 }
             }
         }

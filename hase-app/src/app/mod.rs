@@ -23,7 +23,7 @@ use crate::theme::{self, Palette, ReplayColours, ThemeChoice};
 use crate::ui::animator::MapCache;
 use crate::ui::animator::images::StateImages;
 use crate::ui::canvas::{Canvas, CanvasContext, ReplayLayer};
-use crate::ui::dialogs::{self, Answer, Pending};
+use crate::ui::dialogs::{self, Answer, UnsavedQuestion};
 use crate::ui::dock::{Dock, DockContext};
 use crate::ui::inspector::Inspector;
 use crate::ui::palette::PalettePanel;
@@ -81,8 +81,8 @@ pub struct App {
     icons: Icons,
     tasks: Tasks,
     /// Question waiting for an answer about unsaved changes.
-    pub pending: Option<Pending>,
-    after_save: Option<Pending>,
+    pub pending: Option<UnsavedQuestion>,
+    after_save: Option<UnsavedQuestion>,
     allow_close: bool,
     title: String,
     theme_applied: Option<ThemeChoice>,
@@ -198,7 +198,7 @@ impl App {
         }
         if ctx.input(|i| i.viewport().close_requested()) && self.editor.is_dirty() && !self.allow_close {
             ctx.send_viewport_cmd(ViewportCommand::CancelClose);
-            self.pending = Some(Pending::Quit);
+            self.pending = Some(UnsavedQuestion::Quit);
         }
         if !self.dialog_open() {
             let typing = ctx.egui_wants_keyboard_input();
@@ -385,7 +385,7 @@ impl App {
                 }
                 Some(Answer::Discard) => {
                     self.pending = None;
-                    if self.discard_autosave() && pending == Pending::Quit {
+                    if self.discard_autosave() && pending == UnsavedQuestion::Quit {
                         // Close once the autosave is dropped (see `library_finished`).
                         self.library.close_after_discard = true;
                     } else {

@@ -7,7 +7,7 @@ use hase_engine::model::{Project, TypeRegistry};
 use super::App;
 use crate::actions::AppAction;
 use crate::ui::canvas::view::View;
-use crate::ui::dialogs::Pending;
+use crate::ui::dialogs::UnsavedQuestion;
 use hase_editor::command::{EditCommand, Fragment};
 use hase_editor::state::LogLevel;
 use hase_editor::tasks::{FilePurpose, FileRequest};
@@ -18,8 +18,8 @@ impl App {
         let net = self.editor.current_net();
         let dirty = self.editor.is_dirty();
         match action {
-            AppAction::NewProject if dirty => self.pending = Some(Pending::NewProject),
-            AppAction::NewProject => self.go_on(ctx, Pending::NewProject),
+            AppAction::NewProject if dirty => self.pending = Some(UnsavedQuestion::NewProject),
+            AppAction::NewProject => self.go_on(ctx, UnsavedQuestion::NewProject),
             AppAction::Open => self.open(),
             AppAction::ImportRon => {
                 self.ask_file(FileRequest::project(FilePurpose::ImportRon, vec!["ron".into()]));
@@ -35,8 +35,8 @@ impl App {
             AppAction::InsertTemplate => self.windows.template.open_with("fat_tree", &self.editor),
             AppAction::Save => self.save(),
             AppAction::SaveAs => self.save_as(),
-            AppAction::Quit if dirty => self.pending = Some(Pending::Quit),
-            AppAction::Quit => self.go_on(ctx, Pending::Quit),
+            AppAction::Quit if dirty => self.pending = Some(UnsavedQuestion::Quit),
+            AppAction::Quit => self.go_on(ctx, UnsavedQuestion::Quit),
             AppAction::Undo => self.editor.undo(),
             AppAction::Redo => self.editor.redo(),
             AppAction::Copy | AppAction::Cut => {
@@ -133,19 +133,19 @@ impl App {
     }
 
     /// Carry on with what the unsaved-changes question interrupted.
-    pub(super) fn go_on(&mut self, ctx: &egui::Context, pending: Pending) {
+    pub(super) fn go_on(&mut self, ctx: &egui::Context, pending: UnsavedQuestion) {
         match pending {
-            Pending::Quit => {
+            UnsavedQuestion::Quit => {
                 self.allow_close = true;
                 ctx.send_viewport_cmd(ViewportCommand::Close);
             }
-            Pending::NewProject => {
+            UnsavedQuestion::NewProject => {
                 self.editor.replace_project(Project::new("untitled"), None);
                 self.library.version = None;
                 self.library.document_settled(std::time::Instant::now());
                 self.editor.log(LogLevel::Info, "new project");
             }
-            Pending::Open => self.adopt_incoming(),
+            UnsavedQuestion::Open => self.adopt_incoming(),
         }
     }
 

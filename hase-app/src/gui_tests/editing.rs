@@ -255,7 +255,7 @@ fn closing_with_unsaved_changes_asks_first() {
         .events
         .push(egui::ViewportEvent::Close);
     settle(&mut h);
-    assert_eq!(h.state().pending, Some(crate::ui::dialogs::Pending::Quit));
+    assert_eq!(h.state().pending, Some(crate::ui::dialogs::UnsavedQuestion::Quit));
     assert!(h.query_by_label("Unsaved changes").is_some());
     h.get_by_label("Cancel").click();
     settle(&mut h);

@@ -7,7 +7,7 @@ use egui::{Pos2, Rect, Sense, Stroke, Ui, Vec2};
 use hase_engine::model::Direction;
 
 use super::canvas::draw::port_shape;
-use super::canvas::geometry::Side;
+use super::canvas::geometry::BodySide;
 use crate::theme::Palette;
 use hase_editor::state::Editor;
 
@@ -21,7 +21,7 @@ fn marker(ui: &mut Ui, palette: &Palette, direction: Direction, linked: bool, co
     } else {
         (palette.node_fill, Stroke::new(1.6, colour))
     };
-    ui.painter().add(port_shape(at, Side::Right, direction, 5.0, fill, stroke));
+    ui.painter().add(port_shape(at, BodySide::Right, direction, 5.0, fill, stroke));
 }
 
 /// Show the legend window if it is open.

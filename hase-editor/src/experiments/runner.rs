@@ -58,12 +58,12 @@ pub enum SweepUpdate {
     /// A run finished (and, for a stored sweep, was committed).
     Finished(Box<RunRecord>),
     /// The sweep ended (`Err`: it could not start or the store failed).
-    Done(Result<SweepReport, SweepError>),
+    Done(Result<SweepReport, RunningSweepError>),
 }
 
 /// Why a sweep did not start or did not end well.
 #[derive(Debug, thiserror::Error)]
-pub enum SweepError {
+pub enum RunningSweepError {
     /// The experiment store refused (creating the experiment, reading its stored runs).
     #[error(transparent)]
     Store(#[from] hase_library::store::StoreError),
@@ -96,7 +96,7 @@ impl RunningSweep {
         store: Option<&ExperimentStore>,
         source: &str,
         jobs: usize,
-    ) -> Result<Self, SweepError> {
+    ) -> Result<Self, RunningSweepError> {
         let plan = Arc::new(plan);
         match store {
             Some(store) => {
@@ -108,7 +108,7 @@ impl RunningSweep {
     }
 
     /// Run the missing runs of stored experiment `id`.
-    pub fn resume(store: &ExperimentStore, id: u64, jobs: usize) -> Result<Self, SweepError> {
+    pub fn resume(store: &ExperimentStore, id: u64, jobs: usize) -> Result<Self, RunningSweepError> {
         let plan = plan_stored(store, id)?;
         Self::spawn(Arc::new(plan), Some((store, id)), jobs)
     }
@@ -117,7 +117,7 @@ impl RunningSweep {
         plan: Arc<ExperimentPlan>,
         stored: Option<(&ExperimentStore, u64)>,
         jobs: usize,
-    ) -> Result<Self, SweepError> {
+    ) -> Result<Self, RunningSweepError> {
         let mut options = SweepOptions { jobs: jobs.max(1), ..SweepOptions::default() };
         let observer: Box<dyn SweepObserver + Send> = if let Some((store, id)) = stored {
             options.skip = store.stored_keys(id)?;
@@ -128,7 +128,7 @@ impl RunningSweep {
             Box::new(Quiet)
         };
         let done_before = options.skip.len() as u64;
-        let task = spawn_sweep(Arc::clone(&plan), options, observer).map_err(SweepError::Thread)?;
+        let task = spawn_sweep(Arc::clone(&plan), options, observer).map_err(RunningSweepError::Thread)?;
         Ok(RunningSweep {
             task,
             total_runs: plan.run_count(),
@@ -173,12 +173,12 @@ impl RunningSweep {
                 }
                 Ok(SweepEvent::Done(report)) => {
                     self.in_flight.clear();
-                    out.push(SweepUpdate::Done(report.map_err(SweepError::Sweep)));
+                    out.push(SweepUpdate::Done(report.map_err(RunningSweepError::Sweep)));
                     break;
                 }
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => {
-                    out.push(SweepUpdate::Done(Err(SweepError::NoReport)));
+                    out.push(SweepUpdate::Done(Err(RunningSweepError::NoReport)));
                     break;
                 }
             }

@@ -14,7 +14,7 @@ use hase_engine::model::ParamDisplay;
 
 use super::replay_frame::{Drawn, ReplayFrame};
 use crate::theme::Palette;
-use crate::ui::canvas::frame::{Frame, text_bottom};
+use crate::ui::canvas::frame::{CanvasFrame, text_bottom};
 use crate::ui::canvas::geometry::NODE_SIZE;
 use hase_editor::replay::events::ArrayCell;
 use hase_editor::replay::is_idle_state;
@@ -50,7 +50,7 @@ pub fn along(points: &[Pos2], t: f32) -> Pos2 {
 /// Links tinted by their load (under the entities, so names and states stay on top).
 pub fn draw_load_layer(
     painter: &Painter,
-    f: &Frame<'_>,
+    f: &CanvasFrame<'_>,
     o: &ReplayFrame<'_>,
     scratch: &mut OverlayScratch,
 ) -> usize {
@@ -65,7 +65,7 @@ pub fn draw_load_layer(
 /// texture for (icon, state).
 pub fn draw_state_layers(
     painter: &Painter,
-    f: &Frame<'_>,
+    f: &CanvasFrame<'_>,
     o: &ReplayFrame<'_>,
     scratch: &mut OverlayScratch,
     image: &mut dyn FnMut(&str, &str) -> Option<TextureId>,
@@ -81,7 +81,7 @@ pub fn draw_state_layers(
 }
 
 /// Displayed parameter values and arrays beside their entities, and the legend with the clock.
-pub fn draw_value_layers(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, drawn: &mut Drawn) {
+pub fn draw_value_layers(painter: &Painter, f: &CanvasFrame<'_>, o: &ReplayFrame<'_>, drawn: &mut Drawn) {
     let visible = f.view.visible(f.area).expand(NODE_SIZE);
     if o.min_level <= 3 {
         draw_values(painter, f, o, visible, drawn);
@@ -89,7 +89,7 @@ pub fn draw_value_layers(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, 
     draw_legend(painter, f, o, drawn.cells_written + drawn.cells_read > 0);
 }
 
-fn screen_points(f: &Frame<'_>, link: usize, out: &mut Vec<Pos2>) {
+fn screen_points(f: &CanvasFrame<'_>, link: usize, out: &mut Vec<Pos2>) {
     f.ports.link_points(f.scene, &f.scene.links[link], out);
     for p in out.iter_mut() {
         *p = f.view.to_screen(f.area, *p);
@@ -162,7 +162,7 @@ pub fn node_state<'a>(o: &ReplayFrame<'a>, entities: &[u32], direct: bool) -> No
 /// Every message on the wire that runs along a canvas link: `(link, forward, fraction of the way
 /// along)` into `packets`, and how many run along each link into `per_link`.
 pub fn flights_on_links(
-    f: &Frame<'_>,
+    f: &CanvasFrame<'_>,
     o: &ReplayFrame<'_>,
     per_link: &mut Vec<u32>,
     packets: &mut Vec<(usize, bool, f32)>,
@@ -184,7 +184,7 @@ pub fn flights_on_links(
 
 fn draw_load(
     painter: &Painter,
-    f: &Frame<'_>,
+    f: &CanvasFrame<'_>,
     o: &ReplayFrame<'_>,
     visible: Rect,
     points: &mut Vec<Pos2>,
@@ -219,7 +219,7 @@ fn draw_load(
 
 fn draw_states(
     painter: &Painter,
-    f: &Frame<'_>,
+    f: &CanvasFrame<'_>,
     o: &ReplayFrame<'_>,
     visible: Rect,
     image: &mut dyn FnMut(&str, &str) -> Option<TextureId>,
@@ -313,7 +313,7 @@ fn pill(painter: &Painter, bottom_centre: Pos2, text: &str, fill: Color32, text_
 
 fn draw_packets(
     painter: &Painter,
-    f: &Frame<'_>,
+    f: &CanvasFrame<'_>,
     o: &ReplayFrame<'_>,
     visible: Rect,
     scratch: &mut OverlayScratch,
@@ -365,7 +365,13 @@ fn draw_packets(
 }
 
 #[allow(clippy::many_single_char_names, reason = "o overlay, e entity, p parameter, x and y on screen")]
-fn draw_values(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, visible: Rect, drawn: &mut Drawn) {
+fn draw_values(
+    painter: &Painter,
+    f: &CanvasFrame<'_>,
+    o: &ReplayFrame<'_>,
+    visible: Rect,
+    drawn: &mut Drawn,
+) {
     let zoom = f.view.zoom;
     if zoom < 0.45 {
         return;
@@ -510,7 +516,7 @@ fn draw_array(
     }
 }
 
-fn draw_legend(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, arrays_marked: bool) {
+fn draw_legend(painter: &Painter, f: &CanvasFrame<'_>, o: &ReplayFrame<'_>, arrays_marked: bool) {
     let base = f.area.left_bottom() + vec2(14.0, -14.0);
     let font = FontId::proportional(12.0);
     // A backdrop under everything the legend draws, so it stays readable over a busy network;
@@ -548,7 +554,13 @@ fn draw_legend(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, arrays_mar
 }
 
 /// The load colour scale of the legend, standing on `base`; returns where it drew.
-fn draw_load_scale(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, base: Pos2, font: FontId) -> Rect {
+fn draw_load_scale(
+    painter: &Painter,
+    f: &CanvasFrame<'_>,
+    o: &ReplayFrame<'_>,
+    base: Pos2,
+    font: FontId,
+) -> Rect {
     let bar = Rect::from_min_size(base + vec2(0.0, -16.0), vec2(120.0, 8.0));
     let steps = 24;
     for k in 0..steps {

@@ -12,8 +12,8 @@ use egui::{
 use hase_engine::model::{AbstractionLevel, Direction};
 
 use super::drag::Drag;
-use super::frame::{Frame, FrameDrawn, label_px, name_px};
-use super::geometry::{Hit, NODE_SIZE, PORT_RADIUS, Side, node_extent};
+use super::frame::{CanvasFrame, FrameDrawn, label_px, name_px};
+use super::geometry::{BodySide, Hit, NODE_SIZE, PORT_RADIUS, node_extent};
 use super::raster;
 use crate::theme::category_index;
 use crate::ui::animator::overlay;
@@ -33,7 +33,7 @@ const SIMPLE_NODE_PX: f32 = 14.0;
 /// texture for (icon, state).
 pub fn draw(
     painter: &Painter,
-    f: &Frame<'_>,
+    f: &CanvasFrame<'_>,
     scratch: &mut CanvasScratch,
     image: &mut dyn FnMut(&str, &str) -> Option<TextureId>,
 ) -> FrameDrawn {
@@ -79,7 +79,7 @@ pub fn draw(
 }
 
 /// A line in the lower left corner, on a backdrop.
-fn draw_notice(painter: &Painter, f: &Frame<'_>, text: &str) {
+fn draw_notice(painter: &Painter, f: &CanvasFrame<'_>, text: &str) {
     let galley = painter.layout(
         text.to_string(),
         FontId::proportional(13.0),
@@ -98,7 +98,7 @@ fn draw_notice(painter: &Painter, f: &Frame<'_>, text: &str) {
     painter.galley(at, galley, f.palette.text);
 }
 
-fn draw_grid(painter: &Painter, f: &Frame<'_>) {
+fn draw_grid(painter: &Painter, f: &CanvasFrame<'_>) {
     let step = f.editor.settings.grid_step;
     // Coarsen until lines are at least 10 points apart; every fifth line is major.
     let mut k = 1.0;
@@ -124,7 +124,7 @@ fn draw_grid(painter: &Painter, f: &Frame<'_>) {
     }
 }
 
-fn draw_links(painter: &Painter, f: &Frame<'_>, visible: Rect, points: &mut Vec<Pos2>) {
+fn draw_links(painter: &Painter, f: &CanvasFrame<'_>, visible: Rect, points: &mut Vec<Pos2>) {
     let zoom = f.view.zoom;
     for (l, link) in f.scene.links.iter().enumerate() {
         f.ports.link_points(f.scene, link, points);
@@ -176,7 +176,7 @@ fn polyline(painter: &Painter, points: &[Pos2], stroke: Stroke) {
 
 /// An entity's name and displayed parameters under its body, on a backdrop of the canvas colour
 /// (links and load tints pass under names without hiding them).
-fn draw_node_text(painter: &Painter, f: &Frame<'_>, i: usize) {
+fn draw_node_text(painter: &Painter, f: &CanvasFrame<'_>, i: usize) {
     let node = &f.scene.nodes[i];
     let zoom = f.view.zoom;
     if NODE_SIZE * zoom < SIMPLE_NODE_PX {
@@ -206,7 +206,7 @@ fn draw_node_text(painter: &Painter, f: &Frame<'_>, i: usize) {
     }
 }
 
-fn draw_node(painter: &Painter, f: &Frame<'_>, i: usize) {
+fn draw_node(painter: &Painter, f: &CanvasFrame<'_>, i: usize) {
     let node = &f.scene.nodes[i];
     let zoom = f.view.zoom;
     let centre = f.view.to_screen(f.area, f.positions[i]);
@@ -317,7 +317,7 @@ pub fn draw_glyph(painter: &Painter, r: Rect, category: usize, compound: bool, c
 
 /// The abstraction level of a compound, as a letter badge on the icon's top-right corner
 /// (D detailed, B behavioural); it stays while the icon is drawn, even when names are too small.
-fn draw_badge(painter: &Painter, f: &Frame<'_>, icon: Rect, level: AbstractionLevel) {
+fn draw_badge(painter: &Painter, f: &CanvasFrame<'_>, icon: Rect, level: AbstractionLevel) {
     let px = icon.width() * 0.3;
     let (text, fill) = match level {
         AbstractionLevel::Detailed => ("D", f.palette.badge_detailed),
@@ -334,7 +334,7 @@ fn draw_badge(painter: &Painter, f: &Frame<'_>, icon: Rect, level: AbstractionLe
     );
 }
 
-fn draw_ports(painter: &Painter, f: &Frame<'_>, i: usize) {
+fn draw_ports(painter: &Painter, f: &CanvasFrame<'_>, i: usize) {
     let node = &f.scene.nodes[i];
     let zoom = f.view.zoom;
     let r = (PORT_RADIUS * zoom).clamp(2.5, 7.0);
@@ -372,7 +372,7 @@ fn draw_ports(painter: &Painter, f: &Frame<'_>, i: usize) {
 }
 
 /// True if the link being dragged may end at port `p` of node `n`.
-fn port_accepts(f: &Frame<'_>, compatible: &[bool], n: usize, p: usize) -> bool {
+fn port_accepts(f: &CanvasFrame<'_>, compatible: &[bool], n: usize, p: usize) -> bool {
     f.scene.nodes.get(n).is_some_and(|node| compatible.get(node.first_port + p).copied().unwrap_or(false))
 }
 
@@ -380,7 +380,7 @@ fn port_accepts(f: &Frame<'_>, compatible: &[bool], n: usize, p: usize) -> bool 
 /// and out of it for outputs.
 pub fn port_shape(
     at: Pos2,
-    side: Side,
+    side: BodySide,
     direction: Direction,
     r: f32,
     fill: Color32,
@@ -400,7 +400,7 @@ pub fn port_shape(
     }
 }
 
-fn draw_overlays(painter: &Painter, f: &Frame<'_>) {
+fn draw_overlays(painter: &Painter, f: &CanvasFrame<'_>) {
     let to_screen = |p: Pos2| f.view.to_screen(f.area, p);
     match f.drag {
         Drag::Link { from, to, compatible } => {

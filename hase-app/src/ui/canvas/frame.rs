@@ -1,4 +1,4 @@
-//! [`Frame`]: everything one frame of the canvas draws from (area, view, scene, the editor, the
+//! [`CanvasFrame`]: everything one frame of the canvas draws from (area, view, scene, the editor, the
 //! replay layers' part), what it drew ([`FrameDrawn`]), and the sizes of names and labels at a
 //! zoom, which the animator's values keep clear of ([`text_bottom`]).
 
@@ -21,7 +21,7 @@ const MIN_NAME_PX: f32 = 9.0;
 const MIN_LABEL_PX: f32 = 8.0;
 
 /// Everything one frame of drawing needs.
-pub struct Frame<'a> {
+pub struct CanvasFrame<'a> {
     /// Screen area of the canvas.
     pub area: Rect,
     /// Pan and zoom.

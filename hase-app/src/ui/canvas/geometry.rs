@@ -18,7 +18,7 @@ pub const LABEL_ROOM: f32 = 48.0;
 
 /// A side of an entity's body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Side {
+pub enum BodySide {
     /// Upper edge.
     Top,
     /// Right edge.
@@ -29,14 +29,14 @@ pub enum Side {
     Left,
 }
 
-impl Side {
+impl BodySide {
     /// Unit vector pointing out of the body.
     pub fn outward(self) -> Vec2 {
         match self {
-            Side::Top => Vec2::new(0.0, -1.0),
-            Side::Right => Vec2::new(1.0, 0.0),
-            Side::Bottom => Vec2::new(0.0, 1.0),
-            Side::Left => Vec2::new(-1.0, 0.0),
+            BodySide::Top => Vec2::new(0.0, -1.0),
+            BodySide::Right => Vec2::new(1.0, 0.0),
+            BodySide::Bottom => Vec2::new(0.0, 1.0),
+            BodySide::Left => Vec2::new(-1.0, 0.0),
         }
     }
 }
@@ -231,13 +231,13 @@ pub fn node_extent(centre: Pos2) -> Rect {
     Rect::from_min_max(b.min - Vec2::splat(PORT_RADIUS), Pos2::new(b.max.x, b.max.y + LABEL_ROOM))
 }
 
-fn side_towards(d: Vec2) -> Option<Side> {
+fn side_towards(d: Vec2) -> Option<BodySide> {
     if d.length_sq() < 1e-6 {
         None
     } else if d.x.abs() > d.y.abs() {
-        Some(if d.x > 0.0 { Side::Right } else { Side::Left })
+        Some(if d.x > 0.0 { BodySide::Right } else { BodySide::Left })
     } else {
-        Some(if d.y > 0.0 { Side::Bottom } else { Side::Top })
+        Some(if d.y > 0.0 { BodySide::Bottom } else { BodySide::Top })
     }
 }
 
@@ -248,8 +248,8 @@ pub struct PortLayout {
     /// Port centres.
     pub pos: Vec<Pos2>,
     /// Port sides.
-    pub side: Vec<Side>,
-    scratch: Vec<(Side, bool, f32, usize)>,
+    pub side: Vec<BodySide>,
+    scratch: Vec<(BodySide, bool, f32, usize)>,
 }
 
 impl PortLayout {
@@ -258,7 +258,7 @@ impl PortLayout {
         self.pos.clear();
         self.side.clear();
         self.pos.resize(scene.port_count, Pos2::ZERO);
-        self.side.resize(scene.port_count, Side::Top);
+        self.side.resize(scene.port_count, BodySide::Top);
         for (n, node) in scene.nodes.iter().enumerate() {
             self.layout_node(scene, positions, n, node);
         }
@@ -280,7 +280,7 @@ impl PortLayout {
                 side_towards(aim - centre).map(|s| (s, aim))
             });
             if let Some((side, aim)) = towards {
-                let along = if matches!(side, Side::Top | Side::Bottom) { aim.x } else { aim.y };
+                let along = if matches!(side, BodySide::Top | BodySide::Bottom) { aim.x } else { aim.y };
                 self.scratch.push((side, true, along, i));
                 free_counts[side as usize] += 1;
             }
@@ -290,14 +290,14 @@ impl PortLayout {
                 continue;
             }
             let side = match port.direction {
-                Direction::In => Side::Left,
-                Direction::Out => Side::Right,
+                Direction::In => BodySide::Left,
+                Direction::Out => BodySide::Right,
                 Direction::InOut => {
                     // The emptiest side, preferring bottom, top, right, left.
-                    [Side::Bottom, Side::Top, Side::Right, Side::Left]
+                    [BodySide::Bottom, BodySide::Top, BodySide::Right, BodySide::Left]
                         .into_iter()
                         .min_by_key(|s| free_counts[*s as usize])
-                        .unwrap_or(Side::Bottom)
+                        .unwrap_or(BodySide::Bottom)
                 }
             };
             free_counts[side as usize] += 1;
@@ -314,10 +314,10 @@ impl PortLayout {
             for (rank, entry) in self.scratch[j..j + k].iter().enumerate() {
                 let t = (rank as f32 + 1.0) / (k as f32 + 1.0) * NODE_SIZE - half;
                 let offset = match side {
-                    Side::Top => Vec2::new(t, -half),
-                    Side::Bottom => Vec2::new(t, half),
-                    Side::Left => Vec2::new(-half, t),
-                    Side::Right => Vec2::new(half, t),
+                    BodySide::Top => Vec2::new(t, -half),
+                    BodySide::Bottom => Vec2::new(t, half),
+                    BodySide::Left => Vec2::new(-half, t),
+                    BodySide::Right => Vec2::new(half, t),
                 };
                 let index = node.first_port + entry.3;
                 self.pos[index] = centre + offset;
@@ -424,8 +424,8 @@ mod tests {
         let r0 = &scene.nodes[scene.by_name["r0"]];
         let side = |i: usize| ports.side[r0.first_port + i];
         // p0..p3 go up to the processors above, p4 right to net0.
-        assert_eq!((0..4).map(side).collect::<Vec<_>>(), vec![Side::Top; 4]);
-        assert_eq!(side(4), Side::Right);
+        assert_eq!((0..4).map(side).collect::<Vec<_>>(), vec![BodySide::Top; 4]);
+        assert_eq!(side(4), BodySide::Right);
         // Sorted by the peers' x: p0 leftmost, evenly spaced across the top edge.
         let xs: Vec<f32> = (0..4).map(|i| ports.pos[r0.first_port + i].x - r0.pos.x).collect();
         let step = NODE_SIZE / 5.0;
@@ -434,7 +434,7 @@ mod tests {
             assert!((x - e).abs() < 1e-4, "{xs:?}");
         }
         let p0 = &scene.nodes[scene.by_name["p0"]];
-        assert_eq!(ports.side[p0.first_port], Side::Bottom);
+        assert_eq!(ports.side[p0.first_port], BodySide::Bottom);
     }
 
     #[test]

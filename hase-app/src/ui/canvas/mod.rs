@@ -243,7 +243,7 @@ impl Canvas {
         };
         let drawn = draw::draw(
             &painter,
-            &frame::Frame {
+            &frame::CanvasFrame {
                 area,
                 view,
                 scene: &self.scene,

@@ -9,7 +9,7 @@
 use egui::{Color32, ColorImage, Painter, Pos2, Rect, TextureHandle, TextureOptions, pos2};
 
 use super::drag::Drag;
-use super::frame::Frame;
+use super::frame::CanvasFrame;
 use super::geometry::NODE_SIZE;
 use super::view::View;
 use crate::ui::animator::overlay;
@@ -24,7 +24,7 @@ pub const FAR_FROM_NODES: usize = 2_000;
 
 /// Whether the frame draws its network as one image: `visible_nodes` in view, each smaller than
 /// [`FAR_BELOW_NODE_PX`].
-pub fn wanted(f: &Frame<'_>, visible_nodes: usize) -> bool {
+pub fn wanted(f: &CanvasFrame<'_>, visible_nodes: usize) -> bool {
     NODE_SIZE * f.view.zoom < FAR_BELOW_NODE_PX && visible_nodes >= FAR_FROM_NODES
 }
 
@@ -79,7 +79,7 @@ struct RunShown {
     min_level: u8,
 }
 
-fn picture_now(f: &Frame<'_>, scale: f32) -> Picture {
+fn picture_now(f: &CanvasFrame<'_>, scale: f32) -> Picture {
     Picture {
         area: f.area,
         view: f.view,
@@ -238,7 +238,7 @@ impl Pixels {
 /// into `drawn`. Returns true if the image was drawn anew.
 pub fn draw(
     painter: &Painter,
-    f: &Frame<'_>,
+    f: &CanvasFrame<'_>,
     visible: &[usize],
     raster: &mut Raster,
     drawn: &mut Drawn,
