@@ -11,13 +11,13 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use egui::{Pos2, RawInput, Rect, Vec2};
-use hase_app::document::{Document, NetworkId};
 use hase_app::icons::Icons;
-use hase_app::state::Editor;
 use hase_app::theme::Palette;
-use hase_app::ui::canvas::geometry::Scene;
+use hase_app::ui::canvas::geometry::CanvasScene;
 use hase_app::ui::canvas::view::View;
 use hase_app::ui::canvas::{Canvas, CanvasContext};
+use hase_editor::document::{Document, NetworkId};
+use hase_editor::state::Editor;
 use hase_engine::model::Project;
 use hase_templates::{ProjectForm, TemplateSpec, Topology, template_project};
 
@@ -58,7 +58,7 @@ fn generated(topology: Topology) -> Project {
 fn bench_network(c: &mut Criterion, label: &str, project: Project) {
     let doc = Document::with_builtins(project.clone());
     c.bench_function(&format!("{label}/scene_build"), |b| {
-        b.iter(|| black_box(Scene::build(&doc, &NetworkId::Top)));
+        b.iter(|| black_box(CanvasScene::build(&doc, &NetworkId::Top)));
     });
 
     let ctx = egui::Context::default();

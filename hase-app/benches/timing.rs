@@ -20,21 +20,23 @@ use std::sync::atomic::AtomicBool;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use egui::{Mesh, Pos2, RawInput, Rect, Vec2, pos2};
-use hase_app::replay::Replay;
-use hase_app::replay::columns::Intervals;
-use hase_app::replay::events::Snapshot;
-use hase_app::run::task::{RunRequest, execute};
-use hase_app::run::{RunProgress, RunSettings, Slot};
-use hase_app::state::Editor;
 use hase_app::theme::{Palette, ReplayColours, ThemeChoice};
+use hase_app::ui::animator::MapCache;
 use hase_app::ui::animator::images::StateImages;
-use hase_app::ui::animator::{MapCache, Player};
 use hase_app::ui::canvas::{Canvas, CanvasContext, ReplayLayer};
-use hase_app::ui::timing::draw::{Geometry, RULER_HEIGHT, Scene, bar_shapes};
-use hase_app::ui::timing::rows::RowKind;
+use hase_app::ui::timing::draw::{DiagramScene, Geometry, RULER_HEIGHT, bar_shapes};
 use hase_app::ui::timing::strip::BarStrip;
-use hase_app::ui::timing::view::TimeView;
-use hase_app::ui::timing::{Diagram, LABEL_WIDTH, TimingContext, TimingState, show};
+use hase_app::ui::timing::{Diagram, LABEL_WIDTH, TimingContext, show};
+use hase_editor::replay::Replay;
+use hase_editor::replay::columns::Intervals;
+use hase_editor::replay::events::Snapshot;
+use hase_editor::run::task::{RunRequest, execute};
+use hase_editor::run::{NextRunSettings, RunProgress, RunSlot};
+use hase_editor::session::player::Player;
+use hase_editor::session::timing::TimingState;
+use hase_editor::session::timing::rows::RowKind;
+use hase_editor::session::timing::view::TimeView;
+use hase_editor::state::Editor;
 use hase_engine::model::{ParamValue, Workload};
 use hase_engine::time::SimTime;
 use hase_engine::trace::{EntityInfo, TraceHeader};
@@ -99,7 +101,7 @@ fn bench_timing(c: &mut Criterion) {
         let replay = synthetic(rows, per_row);
         eprintln!("{name}: {} intervals, run end {}", replay.interval_count(), replay.end);
         let shown: Vec<_> = (0..rows as u32)
-            .map(|e| hase_app::ui::timing::rows::Row {
+            .map(|e| hase_editor::session::timing::rows::Row {
                 kind: RowKind::Entity(e),
                 depth: 0,
                 label: format!("p{e}"),
@@ -112,11 +114,11 @@ fn bench_timing(c: &mut Criterion) {
             scroll: 0.0,
         };
         for (zoom, view) in zooms(replay.end.0) {
-            let scene = Scene {
+            let scene = DiagramScene {
                 replay: &replay,
                 rows: &shown,
                 view,
-                cursors: hase_app::ui::timing::cursors::Cursors::default(),
+                cursors: hase_editor::session::timing::cursors::Cursors::default(),
                 markers: &[],
                 now_ps: view.left_ps,
                 selected_rows: &[],
@@ -188,7 +190,7 @@ fn bench_timing(c: &mut Criterion) {
     }
 }
 
-fn fat_tree_run() -> (Editor, Arc<hase_app::run::FinishedRun>) {
+fn fat_tree_run() -> (Editor, Arc<hase_editor::run::FinishedRun>) {
     let topology = hase_templates::Topology::FatTree { arity: 4, levels: 5 };
     let registry = hase_library::catalogue::registry_for(&hase_engine::model::Project::new("fat"));
     let spec = hase_templates::TemplateSpec::new(topology);
@@ -210,8 +212,8 @@ fn fat_tree_run() -> (Editor, Arc<hase_app::run::FinishedRun>) {
         .into_iter()
         .collect(),
     };
-    let settings = RunSettings { level: 2, seed: 1, until_text: String::new() };
-    let request = RunRequest { project: project.clone(), file: None, settings, slot: Slot::Main, id: 1 };
+    let settings = NextRunSettings { level: 2, seed: 1, until_text: String::new() };
+    let request = RunRequest { project: project.clone(), file: None, settings, slot: RunSlot::Main, id: 1 };
     let run = execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).expect("run");
     (Editor::new(project), Arc::from(run))
 }

@@ -5,12 +5,12 @@
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
-use crate::command::Alignment;
 use crate::theme::ThemeChoice;
+use hase_editor::command::Alignment;
 
 /// Something the user asked the editor to do.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Action {
+pub enum AppAction {
     /// File ▸ New.
     NewProject,
     /// File ▸ Open from library… (a RON file without a library).
@@ -124,40 +124,59 @@ pub enum HelpTopic {
     About,
 }
 
-/// The menus and their actions that have shortcuts, in menu order (the shortcut sheet lists these;
-/// a test checks every keyed action is here).
-pub const MENUS: [(&str, &[Action]); 6] = [
-    ("File", &[Action::NewProject, Action::Open, Action::Save, Action::SaveAs, Action::Quit]),
+/// The menus and their actions that have shortcuts, in menu order: the shortcut sheet lists
+/// these, and they are the actions reachable by keyboard ([`KEYED`]).
+pub const MENUS: [(&str, &[AppAction]); 6] = [
+    ("File", &[AppAction::NewProject, AppAction::Open, AppAction::Save, AppAction::SaveAs, AppAction::Quit]),
     (
         "Edit",
         &[
-            Action::Undo,
-            Action::Redo,
-            Action::Cut,
-            Action::Copy,
-            Action::Paste,
-            Action::Duplicate,
-            Action::Delete,
-            Action::SelectAll,
-            Action::Group,
-            Action::Ungroup,
+            AppAction::Undo,
+            AppAction::Redo,
+            AppAction::Cut,
+            AppAction::Copy,
+            AppAction::Paste,
+            AppAction::Duplicate,
+            AppAction::Delete,
+            AppAction::SelectAll,
+            AppAction::Group,
+            AppAction::Ungroup,
         ],
     ),
-    ("View", &[Action::ZoomIn, Action::ZoomOut, Action::ZoomFit, Action::ZoomReset, Action::GoUp]),
+    (
+        "View",
+        &[AppAction::ZoomIn, AppAction::ZoomOut, AppAction::ZoomFit, AppAction::ZoomReset, AppAction::GoUp],
+    ),
     (
         "Simulate",
         &[
-            Action::Validate,
-            Action::Run,
-            Action::Stop,
-            Action::PlayPause,
-            Action::StepForward,
-            Action::StepBack,
+            AppAction::Validate,
+            AppAction::Run,
+            AppAction::Stop,
+            AppAction::PlayPause,
+            AppAction::StepForward,
+            AppAction::StepBack,
         ],
     ),
-    ("Canvas", &[Action::Escape]),
-    ("Help", &[Action::Help(HelpTopic::Shortcuts)]),
+    ("Canvas", &[AppAction::Escape]),
+    ("Help", &[AppAction::Help(HelpTopic::Shortcuts)]),
 ];
+
+/// Actions reachable by keyboard (those of [`MENUS`]), more specific shortcuts first (egui
+/// matches Ctrl+Z inside Ctrl+Shift+Z otherwise).
+pub static KEYED: std::sync::LazyLock<Vec<AppAction>> = std::sync::LazyLock::new(|| {
+    let mut keyed: Vec<AppAction> = MENUS.iter().flat_map(|(_, actions)| actions.iter().copied()).collect();
+    keyed.sort_by_key(|a| {
+        let held = a.shortcut().into_iter().chain(a.alternative()).map(|s| modifier_count(s.modifiers));
+        std::cmp::Reverse(held.max().unwrap_or(0))
+    });
+    keyed
+});
+
+/// How many modifier keys a shortcut holds down.
+fn modifier_count(m: Modifiers) -> usize {
+    [m.alt, m.shift, m.command || m.ctrl || m.mac_cmd].into_iter().filter(|&held| held).count()
+}
 
 const fn cmd(key: Key) -> KeyboardShortcut {
     KeyboardShortcut::new(Modifiers::COMMAND, key)
@@ -171,128 +190,95 @@ const fn plain(key: Key) -> KeyboardShortcut {
     KeyboardShortcut::new(Modifiers::NONE, key)
 }
 
-impl Action {
-    /// Actions reachable by keyboard, more specific shortcuts first (egui matches Ctrl+Z inside
-    /// Ctrl+Shift+Z otherwise).
-    pub const KEYED: [Action; 28] = [
-        Action::Stop,
-        Action::Run,
-        Action::PlayPause,
-        Action::StepForward,
-        Action::StepBack,
-        Action::SaveAs,
-        Action::Redo,
-        Action::Ungroup,
-        Action::NewProject,
-        Action::Open,
-        Action::Save,
-        Action::Quit,
-        Action::Undo,
-        Action::Cut,
-        Action::Copy,
-        Action::Paste,
-        Action::Duplicate,
-        Action::Delete,
-        Action::SelectAll,
-        Action::Group,
-        Action::ZoomIn,
-        Action::ZoomOut,
-        Action::ZoomFit,
-        Action::ZoomReset,
-        Action::GoUp,
-        Action::Validate,
-        Action::Escape,
-        Action::Help(HelpTopic::Shortcuts),
-    ];
-
+impl AppAction {
     /// The menu text.
     pub fn label(self) -> &'static str {
         match self {
-            Action::NewProject => "New project",
-            Action::Open => "Open…",
-            Action::ImportRon => "Import RON…",
-            Action::ImportSimgrid => "SimGrid platform…",
-            Action::ExportRon => "Export RON…",
-            Action::OpenExample(_) => "Open example",
-            Action::InsertTemplate => "From template…",
-            Action::Save => "Save",
-            Action::SaveAs => "Save as…",
-            Action::Quit => "Quit",
-            Action::Undo => "Undo",
-            Action::Redo => "Redo",
-            Action::Cut => "Cut",
-            Action::Copy => "Copy",
-            Action::Paste => "Paste",
-            Action::Duplicate => "Duplicate",
-            Action::Delete => "Delete",
-            Action::SelectAll => "Select all",
-            Action::Align(_) => "Align",
-            Action::Group => "Group into compound",
-            Action::Ungroup => "Ungroup",
-            Action::ZoomIn => "Zoom in",
-            Action::ZoomOut => "Zoom out",
-            Action::ZoomFit => "Zoom to fit",
-            Action::ZoomReset => "Actual size",
-            Action::ToggleGrid => "Grid",
-            Action::ToggleSnap => "Snap to grid",
-            Action::Theme(_) => "Theme",
-            Action::ToggleLegend => "Port legend",
-            Action::GoUp => "Up one level",
-            Action::OpenSelected => "Open compound",
-            Action::CheckLevels => "Check levels",
-            Action::Validate => "Check design",
-            Action::Escape => "Cancel the tool, clear the selection",
-            Action::Run => "Run",
-            Action::Stop => "Stop",
-            Action::PlayPause => "Play / pause replay",
-            Action::StepForward => "Next event",
-            Action::StepBack => "Previous event",
-            Action::CompareExample => "Fat tree vs binary tree (example)",
-            Action::CompareWithFile => "This design with a project file…",
-            Action::CompareVariant => "This design with different settings…",
-            Action::CompareTraces => "Two trace files…",
-            Action::CloseCompare => "Close comparison",
-            Action::OpenTrace => "Open trace…",
-            Action::Experiments => "Experiments…",
-            Action::OpenExperimentExample => "Experiment: allreduce, fat tree vs binary tree (48 runs)",
-            Action::Help(HelpTopic::Shortcuts) => "Keyboard shortcuts",
-            Action::Help(HelpTopic::FirstSteps) => "First steps",
-            Action::Help(HelpTopic::Doc(_)) => "Documentation",
-            Action::Help(HelpTopic::About) => "About hase",
+            AppAction::NewProject => "New project",
+            AppAction::Open => "Open…",
+            AppAction::ImportRon => "Import RON…",
+            AppAction::ImportSimgrid => "SimGrid platform…",
+            AppAction::ExportRon => "Export RON…",
+            AppAction::OpenExample(_) => "Open example",
+            AppAction::InsertTemplate => "From template…",
+            AppAction::Save => "Save",
+            AppAction::SaveAs => "Save as…",
+            AppAction::Quit => "Quit",
+            AppAction::Undo => "Undo",
+            AppAction::Redo => "Redo",
+            AppAction::Cut => "Cut",
+            AppAction::Copy => "Copy",
+            AppAction::Paste => "Paste",
+            AppAction::Duplicate => "Duplicate",
+            AppAction::Delete => "Delete",
+            AppAction::SelectAll => "Select all",
+            AppAction::Align(_) => "Align",
+            AppAction::Group => "Group into compound",
+            AppAction::Ungroup => "Ungroup",
+            AppAction::ZoomIn => "Zoom in",
+            AppAction::ZoomOut => "Zoom out",
+            AppAction::ZoomFit => "Zoom to fit",
+            AppAction::ZoomReset => "Actual size",
+            AppAction::ToggleGrid => "Grid",
+            AppAction::ToggleSnap => "Snap to grid",
+            AppAction::Theme(_) => "Theme",
+            AppAction::ToggleLegend => "Port legend",
+            AppAction::GoUp => "Up one level",
+            AppAction::OpenSelected => "Open compound",
+            AppAction::CheckLevels => "Check levels",
+            AppAction::Validate => "Check design",
+            AppAction::Escape => "Cancel the tool, clear the selection",
+            AppAction::Run => "Run",
+            AppAction::Stop => "Stop",
+            AppAction::PlayPause => "Play / pause replay",
+            AppAction::StepForward => "Next event",
+            AppAction::StepBack => "Previous event",
+            AppAction::CompareExample => "Fat tree vs binary tree (example)",
+            AppAction::CompareWithFile => "This design with a project file…",
+            AppAction::CompareVariant => "This design with different settings…",
+            AppAction::CompareTraces => "Two trace files…",
+            AppAction::CloseCompare => "Close comparison",
+            AppAction::OpenTrace => "Open trace…",
+            AppAction::Experiments => "Experiments…",
+            AppAction::OpenExperimentExample => "Experiment: allreduce, fat tree vs binary tree (48 runs)",
+            AppAction::Help(HelpTopic::Shortcuts) => "Keyboard shortcuts",
+            AppAction::Help(HelpTopic::FirstSteps) => "First steps",
+            AppAction::Help(HelpTopic::Doc(_)) => "Documentation",
+            AppAction::Help(HelpTopic::About) => "About hase",
         }
     }
 
     /// The keyboard shortcut, if any.
     pub fn shortcut(self) -> Option<KeyboardShortcut> {
         Some(match self {
-            Action::NewProject => cmd(Key::N),
-            Action::Open => cmd(Key::O),
-            Action::Save => cmd(Key::S),
-            Action::SaveAs => cmd_shift(Key::S),
-            Action::Quit => cmd(Key::Q),
-            Action::Undo => cmd(Key::Z),
-            Action::Redo => cmd_shift(Key::Z),
-            Action::Cut => cmd(Key::X),
-            Action::Copy => cmd(Key::C),
-            Action::Paste => cmd(Key::V),
-            Action::Duplicate => cmd(Key::D),
-            Action::Delete => plain(Key::Delete),
-            Action::SelectAll => cmd(Key::A),
-            Action::Group => cmd(Key::G),
-            Action::Ungroup => cmd_shift(Key::G),
-            Action::ZoomIn => cmd(Key::Plus),
-            Action::ZoomOut => cmd(Key::Minus),
-            Action::ZoomFit => plain(Key::F),
-            Action::ZoomReset => cmd(Key::Num0),
-            Action::GoUp => KeyboardShortcut::new(Modifiers::ALT, Key::ArrowUp),
-            Action::Validate => plain(Key::F7),
-            Action::Escape => plain(Key::Escape),
-            Action::Run => plain(Key::F5),
-            Action::Stop => KeyboardShortcut::new(Modifiers::SHIFT, Key::F5),
-            Action::PlayPause => plain(Key::Space),
-            Action::StepForward => plain(Key::ArrowRight),
-            Action::StepBack => plain(Key::ArrowLeft),
-            Action::Help(HelpTopic::Shortcuts) => plain(Key::F1),
+            AppAction::NewProject => cmd(Key::N),
+            AppAction::Open => cmd(Key::O),
+            AppAction::Save => cmd(Key::S),
+            AppAction::SaveAs => cmd_shift(Key::S),
+            AppAction::Quit => cmd(Key::Q),
+            AppAction::Undo => cmd(Key::Z),
+            AppAction::Redo => cmd_shift(Key::Z),
+            AppAction::Cut => cmd(Key::X),
+            AppAction::Copy => cmd(Key::C),
+            AppAction::Paste => cmd(Key::V),
+            AppAction::Duplicate => cmd(Key::D),
+            AppAction::Delete => plain(Key::Delete),
+            AppAction::SelectAll => cmd(Key::A),
+            AppAction::Group => cmd(Key::G),
+            AppAction::Ungroup => cmd_shift(Key::G),
+            AppAction::ZoomIn => cmd(Key::Plus),
+            AppAction::ZoomOut => cmd(Key::Minus),
+            AppAction::ZoomFit => plain(Key::F),
+            AppAction::ZoomReset => cmd(Key::Num0),
+            AppAction::GoUp => KeyboardShortcut::new(Modifiers::ALT, Key::ArrowUp),
+            AppAction::Validate => plain(Key::F7),
+            AppAction::Escape => plain(Key::Escape),
+            AppAction::Run => plain(Key::F5),
+            AppAction::Stop => KeyboardShortcut::new(Modifiers::SHIFT, Key::F5),
+            AppAction::PlayPause => plain(Key::Space),
+            AppAction::StepForward => plain(Key::ArrowRight),
+            AppAction::StepBack => plain(Key::ArrowLeft),
+            AppAction::Help(HelpTopic::Shortcuts) => plain(Key::F1),
             _ => return None,
         })
     }
@@ -300,9 +286,9 @@ impl Action {
     /// Extra keys doing the same (Ctrl+Y for redo, Backspace for delete, `=` for zoom in).
     pub fn alternative(self) -> Option<KeyboardShortcut> {
         match self {
-            Action::Redo => Some(cmd(Key::Y)),
-            Action::Delete => Some(plain(Key::Backspace)),
-            Action::ZoomIn => Some(cmd(Key::Equals)),
+            AppAction::Redo => Some(cmd(Key::Y)),
+            AppAction::Delete => Some(plain(Key::Backspace)),
+            AppAction::ZoomIn => Some(cmd(Key::Equals)),
             _ => None,
         }
     }
@@ -312,23 +298,23 @@ impl Action {
     pub fn is_canvas_edit(self) -> bool {
         !matches!(
             self,
-            Action::NewProject
-                | Action::Open
-                | Action::ImportRon
-                | Action::ImportSimgrid
-                | Action::ExportRon
-                | Action::OpenExample(_)
-                | Action::InsertTemplate
-                | Action::Save
-                | Action::SaveAs
-                | Action::Quit
-                | Action::Validate
-                | Action::CheckLevels
-                | Action::Run
-                | Action::Stop
-                | Action::Help(_)
-                | Action::Experiments
-                | Action::OpenExperimentExample
+            AppAction::NewProject
+                | AppAction::Open
+                | AppAction::ImportRon
+                | AppAction::ImportSimgrid
+                | AppAction::ExportRon
+                | AppAction::OpenExample(_)
+                | AppAction::InsertTemplate
+                | AppAction::Save
+                | AppAction::SaveAs
+                | AppAction::Quit
+                | AppAction::Validate
+                | AppAction::CheckLevels
+                | AppAction::Run
+                | AppAction::Stop
+                | AppAction::Help(_)
+                | AppAction::Experiments
+                | AppAction::OpenExperimentExample
         )
     }
 }
@@ -339,8 +325,8 @@ mod tests {
 
     #[test]
     fn the_shortcut_sheet_lists_every_keyed_action_once() {
-        let listed: Vec<Action> = MENUS.iter().flat_map(|(_, actions)| actions.iter().copied()).collect();
-        for action in Action::KEYED {
+        let listed: Vec<AppAction> = MENUS.iter().flat_map(|(_, actions)| actions.iter().copied()).collect();
+        for action in KEYED.iter().copied() {
             assert_eq!(listed.iter().filter(|a| **a == action).count(), 1, "{action:?}");
         }
         assert!(listed.iter().all(|a| a.shortcut().is_some()), "the sheet lists actions with shortcuts");
@@ -348,8 +334,8 @@ mod tests {
 
     #[test]
     fn keyed_actions_have_distinct_shortcuts_and_specific_ones_come_first() {
-        let shortcuts: Vec<KeyboardShortcut> = Action::KEYED.iter().filter_map(|a| a.shortcut()).collect();
-        assert_eq!(shortcuts.len(), Action::KEYED.len());
+        let shortcuts: Vec<KeyboardShortcut> = KEYED.iter().filter_map(|a| a.shortcut()).collect();
+        assert_eq!(shortcuts.len(), KEYED.len());
         for (i, a) in shortcuts.iter().enumerate() {
             for b in &shortcuts[i + 1..] {
                 assert_ne!(a, b);

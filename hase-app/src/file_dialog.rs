@@ -8,9 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::tasks::{FileRequest, TaskOutput, Tasks};
 use crate::theme::Palette;
 use crate::ui::file_browser::{BrowserAnswer, FileBrowser};
+use hase_editor::tasks::{FileRequest, TaskOutput, Tasks};
 
 /// Said once, when the desktop's file dialog turns out not to be there.
 pub const NO_PORTAL_NOTICE: &str = "No desktop file dialog answered (no XDG desktop portal runs here): hase uses its \
@@ -139,8 +139,8 @@ impl FileDialogs {
 
 /// The title of hase's own dialog.
 fn title(request: &FileRequest) -> &'static str {
-    use crate::run::ReplayFile;
-    use crate::tasks::{FilePurpose, FileTarget};
+    use hase_editor::run::ReplayFile;
+    use hase_editor::tasks::{FilePurpose, FileTarget};
     match &request.target {
         FileTarget::Project(FilePurpose::OpenProject) => "Open a project (RON)",
         FileTarget::Project(FilePurpose::SaveProjectAs) => "Save the project as (RON)",

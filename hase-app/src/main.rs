@@ -11,9 +11,9 @@ use clap::Parser;
 /// hase — design parallel architectures and see how parallel programs run on them.
 #[derive(Debug, Parser)]
 #[command(name = "hase", version, about, long_about = None, args_conflicts_with_subcommands = true)]
-struct Args {
+struct HaseArgs {
     #[command(subcommand)]
-    command: Option<cli::Command>,
+    command: Option<cli::CliCommand>,
     /// A project file (.ron) to open in the editor.
     project: Option<PathBuf>,
     /// Save a screenshot of the window to this PNG file after `--screenshot-frames` frames, then exit.
@@ -41,22 +41,28 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
-    if let Some(command) = args.command {
-        return cli::execute(command);
+    let args = HaseArgs::parse();
+    match args.command {
+        Some(command) => cli::execute(command),
+        None => open_window(args),
     }
+}
+
+/// The desktop editor, as the arguments ask.
+#[cfg(feature = "gui")]
+fn open_window(args: HaseArgs) -> ExitCode {
     let options = hase_app::app::StartOptions {
         project: args.project,
         screenshot: args.screenshot,
         screenshot_frames: args.screenshot_frames,
         library: match args.data_dir {
-            Some(dir) => hase_app::library::LibraryLocation::Dir(dir),
-            None => hase_app::library::LibraryLocation::Default,
+            Some(dir) => hase_editor::project_store::LibraryLocation::Dir(dir),
+            None => hase_editor::project_store::LibraryLocation::Default,
         },
         start_actions: [
-            (args.compare_example, hase_app::actions::Action::CompareExample),
-            (args.experiment_example, hase_app::actions::Action::OpenExperimentExample),
-            (args.run, hase_app::actions::Action::Run),
+            (args.compare_example, hase_app::actions::AppAction::CompareExample),
+            (args.experiment_example, hase_app::actions::AppAction::OpenExperimentExample),
+            (args.run, hase_app::actions::AppAction::Run),
         ]
         .into_iter()
         .filter_map(|(wanted, action)| wanted.then_some(action))
@@ -70,4 +76,14 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// This `hase` was built without the desktop application (`--no-default-features`).
+#[cfg(not(feature = "gui"))]
+fn open_window(_args: HaseArgs) -> ExitCode {
+    eprintln!(
+        "hase: this build has no window (built without the `gui` feature); use a subcommand, \
+         e.g. `hase run PROJECT.ron` (`hase --help` lists them)"
+    );
+    ExitCode::FAILURE
 }

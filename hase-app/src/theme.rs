@@ -1,7 +1,11 @@
 //! The only place colours live: the dark and light palettes of the editor and how they are applied
-//! to egui's visuals.
+//! to egui's visuals, the replay's colours, the plots' series and the phase bands. `clippy.toml`
+//! disallows making a colour anywhere else.
+#![allow(clippy::disallowed_methods, reason = "the one file where colours are made")]
+#![allow(clippy::unreadable_literal, reason = "colours read as 0xRRGGBB, as a colour picker shows them")]
 
 use egui::{Color32, Stroke, Visuals};
+use hase_engine::analysis::PhaseKind;
 
 /// Tint for icon images: white leaves the PNG's own colours unchanged.
 pub const ICON_TINT: Color32 = Color32::WHITE;
@@ -60,91 +64,53 @@ pub struct Palette {
 impl Palette {
     /// The dark palette.
     pub fn dark() -> Self {
-        Palette {
-            canvas: Color32::from_rgb(0x1b, 0x1e, 0x24),
-            grid_minor: Color32::from_rgb(0x23, 0x27, 0x2e),
-            grid_major: Color32::from_rgb(0x2c, 0x31, 0x3a),
-            node_fill: Color32::from_rgb(0x2a, 0x2f, 0x38),
-            node_stroke: Color32::from_rgb(0x4a, 0x52, 0x60),
-            hover: Color32::from_rgb(0x8a, 0x96, 0xa8),
-            selection: Color32::from_rgb(0x4d, 0xa3, 0xff),
-            text: Color32::from_rgb(0xe2, 0xe6, 0xec),
-            text_dim: Color32::from_rgb(0x98, 0xa1, 0xae),
-            link: Color32::from_rgb(0x7d, 0x8a, 0x9c),
-            compatible: Color32::from_rgb(0x4c, 0xd1, 0x7c),
-            incompatible: Color32::from_rgb(0xe0, 0x5d, 0x5d),
-            badge_detailed: Color32::from_rgb(0x3a, 0x7b, 0xd5),
-            badge_behavioural: Color32::from_rgb(0xd6, 0x8a, 0x2e),
-            badge_text: Color32::WHITE,
-            overlay: Color32::from_rgba_unmultiplied(0x14, 0x17, 0x1c, 0xee),
-            error: Color32::from_rgb(0xf0, 0x6a, 0x6a),
-            warning: Color32::from_rgb(0xe8, 0xb3, 0x4a),
-            info: Color32::from_rgb(0xb8, 0xc2, 0xcf),
-            accent: Color32::from_rgb(0x4d, 0xa3, 0xff),
-            category: [
-                Color32::from_rgb(0x5a, 0x9b, 0xe6),
-                Color32::from_rgb(0x4f, 0xb8, 0x8e),
-                Color32::from_rgb(0xa3, 0x7c, 0xe0),
-                Color32::from_rgb(0xd9, 0x9a, 0x4e),
-                Color32::from_rgb(0x9a, 0xa4, 0xb2),
-            ],
-            link_types: [
-                Color32::from_rgb(0x6f, 0xa8, 0xdc),
-                Color32::from_rgb(0xe0, 0x9f, 0x5a),
-                Color32::from_rgb(0x8f, 0xcf, 0x6e),
-                Color32::from_rgb(0xc7, 0x7d, 0xd8),
-                Color32::from_rgb(0xe0, 0xc9, 0x5a),
-                Color32::from_rgb(0x5a, 0xd0, 0xc8),
-            ],
-        }
+        Self::for_choice(ThemeChoice::Dark)
     }
 
     /// The light palette.
     pub fn light() -> Self {
-        Palette {
-            canvas: Color32::from_rgb(0xf7, 0xf8, 0xfa),
-            grid_minor: Color32::from_rgb(0xec, 0xee, 0xf2),
-            grid_major: Color32::from_rgb(0xdc, 0xe0, 0xe6),
-            node_fill: Color32::WHITE,
-            node_stroke: Color32::from_rgb(0xb4, 0xbb, 0xc6),
-            hover: Color32::from_rgb(0x6b, 0x76, 0x86),
-            selection: Color32::from_rgb(0x1f, 0x76, 0xd6),
-            text: Color32::from_rgb(0x1e, 0x24, 0x2c),
-            text_dim: Color32::from_rgb(0x5f, 0x69, 0x76),
-            link: Color32::from_rgb(0x74, 0x80, 0x90),
-            compatible: Color32::from_rgb(0x1f, 0x9d, 0x55),
-            incompatible: Color32::from_rgb(0xc8, 0x3a, 0x3a),
-            badge_detailed: Color32::from_rgb(0x2a, 0x6a, 0xc4),
-            badge_behavioural: Color32::from_rgb(0xc2, 0x74, 0x16),
-            badge_text: Color32::WHITE,
-            overlay: Color32::from_rgba_unmultiplied(0xff, 0xff, 0xff, 0xf0),
-            error: Color32::from_rgb(0xc0, 0x30, 0x30),
-            warning: Color32::from_rgb(0xa8, 0x6a, 0x00),
-            info: Color32::from_rgb(0x3c, 0x46, 0x52),
-            accent: Color32::from_rgb(0x1f, 0x76, 0xd6),
-            category: [
-                Color32::from_rgb(0x2f, 0x74, 0xc8),
-                Color32::from_rgb(0x24, 0x8f, 0x67),
-                Color32::from_rgb(0x7a, 0x54, 0xc0),
-                Color32::from_rgb(0xb8, 0x72, 0x22),
-                Color32::from_rgb(0x6b, 0x76, 0x86),
-            ],
-            link_types: [
-                Color32::from_rgb(0x2f, 0x74, 0xc8),
-                Color32::from_rgb(0xc0, 0x6a, 0x1a),
-                Color32::from_rgb(0x3f, 0x96, 0x2c),
-                Color32::from_rgb(0x96, 0x4c, 0xb0),
-                Color32::from_rgb(0xa0, 0x88, 0x10),
-                Color32::from_rgb(0x17, 0x90, 0x88),
-            ],
-        }
+        Self::for_choice(ThemeChoice::Light)
     }
 
-    /// The palette for a choice.
+    /// The palette for a choice: each colour as (dark, light).
     pub fn for_choice(choice: ThemeChoice) -> Self {
-        match choice {
-            ThemeChoice::Dark => Self::dark(),
-            ThemeChoice::Light => Self::light(),
+        let pick = |dark: Color32, light: Color32| if choice == ThemeChoice::Dark { dark } else { light };
+        Palette {
+            canvas: pick(rgb(0x1b1e24), rgb(0xf7f8fa)),
+            grid_minor: pick(rgb(0x23272e), rgb(0xeceef2)),
+            grid_major: pick(rgb(0x2c313a), rgb(0xdce0e6)),
+            node_fill: pick(rgb(0x2a2f38), Color32::WHITE),
+            node_stroke: pick(rgb(0x4a5260), rgb(0xb4bbc6)),
+            hover: pick(rgb(0x8a96a8), rgb(0x6b7686)),
+            selection: pick(rgb(0x4da3ff), rgb(0x1f76d6)),
+            text: pick(rgb(0xe2e6ec), rgb(0x1e242c)),
+            text_dim: pick(rgb(0x98a1ae), rgb(0x5f6976)),
+            link: pick(rgb(0x7d8a9c), rgb(0x748090)),
+            compatible: pick(rgb(0x4cd17c), rgb(0x1f9d55)),
+            incompatible: pick(rgb(0xe05d5d), rgb(0xc83a3a)),
+            badge_detailed: pick(rgb(0x3a7bd5), rgb(0x2a6ac4)),
+            badge_behavioural: pick(rgb(0xd68a2e), rgb(0xc27416)),
+            badge_text: Color32::WHITE,
+            overlay: pick(rgba(0x14171cee), rgba(0xfffffff0)),
+            error: pick(rgb(0xf06a6a), rgb(0xc03030)),
+            warning: pick(rgb(0xe8b34a), rgb(0xa86a00)),
+            info: pick(rgb(0xb8c2cf), rgb(0x3c4652)),
+            accent: pick(rgb(0x4da3ff), rgb(0x1f76d6)),
+            category: [
+                pick(rgb(0x5a9be6), rgb(0x2f74c8)),
+                pick(rgb(0x4fb88e), rgb(0x248f67)),
+                pick(rgb(0xa37ce0), rgb(0x7a54c0)),
+                pick(rgb(0xd99a4e), rgb(0xb87222)),
+                pick(rgb(0x9aa4b2), rgb(0x6b7686)),
+            ],
+            link_types: [
+                pick(rgb(0x6fa8dc), rgb(0x2f74c8)),
+                pick(rgb(0xe09f5a), rgb(0xc06a1a)),
+                pick(rgb(0x8fcf6e), rgb(0x3f962c)),
+                pick(rgb(0xc77dd8), rgb(0x964cb0)),
+                pick(rgb(0xe0c95a), rgb(0xa08810)),
+                pick(rgb(0x5ad0c8), rgb(0x179088)),
+            ],
         }
     }
 
@@ -188,10 +154,10 @@ pub fn visuals(choice: ThemeChoice) -> Visuals {
     v.selection.stroke = Stroke::new(1.0, palette.accent);
     v.hyperlink_color = palette.accent;
     if choice == ThemeChoice::Dark {
-        v.panel_fill = Color32::from_rgb(0x22, 0x26, 0x2d);
-        v.window_fill = Color32::from_rgb(0x26, 0x2a, 0x32);
-        v.extreme_bg_color = Color32::from_rgb(0x17, 0x1a, 0x1f);
-        v.faint_bg_color = Color32::from_rgb(0x28, 0x2c, 0x34);
+        v.panel_fill = rgb(0x22262d);
+        v.window_fill = rgb(0x262a32);
+        v.extreme_bg_color = rgb(0x171a1f);
+        v.faint_bg_color = rgb(0x282c34);
     }
     v
 }
@@ -274,42 +240,36 @@ impl ReplayColours {
         let dark = choice == ThemeChoice::Dark;
         let pick = |d: Color32, l: Color32| if dark { d } else { l };
         ReplayColours {
-            idle: pick(Color32::from_rgb(0x3a, 0x40, 0x4a), Color32::from_rgb(0xd6, 0xdb, 0xe2)),
+            idle: pick(rgb(0x3a404a), rgb(0xd6dbe2)),
             states: [
-                Color32::from_rgb(0x5b, 0x9b, 0xd5),
-                Color32::from_rgb(0x9b, 0xc5, 0x3d),
-                Color32::from_rgb(0xc0, 0x7b, 0xd6),
-                Color32::from_rgb(0x4e, 0xc9, 0xb0),
-                Color32::from_rgb(0xe6, 0xa1, 0x4f),
-                Color32::from_rgb(0xd9, 0x6f, 0x9b),
-                Color32::from_rgb(0x8a, 0x9c, 0xe8),
-                Color32::from_rgb(0xb8, 0xa4, 0x6a),
+                rgb(0x5b9bd5),
+                rgb(0x9bc53d),
+                rgb(0xc07bd6),
+                rgb(0x4ec9b0),
+                rgb(0xe6a14f),
+                rgb(0xd96f9b),
+                rgb(0x8a9ce8),
+                rgb(0xb8a46a),
             ],
-            busy: pick(Color32::from_rgb(0xe0, 0x8a, 0x3c), Color32::from_rgb(0xd0, 0x70, 0x20)),
-            merged_tick: pick(Color32::from_rgb(0xf2, 0xf4, 0xf7), Color32::from_rgb(0x1e, 0x24, 0x2c)),
-            cursor_o: Color32::from_rgb(0x3c, 0xc8, 0x6e),
-            cursor_x: Color32::from_rgb(0xf0, 0x5a, 0x8c),
-            time_line: pick(Color32::from_rgb(0xff, 0xd7, 0x4a), Color32::from_rgb(0xc8, 0x8a, 0x00)),
-            marker: pick(Color32::from_rgb(0x7f, 0xb8, 0xff), Color32::from_rgb(0x1f, 0x66, 0xc0)),
-            arrow: pick(
-                Color32::from_rgba_unmultiplied(0xe8, 0xec, 0xf2, 0xb0),
-                Color32::from_rgba_unmultiplied(0x20, 0x28, 0x34, 0xb0),
-            ),
-            packet: pick(Color32::from_rgb(0xff, 0xe0, 0x6a), Color32::from_rgb(0xe0, 0x9a, 0x00)),
-            packet_text: Color32::from_rgb(0x1a, 0x1a, 0x1a),
-            array_write: pick(Color32::from_rgb(0xff, 0xe0, 0x6a), Color32::from_rgb(0xe0, 0x9a, 0x00)),
-            array_read: pick(Color32::from_rgb(0x7a, 0xd8, 0xff), Color32::from_rgb(0x3a, 0xa8, 0xe8)),
-            array_mark_text: Color32::from_rgb(0x1a, 0x1a, 0x1a),
-            load_low: pick(Color32::from_rgb(0x3f, 0x8e, 0xc8), Color32::from_rgb(0x4a, 0x90, 0xd0)),
-            load_high: pick(Color32::from_rgb(0xff, 0x4a, 0x2a), Color32::from_rgb(0xe0, 0x20, 0x10)),
-            row_alt: pick(Color32::from_rgb(0x26, 0x2a, 0x32), Color32::from_rgb(0xf0, 0xf2, 0xf5)),
-            row_selected: pick(Color32::from_rgb(0x23, 0x3a, 0x58), Color32::from_rgb(0xd4, 0xe6, 0xfb)),
-            ruler: pick(Color32::from_rgb(0x1d, 0x20, 0x26), Color32::from_rgb(0xe9, 0xec, 0xf0)),
-            interval: pick(
-                Color32::from_rgba_unmultiplied(0x80, 0xa0, 0xff, 0x22),
-                Color32::from_rgba_unmultiplied(0x30, 0x60, 0xd0, 0x22),
-            ),
-            bar_text: Color32::from_rgb(0x10, 0x12, 0x16),
+            busy: pick(rgb(0xe08a3c), rgb(0xd07020)),
+            merged_tick: pick(rgb(0xf2f4f7), rgb(0x1e242c)),
+            cursor_o: rgb(0x3cc86e),
+            cursor_x: rgb(0xf05a8c),
+            time_line: pick(rgb(0xffd74a), rgb(0xc88a00)),
+            marker: pick(rgb(0x7fb8ff), rgb(0x1f66c0)),
+            arrow: pick(rgba(0xe8ecf2b0), rgba(0x202834b0)),
+            packet: pick(rgb(0xffe06a), rgb(0xe09a00)),
+            packet_text: rgb(0x1a1a1a),
+            array_write: pick(rgb(0xffe06a), rgb(0xe09a00)),
+            array_read: pick(rgb(0x7ad8ff), rgb(0x3aa8e8)),
+            array_mark_text: rgb(0x1a1a1a),
+            load_low: pick(rgb(0x3f8ec8), rgb(0x4a90d0)),
+            load_high: pick(rgb(0xff4a2a), rgb(0xe02010)),
+            row_alt: pick(rgb(0x262a32), rgb(0xf0f2f5)),
+            row_selected: pick(rgb(0x233a58), rgb(0xd4e6fb)),
+            ruler: pick(rgb(0x1d2026), rgb(0xe9ecf0)),
+            interval: pick(rgba(0x80a0ff22), rgba(0x3060d022)),
+            bar_text: rgb(0x101216),
         }
     }
 
@@ -318,16 +278,16 @@ impl ReplayColours {
     pub fn state(&self, name: &str) -> Color32 {
         match name {
             "IDLE" | "DONE" => self.idle,
-            "COMPUTE" => Color32::from_rgb(0x4c, 0xb8, 0x5e),
-            "SEND" => Color32::from_rgb(0x4a, 0x8f, 0xe0),
-            "RECV" => Color32::from_rgb(0x3f, 0xc1, 0xc9),
-            "WAIT" => Color32::from_rgb(0xe8, 0xb3, 0x4a),
-            "BARRIER" => Color32::from_rgb(0xd9, 0x6f, 0x9b),
-            "ALLREDUCE" => Color32::from_rgb(0xe8, 0x5d, 0x3c),
-            "REDUCE" | "BCAST" => Color32::from_rgb(0xc0, 0x7b, 0xd6),
-            "GATHER" | "SCATTER" | "ALLGATHER" | "ALLTOALL" => Color32::from_rgb(0x9a, 0x7c, 0xe8),
-            "BUSY" => Color32::from_rgb(0xe0, 0x8a, 0x3c),
-            "BLOCKED" => Color32::from_rgb(0xf0, 0x4a, 0x4a),
+            "COMPUTE" => rgb(0x4cb85e),
+            "SEND" => rgb(0x4a8fe0),
+            "RECV" => rgb(0x3fc1c9),
+            "WAIT" => rgb(0xe8b34a),
+            "BARRIER" => rgb(0xd96f9b),
+            "ALLREDUCE" => rgb(0xe85d3c),
+            "REDUCE" | "BCAST" => rgb(0xc07bd6),
+            "GATHER" | "SCATTER" | "ALLGATHER" | "ALLTOALL" => rgb(0x9a7ce8),
+            "BUSY" => rgb(0xe08a3c),
+            "BLOCKED" => rgb(0xf04a4a),
             other => {
                 let hash = other
                     .bytes()
@@ -342,7 +302,7 @@ impl ReplayColours {
         let luma = 0.299 * f32::from(background.r())
             + 0.587 * f32::from(background.g())
             + 0.114 * f32::from(background.b());
-        if luma > 110.0 { self.bar_text } else { Color32::from_rgb(0xf0, 0xf2, 0xf5) }
+        if luma > 110.0 { self.bar_text } else { rgb(0xf0f2f5) }
     }
 
     /// Link load colour: from `load_low` (lightly used) to `load_high` (saturated), for a load in
@@ -353,4 +313,45 @@ impl ReplayColours {
         let (a, b) = (self.load_low, self.load_high);
         Color32::from_rgb(mix(a.r(), b.r()), mix(a.g(), b.g()), mix(a.b(), b.b()))
     }
+}
+
+/// An opaque colour from `0xRRGGBB`.
+const fn rgb(hex: u32) -> Color32 {
+    Color32::from_rgb((hex >> 16) as u8, (hex >> 8) as u8, hex as u8)
+}
+
+/// A colour with opacity from `0xRRGGBBAA` (not premultiplied).
+fn rgba(hex: u32) -> Color32 {
+    Color32::from_rgba_unmultiplied((hex >> 24) as u8, (hex >> 16) as u8, (hex >> 8) as u8, hex as u8)
+}
+
+/// Colours of the experiment plots' series, in order (distinct in both themes).
+pub const SERIES: [Color32; 8] = [
+    rgb(0x4c9be8),
+    rgb(0xe88a3c),
+    rgb(0x4cb86a),
+    rgb(0xd64f5f),
+    rgb(0x9b6cd8),
+    rgb(0x8c6d4f),
+    rgb(0xd86cb8),
+    rgb(0x7f8c8d),
+];
+
+/// The band colour of a communication phase of `kind` (the series' first three colours).
+pub fn phase_colour(kind: PhaseKind) -> Color32 {
+    match kind {
+        PhaseKind::Exchange | PhaseKind::Shift => SERIES[0],
+        PhaseKind::Pipeline => SERIES[2],
+        PhaseKind::Tree => SERIES[1],
+    }
+}
+
+/// `colour` at the opacity of a band behind plotted points (50 of 255).
+pub fn band_of(colour: Color32) -> Color32 {
+    Color32::from_rgba_unmultiplied(colour.r(), colour.g(), colour.b(), 50)
+}
+
+/// A pixel from its premultiplied channels (the far view's image blends its own).
+pub fn premultiplied(r: u8, g: u8, b: u8, a: u8) -> Color32 {
+    Color32::from_rgba_premultiplied(r, g, b, a)
 }

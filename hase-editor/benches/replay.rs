@@ -31,7 +31,7 @@ use std::sync::atomic::AtomicBool;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use hase_editor::replay::Replay;
 use hase_editor::run::task::{RunRequest, execute};
-use hase_editor::run::{FinishedRun, RunProgress, RunSettings, Slot};
+use hase_editor::run::{FinishedRun, NextRunSettings, RunProgress, RunSlot};
 use hase_engine::model::Project;
 use hase_engine::trace::Record;
 use hase_library::overrides::apply_set;
@@ -46,8 +46,8 @@ fn project() -> Project {
     project
 }
 
-fn settings(project: &Project) -> RunSettings {
-    let mut settings = RunSettings::from_project(project);
+fn settings(project: &Project) -> NextRunSettings {
+    let mut settings = NextRunSettings::from_project(project);
     settings.level = 2;
     settings
 }
@@ -69,7 +69,7 @@ fn editor_run_of(project: &Project) -> Box<FinishedRun> {
         project: project.clone(),
         file: None,
         settings: settings(project),
-        slot: Slot::Main,
+        slot: RunSlot::Main,
         id: 1,
     };
     execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap()

@@ -93,6 +93,14 @@ impl Document {
         }
     }
 
+    /// The network `id` names, to change, if it exists.
+    pub fn network_mut(&mut self, id: &NetworkId) -> Option<&mut Network> {
+        match id {
+            NetworkId::Top => Some(&mut self.project.network),
+            NetworkId::Type(t) => self.project.types.get_mut(t)?.compound.as_mut().map(|c| &mut c.network),
+        }
+    }
+
     /// The layout of network `id` (an empty layout if none is stored).
     pub fn layout(&self, id: &NetworkId) -> &NetworkLayout {
         static EMPTY: std::sync::OnceLock<NetworkLayout> = std::sync::OnceLock::new();

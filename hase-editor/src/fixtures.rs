@@ -111,11 +111,11 @@ pub fn demo_project() -> Project {
 #[allow(clippy::unwrap_used, reason = "a fixture that cannot run its example must fail the test loudly")]
 pub fn finished_tree_run(
     dir: &std::path::Path,
-    slot: crate::run::Slot,
+    slot: crate::run::RunSlot,
 ) -> std::sync::Arc<crate::run::FinishedRun> {
-    use crate::run::{RunProgress, RunSettings, task};
+    use crate::run::{NextRunSettings, RunProgress, task};
     let project = hase_library::examples::binary_tree_allreduce().unwrap().project;
-    let settings = RunSettings::from_project(&project);
+    let settings = NextRunSettings::from_project(&project);
     let file = Some(dir.join("tree.ron"));
     let request = task::RunRequest { project, file, settings, slot, id: 1 };
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

@@ -8,7 +8,8 @@ use std::time::Instant;
 
 use hase_engine::model::Project;
 
-use crate::command::{Command, Fragment, History};
+use crate::command::history::History;
+use crate::command::{EditCommand, Fragment};
 use crate::document::{Document, NetworkId};
 
 /// One step into the hierarchy: the compound instance opened and its type.
@@ -48,7 +49,7 @@ impl Selection {
 
 /// How important a log line is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
+pub enum LogLevel {
     /// Something happened.
     Info,
     /// Something was refused or looks wrong.
@@ -63,7 +64,7 @@ pub struct LogLine {
     /// Seconds since the editor started.
     pub at_s: f64,
     /// Importance.
-    pub level: Level,
+    pub level: LogLevel,
     /// Text.
     pub text: String,
     /// The entity the line is about (instance path, possibly with `.port`): clicking the line
@@ -75,7 +76,7 @@ pub struct LogLine {
 #[derive(Clone, Debug)]
 pub struct Toast {
     /// Importance.
-    pub level: Level,
+    pub level: LogLevel,
     /// Text.
     pub text: String,
     /// When it was raised.
@@ -190,17 +191,17 @@ impl Editor {
     }
 
     /// Record a message in the log.
-    pub fn log(&mut self, level: Level, text: impl Into<String>) {
+    pub fn log(&mut self, level: LogLevel, text: impl Into<String>) {
         self.log_at(level, text, None);
     }
 
     /// Record a message about the entity at `path` (clicking it in the log reveals the entity).
-    pub fn log_at(&mut self, level: Level, text: impl Into<String>, path: Option<String>) {
+    pub fn log_at(&mut self, level: LogLevel, text: impl Into<String>, path: Option<String>) {
         self.log.push(LogLine { at_s: self.started.elapsed().as_secs_f64(), level, text: text.into(), path });
     }
 
     /// Record a message and show it over the canvas.
-    pub fn notify(&mut self, level: Level, text: impl Into<String>) {
+    pub fn notify(&mut self, level: LogLevel, text: impl Into<String>) {
         let text = text.into();
         self.log(level, text.clone());
         self.toasts.push(Toast { level, text, since: Instant::now() });
@@ -211,7 +212,7 @@ impl Editor {
 
     /// Apply a command. A refusal is logged and shown with its reason; created instances become
     /// the selection. Returns true if the command was applied.
-    pub fn run(&mut self, command: Command) -> bool {
+    pub fn run(&mut self, command: EditCommand) -> bool {
         let label = command.label();
         match self.history.apply(&mut self.doc, command) {
             Ok(applied) => {
@@ -223,7 +224,7 @@ impl Editor {
                 true
             }
             Err(e) => {
-                self.notify(Level::Warning, format!("cannot {label}: {e}"));
+                self.notify(LogLevel::Warning, format!("cannot {label}: {e}"));
                 false
             }
         }
@@ -234,14 +235,14 @@ impl Editor {
         match self.history.undo(&mut self.doc) {
             None => {}
             Some(Ok((label, applied))) => {
-                self.log(Level::Info, format!("undid {label}"));
+                self.log(LogLevel::Info, format!("undid {label}"));
                 if !applied.created.is_empty() {
                     self.selection.clear();
                     self.selection.instances.extend(applied.created);
                 }
                 self.after_change();
             }
-            Some(Err(e)) => self.notify(Level::Error, format!("undo failed: {e}")),
+            Some(Err(e)) => self.notify(LogLevel::Error, format!("undo failed: {e}")),
         }
     }
 
@@ -250,14 +251,14 @@ impl Editor {
         match self.history.redo(&mut self.doc) {
             None => {}
             Some(Ok((label, applied))) => {
-                self.log(Level::Info, format!("redid {label}"));
+                self.log(LogLevel::Info, format!("redid {label}"));
                 if !applied.created.is_empty() {
                     self.selection.clear();
                     self.selection.instances.extend(applied.created);
                 }
                 self.after_change();
             }
-            Some(Err(e)) => self.notify(Level::Error, format!("redo failed: {e}")),
+            Some(Err(e)) => self.notify(LogLevel::Error, format!("redo failed: {e}")),
         }
     }
 
@@ -287,7 +288,7 @@ impl Editor {
             self.selection.clear();
             self.fit_requested = true;
         } else {
-            self.notify(Level::Info, format!("{instance} ({type_name}) has no inner network to open"));
+            self.notify(LogLevel::Info, format!("{instance} ({type_name}) has no inner network to open"));
         }
     }
 

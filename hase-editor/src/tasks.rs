@@ -11,8 +11,9 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use hase_engine::model::Project;
 
 use crate::document::NetworkId;
-use crate::experiments::ExperimentFile;
+use crate::experiments::ExperimentFileRequest;
 use crate::run::ReplayFile;
+use hase_engine::model::ProjectFileError;
 
 /// What a file chosen in a dialog is for.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,7 +57,7 @@ pub enum FileTarget {
     /// Exports of the timing diagram, a project to compare with, a trace to open.
     Replay(ReplayFile),
     /// Specs, exports and imports of the experiments view.
-    Experiment(crate::experiments::ExperimentFile),
+    Experiment(crate::experiments::ExperimentFileRequest),
 }
 
 /// A file dialog to open.
@@ -95,25 +96,25 @@ impl FileRequest {
             FileTarget::Project(FilePurpose::SaveProjectAs | FilePurpose::ExportRon { .. })
                 | FileTarget::Replay(ReplayFile::ExportPng | ReplayFile::ExportCsv(_))
                 | FileTarget::Experiment(
-                    ExperimentFile::SaveSpec
-                        | ExperimentFile::ExportCsv(_)
-                        | ExperimentFile::ExportRon(_)
-                        | ExperimentFile::PlotPng
-                        | ExperimentFile::PlotCsv(_)
+                    ExperimentFileRequest::SaveSpec
+                        | ExperimentFileRequest::ExportCsv(_)
+                        | ExperimentFileRequest::ExportRon(_)
+                        | ExperimentFileRequest::PlotPng
+                        | ExperimentFileRequest::PlotCsv(_)
                 )
         )
     }
 
     /// A dialog for a file of the experiments view.
-    pub fn experiment(purpose: ExperimentFile) -> Self {
+    pub fn experiment(purpose: ExperimentFileRequest) -> Self {
         let extension = match &purpose {
-            ExperimentFile::SaveSpec
-            | ExperimentFile::LoadSpec
-            | ExperimentFile::ExportRon(_)
-            | ExperimentFile::Import
-            | ExperimentFile::SlurmJob => "ron",
-            ExperimentFile::ExportCsv(_) | ExperimentFile::PlotCsv(_) => "csv",
-            ExperimentFile::PlotPng => "png",
+            ExperimentFileRequest::SaveSpec
+            | ExperimentFileRequest::LoadSpec
+            | ExperimentFileRequest::ExportRon(_)
+            | ExperimentFileRequest::Import
+            | ExperimentFileRequest::SlurmJob => "ron",
+            ExperimentFileRequest::ExportCsv(_) | ExperimentFileRequest::PlotCsv(_) => "csv",
+            ExperimentFileRequest::PlotPng => "png",
         };
         FileRequest { target: FileTarget::Experiment(purpose), extensions: vec![extension.to_string()] }
     }
@@ -125,11 +126,15 @@ impl FileRequest {
             FileTarget::Project(FilePurpose::ExportRon { file_name }) => Some(file_name.clone()),
             FileTarget::Replay(ReplayFile::ExportPng) => Some("timing.png".into()),
             FileTarget::Replay(ReplayFile::ExportCsv(_)) => Some("interval.csv".into()),
-            FileTarget::Experiment(ExperimentFile::SaveSpec) => Some("experiment.sweep.ron".into()),
-            FileTarget::Experiment(ExperimentFile::ExportCsv(id)) => Some(format!("experiment-{id}.csv")),
-            FileTarget::Experiment(ExperimentFile::ExportRon(id)) => Some(format!("experiment-{id}.ron")),
-            FileTarget::Experiment(ExperimentFile::PlotPng) => Some("plot.png".into()),
-            FileTarget::Experiment(ExperimentFile::PlotCsv(_)) => Some("plot.csv".into()),
+            FileTarget::Experiment(ExperimentFileRequest::SaveSpec) => Some("experiment.sweep.ron".into()),
+            FileTarget::Experiment(ExperimentFileRequest::ExportCsv(id)) => {
+                Some(format!("experiment-{id}.csv"))
+            }
+            FileTarget::Experiment(ExperimentFileRequest::ExportRon(id)) => {
+                Some(format!("experiment-{id}.ron"))
+            }
+            FileTarget::Experiment(ExperimentFileRequest::PlotPng) => Some("plot.png".into()),
+            FileTarget::Experiment(ExperimentFileRequest::PlotCsv(_)) => Some("plot.csv".into()),
             _ => None,
         }
     }
@@ -155,14 +160,14 @@ pub enum TaskOutput {
         /// The file.
         path: PathBuf,
         /// The project, or why it could not be read.
-        result: Result<Box<Project>, String>,
+        result: Result<Box<Project>, ProjectFileError>,
     },
     /// A SimGrid platform was imported.
     PlatformImported {
         /// The platform file.
         path: PathBuf,
         /// The project, its summary and notes (`file:line: note`), or why it could not be imported.
-        result: Result<(Box<Project>, String, Vec<String>), String>,
+        result: Result<(Box<Project>, String, Vec<String>), ImportTaskError>,
     },
     /// Background work of the runs and replay views (see `run::ReplayOutput`).
     Replay(Box<crate::run::ReplayOutput>),
@@ -173,10 +178,29 @@ pub enum TaskOutput {
         /// History revision that was saved.
         revision: u64,
         /// Success, or why it failed.
-        result: Result<(), String>,
+        result: Result<(), ProjectFileError>,
     },
     /// A project library task finished.
-    Library(Box<crate::library::LibraryOutput>),
+    Library(Box<crate::project_store::output::LibraryOutput>),
+}
+
+/// Why a SimGrid platform file was not imported.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportTaskError {
+    /// The file could not be read.
+    #[error(transparent)]
+    Read(#[from] std::io::Error),
+    /// The file is larger than the importer takes.
+    #[error("{size} bytes is larger than the {limit}-byte limit")]
+    TooLarge {
+        /// The file's size.
+        size: u64,
+        /// The importer's limit.
+        limit: usize,
+    },
+    /// The importer refused the platform (naming its line).
+    #[error(transparent)]
+    Import(#[from] hase_library::import::simgrid::ImportError),
 }
 
 /// Wakes the UI when a task has finished (the app installs egui's repaint request).
@@ -258,8 +282,7 @@ impl Tasks {
     /// Read a project file off the UI thread.
     pub fn open_project(&self, path: PathBuf) {
         self.spawn("open", move || {
-            let result =
-                hase_library::generated::load_project(&path).map(Box::new).map_err(|e| e.to_string());
+            let result = hase_library::generated::load_project(&path).map(Box::new);
             TaskOutput::ProjectOpened { path, result }
         });
     }
@@ -269,14 +292,13 @@ impl Tasks {
         self.spawn("import", move || {
             use hase_library::import::simgrid::{ImportOptions, MAX_PLATFORM_BYTES, import_simgrid};
             let shown = path.display().to_string();
-            let read = || -> Result<(Box<Project>, String, Vec<String>), String> {
-                let size = std::fs::metadata(&path).map_err(|e| e.to_string())?.len();
+            let read = || -> Result<(Box<Project>, String, Vec<String>), ImportTaskError> {
+                let size = std::fs::metadata(&path)?.len();
                 if size > MAX_PLATFORM_BYTES as u64 {
-                    return Err(format!("{size} bytes is larger than the {MAX_PLATFORM_BYTES}-byte limit"));
+                    return Err(ImportTaskError::TooLarge { size, limit: MAX_PLATFORM_BYTES });
                 }
-                let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
-                let imported =
-                    import_simgrid(&text, &shown, &ImportOptions::default()).map_err(|e| e.to_string())?;
+                let text = std::fs::read_to_string(&path)?;
+                let imported = import_simgrid(&text, &shown, &ImportOptions::default())?;
                 let notes =
                     imported.notes.iter().map(|n| format!("{shown}:{}: {}", n.line, n.text)).collect();
                 Ok((Box::new(imported.project), imported.summary, notes))
@@ -288,7 +310,7 @@ impl Tasks {
     /// Write a project file off the UI thread.
     pub fn save_project(&self, project: Project, path: PathBuf, revision: u64) {
         self.spawn("save", move || {
-            let result = hase_library::generated::save_project(&project, &path).map_err(|e| e.to_string());
+            let result = hase_library::generated::save_project(&project, &path);
             TaskOutput::ProjectSaved { path, revision, result }
         });
     }
@@ -339,7 +361,7 @@ mod tests {
         use hase_engine::model::{ParamValue, Project};
         use hase_templates::{ProjectForm, TemplateSpec, Topology, template_project};
 
-        use crate::command::{Command, apply};
+        use crate::command::{EditCommand, apply};
         use crate::document::{Document, NetworkId};
 
         let spec = TemplateSpec::new(Topology::Torus2D { x: 8, y: 8 });
@@ -363,7 +385,7 @@ mod tests {
         // A parameter edited in the editor is saved as a per-position override and comes back.
         let mut doc = Document::with_builtins(opened);
         let value = Some(ParamValue::Int(128));
-        let edit = Command::SetParam {
+        let edit = EditCommand::SetParam {
             net: NetworkId::Top,
             instance: "p9".into(),
             param: "max_packet".into(),
@@ -375,7 +397,7 @@ mod tests {
         assert_eq!(opened.network, doc.project.network, "the edit survives saving");
         // Removing an instance is no override: the network is written in full, nothing is lost.
         let mut doc = Document::with_builtins(opened);
-        apply(&mut doc, Command::RemoveInstance { net: NetworkId::Top, name: "p3".into() }).unwrap();
+        apply(&mut doc, EditCommand::RemoveInstance { net: NetworkId::Top, name: "p3".into() }).unwrap();
         let (text, opened) = save_and_open(doc.project.clone());
         assert!(!text.contains("network_from_recipe"), "stored in full");
         assert!(!opened.network.instances.contains_key("p3"));
@@ -393,7 +415,7 @@ mod tests {
         std::fs::write(&path, "(\n  schema_version: 1,\n  name: oops\n)").unwrap();
         tasks.open_project(path);
         let TaskOutput::ProjectOpened { result, .. } = wait(&tasks) else { panic!() };
-        let error = result.unwrap_err();
+        let error = result.unwrap_err().to_string();
         assert!(error.contains("bad.ron:3:"), "{error}");
     }
 }

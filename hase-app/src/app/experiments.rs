@@ -5,7 +5,6 @@
 //! (its kept trace, or a run of the point with the same seed).
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use hase_library::experiment::example::{PROJECT_FILE, SPEC_TEXT};
 use hase_library::experiment::{spec_from_ron, spec_to_ron};
@@ -13,13 +12,13 @@ use hase_library::store::ExperimentStore;
 
 use super::App;
 use super::library::Incoming;
-use crate::experiments::ExperimentFile;
-use crate::run::task::RunRequest;
-use crate::run::{RunSettings, Slot};
-use crate::state::Level;
-use crate::tasks::{FileRequest, TaskOutput};
 use crate::theme::Palette;
 use crate::ui::experiments::ExperimentsContext;
+use hase_editor::experiments::ExperimentFileRequest;
+use hase_editor::run::task::RunRequest;
+use hase_editor::run::{NextRunSettings, RunSlot};
+use hase_editor::state::LogLevel;
+use hase_editor::tasks::{FileRequest, TaskOutput};
 
 impl App {
     /// Per-frame work: the store, the running sweep, and the requests the window left.
@@ -33,7 +32,7 @@ impl App {
                     view.store = Some(store);
                     view.refresh_list();
                 }
-                Err(e) => self.editor.log(Level::Warning, format!("experiment store: {e}")),
+                Err(e) => self.editor.log(LogLevel::Warning, format!("experiment store: {e}")),
             }
         }
         let view = &mut self.windows.experiments;
@@ -44,7 +43,7 @@ impl App {
             } else if view.notice != notice_before
                 && let Some(n) = view.notice.clone()
             {
-                let level = if n.error { Level::Warning } else { Level::Info };
+                let level = if n.error { LogLevel::Warning } else { LogLevel::Info };
                 self.editor.log(level, format!("experiments: {}", n.text));
             }
         }
@@ -56,16 +55,16 @@ impl App {
             } else if view.notice != notice_before
                 && let Some(n) = view.notice.clone()
             {
-                let level = if n.error { Level::Warning } else { Level::Info };
+                let level = if n.error { LogLevel::Warning } else { LogLevel::Info };
                 self.editor.log(level, format!("experiments: {}", n.text));
             }
         }
-        let exported = self.windows.plot_export.lock().ok().and_then(|mut r| r.take());
+        let exported = self.windows.plot_export.take();
         match exported {
             Some(Ok(path)) => {
-                self.editor.notify(Level::Info, format!("saved the plot to {}", path.display()));
+                self.editor.notify(LogLevel::Info, format!("saved the plot to {}", path.display()));
             }
-            Some(Err(e)) => self.editor.notify(Level::Error, format!("cannot save the plot: {e}")),
+            Some(Err(e)) => self.editor.notify(LogLevel::Error, format!("cannot save the plot: {e}")),
             None => {}
         }
         self.start_pending_point();
@@ -105,12 +104,12 @@ impl App {
     /// File ▸ Open example ▸ the example experiment: its project replaces the design, its spec
     /// fills the builder.
     pub(super) fn open_experiment_example(&mut self, ctx: &egui::Context) {
-        let Some(index) = crate::examples::EXAMPLES.iter().position(|e| e.file == PROJECT_FILE) else {
-            return self.editor.notify(Level::Error, "the example experiment's project is not embedded");
+        let Some(index) = hase_editor::examples::EXAMPLES.iter().position(|e| e.file == PROJECT_FILE) else {
+            return self.editor.notify(LogLevel::Error, "the example experiment's project is not embedded");
         };
         match spec_from_ron(SPEC_TEXT, "allreduce_trees.sweep.ron") {
             Ok(spec) => self.windows.experiments.load_spec(&spec),
-            Err(e) => return self.editor.notify(Level::Error, format!("the example experiment: {e}")),
+            Err(e) => return self.editor.notify(LogLevel::Error, format!("the example experiment: {e}")),
         }
         self.open_example(ctx, index);
         self.open_experiments();
@@ -120,44 +119,46 @@ impl App {
     pub(super) fn experiment_file_chosen(
         &mut self,
         ctx: &egui::Context,
-        purpose: &ExperimentFile,
+        purpose: &ExperimentFileRequest,
         path: PathBuf,
     ) {
         let view = &mut self.windows.experiments;
         match purpose {
-            ExperimentFile::SaveSpec => {
+            ExperimentFileRequest::SaveSpec => {
                 let text = spec_to_ron(&view.builder.to_spec(&self.editor.doc.project.name));
                 self.write_in_background("the sweep spec", path, text);
             }
-            ExperimentFile::LoadSpec => match hase_library::experiment::load_spec(&path) {
+            ExperimentFileRequest::LoadSpec => match hase_library::experiment::load_spec(&path) {
                 Ok(spec) => {
                     view.load_spec(&spec);
-                    self.editor.log(Level::Info, format!("loaded the sweep spec {}", path.display()));
+                    self.editor.log(LogLevel::Info, format!("loaded the sweep spec {}", path.display()));
                 }
-                Err(e) => self.editor.notify(Level::Error, e.to_string()),
+                Err(e) => self.editor.notify(LogLevel::Error, e.to_string()),
             },
-            ExperimentFile::PlotCsv(text) => {
+            ExperimentFileRequest::PlotCsv(text) => {
                 let text = text.clone();
                 self.write_in_background("the data", path.with_extension("csv"), text);
             }
-            ExperimentFile::PlotPng => {
+            ExperimentFileRequest::PlotPng => {
                 let Some([x0, y0, x1, y1]) = view.plot_rect else {
-                    return self.editor.notify(Level::Warning, "show a plot first");
+                    return self.editor.notify(LogLevel::Warning, "show a plot first");
                 };
                 let path = if path.extension().is_none() { path.with_extension("png") } else { path };
                 let rect = egui::Rect::from_min_max(egui::pos2(x0, y0), egui::pos2(x1, y1));
-                crate::ui::timing::export::request(ctx, rect, path, Arc::clone(&self.windows.plot_export));
+                crate::ui::timing::export::request(ctx, rect, path, &self.windows.plot_export);
             }
-            ExperimentFile::SlurmJob => {
+            ExperimentFileRequest::SlurmJob => {
                 // The job directory is the one holding the job.ron chosen.
                 let dir = path.parent().map_or(path.clone(), std::path::Path::to_path_buf);
                 view.slurm.collect_dir = dir.display().to_string();
                 view.collect_slurm();
             }
-            ExperimentFile::ExportCsv(_) | ExperimentFile::ExportRon(_) | ExperimentFile::Import => {
+            ExperimentFileRequest::ExportCsv(_)
+            | ExperimentFileRequest::ExportRon(_)
+            | ExperimentFileRequest::Import => {
                 view.store_file_chosen(purpose, &path);
                 if let Some(n) = view.notice.clone() {
-                    self.editor.notify(if n.error { Level::Error } else { Level::Info }, n.text);
+                    self.editor.notify(if n.error { LogLevel::Error } else { LogLevel::Info }, n.text);
                 }
             }
         }
@@ -168,8 +169,8 @@ impl App {
         self.tasks.spawn("export", move || {
             let result = hase_engine::model::write_atomic(&path, text.as_bytes())
                 .map(|()| path.clone())
-                .map_err(|e| format!("{}: {e}", path.display()));
-            TaskOutput::Replay(Box::new(crate::run::ReplayOutput::Saved { what, result }))
+                .map_err(|source| hase_editor::run::SaveError::Write { path: path.clone(), source });
+            TaskOutput::Replay(Box::new(hase_editor::run::ReplayOutput::Saved { what, result }))
         });
     }
 
@@ -179,7 +180,7 @@ impl App {
     pub(super) fn open_experiment_point(&mut self, ctx: &egui::Context, point: u64) {
         let run = match self.windows.experiments.point_run(point) {
             Ok(run) => run,
-            Err(e) => return self.editor.notify(Level::Error, format!("cannot open point {point}: {e}")),
+            Err(e) => return self.editor.notify(LogLevel::Error, format!("cannot open point {point}: {e}")),
         };
         self.session.leave_compare();
         self.session.stop_all();
@@ -209,17 +210,17 @@ impl App {
         }
         let id = self.session.next_id();
         let live = if let Some(path) = run.trace {
-            self.editor.log(Level::Info, format!("loading the kept trace {}…", path.display()));
-            crate::run::load::start(&self.tasks, path, run.project, id)
+            self.editor.log(LogLevel::Info, format!("loading the kept trace {}…", path.display()));
+            hase_editor::run::load::start(&self.tasks, path, run.project, id)
         } else {
-            self.editor.log(Level::Info, format!("running {} again (seed {})…", run.label, run.seed));
-            let settings = RunSettings {
+            self.editor.log(LogLevel::Info, format!("running {} again (seed {})…", run.label, run.seed));
+            let settings = NextRunSettings {
                 level: run.level,
                 seed: run.seed,
                 until_text: run.until.map(|t| format!("{}ps", t.0)).unwrap_or_default(),
             };
-            let request = RunRequest { project: run.project, file: None, settings, slot: Slot::Main, id };
-            crate::run::task::start(&self.tasks, request)
+            let request = RunRequest { project: run.project, file: None, settings, slot: RunSlot::Main, id };
+            hase_editor::run::task::start(&self.tasks, request)
         };
         self.session.live.push(live);
     }

@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 
 use super::App;
-use crate::command::Command;
 use crate::file_dialog::NO_PORTAL_NOTICE;
-use crate::state::Level;
-use crate::tasks::{FilePurpose, FileRequest, FileTarget, TaskOutput};
+use hase_editor::command::EditCommand;
+use hase_editor::state::LogLevel;
+use hase_editor::tasks::{FilePurpose, FileRequest, FileTarget, TaskOutput};
 
 impl App {
     /// Open a file dialog for `request` (the desktop's, or hase's own where there is none), in the
@@ -45,7 +45,7 @@ impl App {
                 let start = self.file_start_dir();
                 // Told inside the dialog (a toast would cover its title) and in the log.
                 if self.files.desktop_missing(request, start) {
-                    self.editor.log(Level::Info, NO_PORTAL_NOTICE);
+                    self.editor.log(LogLevel::Info, NO_PORTAL_NOTICE);
                 }
             }
             TaskOutput::FileDialogClosed { request, path, .. } => self.file_chosen(ctx, request, path),
@@ -63,7 +63,7 @@ impl App {
             TaskOutput::Library(output) => self.library_finished(ctx, *output),
             TaskOutput::PlatformImported { path, result: Ok((project, summary, notes)) } => {
                 for note in notes {
-                    self.editor.log(Level::Warning, note);
+                    self.editor.log(LogLevel::Warning, note);
                 }
                 let incoming = super::library::Incoming {
                     project: *project,
@@ -75,15 +75,15 @@ impl App {
                 self.offer(ctx, incoming);
             }
             TaskOutput::PlatformImported { path, result: Err(e) } => {
-                self.editor.notify(Level::Error, format!("cannot import {}: {e}", path.display()));
+                self.editor.notify(LogLevel::Error, format!("cannot import {}: {e}", path.display()));
             }
             TaskOutput::ProjectOpened { path, result: Err(e) } => {
-                self.editor.notify(Level::Error, format!("cannot open {}: {e}", path.display()));
+                self.editor.notify(LogLevel::Error, format!("cannot open {}: {e}", path.display()));
             }
             TaskOutput::Replay(output) => self.replay_finished(*output),
             TaskOutput::ProjectSaved { path, revision, result: Ok(()) } => {
                 self.editor.saved_revision = revision;
-                self.editor.log(Level::Info, format!("saved {}", path.display()));
+                self.editor.log(LogLevel::Info, format!("saved {}", path.display()));
                 self.editor.file = Some(path);
                 if let Some(pending) = self.after_save.take() {
                     self.go_on(ctx, pending);
@@ -91,7 +91,7 @@ impl App {
             }
             TaskOutput::ProjectSaved { path, result: Err(e), .. } => {
                 self.after_save = None;
-                self.editor.notify(Level::Error, format!("cannot save {}: {e}", path.display()));
+                self.editor.notify(LogLevel::Error, format!("cannot save {}: {e}", path.display()));
             }
         }
     }
@@ -125,14 +125,14 @@ impl App {
                 let value = hase_engine::model::ParamValue::Text(shown.display().to_string());
                 let commands = instances
                     .into_iter()
-                    .map(|instance| Command::SetParam {
+                    .map(|instance| EditCommand::SetParam {
                         net: net.clone(),
                         instance,
                         param: param.clone(),
                         value: Some(value.clone()),
                     })
                     .collect();
-                self.editor.run(Command::Batch { label: format!("set {param}"), commands });
+                self.editor.run(EditCommand::Batch { label: format!("set {param}"), commands });
             }
         }
     }

@@ -9,13 +9,13 @@ use std::time::Instant;
 use hase_engine::model::Project;
 
 use super::App;
-use crate::command::Command;
-use crate::library::{LibraryOutput, LibraryStatus};
-use crate::state::Level;
-use crate::tasks::{FilePurpose, FileRequest};
-use crate::ui::dialogs::Pending;
+use crate::ui::dialogs::UnsavedQuestion;
 use crate::ui::library_browser::BrowserRequest;
 use crate::ui::library_dialogs::SaveAsPrompt;
+use hase_editor::command::EditCommand;
+use hase_editor::project_store::{LibraryOutput, LibraryStatus};
+use hase_editor::state::LogLevel;
+use hase_editor::tasks::{FilePurpose, FileRequest};
 
 /// A project about to replace the document.
 #[derive(Debug)]
@@ -115,7 +115,7 @@ impl App {
 
     /// File ▸ Open example ▸ `index`.
     pub(super) fn open_example(&mut self, ctx: &egui::Context, index: usize) {
-        let Some(example) = crate::examples::EXAMPLES.get(index) else { return };
+        let Some(example) = hase_editor::examples::EXAMPLES.get(index) else { return };
         match example.project() {
             Ok(project) => self.offer(
                 ctx,
@@ -127,7 +127,7 @@ impl App {
                     message: format!("opened example {}", example.file),
                 },
             ),
-            Err(e) => self.editor.notify(Level::Error, format!("cannot open example: {e}")),
+            Err(e) => self.editor.notify(LogLevel::Error, format!("cannot open example: {e}")),
         }
     }
 
@@ -147,9 +147,9 @@ impl App {
     pub(super) fn offer(&mut self, ctx: &egui::Context, incoming: Incoming) {
         self.windows.incoming = Some(incoming);
         if self.editor.is_dirty() {
-            self.pending = Some(Pending::Open);
+            self.pending = Some(UnsavedQuestion::Open);
         } else {
-            self.go_on(ctx, Pending::Open);
+            self.go_on(ctx, UnsavedQuestion::Open);
         }
     }
 
@@ -163,7 +163,7 @@ impl App {
         }
         self.library.version = incoming.version;
         self.library.document_settled(Instant::now());
-        self.editor.log(Level::Info, incoming.message);
+        self.editor.log(LogLevel::Info, incoming.message);
     }
 
     /// The user threw the document's changes away: drop its autosave too, so it is not offered
@@ -184,15 +184,16 @@ impl App {
         match output {
             LibraryOutput::Opened(Ok((store, recovery))) => {
                 let dir = store.database().data_dir().display().to_string();
-                self.editor.log(Level::Info, format!("project library: {dir}"));
+                self.editor.log(LogLevel::Info, format!("project library: {dir}"));
                 self.windows.browser.location = dir;
                 self.library.status = LibraryStatus::Open(store);
                 // A project already open (from a file, or an example) gets autosaved from now on.
                 self.library.document_settled(Instant::now());
                 self.library.recovery = recovery;
             }
-            LibraryOutput::Opened(Err(message)) => {
-                self.editor.log(Level::Warning, format!("project library unavailable: {message}"));
+            LibraryOutput::Opened(Err(e)) => {
+                let message = e.to_string();
+                self.editor.log(LogLevel::Warning, format!("project library unavailable: {message}"));
                 self.library.status = LibraryStatus::Unavailable(message.clone());
                 self.library.failure_dialog = Some(message);
             }
@@ -210,7 +211,7 @@ impl App {
                 };
                 self.offer(ctx, incoming);
             }
-            LibraryOutput::Loaded(Err(e)) => self.editor.notify(Level::Error, format!("cannot open: {e}")),
+            LibraryOutput::Loaded(Err(e)) => self.editor.notify(LogLevel::Error, format!("cannot open: {e}")),
             LibraryOutput::Saved { revision, generation, result } => {
                 self.saved(ctx, generation, revision, result);
             }
@@ -222,13 +223,13 @@ impl App {
                     if generation == self.editor.generation {
                         let unchanged = self.editor.history.revision() == revision;
                         let name = project.name.clone();
-                        if self.editor.run(Command::SetProjectName { name }) && unchanged {
+                        if self.editor.run(EditCommand::SetProjectName { name }) && unchanged {
                             self.editor.saved_revision = self.editor.history.revision();
                         }
                     }
                     self.library.version = Some((project.name.clone(), info.version));
                     self.library.document_settled(Instant::now());
-                    self.editor.notify(Level::Info, format!("saved as “{}” in the library", project.name));
+                    self.editor.notify(LogLevel::Info, format!("saved as “{}” in the library", project.name));
                     if let Some(pending) = self.after_save.take() {
                         self.go_on(ctx, pending);
                     }
@@ -236,7 +237,7 @@ impl App {
                 Err(e) => {
                     if let Some(prompt) = &mut self.windows.save_as {
                         prompt.waiting = false;
-                        prompt.error = Some(e);
+                        prompt.error = Some(e.to_string());
                     }
                 }
             },
@@ -244,7 +245,7 @@ impl App {
             LibraryOutput::Deleted { name, result } => {
                 match result {
                     Ok(()) => {
-                        self.editor.log(Level::Info, format!("deleted “{name}” from the library"));
+                        self.editor.log(LogLevel::Info, format!("deleted “{name}” from the library"));
                         let browser = &mut self.windows.browser;
                         browser.selected = None;
                         browser.history = None;
@@ -252,7 +253,7 @@ impl App {
                             self.library.version = None;
                         }
                     }
-                    Err(e) => self.windows.browser.error = Some(e),
+                    Err(e) => self.windows.browser.error = Some(e.to_string()),
                 }
                 self.browser_request(BrowserRequest::Refresh);
             }
@@ -272,18 +273,18 @@ impl App {
                 self.offer(ctx, incoming);
             }
             LibraryOutput::Imported { path, result: Err(e) } => {
-                self.editor.notify(Level::Error, format!("cannot import {}: {e}", path.display()));
+                self.editor.notify(LogLevel::Error, format!("cannot import {}: {e}", path.display()));
             }
             LibraryOutput::Exported { path, result: Ok(()) } => {
-                self.editor.notify(Level::Info, format!("exported to {}", path.display()));
+                self.editor.notify(LogLevel::Info, format!("exported to {}", path.display()));
             }
             LibraryOutput::Exported { path, result: Err(e) } => {
-                self.editor.notify(Level::Error, format!("cannot export to {}: {e}", path.display()));
+                self.editor.notify(LogLevel::Error, format!("cannot export to {}: {e}", path.display()));
             }
             LibraryOutput::Autosaved(result) => {
                 self.library.autosave_running = false;
                 if let Err(e) = result {
-                    self.editor.log(Level::Warning, format!("autosave failed: {e}"));
+                    self.editor.log(LogLevel::Warning, format!("autosave failed: {e}"));
                 }
                 if let Some(name) = self.library.discard_after_autosave.take()
                     && let Some(store) = self.library.store().cloned()
@@ -293,11 +294,11 @@ impl App {
             }
             LibraryOutput::RecoveryDiscarded { name, result } => {
                 if let Err(e) = result {
-                    self.editor.log(Level::Warning, format!("cannot drop the autosave of “{name}”: {e}"));
+                    self.editor.log(LogLevel::Warning, format!("cannot drop the autosave of “{name}”: {e}"));
                 }
                 if self.library.close_after_discard {
                     self.library.close_after_discard = false;
-                    self.go_on(ctx, Pending::Quit);
+                    self.go_on(ctx, UnsavedQuestion::Quit);
                 }
             }
         }
@@ -308,7 +309,7 @@ impl App {
         ctx: &egui::Context,
         generation: u64,
         revision: u64,
-        result: Result<hase_library::store::VersionInfo, String>,
+        result: Result<hase_library::store::VersionInfo, hase_library::store::StoreError>,
     ) {
         match result {
             Ok(info) => {
@@ -316,8 +317,10 @@ impl App {
                     self.editor.saved_revision = revision;
                 }
                 let name = self.editor.doc.project.name.clone();
-                self.editor
-                    .log(Level::Info, format!("saved “{name}” as version {} in the library", info.version));
+                self.editor.log(
+                    LogLevel::Info,
+                    format!("saved “{name}” as version {} in the library", info.version),
+                );
                 self.library.version = Some((name, info.version));
                 self.library.document_settled(Instant::now());
                 if let Some(pending) = self.after_save.take() {
@@ -326,15 +329,15 @@ impl App {
             }
             Err(e) => {
                 self.after_save = None;
-                self.editor.notify(Level::Error, format!("cannot save: {e}"));
+                self.editor.notify(LogLevel::Error, format!("cannot save: {e}"));
             }
         }
     }
 
-    fn renamed(&mut self, from: &str, to: &str, result: Result<(), String>) {
+    fn renamed(&mut self, from: &str, to: &str, result: Result<(), hase_library::store::StoreError>) {
         match result {
             Ok(()) => {
-                self.editor.log(Level::Info, format!("renamed “{from}” to “{to}” in the library"));
+                self.editor.log(LogLevel::Info, format!("renamed “{from}” to “{to}” in the library"));
                 let browser = &mut self.windows.browser;
                 if browser.selected.as_deref() == Some(from) {
                     browser.selected = Some(to.to_string());
@@ -349,12 +352,12 @@ impl App {
                 // The open document is that project: it follows, and stays saved if it was.
                 if self.editor.doc.project.name == from {
                     let clean = !self.editor.is_dirty();
-                    if self.editor.run(Command::SetProjectName { name: to.to_string() }) && clean {
+                    if self.editor.run(EditCommand::SetProjectName { name: to.to_string() }) && clean {
                         self.editor.saved_revision = self.editor.history.revision();
                     }
                 }
             }
-            Err(e) => self.windows.browser.error = Some(e),
+            Err(e) => self.windows.browser.error = Some(e.to_string()),
         }
         self.browser_request(BrowserRequest::Refresh);
     }

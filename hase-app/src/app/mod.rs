@@ -1,6 +1,8 @@
 //! The application: panels laid out around the canvas, actions (menus and shortcuts) carried out in
 //! one place, background task results handled, the window title and the unsaved-changes question on
-//! close. `logic_step` runs before each frame's UI (`eframe::App::logic`), `ui_root` draws it.
+//! close. `logic_step` runs before each frame's UI (`eframe::App::logic`), `ui_root` draws it; the
+//! panels return what they ask for (actions, session commands), carried out once at the end of the
+//! frame (`finish_frame`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,25 +14,25 @@ mod experiments;
 mod finished;
 mod library;
 mod perform;
-mod replay;
+mod runs;
 mod windows;
 
-use crate::actions::Action;
-use crate::examples::default_project;
+use crate::actions::AppAction;
 use crate::icons::Icons;
-use crate::library::{Library, LibraryLocation};
-use crate::session::Session;
-use crate::state::{Editor, Level};
-use crate::tasks::Tasks;
 use crate::theme::{self, Palette, ReplayColours, ThemeChoice};
 use crate::ui::animator::MapCache;
 use crate::ui::animator::images::StateImages;
 use crate::ui::canvas::{Canvas, CanvasContext, ReplayLayer};
-use crate::ui::dialogs::{self, Answer, Pending};
-use crate::ui::dock::Dock;
+use crate::ui::dialogs::{self, Answer, UnsavedQuestion};
+use crate::ui::dock::{Dock, DockContext};
 use crate::ui::inspector::Inspector;
 use crate::ui::palette::PalettePanel;
 use crate::ui::{breadcrumb, legend, menu, run_bar, status, toasts};
+use hase_editor::examples::default_project;
+use hase_editor::project_store::{Library, LibraryLocation};
+use hase_editor::session::{Session, SessionCommand};
+use hase_editor::state::{Editor, LogLevel};
+use hase_editor::tasks::Tasks;
 
 /// How the application starts.
 #[derive(Clone, Debug, Default)]
@@ -45,7 +47,7 @@ pub struct StartOptions {
     /// `--data-dir`, `HASE_DATA_DIR` or the platform directory).
     pub library: LibraryLocation,
     /// Actions carried out on the first frame (`--run`, `--compare-example`).
-    pub start_actions: Vec<Action>,
+    pub start_actions: Vec<AppAction>,
     /// A trace file opened in the replay views on the first frame (`--trace`, e.g. a prediction
     /// `hase mpi predict -o` wrote).
     pub trace: Option<PathBuf>,
@@ -68,6 +70,10 @@ pub struct App {
     pub dock: Dock,
     /// Runs, the animator and the timing diagram.
     pub session: Session,
+    /// The comparison's canvases.
+    pub compare_views: crate::ui::compare::CompareViews,
+    /// Result of the last PNG export of the timing diagram, written by the screenshot callback.
+    export_result: crate::ui::timing::export::ExportResult,
     images: StateImages,
     main_map: MapCache,
     inspector: Inspector,
@@ -75,8 +81,8 @@ pub struct App {
     icons: Icons,
     tasks: Tasks,
     /// Question waiting for an answer about unsaved changes.
-    pub pending: Option<Pending>,
-    after_save: Option<Pending>,
+    pub pending: Option<UnsavedQuestion>,
+    after_save: Option<UnsavedQuestion>,
     allow_close: bool,
     title: String,
     theme_applied: Option<ThemeChoice>,
@@ -90,7 +96,7 @@ pub struct App {
     /// File dialogs (the desktop's, or hase's own where there is none).
     pub files: crate::file_dialog::FileDialogs,
     memory: status::MemoryGauge,
-    start_actions: Vec<Action>,
+    start_actions: Vec<AppAction>,
     start_trace: Option<PathBuf>,
 }
 
@@ -112,10 +118,10 @@ impl App {
         let mut editor = Editor::new(project);
         editor.file = file;
         match (&load_error, &editor.file) {
-            (Some(e), _) => editor.notify(Level::Error, format!("cannot open project: {e}")),
-            (None, Some(path)) => editor.log(Level::Info, format!("opened {}", path.display())),
+            (Some(e), _) => editor.notify(LogLevel::Error, format!("cannot open project: {e}")),
+            (None, Some(path)) => editor.log(LogLevel::Info, format!("opened {}", path.display())),
             (None, None) => {
-                editor.log(Level::Info, "example project loaded (File › Open example lists the others)");
+                editor.log(LogLevel::Info, "example project loaded (File › Open example lists the others)");
             }
         }
         App {
@@ -123,6 +129,8 @@ impl App {
             canvas: Canvas::default(),
             dock: Dock::default(),
             session: Session::default(),
+            compare_views: crate::ui::compare::CompareViews::default(),
+            export_result: crate::ui::timing::export::ExportResult::default(),
             images: StateImages::default(),
             main_map: MapCache::default(),
             inspector: Inspector::default(),
@@ -156,7 +164,7 @@ impl App {
     pub fn logic_step(&mut self, ctx: &egui::Context) {
         if self.frames == 0 {
             let repaint = ctx.clone();
-            self.tasks.set_waker(crate::tasks::Waker::new(move || repaint.request_repaint()));
+            self.tasks.set_waker(hase_editor::tasks::Waker::new(move || repaint.request_repaint()));
         }
         for output in self.tasks.poll() {
             self.task_finished(ctx, output);
@@ -168,7 +176,7 @@ impl App {
             self.perform(ctx, action);
         }
         if let Some(path) = self.start_trace.take() {
-            self.replay_file_chosen(ctx, crate::run::ReplayFile::OpenTrace, path);
+            self.replay_file_chosen(ctx, hase_editor::run::ReplayFile::OpenTrace, path);
         }
         if self.theme_applied != Some(self.editor.settings.theme) {
             self.theme_applied = Some(self.editor.settings.theme);
@@ -190,11 +198,11 @@ impl App {
         }
         if ctx.input(|i| i.viewport().close_requested()) && self.editor.is_dirty() && !self.allow_close {
             ctx.send_viewport_cmd(ViewportCommand::CancelClose);
-            self.pending = Some(Pending::Quit);
+            self.pending = Some(UnsavedQuestion::Quit);
         }
         if !self.dialog_open() {
             let typing = ctx.egui_wants_keyboard_input();
-            for action in Action::KEYED {
+            for action in crate::actions::KEYED.iter().copied() {
                 if typing && action.is_canvas_edit() {
                     continue;
                 }
@@ -234,15 +242,17 @@ impl App {
         self.icons.ensure_loaded(&ctx);
         let palette = Palette::for_choice(self.editor.settings.theme);
         let mut actions = Vec::new();
+        let mut commands = Vec::new();
 
         Panel::top("menu").show(ui, |ui| actions.extend(menu::show(ui, &self.editor, &self.library)));
         let colours = ReplayColours::for_choice(self.editor.settings.theme);
         let toolbar = Panel::top("run-toolbar")
-            .show(ui, |ui| run_bar::show(ui, &mut self.session, &self.editor.doc.project.settings, &palette))
+            .show(ui, |ui| run_bar::show(ui, &self.session, &self.editor.doc.project.settings, &palette))
             .inner;
         actions.extend(toolbar.actions);
+        commands.extend(toolbar.commands);
         if let Some(settings) = toolbar.settings {
-            self.editor.run(crate::command::Command::SetRunSettings { settings });
+            self.editor.run(hase_editor::command::EditCommand::SetRunSettings { settings });
         }
         let zoom = self.canvas.view(&self.editor.current_net()).zoom;
         Panel::bottom("status").show(ui, |ui| {
@@ -262,13 +272,32 @@ impl App {
             (None, true) => (("dock-replay", self.dock.fit_rows), fitted(self.dock.fit_rows)),
             (None, false) => (("dock", 0), 170.0),
         };
-        Panel::bottom(dock_id)
+        let dock = Panel::bottom(dock_id)
             .resizable(true)
             .default_size(dock_size)
             .size_range(60.0..=800.0)
-            .show(ui, |ui| self.dock.show(ui, &mut self.editor, &mut self.session, &palette));
+            .show(ui, |ui| {
+                let s = &mut self.session;
+                let cx = DockContext {
+                    editor: &self.editor,
+                    current: s.current.as_deref(),
+                    compare: s.compare.as_ref(),
+                    now: s.player.time,
+                    stale: s.stale,
+                    stats_order: &s.stats_order,
+                    stats_side: s.stats_side,
+                    palette: &palette,
+                };
+                self.dock.show(ui, &cx, &mut s.timing)
+            })
+            .inner;
+        if dock.clear_log {
+            self.editor.log.clear();
+        }
+        commands.extend(dock.commands);
         if replaying {
-            Panel::bottom("replay-bar").show(ui, |ui| self.replay_bar(ui, &colours, &palette));
+            Panel::bottom("replay-bar")
+                .show(ui, |ui| commands.extend(self.replay_bar(ui, &colours, &palette)));
         }
         if let Some(compare) = &mut self.session.compare {
             egui::CentralPanel::default().show(ui, |ui| {
@@ -279,9 +308,9 @@ impl App {
                     colours: &colours,
                     palette: &palette,
                 };
-                crate::ui::compare::show(ui, compare, cx);
+                crate::ui::compare::show(ui, compare, &mut self.compare_views, cx);
             });
-            self.finish_frame(&ctx, actions);
+            self.finish_frame(&ctx, actions, commands);
             return;
         }
         Panel::left("palette").resizable(true).default_size(210.0).size_range(150.0..=400.0).show(ui, |ui| {
@@ -335,11 +364,12 @@ impl App {
             actions.extend(self.canvas.show(ui, &mut self.editor, cx));
             actions.extend(zoom_buttons(ui, self.canvas.area));
         });
-        self.finish_frame(&ctx, actions);
+        self.finish_frame(&ctx, actions, commands);
     }
 
-    /// Overlays, the unsaved-changes question and the actions chosen this frame.
-    fn finish_frame(&mut self, ctx: &egui::Context, actions: Vec<Action>) {
+    /// Overlays, the unsaved-changes question, then what the panels asked for this frame: the
+    /// session commands (applied here, the one place the views change the session) and the actions.
+    fn finish_frame(&mut self, ctx: &egui::Context, actions: Vec<AppAction>, commands: Vec<SessionCommand>) {
         let ctx = ctx.clone();
         let palette = Palette::for_choice(self.editor.settings.theme);
         toasts::show(&ctx, self.canvas.area, &mut self.editor, &palette);
@@ -351,11 +381,11 @@ impl App {
                 Some(Answer::Save) => {
                     self.pending = None;
                     self.after_save = Some(pending);
-                    self.perform(&ctx, Action::Save);
+                    self.perform(&ctx, AppAction::Save);
                 }
                 Some(Answer::Discard) => {
                     self.pending = None;
-                    if self.discard_autosave() && pending == Pending::Quit {
+                    if self.discard_autosave() && pending == UnsavedQuestion::Quit {
                         // Close once the autosave is dropped (see `library_finished`).
                         self.library.close_after_discard = true;
                     } else {
@@ -365,6 +395,9 @@ impl App {
                 Some(Answer::Cancel) => self.pending = None,
                 None => {}
             }
+        }
+        for command in commands {
+            self.session.apply(command);
         }
         for action in actions {
             self.perform(&ctx, action);
@@ -398,14 +431,14 @@ impl App {
 }
 
 /// Small zoom controls floating over the canvas's top-right corner.
-fn zoom_buttons(ui: &mut Ui, area: egui::Rect) -> Vec<Action> {
+fn zoom_buttons(ui: &mut Ui, area: egui::Rect) -> Vec<AppAction> {
     let mut out = Vec::new();
     let size = egui::vec2(34.0, 24.0);
     let mut x = area.max.x - 12.0;
     for (text, action, tip) in [
-        ("Fit", Action::ZoomFit, "Zoom to fit (F)"),
-        ("+", Action::ZoomIn, "Zoom in (Ctrl +, or Ctrl+wheel)"),
-        ("−", Action::ZoomOut, "Zoom out (Ctrl −)"),
+        ("Fit", AppAction::ZoomFit, "Zoom to fit (F)"),
+        ("+", AppAction::ZoomIn, "Zoom in (Ctrl +, or Ctrl+wheel)"),
+        ("−", AppAction::ZoomOut, "Zoom out (Ctrl −)"),
     ] {
         x -= size.x + 4.0;
         let rect = egui::Rect::from_min_size(egui::pos2(x, area.min.y + 10.0), size);

@@ -5,126 +5,126 @@ use egui::ViewportCommand;
 use hase_engine::model::{Project, TypeRegistry};
 
 use super::App;
-use crate::actions::Action;
-use crate::command::{Command, Fragment};
-use crate::state::Level;
-use crate::tasks::{FilePurpose, FileRequest};
+use crate::actions::AppAction;
 use crate::ui::canvas::view::View;
-use crate::ui::dialogs::Pending;
+use crate::ui::dialogs::UnsavedQuestion;
+use hase_editor::command::{EditCommand, Fragment};
+use hase_editor::state::LogLevel;
+use hase_editor::tasks::{FilePurpose, FileRequest};
 
 impl App {
     /// Carry out an action.
-    pub fn perform(&mut self, ctx: &egui::Context, action: Action) {
+    pub fn perform(&mut self, ctx: &egui::Context, action: AppAction) {
         let net = self.editor.current_net();
         let dirty = self.editor.is_dirty();
         match action {
-            Action::NewProject if dirty => self.pending = Some(Pending::NewProject),
-            Action::NewProject => self.go_on(ctx, Pending::NewProject),
-            Action::Open => self.open(),
-            Action::ImportRon => {
+            AppAction::NewProject if dirty => self.pending = Some(UnsavedQuestion::NewProject),
+            AppAction::NewProject => self.go_on(ctx, UnsavedQuestion::NewProject),
+            AppAction::Open => self.open(),
+            AppAction::ImportRon => {
                 self.ask_file(FileRequest::project(FilePurpose::ImportRon, vec!["ron".into()]));
             }
-            Action::ImportSimgrid => {
+            AppAction::ImportSimgrid => {
                 self.ask_file(FileRequest::project(FilePurpose::ImportSimgrid, vec!["xml".into()]));
             }
-            Action::ExportRon => {
+            AppAction::ExportRon => {
                 let file_name = format!("{}.ron", self.editor.doc.project.name);
                 self.ask_file(FileRequest::project(FilePurpose::ExportRon { file_name }, vec!["ron".into()]));
             }
-            Action::OpenExample(index) => self.open_example(ctx, index),
-            Action::InsertTemplate => self.windows.template.open_with("fat_tree", &self.editor),
-            Action::Save => self.save(),
-            Action::SaveAs => self.save_as(),
-            Action::Quit if dirty => self.pending = Some(Pending::Quit),
-            Action::Quit => self.go_on(ctx, Pending::Quit),
-            Action::Undo => self.editor.undo(),
-            Action::Redo => self.editor.redo(),
-            Action::Copy | Action::Cut => {
+            AppAction::OpenExample(index) => self.open_example(ctx, index),
+            AppAction::InsertTemplate => self.windows.template.open_with("fat_tree", &self.editor),
+            AppAction::Save => self.save(),
+            AppAction::SaveAs => self.save_as(),
+            AppAction::Quit if dirty => self.pending = Some(UnsavedQuestion::Quit),
+            AppAction::Quit => self.go_on(ctx, UnsavedQuestion::Quit),
+            AppAction::Undo => self.editor.undo(),
+            AppAction::Redo => self.editor.redo(),
+            AppAction::Copy | AppAction::Cut => {
                 let names = self.editor.selected_instances();
                 if !names.is_empty() {
                     self.editor.clipboard = Some(Fragment::copy(&self.editor.doc, &net, &names));
                     self.paste_count = 0;
-                    self.editor.log(Level::Info, format!("copied {} entities", names.len()));
-                    if action == Action::Cut {
-                        self.perform(ctx, Action::Delete);
+                    self.editor.log(LogLevel::Info, format!("copied {} entities", names.len()));
+                    if action == AppAction::Cut {
+                        self.perform(ctx, AppAction::Delete);
                     }
                 }
             }
-            Action::Paste => {
+            AppAction::Paste => {
                 if let Some(fragment) = self.editor.clipboard.clone() {
                     self.paste_count += 1;
                     let shift = 2.0 * self.editor.settings.grid_step * self.paste_count as f32;
                     let offset = hase_engine::model::Pos::new(shift, shift);
-                    self.editor.run(Command::Paste { net, fragment, offset });
+                    self.editor.run(EditCommand::Paste { net, fragment, offset });
                 }
             }
-            Action::Duplicate => {
+            AppAction::Duplicate => {
                 let names = self.editor.selected_instances();
                 if !names.is_empty() {
                     let fragment = Fragment::copy(&self.editor.doc, &net, &names);
                     let shift = 2.0 * self.editor.settings.grid_step;
                     let offset = hase_engine::model::Pos::new(shift, shift);
-                    self.editor.run(Command::Paste { net, fragment, offset });
+                    self.editor.run(EditCommand::Paste { net, fragment, offset });
                 }
             }
-            Action::Delete => self.delete_selection(),
-            Action::SelectAll => {
+            AppAction::Delete => self.delete_selection(),
+            AppAction::SelectAll => {
                 if let Some(network) = self.editor.doc.network(&net) {
                     self.editor.selection.instances = network.instances.keys().cloned().collect();
                     self.editor.selection.links.clear();
                 }
             }
-            Action::Align(how) => {
+            AppAction::Align(how) => {
                 let instances = self.editor.selected_instances();
-                self.editor.run(Command::Align { net, instances, how });
+                self.editor.run(EditCommand::Align { net, instances, how });
             }
-            Action::Group => self.group(),
-            Action::Ungroup => {
+            AppAction::Group => self.group(),
+            AppAction::Ungroup => {
                 if let [instance] = self.editor.selected_instances().as_slice() {
                     let instance = instance.clone();
-                    self.editor.run(Command::Ungroup { net, instance });
+                    self.editor.run(EditCommand::Ungroup { net, instance });
                 }
             }
-            Action::ZoomIn => self.canvas.zoom_by(&net, 1.25),
-            Action::ZoomOut => self.canvas.zoom_by(&net, 0.8),
-            Action::ZoomFit => self.editor.fit_requested = true,
-            Action::ZoomReset => {
+            AppAction::ZoomIn => self.canvas.zoom_by(&net, 1.25),
+            AppAction::ZoomOut => self.canvas.zoom_by(&net, 0.8),
+            AppAction::ZoomFit => self.editor.fit_requested = true,
+            AppAction::ZoomReset => {
                 let v = self.canvas.view(&net);
                 self.canvas.set_view(&net, View { pan: v.pan / v.zoom, zoom: 1.0 });
             }
-            Action::ToggleGrid => self.editor.settings.grid = !self.editor.settings.grid,
-            Action::ToggleSnap => self.editor.settings.snap = !self.editor.settings.snap,
-            Action::Theme(choice) => self.editor.settings.theme = choice,
-            Action::ToggleLegend => self.editor.settings.legend_open = !self.editor.settings.legend_open,
-            Action::GoUp => {
+            AppAction::ToggleGrid => self.editor.settings.grid = !self.editor.settings.grid,
+            AppAction::ToggleSnap => self.editor.settings.snap = !self.editor.settings.snap,
+            AppAction::Theme(choice) => self.editor.settings.theme = choice,
+            AppAction::ToggleLegend => self.editor.settings.legend_open = !self.editor.settings.legend_open,
+            AppAction::GoUp => {
                 if !self.editor.crumbs.is_empty() {
                     let depth = self.editor.crumbs.len() - 1;
                     self.editor.go_up_to(depth);
                 }
             }
-            Action::Validate => self.validate(),
-            Action::CheckLevels => self.check_levels(),
-            Action::OpenSelected => {
+            AppAction::Validate => self.validate(),
+            AppAction::CheckLevels => self.check_levels(),
+            AppAction::OpenSelected => {
                 if let [name] = self.editor.selected_instances().as_slice() {
                     let name = name.clone();
                     self.editor.open_compound(&name);
                 }
             }
-            Action::Run
-            | Action::Stop
-            | Action::PlayPause
-            | Action::StepForward
-            | Action::StepBack
-            | Action::CompareExample
-            | Action::CompareWithFile
-            | Action::CompareVariant
-            | Action::CompareTraces
-            | Action::CloseCompare
-            | Action::OpenTrace => self.replay_action(action),
-            Action::Help(topic) => self.windows.help = Some(topic),
-            Action::Experiments => self.open_experiments(),
-            Action::OpenExperimentExample => self.open_experiment_example(ctx),
-            Action::Escape => {
+            AppAction::Run
+            | AppAction::Stop
+            | AppAction::PlayPause
+            | AppAction::StepForward
+            | AppAction::StepBack
+            | AppAction::CompareExample
+            | AppAction::CompareWithFile
+            | AppAction::CompareVariant
+            | AppAction::CompareTraces
+            | AppAction::CloseCompare
+            | AppAction::OpenTrace => self.replay_action(action),
+            AppAction::Help(topic) => self.windows.help = Some(topic),
+            AppAction::Experiments => self.open_experiments(),
+            AppAction::OpenExperimentExample => self.open_experiment_example(ctx),
+            AppAction::Escape => {
                 self.editor.placing = None;
                 self.canvas.drag = crate::ui::canvas::Drag::None;
                 self.editor.selection.clear();
@@ -133,47 +133,47 @@ impl App {
     }
 
     /// Carry on with what the unsaved-changes question interrupted.
-    pub(super) fn go_on(&mut self, ctx: &egui::Context, pending: Pending) {
+    pub(super) fn go_on(&mut self, ctx: &egui::Context, pending: UnsavedQuestion) {
         match pending {
-            Pending::Quit => {
+            UnsavedQuestion::Quit => {
                 self.allow_close = true;
                 ctx.send_viewport_cmd(ViewportCommand::Close);
             }
-            Pending::NewProject => {
+            UnsavedQuestion::NewProject => {
                 self.editor.replace_project(Project::new("untitled"), None);
                 self.library.version = None;
                 self.library.document_settled(std::time::Instant::now());
-                self.editor.log(Level::Info, "new project");
+                self.editor.log(LogLevel::Info, "new project");
             }
-            Pending::Open => self.adopt_incoming(),
+            UnsavedQuestion::Open => self.adopt_incoming(),
         }
     }
 
     fn delete_selection(&mut self) {
         let net = self.editor.current_net();
-        let mut commands: Vec<Command> = self
+        let mut commands: Vec<EditCommand> = self
             .editor
             .selection
             .links
             .iter()
-            .map(|key| Command::Unlink { net: net.clone(), key: key.clone() })
+            .map(|key| EditCommand::Unlink { net: net.clone(), key: key.clone() })
             .collect();
         // Links that go with a removed instance are removed by it; do not unlink them twice.
         let removed = &self.editor.selection.instances;
         commands.retain(|c| match c {
-            Command::Unlink { key, .. } => {
+            EditCommand::Unlink { key, .. } => {
                 !removed.iter().any(|n| key.starts_with(&format!("{n}.")) || key.contains(&format!("--{n}.")))
             }
             _ => true,
         });
         commands.extend(
-            removed.iter().map(|name| Command::RemoveInstance { net: net.clone(), name: name.clone() }),
+            removed.iter().map(|name| EditCommand::RemoveInstance { net: net.clone(), name: name.clone() }),
         );
         if commands.is_empty() {
             return;
         }
         let label = format!("delete {} item{}", commands.len(), if commands.len() == 1 { "" } else { "s" });
-        if self.editor.run(Command::Batch { label, commands }) {
+        if self.editor.run(EditCommand::Batch { label, commands }) {
             self.editor.selection.clear();
         }
     }
@@ -189,9 +189,11 @@ impl App {
         }
         let type_name = self.editor.doc.fresh_type_name("Compound");
         let instance_name = network.fresh_name("c");
-        if self.editor.run(Command::Group { net, instances, type_name: type_name.clone(), instance_name }) {
+        if self.editor.run(EditCommand::Group { net, instances, type_name: type_name.clone(), instance_name })
+        {
             let ports = self.editor.doc.entity_type(&type_name).map_or(0, |t| t.ports.len());
-            self.editor.log(Level::Info, format!("new compound type {type_name} with {ports} outer ports"));
+            self.editor
+                .log(LogLevel::Info, format!("new compound type {type_name} with {ports} outer ports"));
         }
     }
 
@@ -202,17 +204,17 @@ impl App {
                 let n = &self.editor.doc.project.network;
                 let text =
                     format!("design check passed: {} entities, {} links", n.instances.len(), n.links.len());
-                self.editor.notify(Level::Info, text);
+                self.editor.notify(LogLevel::Info, text);
             }
             Err(errors) => {
                 for e in &errors.0 {
                     // Clicking the line reveals the entity (project-wide problems have no path).
                     let path = (!e.path.is_empty()).then(|| e.path.clone());
-                    self.editor.log_at(Level::Warning, e.to_string(), path);
+                    self.editor.log_at(LogLevel::Warning, e.to_string(), path);
                 }
                 let n = errors.0.len();
                 self.editor.notify(
-                    Level::Warning,
+                    LogLevel::Warning,
                     format!("design check found {n} problem{} (see Messages)", if n == 1 { "" } else { "s" }),
                 );
                 self.dock.tab = crate::ui::dock::DockTab::Messages;

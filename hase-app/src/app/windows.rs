@@ -6,13 +6,13 @@ use hase_engine::model::{StreamSource, Workload};
 
 use super::App;
 use super::library::Incoming;
-use crate::command::Command;
-use crate::state::Level;
-use crate::tasks::{FilePurpose, FileRequest};
 use crate::theme::Palette;
 use crate::ui::library_browser::LibraryBrowser;
 use crate::ui::library_dialogs::{self, FailureAnswer, PromptAnswer, RecoveryAnswer, SaveAsPrompt};
 use crate::ui::template_dialog::TemplateDialog;
+use hase_editor::command::EditCommand;
+use hase_editor::state::LogLevel;
+use hase_editor::tasks::{FilePurpose, FileRequest};
 
 /// State of the windows the app shows over its panels.
 #[derive(Default)]
@@ -26,20 +26,20 @@ pub struct Windows {
     /// A project waiting to replace the document (after the unsaved-changes question).
     pub incoming: Option<Incoming>,
     /// Simulate ▸ Compare ▸ This design with different settings.
-    pub variant: crate::ui::compare_variant::VariantDialog,
+    pub variant: crate::ui::variant_dialog::VariantDialog,
     /// A network model's data sheet (inspector ▸ sheet ▸ View…).
     pub sheet_viewer: crate::ui::sheet_viewer::SheetViewer,
     /// The Help window open, if any.
     pub help: Option<crate::actions::HelpTopic>,
     /// Simulate ▸ Experiments.
-    pub experiments: crate::experiments::ExperimentsView,
+    pub experiments: hase_editor::experiments::ExperimentsView,
     /// A point of an experiment waiting to open until its project has replaced the design
     /// (after the unsaved-changes question).
-    pub pending_point: Option<crate::experiments::PointRun>,
+    pub pending_point: Option<hase_editor::experiments::PointRun>,
     /// Check levels on a compound (canvas menu, inspector).
-    pub levels: crate::analysis::LevelsCheck,
+    pub levels: hase_editor::analysis_views::LevelsCheck,
     /// Where the plot's PNG export reports (written from the screenshot callback).
-    pub plot_export: std::sync::Arc<std::sync::Mutex<Option<Result<std::path::PathBuf, String>>>>,
+    pub plot_export: crate::ui::timing::export::ExportResult,
 }
 
 impl App {
@@ -56,8 +56,10 @@ impl App {
         if let Some(command) = self.windows.template.show(ctx, &self.editor, palette) {
             let label = command.label();
             if self.editor.run(command) {
-                self.editor
-                    .log(Level::Info, format!("{label}: {} entities", self.editor.selection.instances.len()));
+                self.editor.log(
+                    LogLevel::Info,
+                    format!("{label}: {} entities", self.editor.selection.instances.len()),
+                );
                 self.editor.fit_requested = true;
             } else {
                 self.windows.template.open = true;
@@ -136,7 +138,7 @@ impl App {
     pub(super) fn check_levels(&mut self) {
         let paths = crate::ui::timing::tab::selected_paths(&self.editor);
         let [path] = paths.as_slice() else {
-            self.editor.notify(Level::Warning, "Check levels: select one compound");
+            self.editor.notify(LogLevel::Warning, "Check levels: select one compound");
             return;
         };
         let project = &self.editor.doc.project;
@@ -162,6 +164,6 @@ impl App {
             }
             None => Workload::TimeIndependentTrace { path: shown },
         };
-        self.editor.run(Command::SetWorkload { workload });
+        self.editor.run(EditCommand::SetWorkload { workload });
     }
 }

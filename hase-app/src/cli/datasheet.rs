@@ -16,7 +16,7 @@ use hase_library::datasheet::{FitOptions, fit_sheet, raw, report, show};
 #[derive(Debug, Subcommand)]
 pub enum DatasheetCommand {
     /// Fit a data sheet to raw measurements (the CSV `hase mpi bench` writes).
-    Fit(FitArgs),
+    Fit(SheetFitArgs),
     /// Print a sheet's functions: form, coefficients ± standard error, χ², Q and range.
     Show {
         /// Sheet file (.ron) or built-in name (cray_t3d, network_of_workstations).
@@ -37,7 +37,7 @@ pub enum DatasheetCommand {
 
 /// Arguments of `hase datasheet fit`.
 #[derive(Debug, Args)]
-pub struct FitArgs {
+pub struct SheetFitArgs {
     /// Raw measurements: `function,procs,bytes,repeat,time_us` rows.
     pub raw: PathBuf,
     /// The sheet file to write (.ron).
@@ -77,7 +77,7 @@ fn load(sheet: &str) -> anyhow::Result<DataSheet> {
     Ok(datasheet::load(sheet, Path::new("."))?)
 }
 
-fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
+fn fit(args: &SheetFitArgs) -> anyhow::Result<ExitCode> {
     let data = raw::read_raw(&args.raw)?;
     let name = args.name.clone().unwrap_or_else(|| {
         args.output.file_stem().map_or_else(|| "sheet".into(), |s| s.to_string_lossy().into_owned())

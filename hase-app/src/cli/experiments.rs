@@ -60,7 +60,7 @@ pub enum ExperimentsCommand {
         id: u64,
     },
     /// Fit a scaling formula (complexity terms in p and n, or a pipeline's grain) to the results.
-    Fit(super::experiments_fit::FitArgs),
+    Fit(super::experiments_fit::ExperimentFitArgs),
 }
 
 pub(super) fn experiments(args: &ExperimentsArgs) -> anyhow::Result<ExitCode> {

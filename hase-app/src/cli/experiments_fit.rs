@@ -11,7 +11,7 @@ use hase_library::store::ExperimentStore;
 
 /// Arguments of `hase experiments fit`.
 #[derive(Debug, Args)]
-pub struct FitArgs {
+pub struct ExperimentFitArgs {
     /// Experiment id.
     pub id: u64,
     /// The time metric to fit (`makespan` stands for `makespan_ps`).
@@ -33,7 +33,11 @@ pub struct FitArgs {
     pub json: bool,
 }
 
-pub(super) fn fit(store: &ExperimentStore, args: &FitArgs, out: &mut impl Write) -> anyhow::Result<()> {
+pub(super) fn fit(
+    store: &ExperimentStore,
+    args: &ExperimentFitArgs,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
     let info = store.info(args.id)?;
     let runs = store.runs(args.id)?;
     let roles = Roles::parse(&args.vars)?;

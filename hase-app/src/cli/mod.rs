@@ -13,6 +13,7 @@ mod new;
 mod placement;
 mod run;
 mod sweep;
+mod sweep_args;
 mod sweep_progress;
 mod sweep_slurm;
 mod trace;
@@ -28,7 +29,7 @@ use hase_engine::units::{parse_rate, parse_time};
 
 /// A subcommand.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub enum CliCommand {
     /// Run a project headless and print its summary.
     Run(run::RunArgs),
     /// Check a project and report every problem with its path.
@@ -48,7 +49,7 @@ pub enum Command {
     /// level stands in for the detailed one (exit 5 when it does not).
     CheckLevels(check_levels::CheckLevelsArgs),
     /// Run a parameter sweep: vary parameters over values, run the points in parallel.
-    Sweep(Box<sweep::SweepArgs>),
+    Sweep(Box<sweep_args::SweepArgs>),
     /// List, show, export, import, rename or delete stored experiments.
     Experiments(experiments::ExperimentsArgs),
     /// Make, show and report MPI data sheets (fitted equations per MPI function).
@@ -60,18 +61,18 @@ pub enum Command {
 }
 
 /// Run a subcommand; the exit code is 0 on success.
-pub fn execute(command: Command) -> ExitCode {
+pub fn execute(command: CliCommand) -> ExitCode {
     let result = match command {
-        Command::Run(args) => run::run(&args),
-        Command::Validate { project } => validate(&project),
-        Command::New(args) => new::new(&args),
-        Command::Import(cmd) => import::import(&cmd),
-        Command::Trace(cmd) => trace::trace(&cmd),
-        Command::CheckLevels(args) => check_levels::run(&args),
-        Command::Sweep(args) => sweep::sweep(&args),
-        Command::Experiments(args) => experiments::experiments(&args),
-        Command::Datasheet(cmd) => datasheet::datasheet(&cmd),
-        Command::Mpi(cmd) => mpi::mpi(&cmd),
+        CliCommand::Run(args) => run::run(&args),
+        CliCommand::Validate { project } => validate(&project),
+        CliCommand::New(args) => new::new(&args),
+        CliCommand::Import(cmd) => import::import(&cmd),
+        CliCommand::Trace(cmd) => trace::trace(&cmd),
+        CliCommand::CheckLevels(args) => check_levels::run(&args),
+        CliCommand::Sweep(args) => sweep::sweep(&args),
+        CliCommand::Experiments(args) => experiments::experiments(&args),
+        CliCommand::Datasheet(cmd) => datasheet::datasheet(&cmd),
+        CliCommand::Mpi(cmd) => mpi::mpi(&cmd),
     };
     match result {
         Ok(code) => code,

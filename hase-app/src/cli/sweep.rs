@@ -12,7 +12,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
-use clap::Args;
 use hase_engine::model::write_atomic;
 use hase_library::experiment::{
     Combination, ExperimentPlan, ProjectSource, RunRecord, SpecOrigin, SweepOptions, SweepReport, SweepSpec,
@@ -20,71 +19,8 @@ use hase_library::experiment::{
 };
 use hase_library::store::{Database, ExperimentStore, ProjectStore, StoreOptions};
 
+use super::sweep_args::SweepArgs;
 use super::sweep_progress::CliProgress;
-
-/// Arguments of `hase sweep`.
-#[derive(Debug, Args)]
-pub struct SweepArgs {
-    /// Project file (.ron) to sweep with `--vary` (or give `--spec` or `--resume`).
-    #[arg(conflicts_with_all = ["spec", "resume"], required_unless_present_any = ["spec", "resume", "run_task", "collect", "status", "resubmit"])]
-    pub project: Option<PathBuf>,
-    /// A sweep spec file (RON, see docs/experiments.md).
-    #[arg(long, value_name = "SPEC.ron", conflicts_with = "resume")]
-    pub spec: Option<PathBuf>,
-    /// Run the missing runs of stored experiment ID (see `hase experiments list`).
-    #[arg(long, value_name = "ID", conflicts_with_all = ["vary", "zip", "constraint", "repeat", "seed", "metrics", "name", "traces"])]
-    pub resume: Option<u64>,
-    /// A variable: `TARGET=VALUES`, e.g. `workload.message_bytes=1K..1M *2`, `algorithm=ring,binomial`,
-    /// `template.dims=4x4,8x8`, `fabric.level=detailed,behavioural`. Repeatable; the first changes slowest.
-    #[arg(long = "vary", value_name = "TARGET=VALUES", conflicts_with = "spec")]
-    pub vary: Vec<String>,
-    /// Advance all variables together instead of crossing them.
-    #[arg(long, conflicts_with = "spec")]
-    pub zip: bool,
-    /// Keep only the points where this expression holds (variables by name).
-    #[arg(long = "where", value_name = "EXPR", conflicts_with = "spec")]
-    pub constraint: Option<String>,
-    /// Runs per point (each with its own seed).
-    #[arg(long, value_name = "N")]
-    pub repeat: Option<u32>,
-    /// Experiment seed the run seeds are derived from.
-    #[arg(long, value_name = "S")]
-    pub seed: Option<u64>,
-    /// A metric to record (repeatable; default makespan_ps, events, messages, latency_mean_ps,
-    /// latency_max_ps).
-    #[arg(long = "metric", value_name = "NAME")]
-    pub metrics: Vec<String>,
-    /// Worker threads (default: every core).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
-    pub jobs: Option<u64>,
-    /// Write the results here (default: stdout).
-    #[arg(long, value_name = "OUT.csv")]
-    pub csv: Option<PathBuf>,
-    /// Store the experiment (and each run as it finishes) in the experiment store.
-    #[arg(long)]
-    pub store: bool,
-    /// Directory of the hase database (default: $HASE_DATA_DIR, else the platform's data directory).
-    #[arg(long, value_name = "DIR")]
-    pub data_dir: Option<PathBuf>,
-    /// Experiment name (default: the spec's, else the project's).
-    #[arg(long)]
-    pub name: Option<String>,
-    /// Keep a trace file of every run at this level (1–5).
-    #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(1..=5))]
-    pub traces: Option<u8>,
-    /// Where the traces go without `--store` (default: beside the CSV, `<OUT>.traces/`).
-    #[arg(long, value_name = "DIR")]
-    pub trace_dir: Option<PathBuf>,
-    /// Also write the spec of this sweep here (to rerun it with `--spec`).
-    #[arg(long, value_name = "SPEC.ron")]
-    pub save_spec: Option<PathBuf>,
-    /// No progress display.
-    #[arg(long, short)]
-    pub quiet: bool,
-    /// Running the sweep as a Slurm job array.
-    #[command(flatten)]
-    pub slurm: super::sweep_slurm::SlurmArgs,
-}
 
 /// Exit code of a spec error, as `hase run` gives for a bad project.
 const SPEC_ERROR: u8 = 1;

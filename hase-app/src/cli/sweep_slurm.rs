@@ -5,11 +5,10 @@
 //! The work is done by `hase_library::experiment::slurm`.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::Args;
 use hase_engine::model::write_atomic;
 use hase_library::experiment::ExperimentPlan;
 use hase_library::experiment::SweepOptions;
@@ -20,73 +19,12 @@ use hase_library::experiment::slurm::{
 };
 use hase_library::store::{Database, ExperimentStore};
 
-use super::sweep::SweepArgs;
+use super::sweep_args::SweepArgs;
 
 /// Exit code of `--collect` when runs are missing (the CSV holds the runs present).
 const INCOMPLETE: u8 = 3;
 /// Exit code of a cancelled task.
 const CANCELLED: u8 = 4;
-
-/// The Slurm options of `hase sweep`.
-#[derive(Debug, Args)]
-pub struct SlurmArgs {
-    /// Write a Slurm job directory for this sweep (frozen project and spec, job.sbatch) and submit
-    /// it as a job array (see docs/experiments.md, "On a Slurm cluster").
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["resume", "store"], help_heading = "Slurm")]
-    pub slurm: Option<PathBuf>,
-    /// Partition of the array tasks.
-    #[arg(long, value_name = "P", requires = "slurm", help_heading = "Slurm")]
-    pub partition: Option<String>,
-    /// Time limit of each array task.
-    #[arg(long, value_name = "HH:MM:SS", requires = "slurm", help_heading = "Slurm")]
-    pub time: Option<String>,
-    /// Memory of each array task (`4G`).
-    #[arg(long, value_name = "M", requires = "slurm", help_heading = "Slurm")]
-    pub mem: Option<String>,
-    /// Points per array task (every repetition of each).
-    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..), help_heading = "Slurm")]
-    pub points_per_task: u64,
-    /// An extra `#SBATCH` option line, e.g. `--sbatch-arg=--account=abc` (repeatable).
-    #[arg(
-        long = "sbatch-arg",
-        value_name = "ARG",
-        allow_hyphen_values = true,
-        requires = "slurm",
-        help_heading = "Slurm"
-    )]
-    pub sbatch_args: Vec<String>,
-    /// Run at most N array tasks at once (`%N`).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Slurm")]
-    pub throttle: Option<u32>,
-    /// The hase binary the tasks run (default: this one); pin a copy on the shared file system.
-    #[arg(long, value_name = "PATH", requires = "slurm", help_heading = "Slurm")]
-    pub hase_binary: Option<PathBuf>,
-    /// Write the job directory (or print the resubmit command) without calling sbatch.
-    #[arg(long, help_heading = "Slurm")]
-    pub dry_run: bool,
-    /// Run one array task of the job in DIR (its task id from SLURM_ARRAY_TASK_ID or --task).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["project", "spec", "resume"], help_heading = "Slurm")]
-    pub run_task: Option<PathBuf>,
-    /// The array task to run with --run-task (default: $SLURM_ARRAY_TASK_ID).
-    #[arg(long, value_name = "N", requires = "run_task", help_heading = "Slurm")]
-    pub task: Option<u64>,
-    /// Gather the results of the job in DIR into the CSV (and the store with --store).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["project", "spec", "resume"], help_heading = "Slurm")]
-    pub collect: Option<PathBuf>,
-    /// Show the state of every run of the job in DIR.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["project", "spec", "resume"], help_heading = "Slurm")]
-    pub status: Option<PathBuf>,
-    /// Submit the tasks of the job in DIR that have missing runs (the resume).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["project", "spec", "resume"], help_heading = "Slurm")]
-    pub resubmit: Option<PathBuf>,
-}
-
-impl SlurmArgs {
-    /// True when one of the job-directory commands (not `--slurm`) is asked for.
-    pub fn job_command(&self) -> bool {
-        self.run_task.is_some() || self.collect.is_some() || self.status.is_some() || self.resubmit.is_some()
-    }
-}
 
 /// `--slurm DIR`: write the job directory for `plan` and submit it unless `--dry-run`.
 pub(super) fn write_and_submit(args: &SweepArgs, plan: &ExperimentPlan) -> anyhow::Result<ExitCode> {

@@ -3,8 +3,8 @@
 
 use egui::{RichText, Ui};
 
-use crate::state::Editor;
 use crate::theme::Palette;
+use hase_editor::state::Editor;
 
 /// Show the breadcrumb bar; returns the depth the user asked to go back to.
 pub fn show(ui: &mut Ui, editor: &Editor, palette: &Palette) -> Option<usize> {

@@ -3,11 +3,11 @@
 
 use egui::{Id, Modal, RichText};
 
-use crate::state::Editor;
+use hase_editor::state::Editor;
 
 /// What waits for the user's answer about unsaved changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pending {
+pub enum UnsavedQuestion {
     /// Quit the application.
     Quit,
     /// Start a new, empty project.
@@ -32,14 +32,14 @@ pub enum Answer {
 pub fn unsaved_changes(
     ctx: &egui::Context,
     editor: &Editor,
-    pending: Pending,
+    pending: UnsavedQuestion,
     to_library: bool,
 ) -> Option<Answer> {
     let mut answer = None;
     let verb = match pending {
-        Pending::Quit => "quitting",
-        Pending::NewProject => "starting a new project",
-        Pending::Open => "opening another project",
+        UnsavedQuestion::Quit => "quitting",
+        UnsavedQuestion::NewProject => "starting a new project",
+        UnsavedQuestion::Open => "opening another project",
     };
     let response = Modal::new(Id::unique("unsaved-changes")).show(ctx, |ui| {
         ui.set_width(380.0);

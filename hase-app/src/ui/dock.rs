@@ -1,11 +1,19 @@
 //! The bottom dock: tabs for messages (the log; a line about an entity reveals it when clicked),
-//! the timing diagram and the run statistics. Later work adds experiments as a further tab.
+//! the timing diagram and the run statistics. What the tabs ask of the session comes back as
+//! commands.
 
-use egui::{RichText, Ui};
+use egui::{Rect, RichText, Ui};
+use hase_editor::run::FinishedRun;
+use hase_editor::session::compare::Compare;
+use hase_editor::session::stats_order::StatsOrder;
+use hase_editor::session::timing::TimingState;
+use hase_editor::session::{Reveal, SessionCommand};
+use hase_editor::state::{Editor, LogLevel};
+use hase_engine::time::SimTime;
 
-use crate::session::Session;
-use crate::state::{Editor, Level};
 use crate::theme::{Palette, ReplayColours};
+use crate::ui::stats::StatsContext;
+use crate::ui::timing::tab::TabContext;
 
 /// The dock's tabs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -26,12 +34,47 @@ pub struct Dock {
     pub tab: DockTab,
     /// Timing rows of the last run, which the dock is sized to show.
     pub fit_rows: usize,
+    /// Screen area of the timing diagrams in the last frame they were shown (what a PNG export
+    /// saves).
+    pub timing_area: Option<Rect>,
     seen: usize,
 }
 
+/// What the dock shows: the editor's log and the session's runs, read only (the timing diagram's
+/// state is passed apart, as the diagram keeps its view in it).
+pub struct DockContext<'a> {
+    /// The editor (its log, its selection).
+    pub editor: &'a Editor,
+    /// The design's run.
+    pub current: Option<&'a FinishedRun>,
+    /// The comparison, when open.
+    pub compare: Option<&'a Compare>,
+    /// The animator's time.
+    pub now: SimTime,
+    /// The design's run is of an earlier version of the design.
+    pub stale: bool,
+    /// The statistics tables' order.
+    pub stats_order: &'a StatsOrder,
+    /// Which comparison side the statistics tab shows.
+    pub stats_side: usize,
+    /// Editor colours.
+    pub palette: &'a Palette,
+}
+
+/// What the dock asks for this frame.
+#[derive(Debug, Default)]
+pub struct DockOutput {
+    /// Changes of the session.
+    pub commands: Vec<SessionCommand>,
+    /// The user cleared the log.
+    pub clear_log: bool,
+}
+
 impl Dock {
-    /// Show the dock.
-    pub fn show(&mut self, ui: &mut Ui, editor: &mut Editor, session: &mut Session, palette: &Palette) {
+    /// Show the dock (the timing tab works on the timing diagram's state `timing`).
+    pub fn show(&mut self, ui: &mut Ui, cx: &DockContext<'_>, timing: &mut TimingState) -> DockOutput {
+        let DockContext { editor, palette, .. } = *cx;
+        let mut out = DockOutput::default();
         let colours = ReplayColours::for_choice(editor.settings.theme);
         ui.add_space(2.0);
         ui.horizontal(|ui| {
@@ -47,7 +90,7 @@ impl Dock {
             if self.tab == DockTab::Messages {
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     if ui.small_button("Clear").clicked() {
-                        editor.log.clear();
+                        out.clear_log = true;
                         self.seen = 0;
                     }
                 });
@@ -57,52 +100,72 @@ impl Dock {
         match self.tab {
             DockTab::Messages => {
                 self.seen = editor.log.len();
-                egui::ScrollArea::vertical().auto_shrink([false, false]).stick_to_bottom(true).show(
-                    ui,
-                    |ui| {
-                        if editor.log.is_empty() {
-                            ui.weak("No messages.");
-                        }
-                        for line in &editor.log {
-                            let colour = match line.level {
-                                Level::Info => palette.info,
-                                Level::Warning => palette.warning,
-                                Level::Error => palette.error,
-                            };
-                            ui.horizontal(|ui| {
-                                ui.label(RichText::new(format!("{:>7.1} s", line.at_s)).monospace().weak());
-                                match &line.path {
-                                    Some(path) => {
-                                        let link = ui.link(RichText::new(&line.text).color(colour));
-                                        if link.on_hover_text(format!("Show {path} on the canvas")).clicked()
-                                        {
-                                            session.reveal_request = Some(path.clone());
-                                        }
-                                    }
-                                    None => {
-                                        ui.label(RichText::new(&line.text).color(colour));
-                                    }
-                                }
-                            });
-                        }
-                    },
-                );
+                messages(ui, editor, palette, &mut out.commands);
             }
             DockTab::Statistics => {
-                let run = match &session.compare {
+                let run = match cx.compare {
                     Some(c) => {
                         ui.horizontal(|ui| {
                             for (i, side) in c.sides.iter().enumerate() {
-                                ui.selectable_value(&mut session.stats_side, i, side.name());
+                                if ui.selectable_label(cx.stats_side == i, side.name()).clicked() {
+                                    out.commands.push(SessionCommand::ShowStatsOf(i));
+                                }
                             }
                         });
-                        c.sides.get(session.stats_side).and_then(|s| s.run.clone())
+                        c.sides.get(cx.stats_side).and_then(|s| s.run.as_deref())
                     }
-                    None => session.current.clone(),
+                    None => cx.current,
                 };
-                crate::ui::stats::show(ui, run.as_deref(), &mut session.stats_view, &colours, palette);
+                let cx = StatsContext { run, order: cx.stats_order, colours: &colours, palette };
+                out.commands.extend(crate::ui::stats::show(ui, &cx));
             }
-            DockTab::Timing => crate::ui::timing::tab::show_tab(ui, session, editor, &colours, palette),
+            DockTab::Timing => {
+                let cx = TabContext {
+                    current: cx.current,
+                    compare: cx.compare,
+                    editor,
+                    now: cx.now,
+                    stale: cx.stale,
+                    colours: &colours,
+                    palette,
+                };
+                let (commands, area) = crate::ui::timing::tab::show_tab(ui, timing, &cx);
+                out.commands.extend(commands);
+                if area.is_some() {
+                    self.timing_area = area;
+                }
+            }
         }
+        out
     }
+}
+
+/// The log, newest at the bottom; a line about an entity is a link that reveals it.
+fn messages(ui: &mut Ui, editor: &Editor, palette: &Palette, commands: &mut Vec<SessionCommand>) {
+    egui::ScrollArea::vertical().auto_shrink([false, false]).stick_to_bottom(true).show(ui, |ui| {
+        if editor.log.is_empty() {
+            ui.weak("No messages.");
+        }
+        for line in &editor.log {
+            let colour = match line.level {
+                LogLevel::Info => palette.info,
+                LogLevel::Warning => palette.warning,
+                LogLevel::Error => palette.error,
+            };
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(format!("{:>7.1} s", line.at_s)).monospace().weak());
+                match &line.path {
+                    Some(path) => {
+                        let link = ui.link(RichText::new(&line.text).color(colour));
+                        if link.on_hover_text(format!("Show {path} on the canvas")).clicked() {
+                            commands.push(SessionCommand::Reveal(Reveal { side: None, path: path.clone() }));
+                        }
+                    }
+                    None => {
+                        ui.label(RichText::new(&line.text).color(colour));
+                    }
+                }
+            });
+        }
+    });
 }

@@ -4,7 +4,7 @@
 
 use egui::{Id, RichText, Ui, Window};
 
-use crate::actions::{Action, HelpTopic, MENUS};
+use crate::actions::{AppAction, HelpTopic, MENUS};
 use crate::theme::Palette;
 
 /// The documents shipped with hase: (menu text, file in the repository, text).
@@ -66,10 +66,10 @@ pub const LICENCES: [(&str, &str); 9] = [
 ];
 
 /// The Help menu; returns the topic chosen.
-pub fn menu(ui: &mut Ui, out: &mut Vec<Action>) {
+pub fn menu(ui: &mut Ui, out: &mut Vec<AppAction>) {
     ui.menu_button("Help", |ui| {
         for topic in [HelpTopic::Shortcuts, HelpTopic::FirstSteps] {
-            let action = Action::Help(topic);
+            let action = AppAction::Help(topic);
             let mut button = egui::Button::new(action.label());
             if let Some(shortcut) = action.shortcut() {
                 button = button.shortcut_text(ui.ctx().format_shortcut(&shortcut));
@@ -81,13 +81,13 @@ pub fn menu(ui: &mut Ui, out: &mut Vec<Action>) {
         ui.menu_button("Documentation", |ui| {
             for (i, (title, file, _)) in DOCS.iter().enumerate() {
                 if ui.button(*title).on_hover_text(*file).clicked() {
-                    out.push(Action::Help(HelpTopic::Doc(i)));
+                    out.push(AppAction::Help(HelpTopic::Doc(i)));
                 }
             }
         });
         ui.separator();
-        if ui.button(Action::Help(HelpTopic::About).label()).clicked() {
-            out.push(Action::Help(HelpTopic::About));
+        if ui.button(AppAction::Help(HelpTopic::About).label()).clicked() {
+            out.push(AppAction::Help(HelpTopic::About));
         }
     });
 }
@@ -114,7 +114,7 @@ pub fn show(ctx: &egui::Context, open: &mut Option<HelpTopic>, palette: &Palette
     let mut still_open = true;
     let title = match topic {
         HelpTopic::Doc(i) => DOCS.get(i).map_or("Documentation", |d| d.0),
-        other => Action::Help(other).label(),
+        other => AppAction::Help(other).label(),
     };
     Window::new(title)
         .id(Id::unique("hase-help"))

@@ -7,9 +7,9 @@ use egui::{Pos2, Rect, Sense, Stroke, Ui, Vec2};
 use hase_engine::model::Direction;
 
 use super::canvas::draw::port_shape;
-use super::canvas::geometry::Side;
-use crate::state::Editor;
+use super::canvas::geometry::BodySide;
 use crate::theme::Palette;
+use hase_editor::state::Editor;
 
 fn marker(ui: &mut Ui, palette: &Palette, direction: Direction, linked: bool, colour: egui::Color32) {
     let (rect, _) = ui.allocate_exact_size(Vec2::new(28.0, 18.0), Sense::hover());
@@ -21,7 +21,7 @@ fn marker(ui: &mut Ui, palette: &Palette, direction: Direction, linked: bool, co
     } else {
         (palette.node_fill, Stroke::new(1.6, colour))
     };
-    ui.painter().add(port_shape(at, Side::Right, direction, 5.0, fill, stroke));
+    ui.painter().add(port_shape(at, BodySide::Right, direction, 5.0, fill, stroke));
 }
 
 /// Show the legend window if it is open.

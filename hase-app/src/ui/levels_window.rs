@@ -1,14 +1,14 @@
 //! The "Check levels" window: the compound's two abstraction levels run on the same workload
-//! (`hase_editor::analysis::LevelsCheck`), shown as the makespan at each level and their
+//! (`hase_editor::analysis_views::LevelsCheck`), shown as the makespan at each level and their
 //! difference, the message latencies compared, and the verdict — or why the check could not run.
 
 use egui::{RichText, Ui};
 use hase_engine::time::SimTime;
 use hase_library::check_levels::{LevelCheck, ModelKind};
 
-use crate::analysis::LevelsCheck;
 use crate::theme::Palette;
 use crate::ui::time_text;
+use hase_editor::analysis_views::LevelsCheck;
 
 /// Show the window while it is open (and take the result when it comes).
 pub fn show(ctx: &egui::Context, check: &mut LevelsCheck, palette: &Palette) {
@@ -40,7 +40,7 @@ fn contents(ui: &mut Ui, check: &LevelsCheck, palette: &Palette) {
             });
         }
         Some(Err(e)) => {
-            ui.label(RichText::new(e).color(palette.error));
+            ui.label(RichText::new(e.to_string()).color(palette.error));
         }
         Some(Ok(checks)) => {
             for c in checks {

@@ -4,7 +4,7 @@
 //! runs the store calls on worker threads and hands the answers back.
 
 use egui::{RichText, Ui};
-use hase_library::store::{ProjectSummary, VersionInfo};
+use hase_library::store::{ProjectSummary, StoreError, VersionInfo};
 
 use crate::theme::Palette;
 
@@ -39,11 +39,11 @@ pub struct LibraryBrowser {
     /// Shown.
     pub open: bool,
     /// The project list, once read (or why it could not be).
-    pub list: Option<Result<Vec<ProjectSummary>, String>>,
+    pub list: Option<Result<Vec<ProjectSummary>, StoreError>>,
     /// The selected project.
     pub selected: Option<String>,
     /// The history of the selected project, once read.
-    pub history: Option<(String, Result<Vec<VersionInfo>, String>)>,
+    pub history: Option<(String, Result<Vec<VersionInfo>, StoreError>)>,
     /// Directory of the database, shown at the top.
     pub location: String,
     /// A rename being typed: (project, new name).
@@ -183,7 +183,7 @@ impl LibraryBrowser {
                 return;
             }
             Some(Err(e)) => {
-                ui.label(e);
+                ui.label(e.to_string());
                 return;
             }
             Some(Ok(list)) => list,
@@ -265,7 +265,7 @@ impl LibraryBrowser {
                 });
             }
             Some((of, Err(e))) if of == name => {
-                ui.label(RichText::new(e).color(palette.error));
+                ui.label(RichText::new(e.to_string()).color(palette.error));
             }
             _ => {
                 ui.spinner();

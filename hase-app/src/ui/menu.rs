@@ -3,20 +3,20 @@
 
 use egui::{Button, Ui};
 
-use crate::actions::Action;
-use crate::command::Alignment;
-use crate::examples::EXAMPLES;
-use crate::library::Library;
-use crate::state::Editor;
+use crate::actions::AppAction;
 use crate::theme::ThemeChoice;
+use hase_editor::command::Alignment;
+use hase_editor::examples::EXAMPLES;
+use hase_editor::project_store::Library;
+use hase_editor::state::Editor;
 
 /// A menu entry for `action`, with its label and shortcut from the action table.
-fn item(ui: &mut Ui, enabled: bool, action: Action, out: &mut Vec<Action>) {
+fn item(ui: &mut Ui, enabled: bool, action: AppAction, out: &mut Vec<AppAction>) {
     item_as(ui, enabled, action.label(), action, out);
 }
 
 /// A menu entry for `action` with another text (Undo names what it undoes).
-fn item_as(ui: &mut Ui, enabled: bool, text: &str, action: Action, out: &mut Vec<Action>) {
+fn item_as(ui: &mut Ui, enabled: bool, text: &str, action: AppAction, out: &mut Vec<AppAction>) {
     let mut button = Button::new(text);
     if let Some(shortcut) = action.shortcut() {
         button = button.shortcut_text(ui.ctx().format_shortcut(&shortcut));
@@ -27,7 +27,7 @@ fn item_as(ui: &mut Ui, enabled: bool, text: &str, action: Action, out: &mut Vec
 }
 
 /// Show the menu bar; returns the actions chosen.
-pub fn show(ui: &mut Ui, editor: &Editor, library: &Library) -> Vec<Action> {
+pub fn show(ui: &mut Ui, editor: &Editor, library: &Library) -> Vec<AppAction> {
     let mut out = Vec::new();
     let has_selection = !editor.selection.is_empty();
     let many = editor.selection.instances.len();
@@ -40,15 +40,15 @@ pub fn show(ui: &mut Ui, editor: &Editor, library: &Library) -> Vec<Action> {
                 editor.history.undo_label().map_or_else(|| "Undo".to_string(), |l| format!("Undo {l}"));
             let redo =
                 editor.history.redo_label().map_or_else(|| "Redo".to_string(), |l| format!("Redo {l}"));
-            item_as(ui, editor.history.undo_label().is_some(), &undo, Action::Undo, &mut out);
-            item_as(ui, editor.history.redo_label().is_some(), &redo, Action::Redo, &mut out);
+            item_as(ui, editor.history.undo_label().is_some(), &undo, AppAction::Undo, &mut out);
+            item_as(ui, editor.history.redo_label().is_some(), &redo, AppAction::Redo, &mut out);
             ui.separator();
-            item(ui, many > 0, Action::Cut, &mut out);
-            item(ui, many > 0, Action::Copy, &mut out);
-            item(ui, editor.clipboard.is_some(), Action::Paste, &mut out);
-            item(ui, many > 0, Action::Duplicate, &mut out);
-            item(ui, has_selection, Action::Delete, &mut out);
-            item(ui, true, Action::SelectAll, &mut out);
+            item(ui, many > 0, AppAction::Cut, &mut out);
+            item(ui, many > 0, AppAction::Copy, &mut out);
+            item(ui, editor.clipboard.is_some(), AppAction::Paste, &mut out);
+            item(ui, many > 0, AppAction::Duplicate, &mut out);
+            item(ui, has_selection, AppAction::Delete, &mut out);
+            item(ui, true, AppAction::SelectAll, &mut out);
             ui.separator();
             ui.add_enabled_ui(many > 1, |ui| {
                 ui.menu_button("Align", |ui| {
@@ -60,83 +60,83 @@ pub fn show(ui: &mut Ui, editor: &Editor, library: &Library) -> Vec<Action> {
                         if let Some(first) = text.get_mut(0..1) {
                             first.make_ascii_uppercase();
                         }
-                        item_as(ui, enabled, &text, Action::Align(how), &mut out);
+                        item_as(ui, enabled, &text, AppAction::Align(how), &mut out);
                     }
                 });
             });
             ui.separator();
-            item(ui, many > 0, Action::Group, &mut out);
-            item(ui, many == 1, Action::Ungroup, &mut out);
+            item(ui, many > 0, AppAction::Group, &mut out);
+            item(ui, many == 1, AppAction::Ungroup, &mut out);
         });
         ui.menu_button("Insert", |ui| {
             ui.menu_button("Network", |ui| {
-                item(ui, true, Action::InsertTemplate, &mut out);
+                item(ui, true, AppAction::InsertTemplate, &mut out);
             });
         });
         ui.menu_button("View", |ui| {
-            item(ui, true, Action::ZoomIn, &mut out);
-            item(ui, true, Action::ZoomOut, &mut out);
-            item(ui, true, Action::ZoomFit, &mut out);
-            item(ui, true, Action::ZoomReset, &mut out);
+            item(ui, true, AppAction::ZoomIn, &mut out);
+            item(ui, true, AppAction::ZoomOut, &mut out);
+            item(ui, true, AppAction::ZoomFit, &mut out);
+            item(ui, true, AppAction::ZoomReset, &mut out);
             ui.separator();
             let (mut grid, mut snap) = (editor.settings.grid, editor.settings.snap);
             if ui.checkbox(&mut grid, "Grid").clicked() {
-                out.push(Action::ToggleGrid);
+                out.push(AppAction::ToggleGrid);
             }
             if ui.checkbox(&mut snap, "Snap to grid").clicked() {
-                out.push(Action::ToggleSnap);
+                out.push(AppAction::ToggleSnap);
             }
             ui.menu_button("Theme", |ui| {
                 for (choice, text) in [(ThemeChoice::Dark, "Dark"), (ThemeChoice::Light, "Light")] {
                     if ui.radio(editor.settings.theme == choice, text).clicked() {
-                        out.push(Action::Theme(choice));
+                        out.push(AppAction::Theme(choice));
                     }
                 }
             });
-            item(ui, true, Action::ToggleLegend, &mut out);
+            item(ui, true, AppAction::ToggleLegend, &mut out);
             ui.separator();
-            item(ui, !editor.crumbs.is_empty(), Action::GoUp, &mut out);
+            item(ui, !editor.crumbs.is_empty(), AppAction::GoUp, &mut out);
         });
         ui.menu_button("Simulate", |ui| {
-            item(ui, true, Action::Validate, &mut out);
+            item(ui, true, AppAction::Validate, &mut out);
             ui.separator();
-            item(ui, true, Action::Run, &mut out);
-            item(ui, true, Action::Stop, &mut out);
+            item(ui, true, AppAction::Run, &mut out);
+            item(ui, true, AppAction::Stop, &mut out);
             crate::ui::run_bar::compare_menu(ui, &mut out);
             crate::ui::run_bar::trace_item(ui, &mut out);
             ui.separator();
-            item(ui, true, Action::PlayPause, &mut out);
-            item(ui, true, Action::StepForward, &mut out);
-            item(ui, true, Action::StepBack, &mut out);
+            item(ui, true, AppAction::PlayPause, &mut out);
+            item(ui, true, AppAction::StepForward, &mut out);
+            item(ui, true, AppAction::StepBack, &mut out);
             ui.separator();
-            item(ui, true, Action::Experiments, &mut out);
+            item(ui, true, AppAction::Experiments, &mut out);
         });
         crate::ui::help::menu(ui, &mut out);
     });
     out
 }
 
-fn file_menu(ui: &mut Ui, editor: &Editor, library: &Library, out: &mut Vec<Action>) {
+fn file_menu(ui: &mut Ui, editor: &Editor, library: &Library, out: &mut Vec<AppAction>) {
     let why = library.why_unavailable();
-    item(ui, true, Action::NewProject, out);
+    item(ui, true, AppAction::NewProject, out);
     let open = if why.is_none() { "Open from library…" } else { "Open RON file…" };
-    item_as(ui, true, open, Action::Open, out);
+    item_as(ui, true, open, AppAction::Open, out);
     ui.menu_button("Open example", |ui| {
         for (i, example) in EXAMPLES.iter().enumerate() {
             if ui.button(example.title).on_hover_text(format!("projects/{}", example.file)).clicked() {
-                out.push(Action::OpenExample(i));
+                out.push(AppAction::OpenExample(i));
             }
         }
         ui.separator();
         if ui.button("Compare: fat tree vs binary tree").clicked() {
-            out.push(Action::CompareExample);
+            out.push(AppAction::CompareExample);
         }
         if ui
-            .button(Action::OpenExperimentExample.label())
+            .button(AppAction::OpenExperimentExample.label())
             .on_hover_text("projects/experiments/allreduce_trees.sweep.ron, in the experiments view")
             .clicked()
         {
-            out.push(Action::OpenExperimentExample);
+            out.push(AppAction::OpenExperimentExample);
         }
     });
     ui.separator();
@@ -148,29 +148,29 @@ fn file_menu(ui: &mut Ui, editor: &Editor, library: &Library, out: &mut Vec<Acti
         Some(_) => ("Choose a RON file to write (the library is unavailable)", "Open a RON file"),
     };
     let mut save = Button::new("Save");
-    if let Some(shortcut) = Action::Save.shortcut() {
+    if let Some(shortcut) = AppAction::Save.shortcut() {
         save = save.shortcut_text(ui.ctx().format_shortcut(&shortcut));
     }
     if ui.add(save).on_hover_text(save_hint).clicked() {
-        out.push(Action::Save);
+        out.push(AppAction::Save);
     }
-    item(ui, true, Action::SaveAs, out);
+    item(ui, true, AppAction::SaveAs, out);
     ui.separator();
     ui.menu_button("Import", |ui| {
         if ui.button("RON…").on_hover_text(import_hint).clicked() {
-            out.push(Action::ImportRon);
+            out.push(AppAction::ImportRon);
         }
         let simgrid = "A SimGrid platform file (a cluster, or hosts, links and routes) as a new project";
         if ui.button("SimGrid platform…").on_hover_text(simgrid).clicked() {
-            out.push(Action::ImportSimgrid);
+            out.push(AppAction::ImportSimgrid);
         }
     });
     if ui.button("Export RON…").on_hover_text("Write the project to a RON file").clicked() {
-        out.push(Action::ExportRon);
+        out.push(AppAction::ExportRon);
     }
     if let Some(why) = why {
         ui.add_enabled(false, Button::new("Project library unavailable")).on_disabled_hover_text(why);
     }
     ui.separator();
-    item(ui, true, Action::Quit, out);
+    item(ui, true, AppAction::Quit, out);
 }

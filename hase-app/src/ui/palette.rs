@@ -10,8 +10,8 @@ use hase_engine::model::{Direction, EntityType};
 use super::canvas::PalettePayload;
 use super::canvas::draw::draw_glyph;
 use crate::icons::Icons;
-use crate::state::Editor;
 use crate::theme::{Palette, category_index};
+use hase_editor::state::Editor;
 
 /// Palette panel state.
 #[derive(Default)]

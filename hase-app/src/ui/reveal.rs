@@ -4,9 +4,9 @@
 
 use hase_engine::model::Pos;
 
-use crate::state::Editor;
 use crate::ui::canvas::Canvas;
 use crate::ui::canvas::view::View;
+use hase_editor::state::Editor;
 
 /// Smallest zoom an entity is revealed at.
 const REVEAL_ZOOM: f32 = 0.6;
@@ -68,8 +68,8 @@ pub fn reveal(editor: &mut Editor, canvas: &mut Canvas, path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::document::NetworkId;
-    use crate::fixtures::{STAR_TYPE, demo_project};
+    use hase_editor::document::NetworkId;
+    use hase_editor::fixtures::{STAR_TYPE, demo_project};
 
     #[test]
     fn components_drop_the_port() {

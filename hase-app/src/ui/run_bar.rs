@@ -7,10 +7,10 @@ use egui::{RichText, Ui};
 
 use hase_engine::model::RunSettings as ProjectRunSettings;
 
-use crate::actions::Action;
-use crate::run::{RunSettings, Slot};
-use crate::session::Session;
+use crate::actions::AppAction;
 use crate::theme::Palette;
+use hase_editor::run::{NextRunSettings, RunSlot};
+use hase_editor::session::{Session, SessionCommand};
 
 fn level_name(level: u8) -> &'static str {
     match level {
@@ -26,7 +26,9 @@ fn level_name(level: u8) -> &'static str {
 #[derive(Debug, Default)]
 pub struct ToolbarOutput {
     /// Actions chosen.
-    pub actions: Vec<Action>,
+    pub actions: Vec<AppAction>,
+    /// Changes of the session (the next run's settings as typed).
+    pub commands: Vec<SessionCommand>,
     /// New project run settings, when an edit was finished (not while typing or dragging).
     pub settings: Option<ProjectRunSettings>,
 }
@@ -34,17 +36,18 @@ pub struct ToolbarOutput {
 /// Show the toolbar over the project's run settings `current`.
 pub fn show(
     ui: &mut Ui,
-    session: &mut Session,
+    session: &Session,
     current: &ProjectRunSettings,
     palette: &Palette,
 ) -> ToolbarOutput {
     let mut out = Vec::new();
     let mut edited = None;
+    let mut commands = Vec::new();
     let comparing = session.compare.is_some();
     let running = if comparing {
-        session.running(Slot::Compare(0)) || session.running(Slot::Compare(1))
+        session.running(RunSlot::Compare(0)) || session.running(RunSlot::Compare(1))
     } else {
-        session.running(Slot::Main)
+        session.running(RunSlot::Main)
     };
     ui.horizontal(|ui| {
         let run = ui.add_enabled(!running, egui::Button::new(RichText::new("▶ Run").monospace().strong()));
@@ -52,31 +55,35 @@ pub fn show(
             .on_hover_text(if comparing { "Run both designs (F5)" } else { "Run the design (F5)" })
             .clicked()
         {
-            out.push(Action::Run);
+            out.push(AppAction::Run);
         }
         if ui
             .add_enabled(!session.live.is_empty(), egui::Button::new(RichText::new("■ Stop").monospace()))
             .on_hover_text("Stop the run (Shift+F5)")
             .clicked()
         {
-            out.push(Action::Stop);
+            out.push(AppAction::Stop);
         }
         ui.separator();
-        edited = settings(ui, &mut session.settings, current, palette);
+        let mut typed = session.settings.clone();
+        edited = settings(ui, &mut typed, current, palette);
+        if typed != session.settings {
+            commands.push(SessionCommand::SetRunSettings(typed));
+        }
         if comparing {
             ui.separator();
             if ui.button("Close comparison").clicked() {
-                out.push(Action::CloseCompare);
+                out.push(AppAction::CloseCompare);
             }
         }
     });
-    ToolbarOutput { actions: out, settings: edited }
+    ToolbarOutput { actions: out, commands, settings: edited }
 }
 
 /// The toolbar's fields; returns the project settings once an edit is finished and valid.
 fn settings(
     ui: &mut Ui,
-    s: &mut RunSettings,
+    s: &mut NextRunSettings,
     current: &ProjectRunSettings,
     palette: &Palette,
 ) -> Option<ProjectRunSettings> {
@@ -125,7 +132,7 @@ fn settings(
     edited
 }
 
-fn menu_item(ui: &mut Ui, text: &str, action: Action, out: &mut Vec<Action>) {
+fn menu_item(ui: &mut Ui, text: &str, action: AppAction, out: &mut Vec<AppAction>) {
     if ui.button(text).clicked() {
         out.push(action);
         ui.close();
@@ -133,18 +140,18 @@ fn menu_item(ui: &mut Ui, text: &str, action: Action, out: &mut Vec<Action>) {
 }
 
 /// Simulate ▸ Open trace….
-pub fn trace_item(ui: &mut Ui, out: &mut Vec<Action>) {
-    menu_item(ui, "Open trace…", Action::OpenTrace, out);
+pub fn trace_item(ui: &mut Ui, out: &mut Vec<AppAction>) {
+    menu_item(ui, "Open trace…", AppAction::OpenTrace, out);
 }
 
 /// Simulate ▸ Compare.
-pub fn compare_menu(ui: &mut Ui, out: &mut Vec<Action>) {
+pub fn compare_menu(ui: &mut Ui, out: &mut Vec<AppAction>) {
     ui.menu_button("Compare", |ui| {
-        menu_item(ui, "Fat tree vs binary tree (example)", Action::CompareExample, out);
-        menu_item(ui, "This design with a project file…", Action::CompareWithFile, out);
-        menu_item(ui, "This design with different settings…", Action::CompareVariant, out);
-        menu_item(ui, "Two trace files…", Action::CompareTraces, out);
-        menu_item(ui, "Close comparison", Action::CloseCompare, out);
+        menu_item(ui, "Fat tree vs binary tree (example)", AppAction::CompareExample, out);
+        menu_item(ui, "This design with a project file…", AppAction::CompareWithFile, out);
+        menu_item(ui, "This design with different settings…", AppAction::CompareVariant, out);
+        menu_item(ui, "Two trace files…", AppAction::CompareTraces, out);
+        menu_item(ui, "Close comparison", AppAction::CloseCompare, out);
     });
 }
 

@@ -6,9 +6,9 @@
 
 use std::path::Path;
 
-use egui::{Color32, RichText, Ui};
+use egui::{RichText, Ui};
 use egui_plot::{FilledArea, GridMark, Legend, Line, Plot, PlotPoints, Points};
-use hase_entities::netmodel::datasheet::{self, DataSheet, Estimate};
+use hase_entities::netmodel::datasheet::{self, DataSheet, DataSheetError, Estimate};
 
 use crate::theme::Palette;
 
@@ -23,7 +23,7 @@ pub struct SheetViewer {
     /// The `sheet` value it was opened for (a built-in name or a path).
     pub source: String,
     /// The sheet, or why it could not be read.
-    pub sheet: Option<Result<DataSheet, String>>,
+    pub sheet: Option<Result<DataSheet, DataSheetError>>,
     /// Function plotted and calculated.
     pub function: String,
     /// Process count plotted and calculated.
@@ -33,13 +33,27 @@ pub struct SheetViewer {
 }
 
 /// The calculator's answer: min, avg and max in µs, or why not.
-pub type Calculation = Result<[f64; 3], String>;
+pub type Calculation = Result<[f64; 3], CalculationError>;
+
+/// Why the calculator has no answer.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum CalculationError {
+    /// No sheet is open.
+    #[error("no sheet")]
+    NoSheet,
+    /// The size typed is not a size.
+    #[error("cannot read `{0}` as a size (e.g. 0, 512, 64K, 1M)")]
+    Size(String),
+    /// The sheet has no figure for this function, process count or size.
+    #[error(transparent)]
+    Sheet(#[from] DataSheetError),
+}
 
 impl SheetViewer {
     /// Open the viewer on a `sheet` parameter value, resolving a path against `base_dir` (the
     /// project's directory), as the simulator does.
     pub fn open(&mut self, source: &str, base_dir: &Path) {
-        let sheet = datasheet::load(source, base_dir).map_err(|e| e.to_string());
+        let sheet = datasheet::load(source, base_dir);
         if let Ok(s) = &sheet {
             if !s.functions.contains_key(&self.function) {
                 self.function = s.functions.keys().next().cloned().unwrap_or_default();
@@ -57,13 +71,12 @@ impl SheetViewer {
 
     /// min/avg/max of the chosen function for the chosen p and the typed size.
     pub fn calculate(&self) -> Calculation {
-        let Some(Ok(sheet)) = &self.sheet else { return Err("no sheet".into()) };
-        let bytes = hase_engine::units::parse_size(&self.size_text).map_err(|_| {
-            format!("cannot read `{}` as a size (e.g. 0, 512, 64K, 1M)", self.size_text.trim())
-        })?;
+        let Some(Ok(sheet)) = &self.sheet else { return Err(CalculationError::NoSheet) };
+        let bytes = hase_engine::units::parse_size(&self.size_text)
+            .map_err(|_| CalculationError::Size(self.size_text.trim().to_string()))?;
         let mut out = [0.0; 3];
         for (slot, e) in out.iter_mut().zip([Estimate::Min, Estimate::Avg, Estimate::Max]) {
-            *slot = sheet.time_us(&self.function, self.procs, bytes, e).map_err(|e| e.to_string())?.max(0.0);
+            *slot = sheet.time_us(&self.function, self.procs, bytes, e)?.max(0.0);
         }
         Ok(out)
     }
@@ -113,7 +126,7 @@ impl SheetViewer {
                     ui.label(format!("min {min:.3} µs   avg {avg:.3} µs   max {max:.3} µs"));
                 }
                 Err(e) => {
-                    ui.colored_label(palette.error, e);
+                    ui.colored_label(palette.error, e.to_string());
                 }
             }
         });
@@ -149,8 +162,7 @@ fn plot(ui: &mut Ui, sheet: &DataSheet, function: &str, procs: u32, palette: &Pa
         .filter(|m| m.procs == procs)
         .flat_map(|m| [[x_of(m.bytes as f64), m.min_us], [x_of(m.bytes as f64), m.max_us]])
         .collect();
-    let band =
-        Color32::from_rgba_unmultiplied(palette.accent.r(), palette.accent.g(), palette.accent.b(), 50);
+    let band = crate::theme::band_of(palette.accent);
     Plot::new("sheet-plot")
         .height(300.0)
         .legend(Legend::default())

@@ -3,96 +3,18 @@
 //! of link directions by utilisation.
 
 use egui::{CornerRadius, Rect, RichText, Sense, Ui, vec2};
-use hase_engine::stats::{EntityStats, LinkStats, RunStats};
+use hase_engine::stats::{EntityStats, RunStats};
 use hase_engine::time::SimTime;
 
-use crate::run::FinishedRun;
 use crate::theme::{Palette, ReplayColours};
+use hase_editor::run::FinishedRun;
+use hase_editor::session::SessionCommand;
+use hase_editor::session::stats_order::{
+    EntityColumn, LinkColumn, StatsOrder, sent, sorted_entities, sorted_links,
+};
 
-/// Columns of the entity table.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum EntityColumn {
-    /// Path.
-    #[default]
-    Name,
-    /// Type.
-    Type,
-    /// Busy fraction.
-    Busy,
-    /// Messages sent.
-    Sent,
-}
-
-/// Columns of the link table.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum LinkColumn {
-    /// Link direction name.
-    Name,
-    /// Utilisation.
-    #[default]
-    Utilisation,
-    /// Messages.
-    Messages,
-    /// Bytes.
-    Bytes,
-}
-
-/// Sort order of the two tables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StatsView {
-    /// Entity table column and direction.
-    pub entities: (EntityColumn, bool),
-    /// Link table column and direction.
-    pub links: (LinkColumn, bool),
-}
-
-impl Default for StatsView {
-    fn default() -> Self {
-        StatsView { entities: (EntityColumn::Busy, true), links: (LinkColumn::Utilisation, true) }
-    }
-}
-
-fn sent(e: &EntityStats) -> u64 {
-    e.ports.values().map(|p| p.sent_msgs).sum()
-}
-
-/// Entities sorted by `column` (`descending` reverses), ties by name.
-pub fn sorted_entities(
-    stats: &RunStats,
-    column: EntityColumn,
-    descending: bool,
-) -> Vec<(&String, &EntityStats)> {
-    let mut rows: Vec<_> = stats.entities.iter().collect();
-    rows.sort_by(|a, b| {
-        let order = match column {
-            EntityColumn::Name => a.0.cmp(b.0),
-            EntityColumn::Type => a.1.type_name.cmp(&b.1.type_name),
-            EntityColumn::Busy => a.1.busy_fraction.total_cmp(&b.1.busy_fraction),
-            EntityColumn::Sent => sent(a.1).cmp(&sent(b.1)),
-        };
-        let order = if descending { order.reverse() } else { order };
-        order.then_with(|| a.0.cmp(b.0))
-    });
-    rows
-}
-
-/// Links sorted by `column`, ties by name.
-pub fn sorted_links(stats: &RunStats, column: LinkColumn, descending: bool) -> Vec<(&String, &LinkStats)> {
-    let mut rows: Vec<_> = stats.links.iter().collect();
-    rows.sort_by(|a, b| {
-        let order = match column {
-            LinkColumn::Name => a.0.cmp(b.0),
-            LinkColumn::Utilisation => a.1.utilisation.total_cmp(&b.1.utilisation),
-            LinkColumn::Messages => a.1.msgs.cmp(&b.1.msgs),
-            LinkColumn::Bytes => a.1.bytes.cmp(&b.1.bytes),
-        };
-        let order = if descending { order.reverse() } else { order };
-        order.then_with(|| a.0.cmp(b.0))
-    });
-    rows
-}
-
-fn header<C: PartialEq + Copy>(ui: &mut Ui, text: &str, column: C, sort: &mut (C, bool)) {
+/// A column heading with the sort arrow; true when clicked.
+fn header<C: PartialEq + Copy>(ui: &mut Ui, text: &str, column: C, sort: (C, bool)) -> bool {
     let arrow = if sort.0 == column { if sort.1 { " ▼" } else { " ▲" } } else { "" };
     let mut job = egui::text::LayoutJob::default();
     RichText::new(text).strong().append_to(
@@ -107,9 +29,7 @@ fn header<C: PartialEq + Copy>(ui: &mut Ui, text: &str, column: C, sort: &mut (C
         egui::FontSelection::Default,
         egui::Align::Center,
     );
-    if ui.add(egui::Button::new(job).frame(false)).clicked() {
-        *sort = if sort.0 == column { (column, !sort.1) } else { (column, true) };
-    }
+    ui.add(egui::Button::new(job).frame(false)).clicked()
 }
 
 /// One-line summary of a run.
@@ -124,19 +44,27 @@ pub fn summary_line(s: &RunStats) -> String {
     )
 }
 
-/// Show the tab for `run` (or a hint when there is none).
-pub fn show(
-    ui: &mut Ui,
-    run: Option<&FinishedRun>,
-    view: &mut StatsView,
-    colours: &ReplayColours,
-    palette: &Palette,
-) {
+/// What the Statistics tab shows.
+pub struct StatsContext<'a> {
+    /// The run (a hint is shown when there is none).
+    pub run: Option<&'a FinishedRun>,
+    /// The tables' sort order.
+    pub order: &'a StatsOrder,
+    /// Replay colours.
+    pub colours: &'a ReplayColours,
+    /// Editor colours.
+    pub palette: &'a Palette,
+}
+
+/// Show the tab; returns the sort changes asked for.
+pub fn show(ui: &mut Ui, cx: &StatsContext<'_>) -> Vec<SessionCommand> {
+    let StatsContext { run, order, colours, palette } = *cx;
+    let mut commands = Vec::new();
     let Some(run) = run else {
         ui.add_space(12.0);
         ui.vertical_centered(|ui| ui.weak("Run a simulation (Simulate > Run, F5) to see statistics."));
         ui.allocate_rect(ui.available_rect_before_wrap(), egui::Sense::hover());
-        return;
+        return commands;
     };
     let s = &run.stats;
     ui.horizontal(|ui| {
@@ -161,20 +89,34 @@ pub fn show(
     ui.separator();
     let makespan = s.makespan_ps.max(1);
     ui.columns(2, |cols| {
-        entity_table(&mut cols[0], s, makespan, view, colours);
-        link_table(&mut cols[1], s, view, colours, palette);
+        entity_table(&mut cols[0], s, makespan, *order, colours, &mut commands);
+        link_table(&mut cols[1], s, *order, (colours, palette), &mut commands);
     });
+    commands
 }
 
-fn entity_table(ui: &mut Ui, s: &RunStats, makespan: u64, view: &mut StatsView, colours: &ReplayColours) {
+fn entity_table(
+    ui: &mut Ui,
+    s: &RunStats,
+    makespan: u64,
+    order: StatsOrder,
+    colours: &ReplayColours,
+    commands: &mut Vec<SessionCommand>,
+) {
     ui.label(RichText::new("Entities: time per state").strong());
-    let rows = sorted_entities(s, view.entities.0, view.entities.1);
+    let rows = sorted_entities(s, order.entities.0, order.entities.1);
     let row_h = 18.0;
     egui::Grid::new("stats-entity-head").num_columns(4).min_col_width(60.0).show(ui, |ui| {
-        header(ui, "entity", EntityColumn::Name, &mut view.entities);
-        header(ui, "type", EntityColumn::Type, &mut view.entities);
-        header(ui, "busy", EntityColumn::Busy, &mut view.entities);
-        header(ui, "sent", EntityColumn::Sent, &mut view.entities);
+        for (text, column) in [
+            ("entity", EntityColumn::Name),
+            ("type", EntityColumn::Type),
+            ("busy", EntityColumn::Busy),
+            ("sent", EntityColumn::Sent),
+        ] {
+            if header(ui, text, column, order.entities) {
+                commands.push(SessionCommand::SortEntities(column));
+            }
+        }
         ui.end_row();
     });
     egui::ScrollArea::vertical().id_salt("stats-entities").auto_shrink([false, false]).show_rows(
@@ -232,15 +174,27 @@ fn stacked_bar(ui: &Ui, rect: Rect, e: &EntityStats, makespan: u64, colours: &Re
     }
 }
 
-fn link_table(ui: &mut Ui, s: &RunStats, view: &mut StatsView, colours: &ReplayColours, palette: &Palette) {
+fn link_table(
+    ui: &mut Ui,
+    s: &RunStats,
+    order: StatsOrder,
+    (colours, palette): (&ReplayColours, &Palette),
+    commands: &mut Vec<SessionCommand>,
+) {
     ui.label(RichText::new("Links: utilisation per direction").strong());
-    let rows = sorted_links(s, view.links.0, view.links.1);
+    let rows = sorted_links(s, order.links.0, order.links.1);
     let row_h = 18.0;
     egui::Grid::new("stats-link-head").num_columns(4).min_col_width(60.0).show(ui, |ui| {
-        header(ui, "link", LinkColumn::Name, &mut view.links);
-        header(ui, "utilisation", LinkColumn::Utilisation, &mut view.links);
-        header(ui, "msgs", LinkColumn::Messages, &mut view.links);
-        header(ui, "bytes", LinkColumn::Bytes, &mut view.links);
+        for (text, column) in [
+            ("link", LinkColumn::Name),
+            ("utilisation", LinkColumn::Utilisation),
+            ("msgs", LinkColumn::Messages),
+            ("bytes", LinkColumn::Bytes),
+        ] {
+            if header(ui, text, column, order.links) {
+                commands.push(SessionCommand::SortLinks(column));
+            }
+        }
         ui.end_row();
     });
     egui::ScrollArea::vertical().id_salt("stats-links").auto_shrink([false, false]).show_rows(
@@ -264,32 +218,4 @@ fn link_table(ui: &mut Ui, s: &RunStats, view: &mut StatsView, colours: &ReplayC
             }
         },
     );
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tables_sort_by_the_chosen_column_with_ties_by_name() {
-        let mut s = RunStats::default();
-        for (name, busy) in [("b", 0.5), ("a", 0.5), ("c", 0.9)] {
-            s.entities.insert(
-                name.into(),
-                EntityStats { busy_fraction: busy, type_name: "T".into(), ..EntityStats::default() },
-            );
-        }
-        let names =
-            |rows: Vec<(&String, &EntityStats)>| rows.into_iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
-        assert_eq!(names(sorted_entities(&s, EntityColumn::Busy, true)), ["c", "a", "b"]);
-        assert_eq!(names(sorted_entities(&s, EntityColumn::Busy, false)), ["a", "b", "c"]);
-        assert_eq!(names(sorted_entities(&s, EntityColumn::Name, true)), ["c", "b", "a"]);
-        for (name, u, msgs) in [("x", 0.2, 5), ("y", 0.7, 1)] {
-            s.links.insert(name.into(), LinkStats { utilisation: u, msgs, ..LinkStats::default() });
-        }
-        let links =
-            |rows: Vec<(&String, &LinkStats)>| rows.into_iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
-        assert_eq!(links(sorted_links(&s, LinkColumn::Utilisation, true)), ["y", "x"]);
-        assert_eq!(links(sorted_links(&s, LinkColumn::Messages, true)), ["x", "y"]);
-    }
 }

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use egui::Ui;
 
-use crate::session::Session;
-use crate::state::Editor;
+use hase_editor::session::Session;
+use hase_editor::state::Editor;
 
 /// The process's resident memory, read at most once a second (Linux: `/proc/self/status`).
 #[derive(Debug, Default)]

@@ -2,18 +2,18 @@
 //! and bandwidth, the switch and processor components (only compatible types are offered, the
 //! project's own included), the fat tree's up-link choice, flat or compound insertion, names; a
 //! live preview of the switch, processor and link counts, and every problem shown inline before
-//! anything is inserted. Inserting emits one `Command::InsertTemplate` (one undo step).
+//! anything is inserted. Inserting emits one `EditCommand::InsertTemplate` (one undo step).
 
 use egui::{RichText, Ui};
 use hase_engine::model::{DownChoice, Project, UpChoice};
 use hase_engine::units::{format_rate, format_time, parse_rate, parse_time};
 use hase_templates::{Compatible, LinkParams, TemplateSpec, Topology, compatible_components};
 
-use crate::command::Command;
-use crate::command::template::{self, InsertForm, TemplateInsert};
-use crate::document::NetworkId;
-use crate::state::Editor;
 use crate::theme::Palette;
+use hase_editor::command::EditCommand;
+use hase_editor::command::template::{self, InsertForm, TemplateInsert};
+use hase_editor::document::NetworkId;
+use hase_editor::state::Editor;
 
 /// Largest network (switches and processors) inserted from the dialog: inserting takes about a
 /// tenth of a second per 2,000 entities on the UI thread (larger networks: `hase new`).
@@ -257,7 +257,7 @@ impl TemplateDialog {
     }
 
     /// Show the dialog; returns the insert command when the user asks for it.
-    pub fn show(&mut self, ctx: &egui::Context, editor: &Editor, palette: &Palette) -> Option<Command> {
+    pub fn show(&mut self, ctx: &egui::Context, editor: &Editor, palette: &Palette) -> Option<EditCommand> {
         if !self.open {
             return None;
         }
@@ -275,7 +275,7 @@ impl TemplateDialog {
         command
     }
 
-    fn contents(&mut self, ui: &mut Ui, editor: &Editor, palette: &Palette) -> Option<Command> {
+    fn contents(&mut self, ui: &mut Ui, editor: &Editor, palette: &Palette) -> Option<EditCommand> {
         let request = self.request();
         if let Ok(request) = &request {
             self.refresh_preview(editor, request);
@@ -465,8 +465,10 @@ impl TemplateDialog {
             if insert.clicked()
                 && let Some(request) = ready
             {
-                command =
-                    Some(Command::InsertTemplate { net: editor.current_net(), insert: Box::new(request) });
+                command = Some(EditCommand::InsertTemplate {
+                    net: editor.current_net(),
+                    insert: Box::new(request),
+                });
             }
             if ui.button("Cancel").clicked() {
                 self.open = false;
@@ -547,7 +549,7 @@ impl TemplateDialog {
             }
         }
         if let InsertForm::Compound { type_name, instance } = &request.form {
-            if let Err(e) = crate::document::check_instance_name(instance) {
+            if let Err(e) = hase_editor::document::check_instance_name(instance) {
                 problem(ui, &format!("instance {e}"));
                 return None;
             }

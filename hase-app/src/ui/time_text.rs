@@ -12,7 +12,7 @@
 
 use hase_engine::time::SimTime;
 
-use crate::ui::timing::ticks::{UNITS, Unit, decimals_for, unit_for};
+use crate::ui::timing::ticks::{TimeUnit, UNITS, decimals_for, unit_for};
 
 /// Significant digits of a time shown with no zoom to follow.
 pub const FIGURE_DIGITS: usize = 4;
@@ -22,7 +22,7 @@ pub const RATE_DIGITS: usize = 3;
 const MAX_DECIMALS: usize = 3;
 
 /// The unit and decimals for `ps` shown at `resolution_ps`.
-fn unit_and_decimals(ps: u64, resolution_ps: u64) -> (Unit, usize) {
+fn unit_and_decimals(ps: u64, resolution_ps: u64) -> (TimeUnit, usize) {
     let resolution = resolution_ps.max(1);
     // Small times at a coarse zoom read in the unit of their neighbours (`0.0 us`, not `0 ns`).
     let mut unit = unit_for(ps.max(resolution.saturating_mul(100)));

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use egui::{Color32, CornerRadius, FontId, Id, LayerId, Order, Pos2, Rect, Stroke, StrokeKind, Vec2};
 
-use crate::state::{Editor, Level};
 use crate::theme::Palette;
+use hase_editor::state::{Editor, LogLevel};
 
 /// How long a toast stays.
 const SHOWN_FOR: Duration = Duration::from_secs(5);
@@ -26,9 +26,9 @@ pub fn show(ctx: &egui::Context, area: Rect, editor: &mut Editor, palette: &Pale
         let age = toast.since.elapsed().as_secs_f32();
         let fade = (SHOWN_FOR.as_secs_f32() - age).clamp(0.0, 1.0);
         let colour = match toast.level {
-            Level::Info => palette.info,
-            Level::Warning => palette.warning,
-            Level::Error => palette.error,
+            LogLevel::Info => palette.info,
+            LogLevel::Warning => palette.warning,
+            LogLevel::Error => palette.error,
         };
         let galley = painter.layout(
             toast.text.clone(),

@@ -11,7 +11,8 @@ use hase_engine::model::{
     Pos,
 };
 
-use super::{Command, CommandError, ExportedAction, TypeDef};
+use super::edit_command::{EditCommand, TypeDef};
+use super::error::{CommandError, ExportedAction};
 use crate::document::{Document, NetworkId, check_instance_name, stem_of};
 
 /// Palette category of types made by grouping.
@@ -52,7 +53,7 @@ pub(super) fn group(
     names: &[String],
     type_name: &str,
     instance_name: &str,
-) -> Result<Command, CommandError> {
+) -> Result<EditCommand, CommandError> {
     let network = doc.network(net).ok_or_else(|| CommandError::NoNetwork(net.clone()))?;
     let group: BTreeSet<&str> = names.iter().map(String::as_str).collect();
     if group.is_empty() {
@@ -132,15 +133,16 @@ pub(super) fn group(
         compound: Some(CompoundDef { network: inner, exports }),
     };
 
-    let mut commands = vec![Command::ReplaceType {
+    let mut commands = vec![EditCommand::ReplaceType {
         name: type_name.to_string(),
         def: Some(Box::new(TypeDef { ty, layout: Some(inner_layout) })),
     }];
     let outside_links: Vec<Link> =
         network.links.iter().filter(|l| inside(&l.a) != inside(&l.b)).cloned().collect();
-    commands
-        .extend(group.iter().map(|n| Command::RemoveInstance { net: net.clone(), name: (*n).to_string() }));
-    commands.push(Command::AddInstance {
+    commands.extend(
+        group.iter().map(|n| EditCommand::RemoveInstance { net: net.clone(), name: (*n).to_string() }),
+    );
+    commands.push(EditCommand::AddInstance {
         net: net.clone(),
         name: instance_name.to_string(),
         instance: Instance::of(type_name),
@@ -153,9 +155,9 @@ pub(super) fn group(
                 *end = PortRef::new(instance_name, outer);
             }
         }
-        commands.push(Command::Link { net: net.clone(), link, index: None, corners: Vec::new() });
+        commands.push(EditCommand::Link { net: net.clone(), link, index: None, corners: Vec::new() });
     }
-    Ok(Command::Batch { label: format!("group {} entities into {type_name}", group.len()), commands })
+    Ok(EditCommand::Batch { label: format!("group {} entities into {type_name}", group.len()), commands })
 }
 
 /// How many instances of type `name` the project holds, over every network.
@@ -173,7 +175,7 @@ fn uses_of(doc: &Document, name: &str) -> usize {
 
 /// The batch that replaces compound instance `name` by its inner network; the type is removed when
 /// no other instance uses it.
-pub(super) fn ungroup(doc: &Document, net: &NetworkId, name: &str) -> Result<Command, CommandError> {
+pub(super) fn ungroup(doc: &Document, net: &NetworkId, name: &str) -> Result<EditCommand, CommandError> {
     let network = doc.network(net).ok_or_else(|| CommandError::NoNetwork(net.clone()))?;
     let inst = network.instances.get(name).ok_or_else(|| CommandError::NoInstance(name.to_string()))?;
     let type_name = inst.type_name.clone();
@@ -211,9 +213,9 @@ pub(super) fn ungroup(doc: &Document, net: &NetworkId, name: &str) -> Result<Com
     }
     let map_ref = |r: &PortRef| PortRef::new(&renamed[&r.instance], &r.port);
 
-    let mut commands = vec![Command::RemoveInstance { net: net.clone(), name: name.to_string() }];
+    let mut commands = vec![EditCommand::RemoveInstance { net: net.clone(), name: name.to_string() }];
     for (inner, instance) in &compound.network.instances {
-        commands.push(Command::AddInstance {
+        commands.push(EditCommand::AddInstance {
             net: net.clone(),
             name: renamed[inner].clone(),
             instance: instance.clone(),
@@ -227,7 +229,7 @@ pub(super) fn ungroup(doc: &Document, net: &NetworkId, name: &str) -> Result<Com
             .get(&link.key())
             .map(|c| c.iter().map(|p| shift(*p, offset, 1.0)).collect())
             .unwrap_or_default();
-        commands.push(Command::Link {
+        commands.push(EditCommand::Link {
             net: net.clone(),
             link: Link { a: map_ref(&link.a), b: map_ref(&link.b), ..link.clone() },
             index: None,
@@ -246,11 +248,11 @@ pub(super) fn ungroup(doc: &Document, net: &NetworkId, name: &str) -> Result<Com
             }
         }
         if ok {
-            commands.push(Command::Link { net: net.clone(), link, index: None, corners: Vec::new() });
+            commands.push(EditCommand::Link { net: net.clone(), link, index: None, corners: Vec::new() });
         }
     }
     if uses_of(doc, &type_name) == 1 && doc.project.types.contains_key(&type_name) {
-        commands.push(Command::ReplaceType { name: type_name.clone(), def: None });
+        commands.push(EditCommand::ReplaceType { name: type_name.clone(), def: None });
     }
-    Ok(Command::Batch { label: format!("ungroup {name}"), commands })
+    Ok(EditCommand::Batch { label: format!("ungroup {name}"), commands })
 }

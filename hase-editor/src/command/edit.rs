@@ -2,19 +2,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use hase_engine::model::{Instance, Link, ParamDisplay, PortRef, Pos};
+use hase_engine::model::{Link, PortRef, Pos};
 
-use super::{Command, CommandError};
+use super::edit_command::EditCommand;
+use super::error::CommandError;
+use super::fragment::{Alignment, Fragment};
 use crate::document::{Document, NetworkId, stem_of};
-
-/// Copied instances with the links among them, as the clipboard holds them.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Fragment {
-    /// Name, instance, position and display choices of each copied instance.
-    pub instances: Vec<(String, Instance, Pos, BTreeMap<String, ParamDisplay>)>,
-    /// Links whose both ends were copied.
-    pub links: Vec<Link>,
-}
 
 impl Fragment {
     /// Copy `names` (and the links among them) from network `net`.
@@ -58,7 +51,7 @@ pub(super) fn paste(
     net: &NetworkId,
     fragment: &Fragment,
     offset: Pos,
-) -> Result<Command, CommandError> {
+) -> Result<EditCommand, CommandError> {
     let network = doc.network(net).ok_or_else(|| CommandError::NoNetwork(net.clone()))?;
     if fragment.is_empty() {
         return Err(CommandError::EmptyClipboard);
@@ -74,7 +67,7 @@ pub(super) fn paste(
             .unwrap_or_else(|| format!("{name}_"));
         taken.insert(fresh.clone());
         renamed.insert(name.clone(), fresh.clone());
-        commands.push(Command::AddInstance {
+        commands.push(EditCommand::AddInstance {
             net: net.clone(),
             name: fresh,
             instance: instance.clone(),
@@ -86,35 +79,14 @@ pub(super) fn paste(
         let (Some(a), Some(b)) = (renamed.get(&link.a.instance), renamed.get(&link.b.instance)) else {
             continue;
         };
-        commands.push(Command::Link {
+        commands.push(EditCommand::Link {
             net: net.clone(),
             link: Link { a: PortRef::new(a, &link.a.port), b: PortRef::new(b, &link.b.port), ..link.clone() },
             index: None,
             corners: Vec::new(),
         });
     }
-    Ok(Command::Batch { label: format!("paste {} entities", fragment.instances.len()), commands })
-}
-
-/// Ways of aligning a selection.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Alignment {
-    /// Same x as the leftmost.
-    Left,
-    /// Same x as the mean.
-    CentreHorizontal,
-    /// Same x as the rightmost.
-    Right,
-    /// Same y as the topmost.
-    Top,
-    /// Same y as the mean.
-    Middle,
-    /// Same y as the lowest.
-    Bottom,
-    /// Equal horizontal gaps between the leftmost and rightmost (order kept).
-    DistributeHorizontal,
-    /// Equal vertical gaps between the topmost and lowest (order kept).
-    DistributeVertical,
+    Ok(EditCommand::Batch { label: format!("paste {} entities", fragment.instances.len()), commands })
 }
 
 impl Alignment {

@@ -1,7 +1,9 @@
 //! Undo/redo history: the inverse of every applied command, with a revision number per document
 //! state so the editor can tell whether the document differs from what was last saved.
 
-use super::{Applied, Command, CommandError, apply};
+use super::apply::apply;
+use super::edit_command::{Applied, EditCommand};
+use super::error::CommandError;
 use crate::document::Document;
 
 /// One undoable step.
@@ -10,7 +12,7 @@ struct Step {
     /// What the step did ("move 3 entities").
     label: String,
     /// Applying this goes back (on the undo stack) or forward (on the redo stack).
-    command: Command,
+    command: EditCommand,
     /// Revision of the document before applying `command`... after it, the other revision.
     revision_before: u64,
 }
@@ -29,7 +31,7 @@ const MAX_STEPS: usize = 500;
 
 impl History {
     /// Apply `command` and remember how to undo it. A refused command changes nothing.
-    pub fn apply(&mut self, doc: &mut Document, command: Command) -> Result<Applied, CommandError> {
+    pub fn apply(&mut self, doc: &mut Document, command: EditCommand) -> Result<Applied, CommandError> {
         let label = command.label();
         let applied = apply(doc, command)?;
         self.undo.push(Step { label, command: applied.inverse.clone(), revision_before: self.revision });

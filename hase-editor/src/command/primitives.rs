@@ -8,11 +8,12 @@ use hase_engine::model::{
 };
 use hase_engine::validate::{ValidationError, link_problem};
 
-use super::{Applied, Command, CommandError, TypeDef};
+use super::edit_command::{Applied, EditCommand, TypeDef};
+use super::error::CommandError;
 use crate::document::{Document, NetworkId, check_instance_name};
 
 #[allow(clippy::unnecessary_wraps, reason = "the tail of every primitive, which all return a Result")]
-fn done(inverse: Command) -> Result<Applied, CommandError> {
+fn done(inverse: EditCommand) -> Result<Applied, CommandError> {
     Ok(Applied { inverse, created: Vec::new() })
 }
 
@@ -21,16 +22,7 @@ fn no_network(net: &NetworkId) -> CommandError {
 }
 
 fn network_mut<'a>(doc: &'a mut Document, net: &NetworkId) -> Result<&'a mut Network, CommandError> {
-    match net {
-        NetworkId::Top => Ok(&mut doc.project.network),
-        NetworkId::Type(t) => doc
-            .project
-            .types
-            .get_mut(t)
-            .and_then(|t| t.compound.as_mut())
-            .map(|c| &mut c.network)
-            .ok_or_else(|| no_network(net)),
-    }
+    doc.network_mut(net).ok_or_else(|| no_network(net))
 }
 
 fn layout_mut<'a>(doc: &'a mut Document, net: &NetworkId) -> &'a mut NetworkLayout {
@@ -70,9 +62,9 @@ pub(crate) fn has_key(link: &Link, key: &str) -> bool {
 }
 
 /// Apply one primitive command (the composite ones are expanded by `super::apply`).
-pub(super) fn apply_primitive(doc: &mut Document, command: Command) -> Result<Applied, CommandError> {
+pub(super) fn apply_primitive(doc: &mut Document, command: EditCommand) -> Result<Applied, CommandError> {
     match command {
-        Command::AddInstance { net, name, instance, pos, displayed } => {
+        EditCommand::AddInstance { net, name, instance, pos, displayed } => {
             check_instance_name(&name)?;
             if doc.entity_type(&instance.type_name).is_none() {
                 return Err(CommandError::UnknownType { instance: name, type_name: instance.type_name });
@@ -89,10 +81,13 @@ pub(super) fn apply_primitive(doc: &mut Document, command: Command) -> Result<Ap
             if !displayed.is_empty() {
                 layout.displayed.insert(name.clone(), displayed);
             }
-            Ok(Applied { inverse: Command::RemoveInstance { net, name: name.clone() }, created: vec![name] })
+            Ok(Applied {
+                inverse: EditCommand::RemoveInstance { net, name: name.clone() },
+                created: vec![name],
+            })
         }
-        Command::RemoveInstance { net, name } => remove_instance(doc, &net, &name),
-        Command::MoveInstances { net, moves } => {
+        EditCommand::RemoveInstance { net, name } => remove_instance(doc, &net, &name),
+        EditCommand::MoveInstances { net, moves } => {
             let n = network(doc, &net)?;
             if let Some((bad, _)) = moves.iter().find(|(m, _)| !n.instances.contains_key(m)) {
                 return Err(missing(bad));
@@ -104,36 +99,36 @@ pub(super) fn apply_primitive(doc: &mut Document, command: Command) -> Result<Ap
                 .collect();
             // Undo in reverse order, so that an instance listed twice ends where it started.
             old.reverse();
-            done(Command::MoveInstances { net, moves: old })
+            done(EditCommand::MoveInstances { net, moves: old })
         }
-        Command::Link { net, link, index, corners } => add_link(doc, net, link, index, corners),
-        Command::Unlink { net, key } => {
+        EditCommand::Link { net, link, index, corners } => add_link(doc, net, link, index, corners),
+        EditCommand::Unlink { net, key } => {
             let n = network_mut(doc, &net)?;
             let index = link_index(n, &key).ok_or_else(|| CommandError::NoLink(key.clone()))?;
             let link = n.links.remove(index);
             let corners = layout_mut(doc, &net).corners.remove(&key).unwrap_or_default();
-            done(Command::Link { net, link, index: Some(index), corners })
+            done(EditCommand::Link { net, link, index: Some(index), corners })
         }
-        Command::SetParam { net, instance, param, value } => set_param(doc, net, instance, param, value),
-        Command::SetLinkProps { net, key, latency, bandwidth_bytes_per_s } => {
+        EditCommand::SetParam { net, instance, param, value } => set_param(doc, net, instance, param, value),
+        EditCommand::SetLinkProps { net, key, latency, bandwidth_bytes_per_s } => {
             let n = network_mut(doc, &net)?;
             let index = link_index(n, &key).ok_or_else(|| CommandError::NoLink(key.clone()))?;
             let link = &mut n.links[index];
             let old = (link.latency, link.bandwidth_bytes_per_s);
             link.latency = latency;
             link.bandwidth_bytes_per_s = bandwidth_bytes_per_s;
-            done(Command::SetLinkProps { net, key, latency: old.0, bandwidth_bytes_per_s: old.1 })
+            done(EditCommand::SetLinkProps { net, key, latency: old.0, bandwidth_bytes_per_s: old.1 })
         }
-        Command::SetCorners { net, key, corners } => {
+        EditCommand::SetCorners { net, key, corners } => {
             if link_index(network(doc, &net)?, &key).is_none() {
                 return Err(CommandError::NoLink(key));
             }
             let layout = layout_mut(doc, &net);
             let old = layout.corners.insert(key.clone(), corners).unwrap_or_default();
-            done(Command::SetCorners { net, key, corners: old })
+            done(EditCommand::SetCorners { net, key, corners: old })
         }
-        Command::Rename { net, from, to } => rename(doc, net, from, to),
-        Command::SetLevel { net, instance, level } => {
+        EditCommand::Rename { net, from, to } => rename(doc, net, from, to),
+        EditCommand::SetLevel { net, instance, level } => {
             let inst = network(doc, &net)?.instances.get(&instance).ok_or_else(|| missing(&instance))?;
             let ty = doc.entity_type(&inst.type_name).ok_or_else(|| CommandError::UnknownType {
                 instance: instance.clone(),
@@ -148,9 +143,9 @@ pub(super) fn apply_primitive(doc: &mut Document, command: Command) -> Result<Ap
             let inst =
                 network_mut(doc, &net)?.instances.get_mut(&instance).ok_or_else(|| missing(&instance))?;
             let old = std::mem::replace(&mut inst.level, level);
-            done(Command::SetLevel { net, instance, level: old })
+            done(EditCommand::SetLevel { net, instance, level: old })
         }
-        Command::SetDisplay { net, instance, param, display } => {
+        EditCommand::SetDisplay { net, instance, param, display } => {
             if !network(doc, &net)?.instances.contains_key(&instance) {
                 return Err(missing(&instance));
             }
@@ -160,9 +155,9 @@ pub(super) fn apply_primitive(doc: &mut Document, command: Command) -> Result<Ap
             } else {
                 map.insert(param.clone(), display)
             };
-            done(Command::SetDisplay { net, instance, param, display: old.unwrap_or_default() })
+            done(EditCommand::SetDisplay { net, instance, param, display: old.unwrap_or_default() })
         }
-        Command::ReplaceType { name, def } => replace_type(doc, name, def),
+        EditCommand::ReplaceType { name, def } => replace_type(doc, name, def),
         composite => {
             Err(CommandError::Internal(format!("`{}` is not a primitive command", composite.label())))
         }
@@ -200,12 +195,12 @@ fn remove_instance(doc: &mut Document, net: &NetworkId, name: &str) -> Result<Ap
     let pos = layout.positions.remove(name).unwrap_or_default();
     let displayed = layout.displayed.remove(name).unwrap_or_default();
     let mut undo =
-        vec![Command::AddInstance { net: net.clone(), name: name.to_string(), instance, pos, displayed }];
+        vec![EditCommand::AddInstance { net: net.clone(), name: name.to_string(), instance, pos, displayed }];
     for (i, link) in removed {
         let corners = layout.corners.remove(&link.key()).unwrap_or_default();
-        undo.push(Command::Link { net: net.clone(), link, index: Some(i), corners });
+        undo.push(EditCommand::Link { net: net.clone(), link, index: Some(i), corners });
     }
-    done(Command::Batch { label: format!("restore {name}"), commands: undo })
+    done(EditCommand::Batch { label: format!("restore {name}"), commands: undo })
 }
 
 fn add_link(
@@ -251,7 +246,7 @@ fn add_link(
     if !corners.is_empty() {
         layout_mut(doc, &net).corners.insert(key.clone(), corners);
     }
-    done(Command::Unlink { net, key })
+    done(EditCommand::Unlink { net, key })
 }
 
 fn set_param(
@@ -300,7 +295,7 @@ fn set_param(
         Some(v) => inst.params.insert(param.clone(), v),
         None => inst.params.remove(&param),
     };
-    done(Command::SetParam { net, instance, param, value: old })
+    done(EditCommand::SetParam { net, instance, param, value: old })
 }
 
 fn rename(doc: &mut Document, net: NetworkId, from: String, to: String) -> Result<Applied, CommandError> {
@@ -347,7 +342,7 @@ fn rename(doc: &mut Document, net: NetworkId, from: String, to: String) -> Resul
     for (old_key, new_key) in rekeyed {
         rename_key(&mut layout.corners, &old_key, &new_key);
     }
-    done(Command::Rename { net, from: to, to: from })
+    done(EditCommand::Rename { net, from: to, to: from })
 }
 
 fn rename_key<V>(map: &mut BTreeMap<String, V>, from: &str, to: &str) {
@@ -383,5 +378,5 @@ fn replace_type(
         }
         None => doc.project.types.remove(&name),
     };
-    done(Command::ReplaceType { name, def: old.map(|ty| Box::new(TypeDef { ty, layout: old_layout })) })
+    done(EditCommand::ReplaceType { name, def: old.map(|ty| Box::new(TypeDef { ty, layout: old_layout })) })
 }

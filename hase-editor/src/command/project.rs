@@ -6,7 +6,8 @@ use hase_engine::model::{ParamValue, Placement, Routing, RunSettings, StreamSour
 use hase_entities::workload::programs;
 use hase_entities::workload::stream::parse_stream;
 
-use super::{Applied, Command, CommandError};
+use super::edit_command::{Applied, EditCommand};
+use super::error::CommandError;
 use crate::document::{Document, NetworkId};
 
 /// Trace levels a run accepts (HASE's 1 to 5).
@@ -75,7 +76,7 @@ pub(super) fn set_placement(doc: &mut Document, placement: Placement) -> Result<
         return Err(CommandError::EmptyPlacement);
     }
     let old = std::mem::replace(&mut doc.project.placement, placement);
-    Ok(Applied { inverse: Command::SetPlacement { placement: old }, created: Vec::new() })
+    Ok(Applied { inverse: EditCommand::SetPlacement { placement: old }, created: Vec::new() })
 }
 
 /// Replace the run settings; the trace level must be 1 to 5.
@@ -95,7 +96,7 @@ pub(super) fn set_run_settings(doc: &mut Document, settings: RunSettings) -> Res
 pub(super) fn restore_run(doc: &mut Document, workload: Workload, settings: RunSettings) -> Applied {
     let workload = std::mem::replace(&mut doc.project.workload, workload);
     let settings = std::mem::replace(&mut doc.project.settings, settings);
-    Applied { inverse: Command::RestoreRun { workload, settings }, created: Vec::new() }
+    Applied { inverse: EditCommand::RestoreRun { workload, settings }, created: Vec::new() }
 }
 
 /// Set the routing rule of network `net`.
@@ -104,18 +105,9 @@ pub(super) fn set_routing(
     net: NetworkId,
     routing: Routing,
 ) -> Result<Applied, CommandError> {
-    let network = match &net {
-        NetworkId::Top => &mut doc.project.network,
-        NetworkId::Type(t) => doc
-            .project
-            .types
-            .get_mut(t)
-            .and_then(|t| t.compound.as_mut())
-            .map(|c| &mut c.network)
-            .ok_or_else(|| CommandError::NoNetwork(NetworkId::Type(t.clone())))?,
-    };
+    let network = doc.network_mut(&net).ok_or_else(|| CommandError::NoNetwork(net.clone()))?;
     let old = std::mem::replace(&mut network.routing, routing);
-    Ok(Applied { inverse: Command::SetRouting { net, routing: old }, created: Vec::new() })
+    Ok(Applied { inverse: EditCommand::SetRouting { net, routing: old }, created: Vec::new() })
 }
 
 /// Rename the project; the name must be usable as a library key (not empty, no surrounding
@@ -128,5 +120,5 @@ pub(super) fn set_project_name(doc: &mut Document, name: String) -> Result<Appli
         other => CommandError::Internal(other.to_string()),
     })?;
     let old = std::mem::replace(&mut doc.project.name, name);
-    Ok(Applied { inverse: Command::SetProjectName { name: old }, created: Vec::new() })
+    Ok(Applied { inverse: EditCommand::SetProjectName { name: old }, created: Vec::new() })
 }

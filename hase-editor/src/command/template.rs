@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use hase_engine::model::{Link, NetworkLayout, PortRef, Pos, Project, Routing, TypeRegistry};
 use hase_templates::{FABRIC, ProjectForm, TemplateSpec, Topology, template_project};
 
-use super::{Command, CommandError, RoutingConflict, TypeDef};
+use super::edit_command::{EditCommand, TypeDef};
+use super::error::{CommandError, RoutingConflict};
 use crate::document::{Document, NetworkId, check_instance_name};
 
 /// Room left between existing entities and an inserted network, in canvas units.
@@ -176,7 +177,7 @@ pub fn batch(
     net: &NetworkId,
     insert: &TemplateInsert,
     generated: &Project,
-) -> Result<Command, CommandError> {
+) -> Result<EditCommand, CommandError> {
     let network = doc.network(net).ok_or_else(|| CommandError::NoNetwork(net.clone()))?;
     if let InsertForm::Compound { instance, .. } = &insert.form {
         check_instance_name(instance)?;
@@ -212,17 +213,18 @@ pub fn batch(
             .ok_or_else(|| CommandError::Internal(format!("the template made no type `{type_name}`")))?;
         let layout =
             generated.layout.types.get(type_name).cloned().filter(|l| l != &NetworkLayout::default());
-        commands.push(Command::ReplaceType {
+        commands.push(EditCommand::ReplaceType {
             name: type_name.clone(),
             def: Some(Box::new(TypeDef { ty, layout })),
         });
     }
     if network.instances.is_empty() && network.routing != generated.network.routing {
-        commands.push(Command::SetRouting { net: net.clone(), routing: generated.network.routing.clone() });
+        commands
+            .push(EditCommand::SetRouting { net: net.clone(), routing: generated.network.routing.clone() });
     }
     for (name, instance) in &generated.network.instances {
         let Some(Some(new_name)) = names.get(name) else { continue };
-        commands.push(Command::AddInstance {
+        commands.push(EditCommand::AddInstance {
             net: net.clone(),
             name: new_name.clone(),
             instance: instance.clone(),
@@ -234,22 +236,22 @@ pub fn batch(
         let (Some(a), Some(b)) = (renamed(&link.a), renamed(&link.b)) else { continue };
         let corners =
             layout.corners.get(&link.key()).map(|c| c.iter().map(moved).collect()).unwrap_or_default();
-        commands.push(Command::Link {
+        commands.push(EditCommand::Link {
             net: net.clone(),
             link: Link { a, b, ..link.clone() },
             index: None,
             corners,
         });
     }
-    Ok(Command::Batch { label: insert.label(), commands })
+    Ok(EditCommand::Batch { label: insert.label(), commands })
 }
 
-/// Generate and build the batch in one go (what applying [`Command::InsertTemplate`] does).
+/// Generate and build the batch in one go (what applying [`EditCommand::InsertTemplate`] does).
 pub(super) fn expand(
     doc: &Document,
     net: &NetworkId,
     insert: &TemplateInsert,
-) -> Result<Command, CommandError> {
+) -> Result<EditCommand, CommandError> {
     let generated = generate(doc, insert)?;
     batch(doc, net, insert, &generated)
 }

@@ -1,4 +1,4 @@
-//! Command tests: each command's effect, its refusals, and that undo restores the document exactly.
+//! Edit command tests: each command's effect, its refusals, and that undo restores the document exactly.
 
 use std::collections::BTreeSet;
 
@@ -10,7 +10,11 @@ use hase_engine::model::{
 use hase_engine::validate::validate_project;
 use proptest::prelude::*;
 
+use std::collections::BTreeMap;
+
+use super::history::History;
 use super::*;
+use crate::document::{Document, NetworkId};
 use crate::fixtures::{STAR_TYPE, demo_project};
 
 fn demo() -> Document {
@@ -29,12 +33,12 @@ fn link(a: (&str, &str), b: (&str, &str)) -> Link {
     Link::new(PortRef::new(a.0, a.1), PortRef::new(b.0, b.1), SimTime::ZERO, 0)
 }
 
-fn link_cmd(a: (&str, &str), b: (&str, &str)) -> Command {
-    Command::Link { net: top(), link: link(a, b), index: None, corners: Vec::new() }
+fn link_cmd(a: (&str, &str), b: (&str, &str)) -> EditCommand {
+    EditCommand::Link { net: top(), link: link(a, b), index: None, corners: Vec::new() }
 }
 
-fn add(name: &str, ty: &str) -> Command {
-    Command::AddInstance {
+fn add(name: &str, ty: &str) -> EditCommand {
+    EditCommand::AddInstance {
         net: top(),
         name: name.into(),
         instance: Instance::of(ty),
@@ -44,7 +48,7 @@ fn add(name: &str, ty: &str) -> Command {
 }
 
 /// Apply through a history, check undo gives back the original and redo the edited document.
-pub(super) fn round_trip(doc: &mut Document, command: Command) -> Applied {
+pub(super) fn round_trip(doc: &mut Document, command: EditCommand) -> Applied {
     let before = doc.clone();
     let mut history = History::default();
     let applied = history.apply(doc, command).unwrap();
@@ -72,14 +76,14 @@ fn add_move_remove_round_trip() {
     assert_eq!(doc.position(&top(), "p8"), Pos::new(10.0, 20.0));
     round_trip(
         &mut doc,
-        Command::MoveInstances {
+        EditCommand::MoveInstances {
             net: top(),
             moves: vec![("p8".into(), Pos::new(-5.0, 7.5)), ("r0".into(), Pos::new(1.0, 2.0))],
         },
     );
     assert_eq!(doc.position(&top(), "r0"), Pos::new(1.0, 2.0));
     // Removing r0 takes its five links with it; undo puts them back at their old indices.
-    round_trip(&mut doc, Command::RemoveInstance { net: top(), name: "r0".into() });
+    round_trip(&mut doc, EditCommand::RemoveInstance { net: top(), name: "r0".into() });
     assert_eq!(doc.project.network.links.len(), 4);
     assert!(!doc.project.layout.top.positions.contains_key("r0"));
     assert!(!doc.project.layout.top.displayed.contains_key("r0"));
@@ -104,7 +108,7 @@ fn link_and_unlink_round_trip() {
     apply(&mut doc, add("r1", "Router")).unwrap();
     round_trip(&mut doc, link_cmd(("p8", "net"), ("r1", "p2")));
     let key = link(("p8", "net"), ("r1", "p2")).key();
-    round_trip(&mut doc, Command::Unlink { net: top(), key: key.clone() });
+    round_trip(&mut doc, EditCommand::Unlink { net: top(), key: key.clone() });
     assert!(doc.project.network.links.iter().all(|l| l.key() != key));
 }
 
@@ -116,7 +120,7 @@ fn links_are_refused_with_reasons() {
     apply(&mut doc, add("t0", "ProcessorTxRx")).unwrap();
     apply(&mut doc, add("s0", "Switch2x2")).unwrap();
     let before = doc.clone();
-    let refuse = |doc: &mut Document, cmd: Command| apply(doc, cmd).unwrap_err().to_string();
+    let refuse = |doc: &mut Document, cmd: EditCommand| apply(doc, cmd).unwrap_err().to_string();
     let e = refuse(&mut doc, link_cmd(("p8", "net"), ("r0", "p1")));
     assert_eq!(e, "r0.p1: port already connected (to p1.net)");
     let e = refuse(&mut doc, link_cmd(("t0", "tx"), ("s0", "out0")));
@@ -136,7 +140,7 @@ fn links_are_refused_with_reasons() {
     let inner = NetworkId::Type(STAR_TYPE.into());
     apply(
         &mut doc,
-        Command::AddInstance {
+        EditCommand::AddInstance {
             net: inner.clone(),
             name: "px".into(),
             instance: Instance::of("Processor"),
@@ -147,7 +151,7 @@ fn links_are_refused_with_reasons() {
     .unwrap();
     let e = refuse(
         &mut doc,
-        Command::Link {
+        EditCommand::Link {
             net: inner,
             link: link(("px", "net"), ("sw0", "p0")),
             index: None,
@@ -164,14 +168,14 @@ fn set_param_checks_kind_and_ports() {
     let mut doc = demo();
     round_trip(
         &mut doc,
-        Command::SetParam {
+        EditCommand::SetParam {
             net: top(),
             instance: "p0".into(),
             param: "time_step".into(),
             value: Some(ParamValue::Time(SimTime::from_us(10))),
         },
     );
-    let set = |v: i64| Command::SetParam {
+    let set = |v: i64| EditCommand::SetParam {
         net: top(),
         instance: "r0".into(),
         param: "radix".into(),
@@ -183,11 +187,12 @@ fn set_param_checks_kind_and_ports() {
     assert_eq!(e, "r0.radix: 9999 is out of range [1, 4096]");
     round_trip(&mut doc, set(8));
     // Clearing the override brings back the default (radix 4), which would orphan r0.p4.
-    let clear = Command::SetParam { net: top(), instance: "r0".into(), param: "radix".into(), value: None };
+    let clear =
+        EditCommand::SetParam { net: top(), instance: "r0".into(), param: "radix".into(), value: None };
     assert!(apply(&mut doc, clear).is_err());
     let e = apply(
         &mut doc,
-        Command::SetParam { net: top(), instance: "r0".into(), param: "colour".into(), value: None },
+        EditCommand::SetParam { net: top(), instance: "r0".into(), param: "colour".into(), value: None },
     )
     .unwrap_err();
     assert!(
@@ -200,9 +205,12 @@ fn set_param_checks_kind_and_ports() {
 fn rename_moves_links_layout_and_corners() {
     let mut doc = demo();
     let key = link(("p0", "net"), ("r0", "p0")).key();
-    apply(&mut doc, Command::SetCorners { net: top(), key: key.clone(), corners: vec![Pos::new(1.0, 1.0)] })
-        .unwrap();
-    round_trip(&mut doc, Command::Rename { net: top(), from: "r0".into(), to: "hub".into() });
+    apply(
+        &mut doc,
+        EditCommand::SetCorners { net: top(), key: key.clone(), corners: vec![Pos::new(1.0, 1.0)] },
+    )
+    .unwrap();
+    round_trip(&mut doc, EditCommand::Rename { net: top(), from: "r0".into(), to: "hub".into() });
     assert!(doc.project.network.instances.contains_key("hub"));
     assert_eq!(
         doc.project.network.links.iter().filter(|l| l.a.instance == "hub" || l.b.instance == "hub").count(),
@@ -211,18 +219,19 @@ fn rename_moves_links_layout_and_corners() {
     let new_key = link(("p0", "net"), ("hub", "p0")).key();
     assert_eq!(doc.project.layout.top.corners[&new_key], vec![Pos::new(1.0, 1.0)]);
     assert!(doc.project.layout.top.displayed.contains_key("hub"));
-    let e = apply(&mut doc, Command::Rename { net: top(), from: "hub".into(), to: "p1".into() }).unwrap_err();
+    let e =
+        apply(&mut doc, EditCommand::Rename { net: top(), from: "hub".into(), to: "p1".into() }).unwrap_err();
     assert_eq!(e, CommandError::NameTaken("p1".into()));
     // Renaming an exported inner instance updates the compound's exports.
     let inner = NetworkId::Type(STAR_TYPE.into());
-    apply(&mut doc, Command::Rename { net: inner, from: "sw0".into(), to: "left".into() }).unwrap();
+    apply(&mut doc, EditCommand::Rename { net: inner, from: "sw0".into(), to: "left".into() }).unwrap();
     validates(&doc);
 }
 
 #[test]
 fn levels_need_a_compound_with_a_behaviour() {
     let mut doc = demo();
-    let level = |inst: &str, level| Command::SetLevel { net: top(), instance: inst.into(), level };
+    let level = |inst: &str, level| EditCommand::SetLevel { net: top(), instance: inst.into(), level };
     round_trip(&mut doc, level("net0", AbstractionLevel::Behavioural));
     assert_eq!(doc.project.network.instances["net0"].level, AbstractionLevel::Behavioural);
     let e = apply(&mut doc, level("r0", AbstractionLevel::Behavioural)).unwrap_err();
@@ -235,7 +244,7 @@ fn display_choice_round_trips() {
     let mut doc = demo();
     round_trip(
         &mut doc,
-        Command::SetDisplay {
+        EditCommand::SetDisplay {
             net: top(),
             instance: "p3".into(),
             param: "rank".into(),
@@ -249,7 +258,7 @@ fn display_choice_round_trips() {
 fn group_inherits_outside_and_free_ports_then_ungroup_restores() {
     let mut doc = demo();
     let original = doc.clone();
-    let group = Command::Group {
+    let group = EditCommand::Group {
         net: top(),
         instances: names(&["p0", "p1", "p2", "p3", "r0"]),
         type_name: "Cluster".into(),
@@ -277,7 +286,7 @@ fn group_inherits_outside_and_free_ports_then_ungroup_restores() {
     validates(&doc);
 
     // Ungroup restores the same instances, links and positions (link order aside).
-    apply(&mut doc, Command::Ungroup { net: top(), instance: "c0".into() }).unwrap();
+    apply(&mut doc, EditCommand::Ungroup { net: top(), instance: "c0".into() }).unwrap();
     assert!(!doc.project.types.contains_key("Cluster"));
     assert_eq!(doc.project.network.instances, original.project.network.instances);
     let keys = |d: &Document| d.project.network.links.iter().map(Link::key).collect::<BTreeSet<_>>();
@@ -295,7 +304,7 @@ fn grouping_exports_unconnected_ports_and_ungroup_renames_on_clash() {
     apply(&mut doc, add("p8", "Processor")).unwrap();
     apply(
         &mut doc,
-        Command::Group {
+        EditCommand::Group {
             net: top(),
             instances: names(&["p8"]),
             type_name: "Solo".into(),
@@ -306,9 +315,9 @@ fn grouping_exports_unconnected_ports_and_ungroup_renames_on_clash() {
     assert_eq!(doc.project.types["Solo"].ports[0].name, "p8_net");
     // A new p8 takes the name, so ungrouping must rename the inner p8.
     apply(&mut doc, add("p8", "Processor")).unwrap();
-    let applied = apply(&mut doc, Command::Ungroup { net: top(), instance: "c0".into() }).unwrap();
+    let applied = apply(&mut doc, EditCommand::Ungroup { net: top(), instance: "c0".into() }).unwrap();
     assert_eq!(applied.created, names(&["p9"]));
-    let e = apply(&mut doc, Command::Ungroup { net: top(), instance: "r0".into() }).unwrap_err();
+    let e = apply(&mut doc, EditCommand::Ungroup { net: top(), instance: "r0".into() }).unwrap_err();
     assert_eq!(e, CommandError::NothingToUngroup { instance: "r0".into(), type_name: "Router".into() });
 }
 
@@ -318,7 +327,8 @@ fn paste_renames_and_keeps_inner_links() {
     let fragment = Fragment::copy(&doc, &top(), &names(&["p0", "r0", "net0"]));
     assert_eq!(fragment.instances.len(), 3);
     assert_eq!(fragment.links.len(), 2); // p0–r0 and r0–net0
-    let applied = round_trip(&mut doc, Command::Paste { net: top(), fragment, offset: Pos::new(40.0, 40.0) });
+    let applied =
+        round_trip(&mut doc, EditCommand::Paste { net: top(), fragment, offset: Pos::new(40.0, 40.0) });
     assert_eq!(applied.created, names(&["net1", "p8", "r1"]));
     assert_eq!(doc.position(&top(), "r1"), Pos::new(-220.0, 80.0));
     assert!(doc.project.network.links.iter().any(|l| l.key() == link(("p8", "net"), ("r1", "p0")).key()));
@@ -329,7 +339,7 @@ fn align_and_distribute() {
     let mut doc = demo();
     round_trip(
         &mut doc,
-        Command::Align { net: top(), instances: names(&["p0", "r0", "net0"]), how: Alignment::Left },
+        EditCommand::Align { net: top(), instances: names(&["p0", "r0", "net0"]), how: Alignment::Left },
     );
     for n in ["p0", "r0", "net0"] {
         assert_eq!(doc.position(&top(), n), Pos::new(-440.0, doc.position(&top(), n).y));
@@ -342,7 +352,7 @@ fn align_and_distribute() {
 
 /// An edit chosen by numbers, made concrete against the current document.
 #[allow(clippy::many_single_char_names, reason = "a, b, x: the random numbers")]
-fn concrete(doc: &Document, op: u8, a: usize, b: usize, x: f32) -> Command {
+fn concrete(doc: &Document, op: u8, a: usize, b: usize, x: f32) -> EditCommand {
     let names: Vec<String> = doc.project.network.instances.keys().cloned().collect();
     let pick = |i: usize| names[i % names.len()].clone();
     let port_of = |name: &str, i: usize| {
@@ -351,21 +361,21 @@ fn concrete(doc: &Document, op: u8, a: usize, b: usize, x: f32) -> Command {
     };
     let types = ["Processor", "Router", "ProcessorTxRx", "Switch2x2", "NetworkModel", STAR_TYPE];
     match op % 11 {
-        0 => Command::AddInstance {
+        0 => EditCommand::AddInstance {
             net: top(),
             name: doc.project.network.fresh_name("n"),
             instance: Instance::of(types[a % types.len()]),
             pos: Pos::new(x, -x),
             displayed: BTreeMap::new(),
         },
-        1 => Command::RemoveInstance { net: top(), name: pick(a) },
-        2 => Command::MoveInstances {
+        1 => EditCommand::RemoveInstance { net: top(), name: pick(a) },
+        2 => EditCommand::MoveInstances {
             net: top(),
             moves: vec![(pick(a), Pos::new(x, x)), (pick(b), Pos::new(-x, 0.5))],
         },
         3 => {
             let (i, j) = (pick(a), pick(b));
-            Command::Link {
+            EditCommand::Link {
                 net: top(),
                 link: link((&i, &port_of(&i, b)), (&j, &port_of(&j, a))),
                 index: None,
@@ -373,29 +383,29 @@ fn concrete(doc: &Document, op: u8, a: usize, b: usize, x: f32) -> Command {
             }
         }
         4 => match doc.project.network.links.get(a % doc.project.network.links.len().max(1)) {
-            Some(l) => Command::Unlink { net: top(), key: l.key() },
-            None => Command::Unlink { net: top(), key: "none".into() },
+            Some(l) => EditCommand::Unlink { net: top(), key: l.key() },
+            None => EditCommand::Unlink { net: top(), key: "none".into() },
         },
-        5 => Command::SetParam {
+        5 => EditCommand::SetParam {
             net: top(),
             instance: pick(a),
             param: ["radix", "time_step", "rank", "model"][b % 4].into(),
             value: [Some(ParamValue::Int(b as i64 % 12)), None][a % 2].clone(),
         },
-        6 => Command::Rename { net: top(), from: pick(a), to: format!("x{b}") },
-        7 => Command::SetLevel {
+        6 => EditCommand::Rename { net: top(), from: pick(a), to: format!("x{b}") },
+        7 => EditCommand::SetLevel {
             net: top(),
             instance: pick(a),
             level: [AbstractionLevel::Detailed, AbstractionLevel::Behavioural][b % 2],
         },
-        8 => Command::Group {
+        8 => EditCommand::Group {
             net: top(),
             instances: vec![pick(a), pick(b)],
             type_name: doc.fresh_type_name("G"),
             instance_name: format!("g{a}"),
         },
-        9 => Command::Ungroup { net: top(), instance: pick(a) },
-        _ => Command::Paste {
+        9 => EditCommand::Ungroup { net: top(), instance: pick(a) },
+        _ => EditCommand::Paste {
             net: top(),
             fragment: Fragment::copy(doc, &top(), &[pick(a), pick(b)]),
             offset: Pos::new(x, x),
@@ -441,7 +451,7 @@ fn link_latency_and_bandwidth_round_trip_and_unknown_links_are_refused() {
     let mut doc = demo();
     let key = doc.project.network.links[0].key();
     let old = (doc.project.network.links[0].latency, doc.project.network.links[0].bandwidth_bytes_per_s);
-    let command = Command::SetLinkProps {
+    let command = EditCommand::SetLinkProps {
         net: top(),
         key: key.clone(),
         latency: SimTime::from_ns(250),
@@ -453,7 +463,7 @@ fn link_latency_and_bandwidth_round_trip_and_unknown_links_are_refused() {
     assert_ne!(old, (link.latency, link.bandwidth_bytes_per_s));
     validates(&doc);
     let mut history = History::default();
-    let unknown = Command::SetLinkProps {
+    let unknown = EditCommand::SetLinkProps {
         net: top(),
         key: "nowhere.p--elsewhere.q".into(),
         latency: SimTime::ZERO,

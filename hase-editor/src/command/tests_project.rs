@@ -10,11 +10,13 @@ use hase_engine::model::{
 use hase_engine::validate::validate_project;
 use hase_templates::{TemplateSpec, Topology};
 
+use super::history::History;
 use super::tests::round_trip;
 use super::*;
+use crate::document::{Document, NetworkId};
 use crate::fixtures::demo_project;
 
-fn refused(doc: &mut Document, command: Command) -> String {
+fn refused(doc: &mut Document, command: EditCommand) -> String {
     let before = doc.clone();
     let error = apply(doc, command).unwrap_err().to_string();
     assert_eq!(*doc, before, "a refused command changed the document");
@@ -40,31 +42,34 @@ fn workload_is_set_and_undone() {
     let mut doc = Document::with_builtins(demo_project());
     let workload =
         program(&[("iterations", ParamValue::Int(3)), ("operation", ParamValue::Text("bcast".into()))]);
-    let applied = round_trip(&mut doc, Command::SetWorkload { workload: workload.clone() });
+    let applied = round_trip(&mut doc, EditCommand::SetWorkload { workload: workload.clone() });
     assert_eq!(doc.project.workload, workload);
     assert_eq!(
         applied.inverse,
-        Command::RestoreRun { workload: Workload::Idle, settings: RunSettings::default() }
+        EditCommand::RestoreRun { workload: Workload::Idle, settings: RunSettings::default() }
     );
 }
 
 #[test]
 fn bad_programs_and_parameters_are_refused_with_the_reason() {
     let mut doc = Document::with_builtins(demo_project());
-    let e =
-        refused(&mut doc, Command::SetWorkload { workload: program(&[("iterations", ParamValue::Int(-1))]) });
+    let e = refused(
+        &mut doc,
+        EditCommand::SetWorkload { workload: program(&[("iterations", ParamValue::Int(-1))]) },
+    );
     assert!(e.starts_with("collective_loop.iterations: "), "{e}");
     assert!(e.contains("-1"), "{e}");
     let e = refused(
         &mut doc,
-        Command::SetWorkload { workload: program(&[("operation", ParamValue::Text("gossip".into()))]) },
+        EditCommand::SetWorkload { workload: program(&[("operation", ParamValue::Text("gossip".into()))]) },
     );
     assert!(e.starts_with("collective_loop.operation: "), "{e}");
-    let e = refused(&mut doc, Command::SetWorkload { workload: program(&[("bogus", ParamValue::Int(1))]) });
+    let e =
+        refused(&mut doc, EditCommand::SetWorkload { workload: program(&[("bogus", ParamValue::Int(1))]) });
     assert_eq!(e, "program `collective_loop` has no parameter `bogus`");
     let e = refused(
         &mut doc,
-        Command::SetWorkload {
+        EditCommand::SetWorkload {
             workload: Workload::Program { name: "nbody".into(), params: BTreeMap::new() },
         },
     );
@@ -77,29 +82,34 @@ fn a_changed_inline_stream_must_parse_and_an_unchanged_one_is_left_alone() {
     let streams = |entries: &[(u32, &str)]| Workload::Streams {
         streams: entries.iter().map(|(r, t)| (*r, StreamSource::Inline((*t).to_string()))).collect(),
     };
-    let e =
-        refused(&mut doc, Command::SetWorkload { workload: streams(&[(0, "COMPUTE 1us\nSEND one 64\n")]) });
+    let e = refused(
+        &mut doc,
+        EditCommand::SetWorkload { workload: streams(&[(0, "COMPUTE 1us\nSEND one 64\n")]) },
+    );
     // Line 2, column 6: the destination `one` is not a rank.
     assert!(e.starts_with("rank 0 stream:2:6: "), "{e}");
     // A broken stream already in the project (as loaded from a file) does not block other edits.
     doc.project.workload = streams(&[(1, "JUMP")]);
-    round_trip(&mut doc, Command::SetWorkload { workload: streams(&[(0, "COMPUTE 1us\n"), (1, "JUMP")]) });
+    round_trip(
+        &mut doc,
+        EditCommand::SetWorkload { workload: streams(&[(0, "COMPUTE 1us\n"), (1, "JUMP")]) },
+    );
     // Files are not read by the editor: any path is accepted.
     let files =
         Workload::Streams { streams: BTreeMap::from([(0, StreamSource::File("missing.txt".into()))]) };
-    round_trip(&mut doc, Command::SetWorkload { workload: files });
+    round_trip(&mut doc, EditCommand::SetWorkload { workload: files });
 }
 
 #[test]
 fn run_settings_are_set_and_the_trace_level_is_checked() {
     let mut doc = Document::with_builtins(demo_project());
     let settings = RunSettings { seed: 42, trace_level: 4, until: Some(SimTime::from_us(250)) };
-    round_trip(&mut doc, Command::SetRunSettings { settings: settings.clone() });
+    round_trip(&mut doc, EditCommand::SetRunSettings { settings: settings.clone() });
     assert_eq!(doc.project.settings, settings);
     for level in [0, 6] {
         let e = refused(
             &mut doc,
-            Command::SetRunSettings { settings: RunSettings { trace_level: level, ..settings.clone() } },
+            EditCommand::SetRunSettings { settings: RunSettings { trace_level: level, ..settings.clone() } },
         );
         assert_eq!(e, format!("trace level {level} is not between 1 and 5"));
     }
@@ -109,18 +119,18 @@ fn run_settings_are_set_and_the_trace_level_is_checked() {
 fn routing_is_set_per_network() {
     let mut doc = Document::with_builtins(demo_project());
     let routing = Routing::ECube { dimensions: 3 };
-    round_trip(&mut doc, Command::SetRouting { net: NetworkId::Top, routing: routing.clone() });
+    round_trip(&mut doc, EditCommand::SetRouting { net: NetworkId::Top, routing: routing.clone() });
     assert_eq!(doc.project.network.routing, routing);
     let inner = NetworkId::Type(crate::fixtures::STAR_TYPE.into());
-    round_trip(&mut doc, Command::SetRouting { net: inner, routing: routing.clone() });
-    let e = refused(&mut doc, Command::SetRouting { net: NetworkId::Type("Nope".into()), routing });
+    round_trip(&mut doc, EditCommand::SetRouting { net: inner, routing: routing.clone() });
+    let e = refused(&mut doc, EditCommand::SetRouting { net: NetworkId::Type("Nope".into()), routing });
     assert_eq!(e, "type `Nope` is not a compound type of this project");
 }
 
-fn fat_tree(form: InsertForm, prefix: &str, processors: bool) -> Command {
+fn fat_tree(form: InsertForm, prefix: &str, processors: bool) -> EditCommand {
     let mut spec = TemplateSpec::new(Topology::FatTree { arity: 2, levels: 3 });
     spec.up_choice = UpChoice::BySource;
-    Command::InsertTemplate {
+    EditCommand::InsertTemplate {
         net: NetworkId::Top,
         insert: Box::new(TemplateInsert { spec, form, prefix: prefix.into(), processors }),
     }
@@ -166,7 +176,9 @@ fn a_compound_template_beside_existing_entities_gets_fresh_names_and_free_space(
     // p0…p7 are taken: without a prefix the insert is refused, naming the first clash.
     let e = refused(&mut doc, fat_tree(form.clone(), "", true));
     assert_eq!(e, "p0: the name is already used; choose a name prefix");
-    let Command::InsertTemplate { net, insert } = fat_tree(form.clone(), "", true) else { unreachable!() };
+    let EditCommand::InsertTemplate { net, insert } = fat_tree(form.clone(), "", true) else {
+        unreachable!()
+    };
     let generated = template::generate(&doc, &insert).unwrap();
     assert_eq!(template::free_prefix(&doc, &net, &generated, &insert), "ft1_");
 
@@ -208,16 +220,16 @@ fn template_errors_name_the_component_and_port() {
     let mut spec = TemplateSpec::new(Topology::Omega { stages: 3 });
     spec.endpoint_type = "Processor".into();
     let insert = TemplateInsert { spec, form: InsertForm::Flat, prefix: String::new(), processors: true };
-    let e = refused(&mut doc, Command::InsertTemplate { net: NetworkId::Top, insert: Box::new(insert) });
+    let e = refused(&mut doc, EditCommand::InsertTemplate { net: NetworkId::Top, insert: Box::new(insert) });
     assert_eq!(e, "component Processor has no port `tx` (out, packet) required by template omega");
 }
 
 #[test]
 fn the_project_name_must_be_a_usable_library_name() {
     let mut doc = Document::with_builtins(demo_project());
-    round_trip(&mut doc, Command::SetProjectName { name: "fat tree, take 2".into() });
+    round_trip(&mut doc, EditCommand::SetProjectName { name: "fat tree, take 2".into() });
     assert_eq!(doc.project.name, "fat tree, take 2");
-    let e = refused(&mut doc, Command::SetProjectName { name: " padded".into() });
+    let e = refused(&mut doc, EditCommand::SetProjectName { name: " padded".into() });
     assert!(e.starts_with("' padded' is not a usable project name"), "{e}");
 }
 

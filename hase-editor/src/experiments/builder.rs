@@ -79,7 +79,7 @@ impl Default for SweepBuilder {
 
 /// What the preview found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Preview {
+pub struct SweepPreview {
     /// Points after the constraint (when the spec plans).
     pub points: Option<u64>,
     /// Runs (points × repetitions).
@@ -92,7 +92,7 @@ pub struct Preview {
     pub error: Option<String>,
 }
 
-impl Preview {
+impl SweepPreview {
     /// True when the spec can run.
     pub fn is_ok(&self) -> bool {
         self.runs.is_some()
@@ -200,8 +200,8 @@ impl SweepBuilder {
     }
 
     /// Check every row and the whole spec against `project`.
-    pub fn preview(&self, project: &Project, base_dir: &Path) -> Preview {
-        let mut preview = Preview::default();
+    pub fn preview(&self, project: &Project, base_dir: &Path) -> SweepPreview {
+        let mut preview = SweepPreview::default();
         for row in &self.variables {
             let name = (!row.name.trim().is_empty()).then(|| row.name.trim());
             match resolve(&row.target, &row.values, name, project) {

@@ -21,8 +21,8 @@ use hase_engine::model::Project;
 use hase_library::experiment::{ExperimentPlan, RunKey, SweepSpec};
 use hase_library::store::{ExperimentStore, ExperimentSummary};
 
-use builder::{Preview, SweepBuilder};
-use plot::{PlotKind, PlotSettings, PointSet, RatioSource};
+use builder::{SweepBuilder, SweepPreview};
+use plot::{PlotError, PlotKind, PlotSettings, PointSet, RatioSource};
 use results::Results;
 use runner::{RunningSweep, SweepUpdate};
 use table::TableSort;
@@ -41,9 +41,32 @@ pub enum ExperimentsTab {
     Results,
 }
 
+/// Why the experiments view could not read what it was asked for.
+#[derive(Debug, thiserror::Error)]
+pub enum ExperimentsError {
+    /// There is no experiment store (the project library is off).
+    #[error("no experiment store is open")]
+    NoStore,
+    /// No results are open.
+    #[error("no results are open")]
+    NoResults,
+    /// The plan of a sweep kept in memory is gone.
+    #[error("the sweep's plan is gone")]
+    PlanGone,
+    /// The store refused.
+    #[error(transparent)]
+    Store(#[from] hase_library::store::StoreError),
+    /// The stored experiment's plan could not be rebuilt.
+    #[error(transparent)]
+    Plan(#[from] hase_library::experiment::ExperimentError),
+    /// The point is not of the plan (the library's reason).
+    #[error("{0}")]
+    Point(String),
+}
+
 /// What a file dialog of the experiments view is for.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ExperimentFile {
+pub enum ExperimentFileRequest {
     /// Write the built spec (RON).
     SaveSpec,
     /// Read a spec (RON) into the builder.
@@ -98,7 +121,7 @@ pub struct ExperimentsView {
     /// The sweep being built.
     pub builder: SweepBuilder,
     /// The builder's check against the design, and what it was computed for.
-    pub preview: Preview,
+    pub preview: SweepPreview,
     preview_of: Option<(SweepBuilder, u64)>,
     /// Filter text of the parameter list.
     pub target_filter: String,
@@ -129,7 +152,7 @@ pub struct ExperimentsView {
     /// A point the view asked to open (taken by the app).
     pub open_point: Option<u64>,
     /// A file dialog the view asked for (taken by the app).
-    pub file_request: Option<ExperimentFile>,
+    pub file_request: Option<ExperimentFileRequest>,
     /// The point selected in the table.
     pub selected_point: Option<u64>,
     /// The metric name being typed.
@@ -138,7 +161,7 @@ pub struct ExperimentsView {
     /// "Export plot PNG" crops the window's screenshot to.
     pub plot_rect: Option<[f32; 4]>,
     /// The Results tab's "Fit a formula" panel.
-    pub fit: crate::analysis::FitPanel,
+    pub fit: crate::analysis_views::FitPanel,
     /// The Slurm dialogs (Run on Slurm…, Collect results…).
     pub slurm: slurm::SlurmPanel,
 }
@@ -149,7 +172,7 @@ impl Default for ExperimentsView {
             open: false,
             tab: ExperimentsTab::Build,
             builder: SweepBuilder::default(),
-            preview: Preview::default(),
+            preview: SweepPreview::default(),
             preview_of: None,
             target_filter: String::new(),
             jobs: std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
@@ -169,7 +192,7 @@ impl Default for ExperimentsView {
             selected_point: None,
             metric_text: String::new(),
             plot_rect: None,
-            fit: crate::analysis::FitPanel::default(),
+            fit: crate::analysis_views::FitPanel::default(),
             slurm: slurm::SlurmPanel::default(),
         }
     }
@@ -328,15 +351,15 @@ impl ExperimentsView {
                 self.reset_plot();
                 self.tab = ExperimentsTab::Results;
             }
-            Err(e) => self.say(true, e),
+            Err(e) => self.say(true, e.to_string()),
         }
     }
 
     /// Read stored experiment `id`'s results.
-    pub fn load_results(&self, id: u64) -> Result<Results, String> {
-        let store = self.store.as_ref().ok_or("no experiment store is open")?;
-        let info = store.info(id).map_err(|e| e.to_string())?;
-        let records = store.runs(id).map_err(|e| e.to_string())?;
+    pub fn load_results(&self, id: u64) -> Result<Results, ExperimentsError> {
+        let store = self.store.as_ref().ok_or(ExperimentsError::NoStore)?;
+        let info = store.info(id)?;
+        let records = store.runs(id)?;
         Ok(Results {
             id: Some(id),
             runs_planned: info.runs_planned(),
@@ -382,16 +405,16 @@ impl ExperimentsView {
     }
 
     /// A file chosen for `purpose` (store exports and imports; the app handles the others).
-    pub fn store_file_chosen(&mut self, purpose: &ExperimentFile, path: &Path) {
+    pub fn store_file_chosen(&mut self, purpose: &ExperimentFileRequest, path: &Path) {
         let Some(store) = self.store.clone() else { return self.say(true, "no experiment store is open") };
         let outcome = match purpose {
-            ExperimentFile::ExportCsv(id) => {
+            ExperimentFileRequest::ExportCsv(id) => {
                 store.export_csv(*id, path).map(|()| format!("wrote {}", path.display()))
             }
-            ExperimentFile::ExportRon(id) => {
+            ExperimentFileRequest::ExportRon(id) => {
                 store.export_ron(*id, path).map(|()| format!("wrote {}", path.display()))
             }
-            ExperimentFile::Import => {
+            ExperimentFileRequest::Import => {
                 store.import_ron(path).map(|id| format!("imported {} as experiment {id}", path.display()))
             }
             _ => return,
@@ -435,20 +458,20 @@ impl ExperimentsView {
     }
 
     /// The point set the plot shows (the ratio's, for a ratio plot).
-    pub fn plotted_set(&self) -> Result<PointSet, String> {
-        let results = self.results.as_ref().ok_or("no results are open")?;
+    pub fn plotted_set(&self) -> Result<PointSet, PlotError> {
+        let results = self.results.as_ref().ok_or(PlotError::NoResults)?;
         let set = PointSet::of(results);
         if self.plot.kind != PlotKind::Ratio {
             return Ok(set);
         }
-        let source = self.plot.ratio.as_ref().ok_or("choose what to divide by")?;
+        let source = self.plot.ratio.as_ref().ok_or(PlotError::NoDenominator)?;
         let other = match source {
             RatioSource::Experiment(id) => Some(
                 self.other
                     .as_ref()
                     .filter(|o| o.id == Some(*id))
                     .map(PointSet::of)
-                    .ok_or_else(|| format!("experiment {id} is not loaded"))?,
+                    .ok_or(PlotError::NotLoaded(*id))?,
             ),
             RatioSource::Split { .. } => None,
         };
@@ -462,23 +485,21 @@ impl ExperimentsView {
                 self.other = Some(results);
                 self.plot.ratio = Some(RatioSource::Experiment(id));
             }
-            Err(e) => self.say(true, e),
+            Err(e) => self.say(true, e.to_string()),
         }
     }
 
     /// What opening `point` of the results shown needs: its project, seed and kept trace.
-    pub fn point_run(&self, point: u64) -> Result<PointRun, String> {
-        let results = self.results.as_ref().ok_or("no results are open")?;
+    pub fn point_run(&self, point: u64) -> Result<PointRun, ExperimentsError> {
+        let results = self.results.as_ref().ok_or(ExperimentsError::NoResults)?;
         let plan = match results.id {
             Some(id) => {
-                let store = self.store.as_ref().ok_or("no experiment store is open")?;
-                std::sync::Arc::new(
-                    hase_library::experiment::plan_stored(store, id).map_err(|e| e.to_string())?,
-                )
+                let store = self.store.as_ref().ok_or(ExperimentsError::NoStore)?;
+                std::sync::Arc::new(hase_library::experiment::plan_stored(store, id)?)
             }
-            None => self.memory_plan.clone().ok_or("the sweep's plan is gone")?,
+            None => self.memory_plan.clone().ok_or(ExperimentsError::PlanGone)?,
         };
-        let project = plan.project_for(point)?;
+        let project = plan.project_for(point).map_err(ExperimentsError::Point)?;
         let key = RunKey { point, repetition: 0 };
         let trace = results
             .records

@@ -26,7 +26,7 @@ pub struct Results {
 
 /// A metric over the repetitions of a point.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Summary {
+pub struct MetricSummary {
     /// Mean.
     pub mean: f64,
     /// Smallest.
@@ -47,7 +47,7 @@ pub struct PointSummary {
     /// Value text per variable.
     pub values: Vec<String>,
     /// Per metric (`None`: no run of the point measured it).
-    pub metrics: Vec<Option<Summary>>,
+    pub metrics: Vec<Option<MetricSummary>>,
     /// Runs stored for the point.
     pub runs: usize,
     /// Runs that did not go to their end.
@@ -63,7 +63,7 @@ const T_975: [f64; 30] = [
 ];
 
 /// Summarise `values` (at least one).
-pub fn summarise(values: &[f64]) -> Option<Summary> {
+pub fn summarise(values: &[f64]) -> Option<MetricSummary> {
     let n = values.len();
     if n == 0 {
         return None;
@@ -78,7 +78,7 @@ pub fn summarise(values: &[f64]) -> Option<Summary> {
         let t = T_975.get(n - 2).copied().unwrap_or(1.96);
         t * (variance / n as f64).sqrt()
     };
-    Some(Summary { mean, min, max, ci95, n })
+    Some(MetricSummary { mean, min, max, ci95, n })
 }
 
 impl Results {

@@ -58,7 +58,27 @@ pub enum SweepUpdate {
     /// A run finished (and, for a stored sweep, was committed).
     Finished(Box<RunRecord>),
     /// The sweep ended (`Err`: it could not start or the store failed).
-    Done(Result<SweepReport, String>),
+    Done(Result<SweepReport, RunningSweepError>),
+}
+
+/// Why a sweep did not start or did not end well.
+#[derive(Debug, thiserror::Error)]
+pub enum RunningSweepError {
+    /// The experiment store refused (creating the experiment, reading its stored runs).
+    #[error(transparent)]
+    Store(#[from] hase_library::store::StoreError),
+    /// The stored experiment's plan could not be rebuilt.
+    #[error(transparent)]
+    Plan(#[from] hase_library::experiment::ExperimentError),
+    /// No worker thread could be started.
+    #[error("{0}")]
+    Thread(#[source] std::io::Error),
+    /// The sweep itself failed (the library's reason).
+    #[error("{0}")]
+    Sweep(String),
+    /// The sweep's thread ended without saying how the sweep went.
+    #[error("the sweep thread ended without a report")]
+    NoReport,
 }
 
 /// Directory for the traces of sweeps not kept in the store.
@@ -76,11 +96,11 @@ impl RunningSweep {
         store: Option<&ExperimentStore>,
         source: &str,
         jobs: usize,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, RunningSweepError> {
         let plan = Arc::new(plan);
         match store {
             Some(store) => {
-                let id = store.create(&plan, source).map_err(|e| e.to_string())?;
+                let id = store.create(&plan, source)?;
                 Self::spawn(plan, Some((store, id)), jobs)
             }
             None => Self::spawn(plan, None, jobs),
@@ -88,8 +108,8 @@ impl RunningSweep {
     }
 
     /// Run the missing runs of stored experiment `id`.
-    pub fn resume(store: &ExperimentStore, id: u64, jobs: usize) -> Result<Self, String> {
-        let plan = plan_stored(store, id).map_err(|e| e.to_string())?;
+    pub fn resume(store: &ExperimentStore, id: u64, jobs: usize) -> Result<Self, RunningSweepError> {
+        let plan = plan_stored(store, id)?;
         Self::spawn(Arc::new(plan), Some((store, id)), jobs)
     }
 
@@ -97,10 +117,10 @@ impl RunningSweep {
         plan: Arc<ExperimentPlan>,
         stored: Option<(&ExperimentStore, u64)>,
         jobs: usize,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, RunningSweepError> {
         let mut options = SweepOptions { jobs: jobs.max(1), ..SweepOptions::default() };
         let observer: Box<dyn SweepObserver + Send> = if let Some((store, id)) = stored {
-            options.skip = store.stored_keys(id).map_err(|e| e.to_string())?;
+            options.skip = store.stored_keys(id)?;
             options.trace_dir = stored_trace_dir(store, &plan, id);
             Box::new(StoringObserver { store: store.clone(), id, inner: Quiet })
         } else {
@@ -108,7 +128,7 @@ impl RunningSweep {
             Box::new(Quiet)
         };
         let done_before = options.skip.len() as u64;
-        let task = spawn_sweep(Arc::clone(&plan), options, observer).map_err(|e| e.to_string())?;
+        let task = spawn_sweep(Arc::clone(&plan), options, observer).map_err(RunningSweepError::Thread)?;
         Ok(RunningSweep {
             task,
             total_runs: plan.run_count(),
@@ -153,12 +173,12 @@ impl RunningSweep {
                 }
                 Ok(SweepEvent::Done(report)) => {
                     self.in_flight.clear();
-                    out.push(SweepUpdate::Done(report));
+                    out.push(SweepUpdate::Done(report.map_err(RunningSweepError::Sweep)));
                     break;
                 }
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => {
-                    out.push(SweepUpdate::Done(Err("the sweep thread ended without a report".into())));
+                    out.push(SweepUpdate::Done(Err(RunningSweepError::NoReport)));
                     break;
                 }
             }

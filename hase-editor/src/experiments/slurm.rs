@@ -16,10 +16,10 @@ use hase_engine::model::Project;
 use hase_library::experiment::ExperimentPlan;
 use hase_library::experiment::slurm::submit::tasks_with_missing_runs;
 use hase_library::experiment::slurm::{
-    Collected, SlurmJob, SlurmSettings, SubmitOutcome, collect, prepare, submit_command_line,
+    Collected, SlurmError, SlurmJob, SlurmSettings, SubmitOutcome, collect, prepare, submit_command_line,
     submit_or_show_in,
 };
-use hase_library::store::ExperimentStore;
+use hase_library::store::{ExperimentStore, StoreError};
 
 use super::results::Results;
 use super::{ExperimentsTab, ExperimentsView};
@@ -66,6 +66,53 @@ impl Default for SlurmForm {
     }
 }
 
+/// Why Run on Slurm… or Collect results… did not go through.
+#[derive(Debug, thiserror::Error)]
+pub enum SlurmPanelError {
+    /// The job directory field is empty (Run on Slurm).
+    #[error("Job directory: give a new or empty directory")]
+    NoJobDir,
+    /// The job directory field is empty (Collect results).
+    #[error("Job directory: give the directory Run on Slurm wrote")]
+    NoCollectDir,
+    /// The hase binary typed is not an absolute path.
+    #[error("hase binary: “{0}” is not an absolute path")]
+    RelativeBinary(String),
+    /// Points per task is not a whole number of at least 1.
+    #[error("Points per task: “{0}” is not a whole number of at least 1")]
+    PointsPerTask(String),
+    /// The throttle is not a whole number of at least 1.
+    #[error("Throttle: “{0}” is not a whole number of at least 1 (or empty)")]
+    Throttle(String),
+    /// This program's path is unknown (the tasks would run it).
+    #[error("cannot find this hase binary: {0}")]
+    ThisBinary(#[source] std::io::Error),
+    /// No background thread could be started.
+    #[error("cannot start a thread: {0}")]
+    Thread(#[source] std::io::Error),
+    /// The background thread ended without a result.
+    #[error("the Slurm task ended without an answer")]
+    NoAnswer,
+    /// The sweep built does not plan.
+    #[error(transparent)]
+    Plan(#[from] hase_library::experiment::SpecError),
+    /// Writing, reading or collecting the job directory failed.
+    #[error(transparent)]
+    Slurm(#[from] SlurmError),
+    /// The job directory is written, but `sbatch` failed.
+    #[error("the job directory {} is written, but submitting failed: {source}", dir.display())]
+    Submit {
+        /// The job directory.
+        dir: PathBuf,
+        /// Why submitting failed.
+        #[source]
+        source: SlurmError,
+    },
+    /// Storing the collected runs failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
 fn optional(text: &str) -> Option<String> {
     let text = text.trim();
     (!text.is_empty()).then(|| text.to_string())
@@ -73,36 +120,31 @@ fn optional(text: &str) -> Option<String> {
 
 impl SlurmForm {
     /// The job directory typed.
-    pub fn job_dir(&self) -> Result<PathBuf, String> {
-        optional(&self.dir)
-            .map(PathBuf::from)
-            .ok_or_else(|| "Job directory: give a new or empty directory".into())
+    pub fn job_dir(&self) -> Result<PathBuf, SlurmPanelError> {
+        optional(&self.dir).map(PathBuf::from).ok_or(SlurmPanelError::NoJobDir)
     }
 
     /// The settings typed, for tasks running the binary typed, else `this_binary` (with `data_dir`
     /// as `--data-dir`).
-    pub fn settings(&self, this_binary: PathBuf, data_dir: Option<PathBuf>) -> Result<SlurmSettings, String> {
+    pub fn settings(
+        &self,
+        this_binary: PathBuf,
+        data_dir: Option<PathBuf>,
+    ) -> Result<SlurmSettings, SlurmPanelError> {
         let hase_binary = match optional(&self.hase_binary) {
             None => this_binary,
             Some(text) if Path::new(&text).is_absolute() => PathBuf::from(text),
-            Some(text) => return Err(format!("hase binary: “{text}” is not an absolute path")),
+            Some(text) => return Err(SlurmPanelError::RelativeBinary(text)),
         };
         let points_per_task = match self.points_per_task.trim().parse::<u64>() {
             Ok(k) if k >= 1 => k,
-            _ => {
-                return Err(format!(
-                    "Points per task: “{}” is not a whole number of at least 1",
-                    self.points_per_task.trim()
-                ));
-            }
+            _ => return Err(SlurmPanelError::PointsPerTask(self.points_per_task.trim().to_string())),
         };
         let throttle = match optional(&self.throttle) {
             None => None,
             Some(text) => match text.parse::<u32>() {
                 Ok(n) if n >= 1 => Some(n),
-                _ => {
-                    return Err(format!("Throttle: “{text}” is not a whole number of at least 1 (or empty)"));
-                }
+                _ => return Err(SlurmPanelError::Throttle(text)),
             },
         };
         Ok(SlurmSettings {
@@ -175,8 +217,8 @@ struct Gathered {
 
 /// What the background thread sends back.
 enum Finished {
-    Prepared(Result<SlurmOutcome, String>),
-    Collected(Result<Box<Gathered>, String>),
+    Prepared(Result<SlurmOutcome, SlurmPanelError>),
+    Collected(Result<Box<Gathered>, SlurmPanelError>),
 }
 
 /// The Slurm dialogs' state.
@@ -191,7 +233,7 @@ pub struct SlurmPanel {
     /// What the last action ended with.
     pub outcome: Option<SlurmOutcome>,
     /// Why the last action failed.
-    pub error: Option<String>,
+    pub error: Option<SlurmPanelError>,
     /// Where `sbatch` is looked for (`None`: the process's `PATH`; tests give their own).
     pub search_path: Option<OsString>,
     /// The hase binary the tasks run (`None`: this program).
@@ -230,10 +272,10 @@ impl SlurmPanel {
     }
 
     /// The hase binary the tasks will run.
-    fn hase_binary(&self) -> Result<PathBuf, String> {
+    fn hase_binary(&self) -> Result<PathBuf, SlurmPanelError> {
         match &self.hase_binary {
             Some(path) => Ok(path.clone()),
-            None => std::env::current_exe().map_err(|e| format!("cannot find this hase binary: {e}")),
+            None => std::env::current_exe().map_err(SlurmPanelError::ThisBinary),
         }
     }
 }
@@ -244,8 +286,8 @@ fn prepare_and_submit(
     settings: &SlurmSettings,
     dir: &Path,
     search_path: &OsString,
-) -> Result<SlurmOutcome, String> {
-    let job = prepare(plan, settings, dir).map_err(|e| e.to_string())?;
+) -> Result<SlurmOutcome, SlurmPanelError> {
+    let job = prepare(plan, settings, dir)?;
     let tasks = job.manifest.tasks;
     match submit_or_show_in(&job, None, search_path) {
         Ok(SubmitOutcome::Submitted(s)) => {
@@ -254,9 +296,7 @@ fn prepare_and_submit(
         Ok(SubmitOutcome::ShowCommand(command)) => {
             Ok(SlurmOutcome::ShowCommand { dir: job.dir, command, tasks })
         }
-        Err(e) => {
-            Err(format!("the job directory {} is written, but submitting failed: {e}", job.dir.display()))
-        }
+        Err(source) => Err(SlurmPanelError::Submit { dir: job.dir, source }),
     }
 }
 
@@ -273,28 +313,28 @@ fn store_collected(
     job: &SlurmJob,
     plan: &ExperimentPlan,
     collected: &Collected,
-) -> Result<u64, String> {
+) -> Result<u64, StoreError> {
     let source = job_source(job);
-    let list = store.list().map_err(|e| e.to_string())?;
+    let list = store.list()?;
     let existing = list.iter().rev().find(|e| store.info(e.id).is_ok_and(|info| info.source == source));
     let id = match existing {
         Some(e) => e.id,
-        None => store.create(plan, &source).map_err(|e| e.to_string())?,
+        None => store.create(plan, &source)?,
     };
     for record in &collected.records {
-        store.record_run(id, record).map_err(|e| e.to_string())?;
+        store.record_run(id, record)?;
     }
     if collected.is_complete() && store.info(id).is_ok_and(|info| info.finished_at.is_none()) {
-        store.mark_finished(id).map_err(|e| e.to_string())?;
+        store.mark_finished(id)?;
     }
     Ok(id)
 }
 
 /// Collect `dir` (into `store` when given): the background thread's work.
-fn gather(dir: &Path, store: Option<&ExperimentStore>) -> Result<Box<Gathered>, String> {
-    let job = SlurmJob::open(dir).map_err(|e| e.to_string())?;
-    let plan = job.plan().map_err(|e| e.to_string())?;
-    let collected = collect(&job, &plan).map_err(|e| e.to_string())?;
+fn gather(dir: &Path, store: Option<&ExperimentStore>) -> Result<Box<Gathered>, SlurmPanelError> {
+    let job = SlurmJob::open(dir)?;
+    let plan = job.plan()?;
+    let collected = collect(&job, &plan)?;
     let stored = store.map(|s| store_collected(s, &job, &plan, &collected)).transpose()?;
     let mut problems = Vec::new();
     for (key, attempt) in &collected.failed {
@@ -350,7 +390,7 @@ impl ExperimentsView {
         }
         slurm.outcome = None;
         slurm.error = None;
-        let plan = self.builder.plan(project, base_dir).map_err(|e| e.to_string());
+        let plan = self.builder.plan(project, base_dir).map_err(SlurmPanelError::from);
         let data_dir = self.store.as_ref().map(|s| s.database().data_dir().to_path_buf());
         let slurm = &mut self.slurm;
         let ready = plan.and_then(|plan| {
@@ -368,10 +408,14 @@ impl ExperimentsView {
         let search_path = slurm.search_path();
         let (send, receive) = std::sync::mpsc::channel();
         slurm.work = Some(receive);
-        std::thread::spawn(move || {
+        let thread = std::thread::Builder::new().name("hase-slurm-submit".into()).spawn(move || {
             let outcome = prepare_and_submit(&plan, &settings, &dir, &search_path);
             let _ = send.send(Finished::Prepared(outcome));
         });
+        if let Err(e) = thread {
+            slurm.work = None;
+            slurm.error = Some(SlurmPanelError::Thread(e));
+        }
     }
 
     /// Collect results: gather the job directory typed into the store (or memory) in the background.
@@ -382,15 +426,19 @@ impl ExperimentsView {
         self.slurm.outcome = None;
         self.slurm.error = None;
         let Some(dir) = optional(&self.slurm.collect_dir).map(PathBuf::from) else {
-            self.slurm.error = Some("Job directory: give the directory Run on Slurm wrote".into());
+            self.slurm.error = Some(SlurmPanelError::NoCollectDir);
             return;
         };
         let store = self.store.clone();
         let (send, receive) = std::sync::mpsc::channel();
         self.slurm.work = Some(receive);
-        std::thread::spawn(move || {
+        let thread = std::thread::Builder::new().name("hase-slurm-collect".into()).spawn(move || {
             let _ = send.send(Finished::Collected(gather(&dir, store.as_ref())));
         });
+        if let Err(e) = thread {
+            self.slurm.work = None;
+            self.slurm.error = Some(SlurmPanelError::Thread(e));
+        }
     }
 
     /// Take in a finished Slurm action; true while one runs.
@@ -401,7 +449,7 @@ impl ExperimentsView {
             Err(TryRecvError::Empty) => return true,
             Err(TryRecvError::Disconnected) => {
                 self.slurm.work = None;
-                self.slurm.error = Some("the Slurm task ended without an answer".into());
+                self.slurm.error = Some(SlurmPanelError::NoAnswer);
                 return false;
             }
         };
@@ -422,7 +470,7 @@ impl ExperimentsView {
             }
             Finished::Collected(Ok(gathered)) => self.take_collected(*gathered),
             Finished::Prepared(Err(e)) | Finished::Collected(Err(e)) => {
-                self.say(true, e.clone());
+                self.say(true, e.to_string());
                 self.slurm.error = Some(e);
             }
         }

@@ -9,7 +9,10 @@ use hase_library::experiment::example::{PROJECT_TEXT, SPEC_TEXT};
 use hase_library::experiment::{MetricValue, RunKey, RunRecord, RunStatus, spec_from_ron, spec_to_ron};
 
 use super::builder::{CombineMode, SweepBuilder};
-use super::plot::{Band, PlotKind, PlotSettings, PointSet, RatioSource, heatmap, lines, ratio};
+use super::plot::{
+    MeanBand, PLOT_KINDS, PlotKind, PlotSettings, Plotted, PointSet, RatioSource, build, heatmap, lines,
+    ratio,
+};
 use super::results::{Results, summarise};
 use super::table::{SortColumn, TableSort};
 use super::{ExperimentsTab, ExperimentsView};
@@ -56,7 +59,7 @@ fn settings(kind: PlotKind) -> PlotSettings {
         metric: "makespan_ps".into(),
         x: "p".into(),
         series: Some("net".into()),
-        band: Band::MinMax,
+        band: MeanBand::MinMax,
         ..PlotSettings::default()
     }
 }
@@ -116,10 +119,10 @@ fn speedup_and_efficiency_against_the_first_point_or_a_chosen_baseline() {
     let p = &plot.series[0].points[0];
     assert!(p.lo < p.y && p.y < p.hi && (p.hi - 1050.0 / 1000.0).abs() < 1e-12);
     chosen.baseline = Some(99);
-    assert!(lines(&set, &chosen).unwrap_err().contains("99"));
+    assert!(lines(&set, &chosen).unwrap_err().to_string().contains("99"));
     let mut words = settings(PlotKind::Efficiency);
     (words.x, words.series) = ("net".into(), Some("p".into()));
-    assert!(lines(&set, &words).unwrap_err().contains("numeric"));
+    assert!(lines(&set, &words).unwrap_err().to_string().contains("numeric"));
 }
 
 #[test]
@@ -169,6 +172,7 @@ fn ratios_match_points_within_one_experiment_and_across_two() {
     assert!(
         ratio(&set, &RatioSource::Experiment(2), Some(&PointSet::of(&renamed)))
             .unwrap_err()
+            .to_string()
             .contains("other variables")
     );
 }
@@ -296,4 +300,47 @@ fn a_stored_sweep_cancelled_then_resumed_runs_only_the_missing_runs() {
     let point = view.point_run(3).unwrap();
     assert_eq!(point.seed, all.iter().find(|r| r.key == RunKey { point: 3, repetition: 0 }).unwrap().seed);
     assert!(point.trace.is_none(), "no traces were asked for");
+}
+
+#[test]
+fn every_plot_kind_builds_from_a_small_result_set_and_is_documented() {
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/experiments.md")).unwrap();
+    let results = scaling(1);
+    for entry in &PLOT_KINDS {
+        assert_eq!(entry.kind.label(), entry.label);
+        assert!(
+            docs.contains(&format!("**{}**", entry.label)),
+            "docs/experiments.md describes {}",
+            entry.label
+        );
+        let mut chosen = settings(entry.kind);
+        let set = if entry.kind == PlotKind::Ratio {
+            let source = RatioSource::Split {
+                variable: "net".into(),
+                numerator: "bin".into(),
+                denominator: "fat".into(),
+            };
+            chosen.series = None;
+            chosen.x = "p".into();
+            ratio(&PointSet::of(&results), &source, None).unwrap()
+        } else {
+            PointSet::of(&results)
+        };
+        match build(&set, &chosen).unwrap() {
+            Plotted::Lines(plot) => {
+                assert!(!plot.series.is_empty(), "{}: no series", entry.label);
+                let xs: Vec<f64> = plot.series[0].points.iter().map(|p| p.x).collect();
+                assert_eq!(xs, [1.0, 2.0, 4.0], "{}: x is p", entry.label);
+                assert!(plot.y_label.contains("makespan_ps"), "{}: {}", entry.label, plot.y_label);
+                assert!(plot.series.iter().flat_map(|s| &s.points).all(|p| p.lo <= p.y && p.y <= p.hi));
+            }
+            Plotted::Heatmap(grid) => {
+                assert_eq!(grid.x_values, ["1", "2", "4"], "{}: columns are p", entry.label);
+                assert_eq!(grid.y_values.len(), 2, "{}: rows are the networks", entry.label);
+                assert!(grid.cells.iter().all(Option::is_some));
+            }
+        }
+        assert!(!build(&set, &chosen).unwrap().csv().is_empty());
+    }
 }

@@ -14,7 +14,7 @@ pub struct Intervals {
     /// State (or value) index of each interval.
     pub state: Vec<u16>,
     /// Summary levels for zoomed-out frames (see [`super::pyramid`]); empty for sparse rows.
-    pub levels: Vec<super::pyramid::Level>,
+    pub levels: Vec<PyramidLevel>,
 }
 
 impl Intervals {
@@ -130,6 +130,17 @@ impl Intervals {
         }
         out
     }
+}
+
+/// One summary level of a dense row (built by `pyramid`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PyramidLevel {
+    /// Bucket width (ps).
+    pub bucket_ps: u64,
+    /// Summary intervals (state: the dominant one).
+    pub spans: Intervals,
+    /// Raw intervals each summary interval stands for.
+    pub counts: Vec<u32>,
 }
 
 #[cfg(test)]

@@ -92,7 +92,7 @@ impl Change {
 /// more than fits, so theirs live in [`EventLog::updates`] and the event holds its number there;
 /// [`EventLog::change`] gives the whole [`Change`] back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Event {
+pub struct ReplayEvent {
     /// When.
     pub time: u64,
     /// What, packed.
@@ -121,7 +121,7 @@ pub struct Update {
     pub value: u32,
 }
 
-impl Event {
+impl ReplayEvent {
     /// HASE trace level of the record the event comes from (see [`Change::level`]).
     pub fn level(&self) -> u8 {
         match self.stored {
@@ -161,7 +161,7 @@ impl Event {
 /// before [`EventLog::from_unsorted`] sorts and checkpoints it.
 #[derive(Clone, Debug, Default)]
 pub struct EventList {
-    events: Vec<Event>,
+    events: Vec<ReplayEvent>,
     values: Vec<TraceValue>,
     updates: Vec<Update>,
 }
@@ -194,7 +194,7 @@ impl EventList {
                 Stored::ArrayRead { update: update(Update { entity, param, index, value: 0 }) }
             }
         };
-        self.events.push(Event { time, stored });
+        self.events.push(ReplayEvent { time, stored });
     }
 }
 
@@ -277,7 +277,7 @@ impl Snapshot {
         Some(value.get() - 1)
     }
 
-    fn apply(&mut self, event: &Event, updates: &[Update]) {
+    fn apply(&mut self, event: &ReplayEvent, updates: &[Update]) {
         match event.change(updates) {
             Change::State { entity, state } => {
                 let e = entity as usize;
@@ -333,19 +333,19 @@ impl Snapshot {
 
 /// Where each stream stands at a time: events, departures and arrivals at or before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Cursors {
+struct ReadPositions {
     events: usize,
     departed: usize,
     arrived: usize,
 }
 
-impl Cursors {
-    fn of(snap: &Snapshot) -> Cursors {
-        Cursors { events: snap.applied, departed: snap.departed, arrived: snap.arrived }
+impl ReadPositions {
+    fn of(snap: &Snapshot) -> ReadPositions {
+        ReadPositions { events: snap.applied, departed: snap.departed, arrived: snap.arrived }
     }
 
     /// True if every stream of `self` is at or before `other`'s.
-    fn not_after(self, other: Cursors) -> bool {
+    fn not_after(self, other: ReadPositions) -> bool {
         self.events <= other.events && self.departed <= other.departed && self.arrived <= other.arrived
     }
 }
@@ -354,7 +354,7 @@ impl Cursors {
 #[derive(Clone, Debug, Default)]
 pub struct EventLog {
     /// Every change but messages, sorted by time (ties keep trace order).
-    pub events: Vec<Event>,
+    pub events: Vec<ReplayEvent>,
     /// Values referred to by parameter and array changes.
     pub values: Vec<TraceValue>,
     /// Entity, parameter and element of each parameter and array change.
@@ -419,7 +419,7 @@ impl EventLog {
     }
 
     /// The whole change `event` (one of this log's) stands for.
-    pub fn change(&self, event: &Event) -> Change {
+    pub fn change(&self, event: &ReplayEvent) -> Change {
         event.change(&self.updates)
     }
 
@@ -434,8 +434,8 @@ impl EventLog {
     }
 
     /// Where each stream stands at `t`.
-    fn cursors_at(&self, t: SimTime) -> Cursors {
-        Cursors {
+    fn cursors_at(&self, t: SimTime) -> ReadPositions {
+        ReadPositions {
             events: self.count_until(t),
             departed: self.flights.departed_until(t.0),
             arrived: self.flights.arrived_until(t.0),
@@ -447,16 +447,17 @@ impl EventLog {
     /// checkpoint before.
     pub fn seek(&self, snap: &mut Snapshot, t: SimTime) {
         let target = self.cursors_at(t);
-        let here = Cursors::of(snap);
+        let here = ReadPositions::of(snap);
         // A state of another log (or none yet) is replaced by one of this log's: they all share
         // the log's parameter layout.
         let fresh = !Arc::ptr_eq(&snap.param_base, &self.initial.param_base);
         // Checkpoints only move forward in every stream: the last one not after the target.
-        let k = self.checkpoints.partition_point(|c| Cursors::of(c).not_after(target));
+        let k = self.checkpoints.partition_point(|c| ReadPositions::of(c).not_after(target));
         let nearest = k.checked_sub(1).map(|k| &self.checkpoints[k]);
         // Go on from here if here is between that checkpoint and the target: then going on
         // replays fewer steps than restoring the checkpoint would.
-        let forward_ok = here.not_after(target) && nearest.is_none_or(|c| Cursors::of(c).not_after(here));
+        let forward_ok =
+            here.not_after(target) && nearest.is_none_or(|c| ReadPositions::of(c).not_after(here));
         if fresh || !forward_ok {
             *snap = nearest.map_or_else(|| self.initial.clone(), Clone::clone);
         }
@@ -772,7 +773,7 @@ mod tests {
 
     #[test]
     fn an_event_is_sixteen_bytes_and_gives_its_whole_change_back() {
-        assert_eq!(std::mem::size_of::<Event>(), 16);
+        assert_eq!(std::mem::size_of::<ReplayEvent>(), 16);
         let mut list = EventList::default();
         let value = list.value(&TraceValue::Int(7));
         let changes = [
@@ -787,7 +788,7 @@ mod tests {
         let log = EventLog::from_unsorted(list, Flights::default(), &header(8));
         let back: Vec<Change> = log.events.iter().map(|e| log.change(e)).collect();
         assert_eq!(back, changes);
-        let levels: Vec<u8> = log.events.iter().map(Event::level).collect();
+        let levels: Vec<u8> = log.events.iter().map(ReplayEvent::level).collect();
         assert_eq!(levels, changes.map(Change::level));
     }
 

@@ -53,12 +53,39 @@ pub fn sidecar_of_trace(trace_file: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Why a marker sidecar could not be read or written; each names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum MarkerFileError {
+    /// Reading or writing the file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The sidecar.
+        path: PathBuf,
+        /// What the file system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not a marker file (with the line and column).
+    #[error("{}: {source}", path.display())]
+    Parse {
+        /// The sidecar.
+        path: PathBuf,
+        /// What the RON reader said.
+        #[source]
+        source: Box<ron::error::SpannedError>,
+    },
+    /// The markers could not be written as RON.
+    #[error(transparent)]
+    Write(Box<ron::Error>),
+}
+
 /// Read the sidecar (a missing file is an empty one).
-pub fn load(path: &Path) -> Result<MarkerFile, String> {
+pub fn load(path: &Path) -> Result<MarkerFile, MarkerFileError> {
     match std::fs::read_to_string(path) {
-        Ok(text) => ron::from_str(&text).map_err(|e| format!("{}: {e}", path.display())),
+        Ok(text) => ron::from_str(&text)
+            .map_err(|e| MarkerFileError::Parse { path: path.to_path_buf(), source: Box::new(e) }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(MarkerFile::default()),
-        Err(e) => Err(format!("{}: {e}", path.display())),
+        Err(source) => Err(MarkerFileError::Io { path: path.to_path_buf(), source }),
     }
 }
 
@@ -68,7 +95,7 @@ pub fn markers_for(file: &MarkerFile, run: &str) -> Vec<Marker> {
 }
 
 /// Replace the markers of `run` in the sidecar at `path` (other runs are kept), writing atomically.
-pub fn save(path: &Path, run: &str, markers: &[Marker]) -> Result<(), String> {
+pub fn save(path: &Path, run: &str, markers: &[Marker]) -> Result<(), MarkerFileError> {
     let mut file = load(path)?;
     file.runs.retain(|r| r.run != run);
     if !markers.is_empty() {
@@ -77,9 +104,10 @@ pub fn save(path: &Path, run: &str, markers: &[Marker]) -> Result<(), String> {
         file.runs.push(RunMarkers { run: run.to_string(), markers });
     }
     file.runs.sort_by(|a, b| a.run.cmp(&b.run));
-    let text =
-        ron::ser::to_string_pretty(&file, ron::ser::PrettyConfig::default()).map_err(|e| e.to_string())?;
-    hase_engine::model::write_atomic(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+    let text = ron::ser::to_string_pretty(&file, ron::ser::PrettyConfig::default())
+        .map_err(|e| MarkerFileError::Write(Box::new(e)))?;
+    hase_engine::model::write_atomic(path, text.as_bytes())
+        .map_err(|source| MarkerFileError::Io { path: path.to_path_buf(), source })
 }
 
 #[cfg(test)]
@@ -125,7 +153,7 @@ mod tests {
         let tmp = dir.path().join(format!(".t.htrace.markers.ron.tmp{}", std::process::id()));
         std::fs::create_dir(&tmp).unwrap();
         let other = Marker { name: "lost".into(), time_ps: 9 };
-        assert!(save(&sidecar, "k", &[other]).unwrap_err().contains("t.htrace.markers.ron"));
+        assert!(save(&sidecar, "k", &[other]).unwrap_err().to_string().contains("t.htrace.markers.ron"));
         // …and the sidecar is untouched.
         assert_eq!(std::fs::read_to_string(&sidecar).unwrap(), before);
         assert_eq!(markers_for(&load(&sidecar).unwrap(), "k"), vec![m]);
@@ -144,6 +172,6 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.markers.ron");
         std::fs::write(&path, "(runs: [oops").unwrap();
-        assert!(load(&path).unwrap_err().contains("x.markers.ron"));
+        assert!(load(&path).unwrap_err().to_string().contains("x.markers.ron"));
     }
 }

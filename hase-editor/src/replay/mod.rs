@@ -15,13 +15,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use hase_engine::time::SimTime;
-use hase_engine::trace::{Trace, TraceHeader, TraceSink};
+use hase_engine::trace::TraceHeader;
 
 use columns::Intervals;
 use events::EventLog;
 use flights::Flight;
 use load::{LinkTraffic, Way};
-pub use recorder::ReplayRecorder;
 
 /// States that count as "not doing anything" for summaries (as in the run statistics).
 pub fn is_idle_state(name: &str) -> bool {
@@ -86,16 +85,6 @@ pub struct Replay {
 }
 
 impl Replay {
-    /// Build everything from a trace (through a [`ReplayRecorder`], as a run does while it runs).
-    pub fn build(trace: &Trace) -> Replay {
-        let mut recorder = ReplayRecorder::new();
-        let _ = recorder.header(&trace.header);
-        for record in &trace.records {
-            recorder.push(record);
-        }
-        recorder.finish()
-    }
-
     /// Total number of state intervals.
     pub fn interval_count(&self) -> usize {
         self.rows.iter().map(Intervals::len).sum()
@@ -338,6 +327,8 @@ impl PortTable {
 mod tests {
     use hase_engine::trace::{EntityInfo, GroupInfo, Record, TraceValue};
 
+    use hase_engine::trace::Trace;
+
     use super::*;
 
     fn entity(path: &str, group: Option<u32>) -> EntityInfo {
@@ -468,7 +459,7 @@ mod tests {
     #[test]
     fn message_counts_of_a_run_equal_a_count_over_its_flights() {
         let dir = tempfile::tempdir().unwrap();
-        let run = crate::fixtures::finished_tree_run(dir.path(), crate::run::Slot::Main);
+        let run = crate::fixtures::finished_tree_run(dir.path(), crate::run::RunSlot::Main);
         let replay = &run.replay;
         assert!(replay.unlinked.sent.is_empty(), "a run's messages all run along links");
         let end = replay.end.0;

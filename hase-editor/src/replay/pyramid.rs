@@ -7,7 +7,7 @@
 //! is not read at all at full zoom-out. Every raw interval's time is covered by the summary
 //! intervals, so a short event still leaves a mark where it happened.
 
-use super::columns::Intervals;
+use super::columns::{Intervals, PyramidLevel};
 
 /// Bucket counts tried for the levels (fine to coarse, a factor of 4 apart; the coarsest still
 /// has more buckets than a wide screen has points).
@@ -15,17 +15,6 @@ const BUCKET_COUNTS: [u64; 7] = [1 << 23, 1 << 21, 1 << 19, 1 << 17, 1 << 15, 1 
 /// A level is tried when the row has this many intervals per bucket, and kept when it has at most
 /// this fraction of the row's intervals.
 const MIN_REDUCTION: usize = 2;
-
-/// One summary level.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Level {
-    /// Bucket width (ps).
-    pub bucket_ps: u64,
-    /// Summary intervals (state: the dominant one).
-    pub spans: Intervals,
-    /// Raw intervals each summary interval stands for.
-    pub counts: Vec<u32>,
-}
 
 /// A bucket being filled.
 struct Pending {
@@ -45,7 +34,7 @@ impl Pending {
     }
 }
 
-fn flush(level: &mut Level, pending: &mut Option<Pending>) {
+fn flush(level: &mut PyramidLevel, pending: &mut Option<Pending>) {
     if let Some(p) = pending.take() {
         level.spans.push(p.start, p.end, p.best.1);
         level.counts.push(p.count);
@@ -53,8 +42,8 @@ fn flush(level: &mut Level, pending: &mut Option<Pending>) {
 }
 
 /// The level of `row` with buckets `bucket_ps` wide.
-pub fn summarise(row: &Intervals, bucket_ps: u64) -> Level {
-    let mut level = Level { bucket_ps, ..Level::default() };
+pub fn summarise(row: &Intervals, bucket_ps: u64) -> PyramidLevel {
+    let mut level = PyramidLevel { bucket_ps, ..PyramidLevel::default() };
     let mut pending: Option<Pending> = None;
     let bucket_of = |t: u64| t / bucket_ps;
     for k in 0..row.len() {
@@ -107,7 +96,7 @@ impl Intervals {
 
     /// The coarsest level whose buckets are no wider than `ps_per_pt` (so a bucket is at most a
     /// screen point), if any.
-    pub fn level_for(&self, ps_per_pt: f64) -> Option<&Level> {
+    pub fn level_for(&self, ps_per_pt: f64) -> Option<&PyramidLevel> {
         self.levels.iter().rev().find(|l| l.bucket_ps as f64 <= ps_per_pt)
     }
 }

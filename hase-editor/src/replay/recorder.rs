@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use hase_engine::time::SimTime;
-use hase_engine::trace::{Record, TraceHeader, TraceSink};
+use hase_engine::trace::{Record, Trace, TraceHeader, TraceSink};
 
 use super::columns::Intervals;
 use super::events::{Change, EventList, EventLog};
@@ -197,5 +197,17 @@ impl TraceSink for ReplayRecorder {
 
     fn finish(&mut self) -> std::io::Result<()> {
         Ok(())
+    }
+}
+
+impl Replay {
+    /// Build everything from a trace (through a [`ReplayRecorder`], as a run does while it runs).
+    pub fn build(trace: &Trace) -> Replay {
+        let mut recorder = ReplayRecorder::new();
+        let _ = recorder.header(&trace.header);
+        for record in &trace.records {
+            recorder.push(record);
+        }
+        recorder.finish()
     }
 }

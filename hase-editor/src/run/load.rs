@@ -13,9 +13,9 @@ use std::time::Instant;
 use hase_engine::kernel::RunOutcome;
 use hase_engine::model::Project;
 use hase_engine::stats::RunStats;
-use hase_engine::trace::{Trace, TraceIndex, open_trace};
+use hase_engine::trace::{Trace, TraceError, TraceIndex, open_trace};
 
-use super::{FinishedRun, LiveRun, Problem, ReplayOutput, RunDone, RunProgress, RunSettings, Slot};
+use super::{FinishedRun, LiveRun, NextRunSettings, ReplayOutput, RunDone, RunProblem, RunProgress, RunSlot};
 use crate::replay::Replay;
 use crate::replay::markers::{self, run_key};
 use crate::tasks::{TaskOutput, Tasks};
@@ -36,13 +36,13 @@ pub fn start(tasks: &Tasks, path: PathBuf, project: Project, id: u64) -> LiveRun
             "loading {}",
             path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())
         ),
-        slot: Slot::Main,
+        slot: RunSlot::Main,
         until: None,
     };
     tasks.spawn("load-trace", move || {
-        let result =
-            load(&path, project, id, &cancel, &progress).map_err(|text| vec![Problem { path: None, text }]);
-        TaskOutput::Replay(Box::new(ReplayOutput::Run(RunDone { slot: Slot::Main, id, result })))
+        let result = load(&path, project, id, &cancel, &progress)
+            .map_err(|e| vec![RunProblem { path: None, text: e.to_string() }]);
+        TaskOutput::Replay(Box::new(ReplayOutput::Run(RunDone { slot: RunSlot::Main, id, result })))
     });
     live
 }
@@ -54,7 +54,7 @@ pub fn load(
     id: u64,
     cancel: &AtomicBool,
     progress: &RunProgress,
-) -> Result<Box<FinishedRun>, String> {
+) -> Result<Box<FinishedRun>, TraceError> {
     let started = Instant::now();
     // The index written beside text and compact traces knows how many records there are (a stale
     // one, from another file of that name, is ignored).
@@ -64,11 +64,11 @@ pub fn load(
     {
         progress.expected_events.store(index.records, Ordering::Relaxed);
     }
-    let mut reader = open_trace(path).map_err(|e| e.to_string())?;
+    let mut reader = open_trace(path)?;
     let header = reader.header().clone();
     let mut records = Vec::new();
     let mut stopped = false;
-    while let Some(record) = reader.next_record().map_err(|e| e.to_string())? {
+    while let Some(record) = reader.next_record()? {
         records.push(record);
         let n = records.len() as u64;
         if n.is_multiple_of(CHECK_EVERY) {
@@ -107,7 +107,7 @@ pub fn load(
         project,
         file: Some(path.to_path_buf()),
         markers_file: Some(markers_file),
-        settings: RunSettings {
+        settings: NextRunSettings {
             level: trace.header.level,
             seed: trace.header.seed,
             until_text: String::new(),
@@ -131,8 +131,9 @@ mod tests {
     #[test]
     fn a_written_trace_loads_back_into_the_same_replay() {
         let project = hase_library::examples::fat_tree_allreduce().unwrap().project;
-        let settings = RunSettings::from_project(&project);
-        let request = RunRequest { project: project.clone(), file: None, settings, slot: Slot::Main, id: 1 };
+        let settings = NextRunSettings::from_project(&project);
+        let request =
+            RunRequest { project: project.clone(), file: None, settings, slot: RunSlot::Main, id: 1 };
         let run = execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap();
         // The run streamed its records into its replay; the same run's records, kept in memory.
         let options = hase_library::runner::RunOptions {
@@ -194,6 +195,6 @@ mod tests {
             &AtomicBool::new(false),
             &RunProgress::default(),
         );
-        assert!(missing.unwrap_err().contains("none.htrace"));
+        assert!(missing.unwrap_err().to_string().contains("none.htrace"));
     }
 }

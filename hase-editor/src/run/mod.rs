@@ -25,7 +25,7 @@ use crate::replay::markers::Marker;
 
 /// Settings of the next run, as the toolbar edits them.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RunSettings {
+pub struct NextRunSettings {
     /// Trace level 1–5.
     pub level: u8,
     /// Seed.
@@ -34,10 +34,10 @@ pub struct RunSettings {
     pub until_text: String,
 }
 
-impl RunSettings {
+impl NextRunSettings {
     /// The project's own settings.
     pub fn from_project(project: &Project) -> Self {
-        RunSettings {
+        NextRunSettings {
             level: project.settings.trace_level.clamp(1, 5),
             seed: project.settings.seed,
             until_text: project
@@ -71,7 +71,7 @@ pub struct UntilError {
 
 /// Which view a run belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Slot {
+pub enum RunSlot {
     /// The design being edited.
     Main,
     /// One side of the comparison (0 left, 1 right).
@@ -105,7 +105,7 @@ pub struct LiveRun {
     /// Project name.
     pub label: String,
     /// Where the result goes.
-    pub slot: Slot,
+    pub slot: RunSlot,
     /// Run-until time, for the progress fraction.
     pub until: Option<SimTime>,
 }
@@ -158,7 +158,7 @@ pub struct FinishedRun {
     /// Where its markers are saved (`None`: kept in memory only, e.g. a comparison's runs).
     pub markers_file: Option<PathBuf>,
     /// Settings used.
-    pub settings: RunSettings,
+    pub settings: NextRunSettings,
     /// How it ended.
     pub outcome: RunOutcome,
     /// Statistics.
@@ -189,7 +189,7 @@ impl std::fmt::Debug for FinishedRun {
 
 /// One problem that stopped a run from starting, with the entity it is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
+pub struct RunProblem {
     /// Instance path (possibly with `.port`), if the problem is about one entity.
     pub path: Option<String>,
     /// What is wrong.
@@ -200,11 +200,11 @@ pub struct Problem {
 #[derive(Debug)]
 pub struct RunDone {
     /// Where the result goes.
-    pub slot: Slot,
+    pub slot: RunSlot,
     /// Run id.
     pub id: u64,
     /// The run, or the problems that stopped it.
-    pub result: Result<Box<FinishedRun>, Vec<Problem>>,
+    pub result: Result<Box<FinishedRun>, Vec<RunProblem>>,
 }
 
 /// A file the replay views asked for.
@@ -232,17 +232,45 @@ pub enum ReplayOutput {
         /// What was saved (for the log).
         what: String,
         /// Where, or why not.
-        result: Result<PathBuf, String>,
+        result: Result<PathBuf, SaveError>,
     },
     /// Two trace files to compare were read (left, right), or why not.
-    CompareTraces(Result<[Box<FinishedRun>; 2], String>),
+    CompareTraces(Result<[Box<FinishedRun>; 2], TraceFileError>),
     /// A project file to compare with was read.
     CompareProject {
         /// The file.
         path: PathBuf,
         /// The project, or why it could not be read.
-        result: Result<Box<Project>, String>,
+        result: Result<Box<Project>, hase_engine::model::ProjectFileError>,
     },
+}
+
+/// Why a file of the replay views was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    /// The markers' sidecar.
+    #[error(transparent)]
+    Markers(#[from] crate::replay::markers::MarkerFileError),
+    /// Another file (the O–X figures).
+    #[error("{}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What the file system said.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// A trace file that could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {}: {source}", path.display())]
+pub struct TraceFileError {
+    /// The file.
+    pub path: PathBuf,
+    /// What the trace reader said.
+    #[source]
+    pub source: hase_engine::trace::TraceError,
 }
 
 /// Markers to write to a sidecar.
@@ -263,9 +291,9 @@ pub const COMPARE_MARKERS_NOTE: &str =
 pub const UNSAVED_MARKERS_NOTE: &str =
     "Markers are kept for this session only (save the project to a file to keep them).";
 
-impl Default for RunSettings {
+impl Default for NextRunSettings {
     fn default() -> Self {
-        RunSettings { level: 2, seed: 1, until_text: String::new() }
+        NextRunSettings { level: 2, seed: 1, until_text: String::new() }
     }
 }
 
@@ -279,29 +307,29 @@ mod tests {
         project.settings.seed = 9;
         project.settings.trace_level = 4;
         project.settings.until = Some(SimTime::from_us(2500));
-        let s = RunSettings::from_project(&project);
+        let s = NextRunSettings::from_project(&project);
         assert_eq!((s.seed, s.level, s.until_text.as_str()), (9, 4, "2.5ms"));
         assert_eq!(s.until(), Ok(Some(SimTime::from_us(2500))));
-        let bad = RunSettings { until_text: "12 parsecs".into(), ..s.clone() };
+        let bad = NextRunSettings { until_text: "12 parsecs".into(), ..s.clone() };
         let error = bad.until().unwrap_err();
         assert_eq!(error.text, "12 parsecs");
         assert!(error.to_string().starts_with("run until `12 parsecs`"), "{error}");
-        let none = RunSettings { until_text: "  ".into(), ..s };
+        let none = NextRunSettings { until_text: "  ".into(), ..s };
         assert_eq!(none.until(), Ok(None));
     }
 
-    fn run_in(dir: &std::path::Path, slot: Slot) -> Arc<FinishedRun> {
+    fn run_in(dir: &std::path::Path, slot: RunSlot) -> Arc<FinishedRun> {
         crate::fixtures::finished_tree_run(dir, slot)
     }
 
     #[test]
     fn only_the_designs_run_files_its_markers() {
         let dir = tempfile::tempdir().unwrap();
-        let run = run_in(dir.path(), Slot::Main);
+        let run = run_in(dir.path(), RunSlot::Main);
         // The design's run keeps its markers beside the project file…
         assert_eq!(run.markers_file.as_deref(), Some(dir.path().join("tree.markers.ron").as_path()));
         assert!(run.markers.is_empty());
         // …the comparison's runs keep them in memory only.
-        assert_eq!(run_in(dir.path(), Slot::Compare(1)).markers_file, None);
+        assert_eq!(run_in(dir.path(), RunSlot::Compare(1)).markers_file, None);
     }
 }

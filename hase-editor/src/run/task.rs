@@ -15,9 +15,9 @@ use hase_engine::trace::Trace;
 use hase_entities::factory::FactoryError;
 use hase_library::runner::{RunError, RunOptions, TraceTarget, run_project_into};
 
-use super::{FinishedRun, LiveRun, Problem, ReplayOutput, RunDone, RunProgress, RunSettings, Slot};
-use crate::replay::ReplayRecorder;
+use super::{FinishedRun, LiveRun, NextRunSettings, ReplayOutput, RunDone, RunProblem, RunProgress, RunSlot};
 use crate::replay::markers::{self, run_key};
+use crate::replay::recorder::ReplayRecorder;
 use crate::tasks::{TaskOutput, Tasks};
 
 /// Events between progress reports and cancel checks.
@@ -31,9 +31,9 @@ pub struct RunRequest {
     /// Its file (workload paths are relative to its directory; markers are saved beside it).
     pub file: Option<PathBuf>,
     /// Level, seed, stop time.
-    pub settings: RunSettings,
+    pub settings: NextRunSettings,
     /// Where the result goes.
-    pub slot: Slot,
+    pub slot: RunSlot,
     /// Run id.
     pub id: u64,
 }
@@ -66,8 +66,8 @@ pub fn execute(
     request: RunRequest,
     cancel: &Arc<AtomicBool>,
     progress: &RunProgress,
-) -> Result<Box<FinishedRun>, Vec<Problem>> {
-    let until = request.settings.until().map_err(|e| vec![Problem { path: None, text: e.to_string() }])?;
+) -> Result<Box<FinishedRun>, Vec<RunProblem>> {
+    let until = request.settings.until().map_err(|e| vec![RunProblem { path: None, text: e.to_string() }])?;
     let base_dir =
         request.file.as_deref().map_or_else(|| PathBuf::from("."), hase_library::runner::base_dir_of);
     let options = RunOptions {
@@ -105,8 +105,8 @@ pub fn execute(
     );
     // A comparison's runs keep their markers in memory only: they are not the design's run.
     let markers_file = match request.slot {
-        Slot::Main => request.file.as_deref().map(markers::sidecar_of),
-        Slot::Compare(_) => None,
+        RunSlot::Main => request.file.as_deref().map(markers::sidecar_of),
+        RunSlot::Compare(_) => None,
     };
     let markers = markers_file
         .as_deref()
@@ -131,23 +131,23 @@ pub fn execute(
 }
 
 /// The problems in a run error, each with the entity it names when there is one.
-pub fn problems(error: RunError) -> Vec<Problem> {
+pub fn problems(error: RunError) -> Vec<RunProblem> {
     match error {
         RunError::Elaborate(ElabError::Invalid(errors)) => errors
             .0
             .into_iter()
-            .map(|e| Problem { path: Some(e.path.clone()), text: e.to_string() })
+            .map(|e| RunProblem { path: Some(e.path.clone()), text: e.to_string() })
             .collect(),
         RunError::Elaborate(ElabError::At { path, message })
         | RunError::Build(FactoryError::At { path, message }) => {
-            vec![Problem { text: format!("{path}: {message}"), path: Some(path) }]
+            vec![RunProblem { text: format!("{path}: {message}"), path: Some(path) }]
         }
         RunError::Build(e @ (FactoryError::Sheet { .. } | FactoryError::InnerNetwork { .. })) => {
-            vec![Problem { path: e.entity_path().map(str::to_string), text: e.to_string() }]
+            vec![RunProblem { path: e.entity_path().map(str::to_string), text: e.to_string() }]
         }
         other => {
             let text = other.to_string();
-            vec![Problem { path: leading_path(&text), text }]
+            vec![RunProblem { path: leading_path(&text), text }]
         }
     }
 }
@@ -165,14 +165,14 @@ fn leading_path(text: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn request(project: Project, settings: RunSettings) -> RunRequest {
-        RunRequest { project, file: None, settings, slot: Slot::Main, id: 1 }
+    fn request(project: Project, settings: NextRunSettings) -> RunRequest {
+        RunRequest { project, file: None, settings, slot: RunSlot::Main, id: 1 }
     }
 
     #[test]
     fn runs_the_binary_tree_example_and_builds_its_replay() {
         let project = hase_library::examples::binary_tree_allreduce().unwrap().project;
-        let settings = RunSettings::from_project(&project);
+        let settings = NextRunSettings::from_project(&project);
         let progress = RunProgress::default();
         let run = execute(request(project, settings), &Arc::new(AtomicBool::new(false)), &progress).unwrap();
         assert_eq!(run.outcome.word(), "completed");
@@ -190,7 +190,7 @@ mod tests {
         let mut project = hase_library::examples::torus3d_halo().unwrap().project;
         // Long enough to reach the first cancel check (every 50,000 events).
         hase_library::overrides::apply_set(&mut project, "workload.iterations=400").unwrap();
-        let settings = RunSettings::from_project(&project);
+        let settings = NextRunSettings::from_project(&project);
         let run =
             execute(request(project, settings), &Arc::new(AtomicBool::new(true)), &RunProgress::default())
                 .unwrap();
@@ -205,12 +205,12 @@ mod tests {
     fn problems_name_their_entities() {
         let mut project = hase_library::examples::binary_tree_allreduce().unwrap().project;
         project.network.links.retain(|l| l.a.instance != "p3" && l.b.instance != "p3");
-        let settings = RunSettings::from_project(&project);
+        let settings = NextRunSettings::from_project(&project);
         let problems =
             execute(request(project, settings), &Arc::new(AtomicBool::new(false)), &RunProgress::default())
                 .unwrap_err();
         assert!(problems.iter().any(|p| p.path.as_deref() == Some("p3.net")), "{problems:?}");
-        let bad_until = RunSettings { until_text: "soon".into(), ..RunSettings::default() };
+        let bad_until = NextRunSettings { until_text: "soon".into(), ..NextRunSettings::default() };
         let problems = execute(
             request(Project::new("x"), bad_until),
             &Arc::new(AtomicBool::new(false)),

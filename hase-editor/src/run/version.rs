@@ -43,16 +43,17 @@ mod tests {
     use hase_engine::model::Pos;
 
     use super::*;
-    use crate::command::Command;
+    use crate::command::EditCommand;
     use crate::document::NetworkId;
     use crate::run::task::{RunRequest, execute};
-    use crate::run::{RunProgress, RunSettings, Slot};
+    use crate::run::{NextRunSettings, RunProgress, RunSlot};
 
     #[test]
     fn a_run_goes_stale_when_what_runs_changes_and_current_again_on_undo() {
         let project = hase_library::examples::binary_tree_allreduce().unwrap().project;
-        let settings = RunSettings::from_project(&project);
-        let request = RunRequest { project: project.clone(), file: None, settings, slot: Slot::Main, id: 1 };
+        let settings = NextRunSettings::from_project(&project);
+        let request =
+            RunRequest { project: project.clone(), file: None, settings, slot: RunSlot::Main, id: 1 };
         let run = execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap();
         let mut editor = Editor::new(project);
         let mut staleness = Staleness::default();
@@ -61,18 +62,18 @@ mod tests {
         let at = editor.doc.position(&NetworkId::Top, "p0");
         let moved = Pos::new(at.x + 40.0, at.y);
         assert!(
-            editor.run(Command::MoveInstances { net: NetworkId::Top, moves: vec![("p0".into(), moved)] })
+            editor.run(EditCommand::MoveInstances { net: NetworkId::Top, moves: vec![("p0".into(), moved)] })
         );
         assert!(!staleness.check(&run, &editor), "a move does not change what runs");
         // Removing an entity does.
-        assert!(editor.run(Command::RemoveInstance { net: NetworkId::Top, name: "p0".into() }));
+        assert!(editor.run(EditCommand::RemoveInstance { net: NetworkId::Top, name: "p0".into() }));
         assert!(staleness.check(&run, &editor));
         editor.undo();
         assert!(!staleness.check(&run, &editor), "undone: the design that ran again");
         // So does another seed.
         let mut settings = editor.doc.project.settings.clone();
         settings.seed += 1;
-        assert!(editor.run(Command::SetRunSettings { settings }));
+        assert!(editor.run(EditCommand::SetRunSettings { settings }));
         assert!(staleness.check(&run, &editor));
         // A new project is another design altogether.
         editor.replace_project(hase_engine::model::Project::new("untitled"), None);

@@ -1,20 +1,24 @@
 //! The replay bar under the canvas: step back, play/pause, step forward, loop, a scrub bar over the
 //! whole run (showing O, X and markers), the time, the speed in simulated time per second on a log
 //! scale, and which trace levels are animated. The right-hand controls are laid out first, from
-//! the right edge, so the scrub bar takes what is left and nothing is cut at narrow widths.
+//! the right edge, so the scrub bar takes what is left and nothing is cut at narrow widths. What the
+//! user does comes back as session commands.
 
 use egui::{Align, Align2, CornerRadius, FontId, Layout, Rect, Sense, Stroke, Ui, pos2, vec2};
 use hase_engine::time::SimTime;
 
-use super::Player;
-use crate::replay::events::EventLog;
-use crate::replay::markers::Marker;
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::time_text;
-use crate::ui::timing::cursors::Cursors;
+use hase_editor::replay::events::EventLog;
+use hase_editor::replay::markers::Marker;
+use hase_editor::session::SessionCommand;
+use hase_editor::session::player::Player;
+use hase_editor::session::timing::cursors::Cursors;
 
-/// What the replay bar shows besides the player it drives.
+/// What the replay bar shows.
 pub struct ControlsContext<'a> {
+    /// The animator's clock.
+    pub player: &'a Player,
     /// The events stepped through.
     pub log: &'a EventLog,
     /// End of the run (or of the longer run of a comparison).
@@ -29,46 +33,55 @@ pub struct ControlsContext<'a> {
     pub palette: &'a Palette,
 }
 
-/// Show the bar.
-pub fn show(ui: &mut Ui, player: &mut Player, cx: &ControlsContext<'_>) {
-    let (log, end) = (cx.log, cx.end);
+/// Show the bar; returns what the user asked of the animator.
+pub fn show(ui: &mut Ui, cx: &ControlsContext<'_>) -> Vec<SessionCommand> {
+    let (player, end) = (cx.player, cx.end);
+    let mut commands = Vec::new();
     ui.horizontal(|ui| {
         let glyph = |text: &str| egui::Button::new(egui::RichText::new(text).monospace());
         if ui.add(glyph("|◀")).on_hover_text("Previous event (left arrow key)").clicked() {
-            player.step(log, false);
+            commands.push(SessionCommand::Step { forward: false });
         }
         let play = if player.playing { "|| Pause" } else { "▶ Play " };
         if ui.add(glyph(play)).on_hover_text("Play or pause (Space)").clicked() {
-            player.toggle(end);
+            commands.push(SessionCommand::TogglePlay);
         }
         if ui.add(glyph("▶|")).on_hover_text("Next event (right arrow key)").clicked() {
-            player.step(log, true);
+            commands.push(SessionCommand::Step { forward: true });
         }
-        ui.checkbox(&mut player.looping, "Loop");
+        let mut looping = player.looping;
+        if ui.checkbox(&mut looping, "Loop").changed() {
+            commands.push(SessionCommand::SetLooping(looping));
+        }
         ui.separator();
         ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
+            let mut min_level = player.min_level;
             let combo = egui::ComboBox::from_id_salt("replay-level")
                 .width(140.0)
                 .selected_text(level_text(player.min_level))
                 .show_ui(ui, |ui| {
                     for level in [2, 3, 4] {
-                        ui.selectable_value(&mut player.min_level, level, level_text(level));
+                        ui.selectable_value(&mut min_level, level, level_text(level));
                     }
                 })
                 .response;
+            if min_level != player.min_level {
+                commands.push(SessionCommand::SetMinLevel(min_level));
+            }
             let label = ui.label("show");
             combo.labelled_by(label.id).on_hover_text("Which trace records the animator shows");
             ui.separator();
-            speed(ui, player, end);
+            commands.extend(speed(ui, player, end));
             ui.separator();
             let resolution = player.resolution_ps(end);
             let now =
                 format!("{} / {}", time_text::at(player.time, resolution), time_text::at(end, resolution));
             ui.label(egui::RichText::new(now).monospace());
             let width = ui.available_width().max(60.0);
-            scrub(ui, player, cx, width);
+            commands.extend(scrub(ui, cx, width));
         });
     });
+    commands
 }
 
 fn level_text(level: u8) -> &'static str {
@@ -79,8 +92,10 @@ fn level_text(level: u8) -> &'static str {
     }
 }
 
-fn scrub(ui: &mut Ui, player: &mut Player, cx: &ControlsContext<'_>, width: f32) {
-    let ControlsContext { end, cursors, markers, colours, palette, .. } = *cx;
+/// The scrub bar; a click or drag on it asks to move the clock there.
+fn scrub(ui: &mut Ui, cx: &ControlsContext<'_>, width: f32) -> Option<SessionCommand> {
+    let ControlsContext { player, end, cursors, markers, colours, palette, .. } = *cx;
+    let mut command = None;
     let (rect, response) = ui.allocate_exact_size(vec2(width, 18.0), Sense::click_and_drag());
     let response = response.on_hover_text("Scrub: click or drag to move through the run");
     let track = Rect::from_center_size(rect.center(), vec2(rect.width(), 6.0));
@@ -89,7 +104,7 @@ fn scrub(ui: &mut Ui, player: &mut Player, cx: &ControlsContext<'_>, width: f32)
         && (response.dragged() || response.clicked())
     {
         let f = ((p.x - track.min.x) / track.width()).clamp(0.0, 1.0);
-        player.seek(SimTime::from_f64_ps(f64::from(f) * end.0 as f64), end);
+        command = Some(SessionCommand::Scrub(SimTime::from_f64_ps(f64::from(f) * end.0 as f64)));
     }
     let painter = ui.painter_at(rect.expand(2.0));
     painter.rect_filled(track, CornerRadius::same(3), colours.ruler);
@@ -129,18 +144,20 @@ fn scrub(ui: &mut Ui, player: &mut Player, cx: &ControlsContext<'_>, width: f32)
             palette.text_dim,
         );
     }
+    command
 }
 
 /// Speed slider on log10(ps per second), from 1 ps/s to ten times the run per second (laid out
 /// right to left: the rate, the slider, its label).
-fn speed(ui: &mut Ui, player: &mut Player, end: SimTime) {
+fn speed(ui: &mut Ui, player: &Player, end: SimTime) -> Option<SessionCommand> {
     let hi = (end.0.max(1) as f64 * 10.0).log10().max(1.0);
     let mut exponent = player.speed_ps_per_s.max(1.0).log10().clamp(0.0, hi);
     ui.label(egui::RichText::new(time_text::rate(player.speed_ps_per_s)).monospace())
         .on_hover_text("Simulated time per second of playback");
     let slider = ui.add(egui::Slider::new(&mut exponent, 0.0..=hi).show_value(false).step_by(0.05));
     let label = ui.label("speed");
-    if slider.labelled_by(label.id).changed() {
-        player.speed_ps_per_s = 10f64.powf(exponent);
-    }
+    slider
+        .labelled_by(label.id)
+        .changed()
+        .then(|| SessionCommand::SetSpeed { ps_per_s: 10f64.powf(exponent) })
 }

@@ -4,8 +4,8 @@
 //! screen. A trace link maps to the canvas link joining the two nodes (matched by port name when
 //! both ends are plain nodes); links inside one node map to nothing.
 
-use crate::replay::Replay;
-use crate::ui::canvas::geometry::Scene;
+use crate::ui::canvas::geometry::CanvasScene;
+use hase_editor::replay::Replay;
 
 /// Trace-to-canvas correspondence for one scene and one run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub fn prefix_of(instances: &[String]) -> String {
 
 impl SceneMap {
     /// Map `replay` onto `scene`, the network at `prefix`.
-    pub fn build(replay: &Replay, scene: &Scene, prefix: &str) -> SceneMap {
+    pub fn build(replay: &Replay, scene: &CanvasScene, prefix: &str) -> SceneMap {
         let entities = &replay.header.entities;
         let mut map = SceneMap {
             node_of_entity: vec![None; entities.len()],
@@ -89,7 +89,12 @@ impl SceneMap {
 
     /// The canvas link a message from entity `from` on port `port` travels, and whether it goes
     /// from the link's `a` end to its `b` end.
-    pub fn flight_link(&self, replay: &Replay, scene: &Scene, from: (u32, u16)) -> Option<(usize, bool)> {
+    pub fn flight_link(
+        &self,
+        replay: &Replay,
+        scene: &CanvasScene,
+        from: (u32, u16),
+    ) -> Option<(usize, bool)> {
         let trace_link = *replay.link_of_port.get(&from)?;
         let sl = self.link_of_trace_link.get(trace_link as usize).copied().flatten()?;
         let node = self.node_of_entity.get(from.0 as usize).copied().flatten()?;
@@ -103,8 +108,8 @@ mod tests {
     use hase_engine::trace::{EntityInfo, GroupInfo, LinkInfo, Record, Trace, TraceHeader};
 
     use super::*;
-    use crate::document::{Document, NetworkId};
-    use crate::fixtures::{STAR_TYPE, demo_project};
+    use hase_editor::document::{Document, NetworkId};
+    use hase_editor::fixtures::{STAR_TYPE, demo_project};
 
     /// A trace shaped like the demo: p0 on r0, r0 to the compound net0 (routers sw0, sw1 inside).
     fn replay_for_demo() -> Replay {
@@ -139,7 +144,7 @@ mod tests {
     #[test]
     fn top_level_entities_are_nodes_and_compound_members_are_summarised() {
         let doc = Document::with_builtins(demo_project());
-        let scene = Scene::build(&doc, &NetworkId::Top);
+        let scene = CanvasScene::build(&doc, &NetworkId::Top);
         let replay = replay_for_demo();
         let map = SceneMap::build(&replay, &scene, "");
         let node = |name: &str| scene.by_name.get(name).copied();
@@ -161,7 +166,7 @@ mod tests {
     #[test]
     fn inside_the_compound_its_members_are_nodes() {
         let doc = Document::with_builtins(demo_project());
-        let scene = Scene::build(&doc, &NetworkId::Type(STAR_TYPE.into()));
+        let scene = CanvasScene::build(&doc, &NetworkId::Type(STAR_TYPE.into()));
         let replay = replay_for_demo();
         let map = SceneMap::build(&replay, &scene, &prefix_of(&["net0".to_string()]));
         assert_eq!(map.node_of_entity[0], None);

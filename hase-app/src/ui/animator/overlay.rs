@@ -5,74 +5,28 @@
 //! each, or a counted cluster when many share a link), live values of displayed parameters and
 //! arrays, and a small legend with the simulated time.
 
-use std::collections::BTreeMap;
-
 use egui::epaint::{PathShape, PathStroke};
 use egui::{
     Align2, Color32, CornerRadius, FontId, Painter, Pos2, Rect, Shape, Stroke, StrokeKind, TextureId, Vec2,
     pos2, vec2,
 };
 use hase_engine::model::ParamDisplay;
-use hase_engine::time::SimTime;
 
-use super::map::SceneMap;
-use crate::replay::events::{ArrayCell, Snapshot};
-use crate::replay::{Replay, is_idle_state};
-use crate::theme::{Palette, ReplayColours};
-use crate::ui::canvas::draw::{Frame, text_bottom};
+use super::replay_frame::{Drawn, ReplayFrame};
+use crate::theme::Palette;
+use crate::ui::canvas::frame::{CanvasFrame, text_bottom};
 use crate::ui::canvas::geometry::NODE_SIZE;
+use hase_editor::replay::events::ArrayCell;
+use hase_editor::replay::is_idle_state;
 
 /// Packets on one link drawn one by one; more become a counted cluster.
 pub const MAX_SINGLE_PACKETS: usize = 4;
 /// Below this on-screen size nodes only get their fill tinted.
 const TINY_NODE_PX: f32 = 14.0;
 
-/// The replay layers of one canvas frame: what the canvas [`Frame`] draws between and over its
-/// own layers when a run is shown (the canvas part — area, view, scene, positions, ports, colours
-/// — is the frame's).
-pub struct ReplayFrame<'a> {
-    /// The run.
-    pub replay: &'a Replay,
-    /// Replay state at `time`.
-    pub snap: &'a Snapshot,
-    /// Trace → canvas.
-    pub map: &'a SceneMap,
-    /// Current time.
-    pub time: SimTime,
-    /// Time text resolution of the replay clock (ps), so the legend reads as the replay bar.
-    pub resolution_ps: u64,
-    /// Load window (ps).
-    pub window: (u64, u64),
-    /// Lowest trace level shown (2 messages, 3 updates, 4 states).
-    pub min_level: u8,
-    /// Display choices of the shown network: instance → parameter → how.
-    pub displayed: &'a BTreeMap<String, BTreeMap<String, ParamDisplay>>,
-    /// Replay colours.
-    pub colours: &'a ReplayColours,
-}
-
-/// What a frame drew (for tests and benchmarks).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Drawn {
-    /// Links tinted by load.
-    pub tinted_links: usize,
-    /// Packets drawn one by one.
-    pub packets: usize,
-    /// Clusters drawn.
-    pub clusters: usize,
-    /// Nodes given a state.
-    pub nodes: usize,
-    /// Displayed parameter values and arrays drawn beside their nodes.
-    pub values: usize,
-    /// Array cells drawn marked as written lately.
-    pub cells_written: usize,
-    /// Array cells drawn marked as read lately.
-    pub cells_read: usize,
-}
-
 /// Scratch buffers reused between frames.
 #[derive(Default)]
-pub struct Scratch {
+pub struct OverlayScratch {
     points: Vec<Pos2>,
     per_link: Vec<u32>,
     packets: Vec<(usize, bool, f32)>,
@@ -96,9 +50,9 @@ pub fn along(points: &[Pos2], t: f32) -> Pos2 {
 /// Links tinted by their load (under the entities, so names and states stay on top).
 pub fn draw_load_layer(
     painter: &Painter,
-    f: &Frame<'_>,
+    f: &CanvasFrame<'_>,
     o: &ReplayFrame<'_>,
-    scratch: &mut Scratch,
+    scratch: &mut OverlayScratch,
 ) -> usize {
     if o.min_level > 2 {
         return 0;
@@ -111,9 +65,9 @@ pub fn draw_load_layer(
 /// texture for (icon, state).
 pub fn draw_state_layers(
     painter: &Painter,
-    f: &Frame<'_>,
+    f: &CanvasFrame<'_>,
     o: &ReplayFrame<'_>,
-    scratch: &mut Scratch,
+    scratch: &mut OverlayScratch,
     image: &mut dyn FnMut(&str, &str) -> Option<TextureId>,
     drawn: &mut Drawn,
 ) {
@@ -127,7 +81,7 @@ pub fn draw_state_layers(
 }
 
 /// Displayed parameter values and arrays beside their entities, and the legend with the clock.
-pub fn draw_value_layers(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, drawn: &mut Drawn) {
+pub fn draw_value_layers(painter: &Painter, f: &CanvasFrame<'_>, o: &ReplayFrame<'_>, drawn: &mut Drawn) {
     let visible = f.view.visible(f.area).expand(NODE_SIZE);
     if o.min_level <= 3 {
         draw_values(painter, f, o, visible, drawn);
@@ -135,7 +89,7 @@ pub fn draw_value_layers(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, 
     draw_legend(painter, f, o, drawn.cells_written + drawn.cells_read > 0);
 }
 
-fn screen_points(f: &Frame<'_>, link: usize, out: &mut Vec<Pos2>) {
+fn screen_points(f: &CanvasFrame<'_>, link: usize, out: &mut Vec<Pos2>) {
     f.ports.link_points(f.scene, &f.scene.links[link], out);
     for p in out.iter_mut() {
         *p = f.view.to_screen(f.area, *p);
@@ -208,7 +162,7 @@ pub fn node_state<'a>(o: &ReplayFrame<'a>, entities: &[u32], direct: bool) -> No
 /// Every message on the wire that runs along a canvas link: `(link, forward, fraction of the way
 /// along)` into `packets`, and how many run along each link into `per_link`.
 pub fn flights_on_links(
-    f: &Frame<'_>,
+    f: &CanvasFrame<'_>,
     o: &ReplayFrame<'_>,
     per_link: &mut Vec<u32>,
     packets: &mut Vec<(usize, bool, f32)>,
@@ -230,7 +184,7 @@ pub fn flights_on_links(
 
 fn draw_load(
     painter: &Painter,
-    f: &Frame<'_>,
+    f: &CanvasFrame<'_>,
     o: &ReplayFrame<'_>,
     visible: Rect,
     points: &mut Vec<Pos2>,
@@ -265,7 +219,7 @@ fn draw_load(
 
 fn draw_states(
     painter: &Painter,
-    f: &Frame<'_>,
+    f: &CanvasFrame<'_>,
     o: &ReplayFrame<'_>,
     visible: Rect,
     image: &mut dyn FnMut(&str, &str) -> Option<TextureId>,
@@ -359,12 +313,12 @@ fn pill(painter: &Painter, bottom_centre: Pos2, text: &str, fill: Color32, text_
 
 fn draw_packets(
     painter: &Painter,
-    f: &Frame<'_>,
+    f: &CanvasFrame<'_>,
     o: &ReplayFrame<'_>,
     visible: Rect,
-    scratch: &mut Scratch,
+    scratch: &mut OverlayScratch,
 ) -> (usize, usize) {
-    let Scratch { points, per_link, packets, .. } = scratch;
+    let OverlayScratch { points, per_link, packets, .. } = scratch;
     flights_on_links(f, o, per_link, packets);
     let zoom = f.view.zoom.clamp(0.5, 1.4);
     let radius = 4.5 * zoom;
@@ -411,7 +365,13 @@ fn draw_packets(
 }
 
 #[allow(clippy::many_single_char_names, reason = "o overlay, e entity, p parameter, x and y on screen")]
-fn draw_values(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, visible: Rect, drawn: &mut Drawn) {
+fn draw_values(
+    painter: &Painter,
+    f: &CanvasFrame<'_>,
+    o: &ReplayFrame<'_>,
+    visible: Rect,
+    drawn: &mut Drawn,
+) {
     let zoom = f.view.zoom;
     if zoom < 0.45 {
         return;
@@ -556,7 +516,7 @@ fn draw_array(
     }
 }
 
-fn draw_legend(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, arrays_marked: bool) {
+fn draw_legend(painter: &Painter, f: &CanvasFrame<'_>, o: &ReplayFrame<'_>, arrays_marked: bool) {
     let base = f.area.left_bottom() + vec2(14.0, -14.0);
     let font = FontId::proportional(12.0);
     // A backdrop under everything the legend draws, so it stays readable over a busy network;
@@ -594,7 +554,13 @@ fn draw_legend(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, arrays_mar
 }
 
 /// The load colour scale of the legend, standing on `base`; returns where it drew.
-fn draw_load_scale(painter: &Painter, f: &Frame<'_>, o: &ReplayFrame<'_>, base: Pos2, font: FontId) -> Rect {
+fn draw_load_scale(
+    painter: &Painter,
+    f: &CanvasFrame<'_>,
+    o: &ReplayFrame<'_>,
+    base: Pos2,
+    font: FontId,
+) -> Rect {
     let bar = Rect::from_min_size(base + vec2(0.0, -16.0), vec2(120.0, 8.0));
     let steps = 24;
     for k in 0..steps {

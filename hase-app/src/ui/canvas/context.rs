@@ -6,13 +6,13 @@ use hase_engine::model::Direction;
 
 use super::Canvas;
 use super::geometry::Hit;
-use crate::actions::Action;
-use crate::analysis::levels::can_check;
-use crate::command::Alignment;
-use crate::state::Editor;
+use crate::actions::AppAction;
+use hase_editor::analysis_views::levels::can_check;
+use hase_editor::command::Alignment;
+use hase_editor::state::Editor;
 
 /// Right-clicking an entity or link selects it (unless it is already selected) and opens the menu.
-pub fn context_menu(canvas: &Canvas, response: &Response, editor: &mut Editor) -> Vec<Action> {
+pub fn context_menu(canvas: &Canvas, response: &Response, editor: &mut Editor) -> Vec<AppAction> {
     if response.secondary_clicked() {
         match canvas.hover {
             Some(Hit::Node(n) | Hit::Port(n, _)) => {
@@ -38,29 +38,29 @@ pub fn context_menu(canvas: &Canvas, response: &Response, editor: &mut Editor) -
             canvas.scene.by_name.get(name).is_some_and(|i| canvas.scene.nodes[*i].compound)
         });
     response.context_menu(|ui| {
-        let mut item = |ui: &mut Ui, enabled: bool, text: &str, action: Action| {
+        let mut item = |ui: &mut Ui, enabled: bool, text: &str, action: AppAction| {
             if ui.add_enabled(enabled, egui::Button::new(text)).clicked() {
                 out.push(action);
                 ui.close();
             }
         };
         if compound {
-            item(ui, true, "Open inner network", Action::OpenSelected);
+            item(ui, true, "Open inner network", AppAction::OpenSelected);
             let path = crate::ui::timing::tab::selected_paths(editor);
             let checkable = path.first().is_some_and(|p| can_check(&editor.doc.project, p));
-            item(ui, checkable, "Check levels", Action::CheckLevels);
+            item(ui, checkable, "Check levels", AppAction::CheckLevels);
             ui.separator();
         }
-        item(ui, instances > 0, "Copy", Action::Copy);
-        item(ui, editor.clipboard.is_some(), "Paste", Action::Paste);
-        item(ui, instances > 0, "Duplicate", Action::Duplicate);
-        item(ui, !editor.selection.is_empty(), "Delete", Action::Delete);
+        item(ui, instances > 0, "Copy", AppAction::Copy);
+        item(ui, editor.clipboard.is_some(), "Paste", AppAction::Paste);
+        item(ui, instances > 0, "Duplicate", AppAction::Duplicate);
+        item(ui, !editor.selection.is_empty(), "Delete", AppAction::Delete);
         ui.separator();
-        item(ui, instances > 1, "Align left", Action::Align(Alignment::Left));
-        item(ui, instances > 1, "Align top", Action::Align(Alignment::Top));
+        item(ui, instances > 1, "Align left", AppAction::Align(Alignment::Left));
+        item(ui, instances > 1, "Align top", AppAction::Align(Alignment::Top));
         ui.separator();
-        item(ui, instances > 0, "Group into compound", Action::Group);
-        item(ui, compound, "Ungroup", Action::Ungroup);
+        item(ui, instances > 0, "Group into compound", AppAction::Group);
+        item(ui, compound, "Ungroup", AppAction::Ungroup);
     });
     out
 }

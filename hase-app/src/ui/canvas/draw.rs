@@ -11,84 +11,30 @@ use egui::{
 };
 use hase_engine::model::{AbstractionLevel, Direction};
 
-use super::Drag;
-use super::geometry::{Hit, NODE_SIZE, PORT_RADIUS, PortLayout, Scene, Side, node_extent};
+use super::drag::Drag;
+use super::frame::{CanvasFrame, FrameDrawn, label_px, name_px};
+use super::geometry::{BodySide, Hit, NODE_SIZE, PORT_RADIUS, node_extent};
 use super::raster;
-use super::view::View;
-use crate::icons::Icons;
-use crate::state::Editor;
-use crate::theme::{Palette, category_index};
-use crate::ui::animator::overlay::{self, Drawn, ReplayFrame};
-
-/// Everything one frame of drawing needs.
-pub struct Frame<'a> {
-    /// Screen area of the canvas.
-    pub area: Rect,
-    /// Pan and zoom.
-    pub view: View,
-    /// The network.
-    pub scene: &'a Scene,
-    /// Node centres this frame.
-    pub positions: &'a [Pos2],
-    /// Port positions this frame.
-    pub ports: &'a PortLayout,
-    /// Selection, settings, placement tool.
-    pub editor: &'a Editor,
-    /// Icon textures.
-    pub icons: &'a Icons,
-    /// Colours.
-    pub palette: &'a Palette,
-    /// Drag in progress.
-    pub drag: &'a Drag,
-    /// What the pointer is over.
-    pub hover: Option<Hit>,
-    /// Pointer in canvas units.
-    pub pointer: Option<Pos2>,
-    /// The run shown over the design, if any.
-    pub replay: Option<ReplayFrame<'a>>,
-    /// A line shown in the canvas's lower left corner instead of the replay's legend (why the
-    /// run is not drawn: it ran an earlier version of the design).
-    pub notice: Option<&'a str>,
-}
+use crate::theme::category_index;
+use crate::ui::animator::overlay;
 
 /// Buffers reused between frames.
 #[derive(Default)]
-pub struct Scratch {
+pub struct CanvasScratch {
     points: Vec<Pos2>,
     visible: Vec<usize>,
-    replay: overlay::Scratch,
+    replay: overlay::OverlayScratch,
     far: raster::Raster,
-}
-
-/// What one frame drew.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FrameDrawn {
-    /// Entities drawn (the rest were culled).
-    pub nodes: usize,
-    /// The network was drawn from far, as one image (see [`raster`]).
-    pub far: bool,
-    /// That image was drawn anew (not kept from the frame before).
-    pub far_image_drawn: bool,
-    /// What the replay layers drew.
-    pub replay: Drawn,
 }
 
 /// Below this many screen points per node, entities are drawn as plain squares.
 const SIMPLE_NODE_PX: f32 = 14.0;
-/// Below this zoom names are left out (they would run into their neighbours' names).
-const NAMES_FROM_ZOOM: f32 = 0.4;
-/// Below this zoom displayed parameter labels are left out.
-const LABELS_FROM_ZOOM: f32 = 0.55;
-/// Smallest name and label sizes in screen points (what stays readable).
-const MIN_NAME_PX: f32 = 9.0;
-const MIN_LABEL_PX: f32 = 8.0;
-
 /// Draw the whole canvas with the replay layers of `f.replay`. `image` finds a state image
 /// texture for (icon, state).
 pub fn draw(
     painter: &Painter,
-    f: &Frame<'_>,
-    scratch: &mut Scratch,
+    f: &CanvasFrame<'_>,
+    scratch: &mut CanvasScratch,
     image: &mut dyn FnMut(&str, &str) -> Option<TextureId>,
 ) -> FrameDrawn {
     let mut drawn = FrameDrawn::default();
@@ -133,7 +79,7 @@ pub fn draw(
 }
 
 /// A line in the lower left corner, on a backdrop.
-fn draw_notice(painter: &Painter, f: &Frame<'_>, text: &str) {
+fn draw_notice(painter: &Painter, f: &CanvasFrame<'_>, text: &str) {
     let galley = painter.layout(
         text.to_string(),
         FontId::proportional(13.0),
@@ -152,7 +98,7 @@ fn draw_notice(painter: &Painter, f: &Frame<'_>, text: &str) {
     painter.galley(at, galley, f.palette.text);
 }
 
-fn draw_grid(painter: &Painter, f: &Frame<'_>) {
+fn draw_grid(painter: &Painter, f: &CanvasFrame<'_>) {
     let step = f.editor.settings.grid_step;
     // Coarsen until lines are at least 10 points apart; every fifth line is major.
     let mut k = 1.0;
@@ -178,7 +124,7 @@ fn draw_grid(painter: &Painter, f: &Frame<'_>) {
     }
 }
 
-fn draw_links(painter: &Painter, f: &Frame<'_>, visible: Rect, points: &mut Vec<Pos2>) {
+fn draw_links(painter: &Painter, f: &CanvasFrame<'_>, visible: Rect, points: &mut Vec<Pos2>) {
     let zoom = f.view.zoom;
     for (l, link) in f.scene.links.iter().enumerate() {
         f.ports.link_points(f.scene, link, points);
@@ -228,32 +174,9 @@ fn polyline(painter: &Painter, points: &[Pos2], stroke: Stroke) {
     }
 }
 
-/// Size of entity names at `zoom`, or `None` when they are left out.
-fn name_px(zoom: f32) -> Option<f32> {
-    (zoom >= NAMES_FROM_ZOOM).then(|| (13.0 * zoom.min(1.4)).max(MIN_NAME_PX))
-}
-
-/// Size of displayed parameter labels at `zoom`, or `None` when they are left out.
-fn label_px(zoom: f32) -> Option<f32> {
-    (zoom >= LABELS_FROM_ZOOM).then(|| (11.0 * zoom.min(1.4)).max(MIN_LABEL_PX))
-}
-
-/// How far below an entity's centre its name and `label_lines` parameter labels end, in screen
-/// points at `zoom` (what the animator's live values must stay clear of).
-pub fn text_bottom(zoom: f32, label_lines: usize) -> f32 {
-    let mut y = NODE_SIZE * zoom * 0.5 + 3.0 * zoom + PORT_RADIUS * zoom;
-    if let Some(px) = name_px(zoom) {
-        y += px * 1.25;
-        if let Some(px) = label_px(zoom) {
-            y += label_lines as f32 * px * 1.25;
-        }
-    }
-    y
-}
-
 /// An entity's name and displayed parameters under its body, on a backdrop of the canvas colour
 /// (links and load tints pass under names without hiding them).
-fn draw_node_text(painter: &Painter, f: &Frame<'_>, i: usize) {
+fn draw_node_text(painter: &Painter, f: &CanvasFrame<'_>, i: usize) {
     let node = &f.scene.nodes[i];
     let zoom = f.view.zoom;
     if NODE_SIZE * zoom < SIMPLE_NODE_PX {
@@ -283,7 +206,7 @@ fn draw_node_text(painter: &Painter, f: &Frame<'_>, i: usize) {
     }
 }
 
-fn draw_node(painter: &Painter, f: &Frame<'_>, i: usize) {
+fn draw_node(painter: &Painter, f: &CanvasFrame<'_>, i: usize) {
     let node = &f.scene.nodes[i];
     let zoom = f.view.zoom;
     let centre = f.view.to_screen(f.area, f.positions[i]);
@@ -394,7 +317,7 @@ pub fn draw_glyph(painter: &Painter, r: Rect, category: usize, compound: bool, c
 
 /// The abstraction level of a compound, as a letter badge on the icon's top-right corner
 /// (D detailed, B behavioural); it stays while the icon is drawn, even when names are too small.
-fn draw_badge(painter: &Painter, f: &Frame<'_>, icon: Rect, level: AbstractionLevel) {
+fn draw_badge(painter: &Painter, f: &CanvasFrame<'_>, icon: Rect, level: AbstractionLevel) {
     let px = icon.width() * 0.3;
     let (text, fill) = match level {
         AbstractionLevel::Detailed => ("D", f.palette.badge_detailed),
@@ -411,7 +334,7 @@ fn draw_badge(painter: &Painter, f: &Frame<'_>, icon: Rect, level: AbstractionLe
     );
 }
 
-fn draw_ports(painter: &Painter, f: &Frame<'_>, i: usize) {
+fn draw_ports(painter: &Painter, f: &CanvasFrame<'_>, i: usize) {
     let node = &f.scene.nodes[i];
     let zoom = f.view.zoom;
     let r = (PORT_RADIUS * zoom).clamp(2.5, 7.0);
@@ -449,7 +372,7 @@ fn draw_ports(painter: &Painter, f: &Frame<'_>, i: usize) {
 }
 
 /// True if the link being dragged may end at port `p` of node `n`.
-fn port_accepts(f: &Frame<'_>, compatible: &[bool], n: usize, p: usize) -> bool {
+fn port_accepts(f: &CanvasFrame<'_>, compatible: &[bool], n: usize, p: usize) -> bool {
     f.scene.nodes.get(n).is_some_and(|node| compatible.get(node.first_port + p).copied().unwrap_or(false))
 }
 
@@ -457,7 +380,7 @@ fn port_accepts(f: &Frame<'_>, compatible: &[bool], n: usize, p: usize) -> bool 
 /// and out of it for outputs.
 pub fn port_shape(
     at: Pos2,
-    side: Side,
+    side: BodySide,
     direction: Direction,
     r: f32,
     fill: Color32,
@@ -477,7 +400,7 @@ pub fn port_shape(
     }
 }
 
-fn draw_overlays(painter: &Painter, f: &Frame<'_>) {
+fn draw_overlays(painter: &Painter, f: &CanvasFrame<'_>) {
     let to_screen = |p: Pos2| f.view.to_screen(f.area, p);
     match f.drag {
         Drag::Link { from, to, compatible } => {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use egui::{Pos2, Rect, Vec2};
 use hase_engine::model::{AbstractionLevel, Direction, ParamDisplay};
 
-use crate::document::{Document, NetworkId};
+use hase_editor::document::{Document, NetworkId};
 
 /// Side of an entity's body square, in canvas units.
 pub const NODE_SIZE: f32 = 64.0;
@@ -18,7 +18,7 @@ pub const LABEL_ROOM: f32 = 48.0;
 
 /// A side of an entity's body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Side {
+pub enum BodySide {
     /// Upper edge.
     Top,
     /// Right edge.
@@ -29,14 +29,14 @@ pub enum Side {
     Left,
 }
 
-impl Side {
+impl BodySide {
     /// Unit vector pointing out of the body.
     pub fn outward(self) -> Vec2 {
         match self {
-            Side::Top => Vec2::new(0.0, -1.0),
-            Side::Right => Vec2::new(1.0, 0.0),
-            Side::Bottom => Vec2::new(0.0, 1.0),
-            Side::Left => Vec2::new(-1.0, 0.0),
+            BodySide::Top => Vec2::new(0.0, -1.0),
+            BodySide::Right => Vec2::new(1.0, 0.0),
+            BodySide::Bottom => Vec2::new(0.0, 1.0),
+            BodySide::Left => Vec2::new(-1.0, 0.0),
         }
     }
 }
@@ -83,7 +83,7 @@ pub struct NodeInfo {
 
 /// One link as the canvas shows it.
 #[derive(Clone, Debug)]
-pub struct LinkInfo {
+pub struct LinkShape {
     /// `Link::key`.
     pub key: String,
     /// (node, port) of end `a`.
@@ -98,11 +98,11 @@ pub struct LinkInfo {
 
 /// The drawable model of one network.
 #[derive(Clone, Debug, Default)]
-pub struct Scene {
+pub struct CanvasScene {
     /// Nodes sorted by name.
     pub nodes: Vec<NodeInfo>,
     /// Links whose ends both exist.
-    pub links: Vec<LinkInfo>,
+    pub links: Vec<LinkShape>,
     /// Name → index into `nodes`.
     pub by_name: BTreeMap<String, usize>,
     /// Total number of ports.
@@ -113,10 +113,10 @@ fn to_pos2(p: hase_engine::model::Pos) -> Pos2 {
     Pos2::new(p.x, p.y)
 }
 
-impl Scene {
+impl CanvasScene {
     /// Build the scene of network `net` (empty if it does not exist).
-    pub fn build(doc: &Document, net: &NetworkId) -> Scene {
-        let mut scene = Scene::default();
+    pub fn build(doc: &Document, net: &NetworkId) -> CanvasScene {
+        let mut scene = CanvasScene::default();
         let Some(network) = doc.network(net) else {
             return scene;
         };
@@ -187,7 +187,7 @@ impl Scene {
             let index = scene.links.len();
             scene.nodes[a.0].ports[a.1].link = Some(index);
             scene.nodes[b.0].ports[b.1].link = Some(index);
-            scene.links.push(LinkInfo {
+            scene.links.push(LinkShape {
                 key: link.key(),
                 link_type: scene.nodes[a.0].ports[a.1].link_type.clone(),
                 a,
@@ -231,13 +231,13 @@ pub fn node_extent(centre: Pos2) -> Rect {
     Rect::from_min_max(b.min - Vec2::splat(PORT_RADIUS), Pos2::new(b.max.x, b.max.y + LABEL_ROOM))
 }
 
-fn side_towards(d: Vec2) -> Option<Side> {
+fn side_towards(d: Vec2) -> Option<BodySide> {
     if d.length_sq() < 1e-6 {
         None
     } else if d.x.abs() > d.y.abs() {
-        Some(if d.x > 0.0 { Side::Right } else { Side::Left })
+        Some(if d.x > 0.0 { BodySide::Right } else { BodySide::Left })
     } else {
-        Some(if d.y > 0.0 { Side::Bottom } else { Side::Top })
+        Some(if d.y > 0.0 { BodySide::Bottom } else { BodySide::Top })
     }
 }
 
@@ -248,23 +248,23 @@ pub struct PortLayout {
     /// Port centres.
     pub pos: Vec<Pos2>,
     /// Port sides.
-    pub side: Vec<Side>,
-    scratch: Vec<(Side, bool, f32, usize)>,
+    pub side: Vec<BodySide>,
+    scratch: Vec<(BodySide, bool, f32, usize)>,
 }
 
 impl PortLayout {
     /// Lay out the ports of every node at `positions` (node centres).
-    pub fn compute(&mut self, scene: &Scene, positions: &[Pos2]) {
+    pub fn compute(&mut self, scene: &CanvasScene, positions: &[Pos2]) {
         self.pos.clear();
         self.side.clear();
         self.pos.resize(scene.port_count, Pos2::ZERO);
-        self.side.resize(scene.port_count, Side::Top);
+        self.side.resize(scene.port_count, BodySide::Top);
         for (n, node) in scene.nodes.iter().enumerate() {
             self.layout_node(scene, positions, n, node);
         }
     }
 
-    fn layout_node(&mut self, scene: &Scene, positions: &[Pos2], n: usize, node: &NodeInfo) {
+    fn layout_node(&mut self, scene: &CanvasScene, positions: &[Pos2], n: usize, node: &NodeInfo) {
         let centre = positions[n];
         self.scratch.clear();
         let mut free_counts = [0usize; 4];
@@ -280,7 +280,7 @@ impl PortLayout {
                 side_towards(aim - centre).map(|s| (s, aim))
             });
             if let Some((side, aim)) = towards {
-                let along = if matches!(side, Side::Top | Side::Bottom) { aim.x } else { aim.y };
+                let along = if matches!(side, BodySide::Top | BodySide::Bottom) { aim.x } else { aim.y };
                 self.scratch.push((side, true, along, i));
                 free_counts[side as usize] += 1;
             }
@@ -290,14 +290,14 @@ impl PortLayout {
                 continue;
             }
             let side = match port.direction {
-                Direction::In => Side::Left,
-                Direction::Out => Side::Right,
+                Direction::In => BodySide::Left,
+                Direction::Out => BodySide::Right,
                 Direction::InOut => {
                     // The emptiest side, preferring bottom, top, right, left.
-                    [Side::Bottom, Side::Top, Side::Right, Side::Left]
+                    [BodySide::Bottom, BodySide::Top, BodySide::Right, BodySide::Left]
                         .into_iter()
                         .min_by_key(|s| free_counts[*s as usize])
-                        .unwrap_or(Side::Bottom)
+                        .unwrap_or(BodySide::Bottom)
                 }
             };
             free_counts[side as usize] += 1;
@@ -314,10 +314,10 @@ impl PortLayout {
             for (rank, entry) in self.scratch[j..j + k].iter().enumerate() {
                 let t = (rank as f32 + 1.0) / (k as f32 + 1.0) * NODE_SIZE - half;
                 let offset = match side {
-                    Side::Top => Vec2::new(t, -half),
-                    Side::Bottom => Vec2::new(t, half),
-                    Side::Left => Vec2::new(-half, t),
-                    Side::Right => Vec2::new(half, t),
+                    BodySide::Top => Vec2::new(t, -half),
+                    BodySide::Bottom => Vec2::new(t, half),
+                    BodySide::Left => Vec2::new(-half, t),
+                    BodySide::Right => Vec2::new(half, t),
                 };
                 let index = node.first_port + entry.3;
                 self.pos[index] = centre + offset;
@@ -328,7 +328,7 @@ impl PortLayout {
     }
 
     /// The points a link is drawn through: its two port positions with the corners between.
-    pub fn link_points(&self, scene: &Scene, link: &LinkInfo, out: &mut Vec<Pos2>) {
+    pub fn link_points(&self, scene: &CanvasScene, link: &LinkShape, out: &mut Vec<Pos2>) {
         out.clear();
         out.push(self.pos[scene.nodes[link.a.0].first_port + link.a.1]);
         out.extend(link.corners.iter().copied());
@@ -359,7 +359,7 @@ pub fn segment_distance(p: Pos2, a: Pos2, b: Pos2) -> f32 {
 /// What lies at canvas point `p`, with `tolerance` canvas units of slack. Ports win over corners,
 /// corners over bodies, bodies over links; later-drawn nodes win over earlier ones.
 pub fn hit_test(
-    scene: &Scene,
+    scene: &CanvasScene,
     positions: &[Pos2],
     ports: &PortLayout,
     p: Pos2,
@@ -407,11 +407,11 @@ pub fn hit_test(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::demo_project;
+    use hase_editor::fixtures::demo_project;
 
-    fn demo_scene() -> (Scene, Vec<Pos2>, PortLayout) {
+    fn demo_scene() -> (CanvasScene, Vec<Pos2>, PortLayout) {
         let doc = Document::with_builtins(demo_project());
-        let scene = Scene::build(&doc, &NetworkId::Top);
+        let scene = CanvasScene::build(&doc, &NetworkId::Top);
         let positions: Vec<Pos2> = scene.nodes.iter().map(|n| n.pos).collect();
         let mut ports = PortLayout::default();
         ports.compute(&scene, &positions);
@@ -424,8 +424,8 @@ mod tests {
         let r0 = &scene.nodes[scene.by_name["r0"]];
         let side = |i: usize| ports.side[r0.first_port + i];
         // p0..p3 go up to the processors above, p4 right to net0.
-        assert_eq!((0..4).map(side).collect::<Vec<_>>(), vec![Side::Top; 4]);
-        assert_eq!(side(4), Side::Right);
+        assert_eq!((0..4).map(side).collect::<Vec<_>>(), vec![BodySide::Top; 4]);
+        assert_eq!(side(4), BodySide::Right);
         // Sorted by the peers' x: p0 leftmost, evenly spaced across the top edge.
         let xs: Vec<f32> = (0..4).map(|i| ports.pos[r0.first_port + i].x - r0.pos.x).collect();
         let step = NODE_SIZE / 5.0;
@@ -434,7 +434,7 @@ mod tests {
             assert!((x - e).abs() < 1e-4, "{xs:?}");
         }
         let p0 = &scene.nodes[scene.by_name["p0"]];
-        assert_eq!(ports.side[p0.first_port], Side::Bottom);
+        assert_eq!(ports.side[p0.first_port], BodySide::Bottom);
     }
 
     #[test]

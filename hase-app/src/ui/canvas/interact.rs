@@ -14,9 +14,9 @@ use hase_engine::validate::link_problem;
 use super::geometry::{Hit, body, hit_test, segment_distance};
 use super::view::snap;
 use super::{Canvas, Drag, PalettePayload};
-use crate::command::Command;
-use crate::document::name_stem;
-use crate::state::Editor;
+use hase_editor::command::EditCommand;
+use hase_editor::document::name_stem;
+use hase_editor::state::Editor;
 
 /// Default latency of a link drawn by hand.
 const NEW_LINK_LATENCY: SimTime = SimTime::from_ns(100);
@@ -178,7 +178,7 @@ pub fn place(editor: &mut Editor, type_name: &str, p: Pos2) {
     };
     let name = network.fresh_name(&stem);
     let at = if editor.settings.snap { snap(p, editor.settings.grid_step) } else { p };
-    editor.run(Command::AddInstance {
+    editor.run(EditCommand::AddInstance {
         net,
         name,
         instance: Instance::of(type_name),
@@ -231,7 +231,7 @@ fn finish_drag(canvas: &Canvas, editor: &mut Editor, drag: &Drag, additive: bool
                 .filter(|n| editor.selection.instances.contains(&n.name))
                 .map(|n| (n.name.clone(), Pos::new(n.pos.x + delta.x, n.pos.y + delta.y)))
                 .collect();
-            editor.run(Command::MoveInstances { net, moves });
+            editor.run(EditCommand::MoveInstances { net, moves });
         }
         Drag::Link { from, to, .. } => {
             let target = hit_test(&canvas.scene, &canvas.positions, &canvas.ports, *to, 4.0, None);
@@ -241,7 +241,7 @@ fn finish_drag(canvas: &Canvas, editor: &mut Editor, drag: &Drag, additive: bool
             let end = |(n, p): (usize, usize)| {
                 PortRef::new(&canvas.scene.nodes[n].name, &canvas.scene.nodes[n].ports[p].name)
             };
-            editor.run(Command::Link {
+            editor.run(EditCommand::Link {
                 net,
                 link: Link::new(end(*from), end((n, p)), NEW_LINK_LATENCY, NEW_LINK_BANDWIDTH),
                 index: None,
@@ -264,7 +264,7 @@ fn finish_drag(canvas: &Canvas, editor: &mut Editor, drag: &Drag, additive: bool
             let mut corners: Vec<Pos> = info.corners.iter().map(|c| Pos::new(c.x, c.y)).collect();
             let at = if editor.settings.snap { snap(*pos, editor.settings.grid_step / 2.0) } else { *pos };
             corners[*corner] = Pos::new(at.x, at.y);
-            editor.run(Command::SetCorners { net, key: info.key.clone(), corners });
+            editor.run(EditCommand::SetCorners { net, key: info.key.clone(), corners });
         }
         Drag::Pan | Drag::None => {}
     }
@@ -284,5 +284,5 @@ fn add_corner(canvas: &Canvas, editor: &mut Editor, l: usize, p: Pos2) {
     corners.insert(segment.min(corners.len()), Pos::new(p.x, p.y));
     editor.selection.clear();
     editor.selection.links.insert(link.key.clone());
-    editor.run(Command::SetCorners { net: editor.current_net(), key: link.key.clone(), corners });
+    editor.run(EditCommand::SetCorners { net: editor.current_net(), key: link.key.clone(), corners });
 }

@@ -4,7 +4,9 @@
 //! (and in [`raster`] for a large network seen from far), pointer handling in [`interact`]; [`CanvasContext`] is what a frame is drawn with.
 
 pub mod context;
+pub mod drag;
 pub mod draw;
+pub mod frame;
 pub mod geometry;
 pub mod interact;
 pub mod raster;
@@ -15,18 +17,21 @@ use std::collections::BTreeMap;
 use egui::{Pos2, Rect, Sense, Ui};
 use hase_engine::time::SimTime;
 
-use crate::actions::Action;
-use crate::document::NetworkId;
+use crate::actions::AppAction;
 use crate::icons::Icons;
-use crate::replay::events::Snapshot;
-use crate::run::FinishedRun;
-use crate::state::Editor;
 use crate::theme::{Palette, ReplayColours};
+use crate::ui::animator::MapCache;
 use crate::ui::animator::images::StateImages;
-use crate::ui::animator::overlay::{Drawn, ReplayFrame};
-use crate::ui::animator::{MapCache, Player};
-use geometry::{PortLayout, Scene};
+use crate::ui::animator::replay_frame::{Drawn, ReplayFrame};
+use geometry::{CanvasScene, PortLayout};
+use hase_editor::document::NetworkId;
+use hase_editor::replay::events::Snapshot;
+use hase_editor::run::FinishedRun;
+use hase_editor::session::player::Player;
+use hase_editor::state::Editor;
 use view::View;
+
+pub use drag::Drag;
 
 /// Shown on the canvas instead of a run that ran an earlier version of the design.
 pub const STALE_NOTICE: &str =
@@ -69,52 +74,10 @@ pub struct PalettePayload {
     pub type_name: String,
 }
 
-/// A drag in progress on the canvas.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub enum Drag {
-    /// No drag.
-    #[default]
-    None,
-    /// Moving the selected instances by `delta` canvas units.
-    Move {
-        /// Offset so far.
-        delta: egui::Vec2,
-        /// Node grabbed (snapping aligns it to the grid).
-        anchor: usize,
-    },
-    /// Dragging a new link from a port.
-    Link {
-        /// (node, port) the drag started at.
-        from: (usize, usize),
-        /// Current pointer position (canvas units).
-        to: Pos2,
-        /// Which ports (flat index) the link may end at.
-        compatible: Vec<bool>,
-    },
-    /// Rubber-band selection.
-    Band {
-        /// Start corner (canvas units).
-        start: Pos2,
-        /// Current corner.
-        end: Pos2,
-    },
-    /// Moving a link corner.
-    Corner {
-        /// Link index.
-        link: usize,
-        /// Corner index.
-        corner: usize,
-        /// Current position.
-        pos: Pos2,
-    },
-    /// Panning the view.
-    Pan,
-}
-
 /// State of the canvas panel kept between frames.
 pub struct Canvas {
     views: BTreeMap<NetworkId, View>,
-    scene: Scene,
+    scene: CanvasScene,
     scene_key: Option<(u64, u64, NetworkId)>,
     /// Node centres this frame (stored positions plus any drag offset).
     positions: Vec<Pos2>,
@@ -126,7 +89,7 @@ pub struct Canvas {
     /// Canvas point under the pointer in the last frame.
     pub pointer: Option<Pos2>,
     hover: Option<geometry::Hit>,
-    scratch: draw::Scratch,
+    scratch: draw::CanvasScratch,
     /// Shapes drawn in the last frame (for the status bar and benchmarks).
     pub drawn_nodes: usize,
     /// The last frame drew the network from far, as one image.
@@ -141,7 +104,7 @@ impl Default for Canvas {
     fn default() -> Self {
         Canvas {
             views: BTreeMap::new(),
-            scene: Scene::default(),
+            scene: CanvasScene::default(),
             scene_key: None,
             positions: Vec::new(),
             ports: PortLayout::default(),
@@ -149,7 +112,7 @@ impl Default for Canvas {
             area: Rect::from_min_size(Pos2::ZERO, egui::Vec2::new(800.0, 600.0)),
             pointer: None,
             hover: None,
-            scratch: draw::Scratch::default(),
+            scratch: draw::CanvasScratch::default(),
             drawn_nodes: 0,
             drawn_far: false,
             far_images_drawn: 0,
@@ -181,7 +144,7 @@ impl Canvas {
         let net = editor.current_net();
         let key = (editor.generation, editor.history.revision(), net.clone());
         if self.scene_key.as_ref() != Some(&key) {
-            self.scene = Scene::build(&editor.doc, &net);
+            self.scene = CanvasScene::build(&editor.doc, &net);
             self.scene_key = Some(key);
             self.hover = None;
             if !matches!(self.drag, Drag::Pan | Drag::None) {
@@ -201,7 +164,7 @@ impl Canvas {
     }
 
     /// The scene shown.
-    pub fn scene(&self) -> &Scene {
+    pub fn scene(&self) -> &CanvasScene {
         &self.scene
     }
 
@@ -231,7 +194,7 @@ impl Canvas {
     }
 
     /// Show the canvas in the remaining space of `ui`; returns actions chosen in its context menu.
-    pub fn show(&mut self, ui: &mut Ui, editor: &mut Editor, cx: CanvasContext<'_>) -> Vec<Action> {
+    pub fn show(&mut self, ui: &mut Ui, editor: &mut Editor, cx: CanvasContext<'_>) -> Vec<AppAction> {
         let CanvasContext { icons, palette, replay } = cx;
         let area = ui.available_rect_before_wrap();
         let response = ui.allocate_rect(area, Sense::click_and_drag());
@@ -259,7 +222,7 @@ impl Canvas {
             }
             Some(ReplayLayer { run, snap, player, clock_end, map, images, colours, .. }) => {
                 run.replay.log.seek(snap, player.time);
-                let map = map.get(self, editor, run);
+                let map = map.get(self.scene(), editor, run);
                 let frame = ReplayFrame {
                     replay: &run.replay,
                     snap,
@@ -280,7 +243,7 @@ impl Canvas {
         };
         let drawn = draw::draw(
             &painter,
-            &draw::Frame {
+            &frame::CanvasFrame {
                 area,
                 view,
                 scene: &self.scene,

@@ -8,13 +8,14 @@
 
 use egui::{Color32, ColorImage, Painter, Pos2, Rect, TextureHandle, TextureOptions, pos2};
 
-use super::Drag;
-use super::draw::Frame;
+use super::drag::Drag;
+use super::frame::CanvasFrame;
 use super::geometry::NODE_SIZE;
 use super::view::View;
-use crate::document::NetworkId;
-use crate::state::Selection;
-use crate::ui::animator::overlay::{self, Drawn};
+use crate::ui::animator::overlay;
+use crate::ui::animator::replay_frame::Drawn;
+use hase_editor::document::NetworkId;
+use hase_editor::state::Selection;
 
 /// Entities smaller than this on screen (points) are drawn in the image...
 pub const FAR_BELOW_NODE_PX: f32 = 4.0;
@@ -23,7 +24,7 @@ pub const FAR_FROM_NODES: usize = 2_000;
 
 /// Whether the frame draws its network as one image: `visible_nodes` in view, each smaller than
 /// [`FAR_BELOW_NODE_PX`].
-pub fn wanted(f: &Frame<'_>, visible_nodes: usize) -> bool {
+pub fn wanted(f: &CanvasFrame<'_>, visible_nodes: usize) -> bool {
     NODE_SIZE * f.view.zoom < FAR_BELOW_NODE_PX && visible_nodes >= FAR_FROM_NODES
 }
 
@@ -78,7 +79,7 @@ struct RunShown {
     min_level: u8,
 }
 
-fn picture_now(f: &Frame<'_>, scale: f32) -> Picture {
+fn picture_now(f: &CanvasFrame<'_>, scale: f32) -> Picture {
     Picture {
         area: f.area,
         view: f.view,
@@ -175,7 +176,7 @@ impl Pixels {
             let mix = |over: u8, under: u8| {
                 (u16::from(over) + (u16::from(under) * keep + 127) / 255).min(255) as u8
             };
-            *pixel = Color32::from_rgba_premultiplied(
+            *pixel = crate::theme::premultiplied(
                 mix(colour.r(), pixel.r()),
                 mix(colour.g(), pixel.g()),
                 mix(colour.b(), pixel.b()),
@@ -237,7 +238,7 @@ impl Pixels {
 /// into `drawn`. Returns true if the image was drawn anew.
 pub fn draw(
     painter: &Painter,
-    f: &Frame<'_>,
+    f: &CanvasFrame<'_>,
     visible: &[usize],
     raster: &mut Raster,
     drawn: &mut Drawn,

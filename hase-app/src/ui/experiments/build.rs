@@ -6,9 +6,9 @@
 use egui::{RichText, Ui};
 
 use super::{ExperimentsContext, RowButton, action_row, ask};
-use crate::experiments::builder::{CombineMode, base_dir_of};
-use crate::experiments::targets::sweep_targets;
-use crate::experiments::{ExperimentFile, ExperimentsView};
+use hase_editor::experiments::builder::{CombineMode, base_dir_of};
+use hase_editor::experiments::targets::sweep_targets;
+use hase_editor::experiments::{ExperimentFileRequest, ExperimentsView};
 
 /// Metric names offered in the menu (patterns such as `state_ps:STATE@GROUP` are typed).
 const METRICS: [&str; 13] = [
@@ -257,10 +257,10 @@ fn preview_and_actions(
             };
             view.start(cx.project, base_dir, &source);
         }
-        Some(1) => ask(view, ExperimentFile::SaveSpec),
-        Some(2) => ask(view, ExperimentFile::LoadSpec),
-        Some(3) => view.builder = crate::experiments::builder::SweepBuilder::default(),
-        Some(4) => view.open_slurm(crate::experiments::slurm::SlurmDialog::Submit),
+        Some(1) => ask(view, ExperimentFileRequest::SaveSpec),
+        Some(2) => ask(view, ExperimentFileRequest::LoadSpec),
+        Some(3) => view.builder = hase_editor::experiments::builder::SweepBuilder::default(),
+        Some(4) => view.open_slurm(hase_editor::experiments::slurm::SlurmDialog::Submit),
         _ => {}
     }
 }

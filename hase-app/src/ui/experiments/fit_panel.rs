@@ -1,15 +1,15 @@
 //! "Fit a formula" in the Results tab: the metric and the variables playing `p`, `n` or a
-//! pipeline's grain `g`, the fit (`hase_editor::analysis::FitPanel`, the same as
+//! pipeline's grain `g`, the fit (`hase_editor::analysis_views::FitPanel`, the same as
 //! `hase experiments fit`), the formula with its coefficients' standard errors and the quality of
 //! the fit, and the fitted curve for the line plot to draw over the measured points.
 
 use egui::{RichText, Ui};
 
 use super::ExperimentsContext;
-use crate::analysis::fit::{MAX_TERMS, curve, formula};
-use crate::experiments::ExperimentsView;
-use crate::experiments::plot::{LinePlot, PlotKind, PointSet, lines};
-use crate::experiments::results::Results;
+use hase_editor::analysis_views::fit_panel::{MAX_TERMS, curve, formula};
+use hase_editor::experiments::ExperimentsView;
+use hase_editor::experiments::plot::{LinePlot, PlotKind, PointSet, lines};
+use hase_editor::experiments::results::Results;
 
 /// The button that opens the panel, and the panel when open.
 pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, cx: &ExperimentsContext<'_>) {
@@ -65,7 +65,7 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
             }
             Ok(fit) => fit,
             Err(e) => {
-                ui.label(RichText::new(e).color(cx.palette.error));
+                ui.label(RichText::new(e.to_string()).color(cx.palette.error));
                 return;
             }
         };

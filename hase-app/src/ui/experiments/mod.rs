@@ -17,8 +17,8 @@ use std::path::Path;
 use egui::{RichText, Ui};
 use hase_engine::model::Project;
 
-use crate::experiments::{ExperimentFile, ExperimentsTab, ExperimentsView};
 use crate::theme::Palette;
+use hase_editor::experiments::{ExperimentFileRequest, ExperimentsTab, ExperimentsView};
 
 /// What the experiments window reads from the rest of the app.
 pub struct ExperimentsContext<'a> {
@@ -128,20 +128,20 @@ fn contents(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>
 }
 
 /// Ask the app for a file dialog.
-fn ask(view: &mut ExperimentsView, purpose: ExperimentFile) {
+fn ask(view: &mut ExperimentsView, purpose: ExperimentFileRequest) {
     view.file_request = Some(purpose);
 }
 
 /// The title of hase's own file dialog for `file`.
-pub fn file_title(file: &ExperimentFile) -> &'static str {
+pub fn file_title(file: &ExperimentFileRequest) -> &'static str {
     match file {
-        ExperimentFile::SaveSpec => "Save the sweep spec (RON)",
-        ExperimentFile::LoadSpec => "Load a sweep spec (RON)",
-        ExperimentFile::ExportCsv(_) => "Export the experiment's results (CSV)",
-        ExperimentFile::ExportRon(_) => "Export the experiment (RON)",
-        ExperimentFile::Import => "Import an experiment (RON)",
-        ExperimentFile::PlotPng => "Save the plot (PNG)",
-        ExperimentFile::PlotCsv(_) => "Save the data (CSV)",
-        ExperimentFile::SlurmJob => "Choose the Slurm job directory's job.ron",
+        ExperimentFileRequest::SaveSpec => "Save the sweep spec (RON)",
+        ExperimentFileRequest::LoadSpec => "Load a sweep spec (RON)",
+        ExperimentFileRequest::ExportCsv(_) => "Export the experiment's results (CSV)",
+        ExperimentFileRequest::ExportRon(_) => "Export the experiment (RON)",
+        ExperimentFileRequest::Import => "Import an experiment (RON)",
+        ExperimentFileRequest::PlotPng => "Save the plot (PNG)",
+        ExperimentFileRequest::PlotCsv(_) => "Save the data (CSV)",
+        ExperimentFileRequest::SlurmJob => "Choose the Slurm job directory's job.ron",
     }
 }

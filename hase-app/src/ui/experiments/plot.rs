@@ -4,22 +4,12 @@
 //! plotted point (or tile) asks to open that point's run. The plot's screen rectangle is kept
 //! for "Export plot PNG" (returned with the point double-clicked).
 
-use egui::{Color32, Ui};
+use egui::Ui;
 use egui_plot::{FilledArea, GridMark, Heatmap, Legend, Line, MarkerShape, Plot, PlotPoints, Points};
 
-use crate::experiments::plot::{HeatmapGrid, LinePlot};
+use hase_editor::experiments::plot::{HeatmapGrid, LinePlot};
 
-/// Colours of the series, in order (distinct in both themes).
-const SERIES_COLOURS: [Color32; 8] = [
-    Color32::from_rgb(0x4c, 0x9b, 0xe8),
-    Color32::from_rgb(0xe8, 0x8a, 0x3c),
-    Color32::from_rgb(0x4c, 0xb8, 0x6a),
-    Color32::from_rgb(0xd6, 0x4f, 0x5f),
-    Color32::from_rgb(0x9b, 0x6c, 0xd8),
-    Color32::from_rgb(0x8c, 0x6d, 0x4f),
-    Color32::from_rgb(0xd8, 0x6c, 0xb8),
-    Color32::from_rgb(0x7f, 0x8c, 0x8d),
-];
+use crate::theme::SERIES;
 
 fn to_axis(v: f64, log: bool) -> f64 {
     if log { v.max(f64::MIN_POSITIVE).log10() } else { v }
@@ -92,7 +82,7 @@ pub fn lines(
     }
     let response = chart.show(ui, |plot_ui| {
         for (i, s) in plot.series.iter().enumerate() {
-            let colour = SERIES_COLOURS[i % SERIES_COLOURS.len()];
+            let colour = SERIES[i % SERIES.len()];
             let xs: Vec<f64> = s.points.iter().map(|p| to_axis(p.x, log_x)).collect();
             let has_band = s.points.iter().any(|p| p.hi > p.lo);
             if has_band {
@@ -115,7 +105,7 @@ pub fn lines(
             );
         }
         for (i, (name, points)) in overlay.iter().enumerate() {
-            let colour = SERIES_COLOURS[i % SERIES_COLOURS.len()];
+            let colour = SERIES[i % SERIES.len()];
             let pts: Vec<[f64; 2]> =
                 points.iter().map(|[x, y]| [to_axis(*x, log_x), to_axis(*y, log_y)]).collect();
             plot_ui.add(

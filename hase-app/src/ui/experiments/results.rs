@@ -3,16 +3,14 @@
 //! the plot, its exports, and the table of points sortable by any column. A double-click on a
 //! row or a plotted point opens that point's run in the animator and the timing diagram.
 
-use std::fmt::Write as _;
-
 use egui::{RichText, Ui};
 
 use super::plot::{self as draw, short_number};
 use super::{ExperimentsContext, RowButton, action_row, ask};
-use crate::experiments::plot::{Band, PlotKind, PointSet, RatioSource, heatmap, lines, lines_csv};
-use crate::experiments::results::Results;
-use crate::experiments::table::SortColumn;
-use crate::experiments::{ExperimentFile, ExperimentsView};
+use hase_editor::experiments::plot::{MeanBand, PLOT_KINDS, PlotKind, Plotted, PointSet, RatioSource, build};
+use hase_editor::experiments::results::Results;
+use hase_editor::experiments::table::SortColumn;
+use hase_editor::experiments::{ExperimentFileRequest, ExperimentsView};
 
 /// Rows drawn in the table at most (the CSV export has them all).
 const TABLE_ROWS_SHOWN: usize = 5_000;
@@ -39,31 +37,17 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
     let plot_height = (available * 0.58).max(200.0);
     let mut export_csv = None;
     let mut open = None;
-    ui.allocate_ui(egui::vec2(ui.available_width(), plot_height), |ui| match &set {
-        Err(e) => {
-            ui.label(RichText::new(e).color(cx.palette.error));
-        }
-        Ok(set) if view.plot.kind == PlotKind::Heatmap => match heatmap(set, &view.plot) {
-            Ok(grid) => {
+    ui.allocate_ui(egui::vec2(ui.available_width(), plot_height), |ui| {
+        let plotted =
+            set.as_ref().map_err(Clone::clone).and_then(|set| build(set, &view.plot).map(|p| (set, p)));
+        match plotted {
+            Ok((_, Plotted::Heatmap(grid))) => {
                 let rows = view.plot.series.clone().unwrap_or_default();
                 let (clicked, rect) = draw::heatmap(ui, "experiment-heatmap", &grid, &view.plot.x, &rows);
                 (open, view.plot_rect) = (clicked, Some([rect.min.x, rect.min.y, rect.max.x, rect.max.y]));
-                let mut text = String::from("row,column,value\n");
-                for (r, y) in grid.y_values.iter().enumerate() {
-                    for (c, x) in grid.x_values.iter().enumerate() {
-                        let v =
-                            grid.cells[r * grid.x_values.len() + c].map_or(String::new(), |v| v.to_string());
-                        let _ = writeln!(text, "{y},{x},{v}");
-                    }
-                }
-                export_csv = Some(text);
+                export_csv = Some(Plotted::Heatmap(grid).csv());
             }
-            Err(e) => {
-                ui.label(RichText::new(e).color(cx.palette.error));
-            }
-        },
-        Ok(set) => match lines(set, &view.plot) {
-            Ok(plot) => {
+            Ok((set, Plotted::Lines(plot))) => {
                 let overlay = super::fit_panel::overlay(view, &results, set, &plot);
                 let (clicked, rect) = draw::lines(
                     ui,
@@ -74,12 +58,12 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
                     &overlay,
                 );
                 (open, view.plot_rect) = (clicked, Some([rect.min.x, rect.min.y, rect.max.x, rect.max.y]));
-                export_csv = Some(lines_csv(&plot));
+                export_csv = Some(Plotted::Lines(plot).csv());
             }
             Err(e) => {
-                ui.label(RichText::new(e).color(cx.palette.error));
+                ui.label(RichText::new(e.to_string()).color(cx.palette.error));
             }
-        },
+        }
     });
     let buttons = [
         RowButton { text: "Export plot PNG…", hint: "The plot as an image", enabled: export_csv.is_some() },
@@ -93,9 +77,9 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
     ];
     match action_row(ui, &buttons) {
         Some(3) => open = view.selected_point,
-        Some(0) => ask(view, ExperimentFile::PlotPng),
-        Some(1) => ask(view, ExperimentFile::PlotCsv(export_csv.unwrap_or_default())),
-        Some(2) => ask(view, ExperimentFile::PlotCsv(results.csv())),
+        Some(0) => ask(view, ExperimentFileRequest::PlotPng),
+        Some(1) => ask(view, ExperimentFileRequest::PlotCsv(export_csv.unwrap_or_default())),
+        Some(2) => ask(view, ExperimentFileRequest::PlotCsv(results.csv())),
         _ => {}
     }
     ui.separator();
@@ -122,8 +106,8 @@ fn combo(ui: &mut Ui, label: &str, value: &mut String, choices: &[String]) {
 fn controls(ui: &mut Ui, view: &mut ExperimentsView, results: &Results) {
     let p = &mut view.plot;
     ui.horizontal_wrapped(|ui| {
-        for kind in PlotKind::ALL {
-            ui.selectable_value(&mut p.kind, kind, kind.label());
+        for entry in &PLOT_KINDS {
+            ui.selectable_value(&mut p.kind, entry.kind, entry.label);
         }
         ui.separator();
         combo(ui, "Metric", &mut p.metric, &results.metrics);
@@ -141,9 +125,9 @@ fn controls(ui: &mut Ui, view: &mut ExperimentsView, results: &Results) {
     ui.horizontal_wrapped(|ui| {
         if p.kind != PlotKind::Heatmap {
             ui.label("Band");
-            ui.selectable_value(&mut p.band, Band::None, "none");
-            ui.selectable_value(&mut p.band, Band::MinMax, "min–max");
-            ui.selectable_value(&mut p.band, Band::Ci95, "95 % CI");
+            ui.selectable_value(&mut p.band, MeanBand::None, "none");
+            ui.selectable_value(&mut p.band, MeanBand::MinMax, "min–max");
+            ui.selectable_value(&mut p.band, MeanBand::Ci95, "95 % CI");
             ui.checkbox(&mut p.log_x, "log x");
             ui.checkbox(&mut p.log_y, "log y");
         }

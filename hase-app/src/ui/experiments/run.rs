@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use egui::{RichText, Ui};
 
 use super::{ExperimentsContext, RowButton, action_row};
-use crate::experiments::ExperimentsView;
+use hase_editor::experiments::ExperimentsView;
 
 pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>) {
     let Some(sweep) = &view.running else {
@@ -28,7 +28,7 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
                     view.resume(id);
                 }
             }
-            Some(1) => view.tab = crate::experiments::ExperimentsTab::Results,
+            Some(1) => view.tab = hase_editor::experiments::ExperimentsTab::Results,
             _ => {}
         }
         return;

@@ -3,14 +3,14 @@
 //! `sbatch` line to copy to the cluster) and **Collect results…** (a job directory, typed or
 //! chosen by its `job.ron`; the runs collected, and every missing or failed run named with its
 //! array task and stderr file). The state and the background work are `hase-editor`'s
-//! [`crate::experiments::slurm`]; this draws it.
+//! [`hase_editor::experiments::slurm`]; this draws it.
 
 use egui::{RichText, Ui};
 
 use super::{ExperimentsContext, RowButton, action_row, ask};
-use crate::experiments::slurm::{CollectReport, SlurmDialog, SlurmOutcome};
-use crate::experiments::{ExperimentFile, ExperimentsView};
 use crate::theme::Palette;
+use hase_editor::experiments::slurm::{CollectReport, SlurmDialog, SlurmOutcome};
+use hase_editor::experiments::{ExperimentFileRequest, ExperimentsView};
 
 /// Draw the open Slurm dialog, if any.
 pub(super) fn show(ctx: &egui::Context, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>) {
@@ -99,7 +99,7 @@ fn submit(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>) 
         },
         RowButton { text: "Close", hint: "Close this dialog", enabled: true },
     ];
-    let base_dir = crate::experiments::builder::base_dir_of(cx.file);
+    let base_dir = hase_editor::experiments::builder::base_dir_of(cx.file);
     match action_row(ui, &buttons) {
         Some(0) => view.prepare_slurm(cx.project, &base_dir),
         Some(1) => view.slurm.dialog = None,
@@ -128,7 +128,7 @@ fn collect(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>)
     ];
     match action_row(ui, &buttons) {
         Some(0) => view.collect_slurm(),
-        Some(1) => ask(view, ExperimentFile::SlurmJob),
+        Some(1) => ask(view, ExperimentFileRequest::SlurmJob),
         Some(2) => view.slurm.dialog = None,
         _ => {}
     }
@@ -146,7 +146,7 @@ fn status(ui: &mut Ui, view: &ExperimentsView, palette: &Palette, working: &str)
         return;
     }
     if let Some(error) = &view.slurm.error {
-        ui.label(RichText::new(error).color(palette.error));
+        ui.label(RichText::new(error.to_string()).color(palette.error));
     }
     match &view.slurm.outcome {
         Some(SlurmOutcome::Submitted { dir, job_id, array, tasks }) => {

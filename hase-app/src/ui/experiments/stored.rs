@@ -6,8 +6,8 @@
 use egui::{RichText, Ui};
 
 use super::{ExperimentsContext, RowButton, action_row, ask};
-use crate::experiments::slurm::SlurmDialog;
-use crate::experiments::{ExperimentFile, ExperimentsView};
+use hase_editor::experiments::slurm::SlurmDialog;
+use hase_editor::experiments::{ExperimentFileRequest, ExperimentsView};
 
 const COLLECT_HINT: &str = "Gather the results of a Slurm job directory (Run on Slurm…) as an experiment";
 
@@ -90,9 +90,9 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
             view.rename(id, &name);
         }
         (Some(3), Some(id)) => view.delete(id),
-        (Some(4), Some(id)) => ask(view, ExperimentFile::ExportCsv(id)),
-        (Some(5), Some(id)) => ask(view, ExperimentFile::ExportRon(id)),
-        (Some(6), _) => ask(view, ExperimentFile::Import),
+        (Some(4), Some(id)) => ask(view, ExperimentFileRequest::ExportCsv(id)),
+        (Some(5), Some(id)) => ask(view, ExperimentFileRequest::ExportRon(id)),
+        (Some(6), _) => ask(view, ExperimentFileRequest::Import),
         (Some(7), _) => view.refresh_list(),
         (Some(8), _) => view.open_slurm(SlurmDialog::Collect),
         _ => {}

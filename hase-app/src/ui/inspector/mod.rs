@@ -12,17 +12,17 @@ use hase_engine::model::{AbstractionLevel, EntityType};
 use hase_engine::time::SimTime;
 use hase_engine::units::{self, Dimension};
 
-use crate::command::Command;
-use crate::state::Editor;
-use crate::tasks::Tasks;
 use crate::theme::Palette;
+use hase_editor::command::EditCommand;
+use hase_editor::state::Editor;
+use hase_editor::tasks::Tasks;
 pub use params::shared_params;
 
 /// Inspector state: field buffers, reset whenever the selection or the document changes.
 #[derive(Default)]
 pub struct Inspector {
-    key: Option<(u64, u64, crate::document::NetworkId)>,
-    selection: crate::state::Selection,
+    key: Option<(u64, u64, hase_editor::document::NetworkId)>,
+    selection: hase_editor::state::Selection,
     buffers: params::Buffers,
     name: String,
     name_error: Option<String>,
@@ -97,7 +97,7 @@ impl Inspector {
                     )
                     .labelled_by(label.id);
                 if response.lost_focus() && self.name != names[0] {
-                    let ok = editor.run(Command::Rename {
+                    let ok = editor.run(EditCommand::Rename {
                         net: net.clone(),
                         from: names[0].clone(),
                         to: self.name.trim().to_string(),
@@ -131,7 +131,7 @@ impl Inspector {
             ui.weak("Mixed types: only shared parameters are shown.");
         }
         if single
-            && editor.current_net() == crate::document::NetworkId::Top
+            && editor.current_net() == hase_editor::document::NetworkId::Top
             && let Some(text) = placement::processor_rank_text(editor, &names[0])
         {
             // Wrapped, so the line never widens the panel (the canvas beside it would move).
@@ -202,9 +202,9 @@ impl Inspector {
         if let Some(level) = chosen.filter(|l| Some(*l) != shared) {
             let commands = names
                 .iter()
-                .map(|n| Command::SetLevel { net: net.clone(), instance: n.clone(), level })
+                .map(|n| EditCommand::SetLevel { net: net.clone(), instance: n.clone(), level })
                 .collect();
-            editor.run(Command::Batch {
+            editor.run(EditCommand::Batch {
                 label: format!("set {} {}", names.join(", "), level.word()),
                 commands,
             });
@@ -296,7 +296,7 @@ impl Inspector {
                 // Same value in another unit: show it in the unit just typed.
                 self.buffers.text.remove(field);
             } else {
-                editor.run(Command::SetLinkProps {
+                editor.run(EditCommand::SetLinkProps {
                     net: net.clone(),
                     key: key.clone(),
                     latency,
@@ -309,10 +309,14 @@ impl Inspector {
         ui.weak(format!("{corners} corner point(s); double-click the link to add one, drag to move it."));
         ui.horizontal(|ui| {
             if ui.add_enabled(corners > 0, egui::Button::new("Straighten")).clicked() {
-                editor.run(Command::SetCorners { net: net.clone(), key: key.clone(), corners: Vec::new() });
+                editor.run(EditCommand::SetCorners {
+                    net: net.clone(),
+                    key: key.clone(),
+                    corners: Vec::new(),
+                });
             }
             if ui.button("Delete link").clicked() {
-                editor.run(Command::Unlink { net: net.clone(), key: key.clone() });
+                editor.run(EditCommand::Unlink { net: net.clone(), key: key.clone() });
             }
         });
     }
@@ -342,7 +346,7 @@ fn project(ui: &mut Ui, editor: &mut Editor) {
             ui.end_row();
         });
     }
-    if let crate::document::NetworkId::Type(t) = &net {
+    if let hase_editor::document::NetworkId::Type(t) = &net {
         ui.add_space(6.0);
         ui.label(RichText::new(format!("Inner network of {t}")).strong());
         ui.weak("Edits here change every instance of this type.");

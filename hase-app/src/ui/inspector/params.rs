@@ -11,11 +11,11 @@ use hase_engine::model::{EntityType, ParamDef, ParamDisplay, ParamKind, ParamVal
 use hase_engine::units::{Dimension, Unit};
 use hase_entities::catalogue::LiveValue;
 
-use crate::command::Command;
-use crate::document::NetworkId;
-use crate::state::Editor;
-use crate::tasks::{FilePurpose, FileRequest, Tasks};
 use crate::theme::Palette;
+use hase_editor::command::EditCommand;
+use hase_editor::document::NetworkId;
+use hase_editor::state::Editor;
+use hase_editor::tasks::{FilePurpose, FileRequest, Tasks};
 
 /// Text being edited and reasons for refused values, per parameter; and the unit each field was last
 /// typed in, which outlives the selection so values are shown back in the units the user writes.
@@ -61,9 +61,9 @@ fn shared_value(editor: &Editor, net: &NetworkId, names: &[String], def: &ParamD
 
 /// Set `param` to `value` on every named instance, as one undoable step.
 fn commit(editor: &mut Editor, net: &NetworkId, names: &[String], param: &str, value: &ParamValue) -> bool {
-    let mut commands: Vec<Command> = names
+    let mut commands: Vec<EditCommand> = names
         .iter()
-        .map(|n| Command::SetParam {
+        .map(|n| EditCommand::SetParam {
             net: net.clone(),
             instance: n.clone(),
             param: param.to_string(),
@@ -75,7 +75,7 @@ fn commit(editor: &mut Editor, net: &NetworkId, names: &[String], param: &str, v
     {
         return editor.run(single);
     }
-    editor.run(Command::Batch { label: format!("set {param} on {} entities", names.len()), commands })
+    editor.run(EditCommand::Batch { label: format!("set {param} on {} entities", names.len()), commands })
 }
 
 /// What every parameter row of the inspector is shown with.
@@ -326,14 +326,14 @@ fn display_choice(ui: &mut Ui, editor: &mut Editor, net: &NetworkId, names: &[St
     if let Some(display) = chosen.filter(|d| Some(*d) != shared) {
         let commands = names
             .iter()
-            .map(|n| Command::SetDisplay {
+            .map(|n| EditCommand::SetDisplay {
                 net: net.clone(),
                 instance: n.clone(),
                 param: param.to_string(),
                 display,
             })
             .collect();
-        editor.run(Command::Batch { label: format!("display {param}"), commands });
+        editor.run(EditCommand::Batch { label: format!("display {param}"), commands });
     }
 }
 

@@ -5,9 +5,9 @@
 use egui::{RichText, Ui};
 use hase_engine::model::{ParamValue, Placement};
 
-use crate::command::Command;
-use crate::state::Editor;
 use crate::theme::Palette;
+use hase_editor::command::EditCommand;
+use hase_editor::state::Editor;
 
 /// Field buffer of the placement editor.
 #[derive(Default)]
@@ -84,13 +84,13 @@ impl PlacementEditor {
                         text.trim()
                             .parse::<u32>()
                             .map(Placement::First)
-                            .map_err(|_| format!("`{}` is not a number of processors", text.trim()))
+                            .map_err(|_| PlacementInputError::NotACount(text.trim().to_string()))
                     } else {
-                        Placement::parse_list(text).map_err(|e| e.to_string())
+                        Placement::parse_list(text).map_err(PlacementInputError::List)
                     };
                     match read {
                         Ok(p) => next = Some(p),
-                        Err(e) => self.error = Some(e),
+                        Err(e) => self.error = Some(e.to_string()),
                     }
                 }
             }
@@ -98,7 +98,7 @@ impl PlacementEditor {
         }
         if let Some(placement) = next {
             self.error = None;
-            if !editor.run(Command::SetPlacement { placement }) {
+            if !editor.run(EditCommand::SetPlacement { placement }) {
                 self.error = editor.log.last().map(|l| l.text.clone());
             }
         }
@@ -106,6 +106,17 @@ impl PlacementEditor {
             ui.label(RichText::new(e).color(palette.error).small());
         }
     }
+}
+
+/// Why the placement typed was not taken.
+#[derive(Debug, thiserror::Error)]
+enum PlacementInputError {
+    /// "First N" with something else than a count.
+    #[error("`{0}` is not a number of processors")]
+    NotACount(String),
+    /// The processor list does not read (the model's reason).
+    #[error(transparent)]
+    List(hase_engine::model::PlacementError),
 }
 
 /// What MPI rank the processor `name` of the top-level network runs under the project's placement,

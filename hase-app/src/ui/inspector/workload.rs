@@ -14,11 +14,11 @@ use hase_engine::units::parse_time;
 use hase_entities::workload::programs::{self, ProgramInfo};
 use hase_entities::workload::stream::parse_stream;
 
-use crate::command::Command;
-use crate::document::Document;
-use crate::state::Editor;
-use crate::tasks::{FilePurpose, FileRequest, Tasks};
 use crate::theme::Palette;
+use hase_editor::command::EditCommand;
+use hase_editor::document::Document;
+use hase_editor::state::Editor;
+use hase_editor::tasks::{FilePurpose, FileRequest, Tasks};
 
 /// What each trace level keeps (HASE's levels: L records everything at L and above).
 const TRACE_LEVEL_TEXT: [&str; 5] = [
@@ -121,7 +121,7 @@ impl WorkloadEditor {
                 "Trace" => Workload::TimeIndependentTrace { path: String::new() },
                 _ => Workload::Idle,
             };
-            editor.run(Command::SetWorkload { workload: next });
+            editor.run(EditCommand::SetWorkload { workload: next });
             return;
         }
         match &workload {
@@ -162,7 +162,7 @@ impl WorkloadEditor {
             .response
             .accessible_name("Built-in program");
         if let Some(next) = chosen.filter(|n| *n != name) {
-            editor.run(Command::SetWorkload {
+            editor.run(EditCommand::SetWorkload {
                 workload: Workload::Program { name: next.into(), params: BTreeMap::new() },
             });
             return;
@@ -214,7 +214,8 @@ impl WorkloadEditor {
                 Some(v) => params.insert(param.clone(), v),
                 None => params.remove(&param),
             };
-            if !editor.run(Command::SetWorkload { workload: Workload::Program { name: name.into(), params } })
+            if !editor
+                .run(EditCommand::SetWorkload { workload: Workload::Program { name: name.into(), params } })
             {
                 let reason = editor.log.last().map(|l| l.text.clone()).unwrap_or_default();
                 self.errors.insert(param, reason);
@@ -397,7 +398,7 @@ impl WorkloadEditor {
                 Some(s) => streams.insert(rank, s),
                 None => streams.remove(&rank),
             };
-            if editor.run(Command::SetWorkload { workload: Workload::Streams { streams } }) {
+            if editor.run(EditCommand::SetWorkload { workload: Workload::Streams { streams } }) {
                 self.stream = None;
                 self.stream_error = None;
             }
@@ -425,7 +426,7 @@ impl WorkloadEditor {
             }
         });
         if let Some(path) = commit {
-            editor.run(Command::SetWorkload { workload: Workload::TimeIndependentTrace { path } });
+            editor.run(EditCommand::SetWorkload { workload: Workload::TimeIndependentTrace { path } });
         }
     }
 
@@ -508,7 +509,7 @@ impl WorkloadEditor {
         if let Some(settings) = next {
             self.errors.remove("seed");
             self.errors.remove("until");
-            editor.run(Command::SetRunSettings { settings });
+            editor.run(EditCommand::SetRunSettings { settings });
         }
     }
 }

@@ -4,15 +4,15 @@
 
 use egui::{Align2, Color32, FontId, Mesh, Painter, Pos2, Rect, Shape, Stroke, pos2, vec2};
 
-use super::cursors::Cursors;
 use super::lod::{Mark, MarkScratch, build_marks_with};
-use super::rows::{Row, RowKind, intervals};
 use super::strip::{BarStrip, recycled_texels};
 use super::ticks::{axis_unit, decimals_for, format_fixed, tick_step, ticks};
-use super::view::TimeView;
-use crate::replay::Replay;
-use crate::replay::markers::Marker;
 use crate::theme::{Palette, ReplayColours};
+use hase_editor::replay::Replay;
+use hase_editor::replay::markers::Marker;
+use hase_editor::session::timing::cursors::Cursors;
+use hase_editor::session::timing::rows::{Row, RowKind, intervals};
+use hase_editor::session::timing::view::TimeView;
 
 /// Height of one row.
 pub const ROW_HEIGHT: f32 = 18.0;
@@ -58,7 +58,7 @@ impl Geometry {
 }
 
 /// What one frame of one diagram draws from.
-pub struct Scene<'a> {
+pub struct DiagramScene<'a> {
     /// The run.
     pub replay: &'a Replay,
     /// Rows shown.
@@ -127,7 +127,7 @@ impl BarJoin {
 /// bars of entity and parameter rows and every row's activity ticks go into `strip` when given, as
 /// texels; group rows' bars (their heights vary), and everything without a strip, go into `mesh`.
 pub fn bar_shapes(
-    scene: &Scene<'_>,
+    scene: &DiagramScene<'_>,
     g: &Geometry,
     mut strip: Option<&mut BarStrip>,
     mesh: &mut Mesh,
@@ -241,7 +241,7 @@ pub fn bar_shapes(
 }
 
 /// Paint the whole diagram; returns the number of marks drawn.
-pub fn paint(painter: &Painter, scene: &Scene<'_>, g: &Geometry) -> usize {
+pub fn paint(painter: &Painter, scene: &DiagramScene<'_>, g: &Geometry) -> usize {
     let c = scene.colours;
     let bars = g.bars;
     let clip = painter.with_clip_rect(bars);
@@ -325,7 +325,7 @@ pub fn paint(painter: &Painter, scene: &Scene<'_>, g: &Geometry) -> usize {
     drawn
 }
 
-fn paint_arrows(painter: &Painter, scene: &Scene<'_>, g: &Geometry) {
+fn paint_arrows(painter: &Painter, scene: &DiagramScene<'_>, g: &Geometry) {
     let replay = scene.replay;
     let t0 = scene.view.left_ps;
     let t1 = scene.view.right_ps(g.bars.width());
@@ -396,7 +396,7 @@ fn paint_arrows(painter: &Painter, scene: &Scene<'_>, g: &Geometry) {
 }
 
 #[allow(clippy::many_single_char_names, reason = "g geometry, c colours, r ruler, t time, x on screen")]
-fn paint_ruler(painter: &Painter, scene: &Scene<'_>, g: &Geometry) {
+fn paint_ruler(painter: &Painter, scene: &DiagramScene<'_>, g: &Geometry) {
     let c = scene.colours;
     let r = g.ruler;
     painter.rect_filled(r, 0.0, c.ruler);
@@ -469,7 +469,7 @@ mod tests {
 
     /// A replay of one entity with `n` random intervals (lengths 1..2,000 ps, six states).
     fn replay(n: usize) -> Replay {
-        let mut row = crate::replay::columns::Intervals::default();
+        let mut row = hase_editor::replay::columns::Intervals::default();
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
         let mut next = |m: u64| {
             seed ^= seed << 13;
@@ -516,8 +516,8 @@ mod tests {
         view: TimeView,
         colours: &'a ReplayColours,
         palette: &'a Palette,
-    ) -> Scene<'a> {
-        Scene {
+    ) -> DiagramScene<'a> {
+        DiagramScene {
             replay,
             rows,
             view,

@@ -1,10 +1,40 @@
 //! Exporting the timing diagram as an image: a screenshot of the window (requested from egui)
-//! cropped to the diagram's screen area and saved as PNG.
+//! cropped to the diagram's screen area and saved as PNG; the outcome waits in an
+//! [`ExportResult`] for the next frame to report it.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use egui::{Color32, ColorImage, Rect};
+
+/// Why the diagram could not be saved.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {source}", path.display())]
+pub struct ExportError {
+    /// The file asked for.
+    pub path: PathBuf,
+    /// What the PNG encoder or the file system said.
+    #[source]
+    pub source: image::ImageError,
+}
+
+/// The outcome of the last export, written by the screenshot callback (on egui's side) and taken
+/// by the frame that reports it.
+#[derive(Clone, Debug, Default)]
+pub struct ExportResult(Arc<Mutex<Option<Result<PathBuf, ExportError>>>>);
+
+impl ExportResult {
+    /// The outcome, once, when there is a new one.
+    pub fn take(&self) -> Option<Result<PathBuf, ExportError>> {
+        self.0.lock().ok().and_then(|mut slot| slot.take())
+    }
+
+    fn put(&self, outcome: Result<PathBuf, ExportError>) {
+        if let Ok(mut slot) = self.0.lock() {
+            *slot = Some(outcome);
+        }
+    }
+}
 
 /// The part of `image` (physical pixels) under `rect` (points) at `pixels_per_point`.
 pub fn crop(image: &ColorImage, rect: Rect, pixels_per_point: f32) -> ColorImage {
@@ -21,29 +51,22 @@ pub fn crop(image: &ColorImage, rect: Rect, pixels_per_point: f32) -> ColorImage
 }
 
 /// Save `image` as PNG.
-pub fn save_png(image: &ColorImage, path: &Path) -> Result<(), String> {
+pub fn save_png(image: &ColorImage, path: &Path) -> Result<(), ExportError> {
     let bytes: Vec<u8> = image.pixels.iter().flat_map(Color32::to_array).collect();
     let [w, h] = image.size;
     image::save_buffer(path, &bytes, w as u32, h as u32, image::ExtendedColorType::Rgba8)
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|source| ExportError { path: path.to_path_buf(), source })
 }
 
 /// Ask egui for a screenshot and save the part under `rect` to `path`; the outcome is stored in
 /// `result` for the UI to report.
-pub fn request(
-    ctx: &egui::Context,
-    rect: Rect,
-    path: PathBuf,
-    result: Arc<Mutex<Option<Result<PathBuf, String>>>>,
-) {
+pub fn request(ctx: &egui::Context, rect: Rect, path: PathBuf, result: &ExportResult) {
     let ppp = ctx.pixels_per_point();
     let repaint = ctx.clone();
+    let result = result.clone();
     ctx.request_screenshot(move |image| {
         let cropped = crop(&image, rect, ppp);
-        let outcome = save_png(&cropped, &path).map(|()| path);
-        if let Ok(mut slot) = result.lock() {
-            *slot = Some(outcome);
-        }
+        result.put(save_png(&cropped, &path).map(|()| path));
         repaint.request_repaint();
     });
 }
@@ -53,6 +76,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(clippy::disallowed_methods, reason = "pixels numbered by their red channel, not a colour")]
     fn crops_points_to_pixels_and_saves() {
         // 4×3 pixels, each pixel's red channel its index.
         let pixels = (0..12u8).map(|i| Color32::from_rgb(i, 0, 0)).collect();

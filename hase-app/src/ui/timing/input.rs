@@ -9,11 +9,11 @@
 use egui::{Id, Key, Modifiers, PointerButton, Response, Sense, Ui};
 use hase_engine::time::SimTime;
 
-use super::cursors::{Which, snap};
 use super::draw::Geometry;
 use super::lod::build_marks;
-use super::rows::{Row, RowKind, intervals, row_path};
-use super::{Diagram, DiagramDrag, Outcome, Pane, TimingState};
+use super::{Diagram, DiagramDrag, DiagramRequests, Pane, TimingState};
+use hase_editor::session::timing::cursors::{Which, snap};
+use hase_editor::session::timing::rows::{Row, RowKind, intervals, row_path};
 
 /// Pointer distance (points) within which a placement snaps to a state edge or grabs a cursor.
 const SNAP_PT: f32 = 6.0;
@@ -27,7 +27,7 @@ struct DragInput<'a> {
 }
 
 /// Handle this frame's input for the diagram of `pane`.
-pub fn handle(ui: &Ui, state: &mut TimingState, pane: &Pane<'_>, out: &mut Outcome) {
+pub fn handle(ui: &Ui, state: &mut TimingState, pane: &Pane<'_>, out: &mut DiagramRequests) {
     let (d, index, shown, g, labels, end) =
         (pane.diagram, pane.index, pane.rows, &pane.geometry, pane.labels, pane.end);
     let id = Id::unique(("timing-diagram", index));
@@ -185,7 +185,7 @@ fn drag(
     }
 }
 
-fn context_menu(state: &mut TimingState, bars: &Response, g: &Geometry, end: u64, out: &mut Outcome) {
+fn context_menu(state: &mut TimingState, bars: &Response, g: &Geometry, end: u64, out: &mut DiagramRequests) {
     let at = bars.interact_pointer_pos().or_else(|| bars.hover_pos());
     if bars.secondary_clicked()
         && let Some(p) = at

@@ -7,9 +7,9 @@
 //! state are joined, which keeps long busy stretches at full zoom-out to a single rectangle.
 //! (Compare puffin's flame graph, which culls scopes below a width instead of merging them.)
 
-use crate::replay::columns::Intervals;
+use hase_editor::replay::columns::Intervals;
 
-use super::view::TimeView;
+use hase_editor::session::timing::view::TimeView;
 
 /// Narrowest mark, in screen points.
 pub const MIN_MARK_PT: f64 = 1.0;

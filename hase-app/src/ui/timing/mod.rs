@@ -6,105 +6,29 @@
 //! [`input`]; the bar above in [`panel`]; the phase bands and a comparison's difference mode in
 //! [`analysis`].
 
-pub mod analysis;
-pub mod cursors;
+pub mod bands_and_differences;
 pub mod draw;
 pub mod export;
-pub mod figures;
 pub mod input;
 pub mod lod;
 pub mod panel;
-pub mod rows;
+pub mod readout;
 pub mod strip;
 pub mod tab;
 pub mod ticks;
-pub mod view;
-
-use std::collections::BTreeSet;
 
 use egui::{Rect, Ui, pos2, vec2};
 
-use crate::analysis::difference::Computed;
-use crate::replay::Replay;
-use crate::replay::markers::Marker;
 use crate::theme::{Palette, ReplayColours};
-use cursors::{Cursors, Which};
 use draw::{Geometry, RULER_HEIGHT};
-use rows::{Row, RowOptions};
-use view::{TimeView, ViewHistory};
+use hase_editor::analysis_views::difference::Computed;
+use hase_editor::replay::Replay;
+use hase_editor::session::timing::rows::{self, Row};
+use hase_editor::session::timing::view::{TimeView, ViewHistory};
+use hase_editor::session::timing::{DiagramDrag, TimingState};
 
 /// Width of the row label column.
 pub const LABEL_WIDTH: f32 = 170.0;
-
-/// A drag in progress on a diagram.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum DiagramDrag {
-    /// Moving the view.
-    Pan,
-    /// Moving a cursor.
-    Cursor(Which),
-    /// Shift-drag: O at the start, X follows the pointer.
-    Select,
-}
-
-/// State of the timing diagram kept between frames (shared by both diagrams of a comparison).
-#[allow(clippy::struct_excessive_bools, reason = "independent view toggles")]
-pub struct TimingState {
-    /// Time axis.
-    pub view: TimeView,
-    /// Views to go back to.
-    pub history: ViewHistory,
-    /// O and X.
-    pub cursors: Cursors,
-    /// Named markers of the run.
-    pub markers: Vec<Marker>,
-    /// Groups shown unfolded, by path.
-    pub unfolded: BTreeSet<String>,
-    /// Row filter text.
-    pub filter: String,
-    /// Draw message arrows.
-    pub arrows: bool,
-    /// Show traced parameter rows.
-    pub params: bool,
-    /// Show the O–X figures beside the diagram.
-    pub table: bool,
-    /// Vertical scroll of the rows.
-    pub scroll: f32,
-    /// The run (or comparison) the view was last fitted to.
-    pub fitted_for: Option<u64>,
-    /// Drag in progress.
-    pub drag: Option<DiagramDrag>,
-    /// When the view was last pushed to the history (input time, s).
-    pub last_push_s: f64,
-    /// Width of the bars in the last frame.
-    pub bars_width: f32,
-    /// Screen area of the diagrams in the last frame (for PNG export).
-    pub last_rect: Rect,
-    /// Marks drawn in the last frame.
-    pub drawn_marks: usize,
-    /// Markers changed since they were last saved.
-    pub markers_dirty: bool,
-    /// Where the markers go when they are not saved (shown in the Markers menu).
-    pub markers_note: Option<String>,
-    /// Paths of the rows highlighted as selected in the last frame (first diagram).
-    pub highlighted: Vec<String>,
-    /// Selection on the canvas in the last frame (a change scrolls its row into view).
-    pub last_selected: Vec<String>,
-    /// O–X figures of the last frame, reused while nothing they depend on changes.
-    pub figures_cache: Option<FiguresCache>,
-    /// Phase bands and the difference mode.
-    pub analysis: hase_editor::analysis::TimingAnalysis,
-}
-
-/// O–X figures computed for a cursor interval and a set of rows.
-pub struct FiguresCache {
-    /// Interval and the diagrams shown.
-    pub key: (u64, u64, Option<u64>),
-    /// Rows of each diagram.
-    pub rows: Vec<Vec<Row>>,
-    /// Figures of each diagram.
-    pub figures: Vec<Vec<figures::RowFigures>>,
-}
 
 /// One diagram to show.
 pub struct Diagram<'a> {
@@ -153,9 +77,11 @@ pub struct Pane<'a> {
     pub end: u64,
 }
 
-/// What the user asked for this frame.
+/// What the user asked of the diagrams this frame, and where they were drawn.
 #[derive(Debug, Default, PartialEq)]
-pub struct Outcome {
+pub struct DiagramRequests {
+    /// Screen area of the diagrams (what a PNG export saves).
+    pub area: Option<Rect>,
     /// Move the animator to this time.
     pub seek: Option<u64>,
     /// Select and show this entity (diagram index, path).
@@ -166,88 +92,11 @@ pub struct Outcome {
     pub export_csv: Option<String>,
 }
 
-impl Default for TimingState {
-    fn default() -> Self {
-        TimingState {
-            view: TimeView::default(),
-            history: ViewHistory::default(),
-            cursors: Cursors::default(),
-            markers: Vec::new(),
-            unfolded: BTreeSet::new(),
-            filter: String::new(),
-            arrows: false,
-            params: false,
-            table: false,
-            scroll: 0.0,
-            fitted_for: None,
-            drag: None,
-            last_push_s: 0.0,
-            bars_width: 800.0,
-            last_rect: Rect::NOTHING,
-            drawn_marks: 0,
-            markers_dirty: false,
-            markers_note: None,
-            highlighted: Vec::new(),
-            last_selected: Vec::new(),
-            figures_cache: None,
-            analysis: hase_editor::analysis::TimingAnalysis::default(),
-        }
-    }
-}
-
-impl TimingState {
-    /// Remember the current view for "back" (at most every 0.6 s for continuous gestures).
-    pub fn push_view(&mut self, now_s: f64, force: bool) {
-        if force || now_s - self.last_push_s > 0.6 {
-            self.history.push(self.view);
-            self.last_push_s = now_s;
-        }
-    }
-
-    /// Show the whole run.
-    pub fn fit(&mut self, end_ps: u64) {
-        self.history.push(self.view);
-        self.view = TimeView::fit(end_ps, self.bars_width.max(100.0));
-    }
-
-    /// Show the interval between the cursors.
-    pub fn zoom_to_cursors(&mut self, end_ps: u64) {
-        if let Some((a, b)) = self.cursors.interval()
-            && b > a
-        {
-            self.history.push(self.view);
-            let width = self.bars_width.max(100.0);
-            let margin = (b - a) / 20;
-            self.view = TimeView::showing(a.saturating_sub(margin), b + margin, width);
-            self.view.clamp(end_ps, width);
-        }
-    }
-
-    /// Add a marker named `M<n>` at `t`.
-    pub fn add_marker(&mut self, t: u64) {
-        let n = self.markers.len() + 1;
-        self.markers.push(Marker { name: format!("M{n}"), time_ps: t });
-        self.markers.sort_by_key(|m| m.time_ps);
-        self.markers_dirty = true;
-    }
-
-    /// The time one point of the bars spans: the resolution every time shown with the diagram
-    /// follows (see `time_text`).
-    pub fn resolution_ps(&self) -> u64 {
-        (self.view.ps_per_pt.max(1.0)) as u64
-    }
-
-    /// The rows of a diagram with the current folding and filter.
-    pub fn rows_of(&self, replay: &Replay) -> Vec<Row> {
-        rows::rows(replay, RowOptions { unfolded: &self.unfolded, filter: &self.filter, params: self.params })
-    }
-}
-
 /// Show the timing diagram tab: the bar, then one diagram per entry of `cx.diagrams` (stacked),
 /// with the O–X figures on the right when asked for.
-pub fn show(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>) -> Outcome {
+pub fn show(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>) -> DiagramRequests {
     let TimingContext { diagrams, key, .. } = *cx;
-    let mut out = Outcome::default();
+    let mut out = DiagramRequests::default();
     if diagrams.is_empty() {
         ui.add_space(12.0);
         ui.vertical_centered(|ui| {
@@ -259,7 +108,7 @@ pub fn show(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>) -> Out
     }
     let end = diagrams.iter().map(|d| d.replay.end.0).max().unwrap_or(0);
     panel::bar(ui, state, cx, end, &mut out);
-    let difference = analysis::difference_bar(ui, state, cx);
+    let difference = bands_and_differences::difference_bar(ui, state, cx);
     let all = ui.available_rect_before_wrap();
     let table_width = if difference.is_some() {
         380.0_f32.min(all.width() * 0.45)
@@ -269,7 +118,7 @@ pub fn show(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>) -> Out
         0.0
     };
     let area = Rect::from_min_max(all.min, pos2(all.max.x - table_width, all.max.y));
-    state.last_rect = area;
+    out.area = Some(area);
     state.bars_width = (area.width() - LABEL_WIDTH).max(50.0);
     if state.fitted_for != Some(key) {
         state.fitted_for = Some(key);
@@ -279,7 +128,7 @@ pub fn show(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>) -> Out
     }
     state.view.clamp(end, state.bars_width);
     if let Some(c) = &difference {
-        analysis::go_to_focus(state, c, diagrams, end);
+        bands_and_differences::go_to_focus(state, c, diagrams, end);
     }
     let each = area.height() / diagrams.len() as f32;
     let mut drawn = 0;
@@ -296,7 +145,7 @@ pub fn show(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>) -> Out
     if table_width > 0.0 {
         let table = Rect::from_min_max(pos2(area.max.x + 6.0, all.min.y), all.max);
         match &difference {
-            Some(c) => analysis::difference_table(ui, state, c, table, cx.palette),
+            Some(c) => bands_and_differences::difference_table(ui, state, c, table, cx.palette),
             None => panel::figures_table(ui, state, diagrams, table, &mut out),
         }
     }
@@ -313,7 +162,7 @@ fn diagram(
     (index, difference): (usize, Option<&Computed>),
     rect: Rect,
     end: u64,
-    out: &mut Outcome,
+    out: &mut DiagramRequests,
 ) -> usize {
     let d = &cx.diagrams[index];
     let (now_ps, colours, palette) = (cx.now_ps, cx.colours, cx.palette);
@@ -333,7 +182,7 @@ fn diagram(
     let labels = Rect::from_min_max(pos2(rect.min.x, bars.min.y), pos2(bars.min.x, bars.max.y));
     let mut shown = state.rows_of(d.replay);
     if let Some(c) = difference {
-        analysis::align_rows(state, c, cx.diagrams, index, &mut shown);
+        bands_and_differences::align_rows(state, c, cx.diagrams, index, &mut shown);
     }
     let content = shown.len() as f32 * draw::ROW_HEIGHT;
     let g = Geometry { ruler, bars, scroll: state.scroll.clamp(0.0, (content - bars.height()).max(0.0)) };
@@ -363,7 +212,7 @@ fn diagram(
     let g = pane.geometry;
     let painter = ui.painter();
     panel::labels(painter, &pane, state, cx);
-    let scene = draw::Scene {
+    let scene = draw::DiagramScene {
         replay: d.replay,
         rows: &shown,
         view: state.view,
@@ -378,10 +227,10 @@ fn diagram(
     };
     let marks = draw::paint(painter, &scene, &g);
     if let Some(c) = difference {
-        analysis::paint_differences(ui.painter(), c, cx, (index, &shown), &g, state);
+        bands_and_differences::paint_differences(ui.painter(), c, cx, (index, &shown), &g, state);
     }
     if state.analysis.bands.shown {
-        analysis::phase_bands(ui, state, d, index, &g);
+        bands_and_differences::phase_bands(ui, state, d, index, &g);
     }
     marks
 }

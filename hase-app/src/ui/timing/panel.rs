@@ -5,18 +5,24 @@
 use egui::{Align2, Color32, FontId, Painter, Rect, RichText, Stroke, Ui, pos2, vec2};
 use hase_engine::time::SimTime;
 
-use super::cursors::readout;
 use super::draw::ROW_HEIGHT;
-use super::figures::{figures, to_csv};
-use super::rows::{Row, RowKind, intervals};
-use super::{Diagram, Outcome, Pane, TimingContext, TimingState};
+use super::readout::readout;
+use super::{Diagram, DiagramRequests, Pane, TimingContext, TimingState};
 use crate::ui::time_text;
+use hase_editor::session::timing::figures::{figures, to_csv};
+use hase_editor::session::timing::rows::{Row, RowKind, intervals};
 
 /// Shown beside the readout while the run is of an earlier version of the design.
 pub const STALE_HINT: &str = "earlier design: Run (F5) again";
 
 /// The bar above the diagrams and the readout line.
-pub fn bar(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>, end: u64, out: &mut Outcome) {
+pub fn bar(
+    ui: &mut Ui,
+    state: &mut TimingState,
+    cx: &TimingContext<'_>,
+    end: u64,
+    out: &mut DiagramRequests,
+) {
     let (diagrams, now_ps) = (cx.diagrams, cx.now_ps);
     ui.horizontal(|ui| {
         if ui.button("Fit").on_hover_text("Show the whole run").clicked() {
@@ -71,7 +77,7 @@ pub fn bar(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>, end: u6
         );
         ui.checkbox(&mut state.table, "O–X figures")
             .on_hover_text("Time per state and messages between O and X");
-        super::analysis::toggles(ui, state, cx);
+        super::bands_and_differences::toggles(ui, state, cx);
         ui.separator();
         if ui.button("+ Marker").on_hover_text("Add a named marker at O, or at the animator's time").clicked()
         {
@@ -108,7 +114,7 @@ pub fn bar(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>, end: u6
     });
 }
 
-fn markers_menu(ui: &mut Ui, state: &mut TimingState, out: &mut Outcome) {
+fn markers_menu(ui: &mut Ui, state: &mut TimingState, out: &mut DiagramRequests) {
     let resolution = state.resolution_ps();
     let label = format!("Markers ({})", state.markers.len());
     ui.menu_button(label, |ui| {
@@ -202,7 +208,7 @@ pub fn figures_table(
     state: &mut TimingState,
     diagrams: &[Diagram<'_>],
     rect: Rect,
-    out: &mut Outcome,
+    out: &mut DiagramRequests,
 ) {
     let Some((a, b)) = state.cursors.interval() else { return };
     let key = (a, b, state.fitted_for);
@@ -210,7 +216,7 @@ pub fn figures_table(
     let fresh = state.figures_cache.as_ref().is_some_and(|c| c.key == key && c.rows == rows);
     if !fresh {
         let figures = diagrams.iter().zip(&rows).map(|(d, shown)| figures(d.replay, shown, a, b)).collect();
-        state.figures_cache = Some(super::FiguresCache { key, rows, figures });
+        state.figures_cache = Some(hase_editor::session::timing::FiguresCache { key, rows, figures });
     }
     let Some(cache) = &state.figures_cache else { return };
     let span = (b - a).max(1);

@@ -1,13 +1,17 @@
 //! The timing tab of the dock: the design's run (or both runs of a comparison) as timing diagrams,
 //! linked to the animator and the canvases: the animator's time is the yellow line, clicking moves
 //! the animator, selected entities' rows are highlighted and clicking a row reveals its entity.
+//! What the diagrams ask for comes back as session commands.
 
-use egui::Ui;
+use egui::{Rect, Ui};
+use hase_editor::run::{FinishedRun, ReplayFile};
+use hase_editor::session::compare::Compare;
+use hase_editor::session::timing::TimingState;
+use hase_editor::session::{Reveal, SessionCommand};
+use hase_editor::state::Editor;
+use hase_engine::time::SimTime;
 
 use super::{Diagram, TimingContext, show};
-use crate::run::ReplayFile;
-use crate::session::Session;
-use crate::state::Editor;
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::animator::map::prefix_of;
 
@@ -17,16 +21,31 @@ pub fn selected_paths(editor: &Editor) -> Vec<String> {
     editor.selection.instances.iter().map(|n| format!("{prefix}{n}")).collect()
 }
 
-/// Show the tab.
+/// What the timing tab shows.
+pub struct TabContext<'a> {
+    /// The design's run.
+    pub current: Option<&'a FinishedRun>,
+    /// The comparison, when open (its runs are shown instead).
+    pub compare: Option<&'a Compare>,
+    /// The design being edited (its selection is highlighted).
+    pub editor: &'a Editor,
+    /// The animator's time.
+    pub now: SimTime,
+    /// The design's run is of an earlier version of the design.
+    pub stale: bool,
+    /// Replay colours.
+    pub colours: &'a ReplayColours,
+    /// Editor colours.
+    pub palette: &'a Palette,
+}
+
+/// Show the tab; returns what it asks of the session and the diagrams' screen area.
 pub fn show_tab(
     ui: &mut Ui,
-    session: &mut Session,
-    editor: &Editor,
-    colours: &ReplayColours,
-    palette: &Palette,
-) {
-    let now = session.player.time.0;
-    let (diagrams, key): (Vec<Diagram<'_>>, u64) = match &session.compare {
+    timing: &mut TimingState,
+    cx: &TabContext<'_>,
+) -> (Vec<SessionCommand>, Option<Rect>) {
+    let (diagrams, key): (Vec<Diagram<'_>>, u64) = match cx.compare {
         Some(c) => (
             c.sides
                 .iter()
@@ -36,7 +55,7 @@ pub fn show_tab(
                         title: Some(format!(
                             "{} — makespan {}",
                             side.name(),
-                            crate::ui::time_text::figure(hase_engine::time::SimTime(run.stats.makespan_ps))
+                            crate::ui::time_text::figure(SimTime(run.stats.makespan_ps))
                         )),
                         selected: selected_paths(&side.editor),
                         source: Some((run.id, &run.trace)),
@@ -45,12 +64,12 @@ pub fn show_tab(
                 .collect(),
             c.key.wrapping_add(1 << 40),
         ),
-        None => match &session.current {
+        None => match cx.current {
             Some(run) => {
                 let diagram = Diagram {
                     replay: &run.replay,
                     title: None,
-                    selected: selected_paths(editor),
+                    selected: selected_paths(cx.editor),
                     source: Some((run.id, &run.trace)),
                 };
                 (vec![diagram], run.id)
@@ -58,31 +77,36 @@ pub fn show_tab(
             None => (Vec::new(), 0),
         },
     };
-    let stale = session.compare.is_none() && session.stale;
-    let cx = TimingContext { diagrams: &diagrams, key, now_ps: now, stale, colours, palette };
-    let out = show(ui, &mut session.timing, &cx);
-    drop(diagrams);
-    let end = session.clock_end();
+    let stale = cx.compare.is_none() && cx.stale;
+    let timing_cx = TimingContext {
+        diagrams: &diagrams,
+        key,
+        now_ps: cx.now.0,
+        stale,
+        colours: cx.colours,
+        palette: cx.palette,
+    };
+    let out = show(ui, timing, &timing_cx);
+    let mut commands = Vec::new();
     if let Some(t) = out.seek {
-        session.player.playing = false;
-        session.player.seek(hase_engine::time::SimTime(t), end);
+        commands.push(SessionCommand::PauseAt(SimTime(t)));
     }
     if let Some((index, path)) = out.select {
-        match &mut session.compare {
+        match cx.compare {
             Some(c) => {
                 let sides: Vec<usize> = (0..c.sides.len()).filter(|&i| c.sides[i].run.is_some()).collect();
                 if let Some(&side) = sides.get(index) {
-                    let side = &mut c.sides[side];
-                    crate::ui::reveal::reveal(&mut side.editor, &mut side.canvas, &path);
+                    commands.push(SessionCommand::Reveal(Reveal { side: Some(side), path }));
                 }
             }
-            None => session.reveal_request = Some(path),
+            None => commands.push(SessionCommand::Reveal(Reveal { side: None, path })),
         }
     }
     if out.export_png {
-        session.file_request = Some(ReplayFile::ExportPng);
+        commands.push(SessionCommand::AskFile(ReplayFile::ExportPng));
     }
     if let Some(csv) = out.export_csv {
-        session.file_request = Some(ReplayFile::ExportCsv(csv));
+        commands.push(SessionCommand::AskFile(ReplayFile::ExportCsv(csv)));
     }
+    (commands, out.area)
 }

@@ -6,7 +6,7 @@
 
 /// A time unit for display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Unit {
+pub struct TimeUnit {
     /// Picoseconds per unit.
     pub ps: u64,
     /// Symbol.
@@ -14,23 +14,23 @@ pub struct Unit {
 }
 
 /// Units from small to large.
-pub const UNITS: [Unit; 5] = [
-    Unit { ps: 1, symbol: "ps" },
-    Unit { ps: 1_000, symbol: "ns" },
-    Unit { ps: 1_000_000, symbol: "us" },
-    Unit { ps: 1_000_000_000, symbol: "ms" },
-    Unit { ps: 1_000_000_000_000, symbol: "s" },
+pub const UNITS: [TimeUnit; 5] = [
+    TimeUnit { ps: 1, symbol: "ps" },
+    TimeUnit { ps: 1_000, symbol: "ns" },
+    TimeUnit { ps: 1_000_000, symbol: "us" },
+    TimeUnit { ps: 1_000_000_000, symbol: "ms" },
+    TimeUnit { ps: 1_000_000_000_000, symbol: "s" },
 ];
 
 /// The largest unit not above `ps` (picoseconds for zero).
-pub fn unit_for(ps: u64) -> Unit {
+pub fn unit_for(ps: u64) -> TimeUnit {
     UNITS.iter().rev().find(|u| ps >= u.ps).copied().unwrap_or(UNITS[0])
 }
 
 /// The axis unit for a view showing `t0..=t1` with major ticks `major_ps` apart: the largest unit
 /// not above the visible span (nor above the step, which is what labels must resolve), so labels
 /// keep at most a few decimals however late in the run the view is.
-pub fn axis_unit(t0: u64, t1: u64, major_ps: u64) -> Unit {
+pub fn axis_unit(t0: u64, t1: u64, major_ps: u64) -> TimeUnit {
     let span = t1.saturating_sub(t0).max(1);
     unit_for(span.min(major_ps.saturating_mul(1_000)))
 }
@@ -55,7 +55,7 @@ pub fn tick_step(ps_per_pt: f64, min_gap_pt: f32) -> (u64, u64) {
 }
 
 /// Decimals needed to tell ticks `step` apart in `unit`.
-pub fn decimals_for(step: u64, unit: Unit) -> usize {
+pub fn decimals_for(step: u64, unit: TimeUnit) -> usize {
     let mut decimals = 0;
     let mut resolution = unit.ps;
     while resolution > step && decimals < 12 {
@@ -66,13 +66,13 @@ pub fn decimals_for(step: u64, unit: Unit) -> usize {
 }
 
 /// `t` in `unit` with `decimals` decimals and the symbol: `1.25 ms`.
-pub fn format_fixed(t: u64, unit: Unit, decimals: usize) -> String {
+pub fn format_fixed(t: u64, unit: TimeUnit, decimals: usize) -> String {
     let value = t as f64 / unit.ps as f64;
     format!("{value:.decimals$} {}", unit.symbol)
 }
 
 /// A signed span in `unit` with `digits` significant digits: `0.6407 ms`, `−12.5 us`.
-pub fn format_span(ps: i128, unit: Unit, digits: usize) -> String {
+pub fn format_span(ps: i128, unit: TimeUnit, digits: usize) -> String {
     let value = ps as f64 / unit.ps as f64;
     let magnitude = value.abs();
     let exponent = if magnitude > 0.0 { magnitude.log10().floor() as i64 } else { 0 };

@@ -76,7 +76,7 @@ proptest! {
         width in 10f32..600.0,
     ) {
         let mut r = r;
-        r.levels = vec![crate::replay::pyramid::summarise(&r, bucket)];
+        r.levels = vec![hase_editor::replay::pyramid::summarise(&r, bucket)];
         // At least a bucket per point, so the level is the one drawn.
         let ps_per_pt = bucket as f64 / points_per_bucket;
         let v = TimeView { left_ps: left, ps_per_pt };
@@ -156,7 +156,7 @@ proptest! {
     ) {
         let mut r = r;
         if bucket > 0 {
-            r.levels = vec![crate::replay::pyramid::summarise(&r, bucket)];
+            r.levels = vec![hase_editor::replay::pyramid::summarise(&r, bucket)];
         }
         let (first, last) = (r.start[0], r.end[r.len() - 1]);
         let left = first.saturating_sub(100) + ((last - first) as f64 * left_frac) as u64;
@@ -207,8 +207,8 @@ fn marks_of_a_dense_row_equal_the_reference_at_every_zoom() {
 /// one-to-three-intervals point was counted without branches), kept to compare against.
 mod reference {
     use super::super::{COLOUR_SAMPLE, MIN_MARK_PT, Mark, gallop, push};
-    use crate::replay::columns::Intervals;
-    use crate::ui::timing::view::TimeView;
+    use hase_editor::replay::columns::Intervals;
+    use hase_editor::session::timing::view::TimeView;
 
     pub fn build_marks(row: &Intervals, view: &TimeView, width: f32, out: &mut Vec<Mark>) {
         match row.level_for(view.ps_per_pt) {

@@ -1,0 +1,454 @@
+//! The application's side of runs and replay: starting and stopping runs, taking in their results
+//! (statistics, replay, problems in the log with their entities), the animator clock each frame,
+//! the comparison, exports, marker saving, and revealing entities asked for by the log or the
+//! timing diagram.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use hase_engine::kernel::RunOutcome;
+use hase_engine::model::Project;
+use hase_engine::time::SimTime;
+
+use super::App;
+use crate::actions::AppAction;
+use crate::theme::{Palette, ReplayColours};
+use crate::ui::compare::CompareViews;
+use crate::ui::dock::DockTab;
+use crate::ui::reveal;
+use hase_editor::replay::markers;
+use hase_editor::run::task::{RunRequest, start};
+use hase_editor::run::{
+    FinishedRun, MarkerSave, ReplayFile, ReplayOutput, RunDone, RunSlot, SaveError, TraceFileError,
+};
+use hase_editor::session::compare::{Compare, CompareSide, thesis_example, with_variant};
+use hase_editor::session::variant::Variant;
+use hase_editor::session::{Reveal, SessionCommand};
+use hase_editor::state::LogLevel;
+use hase_editor::tasks::{FileRequest, TaskOutput};
+
+/// Seconds unsaved marker edits wait before they are written.
+const MARKER_SAVE_DELAY_S: f64 = 1.0;
+
+impl App {
+    /// Per-frame work of runs and replay, before the UI.
+    pub(super) fn replay_logic(&mut self, ctx: &egui::Context) {
+        if let Some(pending) = self.session.follow_project(self.editor.generation, &self.editor.doc.project) {
+            self.spawn_marker_save(pending);
+        }
+        self.session.stale = match &self.session.current {
+            Some(run) => self.session.staleness.check(run, &self.editor),
+            None => false,
+        };
+        let dirs: Vec<std::path::PathBuf> = self
+            .editor
+            .file
+            .as_deref()
+            .and_then(std::path::Path::parent)
+            .map(std::path::Path::to_path_buf)
+            .into_iter()
+            .chain([std::path::PathBuf::from(".")])
+            .collect();
+        self.images.set_search_dirs(dirs);
+        let end = self.session.clock_end();
+        if self.session.player.playing {
+            let dt = f64::from(ctx.input(|i| i.stable_dt).min(0.1));
+            self.session.player.advance(dt, end);
+            ctx.request_repaint();
+        }
+        if !self.session.live.is_empty() {
+            ctx.request_repaint_after(Duration::from_millis(100));
+        }
+        let exported = self.export_result.take();
+        match exported {
+            Some(Ok(path)) => {
+                self.editor.notify(LogLevel::Info, format!("saved the timing diagram to {}", path.display()));
+            }
+            Some(Err(e)) => {
+                self.editor.notify(LogLevel::Error, format!("cannot save the timing diagram: {e}"));
+            }
+            None => {}
+        }
+        self.save_markers_when_settled(ctx);
+        match self.session.reveal_request.take() {
+            Some(Reveal { side: None, path })
+                if !reveal::reveal(&mut self.editor, &mut self.canvas, &path) =>
+            {
+                self.editor.notify(LogLevel::Info, format!("{path} is not in the design shown"));
+            }
+            Some(Reveal { side: Some(i), path }) => {
+                if let Some(c) = &mut self.session.compare
+                    && let (Some(side), Some(view)) =
+                        (c.sides.get_mut(i), self.compare_views.sides.get_mut(i))
+                {
+                    reveal::reveal(&mut side.editor, &mut view.canvas, &path);
+                }
+            }
+            Some(Reveal { side: None, .. }) | None => {}
+        }
+        if let Some(purpose) = self.session.file_request.take() {
+            self.pick_replay_file(purpose);
+        }
+    }
+
+    /// Carry out a run or replay action.
+    pub(super) fn replay_action(&mut self, action: AppAction) {
+        match action {
+            AppAction::Run => self.start_runs(),
+            AppAction::Stop if !self.session.live.is_empty() => {
+                self.session.stop_all();
+                self.editor.log(LogLevel::Info, "stopping the run…");
+            }
+            AppAction::PlayPause => self.session.apply(SessionCommand::TogglePlay),
+            AppAction::StepForward | AppAction::StepBack => {
+                self.session.apply(SessionCommand::Step { forward: action == AppAction::StepForward });
+            }
+            AppAction::CompareExample => match thesis_example() {
+                Ok(compare) => {
+                    self.open_compare(compare);
+                    self.start_runs();
+                }
+                Err(e) => self.editor.notify(LogLevel::Error, format!("cannot build the example: {e}")),
+            },
+            AppAction::CompareWithFile => self.pick_replay_file(ReplayFile::CompareWith),
+            AppAction::OpenTrace => self.pick_replay_file(ReplayFile::OpenTrace),
+            AppAction::CompareTraces => self.pick_replay_file(ReplayFile::CompareTraces(None)),
+            AppAction::CompareVariant => {
+                let settings = self.session.settings.clone();
+                self.windows.variant.open_with(&settings);
+            }
+            AppAction::CloseCompare => self.session.leave_compare(),
+            _ => {}
+        }
+    }
+
+    /// Compare the design with `variant` of it and run both.
+    pub(super) fn open_variant_compare(&mut self, variant: Variant) {
+        if !variant.assignments.is_empty() {
+            self.editor.log(LogLevel::Info, format!("right-hand side: {}", variant.assignments.join("; ")));
+        }
+        let compare = with_variant(&self.editor.doc.project, self.editor.file.clone(), variant);
+        self.open_compare(compare);
+        self.start_runs();
+    }
+
+    fn open_compare(&mut self, compare: Compare) {
+        self.editor.log(LogLevel::Info, format!("opened {}", compare.title));
+        if let Some(pending) = self.session.enter_compare(compare) {
+            self.spawn_marker_save(pending);
+        }
+        self.session.player.time = SimTime::ZERO;
+        self.session.player.playing = false;
+        self.session.timing.cursors = hase_editor::session::timing::cursors::Cursors::default();
+        self.compare_views = CompareViews::default();
+        self.dock.tab = DockTab::Timing;
+    }
+
+    /// Say once per file when a run reads a workload file outside the project's folder.
+    fn warn_outside_folder(&mut self, name: &str, project: &Project, file: Option<&Path>) {
+        let base = file.map_or_else(|| PathBuf::from("."), hase_library::runner::base_dir_of);
+        for outside in hase_library::reads::files_outside_folder(project, &base) {
+            if self.session.warned_outside.insert(outside.clone()) {
+                self.editor.log(
+                    LogLevel::Warning,
+                    format!("{name} reads {}, outside the project's folder", outside.display()),
+                );
+            }
+        }
+    }
+
+    fn start_runs(&mut self) {
+        let shared = self.session.settings.clone();
+        let mut requests = Vec::new();
+        match &self.session.compare {
+            Some(c) => {
+                for (i, side) in c.sides.iter().enumerate() {
+                    let slot = RunSlot::Compare(i);
+                    if !self.session.running(slot) {
+                        let project = side.editor.doc.project.clone();
+                        let settings = side.settings.clone().unwrap_or_else(|| shared.clone());
+                        requests.push((
+                            slot,
+                            side.name().to_string(),
+                            project,
+                            side.editor.file.clone(),
+                            settings,
+                        ));
+                    }
+                }
+            }
+            None if !self.session.running(RunSlot::Main) => {
+                let project = self.editor.doc.project.clone();
+                let name = project.name.clone();
+                requests.push((RunSlot::Main, name, project, self.editor.file.clone(), shared));
+            }
+            None => {}
+        }
+        if let Some(e) = requests.iter().find_map(|r| r.4.until().err()) {
+            self.editor.notify(LogLevel::Warning, e.to_string());
+            return;
+        }
+        for (slot, name, project, file, settings) in requests {
+            self.warn_outside_folder(&name, &project, file.as_deref());
+            self.editor.log(LogLevel::Info, format!("running {name}…"));
+            let id = self.session.next_id();
+            let request = RunRequest { project, file, settings, slot, id };
+            let live = start(&self.tasks, request);
+            self.session.live.push(live);
+        }
+    }
+
+    /// Take in what the replay's background work reports.
+    pub(super) fn replay_finished(&mut self, output: ReplayOutput) {
+        match output {
+            ReplayOutput::Run(done) => self.run_finished(done),
+            ReplayOutput::Saved { what, result: Ok(path) } => {
+                self.editor.log(LogLevel::Info, format!("saved {what} to {}", path.display()));
+            }
+            ReplayOutput::Saved { what, result: Err(e) } => {
+                self.editor.notify(LogLevel::Error, format!("cannot save {what}: {e}"));
+            }
+            ReplayOutput::CompareProject { path, result: Ok(project) } => {
+                let left = CompareSide::new(self.editor.doc.project.clone(), self.editor.file.clone());
+                let right = CompareSide::new(*project, Some(path));
+                let title = format!("Compare: {} vs {}", left.name(), right.name());
+                self.open_compare(Compare::new(title, left, right));
+                self.start_runs();
+            }
+            ReplayOutput::CompareTraces(Ok(runs)) => self.open_trace_compare(runs),
+            ReplayOutput::CompareTraces(Err(e)) => self.editor.notify(LogLevel::Error, e.to_string()),
+            ReplayOutput::CompareProject { path, result: Err(e) } => {
+                self.editor.notify(LogLevel::Error, format!("cannot open {}: {e}", path.display()));
+            }
+        }
+    }
+
+    /// A file chosen for the replay views.
+    pub(super) fn replay_file_chosen(&mut self, ctx: &egui::Context, purpose: ReplayFile, path: PathBuf) {
+        match purpose {
+            ReplayFile::ExportPng => {
+                let path = if path.extension().is_none() { path.with_extension("png") } else { path };
+                crate::ui::timing::export::request(
+                    ctx,
+                    self.dock.timing_area.unwrap_or(egui::Rect::NOTHING),
+                    path,
+                    &self.export_result,
+                );
+            }
+            ReplayFile::ExportCsv(text) => {
+                let path = if path.extension().is_none() { path.with_extension("csv") } else { path };
+                self.tasks.spawn("export", move || {
+                    let result = hase_engine::model::write_atomic(&path, text.as_bytes())
+                        .map(|()| path.clone())
+                        .map_err(|source| SaveError::Write { path: path.clone(), source });
+                    TaskOutput::Replay(Box::new(ReplayOutput::Saved { what: "O–X figures".into(), result }))
+                });
+            }
+            ReplayFile::OpenTrace => {
+                self.session.leave_compare();
+                self.session.stop_all();
+                let id = self.session.next_id();
+                let project = self.editor.doc.project.clone();
+                self.editor.log(LogLevel::Info, format!("loading {}…", path.display()));
+                let live = hase_editor::run::load::start(&self.tasks, path, project, id);
+                self.session.live.push(live);
+            }
+            ReplayFile::CompareTraces(None) => self.pick_replay_file(ReplayFile::CompareTraces(Some(path))),
+            ReplayFile::CompareTraces(Some(left)) => {
+                let project = self.editor.doc.project.clone();
+                let ids = [self.session.next_id(), self.session.next_id()];
+                self.editor
+                    .log(LogLevel::Info, format!("loading {} and {}…", left.display(), path.display()));
+                self.tasks.spawn("load-traces", move || {
+                    TaskOutput::Replay(Box::new(ReplayOutput::CompareTraces(load_two(
+                        &[left, path],
+                        &project,
+                        ids,
+                    ))))
+                });
+            }
+            ReplayFile::CompareWith => {
+                self.tasks.spawn("open", move || {
+                    let result = hase_library::generated::load_project(&path).map(Box::new);
+                    TaskOutput::Replay(Box::new(ReplayOutput::CompareProject { path, result }))
+                });
+            }
+        }
+    }
+
+    fn run_finished(&mut self, done: RunDone) {
+        if self.session.dropped.remove(&done.id) {
+            self.editor.log(LogLevel::Info, "a run of the design replaced since was dropped");
+            return;
+        }
+        self.session.live.retain(|l| l.slot != done.slot);
+        let run = match done.result {
+            Ok(run) => run,
+            Err(problems) => {
+                let n = problems.len();
+                for p in problems {
+                    self.editor.log_at(LogLevel::Warning, p.text, p.path);
+                }
+                self.editor.notify(
+                    LogLevel::Warning,
+                    format!(
+                        "the run did not start: {n} problem{} (click one in Messages to see where)",
+                        if n == 1 { "" } else { "s" }
+                    ),
+                );
+                self.dock.tab = DockTab::Messages;
+                return;
+            }
+        };
+        // A comparison's side is named as it is shown ("this design, algorithm=ring").
+        let label = match (done.slot, &self.session.compare) {
+            (RunSlot::Compare(i), Some(c)) => c.sides.get(i).map_or(run.label.as_str(), |s| s.name()),
+            _ => run.label.as_str(),
+        };
+        let summary = format!("{label}: {}", crate::ui::stats::summary_line(&run.stats));
+        let level = match &run.outcome {
+            RunOutcome::Completed | RunOutcome::ReachedUntil => LogLevel::Info,
+            RunOutcome::Deadlock(_) | RunOutcome::Cancelled => LogLevel::Warning,
+        };
+        self.editor.notify(level, summary);
+        if let RunOutcome::Deadlock(report) = &run.outcome {
+            for b in &report.blocked {
+                self.editor.log_at(
+                    LogLevel::Warning,
+                    format!("  {} [{}]: {}", b.path, b.state, b.waiting_for),
+                    Some(b.path.clone()),
+                );
+            }
+            self.dock.tab = DockTab::Messages;
+        } else {
+            self.dock.tab = DockTab::Timing;
+        }
+        if let Some(e) = &run.trace_error {
+            self.editor.log(LogLevel::Warning, format!("the trace is incomplete: {e}"));
+        }
+        let run = Arc::new(*run);
+        // The dock is sized to show every row of the run (see `App::ui_root`).
+        self.dock.fit_rows = self.session.timing.rows_of(&run.replay).len();
+        match done.slot {
+            RunSlot::Main => {
+                if self.session.current.is_none() {
+                    // The dock grows for the first run: fit the design into what is left.
+                    self.editor.fit_requested = true;
+                }
+                self.session.adopt_markers(&run);
+                self.session.player.adopt_run(run.replay.end);
+                if let Some(old) = self.session.current.replace(run) {
+                    // A large trace takes a while to free: not on the UI thread.
+                    let _ = std::thread::Builder::new().name("hase-drop".into()).spawn(move || drop(old));
+                }
+            }
+            RunSlot::Compare(i) => {
+                if let Some(c) = &mut self.session.compare
+                    && let Some(side) = c.sides.get_mut(i)
+                {
+                    c.key = c.key.wrapping_mul(31).wrapping_add(run.id);
+                    side.run = Some(run);
+                    let end = c.end();
+                    self.session.player.adopt_run(end);
+                }
+            }
+        }
+    }
+
+    /// Two loaded traces side by side, each shown on the design.
+    fn open_trace_compare(&mut self, runs: [Box<FinishedRun>; 2]) {
+        let [left, right] = runs;
+        let side = |run: &FinishedRun| {
+            CompareSide::new(self.editor.doc.project.clone(), None).with(run.label.clone(), None)
+        };
+        let (a, b) = (side(&left), side(&right));
+        let title = format!("Compare traces: {} vs {}", left.label, right.label);
+        self.open_compare(Compare::new(title, a, b));
+        for (i, run) in [left, right].into_iter().enumerate() {
+            let id = run.id;
+            self.run_finished(RunDone { slot: RunSlot::Compare(i), id, result: Ok(run) });
+        }
+    }
+
+    fn pick_replay_file(&mut self, purpose: ReplayFile) {
+        self.ask_file(FileRequest::replay(purpose));
+    }
+
+    fn save_markers_when_settled(&mut self, ctx: &egui::Context) {
+        if !self.session.timing.markers_dirty {
+            self.session.markers_dirty_since = None;
+            return;
+        }
+        let now = ctx.input(|i| i.time);
+        let since = *self.session.markers_dirty_since.get_or_insert(now);
+        if now - since < MARKER_SAVE_DELAY_S {
+            ctx.request_repaint_after(Duration::from_secs_f64(MARKER_SAVE_DELAY_S));
+            return;
+        }
+        self.session.timing.markers_dirty = false;
+        self.session.markers_dirty_since = None;
+        // Without a sidecar (comparison, project without a file) the Markers menu says why.
+        if let Some(save) = self.session.marker_save() {
+            self.spawn_marker_save(save);
+        }
+    }
+
+    pub(super) fn spawn_marker_save(&self, save: MarkerSave) {
+        self.tasks.spawn("markers", move || {
+            let MarkerSave { sidecar, run_key, markers: list } = save;
+            let result = markers::save(&sidecar, &run_key, &list).map(|()| sidecar).map_err(SaveError::from);
+            TaskOutput::Replay(Box::new(ReplayOutput::Saved { what: "markers".into(), result }))
+        });
+    }
+
+    /// The replay bar above the dock (when there is something to replay).
+    pub(super) fn replay_bar(
+        &self,
+        ui: &mut egui::Ui,
+        colours: &ReplayColours,
+        palette: &Palette,
+    ) -> Vec<SessionCommand> {
+        let end = self.session.clock_end();
+        let s = &self.session;
+        let log = match &s.compare {
+            Some(c) => c.sides.iter().find_map(|side| side.run.as_ref()).map(|r| &r.replay.log),
+            None => s.current.as_ref().map(|r| &r.replay.log),
+        };
+        match log {
+            Some(log) => {
+                let cx = crate::ui::animator::controls::ControlsContext {
+                    player: &s.player,
+                    log,
+                    end,
+                    cursors: s.timing.cursors,
+                    markers: &s.timing.markers,
+                    colours,
+                    palette,
+                };
+                crate::ui::animator::controls::show(ui, &cx)
+            }
+            None => Vec::new(),
+        }
+    }
+}
+
+/// Read two trace files (on a worker thread), each shown on `project`.
+fn load_two(
+    paths: &[PathBuf; 2],
+    project: &Project,
+    ids: [u64; 2],
+) -> Result<[Box<FinishedRun>; 2], TraceFileError> {
+    let read = |i: usize| {
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        hase_editor::run::load::load(
+            &paths[i],
+            project.clone(),
+            ids[i],
+            &cancel,
+            &hase_editor::run::RunProgress::default(),
+        )
+        .map_err(|source| TraceFileError { path: paths[i].clone(), source })
+    };
+    Ok([read(0)?, read(1)?])
+}

@@ -1,0 +1,209 @@
+//! Workflow tests of the analysis views (issue 11), driving the real widgets with egui_kittest:
+//! phase bands on the timing diagram (toggle, click a band, the cursors on its edges), the
+//! comparison's difference mode (the table's largest difference, a click going to its row), Check
+//! levels on a compound, and Fit a formula in the experiments' results. Each result is checked
+//! against the analysis run directly on the in-memory trace the same run writes.
+
+use egui_kittest::kittest::Queryable;
+use hase_engine::analysis::{DiffOptions, PhaseOptions, diff_traces, find_phases};
+use hase_engine::model::Project;
+use hase_engine::trace::Trace;
+use hase_library::runner::{RunOptions, TraceTarget, run_project};
+
+use super::replay_views::{harness_with, open_comparison_example, run_design};
+use super::wait_for;
+use hase_editor::run::NextRunSettings;
+
+/// The trace of `project` run with its own settings, records kept in memory (the oracle).
+fn memory_trace(project: &Project) -> Trace {
+    let settings = NextRunSettings::from_project(project);
+    let options = RunOptions {
+        seed: Some(settings.seed),
+        level: Some(settings.level),
+        trace: TraceTarget::Memory,
+        ..RunOptions::default()
+    };
+    run_project(project, &options, |_| {}).unwrap().trace.unwrap()
+}
+
+#[test]
+fn phase_bands_toggle_and_a_click_puts_o_and_x_on_the_band_edges() {
+    let project = hase_library::examples::binary_tree_allreduce().unwrap().project;
+    let expected = find_phases(&memory_trace(&project), PhaseOptions::default());
+    let mut h = harness_with(project);
+    run_design(&mut h);
+    assert!(h.query_by_label("2 loosely synchronous (exchange)").is_none(), "no bands before the toggle");
+    h.get_by_label("Phases").click();
+    h.run_steps(3);
+    // One band per allreduce call, both loosely synchronous exchanges.
+    assert_eq!(expected.phases.len(), 2);
+    let second = &expected.phases[1];
+    h.get_by_label("1 loosely synchronous (exchange)");
+    h.get_by_label("2 loosely synchronous (exchange)").click();
+    h.run_steps(3);
+    let cursors = h.state().session.timing.cursors;
+    assert_eq!((cursors.o, cursors.x), (Some(second.start.as_ps()), Some(second.end.as_ps())));
+    // Toggled off, the bands go.
+    h.get_by_label("Phases").click();
+    h.run_steps(3);
+    assert!(h.query_by_label("2 loosely synchronous (exchange)").is_none());
+}
+
+#[test]
+fn difference_mode_lists_the_largest_difference_and_goes_to_its_row() {
+    let fat = hase_library::examples::fat_tree_allreduce().unwrap().project;
+    let binary = hase_library::examples::binary_tree_allreduce().unwrap().project;
+    let oracle = diff_traces(&memory_trace(&fat), &memory_trace(&binary), DiffOptions::default());
+    let largest = oracle.rows.first().unwrap().name.clone();
+    assert!(oracle.rows[0].difference_ps > 0);
+    let mut h = harness_with(Project::new("empty"));
+    open_comparison_example(&mut h);
+    h.get_by_label("Differences").click();
+    h.run_steps(3);
+    let computed = h.state().session.timing.analysis.difference.last().unwrap();
+    assert_eq!(computed.diff.rows.first().map(|r| r.name.as_str()), Some(largest.as_str()));
+    assert!(!computed.diff.equal);
+    let fitted = h.state().session.timing.view;
+    // The table's first row is the largest difference; a click goes to it in both diagrams.
+    h.get_by_label(&largest).click();
+    h.run_steps(3);
+    let timing = &h.state().session.timing;
+    assert_eq!(timing.analysis.difference.focus.as_deref(), Some(largest.as_str()));
+    assert!(!timing.analysis.difference.focus_pending);
+    assert_ne!(timing.view, fitted, "zoomed to where the row differs");
+}
+
+#[test]
+fn check_levels_on_the_compound_from_the_inspector_shows_both_makespans() {
+    use hase_library::check_levels::{CheckLevelsOptions, check_levels};
+    let project = hase_library::examples::abstraction_toggle().unwrap().project;
+    let options = CheckLevelsOptions { compound: Some("fabric".into()), ..CheckLevelsOptions::default() };
+    let expected = check_levels(&project, &options).unwrap().remove(0);
+    let mut h = harness_with(project);
+    h.state_mut().editor.selection.only("fabric");
+    h.run_steps(3);
+    h.get_by_label("Check levels").click();
+    wait_for(&mut h, "the check", |app| app.windows.levels.result.is_some());
+    let shown = h.state().windows.levels.result.as_ref().unwrap().as_ref().unwrap().clone();
+    assert_eq!(shown, std::slice::from_ref(&expected));
+    h.get_by_label("Check levels: fabric");
+    h.get_by_label("detailed makespan");
+    // Contention-free: the same makespan at both levels, shown twice.
+    assert_eq!(expected.detailed_ps, expected.behavioural_ps);
+    let makespan = crate::ui::time_text::figure(hase_engine::time::SimTime(expected.detailed_ps));
+    assert_eq!(h.get_all_by_label(&makespan).count(), 2);
+    assert!(expected.verdict.starts_with("valid: "), "{}", expected.verdict);
+    h.get_by_label(&expected.verdict);
+}
+
+#[test]
+fn fit_a_formula_on_a_small_experiment_recovers_it_and_draws_the_curve() {
+    use hase_library::experiment::fit::{Roles, fit_experiment};
+    let results = hase_editor::fixtures::known_scaling_results();
+    let roles = Roles { p: Some("template.procs".into()), n: Some("workload.n".into()), g: None };
+    let expected =
+        fit_experiment(&results.variables, &results.metrics, &results.records, "makespan_ps", &roles, 3, &[])
+            .unwrap();
+    let best = expected.formula.as_ref().unwrap().best.clone();
+    let symbols: Vec<&str> = best.terms.iter().map(|t| t.term.symbol()).collect();
+    assert_eq!(symbols, ["1", "n/p"], "the known formula T = 500 + 3·n/p");
+    let mut h = harness_with(Project::new("empty"));
+    {
+        let view = &mut h.state_mut().windows.experiments;
+        view.open = true;
+        view.tab = hase_editor::experiments::ExperimentsTab::Results;
+        view.plot.metric = "makespan_ps".into();
+        view.plot.x = "template.procs".into();
+        view.plot.series = Some("workload.n".into());
+        view.results = Some(results);
+    }
+    h.run_steps(3);
+    h.get_by_label("Fit a formula…").click();
+    h.run_steps(3);
+    // The first variable plays p; the problem size is chosen as n.
+    assert_eq!(h.state().windows.experiments.fit.p, "template.procs");
+    h.state_mut().windows.experiments.fit.n = "workload.n".into();
+    h.get_by_label("Fit now").click();
+    h.run_steps(3);
+    h.get_by_label(&format!("makespan_ps ≈ {best}"));
+    h.get_by_label_contains(&format!("R² {:.6}", best.r_squared));
+    // Each series fitted on its own runs too (one line each), and its curve drawn over it (the
+    // legend entries).
+    let fits = &h.state().windows.experiments.fit.series;
+    assert_eq!(fits.len(), 2);
+    assert!(fits.iter().all(|(_, f)| f.as_ref().is_ok_and(|f| f.samples.len() == 8)));
+    assert_eq!(h.query_all_by_label_contains(": makespan_ps ≈").count(), 2);
+    assert_eq!(h.query_all_by_label_contains("fit: ").count(), 2);
+
+    // Extrapolated to a larger machine and problem: typed as `--predict` takes it, the line
+    // printed is the library's prediction.
+    let at = hase_library::fit::Point::parse("p=1024, n=1M").unwrap();
+    let known = hase_editor::fixtures::known_scaling_results();
+    let ahead =
+        fit_experiment(&known.variables, &known.metrics, &known.records, "makespan_ps", &roles, 3, &[at])
+            .unwrap();
+    h.get_by_label("predict at").click();
+    h.run_steps(1);
+    h.get_by_label("predict at").type_text("p=1024, n=1M");
+    h.run_steps(1);
+    h.get_by_label("Fit now").click();
+    h.run_steps(3);
+    h.get_by_label_contains(&format!(
+        "predicted at p = 1024, n = 1048576, g = 0: {:.4e}",
+        ahead.predictions[0].time
+    ));
+}
+
+#[test]
+fn two_trace_files_compared_in_difference_mode() {
+    use crate::file_dialog::Backend;
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    for (name, example) in [
+        ("fat.htb", hase_library::examples::fat_tree_allreduce().unwrap().project),
+        ("binary.htb", hase_library::examples::binary_tree_allreduce().unwrap().project),
+    ] {
+        let path = dir.path().join(name);
+        let settings = NextRunSettings::from_project(&example);
+        let options = RunOptions {
+            seed: Some(settings.seed),
+            level: Some(settings.level),
+            trace: TraceTarget::File(path.clone()),
+            ..RunOptions::default()
+        };
+        run_project(&example, &options, |_| {}).unwrap();
+        paths.push(path);
+    }
+    let (a, b) = (Trace::load(&paths[0]).unwrap(), Trace::load(&paths[1]).unwrap());
+    let top = hase_editor::analysis_views::difference::TABLE_ROWS;
+    let oracle = diff_traces(&a, &b, DiffOptions { top, ..DiffOptions::default() });
+    let mut h = harness_with(hase_library::examples::fat_tree_allreduce().unwrap().project);
+    h.state_mut().editor.file = Some(dir.path().join("design.ron"));
+    h.state_mut().files.backend = Backend::InApp;
+    h.get_by_label("Simulate").click();
+    h.run_steps(2);
+    h.get_by_label("Compare").hover();
+    h.run_steps(2);
+    h.get_by_label("Two trace files…").click();
+    for (title, name) in
+        [("Compare traces: the left trace", "fat.htb"), ("Compare traces: the right trace", "binary.htb")]
+    {
+        wait_for(&mut h, title, |app| app.files.is_open());
+        h.get_by_label(title);
+        h.get_by_label(name).click();
+        h.run_steps(2);
+        h.get_by_label("Open").click();
+        h.run_steps(3);
+    }
+    wait_for(&mut h, "both traces", |app| {
+        app.session.compare.as_ref().is_some_and(|c| c.sides.iter().all(|s| s.run.is_some()))
+    });
+    let compare = h.state().session.compare.as_ref().unwrap();
+    assert_eq!(compare.title, "Compare traces: fat.htb vs binary.htb");
+    assert!(compare.sides.iter().all(|s| !s.run.as_ref().unwrap().trace.records.is_empty()));
+    h.get_by_label("Differences").click();
+    h.run_steps(3);
+    let computed = h.state().session.timing.analysis.difference.last().unwrap();
+    assert_eq!(computed.diff, oracle, "the loaded traces are compared as they are");
+    h.get_by_label(&oracle.rows[0].name);
+}

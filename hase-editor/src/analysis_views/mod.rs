@@ -1,0 +1,27 @@
+//! State and logic behind the analysis views of the app (issue 11), egui-free: the trace a finished
+//! run is analysed from ([`rebuild`]), the comparison's difference mode ([`difference`]), the phase
+//! bands of the timing diagram ([`bands`]), the "Check levels" action on a compound ([`levels`])
+//! and the experiments view's "Fit a formula" ([`fit`]). The analyses themselves are
+//! `hase_engine::analysis` and `hase_library::{check_levels, experiment::fit}`; the methods are in
+//! `docs/analysis.md`.
+
+pub mod bands;
+pub mod difference;
+pub mod fit_panel;
+pub mod levels;
+pub mod rebuild;
+
+pub use bands::PhaseBands;
+pub use difference::DifferenceMode;
+pub use fit_panel::FitPanel;
+pub use levels::LevelsCheck;
+pub use rebuild::{analysis_trace, trace_from_replay};
+
+/// The analysis state the timing diagram keeps between frames.
+#[derive(Debug, Default)]
+pub struct TimingAnalysis {
+    /// Communication phases drawn as bands.
+    pub bands: PhaseBands,
+    /// A comparison's difference mode.
+    pub difference: DifferenceMode,
+}
