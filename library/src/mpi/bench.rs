@@ -6,9 +6,9 @@
 
 use std::path::Path;
 
-use super::MpiError;
 use super::build::{BENCH, build_tool};
 use super::command::{MpiRun, run_reading_lines};
+use super::error::MpiError;
 use crate::datasheet::raw::{RawData, RawRow};
 
 /// Every function the benchmark can time, point-to-point first.
@@ -150,7 +150,7 @@ pub struct BenchProgress {
 }
 
 fn parse_row(line: &str, number: usize) -> Result<RawRow, MpiError> {
-    let bad = |message: String| MpiError::Output { path: "hase_bench output".into(), line: number, message };
+    let bad = |message: String| MpiError::output("hase_bench output", number, message);
     let fields: Vec<&str> = line.split(',').collect();
     let [function, procs, bytes, repeat, time] = fields[..] else {
         return Err(bad(format!("expected 5 fields, got `{line}`")));

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::MpiError;
+use super::error::MpiError;
 
 const SHIM_HEADER: &str = include_str!("../../../assets/mpi/shim/hase_shim.h");
 
@@ -120,7 +120,7 @@ fn mpicc_version(mpicc: &str) -> Result<String, MpiError> {
     let out = Command::new(mpicc)
         .arg("--version")
         .output()
-        .map_err(|e| MpiError::Tool { program: mpicc.to_string(), message: e.to_string() })?;
+        .map_err(|e| MpiError::Tool { program: mpicc.to_string(), source: e })?;
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
@@ -140,14 +140,14 @@ pub fn build_tool(tool: &CTool, cache: &Path) -> Result<ToolBuild, MpiError> {
     if path.is_file() {
         return Ok(ToolBuild { path, built: false, warnings: String::new() });
     }
-    std::fs::create_dir_all(&dir).map_err(|e| MpiError::io(&dir, &e))?;
+    std::fs::create_dir_all(&dir).map_err(|e| MpiError::io(&dir, e))?;
     let file_name = Path::new(tool.source_path)
         .file_name()
         .map_or_else(|| "tool.c".into(), std::borrow::ToOwned::to_owned);
     let source = dir.join(file_name);
     let header = dir.join("hase_shim.h");
     for (file, text) in [(&source, tool.source), (&header, SHIM_HEADER)] {
-        std::fs::write(file, text).map_err(|e| MpiError::io(file, &e))?;
+        std::fs::write(file, text).map_err(|e| MpiError::io(file, e))?;
     }
     let tmp = dir.join(format!(".{}.{}.tmp", tool.name, std::process::id()));
     let out = Command::new(&mpicc)
@@ -159,12 +159,12 @@ pub fn build_tool(tool: &CTool, cache: &Path) -> Result<ToolBuild, MpiError> {
         .arg(&tmp)
         .arg("-lm")
         .output()
-        .map_err(|e| MpiError::Tool { program: mpicc.clone(), message: e.to_string() })?;
+        .map_err(|e| MpiError::Tool { program: mpicc.clone(), source: e })?;
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     if !out.status.success() {
         let _ = std::fs::remove_file(&tmp);
         return Err(MpiError::Compile { source_name: tool.source_path.to_string(), stderr });
     }
-    std::fs::rename(&tmp, &path).map_err(|e| MpiError::io(&path, &e))?;
+    std::fs::rename(&tmp, &path).map_err(|e| MpiError::io(&path, e))?;
     Ok(ToolBuild { path, built: true, warnings: stderr })
 }
