@@ -14,8 +14,8 @@ use std::time::Instant;
 use hase_engine::kernel::Progress;
 use hase_library::experiment::stored::stored_trace_dir;
 use hase_library::experiment::{
-    ExperimentPlan, Quiet, RunKey, RunRecord, StoringObserver, SweepEvent, SweepObserver, SweepOptions,
-    SweepReport, SweepTask, plan_stored, spawn_sweep,
+    ExperimentPlan, Quiet, RunKey, RunRecord, StoringObserver, SweepError, SweepEvent, SweepObserver,
+    SweepOptions, SweepReport, SweepTask, plan_stored, spawn_sweep,
 };
 use hase_library::store::ExperimentStore;
 
@@ -58,7 +58,7 @@ pub enum SweepUpdate {
     /// A run finished (and, for a stored sweep, was committed).
     Finished(Box<RunRecord>),
     /// The sweep ended (`Err`: it could not start or the store failed).
-    Done(Result<SweepReport, String>),
+    Done(Result<SweepReport, SweepError>),
 }
 
 /// Directory for the traces of sweeps not kept in the store.
@@ -158,7 +158,7 @@ impl RunningSweep {
                 }
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => {
-                    out.push(SweepUpdate::Done(Err("the sweep thread ended without a report".into())));
+                    out.push(SweepUpdate::Done(Err(SweepError::Ended)));
                     break;
                 }
             }

@@ -4,7 +4,7 @@
 
 use hase_engine::model::ProjectFileError;
 
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 
 /// Where in its origin a spec element was written.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -51,6 +51,6 @@ pub use spec::{
 };
 pub use stored::{ExperimentError, StoringObserver, plan_spec, plan_stored, run_stored};
 pub use sweep::{
-    Quiet, SweepError, SweepEvent, SweepObserver, SweepOptions, SweepReport, SweepTask, run_sweep,
-    spawn_sweep,
+    ObserverError, Quiet, SweepError, SweepEvent, SweepObserver, SweepOptions, SweepReport, SweepTask,
+    run_sweep, spawn_sweep,
 };

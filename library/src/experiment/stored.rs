@@ -12,7 +12,7 @@ use super::error::{SpecError, SpecOrigin};
 use super::plan::{ExperimentPlan, freeze_project};
 use super::record::{RunKey, RunRecord};
 use super::spec::{ProjectSource, SweepSpec};
-use super::sweep::{SweepError, SweepObserver, SweepOptions, SweepReport, run_sweep};
+use super::sweep::{ObserverError, SweepError, SweepObserver, SweepOptions, SweepReport, run_sweep};
 use crate::runner::base_dir_of;
 use crate::store::{ExperimentStore, ProjectStore, StoreError};
 
@@ -97,8 +97,8 @@ impl<O: SweepObserver> SweepObserver for StoringObserver<O> {
     fn progress(&self, key: RunKey, progress: Progress) {
         self.inner.progress(key, progress);
     }
-    fn finished(&self, record: &RunRecord) -> Result<(), String> {
-        self.store.record_run(self.id, record).map_err(|e| e.to_string())?;
+    fn finished(&self, record: &RunRecord) -> Result<(), ObserverError> {
+        self.store.record_run(self.id, record)?;
         self.inner.finished(record)
     }
 }
@@ -110,7 +110,7 @@ impl<O: SweepObserver + ?Sized> SweepObserver for &O {
     fn progress(&self, key: RunKey, progress: Progress) {
         (**self).progress(key, progress);
     }
-    fn finished(&self, record: &RunRecord) -> Result<(), String> {
+    fn finished(&self, record: &RunRecord) -> Result<(), ObserverError> {
         (**self).finished(record)
     }
 }

@@ -12,7 +12,9 @@ use serde::{Deserialize, Serialize};
 use super::error::StoreError;
 use super::experiment_records::HeaderRecord;
 use super::experiments::ExperimentStore;
-use crate::experiment::{RunRecord, SweepSpec, csv_text, spec_to_ron};
+use crate::experiment::csv::csv_text;
+use crate::experiment::record::RunRecord;
+use crate::experiment::spec::{SweepSpec, spec_to_ron};
 
 /// Version of the experiment file format this build writes and the newest it reads.
 pub const EXPERIMENT_FILE_VERSION: u32 = 1;
@@ -60,7 +62,7 @@ impl ExperimentStore {
             name: info.name,
             hase_version: info.hase_version,
             started_at_ms: info.started_at.unix_ms(),
-            finished_at_ms: info.finished_at.map(super::Timestamp::unix_ms),
+            finished_at_ms: info.finished_at.map(super::timestamp::Timestamp::unix_ms),
             source: info.source,
             base_dir: info.base_dir.display().to_string(),
             points: info.points,

@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::experiment::RunKey;
+use crate::experiment::record::RunKey;
 
 /// Layout byte of every experiment record written by store format 1.
 pub(crate) const LAYOUT: u8 = 1;

@@ -20,7 +20,7 @@
 //! experiment crash test (`experiment_crash_test.rs`) does the same to a process running a sweep.
 
 mod database;
-mod error;
+pub(crate) mod error;
 mod experiment_files;
 mod experiment_records;
 mod experiments;
