@@ -478,7 +478,7 @@ impl ExperimentsView {
             }
             None => self.memory_plan.clone().ok_or("the sweep's plan is gone")?,
         };
-        let project = plan.project_for(point)?;
+        let project = plan.project_for(point).map_err(|e| e.to_string())?;
         let key = RunKey { point, repetition: 0 };
         let trace = results
             .records

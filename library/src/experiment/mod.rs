@@ -32,6 +32,7 @@ pub mod record;
 pub mod seeds;
 pub mod slurm;
 pub mod spec;
+pub mod spec_file;
 pub mod stored;
 pub mod sweep;
 pub mod values;
@@ -45,10 +46,8 @@ pub use error::{Place, SpecError, SpecOrigin};
 pub use plan::{ExperimentPlan, RunOneOptions, freeze_project};
 pub use record::{MetricValue, RecordFileError, RunKey, RunRecord, RunStatus};
 pub use seeds::run_seed;
-pub use spec::{
-    Combination, DEFAULT_METRICS, ProjectSource, SPEC_SCHEMA_VERSION, SweepSpec, VariableSpec, load_spec,
-    spec_from_ron, spec_to_ron,
-};
+pub use spec::{Combination, DEFAULT_METRICS, ProjectSource, SPEC_SCHEMA_VERSION, SweepSpec, VariableSpec};
+pub use spec_file::{load_spec, spec_from_ron, spec_to_ron};
 pub use stored::{ExperimentError, StoringObserver, plan_spec, plan_stored, run_stored};
 pub use sweep::{
     ObserverError, Quiet, SweepError, SweepEvent, SweepObserver, SweepOptions, SweepReport, SweepTask,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::generated::load_project;
 use hase_engine::kernel::Progress;
 
-use super::error::{SpecError, SpecOrigin};
+use super::error::{SpecError, SpecOrigin, SpecProblem};
 use super::plan::{ExperimentPlan, freeze_project};
 use super::record::{RunKey, RunRecord};
 use super::spec::{ProjectSource, SweepSpec};
@@ -45,9 +45,8 @@ pub fn plan_spec(
             (load_project(&path)?, base_dir_of(&path), format!("file {}", path.display()))
         }
         ProjectSource::Stored { name, version } => {
-            let store = projects.ok_or_else(|| {
-                SpecError::at(origin.field("project"), "the project is in the store, but no store is open")
-            })?;
+            let store =
+                projects.ok_or_else(|| SpecError::at(origin.field("project"), SpecProblem::NoStore))?;
             let stored = match version {
                 Some(v) => store.load_version(name, *v)?,
                 None => store.load(name)?,

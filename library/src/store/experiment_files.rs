@@ -14,7 +14,8 @@ use super::experiment_records::HeaderRecord;
 use super::experiments::ExperimentStore;
 use crate::experiment::csv::csv_text;
 use crate::experiment::record::RunRecord;
-use crate::experiment::spec::{SweepSpec, spec_to_ron};
+use crate::experiment::spec::SweepSpec;
+use crate::experiment::spec_file::spec_to_ron;
 
 /// Version of the experiment file format this build writes and the newest it reads.
 pub const EXPERIMENT_FILE_VERSION: u32 = 1;

@@ -25,7 +25,8 @@ use super::handle::SledHandle;
 use super::timestamp::Timestamp;
 use crate::experiment::plan::ExperimentPlan;
 use crate::experiment::record::{RunKey, RunRecord};
-use crate::experiment::spec::{SweepSpec, spec_from_ron, spec_to_ron};
+use crate::experiment::spec::SweepSpec;
+use crate::experiment::spec_file::{spec_from_ron, spec_to_ron};
 
 /// The hase version written into every experiment.
 pub const HASE_VERSION: &str = env!("CARGO_PKG_VERSION");

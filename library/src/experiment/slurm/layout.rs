@@ -22,7 +22,7 @@ use super::error::SlurmError;
 use crate::experiment::error::SpecOrigin;
 use crate::experiment::plan::ExperimentPlan;
 use crate::experiment::record::RunKey;
-use crate::experiment::spec::load_spec;
+use crate::experiment::spec_file::load_spec;
 
 /// Version of `job.ron` this build writes and reads.
 pub const MANIFEST_VERSION: u32 = 1;

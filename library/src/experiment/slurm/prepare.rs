@@ -10,7 +10,8 @@ use super::error::SlurmError;
 use super::layout::{MANIFEST_VERSION, SlurmJob, SlurmManifest, SlurmSettings};
 use super::script::{check_script_path, job_script};
 use crate::experiment::plan::ExperimentPlan;
-use crate::experiment::spec::{ProjectSource, spec_to_ron};
+use crate::experiment::spec::ProjectSource;
+use crate::experiment::spec_file::spec_to_ron;
 use crate::generated::project_to_ron;
 
 /// Write the job directory `dir` for `plan` (see the module documentation): `dir` must be new or
