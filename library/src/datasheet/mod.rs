@@ -10,6 +10,7 @@ mod error;
 pub mod forms;
 pub mod function;
 pub mod lsq;
+mod markup;
 pub mod raw;
 pub mod report;
 pub mod show;

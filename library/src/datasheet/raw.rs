@@ -117,10 +117,12 @@ pub fn write_raw(out: &mut impl Write, data: &RawData) -> std::io::Result<()> {
         writeln!(out, "# {key}: {value}")?;
     }
     writeln!(out, "{RAW_HEADER}")?;
+    let mut rows = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(out);
     for r in &data.rows {
-        writeln!(out, "{},{},{},{},{}", r.function, r.procs, r.bytes, r.repeat, r.time_us)?;
+        let fields = [r.procs.to_string(), r.bytes.to_string(), r.repeat.to_string(), r.time_us.to_string()];
+        rows.write_record(std::iter::once(r.function.as_str()).chain(fields.iter().map(String::as_str)))?;
     }
-    Ok(())
+    rows.flush()
 }
 
 /// How the central value of a point's repeats is taken.

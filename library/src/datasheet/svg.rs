@@ -4,6 +4,8 @@
 
 use std::fmt::Write as _;
 
+use super::markup::escape_attribute;
+
 /// One axis.
 #[derive(Clone, Debug)]
 pub struct Axis {
@@ -124,10 +126,6 @@ fn r(v: f64) -> f64 {
     (v * 10.0).round() / 10.0
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
 impl Chart {
     fn px(&self, x: f64) -> f64 {
         r(LEFT + self.x.fraction(x) * (WIDTH - LEFT - RIGHT))
@@ -155,7 +153,7 @@ impl Chart {
             s,
             r#"<text x="{}" y="18" text-anchor="middle" font-size="13">{}</text>"#,
             r(f64::midpoint(x0, x1)),
-            escape(&self.title)
+            escape_attribute(&self.title)
         );
         for t in self.x.ticks() {
             let x = self.px(t);
@@ -183,20 +181,20 @@ impl Chart {
             r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
             r(f64::midpoint(x0, x1)),
             HEIGHT - 12.0,
-            escape(&self.x.label)
+            escape_attribute(&self.x.label)
         );
         let _ = write!(
             s,
             r#"<text x="16" y="{0}" text-anchor="middle" transform="rotate(-90 16 {0})">{1}</text>"#,
             r(f64::midpoint(y0, y1)),
-            escape(&self.y.label)
+            escape_attribute(&self.y.label)
         );
         let _ = write!(
             s,
             r#"<defs><clipPath id="clip-{id}"><rect x="{x0}" y="{y0}" width="{}" height="{}"/></clipPath></defs><g clip-path="url(#clip-{id})">"#,
             x1 - x0,
             y1 - y0,
-            id = escape(&self.id)
+            id = escape_attribute(&self.id)
         );
         for layer in &self.layers {
             self.layer(&mut s, layer);
@@ -210,7 +208,7 @@ impl Chart {
                 x1 + 10.0,
                 y - 8.0
             );
-            let _ = write!(s, r#"<text x="{}" y="{y}">{}</text>"#, x1 + 26.0, escape(label));
+            let _ = write!(s, r#"<text x="{}" y="{y}">{}</text>"#, x1 + 26.0, escape_attribute(label));
         }
         s.push_str("</svg>");
         s

@@ -70,13 +70,16 @@ pub fn run_reading_lines(
         .spawn()
         .map_err(|e| MpiError::Tool { program: argv[0].clone(), source: e })?;
     let mut stderr_pipe = child.stderr.take();
-    let stderr_reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        if let Some(pipe) = stderr_pipe.as_mut() {
-            let _ = pipe.read_to_string(&mut text);
-        }
-        text
-    });
+    let stderr_reader = std::thread::Builder::new()
+        .name("hase-mpi-stderr".into())
+        .spawn(move || {
+            let mut text = String::new();
+            if let Some(pipe) = stderr_pipe.as_mut() {
+                let _ = pipe.read_to_string(&mut text);
+            }
+            text
+        })
+        .map_err(|e| MpiError::Tool { program: argv[0].clone(), source: e })?;
     let mut result = Ok(());
     if let Some(stdout) = child.stdout.take() {
         for line in BufReader::new(stdout).lines() {
