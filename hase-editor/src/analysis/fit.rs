@@ -5,7 +5,7 @@
 //! points of the line plot.
 
 use hase_library::experiment::RunRecord;
-use hase_library::experiment::fit::{ExperimentFit, Roles, fit_experiment};
+use hase_library::experiment::scaling::{ExperimentFit, Roles, fit_experiment};
 use hase_library::fit::{Fit, Point};
 
 use crate::experiments::plot::{LinePlot, PointSet, Series};

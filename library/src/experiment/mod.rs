@@ -16,7 +16,7 @@
 //! - [`stored`]: plans from project files or stored projects, stored sweeps committing each run.
 //! - [`record`]: run records (the store's rows and single-run result files); [`csv`]: CSV text.
 //! - [`slurm`]: a sweep as a Slurm job array: the job directory, one task's runs, collect, status.
-//! - [`example`]: the shipped experiment (`projects/experiments/`); [`fit`]: scaling formulas
+//! - [`example`]: the shipped experiment (`projects/experiments/`); [`scaling`]: scaling formulas
 //!   fitted to its results (see [`crate::fit`]).
 //!
 //! The format and every name are documented in `docs/experiments.md`.
@@ -24,11 +24,11 @@
 pub mod csv;
 pub mod error;
 pub mod example;
-pub mod fit;
 pub mod metrics;
 pub mod plan;
 pub mod points;
 pub mod record;
+pub mod scaling;
 pub mod seeds;
 pub mod slurm;
 pub mod spec;

@@ -4,12 +4,13 @@
 
 use std::path::Path;
 
+use hase_engine::FilePlace;
 use hase_engine::model::{Project, SCHEMA_VERSION, write_atomic};
 
 use crate::generated::project_to_ron;
 use serde::{Deserialize, Serialize};
 
-use super::error::StoreError;
+use super::error::{ExportReason, StoreError};
 use super::experiment_records::HeaderRecord;
 use super::experiments::ExperimentStore;
 use crate::experiment::csv::csv_text;
@@ -18,11 +19,11 @@ use crate::experiment::spec::SweepSpec;
 use crate::experiment::spec_file::spec_to_ron;
 
 /// Version of the experiment file format this build writes and the newest it reads.
-pub const EXPERIMENT_FILE_VERSION: u32 = 1;
+pub const EXPERIMENT_EXPORT_VERSION: u32 = 1;
 
-/// A whole experiment as a file.
+/// A whole experiment as an export file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ExperimentFile {
+pub struct ExperimentExport {
     /// File format version.
     pub experiment_file_version: u32,
     /// Name.
@@ -56,10 +57,10 @@ pub struct ExperimentFile {
 
 impl ExperimentStore {
     /// The whole experiment as a file's contents.
-    pub fn export_file(&self, id: u64) -> Result<ExperimentFile, StoreError> {
+    pub fn export_file(&self, id: u64) -> Result<ExperimentExport, StoreError> {
         let info = self.info(id)?;
-        Ok(ExperimentFile {
-            experiment_file_version: EXPERIMENT_FILE_VERSION,
+        Ok(ExperimentExport {
+            experiment_file_version: EXPERIMENT_EXPORT_VERSION,
             name: info.name,
             hase_version: info.hase_version,
             started_at_ms: info.started_at.unix_ms(),
@@ -100,25 +101,23 @@ impl ExperimentStore {
         let text = std::fs::read_to_string(path).map_err(|e| StoreError::io(path, e))?;
         let options =
             ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-        let file: ExperimentFile = options.from_str(&text).map_err(|e| StoreError::ExperimentFile {
-            path: shown.clone(),
-            line: e.span.start.line,
-            column: e.span.start.col,
-            message: e.code.to_string(),
-        })?;
-        let invalid =
-            |message: String| StoreError::ExperimentFile { path: shown.clone(), line: 0, column: 0, message };
-        if file.experiment_file_version == 0 || file.experiment_file_version > EXPERIMENT_FILE_VERSION {
-            return Err(invalid(format!(
-                "experiment file version {} is not one this hase reads (1 to {EXPERIMENT_FILE_VERSION})",
-                file.experiment_file_version
-            )));
+        let file: ExperimentExport =
+            options.from_str(&text).map_err(|e: ron::error::SpannedError| StoreError::ExportSyntax {
+                place: FilePlace::at(shown.clone(), e.span.start.line, e.span.start.col),
+                source: e.code,
+            })?;
+        let invalid = |reason: ExportReason| StoreError::ExportInvalid { path: shown.clone(), reason };
+        if file.experiment_file_version == 0 || file.experiment_file_version > EXPERIMENT_EXPORT_VERSION {
+            return Err(invalid(ExportReason::Version {
+                version: file.experiment_file_version,
+                latest: EXPERIMENT_EXPORT_VERSION,
+            }));
         }
         if file.project.schema_version > SCHEMA_VERSION {
-            return Err(invalid(format!(
-                "its project has schema version {}, newer than this hase understands ({SCHEMA_VERSION}); update hase",
-                file.project.schema_version
-            )));
+            return Err(invalid(ExportReason::NewerProject {
+                version: file.project.schema_version,
+                latest: SCHEMA_VERSION,
+            }));
         }
         for run in &file.runs {
             if run.key.point >= file.points
@@ -126,7 +125,7 @@ impl ExperimentStore {
                 || run.metrics.len() != file.metrics.len()
                 || run.values.len() != file.variables.len()
             {
-                return Err(invalid(format!("run {} does not fit the experiment's plan", run.key)));
+                return Err(invalid(ExportReason::RunOutsidePlan { key: run.key }));
             }
         }
         super::projects::validate_name(&file.name)?;

@@ -44,8 +44,8 @@ mod experiment_crash_test;
 mod experiment_tests;
 
 pub use database::{Database, STORE_FORMAT};
-pub use error::StoreError;
-pub use experiment_files::{EXPERIMENT_FILE_VERSION, ExperimentFile};
+pub use error::{ExportReason, StoreError};
+pub use experiment_files::{EXPERIMENT_EXPORT_VERSION, ExperimentExport};
 pub use experiments::{ExperimentInfo, ExperimentStore, ExperimentSummary, HASE_VERSION};
 pub use location::{DATA_DIR_ENV, platform_data_dir, resolve_data_dir};
 pub use projects::{
