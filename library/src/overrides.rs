@@ -14,8 +14,8 @@
 //! already read (a parameter sweep's) is set as it is, checked against the kind ([`apply_value`]).
 
 use hase_engine::model::{
-    AbstractionLevel, Network, ParamDef, ParamError, ParamKind, ParamValue, PortRef, Project, TypeRegistry,
-    Workload,
+    AbstractionLevel, EntityType, Network, ParamDef, ParamError, ParamKind, ParamValue, PortRef, Project,
+    TypeRegistry, Workload,
 };
 use hase_engine::time::SimTime;
 use hase_engine::units::{UnitError, parse_rate, parse_time};
@@ -345,9 +345,19 @@ fn network_mut<'p>(
     Ok(&mut t.compound.as_mut().ok_or_else(not_compound)?.network)
 }
 
-/// The instance at `path` of `net`, and its type's name.
-fn instance_type(net: &Network, last: &str, path: &str) -> Result<String, SetReason> {
-    Ok(net.instances.get(last).ok_or_else(|| SetReason::NoInstance { path: path.into() })?.type_name.clone())
+/// The instance at `path`: the compound type whose inner network holds it (`None` at the top
+/// level), its name in that network, and its type.
+fn instance_at<'r>(
+    project: &Project,
+    registry: &'r TypeRegistry,
+    path: &str,
+) -> Result<(Option<String>, String, &'r EntityType), SetReason> {
+    let (net, owner, last) = locate(project, registry, path)?;
+    let instance = net.instances.get(last).ok_or_else(|| SetReason::NoInstance { path: path.into() })?;
+    let ty = registry
+        .get(&instance.type_name)
+        .ok_or_else(|| SetReason::UnknownType { type_name: instance.type_name.clone() })?;
+    Ok((owner, last.to_string(), ty))
 }
 
 fn set_instance(
@@ -357,15 +367,11 @@ fn set_instance(
     param: &str,
     value: Given<'_>,
 ) -> Result<(), SetReason> {
-    let (net, owner, last) = locate(project, registry, path)?;
-    let type_name = instance_type(net, last, path)?;
-    let last = last.to_string();
-    let ty =
-        registry.get(&type_name).ok_or_else(|| SetReason::UnknownType { type_name: type_name.clone() })?;
+    let (owner, last, ty) = instance_at(project, registry, path)?;
     if param == LEVEL && ty.param(LEVEL).is_none() {
         return set_level_at(project, registry, path, value.level()?);
     }
-    let parsed = value.read(&def_for(registry, &type_name, param)?)?;
+    let parsed = value.read(&def_for(registry, &ty.name, param)?)?;
     let target = network_mut(project, registry, owner.as_deref())?;
     let vanished = || SetReason::NoInstance { path: path.into() };
     target.instances.get_mut(&last).ok_or_else(vanished)?.params.insert(param.to_string(), parsed);
@@ -396,16 +402,12 @@ fn set_level_at(
     path: &str,
     level: AbstractionLevel,
 ) -> Result<(), SetReason> {
-    let (net, owner, last) = locate(project, registry, path)?;
-    let type_name = instance_type(net, last, path)?;
-    let last = last.to_string();
-    let ty =
-        registry.get(&type_name).ok_or_else(|| SetReason::UnknownType { type_name: type_name.clone() })?;
+    let (owner, last, ty) = instance_at(project, registry, path)?;
     if !ty.is_compound() {
-        return Err(SetReason::NoLevel { path: path.into(), type_name });
+        return Err(SetReason::NoLevel { path: path.into(), type_name: ty.name.clone() });
     }
     if level == AbstractionLevel::Behavioural && ty.behaviour.is_none() {
-        return Err(SetReason::NoBehaviour { type_name });
+        return Err(SetReason::NoBehaviour { type_name: ty.name.clone() });
     }
     let target = network_mut(project, registry, owner.as_deref())?;
     target.instances.get_mut(&last).ok_or_else(|| SetReason::NoInstance { path: path.into() })?.level = level;

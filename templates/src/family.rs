@@ -65,8 +65,10 @@ pub(crate) trait Family: Sync {
 
     /// The family's own size rules, checked before the limits every template shares (at least two
     /// processors, at most [`crate::MAX_ENDPOINTS`], switch radices a port index can address).
-    /// `dims` have the right length but are otherwise unchecked.
-    fn check(&self, dims: &[u32]) -> Result<(), TemplateError>;
+    /// `dims` have the right length but are otherwise unchecked. None by default.
+    fn check(&self, _dims: &[u32]) -> Result<(), TemplateError> {
+        Ok(())
+    }
 
     /// Switches, processors and links, without generating anything.
     fn counts(&self, dims: &[u32]) -> TopologyCounts;
@@ -123,11 +125,17 @@ pub(crate) fn wrong_count(info: &FamilyInfo, dims: &[u32]) -> TemplateError {
     dims_error(info.name, format!("expected {}, got {dims:?}", info.dims_help))
 }
 
-/// `log2(processors)` for families sized by a power-of-two processor count.
-pub(crate) fn log2_processors(info: &FamilyInfo, processors: u32) -> Result<u32, TemplateError> {
+/// The dimensions of a family sized by one power-of-two processor count (`--dims 8`).
+pub(crate) fn read_power_of_two(info: &FamilyInfo, dims: &[u32]) -> Result<Vec<u32>, TemplateError> {
+    let [processors] = exactly(info, dims)?;
     if processors.is_power_of_two() && processors >= 2 {
-        Ok(processors.trailing_zeros())
+        Ok(vec![processors])
     } else {
         Err(dims_error(info.name, format!("{processors} processors is not a power of two ≥ 2")))
     }
+}
+
+/// `log2` of such a family's processor count: its stages or levels (0 for fewer than 2).
+pub(crate) fn log2_of_processors(dims: &[u32]) -> u32 {
+    dims[0].checked_ilog2().unwrap_or(0)
 }

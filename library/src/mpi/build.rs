@@ -47,33 +47,21 @@ pub const PREDICTOR: CTool = CTool {
     shared: true,
 };
 
+/// A bundled sample program, `assets/mpi/samples/NAME.c`.
+macro_rules! sample_tool {
+    ($name:literal) => {
+        CTool {
+            name: $name,
+            source_path: concat!("assets/mpi/samples/", $name, ".c"),
+            source: include_str!(concat!("../../../assets/mpi/samples/", $name, ".c")),
+            shared: false,
+        }
+    };
+}
+
 /// The sample programs (`hase mpi sample NAME` builds one and prints its path).
-pub const SAMPLES: [CTool; 4] = [
-    CTool {
-        name: "merge_sort",
-        source_path: "assets/mpi/samples/merge_sort.c",
-        source: include_str!("../../../assets/mpi/samples/merge_sort.c"),
-        shared: false,
-    },
-    CTool {
-        name: "halo2d",
-        source_path: "assets/mpi/samples/halo2d.c",
-        source: include_str!("../../../assets/mpi/samples/halo2d.c"),
-        shared: false,
-    },
-    CTool {
-        name: "pipeline",
-        source_path: "assets/mpi/samples/pipeline.c",
-        source: include_str!("../../../assets/mpi/samples/pipeline.c"),
-        shared: false,
-    },
-    CTool {
-        name: "task_farm",
-        source_path: "assets/mpi/samples/task_farm.c",
-        source: include_str!("../../../assets/mpi/samples/task_farm.c"),
-        shared: false,
-    },
-];
+pub const SAMPLES: [CTool; 4] =
+    [sample_tool!("merge_sort"), sample_tool!("halo2d"), sample_tool!("pipeline"), sample_tool!("task_farm")];
 
 /// A sample program by name.
 pub fn sample(name: &str) -> Result<CTool, MpiError> {

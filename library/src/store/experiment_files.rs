@@ -8,9 +8,9 @@ use hase_engine::FilePlace;
 use hase_engine::model::{Project, SCHEMA_VERSION, write_atomic};
 
 use crate::generated::project_to_ron;
-use serde::{Deserialize, Serialize};
 
 use super::error::{ExportReason, StoreError};
+use super::experiment_header::{ExperimentHeader, NoRuns};
 use super::experiment_records::HeaderRecord;
 use super::experiments::ExperimentStore;
 use crate::experiment::csv::csv_text;
@@ -22,44 +22,13 @@ use crate::experiment::spec_file::spec_to_ron;
 pub const EXPERIMENT_EXPORT_VERSION: u32 = 1;
 
 /// A whole experiment as an export file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ExperimentExport {
-    /// File format version.
-    pub experiment_file_version: u32,
-    /// Name.
-    pub name: String,
-    /// hase version that started it.
-    pub hase_version: String,
-    /// Start time, milliseconds since the Unix epoch.
-    pub started_at_ms: u64,
-    /// End time, if every run was done.
-    #[serde(default)]
-    pub finished_at_ms: Option<u64>,
-    /// Where the project came from.
-    pub source: String,
-    /// Directory the workload files were read from.
-    pub base_dir: String,
-    /// Points planned.
-    pub points: u64,
-    /// Repetitions per point.
-    pub repetitions: u32,
-    /// Variable names.
-    pub variables: Vec<String>,
-    /// Metric names.
-    pub metrics: Vec<String>,
-    /// The spec.
-    pub spec: SweepSpec,
-    /// The exact project.
-    pub project: Project,
-    /// Every stored run.
-    pub runs: Vec<RunRecord>,
-}
+pub type ExperimentExport = ExperimentHeader<SweepSpec, Project, Vec<RunRecord>>;
 
 impl ExperimentStore {
     /// The whole experiment as a file's contents.
     pub fn export_file(&self, id: u64) -> Result<ExperimentExport, StoreError> {
         let info = self.info(id)?;
-        Ok(ExperimentExport {
+        Ok(ExperimentHeader {
             experiment_file_version: EXPERIMENT_EXPORT_VERSION,
             name: info.name,
             hase_version: info.hase_version,
@@ -130,6 +99,7 @@ impl ExperimentStore {
         }
         super::projects::validate_name(&file.name)?;
         let header = HeaderRecord {
+            experiment_file_version: 0,
             name: file.name.clone(),
             hase_version: file.hase_version.clone(),
             started_at_ms: file.started_at_ms,
@@ -142,6 +112,7 @@ impl ExperimentStore {
             metrics: file.metrics.clone(),
             spec: spec_to_ron(&file.spec),
             project: project_to_ron(&file.project)?,
+            runs: NoRuns,
         };
         self.insert_new(&header, &file.runs)
     }

@@ -22,6 +22,7 @@
 mod database;
 pub(crate) mod error;
 mod experiment_files;
+mod experiment_header;
 mod experiment_records;
 mod experiments;
 mod handle;
@@ -46,6 +47,7 @@ mod experiment_tests;
 pub use database::{Database, STORE_FORMAT};
 pub use error::{ExportReason, StoreError};
 pub use experiment_files::{EXPERIMENT_EXPORT_VERSION, ExperimentExport};
+pub use experiment_header::{ExperimentHeader, NoRuns, RunList};
 pub use experiments::{ExperimentInfo, ExperimentStore, ExperimentSummary, HASE_VERSION};
 pub use location::{DATA_DIR_ENV, platform_data_dir, resolve_data_dir};
 pub use projects::{

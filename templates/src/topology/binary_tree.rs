@@ -5,7 +5,7 @@
 use hase_engine::model::{DownChoice, Routing, UpChoice};
 
 use crate::error::TemplateError;
-use crate::family::{Family, FamilyInfo, TopologyCounts, exactly, log2_processors};
+use crate::family::{Family, FamilyInfo, TopologyCounts, log2_of_processors, read_power_of_two};
 use crate::plan::Plan;
 use crate::tree;
 
@@ -23,28 +23,17 @@ const INFO: FamilyInfo = FamilyInfo {
            through the nearest common ancestor.",
 };
 
-/// Switch levels of a binary tree of `dims[0]` processors.
-fn levels(dims: &[u32]) -> u32 {
-    dims[0].checked_ilog2().unwrap_or(0)
-}
-
 impl Family for BinaryTree {
     fn info(&self) -> &FamilyInfo {
         &INFO
     }
 
     fn read_dims(&self, dims: &[u32]) -> Result<Vec<u32>, TemplateError> {
-        let [processors] = exactly(&INFO, dims)?;
-        log2_processors(&INFO, processors)?;
-        Ok(vec![processors])
-    }
-
-    fn check(&self, _dims: &[u32]) -> Result<(), TemplateError> {
-        Ok(())
+        read_power_of_two(&INFO, dims)
     }
 
     fn counts(&self, dims: &[u32]) -> TopologyCounts {
-        let leaves = 2u64.saturating_pow(levels(dims));
+        let leaves = 2u64.saturating_pow(log2_of_processors(dims));
         TopologyCounts {
             switches: leaves.saturating_sub(1),
             endpoints: leaves,
@@ -58,11 +47,16 @@ impl Family for BinaryTree {
     }
 
     fn routing(&self, dims: &[u32], _up_choice: UpChoice, _down_choice: DownChoice) -> Routing {
-        Routing::UpDown { arity: 2, levels: levels(dims), up_choice: UpChoice::First, up_ports: 1 }
+        Routing::UpDown {
+            arity: 2,
+            levels: log2_of_processors(dims),
+            up_choice: UpChoice::First,
+            up_ports: 1,
+        }
     }
 
     fn plan(&self, dims: &[u32], routing: Routing) -> Plan {
-        tree::plan(2, levels(dims), 1, routing)
+        tree::plan(2, log2_of_processors(dims), 1, routing)
     }
 
     fn type_name(&self, dims: &[u32]) -> String {

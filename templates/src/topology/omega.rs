@@ -13,7 +13,7 @@
 use hase_engine::model::{DownChoice, ParamValue, Pos, Routing, UpChoice};
 
 use crate::error::TemplateError;
-use crate::family::{Family, FamilyInfo, TopologyCounts, exactly, log2_processors};
+use crate::family::{Family, FamilyInfo, TopologyCounts, log2_of_processors, read_power_of_two};
 use crate::plan::{LINE, PITCH, Plan, Role};
 
 /// The `omega` family.
@@ -30,28 +30,17 @@ const INFO: FamilyInfo = FamilyInfo {
            side and receiving on the other; destination-tag routing.",
 };
 
-/// Stages of an omega network of `dims[0]` processors.
-fn stages(dims: &[u32]) -> u32 {
-    dims[0].checked_ilog2().unwrap_or(0)
-}
-
 impl Family for Omega {
     fn info(&self) -> &FamilyInfo {
         &INFO
     }
 
     fn read_dims(&self, dims: &[u32]) -> Result<Vec<u32>, TemplateError> {
-        let [processors] = exactly(&INFO, dims)?;
-        log2_processors(&INFO, processors)?;
-        Ok(vec![processors])
-    }
-
-    fn check(&self, _dims: &[u32]) -> Result<(), TemplateError> {
-        Ok(())
+        read_power_of_two(&INFO, dims)
     }
 
     fn counts(&self, dims: &[u32]) -> TopologyCounts {
-        let stages = stages(dims);
+        let stages = log2_of_processors(dims);
         let lines = 2u64.saturating_pow(stages);
         TopologyCounts {
             switches: u64::from(stages).saturating_mul(lines / 2),
@@ -70,11 +59,11 @@ impl Family for Omega {
     }
 
     fn routing(&self, dims: &[u32], _up_choice: UpChoice, _down_choice: DownChoice) -> Routing {
-        Routing::DestinationTag { stages: stages(dims) }
+        Routing::DestinationTag { stages: log2_of_processors(dims) }
     }
 
     fn plan(&self, dims: &[u32], routing: Routing) -> Plan {
-        plan(stages(dims), routing)
+        plan(log2_of_processors(dims), routing)
     }
 
     fn type_name(&self, dims: &[u32]) -> String {
@@ -83,11 +72,11 @@ impl Family for Omega {
 
     fn describe(&self, dims: &[u32]) -> String {
         let n = self.counts(dims).endpoints;
-        format!("{n}×{n} omega network ({} stages)", stages(dims))
+        format!("{n}×{n} omega network ({} stages)", log2_of_processors(dims))
     }
 
     fn route_links(&self, dims: &[u32], _source: u32, _destination: u32) -> u64 {
-        u64::from(stages(dims)) + 1
+        u64::from(log2_of_processors(dims)) + 1
     }
 }
 
