@@ -114,7 +114,7 @@ pub enum SpecError {
         /// Where.
         place: Place,
         /// What is wrong.
-        problem: SpecProblem,
+        problem: Box<SpecProblem>,
     },
     /// The project file could not be read.
     #[error(transparent)]
@@ -127,7 +127,7 @@ pub enum SpecError {
 impl SpecError {
     /// A problem at `place`.
     pub fn at(place: Place, problem: impl Into<SpecProblem>) -> Self {
-        SpecError::At { place, problem: problem.into() }
+        SpecError::At { place, problem: Box::new(problem.into()) }
     }
 }
 

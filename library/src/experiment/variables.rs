@@ -89,7 +89,7 @@ pub enum VariableError {
         /// The value as written.
         item: String,
         /// The template's reason.
-        source: TemplateError,
+        source: Box<TemplateError>,
     },
     /// A `--set` target that does not name a parameter.
     #[error(transparent)]
@@ -105,7 +105,7 @@ pub enum VariableError {
         /// Its dimensions as text.
         dims: String,
         /// The template's reason.
-        source: TemplateError,
+        source: Box<TemplateError>,
     },
 }
 
@@ -210,7 +210,7 @@ fn topology_values(text: &str, recipe: &GeneratorRecipe) -> Result<Vec<VariableV
             None => (item, recipe.dims.clone()),
         };
         let topology = Topology::parse(name, &dims)
-            .map_err(|source| VariableError::Topology { item: item.into(), source })?;
+            .map_err(|source| VariableError::Topology { item: item.into(), source: Box::new(source) })?;
         let (text, dims) = if item.contains(':') {
             (format!("{}:{}", topology.name(), dims_text(&topology.dims())), Some(topology.dims()))
         } else {
@@ -249,9 +249,12 @@ pub fn apply_point(
                 recipe.dims.clone_from(dims);
             }
         }
-        project = regenerate(base, &recipe, &registry_for(base)).map_err(|source| {
-            VariableError::Regenerate { template: recipe.template.clone(), dims: recipe.dims_text(), source }
-        })?;
+        project =
+            regenerate(base, &recipe, &registry_for(base)).map_err(|source| VariableError::Regenerate {
+                template: recipe.template.clone(),
+                dims: recipe.dims_text(),
+                source: Box::new(source),
+            })?;
     }
     for (variable, index) in variables.iter().zip(choice) {
         if let VariableTarget::Set(target) = &variable.kind {

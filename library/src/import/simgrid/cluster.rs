@@ -128,7 +128,7 @@ pub(super) fn build(c: &Cluster, name: &str, file: &str) -> Result<Imported, Imp
     }
     let registry = registry_for(&Project::new(name));
     let mut project = template_project(&spec, &registry, name, &ProjectForm::Flat)
-        .map_err(|source| ImportError::Template { place: place.clone(), source })?;
+        .map_err(|source| ImportError::Template { place: place.clone(), source: Box::new(source) })?;
     let mut names = BTreeMap::new();
     let mut taken: BTreeMap<String, &str> = BTreeMap::new();
     for (rank, host) in c.hosts.iter().enumerate() {

@@ -52,7 +52,7 @@ pub enum ImportError {
         /// The file and the cluster's line.
         place: FilePlace,
         /// The template's reason.
-        source: TemplateError,
+        source: Box<TemplateError>,
     },
     /// The file has nothing to import.
     #[error("{file}: no <cluster> and no <host> to import")]
