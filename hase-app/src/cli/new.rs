@@ -22,7 +22,7 @@ use super::{rate_arg, time_arg};
 
 /// The help of `--template`: every template name, in palette order.
 fn template_help() -> String {
-    format!("Template: {}.", hase_templates::Topology::all_names().join(", "))
+    format!("Template: {}", hase_templates::Topology::all_names().join(", "))
 }
 
 /// Arguments of `hase new`.
