@@ -19,7 +19,7 @@ pub fn registry_for(project: &Project) -> TypeRegistry {
 
 /// Names of the topology templates, as `hase new --template` accepts them.
 pub fn template_names() -> Vec<&'static str> {
-    Topology::all_names().to_vec()
+    Topology::all_names()
 }
 
 /// Built-in MPI programs with their parameters.

@@ -20,3 +20,6 @@ pub mod scale_projects;
 pub mod stats_csv;
 pub mod store;
 pub mod workload_trace;
+
+#[cfg(test)]
+mod template_families_test;

@@ -9,10 +9,11 @@ use hase_engine::model::{
 use hase_entities::catalogue::{NETWORK_MODEL, NETWORK_MODEL_STATES, network_model_params};
 use hase_entities::message::PACKET_LINK;
 
-use crate::plan::{Plan, Role, endpoint_roles, plan};
+use crate::error::TemplateError;
+use crate::family::TopologyCounts;
+use crate::plan::{Plan, Role};
 use crate::slot::{self, SwitchSlot};
-use crate::spec::{LinkParams, TemplateError, TemplateSpec};
-use crate::topology::TopologyCounts;
+use crate::spec::{LinkParams, TemplateSpec};
 
 /// A generated flat network.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,7 +55,7 @@ fn prepare<'a>(
 ) -> Result<(Plan, SwitchSlot<'a>), TemplateError> {
     spec.topology.check()?;
     let slot = slot::switch(spec, registry)?;
-    let plan = plan(&spec.topology, spec.up_choice, spec.down_choice);
+    let plan = spec.topology.plan(spec.up_choice, spec.down_choice);
     slot::check_required(&plan, &slot, spec.topology.name())?;
     Ok((plan, slot))
 }
@@ -94,7 +95,7 @@ fn add_switches(
 pub fn generate(spec: &TemplateSpec, registry: &TypeRegistry) -> Result<Generated, TemplateError> {
     let (plan, slot) = prepare(spec, registry)?;
     let template = spec.topology.name();
-    let endpoint = slot::endpoint(spec, registry, endpoint_roles(&spec.topology))?;
+    let endpoint = slot::endpoint(spec, registry, spec.topology.endpoint_roles())?;
     if let Some(port) = endpoint.required_elsewhere.first() {
         return Err(TemplateError::UnusedRequiredPort {
             component: endpoint.ty.name.clone(),
@@ -157,7 +158,7 @@ pub fn generate_compound(
         })
         .collect();
     let n = plan.endpoints.len() as u32;
-    let ports = if endpoint_roles(&spec.topology).contains(&Role::Net) {
+    let ports = if spec.topology.endpoint_roles().contains(&Role::Net) {
         vec![PortDef::new("p", Direction::InOut, PACKET_LINK).array(n)]
     } else {
         vec![

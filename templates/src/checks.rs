@@ -1,6 +1,7 @@
 //! Property tests over small random dimensions of every topology: sizes against the closed forms,
 //! port use per switch, wrap links, validation and elaboration (flat, and compound at both levels),
-//! layout sanity, and routing walked over the elaborated model with path lengths from closed forms.
+//! layout sanity, and routing walked over the elaborated model with path lengths from each family's
+//! closed form (`Topology::route_links`).
 //!
 //! Path length convention: links crossed from the source processor to the destination processor.
 //! Mesh/torus/ring/linear: distance + 2 (Manhattan, each dimension `min(|Δ|, k-|Δ|)` with wrap);
@@ -20,58 +21,6 @@ use hase_entities::router::routing::{RankMap, Route, assign_ranks, build_routes}
 use proptest::prelude::*;
 
 use crate::{FABRIC, ProjectForm, TemplateSpec, Topology, generate, template_project};
-
-/// The closed-form number of links from processor `s` to processor `d`.
-fn expected_links(t: &Topology, src: u32, dst: u32) -> usize {
-    let grid = |dims: &[u32], wrap: bool| {
-        let (mut from, mut to, mut hops) = (src, dst, 0);
-        for k in dims {
-            let delta = (from % k).abs_diff(to % k);
-            hops += if wrap { delta.min(k - delta) } else { delta };
-            (from, to) = (from / k, to / k);
-        }
-        hops as usize + 2
-    };
-    let tree = |k: u32| {
-        let nca = (0..32).find(|l| src / k.pow(l + 1) == dst / k.pow(l + 1)).unwrap_or(0);
-        2 * (nca as usize + 1)
-    };
-    match *t {
-        Topology::Linear { nodes } => grid(&[nodes], false),
-        Topology::Ring { nodes } => grid(&[nodes], true),
-        Topology::Mesh2D { x, y } => grid(&[x, y], false),
-        Topology::Torus2D { x, y } => grid(&[x, y], true),
-        Topology::Torus3D { x, y, z } => grid(&[x, y, z], true),
-        Topology::Hypercube { .. } => (src ^ dst).count_ones() as usize + 2,
-        Topology::Omega { stages } => stages as usize + 1,
-        Topology::BinaryTree { .. } => tree(2),
-        Topology::FatTree { arity, .. } => tree(arity),
-        Topology::Pgft { ref down, .. } => {
-            let mut below = 1u32;
-            let nca = (1..=down.len())
-                .find(|l| {
-                    below *= down[l - 1];
-                    src / below == dst / below
-                })
-                .unwrap_or(down.len());
-            2 * nca
-        }
-        Topology::Dragonfly { chassis, routers, nodes, .. } => {
-            let at = |rank: u32| {
-                let router = rank / nodes;
-                (router / (routers * chassis), (router / routers) % chassis, router % routers)
-            };
-            let ((g, c, r), (tg, tc, tr)) = (at(src), at(dst));
-            let within = |c: u32, r: u32, tc: u32, tr: u32| usize::from(r != tr) + usize::from(c != tc);
-            let hops = if g == tg {
-                within(c, r, tc, tr)
-            } else {
-                within(c, r, tg / routers, tg % routers) + 1 + within(g / routers, g % routers, tc, tr)
-            };
-            hops + 2
-        }
-    }
-}
 
 /// Follow `next_port` from processor `s` to processor `d`; returns the links crossed.
 fn walk(model: &FlatModel, ranks: &RankMap, routes: &[Option<Route>], s: u32, d: u32) -> usize {
@@ -102,7 +51,7 @@ pub(crate) fn check_routes(t: &Topology, model: &FlatModel) {
     let n = ranks.len() as u32;
     for s in 0..n {
         for d in (0..n).filter(|d| *d != s) {
-            assert_eq!(walk(model, &ranks, &routes, s, d), expected_links(t, s, d), "{t}: {s}→{d}");
+            assert_eq!(walk(model, &ranks, &routes, s, d), t.route_links(s, d) as usize, "{t}: {s}→{d}");
         }
     }
 }
@@ -437,7 +386,7 @@ fn a_65536_node_torus_routes_without_tables() {
     assert_eq!(routers.len(), 65_536);
     assert!(routers.iter().all(|r| r.table_entries() == 0));
     for (s, d) in [(0, 65_535), (257, 40_000), (65_535, 128 * 257)] {
-        assert_eq!(walk(&model, &ranks, &routes, s, d), expected_links(&t, s, d));
+        assert_eq!(walk(&model, &ranks, &routes, s, d), t.route_links(s, d) as usize);
     }
 }
 

@@ -1,19 +1,119 @@
-//! Linear arrays, rings, meshes and tori: routers at integer coordinates with dimension-order port
-//! conventions (port `2d` to +d, `2d+1` to −d, `2·dims` to the processor), rank = coordinates in
-//! row-major order with dimension 0 fastest.
+//! Linear arrays, rings, meshes and tori: [`GridFamily`], the descriptor type the five grid families
+//! share (`topology/{linear,ring,mesh2d,torus2d,torus3d}.rs`), and their plan. Routers sit at
+//! integer coordinates with dimension-order port conventions (port `2d` to +d, `2d+1` to −d,
+//! `2·dims` to the processor), rank = coordinates in row-major order with dimension 0 fastest.
 //!
-//! Drawing: a grid with the processor up and to the right of its router, clear of its body; wrap-around links
-//! detour beside the row (below it) or column (left of it) so they never hide other links; a ring
-//! is a circle. A 3D torus is its `z` planes, each drawn as the 2D torus grid, stacked obliquely:
-//! the grid pitch grows to `z` times the 2D pitch and plane `z` is shifted by `z` pitches right and
-//! down, so planes interleave without icons or lines landing on one another, every z link is a
-//! short diagonal to the next plane, and the z wrap-around bows below that diagonal.
+//! Drawing: a grid with the processor up and to the right of its router, clear of its body;
+//! wrap-around links detour beside the row (below it) or column (left of it) so they never hide
+//! other links; a ring is a circle. A 3D torus is its `z` planes, each drawn as the 2D torus grid,
+//! stacked obliquely: the grid pitch grows to `z` times the 2D pitch and plane `z` is shifted by `z`
+//! pitches right and down, so planes interleave without icons or lines landing on one another,
+//! every z link is a short diagonal to the next plane, and the z wrap-around bows below that
+//! diagonal.
 
 use std::f32::consts::TAU;
 
-use hase_engine::model::{ParamValue, Pos, Routing};
+use hase_engine::model::{DownChoice, ParamValue, Pos, Routing, UpChoice};
 
+use crate::error::TemplateError;
+use crate::family::{Family, FamilyInfo, TopologyCounts, dims_error, join, wrong_count};
 use crate::plan::{PITCH, Plan, Role, bow, processor_beside};
+
+/// A family of routers at integer coordinates routed in dimension order: linear array, ring, mesh
+/// and torus differ only in these fields (each is one descriptor file under `topology/`).
+#[derive(Debug)]
+pub(crate) struct GridFamily {
+    /// Names, help and labels.
+    pub info: FamilyInfo,
+    /// Number of dimensions.
+    pub extents: usize,
+    /// Wrap-around links in every dimension.
+    pub wrap: bool,
+    /// Drawn as a circle (a ring) rather than a grid.
+    pub circle: bool,
+    /// Start of the compound type name (`Torus2D` → `Torus2D_4x4`).
+    pub type_prefix: &'static str,
+    /// What it is called after its size (`2D torus` → `4×4 2D torus`, `ring` → `8-node ring`).
+    pub noun: &'static str,
+}
+
+impl Family for GridFamily {
+    fn info(&self) -> &FamilyInfo {
+        &self.info
+    }
+
+    fn read_dims(&self, dims: &[u32]) -> Result<Vec<u32>, TemplateError> {
+        if dims.len() == self.extents { Ok(dims.to_vec()) } else { Err(wrong_count(&self.info, dims)) }
+    }
+
+    fn check(&self, dims: &[u32]) -> Result<(), TemplateError> {
+        // One extent of 0 or 1 is left to the shared "at least 2 processors" rule.
+        if self.extents >= 2 && dims.contains(&0) {
+            return Err(dims_error(self.info.name, "extents must be at least 1"));
+        }
+        Ok(())
+    }
+
+    fn counts(&self, dims: &[u32]) -> TopologyCounts {
+        let dims: Vec<u64> = dims.iter().map(|d| u64::from(*d)).collect();
+        let nodes = dims.iter().fold(1u64, |a, d| a.saturating_mul(*d));
+        TopologyCounts {
+            switches: nodes,
+            endpoints: nodes,
+            switch_links: grid_links(&dims, self.wrap),
+            endpoint_links: nodes,
+        }
+    }
+
+    fn switch_ports(&self, _dims: &[u32]) -> u32 {
+        2 * self.extents as u32 + 1
+    }
+
+    fn routing(&self, dims: &[u32], _up_choice: UpChoice, _down_choice: DownChoice) -> Routing {
+        Routing::DimensionOrder { dims: dims.to_vec(), wrap: self.wrap }
+    }
+
+    fn plan(&self, dims: &[u32], routing: Routing) -> Plan {
+        match dims {
+            [nodes] if self.circle => ring(*nodes, routing),
+            _ => plan(dims, self.wrap, routing),
+        }
+    }
+
+    fn type_name(&self, dims: &[u32]) -> String {
+        format!("{}_{}", self.type_prefix, join(dims, "x"))
+    }
+
+    fn describe(&self, dims: &[u32]) -> String {
+        match dims {
+            [nodes] => format!("{nodes}-node {}", self.noun),
+            _ => format!("{} {}", join(dims, "×"), self.noun),
+        }
+    }
+
+    fn route_links(&self, dims: &[u32], source: u32, destination: u32) -> u64 {
+        let (mut from, mut to, mut hops) = (source, destination, 0u64);
+        for k in dims {
+            let delta = (from % k).abs_diff(to % k);
+            hops += u64::from(if self.wrap { delta.min(k - delta) } else { delta });
+            (from, to) = (from / k, to / k);
+        }
+        hops + 2
+    }
+}
+
+/// Switch links of a grid: per dimension, `nodes · (k-1) / k` without wrap, `nodes` with wrap
+/// when `k ≥ 2`.
+fn grid_links(dims: &[u64], wrap: bool) -> u64 {
+    let nodes = dims.iter().fold(1u64, |a, d| a.saturating_mul(*d));
+    dims.iter()
+        .map(|&k| match (wrap, k) {
+            (_, 0 | 1) => 0,
+            (true, _) => nodes,
+            (false, _) => nodes / k * (k - 1),
+        })
+        .sum()
+}
 
 /// Row-major coordinates of `rank` (dimension 0 fastest).
 pub(crate) fn coords(rank: u32, dims: &[u32]) -> Vec<u32> {
@@ -57,7 +157,7 @@ fn corners(d: usize, wrap: bool, a: Pos, b: Pos) -> Vec<Pos> {
 }
 
 /// A linear array (1 dimension), mesh (2) or torus (2 or 3, `wrap`).
-pub(crate) fn plan(dims: &[u32], wrap: bool, routing: Routing) -> Plan {
+fn plan(dims: &[u32], wrap: bool, routing: Routing) -> Plan {
     let n_dims = dims.len();
     let nodes: u32 = dims.iter().product();
     let mut plan = Plan::new(2 * n_dims as u32 + 1, routing);
@@ -92,7 +192,7 @@ pub(crate) fn plan(dims: &[u32], wrap: bool, routing: Routing) -> Plan {
 }
 
 /// A ring: a one-dimensional torus drawn on a circle, processors outside it.
-pub(crate) fn ring(nodes: u32, routing: Routing) -> Plan {
+fn ring(nodes: u32, routing: Routing) -> Plan {
     let mut plan = Plan::new(3, routing);
     let radius = (PITCH * nodes as f32 / TAU).max(0.6 * PITCH);
     for i in 0..nodes {

@@ -1,13 +1,16 @@
 //! A generated topology before any component is slotted in: switch positions with their topology
 //! parameters, processors by rank, links by port position, and the drawing (positions, corners).
-//! Each topology file builds a `Plan`; `build.rs` turns it into a network for a chosen component.
+//! Each family's descriptor builds a `Plan`; `build.rs` turns it into a network for a chosen
+//! component.
 
-use hase_engine::model::{DownChoice, ParamValue, Pos, Routing, UpChoice};
-
-use crate::topology::Topology;
+use hase_engine::model::{ParamValue, Pos, Routing};
 
 /// Grid pitch between neighbouring routers, in canvas units.
 pub(crate) const PITCH: f32 = 140.0;
+/// Vertical distance between the lines of a drawing whose processors send and receive on separate
+/// ports (the omega network): one processor per line, with room under its body for its name (the
+/// editor draws a 64-unit body and the name below it).
+pub(crate) const LINE: f32 = 110.0;
 /// Where a processor sits beside its router on a grid: up and to the right, clear of the router's
 /// 64-unit body (66 units right) yet nearer its own router than any neighbour (less than half a
 /// pitch along each axis), with its name between the two rows.
@@ -157,63 +160,4 @@ pub(crate) fn bow(a: Pos, b: Pos, bow: f32) -> Vec<Pos> {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     let len = (dx * dx + dy * dy).sqrt().max(1.0);
     vec![Pos::new(f32::midpoint(a.x, b.x) + dy / len * bow, f32::midpoint(a.y, b.y) - dx / len * bow)]
-}
-
-/// What every switch of a topology must offer: the direction of each port position, and the
-/// parameters its routing rule reads (with sample values of the right kind).
-pub(crate) fn switch_interface(topology: &Topology) -> (Vec<PortNeed>, Vec<(&'static str, ParamValue)>) {
-    let needs = if topology.split_endpoints() {
-        vec![PortNeed::Receive, PortNeed::Receive, PortNeed::Send, PortNeed::Send]
-    } else {
-        vec![PortNeed::InOut; topology.switch_ports() as usize]
-    };
-    let params = match topology.routing(UpChoice::default()) {
-        Routing::DimensionOrder { dims, .. } => vec![("coord", ParamValue::IntArray(vec![0; dims.len()]))],
-        Routing::ECube { .. } => vec![("coord", ParamValue::IntArray(vec![0]))],
-        Routing::DestinationTag { .. } => vec![("stage", ParamValue::Int(0)), ("index", ParamValue::Int(0))],
-        Routing::UpDown { .. } | Routing::Pgft { .. } => {
-            vec![("level", ParamValue::Int(0)), ("index", ParamValue::Int(0))]
-        }
-        Routing::Dragonfly { .. } => vec![("coord", ParamValue::IntArray(vec![0; 3]))],
-        Routing::ShortestPath => Vec::new(),
-    };
-    (needs, params)
-}
-
-/// The processor ports a topology links: `net`, or `tx` and `rx`.
-pub(crate) fn endpoint_roles(topology: &Topology) -> &'static [Role] {
-    if topology.split_endpoints() { &[Role::Tx, Role::Rx] } else { &[Role::Net] }
-}
-
-/// The plan of a topology (dimensions already checked).
-pub(crate) fn plan(topology: &Topology, up_choice: UpChoice, down_choice: DownChoice) -> Plan {
-    let routing = topology.routing_with(up_choice, down_choice);
-    let mut plan = match topology {
-        Topology::Linear { nodes } => crate::grid::plan(&[*nodes], false, routing),
-        Topology::Ring { nodes } => crate::grid::ring(*nodes, routing),
-        Topology::Mesh2D { x, y } => crate::grid::plan(&[*x, *y], false, routing),
-        Topology::Torus2D { x, y } => crate::grid::plan(&[*x, *y], true, routing),
-        Topology::Torus3D { x, y, z } => crate::grid::plan(&[*x, *y, *z], true, routing),
-        Topology::Hypercube { dimensions } => crate::cube::plan(*dimensions, routing),
-        Topology::Omega { stages } => crate::omega::plan(*stages, routing),
-        Topology::BinaryTree { levels } => crate::tree::plan(2, *levels, 1, routing),
-        Topology::FatTree { arity, levels } => crate::tree::plan(*arity, *levels, *arity, routing),
-        Topology::Pgft { down, up, parallel } => {
-            crate::pgft::plan(down, up, parallel, topology.switch_ports(), routing)
-        }
-        Topology::Dragonfly { groups, group_links, chassis, chassis_links, routers, router_links, nodes } => {
-            let dims = crate::dragonfly::Dims {
-                groups: *groups,
-                chassis: *chassis,
-                routers: *routers,
-                nodes: *nodes,
-                blue: *group_links,
-                black: *chassis_links,
-                green: *router_links,
-            };
-            crate::dragonfly::plan(dims, routing)
-        }
-    };
-    plan.port_needs = switch_interface(topology).0;
-    plan
 }

@@ -7,9 +7,10 @@ use std::f32::consts::TAU;
 use hase_engine::model::{Instance, Link, ParamValue, PortRef, Pos, Project, TypeRegistry};
 
 use crate::build::{endpoint_params, generate, generate_compound};
-use crate::plan::{PITCH, Plan, Role, endpoint_roles};
+use crate::error::TemplateError;
+use crate::plan::{LINE, PITCH, Plan, Role};
 use crate::slot;
-use crate::spec::{TemplateError, TemplateSpec};
+use crate::spec::TemplateSpec;
 
 /// Name of the compound network instance in [`ProjectForm::Compound`] projects.
 pub const FABRIC: &str = "fabric";
@@ -52,7 +53,7 @@ pub fn template_project(
         ProjectForm::Compound { type_name } => {
             let (ty, inner_layout) = generate_compound(spec, registry, type_name)?;
             let split = spec.topology.split_endpoints();
-            let roles = endpoint_roles(&spec.topology);
+            let roles = spec.topology.endpoint_roles();
             let endpoint = slot::endpoint(spec, registry, roles)?;
             if let Some(port) = endpoint.required_elsewhere.first() {
                 return Err(TemplateError::UnusedRequiredPort {
@@ -77,7 +78,7 @@ pub fn template_project(
                 let pos = if split {
                     // Inputs on the left: a column of processors facing the network, one per line
                     // of the omega drawing so that names fit under the bodies.
-                    Pos::new(-2.0 * PITCH, (rank as f32 - (count as f32 - 1.0) / 2.0) * crate::omega::LINE)
+                    Pos::new(-2.0 * PITCH, (rank as f32 - (count as f32 - 1.0) / 2.0) * LINE)
                 } else {
                     let angle = TAU * rank as f32 / count as f32 - TAU / 4.0;
                     Pos::new(radius * angle.cos(), radius * angle.sin())

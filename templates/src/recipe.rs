@@ -5,8 +5,10 @@
 
 use hase_engine::model::{GeneratorRecipe, Project, RecipeLink, TypeRegistry};
 
+use crate::error::TemplateError;
+use crate::position_overrides::apply_overrides;
 use crate::project::{ProjectForm, template_project};
-use crate::spec::{LinkParams, TemplateError, TemplateSpec};
+use crate::spec::{LinkParams, TemplateSpec};
 use crate::topology::Topology;
 
 fn to_recipe_link(link: LinkParams) -> RecipeLink {
@@ -101,7 +103,7 @@ pub fn regenerate(
     if let Some(generator) = &mut fresh.generator {
         generator.overrides.clone_from(&recipe.overrides);
     }
-    crate::generated::apply_overrides(&mut fresh, false)?;
+    apply_overrides(&mut fresh, false)?;
     Ok(fresh)
 }
 

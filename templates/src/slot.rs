@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 use hase_engine::model::{ConcretePort, Direction, EntityType, ParamMap, ParamValue, TypeRegistry};
 use hase_entities::message::PACKET_LINK;
 
-use crate::plan::{Plan, PortNeed, Role, endpoint_roles, switch_interface};
-use crate::spec::{TemplateError, TemplateSpec};
+use crate::error::TemplateError;
+use crate::plan::{Plan, PortNeed, Role};
+use crate::spec::TemplateSpec;
 use crate::topology::Topology;
 
 /// A switch type checked against a plan.
@@ -137,7 +138,7 @@ pub(crate) fn switch<'a>(
         template,
     })?;
     check_overrides(ty, &spec.switch_params, template)?;
-    let (needs, params) = switch_interface(&spec.topology);
+    let (needs, params) = spec.topology.switch_interface();
     for (param, value) in &params {
         require_param(ty, param, value, template)?;
     }
@@ -226,7 +227,7 @@ pub struct Compatible {
 /// except for required ports a particular size would leave free), in name order.
 pub fn compatible_components(topology: &Topology, registry: &TypeRegistry) -> Compatible {
     let mut found = Compatible::default();
-    let roles = endpoint_roles(topology);
+    let roles = topology.endpoint_roles();
     for ty in registry.iter() {
         let mut spec = TemplateSpec::new(topology.clone());
         spec.switch_type.clone_from(&ty.name);

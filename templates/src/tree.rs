@@ -73,6 +73,15 @@ pub(crate) fn plan(arity: u32, levels: u32, up: u32, routing: Routing) -> Plan {
     plan
 }
 
+/// Links from processor `source` to `destination` of a tree of arity `arity`: up to the nearest
+/// common ancestor at level `L` (0 = leaf switches) and down again, `2·(L+1)` with the processor links.
+pub(crate) fn route_links(arity: u32, source: u32, destination: u32) -> u64 {
+    let nca = (0..32)
+        .find(|l| arity.checked_pow(l + 1).is_none_or(|span| source / span == destination / span))
+        .unwrap_or(0);
+    2 * (u64::from(nca) + 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

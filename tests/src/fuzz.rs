@@ -223,7 +223,7 @@ pub fn experiment_spec(data: &[u8]) {
         match resolve(&variable.target, &variable.values, variable.name.as_deref(), project) {
             Ok(resolved) => points = points.saturating_mul(resolved.values.len()),
             Err(e) => {
-                let _ = e.len();
+                let _ = e.to_string().len();
                 return;
             }
         }

@@ -10,7 +10,7 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use hase_engine::model::write_atomic;
 use hase_entities::netmodel::datasheet::{self, DataSheet};
-use hase_library::datasheet::{FitOptions, fit_sheet, raw, report, show};
+use hase_library::datasheet::{SheetOptions, make_sheet, raw, report, show};
 
 /// `hase datasheet …`.
 #[derive(Debug, Subcommand)]
@@ -82,7 +82,7 @@ fn fit(args: &SheetFitArgs) -> anyhow::Result<ExitCode> {
     let name = args.name.clone().unwrap_or_else(|| {
         args.output.file_stem().map_or_else(|| "sheet".into(), |s| s.to_string_lossy().into_owned())
     });
-    let sheet = fit_sheet(&data, &FitOptions { name, split_bytes: args.split })?;
+    let sheet = make_sheet(&data, &SheetOptions { name, split_bytes: args.split })?;
     let text = datasheet::to_ron(&sheet)?;
     write_atomic(&args.output, text.as_bytes())
         .with_context(|| format!("cannot write {}", args.output.display()))?;

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use anyhow::Context;
 use clap::Args;
-use hase_library::experiment::fit::{ExperimentFit, Roles, fit_experiment};
+use hase_library::experiment::scaling::{ExperimentFit, Roles, fit_experiment};
 use hase_library::fit::Point;
 use hase_library::store::ExperimentStore;
 

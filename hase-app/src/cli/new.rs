@@ -20,12 +20,16 @@ use hase_templates::{LinkParams, ProjectForm, TemplateSpec, Topology, template_p
 use super::placement::PlacementArgs;
 use super::{rate_arg, time_arg};
 
+/// The help of `--template`: every template name, in palette order.
+fn template_help() -> String {
+    format!("Template: {}", hase_templates::Topology::all_names().join(", "))
+}
+
 /// Arguments of `hase new`.
 #[derive(Debug, Args)]
 pub struct NewArgs {
-    /// Template: linear, ring, mesh2d, torus2d, torus3d, hypercube, omega, binary_tree, fat_tree,
-    /// pgft, dragonfly.
-    #[arg(long)]
+    /// Template name; the help lists every family of `hase_templates::families`.
+    #[arg(long, help = template_help())]
     pub template: String,
     /// Dimensions, e.g. `8`, `4x4`, `4x4x2`, `2,3` (fat tree: k,n), `2;4,4;1,2;1,2` (pgft: SimGrid's
     /// FAT_TREE topo_parameters), `3,1;2,1;3,1;2` (dragonfly: SimGrid's DRAGONFLY topo_parameters).

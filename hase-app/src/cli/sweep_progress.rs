@@ -9,7 +9,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use hase_engine::kernel::Progress;
-use hase_library::experiment::{RunKey, RunRecord, SweepObserver};
+use hase_library::experiment::{ObserverError, RunKey, RunRecord, SweepObserver};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// How progress is shown.
@@ -78,7 +78,7 @@ impl SweepObserver for CliProgress {
         }
     }
 
-    fn finished(&self, record: &RunRecord) -> Result<(), String> {
+    fn finished(&self, record: &RunRecord) -> Result<(), ObserverError> {
         let done = self.done.fetch_add(1, Ordering::SeqCst) + 1;
         if !record.status.is_success() {
             self.failed.fetch_add(1, Ordering::SeqCst);

@@ -12,10 +12,10 @@ use anyhow::Context;
 use hase_engine::model::write_atomic;
 use hase_library::experiment::ExperimentPlan;
 use hase_library::experiment::SweepOptions;
-use hase_library::experiment::slurm::run_task::{check_task, task_from_env};
-use hase_library::experiment::slurm::submit::tasks_with_missing_runs;
+use hase_library::experiment::slurm::run_array_task::{array_task_from_env, check_array_task};
+use hase_library::experiment::slurm::submit::array_tasks_with_missing_runs;
 use hase_library::experiment::slurm::{
-    SlurmJob, SlurmSettings, collect, job_status, prepare, run_task, submit, submit_command,
+    SlurmJob, SlurmSettings, collect, job_status, prepare, run_array_task, submit, submit_command,
 };
 use hase_library::store::{Database, ExperimentStore};
 
@@ -99,10 +99,12 @@ fn task(args: &SweepArgs, dir: &Path, options: &SweepOptions) -> anyhow::Result<
     let (job, plan) = open(dir)?;
     let task = match args.slurm.task {
         Some(task) => {
-            check_task(task, job.manifest.tasks)?;
+            check_array_task(task, job.manifest.tasks)?;
             task
         }
-        None => task_from_env(std::env::var("SLURM_ARRAY_TASK_ID").ok().as_deref(), job.manifest.tasks)?,
+        None => {
+            array_task_from_env(std::env::var("SLURM_ARRAY_TASK_ID").ok().as_deref(), job.manifest.tasks)?
+        }
     };
     // Inside Slurm the task uses the CPUs it was given, else one thread (a node's other cores
     // belong to other tasks).
@@ -110,7 +112,7 @@ fn task(args: &SweepArgs, dir: &Path, options: &SweepOptions) -> anyhow::Result<
         || std::env::var("SLURM_CPUS_PER_TASK").ok().and_then(|v| v.parse().ok()).unwrap_or(1),
         |j| j as usize,
     );
-    let report = run_task(&job, &plan, task, &SweepOptions { jobs, ..options.clone() })?;
+    let report = run_array_task(&job, &plan, task, &SweepOptions { jobs, ..options.clone() })?;
     let mut err = std::io::stderr().lock();
     writeln!(
         err,
@@ -198,7 +200,7 @@ fn status(dir: &Path) -> anyhow::Result<ExitCode> {
 
 fn resubmit(dir: &Path, dry_run: bool) -> anyhow::Result<ExitCode> {
     let (job, plan) = open(dir)?;
-    let tasks = tasks_with_missing_runs(&job, &plan);
+    let tasks = array_tasks_with_missing_runs(&job, &plan);
     let mut err = std::io::stderr().lock();
     if tasks.is_empty() {
         writeln!(err, "every run has its result; nothing to submit")?;

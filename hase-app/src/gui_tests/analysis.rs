@@ -98,7 +98,7 @@ fn check_levels_on_the_compound_from_the_inspector_shows_both_makespans() {
 
 #[test]
 fn fit_a_formula_on_a_small_experiment_recovers_it_and_draws_the_curve() {
-    use hase_library::experiment::fit::{Roles, fit_experiment};
+    use hase_library::experiment::scaling::{Roles, fit_experiment};
     let results = hase_editor::fixtures::known_scaling_results();
     let roles = Roles { p: Some("template.procs".into()), n: Some("workload.n".into()), g: None };
     let expected =

@@ -229,7 +229,7 @@ fn templates(ui: &mut Ui, icons: &Icons, palette: &Palette) -> Option<&'static s
                     visuals.text_color(),
                 );
                 if response.on_hover_text(format!("Generate a {title}… ({help})")).clicked() {
-                    clicked = Some(*name);
+                    clicked = Some(name);
                 }
             }
         });

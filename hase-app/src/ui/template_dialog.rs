@@ -23,32 +23,11 @@ const PREVIEW_LIMIT: u64 = MAX_ENTITIES;
 
 /// Menu text of each template, by template name.
 pub fn template_title(name: &str) -> &'static str {
-    match name {
-        "linear" => "Linear array",
-        "ring" => "Ring",
-        "mesh2d" => "2D mesh",
-        "torus2d" => "2D torus",
-        "torus3d" => "3D torus",
-        "hypercube" => "Hypercube",
-        "omega" => "Omega network",
-        "binary_tree" => "Binary tree",
-        "fat_tree" => "Fat tree (k-ary n-tree)",
-        "pgft" => "Fat tree (SimGrid PGFT)",
-        "dragonfly" => "Dragonfly",
-        _ => "Template",
-    }
+    hase_templates::family_named(name).map_or("Template", |family| family.title)
 }
 
 fn default_dims(name: &str) -> &'static str {
-    match name {
-        "mesh2d" | "torus2d" => "4x4",
-        "torus3d" => "4x4x2",
-        "hypercube" => "3",
-        "fat_tree" => "2,3",
-        "pgft" => "2;4,4;1,2;1,2",
-        "dragonfly" => "3,1;2,1;3,1;2",
-        _ => "8",
-    }
+    hase_templates::family_named(name).map_or("8", |family| family.example_dims)
 }
 
 /// What the preview was computed for, and what it found.
@@ -295,8 +274,8 @@ impl TemplateDialog {
                 .width(width)
                 .show_ui(ui, |ui| {
                     for name in Topology::all_names() {
-                        if ui.selectable_label(*name == self.template, template_title(name)).clicked() {
-                            chosen = Some(*name);
+                        if ui.selectable_label(name == self.template, template_title(name)).clicked() {
+                            chosen = Some(name);
                         }
                     }
                 })

@@ -5,7 +5,7 @@
 //! points of the line plot.
 
 use hase_library::experiment::RunRecord;
-use hase_library::experiment::fit::{ExperimentFit, Roles, fit_experiment};
+use hase_library::experiment::scaling::{ExperimentFit, Roles, fit_experiment};
 use hase_library::fit::{Fit, Point};
 
 use crate::experiments::plot::{LinePlot, PointSet, Series};
@@ -56,7 +56,7 @@ pub enum FitPanelError {
     NoRoles,
     /// The fitter refused the runs (too few, a value that is not a number, …).
     #[error(transparent)]
-    Fit(std::sync::Arc<hase_library::experiment::fit::ExperimentFitError>),
+    Fit(std::sync::Arc<hase_library::experiment::scaling::ExperimentFitError>),
 }
 
 impl Default for FitPanel {

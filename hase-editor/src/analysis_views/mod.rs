@@ -2,7 +2,7 @@
 //! run is analysed from ([`rebuild`]), the comparison's difference mode ([`difference`]), the phase
 //! bands of the timing diagram ([`bands`]), the "Check levels" action on a compound ([`levels`])
 //! and the experiments view's "Fit a formula" ([`fit`]). The analyses themselves are
-//! `hase_engine::analysis` and `hase_library::{check_levels, experiment::fit}`; the methods are in
+//! `hase_engine::analysis` and `hase_library::{check_levels, experiment::scaling}`; the methods are in
 //! `docs/analysis.md`.
 
 pub mod bands;

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use hase_engine::model::{Link, NetworkLayout, PortRef, Pos, Project, Routing, TypeRegistry};
-use hase_templates::{FABRIC, ProjectForm, TemplateSpec, Topology, template_project};
+use hase_templates::{FABRIC, ProjectForm, TemplateSpec, template_project};
 
 use super::edit_command::{EditCommand, TypeDef};
 use super::error::{CommandError, RoutingConflict};
@@ -127,7 +127,7 @@ pub fn free_prefix(doc: &Document, net: &NetworkId, generated: &Project, insert:
     if collisions(doc, net, generated, &trial).is_empty() {
         return String::new();
     }
-    let short = short_name(&insert.spec.topology);
+    let short = insert.spec.topology.family_info().short_name;
     for n in 1.. {
         trial.prefix = format!("{short}{n}_");
         if collisions(doc, net, generated, &trial).is_empty() {
@@ -135,22 +135,6 @@ pub fn free_prefix(doc: &Document, net: &NetworkId, generated: &Project, insert:
         }
     }
     trial.prefix
-}
-
-fn short_name(topology: &Topology) -> &'static str {
-    match topology {
-        Topology::Linear { .. } => "lin",
-        Topology::Ring { .. } => "ring",
-        Topology::Mesh2D { .. } => "mesh",
-        Topology::Torus2D { .. } => "torus",
-        Topology::Torus3D { .. } => "torus3d",
-        Topology::Hypercube { .. } => "cube",
-        Topology::Omega { .. } => "omega",
-        Topology::BinaryTree { .. } => "tree",
-        Topology::FatTree { .. } => "ft",
-        Topology::Pgft { .. } => "pgft",
-        Topology::Dragonfly { .. } => "fly",
-    }
 }
 
 /// Why a flat insert needing routing rule `wanted` into `net` is refused (another rule is already in

@@ -211,7 +211,7 @@ impl SweepBuilder {
                 }
                 Err(e) => {
                     preview.value_counts.push(None);
-                    preview.variable_errors.push(Some(e));
+                    preview.variable_errors.push(Some(e.to_string()));
                 }
             }
         }

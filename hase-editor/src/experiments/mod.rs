@@ -59,9 +59,9 @@ pub enum ExperimentsError {
     /// The stored experiment's plan could not be rebuilt.
     #[error(transparent)]
     Plan(#[from] hase_library::experiment::ExperimentError),
-    /// The point is not of the plan (the library's reason).
-    #[error("{0}")]
-    Point(String),
+    /// The point is not of the plan.
+    #[error(transparent)]
+    Point(hase_library::experiment::PointError),
 }
 
 /// What a file dialog of the experiments view is for.

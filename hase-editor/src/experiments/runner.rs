@@ -14,8 +14,8 @@ use std::time::Instant;
 use hase_engine::kernel::Progress;
 use hase_library::experiment::stored::stored_trace_dir;
 use hase_library::experiment::{
-    ExperimentPlan, Quiet, RunKey, RunRecord, StoringObserver, SweepEvent, SweepObserver, SweepOptions,
-    SweepReport, SweepTask, plan_stored, spawn_sweep,
+    ExperimentPlan, Quiet, RunKey, RunRecord, StoringObserver, SweepError, SweepEvent, SweepObserver,
+    SweepOptions, SweepReport, SweepTask, plan_stored, spawn_sweep,
 };
 use hase_library::store::ExperimentStore;
 
@@ -73,9 +73,9 @@ pub enum RunningSweepError {
     /// No worker thread could be started.
     #[error("{0}")]
     Thread(#[source] std::io::Error),
-    /// The sweep itself failed (the library's reason).
-    #[error("{0}")]
-    Sweep(String),
+    /// The sweep itself failed.
+    #[error(transparent)]
+    Sweep(SweepError),
     /// The sweep's thread ended without saying how the sweep went.
     #[error("the sweep thread ended without a report")]
     NoReport,

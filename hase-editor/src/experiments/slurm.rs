@@ -14,7 +14,7 @@ use std::sync::mpsc::{Receiver, TryRecvError};
 
 use hase_engine::model::Project;
 use hase_library::experiment::ExperimentPlan;
-use hase_library::experiment::slurm::submit::tasks_with_missing_runs;
+use hase_library::experiment::slurm::submit::array_tasks_with_missing_runs;
 use hase_library::experiment::slurm::{
     Collected, SlurmError, SlurmJob, SlurmSettings, SubmitOutcome, collect, prepare, submit_command_line,
     submit_or_show_in,
@@ -347,7 +347,7 @@ fn gather(dir: &Path, store: Option<&ExperimentStore>) -> Result<Box<Gathered>, 
         let problem = missing.problem.as_deref().map(|p| format!(": {p}")).unwrap_or_default();
         problems.push(format!("{}: missing{problem} ({})", missing.key, missing.attempt));
     }
-    let tasks = tasks_with_missing_runs(&job, &plan);
+    let tasks = array_tasks_with_missing_runs(&job, &plan);
     let resubmit = (!tasks.is_empty()).then(|| submit_command_line(&job, Some(&tasks)));
     let mut records = collected.records.clone();
     records.sort_by_key(|r| r.key);

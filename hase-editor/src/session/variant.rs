@@ -64,7 +64,7 @@ pub fn build_variant(
         apply_set(&mut changed, line).map_err(|e| VariantError::Line {
             line: i + 1,
             key: key.clone(),
-            reason: e.reason,
+            reason: e.reason.to_string(),
         })?;
         let value = line.split_once('=').map_or("", |(_, v)| v).trim();
         let short = key.strip_prefix("workload.").unwrap_or(&key);

@@ -7,7 +7,7 @@ use hase_entities::netmodel::datasheet::{
     Band, DataForm, Equation, FitQuality, FunctionFit, MeasuredPoint, StartupForm,
 };
 
-use super::FitError;
+use super::error::{FunctionReason, SheetError};
 use super::forms::{Form, FunctionClass};
 use super::lsq::{self, LsqError};
 
@@ -95,10 +95,10 @@ pub fn best_form(class: FunctionClass, points: &[MeasuredPoint]) -> Result<Range
 }
 
 /// Check that `points` can be fitted at all for `class`, with errors that say why not.
-fn check_points(function: &str, class: FunctionClass, points: &[MeasuredPoint]) -> Result<(), FitError> {
-    let invalid = |message: String| FitError::Function { function: function.to_string(), message };
+fn check_points(function: &str, class: FunctionClass, points: &[MeasuredPoint]) -> Result<(), SheetError> {
+    let invalid = |reason: FunctionReason| SheetError::Function { function: function.to_string(), reason };
     if points.iter().all(|p| p.avg_us == 0.0) {
-        return Err(invalid("every time is 0 µs; there is nothing to fit".into()));
+        return Err(invalid(FunctionReason::AllZero));
     }
     let mut procs: Vec<u32> = points.iter().map(|p| p.procs).collect();
     procs.sort_unstable();
@@ -107,16 +107,10 @@ fn check_points(function: &str, class: FunctionClass, points: &[MeasuredPoint]) 
     sizes.sort_unstable();
     sizes.dedup();
     if class.has_startup() && procs.len() < 2 {
-        return Err(invalid(format!(
-            "measured at one process count ({}); fitting startup(p) needs at least 2 (run the benchmark with --np 2,4,8)",
-            procs[0]
-        )));
+        return Err(invalid(FunctionReason::OneProcessCount { procs: procs[0] }));
     }
     if class.has_data() && sizes.len() < 2 {
-        return Err(invalid(format!(
-            "measured at one message size ({} bytes); fitting data(p, d) needs at least 2",
-            sizes[0]
-        )));
+        return Err(invalid(FunctionReason::OneSize { bytes: sizes[0] }));
     }
     Ok(())
 }
@@ -128,12 +122,12 @@ pub fn fit_function(
     function: &str,
     points: &[MeasuredPoint],
     split_bytes: Option<u64>,
-) -> Result<FunctionFit, FitError> {
+) -> Result<FunctionFit, SheetError> {
     let class = FunctionClass::of(function);
     check_points(function, class, points)?;
-    let fail = |range: &str, e: LsqError| FitError::Function {
+    let fail = |range: &str, source: LsqError| SheetError::Function {
         function: function.to_string(),
-        message: format!("{range}: {e}"),
+        reason: FunctionReason::LeastSquares { range: range.to_string(), source },
     };
     let mut sizes: Vec<u64> = points.iter().map(|p| p.bytes).collect();
     sizes.sort_unstable();

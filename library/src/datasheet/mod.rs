@@ -6,9 +6,11 @@
 //!
 //! Fitted sheets count d in bytes (`element_bytes: 1`) and use log₂ p. See `docs/datasheets.md`.
 
+mod error;
 pub mod forms;
 pub mod function;
 pub mod lsq;
+mod markup;
 pub mod raw;
 pub mod report;
 pub mod show;
@@ -24,54 +26,19 @@ use hase_entities::netmodel::datasheet::DataSheet;
 use forms::{FIT_LOG_BASE, FunctionClass};
 use raw::{Centre, RawData};
 
-/// Why a sheet could not be fitted.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum FitError {
-    /// A raw file could not be read.
-    #[error("cannot read `{path}`: {message}")]
-    Io {
-        /// The file.
-        path: String,
-        /// Why.
-        message: String,
-    },
-    /// A raw file line is malformed.
-    #[error("{origin}:{line}: {message}")]
-    Raw {
-        /// The file.
-        origin: String,
-        /// 1-based line.
-        line: u64,
-        /// What is wrong.
-        message: String,
-    },
-    /// The file has no measurement rows.
-    #[error("{origin}: no measurements")]
-    NoData {
-        /// The file.
-        origin: String,
-    },
-    /// One function's measurements cannot be fitted.
-    #[error("{function}: {message}")]
-    Function {
-        /// The function.
-        function: String,
-        /// Why.
-        message: String,
-    },
-}
+pub use error::{FunctionReason, RawReason, SheetError};
 
 /// What `hase datasheet fit` is asked for.
 #[derive(Clone, Debug, Default)]
-pub struct FitOptions {
+pub struct SheetOptions {
     /// Sheet name (the network model's `sheet` parameter may also name the file).
     pub name: String,
     /// Split small/large messages here (bytes ≤ split are small); `None` finds one per function.
     pub split_bytes: Option<u64>,
 }
 
-/// Fit every function of `raw` into a sheet.
-pub fn fit_sheet(raw: &RawData, options: &FitOptions) -> Result<DataSheet, FitError> {
+/// Make a sheet from `raw`: every function's equations fitted to its measurements.
+pub fn make_sheet(raw: &RawData, options: &SheetOptions) -> Result<DataSheet, SheetError> {
     let points = raw::summarise(&raw.rows, |f| match FunctionClass::of(f) {
         FunctionClass::PointToPoint => Centre::MedianOfMeans,
         _ => Centre::Mean,

@@ -10,7 +10,9 @@ use std::path::Path;
 use hase_entities::netmodel::datasheet::MeasuredPoint;
 use serde::{Deserialize, Serialize};
 
-use super::FitError;
+use hase_engine::FilePlace;
+
+use super::error::{RawReason, SheetError};
 
 /// The header line of a raw file.
 pub const RAW_HEADER: &str = "function,procs,bytes,repeat,time_us";
@@ -50,23 +52,23 @@ impl RawData {
 }
 
 /// Read a raw file.
-pub fn read_raw(path: &Path) -> Result<RawData, FitError> {
+pub fn read_raw(path: &Path) -> Result<RawData, SheetError> {
     let shown = path.display().to_string();
-    let io = |e: std::io::Error| FitError::Io { path: shown.clone(), message: e.to_string() };
+    let io = |source: std::io::Error| SheetError::Io { path: shown.clone(), source };
     let size = std::fs::metadata(path).map_err(io)?.len();
     if size > MAX_RAW_FILE_BYTES {
-        return Err(FitError::Io {
-            path: shown,
-            message: format!("{size} bytes is more than the {MAX_RAW_FILE_BYTES} a raw file may have"),
-        });
+        return Err(SheetError::TooLarge { path: shown, size, limit: MAX_RAW_FILE_BYTES });
     }
     let text = std::fs::read_to_string(path).map_err(io)?;
     parse_raw(&text, &shown)
 }
 
 /// Parse raw CSV text; `origin` names it in errors, which give the line.
-pub fn parse_raw(text: &str, origin: &str) -> Result<RawData, FitError> {
-    let at = |line: u64, message: String| FitError::Raw { origin: origin.to_string(), line, message };
+pub fn parse_raw(text: &str, origin: &str) -> Result<RawData, SheetError> {
+    let at = |line: u64, reason: RawReason| SheetError::Raw {
+        place: FilePlace::line(origin, usize::try_from(line).unwrap_or(usize::MAX)),
+        reason,
+    };
     let mut notes = Vec::new();
     for line in text.lines() {
         if let Some((key, value)) = line.strip_prefix('#').and_then(|c| c.split_once(':')) {
@@ -75,39 +77,36 @@ pub fn parse_raw(text: &str, origin: &str) -> Result<RawData, FitError> {
     }
     let mut reader =
         csv::ReaderBuilder::new().comment(Some(b'#')).trim(csv::Trim::All).from_reader(text.as_bytes());
-    let header = reader.headers().map_err(|e| at(1, e.to_string()))?.clone();
+    let header = reader.headers().map_err(|e| at(1, e.into()))?.clone();
     let wanted: Vec<&str> = RAW_HEADER.split(',').collect();
     if header.iter().collect::<Vec<_>>() != wanted {
         let line = header.position().map_or(1, csv::Position::line);
         return Err(at(
             line,
-            format!(
-                "the header must be `{RAW_HEADER}`, not `{}`",
-                header.iter().collect::<Vec<_>>().join(",")
-            ),
+            RawReason::Header { expected: RAW_HEADER, found: header.iter().collect::<Vec<_>>().join(",") },
         ));
     }
     let mut rows = Vec::new();
     for record in reader.records() {
         let record = record.map_err(|e| {
             let line = e.position().map_or(0, csv::Position::line);
-            at(line, e.to_string())
+            at(line, e.into())
         })?;
         let line = record.position().map_or(0, csv::Position::line);
-        let row: RawRow = record.deserialize(Some(&header)).map_err(|e| at(line, e.to_string()))?;
+        let row: RawRow = record.deserialize(Some(&header)).map_err(|e| at(line, e.into()))?;
         if row.function.is_empty() {
-            return Err(at(line, "the function name is empty".into()));
+            return Err(at(line, RawReason::EmptyFunction));
         }
         if row.procs == 0 {
-            return Err(at(line, "procs must be at least 1".into()));
+            return Err(at(line, RawReason::NoProcesses));
         }
         if !row.time_us.is_finite() || row.time_us < 0.0 {
-            return Err(at(line, format!("time_us {} is not a time (negative or not finite)", row.time_us)));
+            return Err(at(line, RawReason::BadTime { time_us: row.time_us }));
         }
         rows.push(row);
     }
     if rows.is_empty() {
-        return Err(FitError::NoData { origin: origin.to_string() });
+        return Err(SheetError::NoData { origin: origin.to_string() });
     }
     Ok(RawData { notes, rows })
 }
@@ -118,10 +117,12 @@ pub fn write_raw(out: &mut impl Write, data: &RawData) -> std::io::Result<()> {
         writeln!(out, "# {key}: {value}")?;
     }
     writeln!(out, "{RAW_HEADER}")?;
+    let mut rows = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(out);
     for r in &data.rows {
-        writeln!(out, "{},{},{},{},{}", r.function, r.procs, r.bytes, r.repeat, r.time_us)?;
+        let fields = [r.procs.to_string(), r.bytes.to_string(), r.repeat.to_string(), r.time_us.to_string()];
+        rows.write_record(std::iter::once(r.function.as_str()).chain(fields.iter().map(String::as_str)))?;
     }
-    Ok(())
+    rows.flush()
 }
 
 /// How the central value of a point's repeats is taken.

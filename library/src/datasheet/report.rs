@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 
 use hase_entities::netmodel::datasheet::{DataSheet, Estimate, FunctionFit};
 
+use super::markup::escape_text;
 use super::show::{ShownFit, number, shown};
 use super::svg::{Axis, Chart, Layer};
 
@@ -16,10 +17,6 @@ const COLOURS: [&str; 8] =
 
 /// Process counts plotted for a sheet without measurements.
 const DEFAULT_PROCS: [u32; 4] = [2, 8, 32, 128];
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
 
 fn procs_of(fit: &FunctionFit, function: &str) -> Vec<u32> {
     let mut procs: Vec<u32> = fit.measured.iter().map(|p| p.procs).collect();
@@ -156,8 +153,8 @@ fn fit_row(out: &mut String, name: &str, f: &ShownFit) {
         out,
         "<tr><td>{name}</td><td>{}–{to}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
         f.bytes_from,
-        escape(f.startup),
-        escape(f.data),
+        escape_text(f.startup),
+        escape_text(f.data),
         fmt_err(f.c_us, f.c_err, true),
         fmt_err(f.s_us, f.s_err, f.startup != "none"),
         fmt_err(f.k_us_per_byte, f.k_err, f.data != "none"),
@@ -172,7 +169,7 @@ const TABLE_HEAD: &str = "<tr><th>function</th><th>bytes</th><th>startup</th><th
 /// The whole page.
 pub fn to_html(sheet: &DataSheet) -> String {
     let mut out = String::new();
-    let title = format!("MPI data sheet {}", escape(&sheet.name));
+    let title = format!("MPI data sheet {}", escape_text(&sheet.name));
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title><style>\
@@ -182,23 +179,23 @@ pub fn to_html(sheet: &DataSheet) -> String {
          <p>t(p, d) = c + s·startup(p) + k·data(p, d) in µs; d in bytes; log base 2. Each plot shows the \
          measured points (mean or median of means, whiskers from the fastest to the slowest repeat), the \
          fitted curve and the min–max band.</p><ul>",
-        escape(&sheet.machine)
+        escape_text(&sheet.machine)
     );
     for note in &sheet.notes {
-        let _ = write!(out, "<li>{}</li>", escape(note));
+        let _ = write!(out, "<li>{}</li>", escape_text(note));
     }
     let _ = write!(out, "</ul><h2>Summary</h2><table>{TABLE_HEAD}");
     let shown = shown(sheet);
     for f in &shown.functions {
         for fit in &f.fits {
-            fit_row(&mut out, &format!("<a href=\"#{0}\">{0}</a>", escape(&f.name)), fit);
+            fit_row(&mut out, &format!("<a href=\"#{0}\">{0}</a>", escape_text(&f.name)), fit);
         }
     }
     out.push_str("</table>");
     for (id, (f, (name, fit))) in shown.functions.iter().zip(&sheet.functions).enumerate() {
-        let _ = write!(out, "<section id=\"{0}\"><h2>{0}</h2><table>{TABLE_HEAD}", escape(name));
+        let _ = write!(out, "<section id=\"{0}\"><h2>{0}</h2><table>{TABLE_HEAD}", escape_text(name));
         for s in &f.fits {
-            fit_row(&mut out, &escape(name), s);
+            fit_row(&mut out, &escape_text(name), s);
         }
         out.push_str("</table>");
         let barrier = !super::forms::FunctionClass::of(name).has_data();

@@ -4,6 +4,8 @@
 
 use std::fmt::Write as _;
 
+use super::markup::escape_attribute;
+
 /// One axis.
 #[derive(Clone, Debug)]
 pub struct Axis {
@@ -113,38 +115,43 @@ pub struct Chart {
     pub id: String,
 }
 
-const WIDTH: f64 = 640.0;
-const HEIGHT: f64 = 380.0;
-const LEFT: f64 = 70.0;
-const RIGHT: f64 = 130.0;
-const TOP: f64 = 30.0;
-const BOTTOM: f64 = 50.0;
+/// The chart's size and the margins around its plot area, in px.
+struct Frame {
+    width: f64,
+    height: f64,
+    left: f64,
+    right: f64,
+    top: f64,
+    bottom: f64,
+}
+
+/// Every chart's frame: 640 × 380 px, the legend in the right margin.
+const FRAME: Frame = Frame { width: 640.0, height: 380.0, left: 70.0, right: 130.0, top: 30.0, bottom: 50.0 };
 
 fn r(v: f64) -> f64 {
     (v * 10.0).round() / 10.0
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
 impl Chart {
     fn px(&self, x: f64) -> f64 {
-        r(LEFT + self.x.fraction(x) * (WIDTH - LEFT - RIGHT))
+        r(FRAME.left + self.x.fraction(x) * (FRAME.width - FRAME.left - FRAME.right))
     }
 
     fn py(&self, y: f64) -> f64 {
-        r(HEIGHT - BOTTOM - self.y.fraction(y).clamp(-0.05, 1.05) * (HEIGHT - TOP - BOTTOM))
+        r(FRAME.height
+            - FRAME.bottom
+            - self.y.fraction(y).clamp(-0.05, 1.05) * (FRAME.height - FRAME.top - FRAME.bottom))
     }
 
     /// The chart as an `<svg>` element.
     pub fn render(&self) -> String {
         let mut s = String::new();
+        let (width, height) = (FRAME.width, FRAME.height);
         let _ = write!(
             s,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="11">"#
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">"#
         );
-        let (x0, x1, y0, y1) = (LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM);
+        let (x0, x1, y0, y1) = (FRAME.left, width - FRAME.right, FRAME.top, height - FRAME.bottom);
         let _ = write!(
             s,
             r##"<rect x="{x0}" y="{y0}" width="{}" height="{}" fill="#fff" stroke="#999"/>"##,
@@ -155,7 +162,7 @@ impl Chart {
             s,
             r#"<text x="{}" y="18" text-anchor="middle" font-size="13">{}</text>"#,
             r(f64::midpoint(x0, x1)),
-            escape(&self.title)
+            escape_attribute(&self.title)
         );
         for t in self.x.ticks() {
             let x = self.px(t);
@@ -182,35 +189,35 @@ impl Chart {
             s,
             r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
             r(f64::midpoint(x0, x1)),
-            HEIGHT - 12.0,
-            escape(&self.x.label)
+            height - 12.0,
+            escape_attribute(&self.x.label)
         );
         let _ = write!(
             s,
             r#"<text x="16" y="{0}" text-anchor="middle" transform="rotate(-90 16 {0})">{1}</text>"#,
             r(f64::midpoint(y0, y1)),
-            escape(&self.y.label)
+            escape_attribute(&self.y.label)
         );
         let _ = write!(
             s,
             r#"<defs><clipPath id="clip-{id}"><rect x="{x0}" y="{y0}" width="{}" height="{}"/></clipPath></defs><g clip-path="url(#clip-{id})">"#,
             x1 - x0,
             y1 - y0,
-            id = escape(&self.id)
+            id = escape_attribute(&self.id)
         );
         for layer in &self.layers {
             self.layer(&mut s, layer);
         }
         s.push_str("</g>");
         for (i, (label, colour)) in self.legend.iter().enumerate() {
-            let y = TOP + 10.0 + 16.0 * i as f64;
+            let y = FRAME.top + 10.0 + 16.0 * i as f64;
             let _ = write!(
                 s,
                 r#"<rect x="{}" y="{}" width="12" height="8" fill="{colour}"/>"#,
                 x1 + 10.0,
                 y - 8.0
             );
-            let _ = write!(s, r#"<text x="{}" y="{y}">{}</text>"#, x1 + 26.0, escape(label));
+            let _ = write!(s, r#"<text x="{}" y="{y}">{}</text>"#, x1 + 26.0, escape_attribute(label));
         }
         s.push_str("</svg>");
         s

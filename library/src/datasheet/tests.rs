@@ -10,7 +10,7 @@ use rand_pcg::Pcg64;
 use super::forms::{FIT_LOG_BASE, Form, FunctionClass};
 use super::function::{best_form, fit_function};
 use super::raw::{Centre, RawData, RawRow, parse_raw, summarise};
-use super::{FitOptions, fit_sheet, report, show};
+use super::{SheetOptions, make_sheet, report, show};
 
 const PROCS: [u32; 6] = [2, 4, 8, 16, 32, 64];
 const SIZES: [u64; 8] = [0, 256, 1024, 4096, 16_384, 65_536, 262_144, 1_048_576];
@@ -118,7 +118,7 @@ fn the_split_is_found_where_the_shape_changes_or_taken_as_given() {
     rows.extend(synthetic("send", &small, &[2], &sizes[..4], 0.01, &mut rng));
     rows.extend(synthetic("send", &large, &[2], &sizes[4..], 0.01, &mut rng));
     let raw = RawData { notes: vec![("machine".into(), "synthetic".into())], rows };
-    let sheet = fit_sheet(&raw, &FitOptions { name: "synthetic".into(), split_bytes: None }).unwrap();
+    let sheet = make_sheet(&raw, &SheetOptions { name: "synthetic".into(), split_bytes: None }).unwrap();
     let send = &sheet.functions["send"];
     assert_eq!(send.small_limit_elements, Some(4096));
     assert!(
@@ -129,7 +129,7 @@ fn the_split_is_found_where_the_shape_changes_or_taken_as_given() {
     let at = |bytes| sheet.time_us("send", 2, bytes, Estimate::Avg).unwrap();
     assert!((at(4096) - (5.0 + 4.096)).abs() < 0.3 && (at(1 << 20) - (20.0 + 524.288)).abs() < 10.0);
     // Given split: 1 KiB.
-    let given = fit_sheet(&raw, &FitOptions { name: "s".into(), split_bytes: Some(1024) }).unwrap();
+    let given = make_sheet(&raw, &SheetOptions { name: "s".into(), split_bytes: Some(1024) }).unwrap();
     assert_eq!(given.functions["send"].small_limit_elements, Some(1024));
     // The written sheet reads back equal, and its bands are ordered at the measured points.
     let text = datasheet::to_ron(&sheet).unwrap();
@@ -149,7 +149,7 @@ fn fit_text(text: &str) -> String {
         Ok(raw) => raw,
         Err(e) => return e.to_string(),
     };
-    match fit_sheet(&raw, &FitOptions { name: "t".into(), split_bytes: None }) {
+    match make_sheet(&raw, &SheetOptions { name: "t".into(), split_bytes: None }) {
         Ok(_) => "ok".into(),
         Err(e) => e.to_string(),
     }
@@ -227,9 +227,11 @@ fn show_and_report_cover_every_function_of_a_fitted_sheet() {
     let barrier =
         Equation { constant_us: 3.0, startup_coeff: 2.5, startup: StartupForm::LogP, ..Equation::default() };
     rows.extend(synthetic("barrier", &barrier, &[2, 4, 8], &[0], 0.02, &mut rng));
-    let sheet =
-        fit_sheet(&RawData { notes: vec![], rows }, &FitOptions { name: "mine".into(), split_bytes: None })
-            .unwrap();
+    let sheet = make_sheet(
+        &RawData { notes: vec![], rows },
+        &SheetOptions { name: "mine".into(), split_bytes: None },
+    )
+    .unwrap();
     let json: serde_json::Value = serde_json::from_str(&show::to_json(&sheet)).unwrap();
     let fit = &json["functions"][0]["fits"][0];
     assert_eq!(json["functions"][0]["name"], "allreduce");

@@ -2,22 +2,19 @@
 //! argument (`--vary …`), or a spec built in code. [`SpecOrigin`] finds the place of a variable,
 //! the constraint or a metric in the text they came from, so every error names it.
 
+use hase_engine::FilePlace;
 use hase_engine::model::ProjectFileError;
 
-use crate::store::StoreError;
+use super::metrics::MetricError;
+use super::points::PointsError;
+use super::variables::VariableError;
+use crate::store::error::StoreError;
 
 /// Where in its origin a spec element was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Place {
-    /// A spec file; line and column are 1-based (0: the file as a whole).
-    File {
-        /// The file as shown to the user.
-        path: String,
-        /// Line.
-        line: usize,
-        /// Column.
-        column: usize,
-    },
+    /// A place in a spec file (line 0: the file as a whole).
+    File(FilePlace),
     /// A command-line argument, as given.
     Argument(String),
     /// A spec built in code (the GUI names the field itself).
@@ -27,31 +24,97 @@ pub enum Place {
 impl Place {
     /// A place in a file.
     pub fn file(path: &str, line: usize, column: usize) -> Self {
-        Place::File { path: path.to_string(), line, column }
+        Place::File(FilePlace::at(path, line, column))
     }
 }
 
 impl std::fmt::Display for Place {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Place::File { path, line: 0, .. } => f.write_str(path),
-            Place::File { path, line, column } => write!(f, "{path}:{line}:{column}"),
+            Place::File(place) => write!(f, "{place}"),
             Place::Argument(arg) => write!(f, "{arg}"),
             Place::Spec(what) => write!(f, "spec {what}"),
         }
     }
 }
 
+/// What is wrong with a spec element.
+#[derive(Debug, thiserror::Error)]
+pub enum SpecProblem {
+    /// A variable whose target or values do not read.
+    #[error("{target}: {source}")]
+    Variable {
+        /// The variable's target.
+        target: String,
+        /// Why.
+        source: VariableError,
+    },
+    /// Two variables with one name.
+    #[error("two variables are named `{name}`; give one a `name`")]
+    DuplicateName {
+        /// The name.
+        name: String,
+    },
+    /// No repetitions.
+    #[error("at least one repetition is needed")]
+    NoRepetitions,
+    /// A trace level outside 1 to 5.
+    #[error(transparent)]
+    TraceLevel(hase_engine::trace::TraceLevelError),
+    /// The combination or the constraint does not make points.
+    #[error(transparent)]
+    Points(#[from] PointsError),
+    /// The constraint keeps no point.
+    #[error("the constraint drops every point")]
+    NoPoints,
+    /// A metric that does not read or names what the network lacks.
+    #[error(transparent)]
+    Metric(#[from] MetricError),
+    /// A file the project reads could not be read into it.
+    #[error(transparent)]
+    Freeze(#[from] FreezeError),
+    /// A stored project without a store.
+    #[error("the project is in the store, but no store is open")]
+    NoStore,
+    /// A spec written by another hase.
+    #[error(
+        "spec schema version {version} is not one this hase reads (1 to {latest}){}",
+        if version > latest { "; update hase" } else { "" }
+    )]
+    SchemaVersion {
+        /// The version the spec gives.
+        version: u32,
+        /// The latest version this hase reads.
+        latest: u32,
+    },
+    /// The spec text is not RON of a spec.
+    #[error(transparent)]
+    Ron(#[from] ron::error::Error),
+    /// The spec file could not be read.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// A file a project reads that could not be read into it.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {source}")]
+pub struct FreezeError {
+    /// The file.
+    pub path: String,
+    /// The operating system's error.
+    pub source: std::io::Error,
+}
+
 /// Why a sweep cannot be planned.
 #[derive(Debug, thiserror::Error)]
 pub enum SpecError {
     /// A problem at a place in the spec.
-    #[error("{place}: {message}")]
+    #[error("{place}: {problem}")]
     At {
         /// Where.
         place: Place,
         /// What is wrong.
-        message: String,
+        problem: Box<SpecProblem>,
     },
     /// The project file could not be read.
     #[error(transparent)]
@@ -63,8 +126,8 @@ pub enum SpecError {
 
 impl SpecError {
     /// A problem at `place`.
-    pub fn at(place: Place, message: impl Into<String>) -> Self {
-        SpecError::At { place, message: message.into() }
+    pub fn at(place: Place, problem: impl Into<SpecProblem>) -> Self {
+        SpecError::At { place, problem: Box::new(problem.into()) }
     }
 }
 

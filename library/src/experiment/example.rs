@@ -8,7 +8,7 @@ use hase_engine::model::project_from_ron;
 
 use super::error::{SpecError, SpecOrigin};
 use super::plan::ExperimentPlan;
-use super::spec::spec_from_ron;
+use super::spec_file::spec_from_ron;
 
 /// The spec file, relative to `projects/`.
 pub const SPEC_FILE: &str = "experiments/allreduce_trees.sweep.ron";

@@ -90,9 +90,58 @@ pub enum Metric {
     },
 }
 
+/// Why a metric name does not read, or names what a point's network does not have.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MetricError {
+    /// A `state_ps:` metric without `STATE@GROUP`.
+    #[error("`{name}`: expected `state_ps:STATE@GROUP`, e.g. state_ps:COMPUTE@p*")]
+    StateForm {
+        /// The metric as written.
+        name: String,
+    },
+    /// No metric of this name.
+    #[error(
+        "unknown metric `{name}`; metrics are {scalars}, utilisation:LINK|ENTITY|GROUP and state_ps:STATE@GROUP"
+    )]
+    Unknown {
+        /// The name.
+        name: String,
+        /// The scalar metrics, comma-separated.
+        scalars: String,
+    },
+    /// A utilisation of nothing the network has.
+    #[error(
+        "`utilisation:{target}`: no such link, port, entity or group; links are {links}; entities are {entities}"
+    )]
+    NoTarget {
+        /// The target.
+        target: String,
+        /// The links (abridged).
+        links: String,
+        /// The entities (abridged).
+        entities: String,
+    },
+    /// A state-time group that matches no entity.
+    #[error("`state_ps:{state}@…`: the group matches no entity; entities are {entities}")]
+    EmptyGroup {
+        /// The state.
+        state: String,
+        /// The entities (abridged).
+        entities: String,
+    },
+    /// A state the group's entities do not have.
+    #[error("`state_ps:{state}@…`: the group's states are {states}")]
+    NoState {
+        /// The state.
+        state: String,
+        /// The group's states, comma-separated.
+        states: String,
+    },
+}
+
 impl Metric {
     /// Read a metric name; unknown names list the ones there are.
-    pub fn parse(name: &str) -> Result<Self, String> {
+    pub fn parse(name: &str) -> Result<Self, MetricError> {
         if let Some((scalar, _)) = SCALARS.iter().find(|(s, _)| *s == name) {
             return Ok(Metric::Scalar(scalar));
         }
@@ -100,22 +149,19 @@ impl Metric {
             return Ok(Metric::Utilisation(target.to_string()));
         }
         if let Some(rest) = name.strip_prefix("state_ps:") {
-            let (state, group) =
-                rest.split_once('@').filter(|(s, g)| !s.is_empty() && !g.is_empty()).ok_or_else(|| {
-                    format!("`{name}`: expected `state_ps:STATE@GROUP`, e.g. state_ps:COMPUTE@p*")
-                })?;
+            let (state, group) = rest
+                .split_once('@')
+                .filter(|(s, g)| !s.is_empty() && !g.is_empty())
+                .ok_or_else(|| MetricError::StateForm { name: name.to_string() })?;
             return Ok(Metric::StateTime { state: state.to_string(), group: Group::parse(group) });
         }
         let scalars: Vec<&str> = SCALARS.iter().map(|(s, _)| *s).collect();
-        Err(format!(
-            "unknown metric `{name}`; metrics are {}, utilisation:LINK|ENTITY|GROUP and state_ps:STATE@GROUP",
-            scalars.join(", ")
-        ))
+        Err(MetricError::Unknown { name: name.to_string(), scalars: scalars.join(", ") })
     }
 
     /// Check the names this metric refers to against a point's network; the error lists what
     /// exists.
-    pub fn check(&self, model: &FlatModel) -> Result<(), String> {
+    pub fn check(&self, model: &FlatModel) -> Result<(), MetricError> {
         match self {
             Metric::Scalar(_) => Ok(()),
             Metric::Utilisation(target) => {
@@ -128,21 +174,21 @@ impl Metric {
                 if known_entity || known_link || (is_group && group_hits) {
                     Ok(())
                 } else {
-                    Err(format!(
-                        "`utilisation:{target}`: no such link, port, entity or group; links are {}; entities are {}",
-                        listing(links.iter().map(String::as_str)),
-                        listing(model.entities.iter().map(|e| e.path.as_str()))
-                    ))
+                    Err(MetricError::NoTarget {
+                        target: target.clone(),
+                        links: listing(links.iter().map(String::as_str)),
+                        entities: listing(model.entities.iter().map(|e| e.path.as_str())),
+                    })
                 }
             }
             Metric::StateTime { state, group } => {
                 let members: Vec<_> =
                     model.entities.iter().filter(|e| group.contains(&e.path, e.type_name())).collect();
                 if members.is_empty() {
-                    return Err(format!(
-                        "`state_ps:{state}@…`: the group matches no entity; entities are {}",
-                        listing(model.entities.iter().map(|e| e.path.as_str()))
-                    ));
+                    return Err(MetricError::EmptyGroup {
+                        state: state.clone(),
+                        entities: listing(model.entities.iter().map(|e| e.path.as_str())),
+                    });
                 }
                 let mut states: Vec<&str> =
                     members.iter().flat_map(|e| e.states().iter().map(|s| &**s)).collect();
@@ -151,7 +197,7 @@ impl Metric {
                 if states.contains(&state.as_str()) {
                     Ok(())
                 } else {
-                    Err(format!("`state_ps:{state}@…`: the group's states are {}", states.join(", ")))
+                    Err(MetricError::NoState { state: state.clone(), states: states.join(", ") })
                 }
             }
         }
@@ -281,15 +327,16 @@ mod tests {
 
     #[test]
     fn unknown_names_list_what_exists() {
-        let err = Metric::parse("makespan").unwrap_err();
+        let err = Metric::parse("makespan").unwrap_err().to_string();
         assert!(err.contains("makespan_ps") && err.contains("state_ps:STATE@GROUP"), "{err}");
         let model = elaborate_project(&examples::fat_tree_allreduce().unwrap().project).unwrap();
-        let err = Metric::parse("utilisation:p99").unwrap().check(&model).unwrap_err();
+        let err = Metric::parse("utilisation:p99").unwrap().check(&model).unwrap_err().to_string();
         assert!(err.contains("links are s_l0_0.p2 -> s_l1_0.p0") && err.contains("… and 36 more"), "{err}");
-        let err = Metric::parse("state_ps:NAPPING@type:Processor").unwrap().check(&model).unwrap_err();
+        let err =
+            Metric::parse("state_ps:NAPPING@type:Processor").unwrap().check(&model).unwrap_err().to_string();
         assert!(err.contains("COMPUTE") && err.contains("ALLREDUCE"), "{err}");
-        let err = Metric::parse("state_ps:COMPUTE@q*").unwrap().check(&model).unwrap_err();
+        let err = Metric::parse("state_ps:COMPUTE@q*").unwrap().check(&model).unwrap_err().to_string();
         assert!(err.contains("matches no entity"), "{err}");
-        assert!(Metric::parse("state_ps:COMPUTE").unwrap_err().contains("STATE@GROUP"));
+        assert!(Metric::parse("state_ps:COMPUTE").unwrap_err().to_string().contains("STATE@GROUP"));
     }
 }

@@ -16,7 +16,7 @@
 //! - [`stored`]: plans from project files or stored projects, stored sweeps committing each run.
 //! - [`record`]: run records (the store's rows and single-run result files); [`csv`]: CSV text.
 //! - [`slurm`]: a sweep as a Slurm job array: the job directory, one task's runs, collect, status.
-//! - [`example`]: the shipped experiment (`projects/experiments/`); [`fit`]: scaling formulas
+//! - [`example`]: the shipped experiment (`projects/experiments/`); [`scaling`]: scaling formulas
 //!   fitted to its results (see [`crate::fit`]).
 //!
 //! The format and every name are documented in `docs/experiments.md`.
@@ -24,14 +24,15 @@
 pub mod csv;
 pub mod error;
 pub mod example;
-pub mod fit;
 pub mod metrics;
 pub mod plan;
 pub mod points;
 pub mod record;
+pub mod scaling;
 pub mod seeds;
 pub mod slurm;
 pub mod spec;
+pub mod spec_file;
 pub mod stored;
 pub mod sweep;
 pub mod values;
@@ -42,15 +43,13 @@ mod tests;
 
 pub use csv::csv_text;
 pub use error::{Place, SpecError, SpecOrigin};
-pub use plan::{ExperimentPlan, RunOneOptions, freeze_project};
+pub use plan::{ExperimentPlan, PointError, RunOneOptions, freeze_project};
 pub use record::{MetricValue, RecordFileError, RunKey, RunRecord, RunStatus};
 pub use seeds::run_seed;
-pub use spec::{
-    Combination, DEFAULT_METRICS, ProjectSource, SPEC_SCHEMA_VERSION, SweepSpec, VariableSpec, load_spec,
-    spec_from_ron, spec_to_ron,
-};
+pub use spec::{Combination, DEFAULT_METRICS, ProjectSource, SPEC_SCHEMA_VERSION, SweepSpec, VariableSpec};
+pub use spec_file::{load_spec, spec_from_ron, spec_to_ron};
 pub use stored::{ExperimentError, StoringObserver, plan_spec, plan_stored, run_stored};
 pub use sweep::{
-    Quiet, SweepError, SweepEvent, SweepObserver, SweepOptions, SweepReport, SweepTask, run_sweep,
-    spawn_sweep,
+    ObserverError, Quiet, SweepError, SweepEvent, SweepObserver, SweepOptions, SweepReport, SweepTask,
+    run_sweep, spawn_sweep,
 };

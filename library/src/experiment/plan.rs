@@ -12,14 +12,14 @@ use hase_engine::kernel::{Progress, RunOutcome};
 use hase_engine::model::{Project, StreamSource, Workload};
 use hase_engine::trace::TraceLevel;
 
-use super::error::{SpecError, SpecOrigin};
+use super::error::{FreezeError, SpecError, SpecOrigin, SpecProblem};
 use super::metrics::Metric;
 use super::points::{Constraint, combine, filter};
 use super::record::{RunKey, RunRecord, RunStatus};
 use super::seeds::run_seed;
 use super::spec::SweepSpec;
-use super::variables::{Variable, apply_point, resolve};
-use crate::runner::{RunOptions, TraceTarget, elaborate_project, run_project};
+use super::variables::{Variable, VariableError, apply_point, resolve};
+use crate::runner::{RunError, RunOptions, TraceTarget, elaborate_project, run_project};
 
 /// A checked, ready-to-run experiment (see the module documentation).
 #[derive(Debug)]
@@ -54,21 +54,26 @@ impl ExperimentPlan {
     ) -> Result<Self, SpecError> {
         let mut variables = Vec::with_capacity(spec.variables.len());
         for (i, v) in spec.variables.iter().enumerate() {
-            let variable = resolve(&v.target, &v.values, v.name.as_deref(), &project)
-                .map_err(|e| SpecError::at(origin.variable(i, &v.target), format!("{}: {e}", v.target)))?;
+            let variable = resolve(&v.target, &v.values, v.name.as_deref(), &project).map_err(|source| {
+                SpecError::at(
+                    origin.variable(i, &v.target),
+                    SpecProblem::Variable { target: v.target.clone(), source },
+                )
+            })?;
             if variables.iter().any(|other: &Variable| other.name == variable.name) {
                 return Err(SpecError::at(
                     origin.variable(i, &v.target),
-                    format!("two variables are named `{}`; give one a `name`", variable.name),
+                    SpecProblem::DuplicateName { name: variable.name },
                 ));
             }
             variables.push(variable);
         }
         if spec.repetitions == 0 {
-            return Err(SpecError::at(origin.field("repetitions"), "at least one repetition is needed"));
+            return Err(SpecError::at(origin.field("repetitions"), SpecProblem::NoRepetitions));
         }
         if let Some(level) = spec.traces {
-            TraceLevel::new(level).map_err(|e| SpecError::at(origin.field("traces"), e.to_string()))?;
+            TraceLevel::new(level)
+                .map_err(|e| SpecError::at(origin.field("traces"), SpecProblem::TraceLevel(e)))?;
         }
         let points = combine(&variables, &spec.combination)
             .map_err(|e| SpecError::at(origin.field("combination"), e))?;
@@ -81,7 +86,7 @@ impl ExperimentPlan {
         let points = filter(&variables, points, constraint.as_ref())
             .map_err(|e| SpecError::at(origin.constraint(), e))?;
         if points.is_empty() {
-            return Err(SpecError::at(origin.constraint(), "the constraint drops every point"));
+            return Err(SpecError::at(origin.constraint(), SpecProblem::NoPoints));
         }
         let mut metrics = Vec::new();
         for name in spec.metric_names() {
@@ -91,8 +96,7 @@ impl ExperimentPlan {
         let plan = ExperimentPlan { spec, project, base_dir, variables, points, metrics };
         // Names of entities and links are checked on the first point's network, when it builds
         // (a point that cannot be built is recorded as failed when it runs).
-        if let Ok(model) = plan.project_for(0).and_then(|p| elaborate_project(&p).map_err(|e| e.to_string()))
-        {
+        if let Some(model) = plan.project_for(0).ok().and_then(|p| elaborate_project(&p).ok()) {
             for (name, metric) in &plan.metrics {
                 metric.check(&model).map_err(|e| SpecError::at(origin.metric(name), e))?;
             }
@@ -163,11 +167,12 @@ impl ExperimentPlan {
     }
 
     /// The project of a point.
-    pub fn project_for(&self, point: u64) -> Result<Project, String> {
-        let choice = self.points.get(point as usize).ok_or_else(|| {
-            format!("the experiment has points 0 to {}, not {point}", self.point_count().saturating_sub(1))
-        })?;
-        apply_point(&self.project, &self.variables, choice)
+    pub fn project_for(&self, point: u64) -> Result<Project, PointError> {
+        let choice = self
+            .points
+            .get(point as usize)
+            .ok_or_else(|| PointError::NoPoint { point, last: self.point_count().saturating_sub(1) })?;
+        Ok(apply_point(&self.project, &self.variables, choice)?)
     }
 
     /// The trace file of a run inside `dir`.
@@ -206,7 +211,8 @@ impl ExperimentPlan {
             if let Some(path) = &trace_file
                 && let Some(dir) = path.parent()
             {
-                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                std::fs::create_dir_all(dir)
+                    .map_err(|source| RunAttemptError::TraceDir { dir: dir.display().to_string(), source })?;
             }
             let run_options = RunOptions {
                 seed: Some(seed),
@@ -219,7 +225,7 @@ impl ExperimentPlan {
                 progress_every: options.progress_every,
                 live_values: None,
             };
-            run_project(&project, &run_options, &mut *progress).map_err(|e| e.to_string())
+            Ok::<_, RunAttemptError>(run_project(&project, &run_options, &mut *progress)?)
         }));
         let cancelled = || options.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
         match attempt {
@@ -228,7 +234,8 @@ impl ExperimentPlan {
                 record.detail = panic_message(panic.as_ref());
             }
             Ok(Err(_)) if cancelled() => return None,
-            Ok(Err(error)) => record.detail = error,
+            // The record keeps the reason as text: it is saved in result files and the store.
+            Ok(Err(error)) => record.detail = error.to_string(),
             Ok(Ok(result)) => {
                 record.status = match &result.outcome {
                     RunOutcome::Cancelled => {
@@ -265,15 +272,51 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .map_or_else(|| "the run panicked".to_string(), |m| format!("the run panicked: {m}"))
 }
 
+/// Why a point's project cannot be made.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PointError {
+    /// No point of this number.
+    #[error("the experiment has points 0 to {last}, not {point}")]
+    NoPoint {
+        /// The point asked for.
+        point: u64,
+        /// The last point.
+        last: u64,
+    },
+    /// Its values cannot be applied.
+    #[error(transparent)]
+    Variable(#[from] VariableError),
+}
+
+/// Why a run could not be made (what its record's detail says).
+#[derive(Debug, thiserror::Error)]
+enum RunAttemptError {
+    /// The point's project cannot be made.
+    #[error(transparent)]
+    Point(#[from] PointError),
+    /// The trace directory cannot be made.
+    #[error("{dir}: {source}")]
+    TraceDir {
+        /// The directory.
+        dir: String,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// The run could not start.
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
 /// A copy of `project` that runs without its files: instruction streams read from files (relative
 /// to `base_dir`) are kept inline. Time-independent traces stay files, read from `base_dir`.
-pub fn freeze_project(project: &Project, base_dir: &Path) -> Result<Project, String> {
+pub fn freeze_project(project: &Project, base_dir: &Path) -> Result<Project, FreezeError> {
     let mut frozen = project.clone();
     if let Workload::Streams { streams } = &mut frozen.workload {
         for source in streams.values_mut() {
             if let StreamSource::File(path) = source {
                 let file = base_dir.join(&*path);
-                let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+                let text = std::fs::read_to_string(&file)
+                    .map_err(|source| FreezeError { path: file.display().to_string(), source })?;
                 *source = StreamSource::Inline(text);
             }
         }

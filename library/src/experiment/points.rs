@@ -15,9 +15,73 @@ use super::variables::{Variable, expression_name};
 /// Most points one experiment may have (before the constraint).
 pub const MAX_POINTS: u64 = hase_engine::limits::MAX_SWEEP_POINTS;
 
+/// Why points cannot be made from the variables, or the constraint not read or evaluated.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PointsError {
+    /// Zipped variables with different numbers of values.
+    #[error(
+        "zipped variables need as many values each: `{first}` has {first_count}, `{other}` has {other_count}"
+    )]
+    ZipLengths {
+        /// The unit's first variable.
+        first: String,
+        /// Its number of values.
+        first_count: usize,
+        /// A variable with another number.
+        other: String,
+        /// That number.
+        other_count: usize,
+    },
+    /// More points than an experiment may have.
+    #[error("the variables make more than {MAX_POINTS} points")]
+    TooMany,
+    /// A group naming something that is not a variable.
+    #[error("group names `{name}`, which is not a variable (variables: {variables})")]
+    UnknownInGroup {
+        /// The name.
+        name: String,
+        /// The variables, comma-separated.
+        variables: String,
+    },
+    /// A variable in two groups.
+    #[error("variable `{name}` is in two groups")]
+    TwoGroups {
+        /// The variable.
+        name: String,
+    },
+    /// A constraint that is not an expression.
+    #[error("`{text}`: {source}")]
+    Syntax {
+        /// The constraint.
+        text: String,
+        /// The expression parser's reason.
+        source: evalexpr::EvalexprError,
+    },
+    /// A constraint naming something that is not a variable.
+    #[error("`{text}`: `{unknown}` is not a variable; variables are {variables}")]
+    UnknownName {
+        /// The constraint.
+        text: String,
+        /// The name.
+        unknown: String,
+        /// The variables' names in the constraint, comma-separated.
+        variables: String,
+    },
+    /// A constraint that cannot be evaluated at a point.
+    #[error("`{text}` at {point}: {source}")]
+    Evaluation {
+        /// The constraint.
+        text: String,
+        /// The point's values (`bytes=1024, p=4`).
+        point: String,
+        /// The evaluator's reason.
+        source: evalexpr::EvalexprError,
+    },
+}
+
 /// Combine the variables' values; each entry is one value index per variable. Errors name the
 /// variables at fault.
-pub fn combine(variables: &[Variable], combination: &Combination) -> Result<Vec<Vec<usize>>, String> {
+pub fn combine(variables: &[Variable], combination: &Combination) -> Result<Vec<Vec<usize>>, PointsError> {
     let lengths: Vec<usize> = variables.iter().map(|v| v.values.len()).collect();
     let units: Vec<Vec<usize>> = match combination {
         Combination::Cross => (0..variables.len()).map(|i| vec![i]).collect(),
@@ -29,15 +93,17 @@ pub fn combine(variables: &[Variable], combination: &Combination) -> Result<Vec<
     for unit in &units {
         let first = lengths[unit[0]];
         if let Some(&other) = unit.iter().find(|&&i| lengths[i] != first) {
-            return Err(format!(
-                "zipped variables need as many values each: `{}` has {first}, `{}` has {}",
-                variables[unit[0]].name, variables[other].name, lengths[other]
-            ));
+            return Err(PointsError::ZipLengths {
+                first: variables[unit[0]].name.clone(),
+                first_count: first,
+                other: variables[other].name.clone(),
+                other_count: lengths[other],
+            });
         }
         sizes.push(first as u64);
     }
     let total = sizes.iter().try_fold(1_u64, |a, s| a.checked_mul(*s)).filter(|t| *t <= MAX_POINTS);
-    let total = total.ok_or_else(|| format!("the variables make more than {MAX_POINTS} points"))?;
+    let total = total.ok_or(PointsError::TooMany)?;
     let mut points = Vec::with_capacity(total as usize);
     for mut n in 0..total {
         let mut choice = vec![0; variables.len()];
@@ -56,7 +122,7 @@ pub fn combine(variables: &[Variable], combination: &Combination) -> Result<Vec<
 
 /// Units of a grouped combination: each group (by variable name) and each variable in no group,
 /// ordered by their first variable.
-fn grouped_units(variables: &[Variable], groups: &[Vec<String>]) -> Result<Vec<Vec<usize>>, String> {
+fn grouped_units(variables: &[Variable], groups: &[Vec<String>]) -> Result<Vec<Vec<usize>>, PointsError> {
     let mut unit_of: BTreeMap<usize, usize> = BTreeMap::new();
     let mut units: Vec<Vec<usize>> = Vec::new();
     for group in groups {
@@ -64,10 +130,10 @@ fn grouped_units(variables: &[Variable], groups: &[Vec<String>]) -> Result<Vec<V
         for name in group {
             let index = variables.iter().position(|v| &v.name == name).ok_or_else(|| {
                 let names: Vec<&str> = variables.iter().map(|v| v.name.as_str()).collect();
-                format!("group names `{name}`, which is not a variable (variables: {})", names.join(", "))
+                PointsError::UnknownInGroup { name: name.clone(), variables: names.join(", ") }
             })?;
             if unit_of.insert(index, units.len()).is_some() {
-                return Err(format!("variable `{name}` is in two groups"));
+                return Err(PointsError::TwoGroups { name: name.clone() });
             }
             unit.push(index);
         }
@@ -94,30 +160,32 @@ pub struct Constraint {
 
 impl Constraint {
     /// Parse `text`; every identifier must name a variable (the error lists them).
-    pub fn parse(text: &str, variables: &[Variable]) -> Result<Self, String> {
-        let tree = evalexpr::build_operator_tree(text).map_err(|e| format!("`{text}`: {e}"))?;
+    pub fn parse(text: &str, variables: &[Variable]) -> Result<Self, PointsError> {
+        let tree = evalexpr::build_operator_tree(text)
+            .map_err(|source| PointsError::Syntax { text: text.to_string(), source })?;
         let known: Vec<String> = variables.iter().map(|v| expression_name(&v.name)).collect();
         if let Some(unknown) = tree.iter_variable_identifiers().find(|id| !known.iter().any(|k| k == id)) {
-            return Err(format!(
-                "`{text}`: `{unknown}` is not a variable; variables are {}",
-                known.join(", ")
-            ));
+            return Err(PointsError::UnknownName {
+                text: text.to_string(),
+                unknown: unknown.to_string(),
+                variables: known.join(", "),
+            });
         }
         Ok(Constraint { text: text.to_string(), tree })
     }
 
     /// Whether the point `choice` is kept.
-    pub fn keeps(&self, variables: &[Variable], choice: &[usize]) -> Result<bool, String> {
+    pub fn keeps(&self, variables: &[Variable], choice: &[usize]) -> Result<bool, PointsError> {
         let context = PointContext::new(variables, choice);
         match self.tree.eval_boolean_with_context(&context) {
             Ok(keep) => Ok(keep),
-            Err(e) => {
+            Err(source) => {
                 let values: Vec<String> = variables
                     .iter()
                     .zip(choice)
                     .map(|(v, i)| format!("{}={}", v.name, v.values[*i].text))
                     .collect();
-                Err(format!("`{}` at {}: {e}", self.text, values.join(", ")))
+                Err(PointsError::Evaluation { text: self.text.clone(), point: values.join(", "), source })
             }
         }
     }
@@ -128,7 +196,7 @@ pub fn filter(
     variables: &[Variable],
     points: Vec<Vec<usize>>,
     constraint: Option<&Constraint>,
-) -> Result<Vec<Vec<usize>>, String> {
+) -> Result<Vec<Vec<usize>>, PointsError> {
     let Some(constraint) = constraint else { return Ok(points) };
     let mut kept = Vec::new();
     for choice in points {
@@ -196,7 +264,7 @@ mod tests {
             kind: VariableTarget::Set(name.into()),
             values: values
                 .iter()
-                .map(|v| VariableValue { text: v.to_string(), value: ParamValue::Int(*v) })
+                .map(|v| VariableValue { text: v.to_string(), value: ParamValue::Int(*v), recipe: None })
                 .collect(),
         }
     }
@@ -207,14 +275,14 @@ mod tests {
         let cross = combine(&vars, &Combination::Cross).unwrap();
         assert_eq!(cross.len(), 12);
         assert_eq!(cross[..4], [vec![0, 0, 0], vec![0, 0, 1], vec![0, 1, 0], vec![0, 1, 1]]);
-        let err = combine(&vars, &Combination::Zip).unwrap_err();
+        let err = combine(&vars, &Combination::Zip).unwrap_err().to_string();
         assert!(err.contains("`a` has 2, `b` has 3"), "{err}");
         let grouped = combine(&vars, &Combination::Groups(vec![vec!["c".into(), "a".into()]])).unwrap();
         assert_eq!(
             grouped,
             [vec![0, 0, 0], vec![0, 1, 0], vec![0, 2, 0], vec![1, 0, 1], vec![1, 1, 1], vec![1, 2, 1]]
         );
-        let err = combine(&vars, &Combination::Groups(vec![vec!["d".into()]])).unwrap_err();
+        let err = combine(&vars, &Combination::Groups(vec![vec!["d".into()]])).unwrap_err().to_string();
         assert!(err.contains("`d`") && err.contains("a, b, c"), "{err}");
         assert_eq!(
             combine(&[], &Combination::Cross).unwrap(),
@@ -231,12 +299,12 @@ mod tests {
         let pairs: Vec<(i64, i64)> =
             kept.iter().map(|c| ([1024, 2048, 4096][c[0]], [2, 4, 8][c[1]])).collect();
         assert_eq!(pairs, [(1024, 2), (2048, 2), (2048, 4), (4096, 2), (4096, 4), (4096, 8)]);
-        let err = Constraint::parse("q > 1", &vars).unwrap_err();
+        let err = Constraint::parse("q > 1", &vars).unwrap_err().to_string();
         assert!(err.contains("`q` is not a variable") && err.contains("workload.message_bytes, p"), "{err}");
-        let err = Constraint::parse("p ) 1", &vars).unwrap_err();
+        let err = Constraint::parse("p ) 1", &vars).unwrap_err().to_string();
         assert!(err.contains("p ) 1"), "{err}");
         let not_boolean = Constraint::parse("p + 1", &vars).unwrap();
-        let err = filter(&vars, vec![vec![0, 0]], Some(&not_boolean)).unwrap_err();
+        let err = filter(&vars, vec![vec![0, 0]], Some(&not_boolean)).unwrap_err().to_string();
         assert!(err.contains("p=2"), "{err}");
     }
 

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use hase_engine::FilePlace;
 use hase_engine::model::write_atomic;
 use serde::{Deserialize, Serialize};
 
@@ -120,16 +121,12 @@ pub enum RecordFileError {
         source: std::io::Error,
     },
     /// The file is not a run record.
-    #[error("{path}:{line}:{column}: {message}")]
+    #[error("{place}: {source}")]
     Syntax {
-        /// The file.
-        path: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column.
-        column: usize,
-        /// What is wrong.
-        message: String,
+        /// The file, line and column.
+        place: FilePlace,
+        /// The RON reader's reason.
+        source: ron::error::Error,
     },
 }
 
@@ -143,11 +140,9 @@ impl RunRecord {
 
     /// Parse a record; `origin` names the source in errors.
     pub fn from_ron(text: &str, origin: &str) -> Result<Self, RecordFileError> {
-        ron::from_str(text).map_err(|e| RecordFileError::Syntax {
-            path: origin.to_string(),
-            line: e.span.start.line,
-            column: e.span.start.col,
-            message: e.code.to_string(),
+        ron::from_str(text).map_err(|e: ron::error::SpannedError| RecordFileError::Syntax {
+            place: FilePlace::at(origin, e.span.start.line, e.span.start.col),
+            source: e.code,
         })
     }
 

@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use crate::generated::load_project;
 use hase_engine::kernel::Progress;
 
-use super::error::{SpecError, SpecOrigin};
+use super::error::{SpecError, SpecOrigin, SpecProblem};
 use super::plan::{ExperimentPlan, freeze_project};
 use super::record::{RunKey, RunRecord};
 use super::spec::{ProjectSource, SweepSpec};
-use super::sweep::{SweepError, SweepObserver, SweepOptions, SweepReport, run_sweep};
+use super::sweep::{ObserverError, SweepError, SweepObserver, SweepOptions, SweepReport, run_sweep};
 use crate::runner::base_dir_of;
 use crate::store::{ExperimentStore, ProjectStore, StoreError};
 
@@ -45,9 +45,8 @@ pub fn plan_spec(
             (load_project(&path)?, base_dir_of(&path), format!("file {}", path.display()))
         }
         ProjectSource::Stored { name, version } => {
-            let store = projects.ok_or_else(|| {
-                SpecError::at(origin.field("project"), "the project is in the store, but no store is open")
-            })?;
+            let store =
+                projects.ok_or_else(|| SpecError::at(origin.field("project"), SpecProblem::NoStore))?;
             let stored = match version {
                 Some(v) => store.load_version(name, *v)?,
                 None => store.load(name)?,
@@ -97,8 +96,8 @@ impl<O: SweepObserver> SweepObserver for StoringObserver<O> {
     fn progress(&self, key: RunKey, progress: Progress) {
         self.inner.progress(key, progress);
     }
-    fn finished(&self, record: &RunRecord) -> Result<(), String> {
-        self.store.record_run(self.id, record).map_err(|e| e.to_string())?;
+    fn finished(&self, record: &RunRecord) -> Result<(), ObserverError> {
+        self.store.record_run(self.id, record)?;
         self.inner.finished(record)
     }
 }
@@ -110,7 +109,7 @@ impl<O: SweepObserver + ?Sized> SweepObserver for &O {
     fn progress(&self, key: RunKey, progress: Progress) {
         (**self).progress(key, progress);
     }
-    fn finished(&self, record: &RunRecord) -> Result<(), String> {
+    fn finished(&self, record: &RunRecord) -> Result<(), ObserverError> {
         (**self).finished(record)
     }
 }

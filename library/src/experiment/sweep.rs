@@ -15,7 +15,8 @@ use std::thread::JoinHandle;
 use hase_engine::kernel::Progress;
 
 use super::plan::{ExperimentPlan, RunOneOptions};
-use super::record::{RunKey, RunRecord};
+use super::record::{RecordFileError, RunKey, RunRecord};
+use crate::store::error::StoreError;
 
 /// Stack of each worker thread: deep compound hierarchies recurse during elaboration.
 const WORKER_STACK_BYTES: usize = 16 * 1024 * 1024;
@@ -28,9 +29,23 @@ pub trait SweepObserver: Sync {
     fn progress(&self, _key: RunKey, _progress: Progress) {}
     /// A run finished and produced `record`. An error stops the sweep (as a cancel would) and is
     /// reported in [`SweepReport::observer_error`]: the store does this when it cannot commit.
-    fn finished(&self, _record: &RunRecord) -> Result<(), String> {
+    fn finished(&self, _record: &RunRecord) -> Result<(), ObserverError> {
         Ok(())
     }
+}
+
+/// Why an observer could not take a finished run (which stops the sweep).
+#[derive(Debug, thiserror::Error)]
+pub enum ObserverError {
+    /// The store could not commit the run.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The run's result file could not be written.
+    #[error(transparent)]
+    ResultFile(#[from] RecordFileError),
+    /// A file the observer writes (a log, a report) could not be written.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
 }
 
 /// An observer that hears nothing.
@@ -75,20 +90,23 @@ pub struct SweepReport {
     /// True when the sweep stopped before every run was made (cancel, or an observer error).
     pub stopped: bool,
     /// The observer's error that stopped the sweep, if any.
-    pub observer_error: Option<String>,
+    pub observer_error: Option<Arc<ObserverError>>,
 }
 
 /// Why a sweep could not start.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum SweepError {
     /// The worker pool could not be made.
-    #[error("cannot start {jobs} worker threads: {reason}")]
+    #[error("cannot start {jobs} worker threads: {source}")]
     Pool {
         /// Threads asked for.
         jobs: usize,
         /// Why not.
-        reason: String,
+        source: Arc<rayon::ThreadPoolBuildError>,
     },
+    /// A background sweep's thread ended without sending its report.
+    #[error("the sweep thread ended without a report")]
+    Ended,
 }
 
 /// Run every run of `plan` not in `options.skip` (see the module documentation).
@@ -103,11 +121,11 @@ pub fn run_sweep(
         .stack_size(WORKER_STACK_BYTES)
         .thread_name(|i| format!("hase-sweep-{i}"))
         .build()
-        .map_err(|e| SweepError::Pool { jobs, reason: e.to_string() })?;
+        .map_err(|source| SweepError::Pool { jobs, source: Arc::new(source) })?;
     let todo: Vec<RunKey> = plan.runs().filter(|k| !options.skip.contains(k)).collect();
     let skipped = plan.run_count() - todo.len() as u64;
     let records = Mutex::new(Vec::with_capacity(todo.len()));
-    let observer_error: Mutex<Option<String>> = Mutex::new(None);
+    let observer_error: Mutex<Option<Arc<ObserverError>>> = Mutex::new(None);
     let cancel = &options.cancel;
     let one = RunOneOptions {
         cancel: Some(cancel.clone()),
@@ -125,7 +143,7 @@ pub fn run_sweep(
                 let Some(record) = plan.run_one(key, one, &mut |p| observer.progress(key, p)) else { return };
                 if let Err(e) = observer.finished(&record) {
                     cancel.store(true, Ordering::Relaxed);
-                    observer_error.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(e);
+                    observer_error.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(Arc::new(e));
                     return;
                 }
                 records.lock().unwrap_or_else(PoisonError::into_inner).push(record);
@@ -149,7 +167,7 @@ pub enum SweepEvent {
     /// A run finished (and, for a stored sweep, was committed).
     Finished(Box<RunRecord>),
     /// The sweep ended.
-    Done(Result<SweepReport, String>),
+    Done(Result<SweepReport, SweepError>),
 }
 
 /// Forwards events to a channel (an observer that wraps another one, such as the store's).
@@ -168,7 +186,7 @@ impl SweepObserver for ChannelObserver<'_> {
         let sender = self.sender.lock().unwrap_or_else(PoisonError::into_inner);
         let _ = sender.send(SweepEvent::Progress(key, progress));
     }
-    fn finished(&self, record: &RunRecord) -> Result<(), String> {
+    fn finished(&self, record: &RunRecord) -> Result<(), ObserverError> {
         self.inner.finished(record)?;
         let sender = self.sender.lock().unwrap_or_else(PoisonError::into_inner);
         let _ = sender.send(SweepEvent::Finished(Box::new(record.clone())));
@@ -198,7 +216,7 @@ pub fn spawn_sweep(
     let cancel = options.cancel.clone();
     let thread = std::thread::Builder::new().name("hase-sweep".into()).spawn(move || {
         let forward = ChannelObserver { sender: Mutex::new(sender.clone()), inner: &*observer };
-        let report = run_sweep(&plan, &options, &forward).map_err(|e| e.to_string());
+        let report = run_sweep(&plan, &options, &forward);
         let _ = sender.send(SweepEvent::Done(report));
     })?;
     Ok(SweepTask { events, cancel, thread })

@@ -138,7 +138,7 @@ struct StopAfter {
 }
 
 impl SweepObserver for StopAfter {
-    fn finished(&self, record: &RunRecord) -> Result<(), String> {
+    fn finished(&self, record: &RunRecord) -> Result<(), ObserverError> {
         self.seen.lock().unwrap().push(record.key);
         if self.done.fetch_add(1, Ordering::SeqCst) + 1 >= self.limit {
             self.cancel.store(true, Ordering::SeqCst);

@@ -4,31 +4,132 @@
 //! own definition (`ParamDef::parse`: `64K`, `10us`, `1G` for a rate, `cut_through`, `[1, 2]`), so there
 //! is one units parser in the program; every generated value is checked against the kind's bounds.
 
-use hase_engine::model::{ParamDef, ParamKind, ParamValue};
+use hase_engine::model::{ParamDef, ParamError, ParamKind, ParamValue};
 use hase_engine::time::SimTime;
 use hase_engine::units::parse_time;
 
 /// Most values one variable may take (ranges beyond this are refused, not truncated).
 pub const MAX_VALUES: usize = hase_engine::limits::MAX_SWEEP_VALUES;
 
+/// Why the values of a variable cannot be read.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ValuesError {
+    /// Two commas with nothing between them.
+    #[error("an empty value in `{text}`")]
+    Empty {
+        /// The whole text.
+        text: String,
+    },
+    /// More values than a variable may take.
+    #[error("more than {MAX_VALUES} values")]
+    TooMany,
+    /// No values at all.
+    #[error("no values given")]
+    NoValues,
+    /// A listed value that does not read as the parameter's kind.
+    #[error(transparent)]
+    Value(#[from] ParamError),
+    /// A range that does not make values.
+    #[error("`{item}`: {reason}")]
+    Range {
+        /// The range as written.
+        item: String,
+        /// Why.
+        reason: RangeError,
+    },
+}
+
+/// Why a range `lo..hi [+step|*factor]` does not make values.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RangeError {
+    /// No `..`.
+    #[error("expected `lo..hi`")]
+    Form,
+    /// A factor that is not a number.
+    #[error("`{text}` is not a factor")]
+    NotAFactor {
+        /// The text after `*`.
+        text: String,
+    },
+    /// A factor of 1 or less (or not finite).
+    #[error("a geometric range needs a factor above 1, not {factor}")]
+    SmallFactor {
+        /// The factor.
+        factor: f64,
+    },
+    /// A bound, or a value made, that does not fit the parameter.
+    #[error(transparent)]
+    Value(#[from] ParamError),
+    /// A range of times without a step.
+    #[error("a range of times needs `+step` or `*factor`")]
+    TimesNeedStep,
+    /// A range of numbers without a step.
+    #[error("a range of numbers needs `+step` or `*factor`")]
+    NumbersNeedStep,
+    /// A kind that takes no ranges.
+    #[error("only integers, numbers and times take ranges; list the values")]
+    NotRangeable,
+    /// `lo` above `hi`.
+    #[error("the range runs backwards ({lo} > {hi})")]
+    Backwards {
+        /// The low bound as shown.
+        lo: String,
+        /// The high bound as shown.
+        hi: String,
+    },
+    /// A step that does not read with the kind.
+    #[error("`{text}` is not a step of this kind")]
+    NotAStep {
+        /// The text after `+`.
+        text: String,
+    },
+    /// A step that is not a number.
+    #[error("`{text}` is not a number")]
+    NotANumber {
+        /// The text after `+`.
+        text: String,
+    },
+    /// A step of zero or less.
+    #[error("the step must be positive, not {text}")]
+    StepNotPositive {
+        /// The step as written.
+        text: String,
+    },
+    /// More values than a variable may take.
+    #[error("the range has more than {MAX_VALUES} values")]
+    TooMany,
+    /// A geometric range from zero or below.
+    #[error("a geometric range must start above 0")]
+    GeometricStart,
+    /// A factor that rounds back to the same integer.
+    #[error("a factor of {factor} does not move past {at}")]
+    Stuck {
+        /// The factor.
+        factor: f64,
+        /// The value it stays at.
+        at: i64,
+    },
+}
+
 /// Read `text` as values of the parameter `def`; the error says what is wrong with which part.
-pub fn parse_values(text: &str, def: &ParamDef) -> Result<Vec<ParamValue>, String> {
+pub fn parse_values(text: &str, def: &ParamDef) -> Result<Vec<ParamValue>, ValuesError> {
     let mut values = Vec::new();
     for item in split_items(text) {
         if item.is_empty() {
-            return Err(format!("an empty value in `{text}`"));
+            return Err(ValuesError::Empty { text: text.into() });
         }
         if is_range(item) {
-            values.extend(range(item, def)?);
+            values
+                .extend(range(item, def).map_err(|reason| ValuesError::Range { item: item.into(), reason })?);
         } else {
-            values.push(def.parse(item).map_err(|e| e.to_string())?);
+            values.push(def.parse(item)?);
         }
         if values.len() > MAX_VALUES {
-            return Err(format!("more than {MAX_VALUES} values"));
+            return Err(ValuesError::TooMany);
         }
     }
     if values.is_empty() {
-        return Err("no values given".into());
+        return Err(ValuesError::NoValues);
     }
     Ok(values)
 }
@@ -83,8 +184,8 @@ enum Step<'a> {
 }
 
 /// Split `lo..hi [+step|*factor]` into its parts.
-fn range_parts(item: &str) -> Result<(&str, &str, Step<'_>), String> {
-    let (lo, rest) = item.split_once("..").ok_or("expected `lo..hi`")?;
+fn range_parts(item: &str) -> Result<(&str, &str, Step<'_>), RangeError> {
+    let (lo, rest) = item.split_once("..").ok_or(RangeError::Form)?;
     let rest = rest.trim();
     let plus = rest
         .char_indices()
@@ -93,9 +194,9 @@ fn range_parts(item: &str) -> Result<(&str, &str, Step<'_>), String> {
         let factor: f64 = rest[i + 1..]
             .trim()
             .parse()
-            .map_err(|_| format!("`{}` is not a factor", rest[i + 1..].trim()))?;
+            .map_err(|_| RangeError::NotAFactor { text: rest[i + 1..].trim().into() })?;
         if !(factor > 1.0 && factor.is_finite()) {
-            return Err(format!("a geometric range needs a factor above 1, not {factor}"));
+            return Err(RangeError::SmallFactor { factor });
         }
         (&rest[..i], Step::Times(factor))
     } else if let Some((i, _)) = plus {
@@ -106,11 +207,10 @@ fn range_parts(item: &str) -> Result<(&str, &str, Step<'_>), String> {
     Ok((lo.trim(), hi.trim(), step))
 }
 
-fn range(item: &str, def: &ParamDef) -> Result<Vec<ParamValue>, String> {
+fn range(item: &str, def: &ParamDef) -> Result<Vec<ParamValue>, RangeError> {
     let kind = &def.kind;
-    let (lo, hi, step) = range_parts(item).map_err(|e| format!("`{item}`: {e}"))?;
-    let bound = |t: &str| def.parse(t).map_err(|e| format!("`{item}`: {e}"));
-    let (lo_v, hi_v) = (bound(lo)?, bound(hi)?);
+    let (lo, hi, step) = range_parts(item)?;
+    let (lo_v, hi_v) = (def.parse(lo)?, def.parse(hi)?);
     let values = match (kind, &lo_v, &hi_v) {
         (ParamKind::Int { .. }, ParamValue::Int(a), ParamValue::Int(b)) => {
             let step = match step {
@@ -119,36 +219,26 @@ fn range(item: &str, def: &ParamDef) -> Result<Vec<ParamValue>, String> {
             };
             // Steps are read in the parameter's unit but without its bounds (`+1G` for a rate).
             let unbounded = ParamDef { kind: ParamKind::Int { min: None, max: None }, ..def.clone() };
-            let ints = integer_range(*a, *b, step, |t| unbounded.parse(t).ok().and_then(|v| v.as_int()))
-                .map_err(|e| format!("`{item}`: {e}"))?;
+            let ints = integer_range(*a, *b, step, |t| unbounded.parse(t).ok().and_then(|v| v.as_int()))?;
             ints.into_iter().map(ParamValue::Int).collect()
         }
         (ParamKind::Time { .. }, ParamValue::Time(a), ParamValue::Time(b)) => {
             if step == Step::Unit {
-                return Err(format!("`{item}`: a range of times needs `+step` or `*factor`"));
+                return Err(RangeError::TimesNeedStep);
             }
             let to_i = |t: SimTime| i64::try_from(t.as_ps()).unwrap_or(i64::MAX);
-            let ints = integer_range(to_i(*a), to_i(*b), step, |t| parse_time(t).ok().map(to_i))
-                .map_err(|e| format!("`{item}`: {e}"))?;
+            let ints = integer_range(to_i(*a), to_i(*b), step, |t| parse_time(t).ok().map(to_i))?;
             ints.into_iter().map(|ps| ParamValue::Time(SimTime(ps.unsigned_abs()))).collect()
         }
         (ParamKind::Float { .. } | ParamKind::Range { .. }, ParamValue::Float(a), ParamValue::Float(b)) => {
-            float_range(*a, *b, step)
-                .map_err(|e| format!("`{item}`: {e}"))?
-                .into_iter()
-                .map(ParamValue::Float)
-                .collect()
+            float_range(*a, *b, step)?.into_iter().map(ParamValue::Float).collect()
         }
-        _ => return Err(format!("`{item}`: only integers, numbers and times take ranges; list the values")),
+        _ => return Err(RangeError::NotRangeable),
     };
     for v in &values {
-        kind.check(v).map_err(|e| format!("`{item}`: {e}"))?;
+        kind.check(v)?;
     }
     Ok(values)
-}
-
-fn too_many() -> String {
-    format!("the range has more than {MAX_VALUES} values")
 }
 
 /// `lo..=hi` stepping by an added amount (read by `read`) or a factor.
@@ -157,27 +247,27 @@ fn integer_range(
     hi: i64,
     step: Step<'_>,
     read: impl Fn(&str) -> Option<i64>,
-) -> Result<Vec<i64>, String> {
+) -> Result<Vec<i64>, RangeError> {
     if lo > hi {
-        return Err(format!("the range runs backwards ({lo} > {hi})"));
+        return Err(RangeError::Backwards { lo: lo.to_string(), hi: hi.to_string() });
     }
     let mut values = vec![lo];
     match step {
         Step::Unit => unreachable!("callers choose a step"),
         Step::Add(text) => {
-            let by = read(text).ok_or_else(|| format!("`{text}` is not a step of this kind"))?;
+            let by = read(text).ok_or_else(|| RangeError::NotAStep { text: text.into() })?;
             if by <= 0 {
-                return Err(format!("the step must be positive, not {text}"));
+                return Err(RangeError::StepNotPositive { text: text.into() });
             }
             let count = (hi - lo) / by + 1;
             if count > MAX_VALUES as i64 {
-                return Err(too_many());
+                return Err(RangeError::TooMany);
             }
             values = (0..count).map(|i| lo + i * by).collect();
         }
         Step::Times(factor) => {
             if lo <= 0 {
-                return Err("a geometric range must start above 0".into());
+                return Err(RangeError::GeometricStart);
             }
             let mut v = lo;
             loop {
@@ -189,7 +279,7 @@ fn integer_range(
                 match next {
                     Some(n) if n <= hi => {
                         if n <= v {
-                            return Err(format!("a factor of {factor} does not move past {v}"));
+                            return Err(RangeError::Stuck { factor, at: v });
                         }
                         values.push(n);
                         v = n;
@@ -197,7 +287,7 @@ fn integer_range(
                     _ => break,
                 }
                 if values.len() > MAX_VALUES {
-                    return Err(too_many());
+                    return Err(RangeError::TooMany);
                 }
             }
         }
@@ -205,32 +295,32 @@ fn integer_range(
     Ok(values)
 }
 
-fn float_range(lo: f64, hi: f64, step: Step<'_>) -> Result<Vec<f64>, String> {
+fn float_range(lo: f64, hi: f64, step: Step<'_>) -> Result<Vec<f64>, RangeError> {
     if lo > hi {
-        return Err(format!("the range runs backwards ({lo} > {hi})"));
+        return Err(RangeError::Backwards { lo: lo.to_string(), hi: hi.to_string() });
     }
     // A bound reached up to rounding counts as reached (0.1..0.3 +0.1 has three values).
     let slack = 1e-9;
     match step {
-        Step::Unit => Err("a range of numbers needs `+step` or `*factor`".into()),
+        Step::Unit => Err(RangeError::NumbersNeedStep),
         Step::Add(text) => {
-            let by: f64 = text.parse().map_err(|_| format!("`{text}` is not a number"))?;
+            let by: f64 = text.parse().map_err(|_| RangeError::NotANumber { text: text.into() })?;
             if !(by > 0.0 && by.is_finite()) {
-                return Err(format!("the step must be positive, not {text}"));
+                return Err(RangeError::StepNotPositive { text: text.into() });
             }
             let count = ((hi - lo) / by + slack).floor() + 1.0;
             if count > MAX_VALUES as f64 {
-                return Err(too_many());
+                return Err(RangeError::TooMany);
             }
             Ok((0..count as usize).map(|i| lo + i as f64 * by).collect())
         }
         Step::Times(factor) => {
             if lo <= 0.0 {
-                return Err("a geometric range must start above 0".into());
+                return Err(RangeError::GeometricStart);
             }
             let count = ((hi / lo).ln() / factor.ln() + slack).floor() + 1.0;
             if count > MAX_VALUES as f64 {
-                return Err(too_many());
+                return Err(RangeError::TooMany);
             }
             Ok((0..count as i32).map(|i| lo * factor.powi(i)).collect())
         }
@@ -244,7 +334,7 @@ mod tests {
     use super::*;
 
     /// The values of a parameter of `kind` with no unit (most tests).
-    fn parse_values(text: &str, kind: &ParamKind) -> Result<Vec<ParamValue>, String> {
+    fn parse_values(text: &str, kind: &ParamKind) -> Result<Vec<ParamValue>, ValuesError> {
         super::parse_values(text, &ParamDef::new("x", kind.clone(), ParamValue::Int(0)))
     }
 
@@ -301,9 +391,9 @@ mod tests {
     fn enums_and_arrays_are_listed() {
         let choice = ParamKind::Enum { choices: vec!["ring".into(), "binomial".into()] };
         assert_eq!(parse_values("ring,binomial", &choice).unwrap().len(), 2);
-        let err = parse_values("ring,tree", &choice).unwrap_err();
+        let err = parse_values("ring,tree", &choice).unwrap_err().to_string();
         assert!(err.contains("tree"), "{err}");
-        let err = parse_values("ring..binomial", &choice).unwrap_err();
+        let err = parse_values("ring..binomial", &choice).unwrap_err().to_string();
         assert!(err.contains("only integers, numbers and times take ranges"), "{err}");
         let arrays = parse_values("[1, 2], [3, 4]", &ParamKind::IntArray { len: Some(2) }).unwrap();
         assert_eq!(arrays, [ParamValue::IntArray(vec![1, 2]), ParamValue::IntArray(vec![3, 4])]);
@@ -320,14 +410,15 @@ mod tests {
             ("1..4 *x", "not a factor"),
             ("1,,2", "empty value"),
         ] {
-            let err = parse_values(text, &bounded).unwrap_err();
+            let err = parse_values(text, &bounded).unwrap_err().to_string();
             assert!(err.contains(why), "{text}: {err}");
         }
-        assert!(parse_values("0..1000000000", &int()).unwrap_err().contains("more than"));
-        assert!(parse_values("0..4 *2", &int()).unwrap_err().contains("start above 0"));
+        assert!(parse_values("0..1000000000", &int()).unwrap_err().to_string().contains("more than"));
+        assert!(parse_values("0..4 *2", &int()).unwrap_err().to_string().contains("start above 0"));
         assert!(
             parse_values("1us..2us", &ParamKind::Time { min: None, max: None })
                 .unwrap_err()
+                .to_string()
                 .contains("+step")
         );
     }

@@ -13,11 +13,11 @@
 //! in the spec), then the others in spec order.
 
 use hase_engine::model::{GeneratorRecipe, ParamDef, ParamKind, ParamValue, Project};
-use hase_templates::{Topology, regenerate};
+use hase_templates::{TemplateError, Topology, regenerate};
 
-use super::values::{canonical, is_range, parse_values, split_items};
+use super::values::{ValuesError, canonical, is_range, parse_values, split_items};
 use crate::catalogue::registry_for;
-use crate::overrides::{apply_set, target_param};
+use crate::overrides::{SetError, SetReason, apply_value, target_param};
 
 /// Target of the dimensions variable.
 pub const TEMPLATE_DIMS: &str = "template.dims";
@@ -40,10 +40,73 @@ pub enum VariableTarget {
 /// One value of a variable.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VariableValue {
-    /// Canonical text: what the CSV shows and what is applied.
+    /// Canonical text: what the CSV shows.
     pub text: String,
-    /// The value as read with the target's kind (text for template values).
+    /// The value as read with the target's kind (text for template values): what a `--set`
+    /// target is set to, and what the constraint reads.
     pub value: ParamValue,
+    /// What a template variable's value changes in the generator recipe (`None` for others).
+    pub recipe: Option<RecipeChange>,
+}
+
+/// What a template variable's value changes in the project's generator recipe.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecipeChange {
+    /// Another template (`template.topology`); `None` keeps the recipe's.
+    pub template: Option<&'static str>,
+    /// Other dimensions; `None` keeps the recipe's.
+    pub dims: Option<Vec<u32>>,
+}
+
+/// Why a variable cannot be read, or a point not applied.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum VariableError {
+    /// A template variable on a project without a generator recipe.
+    #[error(
+        "the project has no generator recipe (it was not made by a template, or predates recipes); \
+         generate it with `hase new --template …` to sweep the network"
+    )]
+    NoRecipe,
+    /// A range of dimensions for a template of several dimensions.
+    #[error("`{item}`: template {template} has {count} dimensions; list them (`4x4,8x8`) instead of a range")]
+    DimsRange {
+        /// The range as written.
+        item: String,
+        /// The recipe's template.
+        template: String,
+        /// Its number of dimensions.
+        count: usize,
+    },
+    /// Values that do not read.
+    #[error(transparent)]
+    Values(#[from] ValuesError),
+    /// Dimensions that do not make the template.
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    /// A topology value that does not make a template.
+    #[error("`{item}`: {source}")]
+    Topology {
+        /// The value as written.
+        item: String,
+        /// The template's reason.
+        source: Box<TemplateError>,
+    },
+    /// A `--set` target that does not name a parameter.
+    #[error(transparent)]
+    Target(#[from] SetReason),
+    /// A point's value that cannot be set.
+    #[error(transparent)]
+    Set(#[from] SetError),
+    /// The network cannot be generated again for a point.
+    #[error("template {template} {dims}: {source}")]
+    Regenerate {
+        /// The template.
+        template: String,
+        /// Its dimensions as text.
+        dims: String,
+        /// The template's reason.
+        source: Box<TemplateError>,
+    },
 }
 
 /// A variable with its values, ready to apply.
@@ -73,7 +136,7 @@ pub fn resolve(
     values: &str,
     name: Option<&str>,
     project: &Project,
-) -> Result<Variable, String> {
+) -> Result<Variable, VariableError> {
     let target = target.trim();
     let name = name.map_or_else(|| target.to_string(), str::to_string);
     let (kind, values) = match target {
@@ -84,7 +147,7 @@ pub fn resolve(
             let def = target_param(project, set_target).map_err(|e| e.reason)?;
             let values = parse_values(values, &def)?
                 .into_iter()
-                .map(|value| VariableValue { text: canonical(&value), value })
+                .map(|value| VariableValue { text: canonical(&value), value, recipe: None })
                 .collect();
             (VariableTarget::Set(set_target.to_string()), values)
         }
@@ -92,32 +155,24 @@ pub fn resolve(
     Ok(Variable { name, target: target.to_string(), kind, values })
 }
 
-fn recipe_of(project: &Project) -> Result<&GeneratorRecipe, String> {
-    project.generator.as_ref().ok_or_else(|| {
-        "the project has no generator recipe (it was not made by a template, or predates recipes); \
-         generate it with `hase new --template …` to sweep the network"
-            .to_string()
-    })
-}
-
-fn text_value(text: String) -> VariableValue {
-    VariableValue { value: ParamValue::Text(text.clone()), text }
+fn recipe_of(project: &Project) -> Result<&GeneratorRecipe, VariableError> {
+    project.generator.as_ref().ok_or(VariableError::NoRecipe)
 }
 
 fn dims_text(dims: &[u32]) -> String {
     dims.iter().map(u32::to_string).collect::<Vec<_>>().join("x")
 }
 
-fn dims_values(text: &str, recipe: &GeneratorRecipe) -> Result<Vec<VariableValue>, String> {
+fn dims_values(text: &str, recipe: &GeneratorRecipe) -> Result<Vec<VariableValue>, VariableError> {
     let mut values = Vec::new();
     for item in split_items(text) {
         let all: Vec<Vec<u32>> = if is_range(item) {
             if recipe.dims.len() != 1 {
-                return Err(format!(
-                    "`{item}`: template {} has {} dimensions; list them (`4x4,8x8`) instead of a range",
-                    recipe.template,
-                    recipe.dims.len()
-                ));
+                return Err(VariableError::DimsRange {
+                    item: item.into(),
+                    template: recipe.template.clone(),
+                    count: recipe.dims.len(),
+                });
             }
             parse_values(
                 item,
@@ -131,47 +186,54 @@ fn dims_values(text: &str, recipe: &GeneratorRecipe) -> Result<Vec<VariableValue
             .map(|v| vec![v.as_int().unwrap_or(0) as u32])
             .collect()
         } else {
-            vec![Topology::parse_dims(item).map_err(|e| e.to_string())?]
+            vec![Topology::parse_dims(item)?]
         };
         for dims in all {
-            Topology::parse(&recipe.template, &dims).map_err(|e| e.to_string())?;
+            Topology::parse(&recipe.template, &dims)?;
             // One dimension reads as a number in the constraint (`bytes % p == 0`).
             let value = match dims[..] {
                 [n] => ParamValue::Int(i64::from(n)),
                 _ => ParamValue::Text(dims_text(&dims)),
             };
-            values.push(VariableValue { text: dims_text(&dims), value });
+            let recipe = Some(RecipeChange { template: None, dims: Some(dims.clone()) });
+            values.push(VariableValue { text: dims_text(&dims), value, recipe });
         }
     }
     Ok(values)
 }
 
-fn topology_values(text: &str, recipe: &GeneratorRecipe) -> Result<Vec<VariableValue>, String> {
+fn topology_values(text: &str, recipe: &GeneratorRecipe) -> Result<Vec<VariableValue>, VariableError> {
     let mut values = Vec::new();
     for item in split_items(text) {
         let (name, dims) = match item.split_once(':') {
-            Some((name, dims)) => (name.trim(), Topology::parse_dims(dims).map_err(|e| e.to_string())?),
+            Some((name, dims)) => (name.trim(), Topology::parse_dims(dims)?),
             None => (item, recipe.dims.clone()),
         };
-        let topology = Topology::parse(name, &dims).map_err(|e| format!("`{item}`: {e}"))?;
-        let text = if item.contains(':') {
-            format!("{}:{}", topology.name(), dims_text(&topology.dims()))
+        let topology = Topology::parse(name, &dims)
+            .map_err(|source| VariableError::Topology { item: item.into(), source: Box::new(source) })?;
+        let (text, dims) = if item.contains(':') {
+            (format!("{}:{}", topology.name(), dims_text(&topology.dims())), Some(topology.dims()))
         } else {
-            topology.name().to_string()
+            (topology.name().to_string(), None)
         };
-        values.push(text_value(text));
+        let recipe = Some(RecipeChange { template: Some(topology.name()), dims });
+        values.push(VariableValue { value: ParamValue::Text(text.clone()), text, recipe });
     }
     Ok(values)
 }
 
 /// The project of one point: `choice[i]` picks variable `i`'s value.
-pub fn apply_point(base: &Project, variables: &[Variable], choice: &[usize]) -> Result<Project, String> {
+pub fn apply_point(
+    base: &Project,
+    variables: &[Variable],
+    choice: &[usize],
+) -> Result<Project, VariableError> {
     let picked = |kind: VariableTarget| {
         variables
             .iter()
             .zip(choice)
             .filter(|(v, _)| v.kind == kind)
-            .map(|(v, i)| &v.values[*i].text)
+            .filter_map(|(v, i)| v.values[*i].recipe.as_ref())
             .next_back()
     };
     let mut project = base.clone();
@@ -179,24 +241,24 @@ pub fn apply_point(base: &Project, variables: &[Variable], choice: &[usize]) -> 
     let dims = picked(VariableTarget::Dims);
     if topology.is_some() || dims.is_some() {
         let mut recipe = recipe_of(base)?.clone();
-        if let Some(text) = topology {
-            let (name, new_dims) = match text.split_once(':') {
-                Some((name, d)) => (name, Topology::parse_dims(d).map_err(|e| e.to_string())?),
-                None => (text.as_str(), recipe.dims.clone()),
-            };
-            recipe.template = name.to_string();
-            recipe.dims = new_dims;
+        for change in [topology, dims].into_iter().flatten() {
+            if let Some(template) = change.template {
+                recipe.template = template.to_string();
+            }
+            if let Some(dims) = &change.dims {
+                recipe.dims.clone_from(dims);
+            }
         }
-        if let Some(text) = dims {
-            recipe.dims = Topology::parse_dims(text).map_err(|e| e.to_string())?;
-        }
-        project = regenerate(base, &recipe, &registry_for(base))
-            .map_err(|e| format!("template {} {}: {e}", recipe.template, recipe.dims_text()))?;
+        project =
+            regenerate(base, &recipe, &registry_for(base)).map_err(|source| VariableError::Regenerate {
+                template: recipe.template.clone(),
+                dims: recipe.dims_text(),
+                source: Box::new(source),
+            })?;
     }
     for (variable, index) in variables.iter().zip(choice) {
         if let VariableTarget::Set(target) = &variable.kind {
-            apply_set(&mut project, &format!("{target}={}", variable.values[*index].text))
-                .map_err(|e| e.to_string())?;
+            apply_value(&mut project, target, &variable.values[*index].value)?;
         }
     }
     Ok(project)
@@ -220,9 +282,9 @@ mod tests {
         assert_eq!(v.values.iter().map(|v| v.text.as_str()).collect::<Vec<_>>(), ["1024", "2048", "4096"]);
         let a = resolve("algorithm", "ring, recursive_doubling", Some("alg"), &project).unwrap();
         assert_eq!((a.name.as_str(), &a.kind), ("alg", &VariableTarget::Set("workload.algorithm".into())));
-        let err = resolve("algorithm", "ring, quantum", None, &project).unwrap_err();
+        let err = resolve("algorithm", "ring, quantum", None, &project).unwrap_err().to_string();
         assert!(err.contains("quantum"), "{err}");
-        let err = resolve("p0.colour", "1", None, &project).unwrap_err();
+        let err = resolve("p0.colour", "1", None, &project).unwrap_err().to_string();
         assert!(err.contains("no parameter `colour`"), "{err}");
     }
 
@@ -252,13 +314,13 @@ mod tests {
         assert_eq!(processors(&ring), 6);
         assert_eq!(ring.generator.as_ref().unwrap().template, "ring");
         assert_eq!(ring.workload, project.workload);
-        let err = resolve(TEMPLATE_TOPOLOGY, "binary_tree:7", None, &project).unwrap_err();
+        let err = resolve(TEMPLATE_TOPOLOGY, "binary_tree:7", None, &project).unwrap_err().to_string();
         assert!(err.contains("power of two"), "{err}");
-        let err = resolve(TEMPLATE_DIMS, "4..8", None, &project).unwrap_err();
+        let err = resolve(TEMPLATE_DIMS, "4..8", None, &project).unwrap_err().to_string();
         assert!(err.contains("has 2 dimensions"), "{err}");
         let mut hand_drawn = project.clone();
         hand_drawn.generator = None;
-        let err = resolve(TEMPLATE_DIMS, "2x2", None, &hand_drawn).unwrap_err();
+        let err = resolve(TEMPLATE_DIMS, "2x2", None, &hand_drawn).unwrap_err().to_string();
         assert!(err.contains("no generator recipe"), "{err}");
     }
 

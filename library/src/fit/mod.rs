@@ -26,5 +26,5 @@ mod tests;
 
 pub use grain::{GrainFit, optimal_grain};
 pub use least_squares::{Fit, FitError, FittedTerm, Prediction, fit_terms};
-pub use select::{Selection, select_formula};
+pub use select::{FormulaChoice, select_formula};
 pub use terms::{Point, PointParseError, Sample, Term};

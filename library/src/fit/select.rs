@@ -11,7 +11,7 @@ use super::terms::{Sample, Term};
 
 /// The chosen formula and the runners-up.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Selection {
+pub struct FormulaChoice {
     /// The formula with the smallest BIC.
     pub best: Fit,
     /// The next best (at most four), best first.
@@ -44,7 +44,11 @@ fn push_subsets(family: &[Term], size: usize, from: usize, chosen: &mut Vec<Term
 
 /// Choose the formula for `samples` among those of up to `max_terms` terms of `family`. A formula
 /// needs at least one more sample than terms (so its error can be estimated).
-pub fn select_formula(samples: &[Sample], family: &[Term], max_terms: usize) -> Result<Selection, FitError> {
+pub fn select_formula(
+    samples: &[Sample],
+    family: &[Term],
+    max_terms: usize,
+) -> Result<FormulaChoice, FitError> {
     let mut fits: Vec<Fit> = Vec::new();
     let mut considered = 0;
     let mut first_error = None;
@@ -68,5 +72,5 @@ pub fn select_formula(samples: &[Sample], family: &[Term], max_terms: usize) -> 
         return Err(first_error
             .unwrap_or(FitError::TooFewSamples { samples: samples.len(), terms: 2.min(family.len()) }));
     };
-    Ok(Selection { best, runners_up: fits.take(4).collect(), considered })
+    Ok(FormulaChoice { best, runners_up: fits.take(4).collect(), considered })
 }

@@ -6,35 +6,14 @@
 
 use std::path::Path;
 
-use super::MpiError;
 use super::build::{BENCH, build_tool};
 use super::command::{MpiRun, run_reading_lines};
+use super::error::MpiError;
+use crate::datasheet::forms::FunctionClass;
 use crate::datasheet::raw::{RawData, RawRow};
 
 /// Every function the benchmark can time, point-to-point first.
-pub const ALL_FUNCTIONS: [&str; 17] = [
-    "send",
-    "recv",
-    "recvmin",
-    "isend1",
-    "isend2",
-    "irecv1",
-    "irecv2",
-    "sendrecv",
-    "pingpong",
-    "barrier",
-    "bcast",
-    "reduce",
-    "allreduce",
-    "gather",
-    "scatter",
-    "allgather",
-    "alltoall",
-];
-
-/// Point-to-point functions (timed between ranks 0 and 1, once, at the smallest process count).
-pub const POINT_TO_POINT: [&str; 9] =
-    ["send", "recv", "recvmin", "isend1", "isend2", "irecv1", "irecv2", "sendrecv", "pingpong"];
+pub use crate::datasheet::forms::BENCHMARKED_FUNCTIONS as ALL_FUNCTIONS;
 
 /// Most sizes one run takes (the benchmark's list limit).
 pub const MAX_SIZES: usize = 64;
@@ -125,7 +104,7 @@ fn rows_per_run(options: &BenchOptions, first: bool) -> u64 {
         .iter()
         .map(|f| match f.as_str() {
             "barrier" => 1,
-            f if POINT_TO_POINT.contains(&f) => {
+            f if FunctionClass::of(f) == FunctionClass::PointToPoint => {
                 if first {
                     sizes
                 } else {
@@ -150,7 +129,7 @@ pub struct BenchProgress {
 }
 
 fn parse_row(line: &str, number: usize) -> Result<RawRow, MpiError> {
-    let bad = |message: String| MpiError::Output { path: "hase_bench output".into(), line: number, message };
+    let bad = |message: String| MpiError::output("hase_bench output", number, message);
     let fields: Vec<&str> = line.split(',').collect();
     let [function, procs, bytes, repeat, time] = fields[..] else {
         return Err(bad(format!("expected 5 fields, got `{line}`")));

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::MpiError;
+use super::error::MpiError;
 
 const SHIM_HEADER: &str = include_str!("../../../assets/mpi/shim/hase_shim.h");
 
@@ -47,33 +47,21 @@ pub const PREDICTOR: CTool = CTool {
     shared: true,
 };
 
+/// A bundled sample program, `assets/mpi/samples/NAME.c`.
+macro_rules! sample_tool {
+    ($name:literal) => {
+        CTool {
+            name: $name,
+            source_path: concat!("assets/mpi/samples/", $name, ".c"),
+            source: include_str!(concat!("../../../assets/mpi/samples/", $name, ".c")),
+            shared: false,
+        }
+    };
+}
+
 /// The sample programs (`hase mpi sample NAME` builds one and prints its path).
-pub const SAMPLES: [CTool; 4] = [
-    CTool {
-        name: "merge_sort",
-        source_path: "assets/mpi/samples/merge_sort.c",
-        source: include_str!("../../../assets/mpi/samples/merge_sort.c"),
-        shared: false,
-    },
-    CTool {
-        name: "halo2d",
-        source_path: "assets/mpi/samples/halo2d.c",
-        source: include_str!("../../../assets/mpi/samples/halo2d.c"),
-        shared: false,
-    },
-    CTool {
-        name: "pipeline",
-        source_path: "assets/mpi/samples/pipeline.c",
-        source: include_str!("../../../assets/mpi/samples/pipeline.c"),
-        shared: false,
-    },
-    CTool {
-        name: "task_farm",
-        source_path: "assets/mpi/samples/task_farm.c",
-        source: include_str!("../../../assets/mpi/samples/task_farm.c"),
-        shared: false,
-    },
-];
+pub const SAMPLES: [CTool; 4] =
+    [sample_tool!("merge_sort"), sample_tool!("halo2d"), sample_tool!("pipeline"), sample_tool!("task_farm")];
 
 /// A sample program by name.
 pub fn sample(name: &str) -> Result<CTool, MpiError> {
@@ -120,7 +108,7 @@ fn mpicc_version(mpicc: &str) -> Result<String, MpiError> {
     let out = Command::new(mpicc)
         .arg("--version")
         .output()
-        .map_err(|e| MpiError::Tool { program: mpicc.to_string(), message: e.to_string() })?;
+        .map_err(|e| MpiError::Tool { program: mpicc.to_string(), source: e })?;
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
@@ -140,14 +128,14 @@ pub fn build_tool(tool: &CTool, cache: &Path) -> Result<ToolBuild, MpiError> {
     if path.is_file() {
         return Ok(ToolBuild { path, built: false, warnings: String::new() });
     }
-    std::fs::create_dir_all(&dir).map_err(|e| MpiError::io(&dir, &e))?;
+    std::fs::create_dir_all(&dir).map_err(|e| MpiError::io(&dir, e))?;
     let file_name = Path::new(tool.source_path)
         .file_name()
         .map_or_else(|| "tool.c".into(), std::borrow::ToOwned::to_owned);
     let source = dir.join(file_name);
     let header = dir.join("hase_shim.h");
     for (file, text) in [(&source, tool.source), (&header, SHIM_HEADER)] {
-        std::fs::write(file, text).map_err(|e| MpiError::io(file, &e))?;
+        std::fs::write(file, text).map_err(|e| MpiError::io(file, e))?;
     }
     let tmp = dir.join(format!(".{}.{}.tmp", tool.name, std::process::id()));
     let out = Command::new(&mpicc)
@@ -159,12 +147,12 @@ pub fn build_tool(tool: &CTool, cache: &Path) -> Result<ToolBuild, MpiError> {
         .arg(&tmp)
         .arg("-lm")
         .output()
-        .map_err(|e| MpiError::Tool { program: mpicc.clone(), message: e.to_string() })?;
+        .map_err(|e| MpiError::Tool { program: mpicc.clone(), source: e })?;
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     if !out.status.success() {
         let _ = std::fs::remove_file(&tmp);
         return Err(MpiError::Compile { source_name: tool.source_path.to_string(), stderr });
     }
-    std::fs::rename(&tmp, &path).map_err(|e| MpiError::io(&path, &e))?;
+    std::fs::rename(&tmp, &path).map_err(|e| MpiError::io(&path, e))?;
     Ok(ToolBuild { path, built: true, warnings: stderr })
 }

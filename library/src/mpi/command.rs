@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::MpiError;
+use super::error::MpiError;
 
 /// How MPI programs are launched.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,20 +68,22 @@ pub fn run_reading_lines(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| MpiError::Tool { program: argv[0].clone(), message: e.to_string() })?;
+        .map_err(|e| MpiError::Tool { program: argv[0].clone(), source: e })?;
     let mut stderr_pipe = child.stderr.take();
-    let stderr_reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        if let Some(pipe) = stderr_pipe.as_mut() {
-            let _ = pipe.read_to_string(&mut text);
-        }
-        text
-    });
+    let stderr_reader = std::thread::Builder::new()
+        .name("hase-mpi-stderr".into())
+        .spawn(move || {
+            let mut text = String::new();
+            if let Some(pipe) = stderr_pipe.as_mut() {
+                let _ = pipe.read_to_string(&mut text);
+            }
+            text
+        })
+        .map_err(|e| MpiError::Tool { program: argv[0].clone(), source: e })?;
     let mut result = Ok(());
     if let Some(stdout) = child.stdout.take() {
         for line in BufReader::new(stdout).lines() {
-            let line =
-                line.map_err(|e| MpiError::Tool { program: argv[0].clone(), message: e.to_string() })?;
+            let line = line.map_err(|e| MpiError::Tool { program: argv[0].clone(), source: e })?;
             if let Err(e) = on_line(&line) {
                 result = Err(e);
                 let _ = child.kill();
@@ -89,8 +91,7 @@ pub fn run_reading_lines(
             }
         }
     }
-    let status =
-        child.wait().map_err(|e| MpiError::Tool { program: argv[0].clone(), message: e.to_string() })?;
+    let status = child.wait().map_err(|e| MpiError::Tool { program: argv[0].clone(), source: e })?;
     let stderr = stderr_reader.join().unwrap_or_default();
     result?;
     if status.success() { Ok(()) } else { Err(failed(argv, status, &stderr)) }
@@ -105,7 +106,7 @@ pub fn run_passing_output(argv: &[String], env: &[(String, String)]) -> Result<D
         .stderr(Stdio::piped())
         .spawn()
         .and_then(std::process::Child::wait_with_output)
-        .map_err(|e| MpiError::Tool { program: argv[0].clone(), message: e.to_string() })?;
+        .map_err(|e| MpiError::Tool { program: argv[0].clone(), source: e })?;
     let elapsed = started.elapsed();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     eprint!("{stderr}");

@@ -18,9 +18,9 @@ use hase_entities::netmodel::datasheet::{
     point_to_point_functions,
 };
 
-use super::MpiError;
 use super::build::{PREDICTOR, build_tool};
 use super::command::run_passing_output;
+use super::error::MpiError;
 
 /// The point-to-point names the shim asks for, and what they stand for.
 const P2P: [(&str, PointToPoint); 7] = [
@@ -110,7 +110,7 @@ pub struct RankPrediction {
 
 /// Parse one `pred<R>.txt`.
 pub fn parse_prediction(text: &str, path: &str) -> Result<RankPrediction, MpiError> {
-    let bad = |line: usize, message: String| MpiError::Output { path: path.to_string(), line, message };
+    let bad = |line: usize, message: String| MpiError::output(path, line, message);
     let mut rank = None;
     let mut p = RankPrediction {
         rank: 0,
@@ -164,11 +164,11 @@ pub fn read_predictions(dir: &Path) -> Result<Vec<RankPrediction>, MpiError> {
         if !path.is_file() {
             break;
         }
-        let text = std::fs::read_to_string(&path).map_err(|e| MpiError::io(&path, &e))?;
+        let text = std::fs::read_to_string(&path).map_err(|e| MpiError::io(&path, e))?;
         ranks.push(parse_prediction(&text, &path.display().to_string())?);
     }
     if ranks.is_empty() {
-        return Err(MpiError::Io {
+        return Err(MpiError::MissingRanks {
             path: dir.display().to_string(),
             message:
                 "no rank wrote a prediction: did the program call MPI_Init, and was the predictor preloaded?"
@@ -249,16 +249,16 @@ pub fn trace_of(name: &str, ranks: &[RankPrediction]) -> (TraceHeader, Vec<Recor
     (header, keyed.into_iter().map(|(_, r)| r).collect())
 }
 
-/// A finished prediction.
+/// A finished prediction of a program run.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Prediction {
+pub struct ProgramPrediction {
     /// Every rank's prediction and measurement.
     pub ranks: Vec<RankPrediction>,
     /// Wall time of the whole launcher command.
     pub elapsed: Duration,
 }
 
-impl Prediction {
+impl ProgramPrediction {
     /// The predicted time of the program: the latest rank.
     pub fn predicted(&self) -> SimTime {
         self.ranks.iter().map(|r| r.predicted).max().unwrap_or(SimTime::ZERO)
@@ -298,7 +298,7 @@ pub fn predict(
     options: &PredictOptions<'_>,
     trace: Option<&Path>,
     cache: &Path,
-) -> Result<Prediction, MpiError> {
+) -> Result<ProgramPrediction, MpiError> {
     if !(options.cpu_scale.is_finite() && options.cpu_scale >= 0.0) {
         return Err(MpiError::Argument(format!(
             "--cpu-scale must be a number ≥ 0, not {}",
@@ -306,11 +306,11 @@ pub fn predict(
         )));
     }
     let shim = build_tool(&PREDICTOR, cache)?;
-    let work = tempfile::tempdir()
-        .map_err(|e| MpiError::Io { path: "temporary directory".into(), message: e.to_string() })?;
+    let work =
+        tempfile::tempdir().map_err(|source| MpiError::Io { path: "temporary directory".into(), source })?;
     let sheet_file = work.path().join("sheet.txt");
     std::fs::write(&sheet_file, flat_sheet(options.sheet, options.estimate))
-        .map_err(|e| MpiError::io(&sheet_file, &e))?;
+        .map_err(|e| MpiError::io(&sheet_file, e))?;
     let mut env = options.env.clone();
     env.extend([
         ("LD_PRELOAD".to_string(), shim.path.display().to_string()),
@@ -323,14 +323,14 @@ pub fn predict(
     if let Some(path) = trace {
         let (header, records) = trace_of(&format!("predicted: {}", command.join(" ")), &ranks);
         let mut sink = create_trace(path, Some(4096))?;
-        let write = |e: std::io::Error| MpiError::io(path, &e);
+        let write = |e: std::io::Error| MpiError::io(path, e);
         sink.header(&header).map_err(write)?;
         for r in &records {
             sink.record(r).map_err(write)?;
         }
         sink.finish().map_err(write)?;
     }
-    Ok(Prediction { ranks, elapsed })
+    Ok(ProgramPrediction { ranks, elapsed })
 }
 
 #[cfg(test)]

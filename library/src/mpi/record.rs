@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use hase_engine::model::write_atomic;
 
-use super::MpiError;
 use super::build::{RECORDER, build_tool};
 use super::command::run_passing_output;
+use super::error::MpiError;
 use super::ti_convert::{RankTrace, convert_rank_log};
 
 /// The reference speed computation is written at unless another is given: 1 Gflop/s, so that a
@@ -38,13 +38,13 @@ pub fn convert_logs(raw_dir: &Path, flops_per_s: f64) -> Result<Vec<RankTrace>, 
         if !path.is_file() {
             break;
         }
-        let text = std::fs::read_to_string(&path).map_err(|e| MpiError::io(&path, &e))?;
+        let text = std::fs::read_to_string(&path).map_err(|e| MpiError::io(&path, e))?;
         let trace = convert_rank_log(&text, &path.display().to_string(), flops_per_s)?;
         ranks.push(trace);
     }
     let expected = ranks.first().map_or(0, |r| r.size as usize);
     if ranks.is_empty() || ranks.len() != expected {
-        return Err(MpiError::Io {
+        return Err(MpiError::MissingRanks {
             path: raw_dir.display().to_string(),
             message: format!(
                 "found logs of {} ranks, expected {expected}: did the program call MPI_Init, and was the logger preloaded?",
@@ -71,15 +71,15 @@ pub fn write_traces(
     let mut measured = String::from("rank,wall_us,cpu_us,compute_us,mpi_calls\n");
     for r in ranks {
         let file = dir.join(format!("rank{}.ti", r.rank));
-        write_atomic(&file, r.text.as_bytes()).map_err(|e| MpiError::io(&file, &e))?;
+        write_atomic(&file, r.text.as_bytes()).map_err(|e| MpiError::io(&file, e))?;
         let _ = writeln!(index, "rank{}.ti", r.rank);
         let _ =
             writeln!(measured, "{},{:.3},{:.3},{:.3},{}", r.rank, r.wall_us, r.cpu_us, r.compute_us, r.calls);
     }
     let path = dir.join("index.ti");
-    write_atomic(&path, index.as_bytes()).map_err(|e| MpiError::io(&path, &e))?;
+    write_atomic(&path, index.as_bytes()).map_err(|e| MpiError::io(&path, e))?;
     let csv = dir.join("measured.csv");
-    write_atomic(&csv, measured.as_bytes()).map_err(|e| MpiError::io(&csv, &e))?;
+    write_atomic(&csv, measured.as_bytes()).map_err(|e| MpiError::io(&csv, e))?;
     Ok(path)
 }
 
@@ -98,10 +98,10 @@ pub fn record(
     let logger = build_tool(&RECORDER, cache)?;
     let raw = dir.join("raw");
     if raw.exists() {
-        std::fs::remove_dir_all(&raw).map_err(|e| MpiError::io(&raw, &e))?;
+        std::fs::remove_dir_all(&raw).map_err(|e| MpiError::io(&raw, e))?;
     }
-    std::fs::create_dir_all(&raw).map_err(|e| MpiError::io(&raw, &e))?;
-    let raw_abs = std::path::absolute(&raw).map_err(|e| MpiError::io(&raw, &e))?;
+    std::fs::create_dir_all(&raw).map_err(|e| MpiError::io(&raw, e))?;
+    let raw_abs = std::path::absolute(&raw).map_err(|e| MpiError::io(&raw, e))?;
     let mut env = env.to_vec();
     env.push(("LD_PRELOAD".into(), logger.path.display().to_string()));
     env.push(("HASE_RECORD_DIR".into(), raw_abs.display().to_string()));

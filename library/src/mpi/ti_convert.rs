@@ -8,7 +8,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::MpiError;
+use hase_engine::FilePlace;
+
+use super::error::MpiError;
 
 /// SMPI's datatype code for MPI_BYTE.
 const BYTE: u32 = 6;
@@ -52,7 +54,7 @@ enum Request {
 type ParsedLog<'a> = (u32, u32, Vec<Line<'a>>, Option<(u64, u64)>);
 
 fn parse_lines<'a>(text: &'a str, path: &str) -> Result<ParsedLog<'a>, MpiError> {
-    let bad = |line: usize, message: String| MpiError::Output { path: path.to_string(), line, message };
+    let bad = |line: usize, message: String| MpiError::output(path, line, message);
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
     let (rank, size) = match lines.next().map(|(_, l)| l.split_whitespace().collect::<Vec<_>>()) {
         Some(h) if h.len() == 4 && h[0] == "hase-record" && h[1] == "1" => {
@@ -96,14 +98,14 @@ pub fn convert_rank_log(text: &str, path: &str, flops_per_s: f64) -> Result<Rank
     let (rank, size, lines, end) = parse_lines(text, path)?;
     let r = i64::from(rank);
     let unsupported =
-        |line: usize, message: String| MpiError::Unsupported { path: path.to_string(), line, message };
+        |line: usize, message: String| MpiError::Unsupported { place: FilePlace::line(path, line), message };
     let arity = |l: &Line<'_>, n: usize| -> Result<(), MpiError> {
         if l.args.len() < n {
-            return Err(MpiError::Output {
-                path: path.to_string(),
-                line: l.number,
-                message: format!("`{}` needs {n} arguments, has {}", l.call, l.args.len()),
-            });
+            return Err(MpiError::output(
+                path,
+                l.number,
+                format!("`{}` needs {n} arguments, has {}", l.call, l.args.len()),
+            ));
         }
         Ok(())
     };
@@ -230,18 +232,16 @@ pub fn convert_rank_log(text: &str, path: &str, flops_per_s: f64) -> Result<Rank
                 ));
             }
             other => {
-                return Err(MpiError::Output {
-                    path: path.to_string(),
-                    line: l.number,
-                    message: format!("unknown call `{other}`"),
-                });
+                return Err(MpiError::output(path, l.number, format!("unknown call `{other}`")));
             }
         }
     }
-    let (wall_ns, cpu_ns) = end.ok_or_else(|| MpiError::Output {
-        path: path.to_string(),
-        line: text.lines().count(),
-        message: "the log has no `end` line: the rank did not reach MPI_Finalize".into(),
+    let (wall_ns, cpu_ns) = end.ok_or_else(|| {
+        MpiError::output(
+            path,
+            text.lines().count(),
+            "the log has no `end` line: the rank did not reach MPI_Finalize",
+        )
     })?;
     Ok(RankTrace {
         rank,

@@ -45,10 +45,13 @@ fn disk_full_is_an_error_and_keeps_the_last_completed_save() {
     // lock until the process exits; a restart after freeing space is simulated by opening a copy
     // of the files on another filesystem).
     let (done, closed) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        drop(store);
-        let _ = done.send(());
-    });
+    std::thread::Builder::new()
+        .name("close-full-store".into())
+        .spawn(move || {
+            drop(store);
+            let _ = done.send(());
+        })
+        .unwrap();
     closed.recv_timeout(Duration::from_secs(10)).expect("closing the store after a disk-full error hangs");
     let again = ProjectStore::open(&data).unwrap_err();
     assert!(again.to_string().ends_with("restart hase"), "{again}");

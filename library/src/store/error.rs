@@ -3,7 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+use hase_engine::FilePlace;
 use hase_engine::model::ProjectFileError;
+
+use crate::experiment::record::RunKey;
 
 /// Why a store operation failed. Every variant about the database names its directory; every
 /// variant about a project names the project.
@@ -128,22 +131,55 @@ pub enum StoreError {
         /// The id asked for.
         id: u64,
     },
-    /// An experiment file (import) is malformed; line 0 means the file as a whole.
-    #[error("{path}:{line}:{column}: {message}")]
-    ExperimentFile {
+    /// An experiment export file (import) is not RON of an experiment.
+    #[error("{place}: {source}")]
+    ExportSyntax {
+        /// The file, line and column.
+        place: FilePlace,
+        /// The RON reader's reason.
+        source: ron::error::Error,
+    },
+    /// An experiment export file (import) that does not fit this hase or its own plan.
+    #[error("{path}:0:0: {reason}")]
+    ExportInvalid {
         /// The file.
         path: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column.
-        column: usize,
-        /// What is wrong.
-        message: String,
+        /// What does not fit.
+        reason: ExportReason,
     },
     /// A RON file (import) or a stored record could not be parsed or rendered; the message names
     /// the file, or the project and version, with line and column.
     #[error(transparent)]
     Project(#[from] ProjectFileError),
+}
+
+/// Why an experiment export file cannot be imported although it reads.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportReason {
+    /// Another format version.
+    #[error("experiment file version {version} is not one this hase reads (1 to {latest})")]
+    Version {
+        /// The file's version.
+        version: u32,
+        /// The newest this hase reads.
+        latest: u32,
+    },
+    /// A project newer than this hase.
+    #[error(
+        "its project has schema version {version}, newer than this hase understands ({latest}); update hase"
+    )]
+    NewerProject {
+        /// The project's schema version.
+        version: u32,
+        /// The newest this hase reads.
+        latest: u32,
+    },
+    /// A run outside the experiment's points, repetitions, variables or metrics.
+    #[error("run {key} does not fit the experiment's plan")]
+    RunOutsidePlan {
+        /// The run.
+        key: RunKey,
+    },
 }
 
 impl StoreError {

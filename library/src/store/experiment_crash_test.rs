@@ -24,8 +24,8 @@ use std::time::{Duration, Instant};
 use super::ExperimentStore;
 use crate::examples;
 use crate::experiment::{
-    ExperimentPlan, ProjectSource, Quiet, RunKey, RunRecord, SpecOrigin, SweepObserver, SweepOptions,
-    SweepReport, SweepSpec, VariableSpec, csv_text, run_stored, run_sweep,
+    ExperimentPlan, ObserverError, ProjectSource, Quiet, RunKey, RunRecord, SpecOrigin, SweepObserver,
+    SweepOptions, SweepReport, SweepSpec, VariableSpec, csv_text, run_stored, run_sweep,
 };
 
 const DIR_ENV: &str = "HASE_SWEEP_CRASH_DIR";
@@ -59,9 +59,9 @@ fn options() -> SweepOptions {
 struct Log(Mutex<File>);
 
 impl SweepObserver for Log {
-    fn finished(&self, record: &RunRecord) -> Result<(), String> {
+    fn finished(&self, record: &RunRecord) -> Result<(), ObserverError> {
         let line = format!("E {} {}\n", record.key.point, record.key.repetition);
-        self.0.lock().unwrap().write_all(line.as_bytes()).map_err(|e| e.to_string())
+        Ok(self.0.lock().unwrap().write_all(line.as_bytes())?)
     }
 }
 

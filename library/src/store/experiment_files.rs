@@ -4,63 +4,36 @@
 
 use std::path::Path;
 
+use hase_engine::FilePlace;
 use hase_engine::model::{Project, SCHEMA_VERSION, write_atomic};
 
 use crate::generated::project_to_ron;
-use serde::{Deserialize, Serialize};
 
-use super::error::StoreError;
+use super::error::{ExportReason, StoreError};
+use super::experiment_header::{ExperimentHeader, NoRuns};
 use super::experiment_records::HeaderRecord;
 use super::experiments::ExperimentStore;
-use crate::experiment::{RunRecord, SweepSpec, csv_text, spec_to_ron};
+use crate::experiment::csv::csv_text;
+use crate::experiment::record::RunRecord;
+use crate::experiment::spec::SweepSpec;
+use crate::experiment::spec_file::spec_to_ron;
 
 /// Version of the experiment file format this build writes and the newest it reads.
-pub const EXPERIMENT_FILE_VERSION: u32 = 1;
+pub const EXPERIMENT_EXPORT_VERSION: u32 = 1;
 
-/// A whole experiment as a file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ExperimentFile {
-    /// File format version.
-    pub experiment_file_version: u32,
-    /// Name.
-    pub name: String,
-    /// hase version that started it.
-    pub hase_version: String,
-    /// Start time, milliseconds since the Unix epoch.
-    pub started_at_ms: u64,
-    /// End time, if every run was done.
-    #[serde(default)]
-    pub finished_at_ms: Option<u64>,
-    /// Where the project came from.
-    pub source: String,
-    /// Directory the workload files were read from.
-    pub base_dir: String,
-    /// Points planned.
-    pub points: u64,
-    /// Repetitions per point.
-    pub repetitions: u32,
-    /// Variable names.
-    pub variables: Vec<String>,
-    /// Metric names.
-    pub metrics: Vec<String>,
-    /// The spec.
-    pub spec: SweepSpec,
-    /// The exact project.
-    pub project: Project,
-    /// Every stored run.
-    pub runs: Vec<RunRecord>,
-}
+/// A whole experiment as an export file.
+pub type ExperimentExport = ExperimentHeader<SweepSpec, Project, Vec<RunRecord>>;
 
 impl ExperimentStore {
     /// The whole experiment as a file's contents.
-    pub fn export_file(&self, id: u64) -> Result<ExperimentFile, StoreError> {
+    pub fn export_file(&self, id: u64) -> Result<ExperimentExport, StoreError> {
         let info = self.info(id)?;
-        Ok(ExperimentFile {
-            experiment_file_version: EXPERIMENT_FILE_VERSION,
+        Ok(ExperimentHeader {
+            experiment_file_version: EXPERIMENT_EXPORT_VERSION,
             name: info.name,
             hase_version: info.hase_version,
             started_at_ms: info.started_at.unix_ms(),
-            finished_at_ms: info.finished_at.map(super::Timestamp::unix_ms),
+            finished_at_ms: info.finished_at.map(super::timestamp::Timestamp::unix_ms),
             source: info.source,
             base_dir: info.base_dir.display().to_string(),
             points: info.points,
@@ -97,25 +70,23 @@ impl ExperimentStore {
         let text = std::fs::read_to_string(path).map_err(|e| StoreError::io(path, e))?;
         let options =
             ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-        let file: ExperimentFile = options.from_str(&text).map_err(|e| StoreError::ExperimentFile {
-            path: shown.clone(),
-            line: e.span.start.line,
-            column: e.span.start.col,
-            message: e.code.to_string(),
-        })?;
-        let invalid =
-            |message: String| StoreError::ExperimentFile { path: shown.clone(), line: 0, column: 0, message };
-        if file.experiment_file_version == 0 || file.experiment_file_version > EXPERIMENT_FILE_VERSION {
-            return Err(invalid(format!(
-                "experiment file version {} is not one this hase reads (1 to {EXPERIMENT_FILE_VERSION})",
-                file.experiment_file_version
-            )));
+        let file: ExperimentExport =
+            options.from_str(&text).map_err(|e: ron::error::SpannedError| StoreError::ExportSyntax {
+                place: FilePlace::at(shown.clone(), e.span.start.line, e.span.start.col),
+                source: e.code,
+            })?;
+        let invalid = |reason: ExportReason| StoreError::ExportInvalid { path: shown.clone(), reason };
+        if file.experiment_file_version == 0 || file.experiment_file_version > EXPERIMENT_EXPORT_VERSION {
+            return Err(invalid(ExportReason::Version {
+                version: file.experiment_file_version,
+                latest: EXPERIMENT_EXPORT_VERSION,
+            }));
         }
         if file.project.schema_version > SCHEMA_VERSION {
-            return Err(invalid(format!(
-                "its project has schema version {}, newer than this hase understands ({SCHEMA_VERSION}); update hase",
-                file.project.schema_version
-            )));
+            return Err(invalid(ExportReason::NewerProject {
+                version: file.project.schema_version,
+                latest: SCHEMA_VERSION,
+            }));
         }
         for run in &file.runs {
             if run.key.point >= file.points
@@ -123,11 +94,12 @@ impl ExperimentStore {
                 || run.metrics.len() != file.metrics.len()
                 || run.values.len() != file.variables.len()
             {
-                return Err(invalid(format!("run {} does not fit the experiment's plan", run.key)));
+                return Err(invalid(ExportReason::RunOutsidePlan { key: run.key }));
             }
         }
         super::projects::validate_name(&file.name)?;
         let header = HeaderRecord {
+            experiment_file_version: 0,
             name: file.name.clone(),
             hase_version: file.hase_version.clone(),
             started_at_ms: file.started_at_ms,
@@ -140,6 +112,7 @@ impl ExperimentStore {
             metrics: file.metrics.clone(),
             spec: spec_to_ron(&file.spec),
             project: project_to_ron(&file.project)?,
+            runs: NoRuns,
         };
         self.insert_new(&header, &file.runs)
     }

@@ -4,12 +4,11 @@
 //! - experiment key: the id as 8 big-endian bytes (ids count up from 1 and are never reused);
 //! - run key: experiment id (8 bytes), point (8 bytes), repetition (4 bytes), all big-endian — so
 //!   a prefix scan over the id yields one experiment's runs in (point, repetition) order;
-//! - header record: layout byte, then the RON text of [`HeaderRecord`];
+//! - header record: layout byte, then the RON text of [`HeaderRecord`] (compact, no runs);
 //! - run record: layout byte, then the RON text of a `RunRecord`.
 
-use serde::{Deserialize, Serialize};
-
-use crate::experiment::RunKey;
+use super::experiment_header::{ExperimentHeader, NoRuns};
+use crate::experiment::record::RunKey;
 
 /// Layout byte of every experiment record written by store format 1.
 pub(crate) const LAYOUT: u8 = 1;
@@ -45,34 +44,9 @@ pub(crate) fn parse_experiment_key(bytes: &[u8]) -> Option<u64> {
     Some(u64::from_be_bytes(bytes.try_into().ok()?))
 }
 
-/// Everything stored about an experiment but its runs.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct HeaderRecord {
-    /// Experiment name.
-    pub name: String,
-    /// `hase` version that started it.
-    pub hase_version: String,
-    /// Start time, milliseconds since the Unix epoch.
-    pub started_at_ms: u64,
-    /// When every run was done, if it was.
-    pub finished_at_ms: Option<u64>,
-    /// Where the project came from (a file path, or a stored project and version).
-    pub source: String,
-    /// Directory its workload files are read from.
-    pub base_dir: String,
-    /// Points and repetitions planned.
-    pub points: u64,
-    /// Repetitions per point.
-    pub repetitions: u32,
-    /// Variable names (CSV columns), in order.
-    pub variables: Vec<String>,
-    /// Metric names, in order.
-    pub metrics: Vec<String>,
-    /// The spec, as RON.
-    pub spec: String,
-    /// The exact project it ran against, as RON.
-    pub project: String,
-}
+/// Everything stored about an experiment but its runs: the header with its spec and project as
+/// RON text.
+pub(crate) type HeaderRecord = ExperimentHeader<String, String, NoRuns>;
 
 /// Encode a RON text record.
 pub(crate) fn encode(ron: &str) -> Vec<u8> {

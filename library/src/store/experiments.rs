@@ -18,12 +18,16 @@ use sled::transaction::ConflictableTransactionError;
 
 use super::database::{Database, tree_names};
 use super::error::StoreError;
+use super::experiment_header::NoRuns;
 use super::experiment_records::{
     HeaderRecord, NEXT_ID_KEY, decode, encode, experiment_key, parse_experiment_key, parse_run_key, run_key,
 };
 use super::handle::SledHandle;
 use super::timestamp::Timestamp;
-use crate::experiment::{ExperimentPlan, RunKey, RunRecord, SweepSpec, spec_from_ron, spec_to_ron};
+use crate::experiment::plan::ExperimentPlan;
+use crate::experiment::record::{RunKey, RunRecord};
+use crate::experiment::spec::SweepSpec;
+use crate::experiment::spec_file::{spec_from_ron, spec_to_ron};
 
 /// The hase version written into every experiment.
 pub const HASE_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -129,6 +133,7 @@ impl ExperimentStore {
     /// project came from.
     pub fn create(&self, plan: &ExperimentPlan, source: &str) -> Result<u64, StoreError> {
         let header = HeaderRecord {
+            experiment_file_version: 0,
             name: plan.name().to_string(),
             hase_version: HASE_VERSION.to_string(),
             started_at_ms: Timestamp::now().unix_ms(),
@@ -141,6 +146,7 @@ impl ExperimentStore {
             metrics: plan.metric_names(),
             spec: spec_to_ron(plan.spec()),
             project: project_to_ron(plan.project())?,
+            runs: NoRuns,
         };
         self.insert_new(&header, &[])
     }

@@ -20,8 +20,9 @@
 //! experiment crash test (`experiment_crash_test.rs`) does the same to a process running a sweep.
 
 mod database;
-mod error;
+pub(crate) mod error;
 mod experiment_files;
+mod experiment_header;
 mod experiment_records;
 mod experiments;
 mod handle;
@@ -44,8 +45,9 @@ mod experiment_crash_test;
 mod experiment_tests;
 
 pub use database::{Database, STORE_FORMAT};
-pub use error::StoreError;
-pub use experiment_files::{EXPERIMENT_FILE_VERSION, ExperimentFile};
+pub use error::{ExportReason, StoreError};
+pub use experiment_files::{EXPERIMENT_EXPORT_VERSION, ExperimentExport};
+pub use experiment_header::{ExperimentHeader, NoRuns, RunList};
 pub use experiments::{ExperimentInfo, ExperimentStore, ExperimentSummary, HASE_VERSION};
 pub use location::{DATA_DIR_ENV, platform_data_dir, resolve_data_dir};
 pub use projects::{

@@ -1,6 +1,7 @@
 //! Save times: milliseconds since the Unix epoch in UTC, stored as 8 big-endian bytes and shown as
-//! `2024-05-01 12:34:56 UTC` (or RFC 3339 for machines). The calendar conversion is the proleptic
-//! Gregorian days-to-civil algorithm, so no date crate is needed.
+//! `2024-05-01 12:34:56 UTC` (or RFC 3339 for machines). The calendar is jiff's (proleptic
+//! Gregorian, years up to 9999; a later moment, which only a damaged record could hold, shows as
+//! the last millisecond of 9999).
 
 use std::fmt;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -54,17 +55,18 @@ impl Timestamp {
 
     /// Calendar fields in UTC.
     pub fn to_utc(self) -> UtcDateTime {
-        let days = (self.unix_ms / 86_400_000) as i64;
-        let ms_of_day = self.unix_ms % 86_400_000;
-        let (year, month, day) = civil_from_days(days);
+        let millisecond = i64::try_from(self.unix_ms).unwrap_or(i64::MAX);
+        let moment = jiff::Timestamp::from_millisecond(millisecond).unwrap_or(jiff::Timestamp::MAX);
+        let t = jiff::tz::Offset::UTC.to_datetime(moment);
+        let field = |v: i8| v.unsigned_abs().into();
         UtcDateTime {
-            year,
-            month,
-            day,
-            hour: (ms_of_day / 3_600_000) as u32,
-            minute: (ms_of_day / 60_000 % 60) as u32,
-            second: (ms_of_day / 1000 % 60) as u32,
-            millisecond: (ms_of_day % 1000) as u32,
+            year: t.year().into(),
+            month: field(t.month()),
+            day: field(t.day()),
+            hour: field(t.hour()),
+            minute: field(t.minute()),
+            second: field(t.second()),
+            millisecond: t.millisecond().unsigned_abs().into(),
         }
     }
 
@@ -100,22 +102,6 @@ impl fmt::Display for Timestamp {
     }
 }
 
-/// Days since 1970-01-01 → (year, month 1–12, day 1–31) in the proleptic Gregorian calendar.
-/// Eras of 400 years (146 097 days) repeat exactly; within an era, years start on 1 March so that
-/// the leap day falls at the end.
-fn civil_from_days(days_since_epoch: i64) -> (i64, u32, u32) {
-    let z = days_since_epoch + 719_468; // days since 0000-03-01
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_from_march = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * month_from_march + 2) / 5 + 1) as u32;
-    let month = if month_from_march < 10 { month_from_march + 3 } else { month_from_march - 9 } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,12 +124,13 @@ mod tests {
     }
 
     /// Walk day by day from 1970 to 2400 with a naive calendar (month lengths and the leap rule)
-    /// and compare every day with the closed-form conversion.
+    /// and compare every day with the calendar conversion.
     #[test]
     fn every_day_to_2400_matches_a_naive_calendar() {
         let (mut year, mut month, mut day) = (1970_i64, 1_u32, 1_u32);
-        for days in 0..157_000_i64 {
-            assert_eq!(civil_from_days(days), (year, month, day), "day {days}");
+        for days in 0..157_000_u64 {
+            let t = Timestamp::from_unix_ms(days * 86_400_000).to_utc();
+            assert_eq!((t.year, t.month, t.day), (year, month, day), "day {days}");
             let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
             let length = match month {
                 2 if leap => 29,

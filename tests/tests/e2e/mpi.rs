@@ -15,7 +15,7 @@ use hase_engine::time::SimTime;
 use hase_engine::trace::Trace;
 use hase_entities::netmodel::datasheet::{self, DataSheet, Estimate};
 use hase_entities::workload::ti::{TiDialect, load_ti_trace};
-use hase_library::datasheet::{FitOptions, fit_sheet};
+use hase_library::datasheet::{SheetOptions, make_sheet};
 use hase_library::mpi::bench::{BenchOptions, parse_sizes, run_bench};
 use hase_library::mpi::predict::{PredictOptions, predict};
 use hase_library::mpi::record::{Recording, record};
@@ -99,7 +99,7 @@ fn fitted() -> &'static Fitted {
         // 7 point-to-point × 9 sizes once, then barrier + bcast + allreduce at 3 counts; 6 repeats.
         assert_eq!(raw.rows.len(), (7 * 9 + 3 * (1 + 9 + 9)) * 6);
         assert!(raw.note("mpi").is_some_and(|m| m.contains("Open MPI")), "{:?}", raw.notes);
-        let sheet = fit_sheet(&raw, &FitOptions { name: "here".into(), split_bytes: None }).unwrap();
+        let sheet = make_sheet(&raw, &SheetOptions { name: "here".into(), split_bytes: None }).unwrap();
         let dir = work_dir().join("sheets");
         std::fs::create_dir_all(&dir).unwrap();
         let sheet_path = dir.join("here.ron");

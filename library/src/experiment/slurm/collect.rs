@@ -6,17 +6,17 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use super::SlurmError;
+use super::array_tasks::array_task_of_point;
+use super::error::SlurmError;
 use super::layout::SlurmJob;
-use super::submit::submissions;
-use super::tasks::task_of_point;
+use super::submissions::submissions;
 use crate::experiment::csv::csv_text;
 use crate::experiment::plan::ExperimentPlan;
 use crate::experiment::record::{RunKey, RunRecord};
 
 /// Where a task ran (or was submitted).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TaskAttempt {
+pub struct ArrayTaskAttempt {
     /// The array task.
     pub task: u64,
     /// The Slurm job id of its last attempt, if it was submitted.
@@ -25,7 +25,7 @@ pub struct TaskAttempt {
     pub stderr: Option<PathBuf>,
 }
 
-impl std::fmt::Display for TaskAttempt {
+impl std::fmt::Display for ArrayTaskAttempt {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.job_id {
             Some(job) => write!(f, "job {job} task {}", self.task)?,
@@ -45,7 +45,7 @@ pub struct MissingRun {
     /// The run.
     pub key: RunKey,
     /// Its task's last attempt.
-    pub attempt: TaskAttempt,
+    pub attempt: ArrayTaskAttempt,
     /// Why a present file was not taken (unreadable, or another run's record).
     pub problem: Option<String>,
 }
@@ -58,7 +58,7 @@ pub struct Collected {
     /// Runs missing, in run order.
     pub missing: Vec<MissingRun>,
     /// Runs present that did not go to their end, with their task's attempt.
-    pub failed: Vec<(RunKey, TaskAttempt)>,
+    pub failed: Vec<(RunKey, ArrayTaskAttempt)>,
     /// Runs planned.
     pub planned: u64,
 }
@@ -76,12 +76,14 @@ impl Collected {
 }
 
 /// The last attempt of every task that has a log or a submission.
-pub fn task_attempts(job: &SlurmJob) -> Result<BTreeMap<u64, TaskAttempt>, SlurmError> {
-    let mut attempts: BTreeMap<u64, TaskAttempt> = BTreeMap::new();
+pub fn array_task_attempts(job: &SlurmJob) -> Result<BTreeMap<u64, ArrayTaskAttempt>, SlurmError> {
+    let mut attempts: BTreeMap<u64, ArrayTaskAttempt> = BTreeMap::new();
     for submission in submissions(job)? {
         for task in submission.task_ids(job.manifest.tasks) {
-            attempts
-                .insert(task, TaskAttempt { task, job_id: Some(submission.job_id.clone()), stderr: None });
+            attempts.insert(
+                task,
+                ArrayTaskAttempt { task, job_id: Some(submission.job_id.clone()), stderr: None },
+            );
         }
     }
     let logs = job.logs_dir();
@@ -106,7 +108,7 @@ pub fn task_attempts(job: &SlurmJob) -> Result<BTreeMap<u64, TaskAttempt>, Slurm
             .is_some_and(|submitted| submitted > number);
         if !newer_submission {
             let stderr = Some(job.stderr_path(&job_id, task));
-            attempts.insert(task, TaskAttempt { task, job_id: Some(job_id), stderr });
+            attempts.insert(task, ArrayTaskAttempt { task, job_id: Some(job_id), stderr });
         }
     }
     Ok(attempts)
@@ -114,11 +116,11 @@ pub fn task_attempts(job: &SlurmJob) -> Result<BTreeMap<u64, TaskAttempt>, Slurm
 
 /// Gather the result files of `job` (planned as `plan`).
 pub fn collect(job: &SlurmJob, plan: &ExperimentPlan) -> Result<Collected, SlurmError> {
-    let attempts = task_attempts(job)?;
+    let attempts = array_task_attempts(job)?;
     let per_task = job.manifest.settings.points_per_task;
     let attempt_of = |key: RunKey| {
-        let task = task_of_point(key.point, per_task);
-        attempts.get(&task).cloned().unwrap_or(TaskAttempt { task, job_id: None, stderr: None })
+        let task = array_task_of_point(key.point, per_task);
+        attempts.get(&task).cloned().unwrap_or(ArrayTaskAttempt { task, job_id: None, stderr: None })
     };
     let mut collected =
         Collected { records: Vec::new(), missing: Vec::new(), failed: Vec::new(), planned: plan.run_count() };

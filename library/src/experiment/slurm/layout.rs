@@ -15,18 +15,14 @@
 
 use std::path::{Path, PathBuf};
 
-use hase_engine::model::write_atomic;
-
-use crate::generated::{load_project, project_to_ron};
+use crate::generated::load_project;
 use serde::{Deserialize, Serialize};
 
-use super::SlurmError;
-use super::script::{check_script_path, job_script};
-use super::tasks::task_count;
+use super::error::SlurmError;
 use crate::experiment::error::SpecOrigin;
 use crate::experiment::plan::ExperimentPlan;
 use crate::experiment::record::RunKey;
-use crate::experiment::spec::{ProjectSource, load_spec, spec_to_ron};
+use crate::experiment::spec_file::load_spec;
 
 /// Version of `job.ron` this build writes and reads.
 pub const MANIFEST_VERSION: u32 = 1;
@@ -73,7 +69,7 @@ impl SlurmSettings {
         }
     }
 
-    fn check(&self) -> Result<(), SlurmError> {
+    pub(crate) fn check(&self) -> Result<(), SlurmError> {
         let bad = |setting: &str, reason: &str| {
             Err(SlurmError::BadSetting { setting: setting.into(), reason: reason.into() })
         };
@@ -136,14 +132,12 @@ impl SlurmJob {
             return Err(SlurmError::NotAJob { dir: dir.to_path_buf() });
         }
         let text = std::fs::read_to_string(&path).map_err(|e| SlurmError::io(&path, e))?;
-        let manifest: SlurmManifest = ron::from_str(&text).map_err(|e| SlurmError::ron(&path, &e))?;
+        let manifest: SlurmManifest = ron::from_str(&text).map_err(|e| SlurmError::ron(&path, e))?;
         if manifest.version != MANIFEST_VERSION {
-            return Err(SlurmError::Syntax {
-                path,
-                line: 1,
-                column: 1,
-                message: format!("job version {} is not {MANIFEST_VERSION}", manifest.version),
-            });
+            return Err(SlurmError::mismatch(
+                &path,
+                format!("job version {} is not {MANIFEST_VERSION}", manifest.version),
+            ));
         }
         let dir = std::path::absolute(dir).map_err(|e| SlurmError::io(dir, e))?;
         Ok(SlurmJob { dir, manifest })
@@ -159,16 +153,14 @@ impl SlurmJob {
             load_project(&self.dir.join("project.ron")).map_err(crate::experiment::SpecError::from)?;
         let plan = ExperimentPlan::new(spec, project, self.manifest.base_dir.clone(), &origin)?;
         if plan.point_count() != self.manifest.points {
-            return Err(SlurmError::Syntax {
-                path: self.dir.join("job.ron"),
-                line: 1,
-                column: 1,
-                message: format!(
+            return Err(SlurmError::mismatch(
+                &self.dir.join("job.ron"),
+                format!(
                     "the job has {} points but its spec now makes {} (a different hase version?)",
                     self.manifest.points,
                     plan.point_count()
                 ),
-            });
+            ));
         }
         Ok(plan)
     }
@@ -207,63 +199,6 @@ impl SlurmJob {
     pub fn stderr_path(&self, job_id: &str, task: u64) -> PathBuf {
         self.logs_dir().join(format!("{job_id}_{task}.err"))
     }
-}
-
-/// Write the job directory `dir` for `plan` (see the module documentation): `dir` must be new or
-/// empty. Nothing is submitted here.
-pub fn prepare(plan: &ExperimentPlan, settings: &SlurmSettings, dir: &Path) -> Result<SlurmJob, SlurmError> {
-    settings.check()?;
-    std::fs::create_dir_all(dir).map_err(|e| SlurmError::io(dir, e))?;
-    let dir = std::fs::canonicalize(dir).map_err(|e| SlurmError::io(dir, e))?;
-    check_script_path(&dir)?;
-    let mut entries = std::fs::read_dir(&dir).map_err(|e| SlurmError::io(&dir, e))?;
-    if entries.next().is_some() {
-        return Err(SlurmError::NotEmpty { dir });
-    }
-    let base_dir = std::path::absolute(plan.base_dir()).map_err(|e| SlurmError::io(plan.base_dir(), e))?;
-    let manifest = SlurmManifest {
-        version: MANIFEST_VERSION,
-        name: plan.name().to_string(),
-        hase_version: env!("CARGO_PKG_VERSION").to_string(),
-        created_unix_s: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs()),
-        base_dir,
-        points: plan.point_count(),
-        repetitions: plan.spec().repetitions,
-        tasks: task_count(plan.point_count(), settings.points_per_task),
-        settings: settings.clone(),
-    };
-    let job = SlurmJob { dir, manifest };
-    let mut spec = plan.spec().clone();
-    spec.project = ProjectSource::File("project.ron".into());
-    let project_text = project_to_ron(plan.project()).map_err(crate::experiment::SpecError::from)?;
-    let write =
-        |path: PathBuf, text: &str| write_atomic(&path, text.as_bytes()).map_err(|e| SlurmError::io(path, e));
-    write(job.dir.join("project.ron"), &project_text)?;
-    write(job.spec_path(), &spec_to_ron(&spec))?;
-    for sub in [job.results_dir(), job.logs_dir()] {
-        std::fs::create_dir_all(&sub).map_err(|e| SlurmError::io(&sub, e))?;
-    }
-    write(job.script_path(), &job_script(&job))?;
-    make_executable(&job.script_path())?;
-    // The manifest last: a directory with a job.ron is complete.
-    let config = ron::ser::PrettyConfig::new().indentor("  ".to_string());
-    let manifest_text = ron::ser::to_string_pretty(&job.manifest, config).unwrap_or_default();
-    write(job.dir.join("job.ron"), &manifest_text)?;
-    Ok(job)
-}
-
-#[cfg(unix)]
-fn make_executable(path: &Path) -> Result<(), SlurmError> {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
-        .map_err(|e| SlurmError::io(path, e))
-}
-
-#[cfg(not(unix))]
-fn make_executable(_path: &Path) -> Result<(), SlurmError> {
-    Ok(())
 }
 
 #[cfg(test)]

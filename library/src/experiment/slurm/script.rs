@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::SlurmError;
+use super::error::SlurmError;
 use super::layout::SlurmJob;
 
 /// Refuse a job directory that `#SBATCH --output=` could not name.

@@ -6,58 +6,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
-use hase_engine::model::write_atomic;
-use serde::{Deserialize, Serialize};
-
-use super::SlurmError;
+use super::array_tasks::{array_spec, array_task_of_point};
+use super::error::SlurmError;
 use super::layout::SlurmJob;
 use super::script::{array_value, shell_quote};
-use super::tasks::{array_spec, task_of_point};
+use super::submissions::{Submission, record_submission};
 use crate::experiment::plan::ExperimentPlan;
 use crate::experiment::record::{RunKey, RunRecord};
-
-/// One `sbatch` of the job.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Submission {
-    /// Slurm's job id.
-    pub job_id: String,
-    /// The array submitted (`0-11`, `3,5-6`, with `%N` when throttled).
-    pub array: String,
-}
-
-impl Submission {
-    /// The task ids of the array (below `tasks`).
-    pub fn task_ids(&self, tasks: u64) -> Vec<u64> {
-        let spec = self.array.split('%').next().unwrap_or_default();
-        let mut ids = BTreeSet::new();
-        for part in spec.split(',') {
-            let (lo, hi) = part.split_once('-').unwrap_or((part, part));
-            if let (Ok(lo), Ok(hi)) = (lo.trim().parse::<u64>(), hi.trim().parse::<u64>()) {
-                ids.extend((lo..=hi.min(tasks.saturating_sub(1))).take_while(|t| *t < tasks));
-            }
-        }
-        ids.into_iter().collect()
-    }
-}
-
-/// The submissions made by hase so far (`submissions.ron`; none when absent).
-pub fn submissions(job: &SlurmJob) -> Result<Vec<Submission>, SlurmError> {
-    let path = job.dir.join("submissions.ron");
-    match std::fs::read_to_string(&path) {
-        Ok(text) => ron::from_str(&text).map_err(|e| SlurmError::ron(&path, &e)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(SlurmError::io(&path, e)),
-    }
-}
-
-/// Add a submission to `submissions.ron` (rewritten atomically).
-pub fn record_submission(job: &SlurmJob, submission: Submission) -> Result<(), SlurmError> {
-    let mut all = submissions(job)?;
-    all.push(submission);
-    let path = job.dir.join("submissions.ron");
-    let text = ron::ser::to_string_pretty(&all, ron::ser::PrettyConfig::new()).unwrap_or_default();
-    write_atomic(&path, text.as_bytes()).map_err(|e| SlurmError::io(&path, e))
-}
 
 /// The array value for `tasks` (all of them when `None`), throttled as the job asks.
 fn array_for(job: &SlurmJob, tasks: Option<&[u64]>) -> String {
@@ -133,12 +88,12 @@ pub fn submit_or_show_in(
 }
 
 /// The tasks that have a run without a result file.
-pub fn tasks_with_missing_runs(job: &SlurmJob, plan: &ExperimentPlan) -> Vec<u64> {
+pub fn array_tasks_with_missing_runs(job: &SlurmJob, plan: &ExperimentPlan) -> Vec<u64> {
     let per_task = job.manifest.settings.points_per_task;
     let tasks: BTreeSet<u64> = plan
         .runs()
         .filter(|key| !job.result_path(*key).is_file())
-        .map(|key| task_of_point(key.point, per_task))
+        .map(|key| array_task_of_point(key.point, per_task))
         .collect();
     tasks.into_iter().collect()
 }
@@ -160,7 +115,7 @@ fn submit_with(
         .args(&command[1..])
         .current_dir(&job.dir)
         .output()
-        .map_err(|e| SlurmError::Command { command: shown.clone(), detail: e.to_string() })?;
+        .map_err(|source| SlurmError::CommandStart { command: shown.clone(), source })?;
     let stdout = String::from_utf8_lossy(&output.stdout);
     if !output.status.success() {
         let detail = format!("{}: {}", output.status, String::from_utf8_lossy(&output.stderr).trim());
@@ -227,18 +182,43 @@ impl JobStatus {
     }
 }
 
+/// Why a Slurm client's answer cannot be used.
+#[derive(Debug, thiserror::Error)]
+enum ClientError {
+    /// It could not be started.
+    #[error("{program}: {source}")]
+    Start {
+        /// The program.
+        program: String,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// It ended with a failure status.
+    #[error("{program}: {stderr}")]
+    Failed {
+        /// The program.
+        program: String,
+        /// What it wrote to stderr.
+        stderr: String,
+    },
+}
+
 /// Run a Slurm client; `Err` says why its answer cannot be used.
-fn client(program: &str, args: &[String]) -> Result<String, String> {
-    let output = Command::new(program).args(args).output().map_err(|e| format!("{program}: {e}"))?;
+fn client(program: &str, args: &[String]) -> Result<String, ClientError> {
+    let output = Command::new(program)
+        .args(args)
+        .output()
+        .map_err(|source| ClientError::Start { program: program.to_string(), source })?;
     if !output.status.success() {
-        return Err(format!("{program}: {}", String::from_utf8_lossy(&output.stderr).trim()));
+        let stderr = String::from_utf8_lossy(&output.stderr).trim().to_string();
+        return Err(ClientError::Failed { program: program.to_string(), stderr });
     }
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 /// Task states from lines `JOBID_TASK STATE` (squeue `-r -o '%i %T'`, sacct `-X -P -o JobID,State`
 /// with `|`), for `job_ids` only.
-pub fn parse_task_states(text: &str, job_ids: &BTreeSet<String>) -> BTreeMap<u64, String> {
+pub fn parse_array_task_states(text: &str, job_ids: &BTreeSet<String>) -> BTreeMap<u64, String> {
     let mut states = BTreeMap::new();
     for line in text.lines() {
         let mut words = line.split(|c: char| c == '|' || c.is_whitespace()).filter(|w| !w.is_empty());
@@ -253,7 +233,7 @@ pub fn parse_task_states(text: &str, job_ids: &BTreeSet<String>) -> BTreeMap<u64
 
 /// The status of every run of `job` (planned as `plan`).
 pub fn job_status(job: &SlurmJob, plan: &ExperimentPlan) -> Result<JobStatus, SlurmError> {
-    let attempts = super::collect::task_attempts(job)?;
+    let attempts = super::collect::array_task_attempts(job)?;
     let job_ids: BTreeSet<String> = attempts.values().filter_map(|a| a.job_id.clone()).collect();
     let id_list = job_ids.iter().cloned().collect::<Vec<_>>().join(",");
     let (queued, ended, source) = if job_ids.is_empty() {
@@ -279,15 +259,15 @@ pub fn job_status(job: &SlurmJob, plan: &ExperimentPlan) -> Result<JobStatus, Sl
             (Ok(_), Err(why)) => format!("squeue (no sacct: {why})"),
             (Err(why), _) => format!("files (no squeue: {why})"),
         };
-        let queued = squeue.map(|t| parse_task_states(&t, &job_ids)).unwrap_or_default();
-        let ended = sacct.map(|t| parse_task_states(&t, &job_ids)).unwrap_or_default();
+        let queued = squeue.map(|t| parse_array_task_states(&t, &job_ids)).unwrap_or_default();
+        let ended = sacct.map(|t| parse_array_task_states(&t, &job_ids)).unwrap_or_default();
         (queued, ended, source)
     };
     let per_task = job.manifest.settings.points_per_task;
     let mut runs = Vec::new();
     for key in plan.runs() {
         let path = job.result_path(key);
-        let task = task_of_point(key.point, per_task);
+        let task = array_task_of_point(key.point, per_task);
         let state = if path.is_file() {
             match RunRecord::read_file(&path) {
                 Ok(r) if r.status.is_success() => RunState::Done,
@@ -339,11 +319,11 @@ mod tests {
     fn queue_lines_give_task_states_of_our_jobs_only() {
         let ids: BTreeSet<String> = ["41".to_string(), "45".to_string()].into();
         let squeue = "41_0 RUNNING\n41_3 PENDING\n99_1 RUNNING\n45_7 COMPLETING\nnonsense\n";
-        let states = parse_task_states(squeue, &ids);
+        let states = parse_array_task_states(squeue, &ids);
         assert_eq!(states.len(), 3);
         assert_eq!(states[&0], "RUNNING");
         assert_eq!(states[&7], "COMPLETING");
         let sacct = "41_2|TIMEOUT\n41_1|COMPLETED\n";
-        assert_eq!(parse_task_states(sacct, &ids)[&2], "TIMEOUT");
+        assert_eq!(parse_array_task_states(sacct, &ids)[&2], "TIMEOUT");
     }
 }

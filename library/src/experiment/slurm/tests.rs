@@ -69,7 +69,7 @@ fn tasks_write_one_file_per_run_collect_matches_a_local_sweep_and_a_lost_result_
     let plan = job.plan().unwrap();
     assert_eq!(job.manifest.tasks, 3);
     for task in 0..3 {
-        let report = run_task(&job, &plan, task, &one_job()).unwrap();
+        let report = run_array_task(&job, &plan, task, &one_job()).unwrap();
         assert_eq!((report.written, report.skipped, report.points), (4, 0, task * 2..task * 2 + 2));
         assert!(!report.stopped && report.failed.is_empty());
     }
@@ -91,7 +91,7 @@ fn tasks_write_one_file_per_run_collect_matches_a_local_sweep_and_a_lost_result_
     // Lose point 3 rep 1 (task 1), as if its task had been killed; Slurm ran it as job 57.
     let lost = RunKey { point: 3, repetition: 1 };
     std::fs::remove_file(job.result_path(lost)).unwrap();
-    submit::record_submission(&job, Submission { job_id: "57".into(), array: "0-2".into() }).unwrap();
+    submissions::record_submission(&job, Submission { job_id: "57".into(), array: "0-2".into() }).unwrap();
     std::fs::write(job.stderr_path("57", 1), "slurmstepd: error: *** JOB 57 CANCELLED ***\n").unwrap();
     let partial = collect(&job, &plan).unwrap();
     assert_eq!(partial.records.len(), 11);
@@ -100,7 +100,7 @@ fn tasks_write_one_file_per_run_collect_matches_a_local_sweep_and_a_lost_result_
     assert_eq!((missing.key, missing.attempt.task, missing.attempt.job_id.as_deref()), (lost, 1, Some("57")));
     assert_eq!(missing.attempt.stderr.as_deref(), Some(job.stderr_path("57", 1).as_path()));
     assert!(missing.attempt.to_string().contains("job 57 task 1, stderr "), "{}", missing.attempt);
-    assert_eq!(submit::tasks_with_missing_runs(&job, &plan), [1]);
+    assert_eq!(submit::array_tasks_with_missing_runs(&job, &plan), [1]);
     assert_eq!(submit_command(&job, Some(&[1]))[2], "--array=1");
 
     // A present file is kept as it is: the resumed task writes only the lost run.
@@ -108,14 +108,14 @@ fn tasks_write_one_file_per_run_collect_matches_a_local_sweep_and_a_lost_result_
     let mut marked = RunRecord::read_file(&kept).unwrap();
     marked.detail = "kept".into();
     marked.write_file(&kept).unwrap();
-    let report = run_task(&job, &plan, 1, &one_job()).unwrap();
+    let report = run_array_task(&job, &plan, 1, &one_job()).unwrap();
     assert_eq!((report.written, report.skipped), (1, 3));
     assert_eq!(RunRecord::read_file(&kept).unwrap().detail, "kept");
     marked.detail.clear();
     marked.write_file(&kept).unwrap();
     assert_eq!(collect(&job, &plan).unwrap().csv(&plan), local_csv);
     // A task beyond the array is refused.
-    assert!(run_task(&job, &plan, 3, &one_job()).unwrap_err().to_string().contains("tasks 0 to 2"));
+    assert!(run_array_task(&job, &plan, 3, &one_job()).unwrap_err().to_string().contains("tasks 0 to 2"));
 }
 
 #[test]
@@ -123,7 +123,7 @@ fn status_from_files_when_nothing_was_submitted() {
     let tmp = tempfile::tempdir().unwrap();
     let job = prepare(&plan(), &settings(3), &tmp.path().join("job")).unwrap();
     let plan = job.plan().unwrap();
-    run_task(&job, &plan, 0, &one_job()).unwrap();
+    run_array_task(&job, &plan, 0, &one_job()).unwrap();
     let status = job_status(&job, &plan).unwrap();
     assert!(status.source.starts_with("files"), "{}", status.source);
     let counts = status.counts();
@@ -141,7 +141,7 @@ fn submit_or_show_looks_for_sbatch_in_the_search_path_given() {
     assert_eq!(sbatch_in(empty.as_os_str()), None);
     let line = format!("sbatch --parsable --array=0-1 {}/job.sbatch", job.dir.display());
     assert_eq!(submit_or_show_in(&job, None, empty.as_os_str()).unwrap(), SubmitOutcome::ShowCommand(line));
-    assert!(submit::submissions(&job).unwrap().is_empty());
+    assert!(submissions::submissions(&job).unwrap().is_empty());
     // An sbatch that answers as `sbatch --parsable` does (job id; cluster name) is run and its
     // job id recorded.
     let bin = tmp.path().join("bin");
@@ -152,5 +152,5 @@ fn submit_or_show_looks_for_sbatch_in_the_search_path_given() {
     assert_eq!(sbatch_in(&path), Some(bin.join("sbatch")));
     let submitted = Submission { job_id: "31".into(), array: "0-1".into() };
     assert_eq!(submit_or_show_in(&job, None, &path).unwrap(), SubmitOutcome::Submitted(submitted.clone()));
-    assert_eq!(submit::submissions(&job).unwrap(), [submitted]);
+    assert_eq!(submissions::submissions(&job).unwrap(), [submitted]);
 }

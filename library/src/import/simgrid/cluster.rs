@@ -11,12 +11,17 @@ use hase_templates::{LinkParams, ProjectForm, TemplateSpec, Topology, template_p
 
 use super::rename::rename_instances;
 use super::xml::{Cluster, ClusterTopology};
-use super::{ImportError, Imported, Note, processor_params, router_params};
+use hase_engine::FilePlace;
+
+use super::error::ImportError;
+use super::imported::{Imported, Note};
+use super::simgrid_like::{processor_params, router_params};
 use crate::catalogue::registry_for;
 
 /// The cluster as a project named `name`.
 pub(super) fn build(c: &Cluster, name: &str, file: &str) -> Result<Imported, ImportError> {
-    let at = |message: String| ImportError::At { file: file.into(), line: c.line, message };
+    let place = FilePlace::line(file, c.line as usize);
+    let at = |message: String| ImportError::At { place: place.clone(), message };
     let mut notes = Vec::new();
     let mut note = |text: String| notes.push(Note { line: c.line, text });
     let hosts = c.hosts.len() as u64;
@@ -64,8 +69,7 @@ pub(super) fn build(c: &Cluster, name: &str, file: &str) -> Result<Imported, Imp
                 [x, y, z] => Topology::Torus3D { x: *x, y: *y, z: *z },
                 _ => {
                     return Err(ImportError::Unsupported {
-                        file: file.into(),
-                        line: c.line,
+                        place: FilePlace::line(file, c.line as usize),
                         element: "cluster".into(),
                         reason: format!(
                             "a {}-dimensional torus: hase has rings and 2D and 3D tori",
@@ -123,8 +127,8 @@ pub(super) fn build(c: &Cluster, name: &str, file: &str) -> Result<Imported, Imp
         spec.endpoint_params.insert(k.into(), v);
     }
     let registry = registry_for(&Project::new(name));
-    let mut project =
-        template_project(&spec, &registry, name, &ProjectForm::Flat).map_err(|e| at(e.to_string()))?;
+    let mut project = template_project(&spec, &registry, name, &ProjectForm::Flat)
+        .map_err(|source| ImportError::Template { place: place.clone(), source: Box::new(source) })?;
     let mut names = BTreeMap::new();
     let mut taken: BTreeMap<String, &str> = BTreeMap::new();
     for (rank, host) in c.hosts.iter().enumerate() {

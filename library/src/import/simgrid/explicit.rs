@@ -11,7 +11,11 @@ use hase_engine::model::{
 };
 
 use super::xml::Explicit;
-use super::{ImportError, Imported, Note, processor_params, router_params};
+use hase_engine::FilePlace;
+
+use super::error::ImportError;
+use super::imported::{Imported, Note};
+use super::simgrid_like::{processor_params, router_params};
 
 /// Union-find over the points of the platform.
 struct Points(Vec<usize>);
@@ -34,7 +38,8 @@ impl Points {
 
 /// The platform as a project named `name`.
 pub(super) fn build(e: &Explicit, name: &str, file: &str) -> Result<Imported, ImportError> {
-    let at = |line: u32, message: String| ImportError::At { file: file.into(), line, message };
+    let at =
+        |line: u32, message: String| ImportError::At { place: FilePlace::line(file, line as usize), message };
     let mut notes = Vec::new();
     // Points: hosts, then routers, then two ends per link.
     let (nh, nr) = (e.hosts.len(), e.routers.len());

@@ -14,81 +14,18 @@
 //! model can be compared on the same platform (`scripts/crosscheck-simgrid`).
 
 mod cluster;
+mod error;
 mod explicit;
+mod imported;
 mod rename;
+mod simgrid_like;
 mod xml;
 
-use hase_engine::model::{ParamValue, Placement, Project};
+use hase_engine::model::Placement;
 
+pub use error::{ClusterParamError, ImportError};
+pub use imported::{Imported, Note};
 pub use xml::MAX_PLATFORM_BYTES;
-
-/// Why a platform cannot be imported. Every variant names the file and line at fault.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ImportError {
-    /// Not well-formed XML.
-    #[error("{file}:{line}:{column}: not a well-formed XML file: {message}")]
-    Xml {
-        /// The file.
-        file: String,
-        /// Line, from 1.
-        line: u32,
-        /// Column, from 1.
-        column: u32,
-        /// The parser's reason.
-        message: String,
-    },
-    /// An element hase does not import.
-    #[error("{file}:{line}: <{element}> is not supported: {reason}")]
-    Unsupported {
-        /// The file.
-        file: String,
-        /// Line of the element.
-        line: u32,
-        /// Element name.
-        element: String,
-        /// Why, and what to do instead.
-        reason: String,
-    },
-    /// Anything else wrong at a line: a missing or unreadable attribute, an unknown id, a topology
-    /// that does not fit its hosts.
-    #[error("{file}:{line}: {message}")]
-    At {
-        /// The file.
-        file: String,
-        /// Line.
-        line: u32,
-        /// What is wrong.
-        message: String,
-    },
-    /// The file has nothing to import.
-    #[error("{file}: no <cluster> and no <host> to import")]
-    Empty {
-        /// The file.
-        file: String,
-    },
-    /// Larger than any platform hase imports.
-    #[error("{file}: {bytes} bytes is larger than the {limit}-byte limit for platform files")]
-    TooLarge {
-        /// The file.
-        file: String,
-        /// Its size.
-        bytes: usize,
-        /// The limit.
-        limit: usize,
-    },
-    /// The hostfile or `--np` does not fit the platform.
-    #[error("{0}")]
-    Placement(String),
-}
-
-/// Something hase approximates or leaves out, with the line it comes from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Note {
-    /// Line in the platform file.
-    pub line: u32,
-    /// What it is about.
-    pub text: String,
-}
 
 /// What to import besides the file.
 #[derive(Clone, Debug, Default)]
@@ -97,19 +34,6 @@ pub struct ImportOptions {
     pub name: Option<String>,
     /// Where the workload's ranks run (a hostfile's host names, `--np`).
     pub placement: Option<Placement>,
-}
-
-/// The imported project and what the importer had to say about it.
-#[derive(Clone, Debug)]
-pub struct Imported {
-    /// The project (its workload idle: give one with `--workload-trace` or a program).
-    pub project: Project,
-    /// Approximations and ignored elements, each with its line.
-    pub notes: Vec<Note>,
-    /// The SimGrid host names in processor-rank order.
-    pub hosts: Vec<String>,
-    /// One line saying what was imported (`cluster c: FAT_TREE 2;4,4;1,2;1,2, 16 hosts`).
-    pub summary: String,
 }
 
 /// Import the platform `text` read from `file` (named in errors and notes).
@@ -130,35 +54,10 @@ pub fn import_simgrid(text: &str, file: &str, options: &ImportOptions) -> Result
         let hosts = &imported.hosts;
         let names: Vec<String> =
             hosts.iter().map(|h| hase_engine::model::instance_name_for_host(h)).collect();
-        placement
-            .resolve(hosts.len(), |n| names.iter().position(|h| h == n).map(|i| i as u32))
-            .map_err(|e| ImportError::Placement(e.to_string()))?;
+        placement.resolve(hosts.len(), |n| names.iter().position(|h| h == n).map(|i| i as u32))?;
         imported.project.placement = placement.clone();
     }
     Ok(imported)
-}
-
-/// Processor settings of a SimGrid-like run: no send or receive overhead (SMPI's defaults), SMPI's
-/// 64 KiB eager limit, rendezvous without a handshake across the network (SMPI starts a large
-/// message as soon as both sides have posted), 4 KiB packets, and the host's speed.
-pub(crate) fn processor_params(flops_per_s: f64) -> Vec<(&'static str, ParamValue)> {
-    vec![
-        ("flops_per_s", ParamValue::Float(flops_per_s)),
-        ("send_overhead", ParamValue::Time(hase_engine::SimTime::ZERO)),
-        ("recv_overhead", ParamValue::Time(hase_engine::SimTime::ZERO)),
-        ("eager_limit", ParamValue::Int(65_536)),
-        ("rendezvous", ParamValue::Text("direct".into())),
-        ("max_packet", ParamValue::Int(4096)),
-    ]
-}
-
-/// Router settings of a SimGrid-like run: cut-through (a message is serialised once end to end, as
-/// in a flow model) and no routing delay (SimGrid charges only link latencies).
-pub(crate) fn router_params() -> Vec<(&'static str, ParamValue)> {
-    vec![
-        ("switching", ParamValue::Text("cut_through".into())),
-        ("routing_delay", ParamValue::Time(hase_engine::SimTime::ZERO)),
-    ]
 }
 
 #[cfg(test)]

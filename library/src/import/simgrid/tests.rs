@@ -2,7 +2,7 @@
 //! routing of the elaborated project), the notes, and every kind of refusal with its line.
 
 use hase_engine::elaborate::{Endpoint, elaborate};
-use hase_engine::model::{DownChoice, ParamValue, Placement, Routing, UpChoice};
+use hase_engine::model::{DownChoice, ParamValue, Placement, Project, Routing, UpChoice};
 use hase_engine::time::SimTime;
 use hase_entities::router::routing::{assign_ranks, build_routes};
 
@@ -226,7 +226,7 @@ fn malformed_and_unsupported_input_is_refused_with_its_line() {
         &ImportOptions::default(),
     )
     .unwrap_err();
-    assert!(matches!(e, ImportError::Xml { line: 3, .. }), "{e}");
+    assert!(matches!(&e, ImportError::Xml { place, .. } if place.line == 3), "{e}");
     assert!(e.to_string().starts_with("bad.xml:3:"), "{e}");
     // Lines count from the file's first line (the platform body starts on line 4).
     let e = refused(

@@ -6,7 +6,10 @@ use hase_engine::time::SimTime;
 use hase_engine::units::{parse_flop_rate, parse_rate, parse_time};
 use roxmltree::{Document, Node, ParsingOptions};
 
-use super::{ImportError, Note};
+use hase_engine::FilePlace;
+
+use super::error::{ClusterParamError, ImportError};
+use super::imported::Note;
 
 /// Largest platform file read (bytes).
 pub const MAX_PLATFORM_BYTES: usize = 64 << 20;
@@ -129,8 +132,28 @@ impl Reader<'_, '_> {
         self.doc.text_pos_at(node.range().start).row
     }
 
+    fn place(&self, node: Node<'_, '_>) -> FilePlace {
+        FilePlace::line(self.file, self.line(node) as usize)
+    }
+
+    fn cluster_param(
+        &self,
+        node: Node<'_, '_>,
+        attribute: &'static str,
+        text: &str,
+    ) -> impl Fn(ClusterParamError) -> ImportError {
+        let place = self.place(node);
+        let text = text.to_string();
+        move |source| ImportError::ClusterParam {
+            place: place.clone(),
+            attribute,
+            text: text.clone(),
+            source,
+        }
+    }
+
     fn at(&self, node: Node<'_, '_>, message: String) -> ImportError {
-        ImportError::At { file: self.file.into(), line: self.line(node), message }
+        ImportError::At { place: self.place(node), message }
     }
 
     fn note(&mut self, node: Node<'_, '_>, text: String) {
@@ -183,8 +206,7 @@ impl Reader<'_, '_> {
             let name = child.tag_name().name();
             if let Some(reason) = unsupported_reason(name) {
                 return Err(ImportError::Unsupported {
-                    file: self.file.into(),
-                    line: self.line(child),
+                    place: self.place(child),
                     element: name.into(),
                     reason: reason.into(),
                 });
@@ -218,8 +240,7 @@ impl Reader<'_, '_> {
                     .note(child, "<config> ignored: give SimGrid options on SimGrid's command line".into()),
                 other => {
                     return Err(ImportError::Unsupported {
-                        file: self.file.into(),
-                        line: self.line(child),
+                        place: self.place(child),
                         element: other.into(),
                         reason: "not a SimGrid platform element hase knows".into(),
                     });
@@ -240,8 +261,7 @@ impl Reader<'_, '_> {
                 ),
                 other => {
                     return Err(ImportError::Unsupported {
-                        file: self.file.into(),
-                        line: self.line(child),
+                        place: self.place(child),
                         element: other.into(),
                         reason: unsupported_reason(other)
                             .unwrap_or("hase imports a host's speed only")
@@ -289,8 +309,7 @@ impl Reader<'_, '_> {
                 "link_ctn" => links.push(self.required(child, "id")?.to_string()),
                 other => {
                     return Err(ImportError::Unsupported {
-                        file: self.file.into(),
-                        line: self.line(child),
+                        place: self.place(child),
                         element: other.into(),
                         reason: "a route lists <link_ctn> elements only".into(),
                     });
@@ -314,8 +333,7 @@ impl Reader<'_, '_> {
     fn cluster(&mut self, node: Node<'_, '_>) -> Result<(), ImportError> {
         if let Some(first) = &self.cluster {
             return Err(ImportError::Unsupported {
-                file: self.file.into(),
-                line: self.line(node),
+                place: self.place(node),
                 element: "cluster".into(),
                 reason: format!(
                     "a second cluster (the first, `{}`, is at line {}): hase imports one",
@@ -336,8 +354,7 @@ impl Reader<'_, '_> {
         }
         let id = self.required(node, "id")?.to_string();
         let radical = self.required(node, "radical")?;
-        let numbers =
-            radical_numbers(radical).map_err(|e| self.at(node, format!("radical=\"{radical}\": {e}")))?;
+        let numbers = radical_numbers(radical).map_err(self.cluster_param(node, "radical", radical))?;
         let (prefix, suffix) =
             (node.attribute("prefix").unwrap_or(""), node.attribute("suffix").unwrap_or(""));
         let hosts = numbers.iter().map(|n| format!("{prefix}{n}{suffix}")).collect();
@@ -349,20 +366,16 @@ impl Reader<'_, '_> {
         let params = node.attribute("topo_parameters").unwrap_or("");
         let topology = match node.attribute("topology").unwrap_or("FLAT") {
             "FLAT" => ClusterTopology::Flat,
-            "FAT_TREE" => {
-                fat_tree(params).map_err(|e| self.at(node, format!("topo_parameters=\"{params}\": {e}")))?
-            }
-            "TORUS" => ClusterTopology::Torus(
-                numbers_in(params, ',')
-                    .map_err(|e| self.at(node, format!("topo_parameters=\"{params}\": {e}")))?,
-            ),
-            "DRAGONFLY" => {
-                dragonfly(params).map_err(|e| self.at(node, format!("topo_parameters=\"{params}\": {e}")))?
-            }
+            "FAT_TREE" => fat_tree(params).map_err(self.cluster_param(node, "topo_parameters", params))?,
+            "TORUS" => ClusterTopology::Torus(numbers_in(params, ',').map_err(self.cluster_param(
+                node,
+                "topo_parameters",
+                params,
+            ))?),
+            "DRAGONFLY" => dragonfly(params).map_err(self.cluster_param(node, "topo_parameters", params))?,
             other => {
                 return Err(ImportError::Unsupported {
-                    file: self.file.into(),
-                    line: self.line(node),
+                    place: self.place(node),
                     element: "cluster".into(),
                     reason: format!("topology \"{other}\": hase imports FLAT, FAT_TREE, TORUS and DRAGONFLY"),
                 });
@@ -394,8 +407,7 @@ impl Reader<'_, '_> {
             let child = node.children().find(|c| c.is_element() && c.tag_name().name() != "prop");
             if let Some(child) = child {
                 return Err(ImportError::Unsupported {
-                    file: self.file.into(),
-                    line: self.line(child),
+                    place: self.place(child),
                     element: child.tag_name().name().into(),
                     reason: "a cluster holds <prop> elements only".into(),
                 });
@@ -446,10 +458,10 @@ const KNOWN_CLUSTER_ATTRIBUTES: [&str; 20] = [
 ];
 
 /// `0-15`, `0-3,8,10-11` → the numbers in order.
-fn radical_numbers(text: &str) -> Result<Vec<u64>, String> {
+fn radical_numbers(text: &str) -> Result<Vec<u64>, ClusterParamError> {
     let mut out = Vec::new();
     for part in text.split(',').map(str::trim) {
-        let bad = || format!("`{part}` is not a number or a range a-b");
+        let bad = || ClusterParamError::Radical { part: part.to_string() };
         let (lo, hi) = if let Some((a, b)) = part.split_once('-') {
             (a.trim().parse::<u64>().map_err(|_| bad())?, b.trim().parse::<u64>().map_err(|_| bad())?)
         } else {
@@ -460,37 +472,42 @@ fn radical_numbers(text: &str) -> Result<Vec<u64>, String> {
             return Err(bad());
         }
         if out.len() as u64 + (hi - lo) >= MAX_HOSTS as u64 {
-            return Err(format!("more than {MAX_HOSTS} hosts"));
+            return Err(ClusterParamError::TooManyHosts { limit: MAX_HOSTS });
         }
         out.extend(lo..=hi);
     }
     Ok(out)
 }
 
-fn numbers_in(text: &str, sep: char) -> Result<Vec<u32>, String> {
+fn numbers_in(text: &str, sep: char) -> Result<Vec<u32>, ClusterParamError> {
     text.split(sep)
-        .map(|t| t.trim().parse::<u32>().map_err(|_| format!("`{}` is not a whole number", t.trim())))
+        .map(|t| {
+            t.trim().parse::<u32>().map_err(|_| ClusterParamError::NotWhole { text: t.trim().to_string() })
+        })
         .collect()
 }
 
 /// `levels;down…;up…;parallel…`.
-fn fat_tree(text: &str) -> Result<ClusterTopology, String> {
+fn fat_tree(text: &str) -> Result<ClusterTopology, ClusterParamError> {
     let parts: Vec<&str> = text.split(';').collect();
     let [levels, down, up, parallel] = parts.as_slice() else {
-        return Err("a fat tree is `levels;down,…;up,…;parallel,…`".into());
+        return Err(ClusterParamError::FatTreeParts);
     };
-    let h = levels.trim().parse::<usize>().map_err(|_| format!("`{levels}` is not a number of levels"))?;
+    let h = levels
+        .trim()
+        .parse::<usize>()
+        .map_err(|_| ClusterParamError::FatTreeLevels { text: (*levels).to_string() })?;
     let (down, up, parallel) = (numbers_in(down, ',')?, numbers_in(up, ',')?, numbers_in(parallel, ',')?);
     if h == 0 || [down.len(), up.len(), parallel.len()] != [h; 3] {
-        return Err(format!("{h} levels need {h} down, {h} up and {h} parallel counts"));
+        return Err(ClusterParamError::FatTreeCounts { levels: h });
     }
     Ok(ClusterTopology::FatTree { down, up, parallel })
 }
 
 /// `groups,links;chassis,links;routers,links;nodes`.
-fn dragonfly(text: &str) -> Result<ClusterTopology, String> {
+fn dragonfly(text: &str) -> Result<ClusterTopology, ClusterParamError> {
     let parts: Vec<&str> = text.split(';').collect();
-    let err = || "a dragonfly is `groups,links;chassis,links;routers,links;nodes`".to_string();
+    let err = || ClusterParamError::Dragonfly;
     let [groups, chassis, routers, nodes] = parts.as_slice() else { return Err(err()) };
     let pair = |text: &str| match numbers_in(text, ',')?.as_slice() {
         [count, links] => Ok((*count, *links)),
@@ -512,11 +529,9 @@ pub(super) fn read_platform(text: &str, file: &str) -> Result<Read, ImportError>
         });
     }
     let options = ParsingOptions { allow_dtd: true, nodes_limit: MAX_NODES, ..ParsingOptions::default() };
-    let doc = Document::parse_with_options(text, options).map_err(|e| ImportError::Xml {
-        file: file.into(),
-        line: e.pos().row,
-        column: e.pos().col,
-        message: e.to_string(),
+    let doc = Document::parse_with_options(text, options).map_err(|source| ImportError::Xml {
+        place: FilePlace::at(file, source.pos().row as usize, source.pos().col as usize),
+        source,
     })?;
     let root = doc.root_element();
     let mut reader =
@@ -536,8 +551,7 @@ pub(super) fn read_platform(text: &str, file: &str) -> Result<Read, ImportError>
         Some(c) => {
             let host = &explicit.hosts[0];
             return Err(ImportError::Unsupported {
-                file: file.into(),
-                line: host.line,
+                place: FilePlace::line(file, host.line as usize),
                 element: "host".into(),
                 reason: format!(
                     "hosts beside the cluster `{}` (line {}): hase imports one or the other",

@@ -5,17 +5,18 @@
 
 use std::collections::BTreeSet;
 use std::ops::Range;
+use std::sync::Arc;
 
-use super::SlurmError;
+use super::array_tasks::array_task_points;
+use super::error::SlurmError;
 use super::layout::SlurmJob;
-use super::tasks::task_points;
 use crate::experiment::plan::ExperimentPlan;
 use crate::experiment::record::{RunKey, RunRecord};
-use crate::experiment::sweep::{SweepObserver, SweepOptions, run_sweep};
+use crate::experiment::sweep::{ObserverError, SweepObserver, SweepOptions, run_sweep};
 
-/// What one task did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TaskReport {
+/// What one array task did.
+#[derive(Clone, Debug)]
+pub struct ArrayTaskReport {
     /// The array task.
     pub task: u64,
     /// Its points.
@@ -29,27 +30,27 @@ pub struct TaskReport {
     /// True when the task stopped before every run was made (cancelled, or a file not written).
     pub stopped: bool,
     /// The result file that could not be written, if any.
-    pub write_error: Option<String>,
+    pub write_error: Option<Arc<ObserverError>>,
 }
 
 /// The task id from `SLURM_ARRAY_TASK_ID`'s value, checked against the job's task count.
-pub fn task_from_env(value: Option<&str>, tasks: u64) -> Result<u64, SlurmError> {
-    let text = value.ok_or_else(|| SlurmError::Task {
+pub fn array_task_from_env(value: Option<&str>, tasks: u64) -> Result<u64, SlurmError> {
+    let text = value.ok_or_else(|| SlurmError::ArrayTask {
         task: "SLURM_ARRAY_TASK_ID".into(),
         reason: "not set: run this inside the array job (or give --task N)".into(),
     })?;
     let task: u64 = text
         .trim()
         .parse()
-        .map_err(|_| SlurmError::Task { task: text.into(), reason: "not a task number".into() })?;
-    check_task(task, tasks)?;
+        .map_err(|_| SlurmError::ArrayTask { task: text.into(), reason: "not a task number".into() })?;
+    check_array_task(task, tasks)?;
     Ok(task)
 }
 
 /// Refuse a task beyond the job's array.
-pub fn check_task(task: u64, tasks: u64) -> Result<(), SlurmError> {
+pub fn check_array_task(task: u64, tasks: u64) -> Result<(), SlurmError> {
     if task >= tasks {
-        return Err(SlurmError::Task {
+        return Err(SlurmError::ArrayTask {
             task: task.to_string(),
             reason: format!("the job has tasks 0 to {}", tasks.saturating_sub(1)),
         });
@@ -63,21 +64,21 @@ struct ResultWriter<'a> {
 }
 
 impl SweepObserver for ResultWriter<'_> {
-    fn finished(&self, record: &RunRecord) -> Result<(), String> {
-        record.write_file(&self.job.result_path(record.key)).map_err(|e| e.to_string())
+    fn finished(&self, record: &RunRecord) -> Result<(), ObserverError> {
+        Ok(record.write_file(&self.job.result_path(record.key))?)
     }
 }
 
 /// Run array task `task` of `job` (`plan` is [`SlurmJob::plan`]); `options.jobs` threads and
 /// its cancel flag are used, its skip set and trace directory are set here.
-pub fn run_task(
+pub fn run_array_task(
     job: &SlurmJob,
     plan: &ExperimentPlan,
     task: u64,
     options: &SweepOptions,
-) -> Result<TaskReport, SlurmError> {
-    check_task(task, job.manifest.tasks)?;
-    let points = task_points(task, job.manifest.settings.points_per_task, plan.point_count());
+) -> Result<ArrayTaskReport, SlurmError> {
+    check_array_task(task, job.manifest.tasks)?;
+    let points = array_task_points(task, job.manifest.settings.points_per_task, plan.point_count());
     let results = job.results_dir();
     std::fs::create_dir_all(&results).map_err(|e| SlurmError::io(&results, e))?;
     let mut skip = BTreeSet::new();
@@ -93,7 +94,7 @@ pub fn run_task(
     let options =
         SweepOptions { skip, trace_dir: plan.spec().traces.map(|_| job.traces_dir()), ..options.clone() };
     let report = run_sweep(plan, &options, &ResultWriter { job })?;
-    Ok(TaskReport {
+    Ok(ArrayTaskReport {
         task,
         points,
         written: report.records.len() as u64,
@@ -110,11 +111,11 @@ mod tests {
 
     #[test]
     fn task_ids_come_from_the_environment_and_are_checked() {
-        assert_eq!(task_from_env(Some("3"), 4).unwrap(), 3);
-        let missing = task_from_env(None, 4).unwrap_err().to_string();
+        assert_eq!(array_task_from_env(Some("3"), 4).unwrap(), 3);
+        let missing = array_task_from_env(None, 4).unwrap_err().to_string();
         assert!(missing.contains("SLURM_ARRAY_TASK_ID"), "{missing}");
-        let beyond = task_from_env(Some("4"), 4).unwrap_err().to_string();
+        let beyond = array_task_from_env(Some("4"), 4).unwrap_err().to_string();
         assert!(beyond.contains("tasks 0 to 3"), "{beyond}");
-        assert!(task_from_env(Some("x"), 4).unwrap_err().to_string().contains("not a task number"));
+        assert!(array_task_from_env(Some("x"), 4).unwrap_err().to_string().contains("not a task number"));
     }
 }

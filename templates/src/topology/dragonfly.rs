@@ -1,15 +1,120 @@
-//! SimGrid's dragonfly: groups of chassis of routers, processors on each router; green links join
+//! The dragonfly family (`--template dragonfly --dims "G,g;C,c;R,r;N"`), SimGrid's dragonfly:
+//! groups of chassis of routers, processors on each router; green links join
 //! the routers of a chassis, black links the routers in the same position of a group's chassis,
 //! one blue link each pair of groups. Link counts become bandwidth multipliers, as SimGrid makes one
-//! link of `count × bw`. Convention: `hase_engine::model::Routing::Dragonfly`.
+//! link of `count × bw`. Convention: `hase_engine::model::Routing::Dragonfly` (minimal routing).
+//! Canonical dimensions: `[G, g, C, c, R, r, N]`.
 //!
 //! Drawing: groups side by side, a group's chassis as rows of routers, each router's processors in a
 //! row just below it.
 
-use hase_engine::model::{ParamValue, Pos, Routing};
+use hase_engine::model::{DownChoice, ParamValue, Pos, Routing, UpChoice};
 
+use crate::error::TemplateError;
+use crate::family::{Family, FamilyInfo, TopologyCounts, dims_error, wrong_count};
 use crate::plan::{PITCH, Plan, Role, bow};
-use crate::topology::TopologyCounts;
+
+/// The `dragonfly` family.
+pub(crate) struct Dragonfly;
+
+const INFO: FamilyInfo = FamilyInfo {
+    name: "dragonfly",
+    aliases: &[],
+    title: "Dragonfly",
+    dims_help: "G,g;C,c;R,r;N as SimGrid's DRAGONFLY topo_parameters (groups, chassis per group, \
+                routers per chassis, each with its link count; processors per router), e.g. \
+                3,1;2,1;3,1;2, or G;C;R;N",
+    example_dims: "3,1;2,1;3,1;2",
+    short_name: "fly",
+    docs: "`dragonfly`: SimGrid's dragonfly (DRAGONFLY clusters), groups of chassis of routers whose link \
+           counts multiply the bandwidth; minimal routing.",
+};
+
+impl Family for Dragonfly {
+    fn info(&self) -> &FamilyInfo {
+        &INFO
+    }
+
+    fn read_dims(&self, dims: &[u32]) -> Result<Vec<u32>, TemplateError> {
+        match *dims {
+            [_, _, _, _, _, _, _] => Ok(dims.to_vec()),
+            [groups, chassis, routers, nodes] => Ok(vec![groups, 1, chassis, 1, routers, 1, nodes]),
+            _ => Err(wrong_count(&INFO, dims)),
+        }
+    }
+
+    fn check(&self, dims: &[u32]) -> Result<(), TemplateError> {
+        if dims.contains(&0) {
+            return Err(dims_error(INFO.name, "every dragonfly count must be at least 1"));
+        }
+        let d = Dims::from(dims);
+        let positions = u64::from(d.chassis) * u64::from(d.routers);
+        if u64::from(d.groups) > positions {
+            return Err(dims_error(
+                INFO.name,
+                format!(
+                    "{} groups need a blue link each on one of the {positions} routers of a group",
+                    d.groups
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn counts(&self, dims: &[u32]) -> TopologyCounts {
+        Dims::from(dims).counts()
+    }
+
+    fn switch_ports(&self, dims: &[u32]) -> u32 {
+        Dims::from(dims).ports()
+    }
+
+    fn routing(&self, dims: &[u32], _up_choice: UpChoice, _down_choice: DownChoice) -> Routing {
+        let Dims { groups, chassis, routers, nodes, .. } = Dims::from(dims);
+        Routing::Dragonfly { groups, chassis, routers, nodes }
+    }
+
+    fn plan(&self, dims: &[u32], routing: Routing) -> Plan {
+        plan(Dims::from(dims), routing)
+    }
+
+    fn dims_text(&self, dims: &[u32]) -> String {
+        let Dims { groups, chassis, routers, nodes, blue, black, green } = Dims::from(dims);
+        format!("{groups},{blue};{chassis},{black};{routers},{green};{nodes}")
+    }
+
+    fn type_name(&self, dims: &[u32]) -> String {
+        let Dims { groups, chassis, routers, nodes, .. } = Dims::from(dims);
+        format!("Dragonfly_g{groups}_c{chassis}_r{routers}_n{nodes}")
+    }
+
+    fn describe(&self, dims: &[u32]) -> String {
+        let d = Dims::from(dims);
+        format!(
+            "dragonfly of {} groups × {} chassis × {} routers ({} processors)",
+            d.groups,
+            d.chassis,
+            d.routers,
+            d.counts().endpoints
+        )
+    }
+
+    fn route_links(&self, dims: &[u32], source: u32, destination: u32) -> u64 {
+        let Dims { chassis, routers, nodes, .. } = Dims::from(dims);
+        let at = |rank: u32| {
+            let router = rank / nodes;
+            (router / (routers * chassis), (router / routers) % chassis, router % routers)
+        };
+        let ((g, c, r), (tg, tc, tr)) = (at(source), at(destination));
+        let within = |c: u32, r: u32, tc: u32, tr: u32| u64::from(r != tr) + u64::from(c != tc);
+        let hops = if g == tg {
+            within(c, r, tc, tr)
+        } else {
+            within(c, r, tg / routers, tg % routers) + 1 + within(g / routers, g % routers, tc, tr)
+        };
+        hops + 2
+    }
+}
 
 /// Horizontal distance between processors under a router.
 const LEAF: f32 = 70.0;
@@ -17,19 +122,35 @@ const LEAF: f32 = 70.0;
 /// The dragonfly's counts (`groups`, `chassis`, `routers`, `nodes`) and link widths (`blue`,
 /// `black`, `green`).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Dims {
-    pub groups: u32,
-    pub chassis: u32,
-    pub routers: u32,
-    pub nodes: u32,
-    pub blue: u32,
-    pub black: u32,
-    pub green: u32,
+struct Dims {
+    groups: u32,
+    chassis: u32,
+    routers: u32,
+    nodes: u32,
+    blue: u32,
+    black: u32,
+    green: u32,
+}
+
+impl From<&[u32]> for Dims {
+    /// From canonical dimensions `[G, g, C, c, R, r, N]`.
+    fn from(dims: &[u32]) -> Dims {
+        let at = |i: usize| dims.get(i).copied().unwrap_or(0);
+        Dims {
+            groups: at(0),
+            blue: at(1),
+            chassis: at(2),
+            black: at(3),
+            routers: at(4),
+            green: at(5),
+            nodes: at(6),
+        }
+    }
 }
 
 impl Dims {
     /// Closed-form counts (saturating).
-    pub fn counts(&self) -> TopologyCounts {
+    fn counts(&self) -> TopologyCounts {
         let [g, c, r, n] = [self.groups, self.chassis, self.routers, self.nodes].map(u64::from);
         let routers = g.saturating_mul(c).saturating_mul(r);
         let green = g.saturating_mul(c).saturating_mul(r.saturating_mul(r.saturating_sub(1)) / 2);
@@ -44,13 +165,13 @@ impl Dims {
     }
 
     /// Router ports: nodes, one green per router position, one black per chassis, one blue.
-    pub fn ports(&self) -> u32 {
+    fn ports(&self) -> u32 {
         self.nodes.saturating_add(self.routers).saturating_add(self.chassis).saturating_add(1)
     }
 }
 
 /// The plan of a dragonfly (dimensions already checked).
-pub(crate) fn plan(d: Dims, routing: Routing) -> Plan {
+fn plan(d: Dims, routing: Routing) -> Plan {
     let (g_n, c_n, r_n, n_n) = (d.groups as usize, d.chassis as usize, d.routers as usize, d.nodes as usize);
     let mut plan = Plan::new(d.ports(), routing);
     let column = (n_n.max(1) as f32 * LEAF).max(PITCH);

@@ -1,13 +1,81 @@
-//! Hypercubes: node `id` (rank `id`) links port `d` to port `d` of node `id xor 2^d`; port
-//! `dimensions` holds the processor. Routers are named by their binary address (`r_0101`).
+//! The hypercube family (`--template hypercube --dims n`): `2^n` routers, node `id` (rank `id`)
+//! links port `d` to port `d` of node `id xor 2^d`; port `n` holds the processor. Routers are named
+//! by their binary address (`r_0101`); e-cube routing.
 //!
 //! Drawing: the cube projected on a grid — the low half of the address bits pick the column, the
 //! high half the row — so dimension-0 links join neighbours; links that skip over nodes bow below
 //! the row (or left of the column) by more the further they reach.
 
-use hase_engine::model::{ParamValue, Pos, Routing};
+use hase_engine::model::{DownChoice, ParamValue, Pos, Routing, UpChoice};
 
+use crate::error::TemplateError;
+use crate::family::{Family, FamilyInfo, TopologyCounts, dims_error, exactly};
 use crate::plan::{PITCH, Plan, Role, bow, processor_beside};
+
+/// The `hypercube` family.
+pub(crate) struct Hypercube;
+
+const INFO: FamilyInfo = FamilyInfo {
+    name: "hypercube",
+    aliases: &["cube", "hcube"],
+    title: "Hypercube",
+    dims_help: "n: dimensions (2^n nodes), e.g. 4",
+    example_dims: "3",
+    short_name: "cube",
+    docs: "`hypercube`: 2^n routers, each linked to the n whose address differs in one bit; e-cube routing.",
+};
+
+impl Family for Hypercube {
+    fn info(&self) -> &FamilyInfo {
+        &INFO
+    }
+
+    fn read_dims(&self, dims: &[u32]) -> Result<Vec<u32>, TemplateError> {
+        exactly::<1>(&INFO, dims).map(Vec::from)
+    }
+
+    fn check(&self, dims: &[u32]) -> Result<(), TemplateError> {
+        if dims == [0] {
+            return Err(dims_error(INFO.name, "a hypercube needs at least 1 dimension"));
+        }
+        Ok(())
+    }
+
+    fn counts(&self, dims: &[u32]) -> TopologyCounts {
+        let dimensions = dims[0];
+        let nodes = 2u64.saturating_pow(dimensions);
+        TopologyCounts {
+            switches: nodes,
+            endpoints: nodes,
+            switch_links: u64::from(dimensions).saturating_mul(nodes / 2),
+            endpoint_links: nodes,
+        }
+    }
+
+    fn switch_ports(&self, dims: &[u32]) -> u32 {
+        dims[0] + 1
+    }
+
+    fn routing(&self, dims: &[u32], _up_choice: UpChoice, _down_choice: DownChoice) -> Routing {
+        Routing::ECube { dimensions: dims[0] }
+    }
+
+    fn plan(&self, dims: &[u32], routing: Routing) -> Plan {
+        plan(dims[0], routing)
+    }
+
+    fn type_name(&self, dims: &[u32]) -> String {
+        format!("Hypercube_{}", dims[0])
+    }
+
+    fn describe(&self, dims: &[u32]) -> String {
+        format!("{}-dimensional hypercube ({} nodes)", dims[0], self.counts(dims).endpoints)
+    }
+
+    fn route_links(&self, _dims: &[u32], source: u32, destination: u32) -> u64 {
+        u64::from((source ^ destination).count_ones()) + 2
+    }
+}
 
 /// Binary address with `dimensions` digits, most significant first.
 fn address(id: u32, dimensions: u32) -> String {
@@ -15,7 +83,7 @@ fn address(id: u32, dimensions: u32) -> String {
 }
 
 /// A hypercube of `2^dimensions` nodes.
-pub(crate) fn plan(dimensions: u32, routing: Routing) -> Plan {
+fn plan(dimensions: u32, routing: Routing) -> Plan {
     let nodes = 1u32 << dimensions;
     let col_bits = dimensions.div_ceil(2);
     let mut plan = Plan::new(dimensions + 1, routing);

@@ -4,12 +4,12 @@
 use std::ops::Range;
 
 /// Number of array tasks for `points` points at `per_task` points per task (`per_task` ≥ 1).
-pub fn task_count(points: u64, per_task: u64) -> u64 {
+pub fn array_task_count(points: u64, per_task: u64) -> u64 {
     points.div_ceil(per_task.max(1))
 }
 
 /// The points task `task` runs (empty when the task is beyond the last point).
-pub fn task_points(task: u64, per_task: u64, points: u64) -> Range<u64> {
+pub fn array_task_points(task: u64, per_task: u64, points: u64) -> Range<u64> {
     let per_task = per_task.max(1);
     let start = task.saturating_mul(per_task).min(points);
     let end = start.saturating_add(per_task).min(points);
@@ -17,7 +17,7 @@ pub fn task_points(task: u64, per_task: u64, points: u64) -> Range<u64> {
 }
 
 /// The task that runs `point`.
-pub fn task_of_point(point: u64, per_task: u64) -> u64 {
+pub fn array_task_of_point(point: u64, per_task: u64) -> u64 {
     point / per_task.max(1)
 }
 
@@ -45,13 +45,13 @@ mod tests {
 
     #[test]
     fn twelve_points_three_per_task() {
-        assert_eq!(task_count(12, 3), 4);
-        assert_eq!(task_points(0, 3, 12), 0..3);
-        assert_eq!(task_points(3, 3, 12), 9..12);
-        assert_eq!(task_points(4, 3, 12), 12..12);
-        assert_eq!(task_count(13, 3), 5);
-        assert_eq!(task_points(4, 3, 13), 12..13);
-        assert_eq!(task_of_point(11, 3), 3);
+        assert_eq!(array_task_count(12, 3), 4);
+        assert_eq!(array_task_points(0, 3, 12), 0..3);
+        assert_eq!(array_task_points(3, 3, 12), 9..12);
+        assert_eq!(array_task_points(4, 3, 12), 12..12);
+        assert_eq!(array_task_count(13, 3), 5);
+        assert_eq!(array_task_points(4, 3, 13), 12..13);
+        assert_eq!(array_task_of_point(11, 3), 3);
     }
 
     #[test]
@@ -66,12 +66,12 @@ mod tests {
         #[test]
         fn tasks_partition_the_points(points in 1u64..500, per_task in 1u64..40) {
             let mut next = 0;
-            for task in 0..task_count(points, per_task) {
-                let range = task_points(task, per_task, points);
+            for task in 0..array_task_count(points, per_task) {
+                let range = array_task_points(task, per_task, points);
                 prop_assert!(!range.is_empty());
                 prop_assert_eq!(range.start, next);
                 for point in range.clone() {
-                    prop_assert_eq!(task_of_point(point, per_task), task);
+                    prop_assert_eq!(array_task_of_point(point, per_task), task);
                 }
                 next = range.end;
             }

@@ -1,28 +1,144 @@
-//! SimGrid's parallel generalised fat tree PGFT(h; m; w; p): sizes from closed forms and the plan
-//! (switch labels, parallel cables, the processors at the bottom), following the convention of
-//! `hase_engine::model::Routing::Pgft`. Drawn like the k-ary n-tree: processors in a row, each level
-//! above them, the replicas of a subtree's switch spread over that subtree.
+//! The PGFT family (`--template pgft --dims "h;m1,…,mh;w1,…,wh;p1,…,ph"`): SimGrid's parallel
+//! generalised fat tree PGFT(h; m; w; p), sizes from closed forms and the plan (switch labels, parallel
+//! cables, the processors at the bottom), following the convention of
+//! `hase_engine::model::Routing::Pgft`. Canonical dimensions: `[h, m…, w…, p…]`. Drawn like the k-ary
+//! n-tree: processors in a row, each level above them, the replicas of a subtree's switch spread over
+//! that subtree.
 
-use hase_engine::model::{ParamValue, Pos, Routing};
+use hase_engine::model::{DownChoice, ParamValue, Pos, Routing, UpChoice};
 
+use crate::error::TemplateError;
+use crate::family::{Family, FamilyInfo, TopologyCounts, dims_error, join, wrong_count};
 use crate::plan::{PITCH, Plan, Role};
-use crate::topology::TopologyCounts;
+
+/// The `pgft` family.
+pub(crate) struct Pgft;
+
+const INFO: FamilyInfo = FamilyInfo {
+    name: "pgft",
+    aliases: &["fat_tree_pgft", "parallel_fat_tree", "xgft"],
+    title: "Fat tree (SimGrid PGFT)",
+    dims_help: "h;m1,…,mh;w1,…,wh;p1,…,ph as SimGrid's FAT_TREE topo_parameters (levels; children, \
+                parents and parallel cables per level), e.g. 2;4,4;1,2;1,2",
+    example_dims: "2;4,4;1,2;1,2",
+    short_name: "pgft",
+    docs: "`pgft`: SimGrid's parallel generalised fat tree (FAT_TREE clusters); PGFT routing with the \
+           up-link choice and the choice among parallel cables on the way down.",
+};
+
+/// The children (`m`), parents (`w`) and parallel cables (`p`) per level, from canonical
+/// dimensions `[h, m…, w…, p…]`.
+fn vectors(dims: &[u32]) -> (&[u32], &[u32], &[u32]) {
+    let (h, rest) = dims.split_first().map_or((0, dims), |(h, rest)| (*h as usize, rest));
+    let at = |from: usize, to: usize| &rest[from.min(rest.len())..to.min(rest.len())];
+    (at(0, h), at(h, 2 * h), at(2 * h, rest.len()))
+}
+
+impl Family for Pgft {
+    fn info(&self) -> &FamilyInfo {
+        &INFO
+    }
+
+    fn read_dims(&self, dims: &[u32]) -> Result<Vec<u32>, TemplateError> {
+        match dims {
+            [h, rest @ ..] if *h >= 1 && rest.len() == 3 * *h as usize => Ok(dims.to_vec()),
+            _ => Err(wrong_count(&INFO, dims)),
+        }
+    }
+
+    fn check(&self, dims: &[u32]) -> Result<(), TemplateError> {
+        let (down, up, parallel) = vectors(dims);
+        if down.iter().chain(up).chain(parallel).any(|v| *v == 0) {
+            return Err(dims_error(INFO.name, "every PGFT count must be at least 1"));
+        }
+        let (first_up, first_parallel) = (up.first().copied(), parallel.first().copied());
+        if first_up != Some(1) || first_parallel != Some(1) {
+            return Err(dims_error(
+                INFO.name,
+                format!(
+                    "processors have one network port: the first parent and cable counts must be 1, \
+                     got {} and {}",
+                    first_up.unwrap_or(0),
+                    first_parallel.unwrap_or(0)
+                ),
+            ));
+        }
+        if down.len() > 16 {
+            return Err(dims_error(INFO.name, "at most 16 levels"));
+        }
+        Ok(())
+    }
+
+    fn counts(&self, dims: &[u32]) -> TopologyCounts {
+        let (down, up, parallel) = vectors(dims);
+        PgftLevels::new(down, up, parallel).counts()
+    }
+
+    fn switch_ports(&self, dims: &[u32]) -> u32 {
+        let (down, up, parallel) = vectors(dims);
+        let levels = PgftLevels::new(down, up, parallel);
+        (1..=down.len()).map(|l| levels.ports(l)).max().unwrap_or(0).try_into().unwrap_or(u32::MAX)
+    }
+
+    fn routing(&self, dims: &[u32], up_choice: UpChoice, down_choice: DownChoice) -> Routing {
+        let (down, up, parallel) = vectors(dims);
+        Routing::Pgft {
+            down: down.to_vec(),
+            up: up.to_vec(),
+            parallel: parallel.to_vec(),
+            up_choice,
+            down_choice,
+        }
+    }
+
+    fn plan(&self, dims: &[u32], routing: Routing) -> Plan {
+        let (down, up, parallel) = vectors(dims);
+        plan(down, up, parallel, self.switch_ports(dims), routing)
+    }
+
+    fn dims_text(&self, dims: &[u32]) -> String {
+        let (down, up, parallel) = vectors(dims);
+        format!("{};{};{};{}", down.len(), join(down, ","), join(up, ","), join(parallel, ","))
+    }
+
+    fn type_name(&self, dims: &[u32]) -> String {
+        let (down, up, parallel) = vectors(dims);
+        format!("PGFT_{}_m{}_w{}_p{}", down.len(), join(down, "x"), join(up, "x"), join(parallel, "x"))
+    }
+
+    fn describe(&self, dims: &[u32]) -> String {
+        let levels = vectors(dims).0.len();
+        format!("{levels}-level parallel generalised fat tree ({} processors)", self.counts(dims).endpoints)
+    }
+
+    fn route_links(&self, dims: &[u32], source: u32, destination: u32) -> u64 {
+        let down = vectors(dims).0;
+        let mut below = 1u32;
+        let nca = (1..=down.len())
+            .find(|l| {
+                below = below.saturating_mul(down[l - 1]);
+                source / below == destination / below
+            })
+            .unwrap_or(down.len());
+        2 * nca as u64
+    }
+}
 
 /// Horizontal distance between processors.
 const LEAF: f32 = 80.0;
 
 /// The PGFT's vectors widened, with prefix products (`Π_{j<L}`) of `m` and `w`.
-pub(crate) struct Shape {
-    pub down: Vec<u64>,
-    pub up: Vec<u64>,
-    pub parallel: Vec<u64>,
-    pub down_below: Vec<u64>,
-    pub up_below: Vec<u64>,
+struct PgftLevels {
+    down: Vec<u64>,
+    up: Vec<u64>,
+    parallel: Vec<u64>,
+    down_below: Vec<u64>,
+    up_below: Vec<u64>,
 }
 
-impl Shape {
+impl PgftLevels {
     /// The shape, saturating for absurd sizes (checked separately).
-    pub fn new(down: &[u32], up: &[u32], parallel: &[u32]) -> Shape {
+    fn new(down: &[u32], up: &[u32], parallel: &[u32]) -> PgftLevels {
         let widen = |v: &[u32]| v.iter().map(|x| u64::from(*x)).collect::<Vec<u64>>();
         let prefix = |v: &[u64]| {
             let mut out = vec![1u64];
@@ -33,7 +149,7 @@ impl Shape {
         };
         let (down, up, parallel) = (widen(down), widen(up), widen(parallel));
         let (down_below, up_below) = (prefix(&down), prefix(&up));
-        Shape { down, up, parallel, down_below, up_below }
+        PgftLevels { down, up, parallel, down_below, up_below }
     }
 
     fn levels(&self) -> usize {
@@ -41,24 +157,24 @@ impl Shape {
     }
 
     /// Processors.
-    pub fn ranks(&self) -> u64 {
+    fn ranks(&self) -> u64 {
         self.down_below[self.levels()]
     }
 
     /// Switches at SimGrid level `l` (1-based).
-    pub fn switches(&self, l: usize) -> u64 {
+    fn switches(&self, l: usize) -> u64 {
         self.up_below[l].saturating_mul(self.ranks() / self.down_below[l].max(1))
     }
 
     /// Ports a level-`l` switch uses: its down cables and up cables.
-    pub fn ports(&self, l: usize) -> u64 {
+    fn ports(&self, l: usize) -> u64 {
         let down = self.down[l - 1].saturating_mul(self.parallel[l - 1]);
         let up = if l < self.levels() { self.up[l].saturating_mul(self.parallel[l]) } else { 0 };
         down.saturating_add(up)
     }
 
     /// Closed-form counts.
-    pub fn counts(&self) -> TopologyCounts {
+    fn counts(&self) -> TopologyCounts {
         let h = self.levels();
         let switches = (1..=h).fold(0u64, |a, l| a.saturating_add(self.switches(l)));
         let switch_links = (1..h).fold(0u64, |a, l| {
@@ -94,8 +210,8 @@ fn gap(span: f32) -> f32 {
 }
 
 /// The plan of PGFT(down; up; parallel) (already checked: `up[0] = parallel[0] = 1`).
-pub(crate) fn plan(down: &[u32], up: &[u32], parallel: &[u32], ports: u32, routing: Routing) -> Plan {
-    let s = Shape::new(down, up, parallel);
+fn plan(down: &[u32], up: &[u32], parallel: &[u32], ports: u32, routing: Routing) -> Plan {
+    let s = PgftLevels::new(down, up, parallel);
     let h = s.levels();
     let mut plan = Plan::new(ports, routing);
     // y of each level (1-based), the top at 0.
@@ -160,7 +276,7 @@ mod tests {
     fn simgrids_example_by_hand() {
         // 2;4,4;1,2;1,2: 16 processors, 4 leaf switches with 4 down and 2 × 2 up cables, 2 top
         // switches with 4 children of 2 cables each.
-        let s = Shape::new(&[4, 4], &[1, 2], &[1, 2]);
+        let s = PgftLevels::new(&[4, 4], &[1, 2], &[1, 2]);
         assert_eq!((s.switches(1), s.switches(2)), (4, 2));
         assert_eq!((s.ports(1), s.ports(2)), (8, 8));
         let c = s.counts();
@@ -176,7 +292,7 @@ mod tests {
 
     #[test]
     fn labels_round_trip() {
-        let s = Shape::new(&[2, 3, 2], &[1, 2, 3], &[1, 1, 2]);
+        let s = PgftLevels::new(&[2, 3, 2], &[1, 2, 3], &[1, 1, 2]);
         for l in 0..=3 {
             let count = if l == 0 { s.ranks() } else { s.switches(l) };
             for pos in 0..count {

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::record::RunRecord;
 use crate::fit::{
-    FitError, GrainFit, Point, Prediction, Sample, Selection, Term, optimal_grain, select_formula,
+    FitError, FormulaChoice, GrainFit, Point, Prediction, Sample, Term, optimal_grain, select_formula,
 };
 
 /// Why an experiment could not be fitted.
@@ -103,7 +103,7 @@ pub struct ExperimentFit {
     pub skipped: usize,
     /// The chosen formula (for `p`/`n`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub formula: Option<Selection>,
+    pub formula: Option<FormulaChoice>,
     /// The pipeline model and its optimal grain (for `g`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub grain: Option<GrainFit>,

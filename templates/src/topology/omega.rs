@@ -1,33 +1,98 @@
-//! Omega networks: `stages` columns of `2^(stages-1)` 2×2 switches joined by perfect shuffles.
-//! Switch ports by position: 0, 1 inputs (`in0`, `in1`), 2, 3 outputs (`out0`, `out1`). Rank `i`
-//! transmits on line `i`; before each stage line `i` moves to line `rotl(i)`; switch `j` takes lines
-//! `2j`, `2j+1` and emits lines `2j`, `2j+1`; the last stage's line `i` is received by rank `i`.
-//! Switches are named `s_{stage}_{row}` and carry `stage` and `index` (= row).
+//! The omega family (`--template omega --dims N`, N a power of two): `stages = log2 N` columns of
+//! `2^(stages-1)` 2×2 switches joined by perfect shuffles. Switch ports by position: 0, 1 inputs
+//! (`in0`, `in1`), 2, 3 outputs (`out0`, `out1`). Rank `i` transmits on line `i`; before each stage
+//! line `i` moves to line `rotl(i)`; switch `j` takes lines `2j`, `2j+1` and emits lines `2j`, `2j+1`;
+//! the last stage's line `i` is received by rank `i`. Switches are named `s_{stage}_{row}` and carry
+//! `stage` and `index` (= row); destination-tag routing. Processors transmit on `tx` and receive on
+//! `rx`.
 //!
 //! Drawing: inputs on the left — the processors in a column, transmitting rightwards into stage 0 —
 //! stages in columns, outputs on the right; each output returns to its processor as a U around the
 //! bottom, the U of line `i` nested inside those of the lines above it, so return wires never cross.
 
-use hase_engine::model::{ParamValue, Pos, Routing};
+use hase_engine::model::{DownChoice, ParamValue, Pos, Routing, UpChoice};
 
-use crate::plan::{PITCH, Plan, Role};
+use crate::error::TemplateError;
+use crate::family::{Family, FamilyInfo, TopologyCounts, log2_of_processors, read_power_of_two};
+use crate::plan::{LINE, PITCH, Plan, Role};
 
-/// Vertical distance between lines: one processor per line, with room under its body for its
-/// name (the editor draws a 64-unit body and the name below it).
-pub(crate) const LINE: f32 = 110.0;
+/// The `omega` family.
+pub(crate) struct Omega;
+
+const INFO: FamilyInfo = FamilyInfo {
+    name: "omega",
+    aliases: &[],
+    title: "Omega network",
+    dims_help: "N: processors, a power of two, e.g. 8",
+    example_dims: "8",
+    short_name: "omega",
+    docs: "`omega`: log2 N stages of 2×2 switches joined by perfect shuffles, processors sending on one \
+           side and receiving on the other; destination-tag routing.",
+};
+
+impl Family for Omega {
+    fn info(&self) -> &FamilyInfo {
+        &INFO
+    }
+
+    fn read_dims(&self, dims: &[u32]) -> Result<Vec<u32>, TemplateError> {
+        read_power_of_two(&INFO, dims)
+    }
+
+    fn counts(&self, dims: &[u32]) -> TopologyCounts {
+        let stages = log2_of_processors(dims);
+        let lines = 2u64.saturating_pow(stages);
+        TopologyCounts {
+            switches: u64::from(stages).saturating_mul(lines / 2),
+            endpoints: lines,
+            switch_links: u64::from(stages.saturating_sub(1)).saturating_mul(lines),
+            endpoint_links: lines.saturating_mul(2),
+        }
+    }
+
+    fn switch_ports(&self, _dims: &[u32]) -> u32 {
+        4
+    }
+
+    fn split_endpoints(&self) -> bool {
+        true
+    }
+
+    fn routing(&self, dims: &[u32], _up_choice: UpChoice, _down_choice: DownChoice) -> Routing {
+        Routing::DestinationTag { stages: log2_of_processors(dims) }
+    }
+
+    fn plan(&self, dims: &[u32], routing: Routing) -> Plan {
+        plan(log2_of_processors(dims), routing)
+    }
+
+    fn type_name(&self, dims: &[u32]) -> String {
+        format!("Omega_{}", dims[0])
+    }
+
+    fn describe(&self, dims: &[u32]) -> String {
+        let n = self.counts(dims).endpoints;
+        format!("{n}×{n} omega network ({} stages)", log2_of_processors(dims))
+    }
+
+    fn route_links(&self, dims: &[u32], _source: u32, _destination: u32) -> u64 {
+        u64::from(log2_of_processors(dims)) + 1
+    }
+}
+
 /// Spacing of nested return wires.
 const NEST: f32 = 8.0;
 
 /// Rotate the `bits`-bit number `i` left by one (the perfect shuffle).
-pub(crate) fn shuffle(i: u32, bits: u32) -> u32 {
+fn shuffle(i: u32, bits: u32) -> u32 {
     let mask = (1u32 << bits) - 1;
     ((i << 1) | (i >> (bits - 1))) & mask
 }
 
 /// An omega network with `2^stages` processors.
-pub(crate) fn plan(stages: u32, routing: Routing) -> Plan {
+fn plan(stages: u32, routing: Routing) -> Plan {
     let lines = 1u32 << stages;
-    // Port directions (inputs 0, 1; outputs 2, 3) come from `plan::switch_interface`.
+    // Port directions (inputs 0, 1; outputs 2, 3) come from `Topology::switch_interface`.
     let mut plan = Plan::new(4, routing);
     let column = |stage: u32| (stage + 1) as f32 * 1.3 * PITCH;
     for stage in 0..stages {
