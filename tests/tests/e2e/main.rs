@@ -11,6 +11,7 @@
 )]
 
 mod architecture;
+mod code_shape;
 mod examples;
 mod experiments;
 mod failures;
