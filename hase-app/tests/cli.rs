@@ -844,11 +844,14 @@ impl Child {
             .unwrap();
         let stderr = process.stderr.take().unwrap();
         let (send, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
-                let _ = send.send(line);
-            }
-        });
+        std::thread::Builder::new()
+            .name("cli-test-stderr".into())
+            .spawn(move || {
+                for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+                    let _ = send.send(line);
+                }
+            })
+            .unwrap();
         Child { process, lines }
     }
 

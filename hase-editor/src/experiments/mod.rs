@@ -58,10 +58,16 @@ pub enum ExperimentsError {
     Store(#[from] hase_library::store::StoreError),
     /// The stored experiment's plan could not be rebuilt.
     #[error(transparent)]
-    Plan(#[from] hase_library::experiment::ExperimentError),
+    Plan(Box<hase_library::experiment::ExperimentError>),
     /// The point is not of the plan.
     #[error(transparent)]
     Point(hase_library::experiment::PointError),
+}
+
+impl From<hase_library::experiment::ExperimentError> for ExperimentsError {
+    fn from(error: hase_library::experiment::ExperimentError) -> Self {
+        ExperimentsError::Plan(Box::new(error))
+    }
 }
 
 /// What a file dialog of the experiments view is for.

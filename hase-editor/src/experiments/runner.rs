@@ -69,7 +69,7 @@ pub enum RunningSweepError {
     Store(#[from] hase_library::store::StoreError),
     /// The stored experiment's plan could not be rebuilt.
     #[error(transparent)]
-    Plan(#[from] hase_library::experiment::ExperimentError),
+    Plan(Box<hase_library::experiment::ExperimentError>),
     /// No worker thread could be started.
     #[error("{0}")]
     Thread(#[source] std::io::Error),
@@ -79,6 +79,12 @@ pub enum RunningSweepError {
     /// The sweep's thread ended without saying how the sweep went.
     #[error("the sweep thread ended without a report")]
     NoReport,
+}
+
+impl From<hase_library::experiment::ExperimentError> for RunningSweepError {
+    fn from(error: hase_library::experiment::ExperimentError) -> Self {
+        RunningSweepError::Plan(Box::new(error))
+    }
 }
 
 /// Directory for the traces of sweeps not kept in the store.

@@ -98,7 +98,7 @@ pub enum SlurmPanelError {
     Plan(#[from] hase_library::experiment::SpecError),
     /// Writing, reading or collecting the job directory failed.
     #[error(transparent)]
-    Slurm(#[from] SlurmError),
+    Slurm(Box<SlurmError>),
     /// The job directory is written, but `sbatch` failed.
     #[error("the job directory {} is written, but submitting failed: {source}", dir.display())]
     Submit {
@@ -106,11 +106,17 @@ pub enum SlurmPanelError {
         dir: PathBuf,
         /// Why submitting failed.
         #[source]
-        source: SlurmError,
+        source: Box<SlurmError>,
     },
     /// Storing the collected runs failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+impl From<SlurmError> for SlurmPanelError {
+    fn from(error: SlurmError) -> Self {
+        SlurmPanelError::Slurm(Box::new(error))
+    }
 }
 
 fn optional(text: &str) -> Option<String> {
@@ -296,7 +302,7 @@ fn prepare_and_submit(
         Ok(SubmitOutcome::ShowCommand(command)) => {
             Ok(SlurmOutcome::ShowCommand { dir: job.dir, command, tasks })
         }
-        Err(source) => Err(SlurmPanelError::Submit { dir: job.dir, source }),
+        Err(source) => Err(SlurmPanelError::Submit { dir: job.dir, source: Box::new(source) }),
     }
 }
 

@@ -60,21 +60,17 @@ impl<'a> ImportGraph<'a> {
     /// A circle in words: each arrow inside it with the names it carries.
     pub fn describe(&self, circle: &[usize]) -> String {
         let members: BTreeSet<usize> = circle.iter().copied().collect();
-        let mut text = String::new();
+        let mut lines = Vec::new();
         for &from in circle {
             for (to, names) in &self.edges[from] {
                 if members.contains(to) {
                     let names: Vec<&str> = names.iter().map(String::as_str).collect();
-                    text += &format!(
-                        "\n    {} -> {}: {}",
-                        self.files[from].path,
-                        self.files[*to].path,
-                        names.join(", ")
-                    );
+                    let (from, to) = (&self.files[from].path, &self.files[*to].path);
+                    lines.push(format!("\n    {from} -> {to}: {}", names.join(", ")));
                 }
             }
         }
-        text
+        lines.concat()
     }
 }
 

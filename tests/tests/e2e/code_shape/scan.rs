@@ -27,9 +27,11 @@ pub struct SourceFile {
 }
 
 /// Every production source file under `src_dir` (a crate's `src/`), with `repo` the repository
-/// root the paths are shown from.
+/// root the paths are shown from. Files named for tests are skipped, and so are modules that their
+/// parent declares under `#[cfg(test)]` (with everything below them).
 pub fn read_crate(repo: &Path, src_dir: &Path) -> Vec<SourceFile> {
     let mut files = Vec::new();
+    let mut test_modules = BTreeSet::new();
     let mut stack = vec![src_dir.to_path_buf()];
     while let Some(dir) = stack.pop() {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
@@ -40,10 +42,13 @@ pub fn read_crate(repo: &Path, src_dir: &Path) -> Vec<SourceFile> {
             } else if path.extension().is_some_and(|e| e == "rs")
                 && !is_test_file(path.strip_prefix(src_dir).unwrap_or(&path))
             {
-                files.push(read_file(repo, src_dir, &path));
+                let (file, tests) = read_file(repo, src_dir, &path);
+                test_modules.extend(tests);
+                files.push(file);
             }
         }
     }
+    files.retain(|f| !test_modules.iter().any(|m: &Vec<String>| f.module.starts_with(m)));
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files
 }
@@ -61,18 +66,29 @@ fn is_test_file(path: &Path) -> bool {
         || name == "fixtures"
 }
 
-fn read_file(repo: &Path, src_dir: &Path, path: &Path) -> SourceFile {
+/// The file read as a module, and the modules it declares under `#[cfg(test)]`.
+fn read_file(repo: &Path, src_dir: &Path, path: &Path) -> (SourceFile, Vec<Vec<String>>) {
     let text = std::fs::read_to_string(path).unwrap();
     let mut syntax = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    syntax.items.retain(|item| !is_test_only(item_attrs(item)));
     let module = module_path(src_dir, path);
+    let test_modules = syntax
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Mod(m) if is_test_only(&m.attrs) => {
+                Some(module.iter().cloned().chain([m.ident.to_string()]).collect())
+            }
+            _ => None,
+        })
+        .collect();
+    syntax.items.retain(|item| !is_test_only(item_attrs(item)));
     let defines = syntax.items.iter().filter_map(item_name).collect();
     let mut collector =
         PathCollector { module: &module, names: BTreeSet::new(), relative_names: BTreeSet::new() };
     collector.visit_file(&syntax);
     let (names, relative_names) = (collector.names, collector.relative_names);
     let shown = path.strip_prefix(repo).unwrap_or(path).display().to_string();
-    SourceFile { path: shown, module, defines, names, relative_names, syntax }
+    (SourceFile { path: shown, module, defines, names, relative_names, syntax }, test_modules)
 }
 
 fn module_path(src_dir: &Path, path: &Path) -> Vec<String> {
