@@ -49,3 +49,36 @@ fn core_crates_never_reach_the_gui_stack() {
         assert!(seen.len() > 5, "{root}: only {seen:?} reached; is the lock file format understood?");
     }
 }
+
+/// `hase-app` without its default `gui` feature is the command line alone: `cargo tree` (run
+/// offline from the lock file) must not list any crate of the GUI stack among its normal
+/// dependencies.
+#[test]
+fn the_command_line_build_has_no_gui_in_its_tree() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
+    let tree = |features: &[&str]| -> BTreeSet<String> {
+        let output = std::process::Command::new(&cargo)
+            .args(["tree", "--offline", "--locked", "-p", "hase-app", "-e", "normal"])
+            .args(["--prefix", "none", "--format", "{p}", "--manifest-path"])
+            .arg(&manifest)
+            .args(features)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "cargo tree: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .filter_map(|line| line.split_whitespace().next().map(str::to_string))
+            .collect()
+    };
+    let gui_stack = ["egui", "eframe", "winit", "egui_plot", "rfd", "egui-winit", "glow"];
+    let full = tree(&[]);
+    for gui in ["egui", "eframe", "winit"] {
+        assert!(full.contains(gui), "the default build should have {gui}: {full:?}");
+    }
+    let cli = tree(&["--no-default-features"]);
+    assert!(cli.contains("clap") && cli.contains("hase-library"), "tree not read: {cli:?}");
+    for gui in gui_stack {
+        assert!(!cli.contains(gui), "`hase-app --no-default-features` depends on {gui}");
+    }
+}
