@@ -4,7 +4,6 @@
 //! panels return what they ask for (actions, session commands), carried out once at the end of the
 //! frame (`finish_frame`).
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -15,7 +14,13 @@ mod finished;
 mod library;
 mod perform;
 mod runs;
+mod state;
+mod window_answers;
 mod windows;
+
+pub use state::{App, StartOptions};
+
+use state::Screenshot;
 
 use crate::actions::AppAction;
 use crate::icons::Icons;
@@ -29,76 +34,10 @@ use crate::ui::inspector::Inspector;
 use crate::ui::palette::PalettePanel;
 use crate::ui::{breadcrumb, legend, menu, run_bar, status, toasts};
 use hase_editor::examples::default_project;
-use hase_editor::project_store::{Library, LibraryLocation};
+use hase_editor::project_store::Library;
 use hase_editor::session::{Session, SessionCommand};
 use hase_editor::state::{Editor, LogLevel};
 use hase_editor::tasks::Tasks;
-
-/// How the application starts.
-#[derive(Clone, Debug, Default)]
-pub struct StartOptions {
-    /// A project file to open instead of the default example (the fat-tree allreduce).
-    pub project: Option<PathBuf>,
-    /// Save a screenshot here after `screenshot_frames` frames, then exit.
-    pub screenshot: Option<PathBuf>,
-    /// Frames to render before the screenshot.
-    pub screenshot_frames: u64,
-    /// Where the project library lives (default: none, as in tests; the binary passes
-    /// `--data-dir`, `HASE_DATA_DIR` or the platform directory).
-    pub library: LibraryLocation,
-    /// Actions carried out on the first frame (`--run`, `--compare-example`).
-    pub start_actions: Vec<AppAction>,
-    /// A trace file opened in the replay views on the first frame (`--trace`, e.g. a prediction
-    /// `hase mpi predict -o` wrote).
-    pub trace: Option<PathBuf>,
-}
-
-struct Screenshot {
-    path: PathBuf,
-    after_frames: u64,
-    requested: bool,
-    done: Arc<AtomicBool>,
-}
-
-/// The hase desktop application.
-pub struct App {
-    /// Document, selection, log, settings.
-    pub editor: Editor,
-    /// The canvas panel.
-    pub canvas: Canvas,
-    /// The dock panel.
-    pub dock: Dock,
-    /// Runs, the animator and the timing diagram.
-    pub session: Session,
-    /// The comparison's canvases.
-    pub compare_views: crate::ui::compare::CompareViews,
-    /// Result of the last PNG export of the timing diagram, written by the screenshot callback.
-    export_result: crate::ui::timing::export::ExportResult,
-    images: StateImages,
-    main_map: MapCache,
-    inspector: Inspector,
-    palette_panel: PalettePanel,
-    icons: Icons,
-    tasks: Tasks,
-    /// Question waiting for an answer about unsaved changes.
-    pub pending: Option<UnsavedQuestion>,
-    after_save: Option<UnsavedQuestion>,
-    allow_close: bool,
-    title: String,
-    theme_applied: Option<ThemeChoice>,
-    screenshot: Option<Screenshot>,
-    paste_count: u32,
-    frames: u64,
-    /// The project library (sled store) and the autosave schedule.
-    pub library: Library,
-    /// Windows and dialogs over the panels.
-    pub windows: windows::Windows,
-    /// File dialogs (the desktop's, or hase's own where there is none).
-    pub files: crate::file_dialog::FileDialogs,
-    memory: status::MemoryGauge,
-    start_actions: Vec<AppAction>,
-    start_trace: Option<PathBuf>,
-}
 
 impl App {
     /// An application started with `options`. A project file that cannot be read is reported in

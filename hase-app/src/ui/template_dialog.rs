@@ -11,7 +11,8 @@ use hase_templates::{Compatible, LinkParams, TemplateSpec, Topology, compatible_
 
 use crate::theme::Palette;
 use hase_editor::command::EditCommand;
-use hase_editor::command::template::{self, InsertForm, TemplateInsert};
+use hase_editor::command::template;
+use hase_editor::command::{InsertForm, TemplateInsert};
 use hase_editor::document::NetworkId;
 use hase_editor::state::Editor;
 

@@ -5,7 +5,7 @@
 
 use egui::{RichText, Ui};
 
-use super::{ExperimentsContext, RowButton, action_row, ask};
+use super::context::{ExperimentsContext, RowButton, action_row, ask};
 use hase_editor::experiments::builder::{CombineMode, base_dir_of};
 use hase_editor::experiments::targets::sweep_targets;
 use hase_editor::experiments::{ExperimentFileRequest, ExperimentsView};

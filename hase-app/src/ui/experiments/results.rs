@@ -5,8 +5,8 @@
 
 use egui::{RichText, Ui};
 
+use super::context::{ExperimentsContext, RowButton, action_row, ask};
 use super::plot::{self as draw, short_number};
-use super::{ExperimentsContext, RowButton, action_row, ask};
 use hase_editor::experiments::plot::{MeanBand, PLOT_KINDS, PlotKind, Plotted, PointSet, RatioSource, build};
 use hase_editor::experiments::results::Results;
 use hase_editor::experiments::table::SortColumn;

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use egui::{RichText, Ui};
 
-use super::{ExperimentsContext, RowButton, action_row};
+use super::context::{ExperimentsContext, RowButton, action_row};
 use hase_editor::experiments::ExperimentsView;
 
 pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>) {

@@ -7,7 +7,7 @@
 
 use egui::{RichText, Ui};
 
-use super::{ExperimentsContext, RowButton, action_row, ask};
+use super::context::{ExperimentsContext, RowButton, action_row, ask};
 use crate::theme::Palette;
 use hase_editor::experiments::slurm::{CollectReport, SlurmDialog, SlurmOutcome};
 use hase_editor::experiments::{ExperimentFileRequest, ExperimentsView};

@@ -5,7 +5,7 @@
 
 use egui::{RichText, Ui};
 
-use super::{ExperimentsContext, RowButton, action_row, ask};
+use super::context::{ExperimentsContext, RowButton, action_row, ask};
 use hase_editor::experiments::slurm::SlurmDialog;
 use hase_editor::experiments::{ExperimentFileRequest, ExperimentsView};
 
