@@ -117,7 +117,8 @@ pub struct ExperimentsView {
     pub builder: SweepBuilder,
     /// The builder's check against the design, and what it was computed for.
     pub preview: SweepPreview,
-    preview_of: Option<(SweepBuilder, u64)>,
+    /// The builder and design generation the preview was last computed for.
+    pub(super) preview_of: Option<(SweepBuilder, u64)>,
     /// Filter text of the parameter list.
     pub target_filter: String,
     /// Worker threads for sweeps.

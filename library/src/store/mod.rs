@@ -52,7 +52,7 @@ pub use experiments::{ExperimentInfo, ExperimentStore, ExperimentSummary, HASE_V
 pub use location::{DATA_DIR_ENV, platform_data_dir, resolve_data_dir};
 pub use projects::{
     DEFAULT_MAX_VERSIONS, MAX_NAME_BYTES, ProjectStore, ProjectSummary, StoreOptions, StoredProject,
-    VersionInfo, validate_name,
+    VersionInfo, name_problem, validate_name,
 };
 pub use recovery::Recovery;
 pub use timestamp::{Timestamp, UtcDateTime};

@@ -114,7 +114,7 @@ fn variables(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_
             }
         });
         if let Some(Some(error)) = view.preview.variable_errors.get(i) {
-            ui.label(RichText::new(error).color(cx.palette.error));
+            ui.label(RichText::new(error.to_string()).color(cx.palette.error));
         }
     }
     if let Some(i) = remove {
@@ -226,7 +226,7 @@ fn preview_and_actions(
             .strong(),
         );
     } else {
-        let text = p.error.clone().unwrap_or_else(|| "the sweep cannot be planned".into());
+        let text = p.error.as_ref().map_or_else(|| "the sweep cannot be planned".into(), ToString::to_string);
         ui.label(RichText::new(text).color(cx.palette.error));
     }
     let can_run = view.preview.is_ok() && view.running.is_none();
