@@ -246,15 +246,7 @@ struct InspectorPanel {
 #[test]
 fn inspector_shows_a_compound_and_toggles_its_level() {
     let mut editor = Editor::new(hase_editor::fixtures::demo_project());
-    let compound = editor
-        .doc
-        .project
-        .network
-        .instances
-        .iter()
-        .find(|(_, i)| i.type_name == hase_editor::fixtures::STAR_TYPE)
-        .map(|(n, _)| n.clone())
-        .unwrap();
+    let compound = hase_editor::fixtures::star_instance(&editor.doc.project).unwrap();
     editor.selection.only(&compound);
     let palette = Palette::dark();
     let mut h = Harness::builder().wgpu_setup(gl_setup()).with_size(Vec2::new(380.0, 900.0)).build_ui_state(

@@ -231,23 +231,16 @@ fn preview_and_actions(
     }
     let can_run = view.preview.is_ok() && view.running.is_none();
     let buttons = [
-        RowButton {
-            text: "Run sweep",
-            hint: "Run every point in the background (stored as an experiment)",
-            enabled: can_run,
-        },
-        RowButton {
-            text: "Save spec…",
-            hint: "Write the spec as RON (hase sweep --spec reads it)",
-            enabled: true,
-        },
-        RowButton { text: "Load spec…", hint: "Read a spec file into the builder", enabled: true },
-        RowButton { text: "Clear", hint: "Start a new sweep", enabled: true },
-        RowButton {
-            text: "Run on Slurm…",
-            hint: "Write a Slurm job directory for this sweep and submit it (or show the sbatch command)",
-            enabled: view.preview.is_ok(),
-        },
+        RowButton::new("Run sweep", "Run every point in the background (stored as an experiment)")
+            .enabled(can_run),
+        RowButton::new("Save spec…", "Write the spec as RON (hase sweep --spec reads it)"),
+        RowButton::new("Load spec…", "Read a spec file into the builder"),
+        RowButton::new("Clear", "Start a new sweep"),
+        RowButton::new(
+            "Run on Slurm…",
+            "Write a Slurm job directory for this sweep and submit it (or show the sbatch command)",
+        )
+        .enabled(view.preview.is_ok()),
     ];
     match action_row(ui, &buttons) {
         Some(0) => {

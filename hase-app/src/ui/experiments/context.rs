@@ -35,6 +35,19 @@ pub struct RowButton<'a> {
     pub enabled: bool,
 }
 
+impl<'a> RowButton<'a> {
+    /// An enabled button.
+    pub const fn new(text: &'a str, hint: &'a str) -> Self {
+        RowButton { text, hint, enabled: true }
+    }
+
+    /// The same button, clickable only when `enabled`.
+    #[must_use]
+    pub const fn enabled(self, enabled: bool) -> Self {
+        RowButton { enabled, ..self }
+    }
+}
+
 /// Draw `buttons` in a row; returns the index clicked.
 pub fn action_row(ui: &mut Ui, buttons: &[RowButton<'_>]) -> Option<usize> {
     let mut clicked = None;
