@@ -201,7 +201,7 @@ impl TemplateDialog {
     }
 
     /// The request the fields describe, or the reasons they cannot be read.
-    fn request(&self) -> Result<TemplateInsert, FieldErrors> {
+    fn request(&self) -> Result<TemplateInsert, Box<FieldErrors>> {
         let topology = self.topology();
         let link = link_params(&self.link);
         let endpoint_link =
@@ -230,7 +230,7 @@ impl TemplateDialog {
                     processors: self.processors,
                 })
             }
-            (t, l, e) => Err(FieldErrors { dims: t.err(), link: l.err(), endpoint_link: e.err() }),
+            (t, l, e) => Err(Box::new(FieldErrors { dims: t.err(), link: l.err(), endpoint_link: e.err() })),
         }
     }
 
