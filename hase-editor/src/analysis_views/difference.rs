@@ -57,22 +57,9 @@ pub enum DifferenceError {
 }
 
 impl DifferenceMode {
-    /// The comparison of runs `ids` (computed from `traces()` when the runs, the alignment or
-    /// the tolerance changed), or why it cannot be made (a tolerance that does not parse).
-    pub fn compare<'t>(
-        &mut self,
-        ids: [u64; 2],
-        traces: impl FnOnce() -> [Cow<'t, Trace>; 2],
-    ) -> Result<Arc<Computed>, DifferenceError> {
-        let (computed, fresh) = self.comparison(ids, traces)?;
-        if fresh {
-            self.keep(Arc::clone(&computed));
-        }
-        Ok(computed)
-    }
-
     /// The comparison of runs `ids`: the one kept when it is of the same runs, alignment and
-    /// tolerance (then `false`), else made now from `traces()` (then `true`: [`Self::keep`] it).
+    /// tolerance (then `false`), else made now from `traces()` (then `true`: [`Self::keep`] it);
+    /// or why it cannot be made (a tolerance that does not parse).
     pub fn comparison<'t>(
         &self,
         ids: [u64; 2],

@@ -348,7 +348,7 @@ pub(super) fn gather(dir: &Path, store: Option<&ExperimentStore>) -> Result<Box<
         problems.push(format!("{key}: {word}: {first} ({attempt})"));
     }
     for missing in &collected.missing {
-        let problem = missing.problem.as_deref().map(|p| format!(": {p}")).unwrap_or_default();
+        let problem = missing.problem.as_ref().map(|p| format!(": {p}")).unwrap_or_default();
         problems.push(format!("{}: missing{problem} ({})", missing.key, missing.attempt));
     }
     let tasks = array_tasks_with_missing_runs(&job, &plan);

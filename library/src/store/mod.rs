@@ -45,7 +45,7 @@ mod experiment_crash_test;
 mod experiment_tests;
 
 pub use database::{Database, STORE_FORMAT};
-pub use error::{ExportReason, StoreError};
+pub use error::{DatabaseReason, ExportReason, StoreError};
 pub use experiment_files::{EXPERIMENT_EXPORT_VERSION, ExperimentExport};
 pub use experiment_header::{ExperimentHeader, NoRuns, RunList};
 pub use experiments::{ExperimentInfo, ExperimentStore, ExperimentSummary, HASE_VERSION};
