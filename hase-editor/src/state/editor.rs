@@ -45,6 +45,10 @@ pub struct Editor {
     pub fit_requested: bool,
     /// Counts project replacements (New, Open), so caches keyed by history revision stay valid.
     pub generation: u64,
+    /// Edits refused so far (a field that asked for one learns from it whether it was taken).
+    pub refusals: u64,
+    /// The reason the last refused edit gave, as logged (`cannot rename p0: …`).
+    pub last_refusal: Option<String>,
     started: Instant,
 }
 
@@ -65,6 +69,8 @@ impl Editor {
             saved_revision: 0,
             fit_requested: true,
             generation: 0,
+            refusals: 0,
+            last_refusal: None,
             started: Instant::now(),
         }
     }
@@ -127,7 +133,10 @@ impl Editor {
                 true
             }
             Err(e) => {
-                self.notify(LogLevel::Warning, format!("cannot {label}: {e}"));
+                let reason = format!("cannot {label}: {e}");
+                self.refusals += 1;
+                self.last_refusal = Some(reason.clone());
+                self.notify(LogLevel::Warning, reason);
                 false
             }
         }
@@ -230,5 +239,37 @@ impl Editor {
     /// The selected instances, sorted.
     pub fn selected_instances(&self) -> Vec<String> {
         self.selection.instances.iter().cloned().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::demo_project;
+
+    #[test]
+    fn commands_change_the_selection_and_a_refused_rename_selects_nothing_new() {
+        let mut editor = Editor::new(demo_project());
+        let mut one = Selection::default();
+        one.only("p0");
+        editor.apply(EditorCommand::Select(one.clone()));
+        assert_eq!(editor.selection, one);
+        editor.apply(EditorCommand::SetPlacing(Some("Router".into())));
+        assert_eq!(editor.placing.as_deref(), Some("Router"));
+        // Renaming p0 to a name taken: refused, counted, the selection stays.
+        let mut renamed = Selection::default();
+        renamed.only("p1");
+        let rename = EditCommand::Rename { net: NetworkId::Top, from: "p0".into(), to: "p1".into() };
+        editor.apply(EditorCommand::EditAndSelect(rename, renamed.clone()));
+        assert_eq!((editor.refusals, &editor.selection), (1, &one));
+        assert!(editor.last_refusal.as_deref().is_some_and(|r| r.starts_with("cannot rename")));
+        // A free name: taken, and the new name is selected.
+        let mut fresh = Selection::default();
+        fresh.only("q0");
+        let rename = EditCommand::Rename { net: NetworkId::Top, from: "p0".into(), to: "q0".into() };
+        editor.apply(EditorCommand::EditAndSelect(rename, fresh.clone()));
+        assert_eq!((editor.refusals, &editor.selection), (1, &fresh));
+        editor.apply(EditorCommand::ClearLog);
+        assert!(editor.log.is_empty());
     }
 }

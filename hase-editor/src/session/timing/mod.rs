@@ -185,3 +185,31 @@ impl TimingState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn views_go_to_back_and_forward_and_markers_are_renamed_as_changed() {
+        let mut state = TimingState::default();
+        let first = state.view;
+        let zoomed = TimeView { left_ps: 100, ps_per_pt: 2.0 };
+        state.apply(TimingCommand::GoTo(zoomed));
+        assert_eq!(state.view, zoomed);
+        state.apply(TimingCommand::Back);
+        assert_eq!(state.view, first);
+        state.apply(TimingCommand::Forward);
+        assert_eq!(state.view, zoomed);
+        state.apply(TimingCommand::Restart(first));
+        assert!(!state.history.can_go_back());
+        state.apply(TimingCommand::AddMarker(50));
+        state.markers_dirty = false;
+        state.apply(TimingCommand::RenameMarker { index: 0, name: "start".into() });
+        assert_eq!((state.markers[0].name.as_str(), state.markers_dirty), ("start", true));
+        state.apply(TimingCommand::ToggleFold("net".into()));
+        assert!(state.unfolded.contains("net"));
+        state.apply(TimingCommand::ToggleFold("net".into()));
+        assert!(state.unfolded.is_empty());
+    }
+}
