@@ -43,7 +43,11 @@ impl App {
             self.open_variant_compare(variant);
         }
         self.windows.sheet_viewer.show(ctx, palette);
-        crate::ui::levels_window::show(ctx, &mut self.windows.levels, palette);
+        // The check's result, when it comes, is taken before the window shows it.
+        self.windows.levels.poll();
+        if crate::ui::levels_window::show(ctx, &self.windows.levels, palette) {
+            self.windows.levels.open = false;
+        }
         if self.pending.is_some() {
             return;
         }
