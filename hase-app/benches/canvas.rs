@@ -37,8 +37,12 @@ fn frame(
 ) {
     let mut out = ctx.run_ui(input(), |ui| {
         icons.ensure_loaded(ui.ctx());
-        egui::CentralPanel::no_frame()
-            .show(ui, |ui| canvas.show(ui, editor, CanvasContext { icons, palette, replay: None }));
+        egui::CentralPanel::no_frame().show(ui, |ui| {
+            let cx = CanvasContext { icons, palette, replay: None, fit: false };
+            for command in canvas.show(ui, editor, cx).commands {
+                editor.apply(command);
+            }
+        });
     });
     // Tessellation is part of a frame's CPU cost (the integration does it before painting).
     let primitives = ctx.tessellate(std::mem::take(&mut out.shapes), out.pixels_per_point);

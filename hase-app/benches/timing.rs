@@ -26,7 +26,7 @@ use hase_app::ui::animator::images::StateImages;
 use hase_app::ui::canvas::{Canvas, CanvasContext, ReplayLayer};
 use hase_app::ui::timing::draw::{DiagramScene, Geometry, RULER_HEIGHT, bar_shapes};
 use hase_app::ui::timing::strip::BarStrip;
-use hase_app::ui::timing::{Diagram, LABEL_WIDTH, TimingContext, show};
+use hase_app::ui::timing::{Diagram, LABEL_WIDTH, TimingContext, TimingView, show};
 use hase_editor::replay::Replay;
 use hase_editor::replay::columns::Intervals;
 use hase_editor::replay::events::Snapshot;
@@ -154,8 +154,9 @@ fn bench_timing(c: &mut Criterion) {
         }
         let ctx = egui::Context::default();
         let mut state = TimingState::default();
+        let mut timing_view = TimingView::default();
         for (zoom, view) in zooms(replay.end.0) {
-            let frame = |state: &mut TimingState| {
+            let frame = |state: &mut TimingState, timing_view: &mut TimingView| {
                 let input = RawInput {
                     screen_rect: Some(Rect::from_min_size(
                         Pos2::ZERO,
@@ -167,7 +168,7 @@ fn bench_timing(c: &mut Criterion) {
                     egui::CentralPanel::default().show(ui, |ui| {
                         let diagrams =
                             [Diagram { replay: &replay, title: None, selected: Vec::new(), source: None }];
-                        state.fitted_for = Some(1);
+                        timing_view.fitted_for = Some(1);
                         state.view = view;
                         let cx = TimingContext {
                             diagrams: &diagrams,
@@ -177,15 +178,19 @@ fn bench_timing(c: &mut Criterion) {
                             colours: &colours,
                             palette: &palette,
                         };
-                        show(ui, state, &cx);
+                        for command in show(ui, state, timing_view, &cx).commands {
+                            state.apply(command);
+                        }
                     });
                 });
                 let primitives = ctx.tessellate(std::mem::take(&mut out.shapes), out.pixels_per_point);
                 black_box(primitives.len());
                 out.textures_delta.clear();
             };
-            frame(&mut state);
-            c.bench_function(&format!("timing_frame_{name}_{zoom}"), |b| b.iter(|| frame(&mut state)));
+            frame(&mut state, &mut timing_view);
+            c.bench_function(&format!("timing_frame_{name}_{zoom}"), |b| {
+                b.iter(|| frame(&mut state, &mut timing_view));
+            });
         }
     }
 }
@@ -251,9 +256,10 @@ fn bench_animator(c: &mut Criterion) {
         let mut out = ctx.run_ui(input(), |ui| {
             icons.ensure_loaded(ui.ctx());
             egui::CentralPanel::no_frame().show(ui, |ui| {
+                run.replay.log.seek(&mut snap, player.time);
                 let replay = with_replay.then(|| ReplayLayer {
                     run: &run,
-                    snap: &mut snap,
+                    snap: &snap,
                     player,
                     clock_end: run.replay.end,
                     map: &mut cache,
@@ -261,7 +267,10 @@ fn bench_animator(c: &mut Criterion) {
                     colours: &colours,
                     stale: false,
                 });
-                canvas.show(ui, editor, CanvasContext { icons: &icons, palette: &palette, replay });
+                let cx = CanvasContext { icons: &icons, palette: &palette, replay, fit: false };
+                for command in canvas.show(ui, editor, cx).commands {
+                    editor.apply(command);
+                }
                 drawn = Some(canvas.drawn_replay);
             });
         });

@@ -102,6 +102,19 @@ pub fn demo_project() -> Project {
     project
 }
 
+/// State records, one per `(time in ps, entity, state)`, in the order given.
+pub fn state_records(states: &[(u64, u32, u16)]) -> Vec<hase_engine::trace::Record> {
+    states
+        .iter()
+        .map(|&(t, entity, state)| hase_engine::trace::Record::State { time: SimTime(t), entity, state })
+        .collect()
+}
+
+/// The name of the top-level instance of [`STAR_TYPE`] in `project` (the demo project's compound).
+pub fn star_instance(project: &Project) -> Option<String> {
+    project.network.instances.iter().find(|(_, i)| i.type_name == STAR_TYPE).map(|(n, _)| n.clone())
+}
+
 /// The binary-tree allreduce example run to completion in `slot`, as if saved as `dir/tree.ron`
 /// (so its markers sidecar would sit beside that file).
 ///

@@ -86,7 +86,7 @@ pub struct RunResult {
     /// The trace, if kept in memory.
     pub trace: Option<Trace>,
     /// The first trace write failure, if any.
-    pub trace_error: Option<String>,
+    pub trace_error: Option<std::io::Error>,
     /// The flat model that was simulated.
     pub model: Arc<FlatModel>,
     /// Processors (entity numbers, as in the trace) that run none of the workload's ranks because
@@ -109,9 +109,9 @@ pub enum RunError {
     /// The trace file could not be created.
     #[error(transparent)]
     Trace(#[from] TraceError),
-    /// An option is out of range.
-    #[error("{0}")]
-    Option(String),
+    /// The trace level asked for is not 1–5.
+    #[error(transparent)]
+    TraceLevel(#[from] hase_engine::trace::record::TraceLevelError),
     /// The network is stored as a generator recipe that does not expand.
     #[error(transparent)]
     Generator(#[from] ProjectFileError),
@@ -181,8 +181,7 @@ pub fn run_project_into(
     let project = expanded(project)?;
     let registry = registry_for(&project);
     let model = Arc::new(elaborate(&project, &registry)?);
-    let level = TraceLevel::new(options.level.unwrap_or(project.settings.trace_level))
-        .map_err(|e| RunError::Option(e.to_string()))?;
+    let level = TraceLevel::new(options.level.unwrap_or(project.settings.trace_level))?;
     let seed = options.seed.unwrap_or(project.settings.seed);
     let until = options.until.or(project.settings.until);
     let live_values = options.live_values.unwrap_or_else(|| displays_live_values(&project));

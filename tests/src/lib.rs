@@ -74,6 +74,20 @@ pub struct Timing {
 }
 
 impl Timing {
+    /// The timing the oracles share: 100 ns links at 1 GB/s, 20 ns per switch, 500 ns to send
+    /// and 300 ns to receive, with the switching model and the largest packet given.
+    pub fn oracle(switching: &'static str, max_packet: u64) -> Timing {
+        Timing {
+            latency: SimTime::from_ns(100),
+            bandwidth: 1_000_000_000,
+            routing_delay: SimTime::from_ns(20),
+            send_overhead: SimTime::from_ns(500),
+            recv_overhead: SimTime::from_ns(300),
+            max_packet,
+            switching,
+        }
+    }
+
     /// Serialisation of `bytes` at B.
     pub fn ser(&self, bytes: u64) -> SimTime {
         SimTime::transmission(bytes, self.bandwidth)

@@ -215,20 +215,26 @@ int MPI_Bsend(const void *b, int c, MPI_Datatype t, int d, int tag, MPI_Comm com
     return blocking_send(b, c, t, d, tag, comm, PMPI_Bsend);
 }
 
+/* A receive that completed with status `st`, its receiver ready at `ready`: the message is drawn
+ * from its sender's stamp, and the receive is done at the later of the sheet's shortest receive
+ * after `ready` and the receive after the send. A receive from MPI_PROC_NULL is done at `ready`. */
+static double received(MPI_Comm comm, const MPI_Status *st, double ready) {
+    if (st->MPI_SOURCE < 0) return ready;
+    double sent = receive_stamp(comm, st);
+    int got = 0;
+    PMPI_Get_count(st, MPI_BYTE, &got);
+    double done = fmax(ready + sheet_us("recvmin", 2, got), sent + sheet_us("recv", 2, got));
+    message(st, comm, sent, done);
+    return done;
+}
+
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm, MPI_Status *status) {
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
     enter();
     double begin = clock_us;
     int rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
-    if (st->MPI_SOURCE >= 0) {
-        double sent = receive_stamp(comm, st);
-        int got = 0;
-        PMPI_Get_count(st, MPI_BYTE, &got);
-        double done = fmax(begin + sheet_us("recvmin", 2, got), sent + sheet_us("recv", 2, got));
-        message(st, comm, sent, done);
-        clock_us = done;
-    }
+    clock_us = received(comm, st, begin);
     state("RECV", begin, clock_us);
     leave();
     return rc;
@@ -370,15 +376,7 @@ int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype stype, int dest, int stag,
     send_stamp(begin, dest, stag, comm);
     int rc = PMPI_Sendrecv(sb, sc, stype, dest, stag, rb, rcount, rtype, src, rtag, comm, st);
     double done = begin + (dest >= 0 ? sheet_us("send", 2, hase_bytes(sc, stype)) : 0.0);
-    if (st->MPI_SOURCE >= 0) {
-        double sent = receive_stamp(comm, st);
-        int got = 0;
-        PMPI_Get_count(st, MPI_BYTE, &got);
-        double arrived = fmax(done + sheet_us("recvmin", 2, got), sent + sheet_us("recv", 2, got));
-        message(st, comm, sent, arrived);
-        done = arrived;
-    }
-    clock_us = done;
+    clock_us = received(comm, st, done);
     state("RECV", begin, clock_us);
     leave();
     return rc;
@@ -401,66 +399,43 @@ static void collective_end(const char *function, const char *state_name, double 
     leave();
 }
 
+/* The whole body of a collective's wrapper: `call` (the PMPI function) between collective_begin and
+   collective_end, which time it by the sheet's `function` for `bytes` and show it as `state_name`. */
+#define COLLECTIVE(function, state_name, bytes, call)             \
+    double begin;                                                \
+    collective_begin(&begin, comm);                              \
+    int rc = (call);                                             \
+    collective_end(function, state_name, begin, (bytes), comm);  \
+    return rc
+
 int MPI_Barrier(MPI_Comm comm) {
-    double begin;
-    collective_begin(&begin, comm);
-    int rc = PMPI_Barrier(comm);
-    collective_end("barrier", "BARRIER", begin, 0, comm);
-    return rc;
+    COLLECTIVE("barrier", "BARRIER", 0, PMPI_Barrier(comm));
 }
 
 int MPI_Bcast(void *b, int c, MPI_Datatype t, int root, MPI_Comm comm) {
-    double begin;
-    collective_begin(&begin, comm);
-    int rc = PMPI_Bcast(b, c, t, root, comm);
-    collective_end("bcast", "BCAST", begin, hase_bytes(c, t), comm);
-    return rc;
+    COLLECTIVE("bcast", "BCAST", hase_bytes(c, t), PMPI_Bcast(b, c, t, root, comm));
 }
 
 int MPI_Reduce(const void *s, void *r, int c, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm) {
-    double begin;
-    collective_begin(&begin, comm);
-    int rc = PMPI_Reduce(s, r, c, t, op, root, comm);
-    collective_end("reduce", "REDUCE", begin, hase_bytes(c, t), comm);
-    return rc;
+    COLLECTIVE("reduce", "REDUCE", hase_bytes(c, t), PMPI_Reduce(s, r, c, t, op, root, comm));
 }
 
 int MPI_Allreduce(const void *s, void *r, int c, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-    double begin;
-    collective_begin(&begin, comm);
-    int rc = PMPI_Allreduce(s, r, c, t, op, comm);
-    collective_end("allreduce", "ALLREDUCE", begin, hase_bytes(c, t), comm);
-    return rc;
+    COLLECTIVE("allreduce", "ALLREDUCE", hase_bytes(c, t), PMPI_Allreduce(s, r, c, t, op, comm));
 }
 
 int MPI_Gather(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, int root, MPI_Comm comm) {
-    double begin;
-    collective_begin(&begin, comm);
-    int rc = PMPI_Gather(s, sc, st, r, rc_, rt, root, comm);
-    collective_end("gather", "GATHER", begin, hase_bytes(sc, st), comm);
-    return rc;
+    COLLECTIVE("gather", "GATHER", hase_bytes(sc, st), PMPI_Gather(s, sc, st, r, rc_, rt, root, comm));
 }
 
 int MPI_Scatter(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, int root, MPI_Comm comm) {
-    double begin;
-    collective_begin(&begin, comm);
-    int rc = PMPI_Scatter(s, sc, st, r, rc_, rt, root, comm);
-    collective_end("scatter", "SCATTER", begin, hase_bytes(rc_, rt), comm);
-    return rc;
+    COLLECTIVE("scatter", "SCATTER", hase_bytes(rc_, rt), PMPI_Scatter(s, sc, st, r, rc_, rt, root, comm));
 }
 
 int MPI_Allgather(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, MPI_Comm comm) {
-    double begin;
-    collective_begin(&begin, comm);
-    int rc = PMPI_Allgather(s, sc, st, r, rc_, rt, comm);
-    collective_end("allgather", "ALLGATHER", begin, hase_bytes(sc, st), comm);
-    return rc;
+    COLLECTIVE("allgather", "ALLGATHER", hase_bytes(sc, st), PMPI_Allgather(s, sc, st, r, rc_, rt, comm));
 }
 
 int MPI_Alltoall(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, MPI_Comm comm) {
-    double begin;
-    collective_begin(&begin, comm);
-    int rc = PMPI_Alltoall(s, sc, st, r, rc_, rt, comm);
-    collective_end("alltoall", "ALLTOALL", begin, hase_bytes(sc, st), comm);
-    return rc;
+    COLLECTIVE("alltoall", "ALLTOALL", hase_bytes(sc, st), PMPI_Alltoall(s, sc, st, r, rc_, rt, comm));
 }

@@ -158,7 +158,9 @@ static void wait_line(int64_t w, char *done, int n) {
     free(line);
 }
 
-int MPI_Wait(MPI_Request *req, MPI_Status *status) {
+/* MPI_Wait (`flag` NULL) and MPI_Test: one `wait` line, with the request's completion when it
+ * completed. */
+static int one_request(MPI_Request *req, int *flag, MPI_Status *status) {
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
     MPI_Request handle = *req;
@@ -166,24 +168,17 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status) {
     char done[128] = "";
     int n = 0;
     begin("wait", &w);
-    int rc = PMPI_Wait(req, st);
-    completed(done, sizeof done, handle, st, &n);
+    int rc = flag == NULL ? PMPI_Wait(req, st) : PMPI_Test(req, flag, st);
+    if (flag == NULL || *flag) completed(done, sizeof done, handle, st, &n);
     wait_line(w, done, n);
     return rc;
 }
 
+int MPI_Wait(MPI_Request *req, MPI_Status *status) {
+    return one_request(req, NULL, status);
+}
 int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status) {
-    MPI_Status local;
-    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-    MPI_Request handle = *req;
-    int64_t w;
-    char done[128] = "";
-    int n = 0;
-    begin("wait", &w);
-    int rc = PMPI_Test(req, flag, st);
-    if (*flag) completed(done, sizeof done, handle, st, &n);
-    wait_line(w, done, n);
-    return rc;
+    return one_request(req, flag, status);
 }
 
 static int many(int count, MPI_Request reqs[], int *index, int *outcount, int indices[], MPI_Status statuses[],

@@ -69,7 +69,7 @@ pub(crate) struct Core<M> {
     pub(super) level: TraceLevel,
     pub(super) live_values: bool,
     pub(super) sink: Option<Box<dyn TraceSink>>,
-    pub(super) trace_error: Option<String>,
+    pub(super) trace_error: Option<std::io::Error>,
     pub(super) events: u64,
     pub(super) dropped: u64,
     pub(crate) stop_requested: bool,
@@ -170,7 +170,7 @@ impl<M: Message> Core<M> {
             && let Err(e) = sink.record(record)
         {
             // Keep simulating; report the first trace failure at the end of the run.
-            self.trace_error.get_or_insert_with(|| e.to_string());
+            self.trace_error.get_or_insert(e);
             self.sink = None;
         }
     }

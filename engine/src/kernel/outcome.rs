@@ -107,5 +107,5 @@ pub struct RunReport {
     /// Statistics.
     pub stats: RunStats,
     /// The first trace write failure, if any (the run itself continued).
-    pub trace_error: Option<String>,
+    pub trace_error: Option<std::io::Error>,
 }

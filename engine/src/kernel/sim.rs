@@ -296,7 +296,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
             if let Some(sink) = core.sink.as_mut()
                 && let Err(e) = sink.finish()
             {
-                core.trace_error.get_or_insert_with(|| e.to_string());
+                core.trace_error.get_or_insert(e);
             }
         }
         RunReport { outcome, stats, trace_error: core.trace_error.take() }

@@ -12,6 +12,7 @@ use super::error::TraceError;
 use super::read::{Reposition, RestartPoint, TraceRead};
 use super::record::{Record, TraceHeader};
 use super::varint::Cursor;
+use crate::file_error::FilePlace;
 
 /// Reads the compact trace form from any `BufRead`.
 pub struct BinaryTraceReader<R> {
@@ -78,7 +79,7 @@ impl<R: BufRead> BinaryTraceReader<R> {
     }
 
     fn error(&self, offset: u64, message: impl std::fmt::Display) -> TraceError {
-        TraceError::Binary { file: self.file.clone(), offset, message: message.to_string() }
+        TraceError::Binary { place: FilePlace::file(self.file.clone()), offset, message: message.to_string() }
     }
 
     fn read_exact(&mut self, buf: &mut [u8], what: &str) -> Result<(), TraceError> {
@@ -172,9 +173,11 @@ impl<R: BufRead> TraceRead for BinaryTraceReader<R> {
         let (decoded, pos, left) = {
             let data = if self.in_buffer > 0 {
                 let buffer = self.input.fill_buf().map_err(|e| TraceError::io(&self.file, e))?;
-                buffer.get(..self.in_buffer).ok_or_else(|| TraceError::File {
-                    file: self.file.clone(),
-                    message: "the input gave back less of a block than it had buffered".into(),
+                buffer.get(..self.in_buffer).ok_or_else(|| {
+                    TraceError::file(
+                        self.file.clone(),
+                        "the input gave back less of a block than it had buffered",
+                    )
                 })?
             } else {
                 &self.block

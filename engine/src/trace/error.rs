@@ -4,36 +4,34 @@
 
 use thiserror::Error;
 
+use crate::file_error::FilePlace;
+
 /// Why a trace could not be read (or an index used).
 #[derive(Debug, Error)]
 pub enum TraceError {
     /// Malformed or inconsistent text: `trace.txt:57:9: expected a state index after entity 3`.
-    #[error("{file}:{line}:{column}: {message}")]
+    #[error("{place}: {message}")]
     Text {
-        /// File name as given to the reader.
-        file: String,
-        /// 1-based line number.
-        line: u64,
-        /// 1-based column (in characters).
-        column: u64,
+        /// The file as given to the reader, with the 1-based line and column (in characters).
+        place: FilePlace,
         /// What was wrong or expected.
         message: String,
     },
     /// Malformed or inconsistent compact (binary) data.
-    #[error("{file}: byte {offset}: {message}")]
+    #[error("{place}: byte {offset}: {message}")]
     Binary {
-        /// File name as given to the reader.
-        file: String,
+        /// The file as given to the reader.
+        place: FilePlace,
         /// Byte offset from the start of the file.
         offset: u64,
         /// What was wrong or expected.
         message: String,
     },
     /// A problem with the file as a whole (a stale index, a compressed file that cannot seek).
-    #[error("{file}: {message}")]
+    #[error("{place}: {message}")]
     File {
-        /// File name.
-        file: String,
+        /// The file.
+        place: FilePlace,
         /// What was wrong.
         message: String,
     },
@@ -52,7 +50,7 @@ impl TraceError {
     /// The 1-based line of a text error, if this is one.
     pub fn line(&self) -> Option<u64> {
         match self {
-            TraceError::Text { line, .. } => Some(*line),
+            TraceError::Text { place, .. } => Some(place.line as u64),
             _ => None,
         }
     }
@@ -67,6 +65,10 @@ impl TraceError {
     }
     pub(crate) fn io(file: &str, source: std::io::Error) -> Self {
         TraceError::Io { file: file.to_string(), source }
+    }
+    /// A problem with `file` as a whole.
+    pub(crate) fn file(file: impl Into<String>, message: impl Into<String>) -> Self {
+        TraceError::File { place: FilePlace::file(file), message: message.into() }
     }
 }
 
@@ -87,7 +89,8 @@ impl LineError {
     /// Locate the error in `file` at `line_no`, given the text of the line.
     pub(crate) fn locate(self, file: &str, line_no: u64, line: &str) -> TraceError {
         let byte = self.byte.min(line.len());
-        let column = line.get(..byte).map_or(byte, |s| s.chars().count()) as u64 + 1;
-        TraceError::Text { file: file.to_string(), line: line_no, column, message: self.message }
+        let column = line.get(..byte).map_or(byte, |s| s.chars().count()) + 1;
+        let place = FilePlace::at(file, usize::try_from(line_no).unwrap_or(usize::MAX), column);
+        TraceError::Text { place, message: self.message }
     }
 }

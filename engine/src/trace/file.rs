@@ -68,10 +68,10 @@ pub fn open_trace(path: &Path) -> Result<Box<dyn TraceRead + Send>, TraceError> 
 /// Build the time index of an existing text or compact file by one scan.
 pub fn index_file(path: &Path, every: u64) -> Result<TraceIndex, TraceError> {
     if TraceForm::of_path(path) == TraceForm::GzipText {
-        return Err(TraceError::File {
-            file: name_of(path),
-            message: "a gzip-compressed trace cannot seek, so it has no index; use the .htb form".into(),
-        });
+        return Err(TraceError::file(
+            name_of(path),
+            "a gzip-compressed trace cannot seek, so it has no index; use the .htb form",
+        ));
     }
     let bytes = file_len(path)?;
     let mut reader = open_trace(path)?;
@@ -107,13 +107,10 @@ pub fn seek_file(
     };
     let bytes = file_len(path)?;
     if index.file_bytes != bytes {
-        return Err(TraceError::File {
-            file: name,
-            message: format!(
-                "the index is stale: it was built for {} bytes, the file has {bytes}",
-                index.file_bytes
-            ),
-        });
+        return Err(TraceError::file(
+            name,
+            format!("the index is stale: it was built for {} bytes, the file has {bytes}", index.file_bytes),
+        ));
     }
     let file = BufReader::with_capacity(1 << 16, open_file(path)?);
     Ok(match form {
@@ -198,9 +195,7 @@ impl TraceSink for TraceFileWriter {
             }
         };
         if let Some(index) = &self.index {
-            index
-                .save(&TraceIndex::sidecar_path(&self.path))
-                .map_err(|e| std::io::Error::other(e.to_string()))?;
+            index.save(&TraceIndex::sidecar_path(&self.path)).map_err(std::io::Error::other)?;
         }
         Ok(())
     }

@@ -155,10 +155,7 @@ impl TraceIndex {
             lines += 1;
         }
         if lines < 4 {
-            return Err(TraceError::File {
-                file: file.to_string(),
-                message: "the index is incomplete".into(),
-            });
+            return Err(TraceError::file(file, "the index is incomplete"));
         }
         Ok(index)
     }

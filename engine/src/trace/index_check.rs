@@ -25,7 +25,7 @@ pub struct IndexCheck {
 pub fn check_index(path: &Path) -> Result<IndexCheck, TraceError> {
     let sidecar = TraceIndex::sidecar_path(path);
     let shown = sidecar.display().to_string();
-    let fail = |message: String| TraceError::File { file: shown.clone(), message };
+    let fail = |message: String| TraceError::file(shown.clone(), message);
     if TraceForm::of_path(path) == TraceForm::GzipText {
         return Err(fail("a gzip-compressed trace has no index to check".into()));
     }

@@ -97,7 +97,7 @@ fn kernel_trace_reads_back_from_every_form_and_matches_the_statistics() {
     let mut sim = Simulation::new(Arc::new(model()), behaviours, config).unwrap();
     let outcome = sim.run(RunControl::default());
     let report = sim.finish(outcome);
-    assert_eq!(report.trace_error, None);
+    assert!(report.trace_error.is_none());
 
     let memory = memory.lock().unwrap();
     // All three messages of a burst are sent at time 0; each leaves only when the link is free

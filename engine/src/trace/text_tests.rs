@@ -108,9 +108,9 @@ fn with_line(n: usize, new: Option<&str>) -> String {
 
 fn error_at(text: &str) -> (u64, u64, String) {
     match read_all(text).unwrap_err() {
-        TraceError::Text { file, line, column, message } => {
-            assert_eq!(file, "trace.txt");
-            (line, column, message)
+        TraceError::Text { place, message } => {
+            assert_eq!(place.path, "trace.txt");
+            (place.line as u64, place.column as u64, message)
         }
         other => panic!("expected a text error, got {other}"),
     }

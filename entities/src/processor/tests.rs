@@ -293,7 +293,7 @@ fn live_values(behaviours: Vec<Box<dyn Behaviour<NetMsg>>>) -> Live {
     };
     let mut sim = Simulation::new(line(), behaviours, config).unwrap();
     let outcome = sim.run(RunControl::default());
-    assert_eq!(sim.finish(outcome).trace_error, None);
+    assert!(sim.finish(outcome).trace_error.is_none());
     let sink = sink.lock().unwrap();
     let name = |e: u32, p: u16| sink.header.entities[e as usize].params[usize::from(p)].clone();
     sink.records

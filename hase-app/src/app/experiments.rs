@@ -10,8 +10,8 @@ use hase_library::experiment::example::{PROJECT_FILE, SPEC_TEXT};
 use hase_library::experiment::{spec_from_ron, spec_to_ron};
 use hase_library::store::ExperimentStore;
 
-use super::App;
-use super::library::Incoming;
+use super::state::App;
+use super::windows::Incoming;
 use crate::theme::Palette;
 use crate::ui::experiments::ExperimentsContext;
 use hase_editor::experiments::ExperimentFileRequest;

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::App;
+use super::state::App;
 use crate::file_dialog::NO_PORTAL_NOTICE;
 use hase_editor::command::EditCommand;
 use hase_editor::state::LogLevel;
@@ -51,7 +51,7 @@ impl App {
             TaskOutput::FileDialogClosed { request, path, .. } => self.file_chosen(ctx, request, path),
             TaskOutput::ProjectOpened { path, result: Ok(project) } => {
                 let message = format!("opened {}", path.display());
-                let incoming = super::library::Incoming {
+                let incoming = super::windows::Incoming {
                     project: *project,
                     file: Some(path),
                     version: None,
@@ -65,7 +65,7 @@ impl App {
                 for note in notes {
                     self.editor.log(LogLevel::Warning, note);
                 }
-                let incoming = super::library::Incoming {
+                let incoming = super::windows::Incoming {
                     project: *project,
                     file: None,
                     version: None,

@@ -3,12 +3,10 @@
 //! store call reports back. Projects that replace the document arrive as an [`Incoming`] and wait
 //! for the unsaved-changes question when the document is dirty.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
-use hase_engine::model::Project;
-
-use super::App;
+use super::state::App;
+use super::windows::Incoming;
 use crate::ui::dialogs::UnsavedQuestion;
 use crate::ui::library_browser::BrowserRequest;
 use crate::ui::library_dialogs::SaveAsPrompt;
@@ -16,21 +14,6 @@ use hase_editor::command::EditCommand;
 use hase_editor::project_store::{LibraryOutput, LibraryStatus};
 use hase_editor::state::LogLevel;
 use hase_editor::tasks::{FilePurpose, FileRequest};
-
-/// A project about to replace the document.
-#[derive(Debug)]
-pub struct Incoming {
-    /// The project.
-    pub project: Project,
-    /// The RON file it was read from, if it lives in a file.
-    pub file: Option<PathBuf>,
-    /// The stored version it is (name, version), if it came from the library.
-    pub version: Option<(String, u64)>,
-    /// It holds changes never saved (a restored autosave).
-    pub unsaved: bool,
-    /// What to log once it is open.
-    pub message: String,
-}
 
 impl App {
     /// Library work before each frame: ask the store to open once, autosave when due.

@@ -1,10 +1,9 @@
 //! The application: panels laid out around the canvas, actions (menus and shortcuts) carried out in
 //! one place, background task results handled, the window title and the unsaved-changes question on
 //! close. `logic_step` runs before each frame's UI (`eframe::App::logic`), `ui_root` draws it; the
-//! panels return what they ask for (actions, session commands), carried out once at the end of the
-//! frame (`finish_frame`).
+//! panels draw from read-only state and return what they ask for (actions, editor commands,
+//! session commands), carried out once at the end of the frame (`finish_frame`).
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -15,7 +14,13 @@ mod finished;
 mod library;
 mod perform;
 mod runs;
+mod state;
+mod window_answers;
 mod windows;
+
+pub use state::{App, StartOptions};
+
+use state::Screenshot;
 
 use crate::actions::AppAction;
 use crate::icons::Icons;
@@ -29,76 +34,10 @@ use crate::ui::inspector::Inspector;
 use crate::ui::palette::PalettePanel;
 use crate::ui::{breadcrumb, legend, menu, run_bar, status, toasts};
 use hase_editor::examples::default_project;
-use hase_editor::project_store::{Library, LibraryLocation};
+use hase_editor::project_store::Library;
 use hase_editor::session::{Session, SessionCommand};
-use hase_editor::state::{Editor, LogLevel};
+use hase_editor::state::{Editor, EditorCommand, LogLevel};
 use hase_editor::tasks::Tasks;
-
-/// How the application starts.
-#[derive(Clone, Debug, Default)]
-pub struct StartOptions {
-    /// A project file to open instead of the default example (the fat-tree allreduce).
-    pub project: Option<PathBuf>,
-    /// Save a screenshot here after `screenshot_frames` frames, then exit.
-    pub screenshot: Option<PathBuf>,
-    /// Frames to render before the screenshot.
-    pub screenshot_frames: u64,
-    /// Where the project library lives (default: none, as in tests; the binary passes
-    /// `--data-dir`, `HASE_DATA_DIR` or the platform directory).
-    pub library: LibraryLocation,
-    /// Actions carried out on the first frame (`--run`, `--compare-example`).
-    pub start_actions: Vec<AppAction>,
-    /// A trace file opened in the replay views on the first frame (`--trace`, e.g. a prediction
-    /// `hase mpi predict -o` wrote).
-    pub trace: Option<PathBuf>,
-}
-
-struct Screenshot {
-    path: PathBuf,
-    after_frames: u64,
-    requested: bool,
-    done: Arc<AtomicBool>,
-}
-
-/// The hase desktop application.
-pub struct App {
-    /// Document, selection, log, settings.
-    pub editor: Editor,
-    /// The canvas panel.
-    pub canvas: Canvas,
-    /// The dock panel.
-    pub dock: Dock,
-    /// Runs, the animator and the timing diagram.
-    pub session: Session,
-    /// The comparison's canvases.
-    pub compare_views: crate::ui::compare::CompareViews,
-    /// Result of the last PNG export of the timing diagram, written by the screenshot callback.
-    export_result: crate::ui::timing::export::ExportResult,
-    images: StateImages,
-    main_map: MapCache,
-    inspector: Inspector,
-    palette_panel: PalettePanel,
-    icons: Icons,
-    tasks: Tasks,
-    /// Question waiting for an answer about unsaved changes.
-    pub pending: Option<UnsavedQuestion>,
-    after_save: Option<UnsavedQuestion>,
-    allow_close: bool,
-    title: String,
-    theme_applied: Option<ThemeChoice>,
-    screenshot: Option<Screenshot>,
-    paste_count: u32,
-    frames: u64,
-    /// The project library (sled store) and the autosave schedule.
-    pub library: Library,
-    /// Windows and dialogs over the panels.
-    pub windows: windows::Windows,
-    /// File dialogs (the desktop's, or hase's own where there is none).
-    pub files: crate::file_dialog::FileDialogs,
-    memory: status::MemoryGauge,
-    start_actions: Vec<AppAction>,
-    start_trace: Option<PathBuf>,
-}
 
 impl App {
     /// An application started with `options`. A project file that cannot be read is reported in
@@ -242,7 +181,9 @@ impl App {
         self.icons.ensure_loaded(&ctx);
         let palette = Palette::for_choice(self.editor.settings.theme);
         let mut actions = Vec::new();
+        let mut edits: Vec<EditorCommand> = Vec::new();
         let mut commands = Vec::new();
+        self.session.seek_cursors();
 
         Panel::top("menu").show(ui, |ui| actions.extend(menu::show(ui, &self.editor, &self.library)));
         let colours = ReplayColours::for_choice(self.editor.settings.theme);
@@ -252,7 +193,7 @@ impl App {
         actions.extend(toolbar.actions);
         commands.extend(toolbar.commands);
         if let Some(settings) = toolbar.settings {
-            self.editor.run(hase_editor::command::EditCommand::SetRunSettings { settings });
+            edits.push(EditorCommand::Edit(hase_editor::command::EditCommand::SetRunSettings { settings }));
         }
         let zoom = self.canvas.view(&self.editor.current_net()).zoom;
         Panel::bottom("status").show(ui, |ui| {
@@ -277,7 +218,7 @@ impl App {
             .default_size(dock_size)
             .size_range(60.0..=800.0)
             .show(ui, |ui| {
-                let s = &mut self.session;
+                let s = &self.session;
                 let cx = DockContext {
                     editor: &self.editor,
                     current: s.current.as_deref(),
@@ -286,20 +227,21 @@ impl App {
                     stale: s.stale,
                     stats_order: &s.stats_order,
                     stats_side: s.stats_side,
+                    timing: &s.timing,
                     palette: &palette,
                 };
-                self.dock.show(ui, &cx, &mut s.timing)
+                self.dock.show(ui, &cx)
             })
             .inner;
         if dock.clear_log {
-            self.editor.log.clear();
+            edits.push(EditorCommand::ClearLog);
         }
         commands.extend(dock.commands);
         if replaying {
             Panel::bottom("replay-bar")
                 .show(ui, |ui| commands.extend(self.replay_bar(ui, &colours, &palette)));
         }
-        if let Some(compare) = &mut self.session.compare {
+        if let Some(compare) = &self.session.compare {
             egui::CentralPanel::default().show(ui, |ui| {
                 let cx = crate::ui::compare::CompareContext {
                     player: &self.session.player,
@@ -308,18 +250,18 @@ impl App {
                     colours: &colours,
                     palette: &palette,
                 };
-                crate::ui::compare::show(ui, compare, &mut self.compare_views, cx);
+                commands.extend(crate::ui::compare::show(ui, compare, &mut self.compare_views, cx));
             });
-            self.finish_frame(&ctx, actions, commands);
+            self.finish_frame(&ctx, actions, edits, commands);
             return;
         }
         Panel::left("palette").resizable(true).default_size(210.0).size_range(150.0..=400.0).show(ui, |ui| {
-            self.palette_panel.show(ui, &mut self.editor, &self.icons, &palette);
+            edits.extend(self.palette_panel.show(ui, &self.editor, &self.icons, &palette));
         });
         Panel::right("inspector").resizable(true).default_size(360.0).size_range(240.0..=600.0).show(
             ui,
             |ui| {
-                self.inspector.show(ui, &mut self.editor, &self.tasks, &palette);
+                edits.extend(self.inspector.show(ui, &self.editor, &self.tasks, &palette));
             },
         );
         if std::mem::take(&mut self.inspector.check_levels) {
@@ -344,7 +286,7 @@ impl App {
                 .show(ui, |ui| {
                     ui.set_width(ui.available_width());
                     if let Some(depth) = breadcrumb::show(ui, &self.editor, &palette) {
-                        self.editor.go_up_to(depth);
+                        edits.push(EditorCommand::GoUpTo(depth));
                     }
                 });
             let line = ui.available_rect_before_wrap();
@@ -352,7 +294,7 @@ impl App {
             let clock_end = self.session.clock_end();
             let replay = self.session.current.as_deref().map(|run| ReplayLayer {
                 run,
-                snap: &mut self.session.cursor,
+                snap: &self.session.cursor,
                 player: &self.session.player,
                 clock_end,
                 map: &mut self.main_map,
@@ -360,20 +302,32 @@ impl App {
                 colours: &colours,
                 stale: self.session.stale,
             });
-            let cx = CanvasContext { icons: &self.icons, palette: &palette, replay };
-            actions.extend(self.canvas.show(ui, &mut self.editor, cx));
+            let cx = CanvasContext { icons: &self.icons, palette: &palette, replay, fit: false };
+            let canvas = self.canvas.show(ui, &self.editor, cx);
+            actions.extend(canvas.actions);
+            edits.extend(canvas.commands);
             actions.extend(zoom_buttons(ui, self.canvas.area));
         });
-        self.finish_frame(&ctx, actions, commands);
+        self.finish_frame(&ctx, actions, edits, commands);
     }
 
-    /// Overlays, the unsaved-changes question, then what the panels asked for this frame: the
-    /// session commands (applied here, the one place the views change the session) and the actions.
-    fn finish_frame(&mut self, ctx: &egui::Context, actions: Vec<AppAction>, commands: Vec<SessionCommand>) {
+    /// Overlays, then what the panels asked for this frame: the editor commands (applied here,
+    /// the one place the panels change the editor), the windows and the unsaved-changes question,
+    /// the session commands (the one place the views change the session) and the actions.
+    fn finish_frame(
+        &mut self,
+        ctx: &egui::Context,
+        actions: Vec<AppAction>,
+        mut edits: Vec<EditorCommand>,
+        commands: Vec<SessionCommand>,
+    ) {
         let ctx = ctx.clone();
         let palette = Palette::for_choice(self.editor.settings.theme);
-        toasts::show(&ctx, self.canvas.area, &mut self.editor, &palette);
-        legend::show(&ctx, &mut self.editor, &palette);
+        edits.extend(toasts::show(&ctx, self.canvas.area, &self.editor.toasts, &palette));
+        edits.extend(legend::show(&ctx, &self.editor, &palette));
+        for edit in edits {
+            self.editor.apply(edit);
+        }
         self.show_windows(&ctx, &palette);
         if let Some(pending) = self.pending {
             let to_library = self.library.store().is_some();

@@ -4,7 +4,7 @@
 use egui::ViewportCommand;
 use hase_engine::model::{Project, TypeRegistry};
 
-use super::App;
+use super::state::App;
 use crate::actions::AppAction;
 use crate::ui::canvas::view::View;
 use crate::ui::dialogs::UnsavedQuestion;

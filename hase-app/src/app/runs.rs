@@ -11,7 +11,7 @@ use hase_engine::kernel::RunOutcome;
 use hase_engine::model::Project;
 use hase_engine::time::SimTime;
 
-use super::App;
+use super::state::App;
 use crate::actions::AppAction;
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::compare::CompareViews;

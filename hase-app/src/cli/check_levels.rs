@@ -12,8 +12,7 @@ use hase_library::check_levels::{CheckLevelsOptions, check_levels};
 use hase_library::overrides::apply_set;
 use hase_library::runner::{RunOptions, base_dir_of};
 
-use super::new::workload;
-use super::read_project;
+use super::inputs::{read_project, workload};
 
 /// Exit code when a behavioural level is not a valid stand-in.
 const NOT_VALID: u8 = 5;

@@ -45,7 +45,7 @@ pub struct SheetFitArgs {
     pub output: PathBuf,
     /// Split small and large messages at this size (bytes ≤ split are small; `4K` = 4096);
     /// default: found per function where the two fits' total χ² is least.
-    #[arg(long, value_name = "BYTES", value_parser = super::bytes_arg)]
+    #[arg(long, value_name = "BYTES", value_parser = super::inputs::bytes_arg)]
     pub split: Option<u64>,
     /// Sheet name (default: the output file's stem).
     #[arg(long)]

@@ -8,6 +8,7 @@ mod datasheet;
 mod experiments;
 mod experiments_fit;
 mod import;
+mod inputs;
 mod mpi;
 mod new;
 mod placement;
@@ -23,9 +24,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Subcommand;
-use hase_engine::model::Project;
-use hase_engine::time::SimTime;
-use hase_engine::units::{parse_rate, parse_time};
+
+use inputs::read_project;
 
 /// A subcommand.
 #[derive(Debug, Subcommand)]
@@ -88,26 +88,6 @@ pub fn execute(command: CliCommand) -> ExitCode {
             ExitCode::from(1)
         }
     }
-}
-
-/// Read a project file, with the file named in any error.
-pub fn read_project(path: &Path) -> anyhow::Result<Project> {
-    Ok(hase_library::generated::load_project(path)?)
-}
-
-/// Parse a size in bytes with units for clap (`4K` = 4096), with the engine's units parser.
-pub fn bytes_arg(text: &str) -> Result<u64, String> {
-    hase_engine::units::parse_size(text).map_err(|e| e.to_string())
-}
-
-/// Parse a time with units for clap.
-pub fn time_arg(text: &str) -> Result<SimTime, String> {
-    parse_time(text).map_err(|e| e.to_string())
-}
-
-/// Parse a rate in bytes per second with units for clap (`1GBps`, `10Gbps`, `1G` = 10⁹ B/s).
-pub fn rate_arg(text: &str) -> Result<u64, String> {
-    parse_rate(text).map_err(|e| e.to_string())
 }
 
 fn validate(path: &Path) -> anyhow::Result<ExitCode> {

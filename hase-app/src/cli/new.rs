@@ -2,23 +2,21 @@
 //! topology template, flat or as one compound network, optionally with a built-in MPI program or a
 //! SimGrid time-independent trace (`--workload-trace`).
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use clap::Args;
-use hase_engine::model::{DownChoice, Project, UpChoice, Workload};
+use hase_engine::model::{DownChoice, Project, UpChoice};
 use hase_engine::time::SimTime;
-use hase_entities::workload::programs;
 use hase_library::catalogue::registry_for;
 use hase_library::generated::save_project;
 use hase_library::runner::base_dir_of;
 use hase_library::workload_trace::use_workload_trace;
 use hase_templates::{LinkParams, ProjectForm, TemplateSpec, Topology, template_project};
 
+use super::inputs::{rate_arg, time_arg, workload};
 use super::placement::PlacementArgs;
-use super::{rate_arg, time_arg};
 
 /// The help of `--template`: every template name, in palette order.
 fn template_help() -> String {
@@ -163,37 +161,19 @@ pub(super) fn new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A built-in program's workload from `--param name=value` assignments.
-pub(super) fn workload(program: &str, params: &[String]) -> anyhow::Result<Workload> {
-    let info = programs::catalogue().into_iter().find(|p| p.name == program).with_context(|| {
-        let names: Vec<&str> = programs::catalogue().iter().map(|p| p.name).collect();
-        format!("unknown program `{program}`; programs are: {}", names.join(", "))
-    })?;
-    let mut values = BTreeMap::new();
-    for p in params {
-        let (k, v) = p.split_once('=').with_context(|| format!("--param {p}: expected NAME=VALUE"))?;
-        let def = info.params.iter().find(|d| d.name == k).with_context(|| {
-            let names: Vec<&str> = info.params.iter().map(|d| d.name.as_str()).collect();
-            format!("program `{program}` has no parameter `{k}` (it has: {})", names.join(", "))
-        })?;
-        values.insert(k.to_string(), def.parse(v).with_context(|| format!("--param {p}"))?);
-    }
-    Ok(Workload::Program { name: program.to_string(), params: values })
-}
-
-fn up_choice_arg(text: &str) -> Result<UpChoice, String> {
+fn up_choice_arg(text: &str) -> anyhow::Result<UpChoice> {
     match text {
         "destination" | "dest" | "d-mod-k" => Ok(UpChoice::ByDestination),
         "source" | "src" => Ok(UpChoice::BySource),
         "first" => Ok(UpChoice::First),
-        _ => Err(format!("`{text}`: choose destination, source or first")),
+        _ => bail!("`{text}`: choose destination, source or first"),
     }
 }
 
-fn down_choice_arg(text: &str) -> Result<DownChoice, String> {
+fn down_choice_arg(text: &str) -> anyhow::Result<DownChoice> {
     match text {
         "destination" | "dest" => Ok(DownChoice::ByDestination),
         "source" | "src" => Ok(DownChoice::BySource),
-        _ => Err(format!("`{text}`: choose destination or source")),
+        _ => bail!("`{text}`: choose destination or source"),
     }
 }

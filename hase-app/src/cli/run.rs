@@ -19,8 +19,8 @@ use hase_library::stats_csv::write_run_stats_csv;
 use hase_library::workload_trace::use_workload_trace;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::inputs::{read_project, time_arg};
 use super::placement::PlacementArgs;
-use super::{read_project, time_arg};
 
 /// Arguments of `hase run`.
 #[derive(Debug, Args)]

@@ -129,19 +129,20 @@ fn trace_dir_of(args: &SweepArgs) -> anyhow::Result<PathBuf> {
     }
 }
 
-/// The spec from `--spec` (with command-line overrides) or from the project and `--vary`s.
-fn build_spec(args: &SweepArgs) -> Result<(SweepSpec, SpecOrigin, PathBuf), String> {
+/// The spec from `--spec` (with command-line overrides) or from the project and `--vary`s; an
+/// error's own message (no chain of causes) is what `hase sweep` prints.
+fn build_spec(args: &SweepArgs) -> anyhow::Result<(SweepSpec, SpecOrigin, PathBuf)> {
     let (mut spec, origin, dir) = if let Some(path) = &args.spec {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let spec = load_spec(path).map_err(|e| e.to_string())?;
+        let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let spec = load_spec(path)?;
         let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
         (spec, SpecOrigin::File { path: path.display().to_string(), text }, dir)
     } else {
-        let project = args.project.as_ref().ok_or("give a project file, --spec or --resume")?;
+        let project = args.project.as_ref().context("give a project file, --spec or --resume")?;
         let mut spec = SweepSpec::new(ProjectSource::File(project.display().to_string()));
         for vary in &args.vary {
             let (target, values) =
-                vary.split_once('=').ok_or_else(|| format!("--vary {vary}: expected TARGET=VALUES"))?;
+                vary.split_once('=').with_context(|| format!("--vary {vary}: expected TARGET=VALUES"))?;
             spec.variables.push(VariableSpec {
                 target: target.trim().into(),
                 values: values.into(),

@@ -152,7 +152,7 @@ fn gather(args: &SweepArgs, dir: &Path) -> anyhow::Result<ExitCode> {
         writeln!(err, "{key}: {word}: {first} ({attempt})")?;
     }
     for missing in &collected.missing {
-        let problem = missing.problem.as_deref().map(|p| format!(": {p}")).unwrap_or_default();
+        let problem = missing.problem.as_ref().map(|p| format!(": {p}")).unwrap_or_default();
         writeln!(err, "{}: missing{problem} ({})", missing.key, missing.attempt)?;
     }
     writeln!(

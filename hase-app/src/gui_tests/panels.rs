@@ -20,7 +20,7 @@ use crate::ui::inspector::Inspector;
 use crate::ui::palette::PalettePanel;
 use crate::ui::time_text;
 use crate::ui::timing::readout::readout;
-use crate::ui::timing::{Diagram, TimingContext, show as show_timing};
+use crate::ui::timing::{Diagram, TimingContext, TimingView, show as show_timing};
 use hase_editor::run::task::{RunRequest, execute};
 use hase_editor::run::{FinishedRun, NextRunSettings, RunProgress, RunSlot};
 use hase_editor::session::Session;
@@ -54,6 +54,7 @@ fn compound_run() -> Arc<FinishedRun> {
 
 struct TimingPanel {
     state: TimingState,
+    view: TimingView,
     /// Where the diagrams were drawn in the last frame.
     area: egui::Rect,
     run: Arc<FinishedRun>,
@@ -72,8 +73,14 @@ fn comparison_harness(
 ) -> Harness<'static, TimingPanel> {
     let colours = ReplayColours::for_choice(ThemeChoice::Dark);
     let palette = Palette::dark();
-    let panel =
-        TimingPanel { state: TimingState::default(), area: egui::Rect::NOTHING, run, other, now_ps: 0 };
+    let panel = TimingPanel {
+        state: TimingState::default(),
+        view: TimingView::default(),
+        area: egui::Rect::NOTHING,
+        run,
+        other,
+        now_ps: 0,
+    };
     let mut h = Harness::builder().wgpu_setup(gl_setup()).with_size(Vec2::new(1200.0, 600.0)).build_ui_state(
         move |ui, p: &mut TimingPanel| {
             let compared = p.other.is_some();
@@ -94,7 +101,10 @@ fn comparison_harness(
                 colours: &colours,
                 palette: &palette,
             };
-            let out = show_timing(ui, &mut p.state, &cx);
+            let out = show_timing(ui, &p.state, &mut p.view, &cx);
+            for command in out.commands {
+                p.state.apply(command);
+            }
             if let Some(area) = out.area {
                 p.area = area;
             }
@@ -246,19 +256,15 @@ struct InspectorPanel {
 #[test]
 fn inspector_shows_a_compound_and_toggles_its_level() {
     let mut editor = Editor::new(hase_editor::fixtures::demo_project());
-    let compound = editor
-        .doc
-        .project
-        .network
-        .instances
-        .iter()
-        .find(|(_, i)| i.type_name == hase_editor::fixtures::STAR_TYPE)
-        .map(|(n, _)| n.clone())
-        .unwrap();
+    let compound = hase_editor::fixtures::star_instance(&editor.doc.project).unwrap();
     editor.selection.only(&compound);
     let palette = Palette::dark();
     let mut h = Harness::builder().wgpu_setup(gl_setup()).with_size(Vec2::new(380.0, 900.0)).build_ui_state(
-        move |ui, p: &mut InspectorPanel| p.inspector.show(ui, &mut p.editor, &p.tasks, &palette),
+        move |ui, p: &mut InspectorPanel| {
+            for command in p.inspector.show(ui, &p.editor, &p.tasks, &palette) {
+                p.editor.apply(command);
+            }
+        },
         InspectorPanel { inspector: Inspector::default(), editor, tasks: Tasks::default() },
     );
     h.run_steps(2);
@@ -284,7 +290,9 @@ fn palette_filters_types_and_arms_one_for_placing() {
     let mut h = Harness::builder().wgpu_setup(gl_setup()).with_size(Vec2::new(240.0, 800.0)).build_ui_state(
         move |ui, p: &mut PalettePanelState| {
             p.icons.ensure_loaded(ui.ctx());
-            p.panel.show(ui, &mut p.editor, &p.icons, &palette);
+            if let Some(command) = p.panel.show(ui, &p.editor, &p.icons, &palette) {
+                p.editor.apply(command);
+            }
         },
         PalettePanelState { panel: PalettePanel::default(), editor, icons: Icons::default() },
     );

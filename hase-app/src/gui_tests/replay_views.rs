@@ -177,7 +177,7 @@ pub(crate) fn diagram_x(app: &App, t: u64) -> f32 {
 
 /// Screen y of the middle of row `i`.
 pub(crate) fn row_y(app: &App, i: usize) -> f32 {
-    let timing = &app.session.timing;
+    let timing = &app.dock.timing;
     diagrams_area(app).min.y + RULER_HEIGHT + (i as f32 + 0.5) * ROW_HEIGHT - timing.scroll
 }
 

@@ -146,14 +146,14 @@ fn on_canvas(app: &App, instance: &str) -> egui::Pos2 {
 fn selecting_an_entity_on_the_canvas_highlights_its_timing_row() {
     let mut h = default_app();
     run_design(&mut h);
-    assert!(h.state().session.timing.highlighted.is_empty());
+    assert!(h.state().dock.timing.highlighted.is_empty());
     let at = on_canvas(h.state(), "p5");
     click(&mut h, at);
     assert_eq!(h.state().editor.selection.instances.iter().collect::<Vec<_>>(), ["p5"]);
-    assert_eq!(h.state().session.timing.highlighted, ["p5"]);
+    assert_eq!(h.state().dock.timing.highlighted, ["p5"]);
     let at = on_canvas(h.state(), "p2");
     click(&mut h, at);
-    assert_eq!(h.state().session.timing.highlighted, ["p2"]);
+    assert_eq!(h.state().dock.timing.highlighted, ["p2"]);
 }
 
 #[test]

@@ -1,8 +1,10 @@
 //! Comparing two runs side by side (`hase_editor::session::compare`): each side on its own canvas
 //! with its own replay, animated together by one clock; both timing diagrams share the view and
-//! the cursors (see `timing`); a strip on top shows each makespan and their ratio.
+//! the cursors (see `timing`); a strip on top shows each makespan and their ratio. What a side's
+//! canvas asks of its design comes back as session commands.
 
 use egui::{RichText, Ui};
+use hase_editor::session::SessionCommand;
 use hase_editor::session::compare::Compare;
 use hase_editor::session::player::Player;
 use hase_engine::time::SimTime;
@@ -72,8 +74,14 @@ pub struct CompareContext<'a> {
     pub palette: &'a Palette,
 }
 
-/// Show both canvases with their replays in `ui`.
-pub fn show(ui: &mut Ui, compare: &mut Compare, views: &mut CompareViews, cx: CompareContext<'_>) {
+/// Show both canvases with their replays in `ui`; returns what their input asks of the sides'
+/// designs.
+pub fn show(
+    ui: &mut Ui,
+    compare: &Compare,
+    views: &mut CompareViews,
+    cx: CompareContext<'_>,
+) -> Vec<SessionCommand> {
     let CompareContext { player, icons, images, colours, palette } = cx;
     let clock_end = compare.end();
     ui.horizontal(|ui| {
@@ -82,8 +90,10 @@ pub fn show(ui: &mut Ui, compare: &mut Compare, views: &mut CompareViews, cx: Co
         ui.label(RichText::new(summary(compare)).monospace());
     });
     ui.separator();
+    let mut commands = Vec::new();
     ui.columns(2, |cols| {
-        for ((side, view), ui) in compare.sides.iter_mut().zip(&mut views.sides).zip(cols.iter_mut()) {
+        let sides = compare.sides.iter().zip(&mut views.sides).zip(cols.iter_mut());
+        for (i, ((side, view), ui)) in sides.enumerate() {
             let heading = match &side.run {
                 Some(run) => {
                     format!(
@@ -98,13 +108,10 @@ pub fn show(ui: &mut Ui, compare: &mut Compare, views: &mut CompareViews, cx: Co
             // Each side shows its whole design: fitted again when its area changes (the dock grows
             // when the runs arrive, the window is resized).
             let area = ui.available_rect_before_wrap();
-            if (area.size() - view.canvas.area.size()).length() > 1.0 {
-                side.editor.fit_requested = true;
-            }
-            let run = side.run.clone();
-            let replay = run.as_deref().map(|run| ReplayLayer {
+            let fit = (area.size() - view.canvas.area.size()).length() > 1.0;
+            let replay = side.run.as_deref().map(|run| ReplayLayer {
                 run,
-                snap: &mut side.cursor,
+                snap: &side.cursor,
                 player,
                 clock_end,
                 map: &mut view.map,
@@ -112,9 +119,13 @@ pub fn show(ui: &mut Ui, compare: &mut Compare, views: &mut CompareViews, cx: Co
                 colours,
                 stale: false,
             });
-            let _ = view.canvas.show(ui, &mut side.editor, CanvasContext { icons, palette, replay });
+            let out = view.canvas.show(ui, &side.editor, CanvasContext { icons, palette, replay, fit });
+            commands.extend(
+                out.commands.into_iter().map(|command| SessionCommand::EditSide { side: i, command }),
+            );
         }
     });
+    commands
 }
 
 #[cfg(test)]

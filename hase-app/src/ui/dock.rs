@@ -13,6 +13,7 @@ use hase_engine::time::SimTime;
 
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::stats::StatsContext;
+use crate::ui::timing::TimingView;
 use crate::ui::timing::tab::TabContext;
 
 /// The dock's tabs.
@@ -37,11 +38,12 @@ pub struct Dock {
     /// Screen area of the timing diagrams in the last frame they were shown (what a PNG export
     /// saves).
     pub timing_area: Option<Rect>,
+    /// The timing diagram's own view state (scroll, drag, what was fitted and highlighted).
+    pub timing: TimingView,
     seen: usize,
 }
 
-/// What the dock shows: the editor's log and the session's runs, read only (the timing diagram's
-/// state is passed apart, as the diagram keeps its view in it).
+/// What the dock shows: the editor's log and the session's runs, read only.
 pub struct DockContext<'a> {
     /// The editor (its log, its selection).
     pub editor: &'a Editor,
@@ -57,6 +59,8 @@ pub struct DockContext<'a> {
     pub stats_order: &'a StatsOrder,
     /// Which comparison side the statistics tab shows.
     pub stats_side: usize,
+    /// The timing diagram's state kept in the session.
+    pub timing: &'a TimingState,
     /// Editor colours.
     pub palette: &'a Palette,
 }
@@ -71,8 +75,8 @@ pub struct DockOutput {
 }
 
 impl Dock {
-    /// Show the dock (the timing tab works on the timing diagram's state `timing`).
-    pub fn show(&mut self, ui: &mut Ui, cx: &DockContext<'_>, timing: &mut TimingState) -> DockOutput {
+    /// Show the dock.
+    pub fn show(&mut self, ui: &mut Ui, cx: &DockContext<'_>) -> DockOutput {
         let DockContext { editor, palette, .. } = *cx;
         let mut out = DockOutput::default();
         let colours = ReplayColours::for_choice(editor.settings.theme);
@@ -120,6 +124,7 @@ impl Dock {
                 out.commands.extend(crate::ui::stats::show(ui, &cx));
             }
             DockTab::Timing => {
+                let cx_timing = cx.timing;
                 let cx = TabContext {
                     current: cx.current,
                     compare: cx.compare,
@@ -129,7 +134,8 @@ impl Dock {
                     colours: &colours,
                     palette,
                 };
-                let (commands, area) = crate::ui::timing::tab::show_tab(ui, timing, &cx);
+                let (commands, area) =
+                    crate::ui::timing::tab::show_tab(ui, (cx_timing, &mut self.timing), &cx);
                 out.commands.extend(commands);
                 if area.is_some() {
                     self.timing_area = area;

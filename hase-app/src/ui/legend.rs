@@ -9,7 +9,7 @@ use hase_engine::model::Direction;
 use super::canvas::draw::port_shape;
 use super::canvas::geometry::BodySide;
 use crate::theme::Palette;
-use hase_editor::state::Editor;
+use hase_editor::state::{Editor, EditorCommand};
 
 fn marker(ui: &mut Ui, palette: &Palette, direction: Direction, linked: bool, colour: egui::Color32) {
     let (rect, _) = ui.allocate_exact_size(Vec2::new(28.0, 18.0), Sense::hover());
@@ -24,8 +24,8 @@ fn marker(ui: &mut Ui, palette: &Palette, direction: Direction, linked: bool, co
     ui.painter().add(port_shape(at, BodySide::Right, direction, 5.0, fill, stroke));
 }
 
-/// Show the legend window if it is open.
-pub fn show(ctx: &egui::Context, editor: &mut Editor, palette: &Palette) {
+/// Show the legend window if it is open; returns the command closing it when its × is clicked.
+pub fn show(ctx: &egui::Context, editor: &Editor, palette: &Palette) -> Option<EditorCommand> {
     let mut open = editor.settings.legend_open;
     egui::Window::new("Port legend")
         .open(&mut open)
@@ -66,5 +66,5 @@ pub fn show(ctx: &egui::Context, editor: &mut Editor, palette: &Palette) {
             ui.label("A ring around an inner port: exported as an outer port of the compound.");
             ui.label("While dragging a link, ports it may connect to light up green.");
         });
-    editor.settings.legend_open = open;
+    (open != editor.settings.legend_open).then_some(EditorCommand::ShowLegend(open))
 }

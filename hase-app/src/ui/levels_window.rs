@@ -10,11 +10,10 @@ use crate::theme::Palette;
 use crate::ui::time_text;
 use hase_editor::analysis_views::LevelsCheck;
 
-/// Show the window while it is open (and take the result when it comes).
-pub fn show(ctx: &egui::Context, check: &mut LevelsCheck, palette: &Palette) {
-    check.poll();
+/// Show the window while it is open; returns true when its × closes it.
+pub fn show(ctx: &egui::Context, check: &LevelsCheck, palette: &Palette) -> bool {
     if !check.open {
-        return;
+        return false;
     }
     if check.is_running() {
         ctx.request_repaint_after(std::time::Duration::from_millis(100));
@@ -28,7 +27,7 @@ pub fn show(ctx: &egui::Context, check: &mut LevelsCheck, palette: &Palette) {
         .default_width(460.0)
         .default_pos(ctx.content_rect().center_top() + egui::vec2(-230.0, 90.0))
         .show(ctx, |ui| contents(ui, check, palette));
-    check.open &= open;
+    !open
 }
 
 fn contents(ui: &mut Ui, check: &LevelsCheck, palette: &Palette) {

@@ -11,9 +11,9 @@ use super::canvas::PalettePayload;
 use super::canvas::draw::draw_glyph;
 use crate::icons::Icons;
 use crate::theme::{Palette, category_index};
-use hase_editor::state::Editor;
+use hase_editor::state::{Editor, EditorCommand};
 
-/// Palette panel state.
+/// Palette panel's view state: the filter typed, and a template clicked for the app to take.
 #[derive(Default)]
 pub struct PalettePanel {
     filter: String,
@@ -25,8 +25,14 @@ pub struct PalettePanel {
 const ORDER: [&str; 4] = ["Processors", "Switches", "Networks", "Compounds"];
 
 impl PalettePanel {
-    /// Show the palette.
-    pub fn show(&mut self, ui: &mut Ui, editor: &mut Editor, icons: &Icons, palette: &Palette) {
+    /// Show the palette; returns the change of the type armed for placing, when one is clicked.
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        editor: &Editor,
+        icons: &Icons,
+        palette: &Palette,
+    ) -> Option<EditorCommand> {
         ui.add_space(6.0);
         ui.horizontal(|ui| {
             ui.heading("Library");
@@ -73,9 +79,10 @@ impl PalettePanel {
                 "Drag a type onto the canvas, or click it and then click the canvas (Shift keeps placing).",
             );
         });
-        if let Some(name) = clicked {
-            editor.placing = if editor.placing.as_deref() == Some(name.as_str()) { None } else { Some(name) };
-        }
+        clicked.map(|name| {
+            let placing = if editor.placing.as_deref() == Some(name.as_str()) { None } else { Some(name) };
+            EditorCommand::SetPlacing(placing)
+        })
     }
 }
 

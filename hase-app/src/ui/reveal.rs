@@ -69,7 +69,7 @@ pub fn reveal(editor: &mut Editor, canvas: &mut Canvas, path: &str) -> bool {
 mod tests {
     use super::*;
     use hase_editor::document::NetworkId;
-    use hase_editor::fixtures::{STAR_TYPE, demo_project};
+    use hase_editor::fixtures::{STAR_TYPE, demo_project, star_instance};
 
     #[test]
     fn components_drop_the_port() {
@@ -82,15 +82,7 @@ mod tests {
     fn reveals_an_entity_inside_a_compound() {
         let mut editor = Editor::new(demo_project());
         let mut canvas = Canvas::default();
-        let compound = editor
-            .doc
-            .project
-            .network
-            .instances
-            .iter()
-            .find(|(_, i)| i.type_name == STAR_TYPE)
-            .map(|(n, _)| n.clone())
-            .unwrap();
+        let compound = star_instance(&editor.doc.project).unwrap();
         assert!(reveal(&mut editor, &mut canvas, &format!("{compound}/sw1.p3")));
         assert_eq!(editor.crumbs.len(), 1);
         assert_eq!(editor.current_net(), NetworkId::Type(STAR_TYPE.into()));

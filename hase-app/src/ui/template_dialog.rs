@@ -6,12 +6,13 @@
 
 use egui::{RichText, Ui};
 use hase_engine::model::{DownChoice, Project, UpChoice};
-use hase_engine::units::{format_rate, format_time, parse_rate, parse_time};
-use hase_templates::{Compatible, LinkParams, TemplateSpec, Topology, compatible_components};
+use hase_engine::units::{UnitError, format_rate, format_time, parse_rate, parse_time};
+use hase_templates::{Compatible, LinkParams, TemplateError, TemplateSpec, Topology, compatible_components};
 
 use crate::theme::Palette;
-use hase_editor::command::EditCommand;
-use hase_editor::command::template::{self, InsertForm, TemplateInsert};
+use hase_editor::command::template;
+use hase_editor::command::{CommandError, EditCommand};
+use hase_editor::command::{InsertForm, TemplateInsert};
 use hase_editor::document::NetworkId;
 use hase_editor::state::Editor;
 
@@ -33,7 +34,7 @@ fn default_dims(name: &str) -> &'static str {
 /// What the preview was computed for, and what it found.
 struct Preview {
     key: (TemplateSpec, Option<String>, u64, u64, NetworkId),
-    generated: Option<Result<Project, String>>,
+    generated: Option<Result<Project, CommandError>>,
     compatible: Compatible,
 }
 
@@ -100,17 +101,42 @@ impl Default for TemplateDialog {
     }
 }
 
-/// Fields that could not be read, each with its reason.
-#[derive(Default)]
-struct FieldErrors {
-    dims: Option<String>,
-    link: Option<String>,
-    endpoint_link: Option<String>,
+/// Why a field of the dialog cannot be read.
+#[derive(Debug, thiserror::Error)]
+enum FieldError {
+    /// The dimensions do not describe a network of the template.
+    #[error(transparent)]
+    Topology(#[from] TemplateError),
+    /// The network is larger than the editor inserts at a time.
+    #[error(
+        "{switches} switches and {processors} processors: the editor inserts at most {MAX_ENTITIES} entities \
+         at a time; generate larger networks with `hase new`"
+    )]
+    TooLarge {
+        /// Switches of the network.
+        switches: u64,
+        /// Processors of the network.
+        processors: u64,
+    },
+    /// The latency is not a time.
+    #[error("latency: {0}")]
+    Latency(UnitError),
+    /// The bandwidth is not a rate.
+    #[error("bandwidth: {0}")]
+    Bandwidth(UnitError),
 }
 
-fn link_params(fields: &(String, String)) -> Result<LinkParams, String> {
-    let latency = parse_time(&fields.0).map_err(|e| format!("latency: {e}"))?;
-    let bandwidth_bytes_per_s = parse_rate(&fields.1).map_err(|e| format!("bandwidth: {e}"))?;
+/// Fields that could not be read, each with its reason.
+#[derive(Debug, Default)]
+struct FieldErrors {
+    dims: Option<FieldError>,
+    link: Option<FieldError>,
+    endpoint_link: Option<FieldError>,
+}
+
+fn link_params(fields: &(String, String)) -> Result<LinkParams, FieldError> {
+    let latency = parse_time(&fields.0).map_err(FieldError::Latency)?;
+    let bandwidth_bytes_per_s = parse_rate(&fields.1).map_err(FieldError::Bandwidth)?;
     Ok(LinkParams { latency, bandwidth_bytes_per_s })
 }
 
@@ -158,16 +184,12 @@ impl TemplateDialog {
         self.instance_name = fresh(hase_templates::FABRIC, taken, "");
     }
 
-    fn topology(&self) -> Result<Topology, String> {
-        let dims = Topology::parse_dims(&self.dims).map_err(|e| e.to_string())?;
-        let topology = Topology::parse(self.template, &dims).map_err(|e| e.to_string())?;
+    fn topology(&self) -> Result<Topology, FieldError> {
+        let dims = Topology::parse_dims(&self.dims)?;
+        let topology = Topology::parse(self.template, &dims)?;
         let counts = topology.counts();
         if counts.switches + counts.endpoints > MAX_ENTITIES {
-            return Err(format!(
-                "{} switches and {} processors: the editor inserts at most {MAX_ENTITIES} entities at a time; \
-                 generate larger networks with `hase new`",
-                counts.switches, counts.endpoints
-            ));
+            return Err(FieldError::TooLarge { switches: counts.switches, processors: counts.endpoints });
         }
         Ok(topology)
     }
@@ -179,7 +201,7 @@ impl TemplateDialog {
     }
 
     /// The request the fields describe, or the reasons they cannot be read.
-    fn request(&self) -> Result<TemplateInsert, FieldErrors> {
+    fn request(&self) -> Result<TemplateInsert, Box<FieldErrors>> {
         let topology = self.topology();
         let link = link_params(&self.link);
         let endpoint_link =
@@ -208,7 +230,7 @@ impl TemplateDialog {
                     processors: self.processors,
                 })
             }
-            (t, l, e) => Err(FieldErrors { dims: t.err(), link: l.err(), endpoint_link: e.err() }),
+            (t, l, e) => Err(Box::new(FieldErrors { dims: t.err(), link: l.err(), endpoint_link: e.err() })),
         }
     }
 
@@ -230,7 +252,7 @@ impl TemplateDialog {
         }
         let counts = request.spec.topology.counts();
         let generated = (counts.switches + counts.endpoints <= PREVIEW_LIMIT)
-            .then(|| template::generate(&editor.doc, request).map_err(|e| e.to_string()));
+            .then(|| template::generate(&editor.doc, request));
         let compatible = compatible_components(&request.spec.topology, &template::registry(&editor.doc));
         self.preview = Some(Preview { key, generated, compatible });
     }
@@ -260,9 +282,9 @@ impl TemplateDialog {
             self.refresh_preview(editor, request);
         }
         let errors = request.as_ref().err();
-        let error_line = |ui: &mut Ui, text: &Option<String>| {
-            if let Some(t) = text {
-                ui.label(RichText::new(t).color(palette.error).small());
+        let error_line = |ui: &mut Ui, error: Option<&FieldError>| {
+            if let Some(e) = error {
+                ui.label(RichText::new(e.to_string()).color(palette.error).small());
             }
         };
         let width = 250.0;
@@ -299,7 +321,7 @@ impl TemplateDialog {
                     self.rename_compound(editor);
                 }
                 ui.weak(Topology::dims_help(self.template).unwrap_or(""));
-                error_line(ui, &errors.and_then(|e| e.dims.clone()));
+                error_line(ui, errors.and_then(|e| e.dims.as_ref()));
             });
             ui.end_row();
 
@@ -342,11 +364,11 @@ impl TemplateDialog {
             ui.end_row();
 
             for (label, fields, error, salt, ideal) in [
-                ("Switch links", &mut self.link, errors.and_then(|e| e.link.clone()), "template-link", None),
+                ("Switch links", &mut self.link, errors.and_then(|e| e.link.as_ref()), "template-link", None),
                 (
                     "Processor links",
                     &mut self.endpoint_link,
-                    errors.and_then(|e| e.endpoint_link.clone()),
+                    errors.and_then(|e| e.endpoint_link.as_ref()),
                     "template-plink",
                     Some(&mut self.ideal_hosts),
                 ),
@@ -378,7 +400,7 @@ impl TemplateDialog {
                             "The processor acts as its switch's own port, as SimGrid's torus hosts do",
                         );
                     }
-                    error_line(ui, &error);
+                    error_line(ui, error);
                 });
                 ui.end_row();
             }
@@ -497,7 +519,7 @@ impl TemplateDialog {
         let generated = self.preview.as_ref().and_then(|p| p.generated.as_ref());
         match generated {
             Some(Err(e)) => {
-                problem(ui, e);
+                problem(ui, &e.to_string());
                 return None;
             }
             Some(Ok(project)) => {

@@ -7,22 +7,24 @@ use std::time::Duration;
 use egui::{Color32, CornerRadius, FontId, Id, LayerId, Order, Pos2, Rect, Stroke, StrokeKind, Vec2};
 
 use crate::theme::Palette;
-use hase_editor::state::{Editor, LogLevel};
+use hase_editor::state::{EditorCommand, LogLevel, Toast};
 
 /// How long a toast stays.
 const SHOWN_FOR: Duration = Duration::from_secs(5);
 
-/// Drop expired toasts and draw the rest over `area`.
-pub fn show(ctx: &egui::Context, area: Rect, editor: &mut Editor, palette: &Palette) {
-    editor.toasts.retain(|t| t.since.elapsed() < SHOWN_FOR);
-    if editor.toasts.is_empty() {
-        return;
+/// Draw the toasts still shown over `area`; returns the command dropping the expired ones, if any.
+pub fn show(ctx: &egui::Context, area: Rect, toasts: &[Toast], palette: &Palette) -> Option<EditorCommand> {
+    let expired = toasts.iter().any(|t| t.since.elapsed() >= SHOWN_FOR);
+    let shown: Vec<&Toast> = toasts.iter().filter(|t| t.since.elapsed() < SHOWN_FOR).collect();
+    let drop = expired.then_some(EditorCommand::ExpireToasts(SHOWN_FOR));
+    if shown.is_empty() {
+        return drop;
     }
     let painter = ctx.layer_painter(LayerId::new(Order::Foreground, Id::unique("toasts")));
     // Below the zoom buttons, newest first, narrower than the space between the corners.
     let mut y = area.min.y + 44.0;
     let wrap = (area.width() - 300.0).max(200.0);
-    for toast in editor.toasts.iter().rev() {
+    for toast in shown.iter().rev() {
         let age = toast.since.elapsed().as_secs_f32();
         let fade = (SHOWN_FOR.as_secs_f32() - age).clamp(0.0, 1.0);
         let colour = match toast.level {
@@ -54,4 +56,5 @@ pub fn show(ctx: &egui::Context, area: Rect, editor: &mut Editor, palette: &Pale
         y = rect.max.y + 6.0;
     }
     ctx.request_repaint_after(Duration::from_millis(100));
+    drop
 }

@@ -9,7 +9,7 @@ use hase_engine::analysis::{Phase, PhaseKind, PhaseOptions, PhaseReport, find_ph
 use hase_engine::trace::Trace;
 
 /// Phases of the runs shown, by run id.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct PhaseBands {
     /// Draw the bands.
     pub shown: bool,
@@ -23,17 +23,34 @@ impl PhaseBands {
         id: u64,
         trace: impl FnOnce() -> std::borrow::Cow<'t, Trace>,
     ) -> Arc<PhaseReport> {
-        if let Some(r) = self.reports.get(&id) {
-            return Arc::clone(r);
+        if let Some(r) = self.found(id) {
+            return r;
         }
-        // Runs come and go: keep the phases of the last few only.
+        let report = find(&trace());
+        self.keep(id, Arc::clone(&report));
+        report
+    }
+
+    /// The phases of run `id`, if they were found already.
+    pub fn found(&self, id: u64) -> Option<Arc<PhaseReport>> {
+        self.reports.get(&id).map(Arc::clone)
+    }
+
+    /// Keep the phases found in run `id` (runs come and go: the phases of the last few only).
+    pub fn keep(&mut self, id: u64, report: Arc<PhaseReport>) {
+        if self.reports.contains_key(&id) {
+            return;
+        }
         while self.reports.len() >= 4 {
             self.reports.pop_first();
         }
-        let report = Arc::new(find_phases(&trace(), PhaseOptions::default()));
-        self.reports.insert(id, Arc::clone(&report));
-        report
+        self.reports.insert(id, report);
     }
+}
+
+/// The phases of `trace`.
+pub fn find(trace: &Trace) -> Arc<PhaseReport> {
+    Arc::new(find_phases(trace, PhaseOptions::default()))
 }
 
 /// The class of a phase as the band names it: the two loosely synchronous kinds, pipeline, tree.

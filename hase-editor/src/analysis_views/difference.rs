@@ -21,7 +21,7 @@ use crate::replay::columns::Intervals;
 pub const TABLE_ROWS: usize = 20;
 
 /// The difference mode's settings and its last comparison.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct DifferenceMode {
     /// Shown (the diagrams aligned, differences highlighted, the table beside them).
     pub on: bool,
@@ -57,13 +57,14 @@ pub enum DifferenceError {
 }
 
 impl DifferenceMode {
-    /// The comparison of runs `ids` (computed from `traces()` when the runs, the alignment or
-    /// the tolerance changed), or why it cannot be made (a tolerance that does not parse).
-    pub fn compare<'t>(
-        &mut self,
+    /// The comparison of runs `ids`: the one kept when it is of the same runs, alignment and
+    /// tolerance (then `false`), else made now from `traces()` (then `true`: [`Self::keep`] it);
+    /// or why it cannot be made (a tolerance that does not parse).
+    pub fn comparison<'t>(
+        &self,
         ids: [u64; 2],
         traces: impl FnOnce() -> [Cow<'t, Trace>; 2],
-    ) -> Result<Arc<Computed>, DifferenceError> {
+    ) -> Result<(Arc<Computed>, bool), DifferenceError> {
         let text = self.tolerance_text.trim();
         let tolerance = if text.is_empty() {
             Tolerance::default()
@@ -72,7 +73,7 @@ impl DifferenceMode {
         };
         let key = (ids[0], ids[1], self.align, text.to_string());
         if let Some(c) = self.computed.as_ref().filter(|c| c.key == key) {
-            return Ok(Arc::clone(c));
+            return Ok((Arc::clone(c), false));
         }
         let [a, b] = traces();
         let diff = diff_traces(&a, &b, DiffOptions { align: self.align, tolerance, top: TABLE_ROWS });
@@ -85,9 +86,12 @@ impl DifferenceMode {
         let ranks_of = |t: &Trace| {
             RankMessages::of(t).processes.iter().filter_map(|p| Some((p.entity, p.rank?))).collect()
         };
-        let computed = Arc::new(Computed { key, differing, ranks: [ranks_of(&a), ranks_of(&b)], diff });
-        self.computed = Some(Arc::clone(&computed));
-        Ok(computed)
+        Ok((Arc::new(Computed { key, differing, ranks: [ranks_of(&a), ranks_of(&b)], diff }), true))
+    }
+
+    /// Keep `computed` as the last comparison.
+    pub fn keep(&mut self, computed: Arc<Computed>) {
+        self.computed = Some(computed);
     }
 
     /// The last comparison made, if any.

@@ -18,7 +18,7 @@ pub use levels::LevelsCheck;
 pub use rebuild::{analysis_trace, trace_from_replay};
 
 /// The analysis state the timing diagram keeps between frames.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct TimingAnalysis {
     /// Communication phases drawn as bands.
     pub bands: PhaseBands,

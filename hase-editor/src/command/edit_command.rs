@@ -11,7 +11,7 @@ use hase_engine::model::{
 };
 
 use super::fragment::{Alignment, Fragment};
-use super::template::TemplateInsert;
+use super::template_insert::TemplateInsert;
 use crate::document::NetworkId;
 
 /// A type definition with the layout of its inner network, as stored by [`EditCommand::ReplaceType`].

@@ -13,6 +13,7 @@ pub mod history;
 mod primitives;
 pub mod project;
 pub mod template;
+mod template_insert;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -23,4 +24,4 @@ pub use edit::align_moves;
 pub use edit_command::{Applied, EditCommand, TypeDef, workload_word};
 pub use error::{CommandError, ExportedAction, RoutingConflict};
 pub use fragment::{Alignment, Fragment};
-pub use template::{InsertForm, TemplateInsert};
+pub use template_insert::{InsertForm, TemplateInsert};

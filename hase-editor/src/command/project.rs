@@ -113,12 +113,9 @@ pub(super) fn set_routing(
 /// Rename the project; the name must be usable as a library key (not empty, no surrounding
 /// spaces or control characters).
 pub(super) fn set_project_name(doc: &mut Document, name: String) -> Result<Applied, CommandError> {
-    hase_library::store::validate_name(&name).map_err(|e| match e {
-        hase_library::store::StoreError::InvalidName { name, reason } => {
-            CommandError::ProjectName { name, reason }
-        }
-        other => CommandError::Internal(other.to_string()),
-    })?;
+    if let Some(reason) = hase_library::store::name_problem(&name) {
+        return Err(CommandError::ProjectName { name, reason });
+    }
     let old = std::mem::replace(&mut doc.project.name, name);
     Ok(Applied { inverse: EditCommand::SetProjectName { name: old }, created: Vec::new() })
 }

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use hase_engine::model::Project;
-use hase_library::experiment::variables::resolve;
+use hase_library::experiment::variables::{VariableError, resolve};
 use hase_library::experiment::{
     Combination, DEFAULT_METRICS, ExperimentPlan, ProjectSource, SpecError, SpecOrigin, SweepSpec,
     VariableSpec,
@@ -77,8 +77,22 @@ impl Default for SweepBuilder {
     }
 }
 
+/// Why the sweep being built cannot be planned as a whole.
+#[derive(Debug, thiserror::Error)]
+pub enum PreviewError {
+    /// There is no variable to sweep.
+    #[error("add a variable: pick a parameter from the list")]
+    NoVariables,
+    /// A variable row is wrong (its error is shown at the row).
+    #[error("fix the variables marked above")]
+    VariablesWrong,
+    /// The spec does not plan (constraint, combination, metrics).
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+}
+
 /// What the preview found.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub struct SweepPreview {
     /// Points after the constraint (when the spec plans).
     pub points: Option<u64>,
@@ -87,9 +101,9 @@ pub struct SweepPreview {
     /// Values per variable row (`None` where the row is wrong).
     pub value_counts: Vec<Option<usize>>,
     /// The error of each variable row, by row.
-    pub variable_errors: Vec<Option<String>>,
+    pub variable_errors: Vec<Option<VariableError>>,
     /// An error of the spec as a whole (constraint, combination, metrics), if any.
-    pub error: Option<String>,
+    pub error: Option<PreviewError>,
 }
 
 impl SweepPreview {
@@ -211,16 +225,16 @@ impl SweepBuilder {
                 }
                 Err(e) => {
                     preview.value_counts.push(None);
-                    preview.variable_errors.push(Some(e.to_string()));
+                    preview.variable_errors.push(Some(e));
                 }
             }
         }
         if self.variables.is_empty() {
-            preview.error = Some("add a variable: pick a parameter from the list".into());
+            preview.error = Some(PreviewError::NoVariables);
             return preview;
         }
         if preview.variable_errors.iter().any(Option::is_some) {
-            preview.error = Some("fix the variables marked above".into());
+            preview.error = Some(PreviewError::VariablesWrong);
             return preview;
         }
         match self.plan(project, base_dir) {
@@ -228,7 +242,7 @@ impl SweepBuilder {
                 preview.points = Some(plan.point_count());
                 preview.runs = Some(plan.run_count());
             }
-            Err(e) => preview.error = Some(e.to_string()),
+            Err(e) => preview.error = Some(e.into()),
         }
         preview
     }

@@ -10,9 +10,8 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, TryRecvError};
+use std::sync::mpsc::Receiver;
 
-use hase_engine::model::Project;
 use hase_library::experiment::ExperimentPlan;
 use hase_library::experiment::slurm::submit::array_tasks_with_missing_runs;
 use hase_library::experiment::slurm::{
@@ -22,7 +21,6 @@ use hase_library::experiment::slurm::{
 use hase_library::store::{ExperimentStore, StoreError};
 
 use super::results::Results;
-use super::{ExperimentsTab, ExperimentsView};
 
 /// Which Slurm dialog is open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,7 +117,7 @@ impl From<SlurmError> for SlurmPanelError {
     }
 }
 
-fn optional(text: &str) -> Option<String> {
+pub(super) fn optional(text: &str) -> Option<String> {
     let text = text.trim();
     (!text.is_empty()).then(|| text.to_string())
 }
@@ -215,14 +213,14 @@ pub enum SlurmOutcome {
 }
 
 /// A collect's results, for the view.
-struct Gathered {
-    report: CollectReport,
-    results: Results,
-    plan: Arc<ExperimentPlan>,
+pub(super) struct Gathered {
+    pub(super) report: CollectReport,
+    pub(super) results: Results,
+    pub(super) plan: Arc<ExperimentPlan>,
 }
 
 /// What the background thread sends back.
-enum Finished {
+pub(super) enum Finished {
     Prepared(Result<SlurmOutcome, SlurmPanelError>),
     Collected(Result<Box<Gathered>, SlurmPanelError>),
 }
@@ -247,7 +245,7 @@ pub struct SlurmPanel {
     /// Frames during which the view brings the dialog in front of the experiments window (set
     /// when it is opened from that window, which the click raises at the end of its frame).
     pub raise_frames: u8,
-    work: Option<Receiver<Finished>>,
+    pub(super) work: Option<Receiver<Finished>>,
 }
 
 impl std::fmt::Debug for SlurmPanel {
@@ -268,7 +266,7 @@ impl SlurmPanel {
     }
 
     /// The `PATH` searched for `sbatch`.
-    fn search_path(&self) -> OsString {
+    pub(super) fn search_path(&self) -> OsString {
         self.search_path.clone().or_else(|| std::env::var_os("PATH")).unwrap_or_default()
     }
 
@@ -278,7 +276,7 @@ impl SlurmPanel {
     }
 
     /// The hase binary the tasks will run.
-    fn hase_binary(&self) -> Result<PathBuf, SlurmPanelError> {
+    pub(super) fn hase_binary(&self) -> Result<PathBuf, SlurmPanelError> {
         match &self.hase_binary {
             Some(path) => Ok(path.clone()),
             None => std::env::current_exe().map_err(SlurmPanelError::ThisBinary),
@@ -287,7 +285,7 @@ impl SlurmPanel {
 }
 
 /// Prepare `dir` for `plan` and submit it (or give the command): the background thread's work.
-fn prepare_and_submit(
+pub(super) fn prepare_and_submit(
     plan: &ExperimentPlan,
     settings: &SlurmSettings,
     dir: &Path,
@@ -337,7 +335,7 @@ fn store_collected(
 }
 
 /// Collect `dir` (into `store` when given): the background thread's work.
-fn gather(dir: &Path, store: Option<&ExperimentStore>) -> Result<Box<Gathered>, SlurmPanelError> {
+pub(super) fn gather(dir: &Path, store: Option<&ExperimentStore>) -> Result<Box<Gathered>, SlurmPanelError> {
     let job = SlurmJob::open(dir)?;
     let plan = job.plan()?;
     let collected = collect(&job, &plan)?;
@@ -350,7 +348,7 @@ fn gather(dir: &Path, store: Option<&ExperimentStore>) -> Result<Box<Gathered>, 
         problems.push(format!("{key}: {word}: {first} ({attempt})"));
     }
     for missing in &collected.missing {
-        let problem = missing.problem.as_deref().map(|p| format!(": {p}")).unwrap_or_default();
+        let problem = missing.problem.as_ref().map(|p| format!(": {p}")).unwrap_or_default();
         problems.push(format!("{}: missing{problem} ({})", missing.key, missing.attempt));
     }
     let tasks = array_tasks_with_missing_runs(&job, &plan);
@@ -376,138 +374,4 @@ fn gather(dir: &Path, store: Option<&ExperimentStore>) -> Result<Box<Gathered>, 
         resubmit,
     };
     Ok(Box::new(Gathered { report, results, plan: Arc::new(plan) }))
-}
-
-impl ExperimentsView {
-    /// Open a Slurm dialog (forgetting the last outcome).
-    pub fn open_slurm(&mut self, dialog: SlurmDialog) {
-        self.slurm.dialog = Some(dialog);
-        self.slurm.raise_frames = 2;
-        self.slurm.outcome = None;
-        self.slurm.error = None;
-    }
-
-    /// Run on Slurm: plan the built sweep on `project`, then write the job directory and submit it
-    /// (or find the command to show) in the background.
-    pub fn prepare_slurm(&mut self, project: &Project, base_dir: &Path) {
-        let slurm = &mut self.slurm;
-        if slurm.busy() {
-            return;
-        }
-        slurm.outcome = None;
-        slurm.error = None;
-        let plan = self.builder.plan(project, base_dir).map_err(SlurmPanelError::from);
-        let data_dir = self.store.as_ref().map(|s| s.database().data_dir().to_path_buf());
-        let slurm = &mut self.slurm;
-        let ready = plan.and_then(|plan| {
-            let dir = slurm.form.job_dir()?;
-            let settings = slurm.form.settings(slurm.hase_binary()?, data_dir)?;
-            Ok((plan, dir, settings))
-        });
-        let (plan, dir, settings) = match ready {
-            Ok(ready) => ready,
-            Err(e) => {
-                slurm.error = Some(e);
-                return;
-            }
-        };
-        let search_path = slurm.search_path();
-        let (send, receive) = std::sync::mpsc::channel();
-        slurm.work = Some(receive);
-        let thread = std::thread::Builder::new().name("hase-slurm-submit".into()).spawn(move || {
-            let outcome = prepare_and_submit(&plan, &settings, &dir, &search_path);
-            let _ = send.send(Finished::Prepared(outcome));
-        });
-        if let Err(e) = thread {
-            slurm.work = None;
-            slurm.error = Some(SlurmPanelError::Thread(e));
-        }
-    }
-
-    /// Collect results: gather the job directory typed into the store (or memory) in the background.
-    pub fn collect_slurm(&mut self) {
-        if self.slurm.busy() {
-            return;
-        }
-        self.slurm.outcome = None;
-        self.slurm.error = None;
-        let Some(dir) = optional(&self.slurm.collect_dir).map(PathBuf::from) else {
-            self.slurm.error = Some(SlurmPanelError::NoCollectDir);
-            return;
-        };
-        let store = self.store.clone();
-        let (send, receive) = std::sync::mpsc::channel();
-        self.slurm.work = Some(receive);
-        let thread = std::thread::Builder::new().name("hase-slurm-collect".into()).spawn(move || {
-            let _ = send.send(Finished::Collected(gather(&dir, store.as_ref())));
-        });
-        if let Err(e) = thread {
-            self.slurm.work = None;
-            self.slurm.error = Some(SlurmPanelError::Thread(e));
-        }
-    }
-
-    /// Take in a finished Slurm action; true while one runs.
-    pub fn poll_slurm(&mut self) -> bool {
-        let Some(work) = &self.slurm.work else { return false };
-        let finished = match work.try_recv() {
-            Ok(finished) => finished,
-            Err(TryRecvError::Empty) => return true,
-            Err(TryRecvError::Disconnected) => {
-                self.slurm.work = None;
-                self.slurm.error = Some(SlurmPanelError::NoAnswer);
-                return false;
-            }
-        };
-        self.slurm.work = None;
-        match finished {
-            Finished::Prepared(Ok(outcome)) => {
-                let text = match &outcome {
-                    SlurmOutcome::Submitted { job_id, dir, .. } => {
-                        format!("submitted Slurm job {job_id} ({})", dir.display())
-                    }
-                    SlurmOutcome::ShowCommand { dir, .. } => {
-                        format!("wrote the Slurm job directory {}; submit it on the cluster", dir.display())
-                    }
-                    SlurmOutcome::Collected(_) => String::new(),
-                };
-                self.say(false, text);
-                self.slurm.outcome = Some(outcome);
-            }
-            Finished::Collected(Ok(gathered)) => self.take_collected(*gathered),
-            Finished::Prepared(Err(e)) | Finished::Collected(Err(e)) => {
-                self.say(true, e.to_string());
-                self.slurm.error = Some(e);
-            }
-        }
-        false
-    }
-
-    fn take_collected(&mut self, gathered: Gathered) {
-        let Gathered { report, results, plan } = gathered;
-        let where_to = report
-            .stored
-            .map_or_else(|| " (kept in memory)".to_string(), |id| format!(" into experiment {id}"));
-        self.say(
-            report.missing > 0,
-            format!(
-                "collected {} of {} runs from {}{where_to}{}",
-                report.collected,
-                report.planned,
-                report.dir.display(),
-                if report.missing > 0 { format!("; {} missing", report.missing) } else { String::new() }
-            ),
-        );
-        if report.collected > 0 {
-            if results.id.is_none() {
-                self.memory_plan = Some(plan);
-            }
-            self.selected = results.id;
-            self.results = Some(results);
-            self.reset_plot();
-            self.tab = ExperimentsTab::Results;
-        }
-        self.refresh_list();
-        self.slurm.outcome = Some(SlurmOutcome::Collected(report));
-    }
 }

@@ -207,7 +207,10 @@ fn the_builder_makes_the_clis_spec_and_previews_the_example() {
     wrong.constraint = "bytes > 1".into();
     let preview = wrong.preview(&project, dir);
     assert!(preview.runs.is_none());
-    assert!(preview.variable_errors[2].as_deref().is_some_and(|e| e.contains("lots")), "{preview:?}");
+    assert!(
+        preview.variable_errors[2].as_ref().is_some_and(|e| e.to_string().contains("lots")),
+        "{preview:?}"
+    );
     assert!(preview.variable_errors[..2].iter().all(Option::is_none));
     let mut zipped = SweepBuilder::default();
     zipped.add_variable("workload.message_bytes", "1K, 2K");

@@ -342,10 +342,6 @@ mod tests {
         }
     }
 
-    fn state(t: u64, entity: u32, state: u16) -> Record {
-        Record::State { time: SimTime(t), entity, state }
-    }
-
     #[test]
     fn group_summary_counts_busy_members() {
         let header = TraceHeader {
@@ -354,16 +350,16 @@ mod tests {
             ..TraceHeader::default()
         };
         // a busy 0..30, b busy 10..20 and 40..50; c busy but outside the group; end at 50.
-        let records = vec![
-            state(0, 0, 1),
-            state(0, 1, 0),
-            state(0, 2, 1),
-            state(10, 1, 1),
-            state(20, 1, 0),
-            state(30, 0, 0),
-            state(40, 1, 1),
-            state(50, 2, 0),
-        ];
+        let records = crate::fixtures::state_records(&[
+            (0, 0, 1),
+            (0, 1, 0),
+            (0, 2, 1),
+            (10, 1, 1),
+            (20, 1, 0),
+            (30, 0, 0),
+            (40, 1, 1),
+            (50, 2, 0),
+        ]);
         let replay = Replay::build(&Trace { header, records });
         assert_eq!(replay.end, SimTime(50));
         let busy = &replay.groups[0].busy;

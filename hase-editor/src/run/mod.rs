@@ -169,7 +169,7 @@ pub struct FinishedRun {
     /// Replay model built from the trace.
     pub replay: Replay,
     /// A trace write failure, if any.
-    pub trace_error: Option<String>,
+    pub trace_error: Option<std::io::Error>,
     /// Identity of the run for its markers.
     pub run_key: String,
     /// Markers loaded from the sidecar.

@@ -1,12 +1,15 @@
 //! [`SessionCommand`]: every change the replay views ask of the session — the animator's clock,
-//! what the statistics tab shows, entities to reveal, files to ask for. The panels draw from a
-//! read-only view of the session and return commands; the application collects them from every
-//! panel during a frame and applies them at one point (`Session::apply`).
+//! what the statistics tab shows, the timing diagram's state, the comparison's designs, entities
+//! to reveal, files to ask for. The panels draw from a read-only view of the session and return
+//! commands; the application collects them from every panel during a frame and applies them at
+//! one point (`Session::apply`).
 
 use hase_engine::time::SimTime;
 
 use super::stats_order::{EntityColumn, LinkColumn};
+use super::timing::command::TimingCommand;
 use crate::run::{NextRunSettings, ReplayFile};
+use crate::state::command::EditorCommand;
 
 /// An entity to select and show on a canvas.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,7 +21,7 @@ pub struct Reveal {
 }
 
 /// A change of the session asked for by a view.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum SessionCommand {
     /// Play or pause the animator (playing from the end starts again).
     TogglePlay,
@@ -52,4 +55,13 @@ pub enum SessionCommand {
     Reveal(Reveal),
     /// Ask the user for a file (the app opens the dialog).
     AskFile(ReplayFile),
+    /// Change the timing diagram's state.
+    Timing(TimingCommand),
+    /// Change the editor of a comparison's side (its canvas: selection, hierarchy, fit).
+    EditSide {
+        /// The side.
+        side: usize,
+        /// The change.
+        command: EditorCommand,
+    },
 }

@@ -225,6 +225,28 @@ impl Session {
             SessionCommand::SortLinks(column) => self.stats_order.click_links(column),
             SessionCommand::Reveal(reveal) => self.reveal_request = Some(reveal),
             SessionCommand::AskFile(purpose) => self.file_request = Some(purpose),
+            SessionCommand::Timing(command) => self.timing.apply(command),
+            SessionCommand::EditSide { side, command } => {
+                if let Some(side) = self.compare.as_mut().and_then(|c| c.sides.get_mut(side)) {
+                    side.editor.apply(command);
+                }
+            }
+        }
+    }
+
+    /// Move the replay state of every run shown (the design's, the comparison's sides) to the
+    /// animator's time, for the canvases to draw.
+    pub fn seek_cursors(&mut self) {
+        let time = self.player.time;
+        if let Some(run) = &self.current {
+            run.replay.log.seek(&mut self.cursor, time);
+        }
+        if let Some(compare) = &mut self.compare {
+            for side in &mut compare.sides {
+                if let Some(run) = &side.run {
+                    run.replay.log.seek(&mut side.cursor, time);
+                }
+            }
         }
     }
 

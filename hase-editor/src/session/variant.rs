@@ -5,7 +5,7 @@
 //! of the design; an error names its line and key.
 
 use hase_engine::model::Project;
-use hase_library::overrides::apply_set;
+use hase_library::overrides::{SetReason, apply_set};
 
 use crate::run::NextRunSettings;
 
@@ -23,7 +23,7 @@ pub struct Variant {
 }
 
 /// Why a variant cannot run.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum VariantError {
     /// One assignment is wrong.
     #[error("line {line}: `{key}`: {reason}")]
@@ -33,7 +33,7 @@ pub enum VariantError {
         /// The target before `=` (the whole line when there is no `=`).
         key: String,
         /// What is wrong.
-        reason: String,
+        reason: SetReason,
     },
     /// The run-until text is not a time.
     #[error(transparent)]
@@ -64,7 +64,7 @@ pub fn build_variant(
         apply_set(&mut changed, line).map_err(|e| VariantError::Line {
             line: i + 1,
             key: key.clone(),
-            reason: e.reason.to_string(),
+            reason: e.reason,
         })?;
         let value = line.split_once('=').map_or("", |(_, v)| v).trim();
         let short = key.strip_prefix("workload.").unwrap_or(&key);
@@ -121,7 +121,10 @@ mod tests {
             .unwrap_err();
         let VariantError::Line { line, key, reason } = &e else { panic!("{e:?}") };
         assert_eq!((*line, key.as_str()), (2, "workload.algoritm"));
-        assert!(reason.starts_with("program `collective_loop` has no parameter `algoritm`"), "{reason}");
+        assert!(
+            reason.to_string().starts_with("program `collective_loop` has no parameter `algoritm`"),
+            "{reason}"
+        );
         assert!(e.to_string().starts_with("line 2: `workload.algoritm`: program"));
         let e = build_variant(&project, &base, 1, "", "type:Router.speed=3").unwrap_err();
         assert!(

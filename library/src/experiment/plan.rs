@@ -253,7 +253,7 @@ impl ExperimentPlan {
                 };
                 if let Some(e) = result.trace_error {
                     record.detail += "the trace is incomplete: ";
-                    record.detail += &e;
+                    record.detail += &e.to_string();
                 }
                 record.metrics = self.metrics.iter().map(|(_, m)| m.value(&result.stats)).collect();
                 record.trace = trace_file.map(|p| p.display().to_string());

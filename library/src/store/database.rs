@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use sled::transaction::TransactionError;
 
-use super::error::StoreError;
+use super::error::{DatabaseReason, StoreError};
 use super::handle::{FailState, SledHandle};
 use super::location::resolve_data_dir;
 
@@ -137,7 +137,7 @@ impl Database {
                 path,
                 detail: format!("the database engine found damaged data at {at:?}"),
             },
-            other => StoreError::Database { path, message: other.to_string() },
+            other => StoreError::Database { path, reason: DatabaseReason::Engine(other) },
         };
         match &translated {
             StoreError::DiskFull { source, .. } | StoreError::Io { source, .. } => {
@@ -243,13 +243,7 @@ fn open_error(data_dir: &Path, error: sled::Error) -> StoreError {
         // it open: either this process leaked it after a failed write (see `handle.rs`) or
         // another program holds it.
         sled::Error::Io(source) if source.to_string().contains("could not acquire lock") => {
-            StoreError::Database {
-                path,
-                message:
-                    "its files are locked by another program, or by this hase after an earlier failure; \
-                      restart hase"
-                        .to_string(),
-            }
+            StoreError::Database { path, reason: DatabaseReason::Locked }
         }
         sled::Error::Io(source) => StoreError::io(&path, source),
         sled::Error::Corruption { at, .. } => {

@@ -86,12 +86,12 @@ pub enum StoreError {
         supported: u32,
     },
     /// Any other failure reported by the database engine.
-    #[error("hase database at {}: {message}", path.display())]
+    #[error("hase database at {}: {reason}", path.display())]
     Database {
         /// The data directory.
         path: PathBuf,
-        /// The engine's message.
-        message: String,
+        /// What the engine reported.
+        reason: DatabaseReason,
     },
     /// No project of that name is stored.
     #[error("no project named '{name}' in the hase database")]
@@ -214,4 +214,18 @@ mod tests {
         let other = StoreError::io(dir, std::io::Error::from(std::io::ErrorKind::PermissionDenied));
         assert!(matches!(other, StoreError::Io { .. }));
     }
+}
+
+/// What the database engine reported, for [`StoreError::Database`].
+#[derive(Debug, thiserror::Error)]
+pub enum DatabaseReason {
+    /// sled's own lock on its files is held (by another program, or by this hase after a failed
+    /// write left the database open).
+    #[error(
+        "its files are locked by another program, or by this hase after an earlier failure; restart hase"
+    )]
+    Locked,
+    /// Another failure of the engine.
+    #[error(transparent)]
+    Engine(sled::Error),
 }

@@ -45,14 +45,14 @@ mod experiment_crash_test;
 mod experiment_tests;
 
 pub use database::{Database, STORE_FORMAT};
-pub use error::{ExportReason, StoreError};
+pub use error::{DatabaseReason, ExportReason, StoreError};
 pub use experiment_files::{EXPERIMENT_EXPORT_VERSION, ExperimentExport};
 pub use experiment_header::{ExperimentHeader, NoRuns, RunList};
 pub use experiments::{ExperimentInfo, ExperimentStore, ExperimentSummary, HASE_VERSION};
 pub use location::{DATA_DIR_ENV, platform_data_dir, resolve_data_dir};
 pub use projects::{
     DEFAULT_MAX_VERSIONS, MAX_NAME_BYTES, ProjectStore, ProjectSummary, StoreOptions, StoredProject,
-    VersionInfo, validate_name,
+    VersionInfo, name_problem, validate_name,
 };
 pub use recovery::Recovery;
 pub use timestamp::{Timestamp, UtcDateTime};

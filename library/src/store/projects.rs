@@ -244,7 +244,15 @@ impl ProjectStore {
 /// Check that `name` can be a project name: not empty, no surrounding white space, no control
 /// characters (the store separates names from version numbers with a 0 byte), not too long.
 pub fn validate_name(name: &str) -> Result<(), StoreError> {
-    let reason = if name.is_empty() {
+    match name_problem(name) {
+        Some(reason) => Err(StoreError::InvalidName { name: name.to_string(), reason }),
+        None => Ok(()),
+    }
+}
+
+/// Why `name` cannot be a project name (see [`validate_name`]), or `None` when it can.
+pub fn name_problem(name: &str) -> Option<&'static str> {
+    if name.is_empty() {
         Some("it is empty")
     } else if name.trim() != name {
         Some("it starts or ends with white space")
@@ -254,10 +262,6 @@ pub fn validate_name(name: &str) -> Result<(), StoreError> {
         Some("it is longer than 200 bytes")
     } else {
         None
-    };
-    match reason {
-        Some(reason) => Err(StoreError::InvalidName { name: name.to_string(), reason }),
-        None => Ok(()),
     }
 }
 

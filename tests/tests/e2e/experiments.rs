@@ -2,7 +2,6 @@
 //! point from its generator recipe), the message size and the switching model matches the closed
 //! form 2(p−1)(α + (n/p)β) at every point, whatever the number of workers.
 
-use hase_engine::time::SimTime;
 use hase_library::experiment::{
     ExperimentPlan, MetricValue, ProjectSource, Quiet, RunStatus, SpecOrigin, SweepOptions, SweepSpec,
     VariableSpec, csv_text, run_sweep,
@@ -11,15 +10,7 @@ use hase_templates::Topology;
 use hase_tests::{Timing, allreduce, projects_dir, template};
 
 fn timing() -> Timing {
-    Timing {
-        latency: SimTime::from_ns(100),
-        bandwidth: 1_000_000_000,
-        routing_delay: SimTime::from_ns(20),
-        send_overhead: SimTime::from_ns(500),
-        recv_overhead: SimTime::from_ns(300),
-        max_packet: 1024,
-        switching: "cut_through",
-    }
+    Timing::oracle("cut_through", 1024)
 }
 
 fn variable(target: &str, values: &str, name: &str) -> VariableSpec {

@@ -10,15 +10,7 @@ use hase_templates::Topology;
 use hase_tests::{Timing, makespan, program, run, template};
 
 fn timing() -> Timing {
-    Timing {
-        latency: SimTime::from_ns(100),
-        bandwidth: 1_000_000_000,
-        routing_delay: SimTime::from_ns(20),
-        send_overhead: SimTime::from_ns(500),
-        recv_overhead: SimTime::from_ns(300),
-        max_packet: 4096,
-        switching: "store_and_forward",
-    }
+    Timing::oracle("store_and_forward", 4096)
 }
 
 /// One message of `bytes` (one packet) over `h` links and h − 1 switches, with both overheads.

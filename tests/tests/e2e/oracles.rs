@@ -9,15 +9,7 @@ use hase_tests::{Timing, allreduce, makespan, projects_dir, run, streams, templa
 use proptest::prelude::*;
 
 fn timing(switching: &'static str) -> Timing {
-    Timing {
-        latency: SimTime::from_ns(100),
-        bandwidth: 1_000_000_000,
-        routing_delay: SimTime::from_ns(20),
-        send_overhead: SimTime::from_ns(500),
-        recv_overhead: SimTime::from_ns(300),
-        max_packet: 1024,
-        switching,
-    }
+    Timing::oracle(switching, 1024)
 }
 
 /// Rank 0 sends `k` full packets to rank 3 across a 4-router linear array:

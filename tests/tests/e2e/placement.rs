@@ -8,15 +8,7 @@ use hase_templates::Topology;
 use hase_tests::{Timing, makespan, program, run, streams, template};
 
 fn timing() -> Timing {
-    Timing {
-        latency: SimTime::from_ns(100),
-        bandwidth: 1_000_000_000,
-        routing_delay: SimTime::from_ns(20),
-        send_overhead: SimTime::from_ns(500),
-        recv_overhead: SimTime::from_ns(300),
-        max_packet: 1024,
-        switching: "store_and_forward",
-    }
+    Timing::oracle("store_and_forward", 1024)
 }
 
 fn placed(mut project: Project, placement: Placement) -> Project {

@@ -3,15 +3,15 @@
 use hase_engine::FilePlace;
 
 /// Why a trace could not be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum TiError {
     /// A file could not be read.
-    #[error("{path}: cannot read: {message}")]
+    #[error("{path}: cannot read: {source}")]
     Read {
         /// The file.
         path: String,
         /// The system's reason.
-        message: String,
+        source: std::io::Error,
     },
     /// A problem at `file:line:column` (line and column from 1, the column in characters).
     #[error("{place}: {kind}")]
@@ -24,7 +24,7 @@ pub enum TiError {
 }
 
 /// What is wrong at a place in a trace.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum TiErrorKind {
     /// The first word is not a rank.
     #[error("`{0}` is not a rank: lines start with a rank such as 0 or p0")]
@@ -117,11 +117,26 @@ pub enum TiErrorKind {
         last: u32,
     },
     /// A list file entry that cannot be read.
-    #[error("cannot read `{path}`: {message}")]
+    #[error("cannot read `{path}`: {source}")]
     CannotRead {
         /// The listed path.
         path: String,
         /// The system's reason.
-        message: String,
+        source: std::io::Error,
+    },
+    /// A relative list file entry found neither beside the list file nor in the working directory.
+    #[error(
+        "cannot read `{path}`: not relative to the list file ({beside}: {beside_error}) nor to the working \
+         directory ({working_error})"
+    )]
+    NotFound {
+        /// The listed path.
+        path: String,
+        /// Where it was looked for beside the list file.
+        beside: String,
+        /// Why it could not be read there.
+        beside_error: std::io::Error,
+        /// Why it could not be read relative to the working directory.
+        working_error: std::io::Error,
     },
 }

@@ -65,17 +65,22 @@ pub(super) fn read_entries(
             Ok(text) => (beside, ListBase::ListDirectory, text),
             // An absolute entry, or a list in the working directory: there is nowhere else to look.
             Err(e) if beside == working || working.is_absolute() => {
-                return Err(cannot_read(list, entry, e.to_string()));
+                return Err(at_entry(
+                    list,
+                    entry,
+                    TiErrorKind::CannotRead { path: quote(entry.text), source: e },
+                ));
             }
             Err(beside_error) => match read(working) {
                 Ok(text) => (working.to_path_buf(), ListBase::WorkingDirectory, text),
                 Err(working_error) => {
-                    let message = format!(
-                        "not relative to the list file ({}: {beside_error}) nor to the working directory \
-                         ({working_error})",
-                        beside.display()
-                    );
-                    return Err(cannot_read(list, entry, message));
+                    let kind = TiErrorKind::NotFound {
+                        path: quote(entry.text),
+                        beside: beside.display().to_string(),
+                        beside_error,
+                        working_error,
+                    };
+                    return Err(at_entry(list, entry, kind));
                 }
             },
         };
@@ -85,9 +90,7 @@ pub(super) fn read_entries(
     Ok((files, found))
 }
 
-fn cannot_read(list: &Path, entry: &ListEntry<'_>, message: String) -> TiError {
-    TiError::At {
-        place: FilePlace::at(list.display().to_string(), entry.line, entry.column),
-        kind: TiErrorKind::CannotRead { path: quote(entry.text), message },
-    }
+/// A problem with `entry` of the list file `list`, at the entry's place in the list.
+fn at_entry(list: &Path, entry: &ListEntry<'_>, kind: TiErrorKind) -> TiError {
+    TiError::At { place: FilePlace::at(list.display().to_string(), entry.line, entry.column), kind }
 }

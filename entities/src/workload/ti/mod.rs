@@ -49,7 +49,7 @@ pub fn load_ti_trace_with(
     read: &mut dyn FnMut(&Path) -> std::io::Result<String>,
 ) -> Result<TiTrace, TiError> {
     let shown = path.display().to_string();
-    let text = read(path).map_err(|e| TiError::Read { path: shown.clone(), message: e.to_string() })?;
+    let text = read(path).map_err(|source| TiError::Read { path: shown.clone(), source })?;
     let Some(entries) = lines::list_entries(&text) else {
         return parse_ti_text(&text, &shown, dialect);
     };

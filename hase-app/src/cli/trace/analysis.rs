@@ -12,7 +12,7 @@ use hase_engine::analysis::{Align, DiffOptions, PhaseOptions, Tolerance, diff_tr
 use hase_engine::time::SimTime;
 use hase_engine::trace::Trace;
 
-use crate::cli::time_arg;
+use crate::cli::inputs::time_arg;
 
 /// Exit code of `hase trace diff` when the traces differ.
 pub const DIFFER: u8 = 5;

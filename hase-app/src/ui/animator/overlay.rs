@@ -33,6 +33,22 @@ pub struct OverlayScratch {
     inside: Vec<u32>,
 }
 
+/// What every replay layer is drawn with: the painter, the canvas frame, the run's frame and the
+/// part of the canvas on screen (in canvas units, with a node's margin).
+#[derive(Clone, Copy)]
+struct Layer<'a, 'f, 'o> {
+    painter: &'a Painter,
+    f: &'a CanvasFrame<'f>,
+    o: &'a ReplayFrame<'o>,
+    visible: Rect,
+}
+
+impl<'a, 'f, 'o> Layer<'a, 'f, 'o> {
+    fn new(painter: &'a Painter, f: &'a CanvasFrame<'f>, o: &'a ReplayFrame<'o>) -> Self {
+        Layer { painter, f, o, visible: f.view.visible(f.area).expand(NODE_SIZE) }
+    }
+}
+
 /// The point a fraction `t` of the way along a polyline.
 pub fn along(points: &[Pos2], t: f32) -> Pos2 {
     let total: f32 = points.windows(2).map(|w| (w[1] - w[0]).length()).sum();
@@ -57,8 +73,7 @@ pub fn draw_load_layer(
     if o.min_level > 2 {
         return 0;
     }
-    let visible = f.view.visible(f.area).expand(NODE_SIZE);
-    draw_load(painter, f, o, visible, &mut scratch.points)
+    draw_load(&Layer::new(painter, f, o), &mut scratch.points)
 }
 
 /// Entity states, packets and displayed values (over the entities). `image` finds a state image
@@ -71,10 +86,10 @@ pub fn draw_state_layers(
     image: &mut dyn FnMut(&str, &str) -> Option<TextureId>,
     drawn: &mut Drawn,
 ) {
-    let visible = f.view.visible(f.area).expand(NODE_SIZE);
-    drawn.nodes = draw_states(painter, f, o, visible, image, &mut scratch.inside);
+    let layer = Layer::new(painter, f, o);
+    drawn.nodes = draw_states(&layer, image, &mut scratch.inside);
     if o.min_level <= 2 {
-        let (single, clusters) = draw_packets(painter, f, o, visible, scratch);
+        let (single, clusters) = draw_packets(&layer, scratch);
         drawn.packets = single;
         drawn.clusters = clusters;
     }
@@ -82,9 +97,8 @@ pub fn draw_state_layers(
 
 /// Displayed parameter values and arrays beside their entities, and the legend with the clock.
 pub fn draw_value_layers(painter: &Painter, f: &CanvasFrame<'_>, o: &ReplayFrame<'_>, drawn: &mut Drawn) {
-    let visible = f.view.visible(f.area).expand(NODE_SIZE);
     if o.min_level <= 3 {
-        draw_values(painter, f, o, visible, drawn);
+        draw_values(&Layer::new(painter, f, o), drawn);
     }
     draw_legend(painter, f, o, drawn.cells_written + drawn.cells_read > 0);
 }
@@ -182,13 +196,8 @@ pub fn flights_on_links(
     }
 }
 
-fn draw_load(
-    painter: &Painter,
-    f: &CanvasFrame<'_>,
-    o: &ReplayFrame<'_>,
-    visible: Rect,
-    points: &mut Vec<Pos2>,
-) -> usize {
+fn draw_load(layer: &Layer<'_, '_, '_>, points: &mut Vec<Pos2>) -> usize {
+    let Layer { painter, f, o, visible } = *layer;
     let zoom = f.view.zoom.clamp(0.4, 1.5);
     let mut tinted = 0;
     for (l, trace_links) in o.map.trace_links_of_link.iter().enumerate() {
@@ -218,13 +227,11 @@ fn draw_load(
 }
 
 fn draw_states(
-    painter: &Painter,
-    f: &CanvasFrame<'_>,
-    o: &ReplayFrame<'_>,
-    visible: Rect,
+    layer: &Layer<'_, '_, '_>,
     image: &mut dyn FnMut(&str, &str) -> Option<TextureId>,
     inside: &mut Vec<u32>,
 ) -> usize {
+    let Layer { painter, f, o, visible } = *layer;
     // Messages between members of one closed compound: counted on its badge.
     inside.clear();
     inside.resize(f.scene.nodes.len(), 0);
@@ -311,13 +318,8 @@ fn pill(painter: &Painter, bottom_centre: Pos2, text: &str, fill: Color32, text_
     painter.galley(rect.min + vec2(4.0, 1.0), galley, text_colour);
 }
 
-fn draw_packets(
-    painter: &Painter,
-    f: &CanvasFrame<'_>,
-    o: &ReplayFrame<'_>,
-    visible: Rect,
-    scratch: &mut OverlayScratch,
-) -> (usize, usize) {
+fn draw_packets(layer: &Layer<'_, '_, '_>, scratch: &mut OverlayScratch) -> (usize, usize) {
+    let Layer { painter, f, o, visible } = *layer;
     let OverlayScratch { points, per_link, packets, .. } = scratch;
     flights_on_links(f, o, per_link, packets);
     let zoom = f.view.zoom.clamp(0.5, 1.4);
@@ -365,13 +367,8 @@ fn draw_packets(
 }
 
 #[allow(clippy::many_single_char_names, reason = "o overlay, e entity, p parameter, x and y on screen")]
-fn draw_values(
-    painter: &Painter,
-    f: &CanvasFrame<'_>,
-    o: &ReplayFrame<'_>,
-    visible: Rect,
-    drawn: &mut Drawn,
-) {
+fn draw_values(layer: &Layer<'_, '_, '_>, drawn: &mut Drawn) {
+    let Layer { painter, f, o, visible } = *layer;
     let zoom = f.view.zoom;
     if zoom < 0.45 {
         return;

@@ -1,112 +1,68 @@
-//! The canvas's right-click menu and hover tooltips (port name, direction and link type; link ends,
-//! latency and bandwidth).
+//! What one canvas frame is drawn with ([`CanvasContext`], with the run shown over the design in a
+//! [`ReplayLayer`]), what it asks for ([`CanvasOutput`]), and what a palette entry carries while it
+//! is dragged onto the canvas ([`PalettePayload`]).
 
-use egui::{Response, Ui};
-use hase_engine::model::Direction;
+use hase_editor::replay::events::Snapshot;
+use hase_editor::run::FinishedRun;
+use hase_editor::session::player::Player;
+use hase_editor::state::EditorCommand;
+use hase_engine::time::SimTime;
 
-use super::Canvas;
-use super::geometry::Hit;
 use crate::actions::AppAction;
-use hase_editor::analysis_views::levels::can_check;
-use hase_editor::command::Alignment;
-use hase_editor::state::Editor;
+use crate::icons::Icons;
+use crate::theme::{Palette, ReplayColours};
+use crate::ui::animator::MapCache;
+use crate::ui::animator::images::StateImages;
 
-/// Right-clicking an entity or link selects it (unless it is already selected) and opens the menu.
-pub fn context_menu(canvas: &Canvas, response: &Response, editor: &mut Editor) -> Vec<AppAction> {
-    if response.secondary_clicked() {
-        match canvas.hover {
-            Some(Hit::Node(n) | Hit::Port(n, _)) => {
-                let name = &canvas.scene.nodes[n].name;
-                if !editor.selection.instances.contains(name) {
-                    editor.selection.only(name);
-                }
-            }
-            Some(Hit::Link(l) | Hit::Corner(l, _)) => {
-                let key = canvas.scene.links[l].key.clone();
-                if !editor.selection.links.contains(&key) {
-                    editor.selection.clear();
-                    editor.selection.links.insert(key);
-                }
-            }
-            None => {}
-        }
-    }
-    let mut out = Vec::new();
-    let instances = editor.selection.instances.len();
-    let compound = instances == 1
-        && editor.selection.instances.iter().next().is_some_and(|name| {
-            canvas.scene.by_name.get(name).is_some_and(|i| canvas.scene.nodes[*i].compound)
-        });
-    response.context_menu(|ui| {
-        let mut item = |ui: &mut Ui, enabled: bool, text: &str, action: AppAction| {
-            if ui.add_enabled(enabled, egui::Button::new(text)).clicked() {
-                out.push(action);
-                ui.close();
-            }
-        };
-        if compound {
-            item(ui, true, "Open inner network", AppAction::OpenSelected);
-            let path = crate::ui::timing::tab::selected_paths(editor);
-            let checkable = path.first().is_some_and(|p| can_check(&editor.doc.project, p));
-            item(ui, checkable, "Check levels", AppAction::CheckLevels);
-            ui.separator();
-        }
-        item(ui, instances > 0, "Copy", AppAction::Copy);
-        item(ui, editor.clipboard.is_some(), "Paste", AppAction::Paste);
-        item(ui, instances > 0, "Duplicate", AppAction::Duplicate);
-        item(ui, !editor.selection.is_empty(), "Delete", AppAction::Delete);
-        ui.separator();
-        item(ui, instances > 1, "Align left", AppAction::Align(Alignment::Left));
-        item(ui, instances > 1, "Align top", AppAction::Align(Alignment::Top));
-        ui.separator();
-        item(ui, instances > 0, "Group into compound", AppAction::Group);
-        item(ui, compound, "Ungroup", AppAction::Ungroup);
-    });
-    out
+/// Shown on the canvas instead of a run that ran an earlier version of the design.
+pub const STALE_NOTICE: &str =
+    "The run shown is of an earlier version of this design: press Run (F5) to run this one.";
+
+/// What one canvas frame is drawn with, besides the canvas's own state and the editor.
+pub struct CanvasContext<'a> {
+    /// Icon textures.
+    pub icons: &'a Icons,
+    /// Colours.
+    pub palette: &'a Palette,
+    /// A run shown over the design.
+    pub replay: Option<ReplayLayer<'a>>,
+    /// Fit the open network this frame, whether or not the editor asks for it (a comparison's
+    /// canvas whose area changed).
+    pub fit: bool,
 }
 
-/// A tooltip for the port or link under the pointer.
-pub fn hover_tooltip(canvas: &Canvas, response: &Response, editor: &Editor) {
-    if !response.hovered() || response.dragged() {
-        return;
-    }
-    let text = match canvas.hover {
-        Some(Hit::Port(n, p)) => {
-            let node = &canvas.scene.nodes[n];
-            let port = &node.ports[p];
-            let way = match port.direction {
-                Direction::In => "input",
-                Direction::Out => "output",
-                Direction::InOut => "in-out",
-            };
-            let state = match canvas.scene.peer(n, p) {
-                Some((m, q)) => format!(
-                    "linked to {}.{}",
-                    canvas.scene.nodes[m].name, canvas.scene.nodes[m].ports[q].name
-                ),
-                None if port.exported => "exported as an outer port".to_string(),
-                None => "free: drag from here to link".to_string(),
-            };
-            format!("{}.{}  ({way}, {})\n{state}", node.name, port.name, port.link_type)
-        }
-        Some(Hit::Link(l)) => {
-            let key = &canvas.scene.links[l].key;
-            let link = editor
-                .doc
-                .network(&editor.current_net())
-                .and_then(|n| n.links.iter().find(|x| &x.key() == key));
-            match link {
-                Some(link) => format!(
-                    "{}  —  {}\nlatency {}, bandwidth {}",
-                    link.a,
-                    link.b,
-                    link.latency,
-                    hase_engine::units::format_rate(link.bandwidth_bytes_per_s)
-                ),
-                None => return,
-            }
-        }
-        _ => return,
-    };
-    response.clone().on_hover_text_at_pointer(text);
+/// A run shown over the design (the animator's layers of the canvas).
+pub struct ReplayLayer<'a> {
+    /// The run.
+    pub run: &'a FinishedRun,
+    /// Its replay state at the player's time.
+    pub snap: &'a Snapshot,
+    /// The animator's clock and what it shows.
+    pub player: &'a Player,
+    /// The end of the run the clock follows (a comparison's longer run), for its time digits.
+    pub clock_end: SimTime,
+    /// The trace-to-canvas map, rebuilt when the run or the design changes.
+    pub map: &'a mut MapCache,
+    /// State images of the types.
+    pub images: &'a mut StateImages,
+    /// Replay colours.
+    pub colours: &'a ReplayColours,
+    /// The run is of an earlier version of the design: it is not drawn, a notice says so.
+    pub stale: bool,
+}
+
+/// What one canvas frame asks for.
+#[derive(Debug, Default)]
+pub struct CanvasOutput {
+    /// Actions chosen in the right-click menu.
+    pub actions: Vec<AppAction>,
+    /// Changes of the editor (selection, edits, hierarchy, placing, fit), in order.
+    pub commands: Vec<EditorCommand>,
+}
+
+/// What a palette entry carries while it is dragged onto the canvas.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PalettePayload {
+    /// The type to place.
+    pub type_name: String,
 }

@@ -132,7 +132,7 @@ fn draw_links(painter: &Painter, f: &CanvasFrame<'_>, visible: Rect, points: &mu
         if !bounds.intersects(visible) {
             continue;
         }
-        let selected = f.editor.selection.links.contains(&link.key);
+        let selected = f.selection.links.contains(&link.key);
         let hovered = f.hover == Some(Hit::Link(l));
         let colour = if selected {
             f.palette.selection
@@ -212,7 +212,7 @@ fn draw_node(painter: &Painter, f: &CanvasFrame<'_>, i: usize) {
     let centre = f.view.to_screen(f.area, f.positions[i]);
     let size = NODE_SIZE * zoom;
     let rect = Rect::from_center_size(centre, Vec2::splat(size));
-    let selected = f.editor.selection.instances.contains(&node.name);
+    let selected = f.selection.instances.contains(&node.name);
     let hovered = f.hover == Some(Hit::Node(i));
     let category = f.palette.category_colour(&node.category);
     if size < SIMPLE_NODE_PX {
@@ -429,7 +429,7 @@ fn draw_overlays(painter: &Painter, f: &CanvasFrame<'_>) {
         }
         Drag::Move { .. } | Drag::Pan | Drag::None => {}
     }
-    if let (Some(type_name), Some(p)) = (&f.editor.placing, f.pointer) {
+    if let (Some(type_name), Some(p)) = (f.placing, f.pointer) {
         let r = Rect::from_center_size(to_screen(p), Vec2::splat(NODE_SIZE * f.view.zoom));
         painter.rect(
             r,

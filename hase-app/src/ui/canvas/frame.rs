@@ -1,6 +1,7 @@
-//! [`CanvasFrame`]: everything one frame of the canvas draws from (area, view, scene, the editor, the
-//! replay layers' part), what it drew ([`FrameDrawn`]), and the sizes of names and labels at a
-//! zoom, which the animator's values keep clear of ([`text_bottom`]).
+//! [`CanvasFrame`]: everything one frame of the canvas draws from (area, view, scene, the editor,
+//! the selection and placement tool this frame leaves, the replay layers' part), what it drew
+//! ([`FrameDrawn`]), and the sizes of names and labels at a zoom, which the animator's values keep
+//! clear of ([`text_bottom`]).
 
 use egui::{Pos2, Rect};
 
@@ -10,7 +11,7 @@ use super::view::View;
 use crate::icons::Icons;
 use crate::theme::Palette;
 use crate::ui::animator::replay_frame::{Drawn, ReplayFrame};
-use hase_editor::state::Editor;
+use hase_editor::state::{Editor, Selection};
 
 /// Below this zoom names are left out (they would run into their neighbours' names).
 const NAMES_FROM_ZOOM: f32 = 0.4;
@@ -32,8 +33,12 @@ pub struct CanvasFrame<'a> {
     pub positions: &'a [Pos2],
     /// Port positions this frame.
     pub ports: &'a PortLayout,
-    /// Selection, settings, placement tool.
+    /// The document and settings.
     pub editor: &'a Editor,
+    /// The selection as this frame's input leaves it.
+    pub selection: &'a Selection,
+    /// The palette type armed for click-to-place, as this frame's input leaves it.
+    pub placing: Option<&'a str>,
     /// Icon textures.
     pub icons: &'a Icons,
     /// Colours.

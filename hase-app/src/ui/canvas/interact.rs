@@ -2,7 +2,8 @@
 //! select (click, Shift/Ctrl-click, rubber band), move (drag, one command per drag), link (drag
 //! from port to port, refused with a reason when the engine's rules say no), corner points
 //! (double-click a link to add one, drag to move), open compounds (double-click), and placement
-//! from the palette (drag and drop, or click a palette entry then click the canvas).
+//! from the palette (drag and drop, or click a palette entry then click the canvas). What the
+//! input asks of the editor goes into the frame's [`CanvasEdits`].
 
 use std::collections::BTreeMap;
 
@@ -11,12 +12,15 @@ use hase_engine::SimTime;
 use hase_engine::model::{ConcretePort, Instance, Link, PortRef, Pos};
 use hase_engine::validate::link_problem;
 
+use super::context::PalettePayload;
+use super::drag::Drag;
+use super::edits::CanvasEdits;
 use super::geometry::{Hit, body, hit_test, segment_distance};
 use super::view::snap;
-use super::{Canvas, Drag, PalettePayload};
+use super::view_state::Canvas;
 use hase_editor::command::EditCommand;
 use hase_editor::document::name_stem;
-use hase_editor::state::Editor;
+use hase_editor::state::{Editor, EditorCommand};
 
 /// Default latency of a link drawn by hand.
 const NEW_LINK_LATENCY: SimTime = SimTime::from_ns(100);
@@ -24,7 +28,10 @@ const NEW_LINK_LATENCY: SimTime = SimTime::from_ns(100);
 const NEW_LINK_BANDWIDTH: u64 = 1_000_000_000;
 
 /// Handle this frame's pointer input.
-pub fn handle(canvas: &mut Canvas, ui: &Ui, response: &Response, editor: &mut Editor) {
+pub fn handle(canvas: &mut Canvas, ui: &Ui, response: &Response, editor: &Editor, edits: &mut CanvasEdits) {
+    if std::mem::take(&mut canvas.settling) && matches!(canvas.drag, Drag::Move { .. }) {
+        canvas.drag = Drag::None;
+    }
     let net = editor.current_net();
     let area = canvas.area;
     let mut view = canvas.view(&net);
@@ -45,7 +52,7 @@ pub fn handle(canvas: &mut Canvas, ui: &Ui, response: &Response, editor: &mut Ed
         }
     }
     let tolerance = 4.0 / view.zoom;
-    let selected_link = single_selected_link(canvas, editor);
+    let selected_link = single_selected_link(canvas, edits);
     let hit_at =
         |c: &Canvas, p: Pos2| hit_test(&c.scene, &c.positions, &c.ports, p, tolerance, selected_link);
     canvas.hover = canvas.pointer.and_then(|p| hit_at(canvas, p));
@@ -54,7 +61,7 @@ pub fn handle(canvas: &mut Canvas, ui: &Ui, response: &Response, editor: &mut Ed
     if let Some(payload) = response.dnd_release_payload::<PalettePayload>()
         && let Some(p) = canvas.pointer
     {
-        place(editor, &payload.type_name, p);
+        place(editor, edits, &payload.type_name, p);
     }
 
     // Drag start.
@@ -70,11 +77,11 @@ pub fn handle(canvas: &mut Canvas, ui: &Ui, response: &Response, editor: &mut Ed
             (Some(Hit::Corner(link, corner)), Some(at)) => Drag::Corner { link, corner, pos: at },
             (Some(Hit::Node(n)), _) => {
                 let name = &canvas.scene.nodes[n].name;
-                if !editor.selection.instances.contains(name) {
+                if !edits.selection.instances.contains(name) {
                     if !additive {
-                        editor.selection.clear();
+                        edits.selection.clear();
                     }
-                    editor.selection.instances.insert(name.clone());
+                    edits.selection.instances.insert(name.clone());
                 }
                 Drag::Move { delta: Vec2::ZERO, anchor: n }
             }
@@ -99,75 +106,80 @@ pub fn handle(canvas: &mut Canvas, ui: &Ui, response: &Response, editor: &mut Ed
 
     if response.drag_stopped() {
         let drag = std::mem::take(&mut canvas.drag);
-        finish_drag(canvas, editor, &drag, additive);
+        // A move is drawn where it ends until the editor has it (the next frame).
+        if let Some(settled) = finish_drag(canvas, editor, edits, &drag, additive) {
+            canvas.drag = settled;
+            canvas.settling = true;
+        }
     }
 
     if response.double_clicked() {
         match canvas.hover {
             Some(Hit::Node(n)) if canvas.scene.nodes[n].compound => {
                 let name = canvas.scene.nodes[n].name.clone();
-                editor.open_compound(&name);
+                edits.push(EditorCommand::OpenCompound(name));
             }
             Some(Hit::Link(l)) => {
                 if let Some(p) = canvas.pointer {
-                    add_corner(canvas, editor, l, p);
+                    add_corner(canvas, editor, edits, l, p);
                 }
             }
             _ => {}
         }
     } else if response.clicked() {
-        click(canvas, editor, additive, modifiers.shift);
+        click(canvas, editor, edits, additive, modifiers.shift);
     }
 }
 
-fn single_selected_link(canvas: &Canvas, editor: &Editor) -> Option<usize> {
-    if editor.selection.links.len() != 1 {
+fn single_selected_link(canvas: &Canvas, edits: &CanvasEdits) -> Option<usize> {
+    if edits.selection.links.len() != 1 {
         return None;
     }
-    let key = editor.selection.links.iter().next()?;
+    let key = edits.selection.links.iter().next()?;
     canvas.scene.links.iter().position(|l| &l.key == key)
 }
 
-fn click(canvas: &Canvas, editor: &mut Editor, additive: bool, keep_tool: bool) {
-    if let Some(type_name) = editor.placing.clone() {
+fn click(canvas: &Canvas, editor: &Editor, edits: &mut CanvasEdits, additive: bool, keep_tool: bool) {
+    if let Some(type_name) = edits.placing.clone() {
         if let Some(p) = canvas.pointer {
-            place(editor, &type_name, p);
+            place(editor, edits, &type_name, p);
         }
         if !keep_tool {
-            editor.placing = None;
+            edits.placing = None;
         }
         return;
     }
+    let selection = &mut edits.selection;
     match canvas.hover {
         Some(Hit::Node(n) | Hit::Port(n, _)) => {
             let name = canvas.scene.nodes[n].name.clone();
             if additive {
-                if !editor.selection.instances.remove(&name) {
-                    editor.selection.instances.insert(name);
+                if !selection.instances.remove(&name) {
+                    selection.instances.insert(name);
                 }
             } else {
-                editor.selection.only(&name);
+                selection.only(&name);
             }
         }
         Some(Hit::Link(l) | Hit::Corner(l, _)) => {
             let key = canvas.scene.links[l].key.clone();
             if !additive {
-                editor.selection.clear();
+                selection.clear();
             }
-            if !editor.selection.links.remove(&key) || !additive {
-                editor.selection.links.insert(key);
+            if !selection.links.remove(&key) || !additive {
+                selection.links.insert(key);
             }
         }
         None => {
             if !additive {
-                editor.selection.clear();
+                selection.clear();
             }
         }
     }
 }
 
 /// Place a new instance of `type_name` at canvas point `p` (snapped if snapping is on).
-pub fn place(editor: &mut Editor, type_name: &str, p: Pos2) {
+pub fn place(editor: &Editor, edits: &mut CanvasEdits, type_name: &str, p: Pos2) {
     let net = editor.current_net();
     let Some(ty) = editor.doc.entity_type(type_name) else {
         return;
@@ -178,7 +190,7 @@ pub fn place(editor: &mut Editor, type_name: &str, p: Pos2) {
     };
     let name = network.fresh_name(&stem);
     let at = if editor.settings.snap { snap(p, editor.settings.grid_step) } else { p };
-    editor.run(EditCommand::AddInstance {
+    edits.edit(EditCommand::AddInstance {
         net,
         name,
         instance: Instance::of(type_name),
@@ -212,7 +224,15 @@ fn compatibility(canvas: &Canvas, from: (usize, usize)) -> Vec<bool> {
     out
 }
 
-fn finish_drag(canvas: &Canvas, editor: &mut Editor, drag: &Drag, additive: bool) {
+/// Finish `drag`: the edit or selection it asks for. Returns the drag to draw one more frame, as
+/// it ended, while the editor takes the edit in (a move).
+fn finish_drag(
+    canvas: &Canvas,
+    editor: &Editor,
+    edits: &mut CanvasEdits,
+    drag: &Drag,
+    additive: bool,
+) -> Option<Drag> {
     let net = editor.current_net();
     match drag {
         Drag::Move { delta, anchor } => {
@@ -222,26 +242,27 @@ fn finish_drag(canvas: &Canvas, editor: &mut Editor, drag: &Drag, additive: bool
                 delta = snap(grabbed + delta, editor.settings.grid_step) - grabbed;
             }
             if delta.length() < 0.01 {
-                return;
+                return None;
             }
             let moves = canvas
                 .scene
                 .nodes
                 .iter()
-                .filter(|n| editor.selection.instances.contains(&n.name))
+                .filter(|n| edits.selection.instances.contains(&n.name))
                 .map(|n| (n.name.clone(), Pos::new(n.pos.x + delta.x, n.pos.y + delta.y)))
                 .collect();
-            editor.run(EditCommand::MoveInstances { net, moves });
+            edits.edit(EditCommand::MoveInstances { net, moves });
+            return Some(Drag::Move { delta, anchor: *anchor });
         }
         Drag::Link { from, to, .. } => {
             let target = hit_test(&canvas.scene, &canvas.positions, &canvas.ports, *to, 4.0, None);
             let Some(Hit::Port(n, p)) = target else {
-                return;
+                return None;
             };
             let end = |(n, p): (usize, usize)| {
                 PortRef::new(&canvas.scene.nodes[n].name, &canvas.scene.nodes[n].ports[p].name)
             };
-            editor.run(EditCommand::Link {
+            edits.edit(EditCommand::Link {
                 net,
                 link: Link::new(end(*from), end((n, p)), NEW_LINK_LATENCY, NEW_LINK_BANDWIDTH),
                 index: None,
@@ -251,11 +272,11 @@ fn finish_drag(canvas: &Canvas, editor: &mut Editor, drag: &Drag, additive: bool
         Drag::Band { start, end } => {
             let band = Rect::from_two_pos(*start, *end);
             if !additive {
-                editor.selection.clear();
+                edits.selection.clear();
             }
             for (i, node) in canvas.scene.nodes.iter().enumerate() {
                 if band.contains_rect(body(canvas.positions[i])) {
-                    editor.selection.instances.insert(node.name.clone());
+                    edits.selection.instances.insert(node.name.clone());
                 }
             }
         }
@@ -264,14 +285,15 @@ fn finish_drag(canvas: &Canvas, editor: &mut Editor, drag: &Drag, additive: bool
             let mut corners: Vec<Pos> = info.corners.iter().map(|c| Pos::new(c.x, c.y)).collect();
             let at = if editor.settings.snap { snap(*pos, editor.settings.grid_step / 2.0) } else { *pos };
             corners[*corner] = Pos::new(at.x, at.y);
-            editor.run(EditCommand::SetCorners { net, key: info.key.clone(), corners });
+            edits.edit(EditCommand::SetCorners { net, key: info.key.clone(), corners });
         }
         Drag::Pan | Drag::None => {}
     }
+    None
 }
 
 /// Insert a corner point into link `l` at `p`, in the segment nearest to it.
-fn add_corner(canvas: &Canvas, editor: &mut Editor, l: usize, p: Pos2) {
+fn add_corner(canvas: &Canvas, editor: &Editor, edits: &mut CanvasEdits, l: usize, p: Pos2) {
     let link = &canvas.scene.links[l];
     let mut points = Vec::new();
     canvas.ports.link_points(&canvas.scene, link, &mut points);
@@ -282,7 +304,7 @@ fn add_corner(canvas: &Canvas, editor: &mut Editor, l: usize, p: Pos2) {
         .map_or(0, |(i, _)| i);
     let mut corners: Vec<Pos> = link.corners.iter().map(|c| Pos::new(c.x, c.y)).collect();
     corners.insert(segment.min(corners.len()), Pos::new(p.x, p.y));
-    editor.selection.clear();
-    editor.selection.links.insert(link.key.clone());
-    editor.run(EditCommand::SetCorners { net: editor.current_net(), key: link.key.clone(), corners });
+    edits.selection.clear();
+    edits.selection.links.insert(link.key.clone());
+    edits.edit(EditCommand::SetCorners { net: editor.current_net(), key: link.key.clone(), corners });
 }

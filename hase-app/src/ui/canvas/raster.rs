@@ -85,7 +85,7 @@ fn picture_now(f: &CanvasFrame<'_>, scale: f32) -> Picture {
         view: f.view,
         scale,
         document: (f.editor.generation, f.editor.history.revision(), f.editor.current_net()),
-        selection: f.editor.selection.clone(),
+        selection: f.selection.clone(),
         replay: f.replay.as_ref().map(|o| RunShown {
             run: (
                 std::ptr::from_ref(o.replay) as usize,
@@ -279,7 +279,7 @@ pub fn draw(
             Some(o) => o.map.trace_links_of_link.get(l).map_or(0.0, |t| overlay::link_load(o, t)),
             None => 0.0,
         };
-        let colour = if f.editor.selection.links.contains(&link.key) {
+        let colour = if f.selection.links.contains(&link.key) {
             f.palette.selection
         } else if let Some(o) = replay
             && load >= 0.02
@@ -303,7 +303,7 @@ pub fn draw(
             let direct = entities.len() == 1 && o.map.direct[entities[0] as usize];
             Some(overlay::node_state(o, entities, direct).colour)
         });
-        let colour = if f.editor.selection.instances.contains(&node.name) {
+        let colour = if f.selection.instances.contains(&node.name) {
             f.palette.selection
         } else {
             state.unwrap_or_else(|| f.palette.category_colour(&node.category))

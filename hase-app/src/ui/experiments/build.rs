@@ -5,7 +5,7 @@
 
 use egui::{RichText, Ui};
 
-use super::{ExperimentsContext, RowButton, action_row, ask};
+use super::context::{ExperimentsContext, RowButton, action_row, ask};
 use hase_editor::experiments::builder::{CombineMode, base_dir_of};
 use hase_editor::experiments::targets::sweep_targets;
 use hase_editor::experiments::{ExperimentFileRequest, ExperimentsView};
@@ -114,7 +114,7 @@ fn variables(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_
             }
         });
         if let Some(Some(error)) = view.preview.variable_errors.get(i) {
-            ui.label(RichText::new(error).color(cx.palette.error));
+            ui.label(RichText::new(error.to_string()).color(cx.palette.error));
         }
     }
     if let Some(i) = remove {
@@ -226,28 +226,21 @@ fn preview_and_actions(
             .strong(),
         );
     } else {
-        let text = p.error.clone().unwrap_or_else(|| "the sweep cannot be planned".into());
+        let text = p.error.as_ref().map_or_else(|| "the sweep cannot be planned".into(), ToString::to_string);
         ui.label(RichText::new(text).color(cx.palette.error));
     }
     let can_run = view.preview.is_ok() && view.running.is_none();
     let buttons = [
-        RowButton {
-            text: "Run sweep",
-            hint: "Run every point in the background (stored as an experiment)",
-            enabled: can_run,
-        },
-        RowButton {
-            text: "Save spec…",
-            hint: "Write the spec as RON (hase sweep --spec reads it)",
-            enabled: true,
-        },
-        RowButton { text: "Load spec…", hint: "Read a spec file into the builder", enabled: true },
-        RowButton { text: "Clear", hint: "Start a new sweep", enabled: true },
-        RowButton {
-            text: "Run on Slurm…",
-            hint: "Write a Slurm job directory for this sweep and submit it (or show the sbatch command)",
-            enabled: view.preview.is_ok(),
-        },
+        RowButton::new("Run sweep", "Run every point in the background (stored as an experiment)")
+            .enabled(can_run),
+        RowButton::new("Save spec…", "Write the spec as RON (hase sweep --spec reads it)"),
+        RowButton::new("Load spec…", "Read a spec file into the builder"),
+        RowButton::new("Clear", "Start a new sweep"),
+        RowButton::new(
+            "Run on Slurm…",
+            "Write a Slurm job directory for this sweep and submit it (or show the sbatch command)",
+        )
+        .enabled(view.preview.is_ok()),
     ];
     match action_row(ui, &buttons) {
         Some(0) => {

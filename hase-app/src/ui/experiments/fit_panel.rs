@@ -5,7 +5,7 @@
 
 use egui::{RichText, Ui};
 
-use super::ExperimentsContext;
+use super::context::ExperimentsContext;
 use hase_editor::analysis_views::fit_panel::{MAX_TERMS, curve, formula};
 use hase_editor::experiments::ExperimentsView;
 use hase_editor::experiments::plot::{LinePlot, PlotKind, PointSet, lines};

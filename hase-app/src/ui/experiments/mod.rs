@@ -5,6 +5,7 @@
 //! the Slurm dialogs (Run on Slurm…, Collect results…) are drawn beside the window.
 
 mod build;
+mod context;
 mod fit_panel;
 mod plot;
 mod results;
@@ -12,57 +13,10 @@ mod run;
 mod slurm;
 mod stored;
 
-use std::path::Path;
-
 use egui::{RichText, Ui};
-use hase_engine::model::Project;
-
-use crate::theme::Palette;
 use hase_editor::experiments::{ExperimentFileRequest, ExperimentsTab, ExperimentsView};
 
-/// What the experiments window reads from the rest of the app.
-pub struct ExperimentsContext<'a> {
-    /// The design being edited (sweeps are built and run on it).
-    pub project: &'a Project,
-    /// Its file, if it has one (workload files are read beside it).
-    pub file: Option<&'a Path>,
-    /// The editor's generation (the preview is recomputed when the design changes).
-    pub generation: u64,
-    /// Why there is no experiment store, if there is none.
-    pub no_store: Option<String>,
-    /// Colours.
-    pub palette: &'a Palette,
-}
-
-/// One button of an action row; rows are lists of these so that other tools (Slurm) can add
-/// theirs next to the view's own.
-pub struct RowButton<'a> {
-    /// Text (also the accessible name tests click).
-    pub text: &'a str,
-    /// Hover text.
-    pub hint: &'a str,
-    /// Clickable.
-    pub enabled: bool,
-}
-
-/// Draw `buttons` in a row; returns the index clicked.
-pub fn action_row(ui: &mut Ui, buttons: &[RowButton<'_>]) -> Option<usize> {
-    let mut clicked = None;
-    ui.horizontal_wrapped(|ui| {
-        for (i, b) in buttons.iter().enumerate() {
-            let response = ui.add_enabled(b.enabled, egui::Button::new(b.text));
-            let response = if b.enabled {
-                response.on_hover_text(b.hint)
-            } else {
-                response.on_disabled_hover_text(b.hint)
-            };
-            if response.clicked() {
-                clicked = Some(i);
-            }
-        }
-    });
-    clicked
-}
+pub use context::{ExperimentsContext, RowButton, action_row};
 
 /// Show the window (when open).
 pub fn show(ctx: &egui::Context, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>) {
@@ -125,11 +79,6 @@ fn contents(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>
         ExperimentsTab::Stored => stored::show(ui, view, cx),
         ExperimentsTab::Results => results::show(ui, view, cx),
     }
-}
-
-/// Ask the app for a file dialog.
-fn ask(view: &mut ExperimentsView, purpose: ExperimentFileRequest) {
-    view.file_request = Some(purpose);
 }
 
 /// The title of hase's own file dialog for `file`.

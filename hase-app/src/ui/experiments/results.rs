@@ -5,8 +5,8 @@
 
 use egui::{RichText, Ui};
 
+use super::context::{ExperimentsContext, RowButton, action_row, ask};
 use super::plot::{self as draw, short_number};
-use super::{ExperimentsContext, RowButton, action_row, ask};
 use hase_editor::experiments::plot::{MeanBand, PLOT_KINDS, PlotKind, Plotted, PointSet, RatioSource, build};
 use hase_editor::experiments::results::Results;
 use hase_editor::experiments::table::SortColumn;
@@ -66,14 +66,14 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
         }
     });
     let buttons = [
-        RowButton { text: "Export plot PNG…", hint: "The plot as an image", enabled: export_csv.is_some() },
-        RowButton { text: "Export plot CSV…", hint: "The plotted values", enabled: export_csv.is_some() },
-        RowButton { text: "Export results CSV…", hint: "Every run, one row each", enabled: true },
-        RowButton {
-            text: "Open point's run",
-            hint: "The selected point in the animator and timing diagram (its trace, or run again)",
-            enabled: view.selected_point.is_some(),
-        },
+        RowButton::new("Export plot PNG…", "The plot as an image").enabled(export_csv.is_some()),
+        RowButton::new("Export plot CSV…", "The plotted values").enabled(export_csv.is_some()),
+        RowButton::new("Export results CSV…", "Every run, one row each"),
+        RowButton::new(
+            "Open point's run",
+            "The selected point in the animator and timing diagram (its trace, or run again)",
+        )
+        .enabled(view.selected_point.is_some()),
     ];
     match action_row(ui, &buttons) {
         Some(3) => open = view.selected_point,

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use egui::{RichText, Ui};
 
-use super::{ExperimentsContext, RowButton, action_row};
+use super::context::{ExperimentsContext, RowButton, action_row};
 use hase_editor::experiments::ExperimentsView;
 
 pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>) {
@@ -15,12 +15,9 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
         let interrupted =
             view.results.as_ref().and_then(|r| r.id.filter(|_| (r.records.len() as u64) < r.runs_planned));
         let buttons = [
-            RowButton {
-                text: "Resume",
-                hint: "Run only the runs the stored experiment is missing",
-                enabled: interrupted.is_some(),
-            },
-            RowButton { text: "Show results", hint: "Table and plots", enabled: view.results.is_some() },
+            RowButton::new("Resume", "Run only the runs the stored experiment is missing")
+                .enabled(interrupted.is_some()),
+            RowButton::new("Show results", "Table and plots").enabled(view.results.is_some()),
         ];
         match action_row(ui, &buttons) {
             Some(0) => {
@@ -69,11 +66,11 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
         }
     });
     let cancelling = sweep.cancelling;
-    let buttons = [RowButton {
-        text: if cancelling { "Cancelling…" } else { "Cancel" },
-        hint: "Stop: runs in flight are dropped; Resume runs what is missing",
-        enabled: !cancelling,
-    }];
+    let buttons = [RowButton::new(
+        if cancelling { "Cancelling…" } else { "Cancel" },
+        "Stop: runs in flight are dropped; Resume runs what is missing",
+    )
+    .enabled(!cancelling)];
     if action_row(ui, &buttons) == Some(0) {
         view.cancel();
     }

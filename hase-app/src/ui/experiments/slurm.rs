@@ -7,7 +7,7 @@
 
 use egui::{RichText, Ui};
 
-use super::{ExperimentsContext, RowButton, action_row, ask};
+use super::context::{ExperimentsContext, RowButton, action_row, ask};
 use crate::theme::Palette;
 use hase_editor::experiments::slurm::{CollectReport, SlurmDialog, SlurmOutcome};
 use hase_editor::experiments::{ExperimentFileRequest, ExperimentsView};
@@ -92,12 +92,12 @@ fn submit(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>) 
     );
     let busy = view.slurm.busy();
     let buttons = [
-        RowButton {
-            text: if sbatch { "Write and submit" } else { "Write job directory" },
-            hint: "Write the job directory for the sweep built in this window",
-            enabled: !busy && view.preview.is_ok(),
-        },
-        RowButton { text: "Close", hint: "Close this dialog", enabled: true },
+        RowButton::new(
+            if sbatch { "Write and submit" } else { "Write job directory" },
+            "Write the job directory for the sweep built in this window",
+        )
+        .enabled(!busy && view.preview.is_ok()),
+        RowButton::new("Close", "Close this dialog"),
     ];
     let base_dir = hase_editor::experiments::builder::base_dir_of(cx.file);
     match action_row(ui, &buttons) {
@@ -120,11 +120,9 @@ fn collect(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>)
     field(ui, "Job directory", &mut view.slurm.collect_dir, "the directory holding job.ron", wide);
     let busy = view.slurm.busy();
     let buttons = [
-        RowButton { text: "Collect", hint: "Gather the results present", enabled: !busy },
-        RowButton {
-            text: "Choose job.ron…", hint: "Pick the job directory by its job.ron", enabled: !busy
-        },
-        RowButton { text: "Close", hint: "Close this dialog", enabled: true },
+        RowButton::new("Collect", "Gather the results present").enabled(!busy),
+        RowButton::new("Choose job.ron…", "Pick the job directory by its job.ron").enabled(!busy),
+        RowButton::new("Close", "Close this dialog"),
     ];
     match action_row(ui, &buttons) {
         Some(0) => view.collect_slurm(),

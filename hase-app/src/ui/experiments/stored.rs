@@ -5,7 +5,7 @@
 
 use egui::{RichText, Ui};
 
-use super::{ExperimentsContext, RowButton, action_row, ask};
+use super::context::{ExperimentsContext, RowButton, action_row, ask};
 use hase_editor::experiments::slurm::SlurmDialog;
 use hase_editor::experiments::{ExperimentFileRequest, ExperimentsView};
 
@@ -14,7 +14,7 @@ const COLLECT_HINT: &str = "Gather the results of a Slurm job directory (Run on 
 pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>) {
     if view.store.is_none() {
         ui.label("No experiment store is open (the project library is not in use).");
-        let buttons = [RowButton { text: "Collect results…", hint: COLLECT_HINT, enabled: true }];
+        let buttons = [RowButton::new("Collect results…", COLLECT_HINT)];
         if action_row(ui, &buttons) == Some(0) {
             view.open_slurm(SlurmDialog::Collect);
         }
@@ -67,19 +67,15 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
     });
     let some = selected.is_some();
     let buttons = [
-        RowButton { text: "Open", hint: "Show its results", enabled: some },
-        RowButton {
-            text: "Resume",
-            hint: "Run the runs it is missing",
-            enabled: interrupted && view.running.is_none(),
-        },
-        RowButton { text: "Rename", hint: "Give it the name typed above", enabled: some },
-        RowButton { text: "Delete", hint: "Delete it with its runs and traces", enabled: some },
-        RowButton { text: "Export CSV…", hint: "One row per run", enabled: some },
-        RowButton { text: "Export RON…", hint: "The whole experiment, to import elsewhere", enabled: some },
-        RowButton { text: "Import…", hint: "An experiment exported as RON (gets a new id)", enabled: true },
-        RowButton { text: "Refresh", hint: "List the store again", enabled: true },
-        RowButton { text: "Collect results…", hint: COLLECT_HINT, enabled: true },
+        RowButton::new("Open", "Show its results").enabled(some),
+        RowButton::new("Resume", "Run the runs it is missing").enabled(interrupted && view.running.is_none()),
+        RowButton::new("Rename", "Give it the name typed above").enabled(some),
+        RowButton::new("Delete", "Delete it with its runs and traces").enabled(some),
+        RowButton::new("Export CSV…", "One row per run").enabled(some),
+        RowButton::new("Export RON…", "The whole experiment, to import elsewhere").enabled(some),
+        RowButton::new("Import…", "An experiment exported as RON (gets a new id)"),
+        RowButton::new("Refresh", "List the store again"),
+        RowButton::new("Collect results…", COLLECT_HINT),
     ];
     let clicked = action_row(ui, &buttons);
     match (clicked, selected) {

@@ -1,8 +1,10 @@
 //! The inspector: what is selected and its editable properties — an instance's name, type,
 //! abstraction level (compounds) and parameters; a link's latency, bandwidth and corners; the
 //! project when nothing is selected. Quantities are read by the one units parser and shown back in
-//! the unit last typed for that field.
+//! the unit last typed for that field. The editor is read only here: the edits asked for come
+//! back as editor commands; an edit a field waits on is checked the next frame ([`asked`]).
 
+mod asked;
 mod params;
 pub mod placement;
 pub mod workload;
@@ -13,19 +15,23 @@ use hase_engine::time::SimTime;
 use hase_engine::units::{self, Dimension};
 
 use crate::theme::Palette;
+use asked::{Asked, Outcome};
 use hase_editor::command::EditCommand;
-use hase_editor::state::Editor;
+use hase_editor::state::{Editor, EditorCommand, Selection};
 use hase_editor::tasks::Tasks;
 pub use params::shared_params;
 
-/// Inspector state: field buffers, reset whenever the selection or the document changes.
+/// The inspector's view state: field buffers, reset whenever the selection or the document
+/// changes, and the edits its fields wait on.
 #[derive(Default)]
 pub struct Inspector {
     key: Option<(u64, u64, hase_editor::document::NetworkId)>,
-    selection: hase_editor::state::Selection,
+    selection: Selection,
     buffers: params::Buffers,
     name: String,
     name_error: Option<String>,
+    /// A rename asked for in the last frame (its refusal is shown under the name).
+    renaming: Option<Asked<()>>,
     /// The workload and run-settings editor (shown when nothing is selected).
     pub workload: workload::WorkloadEditor,
     /// "Check levels" was pressed (taken by the app).
@@ -38,8 +44,14 @@ impl Inspector {
         self.buffers.view_sheet.take()
     }
 
-    /// Show the inspector.
-    pub fn show(&mut self, ui: &mut Ui, editor: &mut Editor, tasks: &Tasks, palette: &Palette) {
+    /// Show the inspector; returns the changes of the editor asked for.
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        editor: &Editor,
+        tasks: &Tasks,
+        palette: &Palette,
+    ) -> Vec<EditorCommand> {
         // Compared without formatting or cloning, so a large selection costs nothing per frame.
         let key = (editor.generation, editor.history.revision(), editor.current_net());
         let changed = self.key.as_ref() != Some(&key) || self.selection != editor.selection;
@@ -50,23 +62,34 @@ impl Inspector {
             self.name = editor.selection.instances.iter().next().cloned().unwrap_or_default();
             self.name_error = None;
         }
+        if let Some(Outcome::Refused((), reason)) = self.renaming.take().map(|asked| asked.outcome(editor)) {
+            self.name_error = Some(reason);
+        }
+        let mut out = Vec::new();
         ui.add_space(6.0);
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
             if !editor.selection.instances.is_empty() {
-                self.instances(ui, editor, tasks, palette);
+                self.instances(ui, editor, (tasks, palette), &mut out);
             } else if editor.selection.links.len() == 1 {
-                self.link(ui, editor, palette);
+                self.link(ui, editor, palette, &mut out);
             } else if !editor.selection.links.is_empty() {
                 ui.heading(format!("{} links", editor.selection.links.len()));
                 ui.weak("Press Delete to remove them.");
             } else {
                 project(ui, editor);
-                self.workload.show(ui, editor, tasks, palette);
+                self.workload.show(ui, editor, (tasks, palette), &mut out);
             }
         });
+        out
     }
 
-    fn instances(&mut self, ui: &mut Ui, editor: &mut Editor, tasks: &Tasks, palette: &Palette) {
+    fn instances(
+        &mut self,
+        ui: &mut Ui,
+        editor: &Editor,
+        (tasks, palette): (&Tasks, &Palette),
+        out: &mut Vec<EditorCommand>,
+    ) {
         let net = editor.current_net();
         let names = editor.selected_instances();
         let Some(network) = editor.doc.network(&net) else {
@@ -97,16 +120,12 @@ impl Inspector {
                     )
                     .labelled_by(label.id);
                 if response.lost_focus() && self.name != names[0] {
-                    let ok = editor.run(EditCommand::Rename {
-                        net: net.clone(),
-                        from: names[0].clone(),
-                        to: self.name.trim().to_string(),
-                    });
-                    if ok {
-                        editor.selection.only(self.name.trim());
-                    } else {
-                        self.name_error = editor.log.last().map(|l| l.text.clone());
-                    }
+                    let to = self.name.trim().to_string();
+                    let mut renamed = Selection::default();
+                    renamed.only(&to);
+                    let rename = EditCommand::Rename { net: net.clone(), from: names[0].clone(), to };
+                    out.push(EditorCommand::EditAndSelect(rename, renamed));
+                    self.renaming = Some(Asked::new(editor, ()));
                 }
             });
             if let Some(e) = &self.name_error {
@@ -139,7 +158,7 @@ impl Inspector {
         }
         if same_type && first_type.is_compound() {
             ui.add_space(6.0);
-            self.check_levels |= Self::level(ui, editor, &names, &first_type);
+            self.check_levels |= Self::level(ui, editor, (&names, &first_type), out);
         }
         ui.add_space(8.0);
         ui.separator();
@@ -150,9 +169,10 @@ impl Inspector {
         // Widths are fixed before the grid: a grid sized by its own contents would grow every frame.
         let width = (ui.available_width() - 200.0).clamp(90.0, 420.0);
         let row = params::RowContext { tasks, names: &names, palette, width };
+        let mut edit = params::ParamEdit { editor, buffers: &mut self.buffers, row: &row, out: &mut *out };
         egui::Grid::new("params").num_columns(3).spacing([8.0, 6.0]).striped(true).show(ui, |ui| {
             for def in &params {
-                params::param_row(ui, editor, &mut self.buffers, &row, def);
+                params::param_row(ui, &mut edit, def);
             }
         });
         let live = first_type.behaviour.as_deref().map_or(&[][..], hase_entities::catalogue::live_values);
@@ -164,14 +184,19 @@ impl Inspector {
             );
             egui::Grid::new("live").num_columns(3).spacing([8.0, 6.0]).striped(true).show(ui, |ui| {
                 for value in live {
-                    params::live_row(ui, editor, &names, value);
+                    out.extend(params::live_row(ui, editor, &names, value));
                 }
             });
         }
     }
 
     /// The abstraction level of compounds; returns true when "Check levels" was pressed.
-    fn level(ui: &mut Ui, editor: &mut Editor, names: &[String], ty: &EntityType) -> bool {
+    fn level(
+        ui: &mut Ui,
+        editor: &Editor,
+        (names, ty): (&[String], &EntityType),
+        out: &mut Vec<EditorCommand>,
+    ) -> bool {
         let net = editor.current_net();
         let Some(network) = editor.doc.network(&net) else {
             return false;
@@ -204,16 +229,16 @@ impl Inspector {
                 .iter()
                 .map(|n| EditCommand::SetLevel { net: net.clone(), instance: n.clone(), level })
                 .collect();
-            editor.run(EditCommand::Batch {
+            out.push(EditorCommand::Edit(EditCommand::Batch {
                 label: format!("set {} {}", names.join(", "), level.word()),
                 commands,
-            });
+            }));
         }
         let mut check = false;
         if names.len() == 1 {
             ui.horizontal(|ui| {
                 if ui.button("Open inner network").clicked() {
-                    editor.open_compound(&names[0]);
+                    out.push(EditorCommand::OpenCompound(names[0].clone()));
                 }
                 check = ui
                     .add_enabled(ty.behaviour.is_some(), egui::Button::new("Check levels"))
@@ -228,7 +253,7 @@ impl Inspector {
         check
     }
 
-    fn link(&mut self, ui: &mut Ui, editor: &mut Editor, palette: &Palette) {
+    fn link(&mut self, ui: &mut Ui, editor: &Editor, palette: &Palette, out: &mut Vec<EditorCommand>) {
         let net = editor.current_net();
         let Some(key) = editor.selection.links.iter().next().cloned() else {
             return;
@@ -296,12 +321,12 @@ impl Inspector {
                 // Same value in another unit: show it in the unit just typed.
                 self.buffers.text.remove(field);
             } else {
-                editor.run(EditCommand::SetLinkProps {
+                out.push(EditorCommand::Edit(EditCommand::SetLinkProps {
                     net: net.clone(),
                     key: key.clone(),
                     latency,
                     bandwidth_bytes_per_s: bandwidth,
-                });
+                }));
             }
         }
         ui.add_space(6.0);
@@ -309,20 +334,20 @@ impl Inspector {
         ui.weak(format!("{corners} corner point(s); double-click the link to add one, drag to move it."));
         ui.horizontal(|ui| {
             if ui.add_enabled(corners > 0, egui::Button::new("Straighten")).clicked() {
-                editor.run(EditCommand::SetCorners {
+                out.push(EditorCommand::Edit(EditCommand::SetCorners {
                     net: net.clone(),
                     key: key.clone(),
                     corners: Vec::new(),
-                });
+                }));
             }
             if ui.button("Delete link").clicked() {
-                editor.run(EditCommand::Unlink { net: net.clone(), key: key.clone() });
+                out.push(EditorCommand::Edit(EditCommand::Unlink { net: net.clone(), key: key.clone() }));
             }
         });
     }
 }
 
-fn project(ui: &mut Ui, editor: &mut Editor) {
+fn project(ui: &mut Ui, editor: &Editor) {
     let net = editor.current_net();
     let project = &editor.doc.project;
     ui.heading(&project.name);

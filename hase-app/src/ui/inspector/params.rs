@@ -14,7 +14,7 @@ use hase_entities::catalogue::LiveValue;
 use crate::theme::Palette;
 use hase_editor::command::EditCommand;
 use hase_editor::document::NetworkId;
-use hase_editor::state::Editor;
+use hase_editor::state::{Editor, EditorCommand};
 use hase_editor::tasks::{FilePurpose, FileRequest, Tasks};
 
 /// Text being edited and reasons for refused values, per parameter; and the unit each field was last
@@ -60,7 +60,7 @@ fn shared_value(editor: &Editor, net: &NetworkId, names: &[String], def: &ParamD
 }
 
 /// Set `param` to `value` on every named instance, as one undoable step.
-fn commit(editor: &mut Editor, net: &NetworkId, names: &[String], param: &str, value: &ParamValue) -> bool {
+fn commit(net: &NetworkId, names: &[String], param: &str, value: &ParamValue) -> EditorCommand {
     let mut commands: Vec<EditCommand> = names
         .iter()
         .map(|n| EditCommand::SetParam {
@@ -73,9 +73,25 @@ fn commit(editor: &mut Editor, net: &NetworkId, names: &[String], param: &str, v
     if commands.len() == 1
         && let Some(single) = commands.pop()
     {
-        return editor.run(single);
+        return EditorCommand::Edit(single);
     }
-    editor.run(EditCommand::Batch { label: format!("set {param} on {} entities", names.len()), commands })
+    EditorCommand::Edit(EditCommand::Batch {
+        label: format!("set {param} on {} entities", names.len()),
+        commands,
+    })
+}
+
+/// What a parameter's field edits with: the editor (read only), the field buffers, the row's
+/// context, and the commands the inspector returns.
+pub struct ParamEdit<'a, 'b> {
+    /// The editor.
+    pub editor: &'a Editor,
+    /// The field buffers.
+    pub buffers: &'b mut Buffers,
+    /// The row's context.
+    pub row: &'a RowContext<'a>,
+    /// The commands asked for.
+    pub out: &'b mut Vec<EditorCommand>,
 }
 
 /// What every parameter row of the inspector is shown with.
@@ -91,16 +107,10 @@ pub struct RowContext<'a> {
 }
 
 /// Show one parameter row (label, editor, unit, display choice) in a grid.
-pub fn param_row(
-    ui: &mut Ui,
-    editor: &mut Editor,
-    buffers: &mut Buffers,
-    row: &RowContext<'_>,
-    def: &ParamDef,
-) {
-    let (names, palette) = (row.names, row.palette);
-    let net = editor.current_net();
-    let current = shared_value(editor, &net, names, def);
+pub fn param_row(ui: &mut Ui, edit: &mut ParamEdit<'_, '_>, def: &ParamDef) {
+    let (names, palette) = (edit.row.names, edit.row.palette);
+    let net = edit.editor.current_net();
+    let current = shared_value(edit.editor, &net, names, def);
     let label = ui.label(&def.name);
     let label_id = label.id;
     if !def.description.is_empty() {
@@ -108,31 +118,30 @@ pub fn param_row(
     }
     ui.vertical(|ui| {
         ui.horizontal(|ui| {
-            editor_for(ui, editor, buffers, row, def, current.as_ref(), label_id);
+            editor_for(ui, edit, (def, current.as_ref()), label_id);
         });
         if is_sheet(def) {
             // The buttons under the field, so that a narrow inspector keeps room for the path.
-            ui.horizontal(|ui| sheet_buttons(ui, editor, buffers, row, def, current.as_ref()));
+            ui.horizontal(|ui| sheet_buttons(ui, edit, def, current.as_ref()));
         }
-        if let Some(e) = buffers.errors.get(&def.name) {
+        if let Some(e) = edit.buffers.errors.get(&def.name) {
             ui.label(RichText::new(e).color(palette.error).small());
         }
     });
-    display_choice(ui, editor, &net, names, &def.name);
+    edit.out.extend(display_choice(ui, edit.editor, &net, names, &def.name));
     ui.end_row();
 }
 
+/// The field of parameter `def` (whose shared value is `current`), chosen by its kind.
 fn editor_for(
     ui: &mut Ui,
-    editor: &mut Editor,
-    buffers: &mut Buffers,
-    row: &RowContext<'_>,
-    def: &ParamDef,
-    current: Option<&ParamValue>,
+    edit: &mut ParamEdit<'_, '_>,
+    (def, current): (&ParamDef, Option<&ParamValue>),
     label_id: egui::Id,
 ) {
-    let RowContext { tasks, names, width, .. } = *row;
-    let net = editor.current_net();
+    let RowContext { tasks, names, width, .. } = *edit.row;
+    let net = edit.editor.current_net();
+    let (buffers, out) = (&mut *edit.buffers, &mut *edit.out);
     match &def.kind {
         ParamKind::Bool => {
             let mut value = current.and_then(ParamValue::as_bool).unwrap_or(false);
@@ -140,7 +149,7 @@ fn editor_for(
                 .add(egui::Checkbox::new(&mut value, "").indeterminate(current.is_none()))
                 .labelled_by(label_id);
             if response.changed() {
-                commit(editor, &net, names, &def.name, &ParamValue::Bool(value));
+                out.push(commit(&net, names, &def.name, &ParamValue::Bool(value)));
             }
         }
         ParamKind::Enum { choices } => {
@@ -159,7 +168,7 @@ fn editor_for(
                 .response
                 .labelled_by(label_id);
             if let Some(c) = chosen.filter(|c| *c != shown) {
-                commit(editor, &net, names, &def.name, &ParamValue::Text(c));
+                out.push(commit(&net, names, &def.name, &ParamValue::Text(c)));
             }
         }
         ParamKind::Range { min, max, step } => {
@@ -181,7 +190,7 @@ fn editor_for(
             if response.drag_stopped() || (response.changed() && !response.dragged()) {
                 buffers.text.remove(&key);
                 if Some(value) != current.and_then(ParamValue::as_float) {
-                    commit(editor, &net, names, &def.name, &ParamValue::Float(value));
+                    out.push(commit(&net, names, &def.name, &ParamValue::Float(value)));
                 }
             }
         }
@@ -219,9 +228,8 @@ fn editor_for(
                     Ok((value, unit)) => {
                         buffers.errors.remove(&def.name);
                         buffers.remember_unit(&def.name, unit);
-                        if commit(editor, &net, names, &def.name, &value) {
-                            buffers.text.remove(&def.name);
-                        }
+                        // Once taken, the document changes and the fields start again from it.
+                        out.push(commit(&net, names, &def.name, &value));
                     }
                     Err(e) => {
                         buffers.errors.insert(def.name.clone(), e.to_string());
@@ -257,16 +265,10 @@ fn is_sheet(def: &ParamDef) -> bool {
 
 /// Under a `sheet` field: a file picker, a menu of the built-in sheets and a button opening the
 /// viewer.
-fn sheet_buttons(
-    ui: &mut Ui,
-    editor: &mut Editor,
-    buffers: &mut Buffers,
-    row: &RowContext<'_>,
-    def: &ParamDef,
-    current: Option<&ParamValue>,
-) {
-    let (tasks, names) = (row.tasks, row.names);
-    let net = editor.current_net();
+fn sheet_buttons(ui: &mut Ui, edit: &mut ParamEdit<'_, '_>, def: &ParamDef, current: Option<&ParamValue>) {
+    let (tasks, names) = (edit.row.tasks, edit.row.names);
+    let net = edit.editor.current_net();
+    let (buffers, out) = (&mut *edit.buffers, &mut *edit.out);
     if ui.button("Browse…").on_hover_text("A data-sheet file (.ron)").clicked() {
         ask_for_file(tasks, net.clone(), names, def);
     }
@@ -274,7 +276,7 @@ fn sheet_buttons(
         for name in hase_entities::netmodel::datasheet::builtin_names() {
             if ui.button(name).clicked() {
                 buffers.text.remove(SHEET_PARAM);
-                commit(editor, &net, names, SHEET_PARAM, &ParamValue::Text(name.into()));
+                out.push(commit(&net, names, SHEET_PARAM, &ParamValue::Text(name.into())));
                 ui.close();
             }
         }
@@ -289,16 +291,26 @@ fn sheet_buttons(
 }
 
 /// One live-value row in a grid: its name (the description on hover), whether it is one value or an
-/// array, and the display choice that makes the animator show it during a replay.
-pub fn live_row(ui: &mut Ui, editor: &mut Editor, names: &[String], value: &LiveValue) {
+/// array, and the display choice that makes the animator show it during a replay; returns the
+/// display change asked for.
+pub fn live_row(ui: &mut Ui, editor: &Editor, names: &[String], value: &LiveValue) -> Option<EditorCommand> {
     let net = editor.current_net();
     ui.label(value.name).on_hover_text(value.description);
     ui.weak(if value.array { "array" } else { "value" });
-    display_choice(ui, editor, &net, names, value.name);
+    let asked = display_choice(ui, editor, &net, names, value.name);
     ui.end_row();
+    asked
 }
 
-fn display_choice(ui: &mut Ui, editor: &mut Editor, net: &NetworkId, names: &[String], param: &str) {
+/// Whether (and how) `param` is shown beside the named instances on the canvas; returns the
+/// change asked for.
+fn display_choice(
+    ui: &mut Ui,
+    editor: &Editor,
+    net: &NetworkId,
+    names: &[String],
+    param: &str,
+) -> Option<EditorCommand> {
     let layout = editor.doc.layout(net);
     let current: Vec<ParamDisplay> = names
         .iter()
@@ -323,7 +335,7 @@ fn display_choice(ui: &mut Ui, editor: &mut Editor, net: &NetworkId, names: &[St
         })
         .response
         .on_hover_text("Show this parameter on the canvas: off, its value, or name = value");
-    if let Some(display) = chosen.filter(|d| Some(*d) != shared) {
+    chosen.filter(|d| Some(*d) != shared).map(|display| {
         let commands = names
             .iter()
             .map(|n| EditCommand::SetDisplay {
@@ -333,8 +345,8 @@ fn display_choice(ui: &mut Ui, editor: &mut Editor, net: &NetworkId, names: &[St
                 display,
             })
             .collect();
-        editor.run(EditCommand::Batch { label: format!("display {param}"), commands });
-    }
+        EditorCommand::Edit(EditCommand::Batch { label: format!("display {param}"), commands })
+    })
 }
 
 /// The parameters every one of `types` has with the same kind (what a multi-selection can edit).

@@ -5,9 +5,10 @@
 use egui::{RichText, Ui};
 use hase_engine::model::{ParamValue, Placement};
 
+use super::asked::{Asked, Outcome};
 use crate::theme::Palette;
 use hase_editor::command::EditCommand;
-use hase_editor::state::Editor;
+use hase_editor::state::{Editor, EditorCommand};
 
 /// Field buffer of the placement editor.
 #[derive(Default)]
@@ -15,6 +16,8 @@ pub struct PlacementEditor {
     /// The count or list as typed, and the placement it was typed for.
     text: Option<(Placement, String)>,
     error: Option<String>,
+    /// A placement asked for in the last frame (its refusal is shown under the field).
+    asked: Option<Asked<()>>,
 }
 
 fn kind_word(p: &Placement) -> &'static str {
@@ -35,8 +38,11 @@ fn as_text(p: &Placement) -> String {
 }
 
 impl PlacementEditor {
-    /// Show the placement section of the workload editor.
-    pub fn show(&mut self, ui: &mut Ui, editor: &mut Editor, palette: &Palette) {
+    /// Show the placement section of the workload editor; returns the placement asked for.
+    pub fn show(&mut self, ui: &mut Ui, editor: &Editor, palette: &Palette) -> Option<EditorCommand> {
+        if let Some(Outcome::Refused((), reason)) = self.asked.take().map(|asked| asked.outcome(editor)) {
+            self.error = Some(reason);
+        }
         let current = editor.doc.project.placement.clone();
         if self.text.as_ref().is_none_or(|(p, _)| *p != current) {
             self.text = Some((current.clone(), as_text(&current)));
@@ -96,15 +102,15 @@ impl PlacementEditor {
             }
             ui.weak(format!("Ranks run on {}; the others stay idle.", current.describe()));
         }
-        if let Some(placement) = next {
+        let asked = next.map(|placement| {
             self.error = None;
-            if !editor.run(EditCommand::SetPlacement { placement }) {
-                self.error = editor.log.last().map(|l| l.text.clone());
-            }
-        }
+            self.asked = Some(Asked::new(editor, ()));
+            EditorCommand::Edit(EditCommand::SetPlacement { placement })
+        });
         if let Some(e) = &self.error {
             ui.label(RichText::new(e).color(palette.error).small());
         }
+        asked
     }
 }
 

@@ -2,7 +2,9 @@
 //! built-in MPI program (its parameters edited by kind, a refused value keeps the field and
 //! shows why), one instruction stream per rank (inline text checked as it is applied, or a file
 //! chosen with a dialog), or a SimGrid time-independent trace; then the seed, trace level and
-//! run-until time. Every change is one `SetWorkload` or `SetRunSettings` command.
+//! run-until time. Every change is one `SetWorkload` or `SetRunSettings` command, returned to the
+//! inspector; a change a field waits on (a program parameter, an inline stream) is checked the
+//! next frame.
 
 use std::collections::BTreeMap;
 
@@ -14,10 +16,11 @@ use hase_engine::units::parse_time;
 use hase_entities::workload::programs::{self, ProgramInfo};
 use hase_entities::workload::stream::parse_stream;
 
+use super::asked::{Asked, Outcome};
 use crate::theme::Palette;
 use hase_editor::command::EditCommand;
 use hase_editor::document::Document;
-use hase_editor::state::Editor;
+use hase_editor::state::{Editor, EditorCommand};
 use hase_editor::tasks::{FilePurpose, FileRequest, Tasks};
 
 /// What each trace level keeps (HASE's levels: L records everything at L and above).
@@ -45,6 +48,10 @@ pub struct WorkloadEditor {
     stream_error: Option<String>,
     /// Give the stream text the keyboard on the next frame (it was just opened).
     focus_stream: bool,
+    /// A workload asked for in the last frame: the program parameter it sets (its refusal is
+    /// shown at the parameter), or `None` for an inline stream (the stream editor closes once it
+    /// is taken).
+    asked: Option<Asked<Option<String>>>,
 }
 
 /// Number of processors (ranks) of the project: processor instances, counted inside compounds
@@ -82,8 +89,24 @@ fn kind_word(workload: &Workload) -> &'static str {
 }
 
 impl WorkloadEditor {
-    /// Show the workload and run-settings sections.
-    pub fn show(&mut self, ui: &mut Ui, editor: &mut Editor, tasks: &Tasks, palette: &Palette) {
+    /// Show the workload and run-settings sections; the changes asked for go into `out`.
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        editor: &Editor,
+        (tasks, palette): (&Tasks, &Palette),
+        out: &mut Vec<EditorCommand>,
+    ) {
+        match self.asked.take().map(|asked| asked.outcome(editor)) {
+            Some(Outcome::Refused(Some(param), reason)) => {
+                self.errors.insert(param, reason);
+            }
+            Some(Outcome::Taken(None)) => {
+                self.stream = None;
+                self.stream_error = None;
+            }
+            _ => {}
+        }
         let key = (editor.generation, editor.history.revision());
         if self.key != Some(key) {
             self.key = Some(key);
@@ -121,32 +144,33 @@ impl WorkloadEditor {
                 "Trace" => Workload::TimeIndependentTrace { path: String::new() },
                 _ => Workload::Idle,
             };
-            editor.run(EditCommand::SetWorkload { workload: next });
+            out.push(EditorCommand::Edit(EditCommand::SetWorkload { workload: next }));
             return;
         }
         match &workload {
             Workload::Idle => {
                 ui.weak("The processors have nothing to do: a run ends at once.");
             }
-            Workload::Program { name, params } => self.program(ui, editor, name, params, palette),
-            Workload::Streams { streams } => self.streams(ui, editor, tasks, streams, palette),
-            Workload::TimeIndependentTrace { path } => self.trace(ui, editor, tasks, path),
+            Workload::Program { name, params } => {
+                out.extend(self.program(ui, editor, (name, params), palette));
+            }
+            Workload::Streams { streams } => out.extend(self.streams(ui, editor, tasks, streams, palette)),
+            Workload::TimeIndependentTrace { path } => out.extend(self.trace(ui, tasks, path)),
         }
         if !matches!(workload, Workload::Idle) {
             ui.add_space(6.0);
-            self.placement.show(ui, editor, palette);
+            out.extend(self.placement.show(ui, editor, palette));
         }
-        self.run_settings(ui, editor, palette);
+        out.extend(self.run_settings(ui, editor, palette));
     }
 
     fn program(
         &mut self,
         ui: &mut Ui,
-        editor: &mut Editor,
-        name: &str,
-        params: &BTreeMap<String, ParamValue>,
+        editor: &Editor,
+        (name, params): (&str, &BTreeMap<String, ParamValue>),
         palette: &Palette,
-    ) {
+    ) -> Option<EditorCommand> {
         let catalogue = programs::catalogue();
         let mut chosen = None;
         egui::ComboBox::from_id_salt("workload-program")
@@ -162,17 +186,16 @@ impl WorkloadEditor {
             .response
             .accessible_name("Built-in program");
         if let Some(next) = chosen.filter(|n| *n != name) {
-            editor.run(EditCommand::SetWorkload {
+            return Some(EditorCommand::Edit(EditCommand::SetWorkload {
                 workload: Workload::Program { name: next.into(), params: BTreeMap::new() },
-            });
-            return;
+            }));
         }
         let Some(info) = catalogue.iter().find(|p| p.name == name) else {
             ui.label(
                 RichText::new(format!("`{name}` is not a built-in program; choose one above."))
                     .color(palette.error),
             );
-            return;
+            return None;
         };
         ui.weak(info.description);
         ui.add_space(4.0);
@@ -208,20 +231,19 @@ impl WorkloadEditor {
                 ui.end_row();
             }
         });
-        if let Some((param, value)) = set {
+        let asked = set.map(|(param, value)| {
             let mut params = params.clone();
             match value {
                 Some(v) => params.insert(param.clone(), v),
                 None => params.remove(&param),
             };
-            if !editor
-                .run(EditCommand::SetWorkload { workload: Workload::Program { name: name.into(), params } })
-            {
-                let reason = editor.log.last().map(|l| l.text.clone()).unwrap_or_default();
-                self.errors.insert(param, reason);
-            }
-        }
+            self.asked = Some(Asked::new(editor, Some(param)));
+            EditorCommand::Edit(EditCommand::SetWorkload {
+                workload: Workload::Program { name: name.into(), params },
+            })
+        });
         suitability(ui, info, params, self.ranks, palette);
+        asked
     }
 
     /// An editor for one program parameter; returns a new value once one is given and accepted.
@@ -292,11 +314,11 @@ impl WorkloadEditor {
     fn streams(
         &mut self,
         ui: &mut Ui,
-        editor: &mut Editor,
+        editor: &Editor,
         tasks: &Tasks,
         streams: &BTreeMap<u32, StreamSource>,
         palette: &Palette,
-    ) {
+    ) -> Option<EditorCommand> {
         let ranks = self.ranks;
         ui.weak(format!(
             "{ranks} processors (ranks 0–{}). Ranks without a stream stay idle.",
@@ -392,20 +414,18 @@ impl WorkloadEditor {
                 self.stream = None;
             }
         }
-        if let Some((rank, source)) = change {
+        change.map(|(rank, source)| {
             let mut streams = streams.clone();
             match source {
                 Some(s) => streams.insert(rank, s),
                 None => streams.remove(&rank),
             };
-            if editor.run(EditCommand::SetWorkload { workload: Workload::Streams { streams } }) {
-                self.stream = None;
-                self.stream_error = None;
-            }
-        }
+            self.asked = Some(Asked::new(editor, None));
+            EditorCommand::Edit(EditCommand::SetWorkload { workload: Workload::Streams { streams } })
+        })
     }
 
-    fn trace(&mut self, ui: &mut Ui, editor: &mut Editor, tasks: &Tasks, path: &str) {
+    fn trace(&mut self, ui: &mut Ui, tasks: &Tasks, path: &str) -> Option<EditorCommand> {
         ui.weak("A SimGrid time-independent trace: one file with every rank, or a file listing one file per rank. The path is relative to the project file.");
         let text = self.text.entry("trace-path".into()).or_insert_with(|| path.to_string());
         let mut commit = None;
@@ -425,12 +445,14 @@ impl WorkloadEditor {
                 tasks.ask_file(FileRequest::project(FilePurpose::TraceFile, Vec::new()));
             }
         });
-        if let Some(path) = commit {
-            editor.run(EditCommand::SetWorkload { workload: Workload::TimeIndependentTrace { path } });
-        }
+        commit.map(|path| {
+            EditorCommand::Edit(EditCommand::SetWorkload {
+                workload: Workload::TimeIndependentTrace { path },
+            })
+        })
     }
 
-    fn run_settings(&mut self, ui: &mut Ui, editor: &mut Editor, palette: &Palette) {
+    fn run_settings(&mut self, ui: &mut Ui, editor: &Editor, palette: &Palette) -> Option<EditorCommand> {
         ui.add_space(10.0);
         ui.separator();
         ui.label(RichText::new("Run settings").strong());
@@ -506,11 +528,11 @@ impl WorkloadEditor {
                 ui.label(RichText::new(e).color(palette.error).small());
             }
         }
-        if let Some(settings) = next {
+        next.map(|settings| {
             self.errors.remove("seed");
             self.errors.remove("until");
-            editor.run(EditCommand::SetRunSettings { settings });
-        }
+            EditorCommand::Edit(EditCommand::SetRunSettings { settings })
+        })
     }
 }
 

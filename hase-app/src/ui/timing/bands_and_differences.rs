@@ -11,67 +11,91 @@ use egui::{Color32, FontId, Painter, Rect, RichText, Sense, Stroke, Ui, pos2, ve
 use hase_engine::analysis::Align;
 use hase_engine::time::SimTime;
 
+use super::context::{Diagram, TimingContext};
 use super::draw::{Geometry, ROW_HEIGHT};
-use super::{Diagram, TimingContext, TimingState};
+use super::edits::TimingEdits;
+use super::view_state::TimingView;
 use crate::theme::Palette;
 use crate::ui::time_text;
 use hase_editor::analysis_views::analysis_trace;
-use hase_editor::analysis_views::bands::{details, label, visible};
+use hase_editor::analysis_views::bands::{self, details, label, visible};
 use hase_editor::analysis_views::difference::{Computed, TABLE_ROWS, differing_spans};
 use hase_editor::replay::Replay;
+use hase_editor::session::timing::cursors::Cursors;
 use hase_editor::session::timing::rows::{Row, RowKind, row_path};
 use hase_editor::session::timing::view::TimeView;
+use hase_editor::session::timing::{TimingCommand, TimingState};
 
 /// Height of a band's clickable label.
 const CHIP_HEIGHT: f32 = 16.0;
 
 /// The toggles in the timing bar: "Phases", and "Differences" when two runs are compared.
-pub fn toggles(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>) {
+pub fn toggles(ui: &mut Ui, edits: &mut TimingEdits, view: &mut TimingView, cx: &TimingContext<'_>) {
     let has_source = cx.diagrams.iter().any(|d| d.source.is_some());
-    ui.add_enabled(has_source, egui::Checkbox::new(&mut state.analysis.bands.shown, "Phases")).on_hover_text(
-        "Communication phases as bands: loosely synchronous (exchange, shift), pipeline, tree; \
-         click a band's label to put O and X on its edges",
-    );
+    let mut shown = edits.state.analysis.bands.shown;
+    let toggled = ui
+        .add_enabled(has_source, egui::Checkbox::new(&mut shown, "Phases"))
+        .on_hover_text(
+            "Communication phases as bands: loosely synchronous (exchange, shift), pipeline, tree; \
+             click a band's label to put O and X on its edges",
+        )
+        .changed();
+    if toggled {
+        edits.push(TimingCommand::ShowPhases(shown));
+    }
     if cx.diagrams.len() == 2 {
         let both = cx.diagrams.iter().all(|d| d.source.is_some());
+        let mut on = edits.state.analysis.difference.on;
         let toggled = ui
-            .add_enabled(both, egui::Checkbox::new(&mut state.analysis.difference.on, "Differences"))
+            .add_enabled(both, egui::Checkbox::new(&mut on, "Differences"))
             .on_hover_text(
                 "Align the two diagrams row by row, mark what differs, list the largest differences",
             )
             .changed();
         if toggled {
+            edits.push(TimingCommand::ShowDifferences(on));
             // The table takes or gives back width: show the whole runs again.
-            state.fitted_for = None;
+            view.fitted_for = None;
         }
     }
 }
 
 /// The difference mode's line under the bar (alignment, tolerance, verdict) and its comparison,
 /// when it is on and two runs are shown.
-pub fn difference_bar(ui: &mut Ui, state: &mut TimingState, cx: &TimingContext<'_>) -> Option<Arc<Computed>> {
-    let mode = &mut state.analysis.difference;
+pub fn difference_bar(ui: &mut Ui, edits: &mut TimingEdits, cx: &TimingContext<'_>) -> Option<Arc<Computed>> {
     let [a, b] = cx.diagrams else { return None };
-    if !mode.on {
+    if !edits.state.analysis.difference.on {
         return None;
     }
     let (Some((id_a, trace_a)), Some((id_b, trace_b))) = (a.source, b.source) else { return None };
     let mut result = None;
     ui.horizontal(|ui| {
         ui.label("Align rows by");
-        ui.selectable_value(&mut mode.align, Align::Rank, "rank")
+        let mut align = edits.state.analysis.difference.align;
+        ui.selectable_value(&mut align, Align::Rank, "rank")
             .on_hover_text("Processes by MPI rank, other rows by path");
-        ui.selectable_value(&mut mode.align, Align::Path, "path").on_hover_text("Every row by instance path");
+        ui.selectable_value(&mut align, Align::Path, "path").on_hover_text("Every row by instance path");
+        if align != edits.state.analysis.difference.align {
+            edits.push(TimingCommand::AlignRows(align));
+        }
         ui.separator();
         let label = ui.label("tolerance");
-        ui.add(
-            egui::TextEdit::singleline(&mut mode.tolerance_text).hint_text("0, 10ns, 1%").desired_width(70.0),
-        )
-        .labelled_by(label.id);
-        let computed = mode
-            .compare([id_a, id_b], || [analysis_trace(trace_a, a.replay), analysis_trace(trace_b, b.replay)]);
+        let mut tolerance = edits.state.analysis.difference.tolerance_text.clone();
+        let typed = ui
+            .add(egui::TextEdit::singleline(&mut tolerance).hint_text("0, 10ns, 1%").desired_width(70.0))
+            .labelled_by(label.id)
+            .changed();
+        if typed {
+            edits.push(TimingCommand::SetTolerance(tolerance));
+        }
+        let computed = edits.state.analysis.difference.comparison([id_a, id_b], || {
+            [analysis_trace(trace_a, a.replay), analysis_trace(trace_b, b.replay)]
+        });
         match computed {
-            Ok(c) => {
+            Ok((c, fresh)) => {
+                if fresh {
+                    edits.push(TimingCommand::KeepDifference(Arc::clone(&c)));
+                }
                 let verdict = if c.diff.equal {
                     RichText::new("equal within the tolerance").color(cx.palette.info)
                 } else {
@@ -166,9 +190,15 @@ pub fn paint_differences(
 }
 
 /// The phases of diagram `index` as bands over its bars, each with a clickable label on top.
-pub fn phase_bands(ui: &Ui, state: &mut TimingState, d: &Diagram<'_>, index: usize, g: &Geometry) {
+pub fn phase_bands(ui: &Ui, edits: &mut TimingEdits, d: &Diagram<'_>, index: usize, g: &Geometry) {
     let Some((id, trace)) = d.source else { return };
-    let report = state.analysis.bands.report(id, || analysis_trace(trace, d.replay));
+    let report = edits.state.analysis.bands.found(id).unwrap_or_else(|| {
+        let report = bands::find(&analysis_trace(trace, d.replay));
+        edits.push(TimingCommand::KeepPhases { run: id, report: Arc::clone(&report) });
+        report
+    });
+    let state = &edits.state;
+    let mut clicked = None;
     let left = g.bars.min.x;
     let (t0, t1) = (state.view.left_ps, state.view.right_ps(g.bars.width()));
     let painter = ui.painter().with_clip_rect(g.bars);
@@ -196,34 +226,47 @@ pub fn phase_bands(ui: &Ui, state: &mut TimingState, d: &Diagram<'_>, index: usi
             .on_hover_text(details(phase));
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &text));
         if response.clicked() {
-            state.cursors.o = Some(phase.start.as_ps());
-            state.cursors.x = Some(phase.end.as_ps());
+            clicked = Some(Cursors { o: Some(phase.start.as_ps()), x: Some(phase.end.as_ps()) });
         }
+    }
+    if let Some(cursors) = clicked {
+        edits.push(TimingCommand::SetCursors(cursors));
     }
 }
 
 /// Scroll and zoom both diagrams to the row clicked in the table (once per click).
-pub fn go_to_focus(state: &mut TimingState, c: &Computed, diagrams: &[Diagram<'_>], end: u64) {
-    let mode = &mut state.analysis.difference;
+pub fn go_to_focus(
+    edits: &mut TimingEdits,
+    view: &mut TimingView,
+    c: &Computed,
+    diagrams: &[Diagram<'_>],
+    end: u64,
+) {
+    let mode = &edits.state.analysis.difference;
     if !mode.focus_pending {
         return;
     }
-    mode.focus_pending = false;
-    let Some(name) = mode.focus.clone() else { return };
+    let focus = mode.focus.clone();
+    edits.push(TimingCommand::FocusReached);
+    let Some(name) = focus else { return };
     let entities: Vec<Option<u32>> =
         diagrams.iter().enumerate().map(|(side, d)| c.entity_of(side, d.replay, &name)).collect();
+    let mut groups = Vec::new();
     for (d, e) in diagrams.iter().zip(&entities) {
         if let Some(e) = e {
             for group in d.replay.groups_of(*e) {
                 if let Some(info) = d.replay.header.groups.get(group as usize) {
-                    state.unfolded.insert(info.path.clone());
+                    groups.push(info.path.clone());
                 }
             }
         }
     }
+    if !groups.is_empty() {
+        edits.push(TimingCommand::Unfold(groups));
+    }
     let (Some(first), Some(Some(e0))) = (diagrams.first(), entities.first()) else { return };
-    if let Some(i) = state.rows_of(first.replay).iter().position(|r| r.kind == RowKind::Entity(*e0)) {
-        state.scroll = (i as f32 - 2.0).max(0.0) * ROW_HEIGHT;
+    if let Some(i) = edits.state.rows_of(first.replay).iter().position(|r| r.kind == RowKind::Entity(*e0)) {
+        view.scroll = (i as f32 - 2.0).max(0.0) * ROW_HEIGHT;
     }
     let (Some(second), Some(Some(e1))) = (diagrams.get(1), entities.get(1)) else { return };
     let (Some(a), Some(b)) = (first.replay.rows.get(*e0 as usize), second.replay.rows.get(*e1 as usize))
@@ -233,16 +276,17 @@ pub fn go_to_focus(state: &mut TimingState, c: &Computed, diagrams: &[Diagram<'_
     let spans = differing_spans((a, names(first.replay, *e0)), (b, names(second.replay, *e1)), 0, end.max(1));
     if let (Some(s), Some(e)) = (spans.first(), spans.last()) {
         let (from, to) = (s.0, e.1);
-        let width = state.bars_width.max(100.0);
+        let width = view.bars_width.max(100.0);
         let margin = (to - from) / 20 + 1;
-        state.history.push(state.view);
-        state.view = TimeView::showing(from.saturating_sub(margin), to + margin, width);
-        state.view.clamp(end, width);
+        let mut shown = TimeView::showing(from.saturating_sub(margin), to + margin, width);
+        shown.clamp(end, width);
+        edits.push(TimingCommand::GoTo(shown));
     }
 }
 
 /// The table of the largest per-row differences, with the comparison's summary above it.
-pub fn difference_table(ui: &mut Ui, state: &mut TimingState, c: &Computed, rect: Rect, palette: &Palette) {
+pub fn difference_table(ui: &mut Ui, edits: &mut TimingEdits, c: &Computed, rect: Rect, palette: &Palette) {
+    let state = &edits.state;
     let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
     let diff = &c.diff;
     let m = &diff.summary.makespan;
@@ -305,8 +349,7 @@ pub fn difference_table(ui: &mut Ui, state: &mut TimingState, c: &Computed, rect
         },
     );
     if let Some(name) = clicked {
-        state.analysis.difference.focus = Some(name);
-        state.analysis.difference.focus_pending = true;
+        edits.push(TimingCommand::FocusDifference(name));
     }
 }
 

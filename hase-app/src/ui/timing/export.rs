@@ -7,10 +7,10 @@ use std::sync::{Arc, Mutex};
 
 use egui::{Color32, ColorImage, Rect};
 
-/// Why the diagram could not be saved.
+/// Why an image (the timing diagram, a plot) could not be saved as PNG.
 #[derive(Debug, thiserror::Error)]
 #[error("{}: {source}", path.display())]
-pub struct ExportError {
+pub struct PngExportError {
     /// The file asked for.
     pub path: PathBuf,
     /// What the PNG encoder or the file system said.
@@ -21,15 +21,15 @@ pub struct ExportError {
 /// The outcome of the last export, written by the screenshot callback (on egui's side) and taken
 /// by the frame that reports it.
 #[derive(Clone, Debug, Default)]
-pub struct ExportResult(Arc<Mutex<Option<Result<PathBuf, ExportError>>>>);
+pub struct ExportResult(Arc<Mutex<Option<Result<PathBuf, PngExportError>>>>);
 
 impl ExportResult {
     /// The outcome, once, when there is a new one.
-    pub fn take(&self) -> Option<Result<PathBuf, ExportError>> {
+    pub fn take(&self) -> Option<Result<PathBuf, PngExportError>> {
         self.0.lock().ok().and_then(|mut slot| slot.take())
     }
 
-    fn put(&self, outcome: Result<PathBuf, ExportError>) {
+    fn put(&self, outcome: Result<PathBuf, PngExportError>) {
         if let Ok(mut slot) = self.0.lock() {
             *slot = Some(outcome);
         }
@@ -51,11 +51,11 @@ pub fn crop(image: &ColorImage, rect: Rect, pixels_per_point: f32) -> ColorImage
 }
 
 /// Save `image` as PNG.
-pub fn save_png(image: &ColorImage, path: &Path) -> Result<(), ExportError> {
+pub fn save_png(image: &ColorImage, path: &Path) -> Result<(), PngExportError> {
     let bytes: Vec<u8> = image.pixels.iter().flat_map(Color32::to_array).collect();
     let [w, h] = image.size;
     image::save_buffer(path, &bytes, w as u32, h as u32, image::ExtendedColorType::Rgba8)
-        .map_err(|source| ExportError { path: path.to_path_buf(), source })
+        .map_err(|source| PngExportError { path: path.to_path_buf(), source })
 }
 
 /// Ask egui for a screenshot and save the part under `rect` to `path`; the outcome is stored in

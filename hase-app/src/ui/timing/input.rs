@@ -9,11 +9,14 @@
 use egui::{Id, Key, Modifiers, PointerButton, Response, Sense, Ui};
 use hase_engine::time::SimTime;
 
+use super::context::{Diagram, DiagramRequests, Pane};
 use super::draw::Geometry;
+use super::edits::TimingEdits;
 use super::lod::build_marks;
-use super::{Diagram, DiagramDrag, DiagramRequests, Pane, TimingState};
+use super::view_state::{DiagramDrag, TimingView};
 use hase_editor::session::timing::cursors::{Which, snap};
 use hase_editor::session::timing::rows::{Row, RowKind, intervals, row_path};
+use hase_editor::session::timing::{TimingCommand, TimingState};
 
 /// Pointer distance (points) within which a placement snaps to a state edge or grabs a cursor.
 const SNAP_PT: f32 = 6.0;
@@ -27,7 +30,12 @@ struct DragInput<'a> {
 }
 
 /// Handle this frame's input for the diagram of `pane`.
-pub fn handle(ui: &Ui, state: &mut TimingState, pane: &Pane<'_>, out: &mut DiagramRequests) {
+pub fn handle(
+    ui: &Ui,
+    (edits, view): (&mut TimingEdits, &mut TimingView),
+    pane: &Pane<'_>,
+    out: &mut DiagramRequests,
+) {
     let (d, index, shown, g, labels, end) =
         (pane.diagram, pane.index, pane.rows, &pane.geometry, pane.labels, pane.end);
     let id = Id::unique(("timing-diagram", index));
@@ -58,42 +66,48 @@ pub fn handle(ui: &Ui, state: &mut TimingState, pane: &Pane<'_>, out: &mut Diagr
     // Wheel and pinch.
     if let Some(p) = pointer {
         if (zoom - 1.0).abs() > f32::EPSILON {
-            state.push_view(now_s, false);
-            state.view.zoom_about(g.bars.min.x, p.x, f64::from(zoom), end, width);
+            edits.push(TimingCommand::RememberView { now_s, force: false });
+            let mut v = edits.state.view;
+            v.zoom_about(g.bars.min.x, p.x, f64::from(zoom), end, width);
+            edits.push(TimingCommand::SetView(v));
         } else if modifiers.alt {
-            state.scroll -= scroll.y + scroll.x;
+            view.scroll -= scroll.y + scroll.x;
         } else {
             if scroll.y.abs() > 0.0 {
-                state.push_view(now_s, false);
-                state.view.zoom_about(g.bars.min.x, p.x, f64::from((scroll.y / 200.0).exp()), end, width);
+                edits.push(TimingCommand::RememberView { now_s, force: false });
+                let mut v = edits.state.view;
+                v.zoom_about(g.bars.min.x, p.x, f64::from((scroll.y / 200.0).exp()), end, width);
+                edits.push(TimingCommand::SetView(v));
             }
             if scroll.x.abs() > 0.0 {
-                state.view.pan_by(scroll.x, end, width);
+                let mut v = edits.state.view;
+                v.pan_by(scroll.x, end, width);
+                edits.push(TimingCommand::SetView(v));
             }
         }
     } else if label_response.hovered() {
-        state.scroll -= scroll.y;
+        view.scroll -= scroll.y;
     }
 
     // Drags.
     let input = DragInput { g, modifiers, end, now_s };
     for response in [&bars, &ruler] {
-        drag(ui, state, response, &input, &snap_edges);
+        drag(ui, (&mut *edits, &mut *view), response, &input, &snap_edges);
     }
 
     // Clicks.
     if let Some(p) = ruler.interact_pointer_pos() {
-        let t = snap_edges(state, state.view.time_at(g.bars.min.x, p.x), modifiers.alt);
+        let t = snap_edges(&edits.state, edits.state.view.time_at(g.bars.min.x, p.x), modifiers.alt);
         if ruler.clicked() {
-            state.cursors.set(Which::O, t);
+            edits.push(TimingCommand::SetCursor(Which::O, t));
         } else if ruler.secondary_clicked() {
-            state.cursors.set(Which::X, t);
+            edits.push(TimingCommand::SetCursor(Which::X, t));
         }
     }
     if bars.clicked()
         && let Some(p) = bars.interact_pointer_pos()
     {
-        out.seek = Some(state.view.time_at(g.bars.min.x, p.x));
+        out.seek = Some(edits.state.view.time_at(g.bars.min.x, p.x));
         if let Some(row) = g.row_at(p.y, shown.len()) {
             out.select = Some((index, row_path(d.replay, shown[row].kind)));
         }
@@ -103,39 +117,36 @@ pub fn handle(ui: &Ui, state: &mut TimingState, pane: &Pane<'_>, out: &mut Diagr
         && let Some(row) = g.row_at(p.y, shown.len())
     {
         match shown[row].kind {
-            group @ RowKind::Group(_) => {
-                let path = row_path(d.replay, group);
-                if !state.unfolded.remove(&path) {
-                    state.unfolded.insert(path);
-                }
-            }
+            group @ RowKind::Group(_) => edits.push(TimingCommand::ToggleFold(row_path(d.replay, group))),
             kind => out.select = Some((index, row_path(d.replay, kind))),
         }
     }
 
     // Keys over the diagram.
     if let Some(p) = pointer {
-        let t = state.view.time_at(g.bars.min.x, p.x);
+        let t = edits.state.view.time_at(g.bars.min.x, p.x);
         for (key, which) in [(Key::O, Which::O), (Key::X, Which::X)] {
             if ui.input_mut(|i| i.consume_key(Modifiers::NONE, key) || i.consume_key(Modifiers::ALT, key)) {
-                let snapped = snap_edges(state, t, modifiers.alt);
-                state.cursors.set(which, snapped);
+                let snapped = snap_edges(&edits.state, t, modifiers.alt);
+                edits.push(TimingCommand::SetCursor(which, snapped));
             }
         }
-        if ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Z)) {
-            state.zoom_to_cursors(end);
+        if ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Z))
+            && let Some(v) = edits.state.cursors_view(end, view.bars_width)
+        {
+            edits.push(TimingCommand::GoTo(v));
         }
     }
 
-    context_menu(state, &bars, g, end, out);
-    if state.drag.is_none() {
-        hover_details(state, d, shown, g, bars);
+    context_menu(edits, &bars, (g, view.bars_width), end, out);
+    if view.drag.is_none() {
+        hover_details(&edits.state, d, shown, g, bars);
     }
 }
 
 fn drag(
     ui: &Ui,
-    state: &mut TimingState,
+    (edits, view): (&mut TimingEdits, &mut TimingView),
     response: &Response,
     input: &DragInput<'_>,
     snap_edges: &impl Fn(&TimingState, u64, bool) -> u64,
@@ -144,68 +155,80 @@ fn drag(
     let width = g.bars.width();
     if response.drag_started_by(PointerButton::Primary) {
         let origin = ui.input(|i| i.pointer.press_origin()).unwrap_or_default();
+        let state = &edits.state;
         let near = |t: Option<u64>| {
             t.is_some_and(|t| (state.view.x_of(g.bars.min.x, t) - origin.x).abs() <= SNAP_PT)
         };
-        state.drag = Some(if near(state.cursors.x) {
+        view.drag = Some(if near(state.cursors.x) {
             DiagramDrag::Cursor(Which::X)
         } else if near(state.cursors.o) {
             DiagramDrag::Cursor(Which::O)
         } else if modifiers.shift {
             let t = snap_edges(state, state.view.time_at(g.bars.min.x, origin.x), modifiers.alt);
-            state.cursors.set(Which::O, t);
-            state.cursors.set(Which::X, t);
+            edits.push(TimingCommand::SetCursor(Which::O, t));
+            edits.push(TimingCommand::SetCursor(Which::X, t));
             DiagramDrag::Select
         } else {
-            state.push_view(now_s, true);
+            edits.push(TimingCommand::RememberView { now_s, force: true });
             DiagramDrag::Pan
         });
     }
     if response.dragged() {
         let pointer = response.interact_pointer_pos();
-        match (state.drag, pointer) {
+        match (view.drag, pointer) {
             (Some(DiagramDrag::Pan), _) => {
                 let delta = response.drag_delta();
-                state.view.pan_by(delta.x, end, width);
-                state.scroll -= delta.y;
+                let mut v = edits.state.view;
+                v.pan_by(delta.x, end, width);
+                edits.push(TimingCommand::SetView(v));
+                view.scroll -= delta.y;
             }
             (Some(DiagramDrag::Cursor(which)), Some(p)) => {
-                let t = snap_edges(state, state.view.time_at(g.bars.min.x, p.x), modifiers.alt);
-                state.cursors.set(which, t);
+                let t = snap_edges(&edits.state, edits.state.view.time_at(g.bars.min.x, p.x), modifiers.alt);
+                edits.push(TimingCommand::SetCursor(which, t));
             }
             (Some(DiagramDrag::Select), Some(p)) => {
-                let t = snap_edges(state, state.view.time_at(g.bars.min.x, p.x), modifiers.alt);
-                state.cursors.set(Which::X, t);
+                let t = snap_edges(&edits.state, edits.state.view.time_at(g.bars.min.x, p.x), modifiers.alt);
+                edits.push(TimingCommand::SetCursor(Which::X, t));
             }
             _ => {}
         }
     }
     if response.drag_stopped() {
-        state.drag = None;
+        view.drag = None;
     }
 }
 
-fn context_menu(state: &mut TimingState, bars: &Response, g: &Geometry, end: u64, out: &mut DiagramRequests) {
+/// The bars' right-click menu; `bars_width` is what the views it goes to are fitted across.
+fn context_menu(
+    edits: &mut TimingEdits,
+    bars: &Response,
+    (g, bars_width): (&Geometry, f32),
+    end: u64,
+    out: &mut DiagramRequests,
+) {
     let at = bars.interact_pointer_pos().or_else(|| bars.hover_pos());
     if bars.secondary_clicked()
         && let Some(p) = at
     {
-        let t = state.view.time_at(g.bars.min.x, p.x);
+        let t = edits.state.view.time_at(g.bars.min.x, p.x);
         bars.ctx.data_mut(|data| data.insert_temp(Id::unique("timing-menu-time"), t));
     }
+    let state = &edits.state;
+    let mut asked = Vec::new();
     bars.context_menu(|ui| {
         let t: u64 = ui.ctx().data(|data| data.get_temp(Id::unique("timing-menu-time"))).unwrap_or(0);
         ui.weak(format!("at {}", crate::ui::time_text::at(SimTime(t), state.resolution_ps())));
         if ui.button("Place O here").clicked() {
-            state.cursors.set(Which::O, t);
+            asked.push(TimingCommand::SetCursor(Which::O, t));
             ui.close();
         }
         if ui.button("Place X here").clicked() {
-            state.cursors.set(Which::X, t);
+            asked.push(TimingCommand::SetCursor(Which::X, t));
             ui.close();
         }
         if ui.button("Add marker here").clicked() {
-            state.add_marker(t);
+            asked.push(TimingCommand::AddMarker(t));
             ui.close();
         }
         if ui.button("Move the animator here").clicked() {
@@ -214,14 +237,19 @@ fn context_menu(state: &mut TimingState, bars: &Response, g: &Geometry, end: u64
         }
         ui.separator();
         if ui.add_enabled(state.cursors.interval().is_some(), egui::Button::new("Zoom to O–X")).clicked() {
-            state.zoom_to_cursors(end);
+            if let Some(v) = state.cursors_view(end, bars_width) {
+                asked.push(TimingCommand::GoTo(v));
+            }
             ui.close();
         }
         if ui.button("Zoom to fit").clicked() {
-            state.fit(end);
+            asked.push(TimingCommand::GoTo(TimingState::fitted_view(end, bars_width)));
             ui.close();
         }
     });
+    for command in asked {
+        edits.push(command);
+    }
 }
 
 #[allow(clippy::many_single_char_names, reason = "d diagram, g geometry, p pointer, t time, i interval, x")]

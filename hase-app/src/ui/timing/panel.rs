@@ -5,12 +5,15 @@
 use egui::{Align2, Color32, FontId, Painter, Rect, RichText, Stroke, Ui, pos2, vec2};
 use hase_engine::time::SimTime;
 
+use super::context::{Diagram, DiagramRequests, Pane, TimingContext};
 use super::draw::ROW_HEIGHT;
+use super::edits::TimingEdits;
 use super::readout::readout;
-use super::{Diagram, DiagramRequests, Pane, TimingContext, TimingState};
+use super::view_state::{FiguresCache, TimingView};
 use crate::ui::time_text;
 use hase_editor::session::timing::figures::{figures, to_csv};
 use hase_editor::session::timing::rows::{Row, RowKind, intervals};
+use hase_editor::session::timing::{TimingCommand, TimingState};
 
 /// Shown beside the readout while the run is of an earlier version of the design.
 pub const STALE_HINT: &str = "earlier design: Run (F5) again";
@@ -18,7 +21,8 @@ pub const STALE_HINT: &str = "earlier design: Run (F5) again";
 /// The bar above the diagrams and the readout line.
 pub fn bar(
     ui: &mut Ui,
-    state: &mut TimingState,
+    edits: &mut TimingEdits,
+    view: &mut TimingView,
     cx: &TimingContext<'_>,
     end: u64,
     out: &mut DiagramRequests,
@@ -26,64 +30,77 @@ pub fn bar(
     let (diagrams, now_ps) = (cx.diagrams, cx.now_ps);
     ui.horizontal(|ui| {
         if ui.button("Fit").on_hover_text("Show the whole run").clicked() {
-            state.fit(end);
+            edits.push(TimingCommand::GoTo(TimingState::fitted_view(end, view.bars_width)));
         }
-        let has_interval = state.cursors.interval().is_some_and(|(a, b)| b > a);
+        let has_interval = edits.state.cursors.interval().is_some_and(|(a, b)| b > a);
         if ui
             .add_enabled(has_interval, egui::Button::new("Zoom O–X"))
             .on_hover_text("Show the interval between the cursors (Z)")
             .clicked()
+            && let Some(v) = edits.state.cursors_view(end, view.bars_width)
         {
-            state.zoom_to_cursors(end);
+            edits.push(TimingCommand::GoTo(v));
         }
+        let history = &edits.state.history;
+        let (back, forward) = (history.can_go_back(), history.can_go_forward());
         if ui
-            .add_enabled(state.history.can_go_back(), egui::Button::new(RichText::new("◀").monospace()))
+            .add_enabled(back, egui::Button::new(RichText::new("◀").monospace()))
             .on_hover_text("Previous view")
             .clicked()
-            && let Some(v) = state.history.back(state.view)
         {
-            state.view = v;
+            edits.push(TimingCommand::Back);
         }
         if ui
-            .add_enabled(state.history.can_go_forward(), egui::Button::new(RichText::new("▶").monospace()))
+            .add_enabled(forward, egui::Button::new(RichText::new("▶").monospace()))
             .on_hover_text("Next view")
             .clicked()
-            && let Some(v) = state.history.forward(state.view)
         {
-            state.view = v;
+            edits.push(TimingCommand::Forward);
         }
         ui.separator();
-        ui.add(
-            egui::TextEdit::singleline(&mut state.filter)
-                .hint_text("filter: name or state")
-                .desired_width(150.0),
-        );
+        let mut filter = edits.state.filter.clone();
+        let typed = ui
+            .add(
+                egui::TextEdit::singleline(&mut filter)
+                    .hint_text("filter: name or state")
+                    .desired_width(150.0),
+            )
+            .changed();
+        if typed {
+            edits.push(TimingCommand::SetFilter(filter));
+        }
         let groups: Vec<String> =
             diagrams.iter().flat_map(|d| d.replay.header.groups.iter().map(|g| g.path.clone())).collect();
         if !groups.is_empty() {
             if ui.button("Unfold all").on_hover_text("Show the rows inside every compound").clicked() {
-                state.unfolded.extend(groups);
+                edits.push(TimingCommand::Unfold(groups));
             }
             if ui.button("Fold all").on_hover_text("One summary row per compound (▶ unfolds one)").clicked()
             {
-                state.unfolded.clear();
+                edits.push(TimingCommand::FoldAll);
             }
             ui.separator();
         }
-        ui.checkbox(&mut state.arrows, "Messages").on_hover_text("Arrows from sender to receiver");
-        ui.checkbox(&mut state.params, "Parameters").on_hover_text(
-            "Rows for traced live values: a run traces them when the design displays one \
-             (inspector ▸ Live values) and the trace level is 3 or lower",
-        );
-        ui.checkbox(&mut state.table, "O–X figures")
-            .on_hover_text("Time per state and messages between O and X");
-        super::bands_and_differences::toggles(ui, state, cx);
+        let (mut arrows, mut params, mut table) = (edits.state.arrows, edits.state.params, edits.state.table);
+        if ui.checkbox(&mut arrows, "Messages").on_hover_text("Arrows from sender to receiver").changed() {
+            edits.push(TimingCommand::ShowArrows(arrows));
+        }
+        let params_hint = "Rows for traced live values: a run traces them when the design displays one \
+                           (inspector ▸ Live values) and the trace level is 3 or lower";
+        if ui.checkbox(&mut params, "Parameters").on_hover_text(params_hint).changed() {
+            edits.push(TimingCommand::ShowParams(params));
+        }
+        let figures_hint = "Time per state and messages between O and X";
+        if ui.checkbox(&mut table, "O–X figures").on_hover_text(figures_hint).changed() {
+            edits.push(TimingCommand::ShowFigures(table));
+        }
+        super::bands_and_differences::toggles(ui, edits, view, cx);
         ui.separator();
         if ui.button("+ Marker").on_hover_text("Add a named marker at O, or at the animator's time").clicked()
         {
-            state.add_marker(state.cursors.o.unwrap_or(now_ps));
+            edits.push(TimingCommand::AddMarker(edits.state.cursors.o.unwrap_or(now_ps)));
         }
-        markers_menu(ui, state, out);
+        markers_menu(ui, edits, out);
         ui.separator();
         if ui.button("PNG…").on_hover_text("Save the visible diagram as an image").clicked() {
             out.export_png = true;
@@ -92,16 +109,17 @@ pub fn bar(
             .add_enabled(has_interval, egui::Button::new("CSV…"))
             .on_hover_text("Save the O–X figures of every row")
             .clicked()
-            && let Some((a, b)) = state.cursors.interval()
+            && let Some((a, b)) = edits.state.cursors.interval()
         {
             let mut text = String::new();
             for d in diagrams {
-                let shown = state.rows_of(d.replay);
+                let shown = edits.state.rows_of(d.replay);
                 text.push_str(&to_csv(&figures(d.replay, &shown, a, b), a, b));
             }
             out.export_csv = Some(text);
         }
     });
+    let state = &edits.state;
     let resolution = state.resolution_ps();
     ui.horizontal(|ui| {
         ui.label(RichText::new(readout(&state.cursors, resolution)).monospace());
@@ -114,9 +132,11 @@ pub fn bar(
     });
 }
 
-fn markers_menu(ui: &mut Ui, state: &mut TimingState, out: &mut DiagramRequests) {
+fn markers_menu(ui: &mut Ui, edits: &mut TimingEdits, out: &mut DiagramRequests) {
+    let state = &edits.state;
     let resolution = state.resolution_ps();
     let label = format!("Markers ({})", state.markers.len());
+    let mut asked = Vec::new();
     ui.menu_button(label, |ui| {
         if let Some(note) = &state.markers_note {
             ui.weak(note);
@@ -125,10 +145,11 @@ fn markers_menu(ui: &mut Ui, state: &mut TimingState, out: &mut DiagramRequests)
             ui.weak("No markers: + Marker adds one.");
         }
         let mut remove = None;
-        for (i, m) in state.markers.iter_mut().enumerate() {
+        for (i, m) in state.markers.iter().enumerate() {
             ui.horizontal(|ui| {
-                if ui.add(egui::TextEdit::singleline(&mut m.name).desired_width(90.0)).changed() {
-                    state.markers_dirty = true;
+                let mut name = m.name.clone();
+                if ui.add(egui::TextEdit::singleline(&mut name).desired_width(90.0)).changed() {
+                    asked.push(TimingCommand::RenameMarker { index: i, name });
                 }
                 let at = time_text::at(SimTime(m.time_ps), resolution);
                 if ui.button(at).on_hover_text("Move the animator here").clicked() {
@@ -140,10 +161,12 @@ fn markers_menu(ui: &mut Ui, state: &mut TimingState, out: &mut DiagramRequests)
             });
         }
         if let Some(i) = remove {
-            state.markers.remove(i);
-            state.markers_dirty = true;
+            asked.push(TimingCommand::RemoveMarker(i));
         }
     });
+    for command in asked {
+        edits.push(command);
+    }
 }
 
 /// Paint the row labels of `pane`: indentation, fold arrow of groups, name, and a swatch of the
@@ -205,20 +228,21 @@ pub fn labels(painter: &Painter, pane: &Pane<'_>, state: &TimingState, cx: &Timi
 /// The O–X figures beside the diagrams.
 pub fn figures_table(
     ui: &mut Ui,
-    state: &mut TimingState,
+    state: &TimingState,
+    view: &mut TimingView,
     diagrams: &[Diagram<'_>],
     rect: Rect,
     out: &mut DiagramRequests,
 ) {
     let Some((a, b)) = state.cursors.interval() else { return };
-    let key = (a, b, state.fitted_for);
+    let key = (a, b, view.fitted_for);
     let rows: Vec<Vec<Row>> = diagrams.iter().map(|d| state.rows_of(d.replay)).collect();
-    let fresh = state.figures_cache.as_ref().is_some_and(|c| c.key == key && c.rows == rows);
+    let fresh = view.figures_cache.as_ref().is_some_and(|c| c.key == key && c.rows == rows);
     if !fresh {
         let figures = diagrams.iter().zip(&rows).map(|(d, shown)| figures(d.replay, shown, a, b)).collect();
-        state.figures_cache = Some(hase_editor::session::timing::FiguresCache { key, rows, figures });
+        view.figures_cache = Some(FiguresCache { key, rows, figures });
     }
-    let Some(cache) = &state.figures_cache else { return };
+    let Some(cache) = &view.figures_cache else { return };
     let span = (b - a).max(1);
     let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
     let res = state.resolution_ps();

@@ -8,17 +8,24 @@ use hase_editor::run::{FinishedRun, ReplayFile};
 use hase_editor::session::compare::Compare;
 use hase_editor::session::timing::TimingState;
 use hase_editor::session::{Reveal, SessionCommand};
-use hase_editor::state::Editor;
+use hase_editor::state::{Editor, Selection};
 use hase_engine::time::SimTime;
 
-use super::{Diagram, TimingContext, show};
+use super::context::{Diagram, TimingContext};
+use super::diagrams::show;
+use super::view_state::TimingView;
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::animator::map::prefix_of;
 
 /// Paths of the selected instances of `editor`'s open network.
 pub fn selected_paths(editor: &Editor) -> Vec<String> {
+    paths_in(editor, &editor.selection)
+}
+
+/// Paths of the instances `selection` holds in `editor`'s open network.
+pub fn paths_in(editor: &Editor, selection: &Selection) -> Vec<String> {
     let prefix = prefix_of(&editor.crumbs.iter().map(|c| c.instance.clone()).collect::<Vec<_>>());
-    editor.selection.instances.iter().map(|n| format!("{prefix}{n}")).collect()
+    selection.instances.iter().map(|n| format!("{prefix}{n}")).collect()
 }
 
 /// What the timing tab shows.
@@ -39,10 +46,11 @@ pub struct TabContext<'a> {
     pub palette: &'a Palette,
 }
 
-/// Show the tab; returns what it asks of the session and the diagrams' screen area.
+/// Show the tab from the session's `timing` state and the widget's own `view`; returns what it
+/// asks of the session and the diagrams' screen area.
 pub fn show_tab(
     ui: &mut Ui,
-    timing: &mut TimingState,
+    (timing, view): (&TimingState, &mut TimingView),
     cx: &TabContext<'_>,
 ) -> (Vec<SessionCommand>, Option<Rect>) {
     let (diagrams, key): (Vec<Diagram<'_>>, u64) = match cx.compare {
@@ -86,8 +94,8 @@ pub fn show_tab(
         colours: cx.colours,
         palette: cx.palette,
     };
-    let out = show(ui, timing, &timing_cx);
-    let mut commands = Vec::new();
+    let out = show(ui, timing, view, &timing_cx);
+    let mut commands: Vec<SessionCommand> = out.commands.into_iter().map(SessionCommand::Timing).collect();
     if let Some(t) = out.seek {
         commands.push(SessionCommand::PauseAt(SimTime(t)));
     }

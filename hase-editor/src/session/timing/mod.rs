@@ -1,9 +1,11 @@
-//! The timing diagram's state kept between frames (shared by both diagrams of a comparison): the
-//! time axis and its history, the cursors O and X, named markers, folding and the row filter, the
-//! view toggles, and the phase bands and difference mode. The maths lives in [`view`] (time ↔
-//! points), [`cursors`], [`rows`] (which rows show, folded by the hierarchy) and [`figures`] (the
-//! O–X figures of each row).
+//! The timing diagram's state kept in the session between frames (shared by both diagrams of a
+//! comparison): the time axis and its history, the cursors O and X, named markers, folding and the
+//! row filter, the view toggles, and the phase bands and difference mode; changed only through
+//! [`TimingCommand`]s ([`command`]). The maths lives in [`view`] (time ↔ points), [`cursors`],
+//! [`rows`] (which rows show, folded by the hierarchy) and [`figures`] (the O–X figures of each
+//! row).
 
+pub mod command;
 pub mod cursors;
 pub mod figures;
 pub mod rows;
@@ -11,30 +13,24 @@ pub mod view;
 
 use std::collections::BTreeSet;
 
+pub use command::TimingCommand;
+
 use crate::replay::Replay;
 use crate::replay::markers::Marker;
-use cursors::{Cursors, Which};
+use cursors::Cursors;
 use rows::{Row, RowOptions};
 use view::{TimeView, ViewHistory};
 
-/// A drag in progress on a diagram.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum DiagramDrag {
-    /// Moving the view.
-    Pan,
-    /// Moving a cursor.
-    Cursor(Which),
-    /// Shift-drag: O at the start, X follows the pointer.
-    Select,
-}
-
 /// State of the timing diagram kept between frames (shared by both diagrams of a comparison).
+#[derive(Clone, Debug)]
 #[allow(clippy::struct_excessive_bools, reason = "independent view toggles")]
 pub struct TimingState {
     /// Time axis.
     pub view: TimeView,
     /// Views to go back to.
     pub history: ViewHistory,
+    /// When the view was last remembered in the history (input time, s).
+    pub last_push_s: f64,
     /// O and X.
     pub cursors: Cursors,
     /// Named markers of the run.
@@ -49,40 +45,12 @@ pub struct TimingState {
     pub params: bool,
     /// Show the O–X figures beside the diagram.
     pub table: bool,
-    /// Vertical scroll of the rows.
-    pub scroll: f32,
-    /// The run (or comparison) the view was last fitted to.
-    pub fitted_for: Option<u64>,
-    /// Drag in progress.
-    pub drag: Option<DiagramDrag>,
-    /// When the view was last pushed to the history (input time, s).
-    pub last_push_s: f64,
-    /// Width of the bars in the last frame.
-    pub bars_width: f32,
-    /// Marks drawn in the last frame.
-    pub drawn_marks: usize,
     /// Markers changed since they were last saved.
     pub markers_dirty: bool,
     /// Where the markers go when they are not saved (shown in the Markers menu).
     pub markers_note: Option<String>,
-    /// Paths of the rows highlighted as selected in the last frame (first diagram).
-    pub highlighted: Vec<String>,
-    /// Selection on the canvas in the last frame (a change scrolls its row into view).
-    pub last_selected: Vec<String>,
-    /// O–X figures of the last frame, reused while nothing they depend on changes.
-    pub figures_cache: Option<FiguresCache>,
     /// Phase bands and the difference mode.
     pub analysis: crate::analysis_views::TimingAnalysis,
-}
-
-/// O–X figures computed for a cursor interval and a set of rows.
-pub struct FiguresCache {
-    /// Interval and the diagrams shown.
-    pub key: (u64, u64, Option<u64>),
-    /// Rows of each diagram.
-    pub rows: Vec<Vec<Row>>,
-    /// Figures of each diagram.
-    pub figures: Vec<Vec<figures::RowFigures>>,
 }
 
 impl Default for TimingState {
@@ -90,6 +58,7 @@ impl Default for TimingState {
         TimingState {
             view: TimeView::default(),
             history: ViewHistory::default(),
+            last_push_s: 0.0,
             cursors: Cursors::default(),
             markers: Vec::new(),
             unfolded: BTreeSet::new(),
@@ -97,17 +66,8 @@ impl Default for TimingState {
             arrows: false,
             params: false,
             table: false,
-            scroll: 0.0,
-            fitted_for: None,
-            drag: None,
-            last_push_s: 0.0,
-            bars_width: 800.0,
-            drawn_marks: 0,
             markers_dirty: false,
             markers_note: None,
-            highlighted: Vec::new(),
-            last_selected: Vec::new(),
-            figures_cache: None,
             analysis: crate::analysis_views::TimingAnalysis::default(),
         }
     }
@@ -122,23 +82,22 @@ impl TimingState {
         }
     }
 
-    /// Show the whole run.
-    pub fn fit(&mut self, end_ps: u64) {
-        self.history.push(self.view);
-        self.view = TimeView::fit(end_ps, self.bars_width.max(100.0));
+    /// The view showing the whole run across bars `width` points wide (at least 100).
+    pub fn fitted_view(end_ps: u64, width: f32) -> TimeView {
+        TimeView::fit(end_ps, width.max(100.0))
     }
 
-    /// Show the interval between the cursors.
-    pub fn zoom_to_cursors(&mut self, end_ps: u64) {
-        if let Some((a, b)) = self.cursors.interval()
-            && b > a
-        {
-            self.history.push(self.view);
-            let width = self.bars_width.max(100.0);
-            let margin = (b - a) / 20;
-            self.view = TimeView::showing(a.saturating_sub(margin), b + margin, width);
-            self.view.clamp(end_ps, width);
+    /// The view showing the interval between the cursors (with a margin), if they span one.
+    pub fn cursors_view(&self, end_ps: u64, width: f32) -> Option<TimeView> {
+        let (a, b) = self.cursors.interval()?;
+        if b <= a {
+            return None;
         }
+        let width = width.max(100.0);
+        let margin = (b - a) / 20;
+        let mut view = TimeView::showing(a.saturating_sub(margin), b + margin, width);
+        view.clamp(end_ps, width);
+        Some(view)
     }
 
     /// Add a marker named `M<n>` at `t`.
@@ -158,5 +117,99 @@ impl TimingState {
     /// The rows of a diagram with the current folding and filter.
     pub fn rows_of(&self, replay: &Replay) -> Vec<Row> {
         rows::rows(replay, RowOptions { unfolded: &self.unfolded, filter: &self.filter, params: self.params })
+    }
+}
+
+impl TimingState {
+    /// Carry out `command` (see [`TimingCommand`]).
+    pub fn apply(&mut self, command: TimingCommand) {
+        let difference = &mut self.analysis.difference;
+        match command {
+            TimingCommand::SetView(view) => self.view = view,
+            TimingCommand::RememberView { now_s, force } => self.push_view(now_s, force),
+            TimingCommand::GoTo(view) => {
+                self.history.push(self.view);
+                self.view = view;
+            }
+            TimingCommand::Restart(view) => {
+                self.view = view;
+                self.history = ViewHistory::default();
+            }
+            TimingCommand::Back => {
+                if let Some(v) = self.history.back(self.view) {
+                    self.view = v;
+                }
+            }
+            TimingCommand::Forward => {
+                if let Some(v) = self.history.forward(self.view) {
+                    self.view = v;
+                }
+            }
+            TimingCommand::SetCursor(which, t) => self.cursors.set(which, t),
+            TimingCommand::SetCursors(cursors) => self.cursors = cursors,
+            TimingCommand::AddMarker(t) => self.add_marker(t),
+            TimingCommand::RenameMarker { index, name } => {
+                if let Some(m) = self.markers.get_mut(index) {
+                    m.name = name;
+                    self.markers_dirty = true;
+                }
+            }
+            TimingCommand::RemoveMarker(index) => {
+                if index < self.markers.len() {
+                    self.markers.remove(index);
+                    self.markers_dirty = true;
+                }
+            }
+            TimingCommand::SetFilter(filter) => self.filter = filter,
+            TimingCommand::ToggleFold(path) => {
+                if !self.unfolded.remove(&path) {
+                    self.unfolded.insert(path);
+                }
+            }
+            TimingCommand::Unfold(paths) => self.unfolded.extend(paths),
+            TimingCommand::FoldAll => self.unfolded.clear(),
+            TimingCommand::ShowArrows(on) => self.arrows = on,
+            TimingCommand::ShowParams(on) => self.params = on,
+            TimingCommand::ShowFigures(on) => self.table = on,
+            TimingCommand::ShowPhases(on) => self.analysis.bands.shown = on,
+            TimingCommand::ShowDifferences(on) => difference.on = on,
+            TimingCommand::AlignRows(align) => difference.align = align,
+            TimingCommand::SetTolerance(text) => difference.tolerance_text = text,
+            TimingCommand::FocusDifference(row) => {
+                difference.focus = Some(row);
+                difference.focus_pending = true;
+            }
+            TimingCommand::FocusReached => difference.focus_pending = false,
+            TimingCommand::KeepPhases { run, report } => self.analysis.bands.keep(run, report),
+            TimingCommand::KeepDifference(computed) => difference.keep(computed),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn views_go_to_back_and_forward_and_markers_are_renamed_as_changed() {
+        let mut state = TimingState::default();
+        let first = state.view;
+        let zoomed = TimeView { left_ps: 100, ps_per_pt: 2.0 };
+        state.apply(TimingCommand::GoTo(zoomed));
+        assert_eq!(state.view, zoomed);
+        state.apply(TimingCommand::Back);
+        assert_eq!(state.view, first);
+        state.apply(TimingCommand::Forward);
+        assert_eq!(state.view, zoomed);
+        state.apply(TimingCommand::Restart(first));
+        assert!(!state.history.can_go_back());
+        state.apply(TimingCommand::AddMarker(50));
+        state.markers_dirty = false;
+        state.apply(TimingCommand::RenameMarker { index: 0, name: "start".into() });
+        assert_eq!((state.markers[0].name.as_str(), state.markers_dirty), ("start", true));
+        state.apply(TimingCommand::ToggleFold("net".into()));
+        assert!(state.unfolded.contains("net"));
+        state.apply(TimingCommand::ToggleFold("net".into()));
+        assert!(state.unfolded.is_empty());
     }
 }

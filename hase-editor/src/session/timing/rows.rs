@@ -174,17 +174,11 @@ mod tests {
             ],
             ..TraceHeader::default()
         };
-        let s = |t, e, st| Record::State { time: SimTime(t), entity: e, state: st };
-        let records = vec![
-            s(0, 0, 0),
-            s(0, 1, 1),
-            s(0, 2, 0),
-            s(0, 3, 0),
-            s(5, 2, 2),
-            Record::Param { time: SimTime(6), entity: 3, param: 0, value: TraceValue::Int(4) },
-            s(10, 0, 1),
-            Record::Comment { time: SimTime(20), entity: 0, text: "end".into() },
-        ];
+        let mut records =
+            crate::fixtures::state_records(&[(0, 0, 0), (0, 1, 1), (0, 2, 0), (0, 3, 0), (5, 2, 2)]);
+        records.push(Record::Param { time: SimTime(6), entity: 3, param: 0, value: TraceValue::Int(4) });
+        records.extend(crate::fixtures::state_records(&[(10, 0, 1)]));
+        records.push(Record::Comment { time: SimTime(20), entity: 0, text: "end".into() });
         Replay::build(&Trace { header, records })
     }
 

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use super::array_tasks::array_task_of_point;
 use super::error::SlurmError;
@@ -12,7 +13,7 @@ use super::layout::SlurmJob;
 use super::submissions::submissions;
 use crate::experiment::csv::csv_text;
 use crate::experiment::plan::ExperimentPlan;
-use crate::experiment::record::{RunKey, RunRecord};
+use crate::experiment::record::{RecordFileError, RunKey, RunRecord};
 
 /// Where a task ran (or was submitted).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,14 +41,30 @@ impl std::fmt::Display for ArrayTaskAttempt {
 }
 
 /// A run without a (readable) result file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct MissingRun {
     /// The run.
     pub key: RunKey,
     /// Its task's last attempt.
     pub attempt: ArrayTaskAttempt,
     /// Why a present file was not taken (unreadable, or another run's record).
-    pub problem: Option<String>,
+    pub problem: Option<MissingRunProblem>,
+}
+
+/// Why a run's result file, present, was not taken.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum MissingRunProblem {
+    /// The file cannot be read as a run record.
+    #[error(transparent)]
+    Unreadable(Arc<RecordFileError>),
+    /// The file holds the record of another run.
+    #[error("{path} holds the record of {found}")]
+    HoldsAnother {
+        /// The file, as shown.
+        path: String,
+        /// The run whose record it holds.
+        found: RunKey,
+    },
 }
 
 /// A job's results.
@@ -140,13 +157,16 @@ pub fn collect(job: &SlurmJob, plan: &ExperimentPlan) -> Result<Collected, Slurm
             Ok(record) => collected.missing.push(MissingRun {
                 key,
                 attempt: attempt_of(key),
-                problem: Some(format!("{} holds the record of {}", path.display(), record.key)),
+                problem: Some(MissingRunProblem::HoldsAnother {
+                    path: path.display().to_string(),
+                    found: record.key,
+                }),
             }),
             Err(e) => {
                 collected.missing.push(MissingRun {
                     key,
                     attempt: attempt_of(key),
-                    problem: Some(e.to_string()),
+                    problem: Some(MissingRunProblem::Unreadable(Arc::new(e))),
                 });
             }
         }

@@ -31,7 +31,7 @@ pub mod submit;
 mod tests;
 
 pub use array_tasks::{array_task_count, array_task_of_point, array_task_points};
-pub use collect::{Collected, MissingRun, collect};
+pub use collect::{Collected, MissingRun, MissingRunProblem, collect};
 pub use error::SlurmError;
 pub use layout::{SlurmJob, SlurmManifest, SlurmSettings};
 pub use prepare::prepare;

@@ -1,6 +1,7 @@
-//! The editor's state shared by every panel: the document with its history, where the user is in
-//! the hierarchy, the selection, the clipboard, the log and toasts, and the view settings. Panels
-//! change the document only through [`Editor::run`] (which goes through the command layer).
+//! [`Editor`]: the editor's state shared by every panel — the document with its history, where the
+//! user is in the hierarchy, the selection, the clipboard, the log and toasts, the view settings —
+//! and [`Editor::apply`], the one place an [`EditorCommand`] changes it. The document itself
+//! changes only through [`Editor::run`] (the command layer, with undo).
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -8,111 +9,13 @@ use std::time::Instant;
 
 use hase_engine::model::Project;
 
+use super::command::EditorCommand;
+use super::log::{LogLevel, LogLine, Toast};
+use super::selection::{Crumb, Selection};
+use super::settings::Settings;
 use crate::command::history::History;
 use crate::command::{EditCommand, Fragment};
 use crate::document::{Document, NetworkId};
-
-/// One step into the hierarchy: the compound instance opened and its type.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Crumb {
-    /// Instance name in the parent network.
-    pub instance: String,
-    /// Its compound type (whose inner network is shown).
-    pub type_name: String,
-}
-
-/// Selected instances and links of the open network.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Selection {
-    /// Instance names.
-    pub instances: BTreeSet<String>,
-    /// Link keys.
-    pub links: BTreeSet<String>,
-}
-
-impl Selection {
-    /// True if nothing is selected.
-    pub fn is_empty(&self) -> bool {
-        self.instances.is_empty() && self.links.is_empty()
-    }
-    /// Select nothing.
-    pub fn clear(&mut self) {
-        self.instances.clear();
-        self.links.clear();
-    }
-    /// Select exactly one instance.
-    pub fn only(&mut self, name: &str) {
-        self.clear();
-        self.instances.insert(name.to_string());
-    }
-}
-
-/// How important a log line is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LogLevel {
-    /// Something happened.
-    Info,
-    /// Something was refused or looks wrong.
-    Warning,
-    /// Something failed.
-    Error,
-}
-
-/// One line of the log.
-#[derive(Clone, Debug)]
-pub struct LogLine {
-    /// Seconds since the editor started.
-    pub at_s: f64,
-    /// Importance.
-    pub level: LogLevel,
-    /// Text.
-    pub text: String,
-    /// The entity the line is about (instance path, possibly with `.port`): clicking the line
-    /// reveals it.
-    pub path: Option<String>,
-}
-
-/// A short message shown over the canvas for a few seconds.
-#[derive(Clone, Debug)]
-pub struct Toast {
-    /// Importance.
-    pub level: LogLevel,
-    /// Text.
-    pub text: String,
-    /// When it was raised.
-    pub since: Instant,
-}
-
-/// Light or dark (the colours themselves live in the app's theme).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ThemeChoice {
-    /// Dark background (default).
-    #[default]
-    Dark,
-    /// Light background.
-    Light,
-}
-
-/// View settings of the editor.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Settings {
-    /// Draw the grid.
-    pub grid: bool,
-    /// Snap moved and placed entities to the grid.
-    pub snap: bool,
-    /// Grid spacing in canvas units.
-    pub grid_step: f32,
-    /// Colours.
-    pub theme: ThemeChoice,
-    /// The port legend window is open.
-    pub legend_open: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings { grid: true, snap: true, grid_step: 20.0, theme: ThemeChoice::Dark, legend_open: false }
-    }
-}
 
 /// Everything the panels share.
 pub struct Editor {
@@ -142,6 +45,10 @@ pub struct Editor {
     pub fit_requested: bool,
     /// Counts project replacements (New, Open), so caches keyed by history revision stay valid.
     pub generation: u64,
+    /// Edits refused so far (a field that asked for one learns from it whether it was taken).
+    pub refusals: u64,
+    /// The reason the last refused edit gave, as logged (`cannot rename p0: …`).
+    pub last_refusal: Option<String>,
     started: Instant,
 }
 
@@ -162,6 +69,8 @@ impl Editor {
             saved_revision: 0,
             fit_requested: true,
             generation: 0,
+            refusals: 0,
+            last_refusal: None,
             started: Instant::now(),
         }
     }
@@ -224,7 +133,10 @@ impl Editor {
                 true
             }
             Err(e) => {
-                self.notify(LogLevel::Warning, format!("cannot {label}: {e}"));
+                let reason = format!("cannot {label}: {e}");
+                self.refusals += 1;
+                self.last_refusal = Some(reason.clone());
+                self.notify(LogLevel::Warning, reason);
                 false
             }
         }
@@ -301,8 +213,63 @@ impl Editor {
         }
     }
 
+    /// Carry out `command` (see [`EditorCommand`]).
+    pub fn apply(&mut self, command: EditorCommand) {
+        match command {
+            EditorCommand::Edit(edit) => {
+                self.run(edit);
+            }
+            EditorCommand::EditAndSelect(edit, selection) => {
+                if self.run(edit) {
+                    self.selection = selection;
+                }
+            }
+            EditorCommand::Select(selection) => self.selection = selection,
+            EditorCommand::OpenCompound(instance) => self.open_compound(&instance),
+            EditorCommand::GoUpTo(depth) => self.go_up_to(depth),
+            EditorCommand::SetPlacing(placing) => self.placing = placing,
+            EditorCommand::RequestFit => self.fit_requested = true,
+            EditorCommand::FitDone => self.fit_requested = false,
+            EditorCommand::ShowLegend(open) => self.settings.legend_open = open,
+            EditorCommand::ExpireToasts(shown_for) => self.toasts.retain(|t| t.since.elapsed() < shown_for),
+            EditorCommand::ClearLog => self.log.clear(),
+        }
+    }
+
     /// The selected instances, sorted.
     pub fn selected_instances(&self) -> Vec<String> {
         self.selection.instances.iter().cloned().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::demo_project;
+
+    #[test]
+    fn commands_change_the_selection_and_a_refused_rename_selects_nothing_new() {
+        let mut editor = Editor::new(demo_project());
+        let mut one = Selection::default();
+        one.only("p0");
+        editor.apply(EditorCommand::Select(one.clone()));
+        assert_eq!(editor.selection, one);
+        editor.apply(EditorCommand::SetPlacing(Some("Router".into())));
+        assert_eq!(editor.placing.as_deref(), Some("Router"));
+        // Renaming p0 to a name taken: refused, counted, the selection stays.
+        let mut renamed = Selection::default();
+        renamed.only("p1");
+        let rename = EditCommand::Rename { net: NetworkId::Top, from: "p0".into(), to: "p1".into() };
+        editor.apply(EditorCommand::EditAndSelect(rename, renamed.clone()));
+        assert_eq!((editor.refusals, &editor.selection), (1, &one));
+        assert!(editor.last_refusal.as_deref().is_some_and(|r| r.starts_with("cannot rename")));
+        // A free name: taken, and the new name is selected.
+        let mut fresh = Selection::default();
+        fresh.only("q0");
+        let rename = EditCommand::Rename { net: NetworkId::Top, from: "p0".into(), to: "q0".into() };
+        editor.apply(EditorCommand::EditAndSelect(rename, fresh.clone()));
+        assert_eq!((editor.refusals, &editor.selection), (1, &fresh));
+        editor.apply(EditorCommand::ClearLog);
+        assert!(editor.log.is_empty());
     }
 }

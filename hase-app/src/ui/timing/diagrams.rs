@@ -1,0 +1,171 @@
+//! One frame of the timing tab: the bar, then one diagram per entry of the context (stacked), each
+//! with its title, labels, ruler and bars, its input, the phase bands and the differences with the
+//! other diagram; the O–X figures or the table of differences on the right. The session's state
+//! is read only: what the frame changes in it comes back as commands.
+
+use egui::{Rect, Ui, pos2, vec2};
+
+use super::context::{DiagramRequests, LABEL_WIDTH, Pane, TimingContext};
+use super::draw::{self, Geometry, RULER_HEIGHT};
+use super::edits::TimingEdits;
+use super::view_state::TimingView;
+use super::{bands_and_differences, input, panel};
+use hase_editor::analysis_views::difference::Computed;
+use hase_editor::session::timing::rows;
+use hase_editor::session::timing::view::TimeView;
+use hase_editor::session::timing::{TimingCommand, TimingState};
+
+/// Show the timing diagram tab: the bar, then one diagram per entry of `cx.diagrams` (stacked),
+/// with the O–X figures on the right when asked for. `state` is the session's; `view` the widget's
+/// own.
+pub fn show(
+    ui: &mut Ui,
+    state: &TimingState,
+    view: &mut TimingView,
+    cx: &TimingContext<'_>,
+) -> DiagramRequests {
+    let TimingContext { diagrams, key, .. } = *cx;
+    let mut out = DiagramRequests::default();
+    if diagrams.is_empty() {
+        ui.add_space(12.0);
+        ui.vertical_centered(|ui| {
+            ui.weak("Run a simulation (Simulate > Run, F5) to see its timing diagram.")
+        });
+        // Keep the dock's size while there is nothing to show.
+        ui.allocate_rect(ui.available_rect_before_wrap(), egui::Sense::hover());
+        return out;
+    }
+    let mut edits = TimingEdits::new(state);
+    let end = diagrams.iter().map(|d| d.replay.end.0).max().unwrap_or(0);
+    panel::bar(ui, &mut edits, view, cx, end, &mut out);
+    let difference = bands_and_differences::difference_bar(ui, &mut edits, cx);
+    let all = ui.available_rect_before_wrap();
+    let table_width = if difference.is_some() {
+        380.0_f32.min(all.width() * 0.45)
+    } else if edits.state.table && edits.state.cursors.interval().is_some() {
+        330.0_f32.min(all.width() * 0.4)
+    } else {
+        0.0
+    };
+    let area = Rect::from_min_max(all.min, pos2(all.max.x - table_width, all.max.y));
+    out.area = Some(area);
+    view.bars_width = (area.width() - LABEL_WIDTH).max(50.0);
+    if view.fitted_for != Some(key) {
+        view.fitted_for = Some(key);
+        edits.push(TimingCommand::Restart(TimeView::fit(end, view.bars_width)));
+        view.scroll = 0.0;
+    }
+    let mut clamped = edits.state.view;
+    clamped.clamp(end, view.bars_width);
+    if clamped != edits.state.view {
+        edits.push(TimingCommand::SetView(clamped));
+    }
+    if let Some(c) = &difference {
+        bands_and_differences::go_to_focus(&mut edits, view, c, diagrams, end);
+    }
+    let each = area.height() / diagrams.len() as f32;
+    let mut drawn = 0;
+    for i in 0..diagrams.len() {
+        let rect =
+            Rect::from_min_size(pos2(area.min.x, area.min.y + i as f32 * each), vec2(area.width(), each));
+        drawn += diagram(ui, (&mut edits, &mut *view), cx, (i, difference.as_deref()), rect, end, &mut out);
+    }
+    view.drawn_marks = drawn;
+    if cx.stale {
+        // The run is of an earlier version of the design: greyed (the bar says to run again).
+        ui.painter().rect_filled(area, 0.0, cx.palette.canvas.gamma_multiply(0.6));
+    }
+    if table_width > 0.0 {
+        let table = Rect::from_min_max(pos2(area.max.x + 6.0, all.min.y), all.max);
+        match &difference {
+            Some(c) => bands_and_differences::difference_table(ui, &mut edits, c, table, cx.palette),
+            None => panel::figures_table(ui, &edits.state, view, diagrams, table, &mut out),
+        }
+    }
+    ui.allocate_rect(all, egui::Sense::hover());
+    out.commands = edits.finish();
+    out
+}
+
+/// Diagram `index`: title, labels, ruler and bars with their interaction, the phase bands and
+/// the differences with the other diagram (`difference`, when shown). Returns marks drawn.
+fn diagram(
+    ui: &mut Ui,
+    (edits, view): (&mut TimingEdits, &mut TimingView),
+    cx: &TimingContext<'_>,
+    (index, difference): (usize, Option<&Computed>),
+    rect: Rect,
+    end: u64,
+    out: &mut DiagramRequests,
+) -> usize {
+    let d = &cx.diagrams[index];
+    let (now_ps, colours, palette) = (cx.now_ps, cx.colours, cx.palette);
+    let mut top = rect.min.y;
+    if let Some(title) = &d.title {
+        ui.painter().text(
+            pos2(rect.min.x + 4.0, top + 2.0),
+            egui::Align2::LEFT_TOP,
+            title,
+            egui::FontId::proportional(13.0),
+            palette.text,
+        );
+        top += 18.0;
+    }
+    let ruler = Rect::from_min_max(pos2(rect.min.x + LABEL_WIDTH, top), pos2(rect.max.x, top + RULER_HEIGHT));
+    let bars = Rect::from_min_max(pos2(ruler.min.x, ruler.max.y), pos2(rect.max.x, rect.max.y - 2.0));
+    let labels = Rect::from_min_max(pos2(rect.min.x, bars.min.y), pos2(bars.min.x, bars.max.y));
+    let mut shown = edits.state.rows_of(d.replay);
+    if let Some(c) = difference {
+        bands_and_differences::align_rows(&edits.state, c, cx.diagrams, index, &mut shown);
+    }
+    let content = shown.len() as f32 * draw::ROW_HEIGHT;
+    let g = Geometry { ruler, bars, scroll: view.scroll.clamp(0.0, (content - bars.height()).max(0.0)) };
+    let selected_rows: Vec<usize> = shown
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| d.selected.iter().any(|p| *p == rows::row_path(d.replay, r.kind)))
+        .map(|(i, _)| i)
+        .collect();
+    if index == 0 {
+        view.highlighted = selected_rows.iter().map(|&i| rows::row_path(d.replay, shown[i].kind)).collect();
+    }
+    if index == 0 && d.selected != view.last_selected {
+        view.last_selected.clone_from(&d.selected);
+        if let Some(&first) = selected_rows.first() {
+            let top = first as f32 * draw::ROW_HEIGHT;
+            if top < g.scroll || top + draw::ROW_HEIGHT > g.scroll + bars.height() {
+                view.scroll = (top - bars.height() / 2.0).max(0.0);
+            }
+        }
+    }
+    let mut pane =
+        Pane { diagram: d, index, rows: &shown, geometry: g, labels, selected_rows: &selected_rows, end };
+    input::handle(ui, (&mut *edits, &mut *view), &pane, out);
+    pane.geometry.scroll = view.scroll.clamp(0.0, (content - bars.height()).max(0.0));
+    view.scroll = pane.geometry.scroll;
+    let g = pane.geometry;
+    let painter = ui.painter();
+    let state = &edits.state;
+    panel::labels(painter, &pane, state, cx);
+    let scene = draw::DiagramScene {
+        replay: d.replay,
+        rows: &shown,
+        view: state.view,
+        cursors: state.cursors,
+        markers: &state.markers,
+        now_ps,
+        selected_rows: &selected_rows,
+        arrows: state.arrows,
+        colours,
+        palette,
+        strip_id: egui::Id::unique(("timing bars", index)),
+    };
+    let marks = draw::paint(painter, &scene, &g);
+    if let Some(c) = difference {
+        bands_and_differences::paint_differences(ui.painter(), c, cx, (index, &shown), &g, state);
+    }
+    if edits.state.analysis.bands.shown {
+        bands_and_differences::phase_bands(ui, edits, d, index, &g);
+    }
+    marks
+}
