@@ -10,7 +10,7 @@
 //! - [`session`]: runs with the replay views' state (animator clock, timing diagram, comparison,
 //!   statistics order), changed through `SessionCommand`s.
 //! - [`experiments`]: the experiments view (sweep builder, background sweep, results, plots).
-//! - [`library`]: the project library (sled store) as the editor sees it, and its store calls.
+//! - [`project_store`]: the project library (sled store) as the editor sees it, and its store calls.
 //! - [`tasks`]: background work reporting through a channel; [`examples`]: `projects/` embedded.
 
 pub mod analysis_views;

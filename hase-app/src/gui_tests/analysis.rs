@@ -1,4 +1,4 @@
-//! Workflow tests of the analysis views (issue 11), driving the real widgets with egui_kittest:
+//! Workflow tests of the analysis views, driving the real widgets with egui_kittest:
 //! phase bands on the timing diagram (toggle, click a band, the cursors on its edges), the
 //! comparison's difference mode (the table's largest difference, a click going to its row), Check
 //! levels on a compound, and Fit a formula in the experiments' results. Each result is checked

@@ -1,7 +1,7 @@
-//! State and logic behind the analysis views of the app (issue 11), egui-free: the trace a finished
+//! State and logic behind the analysis views of the app, egui-free: the trace a finished
 //! run is analysed from ([`rebuild`]), the comparison's difference mode ([`difference`]), the phase
 //! bands of the timing diagram ([`bands`]), the "Check levels" action on a compound ([`levels`])
-//! and the experiments view's "Fit a formula" ([`fit`]). The analyses themselves are
+//! and the experiments view's "Fit a formula" ([`fit_panel`]). The analyses themselves are
 //! `hase_engine::analysis` and `hase_library::{check_levels, experiment::scaling}`; the methods are in
 //! `docs/analysis.md`.
 

@@ -1,6 +1,6 @@
 //! The project library as the editor sees it: where the sled store lives, whether it opened, the
 //! autosave schedule, and which stored version the document came from. Every store call runs on a
-//! worker thread ([`tasks`]); this module only holds state and decides when to autosave.
+//! worker thread ([`store_calls`]); this module only holds state and decides when to autosave.
 
 pub mod output;
 pub mod store_calls;

@@ -56,7 +56,7 @@ fn detailed_level_is_slower_under_contention() {
     }
 }
 
-/// The case of issue 11: a pairwise alltoall of 16 KiB, twice, on the store-and-forward fat tree.
+/// The case that showed the levels apart: a pairwise alltoall of 16 KiB, twice, on the store-and-forward fat tree.
 /// The hop-count level used to take 508.8 µs against the detailed 492.1 µs, because it handed each
 /// packet to its outer link when the packet entered the network (with a delay), and the kernel
 /// reserves a link in call order: a packet on a short path queued behind one that entered earlier on

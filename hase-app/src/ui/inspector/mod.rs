@@ -2,7 +2,7 @@
 //! abstraction level (compounds) and parameters; a link's latency, bandwidth and corners; the
 //! project when nothing is selected. Quantities are read by the one units parser and shown back in
 //! the unit last typed for that field. The editor is read only here: the edits asked for come
-//! back as editor commands; an edit a field waits on is checked the next frame ([`asked`]).
+//! back as editor commands; an edit a field waits on is checked the next frame (the private `asked` module).
 
 mod asked;
 mod params;

@@ -20,7 +20,7 @@ fn band(summary: &MetricSummary, band: MeanBand) -> (f64, f64) {
 }
 
 /// The line plot of `settings` over `set` (for [`PlotKind::Lines`], `Speedup`, `Efficiency`; a
-/// ratio's set comes from [`ratio`]).
+/// ratio's set comes from the `ratio` module).
 pub fn lines(set: &PointSet, settings: &PlotSettings) -> Result<LinePlot, PlotError> {
     let metric = set.metric(&settings.metric)?;
     let x = set.index(&settings.x, "variable")?;
