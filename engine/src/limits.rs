@@ -79,6 +79,19 @@ pub const MAX_SWEEP_VALUES: usize = 100_000;
 /// Most points one experiment may have, before its constraint drops any.
 pub const MAX_SWEEP_POINTS: u64 = 10_000_000;
 
+/// Runs of one experiment: points after the constraint times repetitions.
+pub const MAX_SWEEP_RUNS: u64 = 10_000_000;
+
+/// Any other text input read whole: a hostfile, a sweep spec, a raw benchmark CSV, a Slurm result
+/// file, a SimGrid platform, a data sheet.
+pub const MAX_TEXT_INPUT_BYTES: u64 = 256 << 20;
+
+/// Characters of one `--where` or `constraint` expression.
+pub const MAX_EXPRESSION_CHARS: usize = 4096;
+
+/// Nesting of parentheses and unary operators in one expression.
+pub const MAX_EXPRESSION_DEPTH: usize = 64;
+
 // The limits fit the types they guard: port indices are u16, packet numbers u32.
 const _: () = {
     assert!(MAX_PORTS_PER_ENTITY <= u16::MAX as u64 + 1);
@@ -98,6 +111,15 @@ pub enum CappedReadError {
         path: String,
         /// The system's reason.
         source: std::io::Error,
+    },
+    /// The path is not a regular file: a FIFO, a device, a directory, or a kernel pseudo-file
+    /// under `/proc` or `/sys` (whose contents are the system's, never an input).
+    #[error("{path}: {what}, not a regular file")]
+    NotRegular {
+        /// The file.
+        path: String,
+        /// What it is instead.
+        what: &'static str,
     },
     /// The file is larger than the cap (or never ends, like `/dev/zero`).
     #[error("{path}: larger than the limit of {limit} bytes for this kind of file")]
@@ -122,6 +144,7 @@ impl CappedReadError {
     pub fn reason(&self) -> String {
         match self {
             CappedReadError::Io { source, .. } => source.to_string(),
+            CappedReadError::NotRegular { what, .. } => format!("{what}, not a regular file"),
             CappedReadError::TooLarge { limit, .. } => {
                 format!("larger than the limit of {limit} bytes for this kind of file")
             }
@@ -141,9 +164,11 @@ impl CappedReadError {
 }
 
 /// Read a whole text file of at most `limit` bytes. Reads at most `limit + 1` bytes whatever the
-/// file claims to be, so endless or growing inputs stop at the cap.
+/// file claims to be, so endless or growing inputs stop at the cap; refuses anything but a regular
+/// file before opening it, so a FIFO cannot block and `/proc/self/environ` is never read.
 pub fn read_capped(path: &Path, limit: u64) -> Result<String, CappedReadError> {
     let shown = || path.display().to_string();
+    check_regular_file(path)?;
     let file = std::fs::File::open(path).map_err(|source| CappedReadError::Io { path: shown(), source })?;
     let mut bytes = Vec::new();
     file.take(limit.saturating_add(1))
@@ -154,6 +179,53 @@ pub fn read_capped(path: &Path, limit: u64) -> Result<String, CappedReadError> {
     }
     String::from_utf8(bytes)
         .map_err(|e| CappedReadError::NotText { path: shown(), offset: e.utf8_error().valid_up_to() })
+}
+
+/// Read a text input of another kind (a spec, a hostfile, a result file…) with the
+/// [`MAX_TEXT_INPUT_BYTES`] cap, as an I/O error for callers that keep one (a missing file keeps
+/// its `NotFound` kind).
+pub fn read_text_input(path: &Path) -> std::io::Result<String> {
+    read_capped(path, MAX_TEXT_INPUT_BYTES).map_err(CappedReadError::into_io)
+}
+
+/// Refuse a path that is not a regular file, or that resolves into `/proc` or `/sys`.
+pub fn check_regular_file(path: &Path) -> Result<(), CappedReadError> {
+    let shown = || path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|source| CappedReadError::Io { path: shown(), source })?;
+    let file_type = meta.file_type();
+    let what = if file_type.is_dir() {
+        Some("a directory")
+    } else if !file_type.is_file() {
+        Some(special_file_kind(&file_type))
+    } else {
+        match path.canonicalize() {
+            Ok(real) if real.starts_with("/proc") || real.starts_with("/sys") => Some("a kernel pseudo-file"),
+            _ => None,
+        }
+    };
+    match what {
+        Some(what) => Err(CappedReadError::NotRegular { path: shown(), what }),
+        None => Ok(()),
+    }
+}
+
+#[cfg(unix)]
+fn special_file_kind(file_type: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if file_type.is_fifo() {
+        "a FIFO"
+    } else if file_type.is_char_device() || file_type.is_block_device() {
+        "a device"
+    } else if file_type.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_file_kind(_: &std::fs::FileType) -> &'static str {
+    "a special file"
 }
 
 /// `text` as an error message may quote it: at most [`MAX_QUOTED_CHARS`] characters, the rest
@@ -184,10 +256,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn capped_read_stops_endless_input() {
+    fn devices_fifos_directories_and_kernel_files_are_refused_before_reading() {
         let err = read_capped(Path::new("/dev/zero"), 1 << 10).unwrap_err();
+        assert!(matches!(err, CappedReadError::NotRegular { what: "a device", .. }), "{err}");
+        assert_eq!(err.to_string(), "/dev/zero: a device, not a regular file");
+        let err = read_capped(Path::new("/proc/self/environ"), 1 << 20).unwrap_err();
+        assert!(matches!(err, CappedReadError::NotRegular { what: "a kernel pseudo-file", .. }), "{err}");
+        let dir = tempfile::tempdir().unwrap();
+        let err = read_capped(dir.path(), 10).unwrap_err();
+        assert!(matches!(err, CappedReadError::NotRegular { what: "a directory", .. }), "{err}");
+        // A FIFO with no writer would block an open for ever: it must be refused before the open.
+        let fifo = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let err = read_capped(&fifo, 10).unwrap_err();
+        assert!(matches!(err, CappedReadError::NotRegular { what: "a FIFO", .. }), "{err}");
+        // A link to a kernel file is followed and refused as well.
+        let link = dir.path().join("env.txt");
+        std::os::unix::fs::symlink("/proc/self/environ", &link).unwrap();
+        assert!(matches!(read_capped(&link, 1 << 20), Err(CappedReadError::NotRegular { .. })));
+    }
+
+    #[test]
+    fn capped_read_stops_a_file_that_grows_past_the_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.txt");
+        std::fs::write(&path, "x".repeat(5000)).unwrap();
+        let err = read_capped(&path, 1 << 10).unwrap_err();
         assert!(matches!(err, CappedReadError::TooLarge { limit: 1024, .. }), "{err}");
-        assert!(err.to_string().contains("/dev/zero"), "{err}");
+        assert!(err.to_string().contains("big.txt"), "{err}");
     }
 
     #[test]

@@ -297,7 +297,8 @@ impl Tasks {
                 if size > MAX_PLATFORM_BYTES as u64 {
                     return Err(ImportTaskError::TooLarge { size, limit: MAX_PLATFORM_BYTES });
                 }
-                let text = std::fs::read_to_string(&path)?;
+                let text = hase_engine::limits::read_capped(&path, MAX_PLATFORM_BYTES as u64)
+                    .map_err(hase_engine::limits::CappedReadError::into_io)?;
                 let imported = import_simgrid(&text, &shown, &ImportOptions::default())?;
                 let notes =
                     imported.notes.iter().map(|n| format!("{shown}:{}: {}", n.line, n.text)).collect();

@@ -133,7 +133,8 @@ fn trace_dir_of(args: &SweepArgs) -> anyhow::Result<PathBuf> {
 /// error's own message (no chain of causes) is what `hase sweep` prints.
 fn build_spec(args: &SweepArgs) -> anyhow::Result<(SweepSpec, SpecOrigin, PathBuf)> {
     let (mut spec, origin, dir) = if let Some(path) = &args.spec {
-        let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let text = hase_engine::limits::read_text_input(path)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         let spec = load_spec(path)?;
         let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
         (spec, SpecOrigin::File { path: path.display().to_string(), text }, dir)

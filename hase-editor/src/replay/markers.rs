@@ -81,7 +81,7 @@ pub enum MarkerFileError {
 
 /// Read the sidecar (a missing file is an empty one).
 pub fn load(path: &Path) -> Result<MarkerFile, MarkerFileError> {
-    match std::fs::read_to_string(path) {
+    match hase_engine::limits::read_text_input(path) {
         Ok(text) => ron::from_str(&text)
             .map_err(|e| MarkerFileError::Parse { path: path.to_path_buf(), source: Box::new(e) }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(MarkerFile::default()),

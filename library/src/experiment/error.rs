@@ -58,6 +58,21 @@ pub enum SpecProblem {
     /// No repetitions.
     #[error("at least one repetition is needed")]
     NoRepetitions,
+    /// Points times repetitions is more runs than an experiment may have.
+    #[error(
+        "{points} points × {repetitions} repetitions is {runs} runs, more than the limit of {limit}; \
+         use fewer repetitions or a constraint"
+    )]
+    TooManyRuns {
+        /// Points after the constraint.
+        points: u64,
+        /// Repetitions of each point.
+        repetitions: u32,
+        /// Their product (saturating).
+        runs: u64,
+        /// `hase_engine::limits::MAX_SWEEP_RUNS`.
+        limit: u64,
+    },
     /// A trace level outside 1 to 5.
     #[error(transparent)]
     TraceLevel(hase_engine::trace::TraceLevelError),

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use hase_engine::kernel::{Progress, RunOutcome};
+use hase_engine::limits::MAX_SWEEP_RUNS;
 use hase_engine::model::{Project, StreamSource, Workload};
 use hase_engine::trace::TraceLevel;
 
@@ -87,6 +88,18 @@ impl ExperimentPlan {
             .map_err(|e| SpecError::at(origin.constraint(), e))?;
         if points.is_empty() {
             return Err(SpecError::at(origin.constraint(), SpecProblem::NoPoints));
+        }
+        let runs = (points.len() as u64).saturating_mul(u64::from(spec.repetitions));
+        if runs > MAX_SWEEP_RUNS {
+            return Err(SpecError::at(
+                origin.field("repetitions"),
+                SpecProblem::TooManyRuns {
+                    points: points.len() as u64,
+                    repetitions: spec.repetitions,
+                    runs,
+                    limit: MAX_SWEEP_RUNS,
+                },
+            ));
         }
         let mut metrics = Vec::new();
         for name in spec.metric_names() {
@@ -315,8 +328,10 @@ pub fn freeze_project(project: &Project, base_dir: &Path) -> Result<Project, Fre
         for source in streams.values_mut() {
             if let StreamSource::File(path) = source {
                 let file = base_dir.join(&*path);
-                let text = std::fs::read_to_string(&file)
-                    .map_err(|source| FreezeError { path: file.display().to_string(), source })?;
+                let text =
+                    hase_engine::limits::read_capped(&file, hase_engine::limits::MAX_WORKLOAD_FILE_BYTES)
+                        .map_err(hase_engine::limits::CappedReadError::into_io)
+                        .map_err(|source| FreezeError { path: file.display().to_string(), source })?;
                 *source = StreamSource::Inline(text);
             }
         }

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use evalexpr::{Context, EvalexprError, EvalexprResult, Node, Value};
+use hase_engine::limits::{MAX_EXPRESSION_CHARS, MAX_EXPRESSION_DEPTH, quote};
 use hase_engine::model::ParamValue;
 
 use super::spec::Combination;
@@ -48,6 +49,19 @@ pub enum PointsError {
     TwoGroups {
         /// The variable.
         name: String,
+    },
+    /// A constraint longer or more deeply nested than the limits allow (checked before parsing,
+    /// so that no hostile expression reaches the recursive parser).
+    #[error("`{text}`: {what} is {found}, more than the limit of {limit}")]
+    TooComplex {
+        /// The constraint, quoted short.
+        text: String,
+        /// What is over the limit: "its length in characters" or "its nesting".
+        what: &'static str,
+        /// The length or the depth found.
+        found: usize,
+        /// The limit.
+        limit: usize,
     },
     /// A constraint that is not an expression.
     #[error("`{text}`: {source}")]
@@ -161,13 +175,14 @@ pub struct Constraint {
 impl Constraint {
     /// Parse `text`; every identifier must name a variable (the error lists them).
     pub fn parse(text: &str, variables: &[Variable]) -> Result<Self, PointsError> {
+        check_complexity(text)?;
         let tree = evalexpr::build_operator_tree(text)
-            .map_err(|source| PointsError::Syntax { text: text.to_string(), source })?;
+            .map_err(|source| PointsError::Syntax { text: quote(text), source })?;
         let known: Vec<String> = variables.iter().map(|v| expression_name(&v.name)).collect();
         if let Some(unknown) = tree.iter_variable_identifiers().find(|id| !known.iter().any(|k| k == id)) {
             return Err(PointsError::UnknownName {
-                text: text.to_string(),
-                unknown: unknown.to_string(),
+                text: quote(text),
+                unknown: quote(unknown),
                 variables: known.join(", "),
             });
         }
@@ -185,7 +200,7 @@ impl Constraint {
                     .zip(choice)
                     .map(|(v, i)| format!("{}={}", v.name, v.values[*i].text))
                     .collect();
-                Err(PointsError::Evaluation { text: self.text.clone(), point: values.join(", "), source })
+                Err(PointsError::Evaluation { text: quote(&self.text), point: values.join(", "), source })
             }
         }
     }
@@ -205,6 +220,35 @@ pub fn filter(
         }
     }
     Ok(kept)
+}
+
+/// Refuse an expression longer than [`MAX_EXPRESSION_CHARS`], or nested deeper than
+/// [`MAX_EXPRESSION_DEPTH`] (open parentheses plus a run of prefix operators `!`, `-`), before the
+/// recursive parser sees it.
+fn check_complexity(text: &str) -> Result<(), PointsError> {
+    let too = |what, found, limit| PointsError::TooComplex { text: quote(text), what, found, limit };
+    let length = text.chars().count();
+    if length > MAX_EXPRESSION_CHARS {
+        return Err(too("its length in characters", length, MAX_EXPRESSION_CHARS));
+    }
+    let (mut open, mut prefix_run, mut deepest) = (0usize, 0usize, 0usize);
+    for c in text.chars() {
+        match c {
+            '(' => open += 1,
+            ')' => open = open.saturating_sub(1),
+            '!' | '-' => prefix_run += 1,
+            c if c.is_whitespace() => continue,
+            _ => prefix_run = 0,
+        }
+        if c == '(' {
+            prefix_run = 0;
+        }
+        deepest = deepest.max(open + prefix_run);
+    }
+    if deepest > MAX_EXPRESSION_DEPTH {
+        return Err(too("its nesting", deepest, MAX_EXPRESSION_DEPTH));
+    }
+    Ok(())
 }
 
 /// The variables of one point, as an evalexpr context (sorted map: no hashing).
@@ -289,6 +333,30 @@ mod tests {
             [Vec::<usize>::new()],
             "no variables: one point"
         );
+    }
+
+    #[test]
+    fn hostile_constraints_are_refused_before_parsing_with_a_short_quote() {
+        let vars = [variable("a", &[1, 2])];
+        // 40,000 nested parentheses overflowed the parser's stack.
+        let deep = format!("{}a > 0{}", "(".repeat(40_000), ")".repeat(40_000));
+        let err = Constraint::parse(&deep, &vars).unwrap_err();
+        assert!(matches!(err, PointsError::TooComplex { what: "its length in characters", .. }), "{err}");
+        let nested = format!("{}a > 0{}", "(".repeat(100), ")".repeat(100));
+        let err = Constraint::parse(&nested, &vars).unwrap_err();
+        assert!(matches!(err, PointsError::TooComplex { what: "its nesting", found: 100, .. }), "{err}");
+        // A long chain of `!` was quadratic.
+        let chain = format!("{}(a > 0)", "!".repeat(3000));
+        let err = Constraint::parse(&chain, &vars).unwrap_err();
+        assert!(matches!(err, PointsError::TooComplex { what: "its nesting", .. }), "{err}");
+        assert!(err.to_string().chars().count() < 200, "{err}");
+        // Ordinary expressions, with minus signs and not-equal, still parse.
+        let ok = format!("{}a != -1{} && a - 1 >= -(-1)", "(".repeat(10), ")".repeat(10));
+        assert!(Constraint::parse(&ok, &vars).is_ok());
+        // Unknown names quote the constraint at most 60 characters long, without control characters.
+        let long = format!("zz\u{1b}[31m > {}", "1 + ".repeat(500) + "1");
+        let err = Constraint::parse(&long, &vars).unwrap_err().to_string();
+        assert!(!err.contains('\u{1b}') && err.chars().count() < 200, "{err}");
     }
 
     #[test]

@@ -155,7 +155,7 @@ impl RunRecord {
     /// Read a record written by [`RunRecord::write_file`].
     pub fn read_file(path: &Path) -> Result<Self, RecordFileError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path)
+        let text = hase_engine::limits::read_text_input(path)
             .map_err(|source| RecordFileError::Io { path: shown.clone(), source })?;
         RunRecord::from_ron(&text, &shown)
     }

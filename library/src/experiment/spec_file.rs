@@ -46,7 +46,7 @@ pub fn spec_to_ron(spec: &SweepSpec) -> String {
 /// Read a spec file.
 pub fn load_spec(path: &Path) -> Result<SweepSpec, SpecError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path)
+    let text = hase_engine::limits::read_text_input(path)
         .map_err(|e| SpecError::at(Place::File(FilePlace::file(shown.clone())), e))?;
     spec_from_ron(&text, &shown)
 }

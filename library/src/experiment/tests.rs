@@ -285,3 +285,20 @@ fn a_background_sweep_reports_each_run_and_can_be_cancelled() {
     };
     assert!(report.stopped && report.records.len() < 12, "{} runs after cancel", report.records.len());
 }
+
+#[test]
+fn repetitions_are_bounded_with_the_points_before_anything_is_sized() {
+    let project = examples::fat_tree_allreduce().unwrap().project;
+    let mut s = spec(&[("workload.message_bytes", "1K..4K *2")]);
+    s.repetitions = 100_000_000;
+    let err =
+        ExperimentPlan::new(s.clone(), project.clone(), PathBuf::from("."), &SpecOrigin::Code).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("3 points × 100000000 repetitions is 300000000 runs"), "{text}");
+    assert!(text.contains("limit of 10000000"), "{text}");
+    s.repetitions = u32::MAX;
+    assert!(ExperimentPlan::new(s.clone(), project.clone(), PathBuf::from("."), &SpecOrigin::Code).is_err());
+    s.repetitions = 3_000_000;
+    let plan = ExperimentPlan::new(s, project, PathBuf::from("."), &SpecOrigin::Code).unwrap();
+    assert_eq!(plan.run_count(), 9_000_000);
+}

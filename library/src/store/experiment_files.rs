@@ -67,7 +67,7 @@ impl ExperimentStore {
     /// (a new id; nothing existing changes). Errors name the file, line and column.
     pub fn import_ron(&self, path: &Path) -> Result<u64, StoreError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| StoreError::io(path, e))?;
+        let text = hase_engine::limits::read_text_input(path).map_err(|e| StoreError::io(path, e))?;
         let options =
             ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
         let file: ExperimentExport =

@@ -63,11 +63,7 @@ impl SheetSource {
 pub fn load_file(path: &std::path::Path) -> Result<DataSheet, DataSheetError> {
     let shown = path.display().to_string();
     let read = |message: String| DataSheetError::Read { path: shown.clone(), message };
-    let size = std::fs::metadata(path).map_err(|e| read(e.to_string()))?.len();
-    if size > MAX_SHEET_FILE_BYTES {
-        return Err(read(format!("{size} bytes is more than the {MAX_SHEET_FILE_BYTES} a sheet may have")));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| read(e.to_string()))?;
+    let text = hase_engine::limits::read_capped(path, MAX_SHEET_FILE_BYTES).map_err(|e| read(e.reason()))?;
     from_ron(&text, &shown)
 }
 

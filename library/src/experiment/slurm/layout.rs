@@ -131,7 +131,7 @@ impl SlurmJob {
         if !path.is_file() {
             return Err(SlurmError::NotAJob { dir: dir.to_path_buf() });
         }
-        let text = std::fs::read_to_string(&path).map_err(|e| SlurmError::io(&path, e))?;
+        let text = hase_engine::limits::read_text_input(&path).map_err(|e| SlurmError::io(&path, e))?;
         let manifest: SlurmManifest = ron::from_str(&text).map_err(|e| SlurmError::ron(&path, e))?;
         if manifest.version != MANIFEST_VERSION {
             return Err(SlurmError::mismatch(
@@ -147,7 +147,8 @@ impl SlurmJob {
     pub fn plan(&self) -> Result<ExperimentPlan, SlurmError> {
         let spec_path = self.spec_path();
         let spec = load_spec(&spec_path)?;
-        let text = std::fs::read_to_string(&spec_path).map_err(|e| SlurmError::io(&spec_path, e))?;
+        let text =
+            hase_engine::limits::read_text_input(&spec_path).map_err(|e| SlurmError::io(&spec_path, e))?;
         let origin = SpecOrigin::File { path: spec_path.display().to_string(), text };
         let project =
             load_project(&self.dir.join("project.ron")).map_err(crate::experiment::SpecError::from)?;

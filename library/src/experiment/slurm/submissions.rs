@@ -36,7 +36,7 @@ impl Submission {
 /// The submissions made by hase so far (`submissions.ron`; none when absent).
 pub fn submissions(job: &SlurmJob) -> Result<Vec<Submission>, SlurmError> {
     let path = job.dir.join("submissions.ron");
-    match std::fs::read_to_string(&path) {
+    match hase_engine::limits::read_text_input(&path) {
         Ok(text) => ron::from_str(&text).map_err(|e| SlurmError::ron(&path, e)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
         Err(e) => Err(SlurmError::io(&path, e)),
