@@ -41,6 +41,10 @@ pub const MAX_RANKS: u32 = 1 << 20;
 /// Most processors a template generates.
 pub const MAX_TEMPLATE_ENDPOINTS: u64 = 1 << 20;
 
+/// Entities plus links one template may generate, counted from its closed forms before anything
+/// is built: about a gigabyte of document and flat model, a few seconds to generate.
+pub const MAX_TEMPLATE_ELEMENTS: u64 = 1 << 20;
+
 /// Most operations one instruction stream may unroll to (`REPEAT` blocks are unrolled when read).
 pub const MAX_EXPANDED_OPS: usize = 1_000_000;
 

@@ -5,6 +5,7 @@ use crate::error::TemplateError;
 use crate::family::{FamilyInfo, dims_error};
 use crate::topology::{FAMILIES, Topology};
 
+use hase_engine::limits::MAX_TEMPLATE_ELEMENTS;
 /// Largest number of processors a template generates.
 pub use hase_engine::limits::MAX_TEMPLATE_ENDPOINTS as MAX_ENDPOINTS;
 
@@ -74,7 +75,9 @@ impl Topology {
     }
 
     /// Check that the dimensions make a network: the family's own rules, then at least two
-    /// processors, at most [`MAX_ENDPOINTS`], and switch radices a port index can address.
+    /// processors, at most [`MAX_ENDPOINTS`], at most `MAX_TEMPLATE_ELEMENTS` entities and links
+    /// together (from the closed-form counts, before anything is generated), and switch radices a
+    /// port index can address.
     pub fn check(&self) -> Result<(), TemplateError> {
         let family = self.family();
         let template = family.info().name;
@@ -95,6 +98,18 @@ impl Topology {
                 format!(
                     "{} processors and {} switches exceed the template limit of {MAX_ENDPOINTS} processors",
                     c.endpoints, c.switches
+                ),
+            ));
+        }
+        let elements = c.switches.saturating_add(c.endpoints).saturating_add(c.links());
+        if elements > MAX_TEMPLATE_ELEMENTS {
+            return Err(dims_error(
+                template,
+                format!(
+                    "{} entities and {} links are more than the template limit of {MAX_TEMPLATE_ELEMENTS} \
+                     entities and links together",
+                    c.switches.saturating_add(c.endpoints),
+                    c.links()
                 ),
             ));
         }
@@ -187,5 +202,17 @@ mod tests {
         assert!(Topology::parse("pgft", &[2, 4, 4, 1, 2]).is_err(), "three vectors of h entries");
         let err = Topology::parse("dragonfly", &[5, 1, 2, 1]).unwrap_err();
         assert!(err.to_string().contains("5 groups need a blue link"), "{err}");
+    }
+
+    #[test]
+    fn templates_too_large_to_build_are_refused_from_their_counts() {
+        // Exactly the processor limit, but 2 M entities and 11 M links: 3.7 GB when generated.
+        let err = Topology::parse("hypercube", &[20]).unwrap_err().to_string();
+        assert!(err.contains("2097152 entities and 11534336 links"), "{err}");
+        assert!(err.contains("limit of 1048576"), "{err}");
+        assert!(Topology::parse("linear", &[1 << 20]).is_err(), "2 M entities, 2 M links");
+        // The largest networks people run still fit: a 256×256 torus, a 16-cube.
+        assert!(Topology::parse("torus2d", &[256, 256]).is_ok());
+        assert!(Topology::parse("hypercube", &[16]).is_ok());
     }
 }
