@@ -70,6 +70,31 @@ pub enum ImportError {
         /// The limit.
         limit: usize,
     },
+    /// The file's internal entities would expand past the budget (checked before parsing).
+    #[error(
+        "{file}: its internal entities would expand to {bytes} bytes (most from `&{entity};`), more \
+         than the {limit}-byte limit"
+    )]
+    EntityExpansion {
+        /// The file.
+        file: String,
+        /// The entity contributing most, quoted short.
+        entity: String,
+        /// Bytes all references would expand to.
+        bytes: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// Zones nested deeper than hase reads.
+    #[error("{place}: zones nested {depth} deep, more than the limit of {limit}")]
+    TooDeep {
+        /// The element past the limit.
+        place: FilePlace,
+        /// Its depth.
+        depth: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// The hostfile or `--np` does not fit the platform.
     #[error(transparent)]
     Placement(#[from] PlacementError),

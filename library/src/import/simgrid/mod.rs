@@ -14,6 +14,7 @@
 //! model can be compared on the same platform (`scripts/crosscheck-simgrid`).
 
 mod cluster;
+mod entity_budget;
 mod error;
 mod explicit;
 mod imported;
@@ -60,5 +61,7 @@ pub fn import_simgrid(text: &str, file: &str, options: &ImportOptions) -> Result
     Ok(imported)
 }
 
+#[cfg(test)]
+mod hostile_tests;
 #[cfg(test)]
 mod tests;

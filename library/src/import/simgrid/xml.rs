@@ -7,7 +7,9 @@ use hase_engine::units::{parse_flop_rate, parse_rate, parse_time};
 use roxmltree::{Document, Node, ParsingOptions};
 
 use hase_engine::FilePlace;
+use hase_engine::limits::quote;
 
+use super::entity_budget::{MAX_EXPANDED_ENTITY_BYTES, check_entity_budget};
 use super::error::{ClusterParamError, ImportError};
 use super::imported::Note;
 
@@ -15,6 +17,8 @@ use super::imported::Note;
 pub const MAX_PLATFORM_BYTES: usize = 64 << 20;
 /// Most XML nodes a platform file may have.
 const MAX_NODES: u32 = 4_000_000;
+/// Deepest nesting of zones read (SimGrid platforms nest a handful).
+const MAX_ZONE_DEPTH: usize = 256;
 /// Most hosts a cluster may expand to (as many as a template generates).
 const MAX_HOSTS: usize = hase_templates::MAX_ENDPOINTS as usize;
 
@@ -201,7 +205,10 @@ impl Reader<'_, '_> {
         Ok(speed)
     }
 
-    fn walk(&mut self, node: Node<'_, '_>) -> Result<(), ImportError> {
+    fn walk(&mut self, node: Node<'_, '_>, depth: usize) -> Result<(), ImportError> {
+        if depth > MAX_ZONE_DEPTH {
+            return Err(ImportError::TooDeep { place: self.place(node), depth, limit: MAX_ZONE_DEPTH });
+        }
         for child in node.children().filter(Node::is_element) {
             let name = child.tag_name().name();
             if let Some(reason) = unsupported_reason(name) {
@@ -221,7 +228,7 @@ impl Reader<'_, '_> {
                             format!("routing=\"{r}\": hase routes explicit platforms by shortest path"),
                         );
                     }
-                    self.walk(child)?;
+                    self.walk(child, depth + 1)?;
                 }
                 "cluster" => self.cluster(child)?,
                 "host" => self.host(child)?,
@@ -528,6 +535,12 @@ pub(super) fn read_platform(text: &str, file: &str) -> Result<Read, ImportError>
             limit: MAX_PLATFORM_BYTES,
         });
     }
+    check_entity_budget(text).map_err(|over| ImportError::EntityExpansion {
+        file: file.into(),
+        entity: quote(&over.entity),
+        bytes: over.expanded_bytes,
+        limit: MAX_EXPANDED_ENTITY_BYTES,
+    })?;
     let options = ParsingOptions { allow_dtd: true, nodes_limit: MAX_NODES, ..ParsingOptions::default() };
     let doc = Document::parse_with_options(text, options).map_err(|source| ImportError::Xml {
         place: FilePlace::at(file, source.pos().row as usize, source.pos().col as usize),
@@ -544,7 +557,7 @@ pub(super) fn read_platform(text: &str, file: &str) -> Result<Read, ImportError>
     if let Some(v) = root.attribute("version").filter(|v| !v.starts_with('4')) {
         reader.note(root, format!("platform version {v}: hase reads the 4.x format"));
     }
-    reader.walk(root)?;
+    reader.walk(root, 0)?;
     let Reader { notes, cluster, explicit, .. } = reader;
     let platform = match cluster {
         Some(c) if explicit.hosts.is_empty() => Platform::Cluster(c),
