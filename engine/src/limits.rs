@@ -200,7 +200,7 @@ pub fn check_regular_file(path: &Path) -> Result<(), CappedReadError> {
     let what = if file_type.is_dir() {
         Some("a directory")
     } else if !file_type.is_file() {
-        Some(special_file_kind(&file_type))
+        Some(special_file_kind(file_type))
     } else {
         match path.canonicalize() {
             Ok(real) if real.starts_with("/proc") || real.starts_with("/sys") => Some("a kernel pseudo-file"),
@@ -214,7 +214,7 @@ pub fn check_regular_file(path: &Path) -> Result<(), CappedReadError> {
 }
 
 #[cfg(unix)]
-fn special_file_kind(file_type: &std::fs::FileType) -> &'static str {
+fn special_file_kind(file_type: std::fs::FileType) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     if file_type.is_fifo() {
         "a FIFO"
@@ -228,7 +228,7 @@ fn special_file_kind(file_type: &std::fs::FileType) -> &'static str {
 }
 
 #[cfg(not(unix))]
-fn special_file_kind(_: &std::fs::FileType) -> &'static str {
+fn special_file_kind(_: std::fs::FileType) -> &'static str {
     "a special file"
 }
 
