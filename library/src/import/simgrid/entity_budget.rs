@@ -81,7 +81,7 @@ fn declared_entities(subset: &str) -> BTreeMap<&str, &str> {
         let Some(value_len) = rest[1..].find(quote) else {
             break;
         };
-        values.insert(name, &rest[1..1 + value_len]);
+        values.insert(name, &rest[1..=value_len]);
         rest = &rest[1 + value_len..];
     }
     values
