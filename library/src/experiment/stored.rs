@@ -28,6 +28,20 @@ pub enum ExperimentError {
     /// The sweep could not start.
     #[error(transparent)]
     Sweep(#[from] SweepError),
+    /// One stored experiment's header and spec disagree (an edited import); the rest of the store
+    /// is sound.
+    #[error(
+        "experiment {id} was recorded with {recorded} runs but its spec now makes {planned}; this one \
+         experiment is inconsistent (the store is sound): delete it with `hase experiments delete {id}`"
+    )]
+    Inconsistent {
+        /// The experiment.
+        id: u64,
+        /// Points × repetitions in its header.
+        recorded: u64,
+        /// Runs its spec makes.
+        planned: u64,
+    },
 }
 
 /// Plan `spec`: read its project (a file relative to `spec_dir`, or a stored project from
@@ -65,16 +79,9 @@ pub fn plan_stored(store: &ExperimentStore, id: u64) -> Result<ExperimentPlan, E
     let info = store.info(id)?;
     let origin = SpecOrigin::Code;
     let plan = ExperimentPlan::new(info.spec, info.project, info.base_dir, &origin)?;
-    if plan.run_count() != info.points * u64::from(info.repetitions) {
-        return Err(StoreError::Corrupt {
-            path: store.database().data_dir().to_path_buf(),
-            detail: format!(
-                "experiment {id} was planned with {} points but its spec now makes {}",
-                info.points,
-                plan.point_count()
-            ),
-        }
-        .into());
+    let recorded = info.points.saturating_mul(u64::from(info.repetitions));
+    if plan.run_count() != recorded {
+        return Err(ExperimentError::Inconsistent { id, recorded, planned: plan.run_count() });
     }
     Ok(plan)
 }

@@ -174,6 +174,22 @@ pub enum ExportReason {
         /// The newest this hase reads.
         latest: u32,
     },
+    /// The file's spec and project do not make a plan.
+    #[error("its spec does not plan on its project: {reason}")]
+    SpecDoesNotPlan {
+        /// Why (the spec error's text, which quotes input short).
+        reason: String,
+    },
+    /// The header contradicts what the file's spec makes.
+    #[error("the header says {field} {header}, but its spec makes {planned}")]
+    HeaderContradictsSpec {
+        /// Which header field.
+        field: &'static str,
+        /// The header's value.
+        header: String,
+        /// What the spec makes.
+        planned: String,
+    },
     /// A run outside the experiment's points, repetitions, variables or metrics.
     #[error("run {key} does not fit the experiment's plan")]
     RunOutsidePlan {

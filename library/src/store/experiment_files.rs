@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use hase_engine::FilePlace;
+use hase_engine::limits::quote;
 use hase_engine::model::{Project, SCHEMA_VERSION, write_atomic};
 
 use crate::generated::project_to_ron;
@@ -14,6 +15,8 @@ use super::experiment_header::{ExperimentHeader, NoRuns};
 use super::experiment_records::HeaderRecord;
 use super::experiments::ExperimentStore;
 use crate::experiment::csv::csv_text;
+use crate::experiment::error::SpecOrigin;
+use crate::experiment::plan::ExperimentPlan;
 use crate::experiment::record::RunRecord;
 use crate::experiment::spec::SweepSpec;
 use crate::experiment::spec_file::spec_to_ron;
@@ -88,6 +91,7 @@ impl ExperimentStore {
                 latest: SCHEMA_VERSION,
             }));
         }
+        check_header_against_spec(&file).map_err(invalid)?;
         for run in &file.runs {
             if run.key.point >= file.points
                 || run.key.repetition >= file.repetitions
@@ -116,4 +120,32 @@ impl ExperimentStore {
         };
         self.insert_new(&header, &file.runs)
     }
+}
+
+/// Plan the file's spec on its project and refuse a header that says otherwise: points,
+/// repetitions, variable and metric names.
+fn check_header_against_spec(file: &ExperimentExport) -> Result<(), ExportReason> {
+    let base_dir = std::path::PathBuf::from(&file.base_dir);
+    let plan = ExperimentPlan::new(file.spec.clone(), file.project.clone(), base_dir, &SpecOrigin::Code)
+        .map_err(|e| ExportReason::SpecDoesNotPlan { reason: e.to_string() })?;
+    let contradiction = |field, header: String, planned: String| {
+        Err(ExportReason::HeaderContradictsSpec { field, header: quote(&header), planned: quote(&planned) })
+    };
+    if plan.point_count() != file.points {
+        return contradiction("points", file.points.to_string(), plan.point_count().to_string());
+    }
+    if plan.spec().repetitions != file.repetitions {
+        return contradiction(
+            "repetitions",
+            file.repetitions.to_string(),
+            plan.spec().repetitions.to_string(),
+        );
+    }
+    if plan.variable_names() != file.variables {
+        return contradiction("variables", file.variables.join(", "), plan.variable_names().join(", "));
+    }
+    if plan.metric_names() != file.metrics {
+        return contradiction("metrics", file.metrics.join(", "), plan.metric_names().join(", "));
+    }
+    Ok(())
 }

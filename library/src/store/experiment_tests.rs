@@ -151,3 +151,32 @@ fn export_and_import_round_trip_and_csv_is_in_run_order() {
     );
     assert_eq!(other.list().unwrap().len(), 2, "a failed import adds nothing");
 }
+
+#[test]
+fn an_import_whose_header_contradicts_its_spec_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = ExperimentStore::open(&dir.path().join("a")).unwrap();
+    let plan = plan();
+    let id = store.create(&plan, "file p.ron").unwrap();
+    store.record_run(id, &record(&plan, 0, 0)).unwrap();
+    let file = dir.path().join("e.ron");
+    store.export_ron(id, &file).unwrap();
+    let exported = std::fs::read_to_string(&file).unwrap();
+    let other = ExperimentStore::open(&dir.path().join("b")).unwrap();
+    for (from, to, says) in [
+        (
+            "points: 2,",
+            "points: 18446744073709551615,",
+            "the header says points 18446744073709551615, but its spec makes 2",
+        ),
+        ("repetitions: 2,", "repetitions: 3,", "the header says repetitions 3, but its spec makes 2"),
+        ("\"makespan_ps\",", "\"events\",", "the header says metrics events, events"),
+    ] {
+        assert!(exported.contains(from), "{from} not in the export");
+        std::fs::write(&file, exported.replacen(from, to, 1)).unwrap();
+        let err = other.import_ron(&file).unwrap_err().to_string();
+        assert!(err.contains(says), "{err}");
+        assert!(err.starts_with(&file.display().to_string()), "{err}");
+    }
+    assert!(other.list().unwrap().is_empty(), "a refused import adds nothing");
+}
