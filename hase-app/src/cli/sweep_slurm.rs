@@ -15,7 +15,8 @@ use hase_library::experiment::SweepOptions;
 use hase_library::experiment::slurm::run_array_task::{array_task_from_env, check_array_task};
 use hase_library::experiment::slurm::submit::array_tasks_with_missing_runs;
 use hase_library::experiment::slurm::{
-    SlurmJob, SlurmSettings, collect, job_status, prepare, run_array_task, submit, submit_command,
+    SlurmJob, SlurmSettings, collect, job_status, prepare, run_array_task, store_collected, submit,
+    submit_command,
 };
 use hase_library::store::{Database, ExperimentStore};
 
@@ -167,14 +168,9 @@ fn gather(args: &SweepArgs, dir: &Path) -> anyhow::Result<ExitCode> {
         let database =
             Database::open_default(args.data_dir.as_deref().or(job.manifest.settings.data_dir.as_deref()))?;
         let store = ExperimentStore::with_database(database)?;
-        let id = store.create(&plan, &format!("Slurm job directory {}", job.dir.display()))?;
-        for record in &collected.records {
-            store.record_run(id, record)?;
-        }
-        if collected.is_complete() {
-            store.mark_finished(id)?;
-        }
-        writeln!(err, "stored as experiment {id}")?;
+        let stored = store_collected(&store, &job, &job.stamp()?, &plan, &collected)?;
+        let how = if stored.filled_existing { "filled" } else { "stored as" };
+        writeln!(err, "{how} experiment {}", stored.id)?;
     }
     if !collected.is_complete() {
         writeln!(err, "resubmit the missing runs with: hase sweep --resubmit {}", job.dir.display())?;

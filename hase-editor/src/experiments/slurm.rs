@@ -15,8 +15,8 @@ use std::sync::mpsc::Receiver;
 use hase_library::experiment::ExperimentPlan;
 use hase_library::experiment::slurm::submit::array_tasks_with_missing_runs;
 use hase_library::experiment::slurm::{
-    Collected, SlurmError, SlurmJob, SlurmSettings, SubmitOutcome, collect, prepare, submit_command_line,
-    submit_or_show_in,
+    SlurmError, SlurmJob, SlurmSettings, SubmitOutcome, collect, prepare, store_collected,
+    submit_command_line, submit_or_show_in,
 };
 use hase_library::store::{ExperimentStore, StoreError};
 
@@ -304,42 +304,15 @@ pub(super) fn prepare_and_submit(
     }
 }
 
-/// The source the store keeps for a job directory's experiment (`hase sweep --collect --store`
-/// writes the same, so the CLI and the GUI fill one experiment).
-fn job_source(job: &SlurmJob) -> String {
-    format!("Slurm job directory {}", job.dir.display())
-}
-
-/// Put `collected` into `store`: the experiment of this job directory if one exists, else a new
-/// one; finished when no run is missing.
-fn store_collected(
-    store: &ExperimentStore,
-    job: &SlurmJob,
-    plan: &ExperimentPlan,
-    collected: &Collected,
-) -> Result<u64, StoreError> {
-    let source = job_source(job);
-    let list = store.list()?;
-    let existing = list.iter().rev().find(|e| store.info(e.id).is_ok_and(|info| info.source == source));
-    let id = match existing {
-        Some(e) => e.id,
-        None => store.create(plan, &source)?,
-    };
-    for record in &collected.records {
-        store.record_run(id, record)?;
-    }
-    if collected.is_complete() && store.info(id).is_ok_and(|info| info.finished_at.is_none()) {
-        store.mark_finished(id)?;
-    }
-    Ok(id)
-}
-
 /// Collect `dir` (into `store` when given): the background thread's work.
 pub(super) fn gather(dir: &Path, store: Option<&ExperimentStore>) -> Result<Box<Gathered>, SlurmPanelError> {
     let job = SlurmJob::open(dir)?;
     let plan = job.plan()?;
     let collected = collect(&job, &plan)?;
-    let stored = store.map(|s| store_collected(s, &job, &plan, &collected)).transpose()?;
+    let stored = match store {
+        Some(store) => Some(store_collected(store, &job, &job.stamp()?, &plan, &collected)?.id),
+        None => None,
+    };
     let mut problems = Vec::new();
     for (key, attempt) in &collected.failed {
         let record = collected.records.iter().find(|r| r.key == *key);

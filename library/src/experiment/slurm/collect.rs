@@ -10,6 +10,7 @@ use std::sync::Arc;
 use super::array_tasks::array_task_of_point;
 use super::error::SlurmError;
 use super::layout::SlurmJob;
+use super::result_file::{ResultRefusal, check_result, read_result};
 use super::submissions::submissions;
 use crate::experiment::csv::csv_text;
 use crate::experiment::plan::ExperimentPlan;
@@ -57,13 +58,13 @@ pub enum MissingRunProblem {
     /// The file cannot be read as a run record.
     #[error(transparent)]
     Unreadable(Arc<RecordFileError>),
-    /// The file holds the record of another run.
-    #[error("{path} holds the record of {found}")]
-    HoldsAnother {
+    /// The file is another job's, another run's, or contradicts the plan.
+    #[error("{path} {refusal}")]
+    Refused {
         /// The file, as shown.
         path: String,
-        /// The run whose record it holds.
-        found: RunKey,
+        /// Why it was not taken.
+        refusal: ResultRefusal,
     },
 }
 
@@ -131,9 +132,11 @@ pub fn array_task_attempts(job: &SlurmJob) -> Result<BTreeMap<u64, ArrayTaskAtte
     Ok(attempts)
 }
 
-/// Gather the result files of `job` (planned as `plan`).
+/// Gather the result files of `job` (planned as `plan`); a file is taken only when it carries this
+/// job's stamp and agrees with the plan (see `result_file`).
 pub fn collect(job: &SlurmJob, plan: &ExperimentPlan) -> Result<Collected, SlurmError> {
     let attempts = array_task_attempts(job)?;
+    let stamp = job.stamp()?;
     let per_task = job.manifest.settings.points_per_task;
     let attempt_of = |key: RunKey| {
         let task = array_task_of_point(key.point, per_task);
@@ -147,21 +150,20 @@ pub fn collect(job: &SlurmJob, plan: &ExperimentPlan) -> Result<Collected, Slurm
             collected.missing.push(MissingRun { key, attempt: attempt_of(key), problem: None });
             continue;
         }
-        match RunRecord::read_file(&path) {
-            Ok(record) if record.key == key => {
-                if !record.status.is_success() {
-                    collected.failed.push((key, attempt_of(key)));
+        match read_result(&path) {
+            Ok((first, record)) => match check_result(&first, &stamp, &record, key, plan) {
+                Ok(()) => {
+                    if !record.status.is_success() {
+                        collected.failed.push((key, attempt_of(key)));
+                    }
+                    collected.records.push(record);
                 }
-                collected.records.push(record);
-            }
-            Ok(record) => collected.missing.push(MissingRun {
-                key,
-                attempt: attempt_of(key),
-                problem: Some(MissingRunProblem::HoldsAnother {
-                    path: path.display().to_string(),
-                    found: record.key,
+                Err(refusal) => collected.missing.push(MissingRun {
+                    key,
+                    attempt: attempt_of(key),
+                    problem: Some(MissingRunProblem::Refused { path: path.display().to_string(), refusal }),
                 }),
-            }),
+            },
             Err(e) => {
                 collected.missing.push(MissingRun {
                     key,

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use super::array_tasks::array_task_points;
 use super::error::SlurmError;
 use super::layout::SlurmJob;
+use super::result_file::write_result;
 use crate::experiment::plan::ExperimentPlan;
 use crate::experiment::record::{RunKey, RunRecord};
 use crate::experiment::sweep::{ObserverError, SweepObserver, SweepOptions, run_sweep};
@@ -61,11 +62,12 @@ pub fn check_array_task(task: u64, tasks: u64) -> Result<(), SlurmError> {
 /// Writes each finished run's result file.
 struct ResultWriter<'a> {
     job: &'a SlurmJob,
+    stamp: String,
 }
 
 impl SweepObserver for ResultWriter<'_> {
     fn finished(&self, record: &RunRecord) -> Result<(), ObserverError> {
-        Ok(record.write_file(&self.job.result_path(record.key))?)
+        Ok(write_result(&self.job.result_path(record.key), &self.stamp, record)?)
     }
 }
 
@@ -93,7 +95,7 @@ pub fn run_array_task(
     }
     let options =
         SweepOptions { skip, trace_dir: plan.spec().traces.map(|_| job.traces_dir()), ..options.clone() };
-    let report = run_sweep(plan, &options, &ResultWriter { job })?;
+    let report = run_sweep(plan, &options, &ResultWriter { job, stamp: job.stamp()? })?;
     Ok(ArrayTaskReport {
         task,
         points,

@@ -112,7 +112,7 @@ fn tasks_write_one_file_per_run_collect_matches_a_local_sweep_and_a_lost_result_
     assert_eq!((report.written, report.skipped), (1, 3));
     assert_eq!(RunRecord::read_file(&kept).unwrap().detail, "kept");
     marked.detail.clear();
-    marked.write_file(&kept).unwrap();
+    result_file::write_result(&kept, &job.stamp().unwrap(), &marked).unwrap();
     assert_eq!(collect(&job, &plan).unwrap().csv(&plan), local_csv);
     // A task beyond the array is refused.
     assert!(run_array_task(&job, &plan, 3, &one_job()).unwrap_err().to_string().contains("tasks 0 to 2"));
@@ -153,4 +153,90 @@ fn submit_or_show_looks_for_sbatch_in_the_search_path_given() {
     let submitted = Submission { job_id: "31".into(), array: "0-1".into() };
     assert_eq!(submit_or_show_in(&job, None, &path).unwrap(), SubmitOutcome::Submitted(submitted.clone()));
     assert_eq!(submissions::submissions(&job).unwrap(), [submitted]);
+}
+
+/// Every run of a 3-task job written, then one file replaced by `damage`; what `--collect` says.
+fn collect_with(damage: impl FnOnce(&SlurmJob, &std::path::Path)) -> Collected {
+    let tmp = tempfile::tempdir().unwrap();
+    let job = prepare(&plan(), &settings(2), &tmp.path().join("job")).unwrap();
+    let plan = job.plan().unwrap();
+    for task in 0..3 {
+        run_array_task(&job, &plan, task, &one_job()).unwrap();
+    }
+    damage(&job, &job.result_path(RunKey { point: 1, repetition: 0 }));
+    collect(&job, &plan).unwrap()
+}
+
+fn refusal(collected: &Collected) -> String {
+    assert_eq!(collected.records.len(), 11, "the other runs are taken");
+    let missing = &collected.missing[0];
+    assert_eq!(missing.key, RunKey { point: 1, repetition: 0 });
+    missing.problem.as_ref().map(ToString::to_string).unwrap_or_default()
+}
+
+#[test]
+fn collect_refuses_foreign_edited_and_cut_result_files() {
+    // A file copied from another job of the same shape (another seed, so another stamp).
+    let copied = collect_with(|_, path| {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut other_plan = plan().spec().clone();
+        other_plan.seed = 99;
+        let other_plan = ExperimentPlan::new(
+            other_plan,
+            examples::fat_tree_allreduce().unwrap().project,
+            PathBuf::from("."),
+            &SpecOrigin::Code,
+        )
+        .unwrap();
+        let other = prepare(&other_plan, &settings(2), &tmp.path().join("other")).unwrap();
+        run_array_task(&other, &other.plan().unwrap(), 0, &one_job()).unwrap();
+        std::fs::copy(other.result_path(RunKey { point: 1, repetition: 0 }), path).unwrap();
+    });
+    assert!(refusal(&copied).ends_with("was not written by this job (no stamp, or another job's)"));
+    // A file without the stamp line (written by hand, or by a hase that did not stamp).
+    let unstamped = collect_with(|_, path| {
+        let record = RunRecord::read_file(path).unwrap();
+        record.write_file(path).unwrap();
+    });
+    assert!(refusal(&unstamped).contains("was not written by this job"));
+    // The job's own stamp, but an edited seed, a cut metric list, another run's record.
+    let edit = |change: fn(&mut RunRecord)| {
+        collect_with(move |job, path| {
+            let mut record = RunRecord::read_file(path).unwrap();
+            change(&mut record);
+            result_file::write_result(path, &job.stamp().unwrap(), &record).unwrap();
+        })
+    };
+    assert!(refusal(&edit(|r| r.seed ^= 1)).ends_with("its seed is not what this job's plan makes"));
+    assert!(
+        refusal(&edit(|r| {
+            r.metrics.pop();
+        }))
+        .ends_with("its number of metrics is not what this job's plan makes")
+    );
+    assert!(
+        refusal(&edit(|r| r.values[0] = "9999".into()))
+            .ends_with("its point's values is not what this job's plan makes")
+    );
+    assert!(refusal(&edit(|r| r.key.point = 2)).ends_with("holds the record of point 2 rep 0"));
+}
+
+#[test]
+fn collect_store_twice_fills_one_experiment() {
+    let tmp = tempfile::tempdir().unwrap();
+    let job = prepare(&plan(), &settings(2), &tmp.path().join("job")).unwrap();
+    let plan = job.plan().unwrap();
+    let store = crate::store::ExperimentStore::open(&tmp.path().join("db")).unwrap();
+    let stamp = job.stamp().unwrap();
+    run_array_task(&job, &plan, 0, &one_job()).unwrap();
+    let first = store_collected(&store, &job, &stamp, &plan, &collect(&job, &plan).unwrap()).unwrap();
+    assert_eq!(first, StoredCollect { id: 1, filled_existing: false });
+    for task in 1..3 {
+        run_array_task(&job, &plan, task, &one_job()).unwrap();
+    }
+    let second = store_collected(&store, &job, &stamp, &plan, &collect(&job, &plan).unwrap()).unwrap();
+    assert_eq!(second, StoredCollect { id: 1, filled_existing: true });
+    assert_eq!(store.list().unwrap().len(), 1);
+    assert_eq!(store.runs(1).unwrap().len(), 12);
+    assert!(store.info(1).unwrap().finished_at.is_some());
 }
