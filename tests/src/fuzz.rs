@@ -25,7 +25,7 @@ use hase_library::overrides::apply_set;
 pub type FuzzTarget = fn(&[u8]);
 
 /// The targets by name, as `fuzz/fuzz_targets/<name>.rs` and `fuzz/corpus/<name>/` name them.
-pub const TARGETS: [(&str, FuzzTarget); 12] = [
+pub const TARGETS: [(&str, FuzzTarget); 18] = [
     ("project_ron", project_ron),
     ("stream", stream),
     ("ti_trace", ti_trace),
@@ -38,6 +38,12 @@ pub const TARGETS: [(&str, FuzzTarget); 12] = [
     ("datasheet", datasheet),
     ("project_elaborate", project_elaborate),
     ("experiment_spec", experiment_spec),
+    ("simgrid_platform", simgrid_platform),
+    ("hostfile", hostfile),
+    ("raw_csv", raw_csv),
+    ("constraint", constraint),
+    ("experiment_import", experiment_import),
+    ("slurm_result", slurm_result),
 ];
 
 /// Records read from one fuzzed trace at most (a valid trace of any length is a valid input; the
@@ -233,5 +239,104 @@ pub fn experiment_spec(data: &[u8]) {
         let origin = SpecOrigin::File { path: "fuzz.sweep.ron".into(), text: t.to_string() };
         let plan = ExperimentPlan::new(spec, project.clone(), std::path::PathBuf::from("."), &origin);
         let _ = plan.map(|p| p.run_count()).map_err(|e| e.to_string());
+    }
+}
+
+/// Longest error message an entry point accepts from a refused input: errors quote input short.
+const MAX_FUZZ_ERROR_CHARS: usize = 2_000;
+
+/// An error's text is bounded and free of terminal escapes, whatever the input held.
+fn check_error_text(error: &impl std::fmt::Display) {
+    let message = error.to_string();
+    assert!(
+        message.chars().count() <= MAX_FUZZ_ERROR_CHARS,
+        "an error quotes too much: {} chars",
+        message.len()
+    );
+    assert!(!message.contains('\u{1b}'), "an error carries a terminal escape: {message:?}");
+}
+
+/// A SimGrid platform file: imported (or refused) and, when imported, validated.
+pub fn simgrid_platform(data: &[u8]) {
+    use hase_library::import::simgrid::{ImportOptions, import_simgrid};
+    let Some(t) = text(data) else { return };
+    match import_simgrid(t, "fuzz.xml", &ImportOptions::default()) {
+        Ok(imported) => {
+            let registry = registry_for(&imported.project);
+            if flat_entity_count(&imported.project.network, &registry) <= MAX_FUZZ_ENTITIES {
+                let _ = validate_project(&imported.project, &registry);
+            }
+        }
+        Err(e) => check_error_text(&e),
+    }
+}
+
+/// A hostfile: read into a placement (or refused with a short error).
+pub fn hostfile(data: &[u8]) {
+    let Some(t) = text(data) else { return };
+    if let Err(e) = hase_engine::model::Placement::from_hostfile(t, "fuzz.hosts") {
+        check_error_text(&e);
+    }
+}
+
+/// A raw benchmark CSV (`hase mpi bench`'s output): read, written and read back equal.
+pub fn raw_csv(data: &[u8]) {
+    use hase_library::datasheet::raw::{parse_raw, write_raw};
+    let Some(t) = text(data) else { return };
+    match parse_raw(t, "fuzz.csv") {
+        Ok(raw) => {
+            let mut written = Vec::new();
+            write_raw(&mut written, &raw).expect("writing to memory");
+            let written = String::from_utf8(written).expect("the writer writes UTF-8");
+            let back = parse_raw(&written, "written.csv").expect("written raw data reads back");
+            let mut again = Vec::new();
+            write_raw(&mut again, &back).expect("writing to memory");
+            assert_eq!(String::from_utf8(again).expect("UTF-8"), written, "write, read, write differs");
+        }
+        Err(e) => check_error_text(&e),
+    }
+}
+
+/// A `--where` / `constraint` expression over two variables: parsed (or refused before the
+/// parser when too long or deep) and evaluated on every point.
+pub fn constraint(data: &[u8]) {
+    use hase_library::experiment::points::{Constraint, combine, filter};
+    use hase_library::experiment::{Combination, variables::resolve};
+    let Some(t) = text(data) else { return };
+    let project = experiment_project();
+    let variables = [
+        resolve("workload.message_bytes", "1K..4K *2", Some("bytes"), project).expect("a fixed variable"),
+        resolve("algorithm", "ring, recursive_doubling", None, project).expect("a fixed variable"),
+    ];
+    match Constraint::parse(t, &variables) {
+        Ok(parsed) => {
+            let points = combine(&variables, &Combination::Cross).expect("a cross product");
+            if let Err(e) = filter(&variables, points, Some(&parsed)) {
+                check_error_text(&e);
+            }
+        }
+        Err(e) => check_error_text(&e),
+    }
+}
+
+/// An exported experiment (`hase experiments import`): read and checked against its own spec.
+pub fn experiment_import(data: &[u8]) {
+    let Some(t) = text(data) else { return };
+    if let Err(e) = hase_library::store::read_export(t, "fuzz.experiment.ron") {
+        check_error_text(&e);
+    }
+}
+
+/// A Slurm result file: its stamp line and run record read (or refused with a short error).
+pub fn slurm_result(data: &[u8]) {
+    let Some(t) = text(data) else { return };
+    match hase_library::experiment::slurm::result_file::parse_result(t, "fuzz-result.ron") {
+        Ok((_, record)) => {
+            let written = record.to_ron();
+            let back = hase_library::experiment::RunRecord::from_ron(&written, "written.ron")
+                .expect("a written record reads back");
+            assert_eq!(back.to_ron(), written, "write, read, write differs");
+        }
+        Err(e) => check_error_text(&e),
     }
 }

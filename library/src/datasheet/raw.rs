@@ -11,6 +11,7 @@ use hase_entities::netmodel::datasheet::MeasuredPoint;
 use serde::{Deserialize, Serialize};
 
 use hase_engine::FilePlace;
+use hase_engine::limits::quote;
 
 use super::error::{RawReason, SheetError};
 
@@ -59,7 +60,8 @@ pub fn read_raw(path: &Path) -> Result<RawData, SheetError> {
     if size > MAX_RAW_FILE_BYTES {
         return Err(SheetError::TooLarge { path: shown, size, limit: MAX_RAW_FILE_BYTES });
     }
-    let text = std::fs::read_to_string(path).map_err(io)?;
+    let text = hase_engine::limits::read_capped(path, MAX_RAW_FILE_BYTES)
+        .map_err(|e| io(hase_engine::limits::CappedReadError::into_io(e)))?;
     parse_raw(&text, &shown)
 }
 
@@ -83,7 +85,10 @@ pub fn parse_raw(text: &str, origin: &str) -> Result<RawData, SheetError> {
         let line = header.position().map_or(1, csv::Position::line);
         return Err(at(
             line,
-            RawReason::Header { expected: RAW_HEADER, found: header.iter().collect::<Vec<_>>().join(",") },
+            RawReason::Header {
+                expected: RAW_HEADER,
+                found: quote(&header.iter().collect::<Vec<_>>().join(",")),
+            },
         ));
     }
     let mut rows = Vec::new();

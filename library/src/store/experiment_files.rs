@@ -71,37 +71,7 @@ impl ExperimentStore {
     pub fn import_ron(&self, path: &Path) -> Result<u64, StoreError> {
         let shown = path.display().to_string();
         let text = hase_engine::limits::read_text_input(path).map_err(|e| StoreError::io(path, e))?;
-        let options =
-            ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-        let file: ExperimentExport =
-            options.from_str(&text).map_err(|e: ron::error::SpannedError| StoreError::ExportSyntax {
-                place: FilePlace::at(shown.clone(), e.span.start.line, e.span.start.col),
-                source: e.code,
-            })?;
-        let invalid = |reason: ExportReason| StoreError::ExportInvalid { path: shown.clone(), reason };
-        if file.experiment_file_version == 0 || file.experiment_file_version > EXPERIMENT_EXPORT_VERSION {
-            return Err(invalid(ExportReason::Version {
-                version: file.experiment_file_version,
-                latest: EXPERIMENT_EXPORT_VERSION,
-            }));
-        }
-        if file.project.schema_version > SCHEMA_VERSION {
-            return Err(invalid(ExportReason::NewerProject {
-                version: file.project.schema_version,
-                latest: SCHEMA_VERSION,
-            }));
-        }
-        check_header_against_spec(&file).map_err(invalid)?;
-        for run in &file.runs {
-            if run.key.point >= file.points
-                || run.key.repetition >= file.repetitions
-                || run.metrics.len() != file.metrics.len()
-                || run.values.len() != file.variables.len()
-            {
-                return Err(invalid(ExportReason::RunOutsidePlan { key: run.key }));
-            }
-        }
-        super::projects::validate_name(&file.name)?;
+        let file = read_export(&text, &shown)?;
         let header = HeaderRecord {
             experiment_file_version: 0,
             name: file.name.clone(),
@@ -148,4 +118,41 @@ fn check_header_against_spec(file: &ExperimentExport) -> Result<(), ExportReason
         return contradiction("metrics", file.metrics.join(", "), plan.metric_names().join(", "));
     }
     Ok(())
+}
+
+/// Read an experiment export's text (`shown` names it in errors) and check it: format and schema
+/// versions, the header against what its spec plans, every run inside the plan, the name. Nothing
+/// is stored.
+pub fn read_export(text: &str, shown: &str) -> Result<ExperimentExport, StoreError> {
+    let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let file: ExperimentExport =
+        options.from_str(text).map_err(|e: ron::error::SpannedError| StoreError::ExportSyntax {
+            place: FilePlace::at(shown, e.span.start.line, e.span.start.col),
+            source: e.code,
+        })?;
+    let invalid = |reason: ExportReason| StoreError::ExportInvalid { path: shown.to_string(), reason };
+    if file.experiment_file_version == 0 || file.experiment_file_version > EXPERIMENT_EXPORT_VERSION {
+        return Err(invalid(ExportReason::Version {
+            version: file.experiment_file_version,
+            latest: EXPERIMENT_EXPORT_VERSION,
+        }));
+    }
+    if file.project.schema_version > SCHEMA_VERSION {
+        return Err(invalid(ExportReason::NewerProject {
+            version: file.project.schema_version,
+            latest: SCHEMA_VERSION,
+        }));
+    }
+    check_header_against_spec(&file).map_err(invalid)?;
+    for run in &file.runs {
+        if run.key.point >= file.points
+            || run.key.repetition >= file.repetitions
+            || run.metrics.len() != file.metrics.len()
+            || run.values.len() != file.variables.len()
+        {
+            return Err(invalid(ExportReason::RunOutsidePlan { key: run.key }));
+        }
+    }
+    super::projects::validate_name(&file.name)?;
+    Ok(file)
 }

@@ -46,7 +46,7 @@ mod experiment_tests;
 
 pub use database::{Database, STORE_FORMAT};
 pub use error::{DatabaseReason, ExportReason, StoreError};
-pub use experiment_files::{EXPERIMENT_EXPORT_VERSION, ExperimentExport};
+pub use experiment_files::{EXPERIMENT_EXPORT_VERSION, ExperimentExport, read_export};
 pub use experiment_header::{ExperimentHeader, NoRuns, RunList};
 pub use experiments::{ExperimentInfo, ExperimentStore, ExperimentSummary, HASE_VERSION};
 pub use location::{DATA_DIR_ENV, platform_data_dir, resolve_data_dir};

@@ -93,6 +93,11 @@ pub(super) fn read_result(path: &Path) -> Result<(String, RunRecord), RecordFile
     let shown = path.display().to_string();
     let text = hase_engine::limits::read_text_input(path)
         .map_err(|source| RecordFileError::Io { path: shown.clone(), source })?;
-    let record = RunRecord::from_ron(&text, &shown)?;
+    parse_result(&text, &shown)
+}
+
+/// A result file's text (`shown` names it in errors): its first line and its record.
+pub fn parse_result(text: &str, shown: &str) -> Result<(String, RunRecord), RecordFileError> {
+    let record = RunRecord::from_ron(text, shown)?;
     Ok((text.lines().next().unwrap_or_default().to_string(), record))
 }
