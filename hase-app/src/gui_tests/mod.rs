@@ -18,6 +18,7 @@ mod files;
 mod library;
 mod newcomer;
 mod panels;
+mod recording;
 mod replay_views;
 mod replay_views_linked;
 mod sheet;

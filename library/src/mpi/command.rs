@@ -97,6 +97,20 @@ pub fn run_reading_lines(
     if status.success() { Ok(()) } else { Err(failed(argv, status, &stderr)) }
 }
 
+/// Run `argv` with its standard output going to the terminal line by line and kept; returns the
+/// wall time it took and the output (for the `hase-time` lines of programs that time themselves).
+pub fn run_keeping_output(argv: &[String], env: &[(String, String)]) -> Result<(Duration, String), MpiError> {
+    let started = Instant::now();
+    let mut kept = String::new();
+    run_reading_lines(argv, env, |line| {
+        println!("{line}");
+        kept.push_str(line);
+        kept.push('\n');
+        Ok(())
+    })?;
+    Ok((started.elapsed(), kept))
+}
+
 /// Run `argv` with its output going to the terminal; returns the wall time it took.
 pub fn run_passing_output(argv: &[String], env: &[(String, String)]) -> Result<Duration, MpiError> {
     let mut cmd = command_of(argv, env)?;
