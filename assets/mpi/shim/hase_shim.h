@@ -21,17 +21,21 @@ static int64_t hase_ns(clockid_t clock) {
 static int64_t hase_cpu_ns(void) { return hase_ns(CLOCK_THREAD_CPUTIME_ID); }
 static int64_t hase_wall_ns(void) { return hase_ns(CLOCK_MONOTONIC); }
 
-/* The shims' own cost that a computation burst absorbs: the thread CPU time between two
- * consecutive readings of the thread CPU clock with nothing between them (the reading itself is a
- * system call). Every burst the shims measure spans one such reading, so an empty burst reads as
- * this much; the median of a short loop, ns. */
+/* The shims' own cost that a computation burst absorbs: the thread CPU time the shims' path
+ * between two calls takes with no work between them — leaving a call reads the CPU clock, then
+ * the wall clock; entering the next reads the wall clock, then the CPU clock (readings that may
+ * be system calls). An empty burst reads as this much; the median of a short loop, ns. */
 static inline int64_t hase_cpu_gap_ns(void) {
     enum { N = 401 };
     int64_t gaps[N];
+    volatile int64_t sink = 0;
     for (int i = 0; i < N; i++) {
         int64_t a = hase_cpu_ns();
+        sink += hase_wall_ns();
+        sink += hase_wall_ns();
         gaps[i] = hase_cpu_ns() - a;
     }
+    (void)sink;
     for (int i = 1; i < N; i++) { /* insertion sort: N is small */
         int64_t g = gaps[i];
         int j = i - 1;

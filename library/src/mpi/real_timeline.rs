@@ -7,7 +7,9 @@
 //! message by message.
 //!
 //! A rank's clock is mapped to rank 0's by the offset interpolated linearly between the two
-//! alignments (drift between nodes), and time 0 is the earliest rank's return from MPI_Init. A
+//! alignments (drift between nodes), and time 0 is the earliest rank's return from MPI_Init. The
+//! computation before a call is its CPU time (net of the logger's cost) ending at the call; what
+//! else the gap since the previous call holds (the logger's own work, waiting for a core) is idle. A
 //! message departs when its send was called and arrives when the receive that took it returned
 //! (for a non-blocking receive: the wait or test that completed it). Sends and receives are paired
 //! as MPI pairs them: per sender, receiver and tag, in the order the sends were made and the
@@ -101,6 +103,8 @@ impl ClockFile {
 /// One logged call with its wall times and integer arguments.
 struct Call {
     name: String,
+    /// CPU time computed since the previous call (net of the logger's cost), ns.
+    cpu_before: i64,
     entry: i64,
     exit: i64,
     args: Vec<i64>,
@@ -125,8 +129,9 @@ fn parse_log(text: &str, path: &str) -> Result<RankLog, MpiError> {
         match w.as_slice() {
             ["hase-record", "1", r, _] => rank = Some(num(r)?.max(0) as u32),
             ["end", wall, _cpu] => span_ns = Some(num(wall)?),
-            [name, _cpu, entry, exit, _world, args @ ..] => calls.push(Call {
+            [name, cpu, entry, exit, _world, args @ ..] => calls.push(Call {
                 name: (*name).to_string(),
+                cpu_before: num(cpu)?,
                 entry: num(entry)?,
                 exit: num(exit)?,
                 // Non-numeric arguments (the name of an unsupported call) are not needed here.
@@ -220,8 +225,11 @@ fn timeline_of(logs: &[RankLog], clocks: &[ClockFile]) -> Vec<RankPrediction> {
         let mut posted: BTreeMap<i64, usize> = BTreeMap::new();
         for (k, c) in log.calls.iter().enumerate() {
             let (entry, exit) = (at(i, c.entry), at(i, c.exit));
-            if entry > last {
-                intervals.push(("COMPUTE".to_string(), ps(last), ps(entry)));
+            // The computation is the CPU time the program used, ending at the call; the rest of
+            // the gap (the logger writing its line, the rank waiting for a core) stays idle.
+            let compute_from = last.max(entry - c.cpu_before.max(0));
+            if entry > compute_from {
+                intervals.push(("COMPUTE".to_string(), ps(compute_from), ps(entry)));
             }
             last = exit;
             if c.name == "finalize" {
@@ -278,9 +286,10 @@ mod tests {
     const CLOCK0: &str =
         "hase-clock 1 0 2\nsync 0 0 500\nsync 10000 0 500\ngap 400 3 1200\nbursts 5000 5200\n";
     const CLOCK1: &str = "hase-clock 1 1 2\nsync 1000 1000 500\nsync 11100 1100 500\n";
-    // Rank 0: compute 1000 ns, isend 64 B to 1 (tag 7), compute, wait, finalize. Spans 9000 ns.
+    // Rank 0: compute 1000 ns, isend 64 B to 1 (tag 7), compute 2000 ns of the 2900 before the
+    // wait, finalize. Spans 8000 ns.
     const LOG0: &str = "hase-record 1 0 2\nisend 1000 2000 2100 1 1 7 64 0\n\
-                        wait 0 5000 6000 1 1 0 -1 -1 0\nfinalize 0 9000 9000 1\nend 8000 1\n";
+                        wait 2000 5000 6000 1 1 0 -1 -1 0\nfinalize 0 9000 9000 1\nend 8000 1\n";
     // Rank 1: recv from 0 tag 7 between 3000 and 7000 on its own clock, then finalize.
     const LOG1: &str =
         "hase-record 1 1 2\nrecv 0 3000 7000 1 0 7 64 0 7 64\nfinalize 0 10000 10000 1\nend 8000 1\n";
@@ -305,9 +314,8 @@ mod tests {
             [
                 ("COMPUTE".into(), 10, 1010),
                 ("SEND".into(), 1010, 1110),
-                ("COMPUTE".into(), 1110, 4010),
+                ("COMPUTE".into(), 2010, 4010),
                 ("WAIT".into(), 4010, 5010),
-                ("COMPUTE".into(), 5010, 8010)
             ]
         );
         assert_eq!(us(ranks[0].predicted), 8010);

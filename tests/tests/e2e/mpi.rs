@@ -337,8 +337,13 @@ fn the_real_run_its_prediction_and_its_replay_pair_every_message() {
             row.strip_prefix('r').is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
         };
         assert!(!d.rows_only_in_a.iter().chain(&d.rows_only_in_b).any(is_rank), "{what}: {d:?}");
-        let sizes_agree = d.events.first_timing_divergence.as_ref().is_none_or(|m| m.bytes.0 == m.bytes.1);
-        assert!(sizes_agree, "{what}: {:?}", d.events.first_timing_divergence);
+        // (The data-sheet level carries each message as one packet without payload, so only the
+        // real run and the prediction are compared by size.)
+        if (i, j) == (0, 1) {
+            let sizes_agree =
+                d.events.first_timing_divergence.as_ref().is_none_or(|m| m.bytes.0 == m.bytes.1);
+            assert!(sizes_agree, "{what}: {:?}", d.events.first_timing_divergence);
+        }
     }
     // On the real timeline every message arrives after it left (the clocks are aligned), and
     // rank 0's row ends its measured MPI_Init … MPI_Finalize span after its start (which is at
