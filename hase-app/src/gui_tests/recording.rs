@@ -43,11 +43,7 @@ fn a_recordings_three_timelines_open_side_by_side() {
     let mut h = harness_with(hase_library::examples::fat_tree_allreduce().unwrap().project);
     h.state_mut().editor.file = Some(dir.path().join("design.ron"));
     h.state_mut().files.backend = Backend::InApp;
-    h.get_by_label("Simulate").click();
-    h.run_steps(2);
-    h.get_by_label("Compare").hover();
-    h.run_steps(2);
-    h.get_by_label("Open recording…").click();
+    super::choose_compare_item(&mut h, "Open recording…");
     let title = "Open a recording: any file in its directory (real.htb)";
     wait_for(&mut h, title, |app| app.files.is_open());
     h.get_by_label("index.ti").click();
