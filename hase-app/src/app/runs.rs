@@ -386,7 +386,7 @@ impl App {
     }
 
     /// Loaded traces side by side, each shown on the design.
-    fn open_trace_compare(&mut self, runs: Vec<Box<FinishedRun>>) {
+    fn open_trace_compare(&mut self, runs: Vec<FinishedRun>) {
         let sides = runs
             .iter()
             .map(|run| CompareSide::new(self.editor.doc.project.clone(), None).with(run.label.clone(), None))
@@ -396,7 +396,7 @@ impl App {
         self.open_compare(Compare::of(title, sides));
         for (i, run) in runs.into_iter().enumerate() {
             let id = run.id;
-            self.run_finished(RunDone { slot: RunSlot::Compare(i), id, result: Ok(run) });
+            self.run_finished(RunDone { slot: RunSlot::Compare(i), id, result: Ok(Box::new(run)) });
         }
     }
 
@@ -468,7 +468,7 @@ fn load_all(
     files: &[(Option<String>, PathBuf)],
     project: &Project,
     ids: &[u64],
-) -> Result<Vec<Box<FinishedRun>>, TraceFileError> {
+) -> Result<Vec<FinishedRun>, TraceFileError> {
     files
         .iter()
         .zip(ids)
@@ -485,7 +485,7 @@ fn load_all(
             if let Some(label) = label {
                 run.label.clone_from(label);
             }
-            Ok(run)
+            Ok(*run)
         })
         .collect()
 }

@@ -243,7 +243,7 @@ pub enum ReplayOutput {
         result: Result<PathBuf, SaveError>,
     },
     /// Trace files to compare were read (left to right), or why not.
-    CompareTraces(Result<Vec<Box<FinishedRun>>, TraceFileError>),
+    CompareTraces(Result<Vec<FinishedRun>, TraceFileError>),
     /// A project file to compare with was read.
     CompareProject {
         /// The file.

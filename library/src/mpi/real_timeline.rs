@@ -245,10 +245,10 @@ fn timeline_of(logs: &[RankLog], clocks: &[ClockFile]) -> Vec<RankPrediction> {
                 }
                 "wait" => {
                     for done in a.get(1..).unwrap_or_default().chunks(4) {
-                        if let ([_, src, tag, bytes], Some(&k)) = (done, posted.get(&done[0])) {
-                            if *src >= 0 {
-                                receives.push((k, *src, *tag, *bytes, exit));
-                            }
+                        if let ([_, src, tag, bytes], Some(&k)) = (done, posted.get(&done[0]))
+                            && *src >= 0
+                        {
+                            receives.push((k, *src, *tag, *bytes, exit));
                         }
                     }
                 }
