@@ -98,6 +98,10 @@ pub enum AppAction {
     CompareVariant,
     /// Simulate ▸ Compare ▸ Two trace files…: two loaded traces side by side.
     CompareTraces,
+    /// Simulate ▸ Compare ▸ Three trace files…: three loaded traces side by side.
+    CompareThreeTraces,
+    /// Simulate ▸ Compare ▸ Open recording…: a recording's real, predicted and replayed timelines.
+    OpenRecording,
     /// Close the comparison.
     CloseCompare,
     /// Simulate ▸ Open trace….
@@ -237,6 +241,8 @@ impl AppAction {
             AppAction::CompareWithFile => "This design with a project file…",
             AppAction::CompareVariant => "This design with different settings…",
             AppAction::CompareTraces => "Two trace files…",
+            AppAction::CompareThreeTraces => "Three trace files…",
+            AppAction::OpenRecording => "Open recording…",
             AppAction::CloseCompare => "Close comparison",
             AppAction::OpenTrace => "Open trace…",
             AppAction::Experiments => "Experiments…",

@@ -153,8 +153,14 @@ fn title(request: &FileRequest) -> &'static str {
         FileTarget::Replay(ReplayFile::ExportPng) => "Save the timing diagram (PNG)",
         FileTarget::Replay(ReplayFile::ExportCsv(_)) => "Save the O–X figures (CSV)",
         FileTarget::Replay(ReplayFile::CompareWith) => "Compare with a project file (RON)",
-        FileTarget::Replay(ReplayFile::CompareTraces(None)) => "Compare traces: the left trace",
-        FileTarget::Replay(ReplayFile::CompareTraces(Some(_))) => "Compare traces: the right trace",
+        FileTarget::Replay(ReplayFile::CompareTraces { chosen, wanted }) => match (chosen.len(), wanted) {
+            (0, _) => "Compare traces: the left trace",
+            (1, 3) => "Compare traces: the middle trace",
+            _ => "Compare traces: the right trace",
+        },
+        FileTarget::Replay(ReplayFile::OpenRecording) => {
+            "Open a recording: any file in its directory (real.htb)"
+        }
         FileTarget::Replay(ReplayFile::OpenTrace) => "Open a trace",
         FileTarget::Experiment(file) => crate::ui::experiments::file_title(file),
     }

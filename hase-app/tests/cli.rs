@@ -559,7 +559,8 @@ fn the_mpi_commands_are_in_the_help_and_list_the_samples() {
     }
     let out = hase(&["mpi", "sample"]);
     assert!(out.status.success(), "{:?}", text(&out));
-    for name in ["merge_sort", "halo2d", "pipeline", "task_farm"] {
+    let samples = hase_library::mpi::SAMPLES.map(|s| s.name);
+    for name in samples {
         assert!(text(&out).0.contains(name), "{name}: {}", text(&out).0);
     }
     let out = hase(&["mpi", "sample", "quicksort"]);

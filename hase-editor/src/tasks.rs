@@ -81,7 +81,8 @@ impl FileRequest {
             ReplayFile::ExportPng => &["png"],
             ReplayFile::ExportCsv(_) => &["csv"],
             ReplayFile::CompareWith => &["ron"],
-            ReplayFile::OpenTrace | ReplayFile::CompareTraces(_) => &["htrace", "htb", "gz", "txt"],
+            ReplayFile::OpenTrace | ReplayFile::CompareTraces { .. } => &["htrace", "htb", "gz", "txt"],
+            ReplayFile::OpenRecording => &["htb", "ti", "csv"],
         };
         FileRequest {
             target: FileTarget::Replay(purpose),

@@ -1,15 +1,22 @@
 /* hase_predict: reverse profiling (seed 000, section 4) as a PMPI layer loaded with LD_PRELOAD.
  * The program runs for real; each rank keeps a virtual clock (µs) that computation advances by
- * the thread CPU time measured between MPI calls × $HASE_PREDICT_CPU_SCALE, and each MPI call by
+ * the thread CPU time measured between MPI calls (less the shim's own per-call cost, calibrated at
+ * MPI_Init: hase_cpu_gap_ns) × $HASE_PREDICT_CPU_SCALE, and each MPI call by
  * the data sheet in $HASE_PREDICT_SHEET (written by `hase mpi predict`). A send's virtual start
  * travels with the message as a stamp on a duplicate of MPI_COMM_WORLD with the same tag, so a
  * receive — wildcards included, the stamp is taken from the source and tag that matched — ends at
  * max(receive start + recvmin(d), send start + recv(d)). Collectives end at the latest entry over
- * the group + t(p, d). The per-rank record goes to $HASE_PREDICT_DIR/pred<R>.txt:
+ * the group + t(p, d). MPI_Wtime returns the virtual clock. The per-rank record goes to
+ * $HASE_PREDICT_DIR/pred<R>.txt:
  *   hase-predict 1 <rank> <size>
  *   S <STATE> <start_ps> <end_ps>          a state interval (COMPUTE, SEND, RECV, WAIT, BCAST, …)
  *   M <source> <depart_ps> <arrive_ps> <bytes>   a message this rank received
  *   missing <function>                      the sheet lacked it (timed as 0)
+ *   measured <calls> <mpi_wall_ns> <burst_cpu_ns> <burst_wall_ns> <gap_ns> <subtracted_ns>
+ *                                           wall time inside MPI calls; computation between calls
+ *                                           (raw CPU and wall); the shim's calibrated per-call cost
+ *                                           (hase_cpu_gap_ns) and how much of it was taken out of
+ *                                           the bursts before they advanced the clock
  *   end <virtual_ps> <wall_ns> <cpu_ns>     predicted and measured times */
 #include <math.h>
 
@@ -35,6 +42,8 @@ static MPI_Comm shadow;
 static double clock_us;
 static int64_t last_cpu, init_wall, init_cpu;
 static int world_rank;
+/* What the error budget of `hase mpi predict` needs: see the `measured` line above. */
+static int64_t n_calls, mpi_wall_ns, burst_cpu_ns, burst_wall_ns, cpu_gap_ns, subtracted_ns, entry_wall, exit_wall;
 
 static void read_sheet(void) {
     const char *path = getenv("HASE_PREDICT_SHEET");
@@ -114,13 +123,25 @@ static void state(const char *name, double from, double to) {
 }
 
 /* Entering an MPI call: the CPU time since the last one becomes COMPUTE on the virtual clock. */
+/* The clocks are read in the order that makes a burst's wall window [exit_wall, entry_wall] hold
+ * the program's work only, and its CPU window one reading of the CPU clock more (cpu_gap_ns). */
 static void enter(void) {
-    double used = (double)(hase_cpu_ns() - last_cpu) * 1e-3 * cpu_scale;
+    entry_wall = hase_wall_ns();
+    int64_t raw = hase_cpu_ns() - last_cpu, net = hase_net_burst_ns(raw, cpu_gap_ns);
+    n_calls++;
+    burst_cpu_ns += raw;
+    burst_wall_ns += entry_wall - exit_wall;
+    subtracted_ns += raw - net;
+    double used = (double)net * 1e-3 * cpu_scale;
     state("COMPUTE", clock_us, clock_us + used);
     clock_us += used;
 }
 
-static void leave(void) { last_cpu = hase_cpu_ns(); }
+static void leave(void) {
+    last_cpu = hase_cpu_ns();
+    exit_wall = hase_wall_ns();
+    mpi_wall_ns += exit_wall - entry_wall;
+}
 
 /* Stamps: the sender's virtual send start, sent ahead of the data on the shadow communicator. */
 #define MAX_STAMPS 4096
@@ -163,8 +184,9 @@ static void start(void) {
     read_sheet();
     out = hase_open_rank_file("HASE_PREDICT_DIR", "pred", world_rank, ".txt");
     fprintf(out, "hase-predict 1 %d %d\n", world_rank, size);
-    init_wall = hase_wall_ns();
+    cpu_gap_ns = hase_cpu_gap_ns();
     init_cpu = last_cpu = hase_cpu_ns();
+    init_wall = exit_wall = hase_wall_ns();
 }
 
 int MPI_Init(int *argc, char ***argv) {
@@ -184,10 +206,25 @@ int MPI_Finalize(void) {
     int64_t wall = hase_wall_ns() - init_wall, cpu = hase_cpu_ns() - init_cpu;
     PMPI_Waitall(n_stamps, stamp_req, MPI_STATUSES_IGNORE);
     for (int i = 0; i < n_missing; i++) fprintf(out, "missing %s\n", missing[i]);
+    fprintf(out, "measured %lld %lld %lld %lld %lld %lld\n", (long long)n_calls, (long long)mpi_wall_ns,
+            (long long)burst_cpu_ns, (long long)burst_wall_ns, (long long)cpu_gap_ns, (long long)subtracted_ns);
     fprintf(out, "end %lld %lld %lld\n", ps(clock_us), (long long)wall, (long long)cpu);
     fclose(out);
+    out = NULL;
     PMPI_Comm_free(&shadow);
     return PMPI_Finalize();
+}
+
+/* The program's own timing reads the virtual clock: MPI_Wtime returns the prediction so far, s
+ * (computation since the last call included), so a program that times itself prints predicted
+ * times (`hase-time` lines, `hase mpi predict --measure`). Outside MPI_Init … MPI_Finalize it is
+ * the real clock. */
+double MPI_Wtime(void) {
+    if (out == NULL) return PMPI_Wtime(); /* before MPI_Init or after MPI_Finalize */
+    enter();
+    double now = clock_us * 1e-6;
+    leave();
+    return now;
 }
 
 static int blocking_send(const void *b, int c, MPI_Datatype t, int d, int tag, MPI_Comm comm,
@@ -375,8 +412,15 @@ int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype stype, int dest, int stag,
     double begin = clock_us;
     send_stamp(begin, dest, stag, comm);
     int rc = PMPI_Sendrecv(sb, sc, stype, dest, stag, rb, rcount, rtype, src, rtag, comm, st);
-    double done = begin + (dest >= 0 ? sheet_us("send", 2, hase_bytes(sc, stype)) : 0.0);
-    clock_us = received(comm, st, done);
+    /* As its recording replays (an isend, a receive, a wait for the isend): the send is posted,
+     * the receive starts, and the call ends when both are complete. */
+    double posted = begin, sent = begin;
+    if (dest >= 0) {
+        long bytes = hase_bytes(sc, stype);
+        posted = begin + sheet_us("isend1", 2, bytes);
+        sent = posted + sheet_us("isend2", 2, bytes);
+    }
+    clock_us = fmax(received(comm, st, posted), sent);
     state("RECV", begin, clock_us);
     leave();
     return rc;

@@ -1,20 +1,36 @@
 /* hase_record: a PMPI logger (LD_PRELOAD) that writes every MPI call of an unmodified program to
- * $HASE_RECORD_DIR/rank<R>.log, with the thread CPU time spent since the previous call returned,
- * the wall clock around the call, the peer or root, tag, bytes, request numbers and, for receives,
- * the source, tag and size that actually matched. `hase mpi record` turns the logs into SimGrid
- * time-independent traces. Line format (docs/datasheets.md, "Recording"):
+ * $HASE_RECORD_DIR/rank<R>.log, with the thread CPU time spent since the previous call returned
+ * (less the logger's own per-call cost, calibrated at MPI_Init: hase_cpu_gap_ns), the wall clock
+ * around the call, the peer or root, tag, bytes, request numbers and, for receives, the source,
+ * tag and size that actually matched. `hase mpi record` turns the logs into SimGrid
+ * time-independent traces and the real timeline. Line format (docs/datasheets.md, "Recording"):
  *   hase-record 1 <rank> <size>
  *   <call> <cpu_ns_before> <wall_start_ns> <wall_end_ns> <comm_is_world> <arguments…>
- *   end <wall_ns_init_to_finalize> <cpu_ns_total> */
+ *   end <wall_ns_init_to_finalize> <cpu_ns_total>
+ * and $HASE_RECORD_DIR/clock<R>.txt, the clock alignment and the calibration:
+ *   hase-clock 1 <rank> <size>
+ *   sync <at_wall_ns> <offset_ns> <round_trip_ns>   at MPI_Init and again at MPI_Finalize
+ *   gap <cpu_ns_per_call> <calls> <subtracted_ns>   the calibrated cost and what was taken out
+ *   bursts <raw_cpu_ns> <wall_ns>                   computation between calls, CPU and wall
+ * A rank's offset is its clock minus rank 0's, from the ping-pong with the shortest round trip
+ * (Cristian's method) of SYNC_ROUNDS exchanged with rank 0 on a duplicate of MPI_COMM_WORLD. */
 #include "hase_shim.h"
 
-static FILE *out;
-static int64_t last_cpu, init_wall, init_cpu;
+static FILE *out, *clock_out;
+static int64_t last_cpu, last_wall, init_wall, init_cpu;
+static int64_t cpu_gap_ns, subtracted_ns, burst_cpu_ns, burst_wall_ns, n_calls;
 
+/* The clocks are read in the order that makes a burst's wall window [last_wall, wall0] hold the
+ * program's work only, and its CPU window one reading of the CPU clock more (cpu_gap_ns). */
 static void begin(const char *call, int64_t *wall0) {
-    int64_t cpu = hase_cpu_ns();
     *wall0 = hase_wall_ns();
-    fprintf(out, "%s %lld %lld", call, (long long)(cpu - last_cpu), (long long)*wall0);
+    int64_t cpu = hase_cpu_ns();
+    int64_t raw = cpu - last_cpu, net = hase_net_burst_ns(raw, cpu_gap_ns);
+    subtracted_ns += raw - net;
+    burst_cpu_ns += raw;
+    burst_wall_ns += *wall0 - last_wall;
+    n_calls++;
+    fprintf(out, "%s %lld %lld", call, (long long)net, (long long)*wall0);
 }
 
 /* Ends the call's line: the wall end, the communicator flag, then the arguments already formatted. */
@@ -22,16 +38,61 @@ static void end(int64_t wall0, MPI_Comm comm, const char *args) {
     (void)wall0;
     fprintf(out, " %lld %d %s\n", (long long)hase_wall_ns(), comm == MPI_COMM_WORLD ? 1 : 0, args);
     last_cpu = hase_cpu_ns();
+    last_wall = hase_wall_ns();
 }
 
+#define SYNC_ROUNDS 16
+
+/* One clock alignment with rank 0 (every rank takes part): writes `sync <at> <offset> <rtt>`. */
+static void sync_clocks(int rank, int size) {
+    MPI_Comm sync;
+    PMPI_Comm_dup(MPI_COMM_WORLD, &sync);
+    int64_t mine[2] = {0, 0}; /* offset, round trip */
+    for (int peer = 1; peer < size; peer++) {
+        if (rank != 0 && rank != peer) continue;
+        int64_t best_rtt = INT64_MAX, best_offset = 0;
+        for (int i = 0; i < SYNC_ROUNDS; i++) {
+            int64_t theirs = 0;
+            if (rank == 0) {
+                int64_t t0 = hase_wall_ns();
+                PMPI_Send(&t0, 1, MPI_INT64_T, peer, 0, sync);
+                PMPI_Recv(&theirs, 1, MPI_INT64_T, peer, 0, sync, MPI_STATUS_IGNORE);
+                int64_t t1 = hase_wall_ns();
+                if (t1 - t0 < best_rtt) {
+                    best_rtt = t1 - t0;
+                    best_offset = theirs - (t0 + (t1 - t0) / 2);
+                }
+            } else {
+                PMPI_Recv(&theirs, 1, MPI_INT64_T, 0, 0, sync, MPI_STATUS_IGNORE);
+                int64_t now = hase_wall_ns();
+                PMPI_Send(&now, 1, MPI_INT64_T, 0, 0, sync);
+            }
+        }
+        if (rank == 0) {
+            int64_t result[2] = {best_offset, best_rtt};
+            PMPI_Send(result, 2, MPI_INT64_T, peer, 1, sync);
+        } else {
+            PMPI_Recv(mine, 2, MPI_INT64_T, 0, 1, sync, MPI_STATUS_IGNORE);
+        }
+    }
+    PMPI_Comm_free(&sync);
+    fprintf(clock_out, "sync %lld %lld %lld\n", (long long)hase_wall_ns(), (long long)mine[0], (long long)mine[1]);
+}
+
+static int world_rank, world_size;
+
 static void start_log(void) {
-    int rank, size;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &size);
-    out = hase_open_rank_file("HASE_RECORD_DIR", "rank", rank, ".log");
-    fprintf(out, "hase-record 1 %d %d\n", rank, size);
-    init_wall = hase_wall_ns();
+    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    out = hase_open_rank_file("HASE_RECORD_DIR", "rank", world_rank, ".log");
+    clock_out = hase_open_rank_file("HASE_RECORD_DIR", "clock", world_rank, ".txt");
+    fprintf(out, "hase-record 1 %d %d\n", world_rank, world_size);
+    fprintf(clock_out, "hase-clock 1 %d %d\n", world_rank, world_size);
+    cpu_gap_ns = hase_cpu_gap_ns();
+    sync_clocks(world_rank, world_size);
+    PMPI_Barrier(MPI_COMM_WORLD);
     init_cpu = last_cpu = hase_cpu_ns();
+    init_wall = last_wall = hase_wall_ns();
 }
 
 int MPI_Init(int *argc, char ***argv) {
@@ -52,6 +113,10 @@ int MPI_Finalize(void) {
     end(w, MPI_COMM_WORLD, "");
     fprintf(out, "end %lld %lld\n", (long long)(hase_wall_ns() - init_wall), (long long)(hase_cpu_ns() - init_cpu));
     fclose(out);
+    sync_clocks(world_rank, world_size);
+    fprintf(clock_out, "gap %lld %lld %lld\n", (long long)cpu_gap_ns, (long long)n_calls, (long long)subtracted_ns);
+    fprintf(clock_out, "bursts %lld %lld\n", (long long)burst_cpu_ns, (long long)burst_wall_ns);
+    fclose(clock_out);
     return PMPI_Finalize();
 }
 

@@ -119,6 +119,8 @@ impl App {
             | AppAction::CompareWithFile
             | AppAction::CompareVariant
             | AppAction::CompareTraces
+            | AppAction::CompareThreeTraces
+            | AppAction::OpenRecording
             | AppAction::CloseCompare
             | AppAction::OpenTrace => self.replay_action(action),
             AppAction::Help(topic) => self.windows.help = Some(topic),

@@ -27,6 +27,7 @@ use hase_editor::session::variant::Variant;
 use hase_editor::session::{Reveal, SessionCommand};
 use hase_editor::state::LogLevel;
 use hase_editor::tasks::{FileRequest, TaskOutput};
+use hase_library::mpi::record::{TIMELINE_FILES, recording_timelines};
 
 /// Seconds unsaved marker edits wait before they are written.
 const MARKER_SAVE_DELAY_S: f64 = 1.0;
@@ -113,7 +114,13 @@ impl App {
             },
             AppAction::CompareWithFile => self.pick_replay_file(ReplayFile::CompareWith),
             AppAction::OpenTrace => self.pick_replay_file(ReplayFile::OpenTrace),
-            AppAction::CompareTraces => self.pick_replay_file(ReplayFile::CompareTraces(None)),
+            AppAction::CompareTraces => {
+                self.pick_replay_file(ReplayFile::CompareTraces { chosen: Vec::new(), wanted: 2 });
+            }
+            AppAction::CompareThreeTraces => {
+                self.pick_replay_file(ReplayFile::CompareTraces { chosen: Vec::new(), wanted: 3 });
+            }
+            AppAction::OpenRecording => self.pick_replay_file(ReplayFile::OpenRecording),
             AppAction::CompareVariant => {
                 let settings = self.session.settings.clone();
                 self.windows.variant.open_with(&settings);
@@ -141,7 +148,8 @@ impl App {
         self.session.player.time = SimTime::ZERO;
         self.session.player.playing = false;
         self.session.timing.cursors = hase_editor::session::timing::cursors::Cursors::default();
-        self.compare_views = CompareViews::default();
+        self.compare_views =
+            CompareViews::for_sides(self.session.compare.as_ref().map_or(0, |c| c.sides.len()));
         self.dock.tab = DockTab::Timing;
     }
 
@@ -254,19 +262,29 @@ impl App {
                 let live = hase_editor::run::load::start(&self.tasks, path, project, id);
                 self.session.live.push(live);
             }
-            ReplayFile::CompareTraces(None) => self.pick_replay_file(ReplayFile::CompareTraces(Some(path))),
-            ReplayFile::CompareTraces(Some(left)) => {
-                let project = self.editor.doc.project.clone();
-                let ids = [self.session.next_id(), self.session.next_id()];
-                self.editor
-                    .log(LogLevel::Info, format!("loading {} and {}…", left.display(), path.display()));
-                self.tasks.spawn("load-traces", move || {
-                    TaskOutput::Replay(Box::new(ReplayOutput::CompareTraces(load_two(
-                        &[left, path],
-                        &project,
-                        ids,
-                    ))))
-                });
+            ReplayFile::CompareTraces { mut chosen, wanted } => {
+                chosen.push(path);
+                if chosen.len() < wanted {
+                    self.pick_replay_file(ReplayFile::CompareTraces { chosen, wanted });
+                } else {
+                    let files = chosen.into_iter().map(|p| (None, p)).collect();
+                    self.load_compared(files);
+                }
+            }
+            ReplayFile::OpenRecording => {
+                let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+                let files: Vec<(Option<String>, PathBuf)> = recording_timelines(&dir)
+                    .into_iter()
+                    .map(|(label, p)| (Some(label.to_string()), p))
+                    .collect();
+                if files.is_empty() {
+                    self.editor.notify(
+                        LogLevel::Error,
+                        format!("{} has none of a recording's timelines ({})", dir.display(), TIMELINE_FILES),
+                    );
+                } else {
+                    self.load_compared(files);
+                }
             }
             ReplayFile::CompareWith => {
                 self.tasks.spawn("open", move || {
@@ -356,18 +374,29 @@ impl App {
         }
     }
 
-    /// Two loaded traces side by side, each shown on the design.
-    fn open_trace_compare(&mut self, runs: [Box<FinishedRun>; 2]) {
-        let [left, right] = runs;
-        let side = |run: &FinishedRun| {
-            CompareSide::new(self.editor.doc.project.clone(), None).with(run.label.clone(), None)
-        };
-        let (a, b) = (side(&left), side(&right));
-        let title = format!("Compare traces: {} vs {}", left.label, right.label);
-        self.open_compare(Compare::new(title, a, b));
-        for (i, run) in [left, right].into_iter().enumerate() {
+    /// Load trace files (label, path) on a worker thread, to be compared side by side.
+    fn load_compared(&mut self, files: Vec<(Option<String>, PathBuf)>) {
+        let project = self.editor.doc.project.clone();
+        let ids: Vec<u64> = files.iter().map(|_| self.session.next_id()).collect();
+        let names: Vec<String> = files.iter().map(|(_, p)| p.display().to_string()).collect();
+        self.editor.log(LogLevel::Info, format!("loading {}…", names.join(", ")));
+        self.tasks.spawn("load-traces", move || {
+            TaskOutput::Replay(Box::new(ReplayOutput::CompareTraces(load_all(&files, &project, &ids))))
+        });
+    }
+
+    /// Loaded traces side by side, each shown on the design.
+    fn open_trace_compare(&mut self, runs: Vec<FinishedRun>) {
+        let sides = runs
+            .iter()
+            .map(|run| CompareSide::new(self.editor.doc.project.clone(), None).with(run.label.clone(), None))
+            .collect();
+        let labels: Vec<&str> = runs.iter().map(|r| r.label.as_str()).collect();
+        let title = format!("Compare traces: {}", labels.join(" vs "));
+        self.open_compare(Compare::of(title, sides));
+        for (i, run) in runs.into_iter().enumerate() {
             let id = run.id;
-            self.run_finished(RunDone { slot: RunSlot::Compare(i), id, result: Ok(run) });
+            self.run_finished(RunDone { slot: RunSlot::Compare(i), id, result: Ok(Box::new(run)) });
         }
     }
 
@@ -433,22 +462,30 @@ impl App {
     }
 }
 
-/// Read two trace files (on a worker thread), each shown on `project`.
-fn load_two(
-    paths: &[PathBuf; 2],
+/// Read trace files (on a worker thread), each shown on `project` and named by its label (else
+/// its file name).
+fn load_all(
+    files: &[(Option<String>, PathBuf)],
     project: &Project,
-    ids: [u64; 2],
-) -> Result<[Box<FinishedRun>; 2], TraceFileError> {
-    let read = |i: usize| {
-        let cancel = std::sync::atomic::AtomicBool::new(false);
-        hase_editor::run::load::load(
-            &paths[i],
-            project.clone(),
-            ids[i],
-            &cancel,
-            &hase_editor::run::RunProgress::default(),
-        )
-        .map_err(|source| TraceFileError { path: paths[i].clone(), source })
-    };
-    Ok([read(0)?, read(1)?])
+    ids: &[u64],
+) -> Result<Vec<FinishedRun>, TraceFileError> {
+    files
+        .iter()
+        .zip(ids)
+        .map(|((label, path), id)| {
+            let cancel = std::sync::atomic::AtomicBool::new(false);
+            let mut run = hase_editor::run::load::load(
+                path,
+                project.clone(),
+                *id,
+                &cancel,
+                &hase_editor::run::RunProgress::default(),
+            )
+            .map_err(|source| TraceFileError { path: path.clone(), source })?;
+            if let Some(label) = label {
+                run.label.clone_from(label);
+            }
+            Ok(*run)
+        })
+        .collect()
 }

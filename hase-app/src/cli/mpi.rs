@@ -15,8 +15,10 @@ use hase_engine::time::SimTime;
 use hase_entities::netmodel::datasheet::{self, Estimate};
 use hase_library::datasheet::raw::write_raw;
 use hase_library::mpi::bench::{ALL_FUNCTIONS, BenchOptions, parse_sizes, run_bench};
-use hase_library::mpi::predict::{PredictOptions, predict};
+use hase_library::mpi::budget::ErrorBudget;
+use hase_library::mpi::predict::{PredictOptions, ProgramPrediction, predict};
 use hase_library::mpi::record::{DEFAULT_FLOPS_PER_S, record};
+use hase_library::mpi::timings::{PlainRun, TimingComparison, compare_timings, run_plain};
 use hase_library::mpi::{MpiRun, SAMPLES, build_tool, cache_dir, sample};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -29,7 +31,7 @@ pub enum MpiCommand {
     Record(RecordArgs),
     /// Run a program under the reverse profiler: predicted time per rank from a data sheet.
     Predict(PredictArgs),
-    /// Build a bundled sample program (merge_sort, halo2d, pipeline, task_farm) and print its path.
+    /// Build a bundled sample program (`hase mpi sample` lists them) and print its path.
     Sample {
         /// The sample; none lists them.
         name: Option<String>,
@@ -71,6 +73,9 @@ pub struct RecordArgs {
     /// Reference speed of the `compute` actions: measured CPU seconds × this = flops.
     #[arg(long, default_value_t = DEFAULT_FLOPS_PER_S)]
     pub flops_per_s: f64,
+    /// Also write the error budget's measured parts as JSON.
+    #[arg(long, value_name = "BUDGET.json")]
+    pub json: Option<PathBuf>,
     /// The launcher command, after `--` (e.g. `-- mpirun -np 8 ./prog args`).
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<String>,
@@ -91,6 +96,13 @@ pub struct PredictArgs {
     /// Write the predicted run as a hase trace (opens in the timing diagram).
     #[arg(short, long, value_name = "PRED.trace")]
     pub output: Option<PathBuf>,
+    /// Also write the prediction and its error budget as JSON.
+    #[arg(long, value_name = "BUDGET.json")]
+    pub json: Option<PathBuf>,
+    /// First run the program without any shim, and set its own timings (`hase-time` lines) and
+    /// wall time beside the predicted ones.
+    #[arg(long)]
+    pub measure: bool,
     /// The launcher command, after `--`.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<String>,
@@ -175,7 +187,31 @@ fn record_command(args: &RecordArgs) -> anyhow::Result<ExitCode> {
             r.calls
         )?;
     }
+    for t in &rec.timings {
+        writeln!(
+            out,
+            "the program timed {} × {} of {} B: {:.3} µs each (under the logger)",
+            t.count,
+            t.label,
+            t.bytes,
+            t.seconds * 1e6 / t.count.max(1) as f64
+        )?;
+    }
+    writeln!(out, "real timeline (all ranks on rank 0's clock): {}", rec.real.display())?;
+    let rtt = rec.clocks.iter().flat_map(|c| c.round_trips_ns.iter().copied()).max().unwrap_or(0);
+    writeln!(out, "clocks aligned within ±{:.3} µs (half the longest round trip)", rtt as f64 / 2e3)?;
+    write!(out, "{}", rec.budget.to_text())?;
+    if let Some(path) = &args.json {
+        write_json(path, &rec.budget)?;
+        writeln!(out, "wrote {}", path.display())?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+fn write_json(path: &Path, value: &impl serde::Serialize) -> anyhow::Result<()> {
+    let mut text = serde_json::to_vec_pretty(value)?;
+    text.push(b'\n');
+    write_atomic(path, &text).with_context(|| format!("cannot write {}", path.display()))
 }
 
 fn predict_command(args: &PredictArgs) -> anyhow::Result<ExitCode> {
@@ -183,6 +219,7 @@ fn predict_command(args: &PredictArgs) -> anyhow::Result<ExitCode> {
     let estimate = Estimate::from_name(&args.band)
         .ok_or_else(|| anyhow::anyhow!("unknown band `{}`; choose min, avg or max", args.band))?;
     let options = PredictOptions { sheet: &sheet, estimate, cpu_scale: args.cpu_scale, env: Vec::new() };
+    let plain = if args.measure { Some(run_plain(&args.command, &[])?) } else { None };
     let p = predict(&args.command, &options, args.output.as_deref(), &cache_dir())?;
     let out = &mut std::io::stdout().lock();
     writeln!(
@@ -225,10 +262,105 @@ fn predict_command(args: &PredictArgs) -> anyhow::Result<ExitCode> {
             missing.join(", ")
         )?;
     }
+    let budget = p.budget();
+    write!(out, "{}", budget.to_text())?;
+    let measured = plain.as_ref().map(|plain| measured_beside(&p, &budget, plain));
+    if let Some(m) = &measured {
+        write_measured(out, m)?;
+    }
     if let Some(path) = &args.output {
         writeln!(out, "wrote {}", path.display())?;
     }
+    if let Some(path) = &args.json {
+        let ranks: Vec<PredictionRankJson> = p
+            .ranks
+            .iter()
+            .map(|r| PredictionRankJson {
+                rank: r.rank,
+                predicted_us: r.predicted.0 as f64 / 1e6,
+                measured_us: r.wall_us,
+                measured_cpu_us: r.cpu_us,
+                calls: r.calls,
+            })
+            .collect();
+        let json = PredictionJson {
+            sheet: &sheet.name,
+            ranks: &ranks,
+            budget: &budget,
+            measured: measured.as_ref(),
+        };
+        write_json(path, &json)?;
+        writeln!(out, "wrote {}", path.display())?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `hase mpi predict --json` writes.
+#[derive(serde::Serialize)]
+struct PredictionJson<'a> {
+    sheet: &'a str,
+    ranks: &'a [PredictionRankJson],
+    budget: &'a hase_library::mpi::budget::ErrorBudget,
+    measured: Option<&'a MeasuredBeside>,
+}
+
+/// `hase mpi predict --measure`: the run without a shim beside the prediction.
+#[derive(serde::Serialize)]
+struct MeasuredBeside {
+    /// The plain run's launcher wall time, µs.
+    wall_us: f64,
+    /// The predicted program time plus the launch measured in the predicted run, µs.
+    predicted_with_launch_us: f64,
+    /// (predicted with launch − wall) / wall, %.
+    error_percent: f64,
+    /// The program's own timings.
+    timings: Vec<TimingComparison>,
+}
+
+fn measured_beside(p: &ProgramPrediction, budget: &ErrorBudget, plain: &PlainRun) -> MeasuredBeside {
+    let launch_us = -budget.parts.iter().find(|part| part.name == "launch").map_or(0.0, |part| part.us);
+    let wall_us = plain.elapsed.as_secs_f64() * 1e6;
+    let predicted_with_launch_us = p.predicted().0 as f64 / 1e6 + launch_us;
+    MeasuredBeside {
+        wall_us,
+        predicted_with_launch_us,
+        error_percent: 100.0 * (predicted_with_launch_us - wall_us) / wall_us.max(1e-9),
+        timings: compare_timings(&p.timings, &plain.timings),
+    }
+}
+
+fn write_measured(out: &mut impl Write, m: &MeasuredBeside) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "whole program: predicted + launch {:.0} µs, measured without a shim {:.0} µs ({:+.1} %)",
+        m.predicted_with_launch_us, m.wall_us, m.error_percent
+    )?;
+    if !m.timings.is_empty() {
+        writeln!(out, "the program's own timings, per operation:")?;
+        writeln!(
+            out,
+            "{:<12} {:>9} {:>7} {:>14} {:>14} {:>8}",
+            "what", "bytes", "count", "predicted", "measured", "error"
+        )?;
+        for t in &m.timings {
+            writeln!(
+                out,
+                "{:<12} {:>9} {:>7} {:>11.3} µs {:>11.3} µs {:>+7.1}%",
+                t.label, t.bytes, t.count, t.predicted_us, t.measured_us, t.error_percent
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// One rank in `hase mpi predict --json`.
+#[derive(serde::Serialize)]
+struct PredictionRankJson {
+    rank: u32,
+    predicted_us: f64,
+    measured_us: f64,
+    measured_cpu_us: f64,
+    calls: Option<hase_library::mpi::predict::CallCosts>,
 }
 
 fn sample_command(name: Option<&str>) -> anyhow::Result<ExitCode> {

@@ -180,11 +180,7 @@ fn two_trace_files_compared_in_difference_mode() {
     let mut h = harness_with(hase_library::examples::fat_tree_allreduce().unwrap().project);
     h.state_mut().editor.file = Some(dir.path().join("design.ron"));
     h.state_mut().files.backend = Backend::InApp;
-    h.get_by_label("Simulate").click();
-    h.run_steps(2);
-    h.get_by_label("Compare").hover();
-    h.run_steps(2);
-    h.get_by_label("Two trace files…").click();
+    super::choose_compare_item(&mut h, "Two trace files…");
     for (title, name) in
         [("Compare traces: the left trace", "fat.htb"), ("Compare traces: the right trace", "binary.htb")]
     {

@@ -18,6 +18,7 @@ mod files;
 mod library;
 mod newcomer;
 mod panels;
+mod recording;
 mod replay_views;
 mod replay_views_linked;
 mod sheet;
@@ -40,6 +41,16 @@ pub(crate) fn harness_sized(app: App, size: Vec2) -> Harness<'static, App> {
         );
     settle(&mut h);
     h
+}
+
+/// Click Simulate ▸ Compare ▸ `item`.
+pub(crate) fn choose_compare_item(h: &mut Harness<'_, App>, item: &str) {
+    use egui_kittest::kittest::Queryable;
+    h.get_by_label("Simulate").click();
+    h.run_steps(2);
+    h.get_by_label("Compare").hover();
+    h.run_steps(2);
+    h.get_by_label(item).click();
 }
 
 /// A few frames, for what a click or a key starts to show.

@@ -1,6 +1,7 @@
-//! Comparing two runs side by side (`hase_editor::session::compare`): each side on its own canvas
-//! with its own replay, animated together by one clock; both timing diagrams share the view and
-//! the cursors (see `timing`); a strip on top shows each makespan and their ratio. What a side's
+//! Comparing runs side by side (`hase_editor::session::compare`, two or three): each side on its
+//! own canvas with its own replay, animated together by one clock; the timing diagrams share the
+//! view and the cursors (see `timing`); a strip on top shows each makespan and, for two, their
+//! ratio. What a side's
 //! canvas asks of its design comes back as session commands.
 
 use egui::{RichText, Ui};
@@ -16,11 +17,18 @@ use crate::ui::animator::images::StateImages;
 use crate::ui::canvas::{Canvas, CanvasContext, ReplayLayer};
 use crate::ui::time_text;
 
-/// The views of the comparison's two sides: a canvas and its trace → canvas map each.
+/// The views of the comparison's sides: a canvas and its trace → canvas map each.
 #[derive(Default)]
 pub struct CompareViews {
-    /// Left and right.
-    pub sides: [SideView; 2],
+    /// Left to right.
+    pub sides: Vec<SideView>,
+}
+
+impl CompareViews {
+    /// Views for `n` sides.
+    pub fn for_sides(n: usize) -> Self {
+        CompareViews { sides: (0..n).map(|_| SideView::default()).collect() }
+    }
 }
 
 /// The view of one side.
@@ -46,7 +54,20 @@ pub fn summary(compare: &Compare) -> String {
             None => format!("{}: not run", s.name()),
         })
         .collect();
-    if let (Some(Some(a)), Some(Some(b))) = (spans.first(), spans.get(1))
+    if spans.len() > 2 {
+        // Three runs: each against the first (a recording's real run).
+        let first = spans.first().copied().flatten().filter(|a| *a > 0);
+        for (side, span) in compare.sides.iter().zip(&spans).skip(1) {
+            if let (Some(a), Some(b)) = (first, span) {
+                parts.push(format!(
+                    "{} / {} = {:.2}×",
+                    side.name(),
+                    compare.sides[0].name(),
+                    *b as f64 / a as f64
+                ));
+            }
+        }
+    } else if let (Some(Some(a)), Some(Some(b))) = (spans.first(), spans.get(1))
         && *a > 0
         && *b > 0
     {
@@ -91,7 +112,10 @@ pub fn show(
     });
     ui.separator();
     let mut commands = Vec::new();
-    ui.columns(2, |cols| {
+    if views.sides.len() != compare.sides.len() {
+        *views = CompareViews::for_sides(compare.sides.len());
+    }
+    ui.columns(compare.sides.len().max(1), |cols| {
         let sides = compare.sides.iter().zip(&mut views.sides).zip(cols.iter_mut());
         for (i, ((side, view), ui)) in sides.enumerate() {
             let heading = match &side.run {

@@ -151,6 +151,8 @@ pub fn compare_menu(ui: &mut Ui, out: &mut Vec<AppAction>) {
         menu_item(ui, "This design with a project file…", AppAction::CompareWithFile, out);
         menu_item(ui, "This design with different settings…", AppAction::CompareVariant, out);
         menu_item(ui, "Two trace files…", AppAction::CompareTraces, out);
+        menu_item(ui, "Three trace files…", AppAction::CompareThreeTraces, out);
+        menu_item(ui, "Open recording…", AppAction::OpenRecording, out);
         menu_item(ui, "Close comparison", AppAction::CloseCompare, out);
     });
 }

@@ -218,8 +218,16 @@ pub enum ReplayFile {
     CompareWith,
     /// Load this trace file into the replay views.
     OpenTrace,
-    /// Compare two trace files: the left one (`None` while it is being chosen), then the right.
-    CompareTraces(Option<PathBuf>),
+    /// Compare `wanted` trace files (two or three), chosen left to right: those chosen so far.
+    CompareTraces {
+        /// The files chosen so far.
+        chosen: Vec<PathBuf>,
+        /// How many to compare.
+        wanted: usize,
+    },
+    /// Open a recording's timelines side by side (`hase mpi record`'s directory, found from any
+    /// file in it): its real, predicted and replayed runs, those that are there.
+    OpenRecording,
 }
 
 /// What background work of the replay views reports (through `TaskOutput::Replay`).
@@ -234,8 +242,8 @@ pub enum ReplayOutput {
         /// Where, or why not.
         result: Result<PathBuf, SaveError>,
     },
-    /// Two trace files to compare were read (left, right), or why not.
-    CompareTraces(Result<[Box<FinishedRun>; 2], TraceFileError>),
+    /// Trace files to compare were read (left to right), or why not.
+    CompareTraces(Result<Vec<FinishedRun>, TraceFileError>),
     /// A project file to compare with was read.
     CompareProject {
         /// The file.

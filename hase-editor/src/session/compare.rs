@@ -1,6 +1,7 @@
-//! Comparing two runs side by side: two designs (or one design with different settings), each
-//! with its own replay, animated together by one clock. The thesis demonstration (allreduce on a
-//! binary tree and on a fat tree) opens here as an example.
+//! Comparing runs side by side: two designs (or one design with different settings), or up to
+//! [`MAX_SIDES`] trace files (a recording's real, predicted and replayed timelines), each with its
+//! own replay, animated together by one clock. The thesis demonstration (allreduce on a binary
+//! tree and on a fat tree) opens here as an example.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -49,12 +50,15 @@ impl CompareSide {
     }
 }
 
-/// Two designs compared.
+/// Most runs one comparison shows.
+pub const MAX_SIDES: usize = 3;
+
+/// Runs compared.
 pub struct Compare {
     /// Heading.
     pub title: String,
-    /// Left and right.
-    pub sides: [CompareSide; 2],
+    /// Left to right: two, or up to [`MAX_SIDES`].
+    pub sides: Vec<CompareSide>,
     /// Identity (changes when either run changes, so the timing view is fitted again).
     pub key: u64,
 }
@@ -62,10 +66,16 @@ pub struct Compare {
 impl Compare {
     /// Compare `a` (left) with `b` (right).
     pub fn new(title: impl Into<String>, a: CompareSide, b: CompareSide) -> Self {
-        Compare { title: title.into(), sides: [a, b], key: 0 }
+        Compare { title: title.into(), sides: vec![a, b], key: 0 }
     }
 
-    /// The later of the two run ends.
+    /// Compare `sides`, left to right (at most [`MAX_SIDES`]; more are left out).
+    pub fn of(title: impl Into<String>, mut sides: Vec<CompareSide>) -> Self {
+        sides.truncate(MAX_SIDES);
+        Compare { title: title.into(), sides, key: 0 }
+    }
+
+    /// The latest of the runs' ends.
     pub fn end(&self) -> SimTime {
         self.sides.iter().filter_map(|s| s.run.as_ref()).map(|r| r.replay.end).max().unwrap_or(SimTime::ZERO)
     }

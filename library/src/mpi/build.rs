@@ -60,8 +60,19 @@ macro_rules! sample_tool {
 }
 
 /// The sample programs (`hase mpi sample NAME` builds one and prints its path).
-pub const SAMPLES: [CTool; 4] =
-    [sample_tool!("merge_sort"), sample_tool!("halo2d"), sample_tool!("pipeline"), sample_tool!("task_farm")];
+/// The first four are compute-bound programs; the rest exercise the network and time their own
+/// communication (`hase-time` lines, read by [`super::timings`]).
+pub const SAMPLES: [CTool; 9] = [
+    sample_tool!("merge_sort"),
+    sample_tool!("halo2d"),
+    sample_tool!("pipeline"),
+    sample_tool!("task_farm"),
+    sample_tool!("pingpong"),
+    sample_tool!("exchange"),
+    sample_tool!("allreduce_loop"),
+    sample_tool!("alltoall_loop"),
+    sample_tool!("halo_comm"),
+];
 
 /// A sample program by name.
 pub fn sample(name: &str) -> Result<CTool, MpiError> {

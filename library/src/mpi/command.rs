@@ -1,6 +1,7 @@
 //! Starting `mpirun` (or any launcher a user names) with the environment the shims read, either
 //! reading the program's output line by line (the benchmark's CSV rows) or letting it through to
-//! the terminal (a user's program under `record` or `predict`). Errors name the command and end
+//! the terminal and keeping it (a user's program under `record` or `predict`, whose `hase-time`
+//! lines are read afterwards). Errors name the command and end
 //! with what it printed to stderr.
 
 use std::io::{BufRead, BufReader, Read};
@@ -97,20 +98,19 @@ pub fn run_reading_lines(
     if status.success() { Ok(()) } else { Err(failed(argv, status, &stderr)) }
 }
 
-/// Run `argv` with its output going to the terminal; returns the wall time it took.
-pub fn run_passing_output(argv: &[String], env: &[(String, String)]) -> Result<Duration, MpiError> {
-    let mut cmd = command_of(argv, env)?;
+/// Run `argv` with its standard output going to the terminal line by line and kept (its standard
+/// error is kept for the error should it fail); returns the wall time it took and the output (for
+/// the `hase-time` lines of programs that time themselves).
+pub fn run_keeping_output(argv: &[String], env: &[(String, String)]) -> Result<(Duration, String), MpiError> {
     let started = Instant::now();
-    let out = cmd
-        .stdin(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(std::process::Child::wait_with_output)
-        .map_err(|e| MpiError::Tool { program: argv[0].clone(), source: e })?;
-    let elapsed = started.elapsed();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    eprint!("{stderr}");
-    if out.status.success() { Ok(elapsed) } else { Err(failed(argv, out.status, &stderr)) }
+    let mut kept = String::new();
+    run_reading_lines(argv, env, |line| {
+        println!("{line}");
+        kept.push_str(line);
+        kept.push('\n');
+        Ok(())
+    })?;
+    Ok((started.elapsed(), kept))
 }
 
 #[cfg(test)]
@@ -132,7 +132,8 @@ mod tests {
         let err =
             run_reading_lines(&["/nonexistent/mpirun".into()], &[], |_| Ok(())).unwrap_err().to_string();
         assert!(err.starts_with("cannot run `/nonexistent/mpirun`"), "{err}");
-        assert!(run_passing_output(&sh("exit 0"), &[]).is_ok());
+        let (_, kept) = run_keeping_output(&sh("echo hase-time x 8 1 0.5; echo other"), &[]).unwrap();
+        assert_eq!(kept, "hase-time x 8 1 0.5\nother\n");
         assert_eq!(
             MpiRun::from_command_line("mpirun  --oversubscribe").unwrap().launcher,
             ["mpirun", "--oversubscribe"]

@@ -19,8 +19,9 @@ use hase_entities::netmodel::datasheet::{
 };
 
 use super::build::{PREDICTOR, build_tool};
-use super::command::run_passing_output;
+use super::command::run_keeping_output;
 use super::error::MpiError;
+use super::timings::{ProgramTiming, program_timings};
 
 /// The point-to-point names the shim asks for, and what they stand for.
 const P2P: [(&str, PointToPoint); 7] = [
@@ -106,6 +107,25 @@ pub struct RankPrediction {
     pub messages: Vec<(u32, SimTime, SimTime, u64)>,
     /// Sheet functions the program needed but the sheet lacked.
     pub missing: Vec<String>,
+    /// What the run measured for the error budget (absent in records without a `measured` line).
+    pub calls: Option<CallCosts>,
+}
+
+/// A rank's measured split between computation and MPI calls, and the shim's own cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct CallCosts {
+    /// MPI calls made.
+    pub calls: u64,
+    /// Wall time inside MPI calls, µs.
+    pub mpi_wall_us: f64,
+    /// Thread CPU time of the computation between calls, as measured, µs.
+    pub burst_cpu_us: f64,
+    /// Wall time of the computation between calls, µs.
+    pub burst_wall_us: f64,
+    /// The shim's per-call cost calibrated at MPI_Init (`hase_cpu_gap_ns`), µs.
+    pub per_call_us: f64,
+    /// How much of that cost was taken out of the bursts (at most `calls × per_call_us`), µs.
+    pub subtracted_us: f64,
 }
 
 /// Parse one `pred<R>.txt`.
@@ -120,6 +140,7 @@ pub fn parse_prediction(text: &str, path: &str) -> Result<RankPrediction, MpiErr
         intervals: Vec::new(),
         messages: Vec::new(),
         missing: Vec::new(),
+        calls: None,
     };
     let mut ended = false;
     for (i, line) in text.lines().enumerate() {
@@ -140,6 +161,17 @@ pub fn parse_prediction(text: &str, path: &str) -> Result<RankPrediction, MpiErr
                 ));
             }
             ["missing", f] => p.missing.push((*f).to_string()),
+            ["measured", calls, mpi_wall, burst_cpu, burst_wall, gap, subtracted] => {
+                let us = |t: &str| num(t).map(|ns| ns as f64 / 1e3);
+                p.calls = Some(CallCosts {
+                    calls: num(calls)?,
+                    mpi_wall_us: us(mpi_wall)?,
+                    burst_cpu_us: us(burst_cpu)?,
+                    burst_wall_us: us(burst_wall)?,
+                    per_call_us: us(gap)?,
+                    subtracted_us: us(subtracted)?,
+                });
+            }
             ["end", virtual_ps, wall_ns, cpu_ns] => {
                 p.predicted = SimTime(num(virtual_ps)?);
                 p.wall_us = num(wall_ns)? as f64 / 1e3;
@@ -182,8 +214,11 @@ fn state_index(name: &str) -> u16 {
     PROCESSOR_STATES.iter().position(|s| *s == name).unwrap_or(0) as u16
 }
 
-/// The predicted run as a trace: rank r is entity r (`rank<r>`, a Processor), with its states
-/// (IDLE between intervals, DONE at its end) and the messages it received.
+/// The predicted (or real) run as a trace: rank r is entity r (`rank<r>`, a Processor), with its
+/// states (IDLE between intervals, DONE at its end) and the messages it received. A message is
+/// one `Send` from the sender's row to the receiver's, labelled as the simulator labels a
+/// one-packet message (`data r<src>>r<dst> 1/1 <bytes>B`), so that `hase trace diff` knows the
+/// rows as ranks and pairs these messages with a replay's by sender, receiver and occurrence.
 pub fn trace_of(name: &str, ranks: &[RankPrediction]) -> (TraceHeader, Vec<Record>) {
     let header = TraceHeader {
         version: hase_engine::trace::FORMAT_VERSION,
@@ -240,7 +275,7 @@ pub fn trace_of(name: &str, ranks: &[RankPrediction]) -> (TraceHeader, Vec<Recor
                 to_port: 0,
                 arrive: (*arrive).max(*depart),
                 bytes: *bytes,
-                label: format!("{bytes} B r{src}→r{}", r.rank).into(),
+                label: format!("data r{src}>r{} 1/1 {bytes}B", r.rank).into(),
             };
             push(*depart, record, &mut keyed);
         }
@@ -256,6 +291,8 @@ pub struct ProgramPrediction {
     pub ranks: Vec<RankPrediction>,
     /// Wall time of the whole launcher command.
     pub elapsed: Duration,
+    /// The program's own timings (`hase-time` lines), predicted: MPI_Wtime read the virtual clock.
+    pub timings: Vec<ProgramTiming>,
 }
 
 impl ProgramPrediction {
@@ -267,6 +304,25 @@ impl ProgramPrediction {
     /// The measured time of the program: the slowest rank from MPI_Init to MPI_Finalize, µs.
     pub fn measured_us(&self) -> f64 {
         self.ranks.iter().map(|r| r.wall_us).fold(0.0, f64::max)
+    }
+
+    /// Where the difference between predicted and measured comes from.
+    pub fn budget(&self) -> super::budget::ErrorBudget {
+        let ranks: Vec<super::budget::RankCosts> = self
+            .ranks
+            .iter()
+            .map(|r| {
+                let compute_ps: u64 =
+                    r.intervals.iter().filter(|(s, ..)| s == "COMPUTE").map(|(_, a, b)| b.0 - a.0).sum();
+                super::budget::RankCosts {
+                    rank: r.rank,
+                    span_us: r.wall_us,
+                    costs: r.calls.unwrap_or_default(),
+                    predicted: Some((r.predicted.0 as f64 / 1e6, compute_ps as f64 / 1e6)),
+                }
+            })
+            .collect();
+        super::budget::error_budget(self.elapsed.as_secs_f64() * 1e6, &ranks)
     }
 
     /// Sheet functions some rank lacked, without repeats.
@@ -318,19 +374,24 @@ pub fn predict(
         ("HASE_PREDICT_DIR".to_string(), work.path().display().to_string()),
         ("HASE_PREDICT_CPU_SCALE".to_string(), options.cpu_scale.to_string()),
     ]);
-    let elapsed = run_passing_output(command, &env)?;
+    let (elapsed, output) = run_keeping_output(command, &env)?;
     let ranks = read_predictions(work.path())?;
     if let Some(path) = trace {
-        let (header, records) = trace_of(&format!("predicted: {}", command.join(" ")), &ranks);
-        let mut sink = create_trace(path, Some(4096))?;
-        let write = |e: std::io::Error| MpiError::io(path, e);
-        sink.header(&header).map_err(write)?;
-        for r in &records {
-            sink.record(r).map_err(write)?;
-        }
-        sink.finish().map_err(write)?;
+        write_timeline(path, &format!("predicted: {}", command.join(" ")), &ranks)?;
     }
-    Ok(ProgramPrediction { ranks, elapsed })
+    Ok(ProgramPrediction { ranks, elapsed, timings: program_timings(&output) })
+}
+
+/// Write ranks' timelines as a hase trace (`.htb`, `.gz` or text) named `name`: see [`trace_of`].
+pub fn write_timeline(path: &Path, name: &str, ranks: &[RankPrediction]) -> Result<(), MpiError> {
+    let (header, records) = trace_of(name, ranks);
+    let mut sink = create_trace(path, Some(4096))?;
+    let write = |e: std::io::Error| MpiError::io(path, e);
+    sink.header(&header).map_err(write)?;
+    for r in &records {
+        sink.record(r).map_err(write)?;
+    }
+    sink.finish().map_err(write)
 }
 
 #[cfg(test)]

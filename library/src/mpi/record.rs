@@ -1,6 +1,9 @@
 //! `hase mpi record -o DIR -- mpirun -np 8 ./prog args`: run an unmodified program under the PMPI
 //! logger and write DIR/index.ti (a SimGrid list file naming one trace per rank), `DIR/rank<R>.ti`,
-//! DIR/measured.csv (wall and CPU time per rank) and the raw logs in DIR/raw/.
+//! DIR/measured.csv (wall and CPU time per rank), the real timeline DIR/real.htb (every call and
+//! the computation between, per rank, on one clock, with the messages: `real_timeline`) and the
+//! raw logs in DIR/raw/; and measure what a prediction from the recording will leave out (the
+//! error budget's launch, recorder overhead and foreign load: `budget`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -8,10 +11,31 @@ use std::time::Duration;
 
 use hase_engine::model::write_atomic;
 
+use super::budget::{ErrorBudget, RankCosts, error_budget};
 use super::build::{RECORDER, build_tool};
-use super::command::run_passing_output;
+use super::command::run_keeping_output;
 use super::error::MpiError;
+use super::predict::{CallCosts, write_timeline};
+use super::real_timeline::{ClockFile, real_timeline};
 use super::ti_convert::{RankTrace, convert_rank_log};
+use super::timings::{ProgramTiming, program_timings};
+
+/// The real timeline's file name in a recording directory.
+pub const REAL_TIMELINE: &str = "real.htb";
+
+/// A recording directory's timelines, as the comparison opens them: the real run (written by
+/// `hase mpi record`), the prediction (`hase mpi predict -o DIR/predicted.htb`) and a replay
+/// (`hase run … --workload-trace DIR/index.ti --trace DIR/replayed.htb`).
+pub const TIMELINES: [(&str, &str); 3] =
+    [("real", REAL_TIMELINE), ("predicted", "predicted.htb"), ("replayed", "replayed.htb")];
+
+/// The file names of [`TIMELINES`], for messages.
+pub const TIMELINE_FILES: &str = "real.htb, predicted.htb, replayed.htb";
+
+/// The timelines of [`TIMELINES`] that are in `dir`, as (name, path).
+pub fn recording_timelines(dir: &Path) -> Vec<(&'static str, PathBuf)> {
+    TIMELINES.iter().map(|(name, file)| (*name, dir.join(file))).filter(|(_, p)| p.is_file()).collect()
+}
 
 /// The reference speed computation is written at unless another is given: 1 Gflop/s, so that a
 /// processor with `flops_per_s = 1e9` (the default) replays the measured CPU times.
@@ -28,6 +52,38 @@ pub struct Recording {
     pub elapsed: Duration,
     /// The reference speed of the `compute` actions.
     pub flops_per_s: f64,
+    /// DIR/real.htb.
+    pub real: PathBuf,
+    /// Per rank: its clock alignment and the logger's calibrated cost.
+    pub clocks: Vec<ClockFile>,
+    /// What a prediction from this recording leaves out, measured.
+    pub budget: ErrorBudget,
+    /// The program's own timings (`hase-time` lines) under the logger.
+    pub timings: Vec<ProgramTiming>,
+}
+
+/// The budget's inputs from a recording's ranks and clock files.
+pub fn recorded_costs(ranks: &[RankTrace], clocks: &[ClockFile]) -> Vec<RankCosts> {
+    ranks
+        .iter()
+        .zip(clocks)
+        .map(|(r, c)| {
+            let burst_wall_us = c.burst_wall_ns as f64 / 1e3;
+            RankCosts {
+                rank: r.rank,
+                span_us: r.wall_us,
+                costs: CallCosts {
+                    calls: c.calls,
+                    mpi_wall_us: (r.wall_us - burst_wall_us).max(0.0),
+                    burst_cpu_us: c.burst_cpu_ns as f64 / 1e3,
+                    burst_wall_us,
+                    per_call_us: c.per_call_ns as f64 / 1e3,
+                    subtracted_us: c.subtracted_ns as f64 / 1e3,
+                },
+                predicted: None,
+            }
+        })
+        .collect()
 }
 
 /// Read and convert every `rank<R>.log` in `raw_dir` (ranks 0 … n−1, all present).
@@ -105,8 +161,13 @@ pub fn record(
     let mut env = env.to_vec();
     env.push(("LD_PRELOAD".into(), logger.path.display().to_string()));
     env.push(("HASE_RECORD_DIR".into(), raw_abs.display().to_string()));
-    let elapsed = run_passing_output(command, &env)?;
+    let (elapsed, output) = run_keeping_output(command, &env)?;
     let ranks = convert_logs(&raw, flops_per_s)?;
     let index = write_traces(dir, &ranks, flops_per_s, &command.join(" "))?;
-    Ok(Recording { index, ranks, elapsed, flops_per_s })
+    let (timeline, clocks) = real_timeline(&raw)?;
+    let real = dir.join(REAL_TIMELINE);
+    write_timeline(&real, &format!("real: {}", command.join(" ")), &timeline)?;
+    let budget = error_budget(elapsed.as_secs_f64() * 1e6, &recorded_costs(&ranks, &clocks));
+    let timings = program_timings(&output);
+    Ok(Recording { index, ranks, elapsed, flops_per_s, real, clocks, budget, timings })
 }

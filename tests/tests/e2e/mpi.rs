@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
+use hase_engine::analysis::{DiffOptions, diff_traces};
 use hase_engine::kernel::RunOutcome;
 use hase_engine::model::{AbstractionLevel, Project, Workload};
 use hase_engine::time::SimTime;
@@ -21,7 +22,7 @@ use hase_library::mpi::predict::{PredictOptions, predict};
 use hase_library::mpi::record::{Recording, record};
 use hase_library::mpi::{MpiRun, build_tool, sample};
 use hase_library::overrides::apply_set;
-use hase_library::runner::{RunOptions, RunResult, run_project};
+use hase_library::runner::{RunOptions, RunResult, TraceTarget, run_project};
 use hase_templates::{LinkParams, ProjectForm, TemplateSpec, Topology, template_project};
 
 static MPI: Mutex<()> = Mutex::new(());
@@ -53,11 +54,16 @@ fn lock() -> std::sync::MutexGuard<'static, ()> {
 const RANKS: u32 = 4;
 
 /// Each sample with small arguments, so that a run takes a second or so.
-const SAMPLES: [(&str, &[&str]); 4] = [
+const SAMPLES: [(&str, &[&str]); 9] = [
     ("merge_sort", &["65536"]),
     ("halo2d", &["48", "20"]),
     ("pipeline", &["16", "1024"]),
     ("task_farm", &["24", "4000"]),
+    ("pingpong", &["20", "4096"]),
+    ("exchange", &["20", "4096"]),
+    ("allreduce_loop", &["10", "4096"]),
+    ("alltoall_loop", &["10", "4096"]),
+    ("halo_comm", &["50", "1024", "4"]),
 ];
 
 struct Fitted {
@@ -84,6 +90,7 @@ fn fitted() -> &'static Fitted {
                 "barrier",
                 "bcast",
                 "allreduce",
+                "alltoall",
             ]
             .map(String::from)
             .to_vec(),
@@ -96,8 +103,9 @@ fn fitted() -> &'static Fitted {
             .unwrap_or_else(|e| panic!("hase mpi bench: {e}"));
         let progress = last.expect("progress was reported");
         assert_eq!(progress.rows, progress.total, "every expected row arrived");
-        // 7 point-to-point × 9 sizes once, then barrier + bcast + allreduce at 3 counts; 6 repeats.
-        assert_eq!(raw.rows.len(), (7 * 9 + 3 * (1 + 9 + 9)) * 6);
+        // 7 point-to-point × 9 sizes once, then barrier + bcast + allreduce + alltoall at 3
+        // counts; 6 repeats.
+        assert_eq!(raw.rows.len(), (7 * 9 + 3 * (1 + 9 + 9 + 9)) * 6);
         assert!(raw.note("mpi").is_some_and(|m| m.contains("Open MPI")), "{:?}", raw.notes);
         let sheet = make_sheet(&raw, &SheetOptions { name: "here".into(), split_bytes: None }).unwrap();
         let dir = work_dir().join("sheets");
@@ -288,4 +296,129 @@ fn a_program_that_fails_fails_the_recording_with_its_message() {
     let command = ["mpirun", "-np", "2", "sh", "-c", "echo broken >&2; exit 3"].map(String::from).to_vec();
     let err = record(&dir, &command, &env(), 1e9, &cache()).expect_err("a failing program fails").to_string();
     assert!(err.contains("broken"), "{err}");
+}
+
+#[test]
+fn the_real_run_its_prediction_and_its_replay_pair_every_message() {
+    let fitted = fitted();
+    let recorded = recordings();
+    let (_, rec, program) = recorded.iter().find(|(name, ..)| name == "pingpong").unwrap();
+    let args = SAMPLES.iter().find(|(name, _)| *name == "pingpong").unwrap().1;
+    let _mpi = lock();
+    let predicted_path = work_dir().join("pingpong.pred.htb");
+    let options =
+        PredictOptions { sheet: &fitted.sheet, estimate: Estimate::Avg, cpu_scale: 1.0, env: env() };
+    predict(&launch(program, args), &options, Some(&predicted_path), &cache()).unwrap();
+    let replayed_path = work_dir().join("pingpong.replay.htb");
+    let workload = Workload::TimeIndependentTrace { path: rec.index.display().to_string() };
+    let project = on_sheet(fat_tree(workload), &fitted.sheet_path.display().to_string(), false);
+    let run = RunOptions {
+        base_dir: work_dir(),
+        trace: TraceTarget::File(replayed_path.clone()),
+        level: Some(2),
+        ..RunOptions::default()
+    };
+    let result = run_project(&project, &run, |_| {}).unwrap();
+    completed(&result);
+    // pingpong 20 4096: sizes 8 … 4096 B, each a warm-up and max(20 × 8 KiB / (size + 8 KiB), 4)
+    // round trips of two messages.
+    let expected: u64 = (3..=12).map(|k| 2 * ((20 * 8192 / ((1u64 << k) + 8192)).max(4) + 1)).sum();
+    let traces = [
+        ("real", Trace::load(&rec.real).unwrap()),
+        ("predicted", Trace::load(&predicted_path).unwrap()),
+        ("replayed", Trace::load(&replayed_path).unwrap()),
+    ];
+    for (i, j) in [(0, 1), (1, 2), (0, 2)] {
+        let d = diff_traces(&traces[i].1, &traces[j].1, DiffOptions::default());
+        let what = format!("{} vs {}", traces[i].0, traces[j].0);
+        assert_eq!((d.events.matched, d.events.only_in_a, d.events.only_in_b), (expected, 0, 0), "{what}");
+        // Every rank is a row of both, named by its rank.
+        let is_rank = |row: &String| {
+            row.strip_prefix('r').is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        };
+        assert!(!d.rows_only_in_a.iter().chain(&d.rows_only_in_b).any(is_rank), "{what}: {d:?}");
+        // (The data-sheet level carries each message as one packet without payload, so only the
+        // real run and the prediction are compared by size.)
+        if (i, j) == (0, 1) {
+            let sizes_agree =
+                d.events.first_timing_divergence.as_ref().is_none_or(|m| m.bytes.0 == m.bytes.1);
+            assert!(sizes_agree, "{what}: {:?}", d.events.first_timing_divergence);
+        }
+    }
+    // On the real timeline every message arrives after it left (the clocks are aligned), and
+    // rank 0's row ends its measured MPI_Init … MPI_Finalize span after its start (which is at
+    // most the skew of leaving MPI_Init's barrier after time 0).
+    let real = &traces[0].1;
+    let messages = hase_engine::analysis::RankMessages::of(real);
+    assert!(messages.messages.iter().all(|m| m.end >= m.start));
+    let span = SimTime::from_f64_ps(rec.ranks[0].wall_us * 1e6);
+    let end = real
+        .records
+        .iter()
+        .filter_map(|r| match r {
+            hase_engine::trace::Record::State { time, entity: 0, .. } => Some(*time),
+            _ => None,
+        })
+        .max()
+        .unwrap();
+    let skew = SimTime::from_us(2000).max(SimTime(span.0 / 20));
+    assert!(end + SimTime::from_us(2) >= span && end <= span + skew, "rank 0 ends at {end}, measured {span}");
+}
+
+#[test]
+fn the_recorder_cost_is_calibrated_and_the_budget_adds_up() {
+    let fitted = fitted();
+    let recorded = recordings();
+    for (name, rec, _) in recorded {
+        for c in &rec.clocks {
+            // Reading the thread CPU clock costs more than nothing and far less than 20 µs.
+            assert!(c.per_call_ns > 0 && c.per_call_ns < 20_000, "{name}: {} ns per call", c.per_call_ns);
+            // What was taken out is at most the calibrated cost of every call.
+            assert!(
+                c.subtracted_ns >= 0 && c.subtracted_ns as u64 <= c.calls * c.per_call_ns as u64,
+                "{name}: {c:?}"
+            );
+        }
+        let measured_parts = rec.budget.parts.iter().map(|p| p.name).collect::<Vec<_>>();
+        assert_eq!(measured_parts, ["launch", "recorder overhead", "foreign load"], "{name}");
+    }
+    // A program of nothing but calls: the pingpong's loop does no work between its sends and
+    // receives, so a typical burst is the logger's own path. Net of the calibrated cost the median
+    // burst is less than that cost (without the subtraction it would be more: the cost itself plus
+    // the loop). (Sums are no measure here: interrupts and a loaded machine add outliers.)
+    let (_, ping, _) = recorded.iter().find(|(name, ..)| name == "pingpong").unwrap();
+    for c in ping.clocks.iter().take(2) {
+        let log = ping.index.with_file_name("raw").join(format!("rank{}.log", c.rank));
+        let text = std::fs::read_to_string(&log).unwrap();
+        let mut bursts: Vec<i64> = text
+            .lines()
+            .skip(1)
+            .filter(|l| !l.starts_with("end "))
+            .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+            .collect();
+        bursts.sort_unstable();
+        let median = bursts[bursts.len() / 2];
+        assert!(
+            median < c.per_call_ns,
+            "rank {}: median burst {median} ns, calibrated {} ns",
+            c.rank,
+            c.per_call_ns
+        );
+    }
+    // A prediction's budget sums to predicted − measured.
+    let (_, _, program) = recorded.iter().find(|(name, ..)| name == "halo_comm").unwrap();
+    let args = SAMPLES.iter().find(|(name, _)| *name == "halo_comm").unwrap().1;
+    let _mpi = lock();
+    let options =
+        PredictOptions { sheet: &fitted.sheet, estimate: Estimate::Avg, cpu_scale: 1.0, env: env() };
+    let p = predict(&launch(program, args), &options, None, &cache()).unwrap();
+    let budget = p.budget();
+    let difference = budget.difference_us.expect("a prediction has a difference");
+    let sum: f64 = budget.parts.iter().map(|p| p.us).sum();
+    assert!((sum - difference).abs() < 1e-6 * difference.abs().max(1.0), "{budget:?}");
+    assert_eq!(budget.parts.len(), 5, "{budget:?}");
+    // The program timed itself under the predictor: MPI_Wtime read the virtual clock, so its
+    // communication time is the predicted one, never more than the predicted span.
+    let timing = p.timings.iter().find(|t| t.label == "halo").expect("halo_comm prints its timing");
+    assert!(timing.seconds > 0.0 && timing.seconds * 1e6 <= p.predicted().0 as f64 / 1e6, "{timing:?}");
 }
