@@ -1156,21 +1156,21 @@ fn experiments_fit_finds_a_formula_for_a_swept_ring_allreduce() {
 }
 
 /// A few cases of `scripts/crosscheck-simgrid` against real SMPI (SimGrid 3.32, `libsimgrid-dev`):
-/// the imported platforms, set as SMPI times messages, agree within 2 % on the cases that the
-/// eager start, the shared link, the envelope and the torus host links decide — an 8 KiB bcast and
-/// ring allreduce, a 64 KiB alltoall, the dissemination barrier, a torus p2p. Fails (never skips)
-/// when SimGrid is missing.
+/// the imported platforms, set as SMPI times messages, agree within 2 % on cases that hase's
+/// defaults miss by 12 to 32 % (the 8 KiB ring allreduce and the dissemination barrier, whose
+/// messages wait for their receives in SMPI) and on the 64 KiB bcast, which is rendezvous only
+/// below SMPI's eager limit. Fails (never skips) when SimGrid is missing.
 #[test]
 fn imported_platforms_agree_with_smpi_within_two_percent() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/crosscheck-simgrid");
     let mut command = Command::new("python3");
     command.arg(&script).args(["--quick", "--fail-above", "2"]);
     for case in [
-        "ft16 bcast binomial_blocking 8192 B",
-        "torus16 bcast binomial_blocking 8192 B",
         "ft16 allreduce ring 8192 B",
-        "torus16 alltoall pairwise 65536 B",
+        "torus16 allreduce ring 8192 B",
         "ft16 barrier dissemination",
+        "torus16 barrier dissemination",
+        "ft16 bcast binomial_blocking 65536 B",
     ] {
         command.args(["--filter", case]);
     }

@@ -10,7 +10,8 @@
 //! - `ReceivePosted` (as SimGrid's SMPI times it): the message is buffered and its send completes
 //!   at once, but its data leaves only when the receiver has posted the matching receive; sender
 //!   and receiver meet as a rendezvous does (below: across the network, or directly at no cost),
-//!   and no `Fin` follows.
+//!   and no `Fin` follows. The receiver tells such a message from a rendezvous one by its size
+//!   against its own limits, so both ends are to have the same `eager_limit` and `eager_start`.
 //!
 //! Rendezvous (larger), two ways:
 //! - `Handshake`: an RTS carries the envelope through the network; when it matches, the receiver
