@@ -5,6 +5,8 @@ use hase_engine::time::SimTime;
 
 use crate::message::PACKET_LINK;
 use crate::mpi::op::{Algorithm, CollectiveKind};
+use crate::processor::mpi::EagerStart;
+use crate::processor::outbox::NicSharing;
 
 /// Behaviour name of processors.
 pub const PROCESSOR: &str = "processor";
@@ -170,6 +172,20 @@ fn processor_params() -> Vec<ParamDef> {
             "handshake",
             "rendezvous protocol: RTS/CTS across the network, or direct (sender and receiver meet at no cost \
              and the send completes when the receiver has it all, as SimGrid charges it)",
+        ),
+        choice(
+            "eager_start",
+            &EagerStart::NAMES,
+            EagerStart::NAMES[0],
+            "when an eager message's data starts to travel: at the send (as Open MPI does), or when the \
+             receiver has posted its receive, the send completing at once (as SimGrid's SMPI times it)",
+        ),
+        choice(
+            "nic_sharing",
+            &NicSharing::NAMES,
+            NicSharing::NAMES[0],
+            "how the network interface shares its link among messages sent at the same time: one after \
+             another in posting order, or one packet of each in turn (as multi-queue interfaces do)",
         ),
         int(
             "header_bytes",

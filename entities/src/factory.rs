@@ -20,7 +20,8 @@ use crate::netmodel::paths::{PathSource, PathTable};
 use crate::netmodel::sheet::SheetModel;
 use crate::placement::RankAddresses;
 use crate::processor::action::CpuModel;
-use crate::processor::mpi::{MpiLimits, Rendezvous};
+use crate::processor::mpi::{EagerStart, MpiLimits, Rendezvous};
+use crate::processor::outbox::NicSharing;
 use crate::processor::sheet::SheetTiming;
 use crate::processor::{ProcessorBehaviour, ProcessorConfig};
 use crate::router::routing::{RankAssignmentError, RankMap, Route, RoutingError, assign_ranks, build_routes};
@@ -114,13 +115,23 @@ pub struct Built {
 pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError> {
     let model = inputs.model;
     let ranks = assign_ranks(model)?;
-    let placed = RankAddresses::resolve(inputs.placement, ranks.len(), |path| {
+    let mut placed = RankAddresses::resolve(inputs.placement, ranks.len(), |path| {
         model.find(path).and_then(|id| ranks.rank_of(id))
     })?;
+    let programs = match programs_for(inputs.workload, placed.world(), inputs.base_dir) {
+        // A hostfile longer than the trace's ranks: the ranks run on its first hosts, as smpirun
+        // takes them.
+        Err(WorkloadError::TraceSize { trace, size, .. })
+            if trace < size as usize && matches!(inputs.placement, Placement::Hosts(_)) =>
+        {
+            placed.keep_first(trace);
+            programs_for(inputs.workload, placed.world(), inputs.base_dir)?
+        }
+        programs => programs?,
+    };
     let size = placed.world();
     let addresses = (!placed.is_identity()).then(|| Arc::new(placed.clone()));
-    let mut programs: Vec<Option<Box<dyn RankProgram>>> =
-        programs_for(inputs.workload, size, inputs.base_dir)?.into_iter().map(Some).collect();
+    let mut programs: Vec<Option<Box<dyn RankProgram>>> = programs.into_iter().map(Some).collect();
     let mut routes: Vec<Option<Route>> = build_routes(model, &ranks)?;
     let sheets = sheet_models(model, inputs.base_dir)?;
     let mut behaviours = NetBehaviours::with_capacity(model.entities.len());
@@ -194,6 +205,20 @@ fn nonneg(e: &FlatEntity, name: &str, default: i64) -> Result<u64, FactoryError>
     u64::try_from(v).map_err(|_| at(e, format!("parameter `{name}` must not be negative (is {v})")))
 }
 
+/// A mode parameter read by `from_name`; the default when the parameter is not set.
+fn choice<T: Default>(
+    e: &FlatEntity,
+    name: &str,
+    from_name: fn(&str) -> Option<T>,
+) -> Result<T, FactoryError> {
+    match e.text(name) {
+        None => Ok(T::default()),
+        Some(value) => {
+            from_name(value).ok_or_else(|| at(e, format!("parameter `{name}`: unknown mode `{value}`")))
+        }
+    }
+}
+
 /// The buffer capacity of whatever `end` is linked to, if that entity bounds its buffers and the
 /// link can carry credits back.
 fn downstream_credits(model: &FlatModel, end: Endpoint) -> Option<u32> {
@@ -258,7 +283,9 @@ fn processor_config(
                     )
                 })?
             },
+            eager_start: choice(e, "eager_start", EagerStart::from_name)?,
         },
+        nic_sharing: choice(e, "nic_sharing", NicSharing::from_name)?,
         algorithms,
         downstream_credits: downstream_credits(model, Endpoint { entity: id, port: tx }),
         sheet: None,

@@ -32,6 +32,15 @@ impl RankAddresses {
         Ok(Self::new(placement.resolve(processors, rank_of_path)?, processors))
     }
 
+    /// Keep MPI ranks `0..n` only; the processors of the others stay idle.
+    pub fn keep_first(&mut self, n: usize) {
+        for a in self.address_of.drain(n.min(self.address_of.len())..) {
+            if let Some(slot) = self.rank_of.get_mut(a as usize) {
+                *slot = None;
+            }
+        }
+    }
+
     /// MPI ranks (the workload's size).
     pub fn world(&self) -> u32 {
         self.address_of.len() as u32

@@ -12,6 +12,7 @@ pub mod action;
 mod error;
 mod live;
 pub mod mpi;
+pub mod outbox;
 pub mod packets;
 pub mod sheet;
 mod translate;
@@ -34,7 +35,7 @@ use action::{Action, CpuModel, Handle, WaitOn, state};
 pub use error::ProgramFault;
 use live::Live;
 use mpi::{Effects, Mpi, MpiLimits, Outbound, ReqKey};
-use packets::PacketRun;
+use outbox::{NicSharing, Outbox};
 use sheet::SheetTiming;
 pub use translate::translate;
 
@@ -64,6 +65,8 @@ pub struct ProcessorConfig {
     pub recv_overhead: SimTime,
     /// Eager limit and packet size.
     pub limits: MpiLimits,
+    /// How the network interface shares its link among messages sent at the same time.
+    pub nic_sharing: NicSharing,
     /// Default algorithm per collective.
     pub algorithms: BTreeMap<CollectiveKind, Algorithm>,
     /// Buffer slots of the entity our link leads to (`None` = unbounded).
@@ -89,6 +92,7 @@ pub struct ProcessorSettings {
     /// Zero in sheet mode (the sheet's times include it).
     recv_overhead: SimTime,
     algorithms: BTreeMap<CollectiveKind, Algorithm>,
+    nic_sharing: NicSharing,
     sheet: Option<SheetTiming>,
     addresses: Option<Arc<RankAddresses>>,
     peers: Option<Arc<Vec<Endpoint>>>,
@@ -114,6 +118,7 @@ impl ProcessorSettings {
             && self.cpu == other.cpu
             && self.recv_overhead == other.recv_overhead
             && self.algorithms == other.algorithms
+            && self.nic_sharing == other.nic_sharing
             && same_sheet
             && same_arc(self.addresses.as_ref(), other.addresses.as_ref())
             && same_arc(self.peers.as_ref(), other.peers.as_ref())
@@ -128,8 +133,8 @@ pub struct ProcessorBehaviour {
     program: Box<dyn RankProgram>,
     mpi: Mpi,
     nic: OutputPort,
-    /// Messages whose packets are still to be made, in sending order.
-    outbox: VecDeque<PacketRun>,
+    /// Messages whose packets are still to be made.
+    outbox: Outbox,
     actions: VecDeque<Action>,
     busy_until: SimTime,
     wake_at: Option<SimTime>,
@@ -168,6 +173,7 @@ impl ProcessorBehaviour {
             cpu: config.cpu,
             recv_overhead: if config.sheet.is_some() { SimTime::ZERO } else { config.recv_overhead },
             algorithms: config.algorithms,
+            nic_sharing: config.nic_sharing,
             sheet: config.sheet.clone(),
             addresses: config.addresses,
             peers: config.peers,
@@ -186,7 +192,7 @@ impl ProcessorBehaviour {
                 None => Mpi::new(config.rank, config.limits),
             },
             nic: OutputPort::new(config.tx, config.downstream_credits),
-            outbox: VecDeque::new(),
+            outbox: Outbox::default(),
             actions: VecDeque::new(),
             busy_until: SimTime::ZERO,
             wake_at: None,
@@ -258,31 +264,45 @@ impl ProcessorBehaviour {
                     continue;
                 }
             }
-            self.outbox.push_back(run);
+            self.outbox.push(run);
         }
         self.pump(ctx);
     }
 
     /// Send what can leave now. Packets are made from the outbox's runs only as the interface's
-    /// queue drains (at most `NIC_WINDOW` made and waiting), in the order cutting every message
-    /// at once would give and at the same times: a packet joins the queue no later than the moment
-    /// it could have left.
+    /// queue drains (at most `NIC_WINDOW` made and waiting), in the order the interface's sharing
+    /// of its link gives and at the same times as cutting every message at once would: a packet
+    /// joins the queue no later than the moment it could have left.
     fn pump(&mut self, ctx: &mut Ctx<'_, NetMsg>) {
+        self.pump_when(ctx, false);
+    }
+
+    /// [`Self::pump`] from the interface's timer.
+    fn pump_on_time(&mut self, ctx: &mut Ctx<'_, NetMsg>) {
+        self.pump_when(ctx, true);
+    }
+
+    /// Round robin chooses a message's packet only when the link is free, from the interface's
+    /// timer (`on_time`): so every message posted until that moment, those posted at the same
+    /// instant included, takes its turn.
+    fn pump_when(&mut self, ctx: &mut Ctx<'_, NetMsg>, on_time: bool) {
         loop {
             let now = ctx.now();
-            while self.nic.len() < NIC_WINDOW {
-                let Some(run) = self.outbox.front_mut() else { break };
-                if let Some(packet) = run.next() {
-                    let packet = self.to_processor_ranks(packet);
-                    // The interface keeps its one buffer (room for `NIC_WINDOW` packets).
-                    self.nic.push(Outgoing { packet, earliest: now, from_port: None }, None);
-                } else {
-                    self.outbox.pop_front();
-                    if self.outbox.is_empty() {
-                        // A rank waiting with nothing to send holds no buffer here.
-                        self.outbox = VecDeque::new();
-                    }
+            if self.settings.nic_sharing == NicSharing::RoundRobin
+                && self.nic.is_empty()
+                && !self.outbox.is_empty()
+            {
+                let free_at = ctx.port_free_at(self.nic.port).max(now);
+                if free_at > now || !on_time {
+                    self.nic.arm(ctx, free_at, TIMER_NIC);
+                    return;
                 }
+            }
+            while self.nic.len() < NIC_WINDOW {
+                let Some(packet) = self.outbox.next_packet(self.settings.nic_sharing) else { break };
+                let packet = self.to_processor_ranks(packet);
+                // The interface keeps its one buffer (room for `NIC_WINDOW` packets).
+                self.nic.push(Outgoing { packet, earliest: now, from_port: None }, None);
             }
             let mpi = &mut self.mpi;
             let stall = self.nic.pump(ctx, TIMER_NIC, None, |_ctx, item: &Outgoing, info: SendInfo| {
@@ -306,12 +326,12 @@ impl ProcessorBehaviour {
     /// empty), and the network interface (which keeps its buffer).
     #[cfg(test)]
     pub(crate) fn queue_room(&self) -> (usize, usize) {
-        (self.outbox.capacity() + self.actions.capacity(), self.nic.room())
+        (self.outbox.room() + self.actions.capacity(), self.nic.room())
     }
 
     /// Packets waiting to leave: made and queued, or still to be made.
     fn packets_waiting(&self) -> u64 {
-        self.nic.len() as u64 + self.outbox.iter().map(PacketRun::remaining).sum::<u64>()
+        self.nic.len() as u64 + self.outbox.packets_waiting()
     }
 
     fn bind(&mut self, handle: Handle, req: ReqKey) {
@@ -576,7 +596,7 @@ impl Behaviour<NetMsg> for ProcessorBehaviour {
         match key {
             TIMER_NIC => {
                 self.nic.timer_fired(ctx.now());
-                self.pump(ctx);
+                self.pump_on_time(ctx);
             }
             TIMER_WAKE if self.wake_at == Some(ctx.now()) => self.wake_at = None,
             _ => {}

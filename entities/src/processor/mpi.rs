@@ -3,9 +3,17 @@
 //! protocols. It knows nothing of the kernel: it returns the packets to inject and reports completions,
 //! so it is unit-tested directly.
 //!
-//! Protocols. Eager (message ≤ `eager_limit`): the data packets go at once; packet 0 carries the
-//! envelope and is matched on arrival (against posted receives, else queued as unexpected). A send
-//! completes when its last packet has left the network interface. Rendezvous (larger), two ways:
+//! Protocols. Eager (message ≤ `eager_limit`), started as `eager_start` says:
+//! - `AtSend` (as Open MPI and MPICH do): the data packets go at once; packet 0 carries the
+//!   envelope and is matched on arrival (against posted receives, else queued as unexpected). A
+//!   send completes when its last packet has left the network interface.
+//! - `ReceivePosted` (as SimGrid's SMPI times it): the message is buffered and its send completes
+//!   at once, but its data leaves only when the receiver has posted the matching receive; sender
+//!   and receiver meet as a rendezvous does (below: across the network, or directly at no cost),
+//!   and no `Fin` follows. The receiver tells such a message from a rendezvous one by its size
+//!   against its own limits, so both ends are to have the same `eager_limit` and `eager_start`.
+//!
+//! Rendezvous (larger), two ways:
 //! - `Handshake`: an RTS carries the envelope through the network; when it matches, the receiver
 //!   answers with a CTS through the network and the sender then injects the data; the send completes
 //!   when its last packet has left.
@@ -143,6 +151,30 @@ impl Rendezvous {
     }
 }
 
+/// When an eager message's data starts to travel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EagerStart {
+    /// At the send (the data goes at once; the receiver keeps it as unexpected if need be).
+    #[default]
+    AtSend,
+    /// When the receiver has posted the matching receive (the send completes at once).
+    ReceivePosted,
+}
+
+impl EagerStart {
+    /// Every mode's parameter value, the default first.
+    pub const NAMES: [&'static str; 2] = ["send", "receive_posted"];
+
+    /// The mode a parameter value names.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "send" => Some(EagerStart::AtSend),
+            "receive_posted" => Some(EagerStart::ReceivePosted),
+            _ => None,
+        }
+    }
+}
+
 /// Sizes that shape the protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MpiLimits {
@@ -154,12 +186,26 @@ pub struct MpiLimits {
     pub header_bytes: u64,
     /// How rendezvous messages meet their receiver.
     pub rendezvous: Rendezvous,
+    /// When an eager message's data starts to travel.
+    pub eager_start: EagerStart,
 }
 
 impl MpiLimits {
-    /// Eager limit and packet size, no header, handshake rendezvous.
+    /// Eager limit and packet size, no header, handshake rendezvous, eager data sent at once.
     pub const fn new(eager_limit: u64, max_packet: u64) -> Self {
-        MpiLimits { eager_limit, max_packet, header_bytes: 0, rendezvous: Rendezvous::Handshake }
+        MpiLimits {
+            eager_limit,
+            max_packet,
+            header_bytes: 0,
+            rendezvous: Rendezvous::Handshake,
+            eager_start: EagerStart::AtSend,
+        }
+    }
+
+    /// True if a message of `bytes` waits for its receive before it travels but its send completes
+    /// at once (an eager message started when the receive is posted).
+    fn buffered_until_received(&self, bytes: u64) -> bool {
+        bytes <= self.eager_limit && self.eager_start == EagerStart::ReceivePosted
     }
 }
 
@@ -309,7 +355,11 @@ impl Mpi {
         let Outbound { dst, bytes, tag, context } = message;
         let (req, msg_id) = self.start_send(dst, bytes);
         let mut effects = Effects::default();
-        if bytes > self.limits.eager_limit {
+        let buffered = self.limits.buffered_until_received(bytes);
+        if buffered && let Some(r) = self.in_flight_mut().reqs.get_mut(&req) {
+            r.complete(now);
+        }
+        if bytes > self.limits.eager_limit || buffered {
             self.in_flight_mut().awaiting_cts.insert(msg_id, (req, dst, bytes, tag, context));
             let rts = self.control(PacketKind::Rts, dst, (msg_id, bytes, tag, context), now);
             effects.packets.push(PacketRun::single(rts));
@@ -447,7 +497,9 @@ impl Mpi {
             let wire = env.bytes.saturating_add(self.limits.header_bytes);
             let count = wire.div_ceil(self.limits.max_packet.max(1)).max(1);
             let count = u32::try_from(count).unwrap_or(u32::MAX);
-            let fin = self.limits.rendezvous == Rendezvous::Direct;
+            // A direct rendezvous sender waits for a Fin; a buffered eager sender has completed.
+            let fin = self.limits.rendezvous == Rendezvous::Direct
+                && !self.limits.buffered_until_received(env.bytes);
             self.in_flight_mut()
                 .assembling
                 .insert((env.src, env.msg_id), Assembly { got: 0, count, req: Some(req), fin });
@@ -500,10 +552,15 @@ impl Mpi {
                     self.in_flight_mut().awaiting_cts.remove(&p.msg_id)
                 {
                     self.inject(req, dst, bytes, (tag, context, p.msg_id), now, &mut effects);
-                    // Direct rendezvous: the send completes when the receiver has it all (its Fin).
+                    // A buffered eager send completed when it was posted; a direct rendezvous send
+                    // completes when the receiver has it all (its Fin).
+                    let buffered = self.limits.buffered_until_received(bytes);
                     let direct = self.limits.rendezvous == Rendezvous::Direct;
                     let q = self.in_flight_mut();
-                    if direct && let Some((req, _)) = q.injecting.remove(&p.msg_id) {
+                    if (buffered || direct)
+                        && let Some((req, _)) = q.injecting.remove(&p.msg_id)
+                        && !buffered
+                    {
                         q.awaiting_fin.insert(p.msg_id, req);
                     }
                 }

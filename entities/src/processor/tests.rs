@@ -65,6 +65,7 @@ fn config_with(rank: u32, ops: Vec<Op>, limits: MpiLimits) -> ProcessorConfig {
         cpu: CpuModel::for_tests(SimTime::ZERO),
         recv_overhead: SimTime::from_ns(500),
         limits,
+        nic_sharing: super::outbox::NicSharing::InTurn,
         algorithms: BTreeMap::new(),
         downstream_credits: None,
         sheet: None,
@@ -440,3 +441,6 @@ fn processors_configured_alike_share_their_settings() {
     assert!(!Arc::ptr_eq(&p2.settings, &p3.settings));
     assert_eq!(p3.settings.recv_overhead, SimTime::from_ns(500));
 }
+
+#[path = "sharing_tests.rs"]
+mod sharing;

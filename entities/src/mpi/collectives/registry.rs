@@ -98,6 +98,12 @@ pub(crate) const ALGORITHMS: &[AlgorithmRow] = &[
     )
     .by_default(),
     row(
+        K::Bcast,
+        "binomial_blocking",
+        |b, c| tree::bcast_blocking(b, c.rank, c.size, c.root, c.bytes),
+        "binomial tree rooted at the root, the children sent to one after another with blocking sends",
+    ),
+    row(
         K::Reduce,
         "binomial",
         |b, c| tree::reduce(b, c.rank, c.size, c.root, c.bytes),

@@ -111,7 +111,7 @@ fn check_counts(case: &Case, out: &SymbolicRun) -> Result<(), String> {
     let ok = match (case.kind, case.algorithm.name()) {
         (K::Barrier, "dissemination") => ranks.clone().all(|r| count(r) == log) && all_bytes == 0,
         (K::Barrier, "tree") => messages == 2 * (p - 1) && all_bytes == 0 && count(0) == log,
-        (K::Bcast, "binomial") => {
+        (K::Bcast, "binomial" | "binomial_blocking") => {
             messages == p - 1
                 && every_message_is(n)
                 && count(root) == log
@@ -272,14 +272,14 @@ fn every_pair_size_and_root() {
 proptest! {
     #[test]
     fn random_cases(
-        pair in 0..22_usize,
+        pair in 0..23_usize,
         size in 1..=40_u32,
         root_seed in 0..40_u32,
         bytes in 0..200_000_u64,
         segment_bytes in 0..70_000_u64,
     ) {
         let all = pairs();
-        prop_assert_eq!(all.len(), 22);
+        prop_assert_eq!(all.len(), 23);
         let (kind, algorithm) = all[pair];
         let size = if algorithm.needs_power_of_two() { 1 << size.ilog2() } else { size };
         let root = if kind.has_root() { root_seed % size } else { 0 };
@@ -338,7 +338,7 @@ fn errors_and_defaults() {
         Err(ScheduleError::NotApplicable {
             algorithm: "ring",
             kind: "BCAST",
-            choices: "binomial, pipelined".into()
+            choices: "binomial, binomial_blocking, pipelined".into()
         })
     );
     let bad_rank = schedule(&call(CollectiveKind::Barrier, 0, None), 4, 4, params);

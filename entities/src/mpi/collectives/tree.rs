@@ -8,7 +8,9 @@
 //!
 //! Message patterns and costs (α latency per message, β time per byte, γ combine time per byte,
 //! n the call's byte count, L = ⌈log2 p⌉):
-//! * **bcast** — receive n from the parent, then send n to each child, biggest subtree first.
+//! * **bcast** — receive n from the parent, then send n to each child, biggest subtree first: all
+//!   sends posted together (`binomial`, as Open MPI), or one blocking send after another
+//!   (`binomial_blocking`, as MPICH and SimGrid).
 //!   p − 1 messages of n bytes; L(α + nβ).
 //! * **reduce** — receive n from each child (smallest subtree first, all posted ahead), combining
 //!   each on arrival, then send the combined n to the parent. p − 1 messages of n bytes, each
@@ -102,6 +104,20 @@ pub(super) fn fan_out(b: &mut Builder, rank: u32, size: u32, root: u32, bytes_fo
 /// Binomial bcast of `bytes` from `root`.
 pub(super) fn bcast(b: &mut Builder, rank: u32, size: u32, root: u32, bytes: u64) {
     fan_out(b, rank, size, root, |_| bytes);
+}
+
+/// Binomial bcast of `bytes` from `root` whose sends block in turn: receive from the parent, then
+/// send to one child after another, biggest subtree first, each send finished before the next
+/// starts (MPICH's `MPIR_Bcast_intra_binomial`, SimGrid's `binomial_tree`).
+pub(super) fn bcast_blocking(b: &mut Builder, rank: u32, size: u32, root: u32, bytes: u64) {
+    let size64 = u64::from(size);
+    let v = u64::from(ring_sub(rank, u64::from(root), size));
+    if v != 0 {
+        b.recv(absolute(v & (v - 1), root, size), bytes);
+    }
+    for &child in children(v, size64).iter().rev() {
+        b.send(absolute(child, root, size), bytes);
+    }
 }
 
 /// Binomial reduce of `bytes` to `root`.

@@ -95,7 +95,7 @@ fn rejects_bad_requests_naming_program_and_parameter() {
     );
     assert_eq!(
         error("collective_loop", &[("operation", text("bcast")), ("algorithm", text("ring"))], 0, 4),
-        "program `collective_loop`, parameter `algorithm`: `ring` is not one of [\"default\", \"binomial\", \"pipelined\"]"
+        "program `collective_loop`, parameter `algorithm`: `ring` is not one of [\"default\", \"binomial\", \"binomial_blocking\", \"pipelined\"]"
     );
     assert_eq!(
         error("collective_loop", &[("operation", text("reduce")), ("root", int(4))], 0, 4),

@@ -138,7 +138,7 @@ fn algorithm_errors_list_the_valid_choices() {
     assert_eq!((line, column), (2, 12));
     assert_eq!(
         kind.to_string(),
-        "algorithm `ring` does not implement BCAST; use one of: default, binomial, pipelined"
+        "algorithm `ring` does not implement BCAST; use one of: default, binomial, binomial_blocking, pipelined"
     );
     let (line, column, kind) = err("ALLTOALL 1K alg=zigzag");
     assert_eq!((line, column), (1, 17));

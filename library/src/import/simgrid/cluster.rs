@@ -1,7 +1,9 @@
 //! A SimGrid `<cluster>` as a hase template: `FLAT` as a one-switch star (a PGFT of one level),
 //! `FAT_TREE` as the PGFT of its parameters (up-links by destination, parallel cables down by
-//! source, as SimGrid's `FatTreeZone`), `TORUS` as a ring or 2D/3D torus whose hosts sit on ideal
-//! links (SimGrid's torus hosts are the routers), `DRAGONFLY` as the dragonfly of its parameters.
+//! source, as SimGrid's `FatTreeZone`), `TORUS` as a ring or 2D/3D torus whose hosts sit on links
+//! without latency whose bandwidth is that of the torus links leaving a host together (SimGrid's
+//! torus hosts are the routers and send on all their links at once), `DRAGONFLY` as the dragonfly
+//! of its parameters.
 //! Processors are named after the cluster's hosts.
 
 use std::collections::BTreeMap;
@@ -61,8 +63,15 @@ pub(super) fn build(c: &Cluster, name: &str, file: &str) -> Result<Imported, Imp
         }
         ClusterTopology::Torus(dims) => {
             fits(dims.iter().map(|d| u64::from(*d)).product(), "torus")?;
-            // SimGrid's torus hosts are the routers: no link between a host and its router.
-            endpoint_link = LinkParams::IDEAL;
+            // SimGrid's torus hosts are the routers: no latency between a host and its router, and a
+            // host injects on its 2 links per dimension at once. The host link carries what they
+            // carry together, so that a host's messages leave paced (sharing it packet by packet)
+            // rather than landing whole in its router's queue.
+            let links_per_host = 2 * dims.len() as u64;
+            endpoint_link = LinkParams {
+                latency: hase_engine::SimTime::ZERO,
+                bandwidth_bytes_per_s: c.bandwidth.saturating_mul(links_per_host),
+            };
             let topology = match dims.as_slice() {
                 [n] => Topology::Ring { nodes: *n },
                 [x, y] => Topology::Torus2D { x: *x, y: *y },

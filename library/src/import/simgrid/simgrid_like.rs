@@ -2,16 +2,30 @@
 
 use hase_engine::model::ParamValue;
 
+/// SMPI sends a message eagerly (detached: its send completes at once) when it is smaller than
+/// this (`smpi/send-is-detached-thresh`, 65 536 B); hase's `eager_limit` is the largest eager size.
+pub(crate) const SMPI_EAGER_BELOW_BYTES: i64 = 65_536;
+
+/// The envelope SMPI adds to every message on the wire (`payload_size_ = size_ + 16` in its
+/// `smpi_request.cpp`: tag, destination and communicator).
+pub(crate) const SMPI_ENVELOPE_BYTES: i64 = 16;
+
 /// Processor settings of a SimGrid-like run: no send or receive overhead (SMPI's defaults), SMPI's
-/// 64 KiB eager limit, rendezvous without a handshake across the network (SMPI starts a large
-/// message as soon as both sides have posted), 4 KiB packets, and the host's speed.
+/// eager limit (eager below 64 KiB) and 16-byte envelope, rendezvous without a handshake across the
+/// network (SMPI starts a large message as soon as both sides have posted), eager data that travels
+/// once the receive is posted (SMPI's `smpi/async-small-thresh` is 0), a network interface that
+/// shares its link among simultaneous sends (SimGrid's flows share it), 4 KiB packets, and the
+/// host's speed.
 pub(crate) fn processor_params(flops_per_s: f64) -> Vec<(&'static str, ParamValue)> {
     vec![
         ("flops_per_s", ParamValue::Float(flops_per_s)),
         ("send_overhead", ParamValue::Time(hase_engine::SimTime::ZERO)),
         ("recv_overhead", ParamValue::Time(hase_engine::SimTime::ZERO)),
-        ("eager_limit", ParamValue::Int(65_536)),
+        ("eager_limit", ParamValue::Int(SMPI_EAGER_BELOW_BYTES - 1)),
+        ("header_bytes", ParamValue::Int(SMPI_ENVELOPE_BYTES)),
         ("rendezvous", ParamValue::Text("direct".into())),
+        ("eager_start", ParamValue::Text("receive_posted".into())),
+        ("nic_sharing", ParamValue::Text("round_robin".into())),
         ("max_packet", ParamValue::Int(4096)),
     ]
 }

@@ -80,7 +80,7 @@ fn a_fat_tree_cluster_is_the_pgft_of_its_parameters() {
 }
 
 #[test]
-fn a_torus_cluster_has_its_hosts_on_ideal_links() {
+fn a_torus_cluster_has_its_hosts_on_links_of_their_torus_links_bandwidth_without_latency() {
     let i = import(
         r#"<cluster id="t" prefix="n" radical="0-15" speed="1Gf" bw="1GBps" lat="100ns" topology="TORUS" topo_parameters="4,4"/>"#,
     );
@@ -89,14 +89,19 @@ fn a_torus_cluster_has_its_hosts_on_ideal_links() {
     let (hosts, torus): (Vec<_>, Vec<_>) =
         p.network.links.iter().partition(|l| l.a.port == "net" || l.b.port == "net");
     assert_eq!((hosts.len(), torus.len()), (16, 32));
-    assert!(hosts.iter().all(|l| l.latency == SimTime::ZERO && l.bandwidth_bytes_per_s == 0));
-    // Torus hops (with wrap) plus the two ideal host links: 0 → 10 is (2, 2) away.
+    // A host injects as fast as its four torus links (2 per dimension, 1GBps each) carry together,
+    // and no latency is added.
+    assert!(hosts.iter().all(|l| l.latency == SimTime::ZERO && l.bandwidth_bytes_per_s == 4_000_000_000));
+    assert!(torus.iter().all(|l| l.latency == SimTime::from_ns(100)));
+    // Torus hops (with wrap) plus the two host links: 0 → 10 is (2, 2) away.
     assert_eq!(hops(p, 0, 10), 4 + 2);
     assert_eq!(hops(p, 0, 3), 1 + 2, "wrap-around");
     let ring = import(
         r#"<cluster id="r" prefix="n" radical="0-5" speed="1Gf" bw="1GBps" lat="1us" topology="TORUS" topo_parameters="6"/>"#,
     );
     assert_eq!(ring.project.network.routing, Routing::DimensionOrder { dims: vec![6], wrap: true });
+    let ring_hosts = ring.project.network.links.iter().filter(|l| l.a.port == "net" || l.b.port == "net");
+    assert!(ring_hosts.into_iter().all(|l| l.bandwidth_bytes_per_s == 2_000_000_000));
     assert!(refused(r#"<cluster id="t" prefix="n" radical="0-15" speed="1Gf" bw="1GBps" lat="1us" topology="TORUS" topo_parameters="2,2,2,2"/>"#)
         .contains("a 4-dimensional torus"));
 }
@@ -256,4 +261,30 @@ fn malformed_and_unsupported_input_is_refused_with_its_line() {
     assert_eq!(e, "p.xml: no <cluster> and no <host> to import");
     let e = import_simgrid("<notaplatform/>", "x.xml", &ImportOptions::default()).unwrap_err();
     assert_eq!(e.to_string(), "x.xml:1: the root element is <notaplatform>, not <platform>");
+}
+
+#[test]
+fn processors_are_set_as_smpi_times_messages() {
+    let i = import(
+        r#"<cluster id="c" prefix="n" radical="0-3" speed="1Gf" bw="1GBps" lat="1us" topology="TORUS" topo_parameters="4"/>"#,
+    );
+    let p = &i.project;
+    // SMPI sends eagerly below 65 536 B: hase's eager limit is the largest eager size.
+    assert_eq!(param(p, "n0", "eager_limit"), &ParamValue::Int(65_535));
+    // SMPI's 16-byte envelope on every message.
+    assert_eq!(param(p, "n0", "header_bytes"), &ParamValue::Int(16));
+    assert_eq!(param(p, "n0", "eager_start"), &ParamValue::Text("receive_posted".into()));
+    assert_eq!(param(p, "n0", "nic_sharing"), &ParamValue::Text("round_robin".into()));
+    assert_eq!(param(p, "n3", "rendezvous"), &ParamValue::Text("direct".into()));
+    // Every value is one the processor type accepts.
+    let registry = registry_for(p);
+    let model = elaborate(p, &registry).unwrap();
+    let built = hase_entities::factory::build_behaviours(&hase_entities::factory::BuildInputs {
+        model: &model,
+        registry: &registry,
+        workload: &p.workload,
+        base_dir: std::path::Path::new("."),
+        placement: &p.placement,
+    });
+    assert!(built.is_ok());
 }
