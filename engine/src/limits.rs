@@ -232,6 +232,47 @@ fn special_file_kind(_: std::fs::FileType) -> &'static str {
     "a special file"
 }
 
+/// Characters of one word (a run without white space) an error printed on a terminal keeps.
+pub const MAX_PRINTED_WORD_CHARS: usize = 400;
+
+/// Characters of one line an error printed on a terminal keeps.
+pub const MAX_PRINTED_LINE_CHARS: usize = 2_000;
+
+/// An error message as the command line prints it: control characters other than line breaks and
+/// tabs escaped, each word cut to [`MAX_PRINTED_WORD_CHARS`] and each line to
+/// [`MAX_PRINTED_LINE_CHARS`] characters (with `…`). The last guard for any error that quotes
+/// more input than it should.
+pub fn printable_error(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(1 << 16));
+    for (i, line) in message.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let (mut line_chars, mut word_chars) = (0usize, 0usize);
+        for c in line.chars() {
+            if line_chars == MAX_PRINTED_LINE_CHARS {
+                out.push('…');
+                break;
+            }
+            word_chars = if c.is_whitespace() { 0 } else { word_chars + 1 };
+            if word_chars > MAX_PRINTED_WORD_CHARS {
+                if word_chars == MAX_PRINTED_WORD_CHARS + 1 {
+                    out.push('…');
+                    line_chars += 1;
+                }
+                continue;
+            }
+            if c.is_control() && c != '\t' {
+                out.extend(c.escape_default());
+            } else {
+                out.push(c);
+            }
+            line_chars += 1;
+        }
+    }
+    out
+}
+
 /// `text` as an error message may quote it: at most [`MAX_QUOTED_CHARS`] characters, the rest
 /// replaced by `…`, control characters shown escaped.
 pub fn quote(text: &str) -> String {
@@ -300,6 +341,18 @@ mod tests {
         assert!(matches!(read_capped(&path, 3), Err(CappedReadError::TooLarge { limit: 3, .. })));
         std::fs::write(&path, [b'a', 0xff, b'b']).unwrap();
         assert!(matches!(read_capped(&path, 10), Err(CappedReadError::NotText { offset: 1, .. })));
+    }
+
+    #[test]
+    fn printed_errors_are_cut_per_word_and_line_and_escaped() {
+        let token = format!("\u{1b}]0;owned\u{7}{}", "x".repeat(50_000));
+        let printed = printable_error(&format!("--set p0.{token}=1: unknown\nsecond line"));
+        assert!(!printed.contains('\u{1b}') && !printed.contains('\u{7}'), "{printed}");
+        assert!(printed.chars().count() < MAX_PRINTED_WORD_CHARS + 100, "{}", printed.len());
+        assert!(printed.ends_with("…\nsecond line"), "{printed}");
+        let words = vec!["word"; 1000].join(" ");
+        assert_eq!(printable_error(&words).chars().count(), MAX_PRINTED_LINE_CHARS + 1);
+        assert_eq!(printable_error("a plain\n\tmessage"), "a plain\n\tmessage");
     }
 
     #[test]

@@ -42,7 +42,9 @@ pub(super) fn import(command: &ImportCommand) -> anyhow::Result<ExitCode> {
         size <= MAX_PLATFORM_BYTES as u64,
         "{shown}: {size} bytes is larger than the {MAX_PLATFORM_BYTES}-byte limit for platform files"
     );
-    let text = std::fs::read_to_string(&args.platform).with_context(|| format!("cannot read {shown}"))?;
+    let text = hase_engine::limits::read_capped(&args.platform, MAX_PLATFORM_BYTES as u64)
+        .map_err(hase_engine::limits::CappedReadError::into_io)
+        .with_context(|| format!("cannot read {shown}"))?;
     let options = ImportOptions { name: args.name.clone(), placement: args.placement.placement()? };
     let imported = import_simgrid(&text, &shown, &options)?;
     for note in &imported.notes {

@@ -39,12 +39,17 @@ pub fn workload(program: &str, params: &[String]) -> anyhow::Result<Workload> {
     })?;
     let mut values = BTreeMap::new();
     for p in params {
-        let (k, v) = p.split_once('=').with_context(|| format!("--param {p}: expected NAME=VALUE"))?;
+        let (k, v) = p
+            .split_once('=')
+            .with_context(|| format!("--param {}: expected NAME=VALUE", hase_engine::limits::quote(p)))?;
         let def = info.params.iter().find(|d| d.name == k).with_context(|| {
             let names: Vec<&str> = info.params.iter().map(|d| d.name.as_str()).collect();
             format!("program `{program}` has no parameter `{k}` (it has: {})", names.join(", "))
         })?;
-        values.insert(k.to_string(), def.parse(v).with_context(|| format!("--param {p}"))?);
+        values.insert(
+            k.to_string(),
+            def.parse(v).with_context(|| format!("--param {}", hase_engine::limits::quote(p)))?,
+        );
     }
     Ok(Workload::Program { name: program.to_string(), params: values })
 }

@@ -84,7 +84,7 @@ pub fn execute(command: CliCommand) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", hase_engine::limits::printable_error(&format!("{e:#}")));
             ExitCode::from(1)
         }
     }

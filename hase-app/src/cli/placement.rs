@@ -36,10 +36,13 @@ impl PlacementArgs {
             }
         }
         if let Some(list) = &self.ranks {
-            return Ok(Some(Placement::parse_list(list).with_context(|| format!("--ranks {list}"))?));
+            return Ok(Some(
+                Placement::parse_list(list)
+                    .with_context(|| format!("--ranks {}", hase_engine::limits::quote(list)))?,
+            ));
         }
         if let Some(path) = &self.hostfile {
-            let text = std::fs::read_to_string(path)
+            let text = hase_engine::limits::read_text_input(path)
                 .with_context(|| format!("cannot read hostfile {}", path.display()))?;
             let placement = Placement::from_hostfile(&text, &path.display().to_string())?;
             return Ok(Some(match (placement, self.np) {

@@ -56,7 +56,7 @@ pub(super) fn sweep(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     let (spec, origin, spec_dir) = match build_spec(args) {
         Ok(built) => built,
         Err(message) => {
-            eprintln!("error: {message}");
+            eprintln!("error: {}", hase_engine::limits::printable_error(&message.to_string()));
             return Ok(ExitCode::from(SPEC_ERROR));
         }
     };
@@ -69,7 +69,7 @@ pub(super) fn sweep(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     let (plan, source) = match plan_spec(spec, &origin, &spec_dir, projects.as_ref()) {
         Ok(planned) => planned,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", hase_engine::limits::printable_error(&e.to_string()));
             return Ok(ExitCode::from(SPEC_ERROR));
         }
     };
@@ -142,8 +142,9 @@ fn build_spec(args: &SweepArgs) -> anyhow::Result<(SweepSpec, SpecOrigin, PathBu
         let project = args.project.as_ref().context("give a project file, --spec or --resume")?;
         let mut spec = SweepSpec::new(ProjectSource::File(project.display().to_string()));
         for vary in &args.vary {
-            let (target, values) =
-                vary.split_once('=').with_context(|| format!("--vary {vary}: expected TARGET=VALUES"))?;
+            let (target, values) = vary.split_once('=').with_context(|| {
+                format!("--vary {}: expected TARGET=VALUES", hase_engine::limits::quote(vary))
+            })?;
             spec.variables.push(VariableSpec {
                 target: target.trim().into(),
                 values: values.into(),
