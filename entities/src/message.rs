@@ -88,6 +88,10 @@ pub struct CollectiveCall {
     pub seq: u64,
     /// Calling rank.
     pub rank: u32,
+    /// The communicator's number (0: MPI_COMM_WORLD); `seq` counts per communicator.
+    pub comm: u32,
+    /// Ranks in the communicator (0: every rank of the run).
+    pub ranks: u32,
 }
 
 /// Everything carried on `packet` links.

@@ -5,6 +5,7 @@
 use hase_engine::time::SimTime;
 
 pub use super::collectives::Algorithm;
+pub use super::group::{Communicator, GroupCall, VCollective, VKind};
 pub use super::kind::CollectiveKind;
 
 /// How much computation.
@@ -105,6 +106,14 @@ pub enum Op {
     WaitAll,
     /// A collective.
     Collective(Collective),
+    /// A collective with per-rank counts, or any collective on a communicator other than
+    /// MPI_COMM_WORLD.
+    Grouped {
+        /// The communicator; `None` is MPI_COMM_WORLD.
+        comm: Option<Communicator>,
+        /// The call, with its root in the communicator's numbering.
+        call: GroupCall,
+    },
     /// A trace comment (level 1), e.g. a source-line marker.
     Comment(String),
 }

@@ -25,7 +25,7 @@ use hase_engine::trace::TraceValue;
 use hase_engine::{Behaviour, Ctx, Endpoint, PortIndex};
 
 use crate::flow::{Outgoing, OutputPort, Stall};
-use crate::message::{CollectiveCall, Context, NetMsg, Packet};
+use crate::message::{CollectiveCall, NetMsg, Packet};
 use crate::mpi::op::{Algorithm, CollectiveKind, RecvStatus, RequestId};
 use crate::placement::RankAddresses;
 use crate::vecmap::VecMap;
@@ -36,7 +36,7 @@ use live::Live;
 use mpi::{Effects, Mpi, MpiLimits, Outbound, ReqKey};
 use packets::PacketRun;
 use sheet::SheetTiming;
-pub use translate::translate;
+pub use translate::{CollectiveSeqs, translate};
 
 const TIMER_CPU: u64 = 1;
 const TIMER_NIC: u64 = 2;
@@ -138,7 +138,7 @@ pub struct ProcessorBehaviour {
     user: VecMap<RequestId, ReqKey>,
     internal: VecMap<u32, ReqKey>,
     waiting: Vec<ReqKey>,
-    collective_seq: u64,
+    collective_seq: CollectiveSeqs,
     /// Sheet mode: the collective this rank entered and waits to be released from (boxed: rare,
     /// and 24 bytes less for every processor).
     in_collective: Option<Box<CollectiveCall>>,
@@ -193,7 +193,7 @@ impl ProcessorBehaviour {
             user: VecMap::new(),
             internal: VecMap::new(),
             waiting: Vec::new(),
-            collective_seq: 0,
+            collective_seq: CollectiveSeqs::default(),
             in_collective: None,
             last_recv: None,
             done: false,
@@ -412,16 +412,16 @@ impl ProcessorBehaviour {
                     self.waiting = reqs;
                 }
                 Action::Comment(text) => ctx.comment(|| text),
-                Action::SheetSend { dst, bytes, tag, handle, completes_after } => {
-                    let message = Outbound { dst, bytes, tag, context: Context::User };
+                Action::SheetSend { dst, bytes, tag, handle, completes_after, context } => {
+                    let message = Outbound { dst, bytes, tag, context };
                     let posted = self.mpi.post_whole_send(message, now, now + completes_after);
                     self.sent(ctx, bytes, handle, posted);
                 }
-                Action::SheetRecv { src, tag, handle, kind } => {
+                Action::SheetRecv { src, tag, handle, kind, context } => {
                     if let Some(live) = Live::when_traced(&mut self.live, ctx) {
                         live.searching(ctx, src);
                     }
-                    let (req, effects) = self.mpi.post_sheet_recv(src, tag, Context::User, now, kind);
+                    let (req, effects) = self.mpi.post_sheet_recv(src, tag, context, now, kind);
                     self.bind(handle, req);
                     self.apply(ctx, effects);
                 }
@@ -541,7 +541,7 @@ impl ProcessorBehaviour {
             done.rank = rank;
         }
         match self.in_collective.as_deref() {
-            Some(c) if c.seq == done.seq && done.rank == self.rank => self.in_collective = None,
+            Some(c) if c.seq == done.seq && c.comm == done.comm && done.rank == self.rank => self.in_collective = None,
             _ => ctx.comment(|| {
                 format!("rank {} was released from collective #{} it is not waiting in", self.rank, done.seq)
             }),

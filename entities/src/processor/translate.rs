@@ -4,6 +4,15 @@
 //! algorithm's schedule, so it runs on the modelled network like any other traffic. In sheet mode
 //! (a data-sheet network, see `super::sheet`) point-to-point calls take the sheet's times and a
 //! collective is handed to the network model whole.
+//!
+//! Collectives on a communicator other than MPI_COMM_WORLD run their schedule in the
+//! communicator's numbering and send to the members' world ranks; each communicator numbers its
+//! collectives itself ([`CollectiveSeqs`]), so ranks that also take part in other communicators
+//! still agree. The collectives with per-rank counts always run as point-to-point schedules (in
+//! sheet mode timed by the sheet's point-to-point functions), shown in the state of their
+//! fixed-count kind (GATHERV as GATHER).
+
+use std::collections::BTreeMap;
 
 use hase_engine::time::SimTime;
 
@@ -11,8 +20,51 @@ use super::action::{Action, BLOCKING, CpuModel, Handle, SheetRecvKind, WaitOn, s
 use super::error::{ProgramFault, check_rank};
 use super::sheet::SheetTiming;
 use crate::message::{CollectiveCall, Context};
-use crate::mpi::collectives::{MicroOp, ScheduleParams, schedule};
-use crate::mpi::op::{Algorithm, Collective, CollectiveKind, Op, Source, TagSel};
+use crate::mpi::collectives::{MicroOp, ScheduleParams, schedule, vector_schedule};
+use crate::mpi::op::{Algorithm, Collective, CollectiveKind, Communicator, GroupCall, Op, Source, TagSel, VKind};
+
+/// Sequence numbers of the collectives a rank has called: on MPI_COMM_WORLD, and per other
+/// communicator (made on first use, so a program on the world alone carries one number).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CollectiveSeqs {
+    world: u64,
+    comms: Option<Box<BTreeMap<u32, u64>>>,
+}
+
+impl CollectiveSeqs {
+    /// The number of the next collective on MPI_COMM_WORLD, counted.
+    fn next_world(&mut self) -> u64 {
+        let seq = self.world;
+        self.world += 1;
+        seq
+    }
+
+    /// The number of the next collective on communicator `id`, counted.
+    fn next_on(&mut self, id: u32) -> u64 {
+        let counter = self.comms.get_or_insert_with(Box::default).entry(id).or_insert(0);
+        let seq = *counter;
+        *counter += 1;
+        seq
+    }
+
+    /// The sequence number and message tag of the next collective on `comm`. World collectives
+    /// are tagged with their number; those of communicator `id` with
+    /// −1 − ((id mod 2^15)·2^16 + (number mod 2^16)), so two communicators a pair of ranks share
+    /// never use the same tag at once.
+    fn next(&mut self, comm: Option<&Communicator>) -> (u64, i32) {
+        match comm {
+            None => {
+                let seq = self.next_world();
+                (seq, seq as i32)
+            }
+            Some(c) => {
+                let seq = self.next_on(c.id);
+                let packed = (i64::from(c.id & 0x7fff) << 16) | (seq & 0xffff) as i64;
+                (seq, (-1 - packed) as i32)
+            }
+        }
+    }
+}
 
 /// Expand one program operation. `collective_seq` numbers collectives (every rank counts alike) and
 /// becomes the tag of their internal messages (or the sequence number a data-sheet model matches
@@ -24,7 +76,7 @@ pub fn translate(
     cpu: &CpuModel,
     rank: u32,
     size: u32,
-    collective_seq: &mut u64,
+    collective_seq: &mut CollectiveSeqs,
     default_algorithm: impl Fn(CollectiveKind) -> Algorithm,
     sheet: Option<&SheetTiming>,
 ) -> Result<Vec<Action>, ProgramFault> {
@@ -47,7 +99,7 @@ pub fn translate(
             if let Some(timing) = sheet {
                 let completes_after = timing.send(bytes)?;
                 vec![
-                    Action::SheetSend { dst, bytes, tag, handle: BLOCKING, completes_after },
+                    Action::SheetSend { dst, bytes, tag, handle: BLOCKING, completes_after, context: Context::User },
                     blocking_wait(state::SEND),
                 ]
             } else {
@@ -62,7 +114,14 @@ pub fn translate(
                 Some(timing) => {
                     let (post, wait) = timing.isend(bytes)?;
                     vec![
-                        Action::SheetSend { dst, bytes, tag, handle, completes_after: post + wait },
+                        Action::SheetSend {
+                            dst,
+                            bytes,
+                            tag,
+                            handle,
+                            completes_after: post + wait,
+                            context: Context::User,
+                        },
                         Action::Cpu { duration: post, state: state::SEND },
                     ]
                 }
@@ -72,7 +131,13 @@ pub fn translate(
         Op::Recv { src, tag } => {
             check_source(src)?;
             let post = match sheet {
-                Some(_) => Action::SheetRecv { src, tag, handle: BLOCKING, kind: SheetRecvKind::Blocking },
+                Some(_) => Action::SheetRecv {
+                    src,
+                    tag,
+                    handle: BLOCKING,
+                    kind: SheetRecvKind::Blocking,
+                    context: Context::User,
+                },
                 None => Action::PostRecv { src, tag, context: Context::User, handle: BLOCKING },
             };
             vec![post, blocking_wait(state::RECV)]
@@ -84,7 +149,13 @@ pub fn translate(
                 Some(timing) => {
                     let post = timing.irecv_post()?;
                     vec![
-                        Action::SheetRecv { src, tag, handle, kind: SheetRecvKind::NonBlocking },
+                        Action::SheetRecv {
+                            src,
+                            tag,
+                            handle,
+                            kind: SheetRecvKind::NonBlocking,
+                            context: Context::User,
+                        },
                         Action::Cpu { duration: post, state: state::RECV },
                     ]
                 }
@@ -100,29 +171,156 @@ pub fn translate(
         }
         Op::WaitAll => vec![Action::Wait { on: WaitOn::AllUser, state: state::WAIT, user: true }],
         Op::Comment(text) => vec![Action::Comment(text)],
-        Op::Collective(call) if sheet.is_some() => vec![sheet_collective(call, rank, size, collective_seq)?],
+        Op::Collective(call) if sheet.is_some() => {
+            vec![sheet_collective(call, rank, size, None, collective_seq)?]
+        }
         Op::Collective(mut call) => {
             call.algorithm = Some(call.algorithm.unwrap_or_else(|| default_algorithm(call.kind)));
             scheduled_collective(call, cpu, rank, size, collective_seq)?
         }
+        Op::Grouped { comm, call } => {
+            let (local, local_size) = match &comm {
+                Some(c) => match c.local_rank(rank) {
+                    Some(local) => (local, c.size()),
+                    None => return Err(ProgramFault::NotAMember { rank, comm: c.id }),
+                },
+                None => (rank, size),
+            };
+            if let Some(c) = &comm
+                && let Some(outside) = c.members.iter().find(|m| **m >= size)
+            {
+                check_rank(*outside, size, "communicator member")?;
+            }
+            let group = Group { comm: comm.as_ref() };
+            match call {
+                GroupCall::Regular(call) if sheet.is_some() => {
+                    vec![sheet_collective(call, local, local_size, comm.as_ref(), collective_seq)?]
+                }
+                GroupCall::Regular(mut call) => {
+                    call.algorithm = Some(call.algorithm.unwrap_or_else(|| default_algorithm(call.kind)));
+                    let steps =
+                        schedule(&call, local, local_size, ScheduleParams { segment_bytes: cpu.segment_bytes })?;
+                    let (_, tag) = collective_seq.next(comm.as_ref());
+                    group.actions(steps, tag, state::collective(call.kind), cpu, sheet)?
+                }
+                GroupCall::Vector(call) => {
+                    let steps = vector_schedule(&call, local, local_size)?;
+                    let (_, tag) = collective_seq.next(comm.as_ref());
+                    group.actions(steps, tag, state::collective(fixed_count_kind(call.kind)), cpu, sheet)?
+                }
+            }
+        }
     })
 }
 
+/// The collective of fixed counts whose state a collective with per-rank counts shows.
+fn fixed_count_kind(kind: VKind) -> CollectiveKind {
+    match kind {
+        VKind::Gatherv => CollectiveKind::Gather,
+        VKind::Scatterv => CollectiveKind::Scatter,
+        VKind::Allgatherv => CollectiveKind::Allgather,
+        VKind::Alltoallv => CollectiveKind::Alltoall,
+    }
+}
+
+/// The ranks a grouped collective runs among (the world's when `comm` is `None`).
+struct Group<'c> {
+    comm: Option<&'c Communicator>,
+}
+
+impl Group<'_> {
+    fn world(&self, local: u32) -> u32 {
+        self.comm.map_or(local, |c| c.world_rank(local))
+    }
+
+    /// A schedule in the group's numbering as actions on world ranks: posted sends and receives
+    /// on a packet network, the sheet's point-to-point times in sheet mode.
+    fn actions(
+        &self,
+        steps: Vec<MicroOp>,
+        tag: i32,
+        st: u16,
+        cpu: &CpuModel,
+        sheet: Option<&SheetTiming>,
+    ) -> Result<Vec<Action>, ProgramFault> {
+        let mut actions = vec![Action::Cpu { duration: SimTime::ZERO, state: st }];
+        let mut next_handle = 0u32;
+        for step in steps {
+            match step {
+                MicroOp::Isend { peer, bytes } => {
+                    let (dst, handle) = (self.world(peer), Handle::Internal(next_handle));
+                    next_handle += 1;
+                    match sheet {
+                        Some(timing) => {
+                            let (post, wait) = timing.isend(bytes)?;
+                            actions.push(Action::SheetSend {
+                                dst,
+                                bytes,
+                                tag,
+                                handle,
+                                completes_after: post + wait,
+                                context: Context::Collective,
+                            });
+                            actions.push(Action::Cpu { duration: post, state: st });
+                        }
+                        None => {
+                            actions.push(Action::Cpu { duration: cpu.send_overhead, state: st });
+                            actions.push(Action::PostSend { dst, bytes, tag, context: Context::Collective, handle });
+                        }
+                    }
+                }
+                MicroOp::Irecv { peer, bytes: _ } => {
+                    let (src, tag) = (Source::Rank(self.world(peer)), TagSel::Tag(tag));
+                    let handle = Handle::Internal(next_handle);
+                    next_handle += 1;
+                    match sheet {
+                        Some(timing) => {
+                            let post = timing.irecv_post()?;
+                            actions.push(Action::SheetRecv {
+                                src,
+                                tag,
+                                handle,
+                                kind: SheetRecvKind::NonBlocking,
+                                context: Context::Collective,
+                            });
+                            actions.push(Action::Cpu { duration: post, state: st });
+                        }
+                        None => actions.push(Action::PostRecv { src, tag, context: Context::Collective, handle }),
+                    }
+                }
+                MicroOp::Wait(handles) => actions.push(Action::Wait {
+                    on: WaitOn::Handles(handles.into_iter().map(Handle::Internal).collect()),
+                    state: st,
+                    user: false,
+                }),
+                MicroOp::Combine { bytes } => actions.push(Action::Cpu { duration: cpu.combine(bytes), state: st }),
+            }
+        }
+        Ok(actions)
+    }
+}
+
 /// Sheet mode: the collective as one entry to the data-sheet network model.
+/// `rank` and `size` are in `comm`'s numbering (the world's when `None`); the entry carries the
+/// world rank, and the communicator's number and size.
 fn sheet_collective(
     call: Collective,
     rank: u32,
     size: u32,
-    collective_seq: &mut u64,
+    comm: Option<&Communicator>,
+    collective_seq: &mut CollectiveSeqs,
 ) -> Result<Action, ProgramFault> {
     if call.kind.has_root() {
         check_rank(call.root, size, "root")?;
     }
-    let seq = *collective_seq;
-    *collective_seq += 1;
+    let (seq, _) = collective_seq.next(comm);
     let root = if call.kind.has_root() { call.root } else { 0 };
     let bytes = if call.kind == CollectiveKind::Barrier { 0 } else { call.bytes };
-    Ok(Action::SheetCollective(CollectiveCall { kind: call.kind, root, bytes, seq, rank }))
+    let (world_rank, comm, ranks) = match comm {
+        Some(c) => (c.world_rank(rank), c.id, c.size()),
+        None => (rank, 0, 0),
+    };
+    Ok(Action::SheetCollective(CollectiveCall { kind: call.kind, root, bytes, seq, rank: world_rank, comm, ranks }))
 }
 
 /// The collective's schedule for this rank as actions, its messages tagged with the collective's
@@ -132,11 +330,10 @@ fn scheduled_collective(
     cpu: &CpuModel,
     rank: u32,
     size: u32,
-    collective_seq: &mut u64,
+    collective_seq: &mut CollectiveSeqs,
 ) -> Result<Vec<Action>, ProgramFault> {
     let steps = schedule(&call, rank, size, ScheduleParams { segment_bytes: cpu.segment_bytes })?;
-    let tag = *collective_seq as i32;
-    *collective_seq += 1;
+    let (_, tag) = collective_seq.next(None);
     let st = state::collective(call.kind);
     let mut actions = vec![Action::Cpu { duration: SimTime::ZERO, state: st }];
     let mut next_handle = 0u32;
