@@ -10,7 +10,8 @@
 //!   the collective's sheet function. Entries that disagree (kind, bytes or root) are an error
 //!   reported in the trace and in the deadlock report, naming the ranks. A collective on a
 //!   communicator other than MPI_COMM_WORLD is numbered within its communicator and released when
-//!   all its members have entered.
+//!   all its members have entered. A collective with per-rank counts (entries with `blocks` > 0)
+//!   is timed for the mean block: the entries' shares summed ÷ `blocks`.
 //!
 //! p is the number of ranks in the run, or in the communicator. Contention is not modelled: the sheet's figures are the
 //! delays measured on the real machine.
@@ -197,7 +198,12 @@ impl SheetModel {
         let last = entries.values().map(|(_, t)| *t).max().unwrap_or_default();
         self.looked_up(ctx, lookup_entry(call.kind));
         let processes = if call.ranks == 0 { self.processes } else { call.ranks };
-        let time = match self.sheet.collective_time(call.kind, processes, call.bytes, self.estimate) {
+        let bytes = if call.blocks == 0 {
+            call.bytes
+        } else {
+            entries.values().map(|(c, _)| c.bytes).sum::<u64>() / u64::from(call.blocks)
+        };
+        let time = match self.sheet.collective_time(call.kind, processes, bytes, self.estimate) {
             Ok(t) => t,
             Err(e) => return self.error(ctx, e),
         };
@@ -236,11 +242,13 @@ impl SheetModel {
     }
 }
 
-/// Two entries belong to the same collective call: same kind, same size (barriers carry none),
+/// Two entries belong to the same collective call: same kind, same size (barriers carry none; the
+/// shares of a collective with per-rank counts differ),
 /// same root (where the kind has one).
 fn same_call(a: &CollectiveCall, b: &CollectiveCall) -> bool {
     a.kind == b.kind
-        && (a.kind == CollectiveKind::Barrier || a.bytes == b.bytes)
+        && a.blocks == b.blocks
+        && (a.kind == CollectiveKind::Barrier || a.blocks > 0 || a.bytes == b.bytes)
         && (!a.kind.has_root() || a.root == b.root)
 }
 

@@ -108,8 +108,6 @@ pub enum Action {
         handle: Handle,
         /// Time from now until the send completes.
         completes_after: SimTime,
-        /// Matching context.
-        context: Context,
     },
     /// Sheet mode: post a receive that completes by the sheet's receive rule.
     SheetRecv {
@@ -121,8 +119,6 @@ pub enum Action {
         handle: Handle,
         /// Blocking or non-blocking rule.
         kind: SheetRecvKind,
-        /// Matching context.
-        context: Context,
     },
     /// Enter a collective on a data-sheet network model and wait for its release.
     SheetCollective(CollectiveCall),

@@ -25,7 +25,7 @@ use hase_engine::trace::TraceValue;
 use hase_engine::{Behaviour, Ctx, Endpoint, PortIndex};
 
 use crate::flow::{Outgoing, OutputPort, Stall};
-use crate::message::{CollectiveCall, NetMsg, Packet};
+use crate::message::{CollectiveCall, Context, NetMsg, Packet};
 use crate::mpi::op::{Algorithm, CollectiveKind, RecvStatus, RequestId};
 use crate::placement::RankAddresses;
 use crate::vecmap::VecMap;
@@ -138,7 +138,9 @@ pub struct ProcessorBehaviour {
     user: VecMap<RequestId, ReqKey>,
     internal: VecMap<u32, ReqKey>,
     waiting: Vec<ReqKey>,
-    collective_seq: CollectiveSeqs,
+    collective_seq: u32,
+    /// Collective numbers on communicators other than the world (see `CollectiveSeqs`).
+    comm_seqs: Option<Box<BTreeMap<u32, u64>>>,
     /// Sheet mode: the collective this rank entered and waits to be released from (boxed: rare,
     /// and 24 bytes less for every processor).
     in_collective: Option<Box<CollectiveCall>>,
@@ -193,7 +195,8 @@ impl ProcessorBehaviour {
             user: VecMap::new(),
             internal: VecMap::new(),
             waiting: Vec::new(),
-            collective_seq: CollectiveSeqs::default(),
+            collective_seq: 0,
+            comm_seqs: None,
             in_collective: None,
             last_recv: None,
             done: false,
@@ -412,16 +415,16 @@ impl ProcessorBehaviour {
                     self.waiting = reqs;
                 }
                 Action::Comment(text) => ctx.comment(|| text),
-                Action::SheetSend { dst, bytes, tag, handle, completes_after, context } => {
-                    let message = Outbound { dst, bytes, tag, context };
+                Action::SheetSend { dst, bytes, tag, handle, completes_after } => {
+                    let message = Outbound { dst, bytes, tag, context: Context::User };
                     let posted = self.mpi.post_whole_send(message, now, now + completes_after);
                     self.sent(ctx, bytes, handle, posted);
                 }
-                Action::SheetRecv { src, tag, handle, kind, context } => {
+                Action::SheetRecv { src, tag, handle, kind } => {
                     if let Some(live) = Live::when_traced(&mut self.live, ctx) {
                         live.searching(ctx, src);
                     }
-                    let (req, effects) = self.mpi.post_sheet_recv(src, tag, context, now, kind);
+                    let (req, effects) = self.mpi.post_sheet_recv(src, tag, Context::User, now, kind);
                     self.bind(handle, req);
                     self.apply(ctx, effects);
                 }
@@ -501,7 +504,7 @@ impl ProcessorBehaviour {
             &settings.cpu,
             self.rank,
             settings.size,
-            &mut self.collective_seq,
+            &mut CollectiveSeqs { world: &mut self.collective_seq, comms: &mut self.comm_seqs },
             |k| settings.algorithms.get(&k).copied().unwrap_or_else(|| Algorithm::default_for(k)),
             settings.sheet.as_ref(),
         );

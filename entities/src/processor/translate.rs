@@ -8,9 +8,9 @@
 //! Collectives on a communicator other than MPI_COMM_WORLD run their schedule in the
 //! communicator's numbering and send to the members' world ranks; each communicator numbers its
 //! collectives itself ([`CollectiveSeqs`]), so ranks that also take part in other communicators
-//! still agree. The collectives with per-rank counts always run as point-to-point schedules (in
-//! sheet mode timed by the sheet's point-to-point functions), shown in the state of their
-//! fixed-count kind (GATHERV as GATHER).
+//! still agree. The collectives with per-rank counts run as point-to-point schedules on a packet
+//! network; in sheet mode each rank hands the model its share and the model times the fixed-count
+//! kind for the mean block. They show the state of their fixed-count kind (GATHERV as GATHER).
 
 use std::collections::BTreeMap;
 
@@ -21,22 +21,28 @@ use super::error::{ProgramFault, check_rank};
 use super::sheet::SheetTiming;
 use crate::message::{CollectiveCall, Context};
 use crate::mpi::collectives::{MicroOp, ScheduleParams, schedule, vector_schedule};
-use crate::mpi::op::{Algorithm, Collective, CollectiveKind, Communicator, GroupCall, Op, Source, TagSel, VKind};
+use crate::mpi::op::{
+    Algorithm, Collective, CollectiveKind, Communicator, GroupCall, Op, Source, TagSel, VCollective, VKind,
+};
 
-/// Sequence numbers of the collectives a rank has called: on MPI_COMM_WORLD, and per other
-/// communicator (made on first use, so a program on the world alone carries one number).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CollectiveSeqs {
-    world: u64,
-    comms: Option<Box<BTreeMap<u32, u64>>>,
+/// Sequence numbers of the collectives a rank has called, as the processor keeps them: on
+/// MPI_COMM_WORLD (counted modulo 2^32: collectives are matched by number only among those in
+/// progress together), and per other communicator in a map made on first use, so a program on the
+/// world alone carries one number.
+#[derive(Debug)]
+pub struct CollectiveSeqs<'p> {
+    /// The world's next number.
+    pub world: &'p mut u32,
+    /// Other communicators' next numbers, by communicator number.
+    pub comms: &'p mut Option<Box<BTreeMap<u32, u64>>>,
 }
 
-impl CollectiveSeqs {
+impl CollectiveSeqs<'_> {
     /// The number of the next collective on MPI_COMM_WORLD, counted.
     fn next_world(&mut self) -> u64 {
-        let seq = self.world;
-        self.world += 1;
-        seq
+        let seq = *self.world;
+        *self.world = seq.wrapping_add(1);
+        u64::from(seq)
     }
 
     /// The number of the next collective on communicator `id`, counted.
@@ -76,7 +82,7 @@ pub fn translate(
     cpu: &CpuModel,
     rank: u32,
     size: u32,
-    collective_seq: &mut CollectiveSeqs,
+    collective_seq: &mut CollectiveSeqs<'_>,
     default_algorithm: impl Fn(CollectiveKind) -> Algorithm,
     sheet: Option<&SheetTiming>,
 ) -> Result<Vec<Action>, ProgramFault> {
@@ -99,7 +105,7 @@ pub fn translate(
             if let Some(timing) = sheet {
                 let completes_after = timing.send(bytes)?;
                 vec![
-                    Action::SheetSend { dst, bytes, tag, handle: BLOCKING, completes_after, context: Context::User },
+                    Action::SheetSend { dst, bytes, tag, handle: BLOCKING, completes_after },
                     blocking_wait(state::SEND),
                 ]
             } else {
@@ -119,8 +125,7 @@ pub fn translate(
                             bytes,
                             tag,
                             handle,
-                            completes_after: post + wait,
-                            context: Context::User,
+                            completes_after: post + wait
                         },
                         Action::Cpu { duration: post, state: state::SEND },
                     ]
@@ -135,8 +140,7 @@ pub fn translate(
                     src,
                     tag,
                     handle: BLOCKING,
-                    kind: SheetRecvKind::Blocking,
-                    context: Context::User,
+                    kind: SheetRecvKind::Blocking
                 },
                 None => Action::PostRecv { src, tag, context: Context::User, handle: BLOCKING },
             };
@@ -153,8 +157,7 @@ pub fn translate(
                             src,
                             tag,
                             handle,
-                            kind: SheetRecvKind::NonBlocking,
-                            context: Context::User,
+                            kind: SheetRecvKind::NonBlocking
                         },
                         Action::Cpu { duration: post, state: state::RECV },
                     ]
@@ -201,16 +204,46 @@ pub fn translate(
                     let steps =
                         schedule(&call, local, local_size, ScheduleParams { segment_bytes: cpu.segment_bytes })?;
                     let (_, tag) = collective_seq.next(comm.as_ref());
-                    group.actions(steps, tag, state::collective(call.kind), cpu, sheet)?
+                    group.actions(steps, tag, state::collective(call.kind), cpu)
+                }
+                GroupCall::Vector(call) if sheet.is_some() => {
+                    vec![sheet_vector(&call, local, local_size, comm.as_ref(), collective_seq)?]
                 }
                 GroupCall::Vector(call) => {
                     let steps = vector_schedule(&call, local, local_size)?;
                     let (_, tag) = collective_seq.next(comm.as_ref());
-                    group.actions(steps, tag, state::collective(fixed_count_kind(call.kind)), cpu, sheet)?
+                    group.actions(steps, tag, state::collective(fixed_count_kind(call.kind)), cpu)
                 }
             }
         }
     })
+}
+
+/// Sheet mode: a collective with per-rank counts as one entry to the data-sheet network model,
+/// carrying this rank's share; the model times it by the fixed-count kind's function for the
+/// mean block over the group (`netmodel::sheet`).
+fn sheet_vector(
+    call: &VCollective,
+    rank: u32,
+    size: u32,
+    comm: Option<&Communicator>,
+    collective_seq: &mut CollectiveSeqs<'_>,
+) -> Result<Action, ProgramFault> {
+    vector_schedule(call, rank, size)?;
+    let own = |counts: &[u64]| counts.first().copied().unwrap_or(0);
+    let (share, blocks) = match call.kind {
+        VKind::Gatherv | VKind::Allgatherv => (own(&call.send_bytes), size),
+        VKind::Scatterv => (own(&call.recv_bytes), size),
+        VKind::Alltoallv => (call.send_bytes.iter().sum(), size.saturating_mul(size)),
+    };
+    let (seq, _) = collective_seq.next(comm);
+    let (world_rank, comm, ranks) = match comm {
+        Some(c) => (c.world_rank(rank), c.id, c.size()),
+        None => (rank, 0, 0),
+    };
+    let kind = fixed_count_kind(call.kind);
+    let root = if kind.has_root() { call.root } else { 0 };
+    Ok(Action::SheetCollective(CollectiveCall { kind, root, bytes: share, seq, rank: world_rank, comm, ranks, blocks }))
 }
 
 /// The collective of fixed counts whose state a collective with per-rank counts shows.
@@ -233,16 +266,8 @@ impl Group<'_> {
         self.comm.map_or(local, |c| c.world_rank(local))
     }
 
-    /// A schedule in the group's numbering as actions on world ranks: posted sends and receives
-    /// on a packet network, the sheet's point-to-point times in sheet mode.
-    fn actions(
-        &self,
-        steps: Vec<MicroOp>,
-        tag: i32,
-        st: u16,
-        cpu: &CpuModel,
-        sheet: Option<&SheetTiming>,
-    ) -> Result<Vec<Action>, ProgramFault> {
+    /// A schedule in the group's numbering as actions on world ranks.
+    fn actions(&self, steps: Vec<MicroOp>, tag: i32, st: u16, cpu: &CpuModel) -> Vec<Action> {
         let mut actions = vec![Action::Cpu { duration: SimTime::ZERO, state: st }];
         let mut next_handle = 0u32;
         for step in steps {
@@ -250,43 +275,14 @@ impl Group<'_> {
                 MicroOp::Isend { peer, bytes } => {
                     let (dst, handle) = (self.world(peer), Handle::Internal(next_handle));
                     next_handle += 1;
-                    match sheet {
-                        Some(timing) => {
-                            let (post, wait) = timing.isend(bytes)?;
-                            actions.push(Action::SheetSend {
-                                dst,
-                                bytes,
-                                tag,
-                                handle,
-                                completes_after: post + wait,
-                                context: Context::Collective,
-                            });
-                            actions.push(Action::Cpu { duration: post, state: st });
-                        }
-                        None => {
-                            actions.push(Action::Cpu { duration: cpu.send_overhead, state: st });
-                            actions.push(Action::PostSend { dst, bytes, tag, context: Context::Collective, handle });
-                        }
-                    }
+                    actions.push(Action::Cpu { duration: cpu.send_overhead, state: st });
+                    actions.push(Action::PostSend { dst, bytes, tag, context: Context::Collective, handle });
                 }
                 MicroOp::Irecv { peer, bytes: _ } => {
                     let (src, tag) = (Source::Rank(self.world(peer)), TagSel::Tag(tag));
                     let handle = Handle::Internal(next_handle);
                     next_handle += 1;
-                    match sheet {
-                        Some(timing) => {
-                            let post = timing.irecv_post()?;
-                            actions.push(Action::SheetRecv {
-                                src,
-                                tag,
-                                handle,
-                                kind: SheetRecvKind::NonBlocking,
-                                context: Context::Collective,
-                            });
-                            actions.push(Action::Cpu { duration: post, state: st });
-                        }
-                        None => actions.push(Action::PostRecv { src, tag, context: Context::Collective, handle }),
-                    }
+                    actions.push(Action::PostRecv { src, tag, context: Context::Collective, handle });
                 }
                 MicroOp::Wait(handles) => actions.push(Action::Wait {
                     on: WaitOn::Handles(handles.into_iter().map(Handle::Internal).collect()),
@@ -296,7 +292,7 @@ impl Group<'_> {
                 MicroOp::Combine { bytes } => actions.push(Action::Cpu { duration: cpu.combine(bytes), state: st }),
             }
         }
-        Ok(actions)
+        actions
     }
 }
 
@@ -308,7 +304,7 @@ fn sheet_collective(
     rank: u32,
     size: u32,
     comm: Option<&Communicator>,
-    collective_seq: &mut CollectiveSeqs,
+    collective_seq: &mut CollectiveSeqs<'_>,
 ) -> Result<Action, ProgramFault> {
     if call.kind.has_root() {
         check_rank(call.root, size, "root")?;
@@ -320,7 +316,16 @@ fn sheet_collective(
         Some(c) => (c.world_rank(rank), c.id, c.size()),
         None => (rank, 0, 0),
     };
-    Ok(Action::SheetCollective(CollectiveCall { kind: call.kind, root, bytes, seq, rank: world_rank, comm, ranks }))
+    Ok(Action::SheetCollective(CollectiveCall {
+        kind: call.kind,
+        root,
+        bytes,
+        seq,
+        rank: world_rank,
+        comm,
+        ranks,
+        blocks: 0,
+    }))
 }
 
 /// The collective's schedule for this rank as actions, its messages tagged with the collective's
@@ -330,7 +335,7 @@ fn scheduled_collective(
     cpu: &CpuModel,
     rank: u32,
     size: u32,
-    collective_seq: &mut CollectiveSeqs,
+    collective_seq: &mut CollectiveSeqs<'_>,
 ) -> Result<Vec<Action>, ProgramFault> {
     let steps = schedule(&call, rank, size, ScheduleParams { segment_bytes: cpu.segment_bytes })?;
     let (_, tag) = collective_seq.next(None);
