@@ -559,7 +559,7 @@ fn the_mpi_commands_are_in_the_help_and_list_the_samples() {
     }
     let out = hase(&["mpi", "sample"]);
     assert!(out.status.success(), "{:?}", text(&out));
-    for name in ["merge_sort", "halo2d", "pipeline", "task_farm"] {
+    for name in ["merge_sort", "halo2d", "pipeline", "task_farm", "sample_sort"] {
         assert!(text(&out).0.contains(name), "{name}: {}", text(&out).0);
     }
     let out = hase(&["mpi", "sample", "quicksort"]);

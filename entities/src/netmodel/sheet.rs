@@ -355,7 +355,11 @@ impl Behaviour<NetMsg> for SheetModel {
             if agree(entries) {
                 let entered: Vec<u32> = entries.keys().copied().collect();
                 let what = entries.values().next().map(|(c, _)| describe(c)).unwrap_or_default();
-                reasons.push(format!("collective {} ({what}): {} entered{waiting}", label(*key), rank_list(&entered)));
+                reasons.push(format!(
+                    "collective {} ({what}): {} entered{waiting}",
+                    label(*key),
+                    rank_list(&entered)
+                ));
             } else {
                 reasons.push(format!("error: {}{waiting}", mismatch_report(*key, entries)));
             }

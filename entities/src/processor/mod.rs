@@ -544,7 +544,9 @@ impl ProcessorBehaviour {
             done.rank = rank;
         }
         match self.in_collective.as_deref() {
-            Some(c) if c.seq == done.seq && c.comm == done.comm && done.rank == self.rank => self.in_collective = None,
+            Some(c) if c.seq == done.seq && c.comm == done.comm && done.rank == self.rank => {
+                self.in_collective = None
+            }
             _ => ctx.comment(|| {
                 format!("rank {} was released from collective #{} it is not waiting in", self.rank, done.seq)
             }),

@@ -120,13 +120,7 @@ pub fn translate(
                 Some(timing) => {
                     let (post, wait) = timing.isend(bytes)?;
                     vec![
-                        Action::SheetSend {
-                            dst,
-                            bytes,
-                            tag,
-                            handle,
-                            completes_after: post + wait
-                        },
+                        Action::SheetSend { dst, bytes, tag, handle, completes_after: post + wait },
                         Action::Cpu { duration: post, state: state::SEND },
                     ]
                 }
@@ -136,12 +130,7 @@ pub fn translate(
         Op::Recv { src, tag } => {
             check_source(src)?;
             let post = match sheet {
-                Some(_) => Action::SheetRecv {
-                    src,
-                    tag,
-                    handle: BLOCKING,
-                    kind: SheetRecvKind::Blocking
-                },
+                Some(_) => Action::SheetRecv { src, tag, handle: BLOCKING, kind: SheetRecvKind::Blocking },
                 None => Action::PostRecv { src, tag, context: Context::User, handle: BLOCKING },
             };
             vec![post, blocking_wait(state::RECV)]
@@ -153,12 +142,7 @@ pub fn translate(
                 Some(timing) => {
                     let post = timing.irecv_post()?;
                     vec![
-                        Action::SheetRecv {
-                            src,
-                            tag,
-                            handle,
-                            kind: SheetRecvKind::NonBlocking
-                        },
+                        Action::SheetRecv { src, tag, handle, kind: SheetRecvKind::NonBlocking },
                         Action::Cpu { duration: post, state: state::RECV },
                     ]
                 }
@@ -201,8 +185,12 @@ pub fn translate(
                 }
                 GroupCall::Regular(mut call) => {
                     call.algorithm = Some(call.algorithm.unwrap_or_else(|| default_algorithm(call.kind)));
-                    let steps =
-                        schedule(&call, local, local_size, ScheduleParams { segment_bytes: cpu.segment_bytes })?;
+                    let steps = schedule(
+                        &call,
+                        local,
+                        local_size,
+                        ScheduleParams { segment_bytes: cpu.segment_bytes },
+                    )?;
                     let (_, tag) = collective_seq.next(comm.as_ref());
                     group.actions(steps, tag, state::collective(call.kind), cpu)
                 }
@@ -243,7 +231,16 @@ fn sheet_vector(
     };
     let kind = fixed_count_kind(call.kind);
     let root = if kind.has_root() { call.root } else { 0 };
-    Ok(Action::SheetCollective(CollectiveCall { kind, root, bytes: share, seq, rank: world_rank, comm, ranks, blocks }))
+    Ok(Action::SheetCollective(CollectiveCall {
+        kind,
+        root,
+        bytes: share,
+        seq,
+        rank: world_rank,
+        comm,
+        ranks,
+        blocks,
+    }))
 }
 
 /// The collective of fixed counts whose state a collective with per-rank counts shows.
@@ -289,7 +286,9 @@ impl Group<'_> {
                     state: st,
                     user: false,
                 }),
-                MicroOp::Combine { bytes } => actions.push(Action::Cpu { duration: cpu.combine(bytes), state: st }),
+                MicroOp::Combine { bytes } => {
+                    actions.push(Action::Cpu { duration: cpu.combine(bytes), state: st })
+                }
             }
         }
         actions

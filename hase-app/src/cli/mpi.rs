@@ -29,7 +29,7 @@ pub enum MpiCommand {
     Record(RecordArgs),
     /// Run a program under the reverse profiler: predicted time per rank from a data sheet.
     Predict(PredictArgs),
-    /// Build a bundled sample program (merge_sort, halo2d, pipeline, task_farm) and print its path.
+    /// Build a bundled sample program (merge_sort, halo2d, pipeline, task_farm, sample_sort) and print its path.
     Sample {
         /// The sample; none lists them.
         name: Option<String>,

@@ -60,8 +60,13 @@ macro_rules! sample_tool {
 }
 
 /// The sample programs (`hase mpi sample NAME` builds one and prints its path).
-pub const SAMPLES: [CTool; 4] =
-    [sample_tool!("merge_sort"), sample_tool!("halo2d"), sample_tool!("pipeline"), sample_tool!("task_farm")];
+pub const SAMPLES: [CTool; 5] = [
+    sample_tool!("merge_sort"),
+    sample_tool!("halo2d"),
+    sample_tool!("pipeline"),
+    sample_tool!("task_farm"),
+    sample_tool!("sample_sort"),
+];
 
 /// A sample program by name.
 pub fn sample(name: &str) -> Result<CTool, MpiError> {

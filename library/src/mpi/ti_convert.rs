@@ -359,11 +359,36 @@ end 200000 9000
     }
 
     #[test]
+    fn communicators_and_per_rank_counts_take_their_trace_forms() {
+        let log = "hase-record 1 2 4
+comm_split 0 1 2 1 1 2 3
+bcast 0 3 4 c1 64 1
+gatherv 0 5 6 c1 8 0 2 0 0
+alltoallv 0 7 8 1 4 1 2 3 4 4 3 2 1
+allgatherv 0 9 10 1 16 4 4 8 12 16
+scatterv 0 11 12 1 8 2 4 1 2 8 4
+comm_split 0 13 14 1 0
+end 100 50
+";
+        let t = convert_rank_log(log, "rank2.log", 1e9).unwrap();
+        let want = "2 init\n2 comm_split 1 2 3\n2 comm 1 bcast 64 1 6\n2 comm 1 gatherv 8 0 0 0 6 6\n\
+                    2 alltoallv 10 1 2 3 4 10 4 3 2 1 6 6\n2 allgatherv 16 4 8 12 16 6 6\n\
+                    2 scatterv 1 2 8 4 8 2 6 6\n";
+        assert_eq!(t.text, want);
+        // Too few counts for the rank count given is an error at the line.
+        let short = "hase-record 1 0 2\nalltoallv 0 1 2 1 2 5\nend 1 1\n";
+        assert_eq!(
+            convert_rank_log(short, "r.log", 1e9).unwrap_err().to_string(),
+            "r.log:2: `alltoallv` needs 5 arguments, has 2"
+        );
+    }
+
+    #[test]
     fn what_a_trace_cannot_hold_is_an_error_at_its_line() {
-        let v = "hase-record 1 1 2\nunsupported 0 1 2 1 MPI_Alltoallv\nend 1 1\n";
+        let v = "hase-record 1 1 2\nunsupported 0 1 2 1 MPI_Exscan\nend 1 1\n";
         assert_eq!(
             convert_rank_log(v, "rank1.log", 1e9).unwrap_err().to_string(),
-            "rank1.log:2: MPI_Alltoallv has no time-independent trace action"
+            "rank1.log:2: MPI_Exscan has no time-independent trace action"
         );
         let split = "hase-record 1 1 2\nbcast 0 1 2 0 64 0\nend 1 1\n";
         assert!(

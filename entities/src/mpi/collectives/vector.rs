@@ -161,7 +161,11 @@ mod tests {
                     kind: VKind::Gatherv,
                     root,
                     send_bytes: vec![block(r)],
-                    recv_bytes: if r == root { (0..size).map(block).collect() } else { vec![0; size as usize] },
+                    recv_bytes: if r == root {
+                        (0..size).map(block).collect()
+                    } else {
+                        vec![0; size as usize]
+                    },
                 });
                 for r in 0..size {
                     let want: Vec<(u32, u64)> =
@@ -192,7 +196,11 @@ mod tests {
                     recv_bytes: all.clone(),
                 });
                 for r in 0..size {
-                    assert_eq!(received[r as usize], others(r).map(block).sum::<u64>(), "allgatherv p={size}");
+                    assert_eq!(
+                        received[r as usize],
+                        others(r).map(block).sum::<u64>(),
+                        "allgatherv p={size}"
+                    );
                     // The ring passes on every block but the next rank's own.
                     let next = (r + 1) % size;
                     let sent: u64 = sends[r as usize].iter().map(|(_, b)| b).sum();
@@ -220,7 +228,12 @@ mod tests {
 
     #[test]
     fn counts_that_do_not_fit_the_communicator_are_errors() {
-        let call = VCollective { kind: VKind::Alltoallv, root: 0, send_bytes: vec![1, 2], recv_bytes: vec![1, 2, 3] };
+        let call = VCollective {
+            kind: VKind::Alltoallv,
+            root: 0,
+            send_bytes: vec![1, 2],
+            recv_bytes: vec![1, 2, 3],
+        };
         assert_eq!(
             vector_schedule(&call, 0, 3).unwrap_err().to_string(),
             "alltoallv has 2 send counts for a communicator of 3 ranks"

@@ -14,7 +14,8 @@ use super::lines::{TiDialect, TiFile, TiLine, rank_token, resolve_dialect};
 use super::list::ListBase;
 use super::trace::TiTrace;
 use crate::mpi::op::{
-    Collective, CollectiveKind, Communicator, GroupCall, Op, RequestId, Source, TagSel, VCollective, VKind, Work,
+    Collective, CollectiveKind, Communicator, GroupCall, Op, RequestId, Source, TagSel, VCollective, VKind,
+    Work,
 };
 use crate::workload::program::OpList;
 use hase_engine::limits::{MAX_MESSAGE_BYTES, quote};
@@ -230,7 +231,9 @@ impl Call<'_, '_> {
             None
         };
         if let Some(problem) = problem {
-            return Err(self.error(self.line.args[0].column, TiErrorKind::BadCommunicator { comm: id, problem }));
+            return Err(
+                self.error(self.line.args[0].column, TiErrorKind::BadCommunicator { comm: id, problem })
+            );
         }
         state.comms.insert(id, Communicator { id, members: Arc::from(members) });
         Ok(())
@@ -264,7 +267,8 @@ impl Call<'_, '_> {
         if !COLLECTIVES.contains(&action.text.to_ascii_lowercase().as_str()) {
             return Err(self.error(action.column, TiErrorKind::NotACollective(quote(action.text))));
         }
-        let line = TiLine { line: self.line.line, rank: self.line.rank, action, args: self.line.args[2..].to_vec() };
+        let line =
+            TiLine { line: self.line.line, rank: self.line.rank, action, args: self.line.args[2..].to_vec() };
         let inner = Call { file: self.file, line: &line, size: comm.members.len(), comm: Some(comm) };
         inner.apply(state, dialect)
     }
@@ -310,7 +314,10 @@ impl Call<'_, '_> {
                 (0, self.counts(1, p, send)?, self.counts(p + 2, p, recv)?)
             }
         };
-        Ok(Op::Grouped { comm: self.comm.clone(), call: GroupCall::Vector(VCollective { kind, root, send_bytes, recv_bytes }) })
+        Ok(Op::Grouped {
+            comm: self.comm.clone(),
+            call: GroupCall::Vector(VCollective { kind, root, send_bytes, recv_bytes }),
+        })
     }
 
     fn apply(&self, state: &mut RankState, dialect: TiDialect) -> Result<(), TiError> {
@@ -329,7 +336,9 @@ impl Call<'_, '_> {
                 }
             }
             "finalize" => self.arity(0, 0, "no arguments")?,
-            "comm_split" if self.comm.is_none() && self.line.args.len() >= 2 => self.define_communicator(state)?,
+            "comm_split" if self.comm.is_none() && self.line.args.len() >= 2 => {
+                self.define_communicator(state)?
+            }
             "comm_size" | "comm_split" | "comm_dup" if self.comm.is_none() => {}
             "comm" if self.comm.is_none() => self.on_communicator(state, dialect)?,
             "compute" => {

@@ -7,7 +7,9 @@ use std::path::Path;
 use hase_engine::time::SimTime;
 
 use super::*;
-use crate::mpi::op::{Collective, CollectiveKind, Communicator, GroupCall, Op, Source, TagSel, VCollective, VKind, Work};
+use crate::mpi::op::{
+    Collective, CollectiveKind, Communicator, GroupCall, Op, Source, TagSel, VCollective, VKind, Work,
+};
 use crate::workload::program::OpList;
 
 type Located = Vec<(Op, Option<String>)>;
@@ -311,11 +313,17 @@ fn variable_count_collectives_take_simgrids_forms() {
     let ops = |r: usize| located(&trace.ranks[r]).into_iter().map(|(o, _)| o).collect::<Vec<_>>();
     assert_eq!(
         ops(0),
-        [vector(VKind::Gatherv, 0, vec![4], vec![4, 8, 12]), vector(VKind::Allgatherv, 0, vec![8], vec![8, 16, 24])]
+        [
+            vector(VKind::Gatherv, 0, vec![4], vec![4, 8, 12]),
+            vector(VKind::Allgatherv, 0, vec![8], vec![8, 16, 24])
+        ]
     );
     assert_eq!(
         ops(1),
-        [vector(VKind::Gatherv, 0, vec![8], vec![0, 0, 0]), vector(VKind::Allgatherv, 0, vec![2], vec![1, 2, 3])]
+        [
+            vector(VKind::Gatherv, 0, vec![8], vec![0, 0, 0]),
+            vector(VKind::Allgatherv, 0, vec![2], vec![1, 2, 3])
+        ]
     );
     assert_eq!(
         ops(2),
@@ -340,7 +348,12 @@ fn collectives_run_on_the_communicators_a_trace_defines() {
     let comm = Communicator { id: 3, members: std::sync::Arc::from(vec![0, 2]) };
     let bcast = Op::Grouped {
         comm: Some(comm.clone()),
-        call: GroupCall::Regular(Collective { kind: CollectiveKind::Bcast, root: 1, bytes: 64, algorithm: None }),
+        call: GroupCall::Regular(Collective {
+            kind: CollectiveKind::Bcast,
+            root: 1,
+            bytes: 64,
+            algorithm: None,
+        }),
     };
     let all = Op::Grouped {
         comm: Some(comm),
