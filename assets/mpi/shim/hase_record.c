@@ -457,21 +457,26 @@ static void counts(text_buf *b, int p, const int *c, MPI_Datatype t, int signifi
     for (int i = 0; i < p; i++) add(b, " %ld", significant && c != NULL ? hase_bytes(c[i], t) : 0);
 }
 
+/* The end of a gatherv or scatterv line: `<own block> <root> <p> <count ×p>`, counts only at the root. */
+static void rooted(long own, int root, const int *per_rank, MPI_Datatype type, MPI_Comm comm) {
+    int p = 0, me = 0;
+    PMPI_Comm_size(comm, &p);
+    PMPI_Comm_rank(comm, &me);
+    text_buf b = {0};
+    add(&b, "%ld", own);
+    add(&b, " %ld", root);
+    add(&b, " %ld", p);
+    counts(&b, p, per_rank, type, me == root);
+    end_long(comm, b.text);
+    free(b.text);
+}
+
 int MPI_Gatherv(const void *s, int sc, MPI_Datatype st, void *r, const int rcs[], const int displs[],
                 MPI_Datatype rt, int root, MPI_Comm comm) {
     int64_t w;
     begin("gatherv", &w);
     int rc = PMPI_Gatherv(s, sc, st, r, rcs, displs, rt, root, comm);
-    int p = 0, me = 0;
-    PMPI_Comm_size(comm, &p);
-    PMPI_Comm_rank(comm, &me);
-    text_buf b = {0};
-    add(&b, "%ld", hase_bytes(sc, st));
-    add(&b, " %ld", root);
-    add(&b, " %ld", p);
-    counts(&b, p, rcs, rt, me == root);
-    end_long(comm, b.text);
-    free(b.text);
+    rooted(hase_bytes(sc, st), root, rcs, rt, comm);
     return rc;
 }
 
@@ -480,16 +485,7 @@ int MPI_Scatterv(const void *s, const int scs[], const int displs[], MPI_Datatyp
     int64_t w;
     begin("scatterv", &w);
     int rc = PMPI_Scatterv(s, scs, displs, st, r, rc_, rt, root, comm);
-    int p = 0, me = 0;
-    PMPI_Comm_size(comm, &p);
-    PMPI_Comm_rank(comm, &me);
-    text_buf b = {0};
-    add(&b, "%ld", hase_bytes(rc_, rt));
-    add(&b, " %ld", root);
-    add(&b, " %ld", p);
-    counts(&b, p, scs, st, me == root);
-    end_long(comm, b.text);
-    free(b.text);
+    rooted(hase_bytes(rc_, rt), root, scs, st, comm);
     return rc;
 }
 

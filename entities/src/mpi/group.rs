@@ -80,12 +80,3 @@ pub struct VCollective {
     /// alltoallv), or one entry, this rank's block (scatterv).
     pub recv_bytes: Vec<u64>,
 }
-
-/// A collective on part of the ranks: a regular one or one with per-rank counts.
-#[derive(Clone, Debug, PartialEq)]
-pub enum GroupCall {
-    /// A collective of [`CollectiveKind`](super::kind::CollectiveKind)'s kinds.
-    Regular(super::op::Collective),
-    /// A collective with per-rank counts.
-    Vector(VCollective),
-}

@@ -5,7 +5,7 @@
 use hase_engine::time::SimTime;
 
 pub use super::collectives::Algorithm;
-pub use super::group::{Communicator, GroupCall, VCollective, VKind};
+pub use super::group::{Communicator, VCollective, VKind};
 pub use super::kind::CollectiveKind;
 
 /// How much computation.
@@ -54,6 +54,15 @@ pub struct Collective {
     pub bytes: u64,
     /// Algorithm, or the processor's default for the kind.
     pub algorithm: Option<Algorithm>,
+}
+
+/// A collective on part of the ranks, or with per-rank counts.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GroupCall {
+    /// A collective of [`CollectiveKind`]'s kinds.
+    Regular(Collective),
+    /// A collective with per-rank counts.
+    Vector(VCollective),
 }
 
 /// One operation of a rank's program.
