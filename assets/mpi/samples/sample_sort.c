@@ -125,7 +125,7 @@ int main(int argc, char **argv) {
         half_keys += sum;
     }
     long long both = 0, mine_half = rank == 0 || rank == size / 2 ? half_keys : 0;
-    MPI_Reduce(&mine_half, &both, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Allreduce(&mine_half, &both, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) {
         if (both != (long long)total * rounds) {
             fprintf(stderr, "the halves hold %lld keys, expected %lld\n", both, (long long)total * rounds);

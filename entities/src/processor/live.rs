@@ -41,8 +41,9 @@ pub(crate) fn describe_op(op: &Op) -> String {
         Op::Irecv { src, .. } => format!("irecv ← {}", from(src)),
         Op::Wait { req } => format!("wait {req}"),
         Op::WaitAll => "waitall".into(),
-        Op::Collective(c) => c.kind.state_name().to_lowercase(),
-        Op::Grouped { call: GroupCall::Regular(c), .. } => c.kind.state_name().to_lowercase(),
+        Op::Collective(c) | Op::Grouped { call: GroupCall::Regular(c), .. } => {
+            c.kind.state_name().to_lowercase()
+        }
         Op::Grouped { call: GroupCall::Vector(v), .. } => v.kind.name().into(),
         Op::Comment(_) => "comment".into(),
     }

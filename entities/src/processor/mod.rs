@@ -140,6 +140,10 @@ pub struct ProcessorBehaviour {
     waiting: Vec<ReqKey>,
     collective_seq: u32,
     /// Collective numbers on communicators other than the world (see `CollectiveSeqs`).
+    #[expect(
+        clippy::box_collection,
+        reason = "one pointer per processor, where the map would take 24 bytes"
+    )]
     comm_seqs: Option<Box<BTreeMap<u32, u64>>>,
     /// Sheet mode: the collective this rank entered and waits to be released from (boxed: rare,
     /// and 24 bytes less for every processor).
@@ -545,7 +549,7 @@ impl ProcessorBehaviour {
         }
         match self.in_collective.as_deref() {
             Some(c) if c.seq == done.seq && c.comm == done.comm && done.rank == self.rank => {
-                self.in_collective = None
+                self.in_collective = None;
             }
             _ => ctx.comment(|| {
                 format!("rank {} was released from collective #{} it is not waiting in", self.rank, done.seq)

@@ -287,7 +287,7 @@ impl Group<'_> {
                     user: false,
                 }),
                 MicroOp::Combine { bytes } => {
-                    actions.push(Action::Cpu { duration: cpu.combine(bytes), state: st })
+                    actions.push(Action::Cpu { duration: cpu.combine(bytes), state: st });
                 }
             }
         }

@@ -100,6 +100,23 @@ pub(super) fn convert(files: &[TiFile<'_>], requested: TiDialect) -> Result<TiTr
     Ok(TiTrace { ranks, dialect, found: ListBase::NotAList })
 }
 
+/// The actions that may follow `comm <id>`.
+const COLLECTIVES: [&str; 13] = [
+    "barrier",
+    "bcast",
+    "reduce",
+    "allreduce",
+    "alltoall",
+    "allgather",
+    "gather",
+    "scatter",
+    "reducescatter",
+    "gatherv",
+    "scatterv",
+    "allgatherv",
+    "alltoallv",
+];
+
 /// One action line being read.
 struct Call<'c, 'a> {
     file: &'c TiFile<'a>,
@@ -249,21 +266,6 @@ impl Call<'_, '_> {
             .cloned()
             .ok_or_else(|| self.error(self.line.args[0].column, TiErrorKind::UnknownCommunicator(id)))?;
         let action = self.line.args[1];
-        const COLLECTIVES: [&str; 13] = [
-            "barrier",
-            "bcast",
-            "reduce",
-            "allreduce",
-            "alltoall",
-            "allgather",
-            "gather",
-            "scatter",
-            "reducescatter",
-            "gatherv",
-            "scatterv",
-            "allgatherv",
-            "alltoallv",
-        ];
         if !COLLECTIVES.contains(&action.text.to_ascii_lowercase().as_str()) {
             return Err(self.error(action.column, TiErrorKind::NotACollective(quote(action.text))));
         }
@@ -337,7 +339,7 @@ impl Call<'_, '_> {
             }
             "finalize" => self.arity(0, 0, "no arguments")?,
             "comm_split" if self.comm.is_none() && self.line.args.len() >= 2 => {
-                self.define_communicator(state)?
+                self.define_communicator(state)?;
             }
             "comm_size" | "comm_split" | "comm_dup" if self.comm.is_none() => {}
             "comm" if self.comm.is_none() => self.on_communicator(state, dialect)?,
