@@ -284,7 +284,8 @@ pub fn convert_rank_log(text: &str, path: &str, flops_per_s: f64) -> Result<Rank
                 // `<p> <send ×p> <recv ×p>`; SimGrid's form leads each list with its total.
                 arity(l, 1)?;
                 let p = per_rank(l, 0, 2)?;
-                let (send, recv) = (&a[1..1 + p], &a[1 + p..1 + 2 * p]);
+                let (send, recv) = a[1..].split_at(p);
+                let recv = &recv[..p];
                 let _ = writeln!(
                     out,
                     "{who} alltoallv {} {} {} {} {BYTE} {BYTE}",
