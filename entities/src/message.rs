@@ -88,6 +88,14 @@ pub struct CollectiveCall {
     pub seq: u64,
     /// Calling rank.
     pub rank: u32,
+    /// The communicator's number (0: MPI_COMM_WORLD); `seq` counts per communicator.
+    pub comm: u32,
+    /// Ranks in the communicator (0: every rank of the run).
+    pub ranks: u32,
+    /// 0 for a collective of fixed counts. For one with per-rank counts, `bytes` is this rank's
+    /// share (its block, or the sum of its blocks for alltoallv) and the call is timed for the
+    /// shares' sum ÷ `blocks` (p, or p² for alltoallv).
+    pub blocks: u32,
 }
 
 /// Everything carried on `packet` links.

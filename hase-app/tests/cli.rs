@@ -562,6 +562,7 @@ fn the_mpi_commands_are_in_the_help_and_list_the_samples() {
     let out = hase(&["mpi", "sample"]);
     assert!(out.status.success(), "{:?}", text(&out));
     let samples = hase_library::mpi::SAMPLES.map(|s| s.name);
+    assert!(samples.contains(&"sample_sort"), "{samples:?}");
     for name in samples {
         assert!(text(&out).0.contains(name), "{name}: {}", text(&out).0);
     }

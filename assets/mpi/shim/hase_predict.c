@@ -6,8 +6,8 @@
  * travels with the message as a stamp on a duplicate of MPI_COMM_WORLD with the same tag, so a
  * receive — wildcards included, the stamp is taken from the source and tag that matched — ends at
  * max(receive start + recvmin(d), send start + recv(d)). Collectives end at the latest entry over
- * the group + t(p, d). MPI_Wtime returns the virtual clock. The per-rank record goes to
- * $HASE_PREDICT_DIR/pred<R>.txt:
+ * the group + t(p, d) (the collectives with per-rank counts: of the mean block). MPI_Wtime returns
+ * the virtual clock. The per-rank record goes to $HASE_PREDICT_DIR/pred<R>.txt:
  *   hase-predict 1 <rank> <size>
  *   S <STATE> <start_ps> <end_ps>          a state interval (COMPUTE, SEND, RECV, WAIT, BCAST, …)
  *   M <source> <depart_ps> <arrive_ps> <bytes>   a message this rank received
@@ -452,6 +452,17 @@ static void collective_end(const char *function, const char *state_name, double 
     collective_end(function, state_name, begin, (bytes), comm);  \
     return rc
 
+/* As COLLECTIVE, for a size known only after the entry (`mean_block` below). */
+#define V_COLLECTIVE(function, state_name, local, blocks, call)     \
+    double begin;                                                  \
+    collective_begin(&begin, comm);                                \
+    long block = mean_block((local), (blocks), comm);              \
+    int rc = (call);                                               \
+    collective_end(function, state_name, begin, block, comm);      \
+    return rc
+
+static long mean_block(long local, int blocks, MPI_Comm comm);
+
 int MPI_Barrier(MPI_Comm comm) {
     COLLECTIVE("barrier", "BARRIER", 0, PMPI_Barrier(comm));
 }
@@ -482,4 +493,47 @@ int MPI_Allgather(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_
 
 int MPI_Alltoall(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, MPI_Comm comm) {
     COLLECTIVE("alltoall", "ALLTOALL", hase_bytes(sc, st), PMPI_Alltoall(s, sc, st, r, rc_, rt, comm));
+}
+
+/* The collectives with per-rank counts are timed by the sheet's function of the fixed-count kind
+ * for the mean block over the group: `local` bytes of this rank summed over the group and divided
+ * by `blocks` (p for gatherv, scatterv and allgatherv, p² for alltoallv). The sum is one more
+ * allreduce, after the entry and so outside the virtual clock. */
+static long mean_block(long local, int blocks, MPI_Comm comm) {
+    long total = 0;
+    PMPI_Allreduce(&local, &total, 1, MPI_LONG, MPI_SUM, comm);
+    return blocks > 0 ? total / blocks : 0;
+}
+
+static long sum_bytes(int p, const int *c, MPI_Datatype t) {
+    long total = 0;
+    for (int i = 0; c != NULL && i < p; i++) total += hase_bytes(c[i], t);
+    return total;
+}
+
+static int group_size(MPI_Comm comm) {
+    int p = 1;
+    PMPI_Comm_size(comm, &p);
+    return p;
+}
+
+int MPI_Gatherv(const void *s, int sc, MPI_Datatype st, void *r, const int rcs[], const int displs[],
+                MPI_Datatype rt, int root, MPI_Comm comm) {
+    V_COLLECTIVE("gather", "GATHER", hase_bytes(sc, st), group_size(comm), PMPI_Gatherv(s, sc, st, r, rcs, displs, rt, root, comm));
+}
+
+int MPI_Scatterv(const void *s, const int scs[], const int displs[], MPI_Datatype st, void *r, int rc_,
+                 MPI_Datatype rt, int root, MPI_Comm comm) {
+    V_COLLECTIVE("scatter", "SCATTER", hase_bytes(rc_, rt), group_size(comm), PMPI_Scatterv(s, scs, displs, st, r, rc_, rt, root, comm));
+}
+
+int MPI_Allgatherv(const void *s, int sc, MPI_Datatype st, void *r, const int rcs[], const int displs[],
+                   MPI_Datatype rt, MPI_Comm comm) {
+    V_COLLECTIVE("allgather", "ALLGATHER", hase_bytes(sc, st), group_size(comm), PMPI_Allgatherv(s, sc, st, r, rcs, displs, rt, comm));
+}
+
+int MPI_Alltoallv(const void *s, const int scs[], const int sd[], MPI_Datatype st, void *r, const int rcs[],
+                  const int rd[], MPI_Datatype rt, MPI_Comm comm) {
+    int p = group_size(comm);
+    V_COLLECTIVE("alltoall", "ALLTOALL", sum_bytes(p, scs, st), p * p, PMPI_Alltoallv(s, scs, sd, st, r, rcs, rd, rt, comm));
 }

@@ -5,7 +5,9 @@
  * tag and size that actually matched. `hase mpi record` turns the logs into SimGrid
  * time-independent traces and the real timeline. Line format (docs/datasheets.md, "Recording"):
  *   hase-record 1 <rank> <size>
- *   <call> <cpu_ns_before> <wall_start_ns> <wall_end_ns> <comm_is_world> <arguments…>
+ *   <call> <cpu_ns_before> <wall_start_ns> <wall_end_ns> <comm> <arguments…>
+ * where <comm> is 1 for MPI_COMM_WORLD, c<number> for a communicator the log created with a
+ * `comm_split` line, 0 for any other
  *   end <wall_ns_init_to_finalize> <cpu_ns_total>
  * and $HASE_RECORD_DIR/clock<R>.txt, the clock alignment and the calibration:
  *   hase-clock 1 <rank> <size>
@@ -34,11 +36,11 @@ static void begin(const char *call, int64_t *wall0) {
 }
 
 /* Ends the call's line: the wall end, the communicator flag, then the arguments already formatted. */
+static void end_long(MPI_Comm comm, const char *args);
+
 static void end(int64_t wall0, MPI_Comm comm, const char *args) {
     (void)wall0;
-    fprintf(out, " %lld %d %s\n", (long long)hase_wall_ns(), comm == MPI_COMM_WORLD ? 1 : 0, args);
-    last_cpu = hase_cpu_ns();
-    last_wall = hase_wall_ns();
+    end_long(comm, args);
 }
 
 #define SYNC_ROUNDS 16
@@ -397,21 +399,189 @@ int MPI_Alltoall(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_D
     return block("alltoall", hase_bytes(sc, st), hase_bytes(rc_, rt), -1, rc, w, comm);
 }
 
-/* Calls a TI trace cannot hold are logged so that the conversion names them. */
-static void unsupported(const char *name, MPI_Comm comm) {
+/* Communicators other than MPI_COMM_WORLD. Each gets a number its members agree on: the largest
+ * next number among them, so two communicators that share a rank never share a number. Lines of
+ * calls on such a communicator carry `c<number>` in the communicator field; its creation is
+ * logged as `comm_split … <number> <world rank of each member, in its rank order>`. */
+#define MAX_COMMS 4096
+static struct {
+    MPI_Comm comm;
+    int id;
+} comms[MAX_COMMS];
+static int n_comms, next_comm_id = 1;
+
+static int comm_id(MPI_Comm comm) {
+    for (int i = 0; i < n_comms; i++) {
+        if (comms[i].comm == comm) return comms[i].id;
+    }
+    return 0;
+}
+
+static void forget_comm(MPI_Comm comm) {
+    for (int i = 0; i < n_comms; i++) {
+        if (comms[i].comm == comm) {
+            comms[i] = comms[--n_comms];
+            return;
+        }
+    }
+}
+
+/* The communicator field of a line: 1 for MPI_COMM_WORLD, c<number> for a logged one, 0 else. */
+static void comm_field(char *field, size_t room, MPI_Comm comm) {
+    int id = comm == MPI_COMM_WORLD ? 0 : comm_id(comm);
+    if (comm == MPI_COMM_WORLD) snprintf(field, room, "1");
+    else if (id > 0) snprintf(field, room, "c%d", id);
+    else snprintf(field, room, "0");
+}
+
+/* Ends a line whose arguments may be long (per-rank counts): like end(), with the field. */
+static void end_long(MPI_Comm comm, const char *args) {
+    char field[24];
+    comm_field(field, sizeof field, comm);
+    fprintf(out, " %lld %s %s\n", (long long)hase_wall_ns(), field, args);
+    last_cpu = hase_cpu_ns();
+    last_wall = hase_wall_ns();
+}
+
+/* A growing text buffer for per-rank counts. */
+typedef struct {
+    char *text;
+    size_t used, room;
+} text_buf;
+
+static void add(text_buf *b, const char *fmt, long value) {
+    if (b->room - b->used < 32) {
+        b->room = b->room * 2 + 64;
+        b->text = realloc(b->text, b->room);
+        if (b->text == NULL) PMPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    b->used += (size_t)snprintf(b->text + b->used, b->room - b->used, fmt, value);
+}
+
+/* Logs a new communicator `*made` (MPI_COMM_NULL for ranks outside it) and numbers it. */
+static void new_comm(MPI_Comm parent, MPI_Comm *made) {
+    if (*made == MPI_COMM_NULL) {
+        end_long(parent, "0");
+        return;
+    }
+    int id = 0, size = 0;
+    PMPI_Allreduce(&next_comm_id, &id, 1, MPI_INT, MPI_MAX, *made);
+    next_comm_id = id + 1;
+    forget_comm(*made);
+    if (n_comms < MAX_COMMS) {
+        comms[n_comms].comm = *made;
+        comms[n_comms].id = id;
+        n_comms++;
+    }
+    PMPI_Comm_size(*made, &size);
+    text_buf b = {0};
+    add(&b, "%ld", id);
+    for (int i = 0; i < size; i++) add(&b, " %ld", hase_world_rank(*made, i));
+    end_long(parent, b.text);
+    free(b.text);
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *made) {
     int64_t w;
-    begin("unsupported", &w);
-    end(w, comm, name);
+    begin("comm_split", &w);
+    (void)w;
+    int rc = PMPI_Comm_split(comm, color, key, made);
+    new_comm(comm, made);
+    return rc;
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *made) {
+    int64_t w;
+    begin("comm_split", &w);
+    (void)w;
+    int rc = PMPI_Comm_dup(comm, made);
+    new_comm(comm, made);
+    return rc;
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *made) {
+    int64_t w;
+    begin("comm_split", &w);
+    (void)w;
+    int rc = PMPI_Comm_create(comm, group, made);
+    new_comm(comm, made);
+    return rc;
+}
+
+int MPI_Comm_free(MPI_Comm *comm) {
+    forget_comm(*comm);
+    return PMPI_Comm_free(comm);
+}
+
+/* The collectives with per-rank counts, counts in bytes, one per rank of the communicator:
+ *   gatherv    <send> <root> <p> <recv ×p>   (zeros on ranks other than the root)
+ *   scatterv   <recv> <root> <p> <send ×p>   (zeros on ranks other than the root)
+ *   allgatherv <send> <p> <recv ×p>
+ *   alltoallv  <p> <send ×p> <recv ×p> */
+static void counts(text_buf *b, int p, const int *c, MPI_Datatype t, int significant) {
+    for (int i = 0; i < p; i++) add(b, " %ld", significant && c != NULL ? hase_bytes(c[i], t) : 0);
+}
+
+/* The end of a gatherv or scatterv line: `<own block> <root> <p> <count ×p>`, counts only at the root. */
+static void rooted(long own, int root, const int *per_rank, MPI_Datatype type, MPI_Comm comm) {
+    int p = 0, me = 0;
+    PMPI_Comm_size(comm, &p);
+    PMPI_Comm_rank(comm, &me);
+    text_buf b = {0};
+    add(&b, "%ld", own);
+    add(&b, " %ld", root);
+    add(&b, " %ld", p);
+    counts(&b, p, per_rank, type, me == root);
+    end_long(comm, b.text);
+    free(b.text);
 }
 
 int MPI_Gatherv(const void *s, int sc, MPI_Datatype st, void *r, const int rcs[], const int displs[],
                 MPI_Datatype rt, int root, MPI_Comm comm) {
-    unsupported("MPI_Gatherv", comm);
-    return PMPI_Gatherv(s, sc, st, r, rcs, displs, rt, root, comm);
+    int64_t w;
+    begin("gatherv", &w);
+    int rc = PMPI_Gatherv(s, sc, st, r, rcs, displs, rt, root, comm);
+    rooted(hase_bytes(sc, st), root, rcs, rt, comm);
+    return rc;
+}
+
+int MPI_Scatterv(const void *s, const int scs[], const int displs[], MPI_Datatype st, void *r, int rc_,
+                 MPI_Datatype rt, int root, MPI_Comm comm) {
+    int64_t w;
+    begin("scatterv", &w);
+    int rc = PMPI_Scatterv(s, scs, displs, st, r, rc_, rt, root, comm);
+    rooted(hase_bytes(rc_, rt), root, scs, st, comm);
+    return rc;
+}
+
+int MPI_Allgatherv(const void *s, int sc, MPI_Datatype st, void *r, const int rcs[], const int displs[],
+                   MPI_Datatype rt, MPI_Comm comm) {
+    int64_t w;
+    begin("allgatherv", &w);
+    int rc = PMPI_Allgatherv(s, sc, st, r, rcs, displs, rt, comm);
+    int p = 0;
+    PMPI_Comm_size(comm, &p);
+    text_buf b = {0};
+    add(&b, "%ld", hase_bytes(sc, st));
+    add(&b, " %ld", p);
+    counts(&b, p, rcs, rt, 1);
+    end_long(comm, b.text);
+    free(b.text);
+    return rc;
 }
 
 int MPI_Alltoallv(const void *s, const int scs[], const int sd[], MPI_Datatype st, void *r, const int rcs[],
                   const int rd[], MPI_Datatype rt, MPI_Comm comm) {
-    unsupported("MPI_Alltoallv", comm);
-    return PMPI_Alltoallv(s, scs, sd, st, r, rcs, rd, rt, comm);
+    int64_t w;
+    begin("alltoallv", &w);
+    int rc = PMPI_Alltoallv(s, scs, sd, st, r, rcs, rd, rt, comm);
+    int p = 0;
+    PMPI_Comm_size(comm, &p);
+    text_buf b = {0};
+    add(&b, "%ld", p);
+    counts(&b, p, scs, st, 1);
+    counts(&b, p, rcs, rt, 1);
+    end_long(comm, b.text);
+    free(b.text);
+    return rc;
 }

@@ -128,4 +128,94 @@ static int hase_world_rank(MPI_Comm comm, int r) {
     return out;
 }
 
+/* Fortran programs: Open MPI's Fortran bindings call the PMPI C functions, so a shim sees a
+ * Fortran program only through bindings of its own. These are gfortran's names (`mpi_send_`) for
+ * the calls the shims time; each converts its handles and calls the C function of the same name,
+ * which is the shim's wrapper. (MPI_STATUS_IGNORE, MPI_IN_PLACE and MPI_BOTTOM of Fortran are
+ * not recognised.) */
+#define HASE_F_STATUS ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
+
+void mpi_init_(MPI_Fint *ierr) { *ierr = MPI_Init(NULL, NULL); }
+void mpi_finalize_(MPI_Fint *ierr) { *ierr = MPI_Finalize(); }
+
+void mpi_send_(const void *b, MPI_Fint *c, MPI_Fint *t, MPI_Fint *d, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Send(b, *c, MPI_Type_f2c(*t), *d, *tag, MPI_Comm_f2c(*comm));
+}
+
+void mpi_recv_(void *b, MPI_Fint *c, MPI_Fint *t, MPI_Fint *s, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status,
+               MPI_Fint *ierr) {
+    MPI_Status st;
+    *ierr = MPI_Recv(b, *c, MPI_Type_f2c(*t), *s, *tag, MPI_Comm_f2c(*comm), &st);
+    MPI_Status_c2f(&st, status);
+}
+
+void mpi_isend_(const void *b, MPI_Fint *c, MPI_Fint *t, MPI_Fint *d, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *req,
+                MPI_Fint *ierr) {
+    MPI_Request r;
+    *ierr = MPI_Isend(b, *c, MPI_Type_f2c(*t), *d, *tag, MPI_Comm_f2c(*comm), &r);
+    *req = MPI_Request_c2f(r);
+}
+
+void mpi_irecv_(void *b, MPI_Fint *c, MPI_Fint *t, MPI_Fint *s, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *req,
+                MPI_Fint *ierr) {
+    MPI_Request r;
+    *ierr = MPI_Irecv(b, *c, MPI_Type_f2c(*t), *s, *tag, MPI_Comm_f2c(*comm), &r);
+    *req = MPI_Request_c2f(r);
+}
+
+void mpi_wait_(MPI_Fint *req, MPI_Fint *status, MPI_Fint *ierr) {
+    MPI_Request r = MPI_Request_f2c(*req);
+    MPI_Status st;
+    *ierr = MPI_Wait(&r, &st);
+    *req = MPI_Request_c2f(r);
+    MPI_Status_c2f(&st, status);
+}
+
+void mpi_waitall_(MPI_Fint *n, MPI_Fint *reqs, MPI_Fint *statuses, MPI_Fint *ierr) {
+    int count = *n;
+    MPI_Request *r = malloc(sizeof(MPI_Request) * (size_t)(count > 0 ? count : 1));
+    MPI_Status *st = malloc(sizeof(MPI_Status) * (size_t)(count > 0 ? count : 1));
+    if (r == NULL || st == NULL) PMPI_Abort(MPI_COMM_WORLD, 3);
+    for (int i = 0; i < count; i++) r[i] = MPI_Request_f2c(reqs[i]);
+    *ierr = MPI_Waitall(count, r, st);
+    for (int i = 0; i < count; i++) {
+        reqs[i] = MPI_Request_c2f(r[i]);
+        MPI_Status_c2f(&st[i], statuses + (size_t)i * (size_t)HASE_F_STATUS);
+    }
+    free(st);
+    free(r);
+}
+
+void mpi_barrier_(MPI_Fint *comm, MPI_Fint *ierr) { *ierr = MPI_Barrier(MPI_Comm_f2c(*comm)); }
+
+void mpi_bcast_(void *b, MPI_Fint *c, MPI_Fint *t, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Bcast(b, *c, MPI_Type_f2c(*t), *root, MPI_Comm_f2c(*comm));
+}
+
+void mpi_reduce_(const void *s, void *r, MPI_Fint *c, MPI_Fint *t, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm,
+                 MPI_Fint *ierr) {
+    *ierr = MPI_Reduce(s, r, *c, MPI_Type_f2c(*t), MPI_Op_f2c(*op), *root, MPI_Comm_f2c(*comm));
+}
+
+void mpi_allreduce_(const void *s, void *r, MPI_Fint *c, MPI_Fint *t, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Allreduce(s, r, *c, MPI_Type_f2c(*t), MPI_Op_f2c(*op), MPI_Comm_f2c(*comm));
+}
+
+void mpi_alltoall_(const void *s, MPI_Fint *sc, MPI_Fint *st, void *r, MPI_Fint *rc, MPI_Fint *rt, MPI_Fint *comm,
+                   MPI_Fint *ierr) {
+    *ierr = MPI_Alltoall(s, *sc, MPI_Type_f2c(*st), r, *rc, MPI_Type_f2c(*rt), MPI_Comm_f2c(*comm));
+}
+
+void mpi_comm_split_(MPI_Fint *comm, MPI_Fint *color, MPI_Fint *key, MPI_Fint *made, MPI_Fint *ierr) {
+    MPI_Comm c;
+    *ierr = MPI_Comm_split(MPI_Comm_f2c(*comm), *color, *key, &c);
+    *made = MPI_Comm_c2f(c);
+}
+
+void mpi_comm_dup_(MPI_Fint *comm, MPI_Fint *made, MPI_Fint *ierr) {
+    MPI_Comm c;
+    *ierr = MPI_Comm_dup(MPI_Comm_f2c(*comm), &c);
+    *made = MPI_Comm_c2f(c);
+}
+
 #endif

@@ -1,5 +1,7 @@
-//! MPI semantics: operations, matching, the eager/rendezvous protocol and collective schedules.
+//! MPI semantics: operations, matching, the eager/rendezvous protocol, collective schedules and
+//! communicators other than MPI_COMM_WORLD.
 
 pub mod collectives;
+pub mod group;
 pub mod kind;
 pub mod op;

@@ -5,6 +5,7 @@
 use hase_engine::time::SimTime;
 
 pub use super::collectives::Algorithm;
+pub use super::group::{Communicator, VCollective, VKind};
 pub use super::kind::CollectiveKind;
 
 /// How much computation.
@@ -53,6 +54,15 @@ pub struct Collective {
     pub bytes: u64,
     /// Algorithm, or the processor's default for the kind.
     pub algorithm: Option<Algorithm>,
+}
+
+/// A collective on part of the ranks, or with per-rank counts.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GroupCall {
+    /// A collective of [`CollectiveKind`]'s kinds.
+    Regular(Collective),
+    /// A collective with per-rank counts.
+    Vector(VCollective),
 }
 
 /// One operation of a rank's program.
@@ -105,6 +115,14 @@ pub enum Op {
     WaitAll,
     /// A collective.
     Collective(Collective),
+    /// A collective with per-rank counts, or any collective on a communicator other than
+    /// MPI_COMM_WORLD.
+    Grouped {
+        /// The communicator; `None` is MPI_COMM_WORLD.
+        comm: Option<Communicator>,
+        /// The call, with its root in the communicator's numbering.
+        call: GroupCall,
+    },
     /// A trace comment (level 1), e.g. a source-line marker.
     Comment(String),
 }

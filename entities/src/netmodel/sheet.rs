@@ -8,9 +8,12 @@
 //! * Collectives: every rank sends `CollectiveEnter`; when all p ranks have entered collective
 //!   number s, each is released with `CollectiveDone` arriving at max(entry times) + t(p, bytes) of
 //!   the collective's sheet function. Entries that disagree (kind, bytes or root) are an error
-//!   reported in the trace and in the deadlock report, naming the ranks.
+//!   reported in the trace and in the deadlock report, naming the ranks. A collective on a
+//!   communicator other than MPI_COMM_WORLD is numbered within its communicator and released when
+//!   all its members have entered. A collective with per-rank counts (entries with `blocks` > 0)
+//!   is timed for the mean block: the entries' shares summed ÷ `blocks`.
 //!
-//! p is the number of ranks in the run. Contention is not modelled: the sheet's figures are the
+//! p is the number of ranks in the run, or in the communicator. Contention is not modelled: the sheet's figures are the
 //! delays measured on the real machine.
 //!
 //! Live values (level 3, `catalogue::NETWORK_MODEL_LIVE`): `in_flight` (messages and releases on
@@ -43,6 +46,14 @@ fn lookup_entry(kind: CollectiveKind) -> u32 {
     CollectiveKind::ALL.iter().position(|k| *k == kind).map_or(0, |i| i as u32 + 1)
 }
 
+/// A collective: its communicator's number (0 for MPI_COMM_WORLD) and its number there.
+type CollectiveKey = (u32, u64);
+
+/// `#3`, or `#3 on communicator 2`.
+fn label((comm, seq): CollectiveKey) -> String {
+    if comm == 0 { format!("#{seq}") } else { format!("#{seq} on communicator {comm}") }
+}
+
 /// The entries so far of one collective (by rank: the call and when the rank entered).
 type Entries = BTreeMap<u32, (CollectiveCall, SimTime)>;
 
@@ -53,8 +64,8 @@ pub struct SheetModel {
     processes: u32,
     rank_port: Vec<Option<PortIndex>>,
     inbound_latency: Vec<SimTime>,
-    gathering: BTreeMap<u64, Entries>,
-    mismatched: BTreeSet<u64>,
+    gathering: BTreeMap<CollectiveKey, Entries>,
+    mismatched: BTreeSet<CollectiveKey>,
     errors: Vec<String>,
     in_flight: u64,
     delivered: u64,
@@ -159,41 +170,49 @@ impl SheetModel {
         }
         let latency = self.inbound_latency.get(usize::from(port)).copied().unwrap_or_default();
         let entered = ctx.now().saturating_sub(latency);
-        let entries = self.gathering.entry(call.seq).or_default();
+        let key = (call.comm, call.seq);
+        let entries = self.gathering.entry(key).or_default();
         if entries.contains_key(&call.rank) {
-            let text = format!("rank {} entered collective #{} twice", call.rank, call.seq);
+            let text = format!("rank {} entered collective {} twice", call.rank, label(key));
             return self.error(ctx, text);
         }
         entries.insert(call.rank, (call, entered));
         if !agree(entries) {
             // Reported once in the trace; the deadlock report gives the final picture.
-            if self.mismatched.insert(call.seq) {
-                let report = mismatch_report(call.seq, entries);
+            if self.mismatched.insert(key) {
+                let report = mismatch_report(key, entries);
                 ctx.comment(|| format!("error: {report}"));
             }
             return;
         }
-        if entries.len() == self.processes as usize {
-            self.release(ctx, call.seq);
+        let ranks = if call.ranks == 0 { self.processes } else { call.ranks };
+        if entries.len() == ranks as usize {
+            self.release(ctx, key);
         }
     }
 
     /// Every rank has entered collective `seq`: release each at the last entry plus the sheet's time.
-    fn release(&mut self, ctx: &mut Ctx<'_, NetMsg>, seq: u64) {
-        let Some(entries) = self.gathering.remove(&seq) else { return };
+    fn release(&mut self, ctx: &mut Ctx<'_, NetMsg>, key: CollectiveKey) {
+        let Some(entries) = self.gathering.remove(&key) else { return };
         let Some((call, _)) = entries.values().next().copied() else { return };
         let last = entries.values().map(|(_, t)| *t).max().unwrap_or_default();
         self.looked_up(ctx, lookup_entry(call.kind));
-        let time = match self.sheet.collective_time(call.kind, self.processes, call.bytes, self.estimate) {
+        let processes = if call.ranks == 0 { self.processes } else { call.ranks };
+        let bytes = if call.blocks == 0 {
+            call.bytes
+        } else {
+            entries.values().map(|(c, _)| c.bytes).sum::<u64>() / u64::from(call.blocks)
+        };
+        let time = match self.sheet.collective_time(call.kind, processes, bytes, self.estimate) {
             Ok(t) => t,
             Err(e) => return self.error(ctx, e),
         };
         let done_at = last + time;
         ctx.comment(|| {
             format!(
-                "{} #{seq} on {} ranks: last entry at {last}, {time} by the sheet, released at {done_at}",
+                "{} {} on {processes} ranks: last entry at {last}, {time} by the sheet, released at {done_at}",
                 describe(&call),
-                self.processes
+                label(key)
             )
         });
         self.collectives += 1;
@@ -223,11 +242,13 @@ impl SheetModel {
     }
 }
 
-/// Two entries belong to the same collective call: same kind, same size (barriers carry none),
+/// Two entries belong to the same collective call: same kind, same size (barriers carry none; the
+/// shares of a collective with per-rank counts differ),
 /// same root (where the kind has one).
 fn same_call(a: &CollectiveCall, b: &CollectiveCall) -> bool {
     a.kind == b.kind
-        && (a.kind == CollectiveKind::Barrier || a.bytes == b.bytes)
+        && a.blocks == b.blocks
+        && (a.kind == CollectiveKind::Barrier || a.blocks > 0 || a.bytes == b.bytes)
         && (!a.kind.has_root() || a.root == b.root)
 }
 
@@ -269,7 +290,7 @@ fn agree(entries: &Entries) -> bool {
 }
 
 /// `collective #3 does not match across ranks: ranks 0, 2 called ALLREDUCE of 8 B; rank 1 called BARRIER`.
-fn mismatch_report(seq: u64, entries: &Entries) -> String {
+fn mismatch_report(key: CollectiveKey, entries: &Entries) -> String {
     let mut groups: Vec<(CollectiveCall, Vec<u32>)> = Vec::new();
     for (rank, (call, _)) in entries {
         match groups.iter_mut().find(|(c, _)| same_call(c, call)) {
@@ -281,7 +302,7 @@ fn mismatch_report(seq: u64, entries: &Entries) -> String {
         .iter()
         .map(|(call, ranks)| format!("{} called {}", rank_list(ranks), describe(call)))
         .collect();
-    format!("collective #{seq} does not match across ranks: {}", parts.join("; "))
+    format!("collective {} does not match across ranks: {}", label(key), parts.join("; "))
 }
 
 impl Behaviour<NetMsg> for SheetModel {
@@ -319,8 +340,13 @@ impl Behaviour<NetMsg> for SheetModel {
 
     fn blocked_reason(&self) -> Option<String> {
         let mut reasons = self.errors.clone();
-        for (seq, entries) in &self.gathering {
-            let missing: Vec<u32> = (0..self.processes).filter(|r| !entries.contains_key(r)).collect();
+        for (key, entries) in &self.gathering {
+            let ranks = entries.values().next().map_or(0, |(c, _)| c.ranks);
+            let missing: Vec<u32> = if ranks == 0 {
+                (0..self.processes).filter(|r| !entries.contains_key(r)).collect()
+            } else {
+                Vec::new()
+            };
             let waiting = if missing.is_empty() {
                 String::new()
             } else {
@@ -329,9 +355,13 @@ impl Behaviour<NetMsg> for SheetModel {
             if agree(entries) {
                 let entered: Vec<u32> = entries.keys().copied().collect();
                 let what = entries.values().next().map(|(c, _)| describe(c)).unwrap_or_default();
-                reasons.push(format!("collective #{seq} ({what}): {} entered{waiting}", rank_list(&entered)));
+                reasons.push(format!(
+                    "collective {} ({what}): {} entered{waiting}",
+                    label(*key),
+                    rank_list(&entered)
+                ));
             } else {
-                reasons.push(format!("error: {}{waiting}", mismatch_report(*seq, entries)));
+                reasons.push(format!("error: {}{waiting}", mismatch_report(*key, entries)));
             }
         }
         (!reasons.is_empty()).then(|| reasons.join("; "))

@@ -20,6 +20,14 @@ pub enum ProgramFault {
         /// Ranks in the run.
         size: u32,
     },
+    /// A collective on a communicator the calling rank is not a member of.
+    #[error("rank {rank} calls a collective on communicator {comm}, which it is not a member of")]
+    NotAMember {
+        /// The calling rank.
+        rank: u32,
+        /// The communicator's number.
+        comm: u32,
+    },
     /// The collective's schedule cannot be built.
     #[error(transparent)]
     Schedule(#[from] ScheduleError),

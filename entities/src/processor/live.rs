@@ -9,7 +9,7 @@ use hase_engine::trace::{TraceLevel, TraceValue};
 
 use super::mpi::Mpi;
 use crate::message::NetMsg;
-use crate::mpi::op::{Op, Source, Work};
+use crate::mpi::op::{GroupCall, Op, Source, Work};
 
 const OP: u16 = 0;
 const SENT_MSGS: u16 = 1;
@@ -41,7 +41,10 @@ pub(crate) fn describe_op(op: &Op) -> String {
         Op::Irecv { src, .. } => format!("irecv ← {}", from(src)),
         Op::Wait { req } => format!("wait {req}"),
         Op::WaitAll => "waitall".into(),
-        Op::Collective(c) => c.kind.state_name().to_lowercase(),
+        Op::Collective(c) | Op::Grouped { call: GroupCall::Regular(c), .. } => {
+            c.kind.state_name().to_lowercase()
+        }
+        Op::Grouped { call: GroupCall::Vector(v), .. } => v.kind.name().into(),
         Op::Comment(_) => "comment".into(),
     }
 }

@@ -37,7 +37,7 @@ use live::Live;
 use mpi::{Effects, Mpi, MpiLimits, Outbound, ReqKey};
 use outbox::{NicSharing, Outbox};
 use sheet::SheetTiming;
-pub use translate::translate;
+pub use translate::{CollectiveSeqs, translate};
 
 const TIMER_CPU: u64 = 1;
 const TIMER_NIC: u64 = 2;
@@ -143,7 +143,13 @@ pub struct ProcessorBehaviour {
     user: VecMap<RequestId, ReqKey>,
     internal: VecMap<u32, ReqKey>,
     waiting: Vec<ReqKey>,
-    collective_seq: u64,
+    collective_seq: u32,
+    /// Collective numbers on communicators other than the world (see `CollectiveSeqs`).
+    #[expect(
+        clippy::box_collection,
+        reason = "one pointer per processor, where the map would take 24 bytes"
+    )]
+    comm_seqs: Option<Box<BTreeMap<u32, u64>>>,
     /// Sheet mode: the collective this rank entered and waits to be released from (boxed: rare,
     /// and 24 bytes less for every processor).
     in_collective: Option<Box<CollectiveCall>>,
@@ -200,6 +206,7 @@ impl ProcessorBehaviour {
             internal: VecMap::new(),
             waiting: Vec::new(),
             collective_seq: 0,
+            comm_seqs: None,
             in_collective: None,
             last_recv: None,
             done: false,
@@ -521,7 +528,7 @@ impl ProcessorBehaviour {
             &settings.cpu,
             self.rank,
             settings.size,
-            &mut self.collective_seq,
+            &mut CollectiveSeqs { world: &mut self.collective_seq, comms: &mut self.comm_seqs },
             |k| settings.algorithms.get(&k).copied().unwrap_or_else(|| Algorithm::default_for(k)),
             settings.sheet.as_ref(),
         );
@@ -561,7 +568,9 @@ impl ProcessorBehaviour {
             done.rank = rank;
         }
         match self.in_collective.as_deref() {
-            Some(c) if c.seq == done.seq && done.rank == self.rank => self.in_collective = None,
+            Some(c) if c.seq == done.seq && c.comm == done.comm && done.rank == self.rank => {
+                self.in_collective = None;
+            }
             _ => ctx.comment(|| {
                 format!("rank {} was released from collective #{} it is not waiting in", self.rank, done.seq)
             }),

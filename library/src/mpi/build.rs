@@ -60,9 +60,10 @@ macro_rules! sample_tool {
 }
 
 /// The sample programs (`hase mpi sample NAME` builds one and prints its path).
-/// The first four are compute-bound programs; the rest exercise the network and time their own
-/// communication (`hase-time` lines, read by [`super::timings`]).
-pub const SAMPLES: [CTool; 9] = [
+/// The first four are compute-bound programs; the next five exercise the network and time their own
+/// communication (`hase-time` lines, read by [`super::timings`]); `sample_sort` uses v-collectives,
+/// `Comm_split` halves and `MPI_PROC_NULL` neighbours.
+pub const SAMPLES: [CTool; 10] = [
     sample_tool!("merge_sort"),
     sample_tool!("halo2d"),
     sample_tool!("pipeline"),
@@ -72,6 +73,7 @@ pub const SAMPLES: [CTool; 9] = [
     sample_tool!("allreduce_loop"),
     sample_tool!("alltoall_loop"),
     sample_tool!("halo_comm"),
+    sample_tool!("sample_sort"),
 ];
 
 /// A sample program by name.

@@ -3,7 +3,10 @@
 //! becomes `compute <flops>` at a stated reference speed; receives name the source and tag that
 //! actually matched (so wildcard receives — a task farm's MPI_ANY_SOURCE — replay the recorded
 //! order); non-blocking requests are waited for by their (sender, receiver, tag) key; sizes are
-//! bytes (datatype code 6, MPI_BYTE). Calls a TI trace cannot hold are errors naming the log line.
+//! bytes (datatype code 6, MPI_BYTE). Communicators other than MPI_COMM_WORLD become hase's
+//! `comm_split <number> <members…>` and collectives on them `comm <number> <collective…>`; the
+//! collectives with per-rank counts take SimGrid's forms (`gatherv`, `scatterv`, `allgatherv`,
+//! `alltoallv`). Calls a TI trace cannot hold are errors naming the log line.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -39,6 +42,8 @@ struct Line<'a> {
     call: &'a str,
     cpu_ns: u64,
     world: bool,
+    /// The number of the communicator of the call when it is one the log created (`c<number>`).
+    comm: Option<u32>,
     args: Vec<i64>,
     text_arg: Option<&'a str>,
 }
@@ -86,6 +91,7 @@ fn parse_lines<'a>(text: &'a str, path: &str) -> Result<ParsedLog<'a>, MpiError>
             call: words[0],
             cpu_ns: int(words[1])?.max(0) as u64,
             world: words[4] == "1",
+            comm: words[4].strip_prefix('c').and_then(|n| n.parse().ok()),
             args,
             text_arg: if unsupported { words.get(5).copied() } else { None },
         });
@@ -109,6 +115,13 @@ pub fn convert_rank_log(text: &str, path: &str, flops_per_s: f64) -> Result<Rank
         }
         Ok(())
     };
+    // The count of ranks at argument `at`, with `lists` lists of that many counts after it.
+    let per_rank = |l: &Line<'_>, at: usize, lists: usize| -> Result<usize, MpiError> {
+        let p = usize::try_from(l.args[at]).unwrap_or(usize::MAX);
+        arity(l, at.saturating_add(1).saturating_add(p.saturating_mul(lists)))?;
+        Ok(p)
+    };
+    let join = |counts: &[i64]| counts.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
     // Pass 1: what each receive request matched (source, tag).
     let mut matched: BTreeMap<i64, (i64, i64)> = BTreeMap::new();
     for l in lines.iter().filter(|l| l.call == "wait") {
@@ -131,18 +144,37 @@ pub fn convert_rank_log(text: &str, path: &str, flops_per_s: f64) -> Result<Rank
         }
         let collective = matches!(
             l.call,
-            "barrier" | "bcast" | "reduce" | "allreduce" | "gather" | "scatter" | "allgather" | "alltoall"
+            "barrier"
+                | "bcast"
+                | "reduce"
+                | "allreduce"
+                | "gather"
+                | "scatter"
+                | "allgather"
+                | "alltoall"
+                | "gatherv"
+                | "scatterv"
+                | "allgatherv"
+                | "alltoallv"
         );
-        if collective && !l.world {
+        // A collective on a communicator the log created is written after `comm <number>`.
+        let on = match l.comm {
+            Some(id) if collective => format!("comm {id} "),
+            _ => String::new(),
+        };
+        if collective && !l.world && l.comm.is_none() {
             return Err(unsupported(
                 l.number,
                 format!(
-                    "{} on a communicator other than MPI_COMM_WORLD cannot be written as a time-independent trace",
+                    "{} on a communicator the recorder did not see created cannot be written as a \
+                     time-independent trace",
                     l.call
                 ),
             ));
         }
         let a = &l.args;
+        let who = format!("{r} {on}");
+        let who = who.trim_end();
         match l.call {
             "send" => {
                 arity(l, 3)?;
@@ -200,27 +232,68 @@ pub fn convert_rank_log(text: &str, path: &str, flops_per_s: f64) -> Result<Rank
                 }
             }
             "barrier" => {
-                let _ = writeln!(out, "{r} barrier");
+                let _ = writeln!(out, "{who} barrier");
             }
             "bcast" => {
                 arity(l, 2)?;
-                let _ = writeln!(out, "{r} bcast {} {} {BYTE}", a[0], a[1]);
+                let _ = writeln!(out, "{who} bcast {} {} {BYTE}", a[0], a[1]);
             }
             "reduce" => {
                 arity(l, 2)?;
-                let _ = writeln!(out, "{r} reduce {} 0 {} {BYTE}", a[0], a[1]);
+                let _ = writeln!(out, "{who} reduce {} 0 {} {BYTE}", a[0], a[1]);
             }
             "allreduce" => {
                 arity(l, 1)?;
-                let _ = writeln!(out, "{r} allreduce {} 0 {BYTE}", a[0]);
+                let _ = writeln!(out, "{who} allreduce {} 0 {BYTE}", a[0]);
             }
             "gather" | "scatter" => {
                 arity(l, 3)?;
-                let _ = writeln!(out, "{r} {} {} {} {} {BYTE} {BYTE}", l.call, a[0], a[1], a[2]);
+                let _ = writeln!(out, "{who} {} {} {} {} {BYTE} {BYTE}", l.call, a[0], a[1], a[2]);
             }
             "allgather" | "alltoall" => {
                 arity(l, 2)?;
-                let _ = writeln!(out, "{r} {} {} {} {BYTE} {BYTE}", l.call, a[0], a[1]);
+                let _ = writeln!(out, "{who} {} {} {} {BYTE} {BYTE}", l.call, a[0], a[1]);
+            }
+            "comm_split" => {
+                // `<number> <world rank of each member…>`; number 0: this rank is in none.
+                arity(l, 1)?;
+                if a[0] > 0 {
+                    let members: Vec<String> = a[1..].iter().map(i64::to_string).collect();
+                    let _ = writeln!(out, "{r} comm_split {} {}", a[0], members.join(" "));
+                }
+            }
+            "gatherv" | "scatterv" => {
+                // `<own block> <root> <p> <count ×p>`.
+                arity(l, 3)?;
+                let p = per_rank(l, 2, 1)?;
+                let counts = join(&a[3..3 + p]);
+                let line = if l.call == "gatherv" {
+                    format!("gatherv {} {counts} {} {BYTE} {BYTE}", a[0], a[1])
+                } else {
+                    format!("scatterv {counts} {} {} {BYTE} {BYTE}", a[0], a[1])
+                };
+                let _ = writeln!(out, "{who} {line}");
+            }
+            "allgatherv" => {
+                // `<own block> <p> <count ×p>`.
+                arity(l, 2)?;
+                let p = per_rank(l, 1, 1)?;
+                let _ = writeln!(out, "{who} allgatherv {} {} {BYTE} {BYTE}", a[0], join(&a[2..2 + p]));
+            }
+            "alltoallv" => {
+                // `<p> <send ×p> <recv ×p>`; SimGrid's form leads each list with its total.
+                arity(l, 1)?;
+                let p = per_rank(l, 0, 2)?;
+                let (send, recv) = a[1..].split_at(p);
+                let recv = &recv[..p];
+                let _ = writeln!(
+                    out,
+                    "{who} alltoallv {} {} {} {} {BYTE} {BYTE}",
+                    send.iter().sum::<i64>(),
+                    join(send),
+                    recv.iter().sum::<i64>(),
+                    join(recv)
+                );
             }
             "finalize" => {
                 let _ = writeln!(out, "{r} finalize");
@@ -287,11 +360,36 @@ end 200000 9000
     }
 
     #[test]
+    fn communicators_and_per_rank_counts_take_their_trace_forms() {
+        let log = "hase-record 1 2 4
+comm_split 0 1 2 1 1 2 3
+bcast 0 3 4 c1 64 1
+gatherv 0 5 6 c1 8 0 2 0 0
+alltoallv 0 7 8 1 4 1 2 3 4 4 3 2 1
+allgatherv 0 9 10 1 16 4 4 8 12 16
+scatterv 0 11 12 1 8 2 4 1 2 8 4
+comm_split 0 13 14 1 0
+end 100 50
+";
+        let t = convert_rank_log(log, "rank2.log", 1e9).unwrap();
+        let want = "2 init\n2 comm_split 1 2 3\n2 comm 1 bcast 64 1 6\n2 comm 1 gatherv 8 0 0 0 6 6\n\
+                    2 alltoallv 10 1 2 3 4 10 4 3 2 1 6 6\n2 allgatherv 16 4 8 12 16 6 6\n\
+                    2 scatterv 1 2 8 4 8 2 6 6\n";
+        assert_eq!(t.text, want);
+        // Too few counts for the rank count given is an error at the line.
+        let short = "hase-record 1 0 2\nalltoallv 0 1 2 1 2 5\nend 1 1\n";
+        assert_eq!(
+            convert_rank_log(short, "r.log", 1e9).unwrap_err().to_string(),
+            "r.log:2: `alltoallv` needs 5 arguments, has 2"
+        );
+    }
+
+    #[test]
     fn what_a_trace_cannot_hold_is_an_error_at_its_line() {
-        let v = "hase-record 1 1 2\nunsupported 0 1 2 1 MPI_Alltoallv\nend 1 1\n";
+        let v = "hase-record 1 1 2\nunsupported 0 1 2 1 MPI_Exscan\nend 1 1\n";
         assert_eq!(
             convert_rank_log(v, "rank1.log", 1e9).unwrap_err().to_string(),
-            "rank1.log:2: MPI_Alltoallv has no time-independent trace action"
+            "rank1.log:2: MPI_Exscan has no time-independent trace action"
         );
         let split = "hase-record 1 1 2\nbcast 0 1 2 0 64 0\nend 1 1\n";
         assert!(

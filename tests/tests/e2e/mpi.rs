@@ -1,6 +1,7 @@
 //! The measure → fit → record → predict loop against the real Open MPI on this machine: the
 //! benchmark's rows fit a sheet that then drives a simulation (and `--set` swaps it for another);
-//! every sample program is recorded and its traces replayed at the data-sheet level and on a
+//! every sample program is recorded (communicators and per-rank counts included) and its traces
+//! replayed at the data-sheet level and on a
 //! modelled fat tree; every sample is reverse-profiled, and with computation taken out the
 //! prediction of a deterministic program equals the simulator's replay of its recording on the
 //! same sheet. These tests start MPI themselves and fail — never skip — if `mpicc` or `mpirun`
@@ -54,7 +55,7 @@ fn lock() -> std::sync::MutexGuard<'static, ()> {
 const RANKS: u32 = 4;
 
 /// Each sample with small arguments, so that a run takes a second or so.
-const SAMPLES: [(&str, &[&str]); 9] = [
+const SAMPLES: [(&str, &[&str]); 10] = [
     ("merge_sort", &["65536"]),
     ("halo2d", &["48", "20"]),
     ("pipeline", &["16", "1024"]),
@@ -64,6 +65,7 @@ const SAMPLES: [(&str, &[&str]); 9] = [
     ("allreduce_loop", &["10", "4096"]),
     ("alltoall_loop", &["10", "4096"]),
     ("halo_comm", &["50", "1024", "4"]),
+    ("sample_sort", &["4000", "3"]),
 ];
 
 struct Fitted {
@@ -90,6 +92,9 @@ fn fitted() -> &'static Fitted {
                 "barrier",
                 "bcast",
                 "allreduce",
+                "gather",
+                "scatter",
+                "allgather",
                 "alltoall",
             ]
             .map(String::from)
@@ -103,9 +108,9 @@ fn fitted() -> &'static Fitted {
             .unwrap_or_else(|e| panic!("hase mpi bench: {e}"));
         let progress = last.expect("progress was reported");
         assert_eq!(progress.rows, progress.total, "every expected row arrived");
-        // 7 point-to-point × 9 sizes once, then barrier + bcast + allreduce + alltoall at 3
-        // counts; 6 repeats.
-        assert_eq!(raw.rows.len(), (7 * 9 + 3 * (1 + 9 + 9 + 9)) * 6);
+        // 7 point-to-point × 9 sizes once, then barrier + bcast + allreduce + gather + scatter +
+        // allgather + alltoall at 3 counts; 6 repeats.
+        assert_eq!(raw.rows.len(), (7 * 9 + 3 * (1 + 6 * 9)) * 6);
         assert!(raw.note("mpi").is_some_and(|m| m.contains("Open MPI")), "{:?}", raw.notes);
         let sheet = make_sheet(&raw, &SheetOptions { name: "here".into(), split_bytes: None }).unwrap();
         let dir = work_dir().join("sheets");
@@ -244,6 +249,31 @@ fn every_sample_records_and_replays_on_the_sheet_and_on_a_modelled_network() {
             );
         }
     }
+}
+
+#[test]
+fn a_recording_keeps_communicators_and_per_rank_counts() {
+    let (_, rec, _) = recordings().iter().find(|(name, ..)| name == "sample_sort").unwrap();
+    let rank0 = std::fs::read_to_string(rec.index.with_file_name("rank0.ti")).unwrap();
+    // Ranks 0 and 1 form the first half; its collectives run on it.
+    for line in ["0 comm_split 1 0 1", "0 comm 1 allreduce 8 0 6", "0 comm 1 bcast 4 0 6", "0 comm 1 barrier"]
+    {
+        assert!(rank0.lines().any(|l| l == line), "`{line}` in\n{rank0}");
+    }
+    // 4000 keys per rank in shares of 1, 2, 3 and 4 tenths of 16000, as 4-byte keys.
+    let scatterv = rank0.lines().find(|l| l.starts_with("0 scatterv ")).unwrap();
+    assert_eq!(scatterv, "0 scatterv 6400 12800 19200 25600 6400 0 6 6");
+    let rank3 = std::fs::read_to_string(rec.index.with_file_name("rank3.ti")).unwrap();
+    let allgatherv = rank3.lines().find(|l| l.starts_with("3 allgatherv ")).unwrap();
+    assert_eq!(allgatherv, "3 allgatherv 16 4 8 12 16 6 6");
+    // An alltoallv's counts: what rank 3 sends in total is its share, 25600 bytes.
+    let alltoallv: Vec<&str> =
+        rank3.lines().find(|l| l.starts_with("3 alltoallv ")).unwrap().split(' ').collect();
+    assert_eq!(alltoallv[2], "25600", "{alltoallv:?}");
+    let sent: u64 = alltoallv[3..7].iter().map(|c| c.parse::<u64>().unwrap()).sum();
+    assert_eq!(sent, 25600, "{alltoallv:?}");
+    // Its chain neighbour on the right is MPI_PROC_NULL: it only receives from rank 2.
+    assert!(rank3.lines().any(|l| l == "3 irecv 2 7 4 6") && !rank3.contains("3 isend 4 "), "{rank3}");
 }
 
 #[test]

@@ -52,4 +52,16 @@ pub enum ScheduleError {
         /// Most segments allowed ([`MAX_SEGMENTS`](hase_engine::limits::MAX_SEGMENTS)).
         limit: u64,
     },
+    /// A per-rank count list of a v-collective does not have one entry per rank.
+    #[error("{kind} has {counts} {what} counts for a communicator of {size} ranks")]
+    CountsLength {
+        /// Operation name.
+        kind: &'static str,
+        /// `send` or `receive`.
+        what: &'static str,
+        /// Counts given.
+        counts: usize,
+        /// Communicator size.
+        size: u32,
+    },
 }

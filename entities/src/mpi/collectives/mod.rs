@@ -9,7 +9,8 @@
 //! `pipeline` (pipelined bcast), `doubling` (recursive-doubling allreduce and allgather, and the
 //! fold for non-power-of-two sizes), `ring` (ring allreduce and allgather), `rabenseifner`
 //! (allreduce), `alltoall` (pairwise, XOR pairwise, Bruck), `reduce_scatter` (ring, recursive
-//! halving) and `scan` (linear, chain, recursive doubling). Each file's header gives the message
+//! halving), `scan` (linear, chain, recursive doubling) and `vector` (the collectives with
+//! per-rank counts: gatherv, scatterv, allgatherv, alltoallv). Each file's header gives the message
 //! pattern and the cost formula; `docs/collectives.md` collects them with the names SimGrid and
 //! Open MPI give the same algorithms.
 //!
@@ -31,6 +32,7 @@ mod registry;
 mod ring;
 mod scan;
 mod tree;
+mod vector;
 
 #[cfg(test)]
 mod executor;
@@ -42,6 +44,7 @@ mod tests;
 pub use algorithm::Algorithm;
 pub use error::ScheduleError;
 pub use micro_op::MicroOp;
+pub use vector::vector_schedule;
 
 use self::builder::Builder;
 use self::registry::{CallShape, Needs};

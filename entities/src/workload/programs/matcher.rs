@@ -217,6 +217,9 @@ fn step(ranks: &mut [Rank], r: usize, size: u32) -> Result<(), String> {
         }
         Op::WaitAll => rank.blocked = Some(Blocked::Wait(rank.outstanding.iter().copied().collect())),
         Op::Collective(call) => rank.blocked = Some(Blocked::Collective(rank.collectives, call)),
+        Op::Grouped { .. } => {
+            return Err(format!("rank {r}: the built-in programs call no grouped collectives"));
+        }
         Op::Comment(_) => {}
     }
     Ok(())

@@ -6,7 +6,7 @@ use std::fmt::{self, Write as _};
 
 use hase_engine::time::{PS_PER_MS, PS_PER_NS, PS_PER_S, PS_PER_US};
 
-use crate::mpi::op::{CollectiveKind, Op, Source, TagSel, Work};
+use crate::mpi::op::{CollectiveKind, GroupCall, Op, Source, TagSel, Work};
 
 /// A stream as written: operations and repeated blocks.
 #[derive(Clone, Debug, PartialEq)]
@@ -145,6 +145,17 @@ impl fmt::Display for Op {
                     write!(f, " {}", a.name())?;
                 }
                 Ok(())
+            }
+            Op::Grouped { comm, call } => {
+                // Instruction streams have no such instruction: the line is a plain comment.
+                let name = match call {
+                    GroupCall::Regular(c) => c.kind.state_name().to_string(),
+                    GroupCall::Vector(v) => v.kind.name().to_ascii_uppercase(),
+                };
+                match comm {
+                    Some(c) => write!(f, "# {name} on communicator {} (no instruction-stream form)", c.id),
+                    None => write!(f, "# {name} (no instruction-stream form)"),
+                }
             }
             Op::Comment(text) => {
                 let one_line = text.replace(['\n', '\r'], " ");

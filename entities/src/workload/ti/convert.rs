@@ -3,14 +3,20 @@
 //! (sender, receiver, tag) and `wait <src> <dst> <tag>` completes the one with that key, doing
 //! nothing when none is stored (SimGrid assumes an earlier `test` caught it). `waitall` completes
 //! every stored request, and a rank's trace ends with an implicit `waitall`, as in SMPI.
+//! Communicators other than MPI_COMM_WORLD (hase's own `comm_split <id> <members…>` and
+//! `comm <id> <collective…>`, `docs/ti-traces.md`) are kept per rank by number.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::Arc;
 
 use super::error::{TiError, TiErrorKind};
 use super::lines::{TiDialect, TiFile, TiLine, rank_token, resolve_dialect};
 use super::list::ListBase;
 use super::trace::TiTrace;
-use crate::mpi::op::{Collective, CollectiveKind, Op, RequestId, Source, TagSel, Work};
+use crate::mpi::op::{
+    Collective, CollectiveKind, Communicator, GroupCall, Op, RequestId, Source, TagSel, VCollective, VKind,
+    Work,
+};
 use crate::workload::program::OpList;
 use hase_engine::limits::{MAX_MESSAGE_BYTES, quote};
 use hase_engine::time::SimTime;
@@ -29,6 +35,8 @@ struct RankState {
     next_req: RequestId,
     ops: Vec<(Op, Option<String>)>,
     last_location: Option<String>,
+    /// Communicators defined by `comm_split <id> …`, by number.
+    comms: BTreeMap<u32, Communicator>,
 }
 
 impl RankState {
@@ -69,11 +77,12 @@ pub(super) fn convert(files: &[TiFile<'_>], requested: TiDialect) -> Result<TiTr
             next_req: 0,
             ops: Vec::new(),
             last_location: None,
+            comms: BTreeMap::new(),
         })
         .collect();
     for file in files {
         for line in &file.lines {
-            let call = Call { file, line, size };
+            let call = Call { file, line, size, comm: None };
             if let Some(state) = states.get_mut(line.rank as usize) {
                 call.apply(state, dialect)?;
             }
@@ -91,11 +100,31 @@ pub(super) fn convert(files: &[TiFile<'_>], requested: TiDialect) -> Result<TiTr
     Ok(TiTrace { ranks, dialect, found: ListBase::NotAList })
 }
 
+/// The actions that may follow `comm <id>`.
+const COLLECTIVES: [&str; 13] = [
+    "barrier",
+    "bcast",
+    "reduce",
+    "allreduce",
+    "alltoall",
+    "allgather",
+    "gather",
+    "scatter",
+    "reducescatter",
+    "gatherv",
+    "scatterv",
+    "allgatherv",
+    "alltoallv",
+];
+
 /// One action line being read.
 struct Call<'c, 'a> {
     file: &'c TiFile<'a>,
     line: &'c TiLine<'a>,
+    /// Ranks of the communicator the line runs on (the trace's ranks for MPI_COMM_WORLD).
     size: usize,
+    /// The communicator of a `comm <id> …` line; `None` is MPI_COMM_WORLD.
+    comm: Option<Communicator>,
 }
 
 impl Call<'_, '_> {
@@ -188,13 +217,117 @@ impl Call<'_, '_> {
         if self.line.args.len() > index { self.peer(index) } else { Ok(0) }
     }
 
+    /// A collective of a fixed-count kind on the line's communicator.
+    fn collective(&self, kind: CollectiveKind, root: u32, bytes: u64) -> Op {
+        let call = Collective { kind, root, bytes, algorithm: None };
+        match &self.comm {
+            None => Op::Collective(call),
+            Some(c) => Op::Grouped { comm: Some(c.clone()), call: GroupCall::Regular(call) },
+        }
+    }
+
+    /// `count` amounts from argument `first` on, each × `element` bytes.
+    fn counts(&self, first: usize, count: usize, element: u64) -> Result<Vec<u64>, TiError> {
+        (first..first + count).map(|i| self.message_bytes(i, self.amount(i, "a count")?, element)).collect()
+    }
+
+    /// `comm_split <id> <world rank…>`: the communicator `id` with those members, in order.
+    fn define_communicator(&self, state: &mut RankState) -> Result<(), TiError> {
+        let id = self.line.args[0]
+            .text
+            .parse::<u32>()
+            .ok()
+            .filter(|id| *id > 0)
+            .ok_or_else(|| self.bad(0, "a communicator number above 0"))?;
+        let members = (1..self.line.args.len()).map(|i| self.peer(i)).collect::<Result<Vec<u32>, _>>()?;
+        let problem = if !members.contains(&state.rank) {
+            Some(format!("its members do not include rank {}, which defines it", state.rank))
+        } else if members.iter().collect::<BTreeSet<_>>().len() != members.len() {
+            Some("a rank is listed twice".to_string())
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            return Err(
+                self.error(self.line.args[0].column, TiErrorKind::BadCommunicator { comm: id, problem })
+            );
+        }
+        state.comms.insert(id, Communicator { id, members: Arc::from(members) });
+        Ok(())
+    }
+
+    /// `comm <id> <collective> <args…>`: the collective on communicator `id`.
+    fn on_communicator(&self, state: &mut RankState, dialect: TiDialect) -> Result<(), TiError> {
+        self.arity(2, usize::MAX, "<communicator> <collective> <arguments…>")?;
+        let id = self.line.args[0].text.parse::<u32>().map_err(|_| self.bad(0, "a communicator number"))?;
+        let comm = state
+            .comms
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| self.error(self.line.args[0].column, TiErrorKind::UnknownCommunicator(id)))?;
+        let action = self.line.args[1];
+        if !COLLECTIVES.contains(&action.text.to_ascii_lowercase().as_str()) {
+            return Err(self.error(action.column, TiErrorKind::NotACollective(quote(action.text))));
+        }
+        let line =
+            TiLine { line: self.line.line, rank: self.line.rank, action, args: self.line.args[2..].to_vec() };
+        let inner = Call { file: self.file, line: &line, size: comm.members.len(), comm: Some(comm) };
+        inner.apply(state, dialect)
+    }
+
+    /// gatherv, scatterv, allgatherv, alltoallv in SimGrid's forms.
+    fn vector(&self, kind: VKind, dt: u64) -> Result<Op, TiError> {
+        let p = self.size;
+        let args = self.line.args.len();
+        let (root, send_bytes, recv_bytes) = match kind {
+            VKind::Gatherv => {
+                self.arity(p + 1, p + 4, "<send> <recv count per rank …> [root [dt [dt]]]")?;
+                let send = self.datatype(p + 2, dt)?;
+                let recv = self.datatype(p + 3, dt)?;
+                let own = self.message_bytes(0, self.amount(0, "a size")?, send)?;
+                (self.optional_root(p + 1)?, vec![own], self.counts(1, p, recv)?)
+            }
+            VKind::Scatterv => {
+                self.arity(p + 1, p + 4, "<send count per rank …> <recv> [root [dt [dt]]]")?;
+                let send = self.datatype(p + 2, dt)?;
+                let recv = self.datatype(p + 3, dt)?;
+                let own = self.message_bytes(p, self.amount(p, "a size")?, recv)?;
+                (self.optional_root(p + 1)?, self.counts(0, p, send)?, vec![own])
+            }
+            VKind::Allgatherv => {
+                // SimGrid: datatypes and displacements, displacements alone, or datatypes alone.
+                self.arity(p + 1, 2 * p + 3, "<send> <recv count per rank …> [dt dt] [displacements …]")?;
+                let (send, recv) = if args == 2 * p + 1 {
+                    (dt, dt)
+                } else {
+                    (self.datatype(p + 1, dt)?, self.datatype(p + 2, dt)?)
+                };
+                let own = self.message_bytes(0, self.amount(0, "a size")?, send)?;
+                (0, vec![own], self.counts(1, p, recv)?)
+            }
+            VKind::Alltoallv => {
+                self.arity(
+                    2 * p + 2,
+                    2 * p + 4,
+                    "<send buffer> <send count per rank …> <recv buffer> <recv count per rank …> [dt [dt]]",
+                )?;
+                let send = self.datatype(2 * p + 2, dt)?;
+                let recv = self.datatype(2 * p + 3, dt)?;
+                (0, self.counts(1, p, send)?, self.counts(p + 2, p, recv)?)
+            }
+        };
+        Ok(Op::Grouped {
+            comm: self.comm.clone(),
+            call: GroupCall::Vector(VCollective { kind, root, send_bytes, recv_bytes }),
+        })
+    }
+
     fn apply(&self, state: &mut RankState, dialect: TiDialect) -> Result<(), TiError> {
         let location = format!("{}:{}", self.file.file, self.line.line);
         state.last_location = Some(location.clone());
         let me = state.rank;
         let dt = state.element_bytes;
-        let collective =
-            |kind, root, bytes| Op::Collective(Collective { kind, root, bytes, algorithm: None });
+        let collective = |kind, root, bytes| self.collective(kind, root, bytes);
         let tagged = dialect != TiDialect::Legacy;
         let action = self.line.action.text.to_ascii_lowercase();
         match action.as_str() {
@@ -205,7 +338,11 @@ impl Call<'_, '_> {
                 }
             }
             "finalize" => self.arity(0, 0, "no arguments")?,
-            "comm_size" | "comm_split" | "comm_dup" => {}
+            "comm_split" if self.comm.is_none() && self.line.args.len() >= 2 => {
+                self.define_communicator(state)?;
+            }
+            "comm_size" | "comm_split" | "comm_dup" if self.comm.is_none() => {}
+            "comm" if self.comm.is_none() => self.on_communicator(state, dialect)?,
             "compute" => {
                 self.arity(1, 1, "<flops>")?;
                 state.push(Op::Compute(Work::Flops(self.amount(0, "an amount of flops")?)), &location);
@@ -370,9 +507,9 @@ impl Call<'_, '_> {
                 }
             }
             "gatherv" | "scatterv" | "allgatherv" | "alltoallv" => {
-                return Err(
-                    self.error(self.line.action.column, TiErrorKind::UnsupportedAction(self.action()))
-                );
+                let kind = VKind::ALL.into_iter().find(|k| k.name() == action).unwrap_or(VKind::Alltoallv);
+                let op = self.vector(kind, dt)?;
+                state.push(op, &location);
             }
             _ => return Err(self.error(self.line.action.column, TiErrorKind::UnknownAction(self.action()))),
         }

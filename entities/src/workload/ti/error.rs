@@ -44,12 +44,23 @@ pub enum TiErrorKind {
     #[error(
         "unknown action `{0}`; known actions: init, finalize, comm_size, comm_split, comm_dup, compute, sleep, \
          location, send, isend, recv, irecv, test, wait, waitall, barrier, bcast, reduce, allreduce, alltoall, \
-         gather, allgather, scatter"
+         gather, allgather, scatter, reducescatter, gatherv, scatterv, allgatherv, alltoallv, comm"
     )]
     UnknownAction(String),
-    /// A SimGrid action hase does not model.
-    #[error("action `{0}` (a variable-count collective) is not supported by hase yet")]
-    UnsupportedAction(String),
+    /// `comm <id>` names a communicator no `comm_split <id> …` of this rank defined.
+    #[error("communicator {0} is not defined on this rank (no `comm_split {0} …` before)")]
+    UnknownCommunicator(u32),
+    /// `comm_split <id> <members…>` that does not list the rank itself, or lists a rank twice.
+    #[error("communicator {comm}: {problem}")]
+    BadCommunicator {
+        /// The communicator's number.
+        comm: u32,
+        /// What is wrong with its member list.
+        problem: String,
+    },
+    /// `comm <id>` followed by something other than a collective.
+    #[error("`{0}` is not a collective: only collectives run on a communicator (`comm <id> <collective> …`)")]
+    NotACollective(String),
     /// Too few arguments.
     #[error("`{action}` needs {usage}")]
     MissingArguments {

@@ -7,7 +7,9 @@ use std::path::Path;
 use hase_engine::time::SimTime;
 
 use super::*;
-use crate::mpi::op::{Collective, CollectiveKind, Op, Source, TagSel, Work};
+use crate::mpi::op::{
+    Collective, CollectiveKind, Communicator, GroupCall, Op, Source, TagSel, VCollective, VKind, Work,
+};
 use crate::workload::program::OpList;
 
 type Located = Vec<(Op, Option<String>)>;
@@ -273,8 +275,102 @@ fn unknown_actions_are_errors_never_skipped() {
         "e.ti:3:3: unknown action `frobnicate`"
     );
     assert_eq!(
-        error_at("0 alltoallv 1 2 3 4 5 6"),
-        "e.ti:1:3: action `alltoallv` (a variable-count collective) is not supported by hase yet"
+        error_at("0 comm 1 send 1 0 8\n0 comm_split 1 0 1\n1 init\n"),
+        "e.ti:1:8: communicator 1 is not defined on this rank (no `comm_split 1 …` before)"
+    );
+    assert_eq!(
+        error_at("0 comm_split 1 0 1\n0 comm 1 send 1 0 8\n1 init\n"),
+        "e.ti:2:10: `send` is not a collective: only collectives run on a communicator (`comm <id> <collective> …`)"
+    );
+    assert_eq!(
+        error_at("0 comm_split 2 1 2\n2 init\n"),
+        "e.ti:1:14: communicator 2: its members do not include rank 0, which defines it"
+    );
+    assert_eq!(
+        error_at("0 alltoallv 1 2 3"),
+        "e.ti:1:19: `alltoallv` needs <send buffer> <send count per rank …> <recv buffer> <recv count per rank …> [dt [dt]]"
+    );
+}
+
+/// A vector collective on the world.
+fn vector(kind: VKind, root: u32, send_bytes: Vec<u64>, recv_bytes: Vec<u64>) -> Op {
+    Op::Grouped { comm: None, call: GroupCall::Vector(VCollective { kind, root, send_bytes, recv_bytes }) }
+}
+
+#[test]
+fn variable_count_collectives_take_simgrids_forms() {
+    // Three ranks; counts in bytes (datatype 6 or none) or in doubles (datatype 0, 8 bytes);
+    // rank 1's allgatherv gives displacements and no datatypes.
+    let text = "\
+0 gatherv 4 4 8 12 0 6 6
+1 gatherv 8 0 0 0 0
+2 scatterv 0 0 0 5 1 0 0
+0 allgatherv 1 1 2 3 0 0
+1 allgatherv 2 1 2 3 0 1 3
+2 alltoallv 6 1 2 3 6 3 2 1
+";
+    let trace = parse_ti_text(text, "v.ti", TiDialect::Auto).unwrap();
+    let ops = |r: usize| located(&trace.ranks[r]).into_iter().map(|(o, _)| o).collect::<Vec<_>>();
+    assert_eq!(
+        ops(0),
+        [
+            vector(VKind::Gatherv, 0, vec![4], vec![4, 8, 12]),
+            vector(VKind::Allgatherv, 0, vec![8], vec![8, 16, 24])
+        ]
+    );
+    assert_eq!(
+        ops(1),
+        [
+            vector(VKind::Gatherv, 0, vec![8], vec![0, 0, 0]),
+            vector(VKind::Allgatherv, 0, vec![2], vec![1, 2, 3])
+        ]
+    );
+    assert_eq!(
+        ops(2),
+        [
+            vector(VKind::Scatterv, 1, vec![0, 0, 0], vec![40]),
+            vector(VKind::Alltoallv, 0, vec![1, 2, 3], vec![3, 2, 1])
+        ]
+    );
+}
+
+#[test]
+fn collectives_run_on_the_communicators_a_trace_defines() {
+    let text = "\
+0 comm_split 3 0 2
+2 comm_split 3 0 2
+0 comm 3 bcast 64 1 6
+2 comm 3 bcast 64 1 6
+1 comm_split
+0 comm 3 alltoallv 3 1 2 5 2 3
+";
+    let trace = parse_ti_text(text, "c.ti", TiDialect::Auto).unwrap();
+    let comm = Communicator { id: 3, members: std::sync::Arc::from(vec![0, 2]) };
+    let bcast = Op::Grouped {
+        comm: Some(comm.clone()),
+        call: GroupCall::Regular(Collective {
+            kind: CollectiveKind::Bcast,
+            root: 1,
+            bytes: 64,
+            algorithm: None,
+        }),
+    };
+    let all = Op::Grouped {
+        comm: Some(comm),
+        call: GroupCall::Vector(VCollective {
+            kind: VKind::Alltoallv,
+            root: 0,
+            send_bytes: vec![1, 2],
+            recv_bytes: vec![2, 3],
+        }),
+    };
+    assert_eq!(located(&trace.ranks[0]), [(bcast.clone(), at("c.ti", 3)), (all, at("c.ti", 6))]);
+    assert_eq!(located(&trace.ranks[2]), [(bcast, at("c.ti", 4))]);
+    assert!(located(&trace.ranks[1]).is_empty());
+    // A root is a rank of the communicator.
+    assert_eq!(
+        error_at("0 comm_split 1 0 1\n0 comm 1 bcast 8 2\n1 init\n"),
+        "e.ti:2:18: rank 2 is not in the trace, which has ranks 0..=1"
     );
 }
 
