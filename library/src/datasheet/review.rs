@@ -263,3 +263,54 @@ impl fmt::Display for SheetWarning {
         }
     }
 }
+
+/// A use of a sheet outside what was measured for the function.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OutsideMeasured {
+    /// The function.
+    pub function: String,
+    /// Processes asked for.
+    pub procs: u32,
+    /// Bytes asked for.
+    pub bytes: u64,
+    /// Process counts measured, smallest and largest.
+    pub measured_procs: (u32, u32),
+    /// Sizes measured, smallest and largest.
+    pub measured_bytes: (u64, u64),
+}
+
+impl fmt::Display for OutsideMeasured {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at p = {}, {} B is outside the measured p = {}–{}, {}–{} B: the sheet extrapolates",
+            self.function,
+            self.procs,
+            self.bytes,
+            self.measured_procs.0,
+            self.measured_procs.1,
+            self.measured_bytes.0,
+            self.measured_bytes.1
+        )
+    }
+}
+
+/// Whether the sheet's `function` at `procs` processes and `bytes` bytes is outside its measured
+/// points (point-to-point functions are measured at p = 2 and used at any p, so only their size
+/// is checked). `None` inside the range, or for a function without measurements (a transcribed
+/// sheet).
+pub fn outside_measured(sheet: &DataSheet, function: &str, procs: u32, bytes: u64) -> Option<OutsideMeasured> {
+    let measured = &sheet.functions.get(function)?.measured;
+    let procs_range = (measured.iter().map(|p| p.procs).min()?, measured.iter().map(|p| p.procs).max()?);
+    let bytes_range = (measured.iter().map(|p| p.bytes).min()?, measured.iter().map(|p| p.bytes).max()?);
+    let class = FunctionClass::of(function);
+    let procs_out = class.has_startup() && !(procs_range.0..=procs_range.1).contains(&procs);
+    let bytes_out = class.has_data() && !(bytes_range.0..=bytes_range.1).contains(&bytes);
+    (procs_out || bytes_out).then(|| OutsideMeasured {
+        function: function.into(),
+        procs,
+        bytes,
+        measured_procs: procs_range,
+        measured_bytes: bytes_range,
+    })
+}

@@ -10,7 +10,7 @@ use rand_pcg::Pcg64;
 use super::forms::{FIT_LOG_BASE, Form, FunctionClass};
 use super::function::{best_form, fit_function};
 use super::raw::{Centre, RawData, RawRow, parse_raw, summarise};
-use super::review::{SheetWarning, review};
+use super::review::{SheetWarning, outside_measured, review};
 use super::{SheetOptions, make_sheet, report, show};
 
 const PROCS: [u32; 6] = [2, 4, 8, 16, 32, 64];
@@ -346,4 +346,25 @@ fn each_weakness_of_a_sheet_is_warned_about_in_show_report_and_json() {
     let kinds_json: Vec<&str> =
         json["review"]["warnings"].as_array().unwrap().iter().map(|w| w["kind"].as_str().unwrap()).collect();
     assert!(kinds_json.contains(&"oversubscribed") && kinds_json.contains(&"small_q"), "{kinds_json:?}");
+}
+
+#[test]
+fn a_use_outside_the_measured_points_is_named() {
+    let mut rng = Pcg64::seed_from_u64(3);
+    let truth = random_truth(Form { startup: StartupForm::P, data: DataForm::D }, &mut rng);
+    let mut rows = synthetic("bcast", &truth, &[2, 4, 8], &SIZES, 0.01, &mut rng);
+    let line = Equation { constant_us: 5.0, data_coeff: 0.001, data: DataForm::D, ..Equation::default() };
+    rows.extend(synthetic("send", &line, &[2], &SIZES[1..], 0.01, &mut rng));
+    let sheet = sheet_of(rows, vec![]);
+    assert_eq!(outside_measured(&sheet, "bcast", 8, 1_048_576), None);
+    let far = outside_measured(&sheet, "bcast", 16, 64).unwrap();
+    assert_eq!(
+        far.to_string(),
+        "bcast at p = 16, 64 B is outside the measured p = 2–8, 0–1048576 B: the sheet extrapolates"
+    );
+    // Point-to-point functions are used at any p; their sizes are checked.
+    assert_eq!(outside_measured(&sheet, "send", 64, 4096), None);
+    assert!(outside_measured(&sheet, "send", 2, 8).is_some() && outside_measured(&sheet, "send", 2, 1 << 21).is_some());
+    // A transcribed sheet has no measurements to compare with.
+    assert_eq!(outside_measured(&datasheet::builtin("cray_t3d").unwrap(), "bcast", 4096, 1 << 30), None);
 }
