@@ -13,8 +13,8 @@
 //! The jump chosen is the lowest ratio of at least [`MIN_JUMP`] between consecutive gaps that
 //! leaves at least
 //! [`MIN_STEP_GAPS_PER_PROCESS`] gaps per process above it (a single long start-up gap is not
-//! the program's steps) and at most half of them (a step has at least one gap inside it, between
-//! its send and its receive, for the one between steps); without one there is no such structure
+//! the program's steps) and at most three fifths of them (an exchange has about as many gaps of
+//! overhead inside it, between its sends and between its receives, as gaps of work); without one there is no such structure
 //! and the window is 0. Gaps shorter than [`GAP_FLOOR`]
 //! count as that long: a jump from no computation to 300 ns of packing is the recorder's and the
 //! timer's grain, not the program's structure.
@@ -75,7 +75,7 @@ pub fn choose_window(gaps: &[SimTime], processes: usize) -> (SimTime, WindowChoi
         if above < need_above {
             break;
         }
-        if 2 * above > sorted.len() {
+        if 5 * above > 3 * sorted.len() {
             continue;
         }
         let (lo, hi) = (sorted[i - 1].max(GAP_FLOOR), sorted[i].max(GAP_FLOOR));
@@ -90,7 +90,8 @@ pub fn choose_window(gaps: &[SimTime], processes: usize) -> (SimTime, WindowChoi
     match best {
         Some((ratio, i)) if ratio >= MIN_JUMP => {
             let (within, between) = (sorted[i - 1], sorted[i]);
-            let window = SimTime::from_f64_ps((within.max(GAP_FLOOR).as_ps() as f64 * between.as_ps() as f64).sqrt());
+            let window =
+                SimTime::from_f64_ps((within.max(GAP_FLOOR).as_ps() as f64 * between.as_ps() as f64).sqrt());
             let choice =
                 WindowChoice::Chosen { within, between, step_gaps: sorted.len() - i, gaps: sorted.len() };
             (window, choice)
@@ -128,15 +129,17 @@ mod tests {
     #[test]
     fn the_window_goes_in_the_jump_between_steps_and_not_at_a_lone_outlier() {
         // Two processes, ten steps each: gaps of 0–3 µs inside a step, 100–120 µs between steps,
-        // and one 5 ms start-up. (The jump from 0 to 1 µs is larger, but would put 21 of the 31
-        // gaps between steps.)
+        // and one 5 ms start-up. (The jump from 0 to 1 µs is lower, but would put 21 of the 31
+        // gaps above the window.)
         let mut gaps = Vec::new();
         for step in 0..10_u64 {
             gaps.extend([SimTime::ZERO, SimTime::from_us(1 + step % 3), SimTime::from_us(100 + 2 * step)]);
         }
         gaps.push(SimTime::from_ms(5));
         let (window, choice) = choose_window(&gaps, 2);
-        let WindowChoice::Chosen { within, between, step_gaps, gaps: all } = choice else { panic!("{choice:?}") };
+        let WindowChoice::Chosen { within, between, step_gaps, gaps: all } = choice else {
+            panic!("{choice:?}")
+        };
         assert_eq!((within, between, step_gaps, all), (SimTime::from_us(3), SimTime::from_us(100), 11, 31));
         // √(3 µs · 100 µs) ≈ 17.3 µs.
         assert!(window > SimTime::from_us(17) && window < SimTime::from_us(18), "{window}");

@@ -50,7 +50,7 @@ pub(super) fn fit(
     let holdout = args.holdout.as_deref().map(Holdout::parse).transpose()?.unwrap_or_default();
     let options = FitOptions { max_terms: usize::from(args.max_terms), predict: &predict, holdout };
     let fit = fit_experiment(&info.variables, &info.metrics, &runs, &args.time, &roles, options)
-    .with_context(|| format!("experiment {}", args.id))?;
+        .with_context(|| format!("experiment {}", args.id))?;
     if args.json {
         serde_json::to_writer_pretty(&mut *out, &fit)?;
         writeln!(out)?;
@@ -77,7 +77,11 @@ fn print_fit(id: u64, fit: &ExperimentFit, out: &mut impl Write) -> anyhow::Resu
         (Some(selection), _) => {
             writeln!(out, "  {} ≈ {}", fit.metric, selection.best)?;
             for other in &selection.runners_up {
-                writeln!(out, "    runner-up (criterion {:+.1}): {other}", other.criterion - selection.best.criterion)?;
+                writeln!(
+                    out,
+                    "    runner-up (criterion {:+.1}): {other}",
+                    other.criterion - selection.best.criterion
+                )?;
             }
             writeln!(out, "  {} formulas considered", selection.considered)?;
             &selection.best
@@ -110,7 +114,11 @@ fn print_fit(id: u64, fit: &ExperimentFit, out: &mut impl Write) -> anyhow::Resu
     if !fit.held_out.is_empty() {
         let worst = fit.held_out.iter().map(|h| h.error_percent.abs()).fold(0.0, f64::max);
         writeln!(out, "  held out of the fit, {} runs (largest |error| {worst:.2} %):", fit.held_out.len())?;
-        writeln!(out, "    {:>10} {:>12} {:>8} {:>12} {:>12} {:>9}", "p", "n", "g", "measured", "predicted", "error %")?;
+        writeln!(
+            out,
+            "    {:>10} {:>12} {:>8} {:>12} {:>12} {:>9}",
+            "p", "n", "g", "measured", "predicted", "error %"
+        )?;
         for h in &fit.held_out {
             writeln!(
                 out,

@@ -255,11 +255,9 @@ impl fmt::Display for SheetWarning {
                 "the benchmark ran {ranks} ranks on {cores} cores: ranks shared cores, so the times \
                  include waiting for a core"
             ),
-            SheetWarning::Composed(check) => write!(
-                f,
-                "{check}: more than {:.0} % apart",
-                COMPOSED_TOLERANCE * 100.0
-            ),
+            SheetWarning::Composed(check) => {
+                write!(f, "{check}: more than {:.0} % apart", COMPOSED_TOLERANCE * 100.0)
+            }
         }
     }
 }
@@ -299,7 +297,12 @@ impl fmt::Display for OutsideMeasured {
 /// points (point-to-point functions are measured at p = 2 and used at any p, so only their size
 /// is checked). `None` inside the range, or for a function without measurements (a transcribed
 /// sheet).
-pub fn outside_measured(sheet: &DataSheet, function: &str, procs: u32, bytes: u64) -> Option<OutsideMeasured> {
+pub fn outside_measured(
+    sheet: &DataSheet,
+    function: &str,
+    procs: u32,
+    bytes: u64,
+) -> Option<OutsideMeasured> {
     let measured = &sheet.functions.get(function)?.measured;
     let procs_range = (measured.iter().map(|p| p.procs).min()?, measured.iter().map(|p| p.procs).max()?);
     let bytes_range = (measured.iter().map(|p| p.bytes).min()?, measured.iter().map(|p| p.bytes).max()?);

@@ -336,7 +336,10 @@ fn each_weakness_of_a_sheet_is_warned_about_in_show_report_and_json() {
         assert!(got.contains(&want), "{want} missing from {got:?}");
     }
     let composed = found.checks.iter().find(|c| c.name.starts_with("pingpong")).unwrap();
-    assert!((composed.relative_difference + 0.5).abs() < 0.05, "two receives are half a 4× round trip: {composed}");
+    assert!(
+        (composed.relative_difference + 0.5).abs() < 0.05,
+        "two receives are half a 4× round trip: {composed}"
+    );
     let text = show::to_text(&sheet);
     assert!(text.contains("warning: the benchmark ran 8 ranks on 2 cores"), "{text}");
     assert!(text.contains("warning: bcast (8–4096 B): goodness of fit Q = "), "{text}");
@@ -364,7 +367,10 @@ fn a_use_outside_the_measured_points_is_named() {
     );
     // Point-to-point functions are used at any p; their sizes are checked.
     assert_eq!(outside_measured(&sheet, "send", 64, 4096), None);
-    assert!(outside_measured(&sheet, "send", 2, 8).is_some() && outside_measured(&sheet, "send", 2, 1 << 21).is_some());
+    assert!(
+        outside_measured(&sheet, "send", 2, 8).is_some()
+            && outside_measured(&sheet, "send", 2, 1 << 21).is_some()
+    );
     // A transcribed sheet has no measurements to compare with.
     assert_eq!(outside_measured(&datasheet::builtin("cray_t3d").unwrap(), "bcast", 4096, 1 << 30), None);
 }

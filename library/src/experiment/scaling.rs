@@ -50,7 +50,9 @@ pub enum ExperimentFitError {
     #[error("a grain variable (g=…) is fitted alone: T(g) = a + b·g + c/g")]
     GrainWithOthers,
     /// `--holdout` is neither `largest` nor a count of values.
-    #[error("`{0}`: expected the holdout as `largest` or a count of the largest values to hold out (1, 2, …)")]
+    #[error(
+        "`{0}`: expected the holdout as `largest` or a count of the largest values to hold out (1, 2, …)"
+    )]
     BadHoldout(String),
     /// The holdout leaves no measured value of the leading variable to fit.
     #[error(
@@ -325,7 +327,8 @@ pub fn fit_experiment(
         (Some(selection), None, predictions)
     };
     let fitted = formula.as_ref().map(|f| &f.best).or(grain.as_ref().map(|g| &g.fit));
-    let held_out = fitted.map_or_else(Vec::new, |fit| held.iter().map(|s| HeldOutPoint::of(fit, s)).collect());
+    let held_out =
+        fitted.map_or_else(Vec::new, |fit| held.iter().map(|s| HeldOutPoint::of(fit, s)).collect());
     Ok(ExperimentFit {
         metric: metrics[metric_at].clone(),
         p: p_at.map(|i| variables[i].clone()),
@@ -376,7 +379,15 @@ mod tests {
         runs.push(run(99, ["2", "1024"], 1, RunStatus::Deadlock));
         let roles = Roles::parse("template.dims,message_bytes").unwrap();
         let at = Point { p: 64.0, n: 65_536.0, g: 0.0 };
-        let fit = fit_experiment(&variables, &metrics, &runs, "makespan", &roles, FitOptions { predict: &[at], ..FitOptions::terms(3) }).unwrap();
+        let fit = fit_experiment(
+            &variables,
+            &metrics,
+            &runs,
+            "makespan",
+            &roles,
+            FitOptions { predict: &[at], ..FitOptions::terms(3) },
+        )
+        .unwrap();
         assert_eq!((fit.samples.len(), fit.skipped, fit.metric.as_str()), (12, 1, "makespan_ps"));
         let best = &fit.formula.as_ref().unwrap().best;
         assert_eq!(best.terms.iter().map(|t| t.term).collect::<Vec<_>>(), [Term::One, Term::NOverP]);
@@ -386,14 +397,22 @@ mod tests {
         for bad in ["p,n,x", "q=a", "p=a,p=b", ""] {
             assert!(matches!(Roles::parse(bad), Err(ExperimentFitError::BadRoles(_))), "{bad}");
         }
-        let err = fit_experiment(&variables, &metrics, &runs, "events", &roles, FitOptions::terms(3)).unwrap_err();
-        assert_eq!(err.to_string(), "the experiment has no metric `events`; its metrics are: makespan_ps");
         let err =
-            fit_experiment(&variables, &metrics, &runs, "makespan", &Roles::parse("p,dims").unwrap(), FitOptions::terms(3))
-                .unwrap_err();
+            fit_experiment(&variables, &metrics, &runs, "events", &roles, FitOptions::terms(3)).unwrap_err();
+        assert_eq!(err.to_string(), "the experiment has no metric `events`; its metrics are: makespan_ps");
+        let err = fit_experiment(
+            &variables,
+            &metrics,
+            &runs,
+            "makespan",
+            &Roles::parse("p,dims").unwrap(),
+            FitOptions::terms(3),
+        )
+        .unwrap_err();
         assert!(err.to_string().starts_with("the experiment has no variable `p`"), "{err}");
         runs[0].values[0] = "ring".into();
-        let err = fit_experiment(&variables, &metrics, &runs, "makespan", &roles, FitOptions::terms(3)).unwrap_err();
+        let err = fit_experiment(&variables, &metrics, &runs, "makespan", &roles, FitOptions::terms(3))
+            .unwrap_err();
         assert_eq!(err.to_string(), "point 0 rep 0: the value `ring` of `template.dims` is not a number");
         assert_eq!(number("4x4"), Some(16.0));
     }
