@@ -40,6 +40,18 @@ impl Script {
         self.push(time, crate::trace::testgen::port0_send(time, from, to, arrive, bytes, ""));
         arrive
     }
+    /// The log₂ p exchange rounds of a recursive-doubling allreduce from `time`; returns its end.
+    fn recursive_doubling(&mut self, time: u64, ranks: u32, bytes: u64) -> u64 {
+        let (mut t, mut mask) = (time, 1);
+        while mask < ranks {
+            for r in 0..ranks {
+                self.send(t, r, r ^ mask, bytes);
+            }
+            t += LATENCY;
+            mask <<= 1;
+        }
+        t
+    }
     fn trace(mut self, ranks: u32) -> Trace {
         self.records.sort_by_key(|(t, n, _)| (*t, *n));
         let entity = |r: u32| EntityInfo {
@@ -118,14 +130,7 @@ fn allreduce_loop(ranks: u32, calls: u32, work: u64) -> Trace {
         for r in 0..ranks {
             s.state(t, r, ALLREDUCE);
         }
-        let mut mask = 1;
-        while mask < ranks {
-            for r in 0..ranks {
-                s.send(t, r, r ^ mask, 256);
-            }
-            t += LATENCY;
-            mask <<= 1;
-        }
+        t = s.recursive_doubling(t, ranks, 256);
         for r in 0..ranks {
             s.state(t, r, COMPUTE);
         }
@@ -261,15 +266,7 @@ fn halo_with_allreduce(ranks: u32, iterations: u32, work: u64) -> Trace {
                 s.state(t, r, COMPUTE);
                 s.state(t + BEFORE_ALLREDUCE, r, ALLREDUCE);
             }
-            t += BEFORE_ALLREDUCE;
-            let mut mask = 1;
-            while mask < ranks {
-                for r in 0..ranks {
-                    s.send(t, r, r ^ mask, 8);
-                }
-                t += LATENCY;
-                mask <<= 1;
-            }
+            t = s.recursive_doubling(t + BEFORE_ALLREDUCE, ranks, 8);
         }
     }
     for r in 0..ranks {

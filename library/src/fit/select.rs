@@ -75,7 +75,7 @@ pub fn select_formula(
         considered += 1;
         match fit_terms(samples, &terms) {
             Ok(fit) if fit.terms.iter().all(|t| t.coefficient > SIGNIFICANT_ERRORS * t.std_error) => {
-                fits.push(fit)
+                fits.push(fit);
             }
             Ok(_) => {}
             Err(e) => {
