@@ -6,6 +6,7 @@
 pub mod activity;
 pub mod diff;
 pub mod messages;
+pub mod phase_window;
 pub mod phases;
 #[cfg(test)]
 mod tests;
@@ -13,4 +14,5 @@ mod tests;
 pub use activity::{Activity, StateClass, classify_state};
 pub use diff::{Align, DiffOptions, Tolerance, ToleranceError, TraceDiff, diff_traces};
 pub use messages::{Process, RankMessage, RankMessages};
-pub use phases::{Phase, PhaseKind, PhaseOptions, PhaseReport, find_phases};
+pub use phase_window::{WindowChoice, choose_window};
+pub use phases::{Phase, PhaseKind, PhaseOptions, PhaseReport, find_phases, find_phases_choosing_window};

@@ -7,7 +7,9 @@
 //!    receiver (when its last byte arrived, or later if the receiver was computing then: a receive
 //!    completes when the program reaches it).
 //! 2. On each process, consecutive events with no more computation between them than the window
-//!    (default 0) form a *block*; the messages of a block belong to the same phase.
+//!    form a *block*; the messages of a block belong to the same phase. The window is given, or
+//!    chosen from the trace by [`super::phase_window`] (in the jump between the computation
+//!    inside a communication step and that between steps).
 //! 3. Two consecutive blocks of a process separated by computation are still one phase when data
 //!    flows through, neither is inside a collective call, and the first block received from some
 //!    processes: either the second sends, and to none of those processes (a pipeline or tree stage:
@@ -27,6 +29,7 @@ use serde::Serialize;
 
 use super::activity::{Activity, StateClass};
 use super::messages::{Process, RankMessages};
+use super::phase_window::{WindowChoice, choose_window};
 use crate::time::SimTime;
 use crate::trace::Trace;
 
@@ -101,6 +104,8 @@ pub struct PhaseReport {
     pub processes: Vec<Process>,
     /// Computation window used.
     pub window: SimTime,
+    /// How the window was set.
+    pub window_choice: WindowChoice,
     /// The phases in order of start.
     pub phases: Vec<Phase>,
 }
@@ -132,8 +137,9 @@ impl UnionFind {
     }
 }
 
-/// Find the phases of `trace`.
-pub fn find_phases(trace: &Trace, options: PhaseOptions) -> PhaseReport {
+/// The messages of `trace`, the activity of each process, and each process's message events in
+/// time order.
+fn process_events(trace: &Trace) -> (RankMessages, Vec<Activity>, Vec<Vec<MessageEnd>>) {
     let rank_messages = RankMessages::of(trace);
     let intervals = trace.state_intervals();
     let activity: Vec<Activity> = rank_messages
@@ -143,9 +149,8 @@ pub fn find_phases(trace: &Trace, options: PhaseOptions) -> PhaseReport {
             Activity::of(trace, p.entity, intervals.get(p.entity as usize).map_or(&[][..], Vec::as_slice))
         })
         .collect();
-    let messages = &rank_messages.messages;
     let mut events: Vec<Vec<MessageEnd>> = vec![Vec::new(); activity.len()];
-    for (i, m) in messages.iter().enumerate() {
+    for (i, m) in rank_messages.messages.iter().enumerate() {
         events[m.src as usize].push(MessageEnd { time: m.start, receive: false, message: i, peer: m.dst });
         let taken = activity[m.dst as usize].ready_after(m.end);
         events[m.dst as usize].push(MessageEnd { time: taken, receive: true, message: i, peer: m.src });
@@ -153,9 +158,39 @@ pub fn find_phases(trace: &Trace, options: PhaseOptions) -> PhaseReport {
     for list in &mut events {
         list.sort_by_key(|e| (e.time, e.receive, e.message));
     }
+    (rank_messages, activity, events)
+}
+
+/// Find the phases of `trace` with the window of `options`.
+pub fn find_phases(trace: &Trace, options: PhaseOptions) -> PhaseReport {
+    let (rank_messages, activity, events) = process_events(trace);
+    phases_of(&rank_messages, &activity, &events, options.window, WindowChoice::Given)
+}
+
+/// Find the phases of `trace` with a window chosen from its computation gaps (see
+/// [`super::phase_window`]); the report says which and why.
+pub fn find_phases_choosing_window(trace: &Trace) -> PhaseReport {
+    let (rank_messages, activity, events) = process_events(trace);
+    let gaps: Vec<SimTime> = events
+        .iter()
+        .zip(&activity)
+        .flat_map(|(list, a)| list.windows(2).map(|w| a.compute_between(w[0].time, w[1].time)))
+        .collect();
+    let (window, choice) = choose_window(&gaps, activity.len());
+    phases_of(&rank_messages, &activity, &events, window, choice)
+}
+
+fn phases_of(
+    rank_messages: &RankMessages,
+    activity: &[Activity],
+    events: &[Vec<MessageEnd>],
+    window: SimTime,
+    window_choice: WindowChoice,
+) -> PhaseReport {
+    let messages = &rank_messages.messages;
     let mut sets = UnionFind((0..messages.len()).collect());
     for (p, list) in events.iter().enumerate() {
-        join_blocks(list, &activity[p], options.window, &mut sets);
+        join_blocks(list, &activity[p], window, &mut sets);
     }
     let mut components: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for i in 0..messages.len() {
@@ -182,9 +217,9 @@ pub fn find_phases(trace: &Trace, options: PhaseOptions) -> PhaseReport {
         .iter()
         .zip(per_phase_events)
         .enumerate()
-        .map(|(n, ((_, ms), evs))| describe(n + 1, ms, evs, &rank_messages, &activity))
+        .map(|(n, ((_, ms), evs))| describe(n + 1, ms, evs, rank_messages, activity))
         .collect();
-    PhaseReport { processes: rank_messages.processes.clone(), window: options.window, phases }
+    PhaseReport { processes: rank_messages.processes.clone(), window, window_choice, phases }
 }
 
 /// Union the messages of each block of one process, and of consecutive blocks data flows through.
@@ -402,6 +437,9 @@ impl fmt::Display for PhaseReport {
             self.processes.len(),
             self.window
         )?;
+        if self.window_choice != WindowChoice::Given {
+            writeln!(f, "window {}", self.window_choice)?;
+        }
         for p in &self.phases {
             let depth = if p.kind.is_synchronous() {
                 String::new()

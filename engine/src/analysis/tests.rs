@@ -40,6 +40,18 @@ impl Script {
         self.push(time, crate::trace::testgen::port0_send(time, from, to, arrive, bytes, ""));
         arrive
     }
+    /// The log₂ p exchange rounds of a recursive-doubling allreduce from `time`; returns its end.
+    fn recursive_doubling(&mut self, time: u64, ranks: u32, bytes: u64) -> u64 {
+        let (mut t, mut mask) = (time, 1);
+        while mask < ranks {
+            for r in 0..ranks {
+                self.send(t, r, r ^ mask, bytes);
+            }
+            t += LATENCY;
+            mask <<= 1;
+        }
+        t
+    }
     fn trace(mut self, ranks: u32) -> Trace {
         self.records.sort_by_key(|(t, n, _)| (*t, *n));
         let entity = |r: u32| EntityInfo {
@@ -118,14 +130,7 @@ fn allreduce_loop(ranks: u32, calls: u32, work: u64) -> Trace {
         for r in 0..ranks {
             s.state(t, r, ALLREDUCE);
         }
-        let mut mask = 1;
-        while mask < ranks {
-            for r in 0..ranks {
-                s.send(t, r, r ^ mask, 256);
-            }
-            t += LATENCY;
-            mask <<= 1;
-        }
+        t = s.recursive_doubling(t, ranks, 256);
         for r in 0..ranks {
             s.state(t, r, COMPUTE);
         }
@@ -234,4 +239,57 @@ fn tolerances_parse() {
     assert!(Tolerance::parse("fast").is_err());
     assert!(Tolerance::Relative(0.1).agrees(SimTime(100), SimTime(110)));
     assert!(!Tolerance::Relative(0.05).agrees(SimTime(100), SimTime(110)));
+}
+
+/// A ring halo with a small computation inside each exchange (packing the second face) and an
+/// allreduce after every tenth exchange, a little computation after it: `iterations` steps of
+/// `work` each.
+fn halo_with_allreduce(ranks: u32, iterations: u32, work: u64) -> Trace {
+    const PACK: u64 = 300_000;
+    const BEFORE_ALLREDUCE: u64 = 200_000;
+    let mut s = Script::new(ranks);
+    let mut t = 0;
+    for step in 0..iterations {
+        let work = work + 1_000_000 * u64::from(step % 3);
+        for r in 0..ranks {
+            s.state(t, r, COMPUTE);
+            s.state(t + work, r, SEND);
+            s.send(t + work, r, (r + 1) % ranks, 128);
+            s.state(t + work + 100, r, COMPUTE);
+            s.state(t + work + 100 + PACK, r, SEND);
+            s.send(t + work + 100 + PACK, r, (r + ranks - 1) % ranks, 128);
+            s.state(t + work + 200 + PACK, r, WAIT);
+        }
+        t += work + 100 + PACK + LATENCY;
+        if step % 10 == 9 {
+            for r in 0..ranks {
+                s.state(t, r, COMPUTE);
+                s.state(t + BEFORE_ALLREDUCE, r, ALLREDUCE);
+            }
+            t = s.recursive_doubling(t + BEFORE_ALLREDUCE, ranks, 8);
+        }
+    }
+    for r in 0..ranks {
+        s.state(t, r, IDLE);
+    }
+    s.trace(ranks)
+}
+
+#[test]
+fn the_chosen_window_finds_the_iterations_of_a_halo_with_allreduces() {
+    let trace = halo_with_allreduce(4, 50, 20_000_000);
+    // Window 0: each allreduce is a phase of its own, as if it were a step.
+    assert_eq!(find_phases(&trace, PhaseOptions::default()).phases.len(), 55);
+    let report = find_phases_choosing_window(&trace);
+    assert_eq!(report.phases.len(), 50, "{report}");
+    let WindowChoice::Chosen { within, between, .. } = report.window_choice else {
+        panic!("{:?}", report.window_choice)
+    };
+    assert_eq!((within, between), (SimTime::from_ns(300), SimTime::from_us(20)));
+    assert!(report.window > within && report.window < between, "{}", report.window);
+    let text = report.to_string();
+    assert!(text.lines().nth(1).is_some_and(|l| l.starts_with("window chosen: of ")), "{text}");
+    // A window given is used as it is.
+    let given = find_phases(&trace, PhaseOptions { window: SimTime::from_us(100) });
+    assert_eq!((given.phases.len(), given.window_choice), (1, WindowChoice::Given));
 }

@@ -1,11 +1,12 @@
-//! `hase experiments fit ID --time METRIC --vars p,n [--predict p=…,n=…] [--json]`: a scaling
-//! formula fitted to a stored experiment's results (see `hase_library::fit`).
+//! `hase experiments fit ID --time METRIC --vars p,n [--predict p=…,n=…] [--holdout largest|N]
+//! [--json]`: a scaling formula fitted to a stored experiment's results (see `hase_library::fit`),
+//! with its error on held-out runs.
 
 use std::io::Write;
 
 use anyhow::Context;
 use clap::Args;
-use hase_library::experiment::scaling::{ExperimentFit, Roles, fit_experiment};
+use hase_library::experiment::scaling::{ExperimentFit, FitOptions, Holdout, Roles, fit_experiment};
 use hase_library::fit::Point;
 use hase_library::store::ExperimentStore;
 
@@ -28,6 +29,10 @@ pub struct ExperimentFitArgs {
     /// Predict the time here: `p=256,n=1048576`; repeatable.
     #[arg(long, value_name = "p=…,n=…")]
     pub predict: Vec<String>,
+    /// Leave the runs at the largest value of p (else n, else g) out of the fit, or at its N
+    /// largest values, and print the fitted formula's error on each of them.
+    #[arg(long, value_name = "largest|N")]
+    pub holdout: Option<String>,
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
@@ -42,16 +47,10 @@ pub(super) fn fit(
     let runs = store.runs(args.id)?;
     let roles = Roles::parse(&args.vars)?;
     let predict = args.predict.iter().map(|p| Point::parse(p)).collect::<Result<Vec<_>, _>>()?;
-    let fit = fit_experiment(
-        &info.variables,
-        &info.metrics,
-        &runs,
-        &args.time,
-        &roles,
-        usize::from(args.max_terms),
-        &predict,
-    )
-    .with_context(|| format!("experiment {}", args.id))?;
+    let holdout = args.holdout.as_deref().map(Holdout::parse).transpose()?.unwrap_or_default();
+    let options = FitOptions { max_terms: usize::from(args.max_terms), predict: &predict, holdout };
+    let fit = fit_experiment(&info.variables, &info.metrics, &runs, &args.time, &roles, options)
+        .with_context(|| format!("experiment {}", args.id))?;
     if args.json {
         serde_json::to_writer_pretty(&mut *out, &fit)?;
         writeln!(out)?;
@@ -68,7 +67,7 @@ fn print_fit(id: u64, fit: &ExperimentFit, out: &mut impl Write) -> anyhow::Resu
         .collect();
     writeln!(
         out,
-        "experiment {id}: {} against {} ({} runs fitted, {} left out)",
+        "experiment {id}: {} against {} ({} runs fitted, {} left out as failed)",
         fit.metric,
         roles.join(", "),
         fit.samples.len(),
@@ -78,7 +77,11 @@ fn print_fit(id: u64, fit: &ExperimentFit, out: &mut impl Write) -> anyhow::Resu
         (Some(selection), _) => {
             writeln!(out, "  {} ≈ {}", fit.metric, selection.best)?;
             for other in &selection.runners_up {
-                writeln!(out, "    runner-up (BIC {:+.1}): {other}", other.bic - selection.best.bic)?;
+                writeln!(
+                    out,
+                    "    runner-up (criterion {:+.1}): {other}",
+                    other.criterion - selection.best.criterion
+                )?;
             }
             writeln!(out, "  {} formulas considered", selection.considered)?;
             &selection.best
@@ -107,6 +110,22 @@ fn print_fit(id: u64, fit: &ExperimentFit, out: &mut impl Write) -> anyhow::Resu
             "  predicted at p = {}, n = {}, g = {}: {:.4e} ± {:.1e}",
             p.at.p, p.at.n, p.at.g, p.time, p.std_error
         )?;
+    }
+    if !fit.held_out.is_empty() {
+        let worst = fit.held_out.iter().map(|h| h.error_percent.abs()).fold(0.0, f64::max);
+        writeln!(out, "  held out of the fit, {} runs (largest |error| {worst:.2} %):", fit.held_out.len())?;
+        writeln!(
+            out,
+            "    {:>10} {:>12} {:>8} {:>12} {:>12} {:>9}",
+            "p", "n", "g", "measured", "predicted", "error %"
+        )?;
+        for h in &fit.held_out {
+            writeln!(
+                out,
+                "    {:>10} {:>12} {:>8} {:>12.4e} {:>12.4e} {:>+9.2}",
+                h.at.p, h.at.n, h.at.g, h.measured, h.predicted, h.error_percent
+            )?;
+        }
     }
     Ok(())
 }

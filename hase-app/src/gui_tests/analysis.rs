@@ -98,12 +98,18 @@ fn check_levels_on_the_compound_from_the_inspector_shows_both_makespans() {
 
 #[test]
 fn fit_a_formula_on_a_small_experiment_recovers_it_and_draws_the_curve() {
-    use hase_library::experiment::scaling::{Roles, fit_experiment};
+    use hase_library::experiment::scaling::{FitOptions, Roles, fit_experiment};
     let results = hase_editor::fixtures::known_scaling_results();
     let roles = Roles { p: Some("template.procs".into()), n: Some("workload.n".into()), g: None };
-    let expected =
-        fit_experiment(&results.variables, &results.metrics, &results.records, "makespan_ps", &roles, 3, &[])
-            .unwrap();
+    let expected = fit_experiment(
+        &results.variables,
+        &results.metrics,
+        &results.records,
+        "makespan_ps",
+        &roles,
+        FitOptions::terms(3),
+    )
+    .unwrap();
     let best = expected.formula.as_ref().unwrap().best.clone();
     let symbols: Vec<&str> = best.terms.iter().map(|t| t.term.symbol()).collect();
     assert_eq!(symbols, ["1", "n/p"], "the known formula T = 500 + 3·n/p");
@@ -139,9 +145,15 @@ fn fit_a_formula_on_a_small_experiment_recovers_it_and_draws_the_curve() {
     // printed is the library's prediction.
     let at = hase_library::fit::Point::parse("p=1024, n=1M").unwrap();
     let known = hase_editor::fixtures::known_scaling_results();
-    let ahead =
-        fit_experiment(&known.variables, &known.metrics, &known.records, "makespan_ps", &roles, 3, &[at])
-            .unwrap();
+    let ahead = fit_experiment(
+        &known.variables,
+        &known.metrics,
+        &known.records,
+        "makespan_ps",
+        &roles,
+        FitOptions { predict: &[at], ..FitOptions::terms(3) },
+    )
+    .unwrap();
     h.get_by_label("predict at").click();
     h.run_steps(1);
     h.get_by_label("predict at").type_text("p=1024, n=1M");

@@ -5,7 +5,7 @@
 //! points of the line plot.
 
 use hase_library::experiment::RunRecord;
-use hase_library::experiment::scaling::{ExperimentFit, Roles, fit_experiment};
+use hase_library::experiment::scaling::{ExperimentFit, FitOptions, Holdout, Roles, fit_experiment};
 use hase_library::fit::{Fit, Point};
 
 use crate::experiments::plot::{LinePlot, PointSet, Series};
@@ -46,6 +46,9 @@ pub struct FitPanel {
     pub predict_at: String,
     /// Why `predict_at` could not be read at the last fit.
     pub predict_error: Option<String>,
+    /// Hold out the runs at this many of the largest values of `p` (else `n`, else `g`) and
+    /// show the fit's error on them (0: fit every run).
+    pub holdout: usize,
 }
 
 /// Why a fit of the panel failed.
@@ -75,6 +78,7 @@ impl Default for FitPanel {
             fitted_for: None,
             predict_at: String::new(),
             predict_error: None,
+            holdout: 0,
         }
     }
 }
@@ -156,8 +160,11 @@ impl FitPanel {
             &runs,
             &self.metric,
             &roles,
-            self.max_terms.clamp(1, MAX_TERMS),
-            predict,
+            FitOptions {
+                max_terms: self.max_terms.clamp(1, MAX_TERMS),
+                predict,
+                holdout: if self.holdout == 0 { Holdout::Nothing } else { Holdout::Largest(self.holdout) },
+            },
         )
         .map_err(|e| FitPanelError::Fit(std::sync::Arc::new(e)))
     }

@@ -78,19 +78,43 @@ pub enum RawReason {
     },
 }
 
+fn list(counts: &[u32]) -> String {
+    counts.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// The counts to add to `counts` for three: doubling the largest.
+fn more_counts(counts: &[u32]) -> Vec<u32> {
+    let mut largest = counts.iter().copied().max().unwrap_or(1).max(1);
+    let mut more = Vec::new();
+    while counts.len() + more.len() < 3 {
+        largest *= 2;
+        more.push(largest);
+    }
+    more
+}
+
+fn with_more_counts(counts: &[u32]) -> Vec<u32> {
+    counts.iter().copied().chain(more_counts(counts)).collect()
+}
+
 /// Why one function's points cannot be fitted.
 #[derive(Debug, thiserror::Error)]
 pub enum FunctionReason {
     /// Every measured time is zero.
     #[error("every time is 0 µs; there is nothing to fit")]
     AllZero,
-    /// Startup terms need two process counts.
+    /// Startup terms need three process counts.
     #[error(
-        "measured at one process count ({procs}); fitting startup(p) needs at least 2 (run the benchmark with --np 2,4,8)"
+        "measured at {} process count(s) ({}); fitting c + s·startup(p) with a χ² needs at least 3: measure \
+         {} too (`hase mpi bench --np {}`)",
+        .counts.len(),
+        list(.counts),
+        list(&more_counts(.counts)),
+        list(&with_more_counts(.counts))
     )]
-    OneProcessCount {
-        /// The one count measured.
-        procs: u32,
+    FewProcessCounts {
+        /// The counts measured.
+        counts: Vec<u32>,
     },
     /// Data terms need two message sizes.
     #[error("measured at one message size ({bytes} bytes); fitting data(p, d) needs at least 2")]

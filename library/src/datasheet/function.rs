@@ -11,6 +11,10 @@ use super::error::{FunctionReason, SheetError};
 use super::forms::{Form, FunctionClass};
 use super::lsq::{self, LsqError};
 
+/// Process counts a function with a startup term needs: the constant and the startup coefficient,
+/// and one more for χ² (the barrier's points are its process counts).
+pub const MIN_PROCESS_COUNTS: usize = 3;
+
 /// Distinct sizes each side of a found split must have.
 pub const MIN_SIZES_PER_SIDE: usize = 3;
 
@@ -106,8 +110,8 @@ fn check_points(function: &str, class: FunctionClass, points: &[MeasuredPoint]) 
     let mut sizes: Vec<u64> = points.iter().map(|p| p.bytes).collect();
     sizes.sort_unstable();
     sizes.dedup();
-    if class.has_startup() && procs.len() < 2 {
-        return Err(invalid(FunctionReason::OneProcessCount { procs: procs[0] }));
+    if class.has_startup() && procs.len() < MIN_PROCESS_COUNTS {
+        return Err(invalid(FunctionReason::FewProcessCounts { counts: procs }));
     }
     if class.has_data() && sizes.len() < 2 {
         return Err(invalid(FunctionReason::OneSize { bytes: sizes[0] }));

@@ -2,7 +2,8 @@
 //! summarised into one point per (function, process count, size), each function is fitted with
 //! the thesis's equation forms by weighted least squares, and the sheet is written as RON that
 //! every data-sheet model reads. `show` prints a sheet (text or JSON) and `report` renders it as a
-//! self-contained HTML page with a plot per function.
+//! self-contained HTML page with a plot per function; both, and `fit`, give the sheet's `review`
+//! (its weaknesses and composed checks).
 //!
 //! Fitted sheets count d in bytes (`element_bytes: 1`) and use log₂ p. See `docs/datasheets.md`.
 
@@ -13,6 +14,7 @@ pub mod lsq;
 mod markup;
 pub mod raw;
 pub mod report;
+pub mod review;
 pub mod show;
 mod svg;
 

@@ -192,6 +192,17 @@ pub fn to_html(sheet: &DataSheet) -> String {
         }
     }
     out.push_str("</table>");
+    let review = &shown.review;
+    if !review.checks.is_empty() || !review.warnings.is_empty() {
+        out.push_str("<h2>Checks and warnings</h2><ul>");
+        for check in &review.checks {
+            let _ = write!(out, "<li>check: {}</li>", escape_text(&check.to_string()));
+        }
+        for warning in &review.warnings {
+            let _ = write!(out, "<li><strong>warning:</strong> {}</li>", escape_text(&warning.to_string()));
+        }
+        out.push_str("</ul>");
+    }
     for (id, (f, (name, fit))) in shown.functions.iter().zip(&sheet.functions).enumerate() {
         let _ = write!(out, "<section id=\"{0}\"><h2>{0}</h2><table>{TABLE_HEAD}", escape_text(name));
         for s in &f.fits {

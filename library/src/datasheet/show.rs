@@ -8,11 +8,16 @@ use std::fmt::Write as _;
 use hase_entities::netmodel::datasheet::{Band, DataForm, DataSheet, FunctionFit, LogBase, StartupForm};
 use serde::Serialize;
 
-/// The JSON document: `{"functions": [{"name": …, "fits": [ShownFit, …]}, …]}`.
+use super::review::{SheetReview, review};
+
+/// The JSON document: `{"functions": [{"name": …, "fits": [ShownFit, …]}, …], "review":
+/// {"warnings": […], "checks": […]}}`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ShownSheet {
     /// Functions in name order.
     pub functions: Vec<ShownFunction>,
+    /// The sheet's weaknesses and composed checks.
+    pub review: SheetReview,
 }
 
 /// One function.
@@ -122,6 +127,7 @@ fn shown_function(sheet: &DataSheet, name: &str, fit: &FunctionFit) -> ShownFunc
 pub fn shown(sheet: &DataSheet) -> ShownSheet {
     ShownSheet {
         functions: sheet.functions.iter().map(|(name, fit)| shown_function(sheet, name, fit)).collect(),
+        review: review(sheet),
     }
 }
 
@@ -149,12 +155,13 @@ pub fn to_text(sheet: &DataSheet) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "data sheet `{}` — {}", sheet.name, sheet.machine);
     let _ = writeln!(out, "t(p, d) = c + s·startup(p) + k·data(p, d): µs, d in bytes, log base 2");
+    let shown = shown(sheet);
     let _ = writeln!(
         out,
         "{:<10} {:>21}  {:<8} {:<9} {:>24} {:>24} {:>24} {:>10} {:>8}",
         "function", "bytes", "startup", "data", "c (µs)", "s (µs)", "k (µs/B)", "χ²", "Q"
     );
-    for f in shown(sheet).functions {
+    for f in &shown.functions {
         for fit in &f.fits {
             let to = fit.bytes_to.map_or_else(|| "…".to_string(), |b| b.to_string());
             let chi2 = fit.chi2.map_or_else(|| "-".into(), number);
@@ -174,5 +181,19 @@ pub fn to_text(sheet: &DataSheet) -> String {
             );
         }
     }
+    review_text(&shown.review, &mut out);
     out
+}
+
+/// The composed checks and the warnings, one a line.
+fn review_text(review: &SheetReview, out: &mut String) {
+    for check in &review.checks {
+        let _ = writeln!(out, "check: {check}");
+    }
+    if review.warnings.is_empty() {
+        let _ = writeln!(out, "no warnings");
+    }
+    for warning in &review.warnings {
+        let _ = writeln!(out, "warning: {warning}");
+    }
 }

@@ -10,6 +10,7 @@ use rand_pcg::Pcg64;
 use super::forms::{FIT_LOG_BASE, Form, FunctionClass};
 use super::function::{best_form, fit_function};
 use super::raw::{Centre, RawData, RawRow, parse_raw, summarise};
+use super::review::{SheetWarning, outside_measured, review};
 use super::{SheetOptions, make_sheet, report, show};
 
 const PROCS: [u32; 6] = [2, 4, 8, 16, 32, 64];
@@ -162,7 +163,14 @@ fn degenerate_inputs_give_clear_errors() {
         format!("{HEAD}bcast,4,8,0,10\nbcast,4,8,1,11\nbcast,4,64,0,12\nbcast,4,64,1,13\nbcast,4,512,0,14\n");
     assert_eq!(
         fit_text(&one_p),
-        "bcast: measured at one process count (4); fitting startup(p) needs at least 2 (run the benchmark with --np 2,4,8)"
+        "bcast: measured at 1 process count(s) (4); fitting c + s·startup(p) with a χ² needs at least 3: measure \
+         8,16 too (`hase mpi bench --np 4,8,16`)"
+    );
+    let two_p = format!("{HEAD}barrier,2,0,0,10\nbarrier,2,0,1,11\nbarrier,4,0,0,12\nbarrier,4,0,1,13\n");
+    assert_eq!(
+        fit_text(&two_p),
+        "barrier: measured at 2 process count(s) (2,4); fitting c + s·startup(p) with a χ² needs at least 3: \
+         measure 8 too (`hase mpi bench --np 2,4,8`)"
     );
     let one_size = format!("{HEAD}bcast,2,8,0,10\nbcast,4,8,0,11\nbcast,8,8,0,12\n");
     assert_eq!(
@@ -248,4 +256,121 @@ fn show_and_report_cover_every_function_of_a_fitted_sheet() {
     );
     // Self-contained: no scripts, no linked files.
     assert!(!html.contains("<script") && !html.contains("src=") && !html.contains("<link"));
+}
+
+/// A sheet fitted from `rows` with `notes`.
+fn sheet_of(rows: Vec<RawRow>, notes: Vec<(String, String)>) -> datasheet::DataSheet {
+    make_sheet(&RawData { notes, rows }, &SheetOptions { name: "t".into(), split_bytes: None }).unwrap()
+}
+
+fn kinds(warnings: &[SheetWarning]) -> Vec<&'static str> {
+    warnings
+        .iter()
+        .map(|w| match w {
+            SheetWarning::SmallQ { .. } => "small_q",
+            SheetWarning::NegativeCoefficient { .. } => "negative",
+            SheetWarning::FewProcessCounts { .. } => "few_procs",
+            SheetWarning::FewSizes { .. } => "few_sizes",
+            SheetWarning::Oversubscribed { .. } => "oversubscribed",
+            SheetWarning::Composed(_) => "composed",
+        })
+        .collect()
+}
+
+#[test]
+fn a_sheet_from_good_measurements_has_no_warnings_and_passes_its_composed_checks() {
+    let mut rng = Pcg64::seed_from_u64(5);
+    // Eight process counts and sizes, 1 % noise, allreduce = reduce + bcast and a round trip of
+    // two one-way receives: nothing to warn about.
+    let procs = [2, 4, 8, 16];
+    let line = |c, k| Equation { constant_us: c, data_coeff: k, data: DataForm::D, ..Equation::default() };
+    let tree = |c, s, k| Equation {
+        constant_us: c,
+        startup_coeff: s,
+        startup: StartupForm::LogP,
+        data_coeff: k,
+        data: DataForm::LogPD,
+    };
+    let mut rows = synthetic("recv", &line(5.0, 0.001), &[2], &SIZES, 0.01, &mut rng);
+    rows.extend(synthetic("pingpong", &line(10.0, 0.002), &[2], &SIZES, 0.01, &mut rng));
+    rows.extend(synthetic("reduce", &tree(4.0, 3.0, 0.001), &procs, &SIZES, 0.01, &mut rng));
+    rows.extend(synthetic("bcast", &tree(6.0, 2.0, 0.002), &procs, &SIZES, 0.01, &mut rng));
+    rows.extend(synthetic("allreduce", &tree(10.0, 5.0, 0.003), &procs, &SIZES, 0.01, &mut rng));
+    let notes = vec![("machine".to_string(), "host 6.1 x86_64 (16 cores)".to_string())];
+    let sheet = sheet_of(rows, notes);
+    let found = review(&sheet);
+    assert!(found.warnings.is_empty(), "{:?}", found.warnings);
+    assert_eq!(found.checks.len(), 2);
+    for check in &found.checks {
+        assert!(check.relative_difference.abs() < 0.05, "{check}");
+    }
+    let text = show::to_text(&sheet);
+    assert!(text.contains("check: pingpong vs recv + recv") && text.contains("no warnings"), "{text}");
+}
+
+#[test]
+fn each_weakness_of_a_sheet_is_warned_about_in_show_report_and_json() {
+    let mut rng = Pcg64::seed_from_u64(9);
+    // bcast: a shape no form has (time falling with the size, then jumping), measured precisely:
+    // Q ≈ 0 and a negative data coefficient. Three process counts and four sizes: few of both.
+    let mut rows = Vec::new();
+    for p in [2_u32, 4, 8] {
+        for (i, d) in [8_u64, 64, 512, 4096].into_iter().enumerate() {
+            let t = 100.0 + 10.0 * f64::from(p) + if i == 3 { 1.0 } else { 50.0 - 10.0 * i as f64 };
+            for repeat in 0..REPEATS {
+                let time_us = t * (1.0 + 0.001 * f64::from(repeat % 3));
+                rows.push(RawRow { function: "bcast".into(), procs: p, bytes: d, repeat, time_us });
+            }
+        }
+    }
+    // allreduce twice reduce + bcast, a round trip of four one-way receives.
+    let line = |c, k| Equation { constant_us: c, data_coeff: k, data: DataForm::D, ..Equation::default() };
+    rows.extend(synthetic("recv", &line(5.0, 0.001), &[2], &SIZES, 0.01, &mut rng));
+    rows.extend(synthetic("pingpong", &line(20.0, 0.004), &[2], &SIZES, 0.01, &mut rng));
+    // The benchmark ran 8 ranks on a 2-core machine.
+    let notes = vec![("machine".to_string(), "host 6.1 x86_64 (2 cores)".to_string())];
+    let sheet = sheet_of(rows, notes);
+    let found = review(&sheet);
+    let got = kinds(&found.warnings);
+    for want in ["small_q", "negative", "few_procs", "few_sizes", "oversubscribed", "composed"] {
+        assert!(got.contains(&want), "{want} missing from {got:?}");
+    }
+    let composed = found.checks.iter().find(|c| c.name.starts_with("pingpong")).unwrap();
+    assert!(
+        (composed.relative_difference + 0.5).abs() < 0.05,
+        "two receives are half a 4× round trip: {composed}"
+    );
+    let text = show::to_text(&sheet);
+    assert!(text.contains("warning: the benchmark ran 8 ranks on 2 cores"), "{text}");
+    assert!(text.contains("warning: bcast (8–4096 B): goodness of fit Q = "), "{text}");
+    let html = report::to_html(&sheet);
+    assert_eq!(html.matches("<strong>warning:</strong>").count(), found.warnings.len());
+    let json: serde_json::Value = serde_json::from_str(&show::to_json(&sheet)).unwrap();
+    let kinds_json: Vec<&str> =
+        json["review"]["warnings"].as_array().unwrap().iter().map(|w| w["kind"].as_str().unwrap()).collect();
+    assert!(kinds_json.contains(&"oversubscribed") && kinds_json.contains(&"small_q"), "{kinds_json:?}");
+}
+
+#[test]
+fn a_use_outside_the_measured_points_is_named() {
+    let mut rng = Pcg64::seed_from_u64(3);
+    let truth = random_truth(Form { startup: StartupForm::P, data: DataForm::D }, &mut rng);
+    let mut rows = synthetic("bcast", &truth, &[2, 4, 8], &SIZES, 0.01, &mut rng);
+    let line = Equation { constant_us: 5.0, data_coeff: 0.001, data: DataForm::D, ..Equation::default() };
+    rows.extend(synthetic("send", &line, &[2], &SIZES[1..], 0.01, &mut rng));
+    let sheet = sheet_of(rows, vec![]);
+    assert_eq!(outside_measured(&sheet, "bcast", 8, 1_048_576), None);
+    let far = outside_measured(&sheet, "bcast", 16, 64).unwrap();
+    assert_eq!(
+        far.to_string(),
+        "bcast at p = 16, 64 B is outside the measured p = 2–8, 0–1048576 B: the sheet extrapolates"
+    );
+    // Point-to-point functions are used at any p; their sizes are checked.
+    assert_eq!(outside_measured(&sheet, "send", 64, 4096), None);
+    assert!(
+        outside_measured(&sheet, "send", 2, 8).is_some()
+            && outside_measured(&sheet, "send", 2, 1 << 21).is_some()
+    );
+    // A transcribed sheet has no measurements to compare with.
+    assert_eq!(outside_measured(&datasheet::builtin("cray_t3d").unwrap(), "bcast", 4096, 1 << 30), None);
 }

@@ -2,12 +2,16 @@
 //! a formula"): the runs' values of the variables chosen as the processor count `p`, the problem
 //! size `n` or a pipeline's grain `g`, and one time metric, handed to [`crate::fit`]. Runs that did
 //! not end well or lack the metric are left out (and counted); repetitions are separate samples.
+//!
+//! A holdout checks extrapolation honestly: the runs at the largest values of the leading
+//! variable (`p`, else `n`, else `g`) are left out of the fit, and the fitted formula's prediction
+//! at each of them is set beside what was measured there.
 
 use serde::Serialize;
 
 use super::record::RunRecord;
 use crate::fit::{
-    FitError, FormulaChoice, GrainFit, Point, Prediction, Sample, Term, optimal_grain, select_formula,
+    Fit, FitError, FormulaChoice, GrainFit, Point, Prediction, Sample, Term, optimal_grain, select_formula,
 };
 
 /// Why an experiment could not be fitted.
@@ -45,9 +49,83 @@ pub enum ExperimentFitError {
     /// The grain model takes the grain alone.
     #[error("a grain variable (g=…) is fitted alone: T(g) = a + b·g + c/g")]
     GrainWithOthers,
+    /// `--holdout` is neither `largest` nor a count of values.
+    #[error(
+        "`{0}`: expected the holdout as `largest` or a count of the largest values to hold out (1, 2, …)"
+    )]
+    BadHoldout(String),
+    /// The holdout leaves no measured value of the leading variable to fit.
+    #[error(
+        "holding out the {held} largest values of `{variable}` leaves nothing to fit: it has {distinct} distinct values"
+    )]
+    HoldoutTooLarge {
+        /// The variable whose values are held out.
+        variable: String,
+        /// Values asked to hold out.
+        held: usize,
+        /// Distinct values measured.
+        distinct: usize,
+    },
     /// The fit failed.
     #[error(transparent)]
     Fit(#[from] FitError),
+}
+
+/// Which runs are left out of a fit to check its extrapolation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Holdout {
+    /// Every run is fitted.
+    #[default]
+    Nothing,
+    /// The runs at the `k` largest distinct values of the leading variable (`p`, else `n`, else
+    /// `g`) are held out.
+    Largest(usize),
+}
+
+impl Holdout {
+    /// `largest` (the one largest value) or a count `N` of the largest values.
+    pub fn parse(text: &str) -> Result<Self, ExperimentFitError> {
+        match text.trim() {
+            "largest" => Ok(Holdout::Largest(1)),
+            count => match count.parse::<usize>() {
+                Ok(k) if k > 0 => Ok(Holdout::Largest(k)),
+                _ => Err(ExperimentFitError::BadHoldout(text.to_string())),
+            },
+        }
+    }
+}
+
+/// One held-out run: what was measured and what the formula fitted without it predicts.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct HeldOutPoint {
+    /// Where.
+    pub at: Point,
+    /// The measured time.
+    pub measured: f64,
+    /// The formula's value there.
+    pub predicted: f64,
+    /// (predicted − measured) / measured, in per cent.
+    pub error_percent: f64,
+}
+
+/// `p = 64, n = 4096, g = 0: measured 1.2340e6, predicted 1.2300e6, error −0.32 %`.
+impl std::fmt::Display for HeldOutPoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "p = {}, n = {}, g = {}: measured {:.4e}, predicted {:.4e}, error {:+.2} %",
+            self.at.p, self.at.n, self.at.g, self.measured, self.predicted, self.error_percent
+        )
+    }
+}
+
+impl HeldOutPoint {
+    fn of(fit: &Fit, sample: &Sample) -> Self {
+        let predicted = fit.predict(sample.at).time;
+        let error_percent =
+            if sample.time == 0.0 { 0.0 } else { (predicted - sample.time) / sample.time * 100.0 };
+        HeldOutPoint { at: sample.at, measured: sample.time, predicted, error_percent }
+    }
 }
 
 /// Which experiment variable plays which role.
@@ -97,8 +175,10 @@ pub struct ExperimentFit {
     pub n: Option<String>,
     /// See `p`.
     pub g: Option<String>,
-    /// The samples (one per run that ended well).
+    /// The samples fitted (one per run that ended well and was not held out).
     pub samples: Vec<Sample>,
+    /// The held-out runs with the fitted formula's prediction (empty without a holdout).
+    pub held_out: Vec<HeldOutPoint>,
     /// Runs left out: not ended well, or without the metric.
     pub skipped: usize,
     /// The chosen formula (for `p`/`n`).
@@ -149,17 +229,59 @@ fn number(value: &str) -> Option<f64> {
     })
 }
 
+/// Split `samples` into those fitted and those held out: the `k` largest distinct values of the
+/// leading variable go to the second.
+fn split_holdout(
+    samples: Vec<Sample>,
+    holdout: Holdout,
+    leading: (&str, fn(&Point) -> f64),
+) -> Result<(Vec<Sample>, Vec<Sample>), ExperimentFitError> {
+    let Holdout::Largest(k) = holdout else { return Ok((samples, Vec::new())) };
+    let (name, value) = leading;
+    let mut values: Vec<f64> = samples.iter().map(|s| value(&s.at)).collect();
+    values.sort_by(f64::total_cmp);
+    values.dedup();
+    if k >= values.len() {
+        return Err(ExperimentFitError::HoldoutTooLarge {
+            variable: name.to_string(),
+            held: k,
+            distinct: values.len(),
+        });
+    }
+    let threshold = values[values.len() - k];
+    Ok(samples.into_iter().partition(|s| value(&s.at) < threshold))
+}
+
+/// How an experiment is fitted besides its metric and roles.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FitOptions<'a> {
+    /// Most terms in a formula.
+    pub max_terms: usize,
+    /// Where to predict the time.
+    pub predict: &'a [Point],
+    /// Which runs are left out of the fit and predicted.
+    pub holdout: Holdout,
+}
+
+impl FitOptions<'_> {
+    /// Formulas of up to `max_terms` terms, no predictions, every run fitted.
+    pub fn terms(max_terms: usize) -> Self {
+        FitOptions { max_terms, predict: &[], holdout: Holdout::Nothing }
+    }
+}
+
 /// Fit the runs of an experiment with `variables` and `metrics`: the time `metric` against the
-/// variables in `roles`, formulas of up to `max_terms` terms, predicted at `predict`.
+/// variables in `roles`, formulas of up to `options.max_terms` terms, predicted at
+/// `options.predict`, with the runs chosen by `options.holdout` left out of the fit and predicted.
 pub fn fit_experiment(
     variables: &[String],
     metrics: &[String],
     runs: &[RunRecord],
     metric: &str,
     roles: &Roles,
-    max_terms: usize,
-    predict: &[Point],
+    options: FitOptions<'_>,
 ) -> Result<ExperimentFit, ExperimentFitError> {
+    let FitOptions { max_terms, predict, holdout } = options;
     let metric_at = metric_index(metrics, metric)?;
     let index = |name: &Option<String>| name.as_deref().map(|n| variable_index(variables, n)).transpose();
     let (p_at, n_at, g_at) = (index(&roles.p)?, index(&roles.n)?, index(&roles.g)?);
@@ -186,6 +308,14 @@ pub fn fit_experiment(
         let at = Point { p: read(p_at)?, n: read(n_at)?, g: read(g_at)? };
         samples.push(Sample { at, time: time.as_f64() });
     }
+    let leading: (usize, fn(&Point) -> f64) = match (p_at, n_at, g_at) {
+        (Some(i), _, _) => (i, |at| at.p),
+        (None, Some(i), _) => (i, |at| at.n),
+        (None, None, Some(i)) => (i, |at| at.g),
+        (None, None, None) => (0, |_| 0.0),
+    };
+    let name = variables.get(leading.0).map_or("", String::as_str);
+    let (samples, held) = split_holdout(samples, holdout, (name, leading.1))?;
     let (formula, grain, predictions) = if g_at.is_some() {
         let grain = optimal_grain(&samples)?;
         let predictions = predict.iter().map(|&at| grain.fit.predict(at)).collect();
@@ -196,12 +326,16 @@ pub fn fit_experiment(
         let predictions = predict.iter().map(|&at| selection.best.predict(at)).collect();
         (Some(selection), None, predictions)
     };
+    let fitted = formula.as_ref().map(|f| &f.best).or(grain.as_ref().map(|g| &g.fit));
+    let held_out =
+        fitted.map_or_else(Vec::new, |fit| held.iter().map(|s| HeldOutPoint::of(fit, s)).collect());
     Ok(ExperimentFit {
         metric: metrics[metric_at].clone(),
         p: p_at.map(|i| variables[i].clone()),
         n: n_at.map(|i| variables[i].clone()),
         g: g_at.map(|i| variables[i].clone()),
         samples,
+        held_out,
         skipped,
         formula,
         grain,
@@ -245,7 +379,15 @@ mod tests {
         runs.push(run(99, ["2", "1024"], 1, RunStatus::Deadlock));
         let roles = Roles::parse("template.dims,message_bytes").unwrap();
         let at = Point { p: 64.0, n: 65_536.0, g: 0.0 };
-        let fit = fit_experiment(&variables, &metrics, &runs, "makespan", &roles, 3, &[at]).unwrap();
+        let fit = fit_experiment(
+            &variables,
+            &metrics,
+            &runs,
+            "makespan",
+            &roles,
+            FitOptions { predict: &[at], ..FitOptions::terms(3) },
+        )
+        .unwrap();
         assert_eq!((fit.samples.len(), fit.skipped, fit.metric.as_str()), (12, 1, "makespan_ps"));
         let best = &fit.formula.as_ref().unwrap().best;
         assert_eq!(best.terms.iter().map(|t| t.term).collect::<Vec<_>>(), [Term::One, Term::NOverP]);
@@ -255,14 +397,22 @@ mod tests {
         for bad in ["p,n,x", "q=a", "p=a,p=b", ""] {
             assert!(matches!(Roles::parse(bad), Err(ExperimentFitError::BadRoles(_))), "{bad}");
         }
-        let err = fit_experiment(&variables, &metrics, &runs, "events", &roles, 3, &[]).unwrap_err();
-        assert_eq!(err.to_string(), "the experiment has no metric `events`; its metrics are: makespan_ps");
         let err =
-            fit_experiment(&variables, &metrics, &runs, "makespan", &Roles::parse("p,dims").unwrap(), 3, &[])
-                .unwrap_err();
+            fit_experiment(&variables, &metrics, &runs, "events", &roles, FitOptions::terms(3)).unwrap_err();
+        assert_eq!(err.to_string(), "the experiment has no metric `events`; its metrics are: makespan_ps");
+        let err = fit_experiment(
+            &variables,
+            &metrics,
+            &runs,
+            "makespan",
+            &Roles::parse("p,dims").unwrap(),
+            FitOptions::terms(3),
+        )
+        .unwrap_err();
         assert!(err.to_string().starts_with("the experiment has no variable `p`"), "{err}");
         runs[0].values[0] = "ring".into();
-        let err = fit_experiment(&variables, &metrics, &runs, "makespan", &roles, 3, &[]).unwrap_err();
+        let err = fit_experiment(&variables, &metrics, &runs, "makespan", &roles, FitOptions::terms(3))
+            .unwrap_err();
         assert_eq!(err.to_string(), "point 0 rep 0: the value `ring` of `template.dims` is not a number");
         assert_eq!(number("4x4"), Some(16.0));
     }

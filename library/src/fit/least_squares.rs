@@ -79,6 +79,9 @@ pub struct Fit {
     /// Bayesian information criterion (smaller is better; comparable between formulas fitted to
     /// the same samples).
     pub bic: f64,
+    /// The criterion the formula was chosen by: `bic`, plus `2·ln C(K, k)` when it was chosen
+    /// among the formulas of its size from a family of `K` terms (see [`super::select`]).
+    pub criterion: f64,
     /// Covariance of the coefficients (row-major, `terms.len()` squared).
     #[serde(skip)]
     covariance: Vec<f64>,
@@ -187,6 +190,7 @@ pub fn fit_terms(samples: &[Sample], terms: &[Term]) -> Result<Fit, FitError> {
         rmse: (absolute_rss / m as f64).sqrt(),
         max_relative_error,
         bic,
+        criterion: bic,
         covariance,
     })
 }

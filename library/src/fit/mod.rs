@@ -1,6 +1,9 @@
 //! Scaling formulas (seed 004, MK; CALL): fit a measured completion time to a small family of
-//! complexity terms in the processor count `p` and the problem size `n` — `1`, `p`, `log p`,
-//! `p·log p`, `n`, `n/p`, `n·log p/p`, `n·log p`, `n·log n/p`, `n·p` — by least squares of the relative residuals, choose the terms
+//! complexity terms in the processor count `p` and the problem size `n` — `1`, `p`, `p − 1`, `1/p`,
+//! `(p − 1)/p`, `log p`, `p·log p`, `n`, `n/p`, `n·log p/p`, `n·log p`, `n·log n/p`, `n·p`,
+//! `n·(p − 1)/p`, `n·(p − 1)`: the forms collectives have, so that a ring allreduce's
+//! `2(p − 1)(α + β·n/p)` is two terms with positive coefficients — by least squares of the
+//! relative residuals, choose the terms
 //! by the Bayesian information criterion among formulas whose coefficients are all positive (each
 //! term is time spent), and report the coefficients with their standard errors, the fit's quality
 //! and predictions (with their errors) at points outside the measured range.

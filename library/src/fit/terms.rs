@@ -95,6 +95,12 @@ pub enum Term {
     One,
     /// `p`.
     P,
+    /// `p − 1` (the steps of a ring or a linear algorithm).
+    PMinus1,
+    /// `1/p`.
+    InvP,
+    /// `(p − 1)/p` (the share of the data that leaves each process in a ring or a scatter).
+    PMinus1OverP,
     /// `log₂ p`.
     LogP,
     /// `p·log₂ p`.
@@ -111,6 +117,10 @@ pub enum Term {
     NLogNOverP,
     /// `n·p` (every process's data crossing a shared resource, e.g. a ring's links).
     NP,
+    /// `n·(p − 1)/p` (a ring allreduce's or reduce-scatter's data: 2(p − 1) steps of n/p).
+    NPMinus1OverP,
+    /// `n·(p − 1)` (a linear gather or broadcast of `n` to every other process).
+    NPMinus1,
     /// The grain `g`.
     G,
     /// `1/g`.
@@ -119,13 +129,17 @@ pub enum Term {
 
 impl Term {
     /// The family in `p` only.
-    pub const IN_P: [Term; 4] = [Term::One, Term::P, Term::LogP, Term::PLogP];
+    pub const IN_P: [Term; 7] =
+        [Term::One, Term::P, Term::PMinus1, Term::InvP, Term::PMinus1OverP, Term::LogP, Term::PLogP];
     /// The family in `n` only.
     pub const IN_N: [Term; 2] = [Term::One, Term::N];
     /// The family in `p` and `n`.
-    pub const IN_P_AND_N: [Term; 10] = [
+    pub const IN_P_AND_N: [Term; 15] = [
         Term::One,
         Term::P,
+        Term::PMinus1,
+        Term::InvP,
+        Term::PMinus1OverP,
         Term::LogP,
         Term::PLogP,
         Term::N,
@@ -134,6 +148,8 @@ impl Term {
         Term::NLogP,
         Term::NLogNOverP,
         Term::NP,
+        Term::NPMinus1OverP,
+        Term::NPMinus1,
     ];
     /// The pipeline grain model `a + b·g + c/g`.
     pub const GRAIN: [Term; 3] = [Term::One, Term::G, Term::InvG];
@@ -154,6 +170,9 @@ impl Term {
         match self {
             Term::One => 1.0,
             Term::P => p,
+            Term::PMinus1 => p - 1.0,
+            Term::InvP => 1.0 / p,
+            Term::PMinus1OverP => (p - 1.0) / p,
             Term::LogP => p.log2(),
             Term::PLogP => p * p.log2(),
             Term::N => n,
@@ -162,6 +181,8 @@ impl Term {
             Term::NLogP => n * p.log2(),
             Term::NLogNOverP => n * n.log2() / p,
             Term::NP => n * p,
+            Term::NPMinus1OverP => n * (p - 1.0) / p,
+            Term::NPMinus1 => n * (p - 1.0),
             Term::G => g,
             Term::InvG => 1.0 / g,
         }
@@ -172,6 +193,9 @@ impl Term {
         match self {
             Term::One => "1",
             Term::P => "p",
+            Term::PMinus1 => "(p − 1)",
+            Term::InvP => "1/p",
+            Term::PMinus1OverP => "(p − 1)/p",
             Term::LogP => "log p",
             Term::PLogP => "p·log p",
             Term::N => "n",
@@ -180,6 +204,8 @@ impl Term {
             Term::NLogP => "n·log p",
             Term::NLogNOverP => "n·log n/p",
             Term::NP => "n·p",
+            Term::NPMinus1OverP => "n·(p − 1)/p",
+            Term::NPMinus1 => "n·(p − 1)",
             Term::G => "g",
             Term::InvG => "1/g",
         }

@@ -50,3 +50,42 @@ fn a_ring_allreduce_sweep_matches_its_closed_form_at_every_point() {
     let csv = |records| csv_text(&plan.variable_names(), &plan.metric_names(), records);
     assert_eq!(csv(&serial.records), csv(&report.records), "one worker or two: the same results");
 }
+
+/// The fit of hase's own ring allreduce, made on rings of up to 16 and holding out 32 and 64,
+/// finds the law 2(p − 1)(α + β·n/p) as its two terms `p − 1` and `n·(p − 1)/p` and predicts the
+/// held-out rings within 2 %.
+#[test]
+fn a_ring_allreduce_fitted_on_small_rings_predicts_large_ones() {
+    use hase_library::experiment::scaling::{FitOptions, Holdout, Roles, fit_experiment};
+    use hase_library::fit::Term;
+    let t = timing();
+    let project = template(Topology::Ring { nodes: 4 }, &t, allreduce("ring", 4096));
+    let mut spec = SweepSpec::new(ProjectSource::File("ring.ron".into()));
+    spec.variables = vec![
+        variable("template.dims", "2, 4, 8, 16, 32, 64", "p"),
+        variable("workload.message_bytes", "4096, 16384, 65536", "n"),
+    ];
+    spec.metrics = vec!["makespan_ps".into()];
+    let plan = ExperimentPlan::new(spec, project, projects_dir(), &SpecOrigin::Code).unwrap();
+    let report = run_sweep(&plan, &SweepOptions { jobs: 2, ..SweepOptions::default() }, &Quiet).unwrap();
+    assert!(report.records.iter().all(|r| r.status == RunStatus::Completed), "{:?}", report.records);
+    let roles = Roles::parse("p,n").unwrap();
+    let options = FitOptions { holdout: Holdout::Largest(2), ..FitOptions::terms(3) };
+    let fit = fit_experiment(
+        &plan.variable_names(),
+        &plan.metric_names(),
+        &report.records,
+        "makespan",
+        &roles,
+        options,
+    )
+    .unwrap();
+    let best = &fit.formula.as_ref().unwrap().best;
+    let terms: Vec<Term> = best.terms.iter().map(|t| t.term).collect();
+    assert_eq!(terms, [Term::PMinus1, Term::NPMinus1OverP], "{best}");
+    assert!(fit.samples.iter().all(|s| s.at.p <= 16.0), "fitted on p ≤ 16 only");
+    assert_eq!(fit.held_out.len(), 6, "p = 32 and 64 at three sizes");
+    for h in &fit.held_out {
+        assert!(h.at.p >= 32.0 && h.error_percent.abs() < 2.0, "{h}");
+    }
+}

@@ -8,7 +8,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use hase_engine::analysis::{Align, DiffOptions, PhaseOptions, Tolerance, diff_traces, find_phases};
+use hase_engine::analysis::{
+    Align, DiffOptions, PhaseOptions, Tolerance, diff_traces, find_phases, find_phases_choosing_window,
+};
 use hase_engine::time::SimTime;
 use hase_engine::trace::Trace;
 
@@ -55,9 +57,11 @@ pub struct PhasesArgs {
     /// Print the phases as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Computation a process may do between two events that still belong to one phase.
-    #[arg(long, default_value = "0", value_parser = time_arg)]
-    pub window: SimTime,
+    /// Computation a process may do between two events that still belong to one phase; default:
+    /// chosen from the trace, in the jump between the computation within a communication step
+    /// and that between steps (the report says which and why).
+    #[arg(long, value_parser = time_arg)]
+    pub window: Option<SimTime>,
 }
 
 fn load(path: &Path) -> anyhow::Result<Trace> {
@@ -81,7 +85,10 @@ pub(super) fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
 
 pub(super) fn phases(args: &PhasesArgs) -> anyhow::Result<ExitCode> {
     let trace = load(&args.file)?;
-    let report = find_phases(&trace, PhaseOptions { window: args.window });
+    let report = match args.window {
+        Some(window) => find_phases(&trace, PhaseOptions { window }),
+        None => find_phases_choosing_window(&trace),
+    };
     print_report(&report, args.json)?;
     Ok(ExitCode::SUCCESS)
 }

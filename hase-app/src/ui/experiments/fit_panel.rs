@@ -11,6 +11,9 @@ use hase_editor::experiments::ExperimentsView;
 use hase_editor::experiments::plot::{LinePlot, PlotKind, PointSet, lines};
 use hase_editor::experiments::results::Results;
 
+/// Most values of the leading variable the panel holds out.
+const MAX_HOLDOUT: usize = 4;
+
 /// The button that opens the panel, and the panel when open.
 pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, cx: &ExperimentsContext<'_>) {
     let panel = &mut view.fit;
@@ -50,6 +53,13 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
             .on_hover_text(
                 "Extrapolate the formula to larger p and n (points separated by ';'), then Fit now",
             );
+            let label = ui.label("hold out largest");
+            ui.add(egui::DragValue::new(&mut panel.holdout).range(0..=MAX_HOLDOUT))
+                .labelled_by(label.id)
+                .on_hover_text(
+                    "Leave the runs at this many of the largest values of p (else n) out of the fit and \
+                     show its error there (as `--holdout`); 0 fits every run",
+                );
             if ui.button("Close").clicked() {
                 panel.open = false;
             }
@@ -81,7 +91,7 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
         ));
         if let Some(selection) = &fit.formula {
             let runner = selection.runners_up.first().map_or_else(String::new, |r| {
-                format!("; runner-up (BIC {:+.1}): {r}", r.bic - selection.best.bic)
+                format!("; runner-up (criterion {:+.1}): {r}", r.criterion - selection.best.criterion)
             });
             ui.weak(format!(
                 "every run of the experiment (as `hase experiments fit`): {} formulas considered{runner}",
@@ -93,6 +103,12 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
         }
         for p in &fit.predictions {
             ui.label(RichText::new(predicted(&fit.metric, p)).monospace());
+        }
+        if !fit.held_out.is_empty() {
+            ui.label(format!("held out, {} runs:", fit.held_out.len()));
+            for h in &fit.held_out {
+                ui.label(RichText::new(h.to_string()).monospace());
+            }
         }
         if let Some(grain) = &fit.grain {
             ui.label(match (grain.optimal_grain, grain.optimal_time) {
