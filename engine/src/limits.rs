@@ -349,7 +349,7 @@ mod tests {
         let printed = printable_error(&format!("--set p0.{token}=1: unknown\nsecond line"));
         assert!(!printed.contains('\u{1b}') && !printed.contains('\u{7}'), "{printed}");
         assert!(printed.chars().count() < MAX_PRINTED_WORD_CHARS + 100, "{}", printed.len());
-        assert!(printed.ends_with("…\nsecond line"), "{printed}");
+        assert!(printed.ends_with("… unknown\nsecond line"), "{printed}");
         let words = vec!["word"; 1000].join(" ");
         assert_eq!(printable_error(&words).chars().count(), MAX_PRINTED_LINE_CHARS + 1);
         assert_eq!(printable_error("a plain\n\tmessage"), "a plain\n\tmessage");

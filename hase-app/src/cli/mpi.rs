@@ -360,7 +360,7 @@ struct PredictionRankJson {
     predicted_us: f64,
     measured_us: f64,
     measured_cpu_us: f64,
-    calls: Option<hase_library::mpi::predict::CallCosts>,
+    calls: Option<hase_library::mpi::budget::CallCosts>,
 }
 
 fn sample_command(name: Option<&str>) -> anyhow::Result<ExitCode> {

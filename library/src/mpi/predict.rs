@@ -18,6 +18,7 @@ use hase_entities::netmodel::datasheet::{
     point_to_point_functions,
 };
 
+use super::budget::CallCosts;
 use super::build::{PREDICTOR, build_tool};
 use super::command::run_keeping_output;
 use super::error::MpiError;
@@ -109,23 +110,6 @@ pub struct RankPrediction {
     pub missing: Vec<String>,
     /// What the run measured for the error budget (absent in records without a `measured` line).
     pub calls: Option<CallCosts>,
-}
-
-/// A rank's measured split between computation and MPI calls, and the shim's own cost.
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
-pub struct CallCosts {
-    /// MPI calls made.
-    pub calls: u64,
-    /// Wall time inside MPI calls, µs.
-    pub mpi_wall_us: f64,
-    /// Thread CPU time of the computation between calls, as measured, µs.
-    pub burst_cpu_us: f64,
-    /// Wall time of the computation between calls, µs.
-    pub burst_wall_us: f64,
-    /// The shim's per-call cost calibrated at MPI_Init (`hase_cpu_gap_ns`), µs.
-    pub per_call_us: f64,
-    /// How much of that cost was taken out of the bursts (at most `calls × per_call_us`), µs.
-    pub subtracted_us: f64,
 }
 
 /// Parse one `pred<R>.txt`.

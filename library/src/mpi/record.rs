@@ -11,11 +11,12 @@ use std::time::Duration;
 
 use hase_engine::model::write_atomic;
 
+use super::budget::CallCosts;
 use super::budget::{ErrorBudget, RankCosts, error_budget};
 use super::build::{RECORDER, build_tool};
 use super::command::run_keeping_output;
 use super::error::MpiError;
-use super::predict::{CallCosts, write_timeline};
+use super::predict::write_timeline;
 use super::real_timeline::{ClockFile, real_timeline};
 use super::ti_convert::{RankTrace, convert_rank_log};
 use super::timings::{ProgramTiming, program_timings};

@@ -450,7 +450,9 @@ fn message_sizes_are_bounded_where_they_are_read() {
 }
 
 #[test]
-fn endless_trace_files_end_with_an_error() {
+fn devices_and_kernel_files_are_refused_as_traces() {
     let err = load_ti_trace(Path::new("/dev/zero"), TiDialect::Auto).unwrap_err().to_string();
-    assert!(err.contains("/dev/zero: cannot read: larger than the limit of 1073741824 bytes"), "{err}");
+    assert!(err.contains("/dev/zero: cannot read: a device, not a regular file"), "{err}");
+    let err = load_ti_trace(Path::new("/proc/self/environ"), TiDialect::Auto).unwrap_err().to_string();
+    assert!(err.contains("a kernel pseudo-file, not a regular file") && !err.contains("PATH="), "{err}");
 }
