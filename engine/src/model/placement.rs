@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::limits::quote;
+
 /// Longest hostfile or list read (a bound for hostile input).
 pub const MAX_PLACEMENT_ENTRIES: usize = 1 << 20;
 
@@ -133,7 +135,7 @@ impl Placement {
             let mut ranks = Vec::new();
             for entry in entries {
                 let entry = entry.trim();
-                let bad = || PlacementError::BadEntry(entry.to_string());
+                let bad = || PlacementError::BadEntry(quote(entry));
                 let (lo, hi) = if let Some((a, b)) = entry.split_once('-') {
                     (a.parse::<u32>().map_err(|_| bad())?, b.parse::<u32>().map_err(|_| bad())?)
                 } else {
@@ -173,16 +175,19 @@ impl Placement {
                 None => (line, None),
             };
             if host.split_whitespace().count() != 1 {
-                return Err(fail(format!("`{line}` is not one host name")));
+                return Err(fail(format!("`{}` is not one host name", quote(line))));
             }
             match slots.map(str::parse::<u32>) {
                 None | Some(Ok(1)) => {}
                 Some(Ok(n)) => {
                     return Err(fail(format!(
-                        "`{host}` has {n} slots; a processor runs one rank, so list each processor once"
+                        "`{}` has {n} slots; a processor runs one rank, so list each processor once",
+                        quote(host)
                     )));
                 }
-                Some(Err(_)) => return Err(fail(format!("`{line}`: the slot count is not a number"))),
+                Some(Err(_)) => {
+                    return Err(fail(format!("`{}`: the slot count is not a number", quote(line))));
+                }
             }
             if hosts.len() >= MAX_PLACEMENT_ENTRIES {
                 return Err(PlacementError::TooMany);
@@ -226,7 +231,7 @@ impl Placement {
                 .iter()
                 .enumerate()
                 .map(|(index, name)| {
-                    rank_of(name).ok_or_else(|| PlacementError::NoSuchHost { index, name: name.clone() })
+                    rank_of(name).ok_or_else(|| PlacementError::NoSuchHost { index, name: quote(name) })
                 })
                 .collect::<Result<_, _>>()?,
         };

@@ -7,7 +7,7 @@ use hase_engine::units::{parse_flop_rate, parse_rate, parse_time};
 use roxmltree::{Document, Node, ParsingOptions};
 
 use hase_engine::FilePlace;
-use hase_engine::limits::quote;
+use hase_engine::limits::{printable_error, quote};
 
 use super::entity_budget::{MAX_EXPANDED_ENTITY_BYTES, check_entity_budget};
 use super::error::{ClusterParamError, ImportError};
@@ -151,18 +151,18 @@ impl Reader<'_, '_> {
         move |source| ImportError::ClusterParam {
             place: place.clone(),
             attribute,
-            text: text.clone(),
+            text: quote(&text),
             source,
         }
     }
 
     fn at(&self, node: Node<'_, '_>, message: String) -> ImportError {
-        ImportError::At { place: self.place(node), message }
+        ImportError::At { place: self.place(node), message: printable_error(&message) }
     }
 
     fn note(&mut self, node: Node<'_, '_>, text: String) {
         let line = self.line(node);
-        self.notes.push(Note { line, text });
+        self.notes.push(Note { line, text: printable_error(&text) });
     }
 
     fn required<'n>(&self, node: Node<'n, '_>, attribute: &str) -> Result<&'n str, ImportError> {
@@ -214,7 +214,7 @@ impl Reader<'_, '_> {
             if let Some(reason) = unsupported_reason(name) {
                 return Err(ImportError::Unsupported {
                     place: self.place(child),
-                    element: name.into(),
+                    element: quote(name),
                     reason: reason.into(),
                 });
             }
@@ -248,7 +248,7 @@ impl Reader<'_, '_> {
                 other => {
                     return Err(ImportError::Unsupported {
                         place: self.place(child),
-                        element: other.into(),
+                        element: quote(other),
                         reason: "not a SimGrid platform element hase knows".into(),
                     });
                 }
@@ -269,7 +269,7 @@ impl Reader<'_, '_> {
                 other => {
                     return Err(ImportError::Unsupported {
                         place: self.place(child),
-                        element: other.into(),
+                        element: quote(other),
                         reason: unsupported_reason(other)
                             .unwrap_or("hase imports a host's speed only")
                             .into(),
@@ -317,7 +317,7 @@ impl Reader<'_, '_> {
                 other => {
                     return Err(ImportError::Unsupported {
                         place: self.place(child),
-                        element: other.into(),
+                        element: quote(other),
                         reason: "a route lists <link_ctn> elements only".into(),
                     });
                 }
@@ -384,7 +384,10 @@ impl Reader<'_, '_> {
                 return Err(ImportError::Unsupported {
                     place: self.place(node),
                     element: "cluster".into(),
-                    reason: format!("topology \"{other}\": hase imports FLAT, FAT_TREE, TORUS and DRAGONFLY"),
+                    reason: format!(
+                        "topology \"{}\": hase imports FLAT, FAT_TREE, TORUS and DRAGONFLY",
+                        quote(other)
+                    ),
                 });
             }
         };
