@@ -156,10 +156,12 @@ impl Reader<'_, '_> {
         }
     }
 
+    #[expect(clippy::needless_pass_by_value, reason = "every caller builds the message with format!")]
     fn at(&self, node: Node<'_, '_>, message: String) -> ImportError {
         ImportError::At { place: self.place(node), message: printable_error(&message) }
     }
 
+    #[expect(clippy::needless_pass_by_value, reason = "every caller builds the note with format!")]
     fn note(&mut self, node: Node<'_, '_>, text: String) {
         let line = self.line(node);
         self.notes.push(Note { line, text: printable_error(&text) });
