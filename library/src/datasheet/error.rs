@@ -67,6 +67,9 @@ pub enum RawReason {
     /// A row without a function name.
     #[error("the function name is empty")]
     EmptyFunction,
+    /// A function name that starts with `#`, which a written file would read as a comment.
+    #[error("a function name cannot start with `#`")]
+    CommentFunction,
     /// A row measured on no process.
     #[error("procs must be at least 1")]
     NoProcesses,

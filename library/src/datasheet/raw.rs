@@ -102,6 +102,9 @@ pub fn parse_raw(text: &str, origin: &str) -> Result<RawData, SheetError> {
         if row.function.is_empty() {
             return Err(at(line, RawReason::EmptyFunction));
         }
+        if row.function.starts_with('#') {
+            return Err(at(line, RawReason::CommentFunction));
+        }
         if row.procs == 0 {
             return Err(at(line, RawReason::NoProcesses));
         }

@@ -8,7 +8,7 @@ use hase_templates::TemplateError;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ImportError {
     /// Not well-formed XML.
-    #[error("{place}: not a well-formed XML file: {source}")]
+    #[error("{place}: not a well-formed XML file: {}", hase_engine::limits::printable_error(&.source.to_string()))]
     Xml {
         /// The file, line and column.
         place: FilePlace,
