@@ -63,8 +63,9 @@ pub enum PointsError {
         /// The limit.
         limit: usize,
     },
-    /// A constraint that is not an expression.
-    #[error("`{text}`: {source}")]
+    /// A constraint that is not an expression (the parser's reason printed through the guard: it
+    /// quotes the expression's characters).
+    #[error("`{text}`: {}", hase_engine::limits::printable_error(&.source.to_string()))]
     Syntax {
         /// The constraint.
         text: String,
@@ -82,7 +83,7 @@ pub enum PointsError {
         variables: String,
     },
     /// A constraint that cannot be evaluated at a point.
-    #[error("`{text}` at {point}: {source}")]
+    #[error("`{text}` at {point}: {}", hase_engine::limits::printable_error(&.source.to_string()))]
     Evaluation {
         /// The constraint.
         text: String,
