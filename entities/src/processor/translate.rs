@@ -339,39 +339,5 @@ fn scheduled_collective(
     let steps = schedule(&call, rank, size, ScheduleParams { segment_bytes: cpu.segment_bytes })?;
     let (_, tag) = collective_seq.next(None);
     let st = state::collective(call.kind);
-    let mut actions = vec![Action::Cpu { duration: SimTime::ZERO, state: st }];
-    let mut next_handle = 0u32;
-    for step in steps {
-        match step {
-            MicroOp::Isend { peer, bytes } => {
-                actions.push(Action::Cpu { duration: cpu.send_overhead, state: st });
-                actions.push(Action::PostSend {
-                    dst: peer,
-                    bytes,
-                    tag,
-                    context: Context::Collective,
-                    handle: Handle::Internal(next_handle),
-                });
-                next_handle += 1;
-            }
-            MicroOp::Irecv { peer, bytes: _ } => {
-                actions.push(Action::PostRecv {
-                    src: Source::Rank(peer),
-                    tag: TagSel::Tag(tag),
-                    context: Context::Collective,
-                    handle: Handle::Internal(next_handle),
-                });
-                next_handle += 1;
-            }
-            MicroOp::Wait(handles) => actions.push(Action::Wait {
-                on: WaitOn::Handles(handles.into_iter().map(Handle::Internal).collect()),
-                state: st,
-                user: false,
-            }),
-            MicroOp::Combine { bytes } => {
-                actions.push(Action::Cpu { duration: cpu.combine(bytes), state: st });
-            }
-        }
-    }
-    Ok(actions)
+    Ok(Group { comm: None }.actions(steps, tag, st, cpu))
 }
