@@ -273,20 +273,46 @@ pub fn printable_error(message: &str) -> String {
     out
 }
 
-/// `text` as an error message may quote it: at most [`MAX_QUOTED_CHARS`] characters, the rest
-/// replaced by `…`, control characters shown escaped.
+/// `text` as an error message may quote it: at most [`MAX_QUOTED_CHARS`] printed characters, the
+/// rest replaced by `…`, control characters shown escaped (an escape counts at its printed length).
 pub fn quote(text: &str) -> String {
     let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == MAX_QUOTED_CHARS {
+    let mut printed = 0;
+    for c in text.chars() {
+        let shown: String = if c.is_control() { c.escape_default().collect() } else { c.to_string() };
+        let width = shown.chars().count();
+        if printed + width > MAX_QUOTED_CHARS {
             out.push('…');
             break;
         }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
+        out.push_str(&shown);
+        printed += width;
+    }
+    out
+}
+
+/// Most printed characters [`short_error`] keeps of another library's message.
+pub const MAX_SOURCE_ERROR_CHARS: usize = 300;
+
+/// A message from another library (a parser that may echo the input it refused) as an error of
+/// ours quotes it: its first line only, control characters escaped, at most
+/// [`MAX_SOURCE_ERROR_CHARS`] printed characters (then `…`).
+pub fn short_error(message: &str) -> String {
+    let first = message.lines().next().unwrap_or("");
+    let mut out = String::new();
+    let mut printed = 0;
+    for c in first.chars() {
+        let shown: String = if c.is_control() { c.escape_default().collect() } else { c.to_string() };
+        let width = shown.chars().count();
+        if printed + width > MAX_SOURCE_ERROR_CHARS {
+            out.push('…');
+            return out;
         }
+        out.push_str(&shown);
+        printed += width;
+    }
+    if message.lines().nth(1).is_some() {
+        out.push_str(" …");
     }
     out
 }
@@ -363,5 +389,17 @@ mod tests {
         let q = quote(&long);
         assert_eq!(q.chars().count(), MAX_QUOTED_CHARS + 1);
         assert!(q.ends_with('…'));
+        // Escapes count at their printed length: 500 control characters stay within the limit.
+        let q = quote(&"\u{1f}".repeat(500));
+        assert!(q.chars().count() <= MAX_QUOTED_CHARS + 1 && q.starts_with("\\u{1f}"), "{q}");
+    }
+
+    #[test]
+    fn another_librarys_message_is_cut_to_its_first_short_line() {
+        assert_eq!(short_error("bad token"), "bad token");
+        assert_eq!(short_error("first\nsecond"), "first …");
+        let long = short_error(&format!("{}\u{1b}", "|".repeat(1000)));
+        assert_eq!(long.chars().count(), MAX_SOURCE_ERROR_CHARS + 1);
+        assert!(!short_error("a\u{1b}[2Jb").contains('\u{1b}'));
     }
 }

@@ -5,6 +5,7 @@ use hase_engine::time::SimTime;
 
 use crate::message::PACKET_LINK;
 use crate::mpi::op::{Algorithm, CollectiveKind};
+use crate::netmodel::datasheet::Estimate;
 use crate::processor::mpi::EagerStart;
 use crate::processor::outbox::NicSharing;
 
@@ -303,7 +304,12 @@ pub fn network_model_params() -> Vec<ParamDef> {
             "data sheet used by the datasheet model: a built-in name (cray_t3d, network_of_workstations) \
              or a sheet file (.ron) relative to the project",
         ),
-        choice("band", &["min", "avg", "max"], "avg", "which fit of the data sheet to use"),
+        choice(
+            "band",
+            &Estimate::NAMES,
+            "avg",
+            "which fit of the data sheet to use: min, avg, max, or measured (the measurements between measured sizes, avg elsewhere)",
+        ),
     ]
 }
 

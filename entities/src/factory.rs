@@ -357,7 +357,7 @@ fn sheet_models(model: &FlatModel, base_dir: &Path) -> Result<BTreeMap<EntityId,
             };
         let band = e.text("band").unwrap_or("avg");
         let estimate = Estimate::from_name(band).ok_or_else(|| {
-            at(e, format!("parameter `band`: unknown band `{band}`; choose min, avg or max"))
+            at(e, format!("parameter `band`: unknown band `{band}`; choose min, avg, max or measured"))
         })?;
         sheets.insert(i as EntityId, SheetTiming::new(sheet, estimate));
     }

@@ -250,8 +250,9 @@ fn check_error_text(error: &impl std::fmt::Display) {
     let message = error.to_string();
     assert!(
         message.chars().count() <= MAX_FUZZ_ERROR_CHARS,
-        "an error quotes too much: {} chars",
-        message.len()
+        "an error quotes too much: {} chars: {:?}…",
+        message.chars().count(),
+        message.chars().take(400).collect::<String>()
     );
     assert!(!message.contains('\u{1b}'), "an error carries a terminal escape: {message:?}");
 }

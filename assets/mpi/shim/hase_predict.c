@@ -12,6 +12,7 @@
  *   S <STATE> <start_ps> <end_ps>          a state interval (COMPUTE, SEND, RECV, WAIT, BCAST, …)
  *   M <source> <depart_ps> <arrive_ps> <bytes>   a message this rank received
  *   missing <function>                      the sheet lacked it (timed as 0)
+ *   used <function> <p> <min_bytes> <max_bytes>   the sizes it was asked for at p processes
  *   measured <calls> <mpi_wall_ns> <burst_cpu_ns> <burst_wall_ns> <gap_ns> <subtracted_ns>
  *                                           wall time inside MPI calls; computation between calls
  *                                           (raw CPU and wall); the shim's calibrated per-call cost
@@ -24,11 +25,17 @@
 
 #define MAX_FUNCS 32
 
+#define MAX_POINTS 4096
+
 typedef struct {
     char name[32];
     double limit_bytes;
     double c[2], s[2], k[2];
     int startup[2], data[2];
+    /* Measured points (procs, bytes, µs), sorted by procs then bytes: used between measured sizes. */
+    int n_points;
+    int *point_procs;
+    double *point_bytes, *point_us;
 } sheet_fn;
 
 static sheet_fn sheet[MAX_FUNCS];
@@ -36,6 +43,27 @@ static int n_funcs;
 static double log_base = 2.0, element_bytes = 1.0, cpu_scale = 1.0;
 static char missing[MAX_FUNCS][32];
 static int n_missing;
+
+/* The sizes each function was asked for, per process count: `hase mpi predict` warns where they
+ * leave the sheet's measured range. */
+#define MAX_USES 256
+typedef struct {
+    const char *name;
+    int p;
+    long min_bytes, max_bytes;
+} sheet_use;
+static sheet_use uses[MAX_USES];
+static int n_uses;
+
+static void note_use(const char *name, int p, long bytes) {
+    for (int i = 0; i < n_uses; i++) {
+        if (uses[i].p != p || strcmp(uses[i].name, name) != 0) continue;
+        if (bytes < uses[i].min_bytes) uses[i].min_bytes = bytes;
+        if (bytes > uses[i].max_bytes) uses[i].max_bytes = bytes;
+        return;
+    }
+    if (n_uses < MAX_USES) uses[n_uses++] = (sheet_use){name, p, bytes, bytes};
+}
 
 static FILE *out;
 static MPI_Comm shadow;
@@ -55,8 +83,8 @@ static void read_sheet(void) {
     char key[32];
     int version = 0;
     if (fscanf(f, "hase-predict-sheet %d log_base %lf element_bytes %lf", &version, &log_base, &element_bytes) != 3 ||
-        version != 1) {
-        fprintf(stderr, "hase_predict: %s is not a version 1 predictor sheet\n", path);
+        version != 2) {
+        fprintf(stderr, "hase_predict: %s is not a version 2 predictor sheet\n", path);
         PMPI_Abort(MPI_COMM_WORLD, 2);
     }
     while (n_funcs < MAX_FUNCS && fscanf(f, "%31s", key) == 1) {
@@ -67,6 +95,20 @@ static void read_sheet(void) {
                    &fn->data[1]) != 11) {
             fprintf(stderr, "hase_predict: %s: malformed line for %s\n", path, key);
             PMPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        if (fscanf(f, "%d", &fn->n_points) != 1 || fn->n_points < 0 || fn->n_points > MAX_POINTS) {
+            fprintf(stderr, "hase_predict: %s: bad point count for %s\n", path, key);
+            PMPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        fn->point_procs = malloc(sizeof(int) * (size_t)(fn->n_points + 1));
+        fn->point_bytes = malloc(sizeof(double) * (size_t)(fn->n_points + 1));
+        fn->point_us = malloc(sizeof(double) * (size_t)(fn->n_points + 1));
+        if (fn->point_procs == NULL || fn->point_bytes == NULL || fn->point_us == NULL) PMPI_Abort(MPI_COMM_WORLD, 2);
+        for (int i = 0; i < fn->n_points; i++) {
+            if (fscanf(f, "%d %lf %lf", &fn->point_procs[i], &fn->point_bytes[i], &fn->point_us[i]) != 3) {
+                fprintf(stderr, "hase_predict: %s: malformed point %d of %s\n", path, i, key);
+                PMPI_Abort(MPI_COMM_WORLD, 2);
+            }
         }
         n_funcs++;
     }
@@ -99,11 +141,27 @@ static double term_data(int form, double p, double d) {
     }
 }
 
+/* Between two measured sizes at a measured count p, the measured time interpolated linearly in
+ * bytes (as DataSheet::time_us with the `measured` band); -1 elsewhere. */
+static double measured_us(const sheet_fn *fn, int p, double bytes) {
+    for (int i = 0; i < fn->n_points; i++) {
+        if (fn->point_procs[i] != p || fn->point_bytes[i] < bytes) continue;
+        if (fn->point_bytes[i] == bytes) return fn->point_us[i];
+        if (i == 0 || fn->point_procs[i - 1] != p) return -1.0;
+        double b0 = fn->point_bytes[i - 1], t0 = fn->point_us[i - 1];
+        return t0 + (fn->point_us[i] - t0) * ((bytes - b0) / (fn->point_bytes[i] - b0));
+    }
+    return -1.0;
+}
+
 /* The sheet's time in µs for `name` over p processes and `bytes` bytes (0 if the sheet lacks it). */
 static double sheet_us(const char *name, int p, long bytes) {
     for (int i = 0; i < n_funcs; i++) {
         sheet_fn *fn = &sheet[i];
         if (strcmp(fn->name, name) != 0) continue;
+        note_use(fn->name, p, bytes);
+        double measured = measured_us(fn, p, (double)bytes);
+        if (measured >= 0.0) return measured;
         int b = (double)bytes <= fn->limit_bytes ? 0 : 1;
         double d = (double)bytes / element_bytes;
         double t = fn->c[b] + fn->s[b] * term_startup(fn->startup[b], p) + fn->k[b] * term_data(fn->data[b], p, d);
@@ -206,6 +264,9 @@ int MPI_Finalize(void) {
     int64_t wall = hase_wall_ns() - init_wall, cpu = hase_cpu_ns() - init_cpu;
     PMPI_Waitall(n_stamps, stamp_req, MPI_STATUSES_IGNORE);
     for (int i = 0; i < n_missing; i++) fprintf(out, "missing %s\n", missing[i]);
+    for (int i = 0; i < n_uses; i++) {
+        fprintf(out, "used %s %d %ld %ld\n", uses[i].name, uses[i].p, uses[i].min_bytes, uses[i].max_bytes);
+    }
     fprintf(out, "measured %lld %lld %lld %lld %lld %lld\n", (long long)n_calls, (long long)mpi_wall_ns,
             (long long)burst_cpu_ns, (long long)burst_wall_ns, (long long)cpu_gap_ns, (long long)subtracted_ns);
     fprintf(out, "end %lld %lld %lld\n", ps(clock_us), (long long)wall, (long long)cpu);

@@ -18,7 +18,7 @@ pub enum ProjectFileError {
         source: std::io::Error,
     },
     /// The RON text is malformed or does not match the schema.
-    #[error("{place}: {reason}")]
+    #[error("{place}: {}", crate::limits::short_error(&.reason.to_string()))]
     Syntax {
         /// File path (or `<text>`), 1-based line and column.
         place: FilePlace,

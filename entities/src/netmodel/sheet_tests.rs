@@ -513,7 +513,7 @@ fn factory_errors_name_the_network_model() {
 
     let band = star(2, SimTime::ZERO, &[("model", "datasheet"), ("band", "median")]);
     let err = build(&band, &["", ""]).err().expect("unknown band is refused");
-    assert_eq!(err, "fabric: parameter `band`: unknown band `median`; choose min, avg or max");
+    assert_eq!(err, "fabric: parameter `band`: unknown band `median`; choose min, avg, max or measured");
 
     let mut detached = star(3, SimTime::ZERO, &[("model", "datasheet")]);
     detached.entities[2].set_link(0, None);

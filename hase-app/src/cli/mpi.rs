@@ -9,14 +9,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use hase_engine::model::write_atomic;
 use hase_engine::time::SimTime;
 use hase_entities::netmodel::datasheet::{self, Estimate};
 use hase_library::datasheet::raw::write_raw;
-use hase_library::mpi::bench::{ALL_FUNCTIONS, BenchOptions, parse_sizes, run_bench};
+use hase_library::mpi::bench::{ALL_FUNCTIONS, BenchOptions, BenchTiming, parse_sizes, run_bench};
 use hase_library::mpi::budget::ErrorBudget;
-use hase_library::mpi::predict::{PredictOptions, ProgramPrediction, predict};
+use hase_library::mpi::predict::{PredictOptions, ProgramPrediction, outside_measured_uses, predict};
 use hase_library::mpi::record::{DEFAULT_FLOPS_PER_S, record};
 use hase_library::mpi::timings::{PlainRun, TimingComparison, compare_timings, run_plain};
 use hase_library::mpi::{MpiRun, SAMPLES, build_tool, cache_dir, sample};
@@ -59,9 +59,32 @@ pub struct BenchArgs {
     /// Untimed warm-up repeats per point.
     #[arg(long, default_value_t = 2)]
     pub warmup: u32,
+    /// How a repeat is timed: `loop` (a batch of calls back to back, reporting the mean: the
+    /// steady state of a communication loop) or `single` (one call right after a barrier, on
+    /// fresh buffers: an isolated call).
+    #[arg(long, value_enum, default_value = "loop")]
+    pub timing: TimingArg,
     /// The launcher, before `-np N` (e.g. "mpirun --oversubscribe").
     #[arg(long, default_value = "mpirun")]
     pub mpirun: String,
+}
+
+/// `--timing` of `hase mpi bench`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum TimingArg {
+    /// Calls back to back, the mean per call.
+    Loop,
+    /// One call after a barrier.
+    Single,
+}
+
+impl From<TimingArg> for BenchTiming {
+    fn from(arg: TimingArg) -> Self {
+        match arg {
+            TimingArg::Loop => BenchTiming::Loop,
+            TimingArg::Single => BenchTiming::Single,
+        }
+    }
 }
 
 /// Arguments of `hase mpi record`.
@@ -87,8 +110,9 @@ pub struct PredictArgs {
     /// Data sheet: a .ron file or a built-in name.
     #[arg(long)]
     pub sheet: String,
-    /// Which equation of each band: min, avg or max.
-    #[arg(long, default_value = "avg")]
+    /// Which equation of each band: min, avg, max, or measured (the sheet's measurements
+    /// between measured sizes at a measured process count, the avg equation elsewhere).
+    #[arg(long, default_value = "measured")]
     pub band: String,
     /// Measured CPU time between MPI calls × this = predicted computation.
     #[arg(long, default_value_t = 1.0)]
@@ -129,6 +153,7 @@ fn bench(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         },
         repeat: args.repeat,
         warmup: args.warmup,
+        timing: args.timing.into(),
         run: MpiRun::from_command_line(&args.mpirun)?,
     };
     let bar = std::io::stderr().is_terminal().then(|| {
@@ -217,7 +242,7 @@ fn write_json(path: &Path, value: &impl serde::Serialize) -> anyhow::Result<()> 
 fn predict_command(args: &PredictArgs) -> anyhow::Result<ExitCode> {
     let sheet = datasheet::load(&args.sheet, Path::new("."))?;
     let estimate = Estimate::from_name(&args.band)
-        .ok_or_else(|| anyhow::anyhow!("unknown band `{}`; choose min, avg or max", args.band))?;
+        .ok_or_else(|| anyhow::anyhow!("unknown band `{}`; choose min, avg, max or measured", args.band))?;
     let options = PredictOptions { sheet: &sheet, estimate, cpu_scale: args.cpu_scale, env: Vec::new() };
     let plain = if args.measure { Some(run_plain(&args.command, &[])?) } else { None };
     let p = predict(&args.command, &options, args.output.as_deref(), &cache_dir())?;
@@ -262,6 +287,10 @@ fn predict_command(args: &PredictArgs) -> anyhow::Result<ExitCode> {
             missing.join(", ")
         )?;
     }
+    let outside = outside_measured_uses(&sheet, &p.ranks);
+    for o in &outside {
+        writeln!(out, "warning: {o}")?;
+    }
     let budget = p.budget();
     write!(out, "{}", budget.to_text())?;
     let measured = plain.as_ref().map(|plain| measured_beside(&p, &budget, plain));
@@ -288,6 +317,7 @@ fn predict_command(args: &PredictArgs) -> anyhow::Result<ExitCode> {
             ranks: &ranks,
             budget: &budget,
             measured: measured.as_ref(),
+            outside_measured: &outside,
         };
         write_json(path, &json)?;
         writeln!(out, "wrote {}", path.display())?;
@@ -302,6 +332,8 @@ struct PredictionJson<'a> {
     ranks: &'a [PredictionRankJson],
     budget: &'a hase_library::mpi::budget::ErrorBudget,
     measured: Option<&'a MeasuredBeside>,
+    /// Calls timed outside the sheet's measured sizes or process counts.
+    outside_measured: &'a [hase_library::datasheet::review::OutsideMeasured],
 }
 
 /// `hase mpi predict --measure`: the run without a shim beside the prediction.

@@ -24,6 +24,7 @@ fn ping(compute_us: u64, flight_us: u64) -> Vec<RankPrediction> {
         intervals: intervals.into_iter().map(|(s, a, b)| (s.to_string(), a, b)).collect(),
         messages,
         missing: Vec::new(),
+        used: Vec::new(),
         calls: None,
     };
     vec![

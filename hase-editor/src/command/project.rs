@@ -114,7 +114,7 @@ pub(super) fn set_routing(
 /// spaces or control characters).
 pub(super) fn set_project_name(doc: &mut Document, name: String) -> Result<Applied, CommandError> {
     if let Some(reason) = hase_library::store::name_problem(&name) {
-        return Err(CommandError::ProjectName { name, reason });
+        return Err(CommandError::ProjectName { name: hase_engine::limits::quote(&name), reason });
     }
     let old = std::mem::replace(&mut doc.project.name, name);
     Ok(Applied { inverse: EditCommand::SetProjectName { name: old }, created: Vec::new() })

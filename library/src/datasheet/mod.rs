@@ -41,7 +41,10 @@ pub struct SheetOptions {
 
 /// Make a sheet from `raw`: every function's equations fitted to its measurements.
 pub fn make_sheet(raw: &RawData, options: &SheetOptions) -> Result<DataSheet, SheetError> {
+    // Repeats timed in a loop are batch means already: their median drops interrupted batches.
+    let looped = raw.note("timing") == Some("loop");
     let points = raw::summarise(&raw.rows, |f| match FunctionClass::of(f) {
+        _ if looped => Centre::Median,
         FunctionClass::PointToPoint => Centre::MedianOfMeans,
         _ => Centre::Mean,
     });

@@ -65,7 +65,7 @@ pub enum PointsError {
     },
     /// A constraint that is not an expression (the parser's reason printed through the guard: it
     /// quotes the expression's characters).
-    #[error("`{text}`: {}", hase_engine::limits::printable_error(&.source.to_string()))]
+    #[error("`{text}`: {}", hase_engine::limits::short_error(&.source.to_string()))]
     Syntax {
         /// The constraint.
         text: String,
@@ -83,7 +83,7 @@ pub enum PointsError {
         variables: String,
     },
     /// A constraint that cannot be evaluated at a point.
-    #[error("`{text}` at {point}: {}", hase_engine::limits::printable_error(&.source.to_string()))]
+    #[error("`{text}` at {point}: {}", hase_engine::limits::short_error(&.source.to_string()))]
     Evaluation {
         /// The constraint.
         text: String,

@@ -121,7 +121,7 @@ pub enum RecordFileError {
         source: std::io::Error,
     },
     /// The file is not a run record.
-    #[error("{place}: {source}")]
+    #[error("{place}: {}", hase_engine::limits::short_error(&.source.to_string()))]
     Syntax {
         /// The file, line and column.
         place: FilePlace,

@@ -18,6 +18,27 @@ pub use crate::datasheet::forms::BENCHMARKED_FUNCTIONS as ALL_FUNCTIONS;
 /// Most sizes one run takes (the benchmark's list limit).
 pub const MAX_SIZES: usize = 64;
 
+/// How the benchmark times a point.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BenchTiming {
+    /// Each repeat times a batch of calls made back to back on the same buffers and reports the
+    /// mean per call: the steady-state cost a communication loop sees.
+    #[default]
+    Loop,
+    /// Each timed call starts right after a barrier on fresh buffers: the cost of an isolated call.
+    Single,
+}
+
+impl BenchTiming {
+    /// The benchmark's `--timing` word.
+    pub fn word(self) -> &'static str {
+        match self {
+            BenchTiming::Loop => "loop",
+            BenchTiming::Single => "single",
+        }
+    }
+}
+
 /// What to measure.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BenchOptions {
@@ -31,6 +52,8 @@ pub struct BenchOptions {
     pub repeat: u32,
     /// Untimed warm-up repeats per point.
     pub warmup: u32,
+    /// Calls in a loop or one at a time.
+    pub timing: BenchTiming,
     /// The launcher.
     pub run: MpiRun,
 }
@@ -43,6 +66,7 @@ impl Default for BenchOptions {
             functions: ALL_FUNCTIONS.iter().map(|f| (*f).to_string()).collect(),
             repeat: 20,
             warmup: 2,
+            timing: BenchTiming::default(),
             run: MpiRun::default(),
         }
     }
@@ -144,7 +168,7 @@ fn parse_row(line: &str, number: usize) -> Result<RawRow, MpiError> {
     })
 }
 
-fn machine_note(run: &MpiRun) -> Vec<(String, String)> {
+fn machine_note(run: &MpiRun, timing: BenchTiming) -> Vec<(String, String)> {
     let first_line = |argv: &[&str]| {
         std::process::Command::new(argv[0])
             .args(&argv[1..])
@@ -161,6 +185,7 @@ fn machine_note(run: &MpiRun) -> Vec<(String, String)> {
         ("mpi".into(), first_line(&launcher)),
         ("launcher".into(), run.launcher.join(" ")),
         ("measured".into(), format!("unix time {secs}")),
+        ("timing".into(), timing.word().into()),
     ]
 }
 
@@ -187,7 +212,7 @@ pub fn run_bench(
     procs.dedup();
     let total: u64 = procs.iter().enumerate().map(|(i, _)| rows_per_run(options, i == 0)).sum();
     let sizes: Vec<String> = options.sizes.iter().map(u64::to_string).collect();
-    let mut data = RawData { notes: machine_note(&options.run), rows: Vec::new() };
+    let mut data = RawData { notes: machine_note(&options.run, options.timing), rows: Vec::new() };
     for (i, &np) in procs.iter().enumerate() {
         let mut argv = options.run.launcher.clone();
         argv.extend(["-np".into(), np.to_string(), bench.path.display().to_string()]);
@@ -199,6 +224,7 @@ pub fn run_bench(
             options.warmup.to_string(),
         ]);
         argv.extend(["--p2p".into(), if i == 0 { "1" } else { "0" }.into()]);
+        argv.extend(["--timing".into(), options.timing.word().into()]);
         let mut line_number = 0;
         run_reading_lines(&argv, &options.run.env, |line| {
             line_number += 1;

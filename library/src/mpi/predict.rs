@@ -5,6 +5,7 @@
 //! record back, and turns it into a hase trace (one Processor row per rank, its states and the
 //! messages between ranks) that the timing diagram opens.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
@@ -19,6 +20,7 @@ use hase_entities::netmodel::datasheet::{
 };
 
 use super::budget::CallCosts;
+use crate::datasheet::review::{OutsideMeasured, outside_measured};
 use super::build::{PREDICTOR, build_tool};
 use super::command::run_keeping_output;
 use super::error::MpiError;
@@ -68,6 +70,42 @@ fn equation_words(e: &Equation) -> String {
     )
 }
 
+/// The shim's names of the MPI calls (`send`, `bcast`, …) with the sheet function each is timed
+/// by, through the sheet's fallbacks; calls the sheet cannot time are left out.
+pub fn flat_functions(sheet: &DataSheet) -> Vec<(String, &str)> {
+    let collectives =
+        CollectiveKind::ALL.map(|k| (k.state_name().to_ascii_lowercase(), collective_functions(k)));
+    let p2p = P2P.map(|(name, op)| (name.to_string(), point_to_point_functions(op)));
+    p2p.into_iter()
+        .chain(collectives)
+        .filter_map(|(name, candidates)| sheet.resolve(candidates).ok().map(|function| (name, function)))
+        .collect()
+}
+
+/// The uses of the sheet outside its measured points, over every rank: per shim name and
+/// process count, the smallest and the largest size asked for, checked against the measured
+/// range of the function that timed them. Empty for a sheet without measurements.
+pub fn outside_measured_uses(sheet: &DataSheet, ranks: &[RankPrediction]) -> Vec<OutsideMeasured> {
+    let mut ranges: BTreeMap<(&str, u32), (u64, u64)> = BTreeMap::new();
+    for use_ in ranks.iter().flat_map(|r| &r.used) {
+        let range = ranges.entry((use_.name.as_str(), use_.procs)).or_insert((use_.min_bytes, use_.max_bytes));
+        *range = (range.0.min(use_.min_bytes), range.1.max(use_.max_bytes));
+    }
+    let functions: BTreeMap<String, &str> = flat_functions(sheet).into_iter().collect();
+    let mut out: Vec<OutsideMeasured> = Vec::new();
+    for ((name, procs), (min_bytes, max_bytes)) in ranges {
+        let Some(function) = functions.get(name) else { continue };
+        for bytes in [min_bytes, max_bytes] {
+            if let Some(outside) = outside_measured(sheet, function, procs, bytes)
+                && !out.contains(&outside)
+            {
+                out.push(outside);
+            }
+        }
+    }
+    out
+}
+
 /// The sheet in the predictor's flat form, each MPI call mapped to the sheet function hase would
 /// use for it (the same fallbacks as the data-sheet network level). Functions the sheet lacks
 /// are left out; the shim times them as 0 and reports them.
@@ -77,18 +115,43 @@ pub fn flat_sheet(sheet: &DataSheet, estimate: Estimate) -> String {
         LogBase::Two => 2.0,
         LogBase::Ten => 10.0,
     };
-    let mut out = format!("hase-predict-sheet 1\nlog_base {base}\nelement_bytes {}\n", sheet.element_bytes);
-    let collectives =
-        CollectiveKind::ALL.map(|k| (k.state_name().to_ascii_lowercase(), collective_functions(k)));
-    let p2p = P2P.map(|(name, op)| (name.to_string(), point_to_point_functions(op)));
-    for (name, candidates) in p2p.iter().chain(&collectives) {
-        let Ok(function) = sheet.resolve(candidates) else { continue };
+    let mut out = format!("hase-predict-sheet 2\nlog_base {base}\nelement_bytes {}\n", sheet.element_bytes);
+    for (name, function) in flat_functions(sheet) {
         let Ok(fit) = sheet.function(function) else { continue };
         let limit = sheet.small_limit_bytes(fit) as f64;
         let (small, large) = (fit.small.pick(estimate), fit.large.pick(estimate));
-        let _ = writeln!(out, "{name} {limit:e} {} {}", equation_words(small), equation_words(large));
+        let mut points = Vec::new();
+        if estimate == Estimate::Measured {
+            let counts: BTreeSet<u32> = fit.measured.iter().map(|m| m.procs).collect();
+            for procs in counts {
+                points.extend(
+                    fit.measured_at(procs).into_iter().map(|(bytes, us)| format!(" {procs} {bytes} {us:e}")),
+                );
+            }
+        }
+        let _ = writeln!(
+            out,
+            "{name} {limit:e} {} {} {}{}",
+            equation_words(small),
+            equation_words(large),
+            points.len(),
+            points.concat()
+        );
     }
     out
+}
+
+/// The sizes one rank asked the sheet for, for one call at one process count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SheetUse {
+    /// The shim's name of the call (`send`, `bcast`, …).
+    pub name: String,
+    /// Processes.
+    pub procs: u32,
+    /// Smallest size, bytes.
+    pub min_bytes: u64,
+    /// Largest size, bytes.
+    pub max_bytes: u64,
 }
 
 /// One rank's prediction and measurement.
@@ -108,6 +171,8 @@ pub struct RankPrediction {
     pub messages: Vec<(u32, SimTime, SimTime, u64)>,
     /// Sheet functions the program needed but the sheet lacked.
     pub missing: Vec<String>,
+    /// The sizes each call was timed for, per process count.
+    pub used: Vec<SheetUse>,
     /// What the run measured for the error budget (absent in records without a `measured` line).
     pub calls: Option<CallCosts>,
 }
@@ -124,6 +189,7 @@ pub fn parse_prediction(text: &str, path: &str) -> Result<RankPrediction, MpiErr
         intervals: Vec::new(),
         messages: Vec::new(),
         missing: Vec::new(),
+        used: Vec::new(),
         calls: None,
     };
     let mut ended = false;
@@ -145,6 +211,12 @@ pub fn parse_prediction(text: &str, path: &str) -> Result<RankPrediction, MpiErr
                 ));
             }
             ["missing", f] => p.missing.push((*f).to_string()),
+            ["used", name, procs, min_bytes, max_bytes] => p.used.push(SheetUse {
+                name: (*name).to_string(),
+                procs: u32::try_from(num(procs)?).map_err(|e| bad(n, format!("`{procs}`: {e}")))?,
+                min_bytes: num(min_bytes)?,
+                max_bytes: num(max_bytes)?,
+            }),
             ["measured", calls, mpi_wall, burst_cpu, burst_wall, gap, subtracted] => {
                 let us = |t: &str| num(t).map(|ns| ns as f64 / 1e3);
                 p.calls = Some(CallCosts {
@@ -389,10 +461,49 @@ mod tests {
         let now = hase_entities::netmodel::datasheet::builtin("network_of_workstations").unwrap();
         let flat = flat_sheet(&now, Estimate::Avg);
         let lines: Vec<&str> = flat.lines().collect();
-        assert_eq!(lines[..3], ["hase-predict-sheet 1", "log_base 2.718281828459045", "element_bytes 4"]);
-        assert!(flat.contains("\nsend 1.28e2 2000 0 0 1 1 2000 0 0 1 1\n"), "{flat}");
+        assert_eq!(lines[..3], ["hase-predict-sheet 2", "log_base 2.718281828459045", "element_bytes 4"]);
+        assert!(flat.contains("\nsend 1.28e2 2000 0 0 1 1 2000 0 0 1 1 0\n"), "{flat}");
         assert!(!flat.contains("\nisend2 ") && !flat.contains("\nirecv1 "));
-        assert!(flat.contains("\nscatter 1.28e2 0 30000 3 4 3 0 30000 3 4 3\n"), "{flat}");
+        assert!(flat.contains("\nscatter 1.28e2 0 30000 3 4 3 0 30000 3 4 3 0\n"), "{flat}");
+        // A transcribed sheet has no measurements: the measured band is its avg equations.
+        assert_eq!(flat_sheet(&now, Estimate::Measured), flat);
+    }
+
+    #[test]
+    fn the_measured_band_carries_the_measured_points_sorted_by_count_and_size() {
+        use hase_entities::netmodel::datasheet::MeasuredPoint;
+        let mut sheet = hase_entities::netmodel::datasheet::builtin("cray_t3d").unwrap();
+        let point = |procs, bytes, avg_us| MeasuredPoint { procs, bytes, avg_us, ..MeasuredPoint::default() };
+        let bcast = sheet.functions.get_mut("bcast").unwrap();
+        bcast.measured = vec![point(4, 64, 3.0), point(2, 64, 2.0), point(2, 0, 1.0)];
+        let flat = flat_sheet(&sheet, Estimate::Measured);
+        let line = flat.lines().find(|l| l.starts_with("bcast ")).unwrap();
+        assert!(line.ends_with(" 3 2 0 1e0 2 64 2e0 4 64 3e0"), "{line}");
+        let plain = flat_sheet(&sheet, Estimate::Avg);
+        assert!(plain.lines().find(|l| l.starts_with("bcast ")).unwrap().ends_with(" 0"));
+    }
+
+    #[test]
+    fn uses_outside_the_measured_points_are_found_over_all_ranks() {
+        use hase_entities::netmodel::datasheet::MeasuredPoint;
+        let mut sheet = hase_entities::netmodel::datasheet::builtin("cray_t3d").unwrap();
+        let point = |procs, bytes| MeasuredPoint { procs, bytes, avg_us: 1.0, ..MeasuredPoint::default() };
+        sheet.functions.get_mut("send").unwrap().measured = vec![point(2, 0), point(2, 1024)];
+        sheet.functions.get_mut("bcast").unwrap().measured = vec![point(2, 0), point(4, 64)];
+        let text = "hase-predict 1 0 2\nused send 2 8 512\nused bcast 4 0 64\nend 1 1 1\n";
+        let r0 = parse_prediction(text, "pred0.txt").unwrap();
+        assert_eq!(r0.used[0], SheetUse { name: "send".into(), procs: 2, min_bytes: 8, max_bytes: 512 });
+        assert!(outside_measured_uses(&sheet, std::slice::from_ref(&r0)).is_empty());
+        // Rank 1 sent 4 KiB and broadcast over 8 processes: both leave the measured range.
+        let r1 =
+            parse_prediction("hase-predict 1 1 2\nused send 2 8 4096\nused bcast 8 16 16\nend 1 1 1\n", "p1")
+                .unwrap();
+        let outside = outside_measured_uses(&sheet, &[r0, r1]);
+        let shown: Vec<String> = outside.iter().map(ToString::to_string).collect();
+        assert_eq!(shown.len(), 2, "{shown:?}");
+        assert!(shown[0].starts_with("bcast at p = 8, 16 B is outside the measured p = 2–4"), "{shown:?}");
+        assert!(shown[1].starts_with("send at p = 2, 4096 B is outside the measured p = 2–2, 0–1024 B"));
+        assert!(parse_prediction("hase-predict 1 0 2\nused send x 0 1\nend 1 1 1\n", "p").is_err());
     }
 
     const RANK1: &str = "hase-predict 1 1 2\nS COMPUTE 0 1000000\nS RECV 1000000 5000000\n\

@@ -272,6 +272,7 @@ fn timeline_of(logs: &[RankLog], clocks: &[ClockFile]) -> Vec<RankPrediction> {
             intervals,
             messages,
             missing: Vec::new(),
+            used: Vec::new(),
             calls: None,
         });
     }

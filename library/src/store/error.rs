@@ -132,7 +132,7 @@ pub enum StoreError {
         id: u64,
     },
     /// An experiment export file (import) is not RON of an experiment.
-    #[error("{place}: {source}")]
+    #[error("{place}: {}", hase_engine::limits::short_error(&.source.to_string()))]
     ExportSyntax {
         /// The file, line and column.
         place: FilePlace,

@@ -245,7 +245,7 @@ impl ProjectStore {
 /// characters (the store separates names from version numbers with a 0 byte), not too long.
 pub fn validate_name(name: &str) -> Result<(), StoreError> {
     match name_problem(name) {
-        Some(reason) => Err(StoreError::InvalidName { name: name.to_string(), reason }),
+        Some(reason) => Err(StoreError::InvalidName { name: hase_engine::limits::quote(name), reason }),
         None => Ok(()),
     }
 }

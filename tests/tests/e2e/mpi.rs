@@ -18,7 +18,7 @@ use hase_engine::trace::Trace;
 use hase_entities::netmodel::datasheet::{self, DataSheet, Estimate};
 use hase_entities::workload::ti::{TiDialect, load_ti_trace};
 use hase_library::datasheet::{SheetOptions, make_sheet};
-use hase_library::mpi::bench::{BenchOptions, parse_sizes, run_bench};
+use hase_library::mpi::bench::{BenchOptions, BenchTiming, parse_sizes, run_bench};
 use hase_library::mpi::predict::{PredictOptions, predict};
 use hase_library::mpi::record::{Recording, record};
 use hase_library::mpi::{MpiRun, build_tool, sample};
@@ -101,6 +101,7 @@ fn fitted() -> &'static Fitted {
             .to_vec(),
             repeat: 6,
             warmup: 1,
+            timing: BenchTiming::Loop,
             run: MpiRun { env: env(), ..MpiRun::default() },
         };
         let mut last = None;
@@ -112,6 +113,7 @@ fn fitted() -> &'static Fitted {
         // allgather + alltoall at 3 counts; 6 repeats.
         assert_eq!(raw.rows.len(), (7 * 9 + 3 * (1 + 6 * 9)) * 6);
         assert!(raw.note("mpi").is_some_and(|m| m.contains("Open MPI")), "{:?}", raw.notes);
+        assert_eq!(raw.note("timing"), Some("loop"), "{:?}", raw.notes);
         let sheet = make_sheet(&raw, &SheetOptions { name: "here".into(), split_bytes: None }).unwrap();
         let dir = work_dir().join("sheets");
         std::fs::create_dir_all(&dir).unwrap();
@@ -119,6 +121,27 @@ fn fitted() -> &'static Fitted {
         std::fs::write(&sheet_path, datasheet::to_ron(&sheet).unwrap()).unwrap();
         Fitted { sheet_path, sheet }
     })
+}
+
+/// `--timing single` times one call at a time: a row per call and repeat, the method noted.
+#[test]
+fn single_call_timing_is_noted_and_measures_each_call() {
+    let _mpi = lock();
+    let options = BenchOptions {
+        procs: vec![2],
+        sizes: vec![0, 64],
+        functions: ["send", "recv", "pingpong", "bcast"].map(String::from).to_vec(),
+        repeat: 3,
+        warmup: 1,
+        timing: BenchTiming::Single,
+        run: MpiRun { env: env(), ..MpiRun::default() },
+    };
+    let raw = run_bench(&options, &cache(), |_| {}).unwrap_or_else(|e| panic!("hase mpi bench: {e}"));
+    assert_eq!(raw.note("timing"), Some("single"), "{:?}", raw.notes);
+    assert_eq!(raw.rows.len(), 4 * 2 * 3);
+    for row in &raw.rows {
+        assert!(row.time_us > 0.0 && row.time_us.is_finite(), "{row:?}");
+    }
 }
 
 /// Every sample recorded once per test run, at [`RANKS`] ranks.
@@ -308,13 +331,22 @@ fn reverse_profiling_of_every_sample_agrees_with_the_sheet_level_replay() {
         if *name == "task_farm" {
             continue;
         }
-        let no_cpu = PredictOptions { cpu_scale: 0.0, ..with_cpu };
-        let predicted = predict(&launch(program, args), &no_cpu, None, &cache()).unwrap().predicted();
-        let workload = Workload::TimeIndependentTrace { path: rec.index.display().to_string() };
-        let sheet = fitted.sheet_path.display().to_string();
-        let replayed = completed(&run_in(&on_sheet(fat_tree(workload), &sheet, true), &work_dir()));
-        let diff = predicted.0.abs_diff(replayed.0);
-        assert!(diff <= 1_000 + replayed.0 / 100_000, "{name}: predicted {predicted}, replayed {replayed}");
+        // The same holds with the measured band: the shim and the network level interpolate the
+        // sheet's measurements alike.
+        for (estimate, band) in [(Estimate::Avg, "avg"), (Estimate::Measured, "measured")] {
+            let no_cpu = PredictOptions { cpu_scale: 0.0, estimate, env: env(), ..with_cpu };
+            let predicted = predict(&launch(program, args), &no_cpu, None, &cache()).unwrap().predicted();
+            let workload = Workload::TimeIndependentTrace { path: rec.index.display().to_string() };
+            let sheet = fitted.sheet_path.display().to_string();
+            let mut project = on_sheet(fat_tree(workload), &sheet, true);
+            apply_set(&mut project, &format!("fabric.band={band}")).unwrap();
+            let replayed = completed(&run_in(&project, &work_dir()));
+            let diff = predicted.0.abs_diff(replayed.0);
+            assert!(
+                diff <= 1_000 + replayed.0 / 100_000,
+                "{name}, band {band}: predicted {predicted}, replayed {replayed}"
+            );
+        }
     }
 }
 

@@ -34,7 +34,7 @@ pub enum DataSheetError {
         function: String,
     },
     /// The RON text is malformed or does not match the format.
-    #[error("{place}: {reason}")]
+    #[error("{place}: {}", hase_engine::limits::short_error(&.reason.to_string()))]
     Syntax {
         /// File the text came from, 1-based line and column.
         place: FilePlace,

@@ -20,15 +20,24 @@ pub enum Estimate {
     Avg,
     /// The maximum-time fit.
     Max,
+    /// The measurements themselves where they exist: at a measured process count and between the
+    /// smallest and largest measured size, the central values of the two nearest measured sizes
+    /// interpolated linearly in bytes; elsewhere (and for sheets without measurements) the
+    /// central fitted equation, as [`Estimate::Avg`].
+    Measured,
 }
 
 impl Estimate {
-    /// Parse `min`, `avg` or `max` (the processor and network-model `band` parameter).
+    /// The band names [`Estimate::from_name`] takes.
+    pub const NAMES: [&'static str; 4] = ["min", "avg", "max", "measured"];
+
+    /// Parse `min`, `avg`, `max` or `measured` (the processor and network-model `band` parameter).
     pub fn from_name(name: &str) -> Option<Self> {
         match name.to_ascii_lowercase().as_str() {
             "min" => Some(Estimate::Min),
             "avg" => Some(Estimate::Avg),
             "max" => Some(Estimate::Max),
+            "measured" => Some(Estimate::Measured),
             _ => None,
         }
     }
@@ -62,7 +71,7 @@ impl Band {
     pub fn pick(&self, estimate: Estimate) -> &Equation {
         match estimate {
             Estimate::Min => &self.min,
-            Estimate::Avg => &self.avg,
+            Estimate::Avg | Estimate::Measured => &self.avg,
             Estimate::Max => &self.max,
         }
     }
@@ -127,6 +136,34 @@ impl FunctionFit {
     pub fn single(band: Band) -> Self {
         FunctionFit { small: band.clone(), large: band, small_limit_elements: None, measured: Vec::new() }
     }
+
+    /// The measured central values at `processes` as (bytes, µs), sorted by size (empty where
+    /// that count was not measured).
+    pub fn measured_at(&self, processes: u32) -> Vec<(u64, f64)> {
+        let mut points: Vec<(u64, f64)> =
+            self.measured.iter().filter(|m| m.procs == processes).map(|m| (m.bytes, m.avg_us)).collect();
+        points.sort_by_key(|&(bytes, _)| bytes);
+        points.dedup_by_key(|&mut (bytes, _)| bytes);
+        points
+    }
+
+    /// The measured time at `processes` and `bytes`, µs, interpolated linearly between the two
+    /// nearest measured sizes; `None` outside the measured sizes or at an unmeasured count.
+    pub fn interpolate_measured(&self, processes: u32, bytes: u64) -> Option<f64> {
+        interpolate(&self.measured_at(processes), bytes)
+    }
+}
+
+/// Linear interpolation in `points` (sorted by bytes) at `bytes`; `None` outside their range.
+pub fn interpolate(points: &[(u64, f64)], bytes: u64) -> Option<f64> {
+    let above = points.partition_point(|&(b, _)| b < bytes);
+    let &(b1, t1) = points.get(above)?;
+    if b1 == bytes {
+        return Some(t1);
+    }
+    let &(b0, t0) = points.get(above.checked_sub(1)?)?;
+    let share = (bytes - b0) as f64 / (b1 - b0) as f64;
+    Some(t0 + (t1 - t0) * share)
 }
 
 #[derive(Clone, Serialize, Deserialize)]
@@ -215,6 +252,11 @@ impl DataSheet {
                 origin: self.origin.clone(),
                 function: function.to_string(),
             });
+        }
+        if estimate == Estimate::Measured
+            && let Some(us) = fit.interpolate_measured(processes, bytes)
+        {
+            return Ok(us);
         }
         let elements = self.elements(bytes);
         let band = if self.is_small_for(fit, bytes) { &fit.small } else { &fit.large };

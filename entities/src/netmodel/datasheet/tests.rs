@@ -238,3 +238,25 @@ fn invalid_values_are_refused() {
         assert_eq!(from_ron(&text, "x.ron").unwrap_err().to_string(), message);
     }
 }
+
+#[test]
+fn the_measured_band_interpolates_between_measured_sizes_and_falls_back_to_avg() {
+    let mut sheet = t3d();
+    let point = |procs, bytes, avg_us| MeasuredPoint { procs, bytes, avg_us, ..MeasuredPoint::default() };
+    let avg = |p, d| sheet.time_us("bcast", p, d, Estimate::Avg).unwrap();
+    let (avg_2_2048, avg_4_64, avg_2_0) = (avg(2, 2048), avg(4, 64), avg(2, 0));
+    sheet.functions.get_mut("bcast").unwrap().measured =
+        vec![point(2, 1024, 30.0), point(2, 64, 10.0), point(2, 0, 2.0), point(8, 64, 50.0)];
+    let measured = |sheet: &DataSheet, p, d| sheet.time_us("bcast", p, d, Estimate::Measured).unwrap();
+    assert_us(measured(&sheet, 2, 64), 10.0);
+    assert_us(measured(&sheet, 2, 32), 6.0);
+    assert_us(measured(&sheet, 2, 544), 20.0);
+    assert_us(measured(&sheet, 2, 1024), 30.0);
+    assert_us(measured(&sheet, 8, 64), 50.0);
+    // Outside the measured sizes and at an unmeasured count: the avg equation.
+    assert_us(measured(&sheet, 2, 2048), avg_2_2048);
+    assert_us(measured(&sheet, 4, 64), avg_4_64);
+    sheet.functions.get_mut("bcast").unwrap().measured = vec![point(2, 64, 10.0)];
+    assert_us(measured(&sheet, 2, 0), avg_2_0);
+    assert_eq!(Estimate::NAMES.map(Estimate::from_name).map(Option::unwrap)[3], Estimate::Measured);
+}

@@ -20,7 +20,7 @@ pub enum SlurmError {
         source: std::io::Error,
     },
     /// A file of the job directory is not what hase wrote.
-    #[error("{place}: {source}")]
+    #[error("{place}: {}", hase_engine::limits::short_error(&.source.to_string()))]
     Ron {
         /// The file, line and column.
         place: FilePlace,
