@@ -98,7 +98,26 @@ pub fn project_from_ron(text: &str, origin: &str) -> Result<Project, ProjectFile
 fn migrate(mut project: Project) -> Project {
     project.schema_version = SCHEMA_VERSION;
     widen_sheet_choice(&mut project);
+    widen_band_choice(&mut project);
     project
+}
+
+/// The choices the data-sheet network parameter `band` had before it took `measured`.
+const OLD_BAND_CHOICES: [&str; 3] = ["min", "avg", "max"];
+
+/// A data-sheet `band` parameter stored with its three old choices (in the network types a
+/// project carries) takes `measured` too; the stored values stay valid. No version bump.
+fn widen_band_choice(project: &mut Project) {
+    for ty in project.types.values_mut() {
+        for def in &mut ty.params {
+            if let super::ParamKind::Enum { choices } = &mut def.kind
+                && def.name == "band"
+                && choices.iter().map(String::as_str).eq(OLD_BAND_CHOICES)
+            {
+                choices.push("measured".into());
+            }
+        }
+    }
 }
 
 /// The choices the data-sheet network parameter `sheet` had before it accepted sheet files.
@@ -178,7 +197,7 @@ mod tests {
     }
 
     #[test]
-    fn an_old_sheet_choice_becomes_a_sheet_file_parameter() {
+    fn old_sheet_and_band_choices_are_widened_on_load() {
         use crate::model::{EntityType, ParamDef, ParamKind, ParamValue};
         let mut p = Project::new("old");
         let choice = |name: &str, choices: &[&str]| {
@@ -196,7 +215,13 @@ mod tests {
         let params = &loaded.types["Fabric"].params;
         assert_eq!(params[0].kind, ParamKind::File { extensions: vec!["ron".into()] });
         assert_eq!(params[0].default, Some(ParamValue::Text("cray_t3d".into())));
-        assert_eq!(params[1..], p.types["Fabric"].params[1..], "other choices are left alone");
+        let band: Vec<&str> = ["min", "avg", "max", "measured"].to_vec();
+        assert_eq!(
+            params[1].kind,
+            ParamKind::Enum { choices: band.iter().map(|c| (*c).to_string()).collect() }
+        );
+        assert_eq!(params[1].default, Some(ParamValue::Text("min".into())), "the stored value stays");
+        assert_eq!(params[2..], p.types["Fabric"].params[2..], "other choices are left alone");
     }
 
     #[test]

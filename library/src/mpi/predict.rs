@@ -20,11 +20,11 @@ use hase_entities::netmodel::datasheet::{
 };
 
 use super::budget::CallCosts;
-use crate::datasheet::review::{OutsideMeasured, outside_measured};
 use super::build::{PREDICTOR, build_tool};
 use super::command::run_keeping_output;
 use super::error::MpiError;
 use super::timings::{ProgramTiming, program_timings};
+use crate::datasheet::review::{OutsideMeasured, outside_measured};
 
 /// The point-to-point names the shim asks for, and what they stand for.
 const P2P: [(&str, PointToPoint); 7] = [
@@ -88,7 +88,8 @@ pub fn flat_functions(sheet: &DataSheet) -> Vec<(String, &str)> {
 pub fn outside_measured_uses(sheet: &DataSheet, ranks: &[RankPrediction]) -> Vec<OutsideMeasured> {
     let mut ranges: BTreeMap<(&str, u32), (u64, u64)> = BTreeMap::new();
     for use_ in ranks.iter().flat_map(|r| &r.used) {
-        let range = ranges.entry((use_.name.as_str(), use_.procs)).or_insert((use_.min_bytes, use_.max_bytes));
+        let range =
+            ranges.entry((use_.name.as_str(), use_.procs)).or_insert((use_.min_bytes, use_.max_bytes));
         *range = (range.0.min(use_.min_bytes), range.1.max(use_.max_bytes));
     }
     let functions: BTreeMap<String, &str> = flat_functions(sheet).into_iter().collect();
