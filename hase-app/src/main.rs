@@ -41,7 +41,10 @@ struct HaseArgs {
 }
 
 fn main() -> ExitCode {
-    let args = HaseArgs::parse();
+    let args = match HaseArgs::try_parse() {
+        Ok(args) => args,
+        Err(e) => return cli::refuse_arguments(&e),
+    };
     match args.command {
         Some(command) => cli::execute(command),
         None => open_window(args),

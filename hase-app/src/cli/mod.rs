@@ -84,10 +84,40 @@ pub fn execute(command: CliCommand) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {}", hase_engine::limits::printable_error(&format!("{e:#}")));
+            eprintln!("error: {}", hase_engine::limits::printable_error(&error_text(&e)));
             ExitCode::from(1)
         }
     }
+}
+
+/// A command line clap refuses: help and version printed as clap prints them; anything else (whose
+/// text quotes the offending value whole) through the printed-error guard, with clap's exit code.
+pub fn refuse_arguments(e: &clap::Error) -> ExitCode {
+    if !e.use_stderr() {
+        return match e.print() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(_) => ExitCode::from(1),
+        };
+    }
+    eprint!("{}", hase_engine::limits::printable_error(&e.render().to_string()));
+    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
+}
+
+/// The error and its causes joined by `: `, each said once: a cause whose text is already in the
+/// message (an error that shows its source in its own text, as most do) is left out.
+fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let said = cause.to_string();
+        if text.contains(&said) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&said);
+    }
+    text
 }
 
 fn validate(path: &Path) -> anyhow::Result<ExitCode> {

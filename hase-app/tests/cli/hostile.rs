@@ -48,6 +48,12 @@ fn long_escape_laden_tokens_and_lines_are_quoted_short() {
         (vec!["import", "simgrid", platform, "--hostfile", line_file, "-o", "/dev/null"], "hostfile line"),
         (vec!["validate", line_file], "validate"),
         (vec!["trace", "stats", line_file], "trace stats"),
+        (vec!["trace", "phases", line_file], "trace phases"),
+        (vec!["trace", "phases", line_file, "--window", &token], "trace phases --window"),
+        (vec!["trace", "diff", line_file, line_file], "trace diff"),
+        (vec!["trace", "diff", line_file, line_file, "--tolerance", &token], "trace diff --tolerance"),
+        (vec!["import", "simgrid", platform, "--np", &token, "-o", "/dev/null"], "--np"),
+        (vec!["run", project, "--level", &token], "--level"),
         (vec!["datasheet", "show", line_file], "datasheet show"),
         (vec!["datasheet", "fit", line_file, "-o", "/dev/null"], "datasheet fit"),
         (vec!["experiments", "--data-dir", data, "import", line_file], "experiments import"),
@@ -77,6 +83,53 @@ fn special_files_are_refused_before_they_are_read() {
             assert!(!out.status.success(), "{what} {special}: accepted");
             assert!(err.contains("not a regular file"), "{what} {special}: {err}");
             assert!(!err.contains("PATH="), "{what} {special}: the environment leaked: {err}");
+        }
+    }
+}
+
+/// A stderr line where a cause follows a text that already ends with it or says it (`File exists
+/// (os error 17): File exists`, `…: No such file or directory (os error 2): No such file or
+/// directory (os error 2)`): two neighbouring `: `-separated parts, the second at the start of the
+/// first.
+fn repeated_part(line: &str) -> Option<&str> {
+    let parts: Vec<&str> = line.split(": ").map(str::trim).collect();
+    parts.windows(2).find_map(|w| (w[1].len() >= 8 && w[0].starts_with(w[1])).then_some(w[1]))
+}
+
+#[test]
+fn no_error_line_says_the_same_thing_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("raw.csv");
+    let missing = p(&missing);
+    let data = dir.path().join("data");
+    let data = p(&data);
+    let existing_dir = p(dir.path());
+    let broken = dir.path().join("broken.ron");
+    let good = std::fs::read_to_string(projects().join("fat_tree_allreduce.ron")).unwrap();
+    std::fs::write(&broken, good.replacen("type: \"Processor\"", "type: \"Nope\"", 2)).unwrap();
+    let broken = p(&broken);
+    for (args, what) in [
+        (vec!["datasheet", "fit", missing, "-o", "/dev/null"], "missing raw CSV"),
+        (vec!["datasheet", "show", missing], "missing sheet"),
+        (vec!["validate", missing], "missing project"),
+        (vec!["run", missing], "run of a missing project"),
+        (vec!["trace", "stats", missing], "missing trace"),
+        (vec!["trace", "phases", missing], "phases of a missing trace"),
+        (vec!["import", "simgrid", missing, "-o", "/dev/null"], "missing platform"),
+        (vec!["sweep", "--spec", missing], "missing spec"),
+        (vec!["experiments", "--data-dir", data, "import", missing], "missing export"),
+        (vec!["datasheet", "fit", existing_dir, "-o", "/dev/null"], "a directory as raw CSV"),
+        (vec!["validate", broken], "validation problems"),
+        (vec!["run", broken], "a run's validation problems"),
+    ] {
+        let out = hase(&args);
+        let (_, err) = text(&out);
+        assert!(!out.status.success(), "{what}: accepted");
+        assert!(!err.trim().is_empty(), "{what}: no error");
+        let lines: Vec<&str> = err.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            assert!(repeated_part(line).is_none(), "{what}: {line:?} repeats {:?}", repeated_part(line));
+            assert!(!lines[i + 1..].contains(line), "{what}: the line {line:?} is printed twice");
         }
     }
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use hase_engine::kernel::{Progress, RunOutcome};
-use hase_engine::limits::MAX_SWEEP_RUNS;
+use hase_engine::limits::{MAX_PRINTED_LINE_CHARS, MAX_SWEEP_RUNS, printable_error};
 use hase_engine::model::{Project, StreamSource, Workload};
 use hase_engine::trace::TraceLevel;
 
@@ -248,7 +248,7 @@ impl ExperimentPlan {
             }
             Ok(Err(_)) if cancelled() => return None,
             // The record keeps the reason as text: it is saved in result files and the store.
-            Ok(Err(error)) => record.detail = error.to_string(),
+            Ok(Err(error)) => record.detail = detail_of_error(&error),
             Ok(Ok(result)) => {
                 record.status = match &result.outcome {
                     RunOutcome::Cancelled => {
@@ -275,6 +275,29 @@ impl ExperimentPlan {
         Some(record)
     }
 }
+
+/// A failed run's reason as its record keeps it (result files, the store, exports): the place and
+/// the reason, printable, each piece of quoted input (between backticks) shown as `…` — a reader's
+/// error may quote what it read, and what a file that failed to parse holds is never kept. `hase
+/// run` on the point prints the whole error.
+fn detail_of_error(error: &RunAttemptError) -> String {
+    let text = error.to_string();
+    let mut detail = String::with_capacity(text.len().min(MAX_PRINTED_LINE_CHARS));
+    // Even pieces lie outside backticks; an unclosed backtick quotes the rest.
+    for (i, piece) in text.split('`').enumerate() {
+        detail.push_str(if i % 2 == 0 { piece } else { "`…`" });
+    }
+    let printable = printable_error(&detail);
+    let lines = printable.lines().count();
+    if lines <= MAX_DETAIL_LINES {
+        return printable;
+    }
+    let kept: Vec<&str> = printable.lines().take(MAX_DETAIL_LINES).collect();
+    format!("{}\n… ({} more lines)", kept.join("\n"), lines - MAX_DETAIL_LINES)
+}
+
+/// Lines of a failed run's reason its record keeps.
+const MAX_DETAIL_LINES: usize = 20;
 
 /// The text of a panic payload.
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

@@ -302,3 +302,43 @@ fn repetitions_are_bounded_with_the_points_before_anything_is_sized() {
     let plan = ExperimentPlan::new(s, project, PathBuf::from("."), &SpecOrigin::Code).unwrap();
     assert_eq!(plan.run_count(), 9_000_000);
 }
+
+#[test]
+fn what_a_failed_run_read_from_a_file_is_in_no_detail_and_no_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = "HASE_TEST_SECRET=hunter2-7f3a";
+    std::fs::write(dir.path().join("stream.txt"), format!("{secret}\nSEND 1 8\n")).unwrap();
+    std::fs::write(dir.path().join("trace.ti"), format!("{secret} init\n0 send 1 8\n")).unwrap();
+    let mut failed = Vec::new();
+    for workload in [
+        Workload::Streams { streams: (0..8).map(|r| (r, StreamSource::File("stream.txt".into()))).collect() },
+        Workload::TimeIndependentTrace { path: "trace.ti".into() },
+    ] {
+        let mut project = examples::fat_tree_allreduce().unwrap().project;
+        project.workload = workload;
+        let plan = ExperimentPlan::new(
+            spec(&[("type:Router.buffer_packets", "1, 8")]),
+            project,
+            dir.path().to_path_buf(),
+            &SpecOrigin::Code,
+        )
+        .unwrap();
+        let store = ExperimentStore::open(&dir.path().join("data")).unwrap();
+        let id = store.create(&plan, "secret").unwrap();
+        let report = run_stored(&store, id, &plan, &options(1), &Quiet).unwrap();
+        assert_eq!(report.records.len(), 2);
+        for record in store.runs(id).unwrap() {
+            assert_eq!(record.status, RunStatus::Failed, "{}", record.detail);
+            assert!(!record.detail.is_empty(), "a failed run says why");
+            assert!(!record.detail.contains("hunter2"), "the secret is kept: {}", record.detail);
+            failed.push(record.detail);
+        }
+        let export = dir.path().join(format!("export{id}.ron"));
+        store.export_ron(id, &export).unwrap();
+        let exported = std::fs::read_to_string(&export).unwrap();
+        assert!(!exported.contains("hunter2"), "the secret is exported");
+        drop(store);
+    }
+    // The reason still names the file and line.
+    assert!(failed.iter().all(|d| d.contains(":1")), "{failed:?}");
+}

@@ -146,7 +146,7 @@ pub fn collect(job: &SlurmJob, plan: &ExperimentPlan) -> Result<Collected, Slurm
         Collected { records: Vec::new(), missing: Vec::new(), failed: Vec::new(), planned: plan.run_count() };
     for key in plan.runs() {
         let path = job.result_path(key);
-        if !path.is_file() {
+        if std::fs::symlink_metadata(&path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
             collected.missing.push(MissingRun { key, attempt: attempt_of(key), problem: None });
             continue;
         }

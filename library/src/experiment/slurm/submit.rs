@@ -6,6 +6,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
+use hase_engine::limits::{CappedReadError, check_regular_file, printable_error};
+
 use super::array_tasks::{array_spec, array_task_of_point};
 use super::error::SlurmError;
 use super::layout::SlurmJob;
@@ -146,6 +148,9 @@ pub enum RunState {
     TaskEnded(String),
     /// No result and the queue does not know its task.
     Missing,
+    /// Something other than a regular file where its result belongs (a FIFO, a device, a
+    /// directory): never read.
+    NotAFile(&'static str),
 }
 
 impl RunState {
@@ -158,6 +163,7 @@ impl RunState {
             RunState::Pending => "pending".into(),
             RunState::TaskEnded(state) => format!("task {}", state.to_lowercase()),
             RunState::Missing => "missing".into(),
+            RunState::NotAFile(what) => format!("missing (its result is {what}, not a regular file)"),
         }
     }
 }
@@ -198,7 +204,7 @@ enum ClientError {
     Failed {
         /// The program.
         program: String,
-        /// What it wrote to stderr.
+        /// What it wrote to stderr, on one line and cut short ([`one_line`]).
         stderr: String,
     },
 }
@@ -210,10 +216,24 @@ fn client(program: &str, args: &[String]) -> Result<String, ClientError> {
         .output()
         .map_err(|source| ClientError::Start { program: program.to_string(), source })?;
     if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr).trim().to_string();
+        let stderr = one_line(&String::from_utf8_lossy(&output.stderr));
         return Err(ClientError::Failed { program: program.to_string(), stderr });
     }
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// Characters of a Slurm client's complaint that `--status` shows.
+const MAX_CLIENT_COMPLAINT_CHARS: usize = 200;
+
+/// A client's stderr as one line for `--status`: its non-empty lines joined by `; `, control
+/// characters escaped, cut at [`MAX_CLIENT_COMPLAINT_CHARS`] characters.
+fn one_line(stderr: &str) -> String {
+    let joined = stderr.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("; ");
+    let printable = printable_error(&joined);
+    match printable.char_indices().nth(MAX_CLIENT_COMPLAINT_CHARS) {
+        Some((cut, _)) => format!("{}…", &printable[..cut]),
+        None => printable,
+    }
 }
 
 /// Task states from lines `JOBID_TASK STATE` (squeue `-r -o '%i %T'`, sacct `-X -P -o JobID,State`
@@ -268,7 +288,9 @@ pub fn job_status(job: &SlurmJob, plan: &ExperimentPlan) -> Result<JobStatus, Sl
     for key in plan.runs() {
         let path = job.result_path(key);
         let task = array_task_of_point(key.point, per_task);
-        let state = if path.is_file() {
+        let state = if let Err(CappedReadError::NotRegular { what, .. }) = check_regular_file(&path) {
+            RunState::NotAFile(what)
+        } else if path.is_file() {
             match RunRecord::read_file(&path) {
                 Ok(r) if r.status.is_success() => RunState::Done,
                 _ => RunState::Failed,
@@ -293,6 +315,16 @@ pub fn job_status(job: &SlurmJob, plan: &ExperimentPlan) -> Result<JobStatus, Sl
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clients_complaint_is_one_short_printable_line() {
+        let stderr = format!("squeue: error: first\n\n  \u{1b}[31msecond  \n{}\n", "x".repeat(5_000));
+        let line = one_line(&stderr);
+        assert!(line.starts_with("squeue: error: first; \\u{1b}[31msecond; xxx"), "{line}");
+        assert!(!line.contains('\n') && !line.contains('\u{1b}'), "{line}");
+        assert_eq!(line.chars().count(), MAX_CLIENT_COMPLAINT_CHARS + 1);
+        assert_eq!(one_line("one\n"), "one");
+    }
 
     #[test]
     fn the_submit_line_quotes_and_restricts_the_array() {

@@ -132,6 +132,25 @@ fn status_from_files_when_nothing_was_submitted() {
 }
 
 #[test]
+fn a_fifo_where_a_result_belongs_is_named_with_why_by_status_and_collect() {
+    let tmp = tempfile::tempdir().unwrap();
+    let job = prepare(&plan(), &settings(3), &tmp.path().join("job")).unwrap();
+    let plan = job.plan().unwrap();
+    let key = RunKey { point: 3, repetition: 0 };
+    let fifo = job.result_path(key);
+    std::fs::create_dir_all(fifo.parent().unwrap()).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success(), "mkfifo {}", fifo.display());
+    let status = job_status(&job, &plan).unwrap();
+    assert_eq!(status.runs[6], (key, RunState::NotAFile("a FIFO")));
+    assert_eq!(status.runs[6].1.word(), "missing (its result is a FIFO, not a regular file)");
+    let collected = collect(&job, &plan).unwrap();
+    let missing = collected.missing.iter().find(|m| m.key == key).unwrap();
+    let problem = missing.problem.as_ref().map(ToString::to_string).unwrap_or_default();
+    assert!(problem.ends_with("a FIFO, not a regular file"), "{problem}");
+}
+
+#[test]
 fn submit_or_show_looks_for_sbatch_in_the_search_path_given() {
     use std::os::unix::fs::PermissionsExt;
     let tmp = tempfile::tempdir().unwrap();

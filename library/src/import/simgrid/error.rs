@@ -95,6 +95,42 @@ pub enum ImportError {
         /// The limit.
         limit: usize,
     },
+    /// An element's `id` longer than validation allows for a name.
+    #[error(
+        "{place}: <{element}> id `{id}` of {bytes} bytes is longer than the {limit}-byte limit for names"
+    )]
+    IdTooLong {
+        /// The file and the element's line.
+        place: FilePlace,
+        /// The element.
+        element: String,
+        /// The id, quoted short.
+        id: String,
+        /// Its length.
+        bytes: usize,
+        /// The limit ([`hase_engine::limits::MAX_PATH_BYTES`]).
+        limit: usize,
+    },
+    /// A host (or a cluster's host, or a router) whose entity name would be longer than
+    /// validation allows.
+    #[error(
+        "{place}: <{element}> `{id}` would name an entity `{name}` of {bytes} bytes, longer than the \
+         {limit}-byte limit for names"
+    )]
+    EntityNameTooLong {
+        /// The file and the element's line.
+        place: FilePlace,
+        /// The element.
+        element: &'static str,
+        /// Its id (for a cluster, the host name), quoted short.
+        id: String,
+        /// The entity name, quoted short.
+        name: String,
+        /// The entity name's length.
+        bytes: usize,
+        /// The limit ([`hase_engine::limits::MAX_PATH_BYTES`]).
+        limit: usize,
+    },
     /// The hostfile or `--np` does not fit the platform.
     #[error(transparent)]
     Placement(#[from] PlacementError),

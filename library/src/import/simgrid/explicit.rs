@@ -4,7 +4,7 @@
 //! host a processor on an ideal link to its own point's router, each link a hase link; packets follow
 //! shortest paths, and a route longer than hase's shortest path between its ends is noted.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 
 use hase_engine::model::{
     Instance, Link, ParamValue, PortRef, Pos, Project, Routing, instance_name_for_host,
@@ -12,9 +12,11 @@ use hase_engine::model::{
 
 use super::xml::Explicit;
 use hase_engine::FilePlace;
+use hase_engine::limits::{MAX_PATH_BYTES, quote};
 
 use super::error::ImportError;
 use super::imported::{Imported, Note};
+use super::shortest::{RouteEnds, shorter_paths};
 use super::simgrid_like::{processor_params, router_params};
 
 /// Union-find over the points of the platform.
@@ -40,6 +42,14 @@ impl Points {
 pub(super) fn build(e: &Explicit, name: &str, file: &str) -> Result<Imported, ImportError> {
     let at =
         |line: u32, message: String| ImportError::At { place: FilePlace::line(file, line as usize), message };
+    let too_long = |line: u32, element: &'static str, id: &str, name: &str| ImportError::EntityNameTooLong {
+        place: FilePlace::line(file, line as usize),
+        element,
+        id: quote(id),
+        name: quote(name),
+        bytes: name.len(),
+        limit: MAX_PATH_BYTES,
+    };
     let mut notes = Vec::new();
     // Points: hosts, then routers, then two ends per link.
     let (nh, nr) = (e.hosts.len(), e.routers.len());
@@ -124,6 +134,9 @@ pub(super) fn build(e: &Explicit, name: &str, file: &str) -> Result<Imported, Im
     for (h, host) in e.hosts.iter().enumerate() {
         let processor = instance_name_for_host(&host.id);
         let router = format!("sw_{processor}");
+        if router.len() > MAX_PATH_BYTES {
+            return Err(too_long(host.line, "host", &host.id, &router));
+        }
         for n in [&processor, &router] {
             if taken.insert(n.clone(), host.line).is_some() {
                 return Err(at(
@@ -140,6 +153,9 @@ pub(super) fn build(e: &Explicit, name: &str, file: &str) -> Result<Imported, Im
             continue;
         }
         let n = instance_name_for_host(id);
+        if n.len() > MAX_PATH_BYTES {
+            return Err(too_long(*line, "router", id, &n));
+        }
         if taken.insert(n.clone(), *line).is_some() {
             return Err(at(*line, format!("router `{id}` would be named `{n}`, like another entity")));
         }
@@ -147,15 +163,20 @@ pub(super) fn build(e: &Explicit, name: &str, file: &str) -> Result<Imported, Im
     }
     let mut project = Project::new(name);
     let mut links: Vec<(usize, usize, usize)> = Vec::new();
+    // Anonymous routers take the lowest free name of r0, r1, …: names are only ever taken, so the
+    // search goes on from the last one given.
+    let mut anonymous = 0_usize;
     for (l, _) in e.links.iter().enumerate().filter(|(l, _)| used[*l]) {
         let (a, b) = (points.find(end(l, 0)), points.find(end(l, 1)));
         for c in [a, b] {
             if let std::collections::btree_map::Entry::Vacant(slot) = router_of.entry(c) {
-                // At most `taken.len() + 1` candidates are needed: each taken name rules out one.
-                let name = (0..=taken.len())
-                    .map(|i| format!("r{i}"))
-                    .find(|x| !taken.contains_key(x))
-                    .unwrap_or_else(|| format!("r_{c}"));
+                let name = loop {
+                    let name = format!("r{anonymous}");
+                    anonymous += 1;
+                    if !taken.contains_key(&name) {
+                        break name;
+                    }
+                };
                 taken.insert(name.clone(), 0);
                 slot.insert(name);
             }
@@ -213,26 +234,29 @@ pub(super) fn build(e: &Explicit, name: &str, file: &str) -> Result<Imported, Im
     }
     project.network.routing = Routing::ShortestPath;
     // A route longer than the shortest path between its ends is not what hase will follow.
-    let mut adjacency: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let mut neighbours: Vec<Vec<usize>> = vec![Vec::new(); nh + nr + 2 * e.links.len()];
     for (_, a, b) in &links {
-        adjacency.entry(*a).or_default().push(*b);
-        adjacency.entry(*b).or_default().push(*a);
+        neighbours[*a].push(*b);
+        neighbours[*b].push(*a);
     }
-    for r in &e.routes {
-        let (Some((s, _)), Some((d, _))) = (ids.get(r.src.as_str()), ids.get(r.dst.as_str())) else {
-            continue;
-        };
-        let (s, d) = (points.find(*s), points.find(*d));
-        let shortest = hops(&adjacency, s, d);
-        if shortest.is_some_and(|h| h < r.links.len()) {
+    let ends: Vec<RouteEnds> = e
+        .routes
+        .iter()
+        .map(|r| RouteEnds {
+            from: points.find(ids[r.src.as_str()].0),
+            to: points.find(ids[r.dst.as_str()].0),
+            links: r.links.len(),
+        })
+        .collect();
+    for (r, shortest) in e.routes.iter().zip(shorter_paths(&neighbours, &ends)) {
+        if let Some(shortest) = shortest {
             notes.push(Note {
                 line: r.line,
                 text: format!(
-                    "route {} → {} has {} links; hase follows a shortest path of {}",
+                    "route {} → {} has {} links; hase follows a shortest path of {shortest}",
                     r.src,
                     r.dst,
                     r.links.len(),
-                    shortest.unwrap_or(0)
                 ),
             });
         }
@@ -245,23 +269,4 @@ pub(super) fn build(e: &Explicit, name: &str, file: &str) -> Result<Imported, Im
     );
     let summary = format!("{} hosts, {} links, {} routes (explicit)", nh, links.len(), e.routes.len());
     Ok(Imported { project, notes, hosts: e.hosts.iter().map(|h| h.id.clone()).collect(), summary })
-}
-
-/// Links on a shortest path from `s` to `d`.
-fn hops(adjacency: &BTreeMap<usize, Vec<usize>>, s: usize, d: usize) -> Option<usize> {
-    let mut seen: BTreeMap<usize, usize> = BTreeMap::from([(s, 0)]);
-    let mut queue = VecDeque::from([s]);
-    while let Some(x) = queue.pop_front() {
-        if x == d {
-            return seen.get(&x).copied();
-        }
-        let dist = seen[&x];
-        for y in adjacency.get(&x).into_iter().flatten() {
-            if !seen.contains_key(y) {
-                seen.insert(*y, dist + 1);
-                queue.push_back(*y);
-            }
-        }
-    }
-    None
 }

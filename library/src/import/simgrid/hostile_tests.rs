@@ -38,3 +38,80 @@ fn zones_nested_twenty_thousand_deep_are_refused_with_their_line() {
     assert!(matches!(err, ImportError::TooDeep { depth: 257, limit: 256, .. }), "{err}");
     assert!(err.to_string().starts_with("deep.xml:259:"), "{err}");
 }
+
+fn explicit(body: &str) -> String {
+    format!(
+        "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n{body}\n</zone>\n</platform>\n"
+    )
+}
+
+fn refusal(text: &str) -> ImportError {
+    import_simgrid(text, "names.xml", &ImportOptions::default()).unwrap_err()
+}
+
+#[test]
+fn a_host_name_longer_than_validation_allows_is_refused_with_its_line() {
+    let long = "h".repeat(4_097);
+    let err = refusal(&explicit(&format!(
+        "<host id=\"a\" speed=\"1Gf\"/>\n<host id=\"{long}\" speed=\"1Gf\"/>\n<link id=\"l\" bandwidth=\"1GBps\"/>\n\
+         <route src=\"a\" dst=\"{long}\"><link_ctn id=\"l\"/></route>"
+    )));
+    assert!(matches!(err, ImportError::IdTooLong { bytes: 4_097, limit: 4_096, .. }), "{err}");
+    let message = err.to_string();
+    assert!(message.starts_with("names.xml:5: <host> id `hhhh"), "{message}");
+    assert!(message.ends_with("of 4097 bytes is longer than the 4096-byte limit for names"), "{message}");
+    assert!(message.len() < 200, "{message}");
+}
+
+#[test]
+fn links_zones_and_routers_with_long_ids_are_refused_too() {
+    // XML refuses control characters in attributes: a long id of two-byte characters.
+    let long = "x\u{e9}".repeat(2_000);
+    for (element, body) in [
+        ("link", format!("<host id=\"a\" speed=\"1Gf\"/><link id=\"{long}\" bandwidth=\"1GBps\"/>")),
+        ("zone", format!("<zone id=\"{long}\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/></zone>")),
+        ("router", format!("<host id=\"a\" speed=\"1Gf\"/><router id=\"{long}\"/>")),
+    ] {
+        let err = refusal(&explicit(&body));
+        let message = err.to_string();
+        assert!(matches!(err, ImportError::IdTooLong { bytes: 6_000, .. }), "{element}: {message}");
+        assert!(message.starts_with(&format!("names.xml:4: <{element}> id `x\u{e9}x\u{e9}")), "{message}");
+        assert!(message.contains("\u{e9}…` of 6000 bytes") && message.len() < 250, "{message}");
+    }
+}
+
+#[test]
+fn a_host_whose_switch_name_would_be_too_long_is_refused_and_one_just_short_imports() {
+    // A host's processor is named after it (with an `h` before a digit), its switch `sw_` + that.
+    let fits = "x".repeat(4_093);
+    let imported = import_simgrid(
+        &explicit(&format!(
+            "<host id=\"a\" speed=\"1Gf\"/><host id=\"{fits}\" speed=\"1Gf\"/><link id=\"l\" bandwidth=\"1GBps\"/>\
+             <route src=\"a\" dst=\"{fits}\"><link_ctn id=\"l\"/></route>"
+        )),
+        "names.xml",
+        &ImportOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let registry = crate::catalogue::registry_for(&imported.project);
+    hase_engine::validate::validate_project(&imported.project, &registry).unwrap_or_else(|e| panic!("{e}"));
+    let over = format!("9{}", "x".repeat(4_092));
+    let err = refusal(&explicit(&format!(
+        "<host id=\"a\" speed=\"1Gf\"/>\n<host id=\"{over}\" speed=\"1Gf\"/><link id=\"l\" bandwidth=\"1GBps\"/>\
+         <route src=\"a\" dst=\"{over}\"><link_ctn id=\"l\"/></route>"
+    )));
+    assert!(matches!(err, ImportError::EntityNameTooLong { element: "host", bytes: 4_097, .. }), "{err}");
+    assert!(err.to_string().starts_with("names.xml:5: <host> `9xxx"), "{err}");
+}
+
+#[test]
+fn a_cluster_whose_host_names_would_be_too_long_is_refused_before_naming_them() {
+    let prefix = "n".repeat(4_092);
+    let text = format!(
+        "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<cluster id=\"c\" prefix=\"{prefix}\" radical=\"0-99999\" \
+         speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/>\n</platform>\n"
+    );
+    let err = refusal(&text);
+    assert!(matches!(err, ImportError::EntityNameTooLong { element: "cluster", bytes: 4_097, .. }), "{err}");
+    assert!(err.to_string().starts_with("names.xml:3: <cluster> `nnnn"), "{err}");
+}

@@ -18,7 +18,9 @@ mod entity_budget;
 mod error;
 mod explicit;
 mod imported;
+mod lines;
 mod rename;
+mod shortest;
 mod simgrid_like;
 mod xml;
 
@@ -53,9 +55,11 @@ pub fn import_simgrid(text: &str, file: &str, options: &ImportOptions) -> Result
     imported.notes.sort_by_key(|n| n.line);
     if let Some(placement) = &options.placement {
         let hosts = &imported.hosts;
-        let names: Vec<String> =
-            hosts.iter().map(|h| hase_engine::model::instance_name_for_host(h)).collect();
-        placement.resolve(hosts.len(), |n| names.iter().position(|h| h == n).map(|i| i as u32))?;
+        let mut rank_of: std::collections::BTreeMap<String, u32> = std::collections::BTreeMap::new();
+        for (rank, host) in hosts.iter().enumerate() {
+            rank_of.entry(hase_engine::model::instance_name_for_host(host)).or_insert(rank as u32);
+        }
+        placement.resolve(hosts.len(), |n| rank_of.get(n).copied())?;
         imported.project.placement = placement.clone();
     }
     Ok(imported)

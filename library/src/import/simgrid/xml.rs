@@ -7,11 +7,13 @@ use hase_engine::units::{parse_flop_rate, parse_rate, parse_time};
 use roxmltree::{Document, Node, ParsingOptions};
 
 use hase_engine::FilePlace;
-use hase_engine::limits::{printable_error, quote};
+use hase_engine::limits::{MAX_PATH_BYTES, printable_error, quote};
+use hase_engine::model::instance_name_for_host;
 
 use super::entity_budget::{MAX_EXPANDED_ENTITY_BYTES, check_entity_budget};
 use super::error::{ClusterParamError, ImportError};
 use super::imported::Note;
+use super::lines::LineIndex;
 
 /// Largest platform file read (bytes).
 pub const MAX_PLATFORM_BYTES: usize = 64 << 20;
@@ -98,8 +100,8 @@ pub(super) struct Explicit {
     pub routes: Vec<RouteSpec>,
 }
 
-struct Reader<'a, 'input> {
-    doc: &'a Document<'input>,
+struct Reader<'a> {
+    lines: LineIndex,
     file: &'a str,
     notes: Vec<Note>,
     cluster: Option<Cluster>,
@@ -131,9 +133,9 @@ fn unsupported_reason(element: &str) -> Option<&'static str> {
     })
 }
 
-impl Reader<'_, '_> {
+impl Reader<'_> {
     fn line(&self, node: Node<'_, '_>) -> u32 {
-        self.doc.text_pos_at(node.range().start).row
+        self.lines.line_of(node.range().start)
     }
 
     fn place(&self, node: Node<'_, '_>) -> FilePlace {
@@ -218,6 +220,15 @@ impl Reader<'_, '_> {
                     place: self.place(child),
                     element: quote(name),
                     reason: reason.into(),
+                });
+            }
+            if let Some(id) = child.attribute("id").filter(|id| id.len() > MAX_PATH_BYTES) {
+                return Err(ImportError::IdTooLong {
+                    place: self.place(child),
+                    element: quote(name),
+                    id: quote(id),
+                    bytes: id.len(),
+                    limit: MAX_PATH_BYTES,
                 });
             }
             match name {
@@ -366,6 +377,21 @@ impl Reader<'_, '_> {
         let numbers = radical_numbers(radical).map_err(self.cluster_param(node, "radical", radical))?;
         let (prefix, suffix) =
             (node.attribute("prefix").unwrap_or(""), node.attribute("suffix").unwrap_or(""));
+        // The longest entity name is checked before any host is named: a long prefix times many
+        // hosts is more than any memory.
+        if let Some(longest) = numbers.iter().max().map(|n| format!("{prefix}{n}{suffix}")) {
+            let entity = instance_name_for_host(&longest);
+            if entity.len() > MAX_PATH_BYTES {
+                return Err(ImportError::EntityNameTooLong {
+                    place: self.place(node),
+                    element: "cluster",
+                    id: quote(&longest),
+                    name: quote(&entity),
+                    bytes: entity.len(),
+                    limit: MAX_PATH_BYTES,
+                });
+            }
+        }
         let hosts = numbers.iter().map(|n| format!("{prefix}{n}{suffix}")).collect();
         let flops_per_s = self.speed(node)?;
         let bw = self.required(node, "bw")?;
@@ -552,8 +578,13 @@ pub(super) fn read_platform(text: &str, file: &str) -> Result<Read, ImportError>
         source,
     })?;
     let root = doc.root_element();
-    let mut reader =
-        Reader { doc: &doc, file, notes: Vec::new(), cluster: None, explicit: Explicit::default() };
+    let mut reader = Reader {
+        lines: LineIndex::new(text),
+        file,
+        notes: Vec::new(),
+        cluster: None,
+        explicit: Explicit::default(),
+    };
     if root.tag_name().name() != "platform" {
         return Err(
             reader.at(root, format!("the root element is <{}>, not <platform>", root.tag_name().name()))
