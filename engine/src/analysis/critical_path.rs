@@ -15,9 +15,11 @@
 //! - A packet hop from `x` to `y` is issued at `time`, leaves at `depart` (it waited for the busy
 //!   link) and arrives at `arrive`: `[depart, arrive]` is the link's transit, `[time, depart]` its
 //!   queue. If the same packet reached `x` (the same label, the hops into and out of `x` paired in
-//!   order), `x` forwarded it: the time from its arrival to the next hop's issue is `x`'s (routing
-//!   delay, waiting for an output or for flow-control credit) and the walk follows the earlier
-//!   hop; otherwise `x` sent it and the walk continues on `x` from the issue.
+//!   order), `x` forwarded it and the walk follows the earlier hop. The time from its arrival to
+//!   the next hop's issue is `x`'s (routing delay, flow-control credit), except that from the
+//!   first departure of another packet by the same output after the arrival (if one left
+//!   meanwhile) it waited in the output's queue: that is the link's queueing. Otherwise `x` sent
+//!   the packet and the walk continues on `x` from the issue.
 //!
 //! The walk starts at the last state change at the makespan (a rank finishing), or at the packet
 //! arriving then. Every step goes to an earlier record, so the walk ends, at the latest, at the
@@ -44,7 +46,7 @@ pub enum CriticalPathError {
     /// The trace was written at a level that drops message records, so no wait can be traced to
     /// the message that ended it.
     #[error(
-        "the critical path needs message records: trace level 2 or 1 (this trace is level {level}; run again with `--trace-level 2`)"
+        "the critical path needs message records: trace level 2 or 1 (this trace is level {level}; run again with `hase run --level 2`)"
     )]
     LevelTooHigh {
         /// The trace's level.
@@ -66,7 +68,8 @@ pub enum Step {
         /// The `Send` record of the packet whose arrival this time followed, if one did.
         after: Option<usize>,
     },
-    /// A packet waiting for its link to be free (from the hop's issue to its departure).
+    /// A packet waiting for its output link: from the hop's issue to its departure, or in a
+    /// forwarder's output queue while other packets left by it.
     Queue {
         /// Sending entity and port.
         from: (u32, u16),
@@ -156,6 +159,8 @@ struct Index {
     arrivals: Vec<Vec<(SimTime, usize)>>,
     /// Hop record → the hop that brought the same packet to its sender.
     previous_hop: BTreeMap<usize, usize>,
+    /// Per sending port: departures as (depart, record), sorted.
+    departures: BTreeMap<(u32, u16), Vec<(SimTime, usize)>>,
 }
 
 impl Index {
@@ -170,6 +175,7 @@ impl Index {
             .any(|r| matches!(r, Record::Send { label, .. } if parse_label(label).is_some()));
         // Per (entity, label): hops in and hops out, paired in order.
         let mut hops: BTreeMap<(u32, &str), (Vec<(SimTime, usize)>, Vec<usize>)> = BTreeMap::new();
+        let mut departures: BTreeMap<(u32, u16), Vec<(SimTime, usize)>> = BTreeMap::new();
         for (i, r) in trace.records.iter().enumerate() {
             match r {
                 Record::State { time, entity, state } => {
@@ -178,8 +184,9 @@ impl Index {
                         states[*entity as usize].push((*time, *state, i));
                     }
                 }
-                Record::Send { from, to, arrive, label, .. } => {
+                Record::Send { from, from_port, to, depart, arrive, label, .. } => {
                     let packet = parse_label(label).is_some();
+                    departures.entry((*from, *from_port)).or_default().push((*depart, i));
                     if let Some(list) = own.get_mut(*from as usize) {
                         list.push(i);
                     }
@@ -196,7 +203,7 @@ impl Index {
                 _ => {}
             }
         }
-        for list in &mut arrivals {
+        for list in arrivals.iter_mut().chain(departures.values_mut()) {
             list.sort_unstable();
         }
         let mut previous_hop = BTreeMap::new();
@@ -208,7 +215,7 @@ impl Index {
                 }
             }
         }
-        Index { own, states, arrivals, previous_hop }
+        Index { own, states, arrivals, previous_hop, departures }
     }
 }
 
@@ -316,6 +323,20 @@ impl Walk<'_> {
         list[..list.partition_point(|a| a.0 <= t)].iter().rev().find(|a| a.1 < before).copied()
     }
 
+    /// When a packet that reached a forwarder at `reached` and left by `port` at `left` started
+    /// waiting for that output: when another packet left by it after `reached`, if one did.
+    fn output_busy_from(
+        &self,
+        port: (u32, u16),
+        reached: SimTime,
+        left: SimTime,
+        record: usize,
+    ) -> Option<SimTime> {
+        let list = self.index.departures.get(&port)?;
+        let first = list.partition_point(|d| d.0 < reached);
+        list[first..].iter().find(|d| d.1 != record).map(|d| d.0).filter(|d| *d < left)
+    }
+
     fn on_hop(&mut self, record: usize) -> Next {
         let Record::Send { time, depart, from, from_port, to, to_port, arrive, .. } =
             &self.trace.records[record]
@@ -331,6 +352,9 @@ impl Walk<'_> {
                     Record::Send { arrive, .. } => *arrive,
                     r => r.time(),
                 };
+                if let Some(busy) = self.output_busy_from(from, reached, *time, record) {
+                    self.push(busy, *time, Step::Queue { from, to, record });
+                }
                 self.push(reached, *time, Step::Forward { entity: from.0, record });
                 Next::Hop(previous)
             }
