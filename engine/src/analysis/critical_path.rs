@@ -149,6 +149,9 @@ pub fn critical_path(trace: &Trace) -> Result<CriticalPath, CriticalPathError> {
     Ok(CriticalPath { makespan, segments })
 }
 
+/// The hops of one packet label into an entity, as (arrival, record), and out of it, as records.
+type HopsThrough = (Vec<(SimTime, usize)>, Vec<usize>);
+
 /// Lookups the walk needs, built in one pass over the records.
 struct Index {
     /// Per entity: its own records (state changes and packets it sent), by record number.
@@ -174,7 +177,7 @@ impl Index {
             .iter()
             .any(|r| matches!(r, Record::Send { label, .. } if parse_label(label).is_some()));
         // Per (entity, label): hops in and hops out, paired in order.
-        let mut hops: BTreeMap<(u32, &str), (Vec<(SimTime, usize)>, Vec<usize>)> = BTreeMap::new();
+        let mut hops: BTreeMap<(u32, &str), HopsThrough> = BTreeMap::new();
         let mut departures: BTreeMap<(u32, u16), Vec<(SimTime, usize)>> = BTreeMap::new();
         for (i, r) in trace.records.iter().enumerate() {
             match r {

@@ -18,7 +18,8 @@ use crate::trace::{Record, Trace};
 /// Time blamed on one rank, link, router or phase.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BlameRow {
-    /// Its name: an entity path, `a.port → b.port` for a link, `#3 exchange` for a phase.
+    /// Its name: an entity path, `a.port -> b.port` for a link (as the run statistics name
+    /// links), `#3 exchange` for a phase.
     pub name: String,
     /// The entity (ranks and routers) or the sending entity (links).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -237,7 +238,7 @@ impl Names<'_> {
         }
     }
     fn link(&self, a: (u32, u16), b: (u32, u16)) -> String {
-        format!("{} → {}", self.port(a), self.port(b))
+        format!("{} -> {}", self.port(a), self.port(b))
     }
     fn label(&self, record: usize) -> &str {
         match self.trace.records.get(record) {

@@ -136,7 +136,7 @@ fn one_message_through_a_router_is_walked_step_by_step() {
     assert_eq!(rows(&report.ranks), [("p0".into(), 110, Some(100)), ("p1".into(), 60, Some(30))]);
     assert_eq!(
         rows(&report.links),
-        [("r.p1 → p1.net".into(), 70, Some(20)), ("p0.net → r.p0".into(), 50, Some(0))]
+        [("r.p1 -> p1.net".into(), 70, Some(20)), ("p0.net -> r.p0".into(), 50, Some(0))]
     );
     assert_eq!(rows(&report.routers), [("r".into(), 10, None)]);
     let t = report.totals;
@@ -145,7 +145,7 @@ fn one_message_through_a_router_is_walked_step_by_step() {
     assert_eq!(report.segments[6].what, "p1 RECV after data r0>r1 1/1 50B from r");
     let text = report.to_string();
     assert!(text.starts_with("critical path 300 ps (makespan 300 ps), 8 segments\n"), "{text}");
-    assert!(text.contains("  r.p1 → p1.net  "), "{text}");
+    assert!(text.contains("  r.p1 -> p1.net  "), "{text}");
 }
 
 /// A message that arrived while the receiver computed is not on the path; the receiver's

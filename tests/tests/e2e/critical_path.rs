@@ -95,7 +95,7 @@ fn a_packet_queued_behind_another_blames_the_busy_link() {
     let t = report.totals;
     assert_eq!((ns(t.ranks), ns(t.links), ns(t.queueing), ns(t.routers)), (800, 3200, 1000, 20), "{report}");
     let busiest = &report.links[0];
-    assert_eq!((busiest.name.as_str(), ns(busiest.time)), ("r.p2 → p2.net", 2100), "{report}");
+    assert_eq!((busiest.name.as_str(), ns(busiest.time)), ("r.p2 -> p2.net", 2100), "{report}");
     assert_eq!(busiest.of_which.map(ns), Some(1000), "{report}");
     let longest = path.longest().expect("a path");
     assert!(matches!(longest.step, Step::Transit { .. } | Step::Queue { .. }), "{report}");
