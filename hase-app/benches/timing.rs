@@ -266,6 +266,7 @@ fn bench_animator(c: &mut Criterion) {
                     images: &mut images,
                     colours: &colours,
                     stale: false,
+                    critical: None,
                 });
                 let cx = CanvasContext { icons: &icons, palette: &palette, replay, fit: false };
                 for command in canvas.show(ui, editor, cx).commands {

@@ -10,6 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "cli/critical_path.rs"]
+mod critical_path;
 #[path = "cli/hostile.rs"]
 mod hostile;
 #[path = "cli/slurm.rs"]

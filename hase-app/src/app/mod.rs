@@ -33,6 +33,7 @@ use crate::ui::dock::{Dock, DockContext};
 use crate::ui::inspector::Inspector;
 use crate::ui::palette::PalettePanel;
 use crate::ui::{breadcrumb, legend, menu, run_bar, status, toasts};
+use hase_editor::analysis_views::critical::drawing_weights;
 use hase_editor::examples::default_project;
 use hase_editor::project_store::Library;
 use hase_editor::session::{Session, SessionCommand};
@@ -292,6 +293,11 @@ impl App {
             let line = ui.available_rect_before_wrap();
             ui.painter().hline(line.x_range(), line.min.y, egui::Stroke::new(1.0, palette.grid_major));
             let clock_end = self.session.clock_end();
+            let critical = self.session.current.as_deref().and_then(|run| {
+                let view = &self.session.timing.analysis.critical;
+                let found = view.found(run.id).filter(|_| view.shown)?;
+                found.as_ref().as_ref().ok().map(drawing_weights)
+            });
             let replay = self.session.current.as_deref().map(|run| ReplayLayer {
                 run,
                 snap: &self.session.cursor,
@@ -301,6 +307,7 @@ impl App {
                 images: &mut self.images,
                 colours: &colours,
                 stale: self.session.stale,
+                critical: critical.as_ref(),
             });
             let cx = CanvasContext { icons: &self.icons, palette: &palette, replay, fit: false };
             let canvas = self.canvas.show(ui, &self.editor, cx);

@@ -1,5 +1,6 @@
 //! Workflow tests of the analysis views, driving the real widgets with egui_kittest:
 //! phase bands on the timing diagram (toggle, click a band, the cursors on its edges), the
+//! critical path (toggle, its table of blame, "Longest" putting the cursors on its longest segment), the
 //! comparison's difference mode (the table's largest difference, a click going to its row), Check
 //! levels on a compound, and Fit a formula in the experiments' results. Each result is checked
 //! against the analysis run directly on the in-memory trace the same run writes.
@@ -47,6 +48,35 @@ fn phase_bands_toggle_and_a_click_puts_o_and_x_on_the_band_edges() {
     h.get_by_label("Phases").click();
     h.run_steps(3);
     assert!(h.query_by_label("2 loosely synchronous (exchange)").is_none());
+}
+
+#[test]
+fn critical_path_toggle_lists_the_blame_and_longest_puts_o_and_x_on_its_longest_segment() {
+    use hase_engine::analysis::critical_path;
+    let project = hase_library::examples::binary_tree_allreduce().unwrap().project;
+    let expected = critical_path(&memory_trace(&project)).unwrap();
+    let longest = *expected.longest().unwrap();
+    let mut h = harness_with(project);
+    run_design(&mut h);
+    assert!(h.query_by_label("time blamed per link").is_none(), "no table before the toggle");
+    h.get_by_label("Critical path").click();
+    h.run_steps(3);
+    for heading in ["time blamed per rank", "time blamed per link", "time blamed per router"] {
+        h.get_by_label(heading);
+    }
+    assert!(h.state().session.timing.analysis.critical.shown);
+    assert!(
+        h.state().canvas.drawn_replay.critical > 0,
+        "the path's links and routers are drawn on the design"
+    );
+    h.get_by_label("Longest").click();
+    h.run_steps(3);
+    let cursors = h.state().session.timing.cursors;
+    assert_eq!((cursors.o, cursors.x), (Some(longest.start.as_ps()), Some(longest.end.as_ps())));
+    h.get_by_label("Critical path").click();
+    h.run_steps(3);
+    assert!(h.query_by_label("time blamed per link").is_none(), "the table goes with the toggle");
+    assert_eq!(h.state().canvas.drawn_replay.critical, 0, "and the drawing's highlight");
 }
 
 #[test]

@@ -164,6 +164,25 @@ fn timing_panel_draws_phase_bands_labelled_with_their_class() {
 }
 
 #[test]
+fn timing_panel_outlines_the_critical_path_and_lists_its_blame() {
+    let mut h = timing_harness(run(hase_library::examples::binary_tree_allreduce().unwrap().project));
+    h.get_by_label("Critical path").click();
+    h.run_steps(3);
+    let found = h.state().state.analysis.critical.found(1).expect("the path is found and kept");
+    let report = found.as_ref().as_ref().expect("a level-2 run has a path");
+    assert_eq!(report.length, report.makespan);
+    // The table names the heaviest rank and link.
+    for name in [&report.ranks[0].name, &report.links[0].name] {
+        assert!(h.query_all_by_label(name).next().is_some(), "{name} is listed");
+    }
+    h.get_by_label("Longest").click();
+    h.run_steps(3);
+    let longest = report.longest.as_ref().unwrap();
+    assert_eq!(h.state().state.cursors.o, Some(longest.start.as_ps()));
+    h.snapshot("timing_panel_critical_path");
+}
+
+#[test]
 fn timing_panel_difference_mode_aligns_rows_and_lists_the_largest_differences() {
     let fat = run(hase_library::examples::fat_tree_allreduce().unwrap().project);
     let mut binary = run(hase_library::examples::binary_tree_allreduce().unwrap().project);

@@ -142,6 +142,7 @@ pub fn show(
                 images: &mut *images,
                 colours,
                 stale: false,
+                critical: None,
             });
             let out = view.canvas.show(ui, &side.editor, CanvasContext { icons, palette, replay, fit });
             commands.extend(

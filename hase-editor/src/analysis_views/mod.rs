@@ -1,17 +1,20 @@
 //! State and logic behind the analysis views of the app, egui-free: the trace a finished
 //! run is analysed from ([`rebuild`]), the comparison's difference mode ([`difference`]), the phase
-//! bands of the timing diagram ([`bands`]), the "Check levels" action on a compound ([`levels`])
+//! bands of the timing diagram ([`bands`]), the critical path outlined in the views ([`critical`]),
+//! the "Check levels" action on a compound ([`levels`])
 //! and the experiments view's "Fit a formula" ([`fit_panel`]). The analyses themselves are
 //! `hase_engine::analysis` and `hase_library::{check_levels, experiment::scaling}`; the methods are in
 //! `docs/analysis.md`.
 
 pub mod bands;
+pub mod critical;
 pub mod difference;
 pub mod fit_panel;
 pub mod levels;
 pub mod rebuild;
 
 pub use bands::PhaseBands;
+pub use critical::CriticalPathView;
 pub use difference::DifferenceMode;
 pub use fit_panel::FitPanel;
 pub use levels::LevelsCheck;
@@ -24,4 +27,6 @@ pub struct TimingAnalysis {
     pub bands: PhaseBands,
     /// A comparison's difference mode.
     pub difference: DifferenceMode,
+    /// The critical path outlined, and its blame.
+    pub critical: CriticalPathView,
 }

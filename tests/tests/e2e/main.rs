@@ -12,6 +12,7 @@
 
 mod architecture;
 mod code_shape;
+mod critical_path;
 mod examples;
 mod experiments;
 mod failures;

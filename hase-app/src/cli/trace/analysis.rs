@@ -1,5 +1,5 @@
-//! `hase trace diff A B` and `hase trace phases T`: the trace analyses of `hase_engine::analysis`
-//! printed as text or JSON. `diff` exits 0 when the traces are equal within the tolerance and 5
+//! `hase trace diff A B`, `hase trace phases T` and `hase trace critical-path T`: the trace
+//! analyses of `hase_engine::analysis` printed as text or JSON. `diff` exits 0 when the traces are equal within the tolerance and 5
 //! when they differ.
 
 use std::io::Write;
@@ -9,7 +9,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use hase_engine::analysis::{
-    Align, DiffOptions, PhaseOptions, Tolerance, diff_traces, find_phases, find_phases_choosing_window,
+    Align, CriticalPathReport, DiffOptions, PhaseOptions, Tolerance, diff_traces, find_phases,
+    find_phases_choosing_window,
 };
 use hase_engine::time::SimTime;
 use hase_engine::trace::Trace;
@@ -64,6 +65,16 @@ pub struct PhasesArgs {
     pub window: Option<SimTime>,
 }
 
+/// Arguments of `hase trace critical-path`.
+#[derive(Debug, Args)]
+pub struct CriticalPathArgs {
+    /// Trace file (text, `.gz` or `.htb`) written at level 2 or 1.
+    pub file: PathBuf,
+    /// Print the path and its blame tables as JSON (every segment, in time order).
+    #[arg(long)]
+    pub json: bool,
+}
+
 fn load(path: &Path) -> anyhow::Result<Trace> {
     Trace::load(path).with_context(|| format!("cannot read the trace {}", path.display()))
 }
@@ -89,6 +100,15 @@ pub(super) fn phases(args: &PhasesArgs) -> anyhow::Result<ExitCode> {
         Some(window) => find_phases(&trace, PhaseOptions { window }),
         None => find_phases_choosing_window(&trace),
     };
+    print_report(&report, args.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn critical_path(args: &CriticalPathArgs) -> anyhow::Result<ExitCode> {
+    let trace = load(&args.file)?;
+    let path =
+        hase_engine::analysis::critical_path(&trace).with_context(|| format!("{}", args.file.display()))?;
+    let report = CriticalPathReport::of(&trace, &path, &find_phases_choosing_window(&trace));
     print_report(&report, args.json)?;
     Ok(ExitCode::SUCCESS)
 }

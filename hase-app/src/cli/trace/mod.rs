@@ -1,5 +1,6 @@
 //! `hase trace stats <file>`, `hase trace export <file> --format chrome|paraver -o <out>`, and the
-//! analyses `hase trace diff A B` and `hase trace phases T` (in `analysis`).
+//! analyses `hase trace diff A B`, `hase trace phases T` and `hase trace critical-path T` (in
+//! `analysis`).
 
 mod analysis;
 
@@ -47,6 +48,10 @@ pub enum TraceCommand {
     Diff(analysis::DiffArgs),
     /// Find communication phases: groups of messages, their pattern and chain depth.
     Phases(analysis::PhasesArgs),
+    /// The critical path: the chain of computation, waits, packet hops and queueing that ends at
+    /// the makespan, with the time it blames on each rank, link, router and phase. Needs a trace
+    /// written at level 2 or 1.
+    CriticalPath(analysis::CriticalPathArgs),
 }
 
 /// The `--format` choices: the engine's exporters, each with its description as help.
@@ -88,6 +93,7 @@ pub(super) fn trace(cmd: &TraceCommand) -> anyhow::Result<ExitCode> {
         }
         TraceCommand::Diff(args) => return analysis::diff(args),
         TraceCommand::Phases(args) => return analysis::phases(args),
+        TraceCommand::CriticalPath(args) => return analysis::critical_path(args),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,9 +1,10 @@
 //! The animator: replays a run's trace on the design canvas, on the clock of
 //! `hase_editor::session::player::Player`; [`map`] ties trace entities and links to the canvas's
 //! nodes and links; [`overlay`] holds the canvas's replay layers (states, packets, link load and
-//! live parameter values), drawn by the canvas itself; [`images`] finds per-type state images; [`controls`] is the replay bar.
+//! live parameter values), drawn by the canvas itself, and [`critical_layer`] the critical path on the drawing; [`images`] finds per-type state images; [`controls`] is the replay bar.
 
 pub mod controls;
+pub mod critical_layer;
 pub mod images;
 pub mod map;
 pub mod overlay;

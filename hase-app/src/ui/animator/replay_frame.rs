@@ -10,6 +10,7 @@ use hase_engine::time::SimTime;
 
 use super::map::SceneMap;
 use crate::theme::ReplayColours;
+use hase_editor::analysis_views::critical::DrawingWeights;
 
 /// The replay layers of one canvas frame: what the canvas frame draws between and over its
 /// own layers when a run is shown (the canvas part — area, view, scene, positions, ports, colours
@@ -33,6 +34,8 @@ pub struct ReplayFrame<'a> {
     pub displayed: &'a BTreeMap<String, BTreeMap<String, ParamDisplay>>,
     /// Replay colours.
     pub colours: &'a ReplayColours,
+    /// The critical path's weights, when it is shown.
+    pub critical: Option<&'a DrawingWeights>,
 }
 
 /// What a frame drew (for tests and benchmarks).
@@ -40,6 +43,8 @@ pub struct ReplayFrame<'a> {
 pub struct Drawn {
     /// Links tinted by load.
     pub tinted_links: usize,
+    /// Links and nodes drawn on the critical path.
+    pub critical: usize,
     /// Packets drawn one by one.
     pub packets: usize,
     /// Clusters drawn.

@@ -2,6 +2,7 @@
 //! [`ReplayLayer`]), what it asks for ([`CanvasOutput`]), and what a palette entry carries while it
 //! is dragged onto the canvas ([`PalettePayload`]).
 
+use hase_editor::analysis_views::critical::DrawingWeights;
 use hase_editor::replay::events::Snapshot;
 use hase_editor::run::FinishedRun;
 use hase_editor::session::player::Player;
@@ -49,6 +50,8 @@ pub struct ReplayLayer<'a> {
     pub colours: &'a ReplayColours,
     /// The run is of an earlier version of the design: it is not drawn, a notice says so.
     pub stale: bool,
+    /// The critical path's weights, when it is shown.
+    pub critical: Option<&'a DrawingWeights>,
 }
 
 /// What one canvas frame asks for.

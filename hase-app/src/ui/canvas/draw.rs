@@ -16,7 +16,7 @@ use super::frame::{CanvasFrame, FrameDrawn, label_px, name_px};
 use super::geometry::{BodySide, Hit, NODE_SIZE, PORT_RADIUS, node_extent};
 use super::raster;
 use crate::theme::category_index;
-use crate::ui::animator::overlay;
+use crate::ui::animator::{critical_layer, overlay};
 
 /// Buffers reused between frames.
 #[derive(Default)]
@@ -57,6 +57,7 @@ pub fn draw(
         draw_links(painter, f, visible, &mut scratch.points);
         if let Some(o) = &f.replay {
             drawn.replay.tinted_links = overlay::draw_load_layer(painter, f, o, &mut scratch.replay);
+            drawn.replay.critical = critical_layer::draw_critical_layer(painter, f, o, &mut scratch.points);
         }
         for &i in &scratch.visible {
             draw_node(painter, f, i);

@@ -42,7 +42,7 @@ impl Canvas {
                 notice = Some(STALE_NOTICE);
                 (None, None)
             }
-            Some(ReplayLayer { run, snap, player, clock_end, map, images, colours, .. }) => {
+            Some(ReplayLayer { run, snap, player, clock_end, map, images, colours, critical, .. }) => {
                 let map = map.get(self.scene(), editor, run);
                 let frame = ReplayFrame {
                     replay: &run.replay,
@@ -54,6 +54,7 @@ impl Canvas {
                     min_level: player.min_level,
                     displayed: &editor.doc.layout(&net).displayed,
                     colours,
+                    critical,
                 };
                 (Some(frame), Some(images))
             }

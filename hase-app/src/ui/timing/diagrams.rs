@@ -1,6 +1,7 @@
 //! One frame of the timing tab: the bar, then one diagram per entry of the context (stacked), each
-//! with its title, labels, ruler and bars, its input, the phase bands and the differences with the
-//! other diagram; the O–X figures or the table of differences on the right. The session's state
+//! with its title, labels, ruler and bars, its input, the phase bands, the critical path and the
+//! differences with the other diagram; the table of differences, the critical path's blame or the
+//! O–X figures on the right. The session's state
 //! is read only: what the frame changes in it comes back as commands.
 
 use egui::{Rect, Ui, pos2, vec2};
@@ -9,7 +10,7 @@ use super::context::{DiagramRequests, LABEL_WIDTH, Pane, TimingContext};
 use super::draw::{self, Geometry, RULER_HEIGHT};
 use super::edits::TimingEdits;
 use super::view_state::TimingView;
-use super::{bands_and_differences, input, panel};
+use super::{bands_and_differences, critical_path, input, panel};
 use hase_editor::analysis_views::difference::Computed;
 use hase_editor::session::timing::rows;
 use hase_editor::session::timing::view::TimeView;
@@ -40,7 +41,7 @@ pub fn show(
     panel::bar(ui, &mut edits, view, cx, end, &mut out);
     let difference = bands_and_differences::difference_bar(ui, &mut edits, cx);
     let all = ui.available_rect_before_wrap();
-    let table_width = if difference.is_some() {
+    let table_width = if difference.is_some() || edits.state.analysis.critical.shown {
         380.0_f32.min(all.width() * 0.45)
     } else if edits.state.table && edits.state.cursors.interval().is_some() {
         330.0_f32.min(all.width() * 0.4)
@@ -79,6 +80,9 @@ pub fn show(
         let table = Rect::from_min_max(pos2(area.max.x + 6.0, all.min.y), all.max);
         match &difference {
             Some(c) => bands_and_differences::difference_table(ui, &mut edits, c, table, cx.palette),
+            None if edits.state.analysis.critical.shown => {
+                critical_path::blame_table(ui, &mut edits, &diagrams[0], table, cx.palette);
+            }
             None => panel::figures_table(ui, &edits.state, view, diagrams, table, &mut out),
         }
     }
@@ -166,6 +170,9 @@ fn diagram(
     }
     if edits.state.analysis.bands.shown {
         bands_and_differences::phase_bands(ui, edits, d, index, &g);
+    }
+    if edits.state.analysis.critical.shown {
+        critical_path::outline(ui, edits, d, &shown, &g, palette);
     }
     marks
 }

@@ -6,11 +6,12 @@
 //! from [`context`] by [`diagrams`]: painting in [`draw`] (bars as texels in [`strip`], level of
 //! detail in [`lod`], the ruler in [`ticks`]); pointer and keys in [`input`]; the bar above and the
 //! labels in [`panel`] (the O/X readout in [`readout`]); the phase bands and a comparison's
-//! difference mode in [`bands_and_differences`]; the dock's tab in [`tab`]; PNG export in
+//! difference mode in [`bands_and_differences`]; the critical path in [`critical_path`]; the dock's tab in [`tab`]; PNG export in
 //! [`export`].
 
 pub mod bands_and_differences;
 pub mod context;
+pub mod critical_path;
 pub mod diagrams;
 pub mod draw;
 pub mod edits;

@@ -95,6 +95,7 @@ pub fn bar(
             edits.push(TimingCommand::ShowFigures(table));
         }
         super::bands_and_differences::toggles(ui, edits, view, cx);
+        super::critical_path::toggles(ui, edits, cx);
         ui.separator();
         if ui.button("+ Marker").on_hover_text("Add a named marker at O, or at the animator's time").clicked()
         {

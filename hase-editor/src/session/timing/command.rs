@@ -1,7 +1,7 @@
 //! [`TimingCommand`]: every change the timing diagram asks of its state kept in the session — the
 //! time axis and its history, the cursors O and X, the named markers, folding and the row filter,
 //! the view toggles, the difference mode's settings — and the analyses it found once and keeps
-//! (a run's phases, a comparison's differences). Applied at one point of the frame
+//! (a run's phases and critical path, a comparison's differences). Applied at one point of the frame
 //! (`TimingState::apply`, through `SessionCommand::Timing`).
 
 use std::sync::Arc;
@@ -10,6 +10,7 @@ use hase_engine::analysis::{Align, PhaseReport};
 
 use super::cursors::{Cursors, Which};
 use super::view::TimeView;
+use crate::analysis_views::critical::Found;
 use crate::analysis_views::difference::Computed;
 
 /// A change of the timing diagram's state asked for by the diagram.
@@ -63,6 +64,8 @@ pub enum TimingCommand {
     ShowFigures(bool),
     /// Draw the communication phases as bands, or not.
     ShowPhases(bool),
+    /// Outline the critical path and show its blame, or not.
+    ShowCriticalPath(bool),
     /// The comparison's difference mode on or off.
     ShowDifferences(bool),
     /// How the difference mode pairs rows.
@@ -79,6 +82,13 @@ pub enum TimingCommand {
         run: u64,
         /// What was found.
         report: Arc<PhaseReport>,
+    },
+    /// Keep the critical path found in run `run`.
+    KeepCriticalPath {
+        /// The run's id.
+        run: u64,
+        /// What was found.
+        report: Arc<Found>,
     },
     /// Keep the comparison of two runs.
     KeepDifference(Arc<Computed>),

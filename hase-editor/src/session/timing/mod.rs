@@ -1,6 +1,6 @@
 //! The timing diagram's state kept in the session between frames (shared by both diagrams of a
 //! comparison): the time axis and its history, the cursors O and X, named markers, folding and the
-//! row filter, the view toggles, and the phase bands and difference mode; changed only through
+//! row filter, the view toggles, and the phase bands, critical path and difference mode; changed only through
 //! [`TimingCommand`]s ([`command`]). The maths lives in [`view`] (time ↔ points), [`cursors`],
 //! [`rows`] (which rows show, folded by the hierarchy) and [`figures`] (the O–X figures of each
 //! row).
@@ -172,6 +172,7 @@ impl TimingState {
             TimingCommand::ShowParams(on) => self.params = on,
             TimingCommand::ShowFigures(on) => self.table = on,
             TimingCommand::ShowPhases(on) => self.analysis.bands.shown = on,
+            TimingCommand::ShowCriticalPath(on) => self.analysis.critical.shown = on,
             TimingCommand::ShowDifferences(on) => difference.on = on,
             TimingCommand::AlignRows(align) => difference.align = align,
             TimingCommand::SetTolerance(text) => difference.tolerance_text = text,
@@ -181,6 +182,7 @@ impl TimingState {
             }
             TimingCommand::FocusReached => difference.focus_pending = false,
             TimingCommand::KeepPhases { run, report } => self.analysis.bands.keep(run, report),
+            TimingCommand::KeepCriticalPath { run, report } => self.analysis.critical.keep(run, report),
             TimingCommand::KeepDifference(computed) => difference.keep(computed),
         }
     }
@@ -211,5 +213,7 @@ mod tests {
         assert!(state.unfolded.contains("net"));
         state.apply(TimingCommand::ToggleFold("net".into()));
         assert!(state.unfolded.is_empty());
+        state.apply(TimingCommand::ShowCriticalPath(true));
+        assert!(state.analysis.critical.shown);
     }
 }
