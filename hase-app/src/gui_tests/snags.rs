@@ -127,17 +127,7 @@ fn a_template_dragged_onto_the_canvas_opens_its_dialog() {
     let mut h = harness_sized(App::new(StartOptions::default()), Vec2::new(1600.0, 1400.0));
     let from = h.get_by_label("Ring").rect().center();
     let area = h.state().canvas.area;
-    let to = area.center();
-    h.hover_at(from);
-    h.step();
-    h.drag_at(from);
-    h.step();
-    for k in 1..=6 {
-        h.hover_at(from + (to - from) * (k as f32 / 6.0));
-        h.step();
-    }
-    h.drop_at(to);
-    settle(&mut h);
+    super::editing::drag(&mut h, from, area.center());
     assert!(h.state().windows.template.open, "the dialog opens on the drop");
     assert!(h.query_by_label("Insert network from template").is_some());
 }
