@@ -17,17 +17,14 @@ fn stem_and_numbers(name: &str) -> (String, Vec<u64>) {
     let mut numbers = Vec::new();
     let mut current: Option<u64> = None;
     for c in name.chars() {
-        match c.to_digit(10) {
-            Some(d) => {
-                current = Some(current.unwrap_or(0).saturating_mul(10).saturating_add(u64::from(d)));
+        if let Some(d) = c.to_digit(10) {
+            current = Some(current.unwrap_or(0).saturating_mul(10).saturating_add(u64::from(d)));
+        } else {
+            if let Some(n) = current.take() {
+                numbers.push(n);
+                stem.push('#');
             }
-            None => {
-                if let Some(n) = current.take() {
-                    numbers.push(n);
-                    stem.push('#');
-                }
-                stem.push(c);
-            }
+            stem.push(c);
         }
     }
     if let Some(n) = current {

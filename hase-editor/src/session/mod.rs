@@ -348,11 +348,11 @@ mod tests {
         s.player.adopt_run(compare_end);
         s.player.time = compare_end;
         s.player.playing = true;
-        assert_ne!(s.player.speed_ps_per_s, design_speed);
+        assert_ne!(s.player.speed_ps_per_s.to_bits(), design_speed.to_bits());
         s.leave_compare();
         assert_eq!(s.player.time, run.replay.end, "the clock is within the design's run");
         assert!(!s.player.playing);
-        assert_eq!(s.player.speed_ps_per_s, design_speed);
+        assert_eq!(s.player.speed_ps_per_s.to_bits(), design_speed.to_bits());
         assert_eq!(s.clock_end(), run.replay.end);
     }
 }

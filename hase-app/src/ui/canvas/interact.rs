@@ -84,14 +84,16 @@ pub fn handle(canvas: &mut Canvas, ui: &Ui, response: &Response, editor: &Editor
         |c: &Canvas, p: Pos2| hit_test(&c.scene, &c.positions, &c.ports, p, tolerance, selected_link);
     canvas.hover = canvas.pointer.and_then(|p| hit_at(canvas, p));
 
-    // Drops from the palette.
-    if let Some(payload) = response.dnd_release_payload::<PalettePayload>()
+    // Drops from the palette: a template, or a type (taking a payload of the other kind would
+    // drop it).
+    if egui::DragAndDrop::has_payload_of_type::<TemplatePayload>(ui.ctx()) {
+        if let Some(payload) = response.dnd_release_payload::<TemplatePayload>() {
+            canvas.template_dropped = Some(payload.name);
+        }
+    } else if let Some(payload) = response.dnd_release_payload::<PalettePayload>()
         && let Some(p) = canvas.pointer
     {
         place(editor, edits, &payload.type_name, p);
-    }
-    if let Some(payload) = response.dnd_release_payload::<TemplatePayload>() {
-        canvas.template_dropped = Some(payload.name);
     }
 
     // Drag start.

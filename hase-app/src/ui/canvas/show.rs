@@ -12,7 +12,7 @@ use crate::ui::animator::replay_frame::ReplayFrame;
 use hase_editor::state::{Editor, EditorCommand};
 
 /// What an empty canvas says.
-pub const EMPTY_HINT: &str = "Drag an entity type or a template from the palette onto the canvas, or open an example (File ▸ Open example).";
+pub const EMPTY_HINT: &str = "Drag an entity type or a template from the palette onto the canvas, or open an example (File › Open example).";
 
 /// Height the replay's legend takes at the bottom of the canvas (points).
 const LEGEND_ROOM: f32 = 64.0;

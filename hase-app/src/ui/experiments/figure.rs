@@ -12,7 +12,7 @@ use egui::{Rect, RichText};
 use super::plot as draw;
 use crate::theme::{Palette, ThemeChoice};
 use hase_editor::experiments::ExperimentsView;
-use hase_editor::experiments::plot::{Plotted, build};
+use hase_editor::experiments::plot::{PlotKind, Plotted, build};
 use hase_editor::experiments::provenance::{provenance, provenance_in_memory};
 
 /// Size of a figure (points): a page-width plot.
@@ -44,20 +44,17 @@ impl FigureExport {
 /// The title of the plot shown: `makespan_ps against workload.message_bytes, per algorithm`.
 pub fn title(view: &ExperimentsView) -> String {
     let p = &view.plot;
-    let what = match p.kind {
-        hase_editor::experiments::plot::PlotKind::Heatmap => {
-            format!("{} over {} and {}", p.metric, p.x, p.series.as_deref().unwrap_or("?"))
-        }
-        _ => {
-            let per = p.series.as_deref().map(|s| format!(", per {s}")).unwrap_or_default();
-            let kind = match p.kind {
-                hase_editor::experiments::plot::PlotKind::Speedup => "speedup of ",
-                hase_editor::experiments::plot::PlotKind::Efficiency => "efficiency of ",
-                hase_editor::experiments::plot::PlotKind::Ratio => "ratio of ",
-                _ => "",
-            };
-            format!("{kind}{} against {}{per}", p.metric, p.x)
-        }
+    let what = if p.kind == PlotKind::Heatmap {
+        format!("{} over {} and {}", p.metric, p.x, p.series.as_deref().unwrap_or("?"))
+    } else {
+        let per = p.series.as_deref().map(|s| format!(", per {s}")).unwrap_or_default();
+        let kind = match p.kind {
+            PlotKind::Speedup => "speedup of ",
+            PlotKind::Efficiency => "efficiency of ",
+            PlotKind::Ratio => "ratio of ",
+            _ => "",
+        };
+        format!("{kind}{} against {}{per}", p.metric, p.x)
     };
     match &view.results {
         Some(r) => format!("{what} — {}", r.name),

@@ -62,7 +62,7 @@ pub fn bar(
         let typed = ui
             .add(
                 egui::TextEdit::singleline(&mut filter)
-                    .hint_text("find: p2, r_12_*, fabric/*, a state")
+                    .hint_text("find: p2, r_12_*, fabric/*")
                     .desired_width(190.0),
             )
             .on_hover_text(
