@@ -199,7 +199,7 @@ impl AppAction {
     pub fn label(self) -> &'static str {
         match self {
             AppAction::NewProject => "New project",
-            AppAction::Open => "Open…",
+            AppAction::Open => "Open from library…",
             AppAction::ImportRon => "Import RON…",
             AppAction::ImportSimgrid => "SimGrid platform…",
             AppAction::ExportRon => "Export RON…",
@@ -231,7 +231,7 @@ impl AppAction {
             AppAction::OpenSelected => "Open compound",
             AppAction::CheckLevels => "Check levels",
             AppAction::Validate => "Check design",
-            AppAction::Escape => "Cancel the tool, clear the selection",
+            AppAction::Escape => "Close the window on top, else cancel the tool and clear the selection",
             AppAction::Run => "Run",
             AppAction::Stop => "Stop",
             AppAction::PlayPause => "Play / pause replay",

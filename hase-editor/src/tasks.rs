@@ -81,7 +81,9 @@ impl FileRequest {
             ReplayFile::ExportPng => &["png"],
             ReplayFile::ExportCsv(_) => &["csv"],
             ReplayFile::CompareWith => &["ron"],
-            ReplayFile::OpenTrace | ReplayFile::CompareTraces { .. } => &["htrace", "htb", "gz", "txt"],
+            ReplayFile::OpenTrace | ReplayFile::CompareTraces { .. } => {
+                &["trace", "htrace", "htb", "gz", "txt"]
+            }
             ReplayFile::OpenRecording => &["htb", "ti", "csv"],
         };
         FileRequest {
@@ -102,6 +104,7 @@ impl FileRequest {
                         | ExperimentFileRequest::ExportRon(_)
                         | ExperimentFileRequest::PlotPng
                         | ExperimentFileRequest::PlotCsv(_)
+                        | ExperimentFileRequest::ResultsCsv(_)
                 )
         )
     }
@@ -114,7 +117,9 @@ impl FileRequest {
             | ExperimentFileRequest::ExportRon(_)
             | ExperimentFileRequest::Import
             | ExperimentFileRequest::SlurmJob => "ron",
-            ExperimentFileRequest::ExportCsv(_) | ExperimentFileRequest::PlotCsv(_) => "csv",
+            ExperimentFileRequest::ExportCsv(_)
+            | ExperimentFileRequest::PlotCsv(_)
+            | ExperimentFileRequest::ResultsCsv(_) => "csv",
             ExperimentFileRequest::PlotPng => "png",
         };
         FileRequest { target: FileTarget::Experiment(purpose), extensions: vec![extension.to_string()] }
@@ -136,6 +141,7 @@ impl FileRequest {
             }
             FileTarget::Experiment(ExperimentFileRequest::PlotPng) => Some("plot.png".into()),
             FileTarget::Experiment(ExperimentFileRequest::PlotCsv(_)) => Some("plot.csv".into()),
+            FileTarget::Experiment(ExperimentFileRequest::ResultsCsv(_)) => Some("results.csv".into()),
             _ => None,
         }
     }

@@ -12,8 +12,10 @@
 //! decimal because links are rated that way and SimGrid reads them so. Numbers are read exactly (an
 //! integer mantissa and a power of ten) and rounded once to the base unit, so a value written by
 //! [`format_in`] reads back to the same integer. A parse can also return the [`Unit`] as typed so a
-//! value is shown back in it (the inspector does).
+//! value is shown back in it (the inspector does). Measured values (means, fits, plot ticks) are
+//! written by [`format_measured`] in the unit their size calls for.
 
+mod approx;
 mod dimension;
 mod error;
 mod number;
@@ -24,6 +26,7 @@ use std::str::FromStr;
 
 use crate::time::SimTime;
 
+pub use approx::{format_in_unit, format_measured, unit_for_range};
 pub use dimension::Dimension;
 pub use error::UnitError;
 pub use number::MAX_NUMBER_CHARS;

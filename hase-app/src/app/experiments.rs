@@ -93,6 +93,17 @@ impl App {
             palette,
         };
         crate::ui::experiments::show(ctx, &mut self.windows.experiments, &cx);
+        // Export plot PNG…: the figure is drawn over the window, then photographed.
+        if let Some(figure) = &mut self.windows.figure {
+            let theme = self.editor.settings.theme;
+            let rect = crate::ui::experiments::figure::show(ctx, &self.windows.experiments, theme);
+            figure.frames += 1;
+            if figure.ready() {
+                let path = figure.path.clone();
+                crate::ui::timing::export::request(ctx, rect, path, &self.windows.plot_export);
+                self.windows.figure = None;
+            }
+        }
     }
 
     /// Simulate ▸ Experiments….
@@ -137,15 +148,19 @@ impl App {
             },
             ExperimentFileRequest::PlotCsv(text) => {
                 let text = text.clone();
-                self.write_in_background("the data", path.with_extension("csv"), text);
+                self.write_in_background("the plotted data", path.with_extension("csv"), text);
+            }
+            ExperimentFileRequest::ResultsCsv(text) => {
+                let text = text.clone();
+                self.write_in_background("the results", path.with_extension("csv"), text);
             }
             ExperimentFileRequest::PlotPng => {
-                let Some([x0, y0, x1, y1]) = view.plot_rect else {
+                if view.plot_rect.is_none() {
                     return self.editor.notify(LogLevel::Warning, "show a plot first");
-                };
+                }
                 let path = if path.extension().is_none() { path.with_extension("png") } else { path };
-                let rect = egui::Rect::from_min_max(egui::pos2(x0, y0), egui::pos2(x1, y1));
-                crate::ui::timing::export::request(ctx, rect, path, &self.windows.plot_export);
+                self.windows.figure = Some(crate::ui::experiments::figure::FigureExport::new(path));
+                ctx.request_repaint();
             }
             ExperimentFileRequest::SlurmJob => {
                 // The job directory is the one holding the job.ron chosen.
@@ -176,18 +191,21 @@ impl App {
 
     /// Open `point` of the results shown: the point's project replaces the design (after the
     /// unsaved-changes question, if any), then its kept trace is read, or the point runs again with
-    /// its seed.
+    /// its seed. The design is named after the point and is unsaved, and belongs to no library
+    /// version: Save asks a name for it rather than storing the point's values as the next version
+    /// of the project the experiment was made from.
     pub(super) fn open_experiment_point(&mut self, ctx: &egui::Context, point: u64) {
-        let run = match self.windows.experiments.point_run(point) {
+        let mut run = match self.windows.experiments.point_run(point) {
             Ok(run) => run,
             Err(e) => return self.editor.notify(LogLevel::Error, format!("cannot open point {point}: {e}")),
         };
         self.session.leave_compare();
         self.session.stop_all();
-        let message = format!("opened {}", run.label);
+        run.project.name = format!("{} ({})", run.project.name, run.label);
+        let message = format!("opened {} as “{}” (not saved)", run.label, run.project.name);
         let project = run.project.clone();
         self.windows.pending_point = Some(run);
-        self.offer(ctx, Incoming { project, file: None, version: None, unsaved: false, message });
+        self.offer(ctx, Incoming { project, file: None, version: None, unsaved: true, message });
         self.start_pending_point();
     }
 

@@ -243,10 +243,10 @@ impl App {
             LibraryOutput::Imported { path, result: Ok((project, info)) } => {
                 let incoming = Incoming {
                     message: format!(
-                        "imported {} as “{}” version {} in the library",
+                        "imported {}: added to the project library as version {} of “{}”",
                         path.display(),
-                        project.name,
-                        info.version
+                        info.version,
+                        project.name
                     ),
                     version: Some((project.name.clone(), info.version)),
                     project,

@@ -203,8 +203,9 @@ impl App {
         // The dock grows once there is a run to show (a panel id of its own keeps the size apart).
         let replaying = self.session.current.is_some() || self.session.compare.is_some();
         // Sized to its content once there is a run: every timing row when the window allows (at
-        // most 55% of it); the id carries the row count, so a run with other rows is fitted again.
-        let most = ui.available_height() * 0.55;
+        // most 40% of it, so that the design keeps most of the window); the id carries the row
+        // count, so a run with other rows is fitted again.
+        let most = ui.available_height() * 0.4;
         let fitted = |rows: usize| {
             (rows as f32 * crate::ui::timing::draw::ROW_HEIGHT + 150.0).clamp(200.0, most.max(200.0))
         };
@@ -214,6 +215,10 @@ impl App {
             (None, true) => (("dock-replay", self.dock.fit_rows), fitted(self.dock.fit_rows)),
             (None, false) => (("dock", 0), 170.0),
         };
+        if self.dock.shown.replace(dock_id) != Some(dock_id) {
+            // The canvas changes size with the dock: show the whole design in what is left.
+            self.editor.fit_requested = true;
+        }
         let dock = Panel::bottom(dock_id)
             .resizable(true)
             .default_size(dock_size)
@@ -256,9 +261,13 @@ impl App {
             self.finish_frame(&ctx, actions, edits, commands);
             return;
         }
-        Panel::left("palette").resizable(true).default_size(210.0).size_range(150.0..=400.0).show(ui, |ui| {
-            edits.extend(self.palette_panel.show(ui, &self.editor, &self.icons, &palette));
-        });
+        Panel::left("palette")
+            .resizable(true)
+            .default_size(crate::ui::palette::PALETTE_WIDTH)
+            .size_range(150.0..=400.0)
+            .show(ui, |ui| {
+                edits.extend(self.palette_panel.show(ui, &self.editor, &self.icons, &palette));
+            });
         Panel::right("inspector").resizable(true).default_size(360.0).size_range(240.0..=600.0).show(
             ui,
             |ui| {
@@ -398,8 +407,8 @@ fn zoom_buttons(ui: &mut Ui, area: egui::Rect) -> Vec<AppAction> {
     let mut x = area.max.x - 12.0;
     for (text, action, tip) in [
         ("Fit", AppAction::ZoomFit, "Zoom to fit (F)"),
-        ("+", AppAction::ZoomIn, "Zoom in (Ctrl +, or Ctrl+wheel)"),
-        ("−", AppAction::ZoomOut, "Zoom out (Ctrl −)"),
+        ("+", AppAction::ZoomIn, "Zoom in (Ctrl +, or the wheel)"),
+        ("−", AppAction::ZoomOut, "Zoom out (Ctrl −, or the wheel)"),
     ] {
         x -= size.x + 4.0;
         let rect = egui::Rect::from_min_size(egui::pos2(x, area.min.y + 10.0), size);

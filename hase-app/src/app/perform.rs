@@ -126,12 +126,25 @@ impl App {
             AppAction::Help(topic) => self.windows.help = Some(topic),
             AppAction::Experiments => self.open_experiments(),
             AppAction::OpenExperimentExample => self.open_experiment_example(ctx),
+            AppAction::Escape if self.close_top_window() => {}
             AppAction::Escape => {
                 self.editor.placing = None;
                 self.canvas.drag = crate::ui::canvas::Drag::None;
                 self.editor.selection.clear();
             }
         }
+    }
+
+    /// Escape closes the window over the panels, the one opened last first (Help before the
+    /// experiments' Slurm dialog before Experiments …); returns false when none is open.
+    fn close_top_window(&mut self) -> bool {
+        let w = &mut self.windows;
+        if w.help.take().is_some() || w.experiments.slurm.dialog.take().is_some() {
+            return true;
+        }
+        [&mut w.sheet_viewer.open, &mut w.levels.open, &mut w.experiments.open, &mut w.browser.open]
+            .into_iter()
+            .any(std::mem::take)
     }
 
     /// Carry on with what the unsaved-changes question interrupted.

@@ -125,7 +125,15 @@ impl App {
                 let settings = self.session.settings.clone();
                 self.windows.variant.open_with(&settings);
             }
-            AppAction::CloseCompare => self.session.leave_compare(),
+            AppAction::CloseCompare => {
+                self.session.leave_compare();
+                // The dock goes back to the size of the design's run (or of no run).
+                self.dock.fit_rows = self
+                    .session
+                    .current
+                    .as_ref()
+                    .map_or(0, |run| self.session.timing.rows_of(&run.replay).len());
+            }
             _ => {}
         }
     }
@@ -350,6 +358,12 @@ impl App {
         self.dock.fit_rows = self.session.timing.rows_of(&run.replay).len();
         match done.slot {
             RunSlot::Main => {
+                let project = &self.editor.doc.project;
+                if let Some(why) =
+                    hase_editor::run::design_match::trace_of_another_design(&run.trace.header, project)
+                {
+                    self.editor.notify(LogLevel::Warning, why);
+                }
                 if self.session.current.is_none() {
                     // The dock grows for the first run: fit the design into what is left.
                     self.editor.fit_requested = true;

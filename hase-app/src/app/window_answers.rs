@@ -20,7 +20,8 @@ impl App {
         if let Some((request, path)) = self.files.show(ctx, palette) {
             self.file_chosen(ctx, request, path);
         }
-        if let Some(name) = self.palette_panel.template_clicked.take() {
+        let template = self.palette_panel.template_clicked.take().or(self.canvas.template_dropped.take());
+        if let Some(name) = template {
             self.windows.template.open_with(name, &self.editor);
         }
         if let Some(command) = self.windows.template.show(ctx, &self.editor, palette) {

@@ -36,6 +36,8 @@ pub struct Windows {
     pub levels: hase_editor::analysis_views::LevelsCheck,
     /// Where the plot's PNG export reports (written from the screenshot callback).
     pub plot_export: crate::ui::timing::export::ExportResult,
+    /// The plot being drawn as a figure for Export plot PNG….
+    pub figure: Option<crate::ui::experiments::figure::FigureExport>,
 }
 
 /// A project about to replace the document.

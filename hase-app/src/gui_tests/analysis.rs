@@ -161,7 +161,10 @@ fn fit_a_formula_on_a_small_experiment_recovers_it_and_draws_the_curve() {
     h.state_mut().windows.experiments.fit.n = "workload.n".into();
     h.get_by_label("Fit now").click();
     h.run_steps(3);
-    h.get_by_label(&format!("makespan_ps ≈ {best}"));
+    // The coefficients in the metric's unit (picoseconds here).
+    let formula = hase_editor::experiments::fit_text::formula_text("makespan_ps", &best);
+    assert!(formula.contains(" ps"), "{formula}");
+    h.get_by_label(&format!("makespan_ps ≈ {formula}"));
     h.get_by_label_contains(&format!("R² {:.6}", best.r_squared));
     // Each series fitted on its own runs too (one line each), and its curve drawn over it (the
     // legend entries).
@@ -190,10 +193,13 @@ fn fit_a_formula_on_a_small_experiment_recovers_it_and_draws_the_curve() {
     h.run_steps(1);
     h.get_by_label("Fit now").click();
     h.run_steps(3);
-    h.get_by_label_contains(&format!(
-        "predicted at p = 1024, n = 1048576, g = 0: {:.4e}",
-        ahead.predictions[0].time
-    ));
+    // At the roles used (no g), the time in the metric's unit.
+    let predicted = hase_editor::experiments::fit_text::prediction_text(&ahead, &ahead.predictions[0]);
+    assert!(
+        predicted.contains("predicted at p = 1024, n = 1048576: ") && predicted.ends_with(" ps"),
+        "{predicted}"
+    );
+    h.get_by_label_contains(&predicted);
 }
 
 #[test]

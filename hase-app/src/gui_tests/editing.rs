@@ -30,7 +30,7 @@ fn has_link(app: &App, a: (&str, &str), b: (&str, &str)) -> bool {
 }
 
 /// Press at `from`, move in steps to `to`, release: a real pointer drag.
-fn drag(h: &mut Harness<'_, App>, from: Pos2, to: Pos2) {
+pub(crate) fn drag(h: &mut Harness<'_, App>, from: Pos2, to: Pos2) {
     h.hover_at(from);
     h.step();
     h.drag_at(from);

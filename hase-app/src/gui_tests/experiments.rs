@@ -11,7 +11,8 @@ use egui_kittest::kittest::Queryable;
 use super::{harness_on, settle, wait_for};
 use crate::app::{App, StartOptions};
 use hase_editor::experiments::ExperimentsTab;
-use hase_editor::experiments::plot::{PlotKind, PointSet, lines};
+use hase_editor::experiments::plot::{PlotError, PlotKind, PointSet, RatioSource, lines};
+use hase_editor::experiments::quantity::value_text;
 use hase_editor::project_store::{LibraryLocation, LibraryStatus};
 
 pub(crate) fn app_in(dir: &std::path::Path) -> App {
@@ -119,6 +120,51 @@ fn build_a_sweep_run_it_plot_it_and_open_a_point_in_the_replay() {
         hase_editor::experiments::plot::heatmap(&PointSet::of(&results), &h.state().windows.experiments.plot)
             .unwrap();
     assert_eq!(grid.cells.iter().filter(|c| c.is_some()).count(), 6);
+    // Ratio: the variable the lines were drawn per is the one divided, so the first click draws.
+    h.get_by_label("Ratio").click();
+    settle(&mut h);
+    let view = &h.state().windows.experiments;
+    assert_eq!(view.plot.series, None);
+    assert!(
+        matches!(&view.plot.ratio, Some(RatioSource::Split { variable, .. }) if variable == "algorithm"),
+        "{:?}",
+        view.plot.ratio
+    );
+    assert_eq!(view.plotted_set().expect("the first ratio draws").points.len(), 3);
+    // Lines per the divided variable again: the message says so.
+    h.state_mut().windows.experiments.plot.series = Some("algorithm".into());
+    settle(&mut h);
+    assert!(matches!(
+        h.state().windows.experiments.plotted_set(),
+        Err(PlotError::RatioVariableShown { role: "Lines per", .. })
+    ));
+    assert!(h.query_by_label_contains("cannot also be Lines per").is_some());
+    h.state_mut().windows.experiments.plot.series = None;
+    h.get_by_label("Lines").click();
+    settle(&mut h);
+    h.state_mut().windows.experiments.plot.series = Some("algorithm".into());
+    settle(&mut h);
+    // Export plot PNG… draws a figure: title, the plot with its axes (the unit in the title of
+    // each), and where the numbers come from.
+    let dir_png = tempfile::tempdir().unwrap();
+    let figure = crate::ui::experiments::figure::FigureExport::new(dir_png.path().join("plot.png"));
+    h.state_mut().windows.figure = Some(figure);
+    h.step();
+    let title = crate::ui::experiments::figure::title(&h.state().windows.experiments);
+    assert!(title.starts_with("makespan_ps against workload.message_bytes"), "{title}");
+    assert_eq!(h.state().windows.figure.as_ref().map(|f| f.frames), Some(1), "the figure is drawn");
+    let provenance = crate::ui::experiments::figure::provenance_line(&h.state().windows.experiments);
+    for part in [format!("experiment {id}"), "seed".into(), format!("hase {}", env!("CARGO_PKG_VERSION"))] {
+        assert!(provenance.contains(&part), "{part} not in {provenance}");
+    }
+    settle(&mut h);
+    assert!(h.state().windows.figure.is_none(), "photographed and gone");
+    // The table writes sizes and times in units.
+    assert!(h.query_all_by_label("16 KiB").count() >= 2, "message sizes in KiB, at each algorithm");
+    let first = &results.points()[0];
+    let makespan = value_text("makespan_ps", first.metrics[0].unwrap().mean);
+    assert!(makespan.ends_with(" us") || makespan.ends_with(" ms"), "{makespan}");
+    assert!(h.query_by_label(&makespan).is_some(), "{makespan} in the table");
     // Sort the table by the metric (largest first), then select the slowest point and open it.
     h.get_by_label("makespan_ps").click();
     settle(&mut h);
@@ -144,6 +190,11 @@ fn build_a_sweep_run_it_plot_it_and_open_a_point_in_the_replay() {
     );
     let wanted = format!("point {}", slowest.point);
     assert!(app.editor.log.iter().any(|l| l.text.contains(&wanted)), "the design is the point's");
+    // It is named after the point and unsaved: Save asks a name, not the experiment's project's
+    // next version.
+    assert!(app.editor.doc.project.name.contains(&wanted), "{}", app.editor.doc.project.name);
+    assert!(app.editor.is_dirty());
+    assert_eq!(app.library.version, None);
 }
 
 fn slowest_seed(results: &hase_editor::experiments::results::Results, point: u64) -> u64 {

@@ -52,7 +52,13 @@ fn help_shows_the_shortcuts_from_the_menus_table_first_steps_docs_and_about() {
     h.get_by_label("4. Measure with O and X");
     h.get_by_label("6. Experiments");
     menu(&mut h, &["Help", "Documentation", "Trace file format"]);
-    assert_eq!(h.state().windows.help, Some(HelpTopic::Doc(1)));
+    let trace_format = crate::ui::help::DOCS.iter().position(|d| d.1 == "docs/trace-format.md");
+    assert_eq!(h.state().windows.help, trace_format.map(HelpTopic::Doc));
+    // Every document in docs/ is listed.
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs")).unwrap() {
+        let name = format!("docs/{}", entry.unwrap().file_name().to_string_lossy());
+        assert!(crate::ui::help::DOCS.iter().any(|d| d.1 == name), "{name} is not in Help ▸ Documentation");
+    }
     h.get_by_label("docs/trace-format.md (shipped with hase)");
     menu(&mut h, &["Help", "About hase"]);
     h.get_by_label(&format!("hase {}", env!("CARGO_PKG_VERSION")));

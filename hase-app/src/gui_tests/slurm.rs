@@ -214,3 +214,41 @@ fn collect_names_the_missing_run_with_its_task_and_stderr_file() {
     assert_eq!((again.collected, again.missing, again.stored), (6, 0, Some(id)));
     assert!(store.info(id).unwrap().finished_at.is_some());
 }
+
+#[test]
+fn a_failed_submit_shows_the_sbatch_line_and_its_error_stays_in_the_dialog() {
+    use std::os::unix::fs::PermissionsExt;
+    let (data, bin, work) =
+        (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    // An sbatch with no controller to reach, as on a machine outside the cluster.
+    let sbatch = bin.path().join("sbatch");
+    std::fs::write(
+        &sbatch,
+        "#!/bin/sh\necho 'sbatch: error: Unable to contact slurm controller' >&2\nexit 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&sbatch, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut h = sweep_ready(data.path(), bin.path());
+    let job_dir = work.path().join("job");
+    h.get_by_label("Run on Slurm…").click();
+    settle(&mut h);
+    type_into(&mut h, "Job directory", &job_dir.display().to_string());
+    h.get_by_label("Write and submit").click();
+    settle(&mut h);
+    wait_for(&mut h, "the submit", |a| !a.windows.experiments.slurm.busy());
+    let job = SlurmJob::open(&job_dir).unwrap();
+    let command = format!("sbatch --parsable --array=0-5 {}/job.sbatch", job.dir.display());
+    let error =
+        h.state().windows.experiments.slurm.error.as_ref().map(ToString::to_string).unwrap_or_default();
+    assert!(error.contains("submitting failed"), "{error}");
+    // The line to run elsewhere is on screen, to copy.
+    assert!(h.query_all_by_value(&command).next().is_some(), "{command} is not shown");
+    assert!(h.query_by_label("Copy").is_some());
+    // The window's own message is the Build tab's: another tab does not show it.
+    let notice = h.state().windows.experiments.notice.clone().expect("said in the window");
+    assert!(notice.error);
+    h.get_by_label("Stored").click();
+    settle(&mut h);
+    assert!(h.state().windows.experiments.notice.is_none());
+    assert!(h.state().editor.log.iter().any(|l| l.text.contains(&notice.text)), "the log keeps it");
+}

@@ -40,6 +40,9 @@ pub struct Dock {
     pub timing_area: Option<Rect>,
     /// The timing diagram's own view state (scroll, drag, what was fitted and highlighted).
     pub timing: TimingView,
+    /// The dock's panel (its id: what it shows, and the rows it was sized for) in the last frame:
+    /// when it changes, the canvas above changes size and the design is fitted into it again.
+    pub shown: Option<(&'static str, usize)>,
     seen: usize,
 }
 

@@ -1,7 +1,7 @@
 //! hase's own file dialog, for desktops without one (no XDG desktop portal): a modal window with the
 //! folder (typed, or stepped through with Up and double clicks), its sub-folders and the files
 //! with the accepted extensions, the file name, and Save/Open and Cancel; Enter confirms, Escape
-//! cancels. It draws with egui's own fonts only (the registry's egui 0.37 dialogs put emoji in
+//! cancels. Saving over a file that exists asks first (Replace, or choose another name). It draws with egui's own fonts only (the registry's egui 0.37 dialogs put emoji in
 //! their titles that those fonts lack).
 
 use std::path::{Path, PathBuf};
@@ -44,6 +44,8 @@ pub struct FileBrowser {
     error: Option<String>,
     /// Shown under the heading: why this dialog and not the desktop's (the first time only).
     pub notice: Option<String>,
+    /// A file to save that exists, waiting for "Replace".
+    pub replace_asked: Option<PathBuf>,
 }
 
 impl FileBrowser {
@@ -59,6 +61,7 @@ impl FileBrowser {
             entries: Vec::new(),
             error: None,
             notice: None,
+            replace_asked: None,
         };
         browser.enter(dir);
         browser
@@ -118,6 +121,10 @@ impl FileBrowser {
         }
         if !self.save && !path.is_file() {
             self.error = Some(format!("{} does not exist", path.display()));
+            return None;
+        }
+        if self.save && path.is_file() && self.replace_asked.as_ref() != Some(&path) {
+            self.replace_asked = Some(path);
             return None;
         }
         Some(path)
@@ -181,6 +188,28 @@ impl FileBrowser {
             if let Some(e) = &self.error {
                 ui.label(RichText::new(e).color(palette.error).small());
             }
+            // A typed name other than the one asked about withdraws the question.
+            if self.replace_asked.as_ref().is_some_and(|p| p != &self.dir.join(self.name.trim())) {
+                self.replace_asked = None;
+            }
+            // Enter alone never replaces a file: the question stays until Replace is clicked.
+            let enter = enter && self.replace_asked.is_none();
+            if let Some(path) = self.replace_asked.clone() {
+                let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                ui.add_space(6.0);
+                ui.label(
+                    RichText::new(format!("{file} exists in this folder. Replace it?"))
+                        .color(palette.warning),
+                );
+                ui.horizontal(|ui| {
+                    if ui.button(RichText::new("Replace").strong()).clicked() {
+                        answer = Some(BrowserAnswer::Chosen(path));
+                    }
+                    if ui.button("Choose another name").clicked() {
+                        self.replace_asked = None;
+                    }
+                });
+            }
             ui.add_space(6.0);
             let confirm = ui
                 .horizontal(|ui| {
@@ -242,5 +271,10 @@ mod tests {
         let mut save = FileBrowser::new("Save", true, dir.path().to_path_buf(), "new.ron".into(), Vec::new());
         assert_eq!(save.listed(), ["runs/", "a.RON", "b.ron", "notes.txt"]);
         assert_eq!(save.confirm(), Some(dir.path().join("new.ron")), "a file to write need not exist");
+        // Saving over a file asks first; confirming the same name again is the answer Replace.
+        save.name = "b.ron".into();
+        assert_eq!(save.confirm(), None, "an existing file is not replaced unasked");
+        assert_eq!(save.replace_asked, Some(dir.path().join("b.ron")));
+        assert_eq!(save.confirm(), Some(dir.path().join("b.ron")));
     }
 }

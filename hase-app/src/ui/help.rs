@@ -8,13 +8,19 @@ use crate::actions::{AppAction, HelpTopic, MENUS};
 use crate::theme::Palette;
 
 /// The documents shipped with hase: (menu text, file in the repository, text).
-pub const DOCS: [(&str, &str, &str); 6] = [
+pub const DOCS: [(&str, &str, &str); 12] = [
     ("README: building, running, the command line", "README.md", include_str!("../../../README.md")),
+    ("Experiments and sweeps", "docs/experiments.md", include_str!("../../../docs/experiments.md")),
+    ("Trace analysis: diff, phases, stats", "docs/analysis.md", include_str!("../../../docs/analysis.md")),
     ("Trace file format", "docs/trace-format.md", include_str!("../../../docs/trace-format.md")),
     ("Instruction streams", "docs/streams.md", include_str!("../../../docs/streams.md")),
     ("SimGrid time-independent traces", "docs/ti-traces.md", include_str!("../../../docs/ti-traces.md")),
+    ("SimGrid platform import", "docs/simgrid-import.md", include_str!("../../../docs/simgrid-import.md")),
     ("Collective algorithms", "docs/collectives.md", include_str!("../../../docs/collectives.md")),
     ("Data-sheet network models", "docs/datasheets.md", include_str!("../../../docs/datasheets.md")),
+    ("Performance figures", "docs/performance.md", include_str!("../../../docs/performance.md")),
+    ("Input limits", "docs/limits.md", include_str!("../../../docs/limits.md")),
+    ("Fuzzing", "docs/fuzzing.md", include_str!("../../../docs/fuzzing.md")),
 ];
 
 /// The first-steps guide, one step a line.
@@ -116,10 +122,13 @@ pub fn show(ctx: &egui::Context, open: &mut Option<HelpTopic>, palette: &Palette
         HelpTopic::Doc(i) => DOCS.get(i).map_or("Documentation", |d| d.0),
         other => AppAction::Help(other).label(),
     };
+    // Beside the palette, not over it.
+    let at = ctx.content_rect().min + egui::vec2(crate::ui::palette::PALETTE_WIDTH + 16.0, 60.0);
     Window::new(title)
         .id(Id::unique("hase-help"))
         .open(&mut still_open)
         .collapsible(false)
+        .default_pos(at)
         .default_size([620.0, 520.0])
         .show(ctx, |ui| match topic {
             HelpTopic::Shortcuts => shortcuts(ui),
@@ -152,7 +161,9 @@ fn shortcuts(ui: &mut Ui) {
         ui.add_space(6.0);
         ui.weak(
             "Over the timing diagram: O and X place the cursors, Z zooms to O–X, the wheel zooms, \
-             Shift+wheel pans, Alt+wheel scrolls the rows.",
+             Shift+wheel pans, Alt+wheel scrolls the rows. Over the canvas: the wheel zooms about \
+             the pointer, Shift+wheel pans sideways, Alt+wheel up and down, a right or middle drag \
+             pans. Escape closes the window on top.",
         );
     });
 }

@@ -141,7 +141,11 @@ fn file_menu(ui: &mut Ui, editor: &Editor, library: &Library, out: &mut Vec<AppA
     });
     ui.separator();
     let (save_hint, import_hint) = match &why {
-        None => ("Store a new version in the project library", "Read a RON file into the project library"),
+        None => (
+            "Store a new version in the project library",
+            "Read a RON file into the project library: it is added as a new version of the project it \
+             names (or as a new project) and opened",
+        ),
         Some(_) if editor.file.is_some() => {
             ("Write the RON file (the library is unavailable)", "Open a RON file")
         }

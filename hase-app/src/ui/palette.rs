@@ -1,14 +1,15 @@
 //! The palette: every entity type the project can use (built-ins and the project's own), grouped
 //! by category, each with its icon. Drag an entry onto the canvas to place it, or click it and then
-//! click the canvas. Below them, the topology templates: a click opens the template dialog.
+//! click the canvas. Below them, the topology templates: a click, or a drag onto the canvas, opens
+//! the template dialog.
 
 use std::collections::BTreeMap;
 
 use egui::{CornerRadius, Rect, Sense, Stroke, StrokeKind, Ui, Vec2, WidgetInfo};
 use hase_engine::model::{Direction, EntityType};
 
-use super::canvas::PalettePayload;
 use super::canvas::draw::draw_glyph;
+use super::canvas::{PalettePayload, TemplatePayload};
 use crate::icons::Icons;
 use crate::theme::{Palette, category_index};
 use hase_editor::state::{Editor, EditorCommand};
@@ -20,6 +21,9 @@ pub struct PalettePanel {
     /// A template clicked in the Templates section (the app opens the template dialog on it).
     pub template_clicked: Option<&'static str>,
 }
+
+/// Width of the palette panel as the window opens (windows open beside it, not over it).
+pub const PALETTE_WIDTH: f32 = 210.0;
 
 /// Category display order.
 const ORDER: [&str; 4] = ["Processors", "Switches", "Networks", "Compounds"];
@@ -76,7 +80,8 @@ impl PalettePanel {
             self.template_clicked = self.template_clicked.or(clicked);
             ui.add_space(8.0);
             ui.weak(
-                "Drag a type onto the canvas, or click it and then click the canvas (Shift keeps placing).",
+                "Drag a type onto the canvas, or click it and then click the canvas (Shift keeps placing). \
+                 Drag a template onto the canvas, or click it, to generate a network.",
             );
         });
         clicked.map(|name| {
@@ -208,8 +213,12 @@ fn templates(ui: &mut Ui, icons: &Icons, palette: &Palette) -> Option<&'static s
                 let help = hase_templates::Topology::dims_help(name).unwrap_or("");
                 let height = 26.0;
                 let (rect, response) =
-                    ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::click());
+                    ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::click_and_drag());
                 response.widget_info(|| WidgetInfo::labeled(egui::Role::Button, true, title));
+                response.dnd_set_drag_payload(TemplatePayload { name });
+                if response.dragged() {
+                    ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
+                }
                 let visuals = ui.style().interact(&response);
                 if response.hovered() {
                     row_highlight(ui, rect, visuals.weak_bg_fill);

@@ -1,11 +1,16 @@
 //! The experiments view's state, without any GUI (Simulate ▸ Experiments…): the sweep being built
 //! ([`builder`], from the parameters listed by [`targets`]), the sweep running in the background
 //! ([`runner`]), the stored experiments, the results loaded ([`results`]), the plot's and the
-//! table's choices ([`plot`], [`table`]), the Slurm dialogs ([`slurm`]). `hase-app` draws it;
-//! every store call and every decision is made here so that it can be tested without a window.
+//! table's choices ([`plot`], [`table`]), how numbers are written ([`quantity`], a fit's
+//! [`fit_text`]), the line under an exported figure ([`provenance`]), the Slurm dialogs
+//! ([`slurm`]). `hase-app` draws it; every store call and every decision is made here so that it
+//! can be tested without a window.
 
 pub mod builder;
+pub mod fit_text;
 pub mod plot;
+pub mod provenance;
+pub mod quantity;
 pub mod results;
 pub mod runner;
 pub mod slurm;

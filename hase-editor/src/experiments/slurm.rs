@@ -102,6 +102,8 @@ pub enum SlurmPanelError {
     Submit {
         /// The job directory.
         dir: PathBuf,
+        /// The `sbatch` line that failed, to run where a Slurm controller answers.
+        command: String,
         /// Why submitting failed.
         #[source]
         source: Box<SlurmError>,
@@ -300,7 +302,10 @@ pub(super) fn prepare_and_submit(
         Ok(SubmitOutcome::ShowCommand(command)) => {
             Ok(SlurmOutcome::ShowCommand { dir: job.dir, command, tasks })
         }
-        Err(source) => Err(SlurmPanelError::Submit { dir: job.dir, source: Box::new(source) }),
+        Err(source) => {
+            let command = submit_command_line(&job, None);
+            Err(SlurmPanelError::Submit { dir: job.dir, command, source: Box::new(source) })
+        }
     }
 }
 

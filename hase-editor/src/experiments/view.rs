@@ -76,6 +76,8 @@ pub enum ExperimentFileRequest {
     PlotPng,
     /// Save the plotted data as CSV (the text).
     PlotCsv(String),
+    /// Save the results shown, every run one row, as CSV (the text).
+    ResultsCsv(String),
     /// A Slurm job directory's `job.ron` (Collect results…).
     SlurmJob,
 }
@@ -153,9 +155,11 @@ pub struct ExperimentsView {
     pub selected_point: Option<u64>,
     /// The metric name being typed.
     pub metric_text: String,
-    /// Screen rectangle of the last plot drawn (min x, min y, max x, max y in points): what
-    /// "Export plot PNG" crops the window's screenshot to.
+    /// Screen rectangle of the last plot drawn (min x, min y, max x, max y in points), when one is
+    /// shown (Export plot PNG… draws it again as a figure).
     pub plot_rect: Option<[f32; 4]>,
+    /// Export plot PNG… draws the figure on a light background (else in the window's theme).
+    pub figure_light: bool,
     /// The Results tab's "Fit a formula" panel.
     pub fit: crate::analysis_views::FitPanel,
     /// The Slurm dialogs (Run on Slurm…, Collect results…).
@@ -188,6 +192,7 @@ impl Default for ExperimentsView {
             selected_point: None,
             metric_text: String::new(),
             plot_rect: None,
+            figure_light: true,
             fit: crate::analysis_views::FitPanel::default(),
             slurm: slurm::SlurmPanel::default(),
         }
@@ -461,6 +466,18 @@ impl ExperimentsView {
             return Ok(set);
         }
         let source = self.plot.ratio.as_ref().ok_or(PlotError::NoDenominator)?;
+        if let RatioSource::Split { variable, .. } = source {
+            let role = if *variable == self.plot.x {
+                Some("x")
+            } else if self.plot.series.as_deref() == Some(variable.as_str()) {
+                Some("Lines per")
+            } else {
+                None
+            };
+            if let Some(role) = role {
+                return Err(PlotError::RatioVariableShown { variable: variable.clone(), role });
+            }
+        }
         let other = match source {
             RatioSource::Experiment(id) => Some(
                 self.other

@@ -10,6 +10,7 @@ pub mod load;
 pub mod markers;
 pub mod pyramid;
 pub mod recorder;
+pub mod row_order;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -82,6 +83,9 @@ pub struct Replay {
     pub longest_flight_ps: u64,
     /// Processors the run's rank placement left out (entity numbers): the timing diagram hides them.
     pub unused: BTreeSet<u32>,
+    /// Entity numbers in the order the timing diagram lists them (see [`row_order`]); empty: the
+    /// trace's order.
+    pub row_order: Vec<u32>,
 }
 
 impl Replay {

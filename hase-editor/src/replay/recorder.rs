@@ -162,6 +162,7 @@ impl ReplayRecorder {
             .map(|r| r.state.iter().filter(|&&s| s < 64).fold(0u64, |bits, &s| bits | (1 << s)))
             .collect();
         let longest_flight_ps = log.flights.iter().map(|f| f.arrive.0 - f.depart.0).max().unwrap_or(0);
+        let row_order = super::row_order::natural_order(header.entities.iter().map(|e| e.path.as_str()));
         Replay {
             header,
             end: SimTime(end),
@@ -177,6 +178,7 @@ impl ReplayRecorder {
             visited,
             longest_flight_ps,
             unused: BTreeSet::new(),
+            row_order,
         }
     }
 }

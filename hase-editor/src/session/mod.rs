@@ -163,7 +163,8 @@ impl Session {
         pending
     }
 
-    /// Close the comparison (if open) and bring the design's markers back.
+    /// Close the comparison (if open) and bring the design's markers back; the player stops and
+    /// takes the design's run again: its clock within that run, its speed chosen for its length.
     pub fn leave_compare(&mut self) {
         if self.compare.take().is_none() {
             return;
@@ -171,7 +172,12 @@ impl Session {
         self.timing.markers = self.stashed_markers.take().unwrap_or_default();
         self.timing.markers_dirty = false;
         self.markers_dirty_since = None;
+        self.player.playing = false;
         self.player.speed_for_end = None;
+        match &self.current {
+            Some(run) => self.player.adopt_run(run.replay.end),
+            None => self.player.time = SimTime::ZERO,
+        }
         self.timing.markers_note = self.main_markers_note();
     }
 
@@ -326,5 +332,27 @@ mod tests {
         Arc::get_mut(&mut r).unwrap().markers_file = None;
         unsaved.adopt_markers(&r);
         assert_eq!(unsaved.timing.markers_note.as_deref(), Some(UNSAVED_MARKERS_NOTE));
+    }
+
+    #[test]
+    fn closing_a_comparison_gives_the_player_back_to_the_designs_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Session::default();
+        let run = run_in(dir.path(), RunSlot::Main);
+        s.current = Some(Arc::clone(&run));
+        s.player.adopt_run(run.replay.end);
+        let design_speed = s.player.speed_ps_per_s;
+        s.enter_compare(compare::thesis_example().unwrap());
+        // Played to the end of a comparison three times as long, at its speed.
+        let compare_end = SimTime(run.replay.end.0 * 3);
+        s.player.adopt_run(compare_end);
+        s.player.time = compare_end;
+        s.player.playing = true;
+        assert_ne!(s.player.speed_ps_per_s.to_bits(), design_speed.to_bits());
+        s.leave_compare();
+        assert_eq!(s.player.time, run.replay.end, "the clock is within the design's run");
+        assert!(!s.player.playing);
+        assert_eq!(s.player.speed_ps_per_s.to_bits(), design_speed.to_bits());
+        assert_eq!(s.clock_end(), run.replay.end);
     }
 }

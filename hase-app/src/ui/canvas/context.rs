@@ -69,3 +69,11 @@ pub struct PalettePayload {
     /// The type to place.
     pub type_name: String,
 }
+
+/// What a palette template carries while it is dragged onto the canvas (dropped, it opens the
+/// template dialog, as a click does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TemplatePayload {
+    /// The topology's name (`hase_templates::Topology::all_names`).
+    pub name: &'static str,
+}

@@ -1,8 +1,10 @@
-//! Pointer input on the canvas: pan (wheel, middle or right drag), zoom (Ctrl+wheel, pinch),
+//! Pointer input on the canvas: zoom (the wheel, Ctrl+wheel, pinch), pan (middle or right drag,
+//! Shift+wheel sideways, Alt+wheel up and down),
 //! select (click, Shift/Ctrl-click, rubber band), move (drag, one command per drag), link (drag
 //! from port to port, refused with a reason when the engine's rules say no), corner points
-//! (double-click a link to add one, drag to move), open compounds (double-click), and placement
-//! from the palette (drag and drop, or click a palette entry then click the canvas). What the
+//! (double-click a link to add one, drag to move), open compounds (double-click), placement from
+//! the palette (drag and drop, or click a palette entry then click the canvas), and templates
+//! dropped from the palette (they open the template dialog). What the
 //! input asks of the editor goes into the frame's [`CanvasEdits`].
 
 use std::collections::BTreeMap;
@@ -12,7 +14,7 @@ use hase_engine::SimTime;
 use hase_engine::model::{ConcretePort, Instance, Link, PortRef, Pos};
 use hase_engine::validate::link_problem;
 
-use super::context::PalettePayload;
+use super::context::{PalettePayload, TemplatePayload};
 use super::drag::Drag;
 use super::edits::CanvasEdits;
 use super::geometry::{Hit, body, hit_test, segment_distance};
@@ -27,6 +29,27 @@ const NEW_LINK_LATENCY: SimTime = SimTime::from_ns(100);
 /// Default bandwidth of a link drawn by hand (1 GB/s).
 const NEW_LINK_BANDWIDTH: u64 = 1_000_000_000;
 
+/// What a wheel turn does on the canvas.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Wheel {
+    /// Zoom by this factor about the pointer.
+    Zoom(f32),
+    /// Pan by this many points.
+    Pan(Vec2),
+}
+
+/// Points of wheel travel that double (or halve) the zoom.
+const WHEEL_POINTS_PER_DOUBLING: f32 = 200.0;
+
+/// The wheel zooms (up: in); with Shift (which egui turns into a sideways scroll) or Alt it pans.
+fn wheel_effect(modifiers: egui::Modifiers, scroll: Vec2) -> Wheel {
+    if modifiers.shift || modifiers.alt || scroll.y.abs() < f32::EPSILON {
+        Wheel::Pan(scroll)
+    } else {
+        Wheel::Zoom((scroll.y / WHEEL_POINTS_PER_DOUBLING).exp2())
+    }
+}
+
 /// Handle this frame's pointer input.
 pub fn handle(canvas: &mut Canvas, ui: &Ui, response: &Response, editor: &Editor, edits: &mut CanvasEdits) {
     if std::mem::take(&mut canvas.settling) && matches!(canvas.drag, Drag::Move { .. }) {
@@ -40,7 +63,8 @@ pub fn handle(canvas: &mut Canvas, ui: &Ui, response: &Response, editor: &Editor
     let modifiers = ui.input(|i| i.modifiers);
     let additive = modifiers.shift || modifiers.command || modifiers.ctrl;
 
-    // Zoom (Ctrl+wheel, pinch) and wheel pan.
+    // The wheel zooms about the pointer, as in map and diagram tools (Ctrl+wheel and pinch too);
+    // Shift+wheel pans sideways, Alt+wheel up and down.
     if response.contains_pointer()
         && let Some(p) = pointer_screen
     {
@@ -48,7 +72,10 @@ pub fn handle(canvas: &mut Canvas, ui: &Ui, response: &Response, editor: &Editor
         if (zoom - 1.0).abs() > f32::EPSILON {
             view.zoom_about(area, p, zoom);
         } else if scroll != Vec2::ZERO {
-            view.pan_by(scroll);
+            match wheel_effect(modifiers, scroll) {
+                Wheel::Zoom(factor) => view.zoom_about(area, p, factor),
+                Wheel::Pan(by) => view.pan_by(by),
+            }
         }
     }
     let tolerance = 4.0 / view.zoom;
@@ -57,8 +84,13 @@ pub fn handle(canvas: &mut Canvas, ui: &Ui, response: &Response, editor: &Editor
         |c: &Canvas, p: Pos2| hit_test(&c.scene, &c.positions, &c.ports, p, tolerance, selected_link);
     canvas.hover = canvas.pointer.and_then(|p| hit_at(canvas, p));
 
-    // Drops from the palette.
-    if let Some(payload) = response.dnd_release_payload::<PalettePayload>()
+    // Drops from the palette: a template, or a type (taking a payload of the other kind would
+    // drop it).
+    if egui::DragAndDrop::has_payload_of_type::<TemplatePayload>(ui.ctx()) {
+        if let Some(payload) = response.dnd_release_payload::<TemplatePayload>() {
+            canvas.template_dropped = Some(payload.name);
+        }
+    } else if let Some(payload) = response.dnd_release_payload::<PalettePayload>()
         && let Some(p) = canvas.pointer
     {
         place(editor, edits, &payload.type_name, p);
@@ -307,4 +339,21 @@ fn add_corner(canvas: &Canvas, editor: &Editor, edits: &mut CanvasEdits, l: usiz
     edits.selection.clear();
     edits.selection.links.insert(link.key.clone());
     edits.edit(EditCommand::SetCorners { net: editor.current_net(), key: link.key.clone(), corners });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wheel_zooms_and_shift_or_alt_pans() {
+        let none = egui::Modifiers::NONE;
+        assert_eq!(wheel_effect(none, Vec2::new(0.0, WHEEL_POINTS_PER_DOUBLING)), Wheel::Zoom(2.0));
+        assert_eq!(wheel_effect(none, Vec2::new(0.0, -WHEEL_POINTS_PER_DOUBLING)), Wheel::Zoom(0.5));
+        let sideways = Vec2::new(-30.0, 0.0);
+        assert_eq!(wheel_effect(egui::Modifiers::SHIFT, sideways), Wheel::Pan(sideways));
+        assert_eq!(wheel_effect(none, sideways), Wheel::Pan(sideways), "a sideways scroll pans");
+        let down = Vec2::new(0.0, 40.0);
+        assert_eq!(wheel_effect(egui::Modifiers::ALT, down), Wheel::Pan(down));
+    }
 }

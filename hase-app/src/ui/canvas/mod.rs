@@ -19,6 +19,6 @@ pub mod show;
 pub mod view;
 pub mod view_state;
 
-pub use context::{CanvasContext, CanvasOutput, PalettePayload, ReplayLayer, STALE_NOTICE};
+pub use context::{CanvasContext, CanvasOutput, PalettePayload, ReplayLayer, STALE_NOTICE, TemplatePayload};
 pub use drag::Drag;
 pub use view_state::Canvas;

@@ -11,6 +11,12 @@ use super::{context_menu, draw, frame, interact};
 use crate::ui::animator::replay_frame::ReplayFrame;
 use hase_editor::state::{Editor, EditorCommand};
 
+/// What an empty canvas says.
+pub const EMPTY_HINT: &str = "Drag an entity type or a template from the palette onto the canvas, or open an example (File › Open example).";
+
+/// Height the replay's legend takes at the bottom of the canvas (points).
+const LEGEND_ROOM: f32 = 64.0;
+
 impl Canvas {
     /// Show the canvas of `editor` in the remaining space of `ui`; returns the actions chosen in its
     /// right-click menu and the editor commands its input asks for.
@@ -22,6 +28,8 @@ impl Canvas {
         let net = editor.current_net();
         let mut edits = CanvasEdits::new(editor);
         self.refresh(editor, &edits.selection);
+        // The replay's legend (clock, load scale) takes the lower left corner: a fit keeps clear.
+        self.reserved_bottom = if replay.is_some() { LEGEND_ROOM } else { 0.0 };
         if (editor.fit_requested || fit) && area.width() > 1.0 {
             if editor.fit_requested {
                 edits.push(EditorCommand::FitDone);
@@ -85,6 +93,16 @@ impl Canvas {
             &mut self.scratch,
             &mut image,
         );
+        if self.scene.nodes.is_empty() {
+            // An empty design says how to start one.
+            painter.text(
+                area.center(),
+                egui::Align2::CENTER_CENTER,
+                EMPTY_HINT,
+                egui::FontId::proportional(15.0),
+                palette.text_dim,
+            );
+        }
         self.drawn_nodes = drawn.nodes;
         self.drawn_far = drawn.far;
         self.far_images_drawn += u64::from(drawn.far_image_drawn);

@@ -42,6 +42,10 @@ pub struct Canvas {
     pub far_images_drawn: u64,
     /// What the replay layers drew in the last frame (for tests and benchmarks).
     pub drawn_replay: Drawn,
+    /// A palette template dropped on the canvas (the app opens the template dialog on it).
+    pub template_dropped: Option<&'static str>,
+    /// Screen points along the bottom that a fit leaves free (for the replay's legend).
+    pub(super) reserved_bottom: f32,
 }
 
 impl Default for Canvas {
@@ -62,6 +66,8 @@ impl Default for Canvas {
             drawn_far: false,
             far_images_drawn: 0,
             drawn_replay: Drawn::default(),
+            template_dropped: None,
+            reserved_bottom: 0.0,
         }
     }
 }
@@ -139,10 +145,17 @@ impl Canvas {
         Some(self.view(&editor.current_net()).to_screen(self.area, at))
     }
 
-    /// Fit the view of `net` to its contents.
+    /// Fit the view of `net` to its contents (above the replay's legend when one is drawn).
     pub fn fit(&mut self, net: &NetworkId) {
+        let mut room = self.area;
+        room.max.y = (room.max.y - self.reserved_bottom).max(room.min.y + room.height() * 0.5);
         let view = match self.scene.bounds(&self.positions) {
-            Some(bounds) => View::fit(self.area, bounds, 40.0),
+            Some(bounds) => {
+                // The view is centred in the area: shift it up by half the room left free.
+                let mut view = View::fit(room, bounds, 40.0);
+                view.pan.y -= (self.area.height() - room.height()) / 2.0;
+                view
+            }
             None => View::default(),
         };
         self.set_view(net, view);

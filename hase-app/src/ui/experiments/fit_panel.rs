@@ -8,7 +8,9 @@ use egui::{RichText, Ui};
 use super::context::ExperimentsContext;
 use hase_editor::analysis_views::fit_panel::{MAX_TERMS, curve, formula};
 use hase_editor::experiments::ExperimentsView;
+use hase_editor::experiments::fit_text::{formula_text, held_out_text, prediction_text};
 use hase_editor::experiments::plot::{LinePlot, PlotKind, PointSet, lines};
+use hase_editor::experiments::quantity::value_text;
 use hase_editor::experiments::results::Results;
 
 /// Most values of the leading variable the panel holds out.
@@ -80,18 +82,19 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
             }
         };
         let Some(best) = formula(fit) else { return };
-        ui.label(RichText::new(format!("{} ≈ {best}", fit.metric)).monospace());
+        ui.label(RichText::new(format!("{} ≈ {}", fit.metric, formula_text(&fit.metric, best))).monospace());
         ui.label(format!(
-            "R² {:.6}   rms residual {:.4e}   largest relative error {:.2} %   {} runs fitted, {} left out",
+            "R² {:.6}   rms residual {}   largest relative error {:.2} %   {} runs fitted, {} left out",
             best.r_squared,
-            best.rmse,
+            value_text(&fit.metric, best.rmse),
             best.max_relative_error * 100.0,
             fit.samples.len(),
             fit.skipped
         ));
         if let Some(selection) = &fit.formula {
             let runner = selection.runners_up.first().map_or_else(String::new, |r| {
-                format!("; runner-up (criterion {:+.1}): {r}", r.criterion - selection.best.criterion)
+                let text = formula_text(&fit.metric, r);
+                format!("; runner-up (criterion {:+.1}): {text}", r.criterion - selection.best.criterion)
             });
             ui.weak(format!(
                 "every run of the experiment (as `hase experiments fit`): {} formulas considered{runner}",
@@ -102,17 +105,19 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
             ui.label(RichText::new(error).color(cx.palette.error));
         }
         for p in &fit.predictions {
-            ui.label(RichText::new(predicted(&fit.metric, p)).monospace());
+            ui.label(RichText::new(prediction_text(fit, p)).monospace());
         }
         if !fit.held_out.is_empty() {
             ui.label(format!("held out, {} runs:", fit.held_out.len()));
             for h in &fit.held_out {
-                ui.label(RichText::new(h.to_string()).monospace());
+                ui.label(RichText::new(held_out_text(fit, h)).monospace());
             }
         }
         if let Some(grain) = &fit.grain {
             ui.label(match (grain.optimal_grain, grain.optimal_time) {
-                (Some(g), Some(t)) => format!("optimal grain g* = √(c/b) = {g:.2} (time {t:.4e})"),
+                (Some(g), Some(t)) => {
+                    format!("optimal grain g* = √(c/b) = {g:.2} (time {})", value_text(&fit.metric, t))
+                }
                 _ => "no interior optimum: the time only falls or only rises with the grain".to_string(),
             });
         }
@@ -120,13 +125,14 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
             let text = match result.as_ref().map(|f| (f, formula(f))) {
                 Ok((f, Some(best))) => {
                     let ahead: Vec<String> =
-                        f.predictions.iter().map(|p| format!("{:.4e}", p.time)).collect();
+                        f.predictions.iter().map(|p| value_text(&f.metric, p.time)).collect();
                     let ahead = if ahead.is_empty() {
                         String::new()
                     } else {
                         format!("   predicted {}", ahead.join(", "))
                     };
-                    format!("{name}: {} ≈ {best}   (R² {:.4}){ahead}", f.metric, best.r_squared)
+                    let best_text = formula_text(&f.metric, best);
+                    format!("{name}: {} ≈ {best_text}   (R² {:.4}){ahead}", f.metric, best.r_squared)
                 }
                 Ok((_, None)) => continue,
                 Err(e) => format!("{name}: {e}"),
@@ -170,12 +176,4 @@ fn combo(ui: &mut Ui, label: &str, value: &mut String, choices: &[String], optio
             ui.selectable_value(value, c.clone(), c);
         }
     });
-}
-
-/// One extrapolation as the CLI prints it: where, the time and its standard error.
-fn predicted(metric: &str, p: &hase_library::fit::Prediction) -> String {
-    format!(
-        "{metric} predicted at p = {}, n = {}, g = {}: {:.4e} ± {:.1e}",
-        p.at.p, p.at.n, p.at.g, p.time, p.std_error
-    )
 }

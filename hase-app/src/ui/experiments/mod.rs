@@ -6,6 +6,7 @@
 
 mod build;
 mod context;
+pub mod figure;
 mod fit_panel;
 mod plot;
 mod results;
@@ -25,10 +26,12 @@ pub fn show(ctx: &egui::Context, view: &mut ExperimentsView, cx: &ExperimentsCon
     }
     let screen = ctx.content_rect();
     let mut open = true;
+    // Beside the palette, so that it stays at hand.
+    let left = crate::ui::palette::PALETTE_WIDTH + 16.0;
     egui::Window::new("Experiments")
         .open(&mut open)
-        .default_size([(screen.width() - 80.0).min(1180.0), (screen.height() - 120.0).min(760.0)])
-        .default_pos(screen.min + egui::vec2(40.0, 50.0))
+        .default_size([(screen.width() - left - 24.0).min(1180.0), (screen.height() - 120.0).min(760.0)])
+        .default_pos(screen.min + egui::vec2(left, 50.0))
         .min_size([560.0, 360.0])
         .collapsible(false)
         .resizable(true)
@@ -46,6 +49,11 @@ fn contents(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>
             (ExperimentsTab::Results, "Results"),
         ] {
             if ui.selectable_label(view.tab == tab, text).clicked() {
+                // A message is about what was last done where it was said: another tab starts
+                // without it (the Messages tab of the dock keeps it).
+                if view.tab != tab {
+                    view.notice = None;
+                }
                 view.tab = tab;
                 if tab == ExperimentsTab::Stored {
                     view.refresh_list();
@@ -79,6 +87,8 @@ fn contents(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>
         ExperimentsTab::Stored => stored::show(ui, view, cx),
         ExperimentsTab::Results => results::show(ui, view, cx),
     }
+    // Every tab fills the window: it keeps its size from tab to tab.
+    ui.allocate_space(ui.available_size());
 }
 
 /// The title of hase's own file dialog for `file`.
@@ -90,7 +100,8 @@ pub fn file_title(file: &ExperimentFileRequest) -> &'static str {
         ExperimentFileRequest::ExportRon(_) => "Export the experiment (RON)",
         ExperimentFileRequest::Import => "Import an experiment (RON)",
         ExperimentFileRequest::PlotPng => "Save the plot (PNG)",
-        ExperimentFileRequest::PlotCsv(_) => "Save the data (CSV)",
+        ExperimentFileRequest::PlotCsv(_) => "Save the plotted data (CSV)",
+        ExperimentFileRequest::ResultsCsv(_) => "Save the results, one row a run (CSV)",
         ExperimentFileRequest::SlurmJob => "Choose the Slurm job directory's job.ron",
     }
 }

@@ -1,6 +1,7 @@
 //! Drawing the experiments' plots with egui_plot: lines with their bands (min/max or 95 %), on
-//! linear or logarithmic axes (values plotted as log10, axes labelled with the values), word
-//! values on the x axis by name; the heatmap with one labelled tile per cell. A double-click on a
+//! linear or logarithmic axes (values plotted as log10, axes labelled with the values), times and
+//! sizes in the unit of the axis's largest value (named in its title), word values on the x axis by
+//! name; the heatmap with one labelled tile per cell. A double-click on a
 //! plotted point (or tile) asks to open that point's run. The plot's screen rectangle is kept
 //! for "Export plot PNG" (returned with the point double-clicked).
 
@@ -8,37 +9,12 @@ use egui::Ui;
 use egui_plot::{FilledArea, GridMark, Heatmap, Legend, Line, MarkerShape, Plot, PlotPoints, Points};
 
 use hase_editor::experiments::plot::{HeatmapGrid, LinePlot};
+use hase_editor::experiments::quantity::{Axis, value_text};
 
 use crate::theme::SERIES;
 
 fn to_axis(v: f64, log: bool) -> f64 {
     if log { v.max(f64::MIN_POSITIVE).log10() } else { v }
-}
-
-/// Compact number text: `1024`, `1.5M`, `0.25`, `3.2e-5`.
-pub fn short_number(v: f64) -> String {
-    let a = v.abs();
-    if a == 0.0 {
-        return "0".into();
-    }
-    if a >= 1e4 {
-        let (div, suffix) = if a >= 1e12 {
-            (1e12, "T")
-        } else if a >= 1e9 {
-            (1e9, "G")
-        } else if a >= 1e6 {
-            (1e6, "M")
-        } else {
-            (1e3, "k")
-        };
-        let s = format!("{:.2}", v / div);
-        return format!("{}{suffix}", s.trim_end_matches('0').trim_end_matches('.'));
-    }
-    if a < 1e-3 {
-        return format!("{v:.1e}");
-    }
-    let s = format!("{v:.3}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// Draw a line plot, with `overlay` lines (a fitted formula: name, points in the plot's values)
@@ -53,11 +29,17 @@ pub fn lines(
 ) -> (Option<u64>, egui::Rect) {
     let labels = plot.x_labels.clone();
     let log_x = log_x && labels.is_none();
+    let largest = |value: fn(&hase_editor::experiments::plot::SeriesPoint) -> f64| {
+        plot.series.iter().flat_map(|s| s.points.iter().map(value)).fold(0.0_f64, |m, v| m.max(v.abs()))
+    };
+    let x_axis = Axis::new(x_name, largest(|p| p.x));
+    let y_axis = Axis::new(&plot.y_label, largest(|p| p.hi.max(p.y)));
+    let (x_title, y_title) = (x_axis.title(x_name), y_axis.title(&plot.y_label));
     let mut chart = Plot::new(id)
-        .legend(Legend::default())
+        .legend(Legend::default().position(egui_plot::Corner::LeftTop))
         .allow_double_click_reset(false)
-        .x_axis_label(if log_x { format!("{x_name} (log)") } else { x_name.to_string() })
-        .y_axis_label(if log_y { format!("{} (log)", plot.y_label) } else { plot.y_label.clone() })
+        .x_axis_label(if log_x { format!("{x_title}, log") } else { x_title })
+        .y_axis_label(if log_y { format!("{y_title}, log") } else { y_title })
         .y_axis_min_width(56.0)
         .x_axis_formatter(move |mark: GridMark, _range| match &labels {
             Some(words) => {
@@ -68,11 +50,19 @@ pub fn lines(
                     String::new()
                 }
             }
-            None if log_x => short_number(10f64.powf(mark.value)),
-            None => short_number(mark.value),
+            None if log_x => {
+                let v = 10f64.powf(mark.value);
+                x_axis.tick(v, v)
+            }
+            None => x_axis.tick(mark.value, mark.step_size),
         })
         .y_axis_formatter(move |mark: GridMark, _range| {
-            if log_y { short_number(10f64.powf(mark.value)) } else { short_number(mark.value) }
+            if log_y {
+                let v = 10f64.powf(mark.value);
+                y_axis.tick(v, v)
+            } else {
+                y_axis.tick(mark.value, mark.step_size)
+            }
         });
     if log_x {
         chart = chart.x_grid_spacer(egui_plot::log_grid_spacer(10));
@@ -142,8 +132,8 @@ pub fn heatmap(
     ui: &mut Ui,
     id: &str,
     grid: &HeatmapGrid,
-    x_name: &str,
-    y_name: &str,
+    (x_name, y_name): (&str, &str),
+    metric: &str,
 ) -> (Option<u64>, egui::Rect) {
     let cols = grid.x_values.len();
     let values: Vec<f64> = grid.cells.iter().map(|c| c.unwrap_or(f64::NAN)).collect();
@@ -156,6 +146,7 @@ pub fn heatmap(
             String::new()
         }
     };
+    let metric_name = metric.to_string();
     let response = Plot::new(id)
         .allow_double_click_reset(false)
         .x_axis_label(x_name.to_string())
@@ -169,7 +160,9 @@ pub fn heatmap(
         .show(ui, |plot_ui| {
             plot_ui.add(
                 Heatmap::new(values, cols.max(1))
-                    .formatter(Box::new(|v| if v.is_nan() { "–".into() } else { short_number(v) }))
+                    .formatter(Box::new(
+                        move |v| if v.is_nan() { "–".into() } else { value_text(&metric_name, v) },
+                    ))
                     .name("heatmap"),
             );
         });

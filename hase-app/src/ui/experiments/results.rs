@@ -6,8 +6,9 @@
 use egui::{RichText, Ui};
 
 use super::context::{ExperimentsContext, RowButton, action_row, ask};
-use super::plot::{self as draw, short_number};
+use super::plot as draw;
 use hase_editor::experiments::plot::{MeanBand, PLOT_KINDS, PlotKind, Plotted, PointSet, RatioSource, build};
+use hase_editor::experiments::quantity::{spread_text, value_text, variable_text};
 use hase_editor::experiments::results::Results;
 use hase_editor::experiments::table::SortColumn;
 use hase_editor::experiments::{ExperimentFileRequest, ExperimentsView};
@@ -43,7 +44,8 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
         match plotted {
             Ok((_, Plotted::Heatmap(grid))) => {
                 let rows = view.plot.series.clone().unwrap_or_default();
-                let (clicked, rect) = draw::heatmap(ui, "experiment-heatmap", &grid, &view.plot.x, &rows);
+                let (clicked, rect) =
+                    draw::heatmap(ui, "experiment-heatmap", &grid, (&view.plot.x, &rows), &view.plot.metric);
                 (open, view.plot_rect) = (clicked, Some([rect.min.x, rect.min.y, rect.max.x, rect.max.y]));
                 export_csv = Some(Plotted::Heatmap(grid).csv());
             }
@@ -75,11 +77,13 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
         )
         .enabled(view.selected_point.is_some()),
     ];
+    ui.checkbox(&mut view.figure_light, "Figures on a light background")
+        .on_hover_text("Export plot PNG… draws the figure light (else in the window's theme)");
     match action_row(ui, &buttons) {
         Some(3) => open = view.selected_point,
         Some(0) => ask(view, ExperimentFileRequest::PlotPng),
         Some(1) => ask(view, ExperimentFileRequest::PlotCsv(export_csv.unwrap_or_default())),
-        Some(2) => ask(view, ExperimentFileRequest::PlotCsv(results.csv())),
+        Some(2) => ask(view, ExperimentFileRequest::ResultsCsv(results.csv())),
         _ => {}
     }
     ui.separator();
@@ -194,7 +198,12 @@ fn ratio_controls(ui: &mut Ui, view: &mut ExperimentsView, results: &Results) {
         if split {
             let mut variable = match &p.ratio {
                 Some(RatioSource::Split { variable, .. }) => variable.clone(),
-                _ => results.variables.first().cloned().unwrap_or_default(),
+                // The variable the lines are drawn per is the one to divide (its lines become
+                // the ratio), else the first one not on the x axis.
+                _ => p.series.take().unwrap_or_else(|| {
+                    let off_x = results.variables.iter().find(|v| **v != p.x);
+                    off_x.or(results.variables.first()).cloned().unwrap_or_default()
+                }),
             };
             combo(ui, "variable", &mut variable, &results.variables);
             let values = results.variable_index(&variable).map(|i| results.values_of(i)).unwrap_or_default();
@@ -273,20 +282,18 @@ fn table(ui: &mut Ui, view: &mut ExperimentsView, results: &Results) -> Option<u
                 if response.double_clicked() {
                     open = Some(p.point);
                 }
-                for v in &p.values {
-                    ui.label(v);
+                for (v, name) in p.values.iter().zip(&results.variables) {
+                    ui.label(variable_text(name, v));
                 }
                 ui.label(if p.failed > 0 {
                     format!("{} ({} failed)", p.runs, p.failed)
                 } else {
                     p.runs.to_string()
                 });
-                for m in &p.metrics {
+                for (m, name) in p.metrics.iter().zip(&results.metrics) {
                     match m {
-                        Some(s) if s.n > 1 => {
-                            ui.label(format!("{} ± {}", short_number(s.mean), short_number(s.ci95)))
-                        }
-                        Some(s) => ui.label(short_number(s.mean)),
+                        Some(s) if s.n > 1 => ui.label(spread_text(name, s.mean, s.ci95)),
+                        Some(s) => ui.label(value_text(name, s.mean)),
                         None => ui.label("–"),
                     };
                 }

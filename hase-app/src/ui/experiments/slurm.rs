@@ -1,6 +1,6 @@
 //! The Slurm dialogs of the experiments window: **Run on Slurm…** (job directory, partition, time
 //! limit, memory, points per task, throttle; writes the job directory and submits it, or shows the
-//! `sbatch` line to copy to the cluster) and **Collect results…** (a job directory, typed or
+//! `sbatch` line to copy to the cluster, also when submitting here failed) and **Collect results…** (a job directory, typed or
 //! chosen by its `job.ron`; the runs collected, and every missing or failed run named with its
 //! array task and stderr file). The state and the background work are `hase-editor`'s
 //! [`hase_editor::experiments::slurm`]; this draws it.
@@ -9,7 +9,7 @@ use egui::{RichText, Ui};
 
 use super::context::{ExperimentsContext, RowButton, action_row, ask};
 use crate::theme::Palette;
-use hase_editor::experiments::slurm::{CollectReport, SlurmDialog, SlurmOutcome};
+use hase_editor::experiments::slurm::{CollectReport, SlurmDialog, SlurmOutcome, SlurmPanelError};
 use hase_editor::experiments::{ExperimentFileRequest, ExperimentsView};
 
 /// Draw the open Slurm dialog, if any.
@@ -145,6 +145,13 @@ fn status(ui: &mut Ui, view: &ExperimentsView, palette: &Palette, working: &str)
     }
     if let Some(error) = &view.slurm.error {
         ui.label(RichText::new(error.to_string()).color(palette.error));
+        if let SlurmPanelError::Submit { command, .. } = error {
+            ui.label(
+                RichText::new("Submit it where a Slurm controller answers (the cluster's login node):")
+                    .strong(),
+            );
+            copyable(ui, "Submit command", command);
+        }
     }
     match &view.slurm.outcome {
         Some(SlurmOutcome::Submitted { dir, job_id, array, tasks }) => {

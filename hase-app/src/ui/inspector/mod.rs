@@ -38,6 +38,9 @@ pub struct Inspector {
     pub check_levels: bool,
 }
 
+/// Width of the parameter grid's last column (the display menu, or Reset) and the grid's margins.
+const DISPLAY_COLUMN: f32 = 64.0;
+
 impl Inspector {
     /// The data sheet (a `sheet` parameter value) whose View… button was pressed, once.
     pub fn take_sheet_request(&mut self) -> Option<String> {
@@ -167,7 +170,15 @@ impl Inspector {
             ui.weak("No shared parameters.");
         }
         // Widths are fixed before the grid: a grid sized by its own contents would grow every frame.
-        let width = (ui.available_width() - 200.0).clamp(90.0, 420.0);
+        // The value column takes what the names, the display menu and the spacing leave, so that
+        // a row fits the panel as it is.
+        let font = egui::TextStyle::Body.resolve(ui.style());
+        let colour = ui.visuals().text_color();
+        let names_width = params
+            .iter()
+            .map(|d| ui.painter().layout_no_wrap(d.name.clone(), font.clone(), colour).size().x)
+            .fold(0.0_f32, f32::max);
+        let width = (ui.available_width() - names_width - DISPLAY_COLUMN - 3.0 * 8.0).clamp(80.0, 420.0);
         let row = params::RowContext { tasks, names: &names, palette, width };
         let mut edit = params::ParamEdit { editor, buffers: &mut self.buffers, row: &row, out: &mut *out };
         egui::Grid::new("params").num_columns(3).spacing([8.0, 6.0]).striped(true).show(ui, |ui| {

@@ -62,8 +62,12 @@ pub fn bar(
         let typed = ui
             .add(
                 egui::TextEdit::singleline(&mut filter)
-                    .hint_text("filter: name or state")
-                    .desired_width(150.0),
+                    .hint_text("find: p2, r_12_*, fabric/*")
+                    .desired_width(190.0),
+            )
+            .on_hover_text(
+                "Find rows: a whole name (p2 finds p2, not p20), a pattern with * and ? (r_12_*, \
+                 fabric/*), or any part of a path or of a state's name",
             )
             .changed();
         if typed {

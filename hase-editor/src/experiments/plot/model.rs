@@ -45,6 +45,18 @@ pub enum PlotError {
         /// Its name.
         name: String,
     },
+    /// A ratio divides one value of a variable by another, so that variable leaves the plot: it
+    /// cannot also be its x axis or its lines.
+    #[error(
+        "the ratio divides one `{variable}` by another, so `{variable}` cannot also be {role}: divide by \
+         another variable, or choose another {role}"
+    )]
+    RatioVariableShown {
+        /// The variable divided.
+        variable: String,
+        /// Where the plot also has it (`x`, `Lines per`).
+        role: &'static str,
+    },
     /// The baseline point chosen has no results.
     #[error("the baseline point {0} has no results")]
     NoBaseline(u64),

@@ -1,7 +1,7 @@
-//! Which rows the timing diagram shows: entities in trace order grouped under their compound groups
-//! (a folded group is one summary row; unfolding shows its members), traced parameters under their
-//! entity when asked for, and a filter that keeps rows whose path or visited states match. Processors
-//! a rank placement leaves out are not shown.
+//! Which rows the timing diagram shows: entities in the replay's row order (numbers in numeric
+//! order) grouped under their compound groups (a folded group is one summary row; unfolding shows
+//! its members), traced parameters under their entity when asked for, and a search that keeps the
+//! rows it finds (see [`RowQuery`]). Processors a rank placement leaves out are not shown.
 
 use std::collections::BTreeSet;
 
@@ -35,7 +35,7 @@ pub struct Row {
 pub struct RowOptions<'a> {
     /// Paths of the groups shown unfolded (all others are folded).
     pub unfolded: &'a BTreeSet<String>,
-    /// Case-insensitive text matched against paths and visited state names ("" keeps all).
+    /// The search typed (see [`RowQuery`]; "" keeps all).
     pub filter: &'a str,
     /// Show traced parameter rows.
     pub params: bool,
@@ -45,7 +45,63 @@ fn last_component(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
-/// True if entity `e` matches the lower-case `query`.
+/// What the row search finds, case-insensitively: with `*` (any text) or `?` (one character), the
+/// entities whose path, or the end of it after a `/`, the pattern matches whole (`fabric/*`,
+/// `r_12_*`); otherwise the entities named exactly so (`p2` finds p2, not p20) when there are any,
+/// else those whose path or a visited state's name contains the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RowQuery {
+    /// Everything.
+    All,
+    /// A pattern with `*` and `?` (lower case).
+    Pattern(String),
+    /// A plain text (lower case).
+    Text(String),
+}
+
+impl RowQuery {
+    /// Read what was typed.
+    pub fn parse(typed: &str) -> RowQuery {
+        let query = typed.trim().to_lowercase();
+        if query.is_empty() {
+            RowQuery::All
+        } else if query.contains(['*', '?']) {
+            RowQuery::Pattern(query)
+        } else {
+            RowQuery::Text(query)
+        }
+    }
+}
+
+/// True if `pattern` (`*` any text, `?` one character) matches all of `text`.
+pub fn glob_matches(pattern: &str, text: &str) -> bool {
+    let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
+    let (mut pi, mut ti) = (0, 0);
+    // Where the last `*` was, and how much of the text it has taken.
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some((pi, ti));
+            pi += 1;
+        } else if let Some((sp, st)) = star {
+            pi = sp + 1;
+            ti = st + 1;
+            star = Some((sp, st + 1));
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
+fn pattern_matches(pattern: &str, path: &str) -> bool {
+    glob_matches(pattern, path) || path.match_indices('/').any(|(i, _)| glob_matches(pattern, &path[i + 1..]))
+}
+
+/// True if entity `e` matches the lower-case `query` as a plain text (path or visited state).
 pub fn entity_matches(replay: &Replay, e: u32, query: &str) -> bool {
     let Some(info) = replay.header.entities.get(e as usize) else {
         return false;
@@ -60,19 +116,56 @@ pub fn entity_matches(replay: &Replay, e: u32, query: &str) -> bool {
         .any(|(s, name)| s < 64 && visited & (1 << s) != 0 && name.to_lowercase().contains(query))
 }
 
+/// The entities `query` keeps (all of them for [`RowQuery::All`]).
+fn entities_found(replay: &Replay, query: &RowQuery) -> Option<BTreeSet<u32>> {
+    let entities = &replay.header.entities;
+    let numbered = || (0..entities.len() as u32).zip(entities.iter());
+    match query {
+        RowQuery::All => None,
+        RowQuery::Pattern(pattern) => Some(
+            numbered()
+                .filter(|(_, info)| pattern_matches(pattern, &info.path.to_lowercase()))
+                .map(|(e, _)| e)
+                .collect(),
+        ),
+        RowQuery::Text(text) => {
+            let named: BTreeSet<u32> = numbered()
+                .filter(|(_, info)| {
+                    let path = info.path.to_lowercase();
+                    path == *text || last_component(&path) == text
+                })
+                .map(|(e, _)| e)
+                .collect();
+            if named.is_empty() {
+                Some((0..entities.len() as u32).filter(|&e| entity_matches(replay, e, text)).collect())
+            } else {
+                Some(named)
+            }
+        }
+    }
+}
+
 /// The rows to show, top to bottom.
 pub fn rows(replay: &Replay, options: RowOptions<'_>) -> Vec<Row> {
-    let query = options.filter.trim().to_lowercase();
-    let filtering = !query.is_empty();
+    let found = entities_found(replay, &RowQuery::parse(options.filter));
+    let filtering = found.is_some();
     let mut out = Vec::new();
     let mut emitted: BTreeSet<u32> = BTreeSet::new();
-    for (e, info) in replay.header.entities.iter().enumerate() {
-        let e = e as u32;
+    let count = replay.header.entities.len() as u32;
+    let trace_order: Vec<u32>;
+    let order = if replay.row_order.len() == count as usize {
+        &replay.row_order
+    } else {
+        trace_order = (0..count).collect();
+        &trace_order
+    };
+    for &e in order {
+        let Some(info) = replay.header.entities.get(e as usize) else { continue };
         // Processors the rank placement leaves out do nothing: only those in use are shown.
         if replay.unused.contains(&e) {
             continue;
         }
-        if filtering && !entity_matches(replay, e, &query) {
+        if found.as_ref().is_some_and(|f| !f.contains(&e)) {
             continue;
         }
         let mut chain = replay.groups_of(e);
@@ -191,28 +284,29 @@ mod tests {
         let r = replay();
         let mut unfolded = BTreeSet::new();
         let opts = |u: &BTreeSet<String>| rows(&r, RowOptions { unfolded: u, filter: "", params: false });
+        // p0 and p1 together (one stem, named first), then the net group.
         let folded = opts(&unfolded);
-        assert_eq!(kinds(&folded), [RowKind::Entity(0), RowKind::Group(0), RowKind::Entity(3)]);
-        assert_eq!(row_of_entity(&folded, &r, 1), Some(1));
+        assert_eq!(kinds(&folded), [RowKind::Entity(0), RowKind::Entity(3), RowKind::Group(0)]);
+        assert_eq!(row_of_entity(&folded, &r, 1), Some(2));
         unfolded.insert("net".to_string());
         let one = opts(&unfolded);
         assert_eq!(
             kinds(&one),
             [
                 RowKind::Entity(0),
+                RowKind::Entity(3),
                 RowKind::Group(0),
                 RowKind::Group(1),
-                RowKind::Entity(2),
-                RowKind::Entity(3)
+                RowKind::Entity(2)
             ]
         );
-        assert_eq!((one[2].depth, one[2].label.as_str()), (1, "core"));
+        assert_eq!((one[3].depth, one[3].label.as_str()), (1, "core"));
         // s0 sits in the still-folded core group.
-        assert_eq!(row_of_entity(&one, &r, 1), Some(2));
+        assert_eq!(row_of_entity(&one, &r, 1), Some(3));
         unfolded.insert("net/core".to_string());
         let all = opts(&unfolded);
         assert_eq!(all.len(), 6);
-        assert_eq!((all[3].kind, all[3].depth), (RowKind::Entity(1), 2));
+        assert_eq!((all[4].kind, all[4].depth), (RowKind::Entity(1), 2));
     }
 
     #[test]
@@ -232,12 +326,49 @@ mod tests {
     }
 
     #[test]
+    fn a_name_finds_itself_and_patterns_find_paths() {
+        let r = replay();
+        let unfolded = BTreeSet::new();
+        let by = |f| kinds(&rows(&r, RowOptions { unfolded: &unfolded, filter: f, params: false }));
+        // A whole name finds that entity only; a part of one finds every path containing it.
+        assert_eq!(by("s1"), [RowKind::Group(0), RowKind::Entity(2)]);
+        assert_eq!(by("p"), [RowKind::Entity(0), RowKind::Entity(3)]);
+        // Patterns match a whole path or the end of one after a `/`.
+        let net = [RowKind::Group(0), RowKind::Group(1), RowKind::Entity(1), RowKind::Entity(2)];
+        assert_eq!(by("net/*"), net);
+        assert_eq!(by("S?"), net);
+        assert_eq!(by("core/*"), [RowKind::Group(0), RowKind::Group(1), RowKind::Entity(1)]);
+        assert_eq!(by("p*"), [RowKind::Entity(0), RowKind::Entity(3)]);
+        assert!(by("q*").is_empty());
+    }
+
+    #[test]
+    fn glob_matches_whole_texts() {
+        for (pattern, text, expected) in [
+            ("r_12_7", "r_12_7", true),
+            ("r_12_*", "r_12_7", true),
+            ("r_1?_7", "r_12_7", true),
+            ("r_1?_7", "r_1_7", false),
+            ("*_7", "r_12_7", true),
+            ("*_7", "r_12_70", false),
+            ("fabric/*", "fabric/r_1", true),
+            ("fabric/*", "fabric", false),
+            ("*", "", true),
+            ("a*b*c", "axxbyyc", true),
+            ("a*b*c", "axxbyy", false),
+        ] {
+            assert_eq!(glob_matches(pattern, text), expected, "{pattern} on {text}");
+        }
+    }
+
+    #[test]
     fn parameter_rows_follow_their_entity() {
         let r = replay();
         let unfolded = BTreeSet::new();
         let all = rows(&r, RowOptions { unfolded: &unfolded, filter: "", params: true });
+        let p1 = all.iter().position(|row| row.kind == RowKind::Entity(3)).unwrap();
         assert_eq!(
-            all.last().map(|row| (row.kind, row.label.as_str(), row.depth)),
+            all.get(p1 + 1).map(|row| (row.kind, row.label.as_str(), row.depth)),
             Some((RowKind::Param(0), "queue", 1))
         );
         assert_eq!(row_path(&r, RowKind::Param(0)), "p1.queue");
