@@ -7,7 +7,7 @@ use hase_engine::units::{parse_flop_rate, parse_rate, parse_time};
 use roxmltree::{Document, Node, ParsingOptions};
 
 use hase_engine::FilePlace;
-use hase_engine::limits::{MAX_PATH_BYTES, printable_error, quote};
+use hase_engine::limits::{MAX_PATH_BYTES, printable_error, quote, short_error};
 use hase_engine::model::instance_name_for_host;
 
 use super::entity_budget::{MAX_EXPANDED_ENTITY_BYTES, check_entity_budget};
@@ -182,7 +182,10 @@ impl Reader<'_> {
         text: &str,
         parse: impl Fn(&str) -> Result<T, E>,
     ) -> Result<T, ImportError> {
-        parse(text).map_err(|e| self.at(node, format!("attribute {attribute}=\"{text}\": {e}")))
+        parse(text).map_err(|e| {
+            let (shown, reason) = (quote(text), short_error(&e.to_string()));
+            self.at(node, format!("attribute {attribute}=\"{shown}\": {reason}"))
+        })
     }
 
     /// A latency: SimGrid reads a bare number as seconds.
@@ -197,7 +200,11 @@ impl Reader<'_> {
         let text = self.required(node, "speed")?;
         let first = text.split(',').next().unwrap_or(text).trim();
         if first.len() < text.trim().len() {
-            self.note(node, format!("speed=\"{text}\": several power states; hase uses the first, {first}"));
+            let (shown, first_shown) = (quote(text), quote(first));
+            self.note(
+                node,
+                format!("speed=\"{shown}\": several power states; hase uses the first, {first_shown}"),
+            );
         }
         let speed = self.value(node, "speed", first, parse_flop_rate)?;
         if speed < 1.0 {
