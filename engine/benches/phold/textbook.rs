@@ -81,7 +81,11 @@ impl RadixHeap {
     /// The lowest non-empty bucket, if any.
     #[inline]
     fn lowest(&self) -> Option<usize> {
-        self.occupied.iter().enumerate().find(|(_, w)| **w != 0).map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
+        self.occupied
+            .iter()
+            .enumerate()
+            .find(|(_, w)| **w != 0)
+            .map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
     }
 
     #[inline]
