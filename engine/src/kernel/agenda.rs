@@ -12,8 +12,8 @@
 //! word (`seq << 17 | linked << 16 | port`; timers' words are `seq << 17`, so both queues still
 //! order by `seq`), and its tail arrival is kept as the time after its delivery (zero unless the
 //! receiver takes messages at their head; a gap that does not fit in 32 bits of picoseconds, over
-//! 4.29 ms, waits in a side table). A message with no payload then takes 24 bytes, as a timer does
-//! 32. The counter has 47 bits: 1.4 × 10¹⁴ events, 160 days of a run at 10 M events/s.
+//! 4.29 ms, waits in a side table). A message with no payload then takes 24 bytes (a timer 32).
+//! The counter has 47 bits: 1.4 × 10¹⁴ events, 160 days of a run at 10 M events/s.
 //!
 //! A queue gives the room of a burst of simultaneous events back at its next refill, so a burst of
 //! messages followed by a long stretch of timers alone keeps that room until messages come again.
@@ -30,6 +30,8 @@ use crate::time::SimTime;
 const SEQ_SHIFT: u32 = 17;
 /// The bit of the ordering word that marks a message that came over a link.
 const LINKED_BIT: u64 = 1 << 16;
+// A port index fills the 16 bits below the link flag.
+const _: () = assert!(std::mem::size_of::<PortIndex>() == 2);
 /// `Waiting::tail_after_ps` of a message whose tail is in the side table.
 const LONG_TAIL: u32 = u32::MAX;
 
