@@ -15,7 +15,8 @@
 //! block goes back to the pool as soon as a refill has drained it, and the pool keeps only a
 //! fraction of the blocks in use, so the queue holds about its pending entries plus one partly
 //! filled block per non-empty bucket (a bucket of plain vectors would keep the largest size each
-//! bucket ever reached). A bit mask of non-empty buckets finds the lowest one without a scan, and
+//! bucket ever reached). A bucket's partly filled block, the one pushes go to, sits in the queue
+//! itself (`tails`), so a push reaches it with one load, as it would a plain vector. A bit mask of non-empty buckets finds the lowest one without a scan, and
 //! the refill that `peek_time` does is the one `pop` then uses (one search per event).
 //!
 //! Payloads live inside the queue entries rather than in a side table: a pop then reads only memory
@@ -32,7 +33,8 @@ use std::collections::VecDeque;
 pub struct QueuedEvent<P> {
     /// Picoseconds.
     pub time: u64,
-    /// Global scheduling counter value.
+    /// Order among equal times: increases with every push (the kernel's scheduling counter,
+    /// which it packs with a few payload bits below it).
     pub seq: u64,
     /// What happens (kernel-defined).
     pub payload: P,
@@ -49,9 +51,11 @@ pub struct EventQueue<P> {
     last: u64,
     /// Events whose time equals `last`, in `seq` order.
     current: VecDeque<QueuedEvent<P>>,
-    /// `buckets[i]` holds times whose highest bit differing from `last` is bit `i`, as a chain of
-    /// blocks (only the last one may be partly filled).
-    buckets: [Vec<Block<P>>; 64],
+    /// `full[i]` and then `tails[i]` hold times whose highest bit differing from `last` is bit
+    /// `i`, in `seq` order: full blocks, then the block being filled (without room until the
+    /// bucket's first push).
+    full: [Vec<Block<P>>; 64],
+    tails: [Block<P>; 64],
     /// Bit `i` set: bucket `i` is not empty.
     occupied: u64,
     /// Empty blocks, each with room for `BLOCK` entries.
@@ -78,22 +82,20 @@ impl<P> Default for EventQueue<P> {
     }
 }
 
-/// Put `event` into bucket `index`, taking a block from `pool` when the last one is full.
-fn file<P>(
-    bucket: &mut Vec<Block<P>>,
+/// Room for a bucket's next events: its tail block is full (or has no room yet), so it joins the
+/// bucket's full blocks and a block from `pool` takes its place.
+#[cold]
+fn new_tail<P>(
+    full: &mut Vec<Block<P>>,
+    tail: &mut Block<P>,
     pool: &mut Vec<Block<P>>,
     blocks_in_use: &mut usize,
-    event: QueuedEvent<P>,
 ) {
-    if let Some(last) = bucket.last_mut()
-        && last.len() < BLOCK
-    {
-        last.push(event);
-        return;
+    let fresh = pool.pop().unwrap_or_else(|| Vec::with_capacity(BLOCK));
+    let old = std::mem::replace(tail, fresh);
+    if old.capacity() > 0 {
+        full.push(old);
     }
-    let mut block = pool.pop().unwrap_or_else(|| Vec::with_capacity(BLOCK));
-    block.push(event);
-    bucket.push(block);
     *blocks_in_use += 1;
 }
 
@@ -103,7 +105,8 @@ impl<P> EventQueue<P> {
         EventQueue {
             last: 0,
             current: VecDeque::new(),
-            buckets: std::array::from_fn(|_| Vec::new()),
+            full: std::array::from_fn(|_| Vec::new()),
+            tails: std::array::from_fn(|_| Vec::new()),
             occupied: 0,
             pool: Vec::new(),
             blocks_in_use: 0,
@@ -147,8 +150,19 @@ impl<P> EventQueue<P> {
                     earliest.count += 1;
                 }
             }
-            file(&mut self.buckets[index], &mut self.pool, &mut self.blocks_in_use, event);
+            self.file(index, event);
         }
+    }
+
+    /// Put `event` into bucket `index`.
+    #[inline]
+    fn file(&mut self, index: usize, event: QueuedEvent<P>) {
+        let tail = &mut self.tails[index];
+        // A block has room for `BLOCK` entries; a bucket's first push finds a tail without room.
+        if tail.len() == tail.capacity() {
+            new_tail(&mut self.full[index], tail, &mut self.pool, &mut self.blocks_in_use);
+        }
+        tail.push(event);
     }
 
     /// The earliest event of the buckets (they hold every pending event while `current` is empty),
@@ -159,11 +173,13 @@ impl<P> EventQueue<P> {
             // A bucket holds its events in `seq` order, so the first one at the earliest time
             // has the lowest `seq` there.
             let mut found = Earliest { time: u64::MAX, seq: 0, count: 0 };
-            for e in self.buckets[index].iter().flat_map(|b| b.iter()) {
-                if e.time < found.time {
-                    found = Earliest { time: e.time, seq: e.seq, count: 1 };
-                } else if e.time == found.time {
-                    found.count += 1;
+            for block in self.full[index].iter().chain(std::iter::once(&self.tails[index])) {
+                for e in block {
+                    if e.time < found.time {
+                        found = Earliest { time: e.time, seq: e.seq, count: 1 };
+                    } else if e.time == found.time {
+                        found.count += 1;
+                    }
                 }
             }
             self.earliest = Some(found);
@@ -182,7 +198,10 @@ impl<P> EventQueue<P> {
         self.earliest = None;
         let index = self.occupied.trailing_zeros() as usize;
         self.occupied &= !(1 << index);
-        let blocks = std::mem::take(&mut self.buckets[index]);
+        // Every event of this bucket goes to a lower one, so the bucket's list of blocks stays
+        // empty while it is split and goes back with its room kept for the bucket's next events.
+        let mut blocks = std::mem::take(&mut self.full[index]);
+        blocks.push(std::mem::take(&mut self.tails[index]));
         self.last = min;
         if self.current.capacity() > 4 * BLOCK && self.current.capacity() > 4 * simultaneous {
             // A burst of simultaneous events (every rank of a large run leaving one barrier) grew
@@ -193,7 +212,7 @@ impl<P> EventQueue<P> {
         // Every bucket holds its events in `seq` order (pushes come in `seq` order and a refill
         // splits a bucket into the empty ones below it, keeping that order), so the earliest ones
         // go to the front as they come, already sorted: no second buffer, no sort.
-        for mut block in blocks {
+        for mut block in blocks.drain(..) {
             for e in block.drain(..) {
                 if e.time == min {
                     self.current.push_back(e);
@@ -201,7 +220,7 @@ impl<P> EventQueue<P> {
                     let b = 63 - (e.time ^ min).leading_zeros() as usize;
                     debug_assert!(b < index);
                     self.occupied |= 1 << b;
-                    file(&mut self.buckets[b], &mut self.pool, &mut self.blocks_in_use, e);
+                    self.file(b, e);
                 }
             }
             // The drained block is free at once: the next one's events may reuse it. Only a
@@ -212,6 +231,7 @@ impl<P> EventQueue<P> {
                 self.pool.push(block);
             }
         }
+        self.full[index] = blocks;
         let spare = self.blocks_in_use / 8 + 64;
         if self.pool.len() > spare {
             self.pool.truncate(spare);
@@ -260,7 +280,8 @@ impl<P> EventQueue<P> {
     pub fn allocated_bytes(&self) -> usize {
         let entries = self.current.capacity() + (self.blocks_in_use + self.pool.len()) * BLOCK;
         entries * std::mem::size_of::<QueuedEvent<P>>()
-            + self.buckets.iter().map(Vec::capacity).sum::<usize>() * std::mem::size_of::<Block<P>>()
+            + (self.full.iter().map(Vec::capacity).sum::<usize>() + self.tails.len())
+                * std::mem::size_of::<Block<P>>()
     }
 }
 
