@@ -149,6 +149,31 @@ pub fn streams(list: &[(u32, &str)]) -> Workload {
     }
 }
 
+/// The contention oracle's design: p0 and p1 each send 1000 bytes to p2 through one router
+/// (radix 3, routing delay 20 ns); links of 100 ns and 1 B/ns; o_s = 500 ns, o_r = 300 ns.
+pub fn two_senders_one_router() -> Project {
+    use hase_engine::model::{Instance, Link, PortRef};
+    let mut project = Project::new("contention");
+    let mut router = Instance::of("Router").with("radix", ParamValue::Int(3));
+    router.params.insert("routing_delay".into(), ParamValue::Time(SimTime::from_ns(20)));
+    project.network.instances.insert("r".into(), router);
+    for i in 0..3 {
+        let p = Instance::of("Processor")
+            .with("rank", ParamValue::Int(i))
+            .with("send_overhead", ParamValue::Time(SimTime::from_ns(500)))
+            .with("recv_overhead", ParamValue::Time(SimTime::from_ns(300)));
+        project.network.instances.insert(format!("p{i}"), p);
+        project.network.links.push(Link::new(
+            PortRef::new(&format!("p{i}"), "net"),
+            PortRef::new("r", &format!("p{i}")),
+            SimTime::from_ns(100),
+            1_000_000_000,
+        ));
+    }
+    project.workload = streams(&[(0, "SEND 2 1000"), (1, "SEND 2 1000"), (2, "RECV ANY\nRECV ANY")]);
+    project
+}
+
 /// A built-in program with parameters.
 pub fn program(name: &str, params: &[(&str, ParamValue)]) -> Workload {
     Workload::Program {

@@ -1,4 +1,4 @@
-//! Time blamed along a critical path ([`super::critical_path`]): per rank (its own time, of which
+//! Time blamed along a critical path ([`super::critical_path()`]): per rank (its own time, of which
 //! computing), per link (transit and queueing, each direction apart), per router or network model
 //! (forwarding), and per communication phase ([`super::phases`]); with the segments described in
 //! words. What `hase trace critical-path` prints and the views show.

@@ -9,7 +9,7 @@ use hase_engine::analysis::{
 use hase_engine::time::SimTime;
 use hase_engine::trace::Trace;
 use hase_templates::Topology;
-use hase_tests::{Timing, allreduce, makespan, run_traced, streams, template};
+use hase_tests::{Timing, allreduce, makespan, run_traced, template};
 
 fn traced(project: &hase_engine::model::Project) -> (SimTime, Trace) {
     let result = run_traced(project);
@@ -68,25 +68,7 @@ fn ring_allreduce_path_is_its_closed_form_term_by_term() {
 /// o_s 500, link 1100, routing 20, queue 1000, link 1100, o_r 300.
 #[test]
 fn a_packet_queued_behind_another_blames_the_busy_link() {
-    use hase_engine::model::{Instance, Link, ParamValue, PortRef, Project};
-    let mut project = Project::new("contention");
-    let mut router = Instance::of("Router").with("radix", ParamValue::Int(3));
-    router.params.insert("routing_delay".into(), ParamValue::Time(SimTime::from_ns(20)));
-    project.network.instances.insert("r".into(), router);
-    for i in 0..3 {
-        let p = Instance::of("Processor")
-            .with("rank", ParamValue::Int(i))
-            .with("send_overhead", ParamValue::Time(SimTime::from_ns(500)))
-            .with("recv_overhead", ParamValue::Time(SimTime::from_ns(300)));
-        project.network.instances.insert(format!("p{i}"), p);
-        project.network.links.push(Link::new(
-            PortRef::new(&format!("p{i}"), "net"),
-            PortRef::new("r", &format!("p{i}")),
-            SimTime::from_ns(100),
-            1_000_000_000,
-        ));
-    }
-    project.workload = streams(&[(0, "SEND 2 1000"), (1, "SEND 2 1000"), (2, "RECV ANY\nRECV ANY")]);
+    let project = hase_tests::two_senders_one_router();
     let (end, trace) = traced(&project);
     assert_eq!(end, SimTime::from_ns(4020));
     let (path, report) = report(&trace);

@@ -2,7 +2,7 @@
 //! allreduce on contention-free networks, one contention case worked out by hand, and the thesis
 //! demonstration (allreduce on a fat tree against a binary tree).
 
-use hase_engine::model::{Instance, Link, ParamValue, PortRef, Project, load_project};
+use hase_engine::model::load_project;
 use hase_engine::time::SimTime;
 use hase_templates::Topology;
 use hase_tests::{Timing, allreduce, makespan, projects_dir, run, streams, template};
@@ -95,24 +95,7 @@ fn recursive_doubling_allreduce_matches_its_formula() {
 /// - p2's first RECV ends at 2720 + 300 = 3020; the second waits for 3720 and ends at 4020.
 #[test]
 fn two_senders_contend_for_one_output_link() {
-    let mut project = Project::new("contention");
-    let mut router = Instance::of("Router").with("radix", ParamValue::Int(3));
-    router.params.insert("routing_delay".into(), ParamValue::Time(SimTime::from_ns(20)));
-    project.network.instances.insert("r".into(), router);
-    for i in 0..3 {
-        let p = Instance::of("Processor")
-            .with("rank", ParamValue::Int(i))
-            .with("send_overhead", ParamValue::Time(SimTime::from_ns(500)))
-            .with("recv_overhead", ParamValue::Time(SimTime::from_ns(300)));
-        project.network.instances.insert(format!("p{i}"), p);
-        project.network.links.push(Link::new(
-            PortRef::new(&format!("p{i}"), "net"),
-            PortRef::new("r", &format!("p{i}")),
-            SimTime::from_ns(100),
-            1_000_000_000,
-        ));
-    }
-    project.workload = streams(&[(0, "SEND 2 1000"), (1, "SEND 2 1000"), (2, "RECV ANY\nRECV ANY")]);
+    let project = hase_tests::two_senders_one_router();
     let result = run(&project);
     assert_eq!(makespan(&result), SimTime::from_ns(4020));
     let out = &result.stats.links["r.p2 -> p2.net"];
