@@ -97,7 +97,9 @@ impl ExperimentStore {
 fn check_header_against_spec(file: &ExperimentExport) -> Result<(), ExportReason> {
     let base_dir = std::path::PathBuf::from(&file.base_dir);
     let plan = ExperimentPlan::new(file.spec.clone(), file.project.clone(), base_dir, &SpecOrigin::Code)
-        .map_err(|e| ExportReason::SpecDoesNotPlan { reason: e.to_string() })?;
+        .map_err(|e| ExportReason::SpecDoesNotPlan {
+            reason: hase_engine::limits::printable_error(&e.to_string()),
+        })?;
     let contradiction = |field, header: String, planned: String| {
         Err(ExportReason::HeaderContradictsSpec { field, header: quote(&header), planned: quote(&planned) })
     };
