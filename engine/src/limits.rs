@@ -273,22 +273,28 @@ pub fn printable_error(message: &str) -> String {
     out
 }
 
-/// `text` as an error message may quote it: at most [`MAX_QUOTED_CHARS`] printed characters, the
-/// rest replaced by `…`, control characters shown escaped (an escape counts at its printed length).
-pub fn quote(text: &str) -> String {
+/// `text` with control characters escaped, cut to at most `limit` printed characters (an escape
+/// counts at its printed length) and then `…`; true if it was cut.
+fn escaped_prefix(text: &str, limit: usize) -> (String, bool) {
     let mut out = String::new();
     let mut printed = 0;
     for c in text.chars() {
         let shown: String = if c.is_control() { c.escape_default().collect() } else { c.to_string() };
         let width = shown.chars().count();
-        if printed + width > MAX_QUOTED_CHARS {
+        if printed + width > limit {
             out.push('…');
-            break;
+            return (out, true);
         }
         out.push_str(&shown);
         printed += width;
     }
-    out
+    (out, false)
+}
+
+/// `text` as an error message may quote it: at most [`MAX_QUOTED_CHARS`] printed characters, the
+/// rest replaced by `…`, control characters shown escaped (an escape counts at its printed length).
+pub fn quote(text: &str) -> String {
+    escaped_prefix(text, MAX_QUOTED_CHARS).0
 }
 
 /// Most printed characters [`short_error`] keeps of another library's message.
@@ -298,20 +304,9 @@ pub const MAX_SOURCE_ERROR_CHARS: usize = 300;
 /// ours quotes it: its first line only, control characters escaped, at most
 /// [`MAX_SOURCE_ERROR_CHARS`] printed characters (then `…`).
 pub fn short_error(message: &str) -> String {
-    let first = message.lines().next().unwrap_or("");
-    let mut out = String::new();
-    let mut printed = 0;
-    for c in first.chars() {
-        let shown: String = if c.is_control() { c.escape_default().collect() } else { c.to_string() };
-        let width = shown.chars().count();
-        if printed + width > MAX_SOURCE_ERROR_CHARS {
-            out.push('…');
-            return out;
-        }
-        out.push_str(&shown);
-        printed += width;
-    }
-    if message.lines().nth(1).is_some() {
+    let mut lines = message.lines();
+    let (mut out, cut) = escaped_prefix(lines.next().unwrap_or(""), MAX_SOURCE_ERROR_CHARS);
+    if !cut && lines.next().is_some() {
         out.push_str(" …");
     }
     out
