@@ -248,26 +248,35 @@ pub fn printable_error(message: &str) -> String {
         if i > 0 {
             out.push('\n');
         }
+        // Widths count printed characters: an escaped control character is several.
         let (mut line_chars, mut word_chars) = (0usize, 0usize);
+        let mut word_cut = false;
         for c in line.chars() {
-            if line_chars == MAX_PRINTED_LINE_CHARS {
+            if c.is_whitespace() {
+                word_chars = 0;
+                word_cut = false;
+            }
+            if word_cut {
+                continue;
+            }
+            let shown: String =
+                if c.is_control() && c != '\t' { c.escape_default().collect() } else { c.to_string() };
+            let width = shown.chars().count();
+            if line_chars + width > MAX_PRINTED_LINE_CHARS {
                 out.push('…');
                 break;
             }
-            word_chars = if c.is_whitespace() { 0 } else { word_chars + 1 };
-            if word_chars > MAX_PRINTED_WORD_CHARS {
-                if word_chars == MAX_PRINTED_WORD_CHARS + 1 {
-                    out.push('…');
-                    line_chars += 1;
-                }
+            if !c.is_whitespace() && word_chars + width > MAX_PRINTED_WORD_CHARS {
+                out.push('…');
+                line_chars += 1;
+                word_cut = true;
                 continue;
             }
-            if c.is_control() && c != '\t' {
-                out.extend(c.escape_default());
-            } else {
-                out.push(c);
+            if !c.is_whitespace() {
+                word_chars += width;
             }
-            line_chars += 1;
+            out.push_str(&shown);
+            line_chars += width;
         }
     }
     out
@@ -374,6 +383,13 @@ mod tests {
         let words = vec!["word"; 1000].join(" ");
         assert_eq!(printable_error(&words).chars().count(), MAX_PRINTED_LINE_CHARS + 1);
         assert_eq!(printable_error("a plain\n\tmessage"), "a plain\n\tmessage");
+        let nuls = format!("spec variable 1 (w{}) is unknown", "\u{0}".repeat(3000));
+        let printed = printable_error(&nuls);
+        assert!(printed.chars().count() <= MAX_PRINTED_WORD_CHARS + 40, "{}", printed.chars().count());
+        assert!(
+            printed.starts_with("spec variable 1 (w\\u{0}") && printed.ends_with("… is unknown"),
+            "{printed}"
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! the constraint or a metric in the text they came from, so every error names it.
 
 use hase_engine::FilePlace;
+use hase_engine::limits::quote;
 use hase_engine::model::ProjectFileError;
 
 use super::metrics::MetricError;
@@ -175,10 +176,10 @@ impl SpecOrigin {
                 locate(path, text, from, &quoted(target))
             }
             SpecOrigin::Arguments { vary } => match vary.get(index) {
-                Some(arg) => Place::Argument(format!("--vary {arg}")),
-                None => Place::Argument(format!("variable {target}")),
+                Some(arg) => Place::Argument(format!("--vary {}", quote(arg))),
+                None => Place::Argument(format!("variable {}", quote(target))),
             },
-            SpecOrigin::Code => Place::Spec(format!("variable {} ({target})", index + 1)),
+            SpecOrigin::Code => Place::Spec(format!("variable {} ({})", index + 1, quote(target))),
         }
     }
 
@@ -198,8 +199,8 @@ impl SpecOrigin {
                 let from = text.find("metrics").unwrap_or(0);
                 locate(path, text, from, &quoted(name))
             }
-            SpecOrigin::Arguments { .. } => Place::Argument(format!("--metric {name}")),
-            SpecOrigin::Code => Place::Spec(format!("metric {name}")),
+            SpecOrigin::Arguments { .. } => Place::Argument(format!("--metric {}", quote(name))),
+            SpecOrigin::Code => Place::Spec(format!("metric {}", quote(name))),
         }
     }
 
