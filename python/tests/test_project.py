@@ -144,12 +144,16 @@ def test_ctrl_c_cancels_a_run_and_raises_keyboard_interrupt():
     import sys
 
     child = subprocess.Popen([sys.executable, "-c", CANCEL_SCRIPT], stdout=subprocess.PIPE, text=True)
-    assert child.stdout.readline().strip() == "running"
+    first = child.stdout.readline().strip()
+    assert first == "running", first
+    # Let the run get going; a Ctrl-C before it starts would not test the cancel flag.
     time.sleep(1.0)
     sent = time.monotonic()
     child.send_signal(signal.SIGINT)
-    out, _ = child.communicate(timeout=60)
+    out, _ = child.communicate(timeout=120)
     waited = time.monotonic() - sent
     assert re.match(r"interrupted after [0-9.]+ s", out.strip()), out
-    assert child.returncode == 0
-    assert waited < 10, f"the run took {waited:.1f} s to stop after Ctrl-C"
+    assert child.returncode == 0, out
+    # The run itself would take minutes; the kernel checks the flag every 200,000 events. The
+    # bound is loose for a loaded machine.
+    assert waited < 30, f"the run took {waited:.1f} s to stop after Ctrl-C: {out}"
