@@ -12,10 +12,11 @@ use quote::ToTokens;
 use syn::visit::Visit;
 
 /// The crates whose files are checked, by source folder.
-const CRATES: [&str; 7] = ["engine", "entities", "templates", "library", "hase-editor", "hase-app", "tests"];
+const CRATES: [&str; 8] =
+    ["engine", "entities", "templates", "library", "hase-editor", "hase-app", "tests", "python"];
 
 /// The crates below the application: no `Result<_, String>` in their production code.
-const TYPED_ERROR_CRATES: [&str; 5] = ["engine", "entities", "templates", "library", "hase-editor"];
+const TYPED_ERROR_CRATES: [&str; 6] = ["engine", "entities", "templates", "library", "hase-editor", "python"];
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
