@@ -10,7 +10,9 @@ use super::exporter::ExportOptions;
 use super::exporters::{EXPORTERS, exporter};
 use super::paraver_date::ParaverDate;
 use super::text_reader::TextTraceReader;
-use super::text_tests::EXAMPLE;
+use super::otf2::otf2_anchor;
+use super::otf2_check::{check_otf2, expected_otf2_events};
+use super::text_tests::{EXAMPLE, read_all};
 
 const DOCS: &str = include_str!("../../../docs/trace-format.md");
 
@@ -20,6 +22,12 @@ fn check(name: &str, output: &Path) -> Result<(), String> {
     match name {
         "chrome" => check_chrome(&read("json")?).map(drop),
         "paraver" => check_paraver(&read("prv")?, &read("pcf")?, &read("row")?).map(drop),
+        "otf2" => {
+            let (header, records) = read_all(EXAMPLE).map_err(|e| e.to_string())?;
+            let counts = check_otf2(&otf2_anchor(output))?;
+            let expected = expected_otf2_events(&header, &records);
+            if counts == expected { Ok(()) } else { Err(format!("otf2-print lists {counts:?}, expected {expected:?}")) }
+        }
         other => Err(format!("no checker for exporter `{other}`: add one to this test")),
     }
 }

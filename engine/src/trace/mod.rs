@@ -1,6 +1,6 @@
 //! Traces: records and levels, sinks, the versioned text format, its reader and time index, the
-//! compact form, fingerprints and the exports for other viewers (Chrome trace events, Paraver, one
-//! file each, listed in `exporters`). The formats are specified in `docs/trace-format.md`.
+//! compact form, fingerprints and the exports for other viewers (Chrome trace events, Paraver,
+//! OTF2, VCD, one file each, listed in `exporters`). The formats are specified in `docs/trace-format.md`.
 
 pub mod binary;
 mod binary_decode;
@@ -25,6 +25,11 @@ mod intern;
 #[cfg(test)]
 mod kernel_tests;
 pub mod loaded;
+pub mod otf2;
+#[cfg(test)]
+mod otf2_check;
+mod otf2_defs;
+mod otf2_encode;
 pub mod paraver;
 mod paraver_config;
 mod paraver_date;
@@ -55,6 +60,7 @@ pub use fingerprint::{FingerprintSink, fingerprint};
 pub use index::{IndexEntry, TraceIndex};
 pub use index_check::{IndexCheck, check_index};
 pub use loaded::{MessageFlight, StateInterval, Trace};
+pub use otf2::{Otf2Stats, Otf2Writer, export_otf2_records, otf2_anchor};
 pub use paraver::{
     MAX_PENDING_LINES, ParaverDate, ParaverStats, ParaverWriter, export_paraver, export_paraver_files,
 };
