@@ -81,7 +81,10 @@ impl FileRequest {
             ReplayFile::ExportPng => &["png"],
             ReplayFile::ExportCsv(_) => &["csv"],
             ReplayFile::CompareWith => &["ron"],
-            ReplayFile::OpenTrace | ReplayFile::CompareTraces { .. } => {
+            ReplayFile::ExportTrace { format, source: Some(_) } => {
+                hase_engine::trace::exporter(format).map_or(&[][..], |e| &e.extensions[..1])
+            }
+            ReplayFile::OpenTrace | ReplayFile::CompareTraces { .. } | ReplayFile::ExportTrace { source: None, .. } => {
                 &["trace", "htrace", "htb", "gz", "txt"]
             }
             ReplayFile::OpenRecording => &["htb", "ti", "csv"],
@@ -97,7 +100,9 @@ impl FileRequest {
         matches!(
             self.target,
             FileTarget::Project(FilePurpose::SaveProjectAs | FilePurpose::ExportRon { .. })
-                | FileTarget::Replay(ReplayFile::ExportPng | ReplayFile::ExportCsv(_))
+                | FileTarget::Replay(
+                    ReplayFile::ExportPng | ReplayFile::ExportCsv(_) | ReplayFile::ExportTrace { source: Some(_), .. }
+                )
                 | FileTarget::Experiment(
                     ExperimentFileRequest::SaveSpec
                         | ExperimentFileRequest::ExportCsv(_)

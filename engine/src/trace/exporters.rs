@@ -3,10 +3,10 @@
 //! its choices and their help from this list.
 
 use super::exporter::Exporter;
-use super::{chrome, otf2, paraver};
+use super::{chrome, otf2, paraver, vcd};
 
 /// Every export format, in the order `--format` lists them.
-pub const EXPORTERS: &[Exporter] = &[chrome::EXPORTER, paraver::EXPORTER, otf2::EXPORTER];
+pub const EXPORTERS: &[Exporter] = &[chrome::EXPORTER, paraver::EXPORTER, otf2::EXPORTER, vcd::EXPORTER];
 
 /// The exporter called `name`.
 pub fn exporter(name: &str) -> Option<&'static Exporter> {

@@ -46,6 +46,9 @@ mod text_tests;
 pub mod text_writer;
 mod tokens;
 mod varint;
+pub mod vcd;
+#[cfg(test)]
+mod vcd_check;
 mod version;
 
 pub use binary::{BINARY_MAGIC, DEFAULT_BLOCK_RECORDS};
@@ -60,7 +63,7 @@ pub use fingerprint::{FingerprintSink, fingerprint};
 pub use index::{IndexEntry, TraceIndex};
 pub use index_check::{IndexCheck, check_index};
 pub use loaded::{MessageFlight, StateInterval, Trace};
-pub use otf2::{Otf2Stats, Otf2Writer, export_otf2_records, otf2_anchor};
+pub use otf2::{Otf2Stats, Otf2Writer, export_otf2_records, otf2_anchor, otf2_event_counts};
 pub use paraver::{
     MAX_PENDING_LINES, ParaverDate, ParaverStats, ParaverWriter, export_paraver, export_paraver_files,
 };
@@ -72,4 +75,5 @@ pub use record::{
 pub use summary::{EntityTraffic, RecordCounts, TraceSummary};
 pub use text_reader::TextTraceReader;
 pub use text_writer::TextTraceWriter;
+pub use vcd::{VcdStats, VcdWriter, export_vcd};
 pub use version::FORMAT_VERSION;

@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::exporter::{ExportError, ExportFailure, ExportOptions, Exporter};
-use super::otf2_defs::{Definitions, LINKS_COMM, RANKS_COMM, StateRegion};
+use super::otf2_defs::{Definitions, LINKS_COMM, RANKS_COMM, StateRegion, is_collective_state};
 use super::otf2_encode::{
     ChunkKind, ChunkedFile, END_OF_BUFFER, END_OF_FILE, put_str, put_u32, put_u64, record,
 };
@@ -271,4 +271,42 @@ pub fn export_otf2_records<E: From<std::io::Error>>(
         writer.record(header, &r?)?;
     }
     Ok(writer.finish(header, &anchor)?)
+}
+
+/// The events an OTF2 export of `records` holds, by kind as `otf2-print` names them, counted from
+/// the trace alone (the oracle the export is checked against): each state change leaves the previous
+/// state and enters the next (a collective call also begins and ends), each message is a send and a
+/// receive, each numeric live value a metric.
+pub fn otf2_event_counts<'r>(
+    header: &TraceHeader,
+    records: impl IntoIterator<Item = &'r Record>,
+) -> BTreeMap<String, u64> {
+    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+    let mut add = |kinds: &[&str]| {
+        for kind in kinds {
+            *counts.entry((*kind).to_string()).or_default() += 1;
+        }
+    };
+    for r in records {
+        match r {
+            Record::State { entity, state, .. } => {
+                let entity = header.entities.get(*entity as usize);
+                let Some(name) = entity.and_then(|e| e.states.get(usize::from(*state))) else { continue };
+                add(&["ENTER", "LEAVE"]);
+                if is_collective_state(name) {
+                    add(&["MPI_COLLECTIVE_BEGIN", "MPI_COLLECTIVE_END"]);
+                }
+            }
+            Record::Send { from, to, .. } if header.entities.len() > (*from.max(to)) as usize => {
+                add(&["MPI_SEND", "MPI_RECV"]);
+            }
+            Record::Param { entity, param, value: TraceValue::Int(_) | TraceValue::Float(_), .. }
+                if header.entities.get(*entity as usize).is_some_and(|e| usize::from(*param) < e.params.len()) =>
+            {
+                add(&["METRIC"]);
+            }
+            _ => {}
+        }
+    }
+    counts
 }

@@ -7,8 +7,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-use super::otf2_defs::is_collective_state;
-use super::record::{Record, TraceHeader, TraceValue};
 
 /// Run `otf2-print` with `args` on `anchor`; its standard output, or why it failed.
 fn otf2_print(args: &[&str], anchor: &Path) -> Result<String, String> {
@@ -41,43 +39,4 @@ pub(crate) fn check_otf2(anchor: &Path) -> Result<BTreeMap<String, u64>, String>
         }
     }
     Ok(counts)
-}
-
-/// The events an OTF2 export of `records` holds, by kind: each state change leaves the previous
-/// state and enters the next (collective calls with their begin and end), each message is a send
-/// and a receive, each numeric live value a metric.
-pub(crate) fn expected_otf2_events(header: &TraceHeader, records: &[Record]) -> BTreeMap<String, u64> {
-    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
-    let mut add = |kind: &str, n: u64| {
-        if n > 0 {
-            *counts.entry(kind.to_string()).or_default() += n;
-        }
-    };
-    for r in records {
-        match r {
-            Record::State { entity, state, .. } => {
-                let Some(name) = header.entities.get(*entity as usize).and_then(|e| e.states.get(usize::from(*state)))
-                else {
-                    continue;
-                };
-                add("ENTER", 1);
-                add("LEAVE", 1);
-                if is_collective_state(name) {
-                    add("MPI_COLLECTIVE_BEGIN", 1);
-                    add("MPI_COLLECTIVE_END", 1);
-                }
-            }
-            Record::Send { .. } => {
-                add("MPI_SEND", 1);
-                add("MPI_RECV", 1);
-            }
-            Record::Param { entity, param, value: TraceValue::Int(_) | TraceValue::Float(_), .. }
-                if header.entities.get(*entity as usize).is_some_and(|e| usize::from(*param) < e.params.len()) =>
-            {
-                add("METRIC", 1);
-            }
-            _ => {}
-        }
-    }
-    counts
 }

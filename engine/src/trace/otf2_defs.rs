@@ -66,7 +66,6 @@ fn mpi_call(state: &str) -> Option<&'static MpiCall> {
 }
 
 /// True if a state named `state` is a collective MPI call.
-#[cfg(test)]
 pub(crate) fn is_collective_state(state: &str) -> bool {
     mpi_call(state).is_some_and(|c| c.collective.is_some())
 }
