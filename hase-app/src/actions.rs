@@ -248,7 +248,9 @@ impl AppAction {
             AppAction::OpenRecording => "Open recording…",
             AppAction::CloseCompare => "Close comparison",
             AppAction::OpenTrace => "Open trace…",
-            AppAction::ExportTrace(i) => hase_engine::trace::EXPORTERS.get(i).map_or("Export trace…", |e| e.description),
+            AppAction::ExportTrace(i) => {
+                hase_engine::trace::EXPORTERS.get(i).map_or("Export trace…", |e| e.description)
+            }
             AppAction::Experiments => "Experiments…",
             AppAction::OpenExperimentExample => "Experiment: allreduce, fat tree vs binary tree (48 runs)",
             AppAction::Help(HelpTopic::Shortcuts) => "Keyboard shortcuts",

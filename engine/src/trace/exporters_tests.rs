@@ -10,12 +10,12 @@ use std::path::Path;
 use super::export_check::{check_chrome, check_paraver};
 use super::exporter::ExportOptions;
 use super::exporters::{EXPORTERS, exporter};
-use super::paraver_date::ParaverDate;
-use super::text_reader::TextTraceReader;
 use super::otf2::{otf2_anchor, otf2_event_counts};
 use super::otf2_check::check_otf2;
+use super::paraver_date::ParaverDate;
+use super::text_reader::TextTraceReader;
 use super::text_tests::{EXAMPLE, read_all};
-use super::vcd_check::{check_vcd2fst, check_vcd_round_trip};
+use super::vcd_check::{check_vcd_round_trip, check_vcd2fst};
 
 const DOCS: &str = include_str!("../../../docs/trace-format.md");
 
@@ -29,7 +29,11 @@ fn check(name: &str, output: &Path) -> Result<(), String> {
             let (header, records) = read_all(EXAMPLE).map_err(|e| e.to_string())?;
             let counts = check_otf2(&otf2_anchor(output))?;
             let expected = otf2_event_counts(&header, &records);
-            if counts == expected { Ok(()) } else { Err(format!("otf2-print lists {counts:?}, expected {expected:?}")) }
+            if counts == expected {
+                Ok(())
+            } else {
+                Err(format!("otf2-print lists {counts:?}, expected {expected:?}"))
+            }
         }
         "vcd" => {
             let (header, records) = read_all(EXAMPLE).map_err(|e| e.to_string())?;

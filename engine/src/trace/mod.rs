@@ -36,6 +36,8 @@ mod paraver_date;
 pub use paraver_config::{COMMENT_TYPE, INDEX_BASE, INT_BASE, REAL_BASE, REAL_SCALE, TEXT_BASE};
 pub mod read;
 pub mod record;
+#[cfg(test)]
+mod stream_export_tests;
 pub mod summary;
 #[cfg(test)]
 pub(crate) mod testgen;

@@ -54,7 +54,11 @@ pub struct Otf2Stats {
 /// The files of an archive: the anchor path given (`run.otf2`), or `traces.otf2` inside a
 /// directory given without that extension.
 pub fn otf2_anchor(output: &Path) -> PathBuf {
-    if output.extension().is_some_and(|e| e == "otf2") { output.to_path_buf() } else { output.join("traces.otf2") }
+    if output.extension().is_some_and(|e| e == "otf2") {
+        output.to_path_buf()
+    } else {
+        output.join("traces.otf2")
+    }
 }
 
 /// A receive waiting for its arrival: receiver, sender, tag, bytes.
@@ -197,11 +201,18 @@ impl Otf2Writer {
         let dir = anchor.with_extension("");
         for (e, file) in self.locations.into_iter().enumerate() {
             file.finish()?;
-            ChunkedFile::create(&dir.join(format!("{e}.def")), ChunkKind::Definitions, DEFINITION_CHUNK_BYTES)?
-                .finish()?;
+            ChunkedFile::create(
+                &dir.join(format!("{e}.def")),
+                ChunkKind::Definitions,
+                DEFINITION_CHUNK_BYTES,
+            )?
+            .finish()?;
         }
-        let mut global =
-            ChunkedFile::create(&anchor.with_extension("def"), ChunkKind::Definitions, DEFINITION_CHUNK_BYTES)?;
+        let mut global = ChunkedFile::create(
+            &anchor.with_extension("def"),
+            ChunkKind::Definitions,
+            DEFINITION_CHUNK_BYTES,
+        )?;
         self.defs.write(header, &events, end, &mut global)?;
         let definitions = global.records();
         global.finish()?;
@@ -252,11 +263,19 @@ pub(crate) const EXPORTER: Exporter = Exporter {
 };
 
 /// Write the remaining records of `reader` as an OTF2 archive at `output` (see [`otf2_anchor`]).
-fn export_otf2(reader: &mut dyn TraceRead, _options: &ExportOptions, output: &Path) -> Result<(), ExportError> {
+fn export_otf2(
+    reader: &mut dyn TraceRead,
+    _options: &ExportOptions,
+    output: &Path,
+) -> Result<(), ExportError> {
     let header = reader.header().clone();
-    export_otf2_records::<ExportFailure>(&header, records(reader).map(|r| r.map_err(ExportFailure::from)), output)
-        .map(drop)
-        .map_err(|source| ExportError::Write { path: otf2_anchor(output).display().to_string(), source })
+    export_otf2_records::<ExportFailure>(
+        &header,
+        records(reader).map(|r| r.map_err(ExportFailure::from)),
+        output,
+    )
+    .map(drop)
+    .map_err(|source| ExportError::Write { path: otf2_anchor(output).display().to_string(), source })
 }
 
 /// Export `records` of `header` to the archive at `output`, returning what was written.
@@ -301,7 +320,10 @@ pub fn otf2_event_counts<'r>(
                 add(&["MPI_SEND", "MPI_RECV"]);
             }
             Record::Param { entity, param, value: TraceValue::Int(_) | TraceValue::Float(_), .. }
-                if header.entities.get(*entity as usize).is_some_and(|e| usize::from(*param) < e.params.len()) =>
+                if header
+                    .entities
+                    .get(*entity as usize)
+                    .is_some_and(|e| usize::from(*param) < e.params.len()) =>
             {
                 add(&["METRIC"]);
             }

@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-
 /// Run `otf2-print` with `args` on `anchor`; its standard output, or why it failed.
 fn otf2_print(args: &[&str], anchor: &Path) -> Result<String, String> {
     let out = Command::new("otf2-print")

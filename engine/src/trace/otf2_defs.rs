@@ -261,11 +261,9 @@ impl Definitions {
             f.push(PARADIGM_MPI);
             put_u32(f, 0); // flags
         };
-        for (id, name, former, members, kind) in [
-            (0, links_name, 6, &all, 4),
-            (1, links_name, 4, &all, 5),
-            (2, ranks_name, 4, &self.ranks, 5),
-        ] {
+        for (id, name, former, members, kind) in
+            [(0, links_name, 6, &all, 4), (1, links_name, 4, &all, 5), (2, ranks_name, 4, &self.ranks, 5)]
+        {
             let mut f = Vec::new();
             group(&mut f, id, name, former, members, kind);
             file.definition(&record(18, &f))?;

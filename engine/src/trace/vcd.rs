@@ -206,9 +206,11 @@ impl<W: Write> VcdWriter<W> {
         self.edges_until(now)?;
         match r {
             Record::State { entity, state, .. } => {
-                let named = self.state_signal.get(*entity as usize).and_then(|s| s.as_ref()).and_then(|(signal, names)| {
-                    names.get(usize::from(*state)).map(|name| (*signal, format!("s{}", vcd_name(name))))
-                });
+                let named = self.state_signal.get(*entity as usize).and_then(|s| s.as_ref()).and_then(
+                    |(signal, names)| {
+                        names.get(usize::from(*state)).map(|name| (*signal, format!("s{}", vcd_name(name))))
+                    },
+                );
                 if let Some((signal, value)) = named {
                     self.change(now, signal, value)?;
                 }
@@ -258,13 +260,22 @@ pub(crate) const EXPORTER: Exporter = Exporter {
 };
 
 /// Write the remaining records of `reader` as VCD to `output`.
-fn export_vcd_file(reader: &mut dyn TraceRead, _options: &ExportOptions, output: &Path) -> Result<(), ExportError> {
+fn export_vcd_file(
+    reader: &mut dyn TraceRead,
+    _options: &ExportOptions,
+    output: &Path,
+) -> Result<(), ExportError> {
     let header = reader.header().clone();
     let path = output.display().to_string();
-    let file = std::fs::File::create(output).map_err(|source| ExportError::Create { path: path.clone(), source })?;
-    export_vcd::<ExportFailure>(&header, records(reader).map(|r| r.map_err(ExportFailure::from)), BufWriter::new(file))
-        .map(drop)
-        .map_err(|source| ExportError::Write { path, source })
+    let file =
+        std::fs::File::create(output).map_err(|source| ExportError::Create { path: path.clone(), source })?;
+    export_vcd::<ExportFailure>(
+        &header,
+        records(reader).map(|r| r.map_err(ExportFailure::from)),
+        BufWriter::new(file),
+    )
+    .map(drop)
+    .map_err(|source| ExportError::Write { path, source })
 }
 
 /// Export `records` of `header` as VCD to `out`, one record at a time.

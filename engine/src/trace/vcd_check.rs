@@ -92,7 +92,11 @@ fn last_per_time<T>(changes: Vec<(u64, T)>) -> Vec<(u64, T)> {
 
 /// Parse the VCD `text` exported from `header` and `records` and compare it with the trace.
 /// Returns the number of signals seen changing.
-pub(crate) fn check_vcd_round_trip(text: &str, header: &TraceHeader, records: &[Record]) -> Result<usize, String> {
+pub(crate) fn check_vcd_round_trip(
+    text: &str,
+    header: &TraceHeader,
+    records: &[Record],
+) -> Result<usize, String> {
     let seen = parse(text)?;
     let mut states: BTreeMap<String, Vec<(u64, Seen)>> = BTreeMap::new();
     let mut params: BTreeMap<String, Vec<(u64, Seen)>> = BTreeMap::new();
@@ -117,7 +121,10 @@ pub(crate) fn check_vcd_round_trip(text: &str, header: &TraceHeader, records: &[
                     TraceValue::Float(v) => *v,
                     TraceValue::Text(_) => continue,
                 };
-                params.entry(format!("{}/{}", e.path, e.params[usize::from(*param)])).or_default().push((t, Seen::Real(v)));
+                params
+                    .entry(format!("{}/{}", e.path, e.params[usize::from(*param)]))
+                    .or_default()
+                    .push((t, Seen::Real(v)));
             }
             Record::Send { from, from_port, depart, arrive, .. } => {
                 sends.push((*from, *from_port, depart.as_ps(), arrive.as_ps()));
@@ -134,7 +141,9 @@ pub(crate) fn check_vcd_round_trip(text: &str, header: &TraceHeader, records: &[
     }
     // Every message keeps its wire at 1 over [departure, arrival).
     for (from, port, depart, arrive) in sends {
-        let Some(link) = header.links.iter().find(|l| l.a == (from, port) || l.b == (from, port)) else { continue };
+        let Some(link) = header.links.iter().find(|l| l.a == (from, port) || l.b == (from, port)) else {
+            continue;
+        };
         let to = if link.a == (from, port) { link.b } else { link.a };
         let end = |(e, p): (u32, u16)| {
             let info = &header.entities[e as usize];
@@ -142,9 +151,7 @@ pub(crate) fn check_vcd_round_trip(text: &str, header: &TraceHeader, records: &[
         };
         let wire = format!("links/{}->{}", end((from, port)), end(to));
         let changes = seen.get(&wire).ok_or(format!("no wire {wire}"))?;
-        let value_at = |t: u64| {
-            changes.iter().take_while(|(at, _)| *at <= t).last().map(|(_, v)| v.clone())
-        };
+        let value_at = |t: u64| changes.iter().take_while(|(at, _)| *at <= t).last().map(|(_, v)| v.clone());
         if depart < arrive && value_at(depart) != Some(Seen::Bit(true)) {
             return Err(format!("wire {wire} is not busy at departure {depart}"));
         }

@@ -287,7 +287,9 @@ impl App {
             ReplayFile::ExportTrace { format, source: None } => {
                 self.pick_replay_file(ReplayFile::ExportTrace { format, source: Some(path) });
             }
-            ReplayFile::ExportTrace { format, source: Some(source) } => self.spawn_trace_export(format, source, path),
+            ReplayFile::ExportTrace { format, source: Some(source) } => {
+                self.spawn_trace_export(format, source, path)
+            }
             ReplayFile::OpenRecording => {
                 let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
                 let files: Vec<(Option<String>, PathBuf)> = recording_timelines(&dir)

@@ -29,8 +29,10 @@ pub enum ExportTraceError {
 /// name or anchor the format takes); returns `output`.
 pub fn export_trace(format: &str, source: &Path, output: &Path) -> Result<PathBuf, ExportTraceError> {
     let exporter = exporter(format).ok_or_else(|| ExportTraceError::UnknownFormat(format.to_string()))?;
-    let mut reader =
-        open_trace(source).map_err(|source_error| ExportTraceError::Open { path: source.to_path_buf(), source: source_error })?;
+    let mut reader = open_trace(source).map_err(|source_error| ExportTraceError::Open {
+        path: source.to_path_buf(),
+        source: source_error,
+    })?;
     (exporter.export)(reader.as_mut(), &ExportOptions::default(), output)?;
     Ok(output.to_path_buf())
 }
