@@ -36,22 +36,24 @@ enum Seen {
     Bit(bool),
 }
 
+/// Name every variable of `items` by its scope path (`a/b/name`).
+fn walk(items: &[vcd::ScopeItem], prefix: &str, names: &mut BTreeMap<vcd::IdCode, String>) {
+    for item in items {
+        match item {
+            vcd::ScopeItem::Scope(s) => walk(&s.items, &format!("{prefix}{}/", s.identifier), names),
+            vcd::ScopeItem::Var(v) => {
+                names.insert(v.code, format!("{prefix}{}", v.reference));
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Parse `text` with the `vcd` crate: signal reference path (scopes joined by `/`) → changes.
 fn parse(text: &str) -> Result<BTreeMap<String, Vec<(u64, Seen)>>, String> {
     let mut parser = vcd::Parser::new(text.as_bytes());
     let header = parser.parse_header().map_err(|e| format!("VCD header: {e}"))?;
     let mut names = BTreeMap::new();
-    fn walk(items: &[vcd::ScopeItem], prefix: &str, names: &mut BTreeMap<vcd::IdCode, String>) {
-        for item in items {
-            match item {
-                vcd::ScopeItem::Scope(s) => walk(&s.items, &format!("{prefix}{}/", s.identifier), names),
-                vcd::ScopeItem::Var(v) => {
-                    names.insert(v.code, format!("{prefix}{}", v.reference));
-                }
-                _ => {}
-            }
-        }
-    }
     walk(&header.items, "", &mut names);
     if header.timescale != Some((1, vcd::TimescaleUnit::PS)) {
         return Err(format!("timescale is {:?}, not 1 ps", header.timescale));
