@@ -288,7 +288,7 @@ impl App {
                 self.pick_replay_file(ReplayFile::ExportTrace { format, source: Some(path) });
             }
             ReplayFile::ExportTrace { format, source: Some(source) } => {
-                self.spawn_trace_export(format, source, path)
+                self.spawn_trace_export(format, source, path);
             }
             ReplayFile::OpenRecording => {
                 let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
