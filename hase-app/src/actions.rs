@@ -106,6 +106,9 @@ pub enum AppAction {
     CloseCompare,
     /// Simulate ▸ Open trace….
     OpenTrace,
+    /// Simulate ▸ Export trace ▸ a format (index into `hase_engine::trace::EXPORTERS`): a trace file
+    /// written in another viewer's format.
+    ExportTrace(usize),
     /// Simulate ▸ Experiments….
     Experiments,
     /// File ▸ Open example ▸ the example experiment (its project, and the experiments view with
@@ -245,6 +248,9 @@ impl AppAction {
             AppAction::OpenRecording => "Open recording…",
             AppAction::CloseCompare => "Close comparison",
             AppAction::OpenTrace => "Open trace…",
+            AppAction::ExportTrace(i) => {
+                hase_engine::trace::EXPORTERS.get(i).map_or("Export trace…", |e| e.description)
+            }
             AppAction::Experiments => "Experiments…",
             AppAction::OpenExperimentExample => "Experiment: allreduce, fat tree vs binary tree (48 runs)",
             AppAction::Help(HelpTopic::Shortcuts) => "Keyboard shortcuts",

@@ -162,6 +162,12 @@ fn title(request: &FileRequest) -> &'static str {
             "Open a recording: any file in its directory (real.htb)"
         }
         FileTarget::Replay(ReplayFile::OpenTrace) => "Open a trace",
+        FileTarget::Replay(ReplayFile::ExportTrace { source: None, .. }) => {
+            "Export a trace: the trace to read"
+        }
+        FileTarget::Replay(ReplayFile::ExportTrace { source: Some(_), .. }) => {
+            "Export a trace: where to write"
+        }
         FileTarget::Experiment(file) => crate::ui::experiments::file_title(file),
     }
 }

@@ -100,6 +100,24 @@ fn new_validate_run_and_inspect_a_trace() {
     let out = hase(&["trace", "export", p(&trace), "--format", "paraver", "-o", p(&base)]);
     assert!(out.status.success(), "{:?}", text(&out));
     assert!(base.with_extension("prv").exists() && base.with_extension("pcf").exists());
+
+    // OTF2 into a directory (the Score-P layout `DIR/traces.otf2`), read by the OTF2 tools.
+    let archive = dir.path().join("otf2");
+    let out = hase(&["trace", "export", p(&trace), "--format", "otf2", "-o", p(&archive)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let anchor = archive.join("traces.otf2");
+    let printed = std::process::Command::new("otf2-print")
+        .arg(&anchor)
+        .output()
+        .expect("otf2-print (Debian's otf2-tools) must be installed");
+    assert!(printed.status.success(), "{}", String::from_utf8_lossy(&printed.stderr));
+    assert!(String::from_utf8_lossy(&printed.stdout).contains("MPI_Bcast"));
+
+    let vcd = dir.path().join("run.vcd");
+    let out = hase(&["trace", "export", p(&trace), "--format", "vcd", "-o", p(&vcd)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let dump = std::fs::read_to_string(&vcd).unwrap();
+    assert!(dump.contains("$timescale 1ps $end") && dump.contains("sBCAST"), "{dump:.400}");
 }
 
 #[test]

@@ -81,9 +81,12 @@ impl FileRequest {
             ReplayFile::ExportPng => &["png"],
             ReplayFile::ExportCsv(_) => &["csv"],
             ReplayFile::CompareWith => &["ron"],
-            ReplayFile::OpenTrace | ReplayFile::CompareTraces { .. } => {
-                &["trace", "htrace", "htb", "gz", "txt"]
+            ReplayFile::ExportTrace { format, source: Some(_) } => {
+                hase_engine::trace::exporter(format).map_or(&[][..], |e| &e.extensions[..1])
             }
+            ReplayFile::OpenTrace
+            | ReplayFile::CompareTraces { .. }
+            | ReplayFile::ExportTrace { source: None, .. } => &["trace", "htrace", "htb", "gz", "txt"],
             ReplayFile::OpenRecording => &["htb", "ti", "csv"],
         };
         FileRequest {
@@ -97,7 +100,11 @@ impl FileRequest {
         matches!(
             self.target,
             FileTarget::Project(FilePurpose::SaveProjectAs | FilePurpose::ExportRon { .. })
-                | FileTarget::Replay(ReplayFile::ExportPng | ReplayFile::ExportCsv(_))
+                | FileTarget::Replay(
+                    ReplayFile::ExportPng
+                        | ReplayFile::ExportCsv(_)
+                        | ReplayFile::ExportTrace { source: Some(_), .. }
+                )
                 | FileTarget::Experiment(
                     ExperimentFileRequest::SaveSpec
                         | ExperimentFileRequest::ExportCsv(_)
@@ -132,6 +139,11 @@ impl FileRequest {
             FileTarget::Project(FilePurpose::ExportRon { file_name }) => Some(file_name.clone()),
             FileTarget::Replay(ReplayFile::ExportPng) => Some("timing.png".into()),
             FileTarget::Replay(ReplayFile::ExportCsv(_)) => Some("interval.csv".into()),
+            FileTarget::Replay(ReplayFile::ExportTrace { format, source: Some(source) }) => {
+                let stem = source.file_stem().map_or("trace".into(), |s| s.to_string_lossy().into_owned());
+                let ext = hase_engine::trace::exporter(format).map_or("out", |e| e.extensions[0]);
+                Some(format!("{stem}.{ext}"))
+            }
             FileTarget::Experiment(ExperimentFileRequest::SaveSpec) => Some("experiment.sweep.ron".into()),
             FileTarget::Experiment(ExperimentFileRequest::ExportCsv(id)) => {
                 Some(format!("experiment-{id}.csv"))

@@ -1,6 +1,8 @@
 //! One test over every registered exporter: it exports a small trace (the text format's worked
 //! example) through the registry's function into files, writes a file for each of its extensions,
-//! the format's checker (`export_check`) accepts what it wrote, and `docs/trace-format.md` names it.
+//! the format's checker accepts what it wrote (`export_check` for Chrome and Paraver, the real
+//! `otf2-print` for OTF2 with its events counted, `vcd2fst` and a parser round trip for VCD), and
+//! `docs/trace-format.md` names it.
 
 use std::io::Cursor;
 use std::path::Path;
@@ -8,9 +10,12 @@ use std::path::Path;
 use super::export_check::{check_chrome, check_paraver};
 use super::exporter::ExportOptions;
 use super::exporters::{EXPORTERS, exporter};
+use super::otf2::{otf2_anchor, otf2_event_counts};
+use super::otf2_check::check_otf2;
 use super::paraver_date::ParaverDate;
 use super::text_reader::TextTraceReader;
-use super::text_tests::EXAMPLE;
+use super::text_tests::{EXAMPLE, read_all};
+use super::vcd_check::{check_vcd_round_trip, check_vcd2fst};
 
 const DOCS: &str = include_str!("../../../docs/trace-format.md");
 
@@ -20,6 +25,21 @@ fn check(name: &str, output: &Path) -> Result<(), String> {
     match name {
         "chrome" => check_chrome(&read("json")?).map(drop),
         "paraver" => check_paraver(&read("prv")?, &read("pcf")?, &read("row")?).map(drop),
+        "otf2" => {
+            let (header, records) = read_all(EXAMPLE).map_err(|e| e.to_string())?;
+            let counts = check_otf2(&otf2_anchor(output))?;
+            let expected = otf2_event_counts(&header, &records);
+            if counts == expected {
+                Ok(())
+            } else {
+                Err(format!("otf2-print lists {counts:?}, expected {expected:?}"))
+            }
+        }
+        "vcd" => {
+            let (header, records) = read_all(EXAMPLE).map_err(|e| e.to_string())?;
+            check_vcd_round_trip(&read("vcd")?, &header, &records)?;
+            check_vcd2fst(&output.with_extension("vcd"))
+        }
         other => Err(format!("no checker for exporter `{other}`: add one to this test")),
     }
 }

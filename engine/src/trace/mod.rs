@@ -1,6 +1,6 @@
 //! Traces: records and levels, sinks, the versioned text format, its reader and time index, the
-//! compact form, fingerprints and the exports for other viewers (Chrome trace events, Paraver, one
-//! file each, listed in `exporters`). The formats are specified in `docs/trace-format.md`.
+//! compact form, fingerprints and the exports for other viewers (Chrome trace events, Paraver,
+//! OTF2, VCD, one file each, listed in `exporters`). The formats are specified in `docs/trace-format.md`.
 
 pub mod binary;
 mod binary_decode;
@@ -25,12 +25,19 @@ mod intern;
 #[cfg(test)]
 mod kernel_tests;
 pub mod loaded;
+pub mod otf2;
+#[cfg(test)]
+mod otf2_check;
+mod otf2_defs;
+mod otf2_encode;
 pub mod paraver;
 mod paraver_config;
 mod paraver_date;
 pub use paraver_config::{COMMENT_TYPE, INDEX_BASE, INT_BASE, REAL_BASE, REAL_SCALE, TEXT_BASE};
 pub mod read;
 pub mod record;
+#[cfg(test)]
+mod stream_export_tests;
 pub mod summary;
 #[cfg(test)]
 pub(crate) mod testgen;
@@ -41,6 +48,9 @@ mod text_tests;
 pub mod text_writer;
 mod tokens;
 mod varint;
+pub mod vcd;
+#[cfg(test)]
+mod vcd_check;
 mod version;
 
 pub use binary::{BINARY_MAGIC, DEFAULT_BLOCK_RECORDS};
@@ -55,6 +65,7 @@ pub use fingerprint::{FingerprintSink, fingerprint};
 pub use index::{IndexEntry, TraceIndex};
 pub use index_check::{IndexCheck, check_index};
 pub use loaded::{MessageFlight, StateInterval, Trace};
+pub use otf2::{Otf2Stats, Otf2Writer, export_otf2_records, otf2_anchor, otf2_event_counts};
 pub use paraver::{
     MAX_PENDING_LINES, ParaverDate, ParaverStats, ParaverWriter, export_paraver, export_paraver_files,
 };
@@ -66,4 +77,5 @@ pub use record::{
 pub use summary::{EntityTraffic, RecordCounts, TraceSummary};
 pub use text_reader::TextTraceReader;
 pub use text_writer::TextTraceWriter;
+pub use vcd::{VcdStats, VcdWriter, export_vcd};
 pub use version::FORMAT_VERSION;

@@ -122,7 +122,8 @@ impl App {
             | AppAction::CompareThreeTraces
             | AppAction::OpenRecording
             | AppAction::CloseCompare
-            | AppAction::OpenTrace => self.replay_action(action),
+            | AppAction::OpenTrace
+            | AppAction::ExportTrace(_) => self.replay_action(action),
             AppAction::Help(topic) => self.windows.help = Some(topic),
             AppAction::Experiments => self.open_experiments(),
             AppAction::OpenExperimentExample => self.open_experiment_example(ctx),

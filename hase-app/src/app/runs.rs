@@ -114,6 +114,11 @@ impl App {
             },
             AppAction::CompareWithFile => self.pick_replay_file(ReplayFile::CompareWith),
             AppAction::OpenTrace => self.pick_replay_file(ReplayFile::OpenTrace),
+            AppAction::ExportTrace(i) => {
+                if let Some(e) = hase_engine::trace::EXPORTERS.get(i) {
+                    self.pick_replay_file(ReplayFile::ExportTrace { format: e.name, source: None });
+                }
+            }
             AppAction::CompareTraces => {
                 self.pick_replay_file(ReplayFile::CompareTraces { chosen: Vec::new(), wanted: 2 });
             }
@@ -279,6 +284,12 @@ impl App {
                     self.load_compared(files);
                 }
             }
+            ReplayFile::ExportTrace { format, source: None } => {
+                self.pick_replay_file(ReplayFile::ExportTrace { format, source: Some(path) });
+            }
+            ReplayFile::ExportTrace { format, source: Some(source) } => {
+                self.spawn_trace_export(format, source, path);
+            }
             ReplayFile::OpenRecording => {
                 let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
                 let files: Vec<(Option<String>, PathBuf)> = recording_timelines(&dir)
@@ -412,6 +423,16 @@ impl App {
             let id = run.id;
             self.run_finished(RunDone { slot: RunSlot::Compare(i), id, result: Ok(Box::new(run)) });
         }
+    }
+
+    /// Export the trace file `source` as `format` to `output` in the background (streamed, as
+    /// `hase trace export` does); the log says where it went or why it failed.
+    fn spawn_trace_export(&mut self, format: &'static str, source: PathBuf, output: PathBuf) {
+        self.editor.log(LogLevel::Info, format!("exporting {} as {format}…", source.display()));
+        self.tasks.spawn("export", move || {
+            let result = hase_editor::run::export_trace(format, &source, &output).map_err(SaveError::from);
+            TaskOutput::Replay(Box::new(ReplayOutput::Saved { what: format!("the {format} export"), result }))
+        });
     }
 
     fn pick_replay_file(&mut self, purpose: ReplayFile) {

@@ -1,7 +1,8 @@
 //! Workflow tests of the newcomer snags (egui_kittest): trace files (`.trace`) listed by Open
-//! trace…, a trace of another design named as such, saving over a file asked first and the two
-//! CSV exports with names of their own, Escape closing the window on top, a template dragged onto
-//! the canvas, and closing a comparison giving the replay bar back to the design's run.
+//! trace…, a trace of another design named as such, Simulate ▸ Export trace writing every format,
+//! saving over a file asked first and the two CSV exports with names of their own, Escape closing
+//! the window on top, a template dragged onto the canvas, and closing a comparison giving the
+//! replay bar back to the design's run.
 
 use egui::{Key, Vec2};
 use egui_kittest::Harness;
@@ -65,6 +66,34 @@ fn open_trace_lists_trace_files_and_a_trace_of_another_design_is_named() {
     run_design(&mut h);
     let said = h.state().editor.log.iter().filter(|l| l.text.contains("this trace is not a run of")).count();
     assert_eq!(said, 1);
+}
+
+#[test]
+fn export_trace_asks_for_a_trace_then_writes_each_format_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = hase_library::runner::RunOptions {
+        level: Some(2),
+        trace: hase_library::runner::TraceTarget::File(dir.path().join("run.trace")),
+        ..Default::default()
+    };
+    let project = hase_library::examples::binary_tree_allreduce().unwrap().project;
+    hase_library::runner::run_project(&project, &options, |_| {}).unwrap();
+    let mut h = in_dir(dir.path());
+    for (i, exporter) in hase_engine::trace::EXPORTERS.iter().enumerate() {
+        perform(&mut h, AppAction::ExportTrace(i));
+        wait_for(&mut h, "the trace dialog", |app| app.files.is_open());
+        h.get_by_label("run.trace").click();
+        settle(&mut h);
+        h.key_press(Key::Enter);
+        // The second dialog proposes the trace's name with the format's extension.
+        let written = dir.path().join(format!("run.{}", exporter.extensions[0]));
+        wait_for(&mut h, "the output dialog", |app| app.files.is_open());
+        h.key_press(Key::Enter);
+        wait_for(&mut h, "the export", |app| {
+            app.editor.log.iter().any(|l| l.text.contains(&format!("saved the {} export", exporter.name)))
+        });
+        assert!(written.is_file(), "{} wrote no {}", exporter.name, written.display());
+    }
 }
 
 #[test]

@@ -104,6 +104,7 @@ pub fn show(ui: &mut Ui, editor: &Editor, library: &Library) -> Vec<AppAction> {
             item(ui, true, AppAction::Stop, &mut out);
             crate::ui::run_bar::compare_menu(ui, &mut out);
             crate::ui::run_bar::trace_item(ui, &mut out);
+            crate::ui::run_bar::export_trace_menu(ui, &mut out);
             ui.separator();
             item(ui, true, AppAction::PlayPause, &mut out);
             item(ui, true, AppAction::StepForward, &mut out);

@@ -144,6 +144,15 @@ pub fn trace_item(ui: &mut Ui, out: &mut Vec<AppAction>) {
     menu_item(ui, "Open trace…", AppAction::OpenTrace, out);
 }
 
+/// Simulate ▸ Export trace ▸ one item per export format: asks for a trace file, then where to write.
+pub fn export_trace_menu(ui: &mut Ui, out: &mut Vec<AppAction>) {
+    ui.menu_button("Export trace", |ui| {
+        for (i, e) in hase_engine::trace::EXPORTERS.iter().enumerate() {
+            menu_item(ui, &format!("{}…", e.name), AppAction::ExportTrace(i), out);
+        }
+    });
+}
+
 /// Simulate ▸ Compare.
 pub fn compare_menu(ui: &mut Ui, out: &mut Vec<AppAction>) {
     ui.menu_button("Compare", |ui| {

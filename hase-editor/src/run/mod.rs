@@ -3,12 +3,15 @@
 //! runs (statistics, the in-memory trace and its replay model). The app's session holds them with
 //! the replay views' state. The worker itself is in [`task`]; trace files are read by [`load`];
 //! [`version`] tells whether a run still shows the design being edited, [`design_match`] whether a
-//! trace file is a run of it at all.
+//! trace file is a run of it at all; [`export`] writes a trace file in another viewer's format.
 
 pub mod design_match;
+pub mod export;
 pub mod load;
 pub mod task;
 pub mod version;
+
+pub use export::export_trace;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -227,6 +230,14 @@ pub enum ReplayFile {
         /// How many to compare.
         wanted: usize,
     },
+    /// Export a trace file to another viewer's format (`hase trace export`): first the trace to
+    /// read (`source` not chosen yet), then where to write.
+    ExportTrace {
+        /// The exporter's name (`otf2`).
+        format: &'static str,
+        /// The trace file, once chosen.
+        source: Option<PathBuf>,
+    },
     /// Open a recording's timelines side by side (`hase mpi record`'s directory, found from any
     /// file in it): its real, predicted and replayed runs, those that are there.
     OpenRecording,
@@ -261,6 +272,9 @@ pub enum SaveError {
     /// The markers' sidecar.
     #[error(transparent)]
     Markers(#[from] crate::replay::markers::MarkerFileError),
+    /// A trace exported to another viewer's format.
+    #[error(transparent)]
+    Export(#[from] export::ExportTraceError),
     /// Another file (the O–X figures).
     #[error("{}: {source}", path.display())]
     Write {

@@ -15,6 +15,7 @@ mod code_shape;
 mod critical_path;
 mod examples;
 mod experiments;
+mod exports;
 mod failures;
 mod fuzz_corpus;
 mod levels;

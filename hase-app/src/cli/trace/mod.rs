@@ -1,4 +1,4 @@
-//! `hase trace stats <file>`, `hase trace export <file> --format chrome|paraver -o <out>`, and the
+//! `hase trace stats <file>`, `hase trace export <file> --format chrome|paraver|otf2|vcd -o <out>`, and the
 //! analyses `hase trace diff A B`, `hase trace phases T` and `hase trace critical-path T` (in
 //! `analysis`).
 
@@ -38,8 +38,9 @@ pub enum TraceCommand {
         /// Target format.
         #[arg(long, default_value = "chrome", value_parser = export_formats())]
         format: String,
-        /// Output: a `.json` file for chrome; the base name of `.prv/.pcf/.row` for paraver. Both
-        /// are written as the trace is read, in constant memory.
+        /// Output: a `.json` file for chrome; the base name of `.prv/.pcf/.row` for paraver; the
+        /// anchor `NAME.otf2` (beside it `NAME.def` and `NAME/`) or a directory for otf2; a `.vcd`
+        /// file for vcd. All are written as the trace is read, in constant memory.
         #[arg(short, long)]
         output: PathBuf,
     },
