@@ -9,7 +9,8 @@
 //! from the program's computation, so events with nothing but overhead between them form one
 //! block. (A program that overlaps its work with communication — posts its sends, computes,
 //! then waits for its receives — has its largest gaps *inside* an exchange, so the largest jump
-//! would be the wrong one; the messages themselves join an exchange's sends to its receives.)
+//! would be the wrong one; the phase analysis leaves the gaps from a send to a receive out of
+//! the choice, and the crossing of the messages joins an exchange's sends to its receives.)
 //! The jump chosen is the lowest ratio of at least [`MIN_JUMP`] between consecutive gaps that
 //! leaves at least
 //! [`MIN_STEP_GAPS_PER_PROCESS`] gaps per process above it (a single long start-up gap is not
@@ -18,6 +19,13 @@
 //! and the window is 0. Gaps shorter than [`GAP_FLOOR`]
 //! count as that long: a jump from no computation to 300 ns of packing is the recorder's and the
 //! timer's grain, not the program's structure.
+//!
+//! Some gaps are known to lie between steps: where an exchange *turns* — a process received from
+//! some processes and then sends to one of them, the next step's exchange. A jump whose lower
+//! group is mostly such turns is between ordinary and longer steps (a step before a collective,
+//! an interrupt), not between the calls of one exchange and the work, and is not taken: a halo
+//! with one neighbour has no gaps inside an exchange at all (the sends and receives it overlaps
+//! are left out by the caller), and its window stays 0.
 
 use std::fmt;
 
@@ -60,22 +68,29 @@ pub enum WindowChoice {
         largest_ratio: f64,
         /// Gaps in all.
         gaps: usize,
+        /// Of them, where an exchange turns to the next step's sends.
+        turns: usize,
     },
 }
 
-/// Choose the window from the computation `gaps` between consecutive events of `processes`
-/// processes.
-pub fn choose_window(gaps: &[SimTime], processes: usize) -> (SimTime, WindowChoice) {
-    let mut sorted = gaps.to_vec();
-    sorted.sort_unstable();
+/// Choose the window from the computation gaps between consecutive events of `processes`
+/// processes: `gaps` inside steps or between them, `turns` where an exchange turns to the next
+/// step's sends (between steps).
+pub fn choose_window(gaps: &[SimTime], turns: &[SimTime], processes: usize) -> (SimTime, WindowChoice) {
+    let mut flagged: Vec<(SimTime, bool)> =
+        gaps.iter().map(|g| (*g, false)).chain(turns.iter().map(|g| (*g, true))).collect();
+    flagged.sort_unstable();
+    let sorted: Vec<SimTime> = flagged.iter().map(|(g, _)| *g).collect();
     let need_above = MIN_STEP_GAPS_PER_PROCESS * processes.max(1);
     let mut best: Option<(f64, usize)> = None;
+    let mut turns_below = 0;
     for i in 1..sorted.len() {
+        turns_below += usize::from(flagged[i - 1].1);
         let above = sorted.len() - i;
         if above < need_above {
             break;
         }
-        if 5 * above > 3 * sorted.len() {
+        if 5 * above > 3 * sorted.len() || 2 * turns_below > i {
             continue;
         }
         let (lo, hi) = (sorted[i - 1].max(GAP_FLOOR), sorted[i].max(GAP_FLOOR));
@@ -98,7 +113,11 @@ pub fn choose_window(gaps: &[SimTime], processes: usize) -> (SimTime, WindowChoi
         }
         _ => (
             SimTime::ZERO,
-            WindowChoice::NoJump { largest_ratio: best.map_or(0.0, |(r, _)| r), gaps: sorted.len() },
+            WindowChoice::NoJump {
+                largest_ratio: best.map_or(0.0, |(r, _)| r),
+                gaps: sorted.len(),
+                turns: turns.len(),
+            },
         ),
     }
 }
@@ -113,10 +132,11 @@ impl fmt::Display for WindowChoice {
                  (within a step) and {step_gaps} at least {between} (between steps)",
                 gaps - step_gaps
             ),
-            WindowChoice::NoJump { largest_ratio, gaps } => write!(
+            WindowChoice::NoJump { largest_ratio, gaps, turns } => write!(
                 f,
-                "0: the {gaps} computation gaps between events of a process do not fall into groups (largest \
-                 jump ×{largest_ratio:.1}, less than ×{MIN_JUMP}); give --window to join events"
+                "0: the {gaps} computation gaps between events of a process ({turns} where an exchange turns to \
+                 the next step's sends) do not fall into calls of one exchange and work (largest jump \
+                 ×{largest_ratio:.1}, less than ×{MIN_JUMP}); give --window to join events"
             ),
         }
     }
@@ -136,7 +156,7 @@ mod tests {
             gaps.extend([SimTime::ZERO, SimTime::from_us(1 + step % 3), SimTime::from_us(100 + 2 * step)]);
         }
         gaps.push(SimTime::from_ms(5));
-        let (window, choice) = choose_window(&gaps, 2);
+        let (window, choice) = choose_window(&gaps, &[], 2);
         let WindowChoice::Chosen { within, between, step_gaps, gaps: all } = choice else {
             panic!("{choice:?}")
         };
@@ -153,15 +173,25 @@ mod tests {
             overlapped.extend([SimTime::from_ns(500), SimTime::from_us(24 + step % 2), SimTime::ZERO]);
             overlapped.push(SimTime::from_us(4 + step % 3));
         }
-        let (window, choice) = choose_window(&overlapped, 1);
+        let (window, choice) = choose_window(&overlapped, &[], 1);
         assert!(
             matches!(choice, WindowChoice::Chosen { within, .. } if within == SimTime::from_ns(500)),
             "{choice:?}"
         );
         assert!(window > SimTime::from_ns(500) && window < SimTime::from_us(4), "{window}");
-        let (window, choice) = choose_window(&even, 2);
+        let (window, choice) = choose_window(&even, &[], 2);
         assert_eq!(window, SimTime::ZERO);
         assert!(matches!(choice, WindowChoice::NoJump { largest_ratio, .. } if largest_ratio < MIN_JUMP));
-        assert!(matches!(choose_window(&[], 4), (SimTime::ZERO, WindowChoice::NoJump { gaps: 0, .. })));
+        assert!(matches!(choose_window(&[], &[], 4), (SimTime::ZERO, WindowChoice::NoJump { gaps: 0, .. })));
+        // A halo with one neighbour: every gap is a turn, 1.6–4.5 µs of border work, and a few of
+        // 12–20 µs (the steps before a collective, interrupts). No window: the border is work.
+        let turns: Vec<SimTime> = (0..40_u64)
+            .map(|i| SimTime::from_ns(1600 + 70 * i))
+            .chain((0..8).map(|i| SimTime::from_us(12 + i)))
+            .collect();
+        let (window, choice) = choose_window(&[], &turns, 2);
+        assert_eq!(window, SimTime::ZERO);
+        assert!(matches!(choice, WindowChoice::NoJump { turns: 48, gaps: 48, .. }), "{choice:?}");
+        assert!(choice.to_string().contains("(48 where an exchange turns"), "{choice}");
     }
 }

@@ -15,7 +15,11 @@
 //!    processes: either the second sends, and to none of those processes (a pipeline or tree stage:
 //!    receive, work, pass on), or the second only receives, and from other processes (the root of
 //!    a tree gathering its children one by one). An exchange (receive from the neighbours, compute,
-//!    send to the same neighbours) starts a new phase instead.
+//!    send to the same neighbours) starts a new phase instead. A block that receives from a
+//!    process and the block of the latest earlier send to that process are one exchange when
+//!    the two messages crossed: the one received was sent before that process took the one sent
+//!    (a non-blocking exchange posts its sends, computes while they travel, then waits for its
+//!    receives). A reply — sent after its sender took the message it answers — does not join.
 //! 4. Phases are the connected components. A phase is *asynchronous* (pipeline or tree) when some
 //!    process receives in it before it first sends, otherwise *loosely synchronous* (exchange or
 //!    shift), as MK's step 5 decides; the chain depth is the longest path of distinct sender →
@@ -168,15 +172,34 @@ pub fn find_phases(trace: &Trace, options: PhaseOptions) -> PhaseReport {
 }
 
 /// Find the phases of `trace` with a window chosen from its computation gaps (see
-/// [`super::phase_window`]); the report says which and why.
+/// [`super::phase_window`]); the report says which and why. The gaps from a send to a receive
+/// are left out of the choice: the computation there is none (a blocking exchange) or work
+/// overlapped with messages in flight, and whether the two belong to one exchange the messages
+/// tell (they crossed), not the amount of work. The gaps from receiving from a process to sending
+/// to it are the turns of exchanges, between steps.
 pub fn find_phases_choosing_window(trace: &Trace) -> PhaseReport {
     let (rank_messages, activity, events) = process_events(trace);
-    let gaps: Vec<SimTime> = events
-        .iter()
-        .zip(&activity)
-        .flat_map(|(list, a)| list.windows(2).map(|w| a.compute_between(w[0].time, w[1].time)))
-        .collect();
-    let (window, choice) = choose_window(&gaps, activity.len());
+    let (mut gaps, mut turns) = (Vec::new(), Vec::new());
+    for (list, a) in events.iter().zip(&activity) {
+        let mut received_since_send: BTreeSet<u32> = BTreeSet::new();
+        for w in list.windows(2) {
+            if w[0].receive {
+                received_since_send.insert(w[0].peer);
+            } else {
+                received_since_send.clear();
+            }
+            if !w[0].receive && w[1].receive {
+                continue;
+            }
+            let gap = a.compute_between(w[0].time, w[1].time);
+            if !w[1].receive && received_since_send.contains(&w[1].peer) {
+                turns.push(gap);
+            } else {
+                gaps.push(gap);
+            }
+        }
+    }
+    let (window, choice) = choose_window(&gaps, &turns, activity.len());
     phases_of(&rank_messages, &activity, &events, window, choice)
 }
 
@@ -189,8 +212,16 @@ fn phases_of(
 ) -> PhaseReport {
     let messages = &rank_messages.messages;
     let mut sets = UnionFind((0..messages.len()).collect());
+    let mut ends = vec![MessageTimes::default(); messages.len()];
+    for e in events.iter().flatten() {
+        if e.receive {
+            ends[e.message].taken = e.time;
+        } else {
+            ends[e.message].sent = e.time;
+        }
+    }
     for (p, list) in events.iter().enumerate() {
-        join_blocks(list, &activity[p], window, &mut sets);
+        join_blocks(list, &activity[p], window, &ends, &mut sets);
     }
     let mut components: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for i in 0..messages.len() {
@@ -222,12 +253,30 @@ fn phases_of(
     PhaseReport { processes: rank_messages.processes.clone(), window, window_choice, phases }
 }
 
-/// Union the messages of each block of one process, and of consecutive blocks data flows through.
-fn join_blocks(list: &[MessageEnd], activity: &Activity, window: SimTime, sets: &mut UnionFind) {
+/// When a message was sent and when its receiver took it.
+#[derive(Clone, Copy, Debug, Default)]
+struct MessageTimes {
+    sent: SimTime,
+    taken: SimTime,
+}
+
+/// Union the messages of each block of one process, of consecutive blocks data flows through,
+/// and of a block that receives with the block of the latest send to the same process when the
+/// two messages crossed.
+fn join_blocks(
+    list: &[MessageEnd],
+    activity: &Activity,
+    window: SimTime,
+    ends: &[MessageTimes],
+    sets: &mut UnionFind,
+) {
     struct Block {
         first: usize,
         received: BTreeSet<u32>,
-        sent: BTreeSet<u32>,
+        /// Per process sent to: the latest time it took a message of this block.
+        sent: BTreeMap<u32, SimTime>,
+        /// Per process received from: the earliest time it sent a message of this block.
+        received_sent_at: BTreeMap<u32, SimTime>,
         collective: bool,
     }
     let mut blocks: Vec<Block> = Vec::new();
@@ -239,25 +288,46 @@ fn join_blocks(list: &[MessageEnd], activity: &Activity, window: SimTime, sets: 
             blocks.push(Block {
                 first: e.message,
                 received: BTreeSet::new(),
-                sent: BTreeSet::new(),
+                sent: BTreeMap::new(),
+                received_sent_at: BTreeMap::new(),
                 collective: false,
             });
         }
         if let Some(b) = blocks.last_mut() {
+            let times = ends[e.message];
             if e.receive {
                 b.received.insert(e.peer);
+                let at = b.received_sent_at.entry(e.peer).or_insert(times.sent);
+                *at = (*at).min(times.sent);
             } else {
-                b.sent.insert(e.peer);
+                let at = b.sent.entry(e.peer).or_insert(times.taken);
+                *at = (*at).max(times.taken);
             }
             b.collective |= activity.class_at(e.time) == Some(StateClass::Collective);
         }
     }
-    for pair in blocks.windows(2) {
-        let (a, b) = (&pair[0], &pair[1]);
-        let passes_on = !b.sent.is_empty() && a.received.is_disjoint(&b.sent);
-        let gathers = b.sent.is_empty() && a.received.is_disjoint(&b.received);
-        if !a.collective && !b.collective && !a.received.is_empty() && (passes_on || gathers) {
-            sets.union(a.first, b.first);
+    // Per process sent to: the block of the latest send to it and when it took those messages.
+    let mut last_sent_to: BTreeMap<u32, (usize, SimTime)> = BTreeMap::new();
+    for (i, b) in blocks.iter().enumerate() {
+        if i > 0 {
+            let a = &blocks[i - 1];
+            let passes_on = !b.sent.is_empty() && b.sent.keys().all(|q| !a.received.contains(q));
+            let gathers = b.sent.is_empty() && a.received.is_disjoint(&b.received);
+            if !a.collective && !b.collective && !a.received.is_empty() && (passes_on || gathers) {
+                sets.union(a.first, b.first);
+            }
+        }
+        // A message received from q crossed the latest send to q: one exchange.
+        for (q, sent) in &b.received_sent_at {
+            if let Some(&(s, taken)) = last_sent_to.get(q) {
+                let a = &blocks[s];
+                if !a.collective && !b.collective && *sent < taken {
+                    sets.union(a.first, b.first);
+                }
+            }
+        }
+        for (q, taken) in &b.sent {
+            last_sent_to.insert(*q, (i, *taken));
         }
     }
 }

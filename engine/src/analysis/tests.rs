@@ -293,3 +293,80 @@ fn the_chosen_window_finds_the_iterations_of_a_halo_with_allreduces() {
     let given = find_phases(&trace, PhaseOptions { window: SimTime::from_us(100) });
     assert_eq!((given.phases.len(), given.window_choice), (1, WindowChoice::Given));
 }
+
+/// A non-blocking halo on a ring of `ranks` (2: one neighbour): every iteration posts its sends
+/// to both neighbours, computes `interior` while they travel, waits, then computes `border` (a
+/// little, different each iteration) before the next sends.
+fn overlapped_halo(ranks: u32, iterations: u32, interior: u64, border: u64) -> Trace {
+    let mut s = Script::new(ranks);
+    let mut t = 0;
+    for step in 0..iterations {
+        let border = border + 100 * u64::from(step % 4);
+        for r in 0..ranks {
+            s.state(t, r, SEND);
+            s.send(t, r, (r + 1) % ranks, 256);
+            if ranks > 2 {
+                s.send(t + 50, r, (r + ranks - 1) % ranks, 256);
+            }
+            s.state(t + 100, r, COMPUTE);
+            s.state(t + 100 + interior, r, WAIT);
+            s.state(t + 150 + interior, r, COMPUTE);
+        }
+        t += 150 + interior + border;
+    }
+    for r in 0..ranks {
+        s.state(t, r, IDLE);
+    }
+    s.trace(ranks)
+}
+
+#[test]
+fn an_overlapped_exchange_is_one_phase_per_iteration_because_its_messages_cross() {
+    for ranks in [2, 4] {
+        let trace = overlapped_halo(ranks, 30, 40_000_000, 2_000_000);
+        let report = find_phases_choosing_window(&trace);
+        assert_eq!(report.phases.len(), 30, "{ranks} ranks: {report}");
+        let per_iteration = if ranks == 2 { 2 } else { 2 * u64::from(ranks) };
+        for p in &report.phases {
+            assert_eq!((p.kind, p.messages), (PhaseKind::Exchange, per_iteration), "{report}");
+            // The interior work is the phase's overlap with computation.
+            assert!(p.overlap_compute >= SimTime(u64::from(ranks) * 40_000_000), "{report}");
+        }
+        // The window stays below the border work between iterations.
+        assert!(report.window < SimTime(2_000_000), "{ranks} ranks: {}", report.window);
+        // Window 0 gives the same: the sends and the receives join because the messages crossed.
+        assert_eq!(find_phases(&trace, PhaseOptions::default()).phases.len(), 30);
+    }
+}
+
+/// A ping-pong with work on both sides: p0 sends, computes, takes the reply; p1 takes the
+/// message, computes, replies, computes.
+fn pingpong_with_work(rounds: u32, work: u64) -> Trace {
+    let mut s = Script::new(2);
+    let mut t = 0;
+    for _ in 0..rounds {
+        s.state(t, 0, SEND);
+        let there = s.send(t, 0, 1, 64);
+        s.state(t + 10, 0, COMPUTE);
+        s.state(t + 10 + work / 2, 0, WAIT);
+        s.state(there, 1, COMPUTE);
+        s.state(there + work, 1, SEND);
+        let back = s.send(there + work, 1, 0, 64);
+        s.state(there + work + 10, 1, COMPUTE);
+        s.state(there + work + 10 + work / 2, 1, WAIT);
+        t = back + work;
+        s.state(back, 0, COMPUTE);
+    }
+    s.state(t, 0, IDLE);
+    s.state(t, 1, IDLE);
+    s.trace(2)
+}
+
+#[test]
+fn a_reply_does_not_cross_the_message_it_answers() {
+    let trace = pingpong_with_work(12, 30_000);
+    // Each message is taken before its answer is sent: no exchange, every message its own step.
+    let report = find_phases(&trace, PhaseOptions::default());
+    assert_eq!(report.phases.len(), 24, "{report}");
+    assert!(report.phases.iter().all(|p| p.messages == 1), "{report}");
+}

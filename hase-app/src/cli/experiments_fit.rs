@@ -104,6 +104,16 @@ fn print_fit(id: u64, fit: &ExperimentFit, out: &mut impl Write) -> anyhow::Resu
         best.rmse,
         best.max_relative_error * 100.0
     )?;
+    if let Some(left_out) = best.leave_one_out_error {
+        writeln!(
+            out,
+            "  each point predicted from the others (leave-one-out): {:.2} % RMS",
+            left_out * 100.0
+        )?;
+    }
+    for warning in fit.formula.iter().flat_map(|f| &f.warnings) {
+        writeln!(out, "  warning: {warning}")?;
+    }
     for p in &fit.predictions {
         writeln!(
             out,

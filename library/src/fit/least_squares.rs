@@ -17,6 +17,10 @@ use super::terms::{Point, Sample, Term};
 /// Smallest singular value, relative to the largest, of terms that can be told apart.
 const RANK_TOLERANCE: f64 = 1e-10;
 
+/// A sample whose leverage is within this of 1 alone determines a coefficient: leaving it out
+/// leaves the formula undetermined.
+const LEVERAGE_TOLERANCE: f64 = 1e-9;
+
 /// Why a formula could not be fitted.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum FitError {
@@ -76,6 +80,10 @@ pub struct Fit {
     pub rmse: f64,
     /// Largest |residual| / |measured|.
     pub max_relative_error: f64,
+    /// Root-mean-square relative error of predicting each sample from the formula fitted to the
+    /// others (leave-one-out); `None` when a sample alone determines a coefficient. Much larger
+    /// than the fitted points' error: the formula follows its points, not the law.
+    pub leave_one_out_error: Option<f64>,
     /// Bayesian information criterion (smaller is better; comparable between formulas fitted to
     /// the same samples).
     pub bic: f64,
@@ -162,6 +170,20 @@ pub fn fit_terms(samples: &[Sample], terms: &[Term]) -> Result<Fit, FitError> {
         .fold(0.0, f64::max);
     // σ² from the spare samples; (XᵀX)⁻¹ = V Σ⁻² Vᵀ in scaled units.
     let sigma2 = if m > k { rss / (m - k) as f64 } else { 0.0 };
+    // Leave-one-out residuals of a linear least-squares fit: r_i / (1 − h_ii), with the leverage
+    // h_ii = Σ_s U_is² of the weighted design.
+    let leave_one_out_error = svd.u.as_ref().and_then(|u| {
+        let mut sum = 0.0;
+        for (i, r) in weighted_residuals.iter().enumerate() {
+            let leverage: f64 = (0..k).map(|s| u[(i, s)].powi(2)).sum();
+            let spare = 1.0 - leverage;
+            if spare < LEVERAGE_TOLERANCE {
+                return None;
+            }
+            sum += (r / spare).powi(2);
+        }
+        Some((sum / m as f64).sqrt())
+    });
     let v_t = svd.v_t.as_ref().ok_or_else(collinear)?;
     let mut covariance = vec![0.0; k * k];
     for a in 0..k {
@@ -189,6 +211,7 @@ pub fn fit_terms(samples: &[Sample], terms: &[Term]) -> Result<Fit, FitError> {
         r_squared,
         rmse: (absolute_rss / m as f64).sqrt(),
         max_relative_error,
+        leave_one_out_error,
         bic,
         criterion: bic,
         covariance,

@@ -5,8 +5,11 @@
 //! `2(p − 1)(α + β·n/p)` is two terms with positive coefficients — by least squares of the
 //! relative residuals, choose the terms
 //! by the Bayesian information criterion among formulas whose coefficients are all positive (each
-//! term is time spent), and report the coefficients with their standard errors, the fit's quality
-//! and predictions (with their errors) at points outside the measured range.
+//! term is time spent), with a small-sample correction so that few points do not buy a formula
+//! that passes through them and misses the next, and report the coefficients with their standard
+//! errors, the fit's quality (also predicting each point left out), warnings when it stands on
+//! too few points per term, and predictions (with their errors) at points outside the measured
+//! range.
 //!
 //! A pipeline's optimal grain size (seed 004 §5.4) comes from the same least squares: the time as a
 //! function of the grain `g` is `a + b·g + c/g` (fewer, larger messages against a longer pipeline
@@ -29,5 +32,5 @@ mod tests;
 
 pub use grain::{GrainFit, optimal_grain};
 pub use least_squares::{Fit, FitError, FittedTerm, Prediction, fit_terms};
-pub use select::{FormulaChoice, select_formula};
+pub use select::{FitWarning, FormulaChoice, select_formula, small_sample_correction};
 pub use terms::{Point, PointParseError, Sample, Term};

@@ -8,6 +8,15 @@
 //! terms that happen to follow the noise. Ties go to the earlier formula in the family's order: criteria
 //! equal to within [`BIC_TIE`] are ties, so that formulas spanning the same functions (`1 + p`
 //! and `1 + (p − 1)`) give the same choice whatever the rounding of their residuals.
+//!
+//! Few points give every formula with nearly as many terms the chance to pass through them, noise
+//! and all, and then miss every point it was not fitted to. Each formula's criterion therefore
+//! also pays Hurvich and Tsai's small-sample correction `2k(k + 1)/(m − k − 1)` for `k` terms on
+//! `m` points (as AICc does): negligible with many points per term, it grows without bound as the
+//! spare points run out, so a formula needs two more points than terms, and more terms win only
+//! when the residual falls by more than the correction. The choice says when it stands on few
+//! points per term, or when it predicts a left-out point much worse than it fits the others
+//! ([`FitWarning`]).
 
 use serde::Serialize;
 
@@ -20,6 +29,49 @@ pub const SIGNIFICANT_ERRORS: f64 = 3.0;
 /// Criteria closer than this are equal (BIC differences that matter are of order 1 and more).
 pub const BIC_TIE: f64 = 1e-6;
 
+/// Fewer samples than this per term of the chosen formula are warned about.
+pub const MIN_SAMPLES_PER_TERM: usize = 3;
+
+/// A leave-one-out error this many times the fitted points' error (and at least
+/// [`OVERFIT_MIN_ERROR`]) is warned about.
+pub const OVERFIT_RATIO: f64 = 3.0;
+
+/// Leave-one-out errors below this (relative) are not warned about, whatever the ratio.
+pub const OVERFIT_MIN_ERROR: f64 = 0.01;
+
+/// What the user should know about a chosen formula.
+#[derive(Clone, Debug, PartialEq, Serialize, thiserror::Error)]
+#[serde(tag = "warning", rename_all = "snake_case")]
+pub enum FitWarning {
+    /// The formula has fewer than [`MIN_SAMPLES_PER_TERM`] samples per term.
+    #[error(
+        "{samples} measured points for {terms} terms (fewer than {MIN_SAMPLES_PER_TERM} per term): the \
+         formula may follow the noise; measure more points (more values of p or n) before trusting an \
+         extrapolation"
+    )]
+    FewSamplesPerTerm {
+        /// Samples fitted.
+        samples: usize,
+        /// Terms of the chosen formula.
+        terms: usize,
+    },
+    /// Leaving one point out and predicting it is much worse than the fit at the points.
+    #[error(
+        "a point left out of the fit is predicted within {left_out_percent:.2} % (RMS), the fitted points \
+         within {fitted_percent:.2} %: the formula follows its points more closely than it predicts \
+         new ones"
+    )]
+    PredictsWorseThanItFits {
+        /// RMS relative error at the fitted points, in per cent.
+        fitted_percent: f64,
+        /// RMS relative leave-one-out error, in per cent.
+        left_out_percent: f64,
+    },
+    /// Some sample alone determines a coefficient: leaving it out leaves the formula undetermined.
+    #[error("a coefficient rests on a single measured point: measure more points around it")]
+    RestsOnOnePoint,
+}
+
 /// The chosen formula and the runners-up.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FormulaChoice {
@@ -29,10 +81,12 @@ pub struct FormulaChoice {
     pub runners_up: Vec<Fit>,
     /// How many formulas were fitted.
     pub considered: usize,
+    /// What to know before trusting `best` away from the measured points.
+    pub warnings: Vec<FitWarning>,
 }
 
 /// Subsets of `family` with 1 to `max_terms` members, in order of size, then of the family.
-fn subsets(family: &[Term], max_terms: usize) -> Vec<Vec<Term>> {
+pub(crate) fn subsets(family: &[Term], max_terms: usize) -> Vec<Vec<Term>> {
     let mut out = Vec::new();
     for size in 1..=max_terms.min(family.len()) {
         let mut chosen = Vec::with_capacity(size);
@@ -54,12 +108,42 @@ fn push_subsets(family: &[Term], size: usize, from: usize, chosen: &mut Vec<Term
 }
 
 /// ln C(n, k).
-fn ln_binomial(n: usize, k: usize) -> f64 {
+pub(crate) fn ln_binomial(n: usize, k: usize) -> f64 {
     (0..k.min(n)).map(|i| ((n - i) as f64 / (i + 1) as f64).ln()).sum()
 }
 
+/// Hurvich and Tsai's small-sample correction for `terms` terms fitted to `samples` samples
+/// (infinite without two spare samples).
+pub fn small_sample_correction(samples: usize, terms: usize) -> f64 {
+    if samples < terms + 2 {
+        return f64::INFINITY;
+    }
+    let k = terms as f64;
+    2.0 * k * (k + 1.0) / (samples - terms - 1) as f64
+}
+
+/// The warnings about `fit`.
+fn warnings_of(fit: &Fit) -> Vec<FitWarning> {
+    let mut out = Vec::new();
+    if fit.samples < MIN_SAMPLES_PER_TERM * fit.terms.len() {
+        out.push(FitWarning::FewSamplesPerTerm { samples: fit.samples, terms: fit.terms.len() });
+    }
+    let fitted = (fit.rss / fit.samples.max(1) as f64).sqrt();
+    match fit.leave_one_out_error {
+        None => out.push(FitWarning::RestsOnOnePoint),
+        Some(left_out) if left_out >= OVERFIT_MIN_ERROR && left_out >= OVERFIT_RATIO * fitted => {
+            out.push(FitWarning::PredictsWorseThanItFits {
+                fitted_percent: fitted * 100.0,
+                left_out_percent: left_out * 100.0,
+            });
+        }
+        Some(_) => {}
+    }
+    out
+}
+
 /// Choose the formula for `samples` among those of up to `max_terms` terms of `family`. A formula
-/// needs at least one more sample than terms (so its error can be estimated).
+/// needs at least two more samples than terms (see [`small_sample_correction`]).
 pub fn select_formula(
     samples: &[Sample],
     family: &[Term],
@@ -69,7 +153,7 @@ pub fn select_formula(
     let mut considered = 0;
     let mut first_error = None;
     for terms in subsets(family, max_terms) {
-        if samples.len() <= terms.len() {
+        if samples.len() < terms.len() + 2 {
             continue;
         }
         considered += 1;
@@ -84,7 +168,9 @@ pub fn select_formula(
         }
     }
     for fit in &mut fits {
-        fit.criterion = fit.bic + 2.0 * ln_binomial(family.len(), fit.terms.len());
+        fit.criterion = fit.bic
+            + 2.0 * ln_binomial(family.len(), fit.terms.len())
+            + small_sample_correction(fit.samples, fit.terms.len());
     }
     // Stable: equal criteria keep the family's order.
     fits.sort_by_key(|fit| (fit.criterion / BIC_TIE).round() as i64);
@@ -93,5 +179,6 @@ pub fn select_formula(
         return Err(first_error
             .unwrap_or(FitError::TooFewSamples { samples: samples.len(), terms: 2.min(family.len()) }));
     };
-    Ok(FormulaChoice { best, runners_up: fits.take(4).collect(), considered })
+    let warnings = warnings_of(&best);
+    Ok(FormulaChoice { best, runners_up: fits.take(4).collect(), considered, warnings })
 }

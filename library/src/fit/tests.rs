@@ -205,3 +205,67 @@ proptest::proptest! {
         }
     }
 }
+
+/// The formula the extended BIC alone (without the small-sample correction) would choose.
+fn chosen_without_correction(samples: &[Sample], family: &[Term], max_terms: usize) -> Fit {
+    use super::select::{ln_binomial, subsets};
+    let mut best: Option<Fit> = None;
+    for terms in subsets(family, max_terms) {
+        let Ok(mut fit) = fit_terms(samples, &terms) else { continue };
+        if samples.len() <= terms.len() || !fit.terms.iter().all(|t| t.coefficient > 3.0 * t.std_error) {
+            continue;
+        }
+        fit.criterion = fit.bic + 2.0 * ln_binomial(family.len(), fit.terms.len());
+        if best.as_ref().is_none_or(|b| fit.criterion < b.criterion - 1e-6) {
+            best = Some(fit);
+        }
+    }
+    best.unwrap()
+}
+
+#[test]
+fn few_points_do_not_buy_a_formula_that_passes_through_them() {
+    // A latency and a per-step cost, 2 % noise, six process counts up to 16.
+    let truth = |p: f64| 50.0 + 10.0 * (p - 1.0);
+    let family = Term::family(true, false);
+    let measure = |seed: u64| -> Vec<Sample> {
+        let mut draw = seeded_noise(seed);
+        [2.0, 4.0, 6.0, 8.0, 12.0, 16.0]
+            .iter()
+            .map(|&p| Sample { at: Point { p, n: 0.0, g: 0.0 }, time: truth(p) * (1.0 + 0.02 * draw()) })
+            .collect()
+    };
+    let at = Point { p: 64.0, n: 0.0, g: 0.0 };
+    let error = |fit: &Fit| (fit.predict(at).time - truth(64.0)).abs() / truth(64.0);
+    let samples = measure(29);
+    // Without the correction four terms follow the noise of six points and miss p = 64 by 14 %.
+    let plain = chosen_without_correction(&samples, family, 4);
+    assert_eq!(plain.terms.len(), 4, "{plain}");
+    assert!(error(&plain) > 0.1, "{plain}: {:.1} %", error(&plain) * 100.0);
+    // It predicts a point left out far worse than it fits its points, and the report says so.
+    let left_out = plain.leave_one_out_error.unwrap();
+    assert!(left_out > 3.0 * (plain.rss / plain.samples as f64).sqrt(), "{plain:?}");
+    // With it the law's two terms win and predict p = 64 within 1 %.
+    let choice = select_formula(&samples, family, 4).unwrap();
+    assert_eq!(terms_of(&choice.best), [Term::One, Term::P], "{}", choice.best);
+    assert!(error(&choice.best) < 0.01, "{}: {:.2} %", choice.best, error(&choice.best) * 100.0);
+    assert!(choice.best.criterion < plain.criterion + small_sample_correction(6, 4));
+    assert!(choice.warnings.is_empty(), "{:?}", choice.warnings);
+    // Where the noise still lets three terms win on six points, the choice says it stands on two
+    // points per term.
+    let choice = select_formula(&measure(25), family, 4).unwrap();
+    assert_eq!(choice.best.terms.len(), 3, "{}", choice.best);
+    assert!(
+        choice.warnings.contains(&FitWarning::FewSamplesPerTerm { samples: 6, terms: 3 }),
+        "{:?}",
+        choice.warnings
+    );
+    assert!(
+        choice.warnings[0].to_string().starts_with("6 measured points for 3 terms"),
+        "{:?}",
+        choice.warnings
+    );
+    // A formula needs two spare points: none of four terms on five, an infinite correction.
+    assert!(small_sample_correction(5, 4).is_infinite());
+    assert!((small_sample_correction(12, 2) - 12.0 / 9.0).abs() < 1e-12);
+}

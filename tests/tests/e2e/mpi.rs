@@ -484,3 +484,42 @@ fn the_recorder_cost_is_calibrated_and_the_budget_adds_up() {
     let timing = p.timings.iter().find(|t| t.label == "halo").expect("halo_comm prints its timing");
     assert!(timing.seconds > 0.0 && timing.seconds * 1e6 <= p.predicted().0 as f64 / 1e6, "{timing:?}");
 }
+
+/// `hase trace phases` on the real timeline of halo2d recorded under Open MPI at 2 and 4 ranks,
+/// window chosen from the trace, finds the program's iterations (each posts its sends and
+/// receives, relaxes the interior while the edges travel, then waits; the allreduce after every
+/// tenth has no messages on the real timeline), within 5 %.
+#[test]
+fn phases_of_a_recorded_halo_are_its_iterations() {
+    let program = {
+        let _mpi = lock();
+        build_tool(&sample("halo2d").unwrap(), &cache()).unwrap_or_else(|e| panic!("halo2d: {e}"))
+    };
+    let iterations = 50_u32;
+    for (ranks, size) in [(2_u32, 128_u32), (4, 128), (4, 48)] {
+        let _mpi = lock();
+        let dir = work_dir().join("phases").join(format!("halo2d-{ranks}-{size}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let command = [
+            "mpirun".to_string(),
+            "-np".into(),
+            ranks.to_string(),
+            program.path.display().to_string(),
+            size.to_string(),
+            iterations.to_string(),
+        ];
+        let rec = record(&dir, &command, &env(), 1e9, &cache()).unwrap_or_else(|e| panic!("record: {e}"));
+        let report = hase_engine::analysis::find_phases_choosing_window(&Trace::load(&rec.real).unwrap());
+        let found = report.phases.len() as f64;
+        let what = format!(
+            "np {ranks}, n {size}: {found} phases\n{}",
+            report.to_string().lines().take(2).collect::<Vec<_>>().join("\n")
+        );
+        assert!((found - f64::from(iterations)).abs() <= 0.05 * f64::from(iterations), "{what}");
+        // Every phase is one exchange of every rank with its neighbours.
+        let messages_per_iteration = if ranks == 2 { 2 } else { 8 };
+        assert!(report.phases.iter().all(|p| p.kind == hase_engine::analysis::PhaseKind::Exchange), "{what}");
+        let messages: u64 = report.phases.iter().map(|p| p.messages).sum();
+        assert_eq!(messages, u64::from(messages_per_iteration * iterations), "{what}");
+    }
+}
