@@ -26,3 +26,4 @@ pub mod time_text;
 pub mod timing;
 pub mod toasts;
 pub mod variant_dialog;
+pub mod what_if;
