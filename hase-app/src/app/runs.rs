@@ -274,12 +274,20 @@ impl App {
         match purpose {
             ReplayFile::ExportPng => {
                 let path = if path.extension().is_none() { path.with_extension("png") } else { path };
-                crate::ui::timing::export::request(
-                    ctx,
-                    self.dock.timing_area.unwrap_or(egui::Rect::NOTHING),
-                    path,
-                    &self.export_result,
-                );
+                let runs: Vec<(String, Arc<FinishedRun>)> = match &self.session.compare {
+                    Some(c) => c
+                        .sides
+                        .iter()
+                        .filter_map(|s| s.run.as_ref().map(|r| (s.name().to_string(), Arc::clone(r))))
+                        .collect(),
+                    None => self.session.current.iter().map(|r| (r.label.clone(), Arc::clone(r))).collect(),
+                };
+                let figure = crate::ui::timing::figure_png::TimingFigure {
+                    runs,
+                    state: self.session.timing.clone(),
+                    bars_width: self.dock.timing.bars_width,
+                };
+                crate::ui::timing::figure_png::save(ctx, figure, path, &self.export_result);
             }
             ReplayFile::ExportCsv(text) => {
                 let path = if path.extension().is_none() { path.with_extension("csv") } else { path };

@@ -16,6 +16,7 @@ pub mod library_browser;
 pub mod library_dialogs;
 pub mod menu;
 pub mod palette;
+pub mod raster;
 pub mod reveal;
 pub mod run_bar;
 pub mod sheet_viewer;
