@@ -94,52 +94,54 @@ fn fill(out: &mut ColorImage, p: &ClippedPrimitive, textures: &Textures) {
 
 /// Fill one triangle: pixel centres inside it, colour and texture coordinates interpolated, the
 /// premultiplied colour blended over what is there.
-fn triangle(out: &mut ColorImage, v: &[Vertex; 3], clip: Rect, texture: Option<&ColorImage>) {
-    let (a, b, c) = (v[0].pos, v[1].pos, v[2].pos);
-    let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+fn triangle(out: &mut ColorImage, verts: &[Vertex; 3], clip: Rect, texture: Option<&ColorImage>) {
+    let (p0, p1, p2) = (verts[0].pos, verts[1].pos, verts[2].pos);
+    let area = (p1.x - p0.x) * (p2.y - p0.y) - (p1.y - p0.y) * (p2.x - p0.x);
     if area.abs() < 1e-6 {
         return;
     }
-    let min_x = a.x.min(b.x).min(c.x).max(clip.min.x).floor().max(0.0) as usize;
-    let max_x = a.x.max(b.x).max(c.x).min(clip.max.x).ceil().max(0.0) as usize;
-    let min_y = a.y.min(b.y).min(c.y).max(clip.min.y).floor().max(0.0) as usize;
-    let max_y = a.y.max(b.y).max(c.y).min(clip.max.y).ceil().max(0.0) as usize;
+    let min_x = p0.x.min(p1.x).min(p2.x).max(clip.min.x).floor().max(0.0) as usize;
+    let max_x = p0.x.max(p1.x).max(p2.x).min(clip.max.x).ceil().max(0.0) as usize;
+    let min_y = p0.y.min(p1.y).min(p2.y).max(clip.min.y).floor().max(0.0) as usize;
+    let max_y = p0.y.max(p1.y).max(p2.y).min(clip.max.y).ceil().max(0.0) as usize;
     let width = out.size[0];
-    for y in min_y..max_y.min(out.size[1]) {
-        let py = y as f32 + 0.5;
-        for x in min_x..max_x.min(width) {
-            let px = x as f32 + 0.5;
+    for row in min_y..max_y.min(out.size[1]) {
+        let py = row as f32 + 0.5;
+        for col in min_x..max_x.min(width) {
+            let px = col as f32 + 0.5;
             if !clip.contains(pos2(px, py)) {
                 continue;
             }
-            let w0 = ((b.x - px) * (c.y - py) - (b.y - py) * (c.x - px)) / area;
-            let w1 = ((c.x - px) * (a.y - py) - (c.y - py) * (a.x - px)) / area;
+            let w0 = ((p1.x - px) * (p2.y - py) - (p1.y - py) * (p2.x - px)) / area;
+            let w1 = ((p2.x - px) * (p0.y - py) - (p2.y - py) * (p0.x - px)) / area;
             let w2 = 1.0 - w0 - w1;
             if w0 < 0.0 || w1 < 0.0 || w2 < 0.0 {
                 continue;
             }
-            let mix = |f: fn(&Vertex) -> f32| w0 * f(&v[0]) + w1 * f(&v[1]) + w2 * f(&v[2]);
+            let mix = |f: fn(&Vertex) -> f32| w0 * f(&verts[0]) + w1 * f(&verts[1]) + w2 * f(&verts[2]);
             let mut src = [
-                mix(|v| f32::from(v.color.r())),
-                mix(|v| f32::from(v.color.g())),
-                mix(|v| f32::from(v.color.b())),
-                mix(|v| f32::from(v.color.a())),
+                mix(|x| f32::from(x.color.r())),
+                mix(|x| f32::from(x.color.g())),
+                mix(|x| f32::from(x.color.b())),
+                mix(|x| f32::from(x.color.a())),
             ];
             if let Some(t) = texture {
-                let (u, vv) = (mix(|v| v.uv.x), mix(|v| v.uv.y));
+                let (u_coord, v_coord) = (mix(|x| x.uv.x), mix(|x| x.uv.y));
                 let [tw, th] = t.size;
-                let tx = ((u * tw as f32) as usize).min(tw.saturating_sub(1));
-                let ty = ((vv * th as f32) as usize).min(th.saturating_sub(1));
+                let tx = ((u_coord * tw as f32) as usize).min(tw.saturating_sub(1));
+                let ty = ((v_coord * th as f32) as usize).min(th.saturating_sub(1));
                 let texel = t.pixels[ty * tw + tx].to_array();
-                for (s, t) in src.iter_mut().zip(texel) {
-                    *s *= f32::from(t) / 255.0;
+                for (channel, t) in src.iter_mut().zip(texel) {
+                    *channel *= f32::from(t) / 255.0;
                 }
             }
-            let dst = &mut out.pixels[y * width + x];
+            let dst = &mut out.pixels[row * width + col];
             let keep = 1.0 - src[3] / 255.0;
-            let d = dst.to_array();
-            let ch = |i: usize| (src[i] + f32::from(d[i]) * keep).round().clamp(0.0, 255.0) as u8;
-            *dst = Color32::from_rgba_premultiplied(ch(0), ch(1), ch(2), ch(3));
+            let under = dst.to_array();
+            let ch = |i: usize| (src[i] + f32::from(under[i]) * keep).round().clamp(0.0, 255.0) as u8;
+            #[allow(clippy::disallowed_methods, reason = "a blended pixel, not a colour of the app")]
+            let blended = Color32::from_rgba_premultiplied(ch(0), ch(1), ch(2), ch(3));
+            *dst = blended;
         }
     }
 }

@@ -2,6 +2,7 @@
 //! design with its most blamed link, router and rank `n×` faster (`hase_library::what_if`), the
 //! same changes the GUI's "what if…" runs.
 
+use std::fmt::Write;
 use std::path::Path;
 
 use hase_engine::analysis::{BlameRow, CriticalPathReport};
@@ -52,7 +53,7 @@ pub fn text(lines: &[WhatIfLine], project_file: &Path, factor: f64) -> String {
             Some(why) => format!("none: {why}"),
             None => format!("hase run {} {}", project_file.display(), set_arguments(&l.sets)),
         };
-        out.push_str(&format!("  {} {} ({:.0}% of the path): {how}\n", l.kind, l.name, 100.0 * l.share));
+        let _ = writeln!(out, "  {} {} ({:.0}% of the path): {how}", l.kind, l.name, 100.0 * l.share);
     }
     out
 }

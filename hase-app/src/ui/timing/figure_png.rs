@@ -177,8 +177,7 @@ mod tests {
 
     fn figure(dir: &std::path::Path) -> TimingFigure {
         let run = finished_tree_run(dir, RunSlot::Main);
-        let mut state = TimingState::default();
-        state.view = TimeView::fit(run.replay.end.0, 600.0);
+        let state = TimingState { view: TimeView::fit(run.replay.end.0, 600.0), ..TimingState::default() };
         TimingFigure { runs: vec![("tree".into(), run)], state, bars_width: 600.0 }
     }
 
