@@ -177,6 +177,7 @@ fn bench_timing(c: &mut Criterion) {
                             stale: false,
                             colours: &colours,
                             palette: &palette,
+                            project: None,
                         };
                         for command in show(ui, state, timing_view, &cx).commands {
                             state.apply(command);

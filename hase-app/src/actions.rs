@@ -76,6 +76,9 @@ pub enum AppAction {
     /// Canvas menu / inspector ▸ Check levels: run the selected compound detailed and behavioural
     /// on the same workload and show whether the behavioural level stands in for the detailed one.
     CheckLevels,
+    /// Canvas menu ▸ What if…: run the design again with the selected link or instance faster
+    /// (or one of its parameters changed), beside the design as it is.
+    WhatIf,
     /// Simulate ▸ Check design.
     Validate,
     /// Cancel the current tool (placement, link drag) and clear the selection.
@@ -233,6 +236,7 @@ impl AppAction {
             AppAction::GoUp => "Up one level",
             AppAction::OpenSelected => "Open compound",
             AppAction::CheckLevels => "Check levels",
+            AppAction::WhatIf => "What if…",
             AppAction::Validate => "Check design",
             AppAction::Escape => "Close the window on top, else cancel the tool and clear the selection",
             AppAction::Run => "Run",
@@ -322,6 +326,7 @@ impl AppAction {
                 | AppAction::Quit
                 | AppAction::Validate
                 | AppAction::CheckLevels
+                | AppAction::WhatIf
                 | AppAction::Run
                 | AppAction::Stop
                 | AppAction::Help(_)

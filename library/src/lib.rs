@@ -19,6 +19,7 @@ pub mod runner;
 pub mod scale_projects;
 pub mod stats_csv;
 pub mod store;
+pub mod what_if;
 pub mod workload_trace;
 
 #[cfg(test)]

@@ -255,6 +255,7 @@ impl App {
                     images: &mut self.images,
                     colours: &colours,
                     palette: &palette,
+                    critical: Some(&self.session.timing.analysis.critical).filter(|view| view.shown),
                 };
                 commands.extend(crate::ui::compare::show(ui, compare, &mut self.compare_views, cx));
             });

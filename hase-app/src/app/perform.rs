@@ -2,13 +2,16 @@
 //! commands, view changes, the design check.
 
 use egui::ViewportCommand;
-use hase_engine::model::{Project, TypeRegistry};
+use hase_engine::model::{PortRef, Project, TypeRegistry};
+use hase_library::what_if::Target;
 
 use super::state::App;
 use crate::actions::AppAction;
 use crate::ui::canvas::view::View;
 use crate::ui::dialogs::UnsavedQuestion;
 use hase_editor::command::{EditCommand, Fragment};
+use hase_editor::session::SessionCommand;
+use hase_editor::session::timing::TimingCommand;
 use hase_editor::state::LogLevel;
 use hase_editor::tasks::{FilePurpose, FileRequest};
 
@@ -104,6 +107,7 @@ impl App {
             }
             AppAction::Validate => self.validate(),
             AppAction::CheckLevels => self.check_levels(),
+            AppAction::WhatIf => self.what_if_selected(),
             AppAction::OpenSelected => {
                 if let [name] = self.editor.selected_instances().as_slice() {
                     let name = name.clone();
@@ -139,6 +143,9 @@ impl App {
     /// Escape closes the window over the panels, the one opened last first (Help before the
     /// experiments' Slurm dialog before Experiments …); returns false when none is open.
     fn close_top_window(&mut self) -> bool {
+        if self.session.timing.analysis.what_if.open.take().is_some() {
+            return true;
+        }
         let w = &mut self.windows;
         if w.help.take().is_some() || w.experiments.slurm.dialog.take().is_some() {
             return true;
@@ -146,6 +153,30 @@ impl App {
         [&mut w.sheet_viewer.open, &mut w.levels.open, &mut w.experiments.open, &mut w.browser.open]
             .into_iter()
             .any(std::mem::take)
+    }
+
+    /// Open the what-if window for the one link or instance selected on the canvas.
+    fn what_if_selected(&mut self) {
+        let crumbs: Vec<String> = self.editor.crumbs.iter().map(|c| c.instance.clone()).collect();
+        let prefix = crate::ui::animator::map::prefix_of(&crumbs);
+        let selection = &self.editor.selection;
+        let target = match (selection.instances.len(), selection.links.len()) {
+            (1, 0) => {
+                selection.instances.first().map(|name| Target::Instance { path: format!("{prefix}{name}") })
+            }
+            (0, 1) => {
+                let key = selection.links.first();
+                let net = self.editor.doc.network(&self.editor.current_net());
+                net.and_then(|n| n.links.iter().find(|l| Some(&l.key()) == key)).map(|l| {
+                    let end = |p: &PortRef| PortRef::new(&format!("{prefix}{}", p.instance), &p.port);
+                    Target::Link { a: end(&l.a), b: end(&l.b) }
+                })
+            }
+            _ => None,
+        };
+        let mut menu = self.session.timing.analysis.what_if.clone();
+        menu.open = target;
+        self.session.apply(SessionCommand::Timing(TimingCommand::SetWhatIf(menu)));
     }
 
     /// Carry on with what the unsaved-changes question interrupted.

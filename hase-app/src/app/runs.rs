@@ -17,17 +17,20 @@ use crate::theme::{Palette, ReplayColours};
 use crate::ui::compare::CompareViews;
 use crate::ui::dock::DockTab;
 use crate::ui::reveal;
+use hase_editor::analysis_views::what_if::{self, WhatIfRequest};
 use hase_editor::replay::markers;
 use hase_editor::run::task::{RunRequest, start};
 use hase_editor::run::{
     FinishedRun, MarkerSave, ReplayFile, ReplayOutput, RunDone, RunSlot, SaveError, TraceFileError,
 };
 use hase_editor::session::compare::{Compare, CompareSide, thesis_example, with_variant};
+use hase_editor::session::timing::TimingCommand;
 use hase_editor::session::variant::Variant;
 use hase_editor::session::{Reveal, SessionCommand};
 use hase_editor::state::LogLevel;
 use hase_editor::tasks::{FileRequest, TaskOutput};
 use hase_library::mpi::record::{TIMELINE_FILES, recording_timelines};
+use hase_library::what_if::set_arguments;
 
 /// Seconds unsaved marker edits wait before they are written.
 const MARKER_SAVE_DELAY_S: f64 = 1.0;
@@ -90,6 +93,32 @@ impl App {
         }
         if let Some(purpose) = self.session.file_request.take() {
             self.pick_replay_file(purpose);
+        }
+        if let Some(request) = self.session.what_if_request.take() {
+            self.open_what_if(&request);
+        }
+    }
+
+    /// Run the design and, beside it, a copy with the what-if's changes; show both critical paths.
+    pub(super) fn open_what_if(&mut self, request: &WhatIfRequest) {
+        match what_if::variant(&self.editor.doc.project, &self.session.settings, &request.lines) {
+            Ok(variant) => {
+                let file = self
+                    .editor
+                    .file
+                    .as_ref()
+                    .map_or_else(|| "PROJECT.ron".into(), |f| f.display().to_string());
+                self.editor.log(
+                    LogLevel::Info,
+                    format!(
+                        "what-if, from the command line: hase run {file} {}",
+                        set_arguments(&request.lines)
+                    ),
+                );
+                self.open_variant_compare(variant);
+                self.session.apply(SessionCommand::Timing(TimingCommand::ShowCriticalPath(true)));
+            }
+            Err(e) => self.editor.notify(LogLevel::Error, format!("cannot run the what-if: {e}")),
         }
     }
 
@@ -250,12 +279,20 @@ impl App {
         match purpose {
             ReplayFile::ExportPng => {
                 let path = if path.extension().is_none() { path.with_extension("png") } else { path };
-                crate::ui::timing::export::request(
-                    ctx,
-                    self.dock.timing_area.unwrap_or(egui::Rect::NOTHING),
-                    path,
-                    &self.export_result,
-                );
+                let runs: Vec<(String, Arc<FinishedRun>)> = match &self.session.compare {
+                    Some(c) => c
+                        .sides
+                        .iter()
+                        .filter_map(|s| s.run.as_ref().map(|r| (s.name().to_string(), Arc::clone(r))))
+                        .collect(),
+                    None => self.session.current.iter().map(|r| (r.label.clone(), Arc::clone(r))).collect(),
+                };
+                let figure = crate::ui::timing::figure_png::TimingFigure {
+                    runs,
+                    state: self.session.timing.clone(),
+                    bars_width: self.dock.timing.bars_width,
+                };
+                crate::ui::timing::figure_png::save(ctx, figure, path, &self.export_result);
             }
             ReplayFile::ExportCsv(text) => {
                 let path = if path.extension().is_none() { path.with_extension("csv") } else { path };

@@ -9,6 +9,8 @@ use super::windows::Incoming;
 use crate::theme::Palette;
 use crate::ui::library_dialogs::{self, FailureAnswer, PromptAnswer, RecoveryAnswer};
 use hase_editor::command::EditCommand;
+use hase_editor::session::SessionCommand;
+use hase_editor::session::timing::TimingCommand;
 use hase_editor::state::LogLevel;
 use hase_editor::tasks::{FilePurpose, FileRequest};
 
@@ -42,6 +44,14 @@ impl App {
         let (project, settings) = (&self.editor.doc.project, &self.session.settings);
         if let Some(variant) = self.windows.variant.show(ctx, project, settings, palette) {
             self.open_variant_compare(variant);
+        }
+        let project = &self.editor.doc.project;
+        let answer = crate::ui::what_if::window(ctx, project, &self.session.timing.analysis.what_if, palette);
+        if let Some(menu) = answer.menu {
+            self.session.apply(SessionCommand::Timing(TimingCommand::SetWhatIf(menu)));
+        }
+        if let Some(request) = answer.request {
+            self.open_what_if(&request);
         }
         self.windows.sheet_viewer.show(ctx, palette);
         // The check's result, when it comes, is taken before the window shows it.

@@ -24,6 +24,7 @@ mod replay_views_linked;
 mod sheet;
 mod slurm;
 mod snags;
+mod what_if;
 
 /// A harness driving `app` as the window would: logic, then the UI, each frame.
 pub(crate) fn harness_on(app: App) -> Harness<'static, App> {

@@ -100,6 +100,7 @@ fn comparison_harness(
                 stale: false,
                 colours: &colours,
                 palette: &palette,
+                project: Some(&p.run.project),
             };
             let out = show_timing(ui, &p.state, &mut p.view, &cx);
             for command in out.commands {

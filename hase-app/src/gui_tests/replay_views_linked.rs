@@ -75,8 +75,12 @@ fn compare_the_design_with_another_collective_algorithm() {
     let spans: Vec<u64> = runs.iter().map(|r| r.stats.makespan_ps).collect();
     assert!(spans.iter().all(|&s| s > 0), "{spans:?}");
     assert_ne!(spans[0], spans[1], "a different algorithm takes a different time");
-    // The summary shows both makespans and their ratio.
+    // The summary shows both makespans, the change from left to right and their ratio.
     let summary = crate::ui::compare::summary(compare);
+    let change = crate::ui::compare::change(hase_editor::analysis_views::what_if::MakespanChange {
+        before: SimTime(spans[0]),
+        after: SimTime(spans[1]),
+    });
     let (a, b) = (spans[0] as f64, spans[1] as f64);
     let ratio = if a >= b {
         format!("left / right = {:.2}×", a / b)
@@ -86,7 +90,7 @@ fn compare_the_design_with_another_collective_algorithm() {
     assert_eq!(
         summary,
         format!(
-            "this design: {}   ·   this design, algorithm=ring: {}   ·   {ratio}",
+            "this design: {}   ·   this design, algorithm=ring: {}   ·   {change}   ·   {ratio}",
             figure(SimTime(spans[0])),
             figure(SimTime(spans[1])),
         )

@@ -1,10 +1,13 @@
 //! Comparing runs side by side (`hase_editor::session::compare`, two or three): each side on its
 //! own canvas with its own replay, animated together by one clock; the timing diagrams share the
 //! view and the cursors (see `timing`); a strip on top shows each makespan and, for two, their
-//! ratio. What a side's
+//! ratio and the change from left to right (Δ and %). What a side's
 //! canvas asks of its design comes back as session commands.
 
 use egui::{RichText, Ui};
+use hase_editor::analysis_views::CriticalPathView;
+use hase_editor::analysis_views::critical::drawing_weights;
+use hase_editor::analysis_views::what_if::MakespanChange;
 use hase_editor::session::SessionCommand;
 use hase_editor::session::compare::Compare;
 use hase_editor::session::player::Player;
@@ -71,6 +74,7 @@ pub fn summary(compare: &Compare) -> String {
         && *a > 0
         && *b > 0
     {
+        parts.push(change(MakespanChange { before: SimTime(*a), after: SimTime(*b) }));
         let (a, b) = (*a as f64, *b as f64);
         parts.push(if a >= b {
             format!("left / right = {:.2}×", a / b)
@@ -79,6 +83,17 @@ pub fn summary(compare: &Compare) -> String {
         });
     }
     parts.join("   ·   ")
+}
+
+/// "Δ -55.5 us (-15.6%)": right minus left, signed, and as a share of left.
+pub fn change(c: MakespanChange) -> String {
+    let sign = match c.delta_ps() {
+        d if d < 0 => "-",
+        d if d > 0 => "+",
+        _ => "±",
+    };
+    let size = SimTime(u64::try_from(c.delta_ps().unsigned_abs()).unwrap_or(u64::MAX));
+    format!("Δ {sign}{} ({sign}{:.1}%)", time_text::figure(size), c.percent().abs())
 }
 
 /// What the comparison is drawn with.
@@ -93,6 +108,8 @@ pub struct CompareContext<'a> {
     pub colours: &'a ReplayColours,
     /// Editor colours.
     pub palette: &'a Palette,
+    /// The critical paths found, when they are shown (each side's drawn on its canvas).
+    pub critical: Option<&'a CriticalPathView>,
 }
 
 /// Show both canvases with their replays in `ui`; returns what their input asks of the sides'
@@ -103,7 +120,7 @@ pub fn show(
     views: &mut CompareViews,
     cx: CompareContext<'_>,
 ) -> Vec<SessionCommand> {
-    let CompareContext { player, icons, images, colours, palette } = cx;
+    let CompareContext { player, icons, images, colours, palette, critical } = cx;
     let clock_end = compare.end();
     ui.horizontal(|ui| {
         ui.label(RichText::new(&compare.title).strong().size(15.0));
@@ -133,6 +150,10 @@ pub fn show(
             // when the runs arrive, the window is resized).
             let area = ui.available_rect_before_wrap();
             let fit = (area.size() - view.canvas.area.size()).length() > 1.0;
+            let weights = side.run.as_deref().and_then(|run| {
+                let found = critical?.found(run.id)?;
+                found.as_ref().as_ref().ok().map(drawing_weights)
+            });
             let replay = side.run.as_deref().map(|run| ReplayLayer {
                 run,
                 snap: &side.cursor,
@@ -142,7 +163,7 @@ pub fn show(
                 images: &mut *images,
                 colours,
                 stale: false,
-                critical: None,
+                critical: weights.as_ref(),
             });
             let out = view.canvas.show(ui, &side.editor, CanvasContext { icons, palette, replay, fit });
             commands.extend(

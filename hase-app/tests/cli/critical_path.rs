@@ -1,6 +1,6 @@
 //! `hase trace critical-path`: a ring allreduce's path as JSON (contiguous from zero to the
-//! makespan, its blame adding up) and as text (the four tables), and the error for a trace written
-//! without messages.
+//! makespan, its blame adding up) and as text (the four tables), the error for a trace written
+//! without messages, and the what-if lines of `--project` that `hase run --set` reproduces.
 
 use super::*;
 
@@ -75,4 +75,49 @@ fn critical_path_of_a_ring_allreduce_as_json_and_text() {
     let stderr = text(&out).1;
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("trace level 2 or 1 (this trace is level 4"), "{stderr}");
+}
+
+fn makespan_ps(stats: &Path) -> u64 {
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(stats).unwrap()).unwrap();
+    json["makespan_ps"].as_u64().unwrap()
+}
+
+#[test]
+fn what_if_lines_of_the_most_blamed_link_rerun_the_design_faster() {
+    let dir = tempfile::tempdir().unwrap();
+    // All traffic of the last rounds crosses the two root links: they head the path's blame.
+    let project = projects().join("binary_tree_allreduce.ron");
+    let (trace, stats) = (dir.path().join("run.trace"), dir.path().join("run.json"));
+    run_to_trace(&project, &trace, &["--stats", p(&stats)]);
+    let before = makespan_ps(&stats);
+
+    let out = hase(&["trace", "critical-path", p(&trace), "--json", "--project", p(&project)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let json = json_of(&out);
+    assert_eq!(json["makespan"].as_u64(), Some(before), "the report is kept whole beside the what-ifs");
+    let link = json["what_if"].as_array().unwrap().iter().find(|w| w["kind"] == "link").cloned().unwrap();
+    assert_eq!(link["name"], json["links"][0]["name"], "{json}");
+    let sets: Vec<String> =
+        link["sets"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+    assert!(sets.iter().any(|s| s.contains(".bandwidth=")) && sets.iter().any(|s| s.contains(".latency=")));
+
+    // The lines, given to `hase run`, make the run faster.
+    let faster = dir.path().join("faster.json");
+    let mut args = vec!["run", p(&project), "--quiet", "--stats", p(&faster)];
+    for s in &sets {
+        args.extend(["--set", s.as_str()]);
+    }
+    let out = hase(&args);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let after = makespan_ps(&faster);
+    assert!(after < before, "the most blamed link twice as fast: {after} ps against {before} ps");
+
+    let out = hase(&["trace", "critical-path", p(&trace), "--project", p(&project), "--faster", "4"]);
+    let stdout = text(&out).0;
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(stdout.contains("what if (4× faster"), "{stdout}");
+    let line = stdout.lines().find(|l| l.trim_start().starts_with("link ")).unwrap();
+    assert!(line.contains(&format!("hase run {} --set link:", project.display())), "{line}");
+    let out = hase(&["trace", "critical-path", p(&trace), "--faster", "4"]);
+    assert!(!out.status.success(), "--faster needs --project");
 }

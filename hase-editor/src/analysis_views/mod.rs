@@ -1,7 +1,7 @@
 //! State and logic behind the analysis views of the app, egui-free: the trace a finished
 //! run is analysed from ([`rebuild`]), the comparison's difference mode ([`difference`]), the phase
 //! bands of the timing diagram ([`bands`]), the critical path outlined in the views ([`critical`]),
-//! the "Check levels" action on a compound ([`levels`])
+//! what-ifs run from the path ([`what_if`]), the "Check levels" action on a compound ([`levels`])
 //! and the experiments view's "Fit a formula" ([`fit_panel`]). The analyses themselves are
 //! `hase_engine::analysis` and `hase_library::{check_levels, experiment::scaling}`; the methods are in
 //! `docs/analysis.md`.
@@ -12,6 +12,7 @@ pub mod difference;
 pub mod fit_panel;
 pub mod levels;
 pub mod rebuild;
+pub mod what_if;
 
 pub use bands::PhaseBands;
 pub use critical::CriticalPathView;
@@ -29,4 +30,6 @@ pub struct TimingAnalysis {
     pub difference: DifferenceMode,
     /// The critical path outlined, and its blame.
     pub critical: CriticalPathView,
+    /// The what-if menu of the path's links and instances.
+    pub what_if: what_if::WhatIfMenu,
 }

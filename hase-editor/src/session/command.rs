@@ -57,6 +57,8 @@ pub enum SessionCommand {
     AskFile(ReplayFile),
     /// Change the timing diagram's state.
     Timing(TimingCommand),
+    /// Run the design again with these changes beside it (a what-if from the critical path).
+    WhatIf(crate::analysis_views::what_if::WhatIfRequest),
     /// Change the editor of a comparison's side (its canvas: selection, hierarchy, fit).
     EditSide {
         /// The side.

@@ -63,6 +63,8 @@ pub struct Session {
     pub markers_dirty_since: Option<f64>,
     /// A file the replay views asked for (the app opens the dialog).
     pub file_request: Option<ReplayFile>,
+    /// A what-if the views asked for (the app opens the comparison and runs both sides).
+    pub what_if_request: Option<crate::analysis_views::what_if::WhatIfRequest>,
     /// The design's markers, put aside while a comparison is open.
     pub stashed_markers: Option<Vec<Marker>>,
     /// Whether `current` still shows the design being edited.
@@ -231,6 +233,7 @@ impl Session {
             SessionCommand::SortLinks(column) => self.stats_order.click_links(column),
             SessionCommand::Reveal(reveal) => self.reveal_request = Some(reveal),
             SessionCommand::AskFile(purpose) => self.file_request = Some(purpose),
+            SessionCommand::WhatIf(request) => self.what_if_request = Some(request),
             SessionCommand::Timing(command) => self.timing.apply(command),
             SessionCommand::EditSide { side, command } => {
                 if let Some(side) = self.compare.as_mut().and_then(|c| c.sides.get_mut(side)) {

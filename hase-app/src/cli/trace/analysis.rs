@@ -73,6 +73,21 @@ pub struct CriticalPathArgs {
     /// Print the path and its blame tables as JSON (every segment, in time order).
     #[arg(long)]
     pub json: bool,
+    /// The project the trace is a run of: print the `hase run --set` lines that run it again with
+    /// the most blamed link, router and rank faster (`--json`: `what_if`).
+    #[arg(long, value_name = "PROJECT.ron")]
+    pub project: Option<PathBuf>,
+    /// How many times faster the what-ifs make them.
+    #[arg(long, default_value_t = 2.0, requires = "project")]
+    pub faster: f64,
+}
+
+/// The critical path's report with its what-ifs (`--json --project`).
+#[derive(serde::Serialize)]
+struct WithWhatIfs<'a> {
+    #[serde(flatten)]
+    report: &'a CriticalPathReport,
+    what_if: Vec<super::what_if::WhatIfLine>,
 }
 
 fn load(path: &Path) -> anyhow::Result<Trace> {
@@ -109,7 +124,20 @@ pub(super) fn critical_path(args: &CriticalPathArgs) -> anyhow::Result<ExitCode>
     let path =
         hase_engine::analysis::critical_path(&trace).with_context(|| format!("{}", args.file.display()))?;
     let report = CriticalPathReport::of(&trace, &path, &find_phases_choosing_window(&trace));
-    print_report(&report, args.json)?;
+    let Some(file) = &args.project else {
+        print_report(&report, args.json)?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    anyhow::ensure!(args.faster.is_finite() && args.faster > 0.0, "--faster takes a positive number");
+    let project = crate::cli::inputs::read_project(file)?;
+    let what_if = super::what_if::what_ifs(&project, &report, args.faster);
+    let out = &mut std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut *out, &WithWhatIfs { report: &report, what_if })?;
+        writeln!(out)?;
+    } else {
+        write!(out, "{report}\n{}", super::what_if::text(&what_if, file, args.faster))?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

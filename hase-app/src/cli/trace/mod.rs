@@ -1,8 +1,9 @@
 //! `hase trace stats <file>`, `hase trace export <file> --format chrome|paraver|otf2|vcd -o <out>`, and the
 //! analyses `hase trace diff A B`, `hase trace phases T` and `hase trace critical-path T` (in
-//! `analysis`).
+//! `analysis`, its what-ifs in `what_if`).
 
 mod analysis;
+mod what_if;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -1,4 +1,5 @@
-//! The canvas's right-click menu and hover tooltips (port name, direction and link type; link ends,
+//! The canvas's right-click menu (with "What if…" on one link or instance: `crate::ui::what_if`)
+//! and hover tooltips (port name, direction and link type; link ends,
 //! latency and bandwidth).
 
 use egui::{Response, Ui};
@@ -58,6 +59,9 @@ pub fn context_menu(
             item(ui, checkable, "Check levels", AppAction::CheckLevels);
             ui.separator();
         }
+        let one = (instances, selection.links.len());
+        item(ui, one == (1, 0) || one == (0, 1), "What if…", AppAction::WhatIf);
+        ui.separator();
         item(ui, instances > 0, "Copy", AppAction::Copy);
         item(ui, editor.clipboard.is_some(), "Paste", AppAction::Paste);
         item(ui, instances > 0, "Duplicate", AppAction::Duplicate);

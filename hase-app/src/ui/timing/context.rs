@@ -41,6 +41,8 @@ pub struct TimingContext<'a> {
     pub colours: &'a ReplayColours,
     /// Editor colours.
     pub palette: &'a Palette,
+    /// The design being edited: what a what-if from the critical path changes (a copy of).
+    pub project: Option<&'a hase_engine::model::Project>,
 }
 
 /// One diagram as laid out this frame, for its input handling and its labels.
@@ -76,4 +78,6 @@ pub struct DiagramRequests {
     pub export_png: bool,
     /// Export these O–X figures as CSV.
     pub export_csv: Option<String>,
+    /// Run this what-if from the critical path.
+    pub what_if: Option<hase_editor::analysis_views::what_if::WhatIfRequest>,
 }

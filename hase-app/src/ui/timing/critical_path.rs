@@ -1,22 +1,25 @@
 //! The critical path on the timing diagram (View toggle "Critical path"): the path's stretches
 //! outlined on each row, a "Longest" button that puts O and X on its longest segment, and the table
-//! of time blamed per rank, link, router and phase on the right. The path and what is drawn from it
-//! are `hase_editor::analysis_views::critical`.
+//! of time blamed per rank, link, router and phase on the right; a click on a rank, link or router
+//! opens its "what if…" menu (`crate::ui::what_if`), which runs the design again with it faster. The path and
+//! what is drawn from it are `hase_editor::analysis_views::critical`.
 
 use std::sync::Arc;
 
 use egui::{Rect, RichText, Stroke, Ui, pos2};
 use hase_engine::analysis::{BlameRow, CriticalPathReport};
 
-use super::context::{Diagram, TimingContext};
+use super::context::{Diagram, DiagramRequests, TimingContext};
 use super::draw::{Geometry, ROW_HEIGHT};
 use super::edits::TimingEdits;
 use crate::theme::Palette;
 use crate::ui::time_text;
+use crate::ui::what_if::{WhatIfContext, contents};
 use hase_editor::analysis_views::analysis_trace;
 use hase_editor::analysis_views::critical::{self, Found, longest_cursors, row_spans};
 use hase_editor::session::timing::TimingCommand;
 use hase_editor::session::timing::rows::{Row, RowKind};
+use hase_library::what_if::Target;
 
 /// Rows listed per table of blame.
 const TABLE_ROWS: usize = 8;
@@ -86,8 +89,15 @@ pub fn outline(
     }
 }
 
-/// The table of blame of the first diagram's run in `rect`.
-pub fn blame_table(ui: &mut Ui, edits: &mut TimingEdits, d: &Diagram<'_>, rect: Rect, palette: &Palette) {
+/// The table of blame of the first diagram's run in `rect`; a what-if asked from it goes to `out`.
+pub fn blame_table(
+    ui: &mut Ui,
+    (edits, out): (&mut TimingEdits, &mut DiagramRequests),
+    d: &Diagram<'_>,
+    rect: Rect,
+    cx: &TimingContext<'_>,
+) {
+    let palette = cx.palette;
     let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
     child.label(RichText::new("Time blamed along the critical path").strong());
     let Some(found) = found(edits, d) else {
@@ -102,6 +112,9 @@ pub fn blame_table(ui: &mut Ui, edits: &mut TimingEdits, d: &Diagram<'_>, rect: 
         }
     };
     summary(&mut child, report);
+    if cx.project.is_some() {
+        child.weak("Click a rank, link or router: what if it were faster?");
+    }
     egui::ScrollArea::vertical().id_salt("critical-path-table").auto_shrink([false, false]).show(
         &mut child,
         |ui| {
@@ -111,7 +124,7 @@ pub fn blame_table(ui: &mut Ui, edits: &mut TimingEdits, d: &Diagram<'_>, rect: 
                 ("per router", "", &report.routers),
                 ("per phase", "", &report.phases),
             ] {
-                table(ui, title, part, rows);
+                table(ui, (title, part), rows, (edits, out), cx);
             }
         },
     );
@@ -137,7 +150,13 @@ fn summary(ui: &mut Ui, report: &CriticalPathReport) {
     }
 }
 
-fn table(ui: &mut Ui, title: &str, part: &str, rows: &[BlameRow]) {
+fn table(
+    ui: &mut Ui,
+    (title, part): (&str, &str),
+    rows: &[BlameRow],
+    (edits, out): (&mut TimingEdits, &mut DiagramRequests),
+    cx: &TimingContext<'_>,
+) {
     if rows.is_empty() {
         return;
     }
@@ -145,7 +164,28 @@ fn table(ui: &mut Ui, title: &str, part: &str, rows: &[BlameRow]) {
     ui.strong(format!("time blamed {title}"));
     egui::Grid::new(("critical-blame", title)).striped(true).num_columns(3).show(ui, |ui| {
         for row in rows.iter().take(TABLE_ROWS) {
-            ui.label(&row.name);
+            let target = row.entity.and_then(|_| Target::from_blame_name(&row.name));
+            match (cx.project, target) {
+                // The name opens the what-if menu.
+                (Some(project), Some(target)) => {
+                    ui.menu_button(&row.name, |ui| {
+                        let menu = &edits.state.analysis.what_if;
+                        let answer =
+                            contents(ui, &WhatIfContext { project, target: &target, menu, palette: cx.palette });
+                        if let Some(menu) = answer.menu {
+                            edits.push(TimingCommand::SetWhatIf(menu));
+                        }
+                        if answer.request.is_some() {
+                            out.what_if = answer.request;
+                        }
+                    })
+                    .response
+                    .on_hover_text("What if this were faster? Run the design again with it changed, beside the design as it is");
+                }
+                _ => {
+                    ui.label(&row.name);
+                }
+            }
             ui.label(format!("{} ({:.0}%)", time_text::figure(row.time), 100.0 * row.share));
             let of = row.of_which.filter(|t| !part.is_empty() && t.0 > 0);
             ui.label(of.map_or_else(String::new, |t| format!("{part} {}", time_text::figure(t))));

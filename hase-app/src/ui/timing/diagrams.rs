@@ -81,7 +81,7 @@ pub fn show(
         match &difference {
             Some(c) => bands_and_differences::difference_table(ui, &mut edits, c, table, cx.palette),
             None if edits.state.analysis.critical.shown => {
-                critical_path::blame_table(ui, &mut edits, &diagrams[0], table, cx.palette);
+                critical_path::blame_table(ui, (&mut edits, &mut out), &diagrams[0], table, cx);
             }
             None => panel::figures_table(ui, &edits.state, view, diagrams, table, &mut out),
         }

@@ -29,7 +29,8 @@ impl ExportResult {
         self.0.lock().ok().and_then(|mut slot| slot.take())
     }
 
-    fn put(&self, outcome: Result<PathBuf, PngExportError>) {
+    /// Store `outcome` for the next frame to report.
+    pub fn put(&self, outcome: Result<PathBuf, PngExportError>) {
         if let Ok(mut slot) = self.0.lock() {
             *slot = Some(outcome);
         }

@@ -6,8 +6,8 @@
 //! from [`context`] by [`diagrams`]: painting in [`draw`] (bars as texels in [`strip`], level of
 //! detail in [`lod`], the ruler in [`ticks`]); pointer and keys in [`input`]; the bar above and the
 //! labels in [`panel`] (the O/X readout in [`readout`]); the phase bands and a comparison's
-//! difference mode in [`bands_and_differences`]; the critical path in [`critical_path`]; the dock's tab in [`tab`]; PNG export in
-//! [`export`].
+//! difference mode in [`bands_and_differences`]; the critical path in [`critical_path`]; the dock's tab in [`tab`]; PNG export of every
+//! row in [`figure_png`] (saved with [`export`]).
 
 pub mod bands_and_differences;
 pub mod context;
@@ -16,6 +16,7 @@ pub mod diagrams;
 pub mod draw;
 pub mod edits;
 pub mod export;
+pub mod figure_png;
 pub mod input;
 pub mod lod;
 pub mod panel;

@@ -93,6 +93,7 @@ pub fn show_tab(
         stale,
         colours: cx.colours,
         palette: cx.palette,
+        project: Some(&cx.editor.doc.project),
     };
     let out = show(ui, timing, view, &timing_cx);
     let mut commands: Vec<SessionCommand> = out.commands.into_iter().map(SessionCommand::Timing).collect();
@@ -112,6 +113,9 @@ pub fn show_tab(
     }
     if out.export_png {
         commands.push(SessionCommand::AskFile(ReplayFile::ExportPng));
+    }
+    if let Some(request) = out.what_if {
+        commands.push(SessionCommand::WhatIf(request));
     }
     if let Some(csv) = out.export_csv {
         commands.push(SessionCommand::AskFile(ReplayFile::ExportCsv(csv)));

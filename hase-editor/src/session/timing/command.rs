@@ -66,6 +66,8 @@ pub enum TimingCommand {
     ShowPhases(bool),
     /// Outline the critical path and show its blame, or not.
     ShowCriticalPath(bool),
+    /// The what-if menu's factor, typed assignment and open window.
+    SetWhatIf(crate::analysis_views::what_if::WhatIfMenu),
     /// The comparison's difference mode on or off.
     ShowDifferences(bool),
     /// How the difference mode pairs rows.

@@ -173,6 +173,7 @@ impl TimingState {
             TimingCommand::ShowFigures(on) => self.table = on,
             TimingCommand::ShowPhases(on) => self.analysis.bands.shown = on,
             TimingCommand::ShowCriticalPath(on) => self.analysis.critical.shown = on,
+            TimingCommand::SetWhatIf(menu) => self.analysis.what_if = menu,
             TimingCommand::ShowDifferences(on) => difference.on = on,
             TimingCommand::AlignRows(align) => difference.align = align,
             TimingCommand::SetTolerance(text) => difference.tolerance_text = text,
