@@ -8,10 +8,11 @@ use crate::actions::{AppAction, HelpTopic, MENUS};
 use crate::theme::Palette;
 
 /// The documents shipped with hase: (menu text, file in the repository, text).
-pub const DOCS: [(&str, &str, &str); 12] = [
+pub const DOCS: [(&str, &str, &str); 13] = [
     ("README: building, running, the command line", "README.md", include_str!("../../../README.md")),
     ("Experiments and sweeps", "docs/experiments.md", include_str!("../../../docs/experiments.md")),
     ("Trace analysis: diff, phases, stats", "docs/analysis.md", include_str!("../../../docs/analysis.md")),
+    ("Python package", "docs/python.md", include_str!("../../../docs/python.md")),
     ("Trace file format", "docs/trace-format.md", include_str!("../../../docs/trace-format.md")),
     ("Instruction streams", "docs/streams.md", include_str!("../../../docs/streams.md")),
     ("SimGrid time-independent traces", "docs/ti-traces.md", include_str!("../../../docs/ti-traces.md")),

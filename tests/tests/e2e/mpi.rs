@@ -408,8 +408,10 @@ fn the_real_run_its_prediction_and_its_replay_pair_every_message() {
         }
     }
     // On the real timeline every message arrives after it left (the clocks are aligned), and
-    // rank 0's row ends its measured MPI_Init … MPI_Finalize span after its start (which is at
-    // most the skew of leaving MPI_Init's barrier after time 0).
+    // rank 0's row ends about its measured MPI_Init … MPI_Finalize span after its start. The row
+    // starts at most the skew of leaving MPI_Init's barrier after time 0, and it ends at
+    // MPI_Finalize's entry while the span ends at its exit, so the two differ by at most the skew
+    // either way (MPI_Finalize itself takes longer on a loaded machine).
     let real = &traces[0].1;
     let messages = hase_engine::analysis::RankMessages::of(real);
     assert!(messages.messages.iter().all(|m| m.end >= m.start));
@@ -424,7 +426,7 @@ fn the_real_run_its_prediction_and_its_replay_pair_every_message() {
         .max()
         .unwrap();
     let skew = SimTime::from_us(2000).max(SimTime(span.0 / 20));
-    assert!(end + SimTime::from_us(2) >= span && end <= span + skew, "rank 0 ends at {end}, measured {span}");
+    assert!(end + skew >= span && end <= span + skew, "rank 0 ends at {end}, measured {span}");
 }
 
 #[test]
