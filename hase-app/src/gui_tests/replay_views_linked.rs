@@ -90,7 +90,7 @@ fn compare_the_design_with_another_collective_algorithm() {
     assert_eq!(
         summary,
         format!(
-            "this design: {}   ·   this design, algorithm=ring: {}   ·   {change}   ·   {ratio}",
+            "{change}   ·   this design: {}   ·   this design, algorithm=ring: {}   ·   {ratio}",
             figure(SimTime(spans[0])),
             figure(SimTime(spans[1])),
         )

@@ -43,8 +43,9 @@ pub struct SideView {
     pub map: MapCache,
 }
 
-/// The strip over the comparison: "Fat tree: 439.4 us · Binary tree: 1.156 ms · right / left =
-/// 2.63×" (what is known so far; the ratio is the slower side's makespan over the faster's).
+/// The strip over the comparison: "Δ +716.6 us (+163.1%) · Fat tree: 439.4 us · Binary tree:
+/// 1.156 ms · right / left = 2.63×" (what is known so far; the ratio is the slower side's makespan
+/// over the faster's).
 pub fn summary(compare: &Compare) -> String {
     let spans: Vec<Option<u64>> =
         compare.sides.iter().map(|s| s.run.as_ref().map(|r| r.stats.makespan_ps)).collect();
@@ -74,7 +75,8 @@ pub fn summary(compare: &Compare) -> String {
         && *a > 0
         && *b > 0
     {
-        parts.push(change(MakespanChange { before: SimTime(*a), after: SimTime(*b) }));
+        // The change first: it stays in view when long side names cut the strip.
+        parts.insert(0, change(MakespanChange { before: SimTime(*a), after: SimTime(*b) }));
         let (a, b) = (*a as f64, *b as f64);
         parts.push(if a >= b {
             format!("left / right = {:.2}×", a / b)
@@ -122,10 +124,12 @@ pub fn show(
 ) -> Vec<SessionCommand> {
     let CompareContext { player, icons, images, colours, palette, critical } = cx;
     let clock_end = compare.end();
+    // Both labels are cut to the window (the whole text on hover): a long side name (a what-if's
+    // `--set` lines) must not widen the panel and push the second canvas out of view.
     ui.horizontal(|ui| {
-        ui.label(RichText::new(&compare.title).strong().size(15.0));
+        ui.add(egui::Label::new(RichText::new(&compare.title).strong().size(15.0)).truncate());
         ui.separator();
-        ui.label(RichText::new(summary(compare)).monospace());
+        ui.add(egui::Label::new(RichText::new(summary(compare)).monospace()).truncate());
     });
     ui.separator();
     let mut commands = Vec::new();
