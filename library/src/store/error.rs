@@ -140,7 +140,7 @@ pub enum StoreError {
         source: ron::error::Error,
     },
     /// An experiment export file (import) that does not fit this hase or its own plan.
-    #[error("{path}:0:0: {reason}")]
+    #[error("{path}: {reason}")]
     ExportInvalid {
         /// The file.
         path: String,
