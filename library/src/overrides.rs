@@ -14,8 +14,8 @@
 //! already read (a parameter sweep's) is set as it is, checked against the kind ([`apply_value`]).
 
 use hase_engine::model::{
-    AbstractionLevel, EntityType, Network, ParamDef, ParamError, ParamKind, ParamValue, PortRef, Project,
-    TypeRegistry, Workload,
+    AbstractionLevel, EntityType, Instance, Network, ParamDef, ParamError, ParamKind, ParamValue, PortRef,
+    Project, TypeRegistry, Workload,
 };
 use hase_engine::time::SimTime;
 use hase_engine::units::{UnitError, parse_rate, parse_time};
@@ -343,6 +343,21 @@ fn network_mut<'p>(
     }
     let t = project.types.get_mut(type_name).ok_or_else(not_compound)?;
     Ok(&mut t.compound.as_mut().ok_or_else(not_compound)?.network)
+}
+
+/// The instance at `path` and its type, found as an assignment to `<path>.<param>` finds them
+/// (through compound types, the project's copy of a type first).
+pub fn instance_and_type(project: &Project, path: &str) -> Result<(Instance, EntityType), SetError> {
+    let registry = registry_for(project);
+    let fail = |reason: SetReason| SetError { assignment: format!("{path}.…"), reason };
+    let (net, _, last) = locate(project, &registry, path).map_err(fail)?;
+    let instance =
+        net.instances.get(last).ok_or_else(|| fail(SetReason::NoInstance { path: path.into() }))?;
+    let ty = registry
+        .get(&instance.type_name)
+        .cloned()
+        .ok_or_else(|| fail(SetReason::UnknownType { type_name: instance.type_name.clone() }))?;
+    Ok((instance.clone(), ty))
 }
 
 /// The instance at `path`: the compound type whose inner network holds it (`None` at the top

@@ -9,7 +9,7 @@ use hase_engine::model::{Link, ParamValue, PortRef, Project};
 use hase_engine::time::SimTime;
 use hase_engine::units::{self, Dimension};
 
-use crate::overrides::{SetError, target_param};
+use crate::overrides::{SetError, instance_and_type, target_param};
 
 /// What a what-if changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,7 +129,7 @@ pub fn knobs(project: &Project, target: &Target) -> Result<Vec<Knob>, WhatIfErro
             ])
         }
         Target::Instance { path } => {
-            let ty = instance_type(project, path)?;
+            let (instance, ty) = instance_and_type(project, path)?;
             let mut out: Vec<Knob> = Vec::new();
             for def in &ty.params {
                 let set_target = format!("{path}.{}", def.name);
@@ -140,7 +140,7 @@ pub fn knobs(project: &Project, target: &Target) -> Result<Vec<Knob>, WhatIfErro
                     Some(Dimension::Rate | Dimension::FlopRate) => Speed::Rate,
                     _ => Speed::Other,
                 };
-                let Some(value) = instance_value(project, path, &def.name).or_else(|| def.default.clone())
+                let Some(value) = instance.params.get(&def.name).cloned().or_else(|| def.default.clone())
                 else {
                     continue;
                 };
@@ -150,44 +150,6 @@ pub fn knobs(project: &Project, target: &Target) -> Result<Vec<Knob>, WhatIfErro
             Ok(out)
         }
     }
-}
-
-fn instance_type(project: &Project, path: &str) -> Result<hase_engine::model::EntityType, WhatIfError> {
-    let registry = crate::catalogue::registry_for(project);
-    let (net, last) = network_of(project, &registry, path).ok_or_else(|| no_instance(path))?;
-    let inst = net.instances.get(last).ok_or_else(|| no_instance(path))?;
-    registry.get(&inst.type_name).cloned().ok_or_else(|| no_instance(path))
-}
-
-fn no_instance(path: &str) -> WhatIfError {
-    WhatIfError::Set(SetError {
-        assignment: format!("{path}.…"),
-        reason: crate::overrides::SetReason::NoInstance { path: path.into() },
-    })
-}
-
-/// The network holding the instance at `path` (through compound types, the project's copy first)
-/// and the instance's name in it.
-fn network_of<'p>(
-    project: &'p Project,
-    registry: &'p hase_engine::model::TypeRegistry,
-    path: &'p str,
-) -> Option<(&'p hase_engine::model::Network, &'p str)> {
-    let mut parts: Vec<&str> = path.split('/').collect();
-    let last = parts.pop()?;
-    let mut net = &project.network;
-    for seg in parts {
-        let type_name = &net.instances.get(seg)?.type_name;
-        let ty = project.types.get(type_name).or_else(|| registry.get(type_name))?;
-        net = &ty.compound.as_ref()?.network;
-    }
-    Some((net, last))
-}
-
-fn instance_value(project: &Project, path: &str, param: &str) -> Option<ParamValue> {
-    let registry = crate::catalogue::registry_for(project);
-    let (net, last) = network_of(project, &registry, path)?;
-    net.instances.get(last)?.params.get(param).cloned()
 }
 
 /// `value` made `factor`× faster (a time divided, a rate multiplied, rounded to whole units of
