@@ -52,6 +52,7 @@ pub mod vcd;
 #[cfg(test)]
 mod vcd_check;
 mod version;
+mod waves;
 
 pub use binary::{BINARY_MAGIC, DEFAULT_BLOCK_RECORDS};
 pub use binary_reader::BinaryTraceReader;
@@ -77,5 +78,6 @@ pub use record::{
 pub use summary::{EntityTraffic, RecordCounts, TraceSummary};
 pub use text_reader::TextTraceReader;
 pub use text_writer::TextTraceWriter;
-pub use vcd::{VcdStats, VcdWriter, export_vcd};
+pub use vcd::{VcdWriter, export_vcd};
 pub use version::FORMAT_VERSION;
+pub use waves::WaveStats;
