@@ -56,7 +56,7 @@ pub enum ExportError {
     },
 }
 
-/// What failed while an output was written: reading the trace or writing the file.
+/// What failed while an output was written: reading the trace, writing the file or encoding FST.
 #[derive(Debug, thiserror::Error)]
 pub enum ExportFailure {
     /// The trace could not be read.
@@ -65,4 +65,7 @@ pub enum ExportFailure {
     /// The operating system could not write.
     #[error(transparent)]
     Io(#[from] std::io::Error),
+    /// The FST writer refused a value or could not write.
+    #[error(transparent)]
+    Fst(#[from] fst_writer::FstWriteError),
 }

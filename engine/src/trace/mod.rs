@@ -1,6 +1,6 @@
 //! Traces: records and levels, sinks, the versioned text format, its reader and time index, the
 //! compact form, fingerprints and the exports for other viewers (Chrome trace events, Paraver,
-//! OTF2, VCD, one file each, listed in `exporters`). The formats are specified in `docs/trace-format.md`.
+//! OTF2, VCD, FST, one file each, listed in `exporters`). The formats are specified in `docs/trace-format.md`.
 
 pub mod binary;
 mod binary_decode;
@@ -19,6 +19,9 @@ pub mod exporters;
 mod exporters_tests;
 pub mod file;
 pub mod fingerprint;
+pub mod fst;
+#[cfg(any(test, feature = "wave-checks"))]
+pub mod fst_check;
 pub mod index;
 pub mod index_check;
 mod intern;
@@ -49,7 +52,7 @@ pub mod text_writer;
 mod tokens;
 mod varint;
 pub mod vcd;
-#[cfg(test)]
+#[cfg(any(test, feature = "wave-checks"))]
 mod vcd_check;
 mod version;
 mod waves;
@@ -63,6 +66,7 @@ pub use exporter::{ExportError, ExportFailure, ExportOptions, Exporter};
 pub use exporters::{EXPORTERS, exporter};
 pub use file::{TraceFileWriter, TraceForm, create_trace, index_file, open_trace, seek_file};
 pub use fingerprint::{FingerprintSink, fingerprint};
+pub use fst::{FST_SECTION_BYTES, FstStats, FstWriter, export_fst};
 pub use index::{IndexEntry, TraceIndex};
 pub use index_check::{IndexCheck, check_index};
 pub use loaded::{MessageFlight, StateInterval, Trace};

@@ -1,8 +1,11 @@
-//! OTF2 and VCD exports of long traces made on the fly: what the writers hold stays bounded by the
-//! messages in flight (not the trace's length), an OTF2 location whose events fill several chunks
-//! is read back whole by `otf2-print` with the events the trace implies, and a VCD with every kind
-//! of signal survives `vcd2fst` and a parser round trip.
+//! OTF2, VCD and FST exports of long traces made on the fly: what the writers hold stays bounded by
+//! the messages in flight (not the trace's length), an OTF2 location whose events fill several
+//! chunks is read back whole by `otf2-print` with the events the trace implies, a VCD with every
+//! kind of signal survives `vcd2fst` and a parser round trip, and an FST of several sections, each
+//! ended at its size bound, reads back through `fst2vcd` as the VCD of the same trace.
 
+use super::fst::{FST_SECTION_BYTES, export_fst};
+use super::fst_check::{check_fst_against_vcd, fst2vcd};
 use super::otf2::{export_otf2_records, otf2_anchor, otf2_event_counts};
 use super::otf2_check::check_otf2;
 use super::record::{EntityInfo, LinkInfo, Record, TraceHeader, TraceValue};
@@ -94,4 +97,25 @@ fn a_long_trace_exports_to_vcd_with_bounded_state_and_reads_back() {
     let vcd = dir.path().join("long.vcd");
     std::fs::write(&vcd, &text).unwrap();
     check_vcd2fst(&vcd).unwrap();
+}
+
+#[test]
+fn a_long_trace_exports_to_fst_in_bounded_sections_that_read_back_as_its_vcd() {
+    let header = header();
+    let records = || (0..1_500_000).map(long_record).map(Ok::<_, super::exporter::ExportFailure>);
+    let dir = tempfile::tempdir().unwrap();
+    let fst = dir.path().join("long.fst");
+    let file = std::io::BufWriter::new(std::fs::File::create(&fst).unwrap());
+    let stats = export_fst(&header, records(), file).unwrap();
+    assert!(stats.sections >= 2, "{stats:?}");
+    // A section ends at the first timestamp after it reaches its bound: it overshoots by one
+    // timestamp's changes at most.
+    assert!(stats.max_section_bytes < FST_SECTION_BYTES + 4096, "{stats:?}");
+    assert!(stats.waves.max_pending_edges <= 2, "{stats:?}");
+    let mut vcd = Vec::new();
+    let vcd_stats = export_vcd(&header, records(), &mut vcd).unwrap();
+    assert_eq!(stats.waves, vcd_stats, "the same changes go to both formats");
+    let vcd = String::from_utf8(vcd).unwrap();
+    let changing = check_fst_against_vcd(&fst2vcd(&fst).unwrap(), &vcd, &header).unwrap();
+    assert_eq!(changing, 8 + 7 + 14, "every state and wire, the senders' values");
 }

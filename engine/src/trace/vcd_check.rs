@@ -1,8 +1,13 @@
-//! Test-only checks of a VCD export: GTKWave's converter `vcd2fst` (Debian `gtkwave`) must read it
+//! Checks of a VCD export, for tests: GTKWave's converter `vcd2fst` (Debian `gtkwave`) must read it
 //! without error (a missing tool fails the test), and a round trip through the `vcd` crate's parser
 //! gives back what the trace says: every entity's state signal takes the trace's states in order
 //! (the last of each timestamp), every numeric parameter's real signal its values, and every
 //! message sent over a link keeps that link's wire at 1 from its departure to its arrival.
+
+#![cfg_attr(
+    not(test),
+    allow(dead_code, reason = "outside the engine's tests only the parser serves `fst_check`")
+)]
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -30,14 +35,19 @@ pub(crate) fn check_vcd2fst(vcd: &Path) -> Result<(), String> {
 
 /// What a signal took over time, as parsed back.
 #[derive(Clone, Debug, PartialEq)]
-enum Seen {
+pub(crate) enum Seen {
+    /// A string value.
     Text(String),
+    /// A real value.
     Real(f64),
+    /// A scalar 0 or 1 (a scalar `x` or `z` is a one-digit vector).
     Bit(bool),
+    /// A vector's digits (`0`, `1`, `x`, `z`), most significant first.
+    Vector(String),
 }
 
 /// Name every variable of `items` by its scope path (`a/b/name`).
-fn walk(items: &[vcd::ScopeItem], prefix: &str, names: &mut BTreeMap<vcd::IdCode, String>) {
+pub(crate) fn walk(items: &[vcd::ScopeItem], prefix: &str, names: &mut BTreeMap<vcd::IdCode, String>) {
     for item in items {
         match item {
             vcd::ScopeItem::Scope(s) => walk(&s.items, &format!("{prefix}{}/", s.identifier), names),
@@ -50,7 +60,8 @@ fn walk(items: &[vcd::ScopeItem], prefix: &str, names: &mut BTreeMap<vcd::IdCode
 }
 
 /// Parse `text` with the `vcd` crate: signal reference path (scopes joined by `/`) → changes.
-fn parse(text: &str) -> Result<BTreeMap<String, Vec<(u64, Seen)>>, String> {
+/// Changes before the first timestamp are at time 0; `$dumpvars` and the like are read through.
+pub(crate) fn parse(text: &str) -> Result<BTreeMap<String, Vec<(u64, Seen)>>, String> {
     let mut parser = vcd::Parser::new(text.as_bytes());
     let header = parser.parse_header().map_err(|e| format!("VCD header: {e}"))?;
     let mut names = BTreeMap::new();
@@ -71,7 +82,12 @@ fn parse(text: &str) -> Result<BTreeMap<String, Vec<(u64, Seen)>>, String> {
             }
             vcd::Command::ChangeString(id, v) => (id, Seen::Text(v)),
             vcd::Command::ChangeReal(id, v) => (id, Seen::Real(v)),
-            vcd::Command::ChangeScalar(id, v) => (id, Seen::Bit(v == vcd::Value::V1)),
+            vcd::Command::ChangeScalar(id, v @ (vcd::Value::V0 | vcd::Value::V1)) => {
+                (id, Seen::Bit(v == vcd::Value::V1))
+            }
+            vcd::Command::ChangeScalar(id, v) => (id, Seen::Vector(v.to_string())),
+            vcd::Command::ChangeVector(id, v) => (id, Seen::Vector(v.to_string())),
+            vcd::Command::Begin(_) | vcd::Command::End(_) => continue,
             other => return Err(format!("unexpected VCD command {other:?}")),
         };
         let name = names.get(&value.0).ok_or(format!("change of undeclared signal {}", value.0))?;

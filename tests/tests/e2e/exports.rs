@@ -1,13 +1,15 @@
-//! Every example's trace exported to OTF2 and VCD through the exporter registry, as `hase trace
+//! Every example's trace exported to OTF2, VCD and FST through the exporter registry, as `hase trace
 //! export` does, and read by the formats' own tools: `otf2-print` (Debian `otf2-tools`) lists the
 //! archive's definitions and events without an error, and its events counted by kind are those
 //! the trace implies (`otf2_event_counts`); GTKWave's `vcd2fst`
-//! (Debian `gtkwave`) converts the VCD. The tools must be installed: a missing one fails.
+//! (Debian `gtkwave`) converts the VCD, and its `fst2vcd` reads the FST back as the same signals
+//! with the same changes as the VCD (`fst_check`). The tools must be installed: a missing one fails.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
+use hase_engine::trace::fst_check::{check_fst_against_vcd, fst2vcd};
 use hase_engine::trace::{ExportOptions, Trace, exporter, open_trace, otf2_anchor, otf2_event_counts};
 use hase_library::examples;
 use hase_library::runner::{RunOptions, TraceTarget};
@@ -40,7 +42,7 @@ fn printed_events(anchor: &Path) -> BTreeMap<String, u64> {
 }
 
 #[test]
-fn every_example_exports_to_otf2_and_vcd_that_their_tools_read() {
+fn every_example_exports_to_otf2_vcd_and_fst_that_their_tools_read() {
     let dir = tempfile::tempdir().unwrap();
     for ex in examples::all().unwrap() {
         let stem = ex.file.trim_end_matches(".ron").replace('/', "_");
@@ -70,5 +72,18 @@ fn every_example_exports_to_otf2_and_vcd_that_their_tools_read() {
         let fst = vcd.with_extension("fst");
         tool("vcd2fst", "gtkwave", &[&vcd, &fst]);
         assert!(std::fs::metadata(&fst).unwrap().len() > 0, "{stem}: vcd2fst wrote an empty FST");
+
+        let ours = dir.path().join(format!("{stem}.hase.fst"));
+        let fst_exporter = exporter("fst").unwrap();
+        (fst_exporter.export)(open_trace(&trace_path).unwrap().as_mut(), &ExportOptions::default(), &ours)
+            .unwrap_or_else(|e| panic!("{stem}: {e}"));
+        let vcd_text = std::fs::read_to_string(&vcd).unwrap();
+        let changing = check_fst_against_vcd(
+            &fst2vcd(&ours).unwrap_or_else(|e| panic!("{stem}: {e}")),
+            &vcd_text,
+            &trace.header,
+        )
+        .unwrap_or_else(|e| panic!("{stem}: {e}"));
+        assert!(changing > 0, "{stem}: no signal changes");
     }
 }
