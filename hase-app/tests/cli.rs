@@ -118,6 +118,21 @@ fn new_validate_run_and_inspect_a_trace() {
     assert!(out.status.success(), "{:?}", text(&out));
     let dump = std::fs::read_to_string(&vcd).unwrap();
     assert!(dump.contains("$timescale 1ps $end") && dump.contains("sBCAST"), "{dump:.400}");
+
+    // FST, read back by GTKWave's fst2vcd: the same timescale, states as integers.
+    let fst = dir.path().join("run.fst");
+    let out = hase(&["trace", "export", p(&trace), "--format", "fst", "-o", p(&fst)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let back = std::process::Command::new("fst2vcd")
+        .arg(&fst)
+        .output()
+        .expect("fst2vcd (Debian's gtkwave) must be installed");
+    assert!(back.status.success(), "{}", String::from_utf8_lossy(&back.stderr));
+    let back = String::from_utf8_lossy(&back.stdout);
+    assert!(
+        back.contains("1ps") && back.contains("$var integer") && back.contains(" state $end"),
+        "{back:.600}"
+    );
 }
 
 #[test]
