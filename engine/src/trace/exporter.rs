@@ -2,11 +2,14 @@
 //! files it writes, one line of description and the function that writes a trace read one record
 //! at a time. The exporters themselves are listed in `exporters`.
 
+use std::fs::File;
+use std::io::BufWriter;
 use std::path::Path;
 
 use super::error::TraceError;
 use super::paraver_date::ParaverDate;
-use super::read::TraceRead;
+use super::read::{TraceRead, records};
+use super::record::{Record, TraceHeader};
 
 /// What an exporter may need besides the trace.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -68,4 +71,24 @@ pub enum ExportFailure {
     /// The FST writer refused a value or could not write.
     #[error(transparent)]
     Fst(#[from] fst_writer::FstWriteError),
+}
+
+/// Write the remaining records of `reader` into the one file `output` with `export`, which gets the
+/// trace header, the records as they are read and the file; failures name `output`.
+pub(crate) fn export_to_file<T>(
+    reader: &mut dyn TraceRead,
+    output: &Path,
+    export: impl FnOnce(
+        &TraceHeader,
+        &mut dyn Iterator<Item = Result<Record, ExportFailure>>,
+        BufWriter<File>,
+    ) -> Result<T, ExportFailure>,
+) -> Result<(), ExportError> {
+    let header = reader.header().clone();
+    let path = output.display().to_string();
+    let file = File::create(output).map_err(|source| ExportError::Create { path: path.clone(), source })?;
+    let mut read = records(reader).map(|r| r.map_err(ExportFailure::from));
+    export(&header, &mut read, BufWriter::new(file))
+        .map(drop)
+        .map_err(|source| ExportError::Write { path, source })
 }

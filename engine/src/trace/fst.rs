@@ -13,7 +13,7 @@
 //! the values of the first time only once a later time exists.
 
 use std::collections::BTreeMap;
-use std::io::{BufWriter, Seek, Write};
+use std::io::{Seek, Write};
 use std::path::Path;
 
 use fst_writer::{
@@ -21,8 +21,8 @@ use fst_writer::{
     FstVarDirection, FstVarType, FstWriteError,
 };
 
-use super::exporter::{ExportError, ExportFailure, ExportOptions, Exporter};
-use super::read::{TraceRead, records};
+use super::exporter::{ExportError, ExportOptions, Exporter, export_to_file};
+use super::read::TraceRead;
 use super::record::{Record, TraceHeader};
 use super::waves::{WaveChanges, WaveDecl, WaveKind, WaveStats, WaveValue};
 
@@ -80,7 +80,7 @@ impl<W: Write + Seek> FstSink<W> {
                     self.body.signal_change(id, format!("{state:0bits$b}").as_bytes())?;
                 }
                 WaveValue::State(None) => {
-                    self.body.signal_change(id, "x".repeat(bits as usize).as_bytes())?
+                    self.body.signal_change(id, "x".repeat(bits as usize).as_bytes())?;
                 }
                 WaveValue::Real(v) => self.body.signal_change(id, &v.to_le_bytes())?,
                 WaveValue::Bit(b) => self.body.signal_change(id, if *b { b"1" } else { b"0" })?,
@@ -174,17 +174,7 @@ fn export_fst_file(
     _options: &ExportOptions,
     output: &Path,
 ) -> Result<(), ExportError> {
-    let header = reader.header().clone();
-    let path = output.display().to_string();
-    let file =
-        std::fs::File::create(output).map_err(|source| ExportError::Create { path: path.clone(), source })?;
-    export_fst::<ExportFailure, _>(
-        &header,
-        records(reader).map(|r| r.map_err(ExportFailure::from)),
-        BufWriter::new(file),
-    )
-    .map(drop)
-    .map_err(|source| ExportError::Write { path, source })
+    export_to_file(reader, output, |header, records, file| export_fst(header, records, file))
 }
 
 /// Export `records` of `header` as FST to `out`, one record at a time.

@@ -8,12 +8,12 @@
 //! held is the messages in flight and the changes of one timestamp, whatever the trace's length.
 
 use std::collections::BTreeMap;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::exporter::{ExportError, ExportFailure, ExportOptions, Exporter};
-use super::read::{TraceRead, records};
+use super::exporter::{ExportError, ExportOptions, Exporter, export_to_file};
+use super::read::TraceRead;
 use super::record::{Record, TraceHeader};
 use super::waves::{WaveChanges, WaveDecl, WaveKind, WaveStats, WaveValue, wave_name};
 
@@ -127,17 +127,7 @@ fn export_vcd_file(
     _options: &ExportOptions,
     output: &Path,
 ) -> Result<(), ExportError> {
-    let header = reader.header().clone();
-    let path = output.display().to_string();
-    let file =
-        std::fs::File::create(output).map_err(|source| ExportError::Create { path: path.clone(), source })?;
-    export_vcd::<ExportFailure>(
-        &header,
-        records(reader).map(|r| r.map_err(ExportFailure::from)),
-        BufWriter::new(file),
-    )
-    .map(drop)
-    .map_err(|source| ExportError::Write { path, source })
+    export_to_file(reader, output, |header, records, file| export_vcd(header, records, file))
 }
 
 /// Export `records` of `header` as VCD to `out`, one record at a time.
