@@ -337,6 +337,26 @@ pub const SERIES: [Color32; 8] = [
     rgb(0x7f8c8d),
 ];
 
+/// The heatmap's colour scale, lowest value first (viridis: ordered in lightness, readable in
+/// both themes and by colour-blind readers); its colour bar draws the same scale.
+pub const HEAT_SCALE: [Color32; 5] =
+    [rgb(0x440154), rgb(0x3b528b), rgb(0x21918c), rgb(0x5ec962), rgb(0xfde725)];
+
+/// The heatmap tile of a point without a result.
+pub const HEAT_MISSING: Color32 = rgb(0x5a5a5a);
+
+/// The colour of `t` in [0, 1] on [`HEAT_SCALE`] (linear between its stops; outside clamped).
+pub fn heat_colour(t: f32) -> Color32 {
+    if t.is_nan() {
+        return HEAT_MISSING;
+    }
+    let at = t.clamp(0.0, 1.0) * (HEAT_SCALE.len() - 1) as f32;
+    let i = (at.floor() as usize).min(HEAT_SCALE.len() - 2);
+    let (a, b, k) = (HEAT_SCALE[i], HEAT_SCALE[i + 1], at - i as f32);
+    let mix = |x: u8, y: u8| (f32::from(x) + (f32::from(y) - f32::from(x)) * k).round() as u8;
+    Color32::from_rgb(mix(a.r(), b.r()), mix(a.g(), b.g()), mix(a.b(), b.b()))
+}
+
 /// The band colour of a communication phase of `kind` (the series' first three colours).
 pub fn phase_colour(kind: PhaseKind) -> Color32 {
     match kind {

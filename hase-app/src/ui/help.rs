@@ -1,6 +1,9 @@
 //! The Help menu and its windows: the keyboard shortcuts (drawn from the same action table as the
 //! menus, see `actions::MENUS`), a short first-steps guide, the documents shipped with hase
-//! (embedded, so they are there wherever the binary is), and About (version, licences).
+//! (embedded, so they are there wherever the binary is; their Markdown rendered by egui_commonmark:
+//! headings, lists, code blocks, tables, links), and About (version, licences).
+
+use std::sync::{Arc, Mutex};
 
 use egui::{Id, RichText, Ui, Window};
 
@@ -60,9 +63,10 @@ pub const FIRST_STEPS: [(&str, &str); 6] = [
 ];
 
 /// Licences: hase's own and those of the main libraries it is built with.
-pub const LICENCES: [(&str, &str); 9] = [
+pub const LICENCES: [(&str, &str); 10] = [
     ("hase", env!("CARGO_PKG_LICENSE")),
     ("egui, eframe (GUI)", "MIT OR Apache-2.0"),
+    ("egui_commonmark, pulldown-cmark (documents)", "MIT OR Apache-2.0, MIT"),
     ("sled (project library)", "MIT OR Apache-2.0"),
     ("rfd (desktop file dialogs)", "MIT"),
     ("serde, ron (project files)", "MIT OR Apache-2.0"),
@@ -184,21 +188,35 @@ fn document(ui: &mut Ui, index: usize) {
     ui.weak(format!("{file} (shipped with hase)"));
     ui.separator();
     // Characters egui's fonts cannot draw (maths symbols, arrows) read as `?` rather than as
-    // boxes; worked out once per document.
+    // boxes; worked out once per document. The renderer's cache (code blocks, tables, scroll
+    // place) is kept beside it.
     let id = Id::unique(("hase-doc-text", index));
-    let shown = ui.ctx().memory_mut(|m| m.data.get_temp::<std::sync::Arc<String>>(id));
+    let shown = ui.ctx().memory_mut(|m| m.data.get_temp::<Arc<String>>(id));
     let shown = shown.unwrap_or_else(|| {
-        let font = egui::FontId::monospace(12.0);
-        let clean: String = ui.ctx().fonts_mut(|f| {
-            text.chars().map(|c| if c.is_control() || f.has_glyph(&font, c) { c } else { '?' }).collect()
-        });
-        let clean = std::sync::Arc::new(clean);
-        ui.ctx().memory_mut(|m| m.data.insert_temp(id, std::sync::Arc::clone(&clean)));
+        let clean = Arc::new(drawable_text(ui.ctx(), text));
+        ui.ctx().memory_mut(|m| m.data.insert_temp(id, Arc::clone(&clean)));
         clean
     });
+    let cache =
+        ui.ctx().memory_mut(|m| m.data.get_temp_mut_or_default::<MarkdownCache>(id.with("cache")).clone());
+    let mut cache = cache.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-        ui.add(egui::Label::new(RichText::new(shown.as_str()).monospace()).selectable(true));
+        egui_commonmark::CommonMarkViewer::new().show(ui, &mut cache, shown.as_str());
     });
+}
+
+/// The Markdown renderer's cache of one open document, kept in egui's memory.
+#[derive(Clone, Default)]
+struct MarkdownCache(Arc<Mutex<egui_commonmark::CommonMarkCache>>);
+
+/// `text` with every character egui's fonts cannot draw (in either family) replaced by `?`.
+fn drawable_text(ctx: &egui::Context, text: &str) -> String {
+    let fonts = [egui::FontId::monospace(12.0), egui::FontId::proportional(12.0)];
+    ctx.fonts_mut(|f| {
+        text.chars()
+            .map(|c| if c.is_control() || fonts.iter().all(|font| f.has_glyph(font, c)) { c } else { '?' })
+            .collect()
+    })
 }
 
 fn about(ui: &mut Ui) {

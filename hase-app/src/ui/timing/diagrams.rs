@@ -116,7 +116,9 @@ fn diagram(
         top += 18.0;
     }
     let ruler = Rect::from_min_max(pos2(rect.min.x + LABEL_WIDTH, top), pos2(rect.max.x, top + RULER_HEIGHT));
-    let bars = Rect::from_min_max(pos2(ruler.min.x, ruler.max.y), pos2(rect.max.x, rect.max.y - 2.0));
+    // Phase labels get a strip of their own between the ruler and the first row.
+    let chips = if edits.state.analysis.bands.shown { bands_and_differences::LABEL_STRIP } else { 0.0 };
+    let bars = Rect::from_min_max(pos2(ruler.min.x, ruler.max.y + chips), pos2(rect.max.x, rect.max.y - 2.0));
     let labels = Rect::from_min_max(pos2(rect.min.x, bars.min.y), pos2(bars.min.x, bars.max.y));
     let mut shown = edits.state.rows_of(d.replay);
     if let Some(c) = difference {
