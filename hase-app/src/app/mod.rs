@@ -210,8 +210,8 @@ impl App {
             (rows as f32 * crate::ui::timing::draw::ROW_HEIGHT + 150.0).clamp(200.0, most.max(200.0))
         };
         let (dock_id, dock_size) = match (&self.session.compare, replaying) {
-            // A comparison stacks a diagram per side: rows first (several rows of each, up to
-            // 60% of the window), the canvases above take the rest.
+            // A comparison: room for several rows of each side's diagram (two side by side), the
+            // canvases above take the rest.
             (Some(c), _) => (
                 ("dock-compare", c.sides.len()),
                 crate::ui::timing::compare_dock_height(c.sides.len(), ui.available_height()),

@@ -297,11 +297,17 @@ fn comparison_labels_both_canvases_and_shows_several_rows_of_each_run_at_both_si
             let headings = h.query_all_by_label_contains(&format!("{side} — makespan")).count();
             assert_eq!(headings, 1, "{name}: {side} is named once over its canvas");
         }
-        // Each run's diagram shows several rows: the dock has room for them.
+        // Each run's diagram shows several rows: the dock has room for them, the two diagrams
+        // side by side.
         let area = h.state().timing.area.expect("the diagrams are drawn");
-        let each = area.height() / names.len() as f32;
-        let rows = ((each - 18.0 - crate::ui::timing::draw::RULER_HEIGHT) / ROW_HEIGHT).floor();
-        assert!(rows >= 5.0, "{name}: each diagram shows {rows} rows");
+        let panes = crate::ui::timing::diagrams::pane_rects(area, names.len());
+        assert!(
+            panes[0].min.y == panes[1].min.y,
+            "{name}: the diagrams are stacked at {} wide",
+            area.width()
+        );
+        let rows = ((panes[0].height() - 18.0 - crate::ui::timing::draw::RULER_HEIGHT) / ROW_HEIGHT).floor();
+        assert!(rows >= 6.0, "{name}: each diagram shows {rows} rows");
         for side in &h.state().views.sides {
             assert!(
                 side.canvas.area.height() >= 180.0,
