@@ -345,16 +345,16 @@ pub const HEAT_SCALE: [Color32; 5] =
 /// The heatmap tile of a point without a result.
 pub const HEAT_MISSING: Color32 = rgb(0x5a5a5a);
 
-/// The colour of `t` in [0, 1] on [`HEAT_SCALE`] (linear between its stops; outside clamped).
-pub fn heat_colour(t: f32) -> Color32 {
-    if t.is_nan() {
+/// The colour of `share` in [0, 1] on [`HEAT_SCALE`] (linear between its stops; outside clamped).
+pub fn heat_colour(share: f32) -> Color32 {
+    if share.is_nan() {
         return HEAT_MISSING;
     }
-    let at = t.clamp(0.0, 1.0) * (HEAT_SCALE.len() - 1) as f32;
-    let i = (at.floor() as usize).min(HEAT_SCALE.len() - 2);
-    let (a, b, k) = (HEAT_SCALE[i], HEAT_SCALE[i + 1], at - i as f32);
-    let mix = |x: u8, y: u8| (f32::from(x) + (f32::from(y) - f32::from(x)) * k).round() as u8;
-    Color32::from_rgb(mix(a.r(), b.r()), mix(a.g(), b.g()), mix(a.b(), b.b()))
+    let at = share.clamp(0.0, 1.0) * (HEAT_SCALE.len() - 1) as f32;
+    let stop = (at.floor() as usize).min(HEAT_SCALE.len() - 2);
+    let (low, high, part) = (HEAT_SCALE[stop], HEAT_SCALE[stop + 1], at - stop as f32);
+    let mix = |from: u8, to: u8| (f32::from(from) + (f32::from(to) - f32::from(from)) * part).round() as u8;
+    Color32::from_rgb(mix(low.r(), high.r()), mix(low.g(), high.g()), mix(low.b(), high.b()))
 }
 
 /// The band colour of a communication phase of `kind` (the series' first three colours).

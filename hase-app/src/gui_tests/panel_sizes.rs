@@ -150,10 +150,11 @@ fn inspector_of_a_processor_at_both_sizes_keeps_its_width() {
         for entity in ["s_l0_0", "p0"] {
             h.state_mut().editor.selection.only(entity);
             h.run_steps(3);
-            assert_eq!(
-                canvas_right(&h),
+            assert!(
+                (canvas_right(&h) - before).abs() < 0.01,
+                "{name}: the inspector changed width when {entity} was selected ({} to {})",
                 before,
-                "{name}: the inspector changed width when {entity} was selected"
+                canvas_right(&h)
             );
         }
         for row in ["rank", "eager_limit", "flops_per_s"] {
@@ -302,7 +303,7 @@ fn comparison_labels_both_canvases_and_shows_several_rows_of_each_run_at_both_si
         let area = h.state().timing.area.expect("the diagrams are drawn");
         let panes = crate::ui::timing::diagrams::pane_rects(area, names.len());
         assert!(
-            panes[0].min.y == panes[1].min.y,
+            (panes[0].min.y - panes[1].min.y).abs() < 0.5 && panes[0].max.x < panes[1].min.x,
             "{name}: the diagrams are stacked at {} wide",
             area.width()
         );

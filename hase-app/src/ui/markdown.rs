@@ -225,14 +225,14 @@ pub fn blocks(text: &str) -> Vec<Block> {
                 Some(code) => code.push_str(&t),
                 None => r.text(&t, false),
             },
-            Event::Code(t) => r.text(&t, true),
+            // Inline code, and HTML shown as written.
+            Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => r.text(&t, true),
             Event::SoftBreak => r.text(" ", false),
             Event::HardBreak => r.text("\n", false),
             Event::Rule => {
                 r.flush();
                 r.blocks.push(Block::Rule);
             }
-            Event::Html(t) | Event::InlineHtml(t) => r.text(&t, true),
             _ => {}
         }
     }

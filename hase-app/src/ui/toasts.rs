@@ -117,7 +117,7 @@ mod tests {
             }
             assert!(rects[0].max.y > area.center().y, "the newest toast is not at the bottom");
             // More than fit: the ones that would leave the canvas are left out.
-            let many = placements(area, &vec![Vec2::new(200.0, 120.0); 20]);
+            let many = placements(area, &[Vec2::new(200.0, 120.0); 20]);
             assert!(many.len() < 20 && many.iter().all(|r| area.contains_rect(*r)));
         }
     }

@@ -75,7 +75,7 @@ pub fn show(ui: &Ui, rect: Rect, metric: &str, range: (f64, f64)) {
             scale.x_range(),
             scale.max.y - scale.height() * y1..=scale.max.y - scale.height() * y0,
         );
-        mesh.add_colored_rect(band, heat_colour((y0 + y1) / 2.0));
+        mesh.add_colored_rect(band, heat_colour(f32::midpoint(y0, y1)));
     }
     painter.add(Shape::mesh(mesh));
     painter.rect_stroke(scale, 0.0, Stroke::new(1.0, text.gamma_multiply(0.6)), egui::StrokeKind::Outside);
