@@ -337,6 +337,26 @@ pub const SERIES: [Color32; 8] = [
     rgb(0x7f8c8d),
 ];
 
+/// The heatmap's colour scale, lowest value first (viridis: ordered in lightness, readable in
+/// both themes and by colour-blind readers); its colour bar draws the same scale.
+pub const HEAT_SCALE: [Color32; 5] =
+    [rgb(0x440154), rgb(0x3b528b), rgb(0x21918c), rgb(0x5ec962), rgb(0xfde725)];
+
+/// The heatmap tile of a point without a result.
+pub const HEAT_MISSING: Color32 = rgb(0x5a5a5a);
+
+/// The colour of `share` in [0, 1] on [`HEAT_SCALE`] (linear between its stops; outside clamped).
+pub fn heat_colour(share: f32) -> Color32 {
+    if share.is_nan() {
+        return HEAT_MISSING;
+    }
+    let at = share.clamp(0.0, 1.0) * (HEAT_SCALE.len() - 1) as f32;
+    let stop = (at.floor() as usize).min(HEAT_SCALE.len() - 2);
+    let (low, high, part) = (HEAT_SCALE[stop], HEAT_SCALE[stop + 1], at - stop as f32);
+    let mix = |from: u8, to: u8| (f32::from(from) + (f32::from(to) - f32::from(from)) * part).round() as u8;
+    Color32::from_rgb(mix(low.r(), high.r()), mix(low.g(), high.g()), mix(low.b(), high.b()))
+}
+
 /// The band colour of a communication phase of `kind` (the series' first three colours).
 pub fn phase_colour(kind: PhaseKind) -> Color32 {
     match kind {

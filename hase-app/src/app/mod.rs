@@ -210,8 +210,12 @@ impl App {
             (rows as f32 * crate::ui::timing::draw::ROW_HEIGHT + 150.0).clamp(200.0, most.max(200.0))
         };
         let (dock_id, dock_size) = match (&self.session.compare, replaying) {
-            // A comparison keeps its canvases large: the diagrams scroll.
-            (Some(_), _) => (("dock-compare", 0), 430.0_f32.min(most.max(200.0))),
+            // A comparison: room for several rows of each side's diagram (two side by side), the
+            // canvases above take the rest.
+            (Some(c), _) => (
+                ("dock-compare", c.sides.len()),
+                crate::ui::timing::compare_dock_height(c.sides.len(), ui.available_height()),
+            ),
             (None, true) => (("dock-replay", self.dock.fit_rows), fitted(self.dock.fit_rows)),
             (None, false) => (("dock", 0), 170.0),
         };

@@ -17,6 +17,7 @@ mod experiments;
 mod files;
 mod library;
 mod newcomer;
+mod panel_sizes;
 mod panels;
 mod recording;
 mod replay_views;

@@ -60,6 +60,16 @@ fn help_shows_the_shortcuts_from_the_menus_table_first_steps_docs_and_about() {
         assert!(crate::ui::help::DOCS.iter().any(|d| d.1 == name), "{name} is not in Help ▸ Documentation");
     }
     h.get_by_label("docs/trace-format.md (shipped with hase)");
+    // Rendered, not raw: the title is a heading without its `#`.
+    let title = include_str!("../../../docs/trace-format.md").lines().next().unwrap();
+    h.get_by_label(title.trim_start_matches('#').trim());
+    assert!(h.query_by_label(title).is_none(), "the raw Markdown heading {title:?} is shown");
+    // Every document draws (tables, code, lists) with the window's fonts.
+    for i in 0..crate::ui::help::DOCS.len() {
+        h.state_mut().windows.help = Some(HelpTopic::Doc(i));
+        h.run_steps(2);
+        h.get_by_label(&format!("{} (shipped with hase)", crate::ui::help::DOCS[i].1));
+    }
     menu(&mut h, &["Help", "About hase"]);
     h.get_by_label(&format!("hase {}", env!("CARGO_PKG_VERSION")));
     assert!(h.query_all_by_label("MIT OR Apache-2.0").count() > 1, "the licences are listed");

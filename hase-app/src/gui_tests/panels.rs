@@ -30,7 +30,7 @@ use hase_editor::tasks::Tasks;
 
 /// The renderer of every snapshot: wgpu on OpenGL (Mesa's llvmpipe on a machine without a GPU),
 /// pinned so that a Vulkan software driver installed later does not change the pixels.
-fn gl_setup() -> egui_wgpu::WgpuSetup {
+pub(super) fn gl_setup() -> egui_wgpu::WgpuSetup {
     let mut setup = egui_kittest::wgpu::default_wgpu_setup();
     if let egui_wgpu::WgpuSetup::CreateNew(create) = &mut setup {
         create.instance_descriptor.backends = egui_wgpu::wgpu::Backends::GL;
@@ -38,7 +38,7 @@ fn gl_setup() -> egui_wgpu::WgpuSetup {
     setup
 }
 
-fn run(project: Project) -> Arc<FinishedRun> {
+pub(super) fn run(project: Project) -> Arc<FinishedRun> {
     let settings = NextRunSettings::from_project(&project);
     let request = RunRequest { project, file: None, settings, slot: RunSlot::Main, id: 1 };
     Arc::from(execute(request, &Arc::new(AtomicBool::new(false)), &RunProgress::default()).unwrap())

@@ -1,11 +1,15 @@
 //! The Help menu and its windows: the keyboard shortcuts (drawn from the same action table as the
 //! menus, see `actions::MENUS`), a short first-steps guide, the documents shipped with hase
-//! (embedded, so they are there wherever the binary is), and About (version, licences).
+//! (embedded, so they are there wherever the binary is; their Markdown drawn by [`markdown`]:
+//! headings, lists, code blocks, tables, links to each other and to the web), and About (version, licences).
+
+use std::sync::Arc;
 
 use egui::{Id, RichText, Ui, Window};
 
 use crate::actions::{AppAction, HelpTopic, MENUS};
 use crate::theme::Palette;
+use crate::ui::markdown;
 
 /// The documents shipped with hase: (menu text, file in the repository, text).
 pub const DOCS: [(&str, &str, &str); 13] = [
@@ -60,9 +64,10 @@ pub const FIRST_STEPS: [(&str, &str); 6] = [
 ];
 
 /// Licences: hase's own and those of the main libraries it is built with.
-pub const LICENCES: [(&str, &str); 9] = [
+pub const LICENCES: [(&str, &str); 10] = [
     ("hase", env!("CARGO_PKG_LICENSE")),
     ("egui, eframe (GUI)", "MIT OR Apache-2.0"),
+    ("pulldown-cmark (documents)", "MIT"),
     ("sled (project library)", "MIT OR Apache-2.0"),
     ("rfd (desktop file dialogs)", "MIT"),
     ("serde, ron (project files)", "MIT OR Apache-2.0"),
@@ -125,6 +130,7 @@ pub fn show(ctx: &egui::Context, open: &mut Option<HelpTopic>, palette: &Palette
     };
     // Beside the palette, not over it.
     let at = ctx.content_rect().min + egui::vec2(crate::ui::palette::PALETTE_WIDTH + 16.0, 60.0);
+    let mut next = None;
     Window::new(title)
         .id(Id::unique("hase-help"))
         .open(&mut still_open)
@@ -134,11 +140,14 @@ pub fn show(ctx: &egui::Context, open: &mut Option<HelpTopic>, palette: &Palette
         .show(ctx, |ui| match topic {
             HelpTopic::Shortcuts => shortcuts(ui),
             HelpTopic::FirstSteps => first_steps(ui, palette),
-            HelpTopic::Doc(i) => document(ui, i),
+            HelpTopic::Doc(i) => next = document(ui, i),
             HelpTopic::About => about(ui),
         });
     if !still_open {
         *open = None;
+    } else if let Some(i) = next {
+        // A link to another shipped document opens it in the same window.
+        *open = Some(HelpTopic::Doc(i));
     }
 }
 
@@ -179,26 +188,60 @@ fn first_steps(ui: &mut Ui, palette: &Palette) {
     });
 }
 
-fn document(ui: &mut Ui, index: usize) {
-    let Some((_, file, text)) = DOCS.get(index) else { return };
+/// Show document `index`; returns the shipped document a click on a link asks for.
+fn document(ui: &mut Ui, index: usize) -> Option<usize> {
+    let (_, file, text) = DOCS.get(index)?;
     ui.weak(format!("{file} (shipped with hase)"));
     ui.separator();
-    // Characters egui's fonts cannot draw (maths symbols, arrows) read as `?` rather than as
-    // boxes; worked out once per document.
-    let id = Id::unique(("hase-doc-text", index));
-    let shown = ui.ctx().memory_mut(|m| m.data.get_temp::<std::sync::Arc<String>>(id));
-    let shown = shown.unwrap_or_else(|| {
-        let font = egui::FontId::monospace(12.0);
-        let clean: String = ui.ctx().fonts_mut(|f| {
-            text.chars().map(|c| if c.is_control() || f.has_glyph(&font, c) { c } else { '?' }).collect()
-        });
-        let clean = std::sync::Arc::new(clean);
-        ui.ctx().memory_mut(|m| m.data.insert_temp(id, std::sync::Arc::clone(&clean)));
-        clean
+    // Read once per document: its blocks, with the characters egui's fonts cannot draw (maths
+    // symbols, arrows) as `?` rather than as boxes.
+    let id = Id::unique(("hase-doc-blocks", index));
+    let blocks = ui.ctx().memory_mut(|m| m.data.get_temp::<Arc<Vec<markdown::Block>>>(id));
+    let blocks = blocks.unwrap_or_else(|| {
+        let read = Arc::new(markdown::blocks(&drawable_text(ui.ctx(), text)));
+        ui.ctx().memory_mut(|m| m.data.insert_temp(id, Arc::clone(&read)));
+        read
     });
-    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-        ui.add(egui::Label::new(RichText::new(shown.as_str()).monospace()).selectable(true));
-    });
+    let clicked = egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| markdown::show(ui, &blocks))
+        .inner;
+    match clicked? {
+        markdown::LinkClicked::Web(url) => {
+            ui.ctx().open_url(egui::OpenUrl::new_tab(url));
+            None
+        }
+        markdown::LinkClicked::Relative(path) => shipped_document(file, &path),
+    }
+}
+
+/// The shipped document a relative link `path` in `from` names (`analysis.md`,
+/// `docs/analysis.md#phases`, `../README.md`), if it is one.
+fn shipped_document(from: &str, path: &str) -> Option<usize> {
+    let path = path.split('#').next().unwrap_or(path);
+    let base = std::path::Path::new(from).parent().unwrap_or(std::path::Path::new(""));
+    let mut parts: Vec<&str> = base.iter().filter_map(|p| p.to_str()).collect();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    let wanted = parts.join("/");
+    DOCS.iter().position(|(_, file, _)| *file == wanted)
+}
+
+/// `text` with every character egui's fonts cannot draw (in either family) replaced by `?`.
+fn drawable_text(ctx: &egui::Context, text: &str) -> String {
+    let fonts = [egui::FontId::monospace(12.0), egui::FontId::proportional(12.0)];
+    ctx.fonts_mut(|f| {
+        text.chars()
+            .map(|c| if c.is_control() || fonts.iter().all(|font| f.has_glyph(font, c)) { c } else { '?' })
+            .collect()
+    })
 }
 
 fn about(ui: &mut Ui) {
@@ -217,4 +260,19 @@ fn about(ui: &mut Ui) {
         }
     });
     ui.weak("Every other dependency's licence is in its crate; `cargo about` or Cargo.lock lists them.");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_links_find_the_shipped_documents() {
+        let analysis = DOCS.iter().position(|d| d.1 == "docs/analysis.md").unwrap();
+        let readme = DOCS.iter().position(|d| d.1 == "README.md").unwrap();
+        assert_eq!(shipped_document("README.md", "docs/analysis.md#phases"), Some(analysis));
+        assert_eq!(shipped_document("docs/experiments.md", "analysis.md"), Some(analysis));
+        assert_eq!(shipped_document("docs/experiments.md", "../README.md"), Some(readme));
+        assert_eq!(shipped_document("docs/experiments.md", "nowhere.md"), None);
+    }
 }

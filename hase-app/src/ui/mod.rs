@@ -14,6 +14,7 @@ pub mod legend;
 pub mod levels_window;
 pub mod library_browser;
 pub mod library_dialogs;
+pub mod markdown;
 pub mod menu;
 pub mod palette;
 pub mod raster;

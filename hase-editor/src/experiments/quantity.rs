@@ -91,6 +91,12 @@ impl Axis {
         Axis { unit: dimension_of(name).map(|d| unit_for_range(d, largest)) }
     }
 
+    /// What one of the axis's units is in the base quantity (1e9 for ms of picoseconds, 1024
+    /// for KiB); 1 for plain numbers.
+    pub fn unit_factor(&self) -> f64 {
+        self.unit.as_ref().map_or(1.0, Unit::factor)
+    }
+
     /// The axis title: `makespan_ps (ms)`.
     pub fn title(&self, name: &str) -> String {
         match &self.unit {

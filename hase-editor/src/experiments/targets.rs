@@ -9,6 +9,13 @@ use hase_engine::model::{ParamDef, ParamValue, Project, Workload};
 use hase_entities::workload::programs;
 use hase_library::catalogue::registry_for;
 use hase_library::experiment::values::canonical;
+use hase_library::experiment::variables::ALGORITHM;
+
+/// The parameter a variable target sets: `algorithm` and `workload.algorithm` are one.
+pub fn same_parameter(a: &str, b: &str) -> bool {
+    let full = |t: &str| if t == ALGORITHM { "workload.algorithm".to_string() } else { t.to_string() };
+    full(a) == full(b)
+}
 
 /// Which kind of parameter a target is (the list's groups).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -74,10 +81,11 @@ pub fn sweep_targets(project: &Project) -> Vec<TargetChoice> {
     {
         for def in &info.params {
             let current = value_text(def, params.get(&def.name));
-            if def.name == "algorithm" {
-                push(TargetGroup::Workload, "algorithm".into(), current.clone());
-            }
-            push(TargetGroup::Workload, format!("workload.{}", def.name), current);
+            // The collective algorithm under its short name alone (`workload.algorithm` is the
+            // same parameter: one line, one variable name).
+            let target =
+                if def.name == ALGORITHM { ALGORITHM.to_string() } else { format!("workload.{}", def.name) };
+            push(TargetGroup::Workload, target, current);
         }
     }
     let registry = registry_for(project);

@@ -238,6 +238,10 @@ fn targets_list_the_designs_parameters() {
     for wanted in ["template.topology", "template.dims", "algorithm", "workload.message_bytes"] {
         assert!(names.contains(&wanted), "{wanted} missing from {names:?}");
     }
+    // The collective algorithm is listed once, under its short name.
+    assert!(!names.contains(&"workload.algorithm"), "the algorithm listed twice: {names:?}");
+    assert!(super::targets::same_parameter("algorithm", "workload.algorithm"));
+    assert!(!super::targets::same_parameter("algorithm", "workload.message_bytes"));
     assert!(names.iter().any(|n| n.starts_with("link:") && n.ends_with(".latency")), "{names:?}");
     assert!(names.iter().any(|n| n.starts_with("type:")), "{names:?}");
     let topology = targets.iter().find(|t| t.target == "template.topology").unwrap();
@@ -289,6 +293,15 @@ fn a_stored_sweep_cancelled_then_resumed_runs_only_the_missing_runs() {
     assert!(store.info(id).unwrap().finished_at.is_some());
     assert_eq!(view.results.as_ref().unwrap().records, all, "the view shows every stored run");
     assert_eq!(view.tab, ExperimentsTab::Results);
+    // Opened after another sweep was built, the Build tab shows the experiment opened.
+    let built = view.builder.clone();
+    view.builder = SweepBuilder::default();
+    view.builder.add_variable("algorithm", "ring");
+    view.open_stored(id);
+    assert_eq!(view.builder.variables.len(), 1, "{:?}", view.builder.variables);
+    assert_eq!(view.builder.variables[0].target, "workload.message_bytes");
+    assert_eq!(view.builder.repetitions, 3);
+    assert_eq!(view.builder, built, "the spec stored and read back is the one built");
     // The resumed experiment equals one run uninterrupted (same seeds, same values).
     let mut fresh = ExperimentsView { jobs: 2, ..ExperimentsView::default() };
     fresh.builder = view.builder.clone();

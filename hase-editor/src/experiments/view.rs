@@ -343,10 +343,15 @@ impl ExperimentsView {
         }
     }
 
-    /// Load stored experiment `id`'s results (and show them).
+    /// Load stored experiment `id`'s results (and show them); the Build tab takes its spec, so
+    /// that it shows the experiment opened rather than the one built before.
     pub fn open_stored(&mut self, id: u64) {
         match self.load_results(id) {
             Ok(results) => {
+                if let Some(info) = self.store.as_ref().and_then(|store| store.info(id).ok()) {
+                    self.builder = SweepBuilder::from_spec(&info.spec);
+                    self.preview_of = None;
+                }
                 self.results = Some(results);
                 self.selected = Some(id);
                 self.reset_plot();

@@ -7,7 +7,7 @@ use egui::{RichText, Ui};
 
 use super::context::{ExperimentsContext, RowButton, action_row, ask};
 use hase_editor::experiments::builder::{CombineMode, base_dir_of};
-use hase_editor::experiments::targets::sweep_targets;
+use hase_editor::experiments::targets::{same_parameter, sweep_targets};
 use hase_editor::experiments::{ExperimentFileRequest, ExperimentsView};
 
 /// Metric names offered in the menu (patterns such as `state_ps:STATE@GROUP` are typed).
@@ -63,7 +63,7 @@ fn targets(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsContext<'_>)
                 group = Some(t.group);
                 ui.label(RichText::new(t.group.label()).strong());
             }
-            let taken = view.builder.variables.iter().any(|v| v.target == t.target);
+            let taken = view.builder.variables.iter().any(|v| same_parameter(&v.target, &t.target));
             let button = egui::Button::new(format!("+ {}", t.target)).frame(false);
             if ui
                 .add_enabled(!taken, button)

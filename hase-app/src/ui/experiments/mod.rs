@@ -5,6 +5,7 @@
 //! the Slurm dialogs (Run on Slurm…, Collect results…) are drawn beside the window.
 
 mod build;
+mod colour_bar;
 mod context;
 pub mod figure;
 mod fit_panel;

@@ -1,7 +1,7 @@
 //! Drawing the experiments' plots with egui_plot: lines with their bands (min/max or 95 %), on
 //! linear or logarithmic axes (values plotted as log10, axes labelled with the values), times and
 //! sizes in the unit of the axis's largest value (named in its title), word values on the x axis by
-//! name; the heatmap with one labelled tile per cell. A double-click on a
+//! name; the heatmap with one labelled tile per cell and a colour bar in the metric's unit. A double-click on a
 //! plotted point (or tile) asks to open that point's run. The plot's screen rectangle is kept
 //! for "Export plot PNG" (returned with the point double-clicked).
 
@@ -9,9 +9,10 @@ use egui::Ui;
 use egui_plot::{FilledArea, GridMark, Heatmap, Legend, Line, MarkerShape, Plot, PlotPoints, Points};
 
 use hase_editor::experiments::plot::{HeatmapGrid, LinePlot};
-use hase_editor::experiments::quantity::{Axis, value_text};
+use hase_editor::experiments::quantity::{Axis, value_text, variable_text};
 
-use crate::theme::SERIES;
+use super::colour_bar;
+use crate::theme::{SERIES, heat_colour};
 
 fn to_axis(v: f64, log: bool) -> f64 {
     if log { v.max(f64::MIN_POSITIVE).log10() } else { v }
@@ -126,8 +127,8 @@ pub fn lines(
     (best.map(|(_, point)| point), rect)
 }
 
-/// Draw a heatmap; returns the point of the tile double-clicked, if any, and the plot's
-/// rectangle.
+/// Draw a heatmap with its colour bar on the right; returns the point of the tile
+/// double-clicked, if any, and the rectangle of the plot and its bar.
 pub fn heatmap(
     ui: &mut Ui,
     id: &str,
@@ -137,7 +138,11 @@ pub fn heatmap(
 ) -> (Option<u64>, egui::Rect) {
     let cols = grid.x_values.len();
     let values: Vec<f64> = grid.cells.iter().map(|c| c.unwrap_or(f64::NAN)).collect();
-    let (xs, ys) = (grid.x_values.clone(), grid.y_values.clone());
+    // Values in their units (`16 KiB`, not `16384`), as in the table.
+    let in_unit = |name: &str, words: &[String]| -> Vec<String> {
+        words.iter().map(|w| variable_text(name, w)).collect()
+    };
+    let (xs, ys) = (in_unit(x_name, &grid.x_values), in_unit(y_name, &grid.y_values));
     let tick = |words: &[String], v: f64| {
         let i = (v - 0.5).round();
         if (v - 0.5 - i).abs() < 1e-6 && i >= 0.0 {
@@ -147,26 +152,43 @@ pub fn heatmap(
         }
     };
     let metric_name = metric.to_string();
-    let response = Plot::new(id)
-        .allow_double_click_reset(false)
-        .x_axis_label(x_name.to_string())
-        .y_axis_label(y_name.to_string())
-        .y_axis_min_width(72.0)
-        .show_grid(false)
-        .x_grid_spacer(|input| half_marks(input.bounds))
-        .y_grid_spacer(|input| half_marks(input.bounds))
-        .x_axis_formatter(move |mark: GridMark, _| tick(&xs, mark.value))
-        .y_axis_formatter(move |mark: GridMark, _| tick(&ys, mark.value))
-        .show(ui, |plot_ui| {
-            plot_ui.add(
-                Heatmap::new(values, cols.max(1))
-                    .formatter(Box::new(
-                        move |v| if v.is_nan() { "–".into() } else { value_text(&metric_name, v) },
-                    ))
-                    .name("heatmap"),
-            );
-        });
-    let rect = response.response.rect;
+    // The colours span the finite values; the colour bar beside the tiles reads them back.
+    let range = colour_bar::value_range(&values);
+    let (lo, hi) = range.unwrap_or((0.0, 1.0));
+    let size = ui.available_size();
+    let bar_space = if range.is_some() { colour_bar::BAR_SPACE } else { 0.0 };
+    let inner = ui.horizontal_top(|ui| {
+        let response = Plot::new(id)
+            .width((size.x - bar_space - ui.spacing().item_spacing.x).max(120.0))
+            .height(size.y.max(120.0))
+            .allow_double_click_reset(false)
+            .x_axis_label(x_name.to_string())
+            .y_axis_label(y_name.to_string())
+            .y_axis_min_width(72.0)
+            .show_grid(false)
+            .x_grid_spacer(|input| half_marks(input.bounds))
+            .y_grid_spacer(|input| half_marks(input.bounds))
+            .x_axis_formatter(move |mark: GridMark, _| tick(&xs, mark.value))
+            .y_axis_formatter(move |mark: GridMark, _| tick(&ys, mark.value))
+            .show(ui, |plot_ui| {
+                plot_ui.add(
+                    Heatmap::new(values, cols.max(1))
+                        .custom_mapping(Box::new(move |v| heat_colour(((v - lo) / (hi - lo)) as f32)))
+                        .formatter(Box::new(move |v| {
+                            if v.is_nan() { "–".into() } else { value_text(&metric_name, v) }
+                        }))
+                        .name("heatmap"),
+                );
+            });
+        let mut rect = response.response.rect;
+        if let Some(range) = range {
+            let (bar, _) = ui.allocate_exact_size(egui::vec2(bar_space, rect.height()), egui::Sense::hover());
+            colour_bar::show(ui, bar, metric, range);
+            rect = rect.union(bar);
+        }
+        (response, rect)
+    });
+    let (response, rect) = inner.inner;
     if !response.response.double_clicked() || cols == 0 {
         return (None, rect);
     }

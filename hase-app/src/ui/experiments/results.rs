@@ -96,15 +96,16 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
 }
 
 fn combo(ui: &mut Ui, label: &str, value: &mut String, choices: &[String]) {
-    ui.label(label);
-    egui::ComboBox::from_id_salt(("experiment-plot", label)).selected_text(value.as_str()).show_ui(
-        ui,
-        |ui| {
+    let name = ui.label(label);
+    egui::ComboBox::from_id_salt(("experiment-plot", label))
+        .selected_text(value.as_str())
+        .show_ui(ui, |ui| {
             for c in choices {
                 ui.selectable_value(value, c.clone(), c);
             }
-        },
-    );
+        })
+        .response
+        .labelled_by(name.id);
 }
 
 fn controls(ui: &mut Ui, view: &mut ExperimentsView, results: &Results) {
@@ -117,14 +118,18 @@ fn controls(ui: &mut Ui, view: &mut ExperimentsView, results: &Results) {
         combo(ui, "Metric", &mut p.metric, &results.metrics);
         combo(ui, "x", &mut p.x, &results.variables);
         let second = if p.kind == PlotKind::Heatmap { "Rows" } else { "Lines per" };
-        ui.label(second);
+        let name = ui.label(second);
         let shown = p.series.clone().unwrap_or_else(|| "—".into());
-        egui::ComboBox::from_id_salt("experiment-plot-series").selected_text(shown).show_ui(ui, |ui| {
-            ui.selectable_value(&mut p.series, None, "—");
-            for v in &results.variables {
-                ui.selectable_value(&mut p.series, Some(v.clone()), v);
-            }
-        });
+        egui::ComboBox::from_id_salt("experiment-plot-series")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut p.series, None, "—");
+                for v in &results.variables {
+                    ui.selectable_value(&mut p.series, Some(v.clone()), v);
+                }
+            })
+            .response
+            .labelled_by(name.id);
     });
     ui.horizontal_wrapped(|ui| {
         if p.kind != PlotKind::Heatmap {

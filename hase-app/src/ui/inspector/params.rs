@@ -155,18 +155,25 @@ fn editor_for(
         ParamKind::Enum { choices } => {
             let shown = current.and_then(ParamValue::as_text).unwrap_or("(mixed)").to_string();
             let mut chosen = None;
-            egui::ComboBox::from_id_salt(("param", &def.name))
-                .selected_text(&shown)
-                .width(width)
-                .show_ui(ui, |ui| {
-                    for c in choices {
-                        if ui.selectable_label(*c == shown, c).clicked() {
-                            chosen = Some(c.clone());
+            // A long choice (`recursive_doubling`) is cut to the column rather than widening it
+            // (and the panel with it); the whole word is on hover and in the list.
+            let combo = ui.scope(|ui| {
+                ui.set_max_width(width);
+                egui::ComboBox::from_id_salt(("param", &def.name))
+                    .selected_text(&shown)
+                    .width(width)
+                    .truncate()
+                    .show_ui(ui, |ui| {
+                        for c in choices {
+                            if ui.selectable_label(*c == shown, c).clicked() {
+                                chosen = Some(c.clone());
+                            }
                         }
-                    }
-                })
-                .response
-                .labelled_by(label_id);
+                    })
+                    .response
+                    .labelled_by(label_id)
+            });
+            combo.inner.on_hover_text(&shown);
             if let Some(c) = chosen.filter(|c| *c != shown) {
                 out.push(commit(&net, names, &def.name, &ParamValue::Text(c)));
             }
@@ -199,14 +206,23 @@ fn editor_for(
             let text = buffers.text.entry(def.name.clone()).or_insert_with(|| shown.clone());
             let multiline = matches!(kind, ParamKind::Text);
             let file = matches!(kind, ParamKind::File { .. });
-            let unit_room = if def.unit.is_some() { 44.0 } else { 0.0 };
+            // The unit after the field, measured, with the space before it: the row stays inside
+            // the value column, so the panel does not widen when an entity is selected.
+            let unit_in_text = matches!(def.dimension(), Some(Dimension::Rate | Dimension::FlopRate));
+            let unit_room = def.unit.as_ref().filter(|_| !unit_in_text).map_or(0.0, |unit| {
+                let font = egui::TextStyle::Body.resolve(ui.style());
+                let colour = ui.visuals().weak_text_color();
+                ui.painter().layout_no_wrap(unit.clone(), font, colour).size().x + ui.spacing().item_spacing.x
+            });
             let sheet = is_sheet(def);
+            // The field's frame adds its margin on both sides of the text's width.
+            let margin = ui.spacing().button_padding.x.max(4.0) * 2.0;
             let field_width = if sheet {
-                width
+                width - margin
             } else if file {
-                width - 70.0
+                width - 70.0 - margin
             } else {
-                width - unit_room
+                width - unit_room - margin
             };
             let edit = if multiline {
                 egui::TextEdit::multiline(text).desired_rows(3)
@@ -219,7 +235,6 @@ fn editor_for(
                 .labelled_by(label_id);
             let response = response.on_hover_text(format!("{}; Enter to apply", kind.expected()));
             // Rates and flop rates carry their unit in the text itself.
-            let unit_in_text = matches!(def.dimension(), Some(Dimension::Rate | Dimension::FlopRate));
             if let Some(unit) = def.unit.as_ref().filter(|_| !unit_in_text) {
                 ui.weak(unit);
             }

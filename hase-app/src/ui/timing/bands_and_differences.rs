@@ -28,6 +28,9 @@ use hase_editor::session::timing::{TimingCommand, TimingState};
 
 /// Height of a band's clickable label.
 const CHIP_HEIGHT: f32 = 16.0;
+/// Height of the strip above the first row where the bands' labels go (so that no label covers
+/// a row).
+pub const LABEL_STRIP: f32 = CHIP_HEIGHT + 2.0;
 
 /// The toggles in the timing bar: "Phases", and "Differences" when two runs are compared.
 pub fn toggles(ui: &mut Ui, edits: &mut TimingEdits, view: &mut TimingView, cx: &TimingContext<'_>) {
@@ -189,7 +192,8 @@ pub fn paint_differences(
     }
 }
 
-/// The phases of diagram `index` as bands over its bars, each with a clickable label on top.
+/// The phases of diagram `index` as bands over its bars, each with a clickable label in the strip
+/// above the first row.
 pub fn phase_bands(ui: &Ui, edits: &mut TimingEdits, d: &Diagram<'_>, index: usize, g: &Geometry) {
     let Some((id, trace)) = d.source else { return };
     let report = edits.state.analysis.bands.found(id).unwrap_or_else(|| {
@@ -201,7 +205,9 @@ pub fn phase_bands(ui: &Ui, edits: &mut TimingEdits, d: &Diagram<'_>, index: usi
     let mut clicked = None;
     let left = g.bars.min.x;
     let (t0, t1) = (state.view.left_ps, state.view.right_ps(g.bars.width()));
-    let painter = ui.painter().with_clip_rect(g.bars);
+    // The bands over the bars, their labels in the strip above them.
+    let strip = Rect::from_min_max(pos2(g.bars.min.x, g.bars.min.y - LABEL_STRIP), g.bars.max);
+    let painter = ui.painter().with_clip_rect(strip);
     let font = FontId::proportional(11.0);
     for phase in visible(&report, t0, t1) {
         let colour = crate::theme::phase_colour(phase.kind);
@@ -214,12 +220,12 @@ pub fn phase_bands(ui: &Ui, edits: &mut TimingEdits, d: &Diagram<'_>, index: usi
         }
         let text = label(phase);
         let galley = painter.layout_no_wrap(text.clone(), font.clone(), Color32::WHITE);
-        let chip = Rect::from_min_size(pos2(x0, g.bars.min.y), vec2(galley.size().x + 8.0, CHIP_HEIGHT));
+        let chip = Rect::from_min_size(pos2(x0, strip.min.y + 1.0), vec2(galley.size().x + 8.0, CHIP_HEIGHT));
         painter.rect_filled(chip, 3.0, colour.gamma_multiply(0.9));
         painter.galley(chip.left_center() + vec2(4.0, -galley.size().y / 2.0), galley, Color32::WHITE);
         let response = ui
             .interact(
-                chip.intersect(g.bars),
+                chip.intersect(strip),
                 ui.scope_id().with(("phase-band", index, phase.number)),
                 Sense::click(),
             )

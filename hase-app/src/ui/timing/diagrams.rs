@@ -1,4 +1,5 @@
-//! One frame of the timing tab: the bar, then one diagram per entry of the context (stacked), each
+//! One frame of the timing tab: the bar, then one diagram per entry of the context (two side by
+//! side when the width allows, else stacked), each
 //! with its title, labels, ruler and bars, its input, the phase bands, the critical path and the
 //! differences with the other diagram; the table of differences, the critical path's blame or the
 //! O–X figures on the right. The session's state
@@ -16,7 +17,7 @@ use hase_editor::session::timing::rows;
 use hase_editor::session::timing::view::TimeView;
 use hase_editor::session::timing::{TimingCommand, TimingState};
 
-/// Show the timing diagram tab: the bar, then one diagram per entry of `cx.diagrams` (stacked),
+/// Show the timing diagram tab: the bar, then one diagram per entry of `cx.diagrams` ([`pane_rects`]),
 /// with the O–X figures on the right when asked for. `state` is the session's; `view` the widget's
 /// own.
 pub fn show(
@@ -50,7 +51,8 @@ pub fn show(
     };
     let area = Rect::from_min_max(all.min, pos2(all.max.x - table_width, all.max.y));
     out.area = Some(area);
-    view.bars_width = (area.width() - LABEL_WIDTH).max(50.0);
+    let panes = pane_rects(area, diagrams.len());
+    view.bars_width = (panes[0].width() - LABEL_WIDTH).max(50.0);
     if view.fitted_for != Some(key) {
         view.fitted_for = Some(key);
         edits.push(TimingCommand::Restart(TimeView::fit(end, view.bars_width)));
@@ -64,11 +66,8 @@ pub fn show(
     if let Some(c) = &difference {
         bands_and_differences::go_to_focus(&mut edits, view, c, diagrams, end);
     }
-    let each = area.height() / diagrams.len() as f32;
     let mut drawn = 0;
-    for i in 0..diagrams.len() {
-        let rect =
-            Rect::from_min_size(pos2(area.min.x, area.min.y + i as f32 * each), vec2(area.width(), each));
+    for (i, rect) in panes.into_iter().enumerate() {
         drawn += diagram(ui, (&mut edits, &mut *view), cx, (i, difference.as_deref()), rect, end, &mut out);
     }
     view.drawn_marks = drawn;
@@ -89,6 +88,36 @@ pub fn show(
     ui.allocate_rect(all, egui::Sense::hover());
     out.commands = edits.finish();
     out
+}
+
+/// Bars of a diagram narrower than this (points) stack two diagrams rather than set them side by
+/// side.
+const SIDE_BY_SIDE_BARS: f32 = 300.0;
+/// Gap between two diagrams side by side.
+const SIDE_GAP: f32 = 12.0;
+
+/// Where each of `count` diagrams goes in `area`: two side by side when the width gives each
+/// [`SIDE_BY_SIDE_BARS`] of bars (a comparison: each run under its canvas, every row of both at
+/// the dock's full height, one time axis scale for both), else stacked.
+pub fn pane_rects(area: Rect, count: usize) -> Vec<Rect> {
+    let count = count.max(1);
+    if count == 2 && area.width() >= 2.0 * (LABEL_WIDTH + SIDE_BY_SIDE_BARS) + SIDE_GAP {
+        let each = (area.width() - SIDE_GAP) / 2.0;
+        return (0..2)
+            .map(|i| {
+                Rect::from_min_size(
+                    pos2(area.min.x + i as f32 * (each + SIDE_GAP), area.min.y),
+                    vec2(each, area.height()),
+                )
+            })
+            .collect();
+    }
+    let each = area.height() / count as f32;
+    (0..count)
+        .map(|i| {
+            Rect::from_min_size(pos2(area.min.x, area.min.y + i as f32 * each), vec2(area.width(), each))
+        })
+        .collect()
 }
 
 /// Diagram `index`: title, labels, ruler and bars with their interaction, the phase bands and
@@ -116,7 +145,9 @@ fn diagram(
         top += 18.0;
     }
     let ruler = Rect::from_min_max(pos2(rect.min.x + LABEL_WIDTH, top), pos2(rect.max.x, top + RULER_HEIGHT));
-    let bars = Rect::from_min_max(pos2(ruler.min.x, ruler.max.y), pos2(rect.max.x, rect.max.y - 2.0));
+    // Phase labels get a strip of their own between the ruler and the first row.
+    let chips = if edits.state.analysis.bands.shown { bands_and_differences::LABEL_STRIP } else { 0.0 };
+    let bars = Rect::from_min_max(pos2(ruler.min.x, ruler.max.y + chips), pos2(rect.max.x, rect.max.y - 2.0));
     let labels = Rect::from_min_max(pos2(rect.min.x, bars.min.y), pos2(bars.min.x, bars.max.y));
     let mut shown = edits.state.rows_of(d.replay);
     if let Some(c) = difference {

@@ -28,4 +28,5 @@ pub mod view_state;
 
 pub use context::{Diagram, DiagramRequests, LABEL_WIDTH, Pane, TimingContext};
 pub use diagrams::show;
+pub use tab::compare_dock_height;
 pub use view_state::{DiagramDrag, TimingView};

@@ -17,6 +17,23 @@ use super::view_state::TimingView;
 use crate::theme::{Palette, ReplayColours};
 use crate::ui::animator::map::prefix_of;
 
+/// Rows of each side's diagram a comparison's dock is sized to show.
+const COMPARE_ROWS: usize = 8;
+/// What the dock spends around its diagrams (points): its tabs, the timing bar and margins.
+const DOCK_CHROME: f32 = 110.0;
+/// Above each diagram's rows: its title and its ruler (points).
+const DIAGRAM_HEAD: f32 = 18.0 + super::draw::RULER_HEIGHT;
+
+/// The dock's height for a comparison of `sides` runs when `available` points of the window's
+/// height are left: [`COMPARE_ROWS`] rows of every side's diagram (two sit side by side, see
+/// `diagrams::pane_rects`; three are stacked), at most 45% of it (the canvases keep the rest), at
+/// least 200 points.
+pub fn compare_dock_height(sides: usize, available: f32) -> f32 {
+    let stacked = if sides == 2 { 1 } else { sides.max(1) };
+    let each = DIAGRAM_HEAD + COMPARE_ROWS as f32 * super::draw::ROW_HEIGHT;
+    (stacked as f32 * each + DOCK_CHROME).min(available * 0.45).max(200.0)
+}
+
 /// Paths of the selected instances of `editor`'s open network.
 pub fn selected_paths(editor: &Editor) -> Vec<String> {
     paths_in(editor, &editor.selection)
