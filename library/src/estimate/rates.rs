@@ -49,7 +49,12 @@ pub struct RateHistory {
 impl RateHistory {
     /// The history file in the data directory (`HASE_DATA_DIR` or the platform's).
     pub fn default_file() -> Result<PathBuf, StoreError> {
-        Ok(resolve_data_dir(None)?.join(FILE_NAME))
+        Ok(Self::file_in(&resolve_data_dir(None)?))
+    }
+
+    /// The history file in data directory `dir`.
+    pub fn file_in(dir: &Path) -> PathBuf {
+        dir.join(FILE_NAME)
     }
 
     /// The history in `file`; empty when it is missing or unreadable (it is only a cache).
