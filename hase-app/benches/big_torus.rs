@@ -38,9 +38,13 @@ const ZOOM_STEP: f32 = 1.1;
 fn big_torus_run() -> (Editor, Arc<FinishedRun>) {
     let registry = hase_entities::catalogue::builtin_registry();
     let spec = hase_templates::TemplateSpec::new(hase_templates::Topology::Torus2D { x: 256, y: 256 });
-    let mut project =
-        hase_templates::template_project(&spec, &registry, "Torus 256x256", &hase_templates::ProjectForm::Flat)
-            .expect("template");
+    let mut project = hase_templates::template_project(
+        &spec,
+        &registry,
+        "Torus 256x256",
+        &hase_templates::ProjectForm::Flat,
+    )
+    .expect("template");
     project.workload = Workload::Program {
         name: "halo2d".into(),
         params: [
