@@ -204,14 +204,15 @@ fn draw_load(layer: &Layer<'_, '_, '_>, points: &mut Vec<Pos2>) -> usize {
         if trace_links.is_empty() {
             continue;
         }
+        // Out of view first: the load is the costlier test.
+        if !f.ports.link_in_view(l, visible) {
+            continue;
+        }
         let load = link_load(o, trace_links);
         if load < 0.02 {
             continue;
         }
         f.ports.link_points(f.scene, &f.scene.links[l], points);
-        if !Rect::from_points(points).intersects(visible) {
-            continue;
-        }
         for p in points.iter_mut() {
             *p = f.view.to_screen(f.area, *p);
         }
@@ -345,8 +346,7 @@ fn draw_packets(layer: &Layer<'_, '_, '_>, scratch: &mut OverlayScratch) -> (usi
         if (n as usize) <= MAX_SINGLE_PACKETS {
             continue;
         }
-        f.ports.link_points(f.scene, &f.scene.links[link], points);
-        if !Rect::from_points(points).intersects(visible) {
+        if !f.ports.link_in_view(link, visible) {
             continue;
         }
         screen_points(f, link, points);
