@@ -328,7 +328,7 @@ fn draw_packets(layer: &Layer<'_, '_, '_>, scratch: &mut OverlayScratch) -> (usi
     let stroke = Stroke::new(1.0, f.palette.canvas);
     let mut single = 0;
     for &(link, forward, fraction) in packets.iter() {
-        if per_link[link] as usize > MAX_SINGLE_PACKETS {
+        if per_link[link] as usize > MAX_SINGLE_PACKETS || !f.ports.link_in_view(link, visible) {
             continue;
         }
         screen_points(f, link, points);
