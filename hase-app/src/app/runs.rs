@@ -19,7 +19,7 @@ use crate::ui::dock::DockTab;
 use crate::ui::reveal;
 use hase_editor::analysis_views::what_if::{self, WhatIfRequest};
 use hase_editor::replay::markers;
-use hase_editor::run::size_check::{self, BigRunAnswer, BigRunQuestion};
+use hase_editor::run::size_check::{self, BigRunAnswer, BigRunQuestion, Verdict};
 use hase_editor::run::task::{RunRequest, start};
 use hase_editor::run::{
     FinishedRun, MarkerSave, ReplayFile, ReplayOutput, RunDone, RunSlot, SaveError, TraceFileError,
@@ -276,8 +276,8 @@ impl App {
             self.editor.log(LogLevel::Info, format!("estimate: {}", e.summary()));
         }
         match BigRunQuestion::ask(*estimated) {
-            Ok(question) => self.run_size.question = Some(question),
-            Err(request) => self.launch(request, estimate.as_ref()),
+            Verdict::Ask(question) => self.run_size.question = Some(question),
+            Verdict::Start(request) => self.launch(*request, estimate.as_ref()),
         }
     }
 

@@ -26,6 +26,7 @@ use super::placement::PlacementArgs;
 
 /// Arguments of `hase run`.
 #[derive(Debug, Args)]
+#[allow(clippy::struct_excessive_bools, reason = "independent command-line flags")]
 pub struct RunArgs {
     /// Project file (.ron).
     pub project: PathBuf,

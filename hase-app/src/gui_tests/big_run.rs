@@ -49,6 +49,10 @@ fn f5_on_a_big_design_asks_and_first_iteration_only_runs_one() {
     // One allreduce of the example is a fraction of its two (25,504 events).
     assert!(run.stats.events > 5_000 && run.stats.events < 25_504, "{} events", run.stats.events);
     assert!(h.state().run_size.question.is_none());
+    assert!(
+        !h.state().session.stale,
+        "a run of the first iteration is a run of this design, not an earlier one"
+    );
 }
 
 #[test]

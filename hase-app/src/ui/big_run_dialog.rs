@@ -35,17 +35,16 @@ pub fn show(ctx: &egui::Context, question: &BigRunQuestion) -> Option<BigRunAnsw
                 if ui.button("Run anyway").clicked() {
                     answer = Some(BigRunAnswer::RunAnyway);
                 }
-                if let Some(once) = &question.first_iteration {
-                    if ui
+                if let Some(once) = &question.first_iteration
+                    && ui
                         .button("First iteration only")
                         .on_hover_text(format!(
                             "Run one iteration of the workload ({}); the design keeps its iteration count",
                             once.summary()
                         ))
                         .clicked()
-                    {
-                        answer = Some(BigRunAnswer::FirstIterationOnly);
-                    }
+                {
+                    answer = Some(BigRunAnswer::FirstIterationOnly);
                 }
                 if question.request.settings.level < STATES_ONLY_LEVEL
                     && ui

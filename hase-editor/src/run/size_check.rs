@@ -69,7 +69,7 @@ pub struct RunSize {
     /// An estimate is being worked out.
     pub estimating: bool,
     /// A big run waiting for an answer.
-    pub question: Option<BigRunQuestion>,
+    pub question: Option<Box<BigRunQuestion>>,
     /// The estimate the design's run in progress started with.
     pub expected: Option<Expected>,
 }
@@ -135,6 +135,15 @@ pub struct BigRunQuestion {
     pub first_iteration: Option<Estimate>,
 }
 
+/// What an estimate leads to.
+#[derive(Debug)]
+pub enum Verdict {
+    /// A small run (or one that could not be estimated): start it.
+    Start(Box<RunRequest>),
+    /// A big run: ask first.
+    Ask(Box<BigRunQuestion>),
+}
+
 /// The answers to a big run's question.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BigRunAnswer {
@@ -149,21 +158,23 @@ pub enum BigRunAnswer {
 }
 
 impl BigRunQuestion {
-    /// The question for `estimated`, or the request to start at once when the run is small or
-    /// could not be estimated.
-    pub fn ask(estimated: Estimated) -> Result<Self, RunRequest> {
+    /// What to do with `estimated`: ask when the run is big, else start it at once (also when
+    /// it could not be estimated: the run then reports its own problems).
+    pub fn ask(estimated: Estimated) -> Verdict {
         let Estimated { request, result, first_iteration, available_bytes } = estimated;
         match result {
             Ok(estimate) => match estimate.big(available_bytes) {
-                Some(big) => Ok(BigRunQuestion { request, estimate, big, first_iteration }),
-                None => Err(request),
+                Some(big) => {
+                    Verdict::Ask(Box::new(BigRunQuestion { request, estimate, big, first_iteration }))
+                }
+                None => Verdict::Start(Box::new(request)),
             },
-            Err(_) => Err(request),
+            Err(_) => Verdict::Start(Box::new(request)),
         }
     }
 
     /// The run to start for `answer` (`None`: cancelled).
-    pub fn answer(self, answer: BigRunAnswer) -> Option<RunRequest> {
+    pub fn answer(self: Box<Self>, answer: BigRunAnswer) -> Option<RunRequest> {
         let mut request = self.request;
         match answer {
             BigRunAnswer::RunAnyway => {}

@@ -105,7 +105,7 @@ pub fn design_work(
             }
             work.ops += micro;
         });
-        if rank % step == 0 && sampled.len() < SAMPLED_SENDERS as usize {
+        if rank.is_multiple_of(step) && sampled.len() < SAMPLED_SENDERS as usize {
             sampled.push((rank, sends));
         }
     }
