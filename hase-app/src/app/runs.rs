@@ -66,6 +66,15 @@ impl App {
         if !self.session.live.is_empty() {
             ctx.request_repaint_after(Duration::from_millis(100));
         }
+        if let Some(receiver) = &self.run_size.estimating {
+            match receiver.try_recv() {
+                Ok(estimated) => self.estimated(estimated),
+                Err(std::sync::mpsc::TryRecvError::Empty) => {
+                    ctx.request_repaint_after(Duration::from_millis(50))
+                }
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => self.run_size.estimating = None,
+            }
+        }
         let exported = self.export_result.take();
         match exported {
             Some(Ok(path)) => {
@@ -239,9 +248,11 @@ impl App {
             let request = RunRequest { project, file, settings, slot, id };
             if slot == RunSlot::Main {
                 // The design's run is estimated first; a big one asks before it starts.
-                if !self.run_size.estimating && self.run_size.question.is_none() {
-                    self.run_size.estimating = true;
-                    size_check::spawn_estimate(&self.tasks, request, self.run_size.book.history.clone());
+                if self.run_size.estimating.is_none() && self.run_size.question.is_none() {
+                    match size_check::spawn_estimate(request, self.run_size.book.history.clone()) {
+                        Ok(receiver) => self.run_size.estimating = Some(receiver),
+                        Err(request) => self.launch(*request, None),
+                    }
                 }
             } else {
                 self.launch(request, None);
@@ -269,13 +280,13 @@ impl App {
     }
 
     /// The estimate of the design's run: start it, or ask first when it is big.
-    fn estimated(&mut self, estimated: Box<size_check::Estimated>) {
-        self.run_size.estimating = false;
+    fn estimated(&mut self, estimated: size_check::Estimated) {
+        self.run_size.estimating = None;
         let estimate = estimated.result.as_ref().ok().cloned();
         if let Some(e) = &estimate {
             self.editor.log(LogLevel::Info, format!("estimate: {}", e.summary()));
         }
-        match BigRunQuestion::ask(*estimated) {
+        match BigRunQuestion::ask(estimated) {
             Verdict::Ask(question) => self.run_size.question = Some(question),
             Verdict::Start(request) => self.launch(*request, estimate.as_ref()),
         }
@@ -301,7 +312,6 @@ impl App {
     pub(super) fn replay_finished(&mut self, output: ReplayOutput) {
         match output {
             ReplayOutput::Run(done) => self.run_finished(done),
-            ReplayOutput::Estimated(estimated) => self.estimated(estimated),
             ReplayOutput::Saved { what, result: Ok(path) } => {
                 self.editor.log(LogLevel::Info, format!("saved {what} to {}", path.display()));
             }

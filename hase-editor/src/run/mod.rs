@@ -249,8 +249,6 @@ pub enum ReplayFile {
 pub enum ReplayOutput {
     /// A run finished.
     Run(RunDone),
-    /// The estimate of a run of the design asked for.
-    Estimated(Box<size_check::Estimated>),
     /// A file was written.
     Saved {
         /// What was saved (for the log).

@@ -5,16 +5,16 @@
 //! run of the design, its measured rates join the history the next estimate uses.
 
 use std::path::PathBuf;
+use std::sync::mpsc::Receiver;
 
 use hase_engine::model::Project;
 use hase_library::estimate::{
     BigRun, Estimate, EstimateError, RateHistory, RunRates, estimate_project, first_iteration_only,
 };
 
+use super::FinishedRun;
 use super::task::RunRequest;
-use super::{FinishedRun, ReplayOutput};
 use crate::project_store::LibraryLocation;
-use crate::tasks::{TaskOutput, Tasks};
 
 /// Trace level offered for a big run: state intervals only, no messages.
 pub const STATES_ONLY_LEVEL: u8 = 4;
@@ -66,8 +66,8 @@ impl RateBook {
 pub struct RunSize {
     /// The measured rates.
     pub book: RateBook,
-    /// An estimate is being worked out.
-    pub estimating: bool,
+    /// The estimate being worked out, when there is one.
+    pub estimating: Option<Receiver<Estimated>>,
     /// A big run waiting for an answer.
     pub question: Option<Box<BigRunQuestion>>,
     /// The estimate the design's run in progress started with.
@@ -100,9 +100,15 @@ pub struct Estimated {
     pub available_bytes: Option<u64>,
 }
 
-/// Work out the estimate of `request` on the `hase-estimate` thread.
-pub fn spawn_estimate(tasks: &Tasks, request: RunRequest, history: RateHistory) {
-    tasks.spawn("estimate", move || {
+/// Work out the estimate of `request` on the `hase-estimate` thread; it arrives on the returned
+/// channel. When the thread cannot start, the request comes back to be run at once.
+pub fn spawn_estimate(
+    request: RunRequest,
+    history: RateHistory,
+) -> Result<Receiver<Estimated>, Box<RunRequest>> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let kept = request.clone();
+    let started = std::thread::Builder::new().name("hase-estimate".into()).spawn(move || {
         let base =
             request.file.as_deref().map_or_else(|| PathBuf::from("."), hase_library::runner::base_dir_of);
         let (seed, level) = (request.settings.seed, request.settings.level);
@@ -113,13 +119,13 @@ pub fn spawn_estimate(tasks: &Tasks, request: RunRequest, history: RateHistory) 
                 .and_then(|once| estimate_project(&once, &base, seed, level, &history).ok()),
             _ => None,
         };
-        TaskOutput::Replay(Box::new(ReplayOutput::Estimated(Box::new(Estimated {
-            request,
-            result,
-            first_iteration,
-            available_bytes,
-        }))))
+        // The receiver is gone only when the app no longer waits for it.
+        let _ = sender.send(Estimated { request, result, first_iteration, available_bytes });
     });
+    match started {
+        Ok(_) => Ok(receiver),
+        Err(_) => Err(Box::new(kept)),
+    }
 }
 
 /// A big run waiting for an answer.

@@ -30,6 +30,9 @@ pub struct OverlayScratch {
     points: Vec<Pos2>,
     per_link: Vec<u32>,
     packets: Vec<(usize, bool, f32)>,
+    /// (map build, time, departed, arrived) that `packets` and `per_link` were placed for: a
+    /// frame at the same moment (a zoom or pan step) keeps them.
+    packets_for: Option<(u64, u64, usize, usize)>,
     inside: Vec<u32>,
 }
 
@@ -321,8 +324,12 @@ fn pill(painter: &Painter, bottom_centre: Pos2, text: &str, fill: Color32, text_
 
 fn draw_packets(layer: &Layer<'_, '_, '_>, scratch: &mut OverlayScratch) -> (usize, usize) {
     let Layer { painter, f, o, visible } = *layer;
-    let OverlayScratch { points, per_link, packets, .. } = scratch;
-    flights_on_links(f, o, per_link, packets);
+    let OverlayScratch { points, per_link, packets, packets_for, .. } = scratch;
+    let key = (o.map.build, o.time.0, o.snap.departed, o.snap.arrived);
+    if o.map.build == 0 || *packets_for != Some(key) || per_link.len() != f.scene.links.len() {
+        flights_on_links(f, o, per_link, packets);
+        *packets_for = Some(key);
+    }
     let zoom = f.view.zoom.clamp(0.5, 1.4);
     let radius = 4.5 * zoom;
     let stroke = Stroke::new(1.0, f.palette.canvas);
