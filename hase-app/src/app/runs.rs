@@ -70,7 +70,7 @@ impl App {
             match receiver.try_recv() {
                 Ok(estimated) => self.estimated(estimated),
                 Err(std::sync::mpsc::TryRecvError::Empty) => {
-                    ctx.request_repaint_after(Duration::from_millis(50))
+                    ctx.request_repaint_after(Duration::from_millis(50));
                 }
                 Err(std::sync::mpsc::TryRecvError::Disconnected) => self.run_size.estimating = None,
             }
