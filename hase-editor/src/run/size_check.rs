@@ -7,7 +7,6 @@
 use std::path::PathBuf;
 use std::sync::mpsc::Receiver;
 
-use hase_engine::model::Project;
 use hase_library::estimate::{
     BigRun, Estimate, EstimateError, RateHistory, RunRates, estimate_project, first_iteration_only,
 };
@@ -197,12 +196,7 @@ impl BigRunQuestion {
     }
 }
 
-/// The work units and entities of `project` as the estimate counted them (for [`Expected`]).
+/// What run `run_id` starts with, from its estimate and the resident memory before it.
 pub fn expected_of(run_id: u64, estimate: &Estimate, resident_before_bytes: u64) -> Expected {
     Expected { run_id, units: estimate.work.units(), entities: estimate.work.entities, resident_before_bytes }
-}
-
-/// True when `project` has a workload whose first iteration can be run alone.
-pub fn has_iterations(project: &Project) -> bool {
-    first_iteration_only(project).is_some()
 }
