@@ -1218,3 +1218,40 @@ fn imported_platforms_agree_with_smpi_within_two_percent() {
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert_eq!(stdout.lines().filter(|l| l.ends_with('%')).count(), 5, "{stdout}\n{stderr}");
 }
+
+/// The events `hase run --estimate` prints (its first line: "NAME: ≈ 33.3 k events, …").
+fn estimated_events(stdout: &str) -> f64 {
+    let words: Vec<&str> = stdout.split('≈').nth(1).unwrap().split_whitespace().collect();
+    let number: f64 = words[0].parse().unwrap();
+    number
+        * match words[1] {
+            "k" => 1e3,
+            "M" => 1e6,
+            "G" => 1e9,
+            _ => 1.0,
+        }
+}
+
+#[test]
+fn run_estimate_prints_the_size_within_twice_the_real_events_and_does_not_run() {
+    let data = tempfile::tempdir().unwrap();
+    for (name, iterations) in [("torus3d_halo.ron", "4"), ("fat_tree_allreduce.ron", "20")] {
+        let project = projects().join(name);
+        let set = format!("workload.iterations={iterations}");
+        let out = Command::new(env!("CARGO_BIN_EXE_hase"))
+            .args(["run", p(&project), "--estimate", "--set", &set])
+            .env("HASE_DATA_DIR", data.path())
+            .output()
+            .unwrap();
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{stdout}{stderr}");
+        assert!(stdout.contains("entities") && stdout.contains("packets"), "{stdout}");
+        assert!(!stdout.contains("makespan"), "an estimate does not run: {stdout}");
+        let estimated = estimated_events(&stdout);
+        let out = hase(&["run", p(&project), "--quiet", "--set", &set]);
+        let (real, _) = text(&out);
+        let real: f64 = real.rsplit('(').next().unwrap().split_whitespace().next().unwrap().parse().unwrap();
+        let ratio = estimated / real;
+        assert!((0.5..=2.0).contains(&ratio), "{name}: estimated {estimated}, real {real}");
+    }
+}

@@ -6,6 +6,7 @@
 pub mod catalogue;
 pub mod check_levels;
 pub mod datasheet;
+pub mod estimate;
 pub mod examples;
 pub mod experiment;
 pub mod fit;

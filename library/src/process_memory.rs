@@ -1,6 +1,6 @@
 //! This process's memory as Linux reports it in `/proc/self/status`: resident (`VmRSS`) and peak
 //! resident (`VmHWM`) bytes, and resetting the peak — what the status bar shows and what the memory
-//! benchmarks measure. Elsewhere the figures read as absent (0 or `None`).
+//! benchmarks measure — and the memory the system has available. Elsewhere the figures read as absent (0 or `None`).
 
 /// The value of `field` (such as `VmRSS:`) in a `/proc/<pid>/status` text, in bytes.
 pub fn status_bytes(status: &str, field: &str) -> Option<u64> {
@@ -14,6 +14,12 @@ pub fn resident_and_peak_bytes() -> (u64, u64) {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     let field = |name| status_bytes(&status, name).unwrap_or(0);
     (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// Memory the system can give without swapping (`MemAvailable` in `/proc/meminfo`), when known.
+pub fn available_memory_bytes() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    status_bytes(&meminfo, "MemAvailable:")
 }
 
 /// Reset the peak resident figure to the current one (Linux: `5` into `/proc/self/clear_refs`).

@@ -90,6 +90,10 @@ impl App {
             }),
             paste_count: 0,
             frames: 0,
+            run_size: hase_editor::run::size_check::RunSize {
+                book: hase_editor::run::size_check::RateBook::at(&options.library),
+                ..Default::default()
+            },
             library: Library::new(options.library),
             windows: windows::Windows::default(),
             files: crate::file_dialog::FileDialogs::default(),
@@ -157,7 +161,7 @@ impl App {
     }
 
     /// True while a dialog waits for an answer (the unsaved-changes question, Save as, the library
-    /// messages, a file dialog, the template and comparison forms): the window's shortcuts wait too,
+    /// messages, a file dialog, the template and comparison forms, a big run's question): the window's shortcuts wait too,
     /// so Ctrl+O does not open the library over it.
     pub fn dialog_open(&self) -> bool {
         self.pending.is_some()
@@ -165,6 +169,7 @@ impl App {
             || self.windows.save_as.is_some()
             || self.windows.template.open
             || self.windows.variant.open
+            || self.run_size.question.is_some()
             || self.library.failure_dialog.is_some()
             || !self.library.recovery.is_empty()
     }

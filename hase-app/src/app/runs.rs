@@ -19,6 +19,7 @@ use crate::ui::dock::DockTab;
 use crate::ui::reveal;
 use hase_editor::analysis_views::what_if::{self, WhatIfRequest};
 use hase_editor::replay::markers;
+use hase_editor::run::size_check::{self, BigRunAnswer, BigRunQuestion, Verdict};
 use hase_editor::run::task::{RunRequest, start};
 use hase_editor::run::{
     FinishedRun, MarkerSave, ReplayFile, ReplayOutput, RunDone, RunSlot, SaveError, TraceFileError,
@@ -29,6 +30,7 @@ use hase_editor::session::variant::Variant;
 use hase_editor::session::{Reveal, SessionCommand};
 use hase_editor::state::LogLevel;
 use hase_editor::tasks::{FileRequest, TaskOutput};
+use hase_library::estimate::Estimate;
 use hase_library::mpi::record::{TIMELINE_FILES, recording_timelines};
 use hase_library::what_if::set_arguments;
 
@@ -63,6 +65,15 @@ impl App {
         }
         if !self.session.live.is_empty() {
             ctx.request_repaint_after(Duration::from_millis(100));
+        }
+        if let Some(receiver) = &self.run_size.estimating {
+            match receiver.try_recv() {
+                Ok(estimated) => self.estimated(estimated),
+                Err(std::sync::mpsc::TryRecvError::Empty) => {
+                    ctx.request_repaint_after(Duration::from_millis(50));
+                }
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => self.run_size.estimating = None,
+            }
         }
         let exported = self.export_result.take();
         match exported {
@@ -218,34 +229,82 @@ impl App {
                     if !self.session.running(slot) {
                         let project = side.editor.doc.project.clone();
                         let settings = side.settings.clone().unwrap_or_else(|| shared.clone());
-                        requests.push((
-                            slot,
-                            side.name().to_string(),
-                            project,
-                            side.editor.file.clone(),
-                            settings,
-                        ));
+                        requests.push((slot, project, side.editor.file.clone(), settings));
                     }
                 }
             }
             None if !self.session.running(RunSlot::Main) => {
                 let project = self.editor.doc.project.clone();
-                let name = project.name.clone();
-                requests.push((RunSlot::Main, name, project, self.editor.file.clone(), shared));
+                requests.push((RunSlot::Main, project, self.editor.file.clone(), shared));
             }
             None => {}
         }
-        if let Some(e) = requests.iter().find_map(|r| r.4.until().err()) {
+        if let Some(e) = requests.iter().find_map(|r| r.3.until().err()) {
             self.editor.notify(LogLevel::Warning, e.to_string());
             return;
         }
-        for (slot, name, project, file, settings) in requests {
-            self.warn_outside_folder(&name, &project, file.as_deref());
-            self.editor.log(LogLevel::Info, format!("running {name}…"));
+        for (slot, project, file, settings) in requests {
             let id = self.session.next_id();
             let request = RunRequest { project, file, settings, slot, id };
-            let live = start(&self.tasks, request);
-            self.session.live.push(live);
+            if slot == RunSlot::Main {
+                // The design's run is estimated first; a big one asks before it starts.
+                if self.run_size.estimating.is_none() && self.run_size.question.is_none() {
+                    match size_check::spawn_estimate(request, self.run_size.book.history.clone()) {
+                        Ok(receiver) => self.run_size.estimating = Some(receiver),
+                        Err(request) => self.launch(*request, None),
+                    }
+                }
+            } else {
+                self.launch(request, None);
+            }
+        }
+    }
+
+    /// Start `request` now; `estimate` is what the design's run was estimated at, to measure the
+    /// rates against.
+    fn launch(&mut self, request: RunRequest, estimate: Option<&Estimate>) {
+        let name = match (request.slot, &self.session.compare) {
+            (RunSlot::Compare(i), Some(c)) => {
+                c.sides.get(i).map_or(request.project.name.clone(), |s| s.name().to_string())
+            }
+            _ => request.project.name.clone(),
+        };
+        self.warn_outside_folder(&name, &request.project, request.file.as_deref());
+        self.editor.log(LogLevel::Info, format!("running {name}…"));
+        if request.slot == RunSlot::Main {
+            let resident = hase_library::process_memory::resident_and_peak_bytes().0;
+            self.run_size.expected = estimate.map(|e| size_check::expected_of(request.id, e, resident));
+        }
+        let live = start(&self.tasks, request);
+        self.session.live.push(live);
+    }
+
+    /// The estimate of the design's run: start it, or ask first when it is big.
+    fn estimated(&mut self, estimated: size_check::Estimated) {
+        self.run_size.estimating = None;
+        let estimate = estimated.result.as_ref().ok().cloned();
+        if let Some(e) = &estimate {
+            self.editor.log(LogLevel::Info, format!("estimate: {}", e.summary()));
+        }
+        match BigRunQuestion::ask(estimated) {
+            Verdict::Ask(question) => self.run_size.question = Some(question),
+            Verdict::Start(request) => self.launch(*request, estimate.as_ref()),
+        }
+    }
+
+    /// The answer to a big run's question.
+    pub(super) fn big_run_answered(&mut self, answer: BigRunAnswer) {
+        let Some(question) = self.run_size.question.take() else { return };
+        let estimate = match answer {
+            BigRunAnswer::FirstIterationOnly => question.first_iteration.clone(),
+            _ => Some(question.estimate.clone()),
+        };
+        if answer == BigRunAnswer::FirstIterationOnly {
+            self.editor
+                .log(LogLevel::Info, "running the first iteration only (the design keeps its iterations)");
+        }
+        if let Some(request) = question.answer(answer) {
+            self.launch(request, estimate.as_ref());
         }
     }
 
@@ -418,6 +477,10 @@ impl App {
                 }
                 self.session.adopt_markers(&run);
                 self.session.player.adopt_run(run.replay.end);
+                if let Some(expected) = self.run_size.expected.take() {
+                    let resident = hase_library::process_memory::resident_and_peak_bytes().0;
+                    self.run_size.book.record(&run, &expected, resident);
+                }
                 if let Some(old) = self.session.current.replace(run) {
                     // A large trace takes a while to free: not on the UI thread.
                     let _ = std::thread::Builder::new().name("hase-drop".into()).spawn(move || drop(old));

@@ -88,4 +88,6 @@ pub struct App {
     pub(super) memory: status::MemoryGauge,
     pub(super) start_actions: Vec<AppAction>,
     pub(super) start_trace: Option<PathBuf>,
+    /// The size check before a run of the design (estimate, big-run question, measured rates).
+    pub run_size: hase_editor::run::size_check::RunSize,
 }

@@ -1,5 +1,5 @@
 //! The windows and dialogs over the main window shown each frame: the template dialog, the project
-//! browser, the Save-as name, the library failure message and the recovery offer. Each shows
+//! browser, the big run's question, the Save-as name, the library failure message and the recovery offer. Each shows
 //! itself and answers; this file turns answers into commands, store calls and file dialogs.
 
 use hase_engine::model::{StreamSource, Workload};
@@ -52,6 +52,11 @@ impl App {
         }
         if let Some(request) = answer.request {
             self.open_what_if(&request);
+        }
+        if let Some(question) = &self.run_size.question
+            && let Some(answer) = crate::ui::big_run_dialog::show(ctx, question)
+        {
+            self.big_run_answered(answer);
         }
         self.windows.sheet_viewer.show(ctx, palette);
         // The check's result, when it comes, is taken before the window shows it.

@@ -13,7 +13,9 @@ use hase_engine::kernel::{Progress, RunOutcome};
 use hase_engine::model::write_atomic;
 use hase_engine::stats::RunStats;
 use hase_engine::time::SimTime;
+use hase_library::estimate::{RateHistory, estimate_project};
 use hase_library::overrides::apply_set;
+use hase_library::process_memory::available_memory_bytes;
 use hase_library::runner::{RunOptions, RunResult, TraceTarget, base_dir_of, run_project};
 use hase_library::stats_csv::write_run_stats_csv;
 use hase_library::workload_trace::use_workload_trace;
@@ -24,6 +26,7 @@ use super::placement::PlacementArgs;
 
 /// Arguments of `hase run`.
 #[derive(Debug, Args)]
+#[allow(clippy::struct_excessive_bools, reason = "independent command-line flags")]
 pub struct RunArgs {
     /// Project file (.ron).
     pub project: PathBuf,
@@ -69,6 +72,10 @@ pub struct RunArgs {
     /// No progress bar and a one-line summary.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print an estimate of the run's events, wall time and memory (from the design and the last
+    /// runs' rates, as the GUI shows before a big run) and do not run.
+    #[arg(long)]
+    pub estimate: bool,
 }
 
 pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
@@ -84,6 +91,9 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     }
     for set in &args.sets {
         apply_set(&mut project, set)?;
+    }
+    if args.estimate {
+        return print_estimate(&project, args);
     }
     let options = RunOptions {
         seed: args.seed,
@@ -133,6 +143,40 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         RunOutcome::Deadlock(_) => ExitCode::from(3),
         RunOutcome::Cancelled => ExitCode::from(4),
     })
+}
+
+/// `--estimate`: the estimate at the run's level and seed, with the work it comes from.
+fn print_estimate(project: &hase_engine::model::Project, args: &RunArgs) -> anyhow::Result<ExitCode> {
+    let history = RateHistory::default_file().map(|f| RateHistory::load(&f)).unwrap_or_default();
+    let level = args.level.unwrap_or(project.settings.trace_level).clamp(1, 5);
+    let seed = args.seed.unwrap_or(project.settings.seed);
+    let estimate = estimate_project(project, &base_dir_of(&args.project), seed, level, &history)
+        .with_context(|| format!("cannot estimate {}", args.project.display()))?;
+    let w = &estimate.work;
+    let out = &mut std::io::stdout().lock();
+    writeln!(out, "{}: {}", project.name, estimate.summary())?;
+    writeln!(
+        out,
+        "  design      {} entities, {} links, {} ranks{}",
+        w.entities,
+        w.links,
+        w.ranks,
+        w.iterations.map(|n| format!(", {n} iterations")).unwrap_or_default()
+    )?;
+    writeln!(
+        out,
+        "  workload    {} operations, {} messages ({} B) in {} packets crossing {} links{}",
+        w.ops,
+        w.messages,
+        w.message_bytes,
+        w.packets,
+        w.packet_links,
+        if w.truncated { " (a program was longer than the walk: more)" } else { "" }
+    )?;
+    if let Some(big) = estimate.big(available_memory_bytes()) {
+        writeln!(out, "  big run     {}", big.reasons.join(", "))?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn print_summary(name: &str, result: &RunResult, quiet: bool) -> std::io::Result<()> {

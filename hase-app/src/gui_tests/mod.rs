@@ -11,6 +11,7 @@ use egui_kittest::Harness;
 use crate::app::App;
 
 mod analysis;
+mod big_run;
 mod design;
 mod editing;
 mod experiments;

@@ -121,6 +121,9 @@ fn a_long_run_keeps_the_window_working_and_stop_ends_it() {
     params.insert("iterations".into(), hase_engine::model::ParamValue::Int(1_000_000));
     let mut h = harness_with(project);
     h.get_by_label("▶ Run").click();
+    // The estimate says it is big: run it anyway.
+    wait_for(&mut h, "the big run's question", |app| app.run_size.question.is_some());
+    h.get_by_label("Run anyway").click();
     wait_for(&mut h, "progress", |app| {
         app.session.live.first().is_some_and(|l| l.progress.events.load(Ordering::Relaxed) > 100_000)
     });

@@ -1,6 +1,7 @@
 //! The panels of the main window, one file or folder each.
 
 pub mod animator;
+pub mod big_run_dialog;
 pub mod breadcrumb;
 pub mod canvas;
 pub mod compare;

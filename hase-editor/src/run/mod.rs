@@ -2,12 +2,13 @@
 //! time), runs in progress (cancel flag and progress counters shared with the worker), finished
 //! runs (statistics, the in-memory trace and its replay model). The app's session holds them with
 //! the replay views' state. The worker itself is in [`task`]; trace files are read by [`load`];
-//! [`version`] tells whether a run still shows the design being edited, [`design_match`] whether a
+//! [`size_check`] estimates a run before it starts; [`version`] tells whether a run still shows the design being edited, [`design_match`] whether a
 //! trace file is a run of it at all; [`export`] writes a trace file in another viewer's format.
 
 pub mod design_match;
 pub mod export;
 pub mod load;
+pub mod size_check;
 pub mod task;
 pub mod version;
 

@@ -2,6 +2,7 @@
 //! the design being edited differs from that in anything a run depends on (types, network,
 //! workload, run settings). Moving entities or renaming the project changes nothing that runs, so
 //! those edits keep the run current; an undo back to the design that ran makes it current again.
+//! A run of the design's first iteration only (offered before a big run) is of the design too.
 
 use hase_engine::model::Project;
 
@@ -12,6 +13,13 @@ use crate::state::Editor;
 /// settings (layout, name and description do not run).
 pub fn same_design(a: &Project, b: &Project) -> bool {
     a.types == b.types && a.network == b.network && a.workload == b.workload && a.settings == b.settings
+}
+
+/// True if `run` is `design` with its workload cut to the first iteration (as
+/// [`hase_library::estimate::first_iteration_only`] makes it).
+pub fn is_first_iteration_of(run: &Project, design: &Project) -> bool {
+    run.workload != design.workload
+        && hase_library::estimate::first_iteration_only(design).is_some_and(|once| same_design(run, &once))
 }
 
 /// Whether a run is stale, worked out once per run and document revision (comparing projects is
@@ -29,7 +37,8 @@ impl Staleness {
         let key = (run.id, editor.generation, editor.history.revision());
         if self.key != Some(key) {
             self.key = Some(key);
-            self.stale = !same_design(&run.project, &editor.doc.project);
+            let doc = &editor.doc.project;
+            self.stale = !same_design(&run.project, doc) && !is_first_iteration_of(&run.project, doc);
         }
         self.stale
     }

@@ -54,10 +54,10 @@ pub fn draw_critical_layer(
         if *share <= 0.0 {
             continue;
         }
-        f.ports.link_points(f.scene, &f.scene.links[l], points);
-        if !Rect::from_points(points).intersects(visible) {
+        if !f.ports.link_in_view(l, visible) {
             continue;
         }
+        f.ports.link_points(f.scene, &f.scene.links[l], points);
         for p in points.iter_mut() {
             *p = f.view.to_screen(f.area, *p);
         }

@@ -20,6 +20,9 @@ pub struct SceneMap {
     pub link_of_trace_link: Vec<Option<usize>>,
     /// Trace links drawn as each canvas link.
     pub trace_links_of_link: Vec<Vec<u32>>,
+    /// Which build of the cache this is (0 outside a cache): what is worked out from the map
+    /// can be kept while it stays.
+    pub build: u64,
 }
 
 /// The path prefix of a network opened through `instances` (`["net0"]` → `net0/`).
@@ -41,6 +44,7 @@ impl SceneMap {
             entities_of_node: vec![Vec::new(); scene.nodes.len()],
             link_of_trace_link: vec![None; replay.header.links.len()],
             trace_links_of_link: vec![Vec::new(); scene.links.len()],
+            build: 0,
         };
         for (e, info) in entities.iter().enumerate() {
             let Some(rest) = info.path.strip_prefix(prefix) else { continue };

@@ -31,7 +31,9 @@ impl MapCache {
         let key = (run.id, editor.generation, editor.history.revision(), net);
         if self.key.as_ref() != Some(&key) {
             let instances: Vec<String> = editor.crumbs.iter().map(|c| c.instance.clone()).collect();
+            let build = self.map.build + 1;
             self.map = SceneMap::build(&run.replay, scene, &map::prefix_of(&instances));
+            self.map.build = build;
             self.key = Some(key);
         }
         &self.map

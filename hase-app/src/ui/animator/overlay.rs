@@ -30,6 +30,9 @@ pub struct OverlayScratch {
     points: Vec<Pos2>,
     per_link: Vec<u32>,
     packets: Vec<(usize, bool, f32)>,
+    /// (map build, time, departed, arrived) that `packets` and `per_link` were placed for: a
+    /// frame at the same moment (a zoom or pan step) keeps them.
+    packets_for: Option<(u64, u64, usize, usize)>,
     inside: Vec<u32>,
 }
 
@@ -204,14 +207,15 @@ fn draw_load(layer: &Layer<'_, '_, '_>, points: &mut Vec<Pos2>) -> usize {
         if trace_links.is_empty() {
             continue;
         }
+        // Out of view first: the load is the costlier test.
+        if !f.ports.link_in_view(l, visible) {
+            continue;
+        }
         let load = link_load(o, trace_links);
         if load < 0.02 {
             continue;
         }
         f.ports.link_points(f.scene, &f.scene.links[l], points);
-        if !Rect::from_points(points).intersects(visible) {
-            continue;
-        }
         for p in points.iter_mut() {
             *p = f.view.to_screen(f.area, *p);
         }
@@ -320,14 +324,18 @@ fn pill(painter: &Painter, bottom_centre: Pos2, text: &str, fill: Color32, text_
 
 fn draw_packets(layer: &Layer<'_, '_, '_>, scratch: &mut OverlayScratch) -> (usize, usize) {
     let Layer { painter, f, o, visible } = *layer;
-    let OverlayScratch { points, per_link, packets, .. } = scratch;
-    flights_on_links(f, o, per_link, packets);
+    let OverlayScratch { points, per_link, packets, packets_for, .. } = scratch;
+    let key = (o.map.build, o.time.0, o.snap.departed, o.snap.arrived);
+    if o.map.build == 0 || *packets_for != Some(key) || per_link.len() != f.scene.links.len() {
+        flights_on_links(f, o, per_link, packets);
+        *packets_for = Some(key);
+    }
     let zoom = f.view.zoom.clamp(0.5, 1.4);
     let radius = 4.5 * zoom;
     let stroke = Stroke::new(1.0, f.palette.canvas);
     let mut single = 0;
     for &(link, forward, fraction) in packets.iter() {
-        if per_link[link] as usize > MAX_SINGLE_PACKETS {
+        if per_link[link] as usize > MAX_SINGLE_PACKETS || !f.ports.link_in_view(link, visible) {
             continue;
         }
         screen_points(f, link, points);
@@ -345,8 +353,7 @@ fn draw_packets(layer: &Layer<'_, '_, '_>, scratch: &mut OverlayScratch) -> (usi
         if (n as usize) <= MAX_SINGLE_PACKETS {
             continue;
         }
-        f.ports.link_points(f.scene, &f.scene.links[link], points);
-        if !Rect::from_points(points).intersects(visible) {
+        if !f.ports.link_in_view(link, visible) {
             continue;
         }
         screen_points(f, link, points);

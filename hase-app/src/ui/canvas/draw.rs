@@ -128,11 +128,10 @@ fn draw_grid(painter: &Painter, f: &CanvasFrame<'_>) {
 fn draw_links(painter: &Painter, f: &CanvasFrame<'_>, visible: Rect, points: &mut Vec<Pos2>) {
     let zoom = f.view.zoom;
     for (l, link) in f.scene.links.iter().enumerate() {
-        f.ports.link_points(f.scene, link, points);
-        let bounds = Rect::from_points(points);
-        if !bounds.intersects(visible) {
+        if !f.ports.link_in_view(l, visible) {
             continue;
         }
+        f.ports.link_points(f.scene, link, points);
         let selected = f.selection.links.contains(&link.key);
         let hovered = f.hover == Some(Hit::Link(l));
         let colour = if selected {

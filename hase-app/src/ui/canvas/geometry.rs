@@ -249,6 +249,8 @@ pub struct PortLayout {
     pub pos: Vec<Pos2>,
     /// Port sides.
     pub side: Vec<BodySide>,
+    /// Bounding box of each link's points (canvas units), for culling without walking them.
+    pub link_bounds: Vec<Rect>,
     scratch: Vec<(BodySide, bool, f32, usize)>,
 }
 
@@ -262,6 +264,17 @@ impl PortLayout {
         for (n, node) in scene.nodes.iter().enumerate() {
             self.layout_node(scene, positions, n, node);
         }
+        let mut points = Vec::new();
+        self.link_bounds.clear();
+        for link in &scene.links {
+            self.link_points(scene, link, &mut points);
+            self.link_bounds.push(Rect::from_points(&points));
+        }
+    }
+
+    /// True if link `l`'s bounding box meets `visible` (canvas units).
+    pub fn link_in_view(&self, l: usize, visible: Rect) -> bool {
+        self.link_bounds.get(l).is_some_and(|b| b.intersects(visible))
     }
 
     fn layout_node(&mut self, scene: &CanvasScene, positions: &[Pos2], n: usize, node: &NodeInfo) {

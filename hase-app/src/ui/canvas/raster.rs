@@ -271,10 +271,10 @@ pub fn draw(
     let area = f.view.visible(f.area).expand(NODE_SIZE);
     let replay = f.replay.as_ref().filter(|o| o.min_level <= 2);
     for (l, link) in f.scene.links.iter().enumerate() {
-        f.ports.link_points(f.scene, link, &mut raster.points);
-        if !Rect::from_points(&raster.points).intersects(area) {
+        if !f.ports.link_in_view(l, area) {
             continue;
         }
+        f.ports.link_points(f.scene, link, &mut raster.points);
         let load = match replay {
             Some(o) => o.map.trace_links_of_link.get(l).map_or(0.0, |t| overlay::link_load(o, t)),
             None => 0.0,

@@ -23,6 +23,9 @@ pub struct Canvas {
     /// Node centres this frame (stored positions plus any drag offset).
     pub(super) positions: Vec<Pos2>,
     pub(super) ports: PortLayout,
+    /// The node centres `ports` was laid out for (laid out again only when they or the scene
+    /// change: a frame that moves nothing reuses it).
+    ports_laid_out_for: Option<Vec<Pos2>>,
     /// The drag in progress.
     pub drag: Drag,
     /// The drag just ended is kept one more frame, drawn as it ended, until the editor has the
@@ -56,6 +59,7 @@ impl Default for Canvas {
             scene_key: None,
             positions: Vec::new(),
             ports: PortLayout::default(),
+            ports_laid_out_for: None,
             drag: Drag::None,
             settling: false,
             area: Rect::from_min_size(Pos2::ZERO, egui::Vec2::new(800.0, 600.0)),
@@ -98,6 +102,7 @@ impl Canvas {
         if self.scene_key.as_ref() != Some(&key) {
             self.scene = CanvasScene::build(&editor.doc, &net);
             self.scene_key = Some(key);
+            self.ports_laid_out_for = None;
             self.hover = None;
             if !matches!(self.drag, Drag::Pan | Drag::None) {
                 self.drag = Drag::None;
@@ -112,7 +117,10 @@ impl Canvas {
                 }
             }
         }
-        self.ports.compute(&self.scene, &self.positions);
+        if self.ports_laid_out_for.as_deref() != Some(&self.positions[..]) {
+            self.ports.compute(&self.scene, &self.positions);
+            self.ports_laid_out_for = Some(self.positions.clone());
+        }
     }
 
     /// The scene shown.
