@@ -7,6 +7,7 @@ pub mod catalogue;
 pub mod check_levels;
 pub mod datasheet;
 pub mod examples;
+pub mod expected;
 pub mod experiment;
 pub mod fit;
 pub mod generated;
