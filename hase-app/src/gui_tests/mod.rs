@@ -13,6 +13,7 @@ use crate::app::App;
 mod analysis;
 mod design;
 mod editing;
+mod expected;
 mod experiments;
 mod files;
 mod library;

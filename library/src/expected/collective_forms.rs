@@ -98,9 +98,10 @@ pub fn call_form(call: &Call<'_>) -> Result<CallForm, NoClosedForm> {
             let d = *dimensions;
             let rounds = || (0..d).map(|k| 1u32 << k);
             match (operation, algorithm) {
-                ("allreduce" | "scan", "recursive_doubling") => {
-                    symmetric(call.messages(rounds().map(|peer| (peer, call.bytes)))?, "log2(p)·T(neighbour, n)")
-                }
+                ("allreduce" | "scan", "recursive_doubling") => symmetric(
+                    call.messages(rounds().map(|peer| (peer, call.bytes)))?,
+                    "log2(p)·T(neighbour, n)",
+                ),
                 ("barrier", "recursive_doubling") => {
                     symmetric(call.messages(rounds().map(|peer| (peer, 0)))?, "log2(p)·T(neighbour, 0)")
                 }

@@ -54,7 +54,8 @@ pub fn expected_run(project: &Project) -> Result<Expected, NoClosedForm> {
         return Err(NoClosedForm::Placement);
     }
     let recipe = project.generator.as_ref().ok_or(NoClosedForm::NotATemplate)?;
-    let edited = || NoClosedForm::EditedNetwork { template: format!("{} {:?}", recipe.template, recipe.dims) };
+    let edited =
+        || NoClosedForm::EditedNetwork { template: format!("{} {:?}", recipe.template, recipe.dims) };
     let topology = Topology::parse(&recipe.template, &recipe.dims).map_err(|_| edited())?;
     let text = |name: &str| match loop_param(params, name) {
         Some(ParamValue::Text(t)) => t,

@@ -56,11 +56,16 @@ fn designs_without_a_closed_form_say_why() {
     // A ring allreduce on a ring has one, until a link is taken out by hand.
     let spec = hase_templates::TemplateSpec::new(hase_templates::Topology::Ring { nodes: 4 });
     let form = hase_templates::ProjectForm::Flat;
-    let mut ring = hase_templates::template_project(&spec, &registry_for(&Project::new("r")), "r", &form).unwrap();
+    let mut ring =
+        hase_templates::template_project(&spec, &registry_for(&Project::new("r")), "r", &form).unwrap();
     let params = [("algorithm", "ring"), ("operation", "allreduce")]
         .map(|(k, v)| (k.to_string(), hase_engine::model::ParamValue::Text(v.into())));
-    ring.workload = Workload::Program { name: "collective_loop".into(), params: params.into_iter().collect() };
+    ring.workload =
+        Workload::Program { name: "collective_loop".into(), params: params.into_iter().collect() };
     assert!(expected_run(&ring).is_ok(), "{:?}", expected_run(&ring));
     ring.network.links.remove(0);
-    assert!(matches!(expected_run(&ring), Err(NoClosedForm::EditedNetwork { .. } | NoClosedForm::Invalid(_))));
+    assert!(matches!(
+        expected_run(&ring),
+        Err(NoClosedForm::EditedNetwork { .. } | NoClosedForm::Invalid(_))
+    ));
 }

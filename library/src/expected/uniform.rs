@@ -71,11 +71,13 @@ pub fn uniform_design(model: &FlatModel) -> Result<UniformDesign, NoClosedForm> 
     if let Some(r) = reduce.filter(|r| *r > SimTime::ZERO) {
         return Err(NoClosedForm::ProcessorSetting { param: "reduce_time_per_kib", value: r.to_string() });
     }
-    let eager_start = same(processors(model), "processor", "eager_start", |e| e.text("eager_start").map(str::to_string))?;
+    let eager_start =
+        same(processors(model), "processor", "eager_start", |e| e.text("eager_start").map(str::to_string))?;
     if let Some(start) = eager_start.filter(|s| s != "send") {
         return Err(NoClosedForm::ProcessorSetting { param: "eager_start", value: start });
     }
-    let switching = same(routers(), "router", "switching", |e| e.text("switching").and_then(Switching::from_name))?;
+    let switching =
+        same(routers(), "router", "switching", |e| e.text("switching").and_then(Switching::from_name))?;
     let routing_delay = same(routers(), "router", "routing_delay", time("routing_delay"))?;
     let link = |param: &'static str| NoClosedForm::NonUniform { what: "link", param };
     let first = model.links.first();

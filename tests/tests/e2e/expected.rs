@@ -8,7 +8,13 @@ use hase_library::expected::{NoClosedForm, expected_run};
 use hase_templates::Topology;
 use hase_tests::{Timing, makespan, program, run, template};
 
-fn collective_loop(operation: &str, algorithm: &str, bytes: u64, iterations: i64, compute_ns: u64) -> hase_engine::model::Workload {
+fn collective_loop(
+    operation: &str,
+    algorithm: &str,
+    bytes: u64,
+    iterations: i64,
+    compute_ns: u64,
+) -> hase_engine::model::Workload {
     program(
         "collective_loop",
         &[
@@ -22,7 +28,14 @@ fn collective_loop(operation: &str, algorithm: &str, bytes: u64, iterations: i64
 }
 
 /// Expected and simulated makespans of one design.
-fn both(topology: Topology, t: &Timing, operation: &str, algorithm: &str, bytes: u64, iterations: i64) -> (SimTime, SimTime) {
+fn both(
+    topology: Topology,
+    t: &Timing,
+    operation: &str,
+    algorithm: &str,
+    bytes: u64,
+    iterations: i64,
+) -> (SimTime, SimTime) {
     let project = template(topology, t, collective_loop(operation, algorithm, bytes, iterations, 700));
     let expected = expected_run(&project).unwrap_or_else(|e| panic!("{operation} {algorithm}: {e}"));
     (expected.makespan, makespan(&run(&project)))
@@ -37,7 +50,8 @@ fn the_expected_makespan_is_the_simulated_one_where_the_model_is_exact() {
                 let n = u64::from(p) * 512;
                 let (want, got) = both(Topology::Ring { nodes: p }, &t, "allreduce", "ring", n, iterations);
                 assert_eq!(want, got, "ring allreduce, {switching}, p = {p}, {iterations} calls");
-                let (want, got) = both(Topology::Ring { nodes: p }, &t, "reduce_scatter", "ring", n, iterations);
+                let (want, got) =
+                    both(Topology::Ring { nodes: p }, &t, "reduce_scatter", "ring", n, iterations);
                 assert_eq!(want, got, "ring reduce-scatter, {switching}, p = {p}");
             }
             for d in 1..=3u32 {
@@ -51,7 +65,10 @@ fn the_expected_makespan_is_the_simulated_one_where_the_model_is_exact() {
                     ("alltoall", "pairwise_xor", 1000),
                 ] {
                     let (want, got) = both(cube(), &t, operation, algorithm, n, iterations);
-                    assert_eq!(want, got, "{algorithm} {operation} of {n} B, {switching}, 2^{d}, {iterations} calls");
+                    assert_eq!(
+                        want, got,
+                        "{algorithm} {operation} of {n} B, {switching}, 2^{d}, {iterations} calls"
+                    );
                 }
             }
         }
@@ -65,7 +82,11 @@ fn the_expected_makespan_is_the_simulated_one_where_the_model_is_exact() {
 #[test]
 fn the_default_algorithm_is_the_processors_choice() {
     let t = Timing::oracle("cut_through", 1024);
-    let project = template(Topology::Hypercube { dimensions: 3 }, &t, collective_loop("allreduce", "default", 2048, 2, 0));
+    let project = template(
+        Topology::Hypercube { dimensions: 3 },
+        &t,
+        collective_loop("allreduce", "default", 2048, 2, 0),
+    );
     let expected = expected_run(&project).expect("recursive doubling is the default allreduce");
     assert_eq!(expected.form.algorithm, "recursive_doubling");
     assert_eq!(expected.makespan, makespan(&run(&project)));
@@ -76,22 +97,34 @@ fn the_default_algorithm_is_the_processors_choice() {
 fn no_closed_form_where_the_model_leaves_something_out() {
     let t = Timing::oracle("store_and_forward", 1024);
     let why = |topology, operation, algorithm, bytes, iterations| {
-        expected_run(&template(topology, &t, collective_loop(operation, algorithm, bytes, iterations, 0))).unwrap_err()
+        expected_run(&template(topology, &t, collective_loop(operation, algorithm, bytes, iterations, 0)))
+            .unwrap_err()
     };
     assert!(matches!(
         why(Topology::FatTree { arity: 2, levels: 2 }, "allreduce", "ring", 1024, 1),
         NoClosedForm::Collective { .. }
     ));
-    assert!(matches!(why(Topology::Ring { nodes: 4 }, "allreduce", "ring", 1001, 1), NoClosedForm::UnevenBlocks { .. }));
+    assert!(matches!(
+        why(Topology::Ring { nodes: 4 }, "allreduce", "ring", 1001, 1),
+        NoClosedForm::UnevenBlocks { .. }
+    ));
     assert!(matches!(
         why(Topology::Hypercube { dimensions: 2 }, "allreduce", "recursive_doubling", 1500, 1),
         NoClosedForm::ShortLastPacket { .. }
     ));
-    assert!(matches!(why(Topology::Linear { nodes: 4 }, "scan", "chain", 100, 2), NoClosedForm::Overlapping { .. }));
-    let mut slow_link = template(Topology::Ring { nodes: 4 }, &t, collective_loop("allreduce", "ring", 4096, 1, 0));
+    assert!(matches!(
+        why(Topology::Linear { nodes: 4 }, "scan", "chain", 100, 2),
+        NoClosedForm::Overlapping { .. }
+    ));
+    let mut slow_link =
+        template(Topology::Ring { nodes: 4 }, &t, collective_loop("allreduce", "ring", 4096, 1, 0));
     slow_link.network.links[0].latency = SimTime::from_ns(1);
-    assert!(matches!(expected_run(&slow_link), Err(NoClosedForm::NonUniform { what: "link", param: "latency" })));
-    let mut rendezvous = template(Topology::Ring { nodes: 4 }, &t, collective_loop("allreduce", "ring", 4096, 1, 0));
+    assert!(matches!(
+        expected_run(&slow_link),
+        Err(NoClosedForm::NonUniform { what: "link", param: "latency" })
+    ));
+    let mut rendezvous =
+        template(Topology::Ring { nodes: 4 }, &t, collective_loop("allreduce", "ring", 4096, 1, 0));
     hase_library::overrides::apply_set(&mut rendezvous, "type:Processor.eager_limit=512").unwrap();
     assert!(matches!(expected_run(&rendezvous), Err(NoClosedForm::Rendezvous { bytes: 1024, limit: 512 })));
 }

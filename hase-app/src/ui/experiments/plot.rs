@@ -1,7 +1,7 @@
 //! Drawing the experiments' plots with egui_plot: lines with their bands (min/max or 95 %), on
 //! linear or logarithmic axes (values plotted as log10, axes labelled with the values), times and
 //! sizes in the unit of the axis's largest value (named in its title), word values on the x axis by
-//! name; the heatmap with one labelled tile per cell. A double-click on a
+//! name, the closed form's expected makespan dashed beside each series that has one; the heatmap with one labelled tile per cell. A double-click on a
 //! plotted point (or tile) asks to open that point's run. The plot's screen rectangle is kept
 //! for "Export plot PNG" (returned with the point double-clicked).
 
@@ -18,14 +18,16 @@ fn to_axis(v: f64, log: bool) -> f64 {
 }
 
 /// Draw a line plot, with `overlay` lines (a fitted formula: name, points in the plot's values)
-/// dashed over it; returns the point double-clicked, if any, and the plot's rectangle.
+/// dashed over it, and the `expected` lines of its series (series index, points) from their
+/// closed forms, dashed in the series' colour under one legend entry "expected"; returns the
+/// point double-clicked, if any, and the plot's rectangle.
 pub fn lines(
     ui: &mut Ui,
     id: &str,
     plot: &LinePlot,
     (log_x, log_y): (bool, bool),
     x_name: &str,
-    overlay: &[(String, Vec<[f64; 2]>)],
+    (overlay, expected): (&[(String, Vec<[f64; 2]>)], &[(usize, Vec<[f64; 2]>)]),
 ) -> (Option<u64>, egui::Rect) {
     let labels = plot.x_labels.clone();
     let log_x = log_x && labels.is_none();
@@ -92,6 +94,16 @@ pub fn lines(
                     .color(colour)
                     .radius(3.5)
                     .shape(MarkerShape::Circle),
+            );
+        }
+        for (i, points) in expected {
+            let pts: Vec<[f64; 2]> =
+                points.iter().map(|[x, y]| [to_axis(*x, log_x), to_axis(*y, log_y)]).collect();
+            plot_ui.add(
+                Line::new("expected", PlotPoints::new(pts))
+                    .color(SERIES[i % SERIES.len()])
+                    .width(1.5)
+                    .style(egui_plot::LineStyle::dashed_loose()),
             );
         }
         for (i, (name, points)) in overlay.iter().enumerate() {

@@ -67,6 +67,7 @@ pub fn show_tab(
                         )),
                         selected: selected_paths(&side.editor),
                         source: Some((run.id, &run.trace)),
+                        expected: run.expected.as_ref().ok(),
                     })
                 })
                 .collect(),
@@ -79,6 +80,7 @@ pub fn show_tab(
                     title: None,
                     selected: selected_paths(cx.editor),
                     source: Some((run.id, &run.trace)),
+                    expected: run.expected.as_ref().ok(),
                 };
                 (vec![diagram], run.id)
             }
