@@ -328,6 +328,9 @@ fn rgba(hex: u32) -> Color32 {
     Color32::from_rgba_unmultiplied((hex >> 24) as u8, (hex >> 16) as u8, (hex >> 8) as u8, hex as u8)
 }
 
+/// The experiment plots' dashed "expected" lines (closed forms), over their series in any colour.
+pub const EXPECTED_LINE: Color32 = rgb(0xc27cff);
+
 /// Colours of the experiment plots' series, in order (distinct in both themes).
 pub const SERIES: [Color32; 8] = [
     rgb(0x4c9be8),

@@ -1231,12 +1231,18 @@ fn run_prints_the_expected_makespan_beside_the_measured_one() {
     assert_eq!(json["expected"]["calls"].as_u64(), Some(3));
     let line = stdout.lines().find(|l| l.trim_start().starts_with("expected")).expect("an expected line");
     let shown = hase_engine::time::SimTime(makespan).to_string();
-    assert!(line.contains(&format!("{shown} (measured +0.0%; closed form: ring allreduce on a")), "{line}");
+    assert!(
+        line.contains(&format!("{shown} (measured +0.0%; closed form: ring allreduce on the 8-node ring")),
+        "{line}"
+    );
 
     new("mesh2d", "3x3", &["operation=bcast"]);
     let out = hase(&["run", p(&project), "--stats", p(&stats)]);
     let (stdout, _) = text(&out);
-    assert!(stdout.contains("expected    none: no closed form for default bcast on a mesh2d"), "{stdout}");
+    assert!(
+        stdout.contains("expected    none: no closed form for default bcast on mesh2d networks"),
+        "{stdout}"
+    );
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
     assert!(json["expected"]["none"].as_str().is_some_and(|s| s.contains("mesh2d")), "{}", json["expected"]);
 }

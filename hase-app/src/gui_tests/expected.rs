@@ -52,7 +52,7 @@ fn the_timing_diagram_marks_the_expected_end_with_its_formula_on_hover() {
         h.step();
     }
     assert!(
-        h.query_by_label_contains("Closed form: ring allreduce on a").is_some(),
+        h.query_by_label_contains("Closed form: ring allreduce on the 8-node ring").is_some(),
         "hovering the mark names the formula"
     );
 }
@@ -88,7 +88,7 @@ fn a_message_size_sweep_plots_the_expected_line_beside_the_measured_one() {
     assert_eq!(points, &measured, "the uncontended ring allreduce is exact");
     assert_eq!(points.len(), 6);
     let note = drawn.note.clone().expect("a note for the other series");
-    assert!(note.contains("recursive_doubling allreduce on a ring"), "{note}");
+    assert!(note.contains("recursive_doubling allreduce on ring networks"), "{note}");
     assert!(h.query_by_label("expected").is_some(), "the legend has an expected entry");
     assert!(h.query_by_label(&note).is_some(), "the plot says why once");
 }

@@ -23,7 +23,7 @@ impl fmt::Display for ClosedForm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} {} on a {}, {} where T(peer, m) = o_s + hL + (h−1)o + serialisation of m + o_r over the h links to the peer",
+            "{} {} on the {}: {}, T the hop model of one message (docs/analysis.md)",
             self.algorithm, self.operation, self.network, self.formula
         )
     }

@@ -51,7 +51,7 @@ pub enum NoClosedForm {
     #[error("no closed form for the workload {0}")]
     Workload(String),
     /// The collective and algorithm contend (or are not modelled) on this topology.
-    #[error("no closed form for {algorithm} {operation} on a {topology}")]
+    #[error("no closed form for {algorithm} {operation} on {topology} networks")]
     Collective {
         /// The collective (`allreduce`).
         operation: String,

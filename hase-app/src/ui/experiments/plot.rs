@@ -1,7 +1,7 @@
 //! Drawing the experiments' plots with egui_plot: lines with their bands (min/max or 95 %), on
 //! linear or logarithmic axes (values plotted as log10, axes labelled with the values), times and
 //! sizes in the unit of the axis's largest value (named in its title), word values on the x axis by
-//! name, the closed form's expected makespan dashed beside each series that has one; the heatmap with one labelled tile per cell. A double-click on a
+//! name, the closed form's expected makespan dashed over each series that has one; the heatmap with one labelled tile per cell. A double-click on a
 //! plotted point (or tile) asks to open that point's run. The plot's screen rectangle is kept
 //! for "Export plot PNG" (returned with the point double-clicked).
 
@@ -11,7 +11,7 @@ use egui_plot::{FilledArea, GridMark, Heatmap, Legend, Line, MarkerShape, Plot, 
 use hase_editor::experiments::plot::{HeatmapGrid, LinePlot};
 use hase_editor::experiments::quantity::{Axis, value_text};
 
-use crate::theme::SERIES;
+use crate::theme::{EXPECTED_LINE, SERIES};
 
 fn to_axis(v: f64, log: bool) -> f64 {
     if log { v.max(f64::MIN_POSITIVE).log10() } else { v }
@@ -19,7 +19,7 @@ fn to_axis(v: f64, log: bool) -> f64 {
 
 /// Draw a line plot, with `overlay` lines (a fitted formula: name, points in the plot's values)
 /// dashed over it, and the `expected` lines of its series (series index, points) from their
-/// closed forms, dashed in the series' colour under one legend entry "expected"; returns the
+/// closed forms, dashed over their series in one colour under one legend entry "expected"; returns the
 /// point double-clicked, if any, and the plot's rectangle.
 pub fn lines(
     ui: &mut Ui,
@@ -96,13 +96,13 @@ pub fn lines(
                     .shape(MarkerShape::Circle),
             );
         }
-        for (i, points) in expected {
+        for (_, points) in expected {
             let pts: Vec<[f64; 2]> =
                 points.iter().map(|[x, y]| [to_axis(*x, log_x), to_axis(*y, log_y)]).collect();
             plot_ui.add(
                 Line::new("expected", PlotPoints::new(pts))
-                    .color(SERIES[i % SERIES.len()])
-                    .width(1.5)
+                    .color(EXPECTED_LINE)
+                    .width(2.0)
                     .style(egui_plot::LineStyle::dashed_loose()),
             );
         }
