@@ -104,7 +104,8 @@ impl Timing {
             send_overhead: self.send_overhead,
             recv_overhead: self.recv_overhead,
             max_packet_bytes: self.max_packet,
-            switching: Switching::from_name(self.switching).expect("a switching model"),
+            switching: Switching::from_name(self.switching)
+                .unwrap_or_else(|| panic!("unknown switching model {}", self.switching)),
         }
     }
 

@@ -67,7 +67,7 @@ impl Call<'_> {
 
     /// n / parts, when the vector splits evenly.
     fn block(&self, parts: u64) -> Result<u64, NoClosedForm> {
-        if self.bytes % parts == 0 {
+        if self.bytes.is_multiple_of(parts) {
             Ok(self.bytes / parts)
         } else {
             Err(NoClosedForm::UnevenBlocks { bytes: self.bytes, parts })

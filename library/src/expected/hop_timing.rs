@@ -60,7 +60,7 @@ impl HopTiming {
     /// True when the formula of [`HopTiming::message`] is exact for `bytes`: one packet, or whole
     /// packets only (a short last packet catches up with the one before it on the second link).
     pub fn exact_for(&self, bytes: u64) -> bool {
-        self.packets(bytes) == 1 || bytes % self.max_packet_bytes == 0
+        self.packets(bytes) == 1 || bytes.is_multiple_of(self.max_packet_bytes)
     }
 
     /// Time of one message of `bytes` over `links` links (processor links included, so

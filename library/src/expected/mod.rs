@@ -48,7 +48,7 @@ pub fn expected_run(project: &Project) -> Result<Expected, NoClosedForm> {
         Workload::Program { name, .. } => return Err(NoClosedForm::Workload(format!("program {name}"))),
         Workload::Idle => return Err(NoClosedForm::Workload("idle".into())),
         Workload::Streams { .. } => return Err(NoClosedForm::Workload("of instruction streams".into())),
-        _ => return Err(NoClosedForm::Workload("of a trace".into())),
+        Workload::TimeIndependentTrace { .. } => return Err(NoClosedForm::Workload("of a trace".into())),
     };
     if !project.placement.is_all() {
         return Err(NoClosedForm::Placement);

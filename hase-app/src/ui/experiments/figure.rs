@@ -101,14 +101,7 @@ pub fn show(ctx: &egui::Context, view: &ExperimentsView, window_theme: ThemeChoi
                         };
                         let logs = (view.plot.log_x, view.plot.log_y);
                         let expected = expected_lines(plot, &view.plot, &view.expected.1);
-                        draw::lines(
-                            ui,
-                            "figure-lines",
-                            plot,
-                            logs,
-                            &view.plot.x,
-                            (&overlay, &expected.lines),
-                        );
+                        draw::lines(ui, "figure-lines", plot, logs, &view.plot.x, &overlay, &expected);
                     }
                     Ok((_, Plotted::Heatmap(grid))) => {
                         let rows = view.plot.series.clone().unwrap_or_default();

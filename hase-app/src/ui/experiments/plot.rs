@@ -8,6 +8,7 @@
 use egui::Ui;
 use egui_plot::{FilledArea, GridMark, Heatmap, Legend, Line, MarkerShape, Plot, PlotPoints, Points};
 
+use hase_editor::experiments::expected_lines::ExpectedLines;
 use hase_editor::experiments::plot::{HeatmapGrid, LinePlot};
 use hase_editor::experiments::quantity::{Axis, value_text};
 
@@ -18,7 +19,7 @@ fn to_axis(v: f64, log: bool) -> f64 {
 }
 
 /// Draw a line plot, with `overlay` lines (a fitted formula: name, points in the plot's values)
-/// dashed over it, and the `expected` lines of its series (series index, points) from their
+/// dashed over it, and the `expected` lines of its series from their
 /// closed forms, dashed over their series in one colour under one legend entry "expected"; returns the
 /// point double-clicked, if any, and the plot's rectangle.
 pub fn lines(
@@ -27,7 +28,8 @@ pub fn lines(
     plot: &LinePlot,
     (log_x, log_y): (bool, bool),
     x_name: &str,
-    (overlay, expected): (&[(String, Vec<[f64; 2]>)], &[(usize, Vec<[f64; 2]>)]),
+    overlay: &[(String, Vec<[f64; 2]>)],
+    expected: &ExpectedLines,
 ) -> (Option<u64>, egui::Rect) {
     let labels = plot.x_labels.clone();
     let log_x = log_x && labels.is_none();
@@ -96,7 +98,7 @@ pub fn lines(
                     .shape(MarkerShape::Circle),
             );
         }
-        for (_, points) in expected {
+        for (_, points) in &expected.lines {
             let pts: Vec<[f64; 2]> =
                 points.iter().map(|[x, y]| [to_axis(*x, log_x), to_axis(*y, log_y)]).collect();
             plot_ui.add(

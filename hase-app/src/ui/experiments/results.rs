@@ -61,7 +61,8 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
                     &plot,
                     (view.plot.log_x, view.plot.log_y),
                     &view.plot.x,
-                    (&overlay, &expected.lines),
+                    &overlay,
+                    &expected,
                 );
                 if let Some(note) = &expected.note {
                     ui.label(RichText::new(note).small().color(cx.palette.text_dim));
