@@ -166,8 +166,13 @@ fn bench_timing(c: &mut Criterion) {
                 };
                 let mut out = ctx.run_ui(input, |ui| {
                     egui::CentralPanel::default().show(ui, |ui| {
-                        let diagrams =
-                            [Diagram { replay: &replay, title: None, selected: Vec::new(), source: None }];
+                        let diagrams = [Diagram {
+                            replay: &replay,
+                            title: None,
+                            selected: Vec::new(),
+                            source: None,
+                            expected: None,
+                        }];
                         timing_view.fitted_for = Some(1);
                         state.view = view;
                         let cx = TimingContext {

@@ -206,6 +206,8 @@ pub struct ReplayColours {
     pub time_line: Color32,
     /// Named markers.
     pub marker: Color32,
+    /// The expected end from a closed form (timing diagram, experiment plots).
+    pub expected: Color32,
     /// Message arrows.
     pub arrow: Color32,
     /// Packets moving on links.
@@ -257,6 +259,7 @@ impl ReplayColours {
             cursor_x: rgb(0xf05a8c),
             time_line: pick(rgb(0xffd74a), rgb(0xc88a00)),
             marker: pick(rgb(0x7fb8ff), rgb(0x1f66c0)),
+            expected: pick(rgb(0xd6a2ff), rgb(0x7a3fc0)),
             arrow: pick(rgba(0xe8ecf2b0), rgba(0x202834b0)),
             packet: pick(rgb(0xffe06a), rgb(0xe09a00)),
             packet_text: rgb(0x1a1a1a),
@@ -324,6 +327,9 @@ const fn rgb(hex: u32) -> Color32 {
 fn rgba(hex: u32) -> Color32 {
     Color32::from_rgba_unmultiplied((hex >> 24) as u8, (hex >> 16) as u8, (hex >> 8) as u8, hex as u8)
 }
+
+/// The experiment plots' dashed "expected" lines (closed forms), over their series in any colour.
+pub const EXPECTED_LINE: Color32 = rgb(0xc27cff);
 
 /// Colours of the experiment plots' series, in order (distinct in both themes).
 pub const SERIES: [Color32; 8] = [

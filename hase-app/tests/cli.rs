@@ -1255,3 +1255,46 @@ fn run_estimate_prints_the_size_within_twice_the_real_events_and_does_not_run() 
         assert!((0.5..=2.0).contains(&ratio), "{name}: estimated {estimated}, real {real}");
     }
 }
+
+/// `hase run` prints the closed form's makespan beside the measured one and writes it into the
+/// statistics: a ring allreduce on a ring of 8 routers is exact; the mesh's bcast has none, and
+/// says why.
+#[test]
+fn run_prints_the_expected_makespan_beside_the_measured_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("ring.ron");
+    let new = |template: &str, dims: &str, params: &[&str]| {
+        let mut args = vec!["new", "--template", template, "--dims", dims, "--program", "collective_loop"];
+        for param in params {
+            args.extend(["--param", param]);
+        }
+        args.extend(["-o", p(&project)]);
+        let out = hase(&args);
+        assert!(out.status.success(), "{:?}", text(&out));
+    };
+    new("ring", "8", &["algorithm=ring", "message_bytes=8K", "iterations=3", "compute_time=2us"]);
+    let stats = dir.path().join("run.json");
+    let out = hase(&["run", p(&project), "--stats", p(&stats)]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    let makespan = json["makespan_ps"].as_u64().unwrap();
+    assert_eq!(json["expected"]["makespan_ps"].as_u64(), Some(makespan), "{}", json["expected"]);
+    assert_eq!(json["expected"]["calls"].as_u64(), Some(3));
+    let line = stdout.lines().find(|l| l.trim_start().starts_with("expected")).expect("an expected line");
+    let shown = hase_engine::time::SimTime(makespan).to_string();
+    assert!(
+        line.contains(&format!("{shown} (measured +0.0%; closed form: ring allreduce on the 8-node ring")),
+        "{line}"
+    );
+
+    new("mesh2d", "3x3", &["operation=bcast"]);
+    let out = hase(&["run", p(&project), "--stats", p(&stats)]);
+    let (stdout, _) = text(&out);
+    assert!(
+        stdout.contains("expected    none: no closed form for default bcast on mesh2d networks"),
+        "{stdout}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    assert!(json["expected"]["none"].as_str().is_some_and(|s| s.contains("mesh2d")), "{}", json["expected"]);
+}

@@ -8,6 +8,7 @@ pub mod check_levels;
 pub mod datasheet;
 pub mod estimate;
 pub mod examples;
+pub mod expected;
 pub mod experiment;
 pub mod fit;
 pub mod generated;

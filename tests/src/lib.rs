@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use hase_engine::kernel::RunOutcome;
 use hase_engine::model::{ParamValue, Project, StreamSource, Workload};
 use hase_engine::time::SimTime;
+use hase_library::expected::{HopTiming, Switching};
 use hase_library::runner::{RunOptions, RunResult, TraceTarget, run_project};
 use hase_templates::{LinkParams, ProjectForm, TemplateSpec, Topology, template_project};
 
@@ -93,11 +94,26 @@ impl Timing {
         SimTime::transmission(bytes, self.bandwidth)
     }
 
-    /// α of a neighbour exchange over p → r → r → p (3 links, 2 switches) with single-packet
-    /// messages (store-and-forward) or any size (cut-through pipelines the packets).
+    /// The library's hop model with this timing (`hase_library::expected`, the one formula
+    /// of a message on an idle network).
+    pub fn hop(&self) -> HopTiming {
+        HopTiming {
+            latency: self.latency,
+            bandwidth_bytes_per_s: self.bandwidth,
+            routing_delay: self.routing_delay,
+            send_overhead: self.send_overhead,
+            recv_overhead: self.recv_overhead,
+            max_packet_bytes: self.max_packet,
+            switching: Switching::from_name(self.switching)
+                .unwrap_or_else(|| panic!("unknown switching model {}", self.switching)),
+        }
+    }
+
+    /// α of a neighbour exchange over p → r → r → p (3 links, 2 switches): the hop model's
+    /// message over 3 links (exact for one packet, or whole packets).
     pub fn neighbour_alpha(&self, store_and_forward: bool, bytes: u64) -> SimTime {
-        let wire = if store_and_forward { self.ser(bytes).times(3) } else { self.ser(bytes) };
-        self.send_overhead + self.recv_overhead + self.latency.times(3) + self.routing_delay.times(2) + wire
+        assert_eq!(store_and_forward, self.switching == "store_and_forward", "the timing's own switching");
+        self.hop().message(3, bytes)
     }
 }
 

@@ -14,6 +14,7 @@ use hase_engine::model::write_atomic;
 use hase_engine::stats::RunStats;
 use hase_engine::time::SimTime;
 use hase_library::estimate::{RateHistory, estimate_project};
+use hase_library::expected::{Expected, NoClosedForm, expected_run};
 use hase_library::overrides::apply_set;
 use hase_library::process_memory::available_memory_bytes;
 use hase_library::runner::{RunOptions, RunResult, TraceTarget, base_dir_of, run_project};
@@ -124,8 +125,14 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
+    let expected = (result.outcome == RunOutcome::Completed).then(|| expected_run(&project));
     if let Some(path) = &args.stats {
-        write_atomic(path, result.stats.to_json().as_bytes())
+        let mut json = serde_json::to_value(&result.stats).context("cannot write the statistics as JSON")?;
+        if let (Some(expected), Some(fields)) = (&expected, json.as_object_mut()) {
+            fields.insert("expected".into(), expected_json(expected));
+        }
+        let text = serde_json::to_string_pretty(&json).context("cannot write the statistics as JSON")?;
+        write_atomic(path, text.as_bytes())
             .with_context(|| format!("cannot write statistics to {}", path.display()))?;
     }
     if let Some(dir) = &args.stats_csv {
@@ -138,6 +145,9 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         eprintln!("placement: {}", project.placement.describe());
     }
     print_summary(&project.name, &result, args.quiet)?;
+    if let Some(expected) = expected.as_ref().filter(|_| !args.quiet) {
+        print_expected(expected, SimTime(result.stats.makespan_ps))?;
+    }
     Ok(match result.outcome {
         RunOutcome::Completed | RunOutcome::ReachedUntil => ExitCode::SUCCESS,
         RunOutcome::Deadlock(_) => ExitCode::from(3),
@@ -212,6 +222,44 @@ fn print_summary(name: &str, result: &RunResult, quiet: bool) -> std::io::Result
         eprint!("{report}");
     }
     Ok(())
+}
+
+/// The closed form's makespan beside the measured one, or why there is none.
+fn print_expected(expected: &Result<Expected, NoClosedForm>, measured: SimTime) -> std::io::Result<()> {
+    let out = &mut std::io::stdout().lock();
+    match expected {
+        Ok(expected) => {
+            let deviation = deviation_percent(measured, expected.makespan);
+            writeln!(
+                out,
+                "  expected    {} (measured {deviation:+.1}%; closed form: {})",
+                expected.makespan, expected.form
+            )
+        }
+        Err(why) => writeln!(out, "  expected    none: {why}"),
+    }
+}
+
+/// The statistics file's `expected` field: the closed form's makespan and source, or why there
+/// is none.
+fn expected_json(expected: &Result<Expected, NoClosedForm>) -> serde_json::Value {
+    match expected {
+        Ok(e) => serde_json::json!({
+            "makespan_ps": e.makespan.as_ps(),
+            "call_ps": e.call.as_ps(),
+            "calls": e.calls,
+            "closed_form": e.form.to_string(),
+        }),
+        Err(why) => serde_json::json!({ "none": why.to_string() }),
+    }
+}
+
+/// How far `measured` lies from `expected`, in percent of `expected`.
+fn deviation_percent(measured: SimTime, expected: SimTime) -> f64 {
+    if expected == SimTime::ZERO {
+        return 0.0;
+    }
+    (measured.as_ps() as f64 - expected.as_ps() as f64) * 100.0 / expected.as_ps() as f64
 }
 
 fn print_processors(out: &mut impl Write, s: &RunStats) -> std::io::Result<()> {

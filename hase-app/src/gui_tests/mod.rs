@@ -14,6 +14,7 @@ mod analysis;
 mod big_run;
 mod design;
 mod editing;
+mod expected;
 mod experiments;
 mod files;
 mod library;

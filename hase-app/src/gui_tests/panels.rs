@@ -91,6 +91,7 @@ fn comparison_harness(
                     title: compared.then(|| run.label.clone()),
                     selected: Vec::new(),
                     source: Some((run.id, &run.trace)),
+                    expected: run.expected.as_ref().ok(),
                 })
                 .collect();
             let cx = TimingContext {
@@ -206,6 +207,7 @@ fn timing_panel_difference_mode_aligns_rows_and_lists_the_largest_differences() 
             title: None,
             selected: Vec::new(),
             source: Some((r.id, &r.trace)),
+            expected: r.expected.as_ref().ok(),
         });
         crate::ui::timing::bands_and_differences::align_rows(&p.state, c, &diagrams, i, &mut shown);
         shown

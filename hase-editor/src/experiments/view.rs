@@ -10,6 +10,7 @@ use hase_library::experiment::{ExperimentPlan, RunKey, SweepSpec};
 use hase_library::store::{ExperimentStore, ExperimentSummary};
 
 use super::builder::{SweepBuilder, SweepPreview};
+use super::expected_lines::{PointExpectations, expected_points};
 use super::plot::{self, PlotError, PlotKind, PlotSettings, PointSet, RatioSource};
 use super::results::Results;
 use super::runner::{RunningSweep, SweepUpdate};
@@ -164,6 +165,9 @@ pub struct ExperimentsView {
     pub fit: crate::analysis_views::FitPanel,
     /// The Slurm dialogs (Run on Slurm…, Collect results…).
     pub slurm: slurm::SlurmPanel,
+    /// The expected makespan of each point of the results shown, and which results (id, name,
+    /// records) it was worked out for.
+    pub expected: (Option<(Option<u64>, String, usize)>, PointExpectations),
 }
 
 impl Default for ExperimentsView {
@@ -195,6 +199,7 @@ impl Default for ExperimentsView {
             figure_light: true,
             fit: crate::analysis_views::FitPanel::default(),
             slurm: slurm::SlurmPanel::default(),
+            expected: (None, PointExpectations::new()),
         }
     }
 }
@@ -507,16 +512,38 @@ impl ExperimentsView {
         }
     }
 
+    /// The plan of the results shown (stored, or the sweep kept in memory).
+    fn results_plan(&self, results: &Results) -> Result<std::sync::Arc<ExperimentPlan>, ExperimentsError> {
+        match results.id {
+            Some(id) => {
+                let store = self.store.as_ref().ok_or(ExperimentsError::NoStore)?;
+                Ok(std::sync::Arc::new(hase_library::experiment::plan_stored(store, id)?))
+            }
+            None => self.memory_plan.clone().ok_or(ExperimentsError::PlanGone),
+        }
+    }
+
+    /// The expected makespan of each point of the results shown, worked out again when they
+    /// change (empty when their plan cannot be read).
+    pub fn expected_points(&mut self) -> &PointExpectations {
+        let key = self.results.as_ref().map(|r| (r.id, r.name.clone(), r.records.len()));
+        if self.expected.0 != key {
+            let points = match &self.results {
+                Some(results) => match self.results_plan(results) {
+                    Ok(plan) => expected_points(&plan, results.points().iter().map(|p| p.point)),
+                    Err(_) => PointExpectations::new(),
+                },
+                None => PointExpectations::new(),
+            };
+            self.expected = (key, points);
+        }
+        &self.expected.1
+    }
+
     /// What opening `point` of the results shown needs: its project, seed and kept trace.
     pub fn point_run(&self, point: u64) -> Result<PointRun, ExperimentsError> {
         let results = self.results.as_ref().ok_or(ExperimentsError::NoResults)?;
-        let plan = match results.id {
-            Some(id) => {
-                let store = self.store.as_ref().ok_or(ExperimentsError::NoStore)?;
-                std::sync::Arc::new(hase_library::experiment::plan_stored(store, id)?)
-            }
-            None => self.memory_plan.clone().ok_or(ExperimentsError::PlanGone)?,
-        };
+        let plan = self.results_plan(results)?;
         let project = plan.project_for(point).map_err(ExperimentsError::Point)?;
         let key = RunKey { point, repetition: 0 };
         let trace = results

@@ -14,6 +14,7 @@ use hase_engine::kernel::RunOutcome;
 use hase_engine::model::Project;
 use hase_engine::stats::RunStats;
 use hase_engine::trace::{Trace, TraceError, TraceIndex, open_trace};
+use hase_library::expected::NoClosedForm;
 
 use super::{FinishedRun, LiveRun, NextRunSettings, ReplayOutput, RunDone, RunProblem, RunProgress, RunSlot};
 use crate::replay::Replay;
@@ -118,6 +119,7 @@ pub fn load(
         replay,
         trace_error: None,
         markers,
+        expected: Err(NoClosedForm::TraceFile),
     }))
 }
 

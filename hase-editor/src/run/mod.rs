@@ -25,6 +25,7 @@ use hase_engine::stats::RunStats;
 use hase_engine::time::SimTime;
 use hase_engine::trace::Trace;
 use hase_engine::units::{UnitError, parse_time};
+use hase_library::expected::{Expected, NoClosedForm};
 
 use crate::replay::Replay;
 use crate::replay::markers::Marker;
@@ -180,6 +181,9 @@ pub struct FinishedRun {
     pub run_key: String,
     /// Markers loaded from the sidecar.
     pub markers: Vec<Marker>,
+    /// The makespan the design's closed form gives, or why it has none
+    /// (`hase_library::expected`): drawn beside the measured one.
+    pub expected: Result<Expected, NoClosedForm>,
 }
 
 impl std::fmt::Debug for FinishedRun {

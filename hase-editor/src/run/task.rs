@@ -13,6 +13,7 @@ use hase_engine::kernel::Progress;
 use hase_engine::model::Project;
 use hase_engine::trace::Trace;
 use hase_entities::factory::FactoryError;
+use hase_library::expected::expected_run;
 use hase_library::runner::{RunError, RunOptions, TraceTarget, run_project_into};
 
 use super::{FinishedRun, LiveRun, NextRunSettings, ReplayOutput, RunDone, RunProblem, RunProgress, RunSlot};
@@ -113,6 +114,7 @@ pub fn execute(
         .and_then(|f| markers::load(f).ok())
         .map(|file| markers::markers_for(&file, &key))
         .unwrap_or_default();
+    let expected = expected_run(&request.project);
     Ok(Box::new(FinishedRun {
         id: request.id,
         label: request.project.name.clone(),
@@ -127,6 +129,7 @@ pub fn execute(
         trace_error: result.trace_error,
         run_key: key,
         markers,
+        expected,
     }))
 }
 

@@ -14,6 +14,7 @@ mod architecture;
 mod code_shape;
 mod critical_path;
 mod examples;
+mod expected;
 mod experiments;
 mod exports;
 mod failures;

@@ -13,9 +13,10 @@ fn timing() -> Timing {
     Timing::oracle("store_and_forward", 4096)
 }
 
-/// One message of `bytes` (one packet) over `h` links and h − 1 switches, with both overheads.
+/// One message of `bytes` (one packet) over `h` links and h − 1 switches, with both overheads:
+/// o_s + h(L + n/B) + (h − 1)o + o_r, the library's hop model.
 fn message(t: &Timing, h: u64, bytes: u64) -> SimTime {
-    t.send_overhead + t.recv_overhead + (t.latency + t.ser(bytes)).times(h) + t.routing_delay.times(h - 1)
+    t.hop().message(h, bytes)
 }
 
 fn collective(operation: &str, algorithm: &str, bytes: u64) -> hase_engine::model::Workload {

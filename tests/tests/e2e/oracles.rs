@@ -41,13 +41,11 @@ proptest! {
         t.bandwidth = gbps_tenths * 100_000_000;
         t.max_packet = packet;
         t.send_overhead = SimTime::from_ns(overhead_ns);
+        // The library's hop model (`HopTiming::message`) is the formula above.
         let h = 5;
-        let (l, o, p) = (t.latency, t.routing_delay, t.ser(packet));
-        let saf = t.send_overhead + (l + p).times(h) + o.times(h - 1) + p.times(k - 1) + t.recv_overhead;
-        prop_assert_eq!(one_way(&t, k), saf);
+        prop_assert_eq!(one_way(&t, k), t.hop().message(h, k * packet));
         t.switching = "cut_through";
-        let ct = t.send_overhead + l.times(h) + o.times(h - 1) + p.times(k) + t.recv_overhead;
-        prop_assert_eq!(one_way(&t, k), ct);
+        prop_assert_eq!(one_way(&t, k), t.hop().message(h, k * packet));
     }
 }
 

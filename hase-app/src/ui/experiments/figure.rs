@@ -1,5 +1,6 @@
 //! Export plot PNG…: the plot shown in the Results tab drawn again as a figure to save — a title
-//! (what against what, of which experiment), the plot with its axes, ticks, units and legend, and
+//! (what against what, of which experiment), the plot with its axes, ticks, units and legend (and
+//! the closed form's dashed "expected" lines), and
 //! the provenance line (spec, seed, hase version, project; see
 //! `hase_editor::experiments::provenance`), on a light background unless the window's theme is
 //! asked for. It is drawn over the window for the frames the screenshot takes, then saved cropped
@@ -12,6 +13,7 @@ use egui::{Rect, RichText};
 use super::plot as draw;
 use crate::theme::{Palette, ThemeChoice};
 use hase_editor::experiments::ExperimentsView;
+use hase_editor::experiments::expected_lines::expected_lines;
 use hase_editor::experiments::plot::{PlotKind, Plotted, build};
 use hase_editor::experiments::provenance::{provenance, provenance_in_memory};
 
@@ -98,7 +100,8 @@ pub fn show(ctx: &egui::Context, view: &ExperimentsView, window_theme: ThemeChoi
                             None => Vec::new(),
                         };
                         let logs = (view.plot.log_x, view.plot.log_y);
-                        draw::lines(ui, "figure-lines", plot, logs, &view.plot.x, &overlay);
+                        let expected = expected_lines(plot, &view.plot, &view.expected.1);
+                        draw::lines(ui, "figure-lines", plot, logs, &view.plot.x, &overlay, &expected);
                     }
                     Ok((_, Plotted::Heatmap(grid))) => {
                         let rows = view.plot.series.clone().unwrap_or_default();

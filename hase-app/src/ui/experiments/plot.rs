@@ -1,25 +1,29 @@
 //! Drawing the experiments' plots with egui_plot: lines with their bands (min/max or 95 %), on
 //! linear or logarithmic axes (values plotted as log10, axes labelled with the values), times and
 //! sizes in the unit of the axis's largest value (named in its title), word values on the x axis by
-//! name; the heatmap with one labelled tile per cell and a colour bar in the metric's unit. A double-click on a
+//! name, the closed form's expected makespan dashed over each series that has one; the heatmap
+//! with one labelled tile per cell and a colour bar in the metric's unit. A double-click on a
 //! plotted point (or tile) asks to open that point's run. The plot's screen rectangle is kept
 //! for "Export plot PNG" (returned with the point double-clicked).
 
 use egui::Ui;
 use egui_plot::{FilledArea, GridMark, Heatmap, Legend, Line, MarkerShape, Plot, PlotPoints, Points};
 
+use hase_editor::experiments::expected_lines::ExpectedLines;
 use hase_editor::experiments::plot::{HeatmapGrid, LinePlot};
 use hase_editor::experiments::quantity::{Axis, value_text, variable_text};
 
 use super::colour_bar;
-use crate::theme::{SERIES, heat_colour};
+use crate::theme::{EXPECTED_LINE, SERIES, heat_colour};
 
 fn to_axis(v: f64, log: bool) -> f64 {
     if log { v.max(f64::MIN_POSITIVE).log10() } else { v }
 }
 
 /// Draw a line plot, with `overlay` lines (a fitted formula: name, points in the plot's values)
-/// dashed over it; returns the point double-clicked, if any, and the plot's rectangle.
+/// dashed over it, and the `expected` lines of its series from their
+/// closed forms, dashed over their series in one colour under one legend entry "expected"; returns the
+/// point double-clicked, if any, and the plot's rectangle.
 pub fn lines(
     ui: &mut Ui,
     id: &str,
@@ -27,6 +31,7 @@ pub fn lines(
     (log_x, log_y): (bool, bool),
     x_name: &str,
     overlay: &[(String, Vec<[f64; 2]>)],
+    expected: &ExpectedLines,
 ) -> (Option<u64>, egui::Rect) {
     let labels = plot.x_labels.clone();
     let log_x = log_x && labels.is_none();
@@ -93,6 +98,16 @@ pub fn lines(
                     .color(colour)
                     .radius(3.5)
                     .shape(MarkerShape::Circle),
+            );
+        }
+        for (_, points) in &expected.lines {
+            let pts: Vec<[f64; 2]> =
+                points.iter().map(|[x, y]| [to_axis(*x, log_x), to_axis(*y, log_y)]).collect();
+            plot_ui.add(
+                Line::new("expected", PlotPoints::new(pts))
+                    .color(EXPECTED_LINE)
+                    .width(2.0)
+                    .style(egui_plot::LineStyle::dashed_loose()),
             );
         }
         for (i, (name, points)) in overlay.iter().enumerate() {

@@ -1,12 +1,14 @@
 //! The Results tab: the plot's choices (which plot, metric, x variable, series or rows, band, log
 //! axes, the value other variables are held at, the speedup baseline, the ratio's denominator),
-//! the plot, its exports, and the table of points sortable by any column. A double-click on a
-//! row or a plotted point opens that point's run in the animator and the timing diagram.
+//! the plot (with the closed form's expected lines and, when a series has none, why), its
+//! exports, and the table of points sortable by any column. A double-click on a row or a plotted
+//! point opens that point's run in the animator and the timing diagram.
 
 use egui::{RichText, Ui};
 
 use super::context::{ExperimentsContext, RowButton, action_row, ask};
 use super::plot as draw;
+use hase_editor::experiments::expected_lines::expected_lines;
 use hase_editor::experiments::plot::{MeanBand, PLOT_KINDS, PlotKind, Plotted, PointSet, RatioSource, build};
 use hase_editor::experiments::quantity::{spread_text, value_text, variable_text};
 use hase_editor::experiments::results::Results;
@@ -51,6 +53,8 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
             }
             Ok((set, Plotted::Lines(plot))) => {
                 let overlay = super::fit_panel::overlay(view, &results, set, &plot);
+                view.expected_points();
+                let expected = expected_lines(&plot, &view.plot, &view.expected.1);
                 let (clicked, rect) = draw::lines(
                     ui,
                     "experiment-lines",
@@ -58,7 +62,11 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
                     (view.plot.log_x, view.plot.log_y),
                     &view.plot.x,
                     &overlay,
+                    &expected,
                 );
+                if let Some(note) = &expected.note {
+                    ui.label(RichText::new(note).small().color(cx.palette.text_dim));
+                }
                 (open, view.plot_rect) = (clicked, Some([rect.min.x, rect.min.y, rect.max.x, rect.max.y]));
                 export_csv = Some(Plotted::Lines(plot).csv());
             }

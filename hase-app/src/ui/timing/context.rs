@@ -25,6 +25,8 @@ pub struct Diagram<'a> {
     /// The run's id and its trace (the records of a loaded file, or only the header of a run,
     /// whose records are rebuilt from the replay): what phases and differences are found in.
     pub source: Option<(u64, &'a hase_engine::trace::Trace)>,
+    /// The run's expected makespan from a closed form, marked on the ruler.
+    pub expected: Option<&'a hase_library::expected::Expected>,
 }
 
 /// What the timing tab shows this frame, besides the state it keeps between frames.

@@ -196,6 +196,9 @@ fn diagram(
         strip_id: egui::Id::unique(("timing bars", index)),
     };
     let marks = draw::paint(painter, &scene, &g);
+    if let Some(expected) = d.expected {
+        super::expected_mark::show(ui, index, &state.view, &g, expected, colours);
+    }
     if let Some(c) = difference {
         bands_and_differences::paint_differences(ui.painter(), c, cx, (index, &shown), &g, state);
     }

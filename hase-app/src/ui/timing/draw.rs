@@ -450,13 +450,27 @@ fn paint_ruler(painter: &Painter, scene: &DiagramScene<'_>, g: &Geometry) {
 
 /// A small labelled flag standing on `foot`.
 fn flag(painter: &Painter, foot: Pos2, text: &str, fill: Color32, text_colour: Color32) {
+    flag_at(painter, foot, text, (fill, text_colour), false);
+}
+
+/// A small labelled flag standing on `foot`, reaching left of it when `leftward`; returns its
+/// rectangle.
+pub(super) fn flag_at(
+    painter: &Painter,
+    foot: Pos2,
+    text: &str,
+    (fill, text_colour): (Color32, Color32),
+    leftward: bool,
+) -> Rect {
     let font = FontId::proportional(10.5);
     let galley = painter.layout_no_wrap(text.to_string(), font, text_colour);
     let size = galley.size() + vec2(6.0, 2.0);
-    let rect = Rect::from_min_size(pos2(foot.x, foot.y - size.y - 3.0), size);
+    let left = if leftward { foot.x - size.x } else { foot.x };
+    let rect = Rect::from_min_size(pos2(left, foot.y - size.y - 3.0), size);
     painter.rect_filled(rect, 2.0, fill);
     painter.vline(foot.x, rect.min.y..=foot.y, Stroke::new(1.5, fill));
     painter.galley(rect.min + vec2(3.0, 1.0), galley, text_colour);
+    rect
 }
 
 #[cfg(test)]

@@ -91,7 +91,13 @@ fn render_at_most(fig: &TimingFigure, max_rows: usize) -> ColorImage {
             );
             let labels = Rect::from_min_max(pos2(0.0, bars.min.y), pos2(LABEL_WIDTH, bars.max.y));
             let g = Geometry { ruler, bars, scroll: 0.0 };
-            let diagram = Diagram { replay: &run.replay, title: None, selected: Vec::new(), source: None };
+            let diagram = Diagram {
+                replay: &run.replay,
+                title: None,
+                selected: Vec::new(),
+                source: None,
+                expected: run.expected.as_ref().ok(),
+            };
             let diagrams = std::slice::from_ref(&diagram);
             let cx = TimingContext {
                 diagrams,
@@ -127,6 +133,9 @@ fn render_at_most(fig: &TimingFigure, max_rows: usize) -> ColorImage {
                 strip_id: egui::Id::unique(("timing figure", i)),
             };
             draw::paint(&painter, &scene, &g);
+            if let Some(expected) = diagram.expected {
+                let _ = super::expected_mark::paint(&painter, &fig.state.view, &g, expected, &colours);
+            }
             top = bars.max.y + 6.0;
             if shown.len() < rows[i].len() {
                 let note = format!(

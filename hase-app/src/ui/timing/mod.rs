@@ -6,7 +6,7 @@
 //! from [`context`] by [`diagrams`]: painting in [`draw`] (bars as texels in [`strip`], level of
 //! detail in [`lod`], the ruler in [`ticks`]); pointer and keys in [`input`]; the bar above and the
 //! labels in [`panel`] (the O/X readout in [`readout`]); the phase bands and a comparison's
-//! difference mode in [`bands_and_differences`]; the critical path in [`critical_path`]; the dock's tab in [`tab`]; PNG export of every
+//! difference mode in [`bands_and_differences`]; the critical path in [`critical_path`]; the closed form's expected end in [`expected_mark`]; the dock's tab in [`tab`]; PNG export of every
 //! row in [`figure_png`] (saved with [`export`]).
 
 pub mod bands_and_differences;
@@ -15,6 +15,7 @@ pub mod critical_path;
 pub mod diagrams;
 pub mod draw;
 pub mod edits;
+pub mod expected_mark;
 pub mod export;
 pub mod figure_png;
 pub mod input;

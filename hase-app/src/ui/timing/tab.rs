@@ -84,6 +84,7 @@ pub fn show_tab(
                         )),
                         selected: selected_paths(&side.editor),
                         source: Some((run.id, &run.trace)),
+                        expected: run.expected.as_ref().ok(),
                     })
                 })
                 .collect(),
@@ -96,6 +97,7 @@ pub fn show_tab(
                     title: None,
                     selected: selected_paths(cx.editor),
                     source: Some((run.id, &run.trace)),
+                    expected: run.expected.as_ref().ok(),
                 };
                 (vec![diagram], run.id)
             }
