@@ -110,10 +110,11 @@ impl Timing {
     }
 
     /// α of a neighbour exchange over p → r → r → p (3 links, 2 switches): the hop model's
-    /// message over 3 links (exact for one packet, or whole packets).
+    /// message over 3 links with the switching model given (exact for one packet, or whole
+    /// packets).
     pub fn neighbour_alpha(&self, store_and_forward: bool, bytes: u64) -> SimTime {
-        assert_eq!(store_and_forward, self.switching == "store_and_forward", "the timing's own switching");
-        self.hop().message(3, bytes)
+        let switching = if store_and_forward { Switching::StoreAndForward } else { Switching::CutThrough };
+        HopTiming { switching, ..self.hop() }.message(3, bytes)
     }
 }
 

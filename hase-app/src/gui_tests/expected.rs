@@ -69,7 +69,7 @@ fn a_message_size_sweep_plots_the_expected_line_beside_the_measured_one() {
     ready(&mut h);
     open_from_menu(&mut h);
     add_variable(&mut h, "workload.message_bytes", "1K..32K *2");
-    add_variable(&mut h, "workload.algorithm", "ring, recursive_doubling");
+    add_variable(&mut h, "algorithm", "ring, recursive_doubling");
     type_into(&mut h, "Filter", "");
     h.get_by_label("Run sweep").click();
     settle(&mut h);
@@ -80,7 +80,7 @@ fn a_message_size_sweep_plots_the_expected_line_beside_the_measured_one() {
     let plot = lines(&PointSet::of(&results), &view.plot).unwrap();
     let drawn = expected_lines(&plot, &view.plot, &view.expected.1);
     // The ring's line lies on its measured points; recursive doubling on a ring has no closed form.
-    let ring = plot.series.iter().position(|s| s.name == "workload.algorithm = ring").expect("ring series");
+    let ring = plot.series.iter().position(|s| s.name == "algorithm = ring").expect("ring series");
     assert_eq!(drawn.lines.len(), 1, "{drawn:?}");
     let (series, points) = &drawn.lines[0];
     assert_eq!(*series, ring);

@@ -38,7 +38,8 @@ pub const FIRST_STEPS: [(&str, &str); 6] = [
     (
         "Run",
         "Simulate › Run (F5) runs the design; the status bar shows progress and Stop (Shift+F5) ends it. \
-         Problems are listed under Messages: click one to see its entity.",
+         A run estimated to be long or large asks first: run anyway, the first iteration only, or \
+         states only. Problems are listed under Messages: click one to see its entity.",
     ),
     (
         "Play",

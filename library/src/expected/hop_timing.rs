@@ -57,27 +57,35 @@ impl HopTiming {
         bytes.div_ceil(self.max_packet_bytes.max(1)).max(1)
     }
 
-    /// True when the formula of [`HopTiming::message`] is exact for `bytes`: one packet, or whole
-    /// packets only (a short last packet catches up with the one before it on the second link).
+    /// True when the formula of [`HopTiming::message`] is exact for `bytes`: always with
+    /// cut-through (the packets leave back to back and are serialised once); with
+    /// store-and-forward one packet or whole packets only (a short last packet catches up with
+    /// the one before it on the second link).
     pub fn exact_for(&self, bytes: u64) -> bool {
-        self.packets(bytes) == 1 || bytes.is_multiple_of(self.max_packet_bytes)
+        match self.switching {
+            Switching::CutThrough => true,
+            Switching::StoreAndForward => {
+                self.packets(bytes) == 1 || bytes.is_multiple_of(self.max_packet_bytes)
+            }
+        }
     }
 
     /// Time of one message of `bytes` over `links` links (processor links included, so
     /// `links − 1` switches), from the send call to the end of the receive, with nothing else on
-    /// the network. With k packets of P bytes:
+    /// the network. With k packets of P bytes, the last of R bytes (R = P for whole packets):
     /// store-and-forward o_s + h(L + P/B) + (h − 1)o + (k − 1)P/B + o_r;
-    /// cut-through o_s + hL + (h − 1)o + kP/B + o_r.
+    /// cut-through o_s + hL + (h − 1)o + (k − 1)P/B + R/B + o_r.
     pub fn message(&self, links: u64, bytes: u64) -> SimTime {
         let k = self.packets(bytes);
         let packet = self.ser(bytes.min(self.max_packet_bytes));
+        let last = self.ser(bytes - (k - 1) * self.max_packet_bytes.max(1));
         let fixed = self.send_overhead
             + self.recv_overhead
             + self.latency.times(links)
             + self.routing_delay.times(links.saturating_sub(1));
         match self.switching {
             Switching::StoreAndForward => fixed + packet.times(links) + packet.times(k - 1),
-            Switching::CutThrough => fixed + packet.times(k),
+            Switching::CutThrough => fixed + packet.times(k - 1) + last,
         }
     }
 }

@@ -30,6 +30,10 @@ fn the_hop_model_by_hand() {
     // An empty message is one empty packet: overheads, latencies and routing only.
     assert_eq!(saf.message(3, 0), SimTime::from_ns(500 + 300 + 300 + 40));
     assert!(saf.exact_for(1000) && saf.exact_for(2048) && !saf.exact_for(1500));
+    // Cut-through with a short last packet: 1024 + 476 bytes serialised once, 1500 ns.
+    let cut = timing(Switching::CutThrough);
+    assert!(cut.exact_for(1500));
+    assert_eq!(cut.message(3, 1500), SimTime::from_ns(500 + 300 + 300 + 40 + 1500));
 }
 
 fn example(name: &str) -> Project {

@@ -41,6 +41,7 @@ pub fn lines(
     let x_axis = Axis::new(x_name, largest(|p| p.x));
     let y_axis = Axis::new(&plot.y_label, largest(|p| p.hi.max(p.y)));
     let (x_title, y_title) = (x_axis.title(x_name), y_axis.title(&plot.y_label));
+    let (x_factor, y_factor) = (x_axis.unit_factor(), y_axis.unit_factor());
     let mut chart = Plot::new(id)
         .legend(Legend::default().position(egui_plot::Corner::LeftTop))
         .allow_double_click_reset(false)
@@ -72,9 +73,13 @@ pub fn lines(
         });
     if log_x {
         chart = chart.x_grid_spacer(egui_plot::log_grid_spacer(10));
+    } else if plot.x_labels.is_none() {
+        chart = chart.x_grid_spacer(unit_grid(x_factor));
     }
     if log_y {
         chart = chart.y_grid_spacer(egui_plot::log_grid_spacer(10));
+    } else {
+        chart = chart.y_grid_spacer(unit_grid(y_factor));
     }
     let response = chart.show(ui, |plot_ui| {
         for (i, s) in plot.series.iter().enumerate() {
@@ -217,9 +222,50 @@ pub fn heatmap(
 }
 
 /// Grid marks at the centres of tiles (x.5), where the axis labels go.
+/// Grid marks at round steps of the axis's unit (a KiB axis ticks at 10, 20, 30 KiB, not at
+/// 10,000-byte steps that read 9.77, 19.5, 29.3 KiB): egui_plot's decimal spacer applied to the
+/// values in the unit, `factor` being the unit's size in the plotted values.
+fn unit_grid(factor: f64) -> impl Fn(egui_plot::GridInput) -> Vec<GridMark> {
+    let decimal = egui_plot::log_grid_spacer(10);
+    move |input| {
+        let factor = if factor > 0.0 { factor } else { 1.0 };
+        let scaled = egui_plot::GridInput {
+            bounds: (input.bounds.0 / factor, input.bounds.1 / factor),
+            base_step_size: input.base_step_size / factor,
+        };
+        decimal(scaled)
+            .into_iter()
+            .map(|m| GridMark { value: m.value * factor, step_size: m.step_size * factor })
+            .collect()
+    }
+}
+
 fn half_marks(bounds: (f64, f64)) -> Vec<GridMark> {
     let (lo, hi) = bounds;
     let first = (lo - 0.5).ceil().max(0.0) as i64;
     let last = (hi - 0.5).floor() as i64;
     (first..=last.min(first + 200)).map(|i| GridMark { value: i as f64 + 0.5, step_size: 1.0 }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unit_grid;
+
+    /// On a KiB axis (factor 1024) every mark is a whole multiple of its step, and every step a
+    /// power of ten KiB: the labelled marks read 0, 10, 20, 30 KiB.
+    #[test]
+    fn a_binary_unit_axis_ticks_at_round_numbers_of_its_unit() {
+        let input = egui_plot::GridInput { bounds: (0.0, 33.0 * 1024.0), base_step_size: 100.0 };
+        let marks = unit_grid(1024.0)(input);
+        assert!(!marks.is_empty());
+        for m in &marks {
+            let steps = m.value / m.step_size;
+            assert!((steps - steps.round()).abs() < 1e-9, "a mark at {} KiB", m.value / 1024.0);
+            let decade = (m.step_size / 1024.0).log10();
+            assert!((decade - decade.round()).abs() < 1e-9, "a step of {} KiB", m.step_size / 1024.0);
+        }
+        let tens: Vec<f64> =
+            marks.iter().filter(|m| m.step_size == 10.0 * 1024.0).map(|m| m.value / 1024.0).collect();
+        assert_eq!(tens, [0.0, 10.0, 20.0, 30.0]);
+    }
 }
