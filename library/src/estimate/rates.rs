@@ -42,7 +42,7 @@ pub struct RunRates {
 /// The last runs' rates, newest last.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RateHistory {
-    /// Up to [`KEPT_RUNS`] runs.
+    /// Up to `KEPT_RUNS` runs.
     pub runs: Vec<RunRates>,
 }
 
@@ -72,7 +72,7 @@ impl RateHistory {
         hase_engine::model::write_atomic(file, text.as_bytes()).map_err(|e| StoreError::io(file, e))
     }
 
-    /// Remember `run`, forgetting the oldest beyond [`KEPT_RUNS`]. Runs too short to time are
+    /// Remember `run`, forgetting the oldest beyond `KEPT_RUNS`. Runs too short to time are
     /// kept for their event count only.
     pub fn record(&mut self, run: RunRates) {
         if run.events == 0 || run.units <= 0.0 {

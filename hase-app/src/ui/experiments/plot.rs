@@ -264,8 +264,11 @@ mod tests {
             let decade = (m.step_size / 1024.0).log10();
             assert!((decade - decade.round()).abs() < 1e-9, "a step of {} KiB", m.step_size / 1024.0);
         }
-        let tens: Vec<f64> =
-            marks.iter().filter(|m| m.step_size == 10.0 * 1024.0).map(|m| m.value / 1024.0).collect();
+        let tens: Vec<f64> = marks
+            .iter()
+            .filter(|m| (m.step_size - 10.0 * 1024.0).abs() < 1e-9)
+            .map(|m| m.value / 1024.0)
+            .collect();
         assert_eq!(tens, [0.0, 10.0, 20.0, 30.0]);
     }
 }

@@ -97,7 +97,7 @@ const SIDE_BY_SIDE_BARS: f32 = 300.0;
 const SIDE_GAP: f32 = 12.0;
 
 /// Where each of `count` diagrams goes in `area`: two side by side when the width gives each
-/// [`SIDE_BY_SIDE_BARS`] of bars (a comparison: each run under its canvas, every row of both at
+/// `SIDE_BY_SIDE_BARS` of bars (a comparison: each run under its canvas, every row of both at
 /// the dock's full height, one time axis scale for both), else stacked.
 pub fn pane_rects(area: Rect, count: usize) -> Vec<Rect> {
     let count = count.max(1);

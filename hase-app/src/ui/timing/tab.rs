@@ -25,7 +25,7 @@ const DOCK_CHROME: f32 = 110.0;
 const DIAGRAM_HEAD: f32 = 18.0 + super::draw::RULER_HEIGHT;
 
 /// The dock's height for a comparison of `sides` runs when `available` points of the window's
-/// height are left: [`COMPARE_ROWS`] rows of every side's diagram (two sit side by side, see
+/// height are left: `COMPARE_ROWS` rows of every side's diagram (two sit side by side, see
 /// `diagrams::pane_rects`; three are stacked), at most 45% of it (the canvases keep the rest), at
 /// least 200 points.
 pub fn compare_dock_height(sides: usize, available: f32) -> f32 {
