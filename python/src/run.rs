@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use hase_engine::kernel::RunOutcome;
+use hase_library::expected::{Expected, NoClosedForm, stats_json_with_expected};
 use hase_library::runner::RunResult;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -17,12 +18,18 @@ use crate::trace_columns::{TraceColumns, read_trace_file};
 pub struct NativeRun {
     result: RunResult,
     trace_file: Option<PathBuf>,
+    /// The closed form's expected timing (completed runs only), as `hase run --stats` adds it.
+    expected: Option<Result<Expected, NoClosedForm>>,
 }
 
 impl NativeRun {
     /// Wrap a run's result; `trace_file` is where its trace was written, if anywhere.
-    pub fn new(result: RunResult, trace_file: Option<PathBuf>) -> Self {
-        NativeRun { result, trace_file }
+    pub fn new(
+        result: RunResult,
+        trace_file: Option<PathBuf>,
+        expected: Option<Result<Expected, NoClosedForm>>,
+    ) -> Self {
+        NativeRun { result, trace_file, expected }
     }
 }
 
@@ -73,9 +80,10 @@ impl NativeRun {
         self.result.trace_error.as_ref().map(ToString::to_string)
     }
 
-    /// The statistics as JSON text (what `hase run --stats` writes).
-    fn stats_json(&self) -> String {
-        self.result.stats.to_json()
+    /// The statistics as JSON text (what `hase run --stats` writes, `expected` field included).
+    fn stats_json(&self) -> PyResult<String> {
+        stats_json_with_expected(&self.result.stats, self.expected.as_ref())
+            .map_err(|e| HaseError::new_err(format!("cannot write the statistics as JSON: {e}")))
     }
 
     /// The trace as columns: from memory if kept, else read back from its file.

@@ -14,7 +14,7 @@ use hase_engine::model::write_atomic;
 use hase_engine::stats::RunStats;
 use hase_engine::time::SimTime;
 use hase_library::estimate::{RateHistory, estimate_project};
-use hase_library::expected::{Expected, NoClosedForm, expected_run};
+use hase_library::expected::{Expected, NoClosedForm, expected_for_run, stats_json_with_expected};
 use hase_library::overrides::apply_set;
 use hase_library::process_memory::available_memory_bytes;
 use hase_library::runner::{RunOptions, RunResult, TraceTarget, base_dir_of, run_project};
@@ -125,13 +125,10 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let expected = (result.outcome == RunOutcome::Completed).then(|| expected_run(&project));
+    let expected = expected_for_run(&project, &result.outcome);
     if let Some(path) = &args.stats {
-        let mut json = serde_json::to_value(&result.stats).context("cannot write the statistics as JSON")?;
-        if let (Some(expected), Some(fields)) = (&expected, json.as_object_mut()) {
-            fields.insert("expected".into(), expected_json(expected));
-        }
-        let text = serde_json::to_string_pretty(&json).context("cannot write the statistics as JSON")?;
+        let text = stats_json_with_expected(&result.stats, expected.as_ref())
+            .context("cannot write the statistics as JSON")?;
         write_atomic(path, text.as_bytes())
             .with_context(|| format!("cannot write statistics to {}", path.display()))?;
     }
@@ -237,20 +234,6 @@ fn print_expected(expected: &Result<Expected, NoClosedForm>, measured: SimTime) 
             )
         }
         Err(why) => writeln!(out, "  expected    none: {why}"),
-    }
-}
-
-/// The statistics file's `expected` field: the closed form's makespan and source, or why there
-/// is none.
-fn expected_json(expected: &Result<Expected, NoClosedForm>) -> serde_json::Value {
-    match expected {
-        Ok(e) => serde_json::json!({
-            "makespan_ps": e.makespan.as_ps(),
-            "call_ps": e.call.as_ps(),
-            "calls": e.calls,
-            "closed_form": e.form.to_string(),
-        }),
-        Err(why) => serde_json::json!({ "none": why.to_string() }),
     }
 }
 

@@ -8,6 +8,7 @@ mod answer;
 mod collective_forms;
 mod hop_timing;
 mod no_closed_form;
+mod stats_json;
 mod uniform;
 
 #[cfg(test)]
@@ -23,6 +24,7 @@ pub use answer::{ClosedForm, Expected};
 pub use collective_forms::{Call, CallForm, call_form};
 pub use hop_timing::{HopTiming, Switching};
 pub use no_closed_form::NoClosedForm;
+pub use stats_json::{expected_for_run, expected_json, stats_json_with_expected};
 pub use uniform::{UniformDesign, uniform_design};
 
 /// The program whose calls the closed forms cover.
