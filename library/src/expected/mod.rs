@@ -24,7 +24,7 @@ pub use answer::{ClosedForm, Expected};
 pub use collective_forms::{Call, CallForm, call_form};
 pub use hop_timing::{HopTiming, Switching};
 pub use no_closed_form::NoClosedForm;
-pub use stats_json::{expected_for_run, expected_json, stats_json_with_expected};
+pub use stats_json::{expected_json, stats_json_with_expected};
 pub use uniform::{UniformDesign, uniform_design};
 
 /// The program whose calls the closed forms cover.
@@ -119,4 +119,13 @@ fn default_algorithm_param(operation: &str) -> &'static str {
         "scan" => "scan_algorithm",
         _ => "algorithm",
     }
+}
+
+/// The expected timing of a run of `project` that ended with `outcome`: asked only of a
+/// completed run (a cancelled or deadlocked one has no makespan to set it beside).
+pub fn expected_for_run(
+    project: &Project,
+    outcome: &hase_engine::kernel::RunOutcome,
+) -> Option<Result<Expected, NoClosedForm>> {
+    (*outcome == hase_engine::kernel::RunOutcome::Completed).then(|| expected_run(project))
 }

@@ -1,11 +1,10 @@
 //! The run statistics as `hase run --stats` writes them, with the closed form's `expected` field
 //! beside the measured figures (the Python package's `Run.stats` is the same text).
 
-use hase_engine::kernel::RunOutcome;
-use hase_engine::model::Project;
 use hase_engine::stats::RunStats;
 
-use super::{Expected, NoClosedForm, expected_run};
+use super::answer::Expected;
+use super::no_closed_form::NoClosedForm;
 
 /// The statistics file's `expected` field: the closed form's makespan and source, or why there
 /// is none.
@@ -19,12 +18,6 @@ pub fn expected_json(expected: &Result<Expected, NoClosedForm>) -> serde_json::V
         }),
         Err(why) => serde_json::json!({ "none": why.to_string() }),
     }
-}
-
-/// The expected timing of a run of `project` that ended with `outcome`: asked only of a
-/// completed run (a cancelled or deadlocked one has no makespan to set it beside).
-pub fn expected_for_run(project: &Project, outcome: &RunOutcome) -> Option<Result<Expected, NoClosedForm>> {
-    (*outcome == RunOutcome::Completed).then(|| expected_run(project))
 }
 
 /// `stats` as pretty JSON with an `expected` field when `expected` is given.
