@@ -5,12 +5,13 @@
  * the data sheet in $HASE_PREDICT_SHEET (written by `hase mpi predict`). A send's virtual start
  * travels with the message as a stamp on a duplicate of MPI_COMM_WORLD with the same tag, so a
  * receive — wildcards included, the stamp is taken from the source and tag that matched — ends at
- * max(receive start + recvmin(d), send start + recv(d)). The stamp is the message's transfer start:
- * a rank's messages to one receiver follow one another, each occupying the pair for recv(d) −
- * recv(0) after the previous one's transfer ends (max(send start, previous end − recv(0)), ending
- * recv(d) later), as hase's data-sheet network level times them. Collectives end at the latest entry over
- * the group + t(p, d) (the collectives with per-rank counts: of the mean block). MPI_Wtime returns
- * the virtual clock. The per-rank record goes to $HASE_PREDICT_DIR/pred<R>.txt:
+ * max(receive start + min(recvmin(d), recv(d)), send start + recv(d)). The stamp is the message's
+ * transfer start: a rank's messages to one receiver follow one another, each occupying the pair
+ * for recv(d) − recv(0) after the previous one's transfer ends (it starts at max(send start,
+ * previous end − recv(0)) and ends recv(d) later), as hase's data-sheet network level times them.
+ * Collectives end at the latest entry over the group + t(p, d) (the collectives with per-rank
+ * counts: of the mean block). MPI_Wtime returns the virtual clock. The per-rank record goes to
+ * $HASE_PREDICT_DIR/pred<R>.txt:
  *   hase-predict 1 <rank> <size>
  *   S <STATE> <start_ps> <end_ps>          a state interval (COMPUTE, SEND, RECV, WAIT, BCAST, …)
  *   M <source> <depart_ps> <arrive_ps> <bytes>   a message this rank received
@@ -333,7 +334,8 @@ static double received(MPI_Comm comm, const MPI_Status *st, double ready) {
     double sent = receive_stamp(comm, st);
     int got = 0;
     PMPI_Get_count(st, MPI_BYTE, &got);
-    double done = fmax(ready + sheet_us("recvmin", 2, got), sent + sheet_us("recv", 2, got));
+    double recv = sheet_us("recv", 2, got);
+    double done = fmax(ready + fmin(sheet_us("recvmin", 2, got), recv), sent + recv);
     message(st, comm, sent, done);
     return done;
 }
@@ -405,9 +407,10 @@ static double completion(MPI_Request handle, const MPI_Status *st) {
             PMPI_Get_count(st, MPI_BYTE, &got);
             /* As the data-sheet network level: the receive rule with irecv1 + irecv2, and never
              * before the message arrives (send start + recv). */
-            done = fmax(r->start_us + sheet_us("recvmin", 2, got),
+            double recv = sheet_us("recv", 2, got);
+            done = fmax(r->start_us + fmin(sheet_us("recvmin", 2, got), recv),
                         sent + sheet_us("irecv1", 2, got) + sheet_us("irecv2", 2, got));
-            done = fmax(done, sent + sheet_us("recv", 2, got));
+            done = fmax(done, sent + recv);
             message(st, r->comm, sent, done);
         }
     }

@@ -10,6 +10,8 @@
 //! * Irecv: the CPU is in RECV for `irecv1` of an empty message (the size is not known yet); the
 //!   request completes at max(recv_start + `recvmin`(d), send_start + `irecv1`(d) + `irecv2`(d)).
 //!
+//! `recvmin`(d) counts as at most `recv`(d) in both (`DataSheet::receive_done`).
+//!
 //! A message's send start in these rules is its **transfer start**: a rank's messages to one
 //! receiver follow one another (as Open MPI's shared-memory transport moves them), each occupying
 //! the (sender, receiver) pair for its transfer part `recv`(d) − `recv`(0) after the previous one's
@@ -96,7 +98,8 @@ impl SheetTiming {
         match kind {
             SheetRecvKind::Blocking => self.sheet.receive_done(send_start, recv_start, bytes, self.estimate),
             SheetRecvKind::NonBlocking => {
-                let minimum = self.p2p(PointToPoint::RecvMin, bytes)?;
+                let minimum =
+                    self.p2p(PointToPoint::RecvMin, bytes)?.min(self.p2p(PointToPoint::Recv, bytes)?);
                 let post = self.p2p(PointToPoint::IrecvPost, bytes)?;
                 let wait = self.p2p(PointToPoint::IrecvWait, bytes)?;
                 Ok((recv_start + minimum).max(send_start + post + wait))

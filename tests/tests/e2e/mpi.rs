@@ -382,7 +382,10 @@ fn messages_in_flight_to_one_rank_follow_one_another_in_the_reverse_profiler() {
         }
         let last = messages[k as usize - 1].2;
         let closed_form = first + us(60.0 + 500.0 * f64::from(k));
-        assert!(last.0.abs_diff(closed_form.0) <= 1_000, "K = {k}: last at {last}, closed form {closed_form}");
+        assert!(
+            last.0.abs_diff(closed_form.0) <= 1_000,
+            "K = {k}: last at {last}, closed form {closed_form}"
+        );
     }
 }
 
