@@ -5,9 +5,13 @@
  * the data sheet in $HASE_PREDICT_SHEET (written by `hase mpi predict`). A send's virtual start
  * travels with the message as a stamp on a duplicate of MPI_COMM_WORLD with the same tag, so a
  * receive — wildcards included, the stamp is taken from the source and tag that matched — ends at
- * max(receive start + recvmin(d), send start + recv(d)). Collectives end at the latest entry over
- * the group + t(p, d) (the collectives with per-rank counts: of the mean block). MPI_Wtime returns
- * the virtual clock. The per-rank record goes to $HASE_PREDICT_DIR/pred<R>.txt:
+ * max(receive start + min(recvmin(d), recv(d)), send start + recv(d)). The stamp is the message's
+ * transfer start: a rank's messages to one receiver follow one another, each occupying the pair
+ * for recv(d) − recv(0) after the previous one's transfer ends (it starts at max(send start,
+ * previous end − recv(0)) and ends recv(d) later), as hase's data-sheet network level times them.
+ * Collectives end at the latest entry over the group + t(p, d) (the collectives with per-rank
+ * counts: of the mean block). MPI_Wtime returns the virtual clock. The per-rank record goes to
+ * $HASE_PREDICT_DIR/pred<R>.txt:
  *   hase-predict 1 <rank> <size>
  *   S <STATE> <start_ps> <end_ps>          a state interval (COMPUTE, SEND, RECV, WAIT, BCAST, …)
  *   M <source> <depart_ps> <arrive_ps> <bytes>   a message this rank received
@@ -201,19 +205,23 @@ static void leave(void) {
     mpi_wall_ns += exit_wall - entry_wall;
 }
 
-/* Stamps: the sender's virtual send start, sent ahead of the data on the shadow communicator. */
+/* Stamps: the sender's virtual transfer start, sent ahead of the data on the shadow communicator. */
 #define MAX_STAMPS 4096
 static double stamp_value[MAX_STAMPS];
 static MPI_Request stamp_req[MAX_STAMPS];
 static int n_stamps;
+/* When the transfer of this rank's latest message to each world rank ends (µs; < 0: none yet). */
+static double *transfer_end;
 
-static void send_stamp(double start, int dest, int tag, MPI_Comm comm) {
+static void send_stamp(double start, long bytes, int dest, int tag, MPI_Comm comm) {
     int world_dest = hase_world_rank(comm, dest);
     if (world_dest < 0) return;
     if (n_stamps == MAX_STAMPS) {
         PMPI_Waitall(n_stamps, stamp_req, MPI_STATUSES_IGNORE);
         n_stamps = 0;
     }
+    if (transfer_end[world_dest] >= 0.0) start = fmax(start, transfer_end[world_dest] - sheet_us("recv", 2, 0));
+    transfer_end[world_dest] = start + sheet_us("recv", 2, bytes);
     stamp_value[n_stamps] = start;
     PMPI_Isend(&stamp_value[n_stamps], 1, MPI_DOUBLE, world_dest, tag, shadow, &stamp_req[n_stamps]);
     n_stamps++;
@@ -239,6 +247,9 @@ static void start(void) {
     PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
     PMPI_Comm_dup(MPI_COMM_WORLD, &shadow);
+    transfer_end = malloc(sizeof(double) * (size_t)size);
+    if (transfer_end == NULL) PMPI_Abort(MPI_COMM_WORLD, 3);
+    for (int i = 0; i < size; i++) transfer_end[i] = -1.0;
     read_sheet();
     out = hase_open_rank_file("HASE_PREDICT_DIR", "pred", world_rank, ".txt");
     fprintf(out, "hase-predict 1 %d %d\n", world_rank, size);
@@ -273,6 +284,8 @@ int MPI_Finalize(void) {
     fclose(out);
     out = NULL;
     PMPI_Comm_free(&shadow);
+    free(transfer_end);
+    transfer_end = NULL;
     return PMPI_Finalize();
 }
 
@@ -292,7 +305,7 @@ static int blocking_send(const void *b, int c, MPI_Datatype t, int d, int tag, M
                          int (*op)(const void *, int, MPI_Datatype, int, int, MPI_Comm)) {
     enter();
     double begin = clock_us;
-    send_stamp(begin, d, tag, comm);
+    send_stamp(begin, hase_bytes(c, t), d, tag, comm);
     int rc = op(b, c, t, d, tag, comm);
     if (d >= 0) clock_us += sheet_us("send", 2, hase_bytes(c, t));
     state("SEND", begin, clock_us);
@@ -321,7 +334,8 @@ static double received(MPI_Comm comm, const MPI_Status *st, double ready) {
     double sent = receive_stamp(comm, st);
     int got = 0;
     PMPI_Get_count(st, MPI_BYTE, &got);
-    double done = fmax(ready + sheet_us("recvmin", 2, got), sent + sheet_us("recv", 2, got));
+    double recv = sheet_us("recv", 2, got);
+    double done = fmax(ready + fmin(sheet_us("recvmin", 2, got), recv), sent + recv);
     message(st, comm, sent, done);
     return done;
 }
@@ -342,7 +356,7 @@ static int nonblocking_send(const void *b, int c, MPI_Datatype t, int d, int tag
                             int (*op)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *)) {
     enter();
     double begin = clock_us;
-    send_stamp(begin, d, tag, comm);
+    send_stamp(begin, hase_bytes(c, t), d, tag, comm);
     int rc = op(b, c, t, d, tag, comm, req);
     long bytes = hase_bytes(c, t);
     hase_req *r = hase_req_add(*req);
@@ -393,9 +407,10 @@ static double completion(MPI_Request handle, const MPI_Status *st) {
             PMPI_Get_count(st, MPI_BYTE, &got);
             /* As the data-sheet network level: the receive rule with irecv1 + irecv2, and never
              * before the message arrives (send start + recv). */
-            done = fmax(r->start_us + sheet_us("recvmin", 2, got),
+            double recv = sheet_us("recv", 2, got);
+            done = fmax(r->start_us + fmin(sheet_us("recvmin", 2, got), recv),
                         sent + sheet_us("irecv1", 2, got) + sheet_us("irecv2", 2, got));
-            done = fmax(done, sent + sheet_us("recv", 2, got));
+            done = fmax(done, sent + recv);
             message(st, r->comm, sent, done);
         }
     }
@@ -471,7 +486,7 @@ int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype stype, int dest, int stag,
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
     enter();
     double begin = clock_us;
-    send_stamp(begin, dest, stag, comm);
+    send_stamp(begin, hase_bytes(sc, stype), dest, stag, comm);
     int rc = PMPI_Sendrecv(sb, sc, stype, dest, stag, rb, rcount, rtype, src, rtag, comm, st);
     /* As its recording replays (an isend, a receive, a wait for the isend): the send is posted,
      * the receive starts, and the call ends when both are complete. */

@@ -2,9 +2,10 @@
 //! MPI data sheet — the thesis's "reverse profiling" inside the simulator (seed `002` chapters 3, 5
 //! and §6.4). Processors attached to it run in sheet mode (`processor::sheet`).
 //!
-//! * Point-to-point: each message comes in whole as one zero-byte packet stamped with its send
-//!   start; it leaves for the destination rank's port so that it arrives at send_start +
-//!   `recv`(d), whatever the outer links' latencies (never earlier than it could).
+//! * Point-to-point: each message comes in whole as one zero-byte packet stamped with its transfer
+//!   start (its send start, or later behind the sender's previous message to the same rank:
+//!   `processor::sheet`); it leaves for the destination rank's port so that it arrives at that
+//!   start + `recv`(d), whatever the outer links' latencies (never earlier than it could).
 //! * Collectives: every rank sends `CollectiveEnter`; when all p ranks have entered collective
 //!   number s, each is released with `CollectiveDone` arriving at max(entry times) + t(p, bytes) of
 //!   the collective's sheet function. Entries that disagree (kind, bytes or root) are an error
@@ -13,8 +14,9 @@
 //!   all its members have entered. A collective with per-rank counts (entries with `blocks` > 0)
 //!   is timed for the mean block: the entries' shares summed ÷ `blocks`.
 //!
-//! p is the number of ranks in the run, or in the communicator. Contention is not modelled: the sheet's figures are the
-//! delays measured on the real machine.
+//! p is the number of ranks in the run, or in the communicator. Contention is not modelled beyond a
+//! rank's messages to one receiver following one another: the sheet's figures are the delays
+//! measured on the real machine.
 //!
 //! Live values (level 3, `catalogue::NETWORK_MODEL_LIVE`): `in_flight` (messages and releases on
 //! their way out), `entered` (ranks waiting in unreleased collectives) and `sheet_lookups[i]`, the

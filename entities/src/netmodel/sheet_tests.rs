@@ -216,6 +216,52 @@ fn non_blocking_calls_cost_their_post_and_wait_times() {
     assert_eq!(state_ps(&stats, "p1", "WAIT"), ps(40.0));
 }
 
+// Cray T3D, d = 8000 B = 1000 elements (large fits), in µs:
+//   recv = 60 + 0.5·1000 = 560, recv(0) = 60 (small fit): transfer part 500;
+//   isend1 = 30 + 0.09·1000 = 120;   isend2 = 10 + 0.001·1000 = 11;   irecv1(0) = 30;
+//   irecv1 + irecv2 = 40 + 5 + 0.5·1000 = 545;   recvmin = 30 + 0.4·1000 = 430
+
+/// `messages` Isends of `bytes` from rank 0 to each rank in `to`, each answered by an Irecv; all
+/// ranks then wait for everything.
+fn isends_to(to: &[u32], messages: u32, bytes: u64) -> Vec<Vec<Op>> {
+    let ranks = to.iter().copied().max().unwrap_or(0) as usize + 1;
+    let mut programs = vec![Vec::new(); ranks];
+    for (k, dst) in (0..messages).flat_map(|k| to.iter().map(move |d| (k, *d))) {
+        programs[0].push(Op::Isend { dst, bytes, tag: k as i32, req: k * 64 + dst });
+        programs[dst as usize].push(Op::Irecv { src: Source::Rank(0), tag: TagSel::Tag(k as i32), req: k });
+    }
+    for program in &mut programs {
+        program.push(Op::WaitAll);
+    }
+    programs
+}
+
+#[test]
+fn messages_in_flight_to_one_rank_follow_one_another() {
+    // K Isends posted back to back (starts 0, 120, 240, …): message k's transfer starts at
+    // max(its send, the previous transfer's end − recv(0)) and lasts recv(d) = 560, so the k-th
+    // ends at 60 + k·500. The last receive completes then (its recvmin and irecv1 + irecv2 end
+    // earlier): start + recv(0) + K·(recv(d) − recv(0)). One message is the plain receive rule.
+    let t3d = timing("cray_t3d", Estimate::Avg);
+    for messages in [1u32, 2, 4] {
+        let (outcome, stats) = run(&t3d, SimTime::from_us(1), isends_to(&[1], messages, 8000));
+        assert_eq!(outcome, RunOutcome::Completed, "K = {messages}");
+        assert_eq!(stats.makespan_ps, ps(60.0 + f64::from(messages) * 500.0), "K = {messages}");
+        assert_eq!(state_ps(&stats, "p1", "RECV"), u64::from(messages) * ps(30.0), "K = {messages}");
+    }
+}
+
+#[test]
+fn messages_to_different_ranks_do_not_wait_for_one_another() {
+    // Rank 0 posts one Isend to rank 1 (start 0) and one to rank 2 (start 120): each is timed on
+    // its own, so rank 2's receive completes at 120 + 560 = 680.
+    let t3d = timing("cray_t3d", Estimate::Avg);
+    let (outcome, stats) = run(&t3d, SimTime::from_us(1), isends_to(&[1, 2], 1, 8000));
+    assert_eq!(outcome, RunOutcome::Completed);
+    assert_eq!(stats.makespan_ps, ps(680.0));
+    assert_eq!(state_ps(&stats, "p1", "DONE"), ps(120.0));
+}
+
 #[test]
 fn allreduce_releases_every_rank_when_the_last_has_entered_plus_the_sheet_time() {
     // Rank i enters at 10·i µs. T3D allreduce, small fit, p = 4, d = 8 elements:

@@ -25,8 +25,9 @@
 //! A receive completes when the last data packet has arrived. Every message (and control packet)
 //! carries `header_bytes` more on the wire than its payload.
 //!
-//! Sheet mode (a data-sheet network): a message travels whole as one zero-byte packet, a send
-//! completes when the sheet says, and a receive by the sheet's receive rule (`super::sheet`).
+//! Sheet mode (a data-sheet network): a message travels whole as one zero-byte packet stamped with
+//! its transfer start (after the previous message to the same receiver, `super::sheet`), a send
+//! completes when the sheet says, and a receive by the sheet's receive rule.
 
 use std::collections::VecDeque;
 
@@ -101,12 +102,14 @@ impl Req {
     }
 }
 
-/// A rank in sheet mode: the sheet and band it takes its times from, and each receive still to be
-/// timed by the sheet's rule, with when it was posted.
+/// A rank in sheet mode: the sheet and band it takes its times from, each receive still to be
+/// timed by the sheet's rule, with when it was posted, and when the transfer of its latest message
+/// to each destination rank ends.
 #[derive(Clone, Debug)]
 struct SheetRank {
     timing: SheetTiming,
     recvs: VecMap<ReqKey, (SheetRecvKind, SimTime)>,
+    transfer_end: VecMap<u32, SimTime>,
 }
 
 /// The envelope of an arrived (or arriving) message.
@@ -294,7 +297,7 @@ impl Mpi {
     /// `timing`.
     #[must_use]
     pub fn with_sheet(mut self, timing: SheetTiming) -> Self {
-        self.sheet = Some(Box::new(SheetRank { timing, recvs: VecMap::new() }));
+        self.sheet = Some(Box::new(SheetRank { timing, recvs: VecMap::new(), transfer_end: VecMap::new() }));
         self
     }
 
@@ -392,7 +395,8 @@ impl Mpi {
     }
 
     /// Sheet mode: post a send whose whole message travels as one packet of wire size 0 (stamped
-    /// `injected = now`, the send start) and which completes at `done_at`, as the sheet says.
+    /// `injected` = its transfer start: `now`, or later while the previous message to `dst` is still
+    /// in transfer) and which completes at `done_at`, as the sheet says.
     pub fn post_whole_send(
         &mut self,
         message: Outbound,
@@ -404,9 +408,21 @@ impl Mpi {
         if let Some(r) = self.in_flight_mut().reqs.get_mut(&req) {
             r.complete(done_at);
         }
-        let mut packet = self.control(PacketKind::Data, dst, (msg_id, bytes, tag, context), now);
+        let mut effects = Effects::default();
+        let mut start = now;
+        if let Some(sheet) = self.sheet.as_deref_mut() {
+            match sheet.timing.transfer(now, sheet.transfer_end.get(&dst).copied(), bytes) {
+                Ok((from, to)) => {
+                    start = from;
+                    sheet.transfer_end.insert(dst, to);
+                }
+                Err(e) => effects.errors.push(e.into()),
+            }
+        }
+        let mut packet = self.control(PacketKind::Data, dst, (msg_id, bytes, tag, context), start);
         packet.bytes = 0;
-        (req, Effects { packets: vec![PacketRun::single(packet)], ..Effects::default() })
+        effects.packets.push(PacketRun::single(packet));
+        (req, effects)
     }
 
     /// A packet of this rank left the network interface; its last byte is on the wire at `free_at`.

@@ -10,6 +10,16 @@
 //! * Irecv: the CPU is in RECV for `irecv1` of an empty message (the size is not known yet); the
 //!   request completes at max(recv_start + `recvmin`(d), send_start + `irecv1`(d) + `irecv2`(d)).
 //!
+//! `recvmin`(d) counts as at most `recv`(d) in both (`DataSheet::receive_done`).
+//!
+//! A message's send start in these rules is its **transfer start**: a rank's messages to one
+//! receiver follow one another (as Open MPI's shared-memory transport moves them), each occupying
+//! the (sender, receiver) pair for its transfer part `recv`(d) − `recv`(0) after the previous one's
+//! transfer ends. A message sent at s whose predecessor to the same receiver ends at E starts at
+//! max(s, E − `recv`(0)) and ends at that start + `recv`(d); so K messages sent together finish at
+//! s + `recv`(0) + K·(`recv`(d) − `recv`(0)), and a message sent when the previous one has arrived
+//! starts at its send. The reverse profiler's shim keeps the same chain per destination.
+//!
 //! Every completion is also never before the message has arrived. Point-to-point functions are
 //! evaluated with p = 2, the setting the sheets measured them in (`DataSheet::point_to_point_time`).
 //! Collectives are timed by the network model (`netmodel::sheet`), which sees every rank's entry.
@@ -53,6 +63,23 @@ impl SheetTiming {
         Ok((post, wait))
     }
 
+    /// The transfer of a message of `bytes` sent at `send_start`, the previous message to the same
+    /// receiver ending its transfer at `previous_end` (if there was one): (its start, its end). It
+    /// starts at max(`send_start`, `previous_end` − `recv`(0)) and lasts `recv`(`bytes`).
+    pub fn transfer(
+        &self,
+        send_start: SimTime,
+        previous_end: Option<SimTime>,
+        bytes: u64,
+    ) -> Result<(SimTime, SimTime), DataSheetError> {
+        let whole = self.p2p(PointToPoint::Recv, bytes)?;
+        let start = match previous_end {
+            Some(end) => send_start.max(end.saturating_sub(self.p2p(PointToPoint::Recv, 0)?)),
+            None => send_start,
+        };
+        Ok((start, start + whole))
+    }
+
     /// Time to post a non-blocking receive. The size of the message is not known when the receive
     /// is posted, so `irecv1` is evaluated for an empty message.
     pub fn irecv_post(&self) -> Result<SimTime, DataSheetError> {
@@ -71,7 +98,8 @@ impl SheetTiming {
         match kind {
             SheetRecvKind::Blocking => self.sheet.receive_done(send_start, recv_start, bytes, self.estimate),
             SheetRecvKind::NonBlocking => {
-                let minimum = self.p2p(PointToPoint::RecvMin, bytes)?;
+                let minimum =
+                    self.p2p(PointToPoint::RecvMin, bytes)?.min(self.p2p(PointToPoint::Recv, bytes)?);
                 let post = self.p2p(PointToPoint::IrecvPost, bytes)?;
                 let wait = self.p2p(PointToPoint::IrecvWait, bytes)?;
                 Ok((recv_start + minimum).max(send_start + post + wait))

@@ -64,7 +64,7 @@ const SAMPLES: [(&str, &[&str]); 10] = [
     ("exchange", &["20", "4096"]),
     ("allreduce_loop", &["10", "4096"]),
     ("alltoall_loop", &["10", "4096"]),
-    ("halo_comm", &["50", "1024", "4"]),
+    ("halo_comm", &["50", "1024", "4", "4"]),
     ("sample_sort", &["4000", "3"]),
 ];
 
@@ -347,6 +347,45 @@ fn reverse_profiling_of_every_sample_agrees_with_the_sheet_level_replay() {
                 "{name}, band {band}: predicted {predicted}, replayed {replayed}"
             );
         }
+    }
+}
+
+#[test]
+fn messages_in_flight_to_one_rank_follow_one_another_in_the_reverse_profiler() {
+    // halo_comm at np = 2, one iteration of K messages of 8000 B each way, on the Cray T3D sheet
+    // without computation (µs): irecv1(0) = 30, isend1 = 120, recv(8000) = 560, recv(0) = 60. The
+    // sends start 120 apart, less than the transfer part 500, so message k (from 0) starts its
+    // transfer at the first's start + 500·k and is received 560 later: the K-th at start + recv(0)
+    // + K·(recv(d) − recv(0)). The data-sheet network level's closed form is the same
+    // (`netmodel::sheet_tests`).
+    let t3d = datasheet::builtin("cray_t3d").unwrap();
+    let program = build_tool(&sample("halo_comm").unwrap(), &cache()).unwrap().path;
+    let _mpi = lock();
+    let options = PredictOptions { sheet: &t3d, estimate: Estimate::Avg, cpu_scale: 0.0, env: env() };
+    let us = |t: f64| SimTime::from_f64_ps(t * 1e6);
+    for k in [1u32, 2, 4] {
+        let command: Vec<String> = ["mpirun", "-np", "2", &program.display().to_string(), "1", "8000", "0"]
+            .iter()
+            .map(|a| (*a).to_string())
+            .chain([k.to_string()])
+            .collect();
+        let p = predict(&command, &options, None, &cache()).unwrap_or_else(|e| panic!("K = {k}: {e}"));
+        let mut messages = p.ranks[1].messages.clone();
+        messages.sort_by_key(|(_, depart, ..)| *depart);
+        assert_eq!(messages.len(), k as usize, "K = {k}: {messages:?}");
+        let first = messages[0].1;
+        for (i, (source, depart, arrive, bytes)) in messages.iter().enumerate() {
+            let what = format!("K = {k}, message {i}: {messages:?}");
+            assert_eq!((*source, *bytes), (0, 8000), "{what}");
+            assert!(depart.0.abs_diff((first + us(500.0 * i as f64)).0) <= 1_000, "{what}");
+            assert!(arrive.0.abs_diff((*depart + us(560.0)).0) <= 1_000, "{what}");
+        }
+        let last = messages[k as usize - 1].2;
+        let closed_form = first + us(60.0 + 500.0 * f64::from(k));
+        assert!(
+            last.0.abs_diff(closed_form.0) <= 1_000,
+            "K = {k}: last at {last}, closed form {closed_form}"
+        );
     }
 }
 

@@ -135,6 +135,25 @@ fn operations_map_to_sheet_functions() {
 }
 
 #[test]
+fn a_late_receive_costs_at_most_recv() {
+    // recvmin = 50 > recv = 30 + 0.01·d (d = 1000: 40): a receive posted with its send, or after
+    // it, completes recv after the send, never recvmin after its own start; posted long after,
+    // it costs recv (40), not recvmin.
+    let text = r#"(
+        name: "cold", machine: "test", element_bytes: 1, small_limit_elements: 1000000, log_base: Two,
+        functions: {
+            "recv": (small: (avg: (constant_us: 30, data_coeff: 0.01, data: D))),
+            "recvmin": (small: (avg: (constant_us: 50))),
+        },
+    )"#;
+    let sheet = from_ron(text, "cold.ron").expect("test sheet parses");
+    let at = SimTime::from_us;
+    assert_eq!(sheet.receive_done(at(0), at(0), 1000, Estimate::Avg), Ok(at(40)));
+    assert_eq!(sheet.receive_done(at(0), at(5), 1000, Estimate::Avg), Ok(at(45)));
+    assert_eq!(sheet.receive_done(at(0), at(1000), 1000, Estimate::Avg), Ok(at(1040)));
+}
+
+#[test]
 fn t3d_sheet_has_every_published_function() {
     let sheet = t3d();
     let names: Vec<&str> = sheet.functions.keys().map(String::as_str).collect();
