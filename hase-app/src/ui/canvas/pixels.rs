@@ -41,6 +41,18 @@ fn clip(a: (f32, f32), b: (f32, f32), width: f32, height: f32) -> Option<((f32, 
     (t0 <= t1).then_some(((a.0 + t0 * dx, a.1 + t0 * dy), (a.0 + t1 * dx, a.1 + t1 * dy)))
 }
 
+/// The largest whole number not above `v` (a far view's coordinates are small: no libm call, as
+/// an image of a large network asks it a million times a frame).
+fn floor(v: f32) -> i64 {
+    let t = v as i64;
+    if (t as f32) > v { t - 1 } else { t }
+}
+
+/// The smallest whole number not below `v`.
+fn ceiling(v: f32) -> i64 {
+    -floor(-v)
+}
+
 impl Grid {
     /// The pixels of `area` at `scale` pixels per point.
     pub fn new(area: Rect, scale: f32) -> Self {
@@ -59,8 +71,8 @@ impl Grid {
     }
 
     /// The index of pixel `(x, y)`, if it is on the image.
-    fn index(&self, x: f32, y: f32) -> Option<u32> {
-        (x >= 0.0 && y >= 0.0 && (x as usize) < self.width && (y as usize) < self.height)
+    fn index(&self, x: i64, y: i64) -> Option<u32> {
+        (x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height)
             .then(|| (y as usize * self.width + x as usize) as u32)
     }
 
@@ -75,11 +87,11 @@ impl Grid {
                 last = None;
                 continue;
             };
-            let steps = (bx - ax).abs().max((by - ay).abs()).ceil().max(1.0);
-            let (dx, dy) = ((bx - ax) / steps, (by - ay) / steps);
-            for i in 0..=steps as u32 {
+            let steps = ceiling((bx - ax).abs().max((by - ay).abs())).max(1);
+            let (dx, dy) = ((bx - ax) / steps as f32, (by - ay) / steps as f32);
+            for i in 0..=steps {
                 let t = i as f32;
-                let pixel = ((ax + dx * t).floor(), (ay + dy * t).floor());
+                let pixel = (floor(ax + dx * t), floor(ay + dy * t));
                 if last != Some(pixel) {
                     out.extend(self.index(pixel.0, pixel.1));
                     last = Some(pixel);
@@ -92,11 +104,15 @@ impl Grid {
     /// `centre` (screen points).
     pub fn square(&self, centre: Pos2, side: f32, out: &mut Vec<u32>) {
         let (cx, cy) = self.to_pixel(centre);
-        let px = (side * self.scale).round().max(1.0);
-        let (x0, y0) = ((cx - px / 2.0).round(), (cy - px / 2.0).round());
-        for y in 0..px as u32 {
-            for x in 0..px as u32 {
-                out.extend(self.index(x0 + x as f32, y0 + y as f32));
+        if !(cx.is_finite() && cy.is_finite()) {
+            return;
+        }
+        let px = floor(side * self.scale + 0.5).max(1);
+        let half = px as f32 / 2.0;
+        let (x0, y0) = (floor(cx - half + 0.5), floor(cy - half + 0.5));
+        for y in 0..px {
+            for x in 0..px {
+                out.extend(self.index(x0 + x, y0 + y));
             }
         }
     }

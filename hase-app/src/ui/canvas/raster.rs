@@ -160,6 +160,8 @@ pub fn draw(
     let footprint = &raster.footprint;
     let mut pixels = Pixels::on(grid);
     let selected_links = !f.selection.links.is_empty();
+    // Links of one type share a colour: worked out once per run of equal types.
+    let mut type_colour: Option<(&str, Color32)> = None;
     for (l, link) in f.scene.links.iter().enumerate() {
         if !footprint.link_in_view(l) {
             continue;
@@ -176,7 +178,14 @@ pub fn draw(
             drawn.tinted_links += 1;
             o.colours.load(load.min(1.0))
         } else {
-            f.palette.link_type_colour(&link.link_type).gamma_multiply(LINK_OPACITY)
+            match type_colour {
+                Some((kind, colour)) if kind == link.link_type => colour,
+                _ => {
+                    let colour = f.palette.link_type_colour(&link.link_type).gamma_multiply(LINK_OPACITY);
+                    type_colour = Some((&link.link_type, colour));
+                    colour
+                }
+            }
         };
         pixels.blend(footprint.link_pixels(l), colour);
     }
