@@ -93,7 +93,8 @@ impl Scene {
             screen_rect: Some(Rect::from_min_size(Pos2::ZERO, Vec2::new(1_600.0, 1_000.0))),
             ..RawInput::default()
         };
-        let Scene { ctx, canvas, editor, icons, images, cache, snap, player, colours, palette, frames: _ } = self;
+        let Scene { ctx, canvas, editor, icons, images, cache, snap, player, colours, palette, frames: _ } =
+            self;
         let mut out = ctx.run_ui(input, |ui| {
             icons.ensure_loaded(ui.ctx());
             egui::CentralPanel::no_frame().show(ui, |ui| {

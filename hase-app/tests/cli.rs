@@ -1361,7 +1361,9 @@ fn run_on_a_data_sheet_prints_the_sheets_expected_makespan() {
     assert_eq!(json["expected"]["makespan_ps"].as_u64(), Some(makespan), "{}", json["expected"]);
     let line = stdout.lines().find(|l| l.trim_start().starts_with("expected")).expect("an expected line");
     assert!(
-        line.contains("(measured +0.0%; closed form: allreduce on 8 ranks on the sheets/mine.ron data sheet, band avg"),
+        line.contains(
+            "(measured +0.0%; closed form: allreduce on 8 ranks on the sheets/mine.ron data sheet, band avg"
+        ),
         "{line}"
     );
 }

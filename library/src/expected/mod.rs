@@ -79,7 +79,8 @@ pub fn expected_run_in(project: &Project, base_dir: &Path) -> Result<Expected, N
         _ => SimTime::ZERO,
     };
     if may_run_on_a_sheet(project) {
-        let model = crate::runner::elaborate_project(project).map_err(|e| NoClosedForm::Invalid(Arc::new(e)))?;
+        let model =
+            crate::runner::elaborate_project(project).map_err(|e| NoClosedForm::Invalid(Arc::new(e)))?;
         if let Some(sheet) = sheet_network(&model, base_dir)? {
             let call = sheet.call_time(&operation, bytes)?;
             return Ok(Expected {

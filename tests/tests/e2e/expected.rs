@@ -143,7 +143,8 @@ fn on_sheet(p: u32, sheet: &str, band: &str, latency_ns: u64, workload: Workload
     let form = ProjectForm::Compound { type_name: spec.topology.type_name() };
     let mut project = template_project(&spec, &registry, "sheet", &form).expect("template");
     project.network.instances.get_mut("fabric").expect("the compound").level = AbstractionLevel::Behavioural;
-    for set in ["fabric.model=datasheet".to_string(), format!("fabric.sheet={sheet}"), format!("fabric.band={band}")]
+    for set in
+        ["fabric.model=datasheet".to_string(), format!("fabric.sheet={sheet}"), format!("fabric.band={band}")]
     {
         apply_set(&mut project, &set).expect("a setting of the fabric");
     }
@@ -158,10 +159,16 @@ fn on_a_data_sheet_the_expected_makespan_is_the_sheets_and_the_simulated_one() {
     for (sheet, band) in [("cray_t3d", "avg"), ("cray_t3d", "max"), ("network_of_workstations", "min")] {
         for (operation, bytes) in [("barrier", 0), ("bcast", 4096), ("allreduce", 1024), ("alltoall", 512)] {
             for (p, iterations, latency_ns) in [(4u32, 1, 0), (8, 3, 250)] {
-                let project =
-                    on_sheet(p, sheet, band, latency_ns, collective_loop(operation, "default", bytes, iterations, 700));
+                let project = on_sheet(
+                    p,
+                    sheet,
+                    band,
+                    latency_ns,
+                    collective_loop(operation, "default", bytes, iterations, 700),
+                );
                 let expected = expected_run(&project).unwrap_or_else(|e| panic!("{sheet} {operation}: {e}"));
-                let what = format!("{operation} of {bytes} B on {sheet} ({band}), p = {p}, {iterations} calls");
+                let what =
+                    format!("{operation} of {bytes} B on {sheet} ({band}), p = {p}, {iterations} calls");
                 // The call's time is the sheet's own evaluation at p ranks and d bytes.
                 let kind = CollectiveKind::from_name(operation).expect("a collective");
                 let estimate = Estimate::from_name(band).expect("a band");
@@ -177,7 +184,8 @@ fn on_a_data_sheet_the_expected_makespan_is_the_sheets_and_the_simulated_one() {
 #[test]
 fn an_unreadable_sheet_or_an_unknown_band_has_no_expected_time() {
     // A sheet that cannot be read, and a band no sheet has: said, not guessed around.
-    let project = on_sheet(4, "no_such_sheet_file.ron", "avg", 0, collective_loop("allreduce", "default", 64, 1, 0));
+    let project =
+        on_sheet(4, "no_such_sheet_file.ron", "avg", 0, collective_loop("allreduce", "default", 64, 1, 0));
     assert!(matches!(expected_run(&project), Err(NoClosedForm::Sheet(_))), "{:?}", expected_run(&project));
     let mut project = on_sheet(4, "cray_t3d", "avg", 0, collective_loop("allreduce", "default", 64, 1, 0));
     // Written into the file by hand (`--set` refuses it): the design does not elaborate.

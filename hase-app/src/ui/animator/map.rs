@@ -115,7 +115,9 @@ impl SceneMap {
             else {
                 continue;
             };
-            let Some(sl) = self.link_of_trace_link.get(trace_link as usize).copied().flatten() else { continue };
+            let Some(sl) = self.link_of_trace_link.get(trace_link as usize).copied().flatten() else {
+                continue;
+            };
             if let Some(slot) = self.link_of_port.get_mut((base + u32::from(p)) as usize) {
                 *slot = Some((sl as u32, scene.links[sl].a.0 == node));
             }

@@ -159,7 +159,8 @@ impl Pixels {
     /// Lay `colour` (premultiplied, as `Color32` is) over the pixels `indices`.
     pub fn blend(&mut self, indices: &[u32], colour: Color32) {
         let keep = 255 - u16::from(colour.a());
-        let mix = |over: u8, under: u8| (u16::from(over) + (u16::from(under) * keep + 127) / 255).min(255) as u8;
+        let mix =
+            |over: u8, under: u8| (u16::from(over) + (u16::from(under) * keep + 127) / 255).min(255) as u8;
         for &i in indices {
             if let Some(pixel) = self.colours.get_mut(i as usize) {
                 *pixel = crate::theme::premultiplied(
