@@ -66,7 +66,7 @@ impl Grid {
         [self.width, self.height]
     }
 
-    fn to_pixel(&self, p: Pos2) -> (f32, f32) {
+    fn to_pixel(self, p: Pos2) -> (f32, f32) {
         ((p.x - self.origin.x) * self.scale, (p.y - self.origin.y) * self.scale)
     }
 
