@@ -1306,26 +1306,11 @@ fn run_prints_the_expected_makespan_beside_the_measured_one() {
 fn run_on_a_data_sheet_prints_the_sheets_expected_makespan() {
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("ring.ron");
-    let out = hase(&[
-        "new",
-        "--template",
-        "ring",
-        "--dims",
-        "8",
-        "--compound",
-        "--program",
-        "collective_loop",
-        "--param",
-        "operation=allreduce",
-        "--param",
-        "message_bytes=1K",
-        "--param",
-        "iterations=3",
-        "--param",
-        "compute_time=2us",
-        "-o",
-        p(&project),
-    ]);
+    let new = "new --template ring --dims 8 --compound --program collective_loop --param operation=allreduce \
+               --param message_bytes=1K --param iterations=3 --param compute_time=2us -o";
+    let mut args: Vec<&str> = new.split_whitespace().collect();
+    args.push(p(&project));
+    let out = hase(&args);
     assert!(out.status.success(), "{:?}", text(&out));
     std::fs::create_dir(dir.path().join("sheets")).unwrap();
     let sheet = hase_entities::netmodel::datasheet::builtin("cray_t3d").unwrap();
