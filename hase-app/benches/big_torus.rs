@@ -81,6 +81,8 @@ struct Scene {
     player: Player,
     colours: ReplayColours,
     palette: Palette,
+    /// Frames drawn so far.
+    frames: u64,
 }
 
 impl Scene {
@@ -91,7 +93,8 @@ impl Scene {
             screen_rect: Some(Rect::from_min_size(Pos2::ZERO, Vec2::new(1_600.0, 1_000.0))),
             ..RawInput::default()
         };
-        let Scene { ctx, canvas, editor, icons, images, cache, snap, player, colours, palette } = self;
+        let Scene { ctx, canvas, editor, icons, images, cache, snap, player, colours, palette, frames: _ } =
+            self;
         let mut out = ctx.run_ui(input, |ui| {
             icons.ensure_loaded(ui.ctx());
             egui::CentralPanel::no_frame().show(ui, |ui| {
@@ -116,7 +119,23 @@ impl Scene {
         let primitives = ctx.tessellate(std::mem::take(&mut out.shapes), out.pixels_per_point);
         black_box(primitives.len());
         out.textures_delta.clear();
+        self.frames += 1;
     }
+
+    /// Frames and far-view images drawn so far.
+    fn counts(&self) -> (u64, u64) {
+        (self.frames, self.canvas.far_images_drawn)
+    }
+}
+
+/// Say how many of the frames since `before` drew the far view's image anew: a measure that
+/// claims a new moment each frame must have redrawn it each frame.
+fn report_images(name: &str, before: (u64, u64), after: (u64, u64)) {
+    // A measure left out by a filter drew nothing.
+    if after.0 == before.0 {
+        return;
+    }
+    eprintln!("{name}: {} frames, {} far-view images drawn anew", after.0 - before.0, after.1 - before.1);
 }
 
 fn bench_big_torus(c: &mut Criterion) {
@@ -134,6 +153,7 @@ fn bench_big_torus(c: &mut Criterion) {
         player,
         colours: ReplayColours::for_choice(ThemeChoice::Dark),
         palette: Palette::dark(),
+        frames: 0,
     };
     // The first frame fits the network in view.
     let first = Instant::now();
@@ -157,12 +177,15 @@ fn bench_big_torus(c: &mut Criterion) {
         scene.canvas.set_view(&net, view);
         scene.player.time = SimTime(exchange);
         scene.frame(&run);
+        let before = scene.counts();
         c.bench_function(&format!("big_torus_256_scrub_{name}"), |b| {
             b.iter(|| {
                 scene.player.time = SimTime(rng.random_range(exchange..end));
                 scene.frame(&run);
             });
         });
+        report_images(&format!("scrub {name}"), before, scene.counts());
+        let before = scene.counts();
         c.bench_function(&format!("big_torus_256_step_{name}"), |b| {
             b.iter(|| {
                 let next = run.replay.log.next_event_after(scene.player.time, 2);
@@ -170,6 +193,8 @@ fn bench_big_torus(c: &mut Criterion) {
                 scene.frame(&run);
             });
         });
+        report_images(&format!("step {name}"), before, scene.counts());
+        let before = scene.counts();
         scene.player.time = SimTime(exchange + (end - exchange) / 3);
         let mut zoom_in = true;
         c.bench_function(&format!("big_torus_256_zoom_step_{name}"), |b| {
@@ -182,6 +207,7 @@ fn bench_big_torus(c: &mut Criterion) {
                 scene.frame(&run);
             });
         });
+        report_images(&format!("zoom step {name}"), before, scene.counts());
     }
 }
 

@@ -1298,3 +1298,57 @@ fn run_prints_the_expected_makespan_beside_the_measured_one() {
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
     assert!(json["expected"]["none"].as_str().is_some_and(|s| s.contains("mesh2d")), "{}", json["expected"]);
 }
+
+/// `hase run` on a network at its `datasheet` level: the expected makespan is the sheet's
+/// t(p, d) per call plus the computation, read from a sheet file beside the project (not beside
+/// the working directory), and equals the measured one.
+#[test]
+fn run_on_a_data_sheet_prints_the_sheets_expected_makespan() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("ring.ron");
+    let new = "new --template ring --dims 8 --compound --program collective_loop --param operation=allreduce \
+               --param message_bytes=1K --param iterations=3 --param compute_time=2us -o";
+    let mut args: Vec<&str> = new.split_whitespace().collect();
+    args.push(p(&project));
+    let out = hase(&args);
+    assert!(out.status.success(), "{:?}", text(&out));
+    std::fs::create_dir(dir.path().join("sheets")).unwrap();
+    let sheet = hase_entities::netmodel::datasheet::builtin("cray_t3d").unwrap();
+    let sheet_text = hase_entities::netmodel::datasheet::to_ron(&sheet).unwrap();
+    std::fs::write(dir.path().join("sheets/mine.ron"), sheet_text).unwrap();
+    let stats = dir.path().join("run.json");
+    let out = hase(&[
+        "run",
+        p(&project),
+        "--set",
+        "fabric.level=behavioural",
+        "--set",
+        "fabric.model=datasheet",
+        "--set",
+        "fabric.sheet=sheets/mine.ron",
+        "--stats",
+        p(&stats),
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    let makespan = json["makespan_ps"].as_u64().unwrap();
+    let t = sheet
+        .collective_time(
+            hase_entities::mpi::kind::CollectiveKind::Allreduce,
+            8,
+            1024,
+            hase_entities::netmodel::datasheet::Estimate::Avg,
+        )
+        .unwrap();
+    assert_eq!(json["expected"]["call_ps"].as_u64(), Some(t.as_ps()), "{}", json["expected"]);
+    assert_eq!(json["expected"]["makespan_ps"].as_u64(), Some(3 * (t.as_ps() + 2_000_000)));
+    assert_eq!(json["expected"]["makespan_ps"].as_u64(), Some(makespan), "{}", json["expected"]);
+    let line = stdout.lines().find(|l| l.trim_start().starts_with("expected")).expect("an expected line");
+    assert!(
+        line.contains(
+            "(measured +0.0%; closed form: allreduce on 8 ranks on the sheets/mine.ron data sheet, band avg"
+        ),
+        "{line}"
+    );
+}

@@ -14,7 +14,7 @@ use hase_engine::model::write_atomic;
 use hase_engine::stats::RunStats;
 use hase_engine::time::SimTime;
 use hase_library::estimate::{RateHistory, estimate_project};
-use hase_library::expected::{Expected, NoClosedForm, expected_for_run, stats_json_with_expected};
+use hase_library::expected::{Expected, NoClosedForm, expected_for_run_in, stats_json_with_expected};
 use hase_library::overrides::apply_set;
 use hase_library::process_memory::available_memory_bytes;
 use hase_library::runner::{RunOptions, RunResult, TraceTarget, base_dir_of, run_project};
@@ -125,7 +125,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let expected = expected_for_run(&project, &result.outcome);
+    let expected = expected_for_run_in(&project, &result.outcome, &base_dir_of(&args.project));
     if let Some(path) = &args.stats {
         let text = stats_json_with_expected(&result.stats, expected.as_ref())
             .context("cannot write the statistics as JSON")?;

@@ -92,3 +92,41 @@ fn a_message_size_sweep_plots_the_expected_line_beside_the_measured_one() {
     assert!(h.query_by_label("expected").is_some(), "the legend has an expected entry");
     assert!(h.query_by_label(&note).is_some(), "the plot says why once");
 }
+
+/// The ring allreduce with its network as one data-sheet model (the compound at its behavioural
+/// level, `model = datasheet`, the built-in T3D sheet).
+fn ring_allreduce_on_a_sheet() -> Project {
+    let spec = TemplateSpec::new(Topology::Ring { nodes: 8 });
+    let registry = hase_library::catalogue::registry_for(&Project::new("ring"));
+    let form = ProjectForm::Compound { type_name: spec.topology.type_name() };
+    let mut project = template_project(&spec, &registry, "ring", &form).unwrap();
+    project.workload = ring_allreduce().workload;
+    for set in ["fabric.level=behavioural", "fabric.model=datasheet", "fabric.sheet=cray_t3d"] {
+        hase_library::overrides::apply_set(&mut project, set).unwrap();
+    }
+    project
+}
+
+#[test]
+fn on_a_data_sheet_the_timing_diagram_marks_the_sheets_expected_end() {
+    let project = ring_allreduce_on_a_sheet();
+    let expected = expected_run(&project).expect("a collective loop on a data sheet has an expected time");
+    let mut h = harness_with(project);
+    run_design(&mut h);
+    let run = h.state().session.current.clone().unwrap();
+    assert_eq!(run.expected.as_ref().map(|e| e.makespan).ok(), Some(SimTime(run.stats.makespan_ps)));
+    let label = format!("expected {}", crate::ui::time_text::figure(expected.makespan));
+    h.get_by_label(&label).hover();
+    for _ in 0..60 {
+        h.step();
+    }
+    assert!(
+        h.query_by_label_contains("Closed form: allreduce on 8 ranks on the cray_t3d data sheet").is_some(),
+        "hovering the mark names the sheet"
+    );
+    assert!(
+        h.query_by_label_contains("every rank leaves a call at the last entry plus the sheet's t(p, d)")
+            .is_some(),
+        "and where the time comes from"
+    );
+}

@@ -470,9 +470,17 @@ fn a_large_network_seen_from_far_is_one_image_that_still_shows_the_run() {
     h.state_mut().session.player.time = SimTime(first + 1);
     h.run_steps(2);
     assert_eq!(h.state().canvas.far_images_drawn, images + 1);
-    h.state_mut().editor.selection.only("r_0_0");
+    // Each moment shows its own messages, not those kept from the moment before, and going back
+    // shows the first again.
+    let on_wire = |t: u64| run.replay.flights().iter().filter(|f| f.depart.0 <= t && t < f.arrive.0).count();
+    assert_eq!(h.state().canvas.drawn_replay.packets, on_wire(first + 1));
+    h.state_mut().session.player.time = SimTime(first);
     h.run_steps(2);
     assert_eq!(h.state().canvas.far_images_drawn, images + 2);
+    assert_eq!(h.state().canvas.drawn_replay, drawn, "back at the first moment");
+    h.state_mut().editor.selection.only("r_0_0");
+    h.run_steps(2);
+    assert_eq!(h.state().canvas.far_images_drawn, images + 3);
     // Zoomed in, the entities are shapes again, with their states and packets drawn one by one.
     let near = at_zoom(0.5);
     h.state_mut().canvas.set_view(&net, near);

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use hase_engine::time::SimTime;
-use hase_library::expected::{NoClosedForm, expected_run};
+use hase_library::expected::{NoClosedForm, expected_run_in};
 use hase_library::experiment::ExperimentPlan;
 
 use super::plot::{LinePlot, PlotKind, PlotSettings};
@@ -18,13 +18,14 @@ pub const EXPECTED_METRIC: &str = "makespan_ps";
 /// are left out).
 pub type PointExpectations = BTreeMap<u64, Result<SimTime, NoClosedForm>>;
 
-/// The expected makespan of each of `points` of `plan`.
+/// The expected makespan of each of `points` of `plan` (a data sheet read relative to the plan's
+/// project).
 pub fn expected_points(plan: &ExperimentPlan, points: impl IntoIterator<Item = u64>) -> PointExpectations {
     points
         .into_iter()
         .filter_map(|point| {
             let project = plan.project_for(point).ok()?;
-            Some((point, expected_run(&project).map(|e| e.makespan)))
+            Some((point, expected_run_in(&project, plan.base_dir()).map(|e| e.makespan)))
         })
         .collect()
 }

@@ -78,6 +78,13 @@ impl Way {
     }
 
     fn busy_integral(&self, w0: u64, w1: u64) -> u128 {
+        // Nothing left before w1, or everything arrived by w0 (and so left by then): no message
+        // is on the wire in the window, found without the searches.
+        let none_left = self.departs.times.first().is_none_or(|&d| d >= w1);
+        let all_arrived = self.arrives.times.last().is_none_or(|&a| a <= w0);
+        if none_left || all_arrived {
+            return 0;
+        }
         self.departs.integral(w0, w1) - self.arrives.integral(w0, w1)
     }
 }

@@ -13,7 +13,7 @@ use hase_engine::kernel::Progress;
 use hase_engine::model::Project;
 use hase_engine::trace::Trace;
 use hase_entities::factory::FactoryError;
-use hase_library::expected::expected_run;
+use hase_library::expected::expected_run_in;
 use hase_library::runner::{RunError, RunOptions, TraceTarget, run_project_into};
 
 use super::{FinishedRun, LiveRun, NextRunSettings, ReplayOutput, RunDone, RunProblem, RunProgress, RunSlot};
@@ -77,7 +77,7 @@ pub fn execute(
         until,
         trace: TraceTarget::None,
         fingerprint: false,
-        base_dir,
+        base_dir: base_dir.clone(),
         cancel: Some(Arc::clone(cancel)),
         progress_every: PROGRESS_EVERY,
         // Live values are traced when the design displays one (inspector ▸ Live values).
@@ -114,7 +114,7 @@ pub fn execute(
         .and_then(|f| markers::load(f).ok())
         .map(|file| markers::markers_for(&file, &key))
         .unwrap_or_default();
-    let expected = expected_run(&request.project);
+    let expected = expected_run_in(&request.project, &base_dir);
     Ok(Box::new(FinishedRun {
         id: request.id,
         label: request.project.name.clone(),

@@ -5,8 +5,17 @@ use std::fmt;
 
 use hase_engine::time::SimTime;
 
+/// Where a closed form's times come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FormSource {
+    /// The hop model of one message summed over the collective's steps.
+    HopModel,
+    /// The data sheet the network runs on: the collective's t(p, d).
+    DataSheet,
+}
+
 /// A closed form that applies to a project: which collective, on which network, and its formula
-/// in the α–β terms of `docs/collectives.md`.
+/// in the α–β terms of `docs/collectives.md` (or the data sheet's function).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClosedForm {
     /// The collective (`allreduce`).
@@ -17,15 +26,24 @@ pub struct ClosedForm {
     pub network: String,
     /// The formula for one call (`2(p−1)·T(3 links, n/p)`), T being the hop model of one message.
     pub formula: &'static str,
+    /// Where its times come from.
+    pub source: FormSource,
 }
 
 impl fmt::Display for ClosedForm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {} on the {}: {}, T the hop model of one message (docs/analysis.md)",
-            self.algorithm, self.operation, self.network, self.formula
-        )
+        match self.source {
+            FormSource::HopModel => write!(
+                f,
+                "{} {} on the {}: {}, T the hop model of one message (docs/analysis.md)",
+                self.algorithm, self.operation, self.network, self.formula
+            ),
+            FormSource::DataSheet => write!(
+                f,
+                "{} on {}: {}, the sheet's time of the call (docs/datasheets.md)",
+                self.operation, self.network, self.formula
+            ),
+        }
     }
 }
 

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use hase_entities::netmodel::datasheet::DataSheetError;
+
 use crate::runner::RunError;
 
 /// Why [`super::expected_run`] has no closed form for a project.
@@ -24,9 +26,17 @@ pub enum NoClosedForm {
         /// The recipe's template and dimensions.
         template: String,
     },
-    /// A behavioural network model (hop or data-sheet) stands for part of the network.
+    /// A behavioural network model stands for part of the network (a hop model, or a data sheet
+    /// beside routers or other models).
     #[error("part of the network runs as a behavioural model")]
     BehaviouralNetwork,
+    /// The network runs on a data sheet that cannot be read or lacks the call's function.
+    #[error("the data sheet: {0}")]
+    Sheet(#[source] Arc<DataSheetError>),
+    /// The data-sheet network names a band the sheets do not have (elaboration checks the choice,
+    /// so only a model built without that check gets here).
+    #[error("the data-sheet network's band `{0}` is not min, avg, max or measured")]
+    UnknownBand(String),
     /// Links, switches or processors differ in a parameter the formula reads.
     #[error("not every {what} has the same {param}")]
     NonUniform {

@@ -20,6 +20,12 @@ pub struct SceneMap {
     pub link_of_trace_link: Vec<Option<usize>>,
     /// Trace links drawn as each canvas link.
     pub trace_links_of_link: Vec<Vec<u32>>,
+    /// Where each entity's ports start in `link_of_port` (one more entry than entities).
+    port_base: Vec<u32>,
+    /// The canvas link leaving each (entity, port), and whether it leaves from the link's `a`
+    /// end: what [`SceneMap::flight_link`] answers for every message on the wire, looked up by
+    /// index instead of searching the replay's port map.
+    link_of_port: Vec<Option<(u32, bool)>>,
     /// Which build of the cache this is (0 outside a cache): what is worked out from the map
     /// can be kept while it stays.
     pub build: u64,
@@ -44,6 +50,8 @@ impl SceneMap {
             entities_of_node: vec![Vec::new(); scene.nodes.len()],
             link_of_trace_link: vec![None; replay.header.links.len()],
             trace_links_of_link: vec![Vec::new(); scene.links.len()],
+            port_base: Vec::with_capacity(entities.len() + 1),
+            link_of_port: Vec::new(),
             build: 0,
         };
         for (e, info) in entities.iter().enumerate() {
@@ -88,21 +96,45 @@ impl SceneMap {
                 map.trace_links_of_link[sl].push(l as u32);
             }
         }
+        map.index_ports(replay, scene);
         map
+    }
+
+    /// Fill the per-port table [`SceneMap::flight_link`] reads.
+    fn index_ports(&mut self, replay: &Replay, scene: &CanvasScene) {
+        let mut next = 0u32;
+        for info in &replay.header.entities {
+            self.port_base.push(next);
+            next += info.ports.len() as u32;
+        }
+        self.port_base.push(next);
+        self.link_of_port = vec![None; next as usize];
+        for (&(e, p), &trace_link) in &replay.link_of_port {
+            let (Some(&base), Some(node)) =
+                (self.port_base.get(e as usize), self.node_of_entity.get(e as usize).copied().flatten())
+            else {
+                continue;
+            };
+            let Some(sl) = self.link_of_trace_link.get(trace_link as usize).copied().flatten() else {
+                continue;
+            };
+            if let Some(slot) = self.link_of_port.get_mut((base + u32::from(p)) as usize) {
+                *slot = Some((sl as u32, scene.links[sl].a.0 == node));
+            }
+        }
     }
 
     /// The canvas link a message from entity `from` on port `port` travels, and whether it goes
     /// from the link's `a` end to its `b` end.
-    pub fn flight_link(
-        &self,
-        replay: &Replay,
-        scene: &CanvasScene,
-        from: (u32, u16),
-    ) -> Option<(usize, bool)> {
-        let trace_link = *replay.link_of_port.get(&from)?;
-        let sl = self.link_of_trace_link.get(trace_link as usize).copied().flatten()?;
-        let node = self.node_of_entity.get(from.0 as usize).copied().flatten()?;
-        Some((sl, scene.links[sl].a.0 == node))
+    pub fn flight_link(&self, from: (u32, u16)) -> Option<(usize, bool)> {
+        let base = *self.port_base.get(from.0 as usize)?;
+        let end = *self.port_base.get(from.0 as usize + 1)?;
+        let at = base + u32::from(from.1);
+        if at >= end {
+            return None;
+        }
+        let (link, forward) = self.link_of_port.get(at as usize).copied().flatten()?;
+        Some((link as usize, forward))
     }
 }
 
@@ -162,9 +194,19 @@ mod tests {
         assert!(key.contains("p0.net") && key.contains("r0.p0"), "{key}");
         assert!(map.link_of_trace_link[1].is_some());
         assert_eq!(map.link_of_trace_link[2], None);
-        let (link, forward) = map.flight_link(&replay, &scene, (0, 0)).unwrap();
+        let (link, forward) = map.flight_link((0, 0)).unwrap();
         assert_eq!(link, l0);
         assert_eq!(forward, scene.links[l0].a.0 == node("p0").unwrap());
+        // Every port of the trace answers as its trace link's canvas link, from its own node.
+        for (&(e, p), &trace_link) in &replay.link_of_port {
+            let direct = map.link_of_trace_link[trace_link as usize].and_then(|sl| {
+                let n = map.node_of_entity[e as usize]?;
+                Some((sl, scene.links[sl].a.0 == n))
+            });
+            assert_eq!(map.flight_link((e, p)), direct, "port ({e}, {p})");
+        }
+        assert_eq!(map.flight_link((0, 7)), None);
+        assert_eq!(map.flight_link((99, 0)), None);
     }
 
     #[test]

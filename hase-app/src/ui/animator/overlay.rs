@@ -190,7 +190,7 @@ pub fn flights_on_links(
     let t = o.time.0;
     for &k in &o.snap.in_flight {
         let flight = &o.replay.flights()[k as usize];
-        let Some((link, forward)) = o.map.flight_link(o.replay, f.scene, flight.from_end()) else { continue };
+        let Some((link, forward)) = o.map.flight_link(flight.from_end()) else { continue };
         let span = flight.arrive.0.saturating_sub(flight.depart.0);
         let fraction =
             if span == 0 { 1.0 } else { (t.saturating_sub(flight.depart.0) as f64 / span as f64) as f32 };

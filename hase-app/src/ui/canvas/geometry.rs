@@ -251,6 +251,11 @@ pub struct PortLayout {
     pub side: Vec<BodySide>,
     /// Bounding box of each link's points (canvas units), for culling without walking them.
     pub link_bounds: Vec<Rect>,
+    /// Every link's points (canvas units), link after link: what [`PortLayout::link_points`]
+    /// gives, read from one array (a large network's far view walks every link each frame).
+    link_path: Vec<Pos2>,
+    /// Where each link's points start in `link_path` (one more entry than links).
+    link_path_start: Vec<u32>,
     scratch: Vec<(BodySide, bool, f32, usize)>,
 }
 
@@ -266,9 +271,23 @@ impl PortLayout {
         }
         let mut points = Vec::new();
         self.link_bounds.clear();
+        self.link_path.clear();
+        self.link_path_start.clear();
         for link in &scene.links {
             self.link_points(scene, link, &mut points);
             self.link_bounds.push(Rect::from_points(&points));
+            self.link_path_start.push(self.link_path.len() as u32);
+            self.link_path.extend_from_slice(&points);
+        }
+        self.link_path_start.push(self.link_path.len() as u32);
+    }
+
+    /// The points link `l` is drawn through as laid out (what [`PortLayout::link_points`] gives);
+    /// empty for a link the layout does not have.
+    pub fn link_path(&self, l: usize) -> &[Pos2] {
+        match (self.link_path_start.get(l), self.link_path_start.get(l + 1)) {
+            (Some(&a), Some(&b)) => &self.link_path[a as usize..b as usize],
+            _ => &[],
         }
     }
 

@@ -1,12 +1,12 @@
 //! The expected end of a run on the timing diagram: where the design's closed form
-//! (`hase_library::expected`) says the last rank should finish, a dashed vertical line over the
+//! (`hase_library::expected`: the hop model, or the data sheet the network runs on) says the last rank should finish, a dashed vertical line over the
 //! bars and a flag "expected 355.5 us" on the ruler, so a deviation stands out; hovering the flag
 //! names the formula and where it comes from. PNG figures draw the same mark.
 
 use egui::{Painter, Rect, Role, Sense, Shape, Stroke, Ui, WidgetInfo, pos2};
 use hase_editor::session::timing::view::TimeView;
 use hase_engine::time::SimTime;
-use hase_library::expected::Expected;
+use hase_library::expected::{Expected, FormSource};
 
 use super::draw::{Geometry, flag_at};
 use crate::theme::ReplayColours;
@@ -28,11 +28,17 @@ pub fn source_text(expected: &Expected) -> String {
             crate::ui::time_text::figure(expected.compute)
         )
     };
-    format!(
-        "Closed form: {}{loop_text}\nThe hop model of a collective whose messages never share a link \
-         (docs/collectives.md, docs/analysis.md).",
-        expected.form
-    )
+    let source = match expected.form.source {
+        FormSource::HopModel => {
+            "The hop model of a collective whose messages never share a link (docs/collectives.md, \
+             docs/analysis.md)."
+        }
+        FormSource::DataSheet => {
+            "The data sheet the network runs on: every rank leaves a call at the last entry plus the \
+             sheet's t(p, d) (docs/datasheets.md)."
+        }
+    };
+    format!("Closed form: {}{loop_text}\n{source}", expected.form)
 }
 
 /// Paint the mark; returns the flag's rectangle when the expected end is in view.
