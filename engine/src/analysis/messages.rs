@@ -6,7 +6,8 @@
 //! built-in processors carry labels `<kind> r<src>>r<dst> <i>/<n> <bytes>B` (kind `data`, `rts`
 //! or `cts`); from them:
 //! - the *endpoint* of rank r is the entity that sends packets of source r but never receives one
-//!   (routers and network models forward them, so they receive them too);
+//!   from another entity (routers and network models forward them, so they receive them too; a
+//!   rank's messages to itself go from its entity to the same entity);
 //! - a message is the data packets 1..n a source endpoint injects towards one destination; it
 //!   begins at the injection of packet 1, or at its rendezvous request (`rts`) when a clear-to-send
 //!   for the pair came back first, and ends when the last of its data packets reaches the
@@ -228,7 +229,10 @@ fn endpoints(hops: &[Hop]) -> BTreeMap<u32, u32> {
     let mut receivers: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
     for hop in hops {
         senders.entry(hop.label.src).or_default().insert(hop.from);
-        receivers.entry(hop.label.src).or_default().insert(hop.to);
+        // A rank's message to itself (a hop from an entity to itself) does not make it a forwarder.
+        if hop.from != hop.to {
+            receivers.entry(hop.label.src).or_default().insert(hop.to);
+        }
     }
     let mut out = BTreeMap::new();
     for (rank, from) in &senders {
@@ -243,7 +247,9 @@ fn endpoints(hops: &[Hop]) -> BTreeMap<u32, u32> {
     let mut forwarders: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
     for hop in hops {
         sinks.entry(hop.label.dst).or_default().insert(hop.to);
-        forwarders.entry(hop.label.dst).or_default().insert(hop.from);
+        if hop.from != hop.to {
+            forwarders.entry(hop.label.dst).or_default().insert(hop.from);
+        }
     }
     for (rank, to) in &sinks {
         let empty = BTreeSet::new();
@@ -344,6 +350,33 @@ mod tests {
         );
         assert_eq!(m.process_of_entity(2), Some(1));
         assert_eq!(m.process_of_entity(1), None);
+    }
+
+    #[test]
+    fn a_rank_that_sends_to_itself_is_still_an_endpoint() {
+        // Two ranks on entities 0 and 1 (a recorded program: no routers); rank 0 sends to itself
+        // (a periodic boundary with one process in a dimension), then to rank 1, which answers.
+        let records = vec![
+            hop(10, 0, 0, 12, "data r0>r0 1/1 64B"),
+            hop(20, 0, 1, 30, "data r0>r1 1/1 64B"),
+            hop(40, 1, 1, 41, "data r1>r1 1/1 8B"),
+            hop(50, 1, 0, 60, "data r1>r0 1/1 64B"),
+        ];
+        let trace = Trace { header: header(&["rank0", "rank1"]), records };
+        let m = RankMessages::of(&trace);
+        assert_eq!(
+            m.processes.iter().map(|p| (p.entity, p.rank)).collect::<Vec<_>>(),
+            [(0, Some(0)), (1, Some(1))]
+        );
+        assert_eq!(
+            m.messages,
+            [
+                RankMessage { src: 0, dst: 0, bytes: 64, start: SimTime(10), end: SimTime(12) },
+                RankMessage { src: 0, dst: 1, bytes: 64, start: SimTime(20), end: SimTime(30) },
+                RankMessage { src: 1, dst: 1, bytes: 8, start: SimTime(40), end: SimTime(41) },
+                RankMessage { src: 1, dst: 0, bytes: 64, start: SimTime(50), end: SimTime(60) },
+            ]
+        );
     }
 
     #[test]
