@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use hase_engine::model::{ParamValue, Project, Workload};
 use hase_engine::time::SimTime;
@@ -37,10 +38,10 @@ fn ring_allreduce() -> Project {
     project
 }
 
-#[test]
-fn the_timing_diagram_marks_the_expected_end_with_its_formula_on_hover() {
-    let project = ring_allreduce();
-    let expected = expected_run(&project).expect("a ring allreduce on a ring has a closed form");
+/// Run `project`, check that the run's expected makespan is the simulated one, and rest the
+/// pointer on the timing diagram's "expected …" mark until its tooltip shows.
+fn run_and_hover_the_expected_mark(project: Project) -> Harness<'static, App> {
+    let expected = expected_run(&project).expect("the design has a closed form");
     let mut h = harness_with(project);
     run_design(&mut h);
     let run = h.state().session.current.clone().unwrap();
@@ -51,6 +52,12 @@ fn the_timing_diagram_marks_the_expected_end_with_its_formula_on_hover() {
     for _ in 0..60 {
         h.step();
     }
+    h
+}
+
+#[test]
+fn the_timing_diagram_marks_the_expected_end_with_its_formula_on_hover() {
+    let h = run_and_hover_the_expected_mark(ring_allreduce());
     assert!(
         h.query_by_label_contains("Closed form: ring allreduce on the 8-node ring").is_some(),
         "hovering the mark names the formula"
@@ -109,17 +116,7 @@ fn ring_allreduce_on_a_sheet() -> Project {
 
 #[test]
 fn on_a_data_sheet_the_timing_diagram_marks_the_sheets_expected_end() {
-    let project = ring_allreduce_on_a_sheet();
-    let expected = expected_run(&project).expect("a collective loop on a data sheet has an expected time");
-    let mut h = harness_with(project);
-    run_design(&mut h);
-    let run = h.state().session.current.clone().unwrap();
-    assert_eq!(run.expected.as_ref().map(|e| e.makespan).ok(), Some(SimTime(run.stats.makespan_ps)));
-    let label = format!("expected {}", crate::ui::time_text::figure(expected.makespan));
-    h.get_by_label(&label).hover();
-    for _ in 0..60 {
-        h.step();
-    }
+    let h = run_and_hover_the_expected_mark(ring_allreduce_on_a_sheet());
     assert!(
         h.query_by_label_contains("Closed form: allreduce on 8 ranks on the cray_t3d data sheet").is_some(),
         "hovering the mark names the sheet"
