@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use hase_engine::model::{Project, Workload};
 use hase_engine::units::{parse_rate, parse_time};
 use hase_library::catalogue::registry_for;
-use hase_library::expected::expected_for_run;
+use hase_library::expected::expected_for_run_in;
 use hase_library::generated::{load_project, project_to_ron, save_project};
 use hase_library::overrides::apply_set;
 use hase_library::runner::{RunOptions, TraceTarget, base_dir_of, run_project};
@@ -171,7 +171,7 @@ impl NativeProject {
             run_project(&project, &options, |_| {})
         })?
         .map_err(|e| hase_error_in(&format!("cannot run {}", self.describe()), &e))?;
-        let expected = expected_for_run(&self.project, &result.outcome);
+        let expected = expected_for_run_in(&self.project, &result.outcome, &self.base_dir);
         Ok(NativeRun::new(result, trace, expected))
     }
 

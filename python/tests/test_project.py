@@ -12,7 +12,7 @@ import pytest
 
 import hase
 
-from conftest import PROJECTS
+from conftest import PROJECTS, REPO
 
 
 def test_a_run_gives_the_statistics_of_the_cli_run(cli, tmp_path):
@@ -157,3 +157,25 @@ def test_ctrl_c_cancels_a_run_and_raises_keyboard_interrupt():
     # The run itself would take minutes; the kernel checks the flag every 200,000 events. The
     # bound is loose for a loaded machine.
     assert waited < 30, f"the run took {waited:.1f} s to stop after Ctrl-C: {out}"
+
+
+def test_a_sheet_named_relative_to_the_project_gives_the_cli_expected_time(cli, tmp_path):
+    """A data sheet the project names by a relative path is read beside the project, whatever the
+    working directory, for the expected makespan as for the run (as `hase run` reads it)."""
+    project_file = tmp_path / "ring.ron"
+    cli(["new", "--template", "ring", "--dims", "8", "--compound", "--program", "collective_loop",
+         "--param", "operation=allreduce", "--param", "message_bytes=1K", "--param", "iterations=3",
+         "--param", "compute_time=2us", "-o", str(project_file)])
+    (tmp_path / "sheets").mkdir()
+    (tmp_path / "sheets" / "mine.ron").write_text((REPO / "assets" / "datasheets" / "cray_t3d.ron").read_text())
+    project = hase.Project.load(project_file)
+    for target, value in [("fabric.level", "behavioural"), ("fabric.model", "datasheet"),
+                          ("fabric.sheet", "sheets/mine.ron")]:
+        project.set(target, value)
+    project.save(project_file)
+    stats_file = tmp_path / "stats.json"
+    cli(["run", str(project_file), "--stats", str(stats_file), "-q"])
+    expected = json.loads(stats_file.read_text())
+    run = hase.Project.load(project_file).run()
+    assert run.stats["expected"] == expected["expected"]
+    assert run.stats["expected"]["makespan_ps"] == run.makespan_ps
