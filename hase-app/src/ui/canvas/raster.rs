@@ -3,8 +3,8 @@
 //! a small square in an image the size of the canvas, uploaded as one texture. Drawn as shapes,
 //! a 256×256 torus was half a million of them to tessellate and paint each frame, and a frame
 //! took seconds. With a run shown, the lines take their load colour, the squares their state
-//! colour, and each message on the wire is a dot along its link; selected entities and links keep
-//! the selection colour.
+//! colour, and each message on the wire is a dot along its link (unless the dots would cover more
+//! than a quarter of the image); selected entities and links keep the selection colour.
 
 use egui::{Color32, ColorImage, Painter, Rect, TextureHandle, TextureOptions, pos2};
 
@@ -24,6 +24,17 @@ use hase_editor::state::Selection;
 pub const FAR_BELOW_NODE_PX: f32 = 4.0;
 /// ...when at least this many are in view.
 pub const FAR_FROM_NODES: usize = 2_000;
+
+/// A message on the wire is a dot this many points across.
+const MESSAGE_DOT_PT: f32 = 2.0;
+
+/// Whether `messages` dots of `dot_pixels` each are drawn on an image of `image_pixels`: only
+/// while they would cover at most a quarter of it. Beyond that (a 256×256 torus's halo exchange
+/// puts a quarter of a million messages on the wire) the dots hide the whole network under one
+/// colour, and the links' load colours already show where the traffic is.
+fn dots_fit(messages: usize, dot_pixels: usize, image_pixels: usize) -> bool {
+    messages.saturating_mul(dot_pixels) <= image_pixels / 4
+}
 
 /// Whether the frame draws its network as one image: `visible_nodes` in view, each smaller than
 /// [`FAR_BELOW_NODE_PX`].
@@ -203,7 +214,11 @@ pub fn draw(
         };
         pixels.plot(square, colour);
     }
-    if let (Some(o), Some(m)) = (replay, state) {
+    let [image_width, image_height] = pixels.size();
+    let dot_px = (MESSAGE_DOT_PT * scale).round().max(1.0) as usize;
+    if let (Some(o), Some(m)) = (replay, state)
+        && dots_fit(m.packets.len(), dot_px * dot_px, image_width * image_height)
+    {
         for &(link, forward, fraction) in &m.packets {
             let points = footprint.link_screen(link);
             if points.is_empty() {
@@ -212,7 +227,7 @@ pub fn draw(
             // A message going from the link's `b` end is the same fraction of the way back.
             let at = overlay::along(points, if forward { fraction } else { 1.0 - fraction });
             if f.area.contains(at) {
-                pixels.square(at, 2.0, o.colours.packet);
+                pixels.square(at, MESSAGE_DOT_PT, o.colours.packet);
                 drawn.packets += 1;
             }
         }
@@ -244,4 +259,21 @@ fn add_counts(drawn: &mut Drawn, kept: Drawn) {
     drawn.tinted_links += kept.tinted_links;
     drawn.packets += kept.packets;
     drawn.nodes += kept.nodes;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dots_fit;
+
+    #[test]
+    fn message_dots_are_drawn_while_they_cover_at_most_a_quarter_of_the_image() {
+        // A 1,000 × 700 image of 2 × 2 pixel dots: up to 43,750 dots.
+        let image = 1_000 * 700;
+        assert!(dots_fit(0, 4, image));
+        assert!(dots_fit(9_216, 4, image), "a 48×48 torus's faces are dots");
+        assert!(dots_fit(43_750, 4, image));
+        assert!(!dots_fit(43_751, 4, image));
+        assert!(!dots_fit(262_144, 4, image), "a 256×256 torus's faces are left to the link colours");
+        assert!(!dots_fit(usize::MAX, 4, image), "no overflow");
+    }
 }
