@@ -42,8 +42,9 @@ pub const MAX_RANKS: u32 = 1 << 20;
 pub const MAX_TEMPLATE_ENDPOINTS: u64 = 1 << 20;
 
 /// Entities plus links one template may generate, counted from its closed forms before anything
-/// is built: about a gigabyte of document and flat model, a few seconds to generate.
-pub const MAX_TEMPLATE_ELEMENTS: u64 = 1 << 20;
+/// is built. The million-entity torus (512×1024: 1,048,576 entities and 1,572,864 links) fits;
+/// it is about 1.3 GiB ready to run and takes seconds to generate. A 20-cube (13.6 M) does not.
+pub const MAX_TEMPLATE_ELEMENTS: u64 = 1 << 22;
 
 /// Most operations one instruction stream may unroll to (`REPEAT` blocks are unrolled when read).
 pub const MAX_EXPANDED_OPS: usize = 1_000_000;
