@@ -17,7 +17,7 @@ use crate::mpi::op::{Algorithm, CollectiveKind};
 use crate::netmodel::datasheet::{self, Estimate};
 use crate::netmodel::hop::HopModel;
 use crate::netmodel::paths::{PathSource, PathTable};
-use crate::netmodel::sheet::SheetModel;
+use crate::netmodel::sheet::{SheetModel, sheet_and_band};
 use crate::placement::RankAddresses;
 use crate::processor::action::CpuModel;
 use crate::processor::mpi::{EagerStart, MpiLimits, Rendezvous};
@@ -341,10 +341,9 @@ fn sheet_models(model: &FlatModel, base_dir: &Path) -> Result<BTreeMap<EntityId,
     let mut sheets = BTreeMap::new();
     let mut loaded: BTreeMap<String, Arc<datasheet::DataSheet>> = BTreeMap::new();
     for (i, e) in model.entities.iter().enumerate() {
-        if &**e.behaviour() != NETWORK_MODEL || e.text("model") != Some("datasheet") {
+        let Some((name, band)) = sheet_and_band(e) else {
             continue;
-        }
-        let name = e.text("sheet").unwrap_or("cray_t3d");
+        };
         let sheet =
             if let Some(sheet) = loaded.get(name) {
                 sheet.clone()
@@ -355,7 +354,6 @@ fn sheet_models(model: &FlatModel, base_dir: &Path) -> Result<BTreeMap<EntityId,
                 loaded.insert(name.to_string(), sheet.clone());
                 sheet
             };
-        let band = e.text("band").unwrap_or("avg");
         let estimate = Estimate::from_name(band).ok_or_else(|| {
             at(e, format!("parameter `band`: unknown band `{band}`; choose min, avg, max or measured"))
         })?;

@@ -27,13 +27,23 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::sync::Arc;
 
+use hase_engine::elaborate::FlatEntity;
 use hase_engine::time::SimTime;
 use hase_engine::trace::{TraceLevel, TraceValue};
 use hase_engine::{Behaviour, Ctx, Message as _, PortIndex};
 
 use super::datasheet::{DataSheet, Estimate, PointToPoint};
+use crate::catalogue::NETWORK_MODEL;
 use crate::message::{CollectiveCall, NetMsg, Packet};
 use crate::mpi::op::CollectiveKind;
+
+/// The data sheet and band a network model runs on at its data-sheet level (`model =
+/// "datasheet"`): its `sheet` and `band` parameters, `cray_t3d` and `avg` when unset. `None` for
+/// any other entity.
+pub fn sheet_and_band(e: &FlatEntity) -> Option<(&str, &str)> {
+    (&**e.behaviour() == NETWORK_MODEL && e.text("model") == Some("datasheet"))
+        .then(|| (e.text("sheet").unwrap_or("cray_t3d"), e.text("band").unwrap_or("avg")))
+}
 
 const IDLE: u16 = 0;
 const BUSY: u16 = 1;

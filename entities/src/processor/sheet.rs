@@ -98,8 +98,7 @@ impl SheetTiming {
         match kind {
             SheetRecvKind::Blocking => self.sheet.receive_done(send_start, recv_start, bytes, self.estimate),
             SheetRecvKind::NonBlocking => {
-                let minimum =
-                    self.p2p(PointToPoint::RecvMin, bytes)?.min(self.p2p(PointToPoint::Recv, bytes)?);
+                let minimum = self.sheet.late_receive_time(bytes, self.estimate)?;
                 let post = self.p2p(PointToPoint::IrecvPost, bytes)?;
                 let wait = self.p2p(PointToPoint::IrecvWait, bytes)?;
                 Ok((recv_start + minimum).max(send_start + post + wait))

@@ -13,6 +13,7 @@ use hase_engine::time::SimTime;
 use hase_entities::catalogue::{NETWORK_MODEL, PROCESSOR, ROUTER};
 use hase_entities::mpi::kind::CollectiveKind;
 use hase_entities::netmodel::datasheet::{self, DataSheet, Estimate};
+use hase_entities::netmodel::sheet::sheet_and_band;
 
 use super::no_closed_form::NoClosedForm;
 
@@ -44,17 +45,16 @@ pub fn may_run_on_a_sheet(project: &Project) -> bool {
 /// The data sheet `model` runs its whole network on, if it does: one `datasheet` network model
 /// and no routers or other network models. A sheet file is read relative to `base_dir`.
 pub fn sheet_network(model: &FlatModel, base_dir: &Path) -> Result<Option<SheetNetwork>, NoClosedForm> {
-    let models: Vec<_> = model.entities.iter().filter(|e| &**e.behaviour() == NETWORK_MODEL).collect();
-    let sheets: Vec<_> = models.iter().filter(|e| e.text("model") == Some("datasheet")).collect();
-    let [sheet_model] = sheets.as_slice() else {
+    let models = model.entities.iter().filter(|e| &**e.behaviour() == NETWORK_MODEL).count();
+    let sheets: Vec<_> = model.entities.iter().filter_map(sheet_and_band).collect();
+    let [(name, band)] = sheets.as_slice() else {
         return if sheets.is_empty() { Ok(None) } else { Err(NoClosedForm::BehaviouralNetwork) };
     };
-    if models.len() > 1 || model.entities.iter().any(|e| &**e.behaviour() == ROUTER) {
+    if models > 1 || model.entities.iter().any(|e| &**e.behaviour() == ROUTER) {
         return Err(NoClosedForm::BehaviouralNetwork);
     }
-    let name = sheet_model.text("sheet").unwrap_or("cray_t3d").to_string();
+    let (name, band) = (name.to_string(), band.to_string());
     let sheet = datasheet::load(&name, base_dir).map_err(|e| NoClosedForm::Sheet(Arc::new(e)))?;
-    let band = sheet_model.text("band").unwrap_or("avg").to_string();
     let estimate = Estimate::from_name(&band).ok_or_else(|| NoClosedForm::UnknownBand(band.clone()))?;
     let processes = model.entities.iter().filter(|e| &**e.behaviour() == PROCESSOR).count() as u32;
     Ok(Some(SheetNetwork { sheet: Arc::new(sheet), name, band, estimate, processes }))

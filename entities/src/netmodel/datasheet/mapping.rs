@@ -121,7 +121,14 @@ impl DataSheet {
         estimate: Estimate,
     ) -> Result<SimTime, DataSheetError> {
         let together = self.point_to_point_time(PointToPoint::Recv, bytes, estimate)?;
-        let minimum = self.point_to_point_time(PointToPoint::RecvMin, bytes, estimate)?.min(together);
+        let minimum = self.late_receive_time(bytes, estimate)?;
         Ok((recv_start + minimum).max(send_start + together))
+    }
+
+    /// What a receive posted after its message arrived costs: `recvmin`(d), taken as at most
+    /// `recv`(d) (see [`DataSheet::receive_done`]).
+    pub fn late_receive_time(&self, bytes: u64, estimate: Estimate) -> Result<SimTime, DataSheetError> {
+        let minimum = self.point_to_point_time(PointToPoint::RecvMin, bytes, estimate)?;
+        Ok(minimum.min(self.point_to_point_time(PointToPoint::Recv, bytes, estimate)?))
     }
 }
