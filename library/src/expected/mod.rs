@@ -158,16 +158,9 @@ fn default_algorithm_param(operation: &str) -> &'static str {
     }
 }
 
-/// The expected timing of a run of `project` that ended with `outcome`: asked only of a
-/// completed run (a cancelled or deadlocked one has no makespan to set it beside).
-pub fn expected_for_run(
-    project: &Project,
-    outcome: &hase_engine::kernel::RunOutcome,
-) -> Option<Result<Expected, NoClosedForm>> {
-    expected_for_run_in(project, outcome, Path::new("."))
-}
-
-/// [`expected_for_run`] with files the project names relative to `base_dir`.
+/// The expected timing of a run of `project` that ended with `outcome`, with files the project
+/// names (a data sheet) relative to `base_dir`: asked only of a completed run (a cancelled or
+/// deadlocked one has no makespan to set it beside).
 pub fn expected_for_run_in(
     project: &Project,
     outcome: &hase_engine::kernel::RunOutcome,

@@ -128,6 +128,7 @@ pub struct Pixels {
 
 impl Pixels {
     /// A transparent image of `area` at `scale` pixels per point.
+    #[cfg(test)]
     pub fn new(area: Rect, scale: f32) -> Self {
         Pixels::on(Grid::new(area, scale))
     }
@@ -143,6 +144,7 @@ impl Pixels {
     }
 
     /// The colour at pixel `(x, y)`.
+    #[cfg(test)]
     pub fn at(&self, x: usize, y: usize) -> Color32 {
         self.colours[y * self.grid.width + x]
     }
@@ -175,6 +177,7 @@ impl Pixels {
 
     /// A one-pixel line from `a` to `b` (screen points), laid over what is there (see
     /// [`Pixels::polyline`]).
+    #[cfg(test)]
     pub fn line(&mut self, a: Pos2, b: Pos2, colour: Color32) {
         self.polyline(&[a, b], colour);
     }
@@ -182,6 +185,7 @@ impl Pixels {
     /// One-pixel lines through `points` (screen points), laid over what is there: lines that
     /// cross many times build up, as thin strokes do, instead of the last one hiding the others
     /// in a moiré. Each pixel of the polyline is laid once (see [`Grid::polyline`]).
+    #[cfg(test)]
     pub fn polyline(&mut self, points: &[Pos2], colour: Color32) {
         let mut indices = std::mem::take(&mut self.scratch);
         indices.clear();
