@@ -12,7 +12,7 @@ use crate::theme::Palette;
 use crate::ui::markdown;
 
 /// The documents shipped with hase: (menu text, file in the repository, text).
-pub const DOCS: [(&str, &str, &str); 13] = [
+pub const DOCS: [(&str, &str, &str); 14] = [
     ("README: building, running, the command line", "README.md", include_str!("../../../README.md")),
     ("Experiments and sweeps", "docs/experiments.md", include_str!("../../../docs/experiments.md")),
     ("Trace analysis: diff, phases, stats", "docs/analysis.md", include_str!("../../../docs/analysis.md")),
@@ -24,6 +24,11 @@ pub const DOCS: [(&str, &str, &str); 13] = [
     ("Collective algorithms", "docs/collectives.md", include_str!("../../../docs/collectives.md")),
     ("Data-sheet network models", "docs/datasheets.md", include_str!("../../../docs/datasheets.md")),
     ("Performance figures", "docs/performance.md", include_str!("../../../docs/performance.md")),
+    (
+        "The kernel: event order, runs on several cores",
+        "docs/kernel.md",
+        include_str!("../../../docs/kernel.md"),
+    ),
     ("Input limits", "docs/limits.md", include_str!("../../../docs/limits.md")),
     ("Fuzzing", "docs/fuzzing.md", include_str!("../../../docs/fuzzing.md")),
 ];
