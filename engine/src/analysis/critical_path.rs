@@ -36,7 +36,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::activity::{StateClass, classify_state};
-use super::messages::parse_label;
+use super::messages::{PacketLabel, parse_label};
 use crate::time::SimTime;
 use crate::trace::{Record, Trace, TraceLevel};
 
@@ -149,8 +149,11 @@ pub fn critical_path(trace: &Trace) -> Result<CriticalPath, CriticalPathError> {
     Ok(CriticalPath { makespan, segments })
 }
 
-/// The hops of one packet label into an entity, as (arrival, record), and out of it, as records.
-type HopsThrough = (Vec<(SimTime, usize)>, Vec<usize>);
+/// A packet hop into (`IN`) or out of (`OUT`) an entity, keyed by the entity and the packet's
+/// label, read into numbers (`data r3>r5 2/8 1024B`): hops in sort by arrival, hops out by record.
+type LabelledHop = ((u32, PacketLabel), u8, SimTime, usize);
+const IN: u8 = 0;
+const OUT: u8 = 1;
 
 /// Lookups the walk needs, built in one pass over the records.
 struct Index {
@@ -160,8 +163,8 @@ struct Index {
     states: Vec<Vec<(SimTime, u16, usize)>>,
     /// Per entity: packets that reached it as (arrival, record), sorted.
     arrivals: Vec<Vec<(SimTime, usize)>>,
-    /// Hop record → the hop that brought the same packet to its sender.
-    previous_hop: BTreeMap<usize, usize>,
+    /// (hop record, the hop that brought the same packet to its sender), sorted by hop record.
+    previous_hop: Vec<(usize, usize)>,
     /// Per sending port: departures as (depart, record), sorted.
     departures: BTreeMap<(u32, u16), Vec<(SimTime, usize)>>,
 }
@@ -176,8 +179,8 @@ impl Index {
             .records
             .iter()
             .any(|r| matches!(r, Record::Send { label, .. } if parse_label(label).is_some()));
-        // Per (entity, label): hops in and hops out, paired in order.
-        let mut hops: BTreeMap<(u32, &str), HopsThrough> = BTreeMap::new();
+        // Every packet hop in and out of an entity, to pair by (entity, label) in order.
+        let mut hops: Vec<LabelledHop> = Vec::new();
         let mut departures: BTreeMap<(u32, u16), Vec<(SimTime, usize)>> = BTreeMap::new();
         for (i, r) in trace.records.iter().enumerate() {
             match r {
@@ -188,19 +191,19 @@ impl Index {
                     }
                 }
                 Record::Send { from, from_port, to, depart, arrive, label, .. } => {
-                    let packet = parse_label(label).is_some();
+                    let packet = parse_label(label);
                     departures.entry((*from, *from_port)).or_default().push((*depart, i));
                     if let Some(list) = own.get_mut(*from as usize) {
                         list.push(i);
                     }
-                    if (packet || !labelled)
+                    if (packet.is_some() || !labelled)
                         && let Some(list) = arrivals.get_mut(*to as usize)
                     {
                         list.push((*arrive, i));
                     }
-                    if packet {
-                        hops.entry((*to, label)).or_default().0.push((*arrive, i));
-                        hops.entry((*from, label)).or_default().1.push(i);
+                    if let Some(packet) = packet {
+                        hops.push(((*to, packet), IN, *arrive, i));
+                        hops.push(((*from, packet), OUT, SimTime::ZERO, i));
                     }
                 }
                 _ => {}
@@ -209,16 +212,28 @@ impl Index {
         for list in arrivals.iter_mut().chain(departures.values_mut()) {
             list.sort_unstable();
         }
-        let mut previous_hop = BTreeMap::new();
-        for (_, (mut ins, outs)) in hops {
-            ins.sort_unstable();
-            for ((_, i), o) in ins.into_iter().zip(outs) {
+        // Per (entity, label): the hops in by arrival, then the hops out by record; the k-th
+        // packet in leaves as the k-th out.
+        hops.sort_unstable();
+        let mut previous_hop = Vec::new();
+        for group in hops.chunk_by(|a, b| a.0 == b.0) {
+            let split = group.partition_point(|h| h.1 == IN);
+            let (ins, outs) = group.split_at(split);
+            for (hop_in, hop_out) in ins.iter().zip(outs) {
+                let (i, o) = (hop_in.3, hop_out.3);
                 if i < o {
-                    previous_hop.insert(o, i);
+                    previous_hop.push((o, i));
                 }
             }
         }
+        previous_hop.sort_unstable();
         Index { own, states, arrivals, previous_hop, departures }
+    }
+
+    /// The hop that brought the packet of hop `record` to its sender.
+    fn previous_hop(&self, record: usize) -> Option<usize> {
+        let at = self.previous_hop.binary_search_by_key(&record, |&(o, _)| o).ok()?;
+        Some(self.previous_hop[at].1)
     }
 }
 
@@ -349,8 +364,8 @@ impl Walk<'_> {
         let (from, to) = ((*from, *from_port), (*to, *to_port));
         self.push(*depart, *arrive, Step::Transit { from, to, record });
         self.push(*time, *depart, Step::Queue { from, to, record });
-        match self.index.previous_hop.get(&record) {
-            Some(&previous) => {
+        match self.index.previous_hop(record) {
+            Some(previous) => {
                 let reached = match &self.trace.records[previous] {
                     Record::Send { arrive, .. } => *arrive,
                     r => r.time(),

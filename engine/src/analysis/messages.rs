@@ -62,7 +62,7 @@ pub struct RankMessages {
 }
 
 /// The parts of a packet label.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct PacketLabel {
     pub kind: PacketLabelKind,
     pub src: u32,
