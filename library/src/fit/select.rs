@@ -70,7 +70,24 @@ pub enum FitWarning {
     /// Some sample alone determines a coefficient: leaving it out leaves the formula undetermined.
     #[error("a coefficient rests on a single measured point: measure more points around it")]
     RestsOnOnePoint,
+    /// The best formula the points allow explains little of how the time varies.
+    #[error(
+        "the formula explains little of how the time varies (R² {r_squared:.2}): with {samples} measured \
+         points only formulas of up to {most_terms} term(s) can be judged (a formula needs two more \
+         points than terms); measure more points"
+    )]
+    ExplainsLittle {
+        /// R² of the chosen formula.
+        r_squared: f64,
+        /// Samples fitted.
+        samples: usize,
+        /// The most terms a formula could have on them.
+        most_terms: usize,
+    },
 }
+
+/// A chosen formula with an R² below this is said to explain little ([`FitWarning::ExplainsLittle`]).
+pub const LITTLE_EXPLAINED_R_SQUARED: f64 = 0.5;
 
 /// The chosen formula and the runners-up.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -125,6 +142,13 @@ pub fn small_sample_correction(samples: usize, terms: usize) -> f64 {
 /// The warnings about `fit`.
 fn warnings_of(fit: &Fit) -> Vec<FitWarning> {
     let mut out = Vec::new();
+    if fit.r_squared < LITTLE_EXPLAINED_R_SQUARED {
+        out.push(FitWarning::ExplainsLittle {
+            r_squared: fit.r_squared,
+            samples: fit.samples,
+            most_terms: fit.samples.saturating_sub(2),
+        });
+    }
     if fit.samples < MIN_SAMPLES_PER_TERM * fit.terms.len() {
         out.push(FitWarning::FewSamplesPerTerm { samples: fit.samples, terms: fit.terms.len() });
     }

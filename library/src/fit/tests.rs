@@ -269,3 +269,22 @@ fn few_points_do_not_buy_a_formula_that_passes_through_them() {
     assert!(small_sample_correction(5, 4).is_infinite());
     assert!((small_sample_correction(12, 2) - 12.0 / 9.0).abs() < 1e-12);
 }
+
+#[test]
+fn a_formula_that_explains_little_says_why() {
+    // Three points that no one term follows: only one-term formulas can be judged on them, and
+    // the best of those is the mean.
+    let samples: Vec<Sample> = [(1.0, 10.0), (2.0, 12.0), (3.0, 10.0)]
+        .iter()
+        .map(|&(n, time)| Sample { at: Point { p: 0.0, n, g: 0.0 }, time })
+        .collect();
+    let choice = select_formula(&samples, Term::family(false, true), 3).unwrap();
+    assert_eq!(terms_of(&choice.best), [Term::One], "{}", choice.best);
+    let said = choice.warnings.iter().find_map(|w| match w {
+        FitWarning::ExplainsLittle { samples, most_terms, .. } => Some((*samples, *most_terms)),
+        _ => None,
+    });
+    assert_eq!(said, Some((3, 1)), "{:?}", choice.warnings);
+    let text = choice.warnings.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ");
+    assert!(text.contains("with 3 measured points only formulas of up to 1 term(s)"), "{text}");
+}

@@ -12,6 +12,7 @@ use hase_editor::experiments::fit_text::{formula_text, held_out_text, prediction
 use hase_editor::experiments::plot::{LinePlot, PlotKind, PointSet, lines};
 use hase_editor::experiments::quantity::value_text;
 use hase_editor::experiments::results::Results;
+use hase_library::fit::FitWarning;
 
 /// Most values of the leading variable the panel holds out.
 const MAX_HOLDOUT: usize = 4;
@@ -100,6 +101,10 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
                 "every run of the experiment (as `hase experiments fit`): {} formulas considered{runner}",
                 selection.considered
             ));
+            // What to know before trusting it (as the command line prints them).
+            for warning in &selection.warnings {
+                ui.label(RichText::new(format!("warning: {warning}")).color(cx.palette.warning));
+            }
         }
         if let Some(error) = &panel.predict_error {
             ui.label(RichText::new(error).color(cx.palette.error));
@@ -132,7 +137,11 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, results: &Results, c
                         format!("   predicted {}", ahead.join(", "))
                     };
                     let best_text = formula_text(&f.metric, best);
-                    format!("{name}: {} ≈ {best_text}   (R² {:.4}){ahead}", f.metric, best.r_squared)
+                    let little = f.formula.as_ref().is_some_and(|s| {
+                        s.warnings.iter().any(|w| matches!(w, FitWarning::ExplainsLittle { .. }))
+                    });
+                    let little = if little { "   explains little: measure more points" } else { "" };
+                    format!("{name}: {} ≈ {best_text}   (R² {:.4}){ahead}{little}", f.metric, best.r_squared)
                 }
                 Ok((_, None)) => continue,
                 Err(e) => format!("{name}: {e}"),
