@@ -1185,6 +1185,10 @@ fn experiments_fit_finds_a_formula_for_a_swept_ring_allreduce() {
         "{stdout}"
     );
     assert!(stdout.contains("makespan_ps ≈ ") && stdout.contains("R² "), "{stdout}");
+    // Coefficients and residuals in the metric's unit, not raw picoseconds.
+    let formula = stdout.lines().find(|l| l.contains("makespan_ps ≈ ")).unwrap();
+    assert!(formula.contains(" us") || formula.contains(" ns") || formula.contains(" ms"), "{formula}");
+    assert!(!formula.contains("e+") && !formula.contains("e7") && !formula.contains("e8"), "{formula}");
     let out = fit(&["--vars", "p,n"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(

@@ -60,6 +60,10 @@ impl App {
             }
         }
         let exported = self.windows.plot_export.take();
+        if exported.is_some() {
+            // The screenshot has been taken: the figure drawn for it can go.
+            self.windows.figure = None;
+        }
         match exported {
             Some(Ok(path)) => {
                 self.editor.notify(LogLevel::Info, format!("saved the plot to {}", path.display()));
@@ -91,17 +95,23 @@ impl App {
                 .wrapping_add(self.editor.history.revision()),
             no_store,
             palette,
+            area: self.below_bars,
         };
         crate::ui::experiments::show(ctx, &mut self.windows.experiments, &cx);
-        // Export plot PNG…: the figure is drawn over the window, then photographed.
+        // Export plot PNG…: the figure is drawn over the window until it has been photographed.
         if let Some(figure) = &mut self.windows.figure {
             let theme = self.editor.settings.theme;
             let rect = crate::ui::experiments::figure::show(ctx, &self.windows.experiments, theme);
-            figure.frames += 1;
+            figure.frames = figure.frames.saturating_add(1);
             if figure.ready() {
+                figure.requested = true;
                 let path = figure.path.clone();
                 crate::ui::timing::export::request(ctx, rect, path, &self.windows.plot_export);
+            } else if figure.gave_up() {
                 self.windows.figure = None;
+                self.editor.notify(LogLevel::Error, "cannot save the plot: the window took no screenshot");
+            } else {
+                ctx.request_repaint();
             }
         }
     }

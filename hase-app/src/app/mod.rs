@@ -90,6 +90,7 @@ impl App {
             }),
             paste_count: 0,
             frames: 0,
+            below_bars: egui::Rect::EVERYTHING,
             run_size: hase_editor::run::size_check::RunSize {
                 book: hase_editor::run::size_check::RateBook::at(&options.library),
                 ..Default::default()
@@ -203,8 +204,18 @@ impl App {
         }
         let zoom = self.canvas.view(&self.editor.current_net()).zoom;
         Panel::bottom("status").show(ui, |ui| {
-            status::show(ui, &self.editor, zoom, self.tasks.running(), &self.session, &mut self.memory);
+            let estimating = self.run_size.estimating.is_some();
+            status::show(
+                ui,
+                &self.editor,
+                zoom,
+                self.tasks.running(),
+                estimating,
+                &self.session,
+                &mut self.memory,
+            );
         });
+        self.below_bars = ui.available_rect_before_wrap();
         // The dock grows once there is a run to show (a panel id of its own keeps the size apart).
         let replaying = self.session.current.is_some() || self.session.compare.is_some();
         // Sized to its content once there is a run: every timing row when the window allows (at

@@ -490,6 +490,13 @@ impl App {
                 if let Some(c) = &mut self.session.compare
                     && let Some(side) = c.sides.get_mut(i)
                 {
+                    let project = &side.editor.doc.project;
+                    if let Some(why) =
+                        hase_editor::run::design_match::trace_of_another_design(&run.trace.header, project)
+                    {
+                        let side_name = if i == 0 { "left" } else { "right" };
+                        self.editor.notify(LogLevel::Warning, format!("comparison, {side_name} side: {why}"));
+                    }
                     c.key = c.key.wrapping_mul(31).wrapping_add(run.id);
                     side.run = Some(run);
                     let end = c.end();

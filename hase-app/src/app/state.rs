@@ -90,4 +90,7 @@ pub struct App {
     pub(super) start_trace: Option<PathBuf>,
     /// The size check before a run of the design (estimate, big-run question, measured rates).
     pub run_size: hase_editor::run::size_check::RunSize,
+    /// The window's area below its menu and run toolbar and above its status bar, where windows
+    /// such as Experiments stay (set each frame once those bars are laid out).
+    pub(crate) below_bars: egui::Rect,
 }

@@ -1,11 +1,13 @@
 //! `hase experiments fit ID --time METRIC --vars p,n [--predict p=…,n=…] [--holdout largest|N]
 //! [--json]`: a scaling formula fitted to a stored experiment's results (see `hase_library::fit`),
-//! with its error on held-out runs.
+//! with its error on held-out runs; times in the metric's unit, as the experiments window writes them.
 
 use std::io::Write;
 
 use anyhow::Context;
 use clap::Args;
+use hase_editor::experiments::fit_text::{formula_text, prediction_text};
+use hase_editor::experiments::quantity::value_text;
 use hase_library::experiment::scaling::{ExperimentFit, FitOptions, Holdout, Roles, fit_experiment};
 use hase_library::fit::Point;
 use hase_library::store::ExperimentStore;
@@ -75,21 +77,22 @@ fn print_fit(id: u64, fit: &ExperimentFit, out: &mut impl Write) -> anyhow::Resu
     )?;
     let best = match (&fit.formula, &fit.grain) {
         (Some(selection), _) => {
-            writeln!(out, "  {} ≈ {}", fit.metric, selection.best)?;
+            writeln!(out, "  {} ≈ {}", fit.metric, formula_text(&fit.metric, &selection.best))?;
             for other in &selection.runners_up {
                 writeln!(
                     out,
-                    "    runner-up (criterion {:+.1}): {other}",
-                    other.criterion - selection.best.criterion
+                    "    runner-up (criterion {:+.1}): {}",
+                    other.criterion - selection.best.criterion,
+                    formula_text(&fit.metric, other)
                 )?;
             }
             writeln!(out, "  {} formulas considered", selection.considered)?;
             &selection.best
         }
         (None, Some(grain)) => {
-            writeln!(out, "  {} ≈ {}", fit.metric, grain.fit)?;
+            writeln!(out, "  {} ≈ {}", fit.metric, formula_text(&fit.metric, &grain.fit))?;
             if let (Some(g), Some(t)) = (grain.optimal_grain, grain.optimal_time) {
-                writeln!(out, "  optimal grain g* = √(c/b) = {g:.2} (time {t:.4e})")?;
+                writeln!(out, "  optimal grain g* = √(c/b) = {g:.2} (time {})", value_text(&fit.metric, t))?;
             } else {
                 writeln!(out, "  no interior optimum: the time only falls or only rises with the grain")?;
             }
@@ -99,9 +102,9 @@ fn print_fit(id: u64, fit: &ExperimentFit, out: &mut impl Write) -> anyhow::Resu
     };
     writeln!(
         out,
-        "  R² {:.6}   rms residual {:.4e}   largest relative error {:.2} %",
+        "  R² {:.6}   rms residual {}   largest relative error {:.2} %",
         best.r_squared,
-        best.rmse,
+        value_text(&fit.metric, best.rmse),
         best.max_relative_error * 100.0
     )?;
     if let Some(left_out) = best.leave_one_out_error {
@@ -115,11 +118,7 @@ fn print_fit(id: u64, fit: &ExperimentFit, out: &mut impl Write) -> anyhow::Resu
         writeln!(out, "  warning: {warning}")?;
     }
     for p in &fit.predictions {
-        writeln!(
-            out,
-            "  predicted at p = {}, n = {}, g = {}: {:.4e} ± {:.1e}",
-            p.at.p, p.at.n, p.at.g, p.time, p.std_error
-        )?;
+        writeln!(out, "  {}", prediction_text(fit, p))?;
     }
     if !fit.held_out.is_empty() {
         let worst = fit.held_out.iter().map(|h| h.error_percent.abs()).fold(0.0, f64::max);
@@ -132,8 +131,13 @@ fn print_fit(id: u64, fit: &ExperimentFit, out: &mut impl Write) -> anyhow::Resu
         for h in &fit.held_out {
             writeln!(
                 out,
-                "    {:>10} {:>12} {:>8} {:>12.4e} {:>12.4e} {:>+9.2}",
-                h.at.p, h.at.n, h.at.g, h.measured, h.predicted, h.error_percent
+                "    {:>10} {:>12} {:>8} {:>12} {:>12} {:>+9.2}",
+                h.at.p,
+                h.at.n,
+                h.at.g,
+                value_text(&fit.metric, h.measured),
+                value_text(&fit.metric, h.predicted),
+                h.error_percent
             )?;
         }
     }

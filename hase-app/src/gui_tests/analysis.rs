@@ -161,6 +161,9 @@ fn fit_a_formula_on_a_small_experiment_recovers_it_and_draws_the_curve() {
     h.state_mut().windows.experiments.fit.n = "workload.n".into();
     h.get_by_label("Fit now").click();
     h.run_steps(3);
+    // The window keeps below the menu and the toolbar as the fit adds its lines.
+    let top = h.get_all_by_label("Experiments").map(|n| n.rect().top()).fold(f32::INFINITY, f32::min);
+    assert!(top >= h.state().below_bars.top(), "the window rose over the bars: {top}");
     // The coefficients in the metric's unit (picoseconds here).
     let formula = hase_editor::experiments::fit_text::formula_text("makespan_ps", &best);
     assert!(formula.contains(" ps"), "{formula}");
@@ -244,6 +247,13 @@ fn two_trace_files_compared_in_difference_mode() {
     });
     let compare = h.state().session.compare.as_ref().unwrap();
     assert_eq!(compare.title, "Compare traces: fat.htb vs binary.htb");
+    // Both sides draw on the open fat tree: the binary tree's trace is named as another design's.
+    let said: Vec<&str> = h.state().editor.log.iter().map(|l| l.text.as_str()).collect();
+    assert!(
+        said.iter().any(|t| t.starts_with("comparison, right side: this trace is not a run of")),
+        "{said:?}"
+    );
+    assert!(!said.iter().any(|t| t.starts_with("comparison, left side")), "{said:?}");
     assert!(compare.sides.iter().all(|s| !s.run.as_ref().unwrap().trace.records.is_empty()));
     h.get_by_label("Differences").click();
     h.run_steps(3);

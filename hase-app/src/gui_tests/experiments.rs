@@ -157,14 +157,35 @@ fn build_a_sweep_run_it_plot_it_and_open_a_point_in_the_replay() {
     for part in [format!("experiment {id}"), "seed".into(), format!("hase {}", env!("CARGO_PKG_VERSION"))] {
         assert!(provenance.contains(&part), "{part} not in {provenance}");
     }
-    settle(&mut h);
-    assert!(h.state().windows.figure.is_none(), "photographed and gone");
+    h.step();
+    // eframe takes a screenshot while painting the frame after the one that asked for it, so
+    // the figure is still drawn after asking.
+    let asked = h.state().windows.figure.as_ref().map(|f| f.requested);
+    assert_eq!(asked, Some(true), "the figure stays drawn once its screenshot is asked for");
+    wait_for(&mut h, "the figure's screenshot", |a| a.windows.figure.is_none());
+    // The file is the figure, not the window under it: a page-width image, light where the
+    // window is dark.
+    let said = || h.state().editor.log.iter().map(|l| l.text.clone()).collect::<Vec<_>>();
+    let png = image::open(dir_png.path().join("plot.png"));
+    let png = png.unwrap_or_else(|e| panic!("the plot was not saved: {e}; log: {:?}", said())).to_luma8();
+    let (w, hgt) = png.dimensions();
+    let ppp = f64::from(h.ctx.pixels_per_point());
+    let want = crate::ui::experiments::figure::FIGURE_SIZE;
+    assert!(f64::from(w) >= f64::from(want.x) * ppp * 0.9, "{w} px wide");
+    assert!(f64::from(hgt) >= f64::from(want.y) * ppp * 0.9, "{hgt} px high");
+    let mean = png.pixels().map(|p| f64::from(p.0[0])).sum::<f64>() / f64::from(w * hgt);
+    assert!(h.state().windows.experiments.figure_light, "figures are light unless asked");
+    assert!(mean > 180.0, "the saved image is the light figure, not the dark window (mean grey {mean:.0})");
     // The table writes sizes and times in units.
     assert!(h.query_all_by_label("16 KiB").count() >= 2, "message sizes in KiB, at each algorithm");
     let first = &results.points()[0];
     let makespan = value_text("makespan_ps", first.metrics[0].unwrap().mean);
     assert!(makespan.ends_with(" us") || makespan.ends_with(" ms"), "{makespan}");
     assert!(h.query_by_label(&makespan).is_some(), "{makespan} in the table");
+    // Any cell of a row selects it, not only its point number.
+    h.get_by_label(&makespan).click();
+    settle(&mut h);
+    assert_eq!(h.state().windows.experiments.selected_point, Some(first.point), "a click on its makespan");
     // Sort the table by the metric (largest first), then select the slowest point and open it.
     h.get_by_label("makespan_ps").click();
     settle(&mut h);

@@ -93,6 +93,7 @@ fn experiments_window_heatmap_with_its_colour_bar_at_both_sizes() {
                 generation: 0,
                 no_store: Some("the harness keeps no store".into()),
                 palette: &palette,
+                area: ui.ctx().content_rect(),
             };
             crate::ui::experiments::show(ui.ctx(), &mut p.view, &cx);
         });

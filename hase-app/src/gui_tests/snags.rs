@@ -143,6 +143,13 @@ fn escape_closes_the_window_on_top_then_the_next() {
     h.key_press(Key::Escape);
     settle(&mut h);
     assert!(!h.state().windows.experiments.open);
+    // The template dialog closes the same way.
+    h.state_mut().windows.template.open = true;
+    settle(&mut h);
+    h.get_by_label("Insert network from template");
+    h.key_press(Key::Escape);
+    settle(&mut h);
+    assert!(!h.state().windows.template.open, "Escape leaves the template dialog open");
     // With no window open, Escape clears the selection as before.
     let first = h.state().editor.doc.project.network.instances.keys().next().unwrap().clone();
     h.state_mut().editor.selection.instances.insert(first);

@@ -124,13 +124,11 @@ pub fn show(
 ) -> Vec<SessionCommand> {
     let CompareContext { player, icons, images, colours, palette, critical } = cx;
     let clock_end = compare.end();
-    // Both labels are cut to the window (the whole text on hover): a long side name (a what-if's
-    // `--set` lines) must not widen the panel and push the second canvas out of view.
-    ui.horizontal(|ui| {
-        ui.add(egui::Label::new(RichText::new(&compare.title).strong().size(15.0)).truncate());
-        ui.separator();
-        ui.add(egui::Label::new(RichText::new(summary(compare)).monospace()).truncate());
-    });
+    // The title is cut to the window (the whole text on hover); the figures below it wrap, so
+    // that a long side name (a what-if's `--set` lines) neither widens the panel nor hides the
+    // ratio at their end.
+    ui.add(egui::Label::new(RichText::new(&compare.title).strong().size(15.0)).truncate());
+    ui.add(egui::Label::new(RichText::new(summary(compare)).monospace()).wrap());
     ui.separator();
     let mut commands = Vec::new();
     if views.sides.len() != compare.sides.len() {

@@ -57,6 +57,7 @@ pub fn show(
     editor: &Editor,
     zoom: f32,
     running_tasks: usize,
+    estimating: bool,
     session: &Session,
     memory: &mut MemoryGauge,
 ) {
@@ -90,6 +91,12 @@ pub fn show(
                 ui.separator();
             }
             crate::ui::run_bar::status(ui, session);
+            if estimating {
+                // A large design takes seconds to estimate before its run starts or asks.
+                ui.separator();
+                ui.spinner();
+                ui.label("estimating the run…");
+            }
             if running_tasks > 0 {
                 ui.separator();
                 ui.spinner();

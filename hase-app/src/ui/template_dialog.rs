@@ -272,7 +272,9 @@ impl TemplateDialog {
             .resizable(false)
             .default_width(480.0)
             .show(ctx, |ui| command = self.contents(ui, editor, palette));
-        self.open &= open && command.is_none();
+        // The window's shortcuts wait while it is open (`App::dialog_open`): it closes on Escape itself.
+        let escape = ctx.input(|i| i.key_pressed(egui::Key::Escape));
+        self.open &= open && command.is_none() && !escape;
         command
     }
 

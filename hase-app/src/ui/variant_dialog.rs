@@ -53,7 +53,8 @@ impl VariantDialog {
             .resizable(false)
             .default_width(520.0)
             .show(ctx, |ui| chosen = self.contents(ui, project, base, palette));
-        if chosen.is_some() || !open {
+        // The window's shortcuts wait while it is open (`App::dialog_open`): it closes on Escape itself.
+        if chosen.is_some() || !open || ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
             self.open = false;
         }
         chosen

@@ -14,7 +14,15 @@ pub const DIGITS: usize = 4;
 /// `.`): a time if it ends in `_ps` (or is `time_ps`, `makespan`), a rate if it ends in `_per_s`,
 /// a size if it names bytes or a size; `None` for counts and words.
 pub fn dimension_of(name: &str) -> Option<Dimension> {
-    let name = name.rsplit(['.', ':']).next().unwrap_or(name).to_lowercase();
+    // A per-state metric names its state and the entities it sums after the quantity:
+    // `state_ps:ALLREDUCE@type:Processor` is a time.
+    let name = name.split('@').next().unwrap_or(name);
+    let last = name.rsplit('.').next().unwrap_or(name);
+    last.split(':').find_map(|part| dimension_of_word(&part.to_lowercase()))
+}
+
+/// What one word of a name measures.
+fn dimension_of_word(name: &str) -> Option<Dimension> {
     if name.ends_with("_per_s") || name.ends_with("bandwidth") {
         Some(Dimension::Rate)
     } else if name.ends_with("_ps") || name == "ps" || name == "makespan" || name.ends_with("latency") {
@@ -50,6 +58,17 @@ pub fn plain_number(v: f64) -> String {
     }
     let s = format!("{v:.3}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// `name` without the `_ps` that says its numbers are picoseconds, for a title that gives the
+/// unit itself: `makespan_ps` → `makespan`, `state_ps:WAIT@type:Processor` → `state:WAIT@type:Processor`.
+pub fn without_ps(name: &str) -> String {
+    match name.find("_ps") {
+        Some(at) if name[at + 3..].is_empty() || name[at + 3..].starts_with([':', '@']) => {
+            format!("{}{}", &name[..at], &name[at + 3..])
+        }
+        _ => name.to_string(),
+    }
 }
 
 /// `value` of the metric or variable `name`, in its unit when it has one.
@@ -97,21 +116,27 @@ impl Axis {
         self.unit.as_ref().map_or(1.0, Unit::factor)
     }
 
-    /// The axis title: `makespan_ps (ms)`.
+    /// The axis title: `makespan (ms)` for `makespan_ps` (the unit in brackets replaces the
+    /// name's picoseconds).
     pub fn title(&self, name: &str) -> String {
         match &self.unit {
-            Some(unit) if !unit.symbol.is_empty() => format!("{name} ({})", unit.symbol),
+            Some(unit) if !unit.symbol.is_empty() => format!("{} ({})", without_ps(name), unit.symbol),
             _ => name.to_string(),
         }
     }
 
     /// A tick's text: the number in the axis's unit (the title names it), with the decimals
-    /// `step` (the distance between ticks) needs.
+    /// `step` (the distance between ticks) needs. A tick that would need more than two decimals
+    /// there (1 KiB on an axis in MiB, as a log axis has them) is written in its own unit, with
+    /// its symbol.
     pub fn tick(&self, value: f64, step: f64) -> String {
         match &self.unit {
             Some(unit) => {
                 let step = (step.abs() / unit.factor()).max(f64::MIN_POSITIVE);
                 let decimals = if step >= 1.0 { 0 } else { (-step.log10()).ceil().clamp(0.0, 6.0) as usize };
+                if decimals > 2 && value != 0.0 {
+                    return format_measured(unit.dimension, value, DIGITS);
+                }
                 let text = format_in_unit(value, unit, decimals);
                 text.strip_suffix(unit.symbol.as_str()).map_or(text.clone(), |t| t.trim_end().to_string())
             }
@@ -132,6 +157,10 @@ mod tests {
         assert_eq!(dimension_of("link_bandwidth"), Some(Dimension::Rate));
         assert_eq!(dimension_of("events"), None);
         assert_eq!(dimension_of("algorithm"), None);
+        assert_eq!(dimension_of("state_ps:ALLREDUCE@type:Processor"), Some(Dimension::Time));
+        assert_eq!(dimension_of("link:a.p0.bandwidth"), Some(Dimension::Rate));
+        assert_eq!(without_ps("state_ps:WAIT@type:Processor"), "state:WAIT@type:Processor");
+        assert_eq!(without_ps("steps"), "steps");
     }
 
     #[test]
@@ -148,12 +177,14 @@ mod tests {
     #[test]
     fn an_axis_writes_its_unit_once_and_numbers_at_its_ticks() {
         let axis = Axis::new("makespan_ps", 1.3e12);
-        assert_eq!(axis.title("makespan_ps"), "makespan_ps (s)");
+        assert_eq!(axis.title("makespan_ps"), "makespan (s)");
         assert_eq!(axis.tick(5e11, 2.5e11), "0.5");
         assert_eq!(axis.tick(1e12, 5e11), "1.0");
         let bytes = Axis::new("bytes", 4.0 * 1024.0 * 1024.0);
         assert_eq!(bytes.title("bytes"), "bytes (MiB)");
         assert_eq!(bytes.tick(2.0 * 1024.0 * 1024.0, 1024.0 * 1024.0), "2");
+        // Ticks far below the axis's unit (a log axis of sizes) carry their own unit.
+        assert_eq!(bytes.tick(1024.0, 1024.0), "1 KiB");
         let count = Axis::new("events", 1e6);
         assert_eq!((count.title("events"), count.tick(5e5, 1e5)), ("events".to_string(), "500k".to_string()));
     }

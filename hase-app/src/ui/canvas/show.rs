@@ -94,14 +94,17 @@ impl Canvas {
             &mut image,
         );
         if self.scene.nodes.is_empty() {
-            // An empty design says how to start one.
-            painter.text(
-                area.center(),
-                egui::Align2::CENTER_CENTER,
-                EMPTY_HINT,
+            // An empty design says how to start one, in lines as wide as the canvas allows.
+            let mut job = egui::text::LayoutJob::simple(
+                EMPTY_HINT.into(),
                 egui::FontId::proportional(15.0),
                 palette.text_dim,
+                (area.width() - 48.0).max(120.0),
             );
+            job.halign = egui::Align::Center;
+            let galley = painter.layout_job(job);
+            let top = area.center().y - galley.size().y / 2.0;
+            painter.galley(egui::pos2(area.center().x, top), galley, palette.text_dim);
         }
         self.drawn_nodes = drawn.nodes;
         self.drawn_far = drawn.far;

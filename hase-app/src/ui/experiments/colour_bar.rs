@@ -100,12 +100,12 @@ mod tests {
         // 1 ms to 3 ms in picoseconds: ticks every half millisecond with the digit that step
         // needs, the title names ms.
         let (title, ticks) = title_and_ticks("makespan_ps", (1e9, 3e9));
-        assert_eq!(title, "makespan_ps (ms)");
+        assert_eq!(title, "makespan (ms)");
         let texts: Vec<&str> = ticks.iter().map(|t| t.1.as_str()).collect();
         assert_eq!(texts, ["1.0", "1.5", "2.0", "2.5", "3.0"]);
         // An uneven range gets round ticks inside it: 51 us to 1.724 ms, every 0.2 ms.
         let (title, ticks) = title_and_ticks("makespan_ps", (51.18e6, 1.724e9));
-        assert_eq!(title, "makespan_ps (ms)");
+        assert_eq!(title, "makespan (ms)");
         let texts: Vec<&str> = ticks.iter().map(|t| t.1.as_str()).collect();
         assert_eq!(texts, ["0.2", "0.4", "0.6", "0.8", "1.0", "1.2", "1.4", "1.6"]);
         assert!(ticks.iter().all(|t| t.0 >= 51.18e6 && t.0 <= 1.724e9));

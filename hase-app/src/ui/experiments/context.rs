@@ -1,6 +1,7 @@
 //! What every tab of the experiments window is drawn with: [`ExperimentsContext`] (what the window
-//! reads from the rest of the app), the action rows of [`RowButton`]s that tools such as the Slurm
-//! dialogs add their buttons to, and [`ask`] for a file dialog.
+//! reads from the rest of the app), table cells that select their row ([`cell`]), the action rows
+//! of [`RowButton`]s that tools such as the Slurm dialogs add their buttons to, and [`ask`] for a
+//! file dialog.
 
 use std::path::Path;
 
@@ -22,6 +23,14 @@ pub struct ExperimentsContext<'a> {
     pub no_store: Option<String>,
     /// Colours.
     pub palette: &'a Palette,
+    /// Where windows may go: below the menu and the run toolbar, above the status bar.
+    pub area: egui::Rect,
+}
+
+/// A cell of a table whose rows are selected by a click anywhere on them: its response joins
+/// the row's.
+pub fn cell(ui: &mut Ui, text: String) -> egui::Response {
+    ui.add(egui::Label::new(text).sense(egui::Sense::click()).selectable(false))
 }
 
 /// One button of an action row; rows are lists of these so that other tools (Slurm) can add

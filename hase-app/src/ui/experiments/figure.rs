@@ -3,8 +3,8 @@
 //! the closed form's dashed "expected" lines), and
 //! the provenance line (spec, seed, hase version, project; see
 //! `hase_editor::experiments::provenance`), on a light background unless the window's theme is
-//! asked for. It is drawn over the window for the frames the screenshot takes, then saved cropped
-//! to its rectangle.
+//! asked for. It is drawn over the window until the screenshot has been taken (eframe takes it
+//! while painting the next frame), then saved cropped to its rectangle.
 
 use std::path::PathBuf;
 
@@ -19,8 +19,12 @@ use hase_editor::experiments::provenance::{provenance, provenance_in_memory};
 
 /// Size of a figure (points): a page-width plot.
 pub const FIGURE_SIZE: egui::Vec2 = egui::vec2(960.0, 620.0);
-/// Frames a figure is drawn before its screenshot is taken (its layout settles in the first).
+/// Frames a figure is drawn before its screenshot is asked for (its layout settles in the first).
 const FRAMES_BEFORE_SHOT: u8 = 2;
+/// Frames a figure stays drawn after its screenshot was asked for, waiting for it. eframe takes a
+/// screenshot when it paints the frame after the one that asked, so the figure must still be
+/// there then; it goes once the saved file (or the error) is reported, or after this many frames.
+pub const FRAMES_WAITING_FOR_SHOT: u8 = 60;
 
 /// A figure being exported.
 #[derive(Clone, Debug)]
@@ -29,17 +33,24 @@ pub struct FigureExport {
     pub path: PathBuf,
     /// Frames drawn so far.
     pub frames: u8,
+    /// The screenshot has been asked for.
+    pub requested: bool,
 }
 
 impl FigureExport {
     /// A figure to save at `path`.
     pub fn new(path: PathBuf) -> Self {
-        FigureExport { path, frames: 0 }
+        FigureExport { path, frames: 0, requested: false }
     }
 
-    /// True once the figure has been drawn long enough to be photographed.
+    /// True once the figure has been drawn long enough to be photographed and has not asked yet.
     pub fn ready(&self) -> bool {
-        self.frames >= FRAMES_BEFORE_SHOT
+        !self.requested && self.frames >= FRAMES_BEFORE_SHOT
+    }
+
+    /// True if the screenshot was asked for and has not come within [`FRAMES_WAITING_FOR_SHOT`].
+    pub fn gave_up(&self) -> bool {
+        self.requested && self.frames >= FRAMES_BEFORE_SHOT.saturating_add(FRAMES_WAITING_FOR_SHOT)
     }
 }
 

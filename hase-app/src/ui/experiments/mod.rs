@@ -25,14 +25,17 @@ pub fn show(ctx: &egui::Context, view: &mut ExperimentsView, cx: &ExperimentsCon
     if !view.open {
         return;
     }
-    let screen = ctx.content_rect();
+    let area = cx.area;
     let mut open = true;
-    // Beside the palette, so that it stays at hand.
+    // Beside the palette, so that it stays at hand; below the menu and toolbar, which it never
+    // covers (its size follows the user's, not its content's).
     let left = crate::ui::palette::PALETTE_WIDTH + 16.0;
     egui::Window::new("Experiments")
         .open(&mut open)
-        .default_size([(screen.width() - left - 24.0).min(1180.0), (screen.height() - 120.0).min(760.0)])
-        .default_pos(screen.min + egui::vec2(left, 50.0))
+        .default_size([(area.width() - left - 24.0).min(1180.0), (area.height() - 40.0).min(760.0)])
+        .default_pos(area.min + egui::vec2(left, 0.0))
+        .constrain_to(area)
+        .max_height((area.height() - 8.0).max(360.0))
         .min_size([560.0, 360.0])
         .collapsible(false)
         .resizable(true)

@@ -6,7 +6,7 @@
 
 use egui::{RichText, Ui};
 
-use super::context::{ExperimentsContext, RowButton, action_row, ask};
+use super::context::{ExperimentsContext, RowButton, action_row, ask, cell};
 use super::plot as draw;
 use hase_editor::experiments::expected_lines::expected_lines;
 use hase_editor::experiments::plot::{MeanBand, PLOT_KINDS, PlotKind, Plotted, PointSet, RatioSource, build};
@@ -286,29 +286,36 @@ fn table(ui: &mut Ui, view: &mut ExperimentsView, results: &Results) -> Option<u
             for &i in order.iter().take(TABLE_ROWS_SHOWN) {
                 let p = &points[i];
                 let selected = view.selected_point == Some(p.point);
-                let response = ui
+                // Every cell of the row selects it (and opens it on a double click).
+                let mut row = ui
                     .selectable_label(selected, p.point.to_string())
                     .on_hover_text("Click to select, double-click to open this point's run");
-                if response.clicked() {
+                for (v, name) in p.values.iter().zip(&results.variables) {
+                    row |= cell(ui, variable_text(name, v));
+                }
+                row |= cell(
+                    ui,
+                    if p.failed > 0 {
+                        format!("{} ({} failed)", p.runs, p.failed)
+                    } else {
+                        p.runs.to_string()
+                    },
+                );
+                for (m, name) in p.metrics.iter().zip(&results.metrics) {
+                    row |= cell(
+                        ui,
+                        match m {
+                            Some(s) if s.n > 1 => spread_text(name, s.mean, s.ci95),
+                            Some(s) => value_text(name, s.mean),
+                            None => "–".into(),
+                        },
+                    );
+                }
+                if row.clicked() {
                     view.selected_point = Some(p.point);
                 }
-                if response.double_clicked() {
+                if row.double_clicked() {
                     open = Some(p.point);
-                }
-                for (v, name) in p.values.iter().zip(&results.variables) {
-                    ui.label(variable_text(name, v));
-                }
-                ui.label(if p.failed > 0 {
-                    format!("{} ({} failed)", p.runs, p.failed)
-                } else {
-                    p.runs.to_string()
-                });
-                for (m, name) in p.metrics.iter().zip(&results.metrics) {
-                    match m {
-                        Some(s) if s.n > 1 => ui.label(spread_text(name, s.mean, s.ci95)),
-                        Some(s) => ui.label(value_text(name, s.mean)),
-                        None => ui.label("–"),
-                    };
                 }
                 ui.end_row();
             }

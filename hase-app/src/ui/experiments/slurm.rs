@@ -32,7 +32,8 @@ pub(super) fn show(ctx: &egui::Context, view: &mut ExperimentsView, cx: &Experim
     window
         .open(&mut open)
         .default_width((screen.width() - 160.0).clamp(360.0, 720.0))
-        .default_pos(screen.min + egui::vec2(120.0, 110.0))
+        // Below the experiments window's tabs, so that they stay at hand.
+        .default_pos(cx.area.min + egui::vec2(120.0, 100.0))
         .collapsible(false)
         .resizable(true)
         .show(ctx, |ui| match dialog {

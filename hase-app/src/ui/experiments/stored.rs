@@ -5,7 +5,7 @@
 
 use egui::{RichText, Ui};
 
-use super::context::{ExperimentsContext, RowButton, action_row, ask};
+use super::context::{ExperimentsContext, RowButton, action_row, ask, cell};
 use hase_editor::experiments::slurm::SlurmDialog;
 use hase_editor::experiments::{ExperimentFileRequest, ExperimentsView};
 
@@ -29,23 +29,24 @@ pub(super) fn show(ui: &mut Ui, view: &mut ExperimentsView, cx: &ExperimentsCont
             ui.end_row();
             for e in &view.stored {
                 let selected = view.selected == Some(e.id);
-                let response = ui.selectable_label(selected, e.id.to_string());
-                if response.clicked() {
-                    view.selected = Some(e.id);
-                    view.rename_text.clone_from(&e.name);
-                }
-                if response.double_clicked() {
-                    open = Some(e.id);
-                }
-                ui.label(&e.name);
-                ui.label(e.started_at.to_string());
-                ui.label(format!("{} / {}", e.runs_stored, e.runs_planned));
+                // Every cell of the row selects it (and opens it on a double click).
+                let mut row = ui.selectable_label(selected, e.id.to_string());
+                row |= cell(ui, e.name.clone());
+                row |= cell(ui, e.started_at.to_string());
+                row |= cell(ui, format!("{} / {}", e.runs_stored, e.runs_planned));
                 let state = match (e.finished_at, e.runs_stored < e.runs_planned) {
                     (Some(_), _) => "finished",
                     (None, true) => "interrupted",
                     (None, false) => "stored",
                 };
-                ui.label(state);
+                row |= cell(ui, state.into());
+                if row.clicked() {
+                    view.selected = Some(e.id);
+                    view.rename_text.clone_from(&e.name);
+                }
+                if row.double_clicked() {
+                    open = Some(e.id);
+                }
                 ui.end_row();
             }
         });

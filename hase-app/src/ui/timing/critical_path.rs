@@ -168,7 +168,11 @@ fn table(
             match (cx.project, target) {
                 // The name opens the what-if menu.
                 (Some(project), Some(target)) => {
-                    ui.menu_button(&row.name, |ui| {
+                    // The menu holds text fields: it closes on a click outside it or on a run
+                    // button (which closes it itself), not on every click inside.
+                    let config = egui::containers::menu::MenuConfig::new()
+                        .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+                    egui::containers::menu::MenuButton::new(&row.name).config(config).ui(ui, |ui| {
                         let menu = &edits.state.analysis.what_if;
                         let answer =
                             contents(ui, &WhatIfContext { project, target: &target, menu, palette: cx.palette });
@@ -179,7 +183,7 @@ fn table(
                             out.what_if = answer.request;
                         }
                     })
-                    .response
+                    .0
                     .on_hover_text("What if this were faster? Run the design again with it changed, beside the design as it is");
                 }
                 _ => {

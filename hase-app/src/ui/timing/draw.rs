@@ -413,13 +413,11 @@ fn paint_ruler(painter: &Painter, scene: &DiagramScene<'_>, g: &Geometry) {
         let h = if is_major { 8.0 } else { 4.0 };
         ruler.vline(x, (r.max.y - h)..=r.max.y, Stroke::new(1.0, scene.palette.text_dim));
         if is_major {
-            ruler.text(
-                pos2(x + 3.0, r.min.y + 2.0),
-                Align2::LEFT_TOP,
-                format_fixed(t, unit, decimals),
-                font.clone(),
-                scene.palette.text_dim,
-            );
+            // Right of its tick, or left of it where the ruler ends before the label would.
+            let label =
+                ruler.layout_no_wrap(format_fixed(t, unit, decimals), font.clone(), scene.palette.text_dim);
+            let left = if x + 3.0 + label.size().x > r.max.x { x - 3.0 - label.size().x } else { x + 3.0 };
+            ruler.galley(pos2(left, r.min.y + 2.0), label, scene.palette.text_dim);
             painter.with_clip_rect(g.bars).vline(
                 x,
                 g.bars.y_range(),

@@ -28,7 +28,7 @@ pub fn bar(
     out: &mut DiagramRequests,
 ) {
     let (diagrams, now_ps) = (cx.diagrams, cx.now_ps);
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui.button("Fit").on_hover_text("Show the whole run").clicked() {
             edits.push(TimingCommand::GoTo(TimingState::fitted_view(end, view.bars_width)));
         }
@@ -63,7 +63,10 @@ pub fn bar(
             .add(
                 egui::TextEdit::singleline(&mut filter)
                     .hint_text("find: p2, r_12_*, fabric/*")
-                    .desired_width(190.0),
+                    .desired_width(190.0)
+                    // The rows filter as the user types; Enter keeps the focus here, so that
+                    // keys typed next (Ctrl+A) edit the search, not the design.
+                    .return_key(None),
             )
             .on_hover_text(
                 "Find rows: a whole name (p2 finds p2, not p20), a pattern with * and ? (r_12_*, \
