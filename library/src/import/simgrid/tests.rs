@@ -72,6 +72,8 @@ fn a_fat_tree_cluster_is_the_pgft_of_its_parameters() {
     assert_eq!(param(p, "node-5_sg", "rank"), &ParamValue::Int(5));
     assert_eq!(param(p, "node-5_sg", "flops_per_s"), &ParamValue::Float(2e9));
     assert_eq!(param(p, "s_l0_0", "switching"), &ParamValue::Text("cut_through".into()));
+    // Messages crossing a link share it as SimGrid's flows do.
+    assert_eq!(param(p, "s_l1_1", "output_sharing"), &ParamValue::Text("round_robin".into()));
     assert_eq!(i.hosts[15], "node-15.sg");
     // Same leaf: up and down (2 links); across leaves: through a top switch (4 links).
     assert_eq!(hops(p, 0, 3), 2);
@@ -173,6 +175,9 @@ fn explicit_hosts_links_and_routes_meet_at_routers() {
         assert_eq!(hops(p, s, d), 4, "{s} → {d}: ideal, two links, ideal");
     }
     assert_eq!(param(p, "c", "flops_per_s"), &ParamValue::Float(5e8));
+    for router in ["r0", "sw_a_node"] {
+        assert_eq!(param(p, router, "output_sharing"), &ParamValue::Text("round_robin".into()), "{router}");
+    }
     assert!(
         i.notes.iter().any(|n| n.line == 11 && n.text == "link unused is in no route: left out"),
         "{:?}",
