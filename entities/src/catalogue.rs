@@ -9,6 +9,7 @@ use crate::netmodel::datasheet::Estimate;
 use crate::packet_queue::OutputSharing;
 use crate::processor::mpi::EagerStart;
 use crate::processor::outbox::NicSharing;
+use crate::router::routing::tie::TorusTie;
 
 /// Behaviour name of processors.
 pub const PROCESSOR: &str = "processor";
@@ -257,6 +258,13 @@ fn router_params() -> Vec<ParamDef> {
             "how an output serves the packets waiting for it: first come, first served, or one packet of \
              each waiting message in turn (as a fair-queueing switch does; messages share the link as \
              flows do in SimGrid)",
+        ),
+        choice(
+            "torus_tie",
+            &TorusTie::NAMES,
+            TorusTie::NAMES[0],
+            "on a torus, the way a packet takes when both ways round a ring are equally long: always the + \
+             way, or as SimGrid's TorusZone (the + way, except from halfway round the ring)",
         ),
         ParamDef::new("coord", ParamKind::IntArray { len: None }, ParamValue::IntArray(Vec::new()))
             .describe("position in a mesh, torus or hypercube (set by templates)"),

@@ -41,3 +41,9 @@ pub(crate) fn router_params() -> Vec<(&'static str, ParamValue)> {
         ("output_sharing", ParamValue::Text("round_robin".into())),
     ]
 }
+
+/// Router settings of a SimGrid-like torus: halfway round a ring, the way SimGrid's `TorusZone`
+/// takes (the + way, except from the position halfway round, which goes the − way).
+pub(crate) fn torus_router_params() -> Vec<(&'static str, ParamValue)> {
+    vec![("torus_tie", ParamValue::Text("simgrid".into()))]
+}

@@ -98,6 +98,9 @@ fn a_torus_cluster_has_its_hosts_on_links_of_their_torus_links_bandwidth_without
     // Torus hops (with wrap) plus the two host links: 0 → 10 is (2, 2) away.
     assert_eq!(hops(p, 0, 10), 4 + 2);
     assert_eq!(hops(p, 0, 3), 1 + 2, "wrap-around");
+    // Halfway round a ring, packets go the way SimGrid's TorusZone sends them.
+    let tie = p.network.instances.values().filter_map(|i| i.params.get("torus_tie"));
+    assert_eq!(tie.filter(|t| **t == ParamValue::Text("simgrid".into())).count(), 16);
     let ring = import(
         r#"<cluster id="r" prefix="n" radical="0-5" speed="1Gf" bw="1GBps" lat="1us" topology="TORUS" topo_parameters="6"/>"#,
     );
