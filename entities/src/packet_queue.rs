@@ -251,10 +251,18 @@ mod tests {
 
     /// Drain `queue` at `now`, as (source, index) pairs.
     fn drain(queue: &mut impl PacketQueue, now: SimTime) -> Vec<(u32, u32)> {
+        drain_by(queue, now, |p| (p.src, p.index))
+    }
+
+    /// Drain `queue` at `now`, each packet as `label` names it.
+    fn drain_by(
+        queue: &mut impl PacketQueue,
+        now: SimTime,
+        label: fn(&Packet) -> (u32, u32),
+    ) -> Vec<(u32, u32)> {
         let mut spare = SpareBuffer::default();
-        let order = std::iter::from_fn(|| queue.take(now, Some(&mut spare)))
-            .map(|o| (o.packet.src, o.packet.index))
-            .collect();
+        let order =
+            std::iter::from_fn(|| queue.take(now, Some(&mut spare))).map(|o| label(&o.packet)).collect();
         assert!(queue.is_empty() && queue.room() == 0, "an emptied queue keeps no buffer");
         assert!(spare.room() > 0, "its buffer went to the spare");
         order
@@ -294,10 +302,7 @@ mod tests {
         // Message 0 has nothing waiting: its next packet queues behind message 1's turn.
         queue.push(outgoing(0, 7, 1, 0), None);
         queue.push(outgoing(2, 7, 0, 0), None);
-        let order: Vec<_> = std::iter::from_fn(|| queue.take(SimTime::ZERO, None))
-            .map(|o| (o.packet.src, o.packet.index))
-            .collect();
-        assert_eq!(order, [(1, 0), (0, 1), (2, 0), (1, 1)]);
+        assert_eq!(drain(&mut queue, SimTime::ZERO), [(1, 0), (0, 1), (2, 0), (1, 1)]);
     }
 
     #[test]
@@ -306,9 +311,7 @@ mod tests {
         for (msg_id, index) in [(1, 0), (1, 1), (2, 0), (2, 1)] {
             queue.push(outgoing(0, msg_id, index, 0), None);
         }
-        let order: Vec<_> = std::iter::from_fn(|| queue.take(SimTime::ZERO, None))
-            .map(|o| (o.packet.msg_id, o.packet.index))
-            .collect();
+        let order = drain_by(&mut queue, SimTime::ZERO, |p| (p.msg_id, p.index));
         assert_eq!(order, [(1, 0), (2, 0), (1, 1), (2, 1)]);
     }
 
