@@ -144,8 +144,8 @@ fn run(
     let mut sim = Simulation::new(network(), behaviours, SimConfig::default()).unwrap();
     let outcome = sim.run(RunControl::default());
     assert_eq!(outcome, RunOutcome::Completed);
-    let got = arrivals.lock().unwrap().clone();
-    got
+    drop(sim);
+    Arc::try_unwrap(arrivals).unwrap().into_inner().unwrap()
 }
 
 /// Arrival at the sink of the packet in slot `j`, the output busy from `t0_ns` on.
