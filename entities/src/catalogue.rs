@@ -6,8 +6,10 @@ use hase_engine::time::SimTime;
 use crate::message::PACKET_LINK;
 use crate::mpi::op::{Algorithm, CollectiveKind};
 use crate::netmodel::datasheet::Estimate;
+use crate::packet_queue::OutputSharing;
 use crate::processor::mpi::EagerStart;
 use crate::processor::outbox::NicSharing;
+use crate::router::routing::tie::TorusTie;
 
 /// Behaviour name of processors.
 pub const PROCESSOR: &str = "processor";
@@ -249,6 +251,21 @@ fn router_params() -> Vec<ParamDef> {
         choice("switching", &["store_and_forward", "cut_through"], "store_and_forward", "switching model"),
         time("routing_delay", SimTime::from_ns(20), "time to route a packet through the switch (o)"),
         int("buffer_packets", 0, None, 0, Some("packets"), "input buffer per port; 0 = unbounded"),
+        choice(
+            "output_sharing",
+            &OutputSharing::NAMES,
+            OutputSharing::NAMES[0],
+            "how an output serves the packets waiting for it: first come, first served, or one packet of \
+             each waiting message in turn (as a fair-queueing switch does; messages share the link as \
+             flows do in SimGrid)",
+        ),
+        choice(
+            "torus_tie",
+            &TorusTie::NAMES,
+            TorusTie::NAMES[0],
+            "on a torus, the way a packet takes when both ways round a ring are equally long: always the + \
+             way, or as SimGrid's TorusZone (the + way, except from halfway round the ring)",
+        ),
         ParamDef::new("coord", ParamKind::IntArray { len: None }, ParamValue::IntArray(Vec::new()))
             .describe("position in a mesh, torus or hypercube (set by templates)"),
         int("stage", 0, None, 0, None, "stage of a multistage network (set by templates)"),

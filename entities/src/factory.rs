@@ -18,6 +18,7 @@ use crate::netmodel::datasheet::{self, Estimate};
 use crate::netmodel::hop::HopModel;
 use crate::netmodel::paths::{PathSource, PathTable};
 use crate::netmodel::sheet::{SheetModel, sheet_and_band};
+use crate::packet_queue::OutputSharing;
 use crate::placement::RankAddresses;
 use crate::processor::action::CpuModel;
 use crate::processor::mpi::{EagerStart, MpiLimits, Rendezvous};
@@ -169,7 +170,13 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
             }
             ROUTER => {
                 let route = routes[i].take().ok_or_else(|| at(e, "router has no routing rule"))?;
-                behaviours.push_router(RouterBehaviour::new(router_config(model, id, e, route)?));
+                let config = router_config(model, id, e, route)?;
+                match choice(e, "output_sharing", OutputSharing::from_name)? {
+                    OutputSharing::Fcfs => behaviours.push_router(RouterBehaviour::new(config)),
+                    OutputSharing::RoundRobin => {
+                        behaviours.push_other(Box::new(RouterBehaviour::round_robin(config)));
+                    }
+                }
             }
             NETWORK_MODEL => behaviours.push_other(match sheets.get(&id) {
                 Some(timing) => sheet_model(model, id, e, &ranks, &placed, timing)?,

@@ -1,45 +1,19 @@
 //! An output port with a queue, link pacing and credit-based back-pressure, shared by routers and the
 //! processors' network interfaces.
 //!
-//! Packets wait in FIFO order. The head leaves when (a) its earliest start time has come (routing
-//! delay, cut-through tail constraint), (b) the link direction is free, and (c) the downstream buffer
-//! has a free slot (a credit). Credits start at the downstream input buffer's capacity (unlimited when
+//! Packets wait in a [`PacketQueue`]: first come, first served, or one packet of each message in
+//! turn (`crate::packet_queue`). The packet the queue serves next leaves when (a) its earliest start
+//! time has come (routing delay, cut-through tail constraint), (b) the link direction is free, and
+//! (c) the downstream buffer has a free slot (a credit). Credits start at the downstream input buffer's capacity (unlimited when
 //! that buffer is unbounded) and come back as `NetMsg::Credit` when the downstream entity forwards the
 //! packet. One timer per port is outstanding at most.
-
-use std::collections::VecDeque;
 
 use hase_engine::kernel::SendInfo;
 use hase_engine::time::SimTime;
 use hase_engine::{Ctx, PortIndex};
 
-use crate::message::{NetMsg, Packet};
-
-/// A packet waiting to leave.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outgoing {
-    /// The packet.
-    pub packet: Packet,
-    /// It may not start before this time.
-    pub earliest: SimTime,
-    /// Input port it came in on (routers free that buffer slot when it leaves).
-    pub from_port: Option<PortIndex>,
-}
-
-/// The buffer of an emptied queue, kept by an entity for the next of its queues that needs one. A
-/// router's outputs share one spare instead of each keeping a buffer it rarely uses (a buffer per
-/// output was most of a large network's running memory), and a packet passing through a router
-/// whose queues are empty costs no allocation.
-#[derive(Debug, Default)]
-pub struct SpareBuffer(VecDeque<Outgoing>);
-
-impl SpareBuffer {
-    /// Packets the spare buffer has room for.
-    #[cfg(test)]
-    pub(crate) fn room(&self) -> usize {
-        self.0.capacity()
-    }
-}
+use crate::message::NetMsg;
+use crate::packet_queue::{FifoQueue, Outgoing, PacketQueue, SpareBuffer};
 
 /// Why the head of a queue cannot leave now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,12 +26,12 @@ pub enum Stall {
     Credit,
 }
 
-/// One output port's queue and flow-control state.
+/// One output port's queue and flow-control state; `Q` orders the packets waiting.
 #[derive(Clone, Debug)]
-pub struct OutputPort {
+pub struct OutputPort<Q = FifoQueue> {
     /// The port.
     pub port: PortIndex,
-    queue: VecDeque<Outgoing>,
+    queue: Q,
     // `Option<u32>` credits and an `Option<SimTime>` timer, each kept as a flag beside its value:
     // 48 bytes instead of 64, for every output of every router and network interface.
     /// Credits left, if `bounded`.
@@ -69,12 +43,12 @@ pub struct OutputPort {
     timer_at: SimTime,
 }
 
-impl OutputPort {
+impl<Q: PacketQueue> OutputPort<Q> {
     /// An output port; `credits` is the downstream buffer size (`None` = unbounded).
     pub fn new(port: PortIndex, credits: Option<u32>) -> Self {
         OutputPort {
             port,
-            queue: VecDeque::new(),
+            queue: Q::default(),
             credits: credits.unwrap_or(0),
             bounded: credits.is_some(),
             timer_set: false,
@@ -95,7 +69,7 @@ impl OutputPort {
     /// Packets the queue's buffer has room for: none while it is empty.
     #[cfg(test)]
     pub(crate) fn room(&self) -> usize {
-        self.queue.capacity()
+        self.queue.room()
     }
 
     /// Credits left (`None` = unlimited).
@@ -103,18 +77,10 @@ impl OutputPort {
         self.bounded.then_some(self.credits)
     }
 
-    /// Queue a packet behind the others. A queue without a buffer takes the `spare` one if there
-    /// is one, else makes room for one packet: most queues of a network hold one at a time.
+    /// Queue a packet. A queue without a buffer takes the `spare` one if there is one, else makes
+    /// room for one packet: most queues of a network hold one at a time.
     pub fn push(&mut self, item: Outgoing, spare: Option<&mut SpareBuffer>) {
-        if self.queue.capacity() == 0 {
-            if let Some(spare) = spare {
-                self.queue = std::mem::take(&mut spare.0);
-            }
-            if self.queue.capacity() == 0 {
-                self.queue.reserve_exact(1);
-            }
-        }
-        self.queue.push_back(item);
+        self.queue.push(item, spare);
     }
 
     /// Downstream freed `count` slots.
@@ -151,11 +117,11 @@ impl OutputPort {
         mut sent: impl FnMut(&mut Ctx<'_, NetMsg>, &Outgoing, SendInfo),
     ) -> Stall {
         loop {
-            let Some(head) = self.queue.front().copied() else {
+            let Some(start) = self.queue.next_start() else {
                 return Stall::Empty;
             };
             let now = ctx.now();
-            let ready = head.earliest.max(ctx.port_free_at(self.port));
+            let ready = start.max(ctx.port_free_at(self.port));
             if ready > now {
                 self.arm(ctx, ready, timer_key);
                 return Stall::Until(ready);
@@ -163,15 +129,9 @@ impl OutputPort {
             if self.credits() == Some(0) {
                 return Stall::Credit;
             }
-            self.queue.pop_front();
-            if self.queue.is_empty()
-                && let Some(spare) = spare.as_deref_mut()
-            {
-                let emptied = std::mem::take(&mut self.queue);
-                if spare.0.capacity() == 0 {
-                    spare.0 = emptied;
-                }
-            }
+            let Some(head) = self.queue.take(now, spare.as_deref_mut()) else {
+                return Stall::Empty;
+            };
             if self.bounded {
                 self.credits -= 1;
             }
@@ -199,6 +159,7 @@ impl OutputPort {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::message::Packet;
 
     /// Every packet waiting in a queue or travelling in a pending event is one of these: their
     /// sizes are part of the memory per entity that `cargo bench -p hase-library --bench network`

@@ -8,6 +8,7 @@ pub mod flow;
 pub mod message;
 pub mod mpi;
 pub mod netmodel;
+pub mod packet_queue;
 pub mod placement;
 pub mod processor;
 pub mod router;

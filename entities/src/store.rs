@@ -1,5 +1,6 @@
 //! The behaviours of a network simulation in contiguous storage: one `Vec` per kind (processors,
-//! routers, and the rarer behavioural network models boxed), each behaviour beside its entity's
+//! first-come-first-served routers, and the rarer kinds boxed: behavioural network models and
+//! routers that share their outputs round robin), each behaviour beside its entity's
 //! random stream, and a compact place per entity saying which `Vec` and where. The kernel reaches
 //! an entity's behaviour with one lookup in the place table and one access into its kind's `Vec`,
 //! and calls it with static dispatch (see `hase_engine::kernel::BehaviourStore`).
@@ -51,7 +52,7 @@ impl NetBehaviours {
         self.routers.push(Slot::new(behaviour));
     }
 
-    /// Add the next entity: any other behaviour (network models; one box each).
+    /// Add the next entity: any other behaviour (network models, round-robin routers; one box each).
     pub fn push_other(&mut self, behaviour: Box<dyn Behaviour<NetMsg>>) {
         self.place(OTHER, self.others.len());
         self.others.push(Slot::new(behaviour));

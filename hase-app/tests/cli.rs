@@ -1214,13 +1214,16 @@ fn imported_platforms_agree_with_smpi_within_two_percent() {
         "ft16 barrier dissemination",
         "torus16 barrier dissemination",
         "ft16 bcast binomial_blocking 65536 B",
+        // Round-robin router outputs and SimGrid's way halfway round a torus ring.
+        "torus16 alltoall pairwise 65536 B",
+        "torus16 allreduce recursive_doubling 8192 B",
     ] {
         command.args(["--filter", case]);
     }
     let out = command.env("HASE", env!("CARGO_BIN_EXE_hase")).output().expect("python3 runs");
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}\n{stderr}");
-    assert_eq!(stdout.lines().filter(|l| l.ends_with('%')).count(), 5, "{stdout}\n{stderr}");
+    assert_eq!(stdout.lines().filter(|l| l.ends_with('%')).count(), 7, "{stdout}\n{stderr}");
 }
 
 /// The events `hase run --estimate` prints (its first line: "NAME: ≈ 33.3 k events, …").

@@ -25,9 +25,10 @@ use hase_engine::time::SimTime;
 use hase_engine::trace::TraceValue;
 use hase_engine::{Behaviour, Ctx, Endpoint, PortIndex};
 
-use crate::flow::{Outgoing, OutputPort, Stall};
+use crate::flow::{OutputPort, Stall};
 use crate::message::{CollectiveCall, Context, NetMsg, Packet};
 use crate::mpi::op::{Algorithm, CollectiveKind, RecvStatus, RequestId};
+use crate::packet_queue::Outgoing;
 use crate::placement::RankAddresses;
 use crate::vecmap::VecMap;
 use crate::workload::program::{ProgramCtx, RankProgram};

@@ -3,3 +3,6 @@
 
 pub mod routing;
 pub mod switch;
+
+#[cfg(test)]
+mod output_sharing_tests;

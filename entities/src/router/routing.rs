@@ -3,7 +3,8 @@
 //!
 //! The rule comes from the router's network (`FlatModel::scopes[entity.scope].routing`, see
 //! `hase_engine::model::routing` for every convention); the router's own parameters (`coord`,
-//! `stage`, `level`, `index`) place it in the topology. Algorithmic rules (dimension order, e-cube,
+//! `stage`, `level`, `index`) place it in the topology, and `torus_tie` says which way a torus
+//! router sends a packet halfway round a ring ([`tie::TorusTie`]). Algorithmic rules (dimension order, e-cube,
 //! destination tag, up/down) keep O(1) state per router, so a 65,536-node torus builds no tables;
 //! shortest path builds one table per router (see `table.rs`). Ranks come from [`assign_ranks`].
 
@@ -11,6 +12,7 @@ mod error;
 mod ranks;
 mod rules;
 mod table;
+pub mod tie;
 
 pub use error::{RoutingError, RuleError};
 pub use ranks::{RankAssignmentError, RankMap, assign_ranks};

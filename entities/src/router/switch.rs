@@ -1,8 +1,10 @@
 //! The router/switch behaviour: packets arrive on input ports, wait the routing delay, and leave on
 //! the port the routing rule chooses — store-and-forward (forward once the whole packet is in) or
 //! virtual cut-through (forward from the head, never letting the tail overtake the input). Output
-//! ports queue packets FIFO; finite input buffers return credits upstream, which gives back-pressure
-//! and, in a cyclic network, can jam (reported as a deadlock naming the stuck ports).
+//! ports queue packets first come, first served, or, with `output_sharing = "round_robin"`, one
+//! packet of each waiting message in turn (`RouterBehaviour<FairQueue>`, see `crate::packet_queue`);
+//! finite input buffers return credits upstream, which gives back-pressure and, in a cyclic network,
+//! can jam (reported as a deadlock naming the stuck ports).
 //!
 //! The switch is output-queued: contention shows up as waiting for the output link; crossbar
 //! conflicts inside the switch are not modelled.
@@ -16,8 +18,9 @@ use hase_engine::time::SimTime;
 use hase_engine::trace::{TraceLevel, TraceValue};
 use hase_engine::{Behaviour, Ctx, PortIndex};
 
-use crate::flow::{Outgoing, OutputPort, SpareBuffer, Stall};
+use crate::flow::{OutputPort, Stall};
 use crate::message::NetMsg;
+use crate::packet_queue::{FairQueue, FifoQueue, Outgoing, PacketQueue, SpareBuffer};
 
 /// Router states, as in `catalogue::ROUTER_STATES`.
 const IDLE: u16 = 0;
@@ -83,13 +86,14 @@ struct PortCounters {
     credit_stalled: bool,
 }
 
-/// A router or switch.
-pub struct RouterBehaviour {
+/// A router or switch; `Q` orders the packets waiting for each output (first come, first served
+/// unless said otherwise).
+pub struct RouterBehaviour<Q = FifoQueue> {
     switching: Switching,
     routing_delay: SimTime,
     buffer_packets: Option<u32>,
     route: Box<dyn RouteDecision>,
-    outputs: Vec<OutputPort>,
+    outputs: Vec<OutputPort<Q>>,
     /// The buffer an emptied output left, for the next output that queues.
     spare: SpareBuffer,
     /// Per port: its input buffer's occupancy and whether its output waits for credits.
@@ -101,8 +105,22 @@ pub struct RouterBehaviour {
 }
 
 impl RouterBehaviour {
-    /// A router with one output per port.
+    /// A router with one output per port, each serving its packets first come, first served.
     pub fn new(config: RouterConfig) -> Self {
+        Self::with_queues(config)
+    }
+}
+
+impl RouterBehaviour<FairQueue> {
+    /// A router with one output per port, each serving one packet of each waiting message in turn.
+    pub fn round_robin(config: RouterConfig) -> Self {
+        Self::with_queues(config)
+    }
+}
+
+impl<Q: PacketQueue> RouterBehaviour<Q> {
+    /// A router with one output per port, each ordering its waiting packets as `Q` does.
+    fn with_queues(config: RouterConfig) -> Self {
         let n = config.downstream_credits.len();
         RouterBehaviour {
             switching: config.switching,
@@ -190,7 +208,7 @@ impl RouterBehaviour {
     }
 }
 
-impl Behaviour<NetMsg> for RouterBehaviour {
+impl<Q: PacketQueue> Behaviour<NetMsg> for RouterBehaviour<Q> {
     fn head_delivery(&self, _port: PortIndex) -> bool {
         self.switching == Switching::CutThrough
     }

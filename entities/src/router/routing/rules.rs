@@ -12,6 +12,7 @@ use hase_engine::elaborate::{FlatEntity, PortIndex};
 use hase_engine::model::{ParamValue, Routing, UpChoice};
 
 use super::error::{RoutingError, RuleError};
+use super::tie::TorusTie;
 use dragonfly::{DragonflyRouter, DragonflyShape};
 use pgft::{PgftShape, PgftSwitch};
 
@@ -92,8 +93,9 @@ impl RuleShape {
 /// One router's algorithmic rule.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Algo {
-    /// Dimension order on a mesh or torus; `here` is the router's rank-order address.
-    DimensionOrder { dims: Arc<[u32]>, wrap: bool, nodes: u32, here: u32 },
+    /// Dimension order on a mesh or torus; `here` is the router's rank-order address, `tie` the
+    /// way halfway round a ring.
+    DimensionOrder { dims: Arc<[u32]>, wrap: bool, nodes: u32, here: u32, tie: TorusTie },
     /// E-cube on a hypercube.
     ECube { dimensions: u32, here: u32 },
     /// Destination tag at one stage of an omega network; `row` is the switch's row in its stage.
@@ -150,7 +152,18 @@ impl Algo {
                 for (c, d) in coord.iter().zip(dims.iter()).rev() {
                     here = here * d + *c as u32;
                 }
-                let algo = Algo::DimensionOrder { dims: dims.clone(), wrap: *wrap, nodes: *nodes, here };
+                let got = e.params.get("torus_tie");
+                let tie = match got.and_then(ParamValue::as_text) {
+                    None => TorusTie::default(),
+                    Some(name) => TorusTie::from_name(name).ok_or_else(|| RoutingError::BadParam {
+                        path: e.path.clone(),
+                        rule,
+                        param: "torus_tie",
+                        need: TorusTie::NAMES.join(" or "),
+                        got: got.map_or_else(|| "nothing".into(), ParamValue::display),
+                    })?,
+                };
+                let algo = Algo::DimensionOrder { dims: dims.clone(), wrap: *wrap, nodes: *nodes, here, tie };
                 (algo, 2 * dims.len() + 1)
             }
             RuleShape::Cube { dimensions } => {
@@ -272,7 +285,7 @@ impl Algo {
     /// network.
     pub(super) fn next_port(&self, dst: u32, src: u32) -> Option<PortIndex> {
         match self {
-            Algo::DimensionOrder { dims, wrap, nodes, here } => {
+            Algo::DimensionOrder { dims, wrap, nodes, here, tie } => {
                 if dst >= *nodes {
                     return None;
                 }
@@ -286,8 +299,7 @@ impl Algo {
                     let plus = if *wrap {
                         // In u64: `tc + k` may not fit a u32 for extents above 2^31.
                         let (k, hc, tc) = (u64::from(*k), u64::from(hc), u64::from(tc));
-                        let forward = (tc + k - hc) % k;
-                        forward <= k - forward
+                        tie.goes_plus(hc, (tc + k - hc) % k, k)
                     } else {
                         tc > hc
                     };

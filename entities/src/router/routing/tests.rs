@@ -45,6 +45,28 @@ fn torus_goes_the_short_way_and_breaks_ties_plus() {
 }
 
 #[test]
+fn torus_can_break_ties_as_simgrid_does() {
+    let torus = Routing::DimensionOrder { dims: vec![4, 4], wrap: true };
+    let simgrid = ("torus_tie", ParamValue::Text("simgrid".into()));
+    // x = 2 is halfway round the x ring: its tie (2 → 0) goes the - way; from x = 0, 1, 3 the + way.
+    let half = algo(&torus, &router("t/r_2_0", &[coord(&[2, 0]), simgrid.clone()], 5)).unwrap();
+    assert_eq!(half.next_port(0, 2), Some(1), "x 2→0: tie from halfway goes -");
+    assert_eq!(half.next_port(3, 2), Some(0), "x 2→3: 1 hop the + way");
+    assert_eq!(half.next_port(2 + 4 * 2, 2), Some(2), "y 0→2 from y = 0 goes +");
+    let wrap = algo(&torus, &router("t/r_3_2", &[coord(&[3, 2]), simgrid.clone()], 5)).unwrap();
+    assert_eq!(wrap.next_port(1 + 4 * 2, 3 + 4 * 2), Some(0), "x 3→1 goes + through the wrap");
+    assert_eq!(wrap.next_port(3, 3 + 4 * 2), Some(3), "y 2→0: tie from halfway goes -");
+    let plain = algo(&torus, &router("t/r_2_0", &[coord(&[2, 0])], 5)).unwrap();
+    assert_eq!(plain.next_port(0, 2), Some(0), "the default breaks every tie +");
+    let bad = ("torus_tie", ParamValue::Text("minus".into()));
+    let err = algo(&torus, &router("t/r_0_0", &[coord(&[0, 0]), bad], 5)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "`t/r_0_0`: dimension-order routing needs parameter `torus_tie` to be plus or simgrid, got minus"
+    );
+}
+
+#[test]
 fn ecube_corrects_the_lowest_bit_first() {
     let cube = Routing::ECube { dimensions: 3 };
     let a = algo(&cube, &router("h/r_101", &[coord(&[5])], 4)).unwrap();

@@ -17,7 +17,7 @@ use hase_engine::FilePlace;
 
 use super::error::ImportError;
 use super::imported::{Imported, Note};
-use super::simgrid_like::{processor_params, router_params};
+use super::simgrid_like::{processor_params, router_params, torus_router_params};
 use crate::catalogue::registry_for;
 
 /// The cluster as a project named `name`.
@@ -128,6 +128,11 @@ pub(super) fn build(c: &Cluster, name: &str, file: &str) -> Result<Imported, Imp
     spec.down_choice = DownChoice::BySource;
     for (k, v) in router_params() {
         spec.switch_params.insert(k.into(), v);
+    }
+    if let ClusterTopology::Torus(_) = c.topology {
+        for (k, v) in torus_router_params() {
+            spec.switch_params.insert(k.into(), v);
+        }
     }
     if let (ClusterTopology::Flat, Some((_, lat))) = (&c.topology, c.backbone) {
         spec.switch_params.insert("routing_delay".into(), hase_engine::model::ParamValue::Time(lat));

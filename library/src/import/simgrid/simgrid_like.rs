@@ -31,10 +31,19 @@ pub(crate) fn processor_params(flops_per_s: f64) -> Vec<(&'static str, ParamValu
 }
 
 /// Router settings of a SimGrid-like run: cut-through (a message is serialised once end to end, as
-/// in a flow model) and no routing delay (SimGrid charges only link latencies).
+/// in a flow model), no routing delay (SimGrid charges only link latencies), and outputs that serve
+/// one packet of each waiting message in turn (SimGrid's max-min model gives every flow crossing a
+/// link its share at every instant).
 pub(crate) fn router_params() -> Vec<(&'static str, ParamValue)> {
     vec![
         ("switching", ParamValue::Text("cut_through".into())),
         ("routing_delay", ParamValue::Time(hase_engine::SimTime::ZERO)),
+        ("output_sharing", ParamValue::Text("round_robin".into())),
     ]
+}
+
+/// Router settings of a SimGrid-like torus: halfway round a ring, the way SimGrid's `TorusZone`
+/// takes (the + way, except from the position halfway round, which goes the − way).
+pub(crate) fn torus_router_params() -> Vec<(&'static str, ParamValue)> {
+    vec![("torus_tie", ParamValue::Text("simgrid".into()))]
 }

@@ -72,6 +72,8 @@ fn a_fat_tree_cluster_is_the_pgft_of_its_parameters() {
     assert_eq!(param(p, "node-5_sg", "rank"), &ParamValue::Int(5));
     assert_eq!(param(p, "node-5_sg", "flops_per_s"), &ParamValue::Float(2e9));
     assert_eq!(param(p, "s_l0_0", "switching"), &ParamValue::Text("cut_through".into()));
+    // Messages crossing a link share it as SimGrid's flows do.
+    assert_eq!(param(p, "s_l1_1", "output_sharing"), &ParamValue::Text("round_robin".into()));
     assert_eq!(i.hosts[15], "node-15.sg");
     // Same leaf: up and down (2 links); across leaves: through a top switch (4 links).
     assert_eq!(hops(p, 0, 3), 2);
@@ -96,6 +98,9 @@ fn a_torus_cluster_has_its_hosts_on_links_of_their_torus_links_bandwidth_without
     // Torus hops (with wrap) plus the two host links: 0 → 10 is (2, 2) away.
     assert_eq!(hops(p, 0, 10), 4 + 2);
     assert_eq!(hops(p, 0, 3), 1 + 2, "wrap-around");
+    // Halfway round a ring, packets go the way SimGrid's TorusZone sends them.
+    let tie = p.network.instances.values().filter_map(|i| i.params.get("torus_tie"));
+    assert_eq!(tie.filter(|t| **t == ParamValue::Text("simgrid".into())).count(), 16);
     let ring = import(
         r#"<cluster id="r" prefix="n" radical="0-5" speed="1Gf" bw="1GBps" lat="1us" topology="TORUS" topo_parameters="6"/>"#,
     );
@@ -173,6 +178,9 @@ fn explicit_hosts_links_and_routes_meet_at_routers() {
         assert_eq!(hops(p, s, d), 4, "{s} → {d}: ideal, two links, ideal");
     }
     assert_eq!(param(p, "c", "flops_per_s"), &ParamValue::Float(5e8));
+    for router in ["r0", "sw_a_node"] {
+        assert_eq!(param(p, router, "output_sharing"), &ParamValue::Text("round_robin".into()), "{router}");
+    }
     assert!(
         i.notes.iter().any(|n| n.line == 11 && n.text == "link unused is in no route: left out"),
         "{:?}",
