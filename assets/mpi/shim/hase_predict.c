@@ -380,7 +380,8 @@ static double received(MPI_Comm comm, const MPI_Status *st, double ready) {
     int got = 0;
     PMPI_Get_count(st, MPI_BYTE, &got);
     double recv = sheet_us("recv", 2, got);
-    double done = fmax(ready + fmin(sheet_us("recvmin", 2, got), recv), arrival(hase_world_rank(comm, st->MPI_SOURCE), sent, got));
+    double arrived = arrival(hase_world_rank(comm, st->MPI_SOURCE), sent, got);
+    double done = fmax(ready + fmin(sheet_us("recvmin", 2, got), recv), arrived);
     message(st, comm, sent, done);
     return done;
 }

@@ -258,7 +258,11 @@ fn exchanges(messages: u32, bytes: u64) -> Vec<Vec<Op>> {
         .map(|rank| {
             let peer = 1 - rank;
             let tags = 0..messages as i32;
-            let recvs = tags.clone().map(|k| Op::Irecv { src: Source::Rank(peer), tag: TagSel::Tag(k), req: k as u32 });
+            let recvs = tags.clone().map(|k| Op::Irecv {
+                src: Source::Rank(peer),
+                tag: TagSel::Tag(k),
+                req: k as u32,
+            });
             let sends = tags.map(|k| Op::Isend { dst: peer, bytes, tag: k, req: 64 + k as u32 });
             recvs.chain(sends).chain([Op::WaitAll]).collect()
         })
@@ -295,7 +299,10 @@ fn a_message_after_the_other_way_has_arrived_is_timed_one_way() {
             Op::Recv { src: Source::Rank(0), tag: TagSel::Tag(2) },
             Op::WaitAll,
         ],
-        vec![Op::Recv { src: Source::Rank(0), tag: TagSel::Tag(0) }, Op::Send { dst: 0, bytes: 8000, tag: 1 }],
+        vec![
+            Op::Recv { src: Source::Rank(0), tag: TagSel::Tag(0) },
+            Op::Send { dst: 0, bytes: 8000, tag: 1 },
+        ],
     ];
     let (outcome, stats) = run(&t3d, SimTime::from_us(1), programs);
     assert_eq!(outcome, RunOutcome::Completed);

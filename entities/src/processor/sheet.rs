@@ -140,7 +140,9 @@ impl SheetTiming {
         two_way: bool,
     ) -> Result<SimTime, DataSheetError> {
         let done = match kind {
-            SheetRecvKind::Blocking => self.sheet.receive_done(send_start, recv_start, bytes, self.estimate)?,
+            SheetRecvKind::Blocking => {
+                self.sheet.receive_done(send_start, recv_start, bytes, self.estimate)?
+            }
             SheetRecvKind::NonBlocking => {
                 let minimum = self.sheet.late_receive_time(bytes, self.estimate)?;
                 let post = self.p2p(PointToPoint::IrecvPost, bytes)?;
