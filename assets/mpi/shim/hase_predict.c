@@ -9,6 +9,9 @@
  * transfer start: a rank's messages to one receiver follow one another, each occupying the pair
  * for recv(d) − recv(0) after the previous one's transfer ends (it starts at max(send start,
  * previous end − recv(0)) and ends recv(d) later), as hase's data-sheet network level times them.
+ * A message whose transfer overlaps one of the receiver's own last TWO_WAY_HISTORY transfers to
+ * its sender (the pair moving data both ways at once) is received no earlier than its start +
+ * sendrecv(d) (at least recv(d); recv(d) for a sheet without sendrecv) in place of recv(d).
  * Collectives end at the latest entry over the group + t(p, d) (the collectives with per-rank
  * counts: of the mean block). MPI_Wtime returns the virtual clock. The per-rank record goes to
  * $HASE_PREDICT_DIR/pred<R>.txt:
@@ -210,8 +213,13 @@ static void leave(void) {
 static double stamp_value[MAX_STAMPS];
 static MPI_Request stamp_req[MAX_STAMPS];
 static int n_stamps;
-/* When the transfer of this rank's latest message to each world rank ends (µs; < 0: none yet). */
-static double *transfer_end;
+/* This rank's latest transfers to each world rank (µs), as the data-sheet network level keeps
+ * them: TWO_WAY_HISTORY (start, end) per rank in a ring, own_count[r] of them filled and
+ * own_latest[r] the newest. Its chain follows the newest; a message from r that overlaps any of
+ * them meets two-way traffic. */
+#define TWO_WAY_HISTORY 32
+static double *own_start, *own_end;
+static int *own_count, *own_latest;
 
 static void send_stamp(double start, long bytes, int dest, int tag, MPI_Comm comm) {
     int world_dest = hase_world_rank(comm, dest);
@@ -220,8 +228,15 @@ static void send_stamp(double start, long bytes, int dest, int tag, MPI_Comm com
         PMPI_Waitall(n_stamps, stamp_req, MPI_STATUSES_IGNORE);
         n_stamps = 0;
     }
-    if (transfer_end[world_dest] >= 0.0) start = fmax(start, transfer_end[world_dest] - sheet_us("recv", 2, 0));
-    transfer_end[world_dest] = start + sheet_us("recv", 2, bytes);
+    double *starts = own_start + (size_t)world_dest * TWO_WAY_HISTORY;
+    double *ends = own_end + (size_t)world_dest * TWO_WAY_HISTORY;
+    int latest = own_latest[world_dest];
+    if (own_count[world_dest] > 0) start = fmax(start, ends[latest] - sheet_us("recv", 2, 0));
+    latest = own_count[world_dest] > 0 ? (latest + 1) % TWO_WAY_HISTORY : 0;
+    if (own_count[world_dest] < TWO_WAY_HISTORY) own_count[world_dest]++;
+    own_latest[world_dest] = latest;
+    starts[latest] = start;
+    ends[latest] = start + sheet_us("recv", 2, bytes);
     stamp_value[n_stamps] = start;
     PMPI_Isend(&stamp_value[n_stamps], 1, MPI_DOUBLE, world_dest, tag, shadow, &stamp_req[n_stamps]);
     n_stamps++;
@@ -232,6 +247,32 @@ static double receive_stamp(MPI_Comm comm, const MPI_Status *st) {
     int world_src = hase_world_rank(comm, st->MPI_SOURCE);
     if (world_src >= 0) PMPI_Recv(&start, 1, MPI_DOUBLE, world_src, st->MPI_TAG, shadow, MPI_STATUS_IGNORE);
     return start;
+}
+
+static int has_function(const char *name) {
+    for (int i = 0; i < n_funcs; i++) {
+        if (strcmp(sheet[i].name, name) == 0) return 1;
+    }
+    return 0;
+}
+
+/* Transfers that touch within this (µs, below hase's picosecond) do not overlap: the clocks are
+ * sums of doubles, the network level's are integer picoseconds. */
+#define TOUCH_US 1e-6
+
+/* The earliest a message of `bytes` from world rank `src` whose transfer started at `sent` can be
+ * received: sent + recv(d), or sent + sendrecv(d) (at least recv(d)) when its transfer
+ * [sent, sent + recv(d)) overlaps one of this rank's own to `src` (never for a message to oneself). */
+static double arrival(int src, double sent, long bytes) {
+    double one_way = sheet_us("recv", 2, bytes);
+    if (src < 0 || src == world_rank || !has_function("sendrecv")) return sent + one_way;
+    const double *starts = own_start + (size_t)src * TWO_WAY_HISTORY;
+    const double *ends = own_end + (size_t)src * TWO_WAY_HISTORY;
+    for (int i = 0; i < own_count[src]; i++) {
+        if (starts[i] < sent + one_way - TOUCH_US && sent < ends[i] - TOUCH_US)
+            return sent + fmax(sheet_us("sendrecv", 2, bytes), one_way);
+    }
+    return sent + one_way;
 }
 
 static void message(const MPI_Status *st, MPI_Comm comm, double depart, double arrive) {
@@ -247,9 +288,11 @@ static void start(void) {
     PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
     PMPI_Comm_dup(MPI_COMM_WORLD, &shadow);
-    transfer_end = malloc(sizeof(double) * (size_t)size);
-    if (transfer_end == NULL) PMPI_Abort(MPI_COMM_WORLD, 3);
-    for (int i = 0; i < size; i++) transfer_end[i] = -1.0;
+    own_start = malloc(sizeof(double) * (size_t)size * TWO_WAY_HISTORY);
+    own_end = malloc(sizeof(double) * (size_t)size * TWO_WAY_HISTORY);
+    own_count = calloc((size_t)size, sizeof(int));
+    own_latest = calloc((size_t)size, sizeof(int));
+    if (own_start == NULL || own_end == NULL || own_count == NULL || own_latest == NULL) PMPI_Abort(MPI_COMM_WORLD, 3);
     read_sheet();
     out = hase_open_rank_file("HASE_PREDICT_DIR", "pred", world_rank, ".txt");
     fprintf(out, "hase-predict 1 %d %d\n", world_rank, size);
@@ -284,8 +327,10 @@ int MPI_Finalize(void) {
     fclose(out);
     out = NULL;
     PMPI_Comm_free(&shadow);
-    free(transfer_end);
-    transfer_end = NULL;
+    free(own_start);
+    free(own_end);
+    free(own_count);
+    free(own_latest);
     return PMPI_Finalize();
 }
 
@@ -335,7 +380,8 @@ static double received(MPI_Comm comm, const MPI_Status *st, double ready) {
     int got = 0;
     PMPI_Get_count(st, MPI_BYTE, &got);
     double recv = sheet_us("recv", 2, got);
-    double done = fmax(ready + fmin(sheet_us("recvmin", 2, got), recv), sent + recv);
+    double arrived = arrival(hase_world_rank(comm, st->MPI_SOURCE), sent, got);
+    double done = fmax(ready + fmin(sheet_us("recvmin", 2, got), recv), arrived);
     message(st, comm, sent, done);
     return done;
 }
@@ -406,11 +452,11 @@ static double completion(MPI_Request handle, const MPI_Status *st) {
             int got = 0;
             PMPI_Get_count(st, MPI_BYTE, &got);
             /* As the data-sheet network level: the receive rule with irecv1 + irecv2, and never
-             * before the message arrives (send start + recv). */
+             * before the message arrives (send start + recv, or sendrecv when two-way). */
             double recv = sheet_us("recv", 2, got);
             done = fmax(r->start_us + fmin(sheet_us("recvmin", 2, got), recv),
                         sent + sheet_us("irecv1", 2, got) + sheet_us("irecv2", 2, got));
-            done = fmax(done, sent + recv);
+            done = fmax(done, arrival(hase_world_rank(r->comm, st->MPI_SOURCE), sent, got));
             message(st, r->comm, sent, done);
         }
     }

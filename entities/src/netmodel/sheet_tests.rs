@@ -251,6 +251,65 @@ fn messages_in_flight_to_one_rank_follow_one_another() {
     }
 }
 
+/// Ranks 0 and 1 each post `messages` Irecvs from the other, then `messages` Isends of `bytes` to
+/// it, then wait for everything: the pair moves data both ways at once.
+fn exchanges(messages: u32, bytes: u64) -> Vec<Vec<Op>> {
+    (0..2u32)
+        .map(|rank| {
+            let peer = 1 - rank;
+            let tags = 0..messages as i32;
+            let recvs = tags.clone().map(|k| Op::Irecv {
+                src: Source::Rank(peer),
+                tag: TagSel::Tag(k),
+                req: k as u32,
+            });
+            let sends = tags.map(|k| Op::Isend { dst: peer, bytes, tag: k, req: 64 + k as u32 });
+            recvs.chain(sends).chain([Op::WaitAll]).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn messages_that_meet_traffic_the_other_way_take_the_sendrecv_time() {
+    // Both ranks post K Irecvs (irecv1(0) = 30 each), then K Isends of 8000 B from 30·K, 120 apart:
+    // message k's transfer starts at 30·K + 500·k (the chain, as one way) and overlaps the other
+    // rank's message k, so it is received sendrecv(d) = 90 + 0.6·1000 = 690 after its start in
+    // place of recv(d) = 560 (its recvmin and irecv1 + irecv2 end earlier). The last one:
+    // 30·K + 500·(K − 1) + 690.
+    let t3d = timing("cray_t3d", Estimate::Avg);
+    for messages in [1u32, 2, 4] {
+        let (outcome, stats) = run(&t3d, SimTime::from_us(1), exchanges(messages, 8000));
+        assert_eq!(outcome, RunOutcome::Completed, "K = {messages}");
+        let k = f64::from(messages);
+        assert_eq!(stats.makespan_ps, ps(30.0 * k + 500.0 * (k - 1.0) + 690.0), "K = {messages}");
+    }
+}
+
+#[test]
+fn a_message_after_the_other_way_has_arrived_is_timed_one_way() {
+    // Rank 1 answers rank 0's message of 8000 B once it is received (at 560): the answer's transfer
+    // [560, 1120) does not overlap the first's [0, 560), so both take recv(d) = 560. A message to
+    // oneself has no other way: rank 0's to itself, sent at 1120, is received at 1120 + 560.
+    let t3d = timing("cray_t3d", Estimate::Avg);
+    let programs = vec![
+        vec![
+            Op::Isend { dst: 1, bytes: 8000, tag: 0, req: 0 },
+            Op::Recv { src: Source::Rank(1), tag: TagSel::Tag(1) },
+            Op::Isend { dst: 0, bytes: 8000, tag: 2, req: 1 },
+            Op::Recv { src: Source::Rank(0), tag: TagSel::Tag(2) },
+            Op::WaitAll,
+        ],
+        vec![
+            Op::Recv { src: Source::Rank(0), tag: TagSel::Tag(0) },
+            Op::Send { dst: 0, bytes: 8000, tag: 1 },
+        ],
+    ];
+    let (outcome, stats) = run(&t3d, SimTime::from_us(1), programs);
+    assert_eq!(outcome, RunOutcome::Completed);
+    assert_eq!(state_ps(&stats, "p1", "RECV"), ps(560.0));
+    assert_eq!(stats.makespan_ps, ps(3.0 * 560.0));
+}
+
 #[test]
 fn messages_to_different_ranks_do_not_wait_for_one_another() {
     // Rank 0 posts one Isend to rank 1 (start 0) and one to rank 2 (start 120): each is timed on

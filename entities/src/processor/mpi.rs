@@ -36,7 +36,7 @@ use hase_engine::time::SimTime;
 use super::action::SheetRecvKind;
 use super::error::ProgramFault;
 use super::packets::PacketRun;
-use super::sheet::SheetTiming;
+use super::sheet::{SheetTiming, TWO_WAY_HISTORY};
 use crate::message::{Context, MsgId, Packet, PacketKind};
 use crate::mpi::op::{RecvStatus, Source, TagSel};
 use crate::vecmap::VecMap;
@@ -103,13 +103,15 @@ impl Req {
 }
 
 /// A rank in sheet mode: the sheet and band it takes its times from, each receive still to be
-/// timed by the sheet's rule, with when it was posted, and when the transfer of its latest message
-/// to each destination rank ends.
+/// timed by the sheet's rule, with when it was posted, and its latest transfers to each
+/// destination rank (start, end; at most [`TWO_WAY_HISTORY`], the last one first): the chain of
+/// its messages to a rank follows the last, and a message from that rank that overlaps any of
+/// them meets two-way traffic.
 #[derive(Clone, Debug)]
 struct SheetRank {
     timing: SheetTiming,
     recvs: VecMap<ReqKey, (SheetRecvKind, SimTime)>,
-    transfer_end: VecMap<u32, SimTime>,
+    transfers: VecMap<u32, VecDeque<(SimTime, SimTime)>>,
 }
 
 /// The envelope of an arrived (or arriving) message.
@@ -297,7 +299,7 @@ impl Mpi {
     /// `timing`.
     #[must_use]
     pub fn with_sheet(mut self, timing: SheetTiming) -> Self {
-        self.sheet = Some(Box::new(SheetRank { timing, recvs: VecMap::new(), transfer_end: VecMap::new() }));
+        self.sheet = Some(Box::new(SheetRank { timing, recvs: VecMap::new(), transfers: VecMap::new() }));
         self
     }
 
@@ -411,10 +413,13 @@ impl Mpi {
         let mut effects = Effects::default();
         let mut start = now;
         if let Some(sheet) = self.sheet.as_deref_mut() {
-            match sheet.timing.transfer(now, sheet.transfer_end.get(&dst).copied(), bytes) {
+            let previous_end = sheet.transfers.get(&dst).and_then(|t| t.front()).map(|&(_, end)| end);
+            match sheet.timing.transfer(now, previous_end, bytes) {
                 Ok((from, to)) => {
                     start = from;
-                    sheet.transfer_end.insert(dst, to);
+                    let latest = sheet.transfers.get_or_insert_with(dst, VecDeque::new);
+                    latest.truncate(TWO_WAY_HISTORY - 1);
+                    latest.push_front((from, to));
                 }
                 Err(e) => effects.errors.push(e.into()),
             }
@@ -548,8 +553,13 @@ impl Mpi {
         if let Some(sheet) = sheet.as_deref_mut()
             && let Some((kind, posted_at)) = sheet.recvs.remove(&req)
         {
-            let bytes = r.status().map_or(0, |s| s.bytes);
-            match sheet.timing.receive_done(kind, injected, posted_at, bytes) {
+            let (source, bytes) = r.status().map_or((*rank, 0), |s| (s.source, s.bytes));
+            let own = sheet.transfers.get(&source).filter(|_| source != *rank);
+            let timed = sheet
+                .timing
+                .meets_two_way(own.into_iter().flatten().copied(), injected, bytes)
+                .and_then(|two_way| sheet.timing.receive_done(kind, injected, posted_at, bytes, two_way));
+            match timed {
                 Ok(t) => done = done.max(t),
                 Err(e) => effects.errors.push(e.into()),
             }

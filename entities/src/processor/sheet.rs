@@ -20,6 +20,14 @@
 //! s + `recv`(0) + K·(`recv`(d) − `recv`(0)), and a message sent when the previous one has arrived
 //! starts at its send. The reverse profiler's shim keeps the same chain per destination.
 //!
+//! **Two-way traffic.** A message whose transfer [start, start + `recv`(d)) overlaps a transfer of
+//! the receiver's own to its sender (the pair moving data both ways at once, as in an exchange)
+//! takes `sendrecv`(d) — the sheet's time of one message each way at once — in place of `recv`(d)
+//! as the floor of its receive (at least `recv`(d); `recv`(d) where the sheet has no `sendrecv`).
+//! The receiver compares with its last [`TWO_WAY_HISTORY`] transfers to that rank. A message to
+//! oneself has no opposite direction. A message alone, or two ways one after the other, is timed
+//! by `recv`(d) as above.
+//!
 //! Every completion is also never before the message has arrived. Point-to-point functions are
 //! evaluated with p = 2, the setting the sheets measured them in (`DataSheet::point_to_point_time`).
 //! Collectives are timed by the network model (`netmodel::sheet`), which sees every rank's entry.
@@ -31,6 +39,15 @@ use hase_engine::time::SimTime;
 
 use super::action::SheetRecvKind;
 use crate::netmodel::datasheet::{DataSheet, DataSheetError, Estimate, PointToPoint};
+
+/// How many of a rank's latest transfers to each receiver are kept to find two-way traffic (the
+/// reverse profiler's shim keeps as many).
+pub const TWO_WAY_HISTORY: usize = 32;
+
+/// The transfers [start, end) `a` and `b` overlap in time.
+pub fn overlap(a: (SimTime, SimTime), b: (SimTime, SimTime)) -> bool {
+    a.0 < b.1 && b.0 < a.1
+}
 
 /// The data sheet and band a processor in sheet mode takes its times from.
 #[derive(Clone, Debug)]
@@ -80,6 +97,30 @@ impl SheetTiming {
         Ok((start, start + whole))
     }
 
+    /// How long the transfer of a message of `bytes` lasts when the pair moves data the other way at
+    /// the same time: `sendrecv`(`bytes`), at least `recv`(`bytes`); `recv`(`bytes`) for a sheet
+    /// without `sendrecv`.
+    pub fn two_way_transfer(&self, bytes: u64) -> Result<SimTime, DataSheetError> {
+        let one_way = self.p2p(PointToPoint::Recv, bytes)?;
+        match self.p2p(PointToPoint::Sendrecv, bytes) {
+            Ok(both) => Ok(both.max(one_way)),
+            Err(DataSheetError::UnknownFunction { .. }) => Ok(one_way),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether a message of `bytes` whose transfer starts at `send_start` meets two-way traffic:
+    /// its one-way transfer overlaps one of `own`, the receiver's transfers to its sender.
+    pub fn meets_two_way(
+        &self,
+        own: impl IntoIterator<Item = (SimTime, SimTime)>,
+        send_start: SimTime,
+        bytes: u64,
+    ) -> Result<bool, DataSheetError> {
+        let message = (send_start, send_start + self.p2p(PointToPoint::Recv, bytes)?);
+        Ok(own.into_iter().any(|transfer| overlap(transfer, message)))
+    }
+
     /// Time to post a non-blocking receive. The size of the message is not known when the receive
     /// is posted, so `irecv1` is evaluated for an empty message.
     pub fn irecv_post(&self) -> Result<SimTime, DataSheetError> {
@@ -87,22 +128,28 @@ impl SheetTiming {
     }
 
     /// When a receive posted at `recv_start` completes, for a message of `bytes` whose send
-    /// started at `send_start`.
+    /// started at `send_start`; `two_way` when the message meets traffic the other way
+    /// ([`SheetTiming::meets_two_way`]): then never before `send_start` +
+    /// [`SheetTiming::two_way_transfer`].
     pub fn receive_done(
         &self,
         kind: SheetRecvKind,
         send_start: SimTime,
         recv_start: SimTime,
         bytes: u64,
+        two_way: bool,
     ) -> Result<SimTime, DataSheetError> {
-        match kind {
-            SheetRecvKind::Blocking => self.sheet.receive_done(send_start, recv_start, bytes, self.estimate),
+        let done = match kind {
+            SheetRecvKind::Blocking => {
+                self.sheet.receive_done(send_start, recv_start, bytes, self.estimate)?
+            }
             SheetRecvKind::NonBlocking => {
                 let minimum = self.sheet.late_receive_time(bytes, self.estimate)?;
                 let post = self.p2p(PointToPoint::IrecvPost, bytes)?;
                 let wait = self.p2p(PointToPoint::IrecvWait, bytes)?;
-                Ok((recv_start + minimum).max(send_start + post + wait))
+                (recv_start + minimum).max(send_start + post + wait)
             }
-        }
+        };
+        if two_way { Ok(done.max(send_start + self.two_way_transfer(bytes)?)) } else { Ok(done) }
     }
 }

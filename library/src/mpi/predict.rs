@@ -27,7 +27,7 @@ use super::timings::{ProgramTiming, program_timings};
 use crate::datasheet::review::{OutsideMeasured, outside_measured};
 
 /// The point-to-point names the shim asks for, and what they stand for.
-const P2P: [(&str, PointToPoint); 7] = [
+const P2P: [(&str, PointToPoint); 8] = [
     ("send", PointToPoint::Send),
     ("recv", PointToPoint::Recv),
     ("recvmin", PointToPoint::RecvMin),
@@ -35,6 +35,7 @@ const P2P: [(&str, PointToPoint); 7] = [
     ("isend2", PointToPoint::IsendWait),
     ("irecv1", PointToPoint::IrecvPost),
     ("irecv2", PointToPoint::IrecvWait),
+    ("sendrecv", PointToPoint::Sendrecv),
 ];
 
 fn startup_code(s: StartupForm) -> u8 {

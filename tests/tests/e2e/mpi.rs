@@ -351,13 +351,14 @@ fn reverse_profiling_of_every_sample_agrees_with_the_sheet_level_replay() {
 }
 
 #[test]
-fn messages_in_flight_to_one_rank_follow_one_another_in_the_reverse_profiler() {
+fn messages_in_flight_both_ways_follow_one_another_in_the_reverse_profiler() {
     // halo_comm at np = 2, one iteration of K messages of 8000 B each way, on the Cray T3D sheet
-    // without computation (µs): irecv1(0) = 30, isend1 = 120, recv(8000) = 560, recv(0) = 60. The
-    // sends start 120 apart, less than the transfer part 500, so message k (from 0) starts its
-    // transfer at the first's start + 500·k and is received 560 later: the K-th at start + recv(0)
-    // + K·(recv(d) − recv(0)). The data-sheet network level's closed form is the same
-    // (`netmodel::sheet_tests`).
+    // without computation (µs): irecv1(0) = 30, isend1 = 120, recv(8000) = 560, recv(0) = 60,
+    // sendrecv(8000) = 690. The sends start 120 apart, less than the transfer part 500, so message
+    // k (from 0) starts its transfer at the first's start + 500·k; rank 1's message k to rank 0
+    // overlaps it (the pair moves data both ways at once), so it is received sendrecv(d) = 690
+    // later, not recv(d): the K-th at start + 500·(K − 1) + 690. The data-sheet network level's
+    // closed form is the same (`netmodel::sheet_tests`).
     let t3d = datasheet::builtin("cray_t3d").unwrap();
     let program = build_tool(&sample("halo_comm").unwrap(), &cache()).unwrap().path;
     let _mpi = lock();
@@ -378,10 +379,10 @@ fn messages_in_flight_to_one_rank_follow_one_another_in_the_reverse_profiler() {
             let what = format!("K = {k}, message {i}: {messages:?}");
             assert_eq!((*source, *bytes), (0, 8000), "{what}");
             assert!(depart.0.abs_diff((first + us(500.0 * i as f64)).0) <= 1_000, "{what}");
-            assert!(arrive.0.abs_diff((*depart + us(560.0)).0) <= 1_000, "{what}");
+            assert!(arrive.0.abs_diff((*depart + us(690.0)).0) <= 1_000, "{what}");
         }
         let last = messages[k as usize - 1].2;
-        let closed_form = first + us(60.0 + 500.0 * f64::from(k));
+        let closed_form = first + us(500.0 * f64::from(k - 1) + 690.0);
         assert!(
             last.0.abs_diff(closed_form.0) <= 1_000,
             "K = {k}: last at {last}, closed form {closed_form}"
