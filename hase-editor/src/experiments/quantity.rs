@@ -125,6 +125,20 @@ impl Axis {
         }
     }
 
+    /// The title of the axis on a log scale, whose ticks carry their own units: `makespan, log`.
+    pub fn log_title(&self, name: &str) -> String {
+        if self.unit.is_some() { format!("{}, log", without_ps(name)) } else { format!("{name}, log") }
+    }
+
+    /// A tick's text on a log scale (a power of ten): the value in its own unit (`1000 B`,
+    /// `97.66 KiB`, `1 ms`), since the decades of one axis span several units.
+    pub fn log_tick(&self, value: f64) -> String {
+        match &self.unit {
+            Some(unit) => format_measured(unit.dimension, value, DIGITS),
+            None => plain_number(value),
+        }
+    }
+
     /// A tick's text: the number in the axis's unit (the title names it), with the decimals
     /// `step` (the distance between ticks) needs. A tick that would need more than two decimals
     /// there (1 KiB on an axis in MiB, as a log axis has them) is written in its own unit, with
@@ -185,6 +199,12 @@ mod tests {
         assert_eq!(bytes.tick(2.0 * 1024.0 * 1024.0, 1024.0 * 1024.0), "2");
         // Ticks far below the axis's unit (a log axis of sizes) carry their own unit.
         assert_eq!(bytes.tick(1024.0, 1024.0), "1 KiB");
+        // On a log scale every tick carries its own unit, and the title none.
+        assert_eq!(
+            (bytes.log_tick(1000.0), bytes.log_tick(1e5)),
+            ("1000 B".to_string(), "97.66 KiB".to_string())
+        );
+        assert_eq!(Axis::new("makespan_ps", 1e9).log_title("makespan_ps"), "makespan, log");
         let count = Axis::new("events", 1e6);
         assert_eq!((count.title("events"), count.tick(5e5, 1e5)), ("events".to_string(), "500k".to_string()));
     }

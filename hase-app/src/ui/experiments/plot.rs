@@ -45,8 +45,8 @@ pub fn lines(
     let mut chart = Plot::new(id)
         .legend(Legend::default().position(egui_plot::Corner::LeftTop))
         .allow_double_click_reset(false)
-        .x_axis_label(if log_x { format!("{x_title}, log") } else { x_title })
-        .y_axis_label(if log_y { format!("{y_title}, log") } else { y_title })
+        .x_axis_label(if log_x { x_axis.log_title(x_name) } else { x_title })
+        .y_axis_label(if log_y { y_axis.log_title(&plot.y_label) } else { y_title })
         .y_axis_min_width(56.0)
         .x_axis_formatter(move |mark: GridMark, _range| match &labels {
             Some(words) => {
@@ -57,16 +57,12 @@ pub fn lines(
                     String::new()
                 }
             }
-            None if log_x => {
-                let v = 10f64.powf(mark.value);
-                x_axis.tick(v, v)
-            }
+            None if log_x => x_axis.log_tick(10f64.powf(mark.value)),
             None => x_axis.tick(mark.value, mark.step_size),
         })
         .y_axis_formatter(move |mark: GridMark, _range| {
             if log_y {
-                let v = 10f64.powf(mark.value);
-                y_axis.tick(v, v)
+                y_axis.log_tick(10f64.powf(mark.value))
             } else {
                 y_axis.tick(mark.value, mark.step_size)
             }
