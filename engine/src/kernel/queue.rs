@@ -265,7 +265,7 @@ impl<P> EventQueue<P> {
 
     /// One event of bucket `index` being split at the new minimum `min`: to the front if it is
     /// due at `min`, else to the lower bucket its time now belongs to.
-    #[inline(always)]
+    #[inline]
     fn place(&mut self, min: u64, index: usize, e: QueuedEvent<P>) {
         if e.time == min {
             self.current.push_back(e);
