@@ -111,12 +111,23 @@ impl<M> Agenda<M> {
         let time = at.as_ps();
         let tail_after_ps = match tail_ps.checked_sub(time).map(u32::try_from) {
             Some(Ok(after)) if after != LONG_TAIL => after,
-            _ => {
-                self.long_tails.insert(seq, tail_ps);
-                LONG_TAIL
-            }
+            _ => self.keep_long_tail(seq, tail_ps),
         };
         self.messages.push(QueuedEvent { time, seq, payload: Waiting { target, tail_after_ps, msg } });
+    }
+
+    /// Keep the tail arrival of the message with ordering word `seq` in the side table (its gap
+    /// after the delivery does not fit the entry); what the entry holds instead.
+    #[cold]
+    fn keep_long_tail(&mut self, seq: u64, tail_ps: u64) -> u32 {
+        self.long_tails.insert(seq, tail_ps);
+        LONG_TAIL
+    }
+
+    /// The tail arrival of the message with ordering word `seq`, due at `time`, from the side table.
+    #[cold]
+    fn take_long_tail(&mut self, seq: u64, time: u64) -> u64 {
+        self.long_tails.remove(&seq).unwrap_or(time)
     }
 
     /// Fire `timer` at `at` (not before the last event taken).
@@ -131,7 +142,7 @@ impl<M> Agenda<M> {
     fn delivery(&mut self, event: QueuedEvent<Waiting<M>>) -> (u64, Due<M>) {
         let QueuedEvent { time, seq, payload: Waiting { target, tail_after_ps, msg } } = event;
         let tail_ps = if tail_after_ps == LONG_TAIL {
-            self.long_tails.remove(&seq).unwrap_or(time)
+            self.take_long_tail(seq, time)
         } else {
             time + u64::from(tail_after_ps)
         };
