@@ -25,9 +25,8 @@ pub fn components(path: &str) -> Vec<&str> {
 }
 
 /// Open the compounds on the way to `path`, select its entity and centre the canvas on it (unless
-/// it is in view already). Stops at
-/// the deepest instance that exists (a behavioural compound shows itself). Returns false if not
-/// even the first component exists.
+/// it is in view already). Stops at the deepest instance that exists (a behavioural compound shows
+/// itself). Returns false if not even the first component exists.
 pub fn reveal(editor: &mut Editor, canvas: &mut Canvas, path: &str) -> bool {
     let parts = components(path);
     if parts.is_empty() {
