@@ -34,7 +34,8 @@ pub fn trace_of_another_design(header: &TraceHeader, project: &Project) -> Optio
     }
     let mut why = Vec::new();
     if other_name {
-        why.push(format!("it was written by “{}”", header.project));
+        // The name comes from the trace file: quoted as any input an error echoes.
+        why.push(format!("it was written by “{}”", hase_engine::limits::quote(&header.project)));
     }
     if missing > 0 {
         why.push(format!("{missing} of its {} top-level entities are not in this design", traced.len()));
@@ -44,7 +45,7 @@ pub fn trace_of_another_design(header: &TraceHeader, project: &Project) -> Optio
     }
     Some(format!(
         "this trace is not a run of “{}”: {}; what does not match stays blank on the drawing",
-        project.name,
+        hase_engine::limits::quote(&project.name),
         why.join(", ")
     ))
 }
