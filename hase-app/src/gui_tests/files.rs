@@ -1,5 +1,5 @@
 //! Workflow tests of files and saving (egui_kittest): the in-app file dialog taking over where the
-//! desktop has none (no XDG portal), the first Save naming the project, Enter confirming Save as,
+//! desktop has none (no XDG portal) and clearing its error once the name changes, the first Save naming the project, Enter confirming Save as,
 //! the window's shortcuts waiting while a dialog is open, and the library list after Save as.
 
 use super::wait_for;
@@ -67,6 +67,14 @@ fn without_a_desktop_portal_the_in_app_dialog_takes_over() {
     assert!(h.query_by_label("Import a project (RON)").is_some());
     assert_eq!(h.query_all_by_label_contains("No desktop file dialog answered").count(), told_without_dialog);
     assert_eq!(notices(h.state()), 1);
+    // Open with no name says what is missing; a file picked from the list clears it.
+    let missing = "type a file name or pick one from the list";
+    h.get_by_label("Open").click();
+    settle(&mut h);
+    assert!(h.query_by_label(missing).is_some());
+    h.get_by_label(&format!("{name}.ron")).click();
+    settle(&mut h);
+    assert!(h.query_by_label(missing).is_none(), "the error is about a name no longer there");
     h.get_by_label("Cancel").click();
     settle(&mut h);
     assert!(!h.state().files.is_open());

@@ -174,6 +174,8 @@ impl FileBrowser {
                         pick = Some(entry.name.clone());
                     } else if !entry.is_dir && row.clicked() {
                         self.name.clone_from(&entry.name);
+                        // The error was about the name before.
+                        self.error = None;
                     }
                 }
             });
@@ -182,8 +184,12 @@ impl FileBrowser {
             }
             ui.horizontal(|ui| {
                 let label = ui.label("File name");
-                ui.add(egui::TextEdit::singleline(&mut self.name).desired_width(f32::INFINITY))
+                let field = ui
+                    .add(egui::TextEdit::singleline(&mut self.name).desired_width(f32::INFINITY))
                     .labelled_by(label.id);
+                if field.changed() {
+                    self.error = None;
+                }
             });
             if let Some(e) = &self.error {
                 ui.label(RichText::new(e).color(palette.error).small());
