@@ -6,10 +6,12 @@
 //! the step), both in the exchange (after the compute phase, where packets are on the wire), and a
 //! zoom step (one wheel notch about the view's centre, the frame after it), with
 //! everything in view and zoomed in on the middle. Goals: a scrub or step within 0.3 s, a zoom step
-//! within 0.1 s.
+//! within 0.1 s. Beside the canvas, the timing tab: a frame of the diagram after a step, and what
+//! building its 131,072 rows costs.
 
 #![allow(clippy::expect_used, reason = "setup failures in a benchmark are bugs to stop at")]
 
+use std::collections::BTreeSet;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -23,10 +25,13 @@ use hase_app::ui::animator::MapCache;
 use hase_app::ui::animator::images::StateImages;
 use hase_app::ui::canvas::view::View;
 use hase_app::ui::canvas::{Canvas, CanvasContext, ReplayLayer};
+use hase_app::ui::timing::{Diagram, TimingContext, TimingView, show};
 use hase_editor::replay::events::Snapshot;
 use hase_editor::run::task::{RunRequest, execute};
 use hase_editor::run::{FinishedRun, NextRunSettings, RunProgress, RunSlot};
 use hase_editor::session::player::Player;
+use hase_editor::session::timing::TimingState;
+use hase_editor::session::timing::rows::{self, RowOptions};
 use hase_editor::state::Editor;
 use hase_engine::model::{ParamValue, Workload};
 use hase_engine::time::SimTime;
@@ -209,6 +214,69 @@ fn bench_big_torus(c: &mut Criterion) {
         });
         report_images(&format!("zoom step {name}"), before, scene.counts());
     }
+    bench_big_torus_timing(c, &run);
+}
+
+/// The timing tab beside the canvas: one whole frame of the diagram (131,072 rows, a screenful
+/// drawn) at the player's time, tessellated, and what building the rows alone costs (the work the
+/// rows kept between frames save).
+fn bench_big_torus_timing(c: &mut Criterion, run: &FinishedRun) {
+    let colours = ReplayColours::for_choice(ThemeChoice::Dark);
+    let palette = Palette::dark();
+    let ctx = egui::Context::default();
+    let mut state = TimingState::default();
+    let mut timing_view = TimingView::default();
+    let end = run.replay.end.0.max(1);
+    let exchange = run.replay.flights().iter().map(|f| f.depart.0).min().unwrap_or(0).min(end - 1);
+    let frame = |state: &mut TimingState, timing_view: &mut TimingView, now_ps: u64| {
+        let input = RawInput {
+            screen_rect: Some(Rect::from_min_size(Pos2::ZERO, Vec2::new(1_600.0, 420.0))),
+            ..RawInput::default()
+        };
+        let mut out = ctx.run_ui(input, |ui| {
+            egui::CentralPanel::default().show(ui, |ui| {
+                let diagrams = [Diagram {
+                    replay: &run.replay,
+                    title: None,
+                    selected: Vec::new(),
+                    source: None,
+                    expected: None,
+                }];
+                let cx = TimingContext {
+                    diagrams: &diagrams,
+                    key: 1,
+                    now_ps,
+                    stale: false,
+                    colours: &colours,
+                    palette: &palette,
+                    project: None,
+                };
+                for command in show(ui, state, timing_view, &cx).commands {
+                    state.apply(command);
+                }
+            });
+        });
+        let primitives = ctx.tessellate(std::mem::take(&mut out.shapes), out.pixels_per_point);
+        black_box(primitives.len());
+        out.textures_delta.clear();
+    };
+    frame(&mut state, &mut timing_view, exchange);
+    let rows = state.rows_of(&run.replay).len();
+    eprintln!("timing diagram: {rows} rows");
+    let mut now_ps = exchange;
+    c.bench_function("big_torus_256_timing_frame_step", |b| {
+        b.iter(|| {
+            now_ps =
+                run.replay.log.next_event_after(SimTime(now_ps), 2).map_or(exchange, |t| t.0.min(end - 1));
+            frame(&mut state, &mut timing_view, now_ps);
+        });
+    });
+    let unfolded = BTreeSet::new();
+    c.bench_function("big_torus_256_timing_rows_built", |b| {
+        b.iter(|| {
+            black_box(rows::rows(&run.replay, RowOptions { unfolded: &unfolded, filter: "", params: false }))
+        });
+    });
 }
 
 criterion_group! {

@@ -108,6 +108,12 @@ impl App {
         if let Some(request) = self.session.what_if_request.take() {
             self.open_what_if(&request);
         }
+        for run in self.session.critical_path_work() {
+            self.tasks.spawn("critical-path", move || {
+                let report = hase_editor::analysis_views::critical::find_in_run(&run);
+                TaskOutput::Replay(Box::new(ReplayOutput::CriticalPath { run: run.id, report }))
+            });
+        }
     }
 
     /// Run the design and, beside it, a copy with the what-if's changes; show both critical paths.
@@ -324,6 +330,9 @@ impl App {
                 let title = format!("Compare: {} vs {}", left.name(), right.name());
                 self.open_compare(Compare::new(title, left, right));
                 self.start_runs();
+            }
+            ReplayOutput::CriticalPath { run, report } => {
+                self.session.apply(SessionCommand::Timing(TimingCommand::KeepCriticalPath { run, report }));
             }
             ReplayOutput::CompareTraces(Ok(runs)) => self.open_trace_compare(runs),
             ReplayOutput::CompareTraces(Err(e)) => self.editor.notify(LogLevel::Error, e.to_string()),

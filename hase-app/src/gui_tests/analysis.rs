@@ -60,7 +60,13 @@ fn critical_path_toggle_lists_the_blame_and_longest_puts_o_and_x_on_its_longest_
     run_design(&mut h);
     assert!(h.query_by_label("time blamed per link").is_none(), "no table before the toggle");
     h.get_by_label("Critical path").click();
-    h.run_steps(3);
+    // The path is found on a worker thread; the table comes when it is.
+    wait_for(&mut h, "the critical path", |app| {
+        app.session
+            .current
+            .as_ref()
+            .is_some_and(|run| app.session.timing.analysis.critical.found(run.id).is_some())
+    });
     for heading in ["time blamed per rank", "time blamed per link", "time blamed per router"] {
         h.get_by_label(heading);
     }

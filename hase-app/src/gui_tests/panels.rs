@@ -24,7 +24,7 @@ use crate::ui::timing::{Diagram, TimingContext, TimingView, show as show_timing}
 use hase_editor::run::task::{RunRequest, execute};
 use hase_editor::run::{FinishedRun, NextRunSettings, RunProgress, RunSlot};
 use hase_editor::session::Session;
-use hase_editor::session::timing::TimingState;
+use hase_editor::session::timing::{TimingCommand, TimingState};
 use hase_editor::state::{Editor, ThemeChoice};
 use hase_editor::tasks::Tasks;
 
@@ -106,6 +106,13 @@ fn comparison_harness(
             let out = show_timing(ui, &p.state, &mut p.view, &cx);
             for command in out.commands {
                 p.state.apply(command);
+            }
+            // The app finds a critical path on a worker thread; the panel alone finds it here.
+            for id in p.state.analysis.critical.start_asked() {
+                if let Some(run) = std::iter::once(&p.run).chain(p.other.as_ref()).find(|r| r.id == id) {
+                    let report = hase_editor::analysis_views::critical::find_in_run(run);
+                    p.state.apply(TimingCommand::KeepCriticalPath { run: id, report });
+                }
             }
             if let Some(area) = out.area {
                 p.area = area;
@@ -201,7 +208,7 @@ fn timing_panel_difference_mode_aligns_rows_and_lists_the_largest_differences() 
         let p = h.state();
         let run = if i == 0 { &p.run } else { p.other.as_ref().unwrap() };
         let c = p.state.analysis.difference.last().unwrap();
-        let mut shown = p.state.rows_of(&run.replay);
+        let mut shown = p.state.rows_of(&run.replay).to_vec();
         let diagrams = [&p.run, p.other.as_ref().unwrap()].map(|r| Diagram {
             replay: &r.replay,
             title: None,

@@ -24,8 +24,8 @@ fn a_blamed_links_what_if_opens_the_comparison_with_a_smaller_makespan() {
     let mut h = harness_with(project.clone());
     run_design(&mut h);
     h.get_by_label("Critical path").click();
-    h.run_steps(3);
     let run = h.state().session.current.clone().unwrap();
+    wait_for(&mut h, "the critical path", |app| app.session.timing.analysis.critical.found(run.id).is_some());
     let found = h.state().session.timing.analysis.critical.found(run.id).unwrap();
     let report = found.as_ref().as_ref().unwrap();
     // The two root links carry all traffic of the last rounds: a link heads the blame.
@@ -63,7 +63,10 @@ fn a_blamed_links_what_if_opens_the_comparison_with_a_smaller_makespan() {
     assert!(change.starts_with("Δ -"), "{change}");
     assert!(crate::ui::compare::summary(compare).contains(&change));
     assert!(app.session.timing.analysis.critical.shown);
-    h.run_steps(3);
+    let ids: Vec<u64> = compare.sides.iter().map(|s| s.run.as_ref().unwrap().id).collect();
+    wait_for(&mut h, "both critical paths", |app| {
+        ids.iter().all(|&id| app.session.timing.analysis.critical.found(id).is_some())
+    });
     let app = h.state();
     for side in &app.session.compare.as_ref().unwrap().sides {
         let id = side.run.as_ref().unwrap().id;

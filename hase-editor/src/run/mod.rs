@@ -260,6 +260,13 @@ pub enum ReplayOutput {
         /// Where, or why not.
         result: Result<PathBuf, SaveError>,
     },
+    /// The critical path of a run was found (see `analysis_views::critical`).
+    CriticalPath {
+        /// The run's id.
+        run: u64,
+        /// The path and its blame, or why there is none.
+        report: Arc<crate::analysis_views::critical::Found>,
+    },
     /// Trace files to compare were read (left to right), or why not.
     CompareTraces(Result<Vec<FinishedRun>, TraceFileError>),
     /// A project file to compare with was read.

@@ -243,6 +243,21 @@ impl Session {
         }
     }
 
+    /// The runs whose critical path the views asked for since the last call, to be found on worker
+    /// threads (a run no longer shown is dropped from the asking).
+    pub fn critical_path_work(&mut self) -> Vec<Arc<FinishedRun>> {
+        let critical = &mut self.timing.analysis.critical;
+        let mut work = Vec::new();
+        for id in critical.start_asked() {
+            let sides = self.compare.iter().flat_map(|c| c.sides.iter().filter_map(|s| s.run.as_ref()));
+            match self.current.iter().chain(sides).find(|run| run.id == id) {
+                Some(run) => work.push(Arc::clone(run)),
+                None => critical.give_up(id),
+            }
+        }
+        work
+    }
+
     /// Move the replay state of every run shown (the design's, the comparison's sides) to the
     /// animator's time, for the canvases to draw.
     pub fn seek_cursors(&mut self) {
@@ -285,9 +300,31 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::timing::TimingCommand;
 
     fn run_in(dir: &std::path::Path, slot: RunSlot) -> Arc<FinishedRun> {
         crate::fixtures::finished_tree_run(dir, slot)
+    }
+
+    #[test]
+    fn a_critical_path_asked_for_is_handed_out_once_for_a_run_shown() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Session::default();
+        let run = run_in(dir.path(), RunSlot::Main);
+        s.current = Some(Arc::clone(&run));
+        s.apply(SessionCommand::Timing(TimingCommand::FindCriticalPath(run.id)));
+        // A run no longer shown is dropped from the asking.
+        s.apply(SessionCommand::Timing(TimingCommand::FindCriticalPath(run.id + 7)));
+        let work = s.critical_path_work();
+        assert_eq!(work.iter().map(|r| r.id).collect::<Vec<_>>(), [run.id]);
+        assert!(s.timing.analysis.critical.is_finding(run.id));
+        assert!(!s.timing.analysis.critical.is_finding(run.id + 7));
+        s.apply(SessionCommand::Timing(TimingCommand::FindCriticalPath(run.id)));
+        assert!(s.critical_path_work().is_empty(), "being found already");
+        let report = crate::analysis_views::critical::find_in_run(&work[0]);
+        s.apply(SessionCommand::Timing(TimingCommand::KeepCriticalPath { run: run.id, report }));
+        assert!(!s.timing.analysis.critical.is_finding(run.id));
+        assert!(s.timing.analysis.critical.found(run.id).is_some_and(|f| f.is_ok()));
     }
 
     #[test]

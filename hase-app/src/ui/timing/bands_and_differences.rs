@@ -5,10 +5,11 @@
 //! highlighted, and the table of the largest per-row differences (a click scrolls and zooms both
 //! diagrams to the row). The state and the analyses are `hase_editor::analysis_views`.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use egui::{Color32, FontId, Painter, Rect, RichText, Sense, Stroke, Ui, pos2, vec2};
-use hase_engine::analysis::Align;
+use hase_engine::analysis::{Align, Phase, PhaseReport};
 use hase_engine::time::SimTime;
 
 use super::context::{Diagram, TimingContext};
@@ -132,13 +133,13 @@ pub fn align_rows(
     shown: &mut [Row],
 ) {
     let (Some(first), true) = (diagrams.first(), index > 0) else { return };
-    let order: Vec<String> =
-        state.rows_of(first.replay).iter().map(|r| row_key(c, 0, first.replay, r)).collect();
+    // Each key's first place among the first diagram's rows.
+    let mut order: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, r) in state.rows_of(first.replay).iter().enumerate() {
+        order.entry(row_key(c, 0, first.replay, r)).or_insert(i);
+    }
     let replay = diagrams[index].replay;
-    shown.sort_by_cached_key(|r| {
-        let key = row_key(c, index, replay, r);
-        order.iter().position(|k| *k == key).unwrap_or(usize::MAX)
-    });
+    shown.sort_by_cached_key(|r| order.get(&row_key(c, index, replay, r)).copied().unwrap_or(usize::MAX));
 }
 
 /// The rows of diagram `index` that differ: a mark beside the bars, the stretches of time where
@@ -203,26 +204,8 @@ pub fn phase_bands(ui: &Ui, edits: &mut TimingEdits, d: &Diagram<'_>, index: usi
     });
     let state = &edits.state;
     let mut clicked = None;
-    let left = g.bars.min.x;
-    let (t0, t1) = (state.view.left_ps, state.view.right_ps(g.bars.width()));
-    // The bands over the bars, their labels in the strip above them.
     let strip = Rect::from_min_max(pos2(g.bars.min.x, g.bars.min.y - LABEL_STRIP), g.bars.max);
-    let painter = ui.painter().with_clip_rect(strip);
-    let font = FontId::proportional(11.0);
-    for phase in visible(&report, t0, t1) {
-        let colour = crate::theme::phase_colour(phase.kind);
-        let x0 = state.view.x_of(left, phase.start.as_ps()).max(left);
-        let x1 = state.view.x_of(left, phase.end.as_ps()).min(g.bars.max.x).max(x0 + 1.0);
-        let band = Rect::from_min_max(pos2(x0, g.bars.min.y), pos2(x1, g.bars.max.y));
-        painter.rect_filled(band, 0.0, colour.gamma_multiply(0.2));
-        for x in [x0, x1] {
-            painter.vline(x, band.y_range(), Stroke::new(1.0, colour.gamma_multiply(0.8)));
-        }
-        let text = label(phase);
-        let galley = painter.layout_no_wrap(text.clone(), font.clone(), Color32::WHITE);
-        let chip = Rect::from_min_size(pos2(x0, strip.min.y + 1.0), vec2(galley.size().x + 8.0, CHIP_HEIGHT));
-        painter.rect_filled(chip, 3.0, colour.gamma_multiply(0.9));
-        painter.galley(chip.left_center() + vec2(4.0, -galley.size().y / 2.0), galley, Color32::WHITE);
+    for (chip, phase) in paint_bands(ui.painter(), &report, &state.view, g) {
         let response = ui
             .interact(
                 chip.intersect(strip),
@@ -230,7 +213,7 @@ pub fn phase_bands(ui: &Ui, edits: &mut TimingEdits, d: &Diagram<'_>, index: usi
                 Sense::click(),
             )
             .on_hover_text(details(phase));
-        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &text));
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, label(phase)));
         if response.clicked() {
             clicked = Some(Cursors { o: Some(phase.start.as_ps()), x: Some(phase.end.as_ps()) });
         }
@@ -238,6 +221,38 @@ pub fn phase_bands(ui: &Ui, edits: &mut TimingEdits, d: &Diagram<'_>, index: usi
     if let Some(cursors) = clicked {
         edits.push(TimingCommand::SetCursors(cursors));
     }
+}
+
+/// Paint the phases of `report` in view as bands over the bars of `g`, each with its labelled chip
+/// in the strip of [`LABEL_STRIP`] above them; returns each chip drawn with its phase.
+pub fn paint_bands<'r>(
+    painter: &Painter,
+    report: &'r PhaseReport,
+    view: &TimeView,
+    g: &Geometry,
+) -> Vec<(Rect, &'r Phase)> {
+    let left = g.bars.min.x;
+    let (t0, t1) = (view.left_ps, view.right_ps(g.bars.width()));
+    let strip = Rect::from_min_max(pos2(g.bars.min.x, g.bars.min.y - LABEL_STRIP), g.bars.max);
+    let painter = painter.with_clip_rect(strip.intersect(painter.clip_rect()));
+    let font = FontId::proportional(11.0);
+    let mut chips = Vec::new();
+    for phase in visible(report, t0, t1) {
+        let colour = crate::theme::phase_colour(phase.kind);
+        let x0 = view.x_of(left, phase.start.as_ps()).max(left);
+        let x1 = view.x_of(left, phase.end.as_ps()).min(g.bars.max.x).max(x0 + 1.0);
+        let band = Rect::from_min_max(pos2(x0, g.bars.min.y), pos2(x1, g.bars.max.y));
+        painter.rect_filled(band, 0.0, colour.gamma_multiply(0.2));
+        for x in [x0, x1] {
+            painter.vline(x, band.y_range(), Stroke::new(1.0, colour.gamma_multiply(0.8)));
+        }
+        let galley = painter.layout_no_wrap(label(phase), font.clone(), Color32::WHITE);
+        let chip = Rect::from_min_size(pos2(x0, strip.min.y + 1.0), vec2(galley.size().x + 8.0, CHIP_HEIGHT));
+        painter.rect_filled(chip, 3.0, colour.gamma_multiply(0.9));
+        painter.galley(chip.left_center() + vec2(4.0, -galley.size().y / 2.0), galley, Color32::WHITE);
+        chips.push((chip, phase));
+    }
+    chips
 }
 
 /// Scroll and zoom both diagrams to the row clicked in the table (once per click).

@@ -15,8 +15,7 @@ use super::edits::TimingEdits;
 use crate::theme::Palette;
 use crate::ui::time_text;
 use crate::ui::what_if::{WhatIfContext, contents};
-use hase_editor::analysis_views::analysis_trace;
-use hase_editor::analysis_views::critical::{self, Found, longest_cursors, row_spans};
+use hase_editor::analysis_views::critical::{Found, longest_cursors, row_spans};
 use hase_editor::session::timing::TimingCommand;
 use hase_editor::session::timing::rows::{Row, RowKind};
 use hase_library::what_if::Target;
@@ -49,14 +48,24 @@ pub fn toggles(ui: &mut Ui, edits: &mut TimingEdits, cx: &TimingContext<'_>) {
     }
 }
 
-/// The path of diagram `d`'s run: kept, or found now and kept.
+/// The path of diagram `d`'s run once it is found; until then it is asked for (the app finds it
+/// on a worker thread, so a big run's path does not hold up the window).
 pub fn found(edits: &mut TimingEdits, d: &Diagram<'_>) -> Option<Arc<Found>> {
-    let (id, trace) = d.source?;
-    Some(edits.state.analysis.critical.found(id).unwrap_or_else(|| {
-        let report = critical::find(&analysis_trace(trace, d.replay));
-        edits.push(TimingCommand::KeepCriticalPath { run: id, report: Arc::clone(&report) });
-        report
-    }))
+    let (id, _) = d.source?;
+    let critical = &edits.state.analysis.critical;
+    let found = critical.found(id);
+    if found.is_none() && !critical.is_finding(id) {
+        edits.push(TimingCommand::FindCriticalPath(id));
+    }
+    found
+}
+
+/// A spinner and a word while the path is being found (the spinner keeps the frames coming).
+fn finding_note(ui: &mut Ui) {
+    ui.horizontal(|ui| {
+        ui.spinner();
+        ui.weak("finding the critical path…");
+    });
 }
 
 /// Outline the path's stretches on the visible rows of diagram `d`.
@@ -100,8 +109,12 @@ pub fn blame_table(
     let palette = cx.palette;
     let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
     child.label(RichText::new("Time blamed along the critical path").strong());
-    let Some(found) = found(edits, d) else {
+    if d.source.is_none() {
         child.weak("No trace to find it in.");
+        return;
+    }
+    let Some(found) = found(edits, d) else {
+        finding_note(&mut child);
         return;
     };
     let report = match found.as_ref() {

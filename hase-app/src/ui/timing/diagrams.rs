@@ -151,14 +151,19 @@ fn diagram(
     let labels = Rect::from_min_max(pos2(rect.min.x, bars.min.y), pos2(bars.min.x, bars.max.y));
     let mut shown = edits.state.rows_of(d.replay);
     if let Some(c) = difference {
-        bands_and_differences::align_rows(&edits.state, c, cx.diagrams, index, &mut shown);
+        let mut aligned = shown.to_vec();
+        bands_and_differences::align_rows(&edits.state, c, cx.diagrams, index, &mut aligned);
+        shown = aligned.into();
     }
     let content = shown.len() as f32 * draw::ROW_HEIGHT;
     let g = Geometry { ruler, bars, scroll: view.scroll.clamp(0.0, (content - bars.height()).max(0.0)) };
     let selected_rows: Vec<usize> = shown
         .iter()
         .enumerate()
-        .filter(|(_, r)| d.selected.iter().any(|p| *p == rows::row_path(d.replay, r.kind)))
+        // A row's path ends with its label: only rows passing that test build their path.
+        .filter(|(_, r)| {
+            d.selected.iter().any(|p| p.ends_with(r.label.as_str()) && *p == rows::row_path(d.replay, r.kind))
+        })
         .map(|(i, _)| i)
         .collect();
     if index == 0 {

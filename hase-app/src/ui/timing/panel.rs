@@ -2,6 +2,8 @@
 //! forward, filter, toggles, markers, export), the O/X readout, the row labels (with fold arrows,
 //! selection and each row's state at the animator's time) and the table of O–X figures.
 
+use std::sync::Arc;
+
 use egui::{Align2, Color32, FontId, Painter, Rect, RichText, Stroke, Ui, pos2, vec2};
 use hase_engine::time::SimTime;
 
@@ -244,7 +246,7 @@ pub fn figures_table(
 ) {
     let Some((a, b)) = state.cursors.interval() else { return };
     let key = (a, b, view.fitted_for);
-    let rows: Vec<Vec<Row>> = diagrams.iter().map(|d| state.rows_of(d.replay)).collect();
+    let rows: Vec<Arc<[Row]>> = diagrams.iter().map(|d| state.rows_of(d.replay)).collect();
     let fresh = view.figures_cache.as_ref().is_some_and(|c| c.key == key && c.rows == rows);
     if !fresh {
         let figures = diagrams.iter().zip(&rows).map(|(d, shown)| figures(d.replay, shown, a, b)).collect();

@@ -4,6 +4,8 @@
 //! cache). The state the session keeps (time axis, cursors, markers, folding, toggles) is
 //! `hase_editor::session::timing::TimingState`, changed only through commands.
 
+use std::sync::Arc;
+
 use hase_editor::session::timing::cursors::Which;
 use hase_editor::session::timing::figures::RowFigures;
 use hase_editor::session::timing::rows::Row;
@@ -59,7 +61,7 @@ pub struct FiguresCache {
     /// Interval and the diagrams shown.
     pub key: (u64, u64, Option<u64>),
     /// Rows of each diagram.
-    pub rows: Vec<Vec<Row>>,
+    pub rows: Vec<Arc<[Row]>>,
     /// Figures of each diagram.
     pub figures: Vec<Vec<RowFigures>>,
 }

@@ -85,6 +85,8 @@ pub enum TimingCommand {
         /// What was found.
         report: Arc<PhaseReport>,
     },
+    /// Find the critical path of run `run` (on a worker thread; see `CriticalPathView`).
+    FindCriticalPath(u64),
     /// Keep the critical path found in run `run`.
     KeepCriticalPath {
         /// The run's id.

@@ -8,16 +8,19 @@
 pub mod command;
 pub mod cursors;
 pub mod figures;
+pub mod row_cache;
 pub mod rows;
 pub mod view;
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 pub use command::TimingCommand;
 
 use crate::replay::Replay;
 use crate::replay::markers::Marker;
 use cursors::Cursors;
+use row_cache::RowCache;
 use rows::{Row, RowOptions};
 use view::{TimeView, ViewHistory};
 
@@ -51,6 +54,8 @@ pub struct TimingState {
     pub markers_note: Option<String>,
     /// Phase bands and the difference mode.
     pub analysis: crate::analysis_views::TimingAnalysis,
+    /// The rows last shown, kept between frames ([`TimingState::rows_of`]).
+    pub row_cache: RowCache,
 }
 
 impl Default for TimingState {
@@ -69,6 +74,7 @@ impl Default for TimingState {
             markers_dirty: false,
             markers_note: None,
             analysis: crate::analysis_views::TimingAnalysis::default(),
+            row_cache: RowCache::default(),
         }
     }
 }
@@ -114,9 +120,11 @@ impl TimingState {
         (self.view.ps_per_pt.max(1.0)) as u64
     }
 
-    /// The rows of a diagram with the current folding and filter.
-    pub fn rows_of(&self, replay: &Replay) -> Vec<Row> {
-        rows::rows(replay, RowOptions { unfolded: &self.unfolded, filter: &self.filter, params: self.params })
+    /// The rows of a diagram with the current folding and filter (kept between frames while
+    /// these and the replay stay the same).
+    pub fn rows_of(&self, replay: &Replay) -> Arc<[Row]> {
+        let options = RowOptions { unfolded: &self.unfolded, filter: &self.filter, params: self.params };
+        self.row_cache.rows(replay, options)
     }
 }
 
@@ -183,6 +191,7 @@ impl TimingState {
             }
             TimingCommand::FocusReached => difference.focus_pending = false,
             TimingCommand::KeepPhases { run, report } => self.analysis.bands.keep(run, report),
+            TimingCommand::FindCriticalPath(run) => self.analysis.critical.ask(run),
             TimingCommand::KeepCriticalPath { run, report } => self.analysis.critical.keep(run, report),
             TimingCommand::KeepDifference(computed) => difference.keep(computed),
         }
