@@ -42,8 +42,13 @@ pub fn lines(
     let y_axis = Axis::new(&plot.y_label, largest(|p| p.hi.max(p.y)));
     let (x_title, y_title) = (x_axis.title(x_name), y_axis.title(&plot.y_label));
     let (x_factor, y_factor) = (x_axis.unit_factor(), y_axis.unit_factor());
+    let plotted: Vec<[f64; 2]> = plot
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| [to_axis(p.x, log_x), to_axis(p.y, log_y)]))
+        .collect();
     let mut chart = Plot::new(id)
-        .legend(Legend::default().position(egui_plot::Corner::LeftTop))
+        .legend(Legend::default().position(legend_corner(&plotted)))
         .allow_double_click_reset(false)
         .x_axis_label(if log_x { x_axis.log_title(x_name) } else { x_title })
         .y_axis_label(if log_y { y_axis.log_title(&plot.y_label) } else { y_title })
@@ -243,9 +248,56 @@ fn half_marks(bounds: (f64, f64)) -> Vec<GridMark> {
     (first..=last.min(first + 200)).map(|i| GridMark { value: i as f64 + 0.5, step_size: 1.0 }).collect()
 }
 
+/// The corner of the plot the legend covers the fewest of `points` in (the plot's values): each
+/// corner's share is the third of the range nearest it on both axes; on a tie the first of top
+/// left, top right, bottom right, bottom left.
+fn legend_corner(points: &[[f64; 2]]) -> egui_plot::Corner {
+    use egui_plot::Corner;
+    let range = |axis: usize| {
+        let values = points.iter().map(|p| p[axis]).filter(|v| v.is_finite());
+        let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        move |v: f64| if hi > lo { (v - lo) / (hi - lo) } else { 0.5 }
+    };
+    let (x, y) = (range(0), range(1));
+    let near = |corner: Corner, p: &[f64; 2]| {
+        let (fx, fy) = (x(p[0]), y(p[1]));
+        let left = fx <= 1.0 / 3.0;
+        let right = fx >= 2.0 / 3.0;
+        let top = fy >= 2.0 / 3.0;
+        let bottom = fy <= 1.0 / 3.0;
+        match corner {
+            Corner::LeftTop => left && top,
+            Corner::RightTop => right && top,
+            Corner::RightBottom => right && bottom,
+            Corner::LeftBottom => left && bottom,
+        }
+    };
+    [Corner::LeftTop, Corner::RightTop, Corner::RightBottom, Corner::LeftBottom]
+        .into_iter()
+        .min_by_key(|&corner| points.iter().filter(|p| near(corner, p)).count())
+        .unwrap_or(Corner::LeftTop)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::unit_grid;
+    use egui_plot::Corner;
+
+    use super::{legend_corner, unit_grid};
+
+    #[test]
+    fn the_legend_goes_where_the_points_are_not() {
+        // Rising data leaves the top left free.
+        let rising = [[1.0, 1.0], [2.0, 2.0], [3.0, 3.0], [4.0, 4.0]];
+        assert_eq!(legend_corner(&rising), Corner::LeftTop);
+        // A ratio that starts high and falls: the top left holds the first point, the top right
+        // is free.
+        let falling = [[1.0, 4.0], [2.0, 3.0], [3.0, 2.0], [4.0, 1.0]];
+        assert_eq!(legend_corner(&falling), Corner::RightTop);
+        // Points in both top corners: the bottom right.
+        let valley = [[1.0, 4.0], [2.0, 1.0], [2.5, 1.2], [4.0, 4.0]];
+        assert_eq!(legend_corner(&valley), Corner::RightBottom);
+        assert_eq!(legend_corner(&[]), Corner::LeftTop);
+    }
 
     /// On a KiB axis (factor 1024) every mark is a whole multiple of its step, and every step a
     /// power of ten KiB: the labelled marks read 0, 10, 20, 30 KiB.
