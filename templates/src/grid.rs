@@ -203,7 +203,8 @@ fn ring(nodes: u32, routing: Routing) -> Plan {
             vec![("coord", ParamValue::IntArray(vec![i64::from(i)]))],
             Pos::new(radius * c, radius * s),
         );
-        let out = radius + 0.5 * PITCH;
+        // Far enough out that a processor clears its router's label (drawn under the router).
+        let out = radius + 0.8 * PITCH;
         plan.endpoints.push(Pos::new(out * c, out * s));
         plan.attach(i as usize, Role::Net, (i as usize, 2), Vec::new());
     }
