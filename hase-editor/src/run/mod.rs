@@ -264,8 +264,9 @@ pub enum ReplayOutput {
     CriticalPath {
         /// The run's id.
         run: u64,
-        /// The path and its blame, or why there is none.
-        report: Arc<crate::analysis_views::critical::Found>,
+        /// The path and its blame, or why there is none (`analysis_views::critical::Found`).
+        report:
+            Arc<Result<hase_engine::analysis::CriticalPathReport, hase_engine::analysis::CriticalPathError>>,
     },
     /// Trace files to compare were read (left to right), or why not.
     CompareTraces(Result<Vec<FinishedRun>, TraceFileError>),
