@@ -27,7 +27,7 @@ use super::timings::{ProgramTiming, program_timings};
 use crate::datasheet::review::{OutsideMeasured, outside_measured};
 
 /// The point-to-point names the shim asks for, and what they stand for.
-const P2P: [(&str, PointToPoint); 8] = [
+const P2P: [(&str, PointToPoint); 9] = [
     ("send", PointToPoint::Send),
     ("recv", PointToPoint::Recv),
     ("recvmin", PointToPoint::RecvMin),
@@ -36,6 +36,7 @@ const P2P: [(&str, PointToPoint); 8] = [
     ("irecv1", PointToPoint::IrecvPost),
     ("irecv2", PointToPoint::IrecvWait),
     ("sendrecv", PointToPoint::Sendrecv),
+    ("selfsend", PointToPoint::SelfSend),
 ];
 
 fn startup_code(s: StartupForm) -> u8 {
