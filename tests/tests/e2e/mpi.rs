@@ -12,7 +12,7 @@ use std::sync::{Mutex, OnceLock};
 
 use hase_engine::analysis::{DiffOptions, diff_traces};
 use hase_engine::kernel::RunOutcome;
-use hase_engine::model::{AbstractionLevel, Project, Workload};
+use hase_engine::model::{AbstractionLevel, Placement, Project, Workload};
 use hase_engine::time::SimTime;
 use hase_engine::trace::Trace;
 use hase_entities::netmodel::datasheet::{self, DataSheet, Estimate};
@@ -432,6 +432,19 @@ fn a_program_sending_to_itself_is_predicted_by_selfsend() {
     let bare = predict(&command, &options(&fitted.sheet, 0.0), None, &cache()).unwrap();
     let bare_us = halo_to_oneself_us(&bare.timings);
     assert!((bare_us - copy_us).abs() <= 1e-3, "predicted {bare_us} µs, selfsend {copy_us} µs");
+    // The data-sheet level replays the program's recording (50 iterations) to the same time.
+    let short: Vec<String> =
+        command.iter().map(|a| if a == "2000" { "50".into() } else { a.clone() }).collect();
+    let dir = work_dir().join("recorded").join("halo_to_oneself");
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = record(&dir, &short, &env(), 1e9, &cache()).unwrap();
+    let predicted = predict(&short, &options(&fitted.sheet, 0.0), None, &cache()).unwrap().predicted();
+    let workload = Workload::TimeIndependentTrace { path: rec.index.display().to_string() };
+    let mut project = on_sheet(fat_tree(workload), &fitted.sheet_path.display().to_string(), true);
+    apply_set(&mut project, "fabric.band=measured").unwrap();
+    project.placement = Placement::First(1);
+    let replayed = completed(&run_in(&project, &work_dir()));
+    assert!(predicted.0.abs_diff(replayed.0) <= 1_000, "predicted {predicted}, replayed {replayed}");
     // Against the program run without a shim. The prediction adds the CPU time the shim measures
     // between the five calls of an iteration (two MPI_Wtime, Irecv, Isend, Waitall) less its
     // calibrated cost per call; what remains of that cost was 0.13-0.17 µs an iteration when
