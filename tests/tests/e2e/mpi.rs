@@ -447,12 +447,13 @@ fn a_program_sending_to_itself_is_predicted_by_selfsend() {
     assert!(predicted.0.abs_diff(replayed.0) <= 1_000, "predicted {predicted}, replayed {replayed}");
     // Against the program run without a shim. The prediction adds the CPU time the shim measures
     // between the five calls of an iteration (two MPI_Wtime, Irecv, Isend, Waitall) less its
-    // calibrated cost per call; what remains of that cost was 0.13-0.17 µs an iteration when
-    // measured by hand, against a copy of 0.2-0.26 µs. So the prediction may be up to 0.5 µs and
-    // half the measurement off. The fastest of three runs is the measurement least disturbed by
-    // other jobs (the prediction counts CPU time, the measurement wall time). The same sheet
-    // without selfsend, timing the message as one to another rank, is more than 4 times further
-    // off (23 times when measured by hand: 3.5 µs predicted against 0.27).
+    // calibrated cost per call; what remains of that cost was 0.16-0.21 µs an iteration when
+    // measured by hand, beside a copy of 0.21 µs and a measurement of 0.25-0.30 µs. So the
+    // prediction may be up to 0.5 µs and half the measurement off. The fastest of three runs is
+    // the measurement least disturbed by other jobs (the prediction counts CPU time, the
+    // measurement wall time). The same sheet without selfsend, timing the message as one to
+    // another rank, is more than 4 times further off (about 25 times when measured by hand:
+    // 3.5 µs predicted against 0.29).
     let measured_us = (0..3)
         .map(|_| halo_to_oneself_us(&run_plain(&command, &env()).unwrap().timings))
         .fold(f64::INFINITY, f64::min);
