@@ -14,7 +14,8 @@
  * Point-to-point functions run between ranks 0 and 1 (the others wait in the barriers) and are
  * reported with procs = 2, whatever P is: send, recv (receive posted with the send), recvmin
  * (receive posted after the message has had time to arrive), isend1/isend2 (post/wait of Isend),
- * irecv1/irecv2 (post/wait of Irecv), sendrecv (both ranks exchange), pingpong (round trip).
+ * irecv1/irecv2 (post/wait of Irecv), sendrecv (both ranks exchange), pingpong (round trip),
+ * selfsend (rank 0 alone sends to itself: MPI_Irecv from itself, MPI_Send, MPI_Wait, the whole).
  * In a loop, recv is half the round trip of a ping-pong and send the sender's time in MPI_Send
  * during it; recvmin receives messages sent ahead with MPI_Isend once they have all arrived.
  * Sizes are bytes: MPI_UNSIGNED_CHAR elements; gather/scatter/allgather/alltoall take the size
@@ -50,6 +51,15 @@ static void spin_us(double us) {
     double until = MPI_Wtime() + us * 1e-6;
     while (MPI_Wtime() < until) {
     }
+}
+
+/* A message of `count` bytes from this rank to itself, its receive posted first (as MPI_Sendrecv
+ * to oneself and halo exchanges post it): Open MPI's self transport copies it in the MPI_Send. */
+static void self_message(unsigned char *a, unsigned char *b, int count) {
+    MPI_Request req;
+    MPI_Irecv(b, count, MPI_UNSIGNED_CHAR, rank, 0, MPI_COMM_WORLD, &req);
+    MPI_Send(a, count, MPI_UNSIGNED_CHAR, rank, 0, MPI_COMM_WORLD);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
 }
 
 /* Point-to-point: rank 0 is the sender, rank 1 the receiver; returns this rank's time in µs
@@ -101,6 +111,11 @@ static double time_p2p(const char *f, long d) {
             int peer = 1 - rank;
             MPI_Sendrecv(a, count, MPI_UNSIGNED_CHAR, peer, 0, b, count, MPI_UNSIGNED_CHAR, peer, 0, MPI_COMM_WORLD,
                          MPI_STATUS_IGNORE);
+            t = MPI_Wtime() - t0;
+        }
+    } else if (strcmp(f, "selfsend") == 0) {
+        if (rank == 0) {
+            self_message(a, b, count);
             t = MPI_Wtime() - t0;
         }
     } else if (strcmp(f, "pingpong") == 0) {
@@ -218,6 +233,11 @@ static double time_p2p_loop(const char *f, long d, int calls) {
             }
         }
         t /= calls;
+    } else if (strcmp(f, "selfsend") == 0) {
+        if (rank == 0) {
+            for (int i = 0; i < calls; i++) self_message(a, b, count);
+            t = (MPI_Wtime() - t0) / calls;
+        }
     } else if (strcmp(f, "sendrecv") == 0) {
         if (rank < 2) {
             int peer = 1 - rank;
@@ -241,7 +261,7 @@ static int batch_calls(long d) {
 }
 
 static int is_p2p(const char *f) {
-    const char *names[] = {"send", "recv", "recvmin", "isend1", "isend2", "irecv1", "irecv2", "sendrecv", "pingpong"};
+    const char *names[] = {"send", "recv", "recvmin", "isend1", "isend2", "irecv1", "irecv2", "sendrecv", "pingpong", "selfsend"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(f, names[i]) == 0) return 1;
     }

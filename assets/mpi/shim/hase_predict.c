@@ -12,6 +12,11 @@
  * A message whose transfer overlaps one of the receiver's own last TWO_WAY_HISTORY transfers to
  * its sender (the pair moving data both ways at once) is received no earlier than its start +
  * sendrecv(d) (at least recv(d); recv(d) for a sheet without sendrecv) in place of recv(d).
+ * A message to oneself on a sheet with selfsend is one copy made by the sender, as at hase's
+ * data-sheet level: the send (or an Isend's post, complete then) takes selfsend(d), its stamp is
+ * its send start (chained behind nothing), its receive ends at max(receive start, stamp +
+ * selfsend(d)), and an Irecv from oneself costs nothing to post; without selfsend it is timed as a
+ * message to another rank.
  * Collectives end at the latest entry over the group + t(p, d) (the collectives with per-rank
  * counts: of the mean block). MPI_Wtime returns the virtual clock. The per-rank record goes to
  * $HASE_PREDICT_DIR/pred<R>.txt:
@@ -208,6 +213,20 @@ static void leave(void) {
     mpi_wall_ns += exit_wall - entry_wall;
 }
 
+static int has_function(const char *name) {
+    for (int i = 0; i < n_funcs; i++) {
+        if (strcmp(sheet[i].name, name) == 0) return 1;
+    }
+    return 0;
+}
+
+/* selfsend(bytes) if a message between this rank and world rank `peer` is a copy to oneself on a
+ * sheet with selfsend, else -1 (timed as a message to another rank). */
+static double self_copy_us(int peer, long bytes) {
+    if (peer != world_rank || !has_function("selfsend")) return -1.0;
+    return sheet_us("selfsend", 2, bytes);
+}
+
 /* Stamps: the sender's virtual transfer start, sent ahead of the data on the shadow communicator. */
 #define MAX_STAMPS 4096
 static double stamp_value[MAX_STAMPS];
@@ -228,6 +247,12 @@ static void send_stamp(double start, long bytes, int dest, int tag, MPI_Comm com
         PMPI_Waitall(n_stamps, stamp_req, MPI_STATUSES_IGNORE);
         n_stamps = 0;
     }
+    if (self_copy_us(world_dest, bytes) >= 0.0) {
+        stamp_value[n_stamps] = start;
+        PMPI_Isend(&stamp_value[n_stamps], 1, MPI_DOUBLE, world_dest, tag, shadow, &stamp_req[n_stamps]);
+        n_stamps++;
+        return;
+    }
     double *starts = own_start + (size_t)world_dest * TWO_WAY_HISTORY;
     double *ends = own_end + (size_t)world_dest * TWO_WAY_HISTORY;
     int latest = own_latest[world_dest];
@@ -247,13 +272,6 @@ static double receive_stamp(MPI_Comm comm, const MPI_Status *st) {
     int world_src = hase_world_rank(comm, st->MPI_SOURCE);
     if (world_src >= 0) PMPI_Recv(&start, 1, MPI_DOUBLE, world_src, st->MPI_TAG, shadow, MPI_STATUS_IGNORE);
     return start;
-}
-
-static int has_function(const char *name) {
-    for (int i = 0; i < n_funcs; i++) {
-        if (strcmp(sheet[i].name, name) == 0) return 1;
-    }
-    return 0;
 }
 
 /* Transfers that touch within this (µs, below hase's picosecond) do not overlap: the clocks are
@@ -352,7 +370,9 @@ static int blocking_send(const void *b, int c, MPI_Datatype t, int d, int tag, M
     double begin = clock_us;
     send_stamp(begin, hase_bytes(c, t), d, tag, comm);
     int rc = op(b, c, t, d, tag, comm);
-    if (d >= 0) clock_us += sheet_us("send", 2, hase_bytes(c, t));
+    double copy = self_copy_us(hase_world_rank(comm, d), hase_bytes(c, t));
+    if (copy >= 0.0) clock_us += copy;
+    else if (d >= 0) clock_us += sheet_us("send", 2, hase_bytes(c, t));
     state("SEND", begin, clock_us);
     leave();
     return rc;
@@ -379,6 +399,12 @@ static double received(MPI_Comm comm, const MPI_Status *st, double ready) {
     double sent = receive_stamp(comm, st);
     int got = 0;
     PMPI_Get_count(st, MPI_BYTE, &got);
+    double copy = self_copy_us(hase_world_rank(comm, st->MPI_SOURCE), got);
+    if (copy >= 0.0) {
+        double done = fmax(ready, sent + copy);
+        message(st, comm, sent, done);
+        return done;
+    }
     double recv = sheet_us("recv", 2, got);
     double arrived = arrival(hase_world_rank(comm, st->MPI_SOURCE), sent, got);
     double done = fmax(ready + fmin(sheet_us("recvmin", 2, got), recv), arrived);
@@ -408,7 +434,11 @@ static int nonblocking_send(const void *b, int c, MPI_Datatype t, int d, int tag
     hase_req *r = hase_req_add(*req);
     r->comm = comm;
     r->start_us = begin;
-    if (d >= 0) {
+    double copy = self_copy_us(hase_world_rank(comm, d), bytes);
+    if (copy >= 0.0) {
+        clock_us += copy;
+        r->done_us = clock_us;
+    } else if (d >= 0) {
         clock_us += sheet_us("isend1", 2, bytes);
         r->done_us = clock_us + sheet_us("isend2", 2, bytes);
     } else {
@@ -434,7 +464,8 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Com
     r->is_recv = 1;
     r->comm = comm;
     r->start_us = begin;
-    if (src != MPI_PROC_NULL) clock_us += sheet_us("irecv1", 2, 0);
+    /* An Irecv from oneself is part of the sheet's selfsend loop: no cost of its own. */
+    if (src != MPI_PROC_NULL && self_copy_us(hase_world_rank(comm, src), 0) < 0.0) clock_us += sheet_us("irecv1", 2, 0);
     state("RECV", begin, clock_us);
     leave();
     return rc;
@@ -451,6 +482,13 @@ static double completion(MPI_Request handle, const MPI_Status *st) {
             double sent = receive_stamp(r->comm, st);
             int got = 0;
             PMPI_Get_count(st, MPI_BYTE, &got);
+            double copy = self_copy_us(hase_world_rank(r->comm, st->MPI_SOURCE), got);
+            if (copy >= 0.0) {
+                done = fmax(r->start_us, sent + copy);
+                message(st, r->comm, sent, done);
+                hase_req_remove(r);
+                return done;
+            }
             /* As the data-sheet network level: the receive rule with irecv1 + irecv2, and never
              * before the message arrives (send start + recv, or sendrecv when two-way). */
             double recv = sheet_us("recv", 2, got);
@@ -537,7 +575,10 @@ int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype stype, int dest, int stag,
     /* As its recording replays (an isend, a receive, a wait for the isend): the send is posted,
      * the receive starts, and the call ends when both are complete. */
     double posted = begin, sent = begin;
-    if (dest >= 0) {
+    double copy = self_copy_us(hase_world_rank(comm, dest), hase_bytes(sc, stype));
+    if (copy >= 0.0) {
+        posted = sent = begin + copy;
+    } else if (dest >= 0) {
         long bytes = hase_bytes(sc, stype);
         posted = begin + sheet_us("isend1", 2, bytes);
         sent = posted + sheet_us("isend2", 2, bytes);

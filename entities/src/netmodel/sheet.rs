@@ -5,7 +5,8 @@
 //! * Point-to-point: each message comes in whole as one zero-byte packet stamped with its transfer
 //!   start (its send start, or later behind the sender's previous message to the same rank:
 //!   `processor::sheet`); it leaves for the destination rank's port so that it arrives at that
-//!   start + `recv`(d), whatever the outer links' latencies (never earlier than it could).
+//!   start + `recv`(d) (`selfsend`(d) for a message to its sender itself, on a sheet with
+//!   `selfsend`), whatever the outer links' latencies (never earlier than it could).
 //! * Collectives: every rank sends `CollectiveEnter`; when all p ranks have entered collective
 //!   number s, each is released with `CollectiveDone` arriving at max(entry times) + t(p, bytes) of
 //!   the collective's sheet function. Entries that disagree (kind, bytes or root) are an error
@@ -32,7 +33,7 @@ use hase_engine::time::SimTime;
 use hase_engine::trace::{TraceLevel, TraceValue};
 use hase_engine::{Behaviour, Ctx, Message as _, PortIndex};
 
-use super::datasheet::{DataSheet, Estimate, PointToPoint};
+use super::datasheet::{DataSheet, DataSheetError, Estimate, PointToPoint};
 use crate::catalogue::NETWORK_MODEL;
 use crate::message::{CollectiveCall, NetMsg, Packet};
 use crate::mpi::op::CollectiveKind;
@@ -152,6 +153,19 @@ impl SheetModel {
         ctx.schedule_at(leave, key);
     }
 
+    /// How long after its transfer start a message arrives: `recv`(d), or `selfsend`(d) for a
+    /// message to its sender itself on a sheet with `selfsend`.
+    fn transit(&self, packet: &Packet) -> Result<SimTime, DataSheetError> {
+        let bytes = packet.msg_bytes;
+        if packet.src == packet.dst {
+            match self.sheet.point_to_point_time(PointToPoint::SelfSend, bytes, self.estimate) {
+                Err(DataSheetError::UnknownFunction { .. }) => {}
+                copy => return copy,
+            }
+        }
+        self.sheet.point_to_point_time(PointToPoint::Recv, bytes, self.estimate)
+    }
+
     fn forward(&mut self, ctx: &mut Ctx<'_, NetMsg>, packet: Packet) {
         let Some(out) = self.rank_port.get(packet.dst as usize).copied().flatten() else {
             self.unroutable += 1;
@@ -160,11 +174,10 @@ impl SheetModel {
             return self.error(ctx, text);
         };
         self.looked_up(ctx, 0);
-        let transit =
-            match self.sheet.point_to_point_time(PointToPoint::Recv, packet.msg_bytes, self.estimate) {
-                Ok(t) => t,
-                Err(e) => return self.error(ctx, e),
-            };
+        let transit = match self.transit(&packet) {
+            Ok(t) => t,
+            Err(e) => return self.error(ctx, e),
+        };
         self.delivered += 1;
         self.send_arriving_at(ctx, out, packet.injected + transit, NetMsg::Packet(packet));
     }

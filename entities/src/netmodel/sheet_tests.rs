@@ -310,6 +310,67 @@ fn a_message_after_the_other_way_has_arrived_is_timed_one_way() {
     assert_eq!(stats.makespan_ps, ps(3.0 * 560.0));
 }
 
+/// The T3D sheet with `selfsend`(d) = 5 + 0.01·d µs (d in its 8-byte elements): 15 µs at 8000 B.
+fn t3d_with_selfsend() -> SheetTiming {
+    let extra = r#"(name: "extra", machine: "test", element_bytes: 8, small_limit_elements: 32, log_base: Natural,
+        functions: {"selfsend": (small: (avg: (constant_us: 5, data_coeff: 0.01, data: D)))})"#;
+    let mut sheet = datasheet::builtin("cray_t3d").expect("built in");
+    let selfsend =
+        datasheet::from_ron(extra, "extra.ron").expect("test sheet parses").functions["selfsend"].clone();
+    sheet.functions.insert("selfsend".into(), selfsend);
+    SheetTiming::new(Arc::new(sheet), Estimate::Avg)
+}
+
+/// Rank 0 sends 8000 B to itself three ways — Irecv, Send, Wait; Isend, Recv, Wait; Send, Recv —
+/// then 8000 B to rank 1, which only receives it.
+fn messages_to_oneself() -> Vec<Vec<Op>> {
+    let tag = |t| TagSel::Tag(t);
+    vec![
+        vec![
+            Op::Irecv { src: Source::Rank(0), tag: tag(0), req: 0 },
+            Op::Send { dst: 0, bytes: 8000, tag: 0 },
+            Op::Wait { req: 0 },
+            Op::Isend { dst: 0, bytes: 8000, tag: 1, req: 1 },
+            Op::Recv { src: Source::Rank(0), tag: tag(1) },
+            Op::Wait { req: 1 },
+            Op::Send { dst: 0, bytes: 8000, tag: 2 },
+            Op::Recv { src: Source::Rank(0), tag: tag(2) },
+            Op::Send { dst: 1, bytes: 8000, tag: 3 },
+        ],
+        vec![Op::Recv { src: Source::Rank(0), tag: tag(3) }],
+    ]
+}
+
+#[test]
+fn a_message_to_oneself_is_one_selfsend_copy_made_by_the_sender() {
+    // selfsend(8000 B) = 15 µs; the Irecv from itself costs nothing. Each message to oneself keeps
+    // the sender in SEND for 15 and is received when the send ends: 15, 30, 45. The message to
+    // rank 1 is timed as before: SEND for send(8000) = 30 + 0.09·1000 = 120 (45 … 165), and rank
+    // 1's receive, posted at 0, ends at max(0 + recvmin 430, 45 + recv 560) = 605.
+    let (outcome, stats) = run(&t3d_with_selfsend(), SimTime::from_us(1), messages_to_oneself());
+    assert_eq!(outcome, RunOutcome::Completed);
+    assert_eq!(state_ps(&stats, "p0", "SEND"), ps(3.0 * 15.0 + 120.0));
+    assert_eq!(stats.entities["p0"].state_time_ps.get("RECV").copied().unwrap_or(0), 0);
+    assert_eq!(state_ps(&stats, "p0", "DONE"), ps(605.0 - 165.0));
+    assert_eq!(stats.makespan_ps, ps(605.0));
+}
+
+#[test]
+fn a_sheet_without_selfsend_times_a_message_to_oneself_as_to_another_rank() {
+    // The same program on the T3D sheet as it is (µs; 8000 B is 1000 elements, the large fits):
+    // Irecv post irecv1(0) = 30; Send 30 … 150 (send = 120), its transfer 30 … 590 (recv = 560),
+    // so the Wait ends at 590 (irecv1 40 + irecv2 505 after the send, 575, is earlier). Isend at 590
+    // posts for isend1 = 120; its transfer follows the first (max(590, 590 − recv(0) 60)) and ends
+    // at 1150, where the Recv ends (710 + recvmin 430 = 1140 is earlier). Send 1150 … 1270, its
+    // transfer 1150 … 1710, Recv to 1710 (1270 + 430 = 1700). The message to rank 1: SEND 1710 …
+    // 1830, received at 1710 + 560 = 2270.
+    let (outcome, stats) =
+        run(&timing("cray_t3d", Estimate::Avg), SimTime::from_us(1), messages_to_oneself());
+    assert_eq!(outcome, RunOutcome::Completed);
+    assert_eq!(state_ps(&stats, "p0", "SEND"), ps(4.0 * 120.0));
+    assert_eq!(stats.makespan_ps, ps(2270.0));
+}
+
 #[test]
 fn messages_to_different_ranks_do_not_wait_for_one_another() {
     // Rank 0 posts one Isend to rank 1 (start 0) and one to rank 2 (start 120): each is timed on

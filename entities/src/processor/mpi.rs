@@ -412,10 +412,18 @@ impl Mpi {
         }
         let mut effects = Effects::default();
         let mut start = now;
+        let to_oneself = dst == self.rank;
         if let Some(sheet) = self.sheet.as_deref_mut() {
             let previous_end = sheet.transfers.get(&dst).and_then(|t| t.front()).map(|&(_, end)| end);
-            match sheet.timing.transfer(now, previous_end, bytes) {
-                Ok((from, to)) => {
+            // A copy to oneself (a sheet with `selfsend`) starts at its send, chained behind nothing.
+            let chained = match sheet.timing.self_send(bytes) {
+                Ok(Some(_)) if to_oneself => Ok(None),
+                Ok(_) => sheet.timing.transfer(now, previous_end, bytes).map(Some),
+                Err(e) => Err(e),
+            };
+            match chained {
+                Ok(None) => {}
+                Ok(Some((from, to))) => {
                     start = from;
                     let latest = sheet.transfers.get_or_insert_with(dst, VecDeque::new);
                     latest.truncate(TWO_WAY_HISTORY - 1);
@@ -555,10 +563,15 @@ impl Mpi {
         {
             let (source, bytes) = r.status().map_or((*rank, 0), |s| (s.source, s.bytes));
             let own = sheet.transfers.get(&source).filter(|_| source != *rank);
-            let timed = sheet
-                .timing
-                .meets_two_way(own.into_iter().flatten().copied(), injected, bytes)
-                .and_then(|two_way| sheet.timing.receive_done(kind, injected, posted_at, bytes, two_way));
+            let timed = match sheet.timing.self_send(bytes) {
+                // A copy to oneself has arrived when the send made it: nothing more to wait for.
+                Ok(Some(copy)) if source == *rank => Ok(posted_at.max(injected + copy)),
+                Ok(_) => sheet
+                    .timing
+                    .meets_two_way(own.into_iter().flatten().copied(), injected, bytes)
+                    .and_then(|two_way| sheet.timing.receive_done(kind, injected, posted_at, bytes, two_way)),
+                Err(e) => Err(e),
+            };
             match timed {
                 Ok(t) => done = done.max(t),
                 Err(e) => effects.errors.push(e.into()),

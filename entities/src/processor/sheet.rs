@@ -28,6 +28,18 @@
 //! oneself has no opposite direction. A message alone, or two ways one after the other, is timed
 //! by `recv`(d) as above.
 //!
+//! **A message to oneself** on a sheet with `selfsend` is one memory copy, as Open MPI's `self`
+//! transport makes it, and the sender makes it: a blocking send or the post of an Isend keeps the
+//! CPU for `selfsend`(d), and the Isend is complete then. The message has arrived `selfsend`(d)
+//! after its send start (its transfer, chained behind nothing: the copy is the sender's own work);
+//! its receive completes at max(recv_start, send start + `selfsend`(d)), with no `recvmin`,
+//! `irecv1` or `irecv2`; an Irecv whose source is the rank itself costs nothing to post (the
+//! benchmark's `selfsend` loop contains it). Open MPI copies in whichever call comes second (the
+//! send when the receive was posted first, else the receive), so a rank's total is the same. A
+//! blocking send to oneself larger than the `self` transport's eager limit with no receive posted
+//! never returns in Open MPI; here it completes. A sheet without `selfsend` times a message to
+//! oneself as one to another rank, by the rules above.
+//!
 //! Every completion is also never before the message has arrived. Point-to-point functions are
 //! evaluated with p = 2, the setting the sheets measured them in (`DataSheet::point_to_point_time`).
 //! Collectives are timed by the network model (`netmodel::sheet`), which sees every rank's entry.
@@ -119,6 +131,16 @@ impl SheetTiming {
     ) -> Result<bool, DataSheetError> {
         let message = (send_start, send_start + self.p2p(PointToPoint::Recv, bytes)?);
         Ok(own.into_iter().any(|transfer| overlap(transfer, message)))
+    }
+
+    /// `selfsend`(`bytes`): the time of a message to oneself, or `None` for a sheet without
+    /// `selfsend` (its messages to oneself are timed as to another rank).
+    pub fn self_send(&self, bytes: u64) -> Result<Option<SimTime>, DataSheetError> {
+        match self.p2p(PointToPoint::SelfSend, bytes) {
+            Ok(t) => Ok(Some(t)),
+            Err(DataSheetError::UnknownFunction { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// Time to post a non-blocking receive. The size of the message is not known when the receive

@@ -103,7 +103,11 @@ pub fn translate(
         Op::Send { dst, bytes, tag } => {
             check_rank(dst, size, "destination")?;
             if let Some(timing) = sheet {
-                let completes_after = timing.send(bytes)?;
+                let to_oneself = if dst == rank { timing.self_send(bytes)? } else { None };
+                let completes_after = match to_oneself {
+                    Some(copy) => copy,
+                    None => timing.send(bytes)?,
+                };
                 vec![
                     Action::SheetSend { dst, bytes, tag, handle: BLOCKING, completes_after },
                     blocking_wait(state::SEND),
@@ -118,7 +122,11 @@ pub fn translate(
             let handle = Handle::User(req);
             match sheet {
                 Some(timing) => {
-                    let (post, wait) = timing.isend(bytes)?;
+                    let to_oneself = if dst == rank { timing.self_send(bytes)? } else { None };
+                    let (post, wait) = match to_oneself {
+                        Some(copy) => (copy, SimTime::ZERO),
+                        None => timing.isend(bytes)?,
+                    };
                     vec![
                         Action::SheetSend { dst, bytes, tag, handle, completes_after: post + wait },
                         Action::Cpu { duration: post, state: state::SEND },
@@ -140,11 +148,13 @@ pub fn translate(
             let handle = Handle::User(req);
             match sheet {
                 Some(timing) => {
-                    let post = timing.irecv_post()?;
-                    vec![
-                        Action::SheetRecv { src, tag, handle, kind: SheetRecvKind::NonBlocking },
-                        Action::Cpu { duration: post, state: state::RECV },
-                    ]
+                    let recv = Action::SheetRecv { src, tag, handle, kind: SheetRecvKind::NonBlocking };
+                    // The sheet's `selfsend` loop posts its receive from itself: no cost of its own.
+                    if src == Source::Rank(rank) && timing.self_send(0)?.is_some() {
+                        vec![recv]
+                    } else {
+                        vec![recv, Action::Cpu { duration: timing.irecv_post()?, state: state::RECV }]
+                    }
                 }
                 None => vec![Action::PostRecv { src, tag, context: Context::User, handle }],
             }

@@ -18,7 +18,7 @@ pub const DATA_FORMS: [DataForm; 4] = [DataForm::D, DataForm::PD, DataForm::LogP
 
 /// Every MPI function `hase mpi bench` times, by its data-sheet name, the
 /// [`BENCHMARKED_POINT_TO_POINT`] point-to-point ones first.
-pub const BENCHMARKED_FUNCTIONS: [&str; 17] = [
+pub const BENCHMARKED_FUNCTIONS: [&str; 18] = [
     "send",
     "recv",
     "recvmin",
@@ -28,6 +28,7 @@ pub const BENCHMARKED_FUNCTIONS: [&str; 17] = [
     "irecv2",
     "sendrecv",
     "pingpong",
+    "selfsend",
     "barrier",
     "bcast",
     "reduce",
@@ -39,7 +40,7 @@ pub const BENCHMARKED_FUNCTIONS: [&str; 17] = [
 ];
 
 /// How many of [`BENCHMARKED_FUNCTIONS`] are point-to-point.
-pub const BENCHMARKED_POINT_TO_POINT: usize = 9;
+pub const BENCHMARKED_POINT_TO_POINT: usize = 10;
 
 /// Point-to-point functions of sheets that the benchmark does not time (the shipped sheets have
 /// them).

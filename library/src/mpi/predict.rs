@@ -27,7 +27,7 @@ use super::timings::{ProgramTiming, program_timings};
 use crate::datasheet::review::{OutsideMeasured, outside_measured};
 
 /// The point-to-point names the shim asks for, and what they stand for.
-const P2P: [(&str, PointToPoint); 8] = [
+const P2P: [(&str, PointToPoint); 9] = [
     ("send", PointToPoint::Send),
     ("recv", PointToPoint::Recv),
     ("recvmin", PointToPoint::RecvMin),
@@ -36,6 +36,7 @@ const P2P: [(&str, PointToPoint); 8] = [
     ("irecv1", PointToPoint::IrecvPost),
     ("irecv2", PointToPoint::IrecvWait),
     ("sendrecv", PointToPoint::Sendrecv),
+    ("selfsend", PointToPoint::SelfSend),
 ];
 
 fn startup_code(s: StartupForm) -> u8 {
@@ -466,9 +467,22 @@ mod tests {
         assert_eq!(lines[..3], ["hase-predict-sheet 2", "log_base 2.718281828459045", "element_bytes 4"]);
         assert!(flat.contains("\nsend 1.28e2 2000 0 0 1 1 2000 0 0 1 1 0\n"), "{flat}");
         assert!(!flat.contains("\nisend2 ") && !flat.contains("\nirecv1 "));
+        // No `selfsend` and no fallback for it: the shim times a message to oneself as to another
+        // rank when the line is missing.
+        assert!(!flat.contains("\nselfsend "), "{flat}");
         assert!(flat.contains("\nscatter 1.28e2 0 30000 3 4 3 0 30000 3 4 3 0\n"), "{flat}");
         // A transcribed sheet has no measurements: the measured band is its avg equations.
         assert_eq!(flat_sheet(&now, Estimate::Measured), flat);
+    }
+
+    #[test]
+    fn a_sheet_with_selfsend_gives_the_shim_its_line() {
+        let mut sheet = hase_entities::netmodel::datasheet::builtin("cray_t3d").unwrap();
+        let send = sheet.functions["send"].clone();
+        sheet.functions.insert("selfsend".into(), send);
+        let flat = flat_sheet(&sheet, Estimate::Avg);
+        let line = flat.lines().find(|l| l.starts_with("selfsend ")).unwrap();
+        assert_eq!(line, "selfsend 2.56e2 30 0 0 0 1 30 0 0 0.09 1 0");
     }
 
     #[test]

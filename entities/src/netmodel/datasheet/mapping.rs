@@ -11,7 +11,9 @@
 //! * scan → `scan`, else `allreduce` (the same reduction over the whole vector, with every rank
 //!   getting a result);
 //! * point-to-point → the specific function, else `allsend` (the network-of-workstations model
-//!   only gives `allsend`, a send measured while half the processes send to the other half).
+//!   only gives `allsend`, a send measured while half the processes send to the other half);
+//! * a message to oneself → `selfsend` only: a sheet without it times such a message as one to
+//!   another rank (the callers fall back, see `processor::sheet`).
 
 use hase_engine::time::SimTime;
 
@@ -38,6 +40,9 @@ pub enum PointToPoint {
     IrecvWait,
     /// A combined send and receive.
     Sendrecv,
+    /// A message a rank sends to itself, from the start of the send to the end of its receive
+    /// (posted before the send): one memory copy.
+    SelfSend,
 }
 
 /// Sheet functions for a collective, in order of preference.
@@ -67,6 +72,7 @@ pub fn point_to_point_functions(op: PointToPoint) -> &'static [&'static str] {
         PointToPoint::IrecvPost => &["irecv1"],
         PointToPoint::IrecvWait => &["irecv2", "recv", "allsend"],
         PointToPoint::Sendrecv => &["sendrecv"],
+        PointToPoint::SelfSend => &["selfsend"],
     }
 }
 
