@@ -2,7 +2,8 @@
  * $HASE_RECORD_DIR/rank<R>.log, with the thread CPU time spent since the previous call returned
  * (less the logger's own per-call cost, calibrated at MPI_Init: hase_cpu_gap_ns), the wall clock
  * around the call, the peer or root, tag, bytes, request numbers and, for receives, the source,
- * tag and size that actually matched. `hase mpi record` turns the logs into SimGrid
+ * tag and size that actually matched; it also times the MPI library's function inside each call
+ * (HASE_REAL), so that its own work inside the calls is known. `hase mpi record` turns the logs into SimGrid
  * time-independent traces and the real timeline. Line format (docs/datasheets.md, "Recording"):
  *   hase-record 1 <rank> <size>
  *   <call> <cpu_ns_before> <wall_start_ns> <wall_end_ns> <comm> <arguments…>
@@ -12,7 +13,9 @@
  * and $HASE_RECORD_DIR/clock<R>.txt, the clock alignment and the calibration:
  *   hase-clock 1 <rank> <size>
  *   sync <at_wall_ns> <offset_ns> <round_trip_ns>   at MPI_Init and again at MPI_Finalize
- *   gap <cpu_ns_per_call> <calls> <subtracted_ns>   the calibrated cost and what was taken out
+ *   gap <cpu_ns_per_call> <calls> <subtracted_ns> <in_call_ns>
+ *                            the calibrated cost, what was taken out, and the logger's own work
+ *                            inside the calls' wall windows (their wall time less the library's)
  *   bursts <raw_cpu_ns> <wall_ns>                   computation between calls, CPU and wall
  * A rank's offset is its clock minus rank 0's, from the ping-pong with the shortest round trip
  * (Cristian's method) of SYNC_ROUNDS exchanged with rank 0 on a duplicate of MPI_COMM_WORLD. */
@@ -21,11 +24,13 @@
 static FILE *out, *clock_out;
 static int64_t last_cpu, last_wall, init_wall, init_cpu;
 static int64_t cpu_gap_ns, subtracted_ns, burst_cpu_ns, burst_wall_ns, n_calls;
+/* A call's wall window runs from its entry (begin) to the reading that starts the next burst. */
+static int64_t call_entry_wall, call_window_ns;
 
 /* The clocks are read in the order that makes a burst's wall window [last_wall, wall0] hold the
  * program's work only, and its CPU window one reading of the CPU clock more (cpu_gap_ns). */
 static void begin(const char *call, int64_t *wall0) {
-    *wall0 = hase_wall_ns();
+    *wall0 = call_entry_wall = hase_wall_ns();
     int64_t cpu = hase_cpu_ns();
     int64_t raw = cpu - last_cpu, net = hase_net_burst_ns(raw, cpu_gap_ns);
     subtracted_ns += raw - net;
@@ -116,7 +121,8 @@ int MPI_Finalize(void) {
     fprintf(out, "end %lld %lld\n", (long long)(hase_wall_ns() - init_wall), (long long)(hase_cpu_ns() - init_cpu));
     fclose(out);
     sync_clocks(world_rank, world_size);
-    fprintf(clock_out, "gap %lld %lld %lld\n", (long long)cpu_gap_ns, (long long)n_calls, (long long)subtracted_ns);
+    fprintf(clock_out, "gap %lld %lld %lld %lld\n", (long long)cpu_gap_ns, (long long)n_calls, (long long)subtracted_ns,
+            (long long)(call_window_ns - hase_real_ns));
     fprintf(clock_out, "bursts %lld %lld\n", (long long)burst_cpu_ns, (long long)burst_wall_ns);
     fclose(clock_out);
     return PMPI_Finalize();
@@ -127,7 +133,7 @@ static int log_send(const char *call, const void *buf, int count, MPI_Datatype t
     int64_t w;
     char args[128];
     begin(call, &w);
-    int rc = op(buf, count, type, dest, tag, comm);
+    int rc = HASE_REAL(op(buf, count, type, dest, tag, comm));
     snprintf(args, sizeof args, "%d %d %ld", hase_world_rank(comm, dest), tag, hase_bytes(count, type));
     end(w, comm, args);
     return rc;
@@ -152,7 +158,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm
     int64_t w;
     char args[160];
     begin("recv", &w);
-    int rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
+    int rc = HASE_REAL(PMPI_Recv(buf, count, type, src, tag, comm, st));
     int got = 0;
     PMPI_Get_count(st, type, &got);
     snprintf(args, sizeof args, "%d %d %ld %d %d %ld", hase_world_rank(comm, src), tag, hase_bytes(count, type),
@@ -167,7 +173,7 @@ static int log_isend(const char *call, const void *buf, int count, MPI_Datatype 
     int64_t w;
     char args[160];
     begin(call, &w);
-    int rc = op(buf, count, type, dest, tag, comm, req);
+    int rc = HASE_REAL(op(buf, count, type, dest, tag, comm, req));
     hase_req *r = hase_req_add(*req);
     snprintf(args, sizeof args, "%d %d %ld %ld", hase_world_rank(comm, dest), tag, hase_bytes(count, type), r->id);
     end(w, comm, args);
@@ -185,7 +191,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Com
     int64_t w;
     char args[160];
     begin("irecv", &w);
-    int rc = PMPI_Irecv(buf, count, type, src, tag, comm, req);
+    int rc = HASE_REAL(PMPI_Irecv(buf, count, type, src, tag, comm, req));
     hase_req *r = hase_req_add(*req);
     r->is_recv = 1;
     r->comm = comm;
@@ -235,7 +241,7 @@ static int one_request(MPI_Request *req, int *flag, MPI_Status *status) {
     char done[128] = "";
     int n = 0;
     begin("wait", &w);
-    int rc = flag == NULL ? PMPI_Wait(req, st) : PMPI_Test(req, flag, st);
+    int rc = HASE_REAL(flag == NULL ? PMPI_Wait(req, st) : PMPI_Test(req, flag, st));
     if (flag == NULL || *flag) completed(done, sizeof done, handle, st, &n);
     wait_line(w, done, n);
     return rc;
@@ -259,10 +265,10 @@ static int many(int count, MPI_Request reqs[], int *index, int *outcount, int in
     begin("wait", &w);
     int rc, n_done = 0;
     if (which == 0) { /* waitall */
-        rc = PMPI_Waitall(count, reqs, st);
+        rc = HASE_REAL(PMPI_Waitall(count, reqs, st));
         for (int i = 0; i < count; i++) idx[n_done++] = i;
     } else if (which == 1) { /* waitany */
-        rc = PMPI_Waitany(count, reqs, index, st);
+        rc = HASE_REAL(PMPI_Waitany(count, reqs, index, st));
         if (*index != MPI_UNDEFINED) {
             idx[n_done++] = *index;
             st[*index] = st[0];
@@ -270,7 +276,7 @@ static int many(int count, MPI_Request reqs[], int *index, int *outcount, int in
     } else { /* waitsome */
         MPI_Status *got = malloc(sizeof(MPI_Status) * (size_t)(count > 0 ? count : 1));
         if (got == NULL) PMPI_Abort(MPI_COMM_WORLD, 3);
-        rc = PMPI_Waitsome(count, reqs, outcount, idx, got);
+        rc = HASE_REAL(PMPI_Waitsome(count, reqs, outcount, idx, got));
         if (*outcount != MPI_UNDEFINED) {
             for (int i = 0; i < *outcount; i++) st[idx[i]] = got[i];
             n_done = *outcount;
@@ -315,7 +321,7 @@ int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype st, int dest, int stag, vo
     int64_t w;
     char args[200];
     begin("sendrecv", &w);
-    int rc = PMPI_Sendrecv(sb, sc, st, dest, stag, rb, rc_, rt, src, rtag, comm, s);
+    int rc = HASE_REAL(PMPI_Sendrecv(sb, sc, st, dest, stag, rb, rc_, rt, src, rtag, comm, s));
     int got = 0;
     PMPI_Get_count(s, rt, &got);
     snprintf(args, sizeof args, "%d %d %ld %d %d %d %d %ld", hase_world_rank(comm, dest), stag, hase_bytes(sc, st),
@@ -327,7 +333,7 @@ int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype st, int dest, int stag, vo
 int MPI_Barrier(MPI_Comm comm) {
     int64_t w;
     begin("barrier", &w);
-    int rc = PMPI_Barrier(comm);
+    int rc = HASE_REAL(PMPI_Barrier(comm));
     end(w, comm, "");
     return rc;
 }
@@ -336,7 +342,7 @@ int MPI_Bcast(void *b, int c, MPI_Datatype t, int root, MPI_Comm comm) {
     int64_t w;
     char args[96];
     begin("bcast", &w);
-    int rc = PMPI_Bcast(b, c, t, root, comm);
+    int rc = HASE_REAL(PMPI_Bcast(b, c, t, root, comm));
     snprintf(args, sizeof args, "%ld %d", hase_bytes(c, t), root);
     end(w, comm, args);
     return rc;
@@ -346,7 +352,7 @@ int MPI_Reduce(const void *s, void *r, int c, MPI_Datatype t, MPI_Op op, int roo
     int64_t w;
     char args[96];
     begin("reduce", &w);
-    int rc = PMPI_Reduce(s, r, c, t, op, root, comm);
+    int rc = HASE_REAL(PMPI_Reduce(s, r, c, t, op, root, comm));
     snprintf(args, sizeof args, "%ld %d", hase_bytes(c, t), root);
     end(w, comm, args);
     return rc;
@@ -356,7 +362,7 @@ int MPI_Allreduce(const void *s, void *r, int c, MPI_Datatype t, MPI_Op op, MPI_
     int64_t w;
     char args[96];
     begin("allreduce", &w);
-    int rc = PMPI_Allreduce(s, r, c, t, op, comm);
+    int rc = HASE_REAL(PMPI_Allreduce(s, r, c, t, op, comm));
     snprintf(args, sizeof args, "%ld", hase_bytes(c, t));
     end(w, comm, args);
     return rc;
@@ -374,28 +380,28 @@ static int block(const char *call, long send, long recv, int root, int rc, int64
 int MPI_Gather(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, int root, MPI_Comm comm) {
     int64_t w;
     begin("gather", &w);
-    int rc = PMPI_Gather(s, sc, st, r, rc_, rt, root, comm);
+    int rc = HASE_REAL(PMPI_Gather(s, sc, st, r, rc_, rt, root, comm));
     return block("gather", hase_bytes(sc, st), hase_bytes(rc_, rt), root, rc, w, comm);
 }
 
 int MPI_Scatter(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, int root, MPI_Comm comm) {
     int64_t w;
     begin("scatter", &w);
-    int rc = PMPI_Scatter(s, sc, st, r, rc_, rt, root, comm);
+    int rc = HASE_REAL(PMPI_Scatter(s, sc, st, r, rc_, rt, root, comm));
     return block("scatter", hase_bytes(sc, st), hase_bytes(rc_, rt), root, rc, w, comm);
 }
 
 int MPI_Allgather(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, MPI_Comm comm) {
     int64_t w;
     begin("allgather", &w);
-    int rc = PMPI_Allgather(s, sc, st, r, rc_, rt, comm);
+    int rc = HASE_REAL(PMPI_Allgather(s, sc, st, r, rc_, rt, comm));
     return block("allgather", hase_bytes(sc, st), hase_bytes(rc_, rt), -1, rc, w, comm);
 }
 
 int MPI_Alltoall(const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, MPI_Comm comm) {
     int64_t w;
     begin("alltoall", &w);
-    int rc = PMPI_Alltoall(s, sc, st, r, rc_, rt, comm);
+    int rc = HASE_REAL(PMPI_Alltoall(s, sc, st, r, rc_, rt, comm));
     return block("alltoall", hase_bytes(sc, st), hase_bytes(rc_, rt), -1, rc, w, comm);
 }
 
@@ -441,6 +447,7 @@ static void end_long(MPI_Comm comm, const char *args) {
     fprintf(out, " %lld %s %s\n", (long long)hase_wall_ns(), field, args);
     last_cpu = hase_cpu_ns();
     last_wall = hase_wall_ns();
+    call_window_ns += last_wall - call_entry_wall;
 }
 
 /* A growing text buffer for per-rank counts. */
@@ -485,7 +492,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *made) {
     int64_t w;
     begin("comm_split", &w);
     (void)w;
-    int rc = PMPI_Comm_split(comm, color, key, made);
+    int rc = HASE_REAL(PMPI_Comm_split(comm, color, key, made));
     new_comm(comm, made);
     return rc;
 }
@@ -494,7 +501,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *made) {
     int64_t w;
     begin("comm_split", &w);
     (void)w;
-    int rc = PMPI_Comm_dup(comm, made);
+    int rc = HASE_REAL(PMPI_Comm_dup(comm, made));
     new_comm(comm, made);
     return rc;
 }
@@ -503,7 +510,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *made) {
     int64_t w;
     begin("comm_split", &w);
     (void)w;
-    int rc = PMPI_Comm_create(comm, group, made);
+    int rc = HASE_REAL(PMPI_Comm_create(comm, group, made));
     new_comm(comm, made);
     return rc;
 }
@@ -540,7 +547,7 @@ int MPI_Gatherv(const void *s, int sc, MPI_Datatype st, void *r, const int rcs[]
                 MPI_Datatype rt, int root, MPI_Comm comm) {
     int64_t w;
     begin("gatherv", &w);
-    int rc = PMPI_Gatherv(s, sc, st, r, rcs, displs, rt, root, comm);
+    int rc = HASE_REAL(PMPI_Gatherv(s, sc, st, r, rcs, displs, rt, root, comm));
     rooted(hase_bytes(sc, st), root, rcs, rt, comm);
     return rc;
 }
@@ -549,7 +556,7 @@ int MPI_Scatterv(const void *s, const int scs[], const int displs[], MPI_Datatyp
                  MPI_Datatype rt, int root, MPI_Comm comm) {
     int64_t w;
     begin("scatterv", &w);
-    int rc = PMPI_Scatterv(s, scs, displs, st, r, rc_, rt, root, comm);
+    int rc = HASE_REAL(PMPI_Scatterv(s, scs, displs, st, r, rc_, rt, root, comm));
     rooted(hase_bytes(rc_, rt), root, scs, st, comm);
     return rc;
 }
@@ -558,7 +565,7 @@ int MPI_Allgatherv(const void *s, int sc, MPI_Datatype st, void *r, const int rc
                    MPI_Datatype rt, MPI_Comm comm) {
     int64_t w;
     begin("allgatherv", &w);
-    int rc = PMPI_Allgatherv(s, sc, st, r, rcs, displs, rt, comm);
+    int rc = HASE_REAL(PMPI_Allgatherv(s, sc, st, r, rcs, displs, rt, comm));
     int p = 0;
     PMPI_Comm_size(comm, &p);
     text_buf b = {0};
@@ -574,7 +581,7 @@ int MPI_Alltoallv(const void *s, const int scs[], const int sd[], MPI_Datatype s
                   const int rd[], MPI_Datatype rt, MPI_Comm comm) {
     int64_t w;
     begin("alltoallv", &w);
-    int rc = PMPI_Alltoallv(s, scs, sd, st, r, rcs, rd, rt, comm);
+    int rc = HASE_REAL(PMPI_Alltoallv(s, scs, sd, st, r, rcs, rd, rt, comm));
     int p = 0;
     PMPI_Comm_size(comm, &p);
     text_buf b = {0};

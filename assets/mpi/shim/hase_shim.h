@@ -48,6 +48,18 @@ static inline int64_t hase_cpu_gap_ns(void) {
     return gaps[N / 2];
 }
 
+/* The shims' own work inside a call's wall window, measured: HASE_REAL(call) times `call`, the
+ * MPI library's function a wrapper stands for, with the wall clock, and adds it to hase_real_ns. A
+ * shim sums its calls' wall windows; the windows less hase_real_ns are its in-call work (clock
+ * readings, formatting and writing its record, its bookkeeping and its own messages). */
+static int64_t hase_real_ns, hase_real_from_ns;
+static inline void hase_real_enter(void) { hase_real_from_ns = hase_wall_ns(); }
+static inline int hase_real_leave(int rc) {
+    hase_real_ns += hase_wall_ns() - hase_real_from_ns;
+    return rc;
+}
+#define HASE_REAL(call) (hase_real_enter(), hase_real_leave(call))
+
 /* A measured burst with the shims' own per-call cost taken out (never below 0). */
 static inline int64_t hase_net_burst_ns(int64_t raw_ns, int64_t gap_ns) {
     return raw_ns > gap_ns ? raw_ns - gap_ns : 0;

@@ -220,7 +220,10 @@ pub fn parse_prediction(text: &str, path: &str) -> Result<RankPrediction, MpiErr
                 min_bytes: num(min_bytes)?,
                 max_bytes: num(max_bytes)?,
             }),
-            ["measured", calls, mpi_wall, burst_cpu, burst_wall, gap, subtracted] => {
+            // Without the last field (the shim's in-call work) a record counts none.
+            ["measured", calls, mpi_wall, burst_cpu, burst_wall, gap, subtracted, in_call @ ..]
+                if in_call.len() <= 1 =>
+            {
                 let us = |t: &str| num(t).map(|ns| ns as f64 / 1e3);
                 p.calls = Some(CallCosts {
                     calls: num(calls)?,
@@ -229,6 +232,7 @@ pub fn parse_prediction(text: &str, path: &str) -> Result<RankPrediction, MpiErr
                     burst_wall_us: us(burst_wall)?,
                     per_call_us: us(gap)?,
                     subtracted_us: us(subtracted)?,
+                    in_call_us: in_call.first().map_or(Ok(0.0), |t| us(t))?,
                 });
             }
             ["end", virtual_ps, wall_ns, cpu_ns] => {
@@ -568,6 +572,20 @@ mod tests {
         sink.finish().unwrap();
         let loaded = hase_engine::trace::Trace::load(&path).unwrap();
         assert_eq!(loaded.header.entities[1].path, "rank1");
+    }
+
+    #[test]
+    fn the_measured_line_carries_the_in_call_work_and_reads_as_none_without_it() {
+        let record = |measured: &str| format!("hase-predict 1 0 1\n{measured}\nend 0 1 1\n");
+        let with = parse_prediction(&record("measured 10 5000 3000 3100 200 1800 4200"), "p").unwrap();
+        let c = with.calls.unwrap();
+        assert_eq!((c.calls, c.mpi_wall_us, c.subtracted_us, c.in_call_us), (10, 5.0, 1.8, 4.2));
+        let without = parse_prediction(&record("measured 10 5000 3000 3100 200 1800"), "p").unwrap();
+        assert_eq!(without.calls.map(|c| (c.subtracted_us, c.in_call_us)), Some((1.8, 0.0)));
+        let e = parse_prediction(&record("measured 10 5000 3000 3100 200 1800 4200 1"), "pred0.txt")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "pred0.txt:2: unexpected line `measured 10 5000 3000 3100 200 1800 4200 1`");
     }
 
     #[test]

@@ -39,6 +39,9 @@ pub struct ClockFile {
     pub calls: u64,
     /// CPU time taken out of the computation bursts, ns.
     pub subtracted_ns: i64,
+    /// The logger's own work inside the calls' wall windows (their wall time less that of the MPI
+    /// library's functions), ns; 0 where the file lacks it.
+    pub in_call_ns: i64,
     /// Computation between calls as measured: thread CPU time and wall time, ns.
     pub burst_cpu_ns: i64,
     /// See `burst_cpu_ns`.
@@ -64,10 +67,12 @@ impl ClockFile {
                     c.syncs.push((num(at)?, num(offset)?));
                     c.round_trips_ns.push(num(rtt)?);
                 }
-                ["gap", gap, calls, subtracted] => {
+                // Without the last field (the logger's in-call work) a file counts none.
+                ["gap", gap, calls, subtracted, in_call @ ..] if in_call.len() <= 1 => {
                     c.per_call_ns = num(gap)?;
                     c.calls = num(calls)?.max(0) as u64;
                     c.subtracted_ns = num(subtracted)?;
+                    c.in_call_ns = in_call.first().map_or(Ok(0), |t| num(t))?;
                 }
                 ["bursts", cpu, wall] => {
                     c.burst_cpu_ns = num(cpu)?;
@@ -325,6 +330,18 @@ mod tests {
         // 2000 − 990 = 1010.
         assert_eq!(ranks[1].messages, [(0, SimTime(1_010_000), SimTime(4_951_000), 64)]);
         assert_eq!(ranks[0].messages, []);
+    }
+
+    #[test]
+    fn the_gap_line_carries_the_in_call_work_and_reads_as_none_without_it() {
+        let with = ClockFile::parse("hase-clock 1 0 1\nsync 0 0 1\ngap 400 3 1200 4500\n", "c").unwrap();
+        assert_eq!((with.per_call_ns, with.calls, with.subtracted_ns, with.in_call_ns), (400, 3, 1200, 4500));
+        let without = ClockFile::parse(CLOCK0, "c").unwrap();
+        assert_eq!((without.subtracted_ns, without.in_call_ns), (1200, 0));
+        let e = ClockFile::parse("hase-clock 1 0 1\nsync 0 0 1\ngap 400 3 1200 4500 9\n", "clock0.txt")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "clock0.txt:3: unexpected line `gap 400 3 1200 4500 9`");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! DIR/measured.csv (wall and CPU time per rank), the real timeline DIR/real.htb (every call and
 //! the computation between, per rank, on one clock, with the messages: `real_timeline`) and the
 //! raw logs in DIR/raw/; and measure what a prediction from the recording will leave out (the
-//! error budget's launch, recorder overhead and foreign load: `budget`).
+//! error budget's launch, recorder overhead, shim work in calls and foreign load: `budget`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -80,6 +80,7 @@ pub fn recorded_costs(ranks: &[RankTrace], clocks: &[ClockFile]) -> Vec<RankCost
                     burst_wall_us,
                     per_call_us: c.per_call_ns as f64 / 1e3,
                     subtracted_us: c.subtracted_ns as f64 / 1e3,
+                    in_call_us: c.in_call_ns as f64 / 1e3,
                 },
                 predicted: None,
             }
