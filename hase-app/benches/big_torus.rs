@@ -11,6 +11,9 @@
 
 #![allow(clippy::expect_used, reason = "setup failures in a benchmark are bugs to stop at")]
 
+#[path = "common/timing_frame.rs"]
+mod timing_frame;
+
 use std::collections::BTreeSet;
 use std::hint::black_box;
 use std::sync::Arc;
@@ -25,7 +28,7 @@ use hase_app::ui::animator::MapCache;
 use hase_app::ui::animator::images::StateImages;
 use hase_app::ui::canvas::view::View;
 use hase_app::ui::canvas::{Canvas, CanvasContext, ReplayLayer};
-use hase_app::ui::timing::{Diagram, TimingContext, TimingView, show};
+use hase_app::ui::timing::TimingView;
 use hase_editor::replay::events::Snapshot;
 use hase_editor::run::task::{RunRequest, execute};
 use hase_editor::run::{FinishedRun, NextRunSettings, RunProgress, RunSlot};
@@ -37,6 +40,7 @@ use hase_engine::model::{ParamValue, Workload};
 use hase_engine::time::SimTime;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use timing_frame::timing_frame;
 
 /// One wheel notch of zoom.
 const ZOOM_STEP: f32 = 1.1;
@@ -228,37 +232,9 @@ fn bench_big_torus_timing(c: &mut Criterion, run: &FinishedRun) {
     let mut timing_view = TimingView::default();
     let end = run.replay.end.0.max(1);
     let exchange = run.replay.flights().iter().map(|f| f.depart.0).min().unwrap_or(0).min(end - 1);
+    let size = Vec2::new(1_600.0, 420.0);
     let frame = |state: &mut TimingState, timing_view: &mut TimingView, now_ps: u64| {
-        let input = RawInput {
-            screen_rect: Some(Rect::from_min_size(Pos2::ZERO, Vec2::new(1_600.0, 420.0))),
-            ..RawInput::default()
-        };
-        let mut out = ctx.run_ui(input, |ui| {
-            egui::CentralPanel::default().show(ui, |ui| {
-                let diagrams = [Diagram {
-                    replay: &run.replay,
-                    title: None,
-                    selected: Vec::new(),
-                    source: None,
-                    expected: None,
-                }];
-                let cx = TimingContext {
-                    diagrams: &diagrams,
-                    key: 1,
-                    now_ps,
-                    stale: false,
-                    colours: &colours,
-                    palette: &palette,
-                    project: None,
-                };
-                for command in show(ui, state, timing_view, &cx).commands {
-                    state.apply(command);
-                }
-            });
-        });
-        let primitives = ctx.tessellate(std::mem::take(&mut out.shapes), out.pixels_per_point);
-        black_box(primitives.len());
-        out.textures_delta.clear();
+        timing_frame(&ctx, &run.replay, (state, timing_view), (now_ps, size), (&colours, &palette));
     };
     frame(&mut state, &mut timing_view, exchange);
     let rows = state.rows_of(&run.replay).len();

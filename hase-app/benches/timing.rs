@@ -14,6 +14,9 @@
 
 #![allow(clippy::expect_used, reason = "setup failures in a benchmark are bugs to stop at")]
 
+#[path = "common/timing_frame.rs"]
+mod timing_frame;
+
 use std::hint::black_box;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -26,7 +29,7 @@ use hase_app::ui::animator::images::StateImages;
 use hase_app::ui::canvas::{Canvas, CanvasContext, ReplayLayer};
 use hase_app::ui::timing::draw::{DiagramScene, Geometry, RULER_HEIGHT, bar_shapes};
 use hase_app::ui::timing::strip::BarStrip;
-use hase_app::ui::timing::{Diagram, LABEL_WIDTH, TimingContext, TimingView, show};
+use hase_app::ui::timing::{LABEL_WIDTH, TimingView};
 use hase_editor::replay::Replay;
 use hase_editor::replay::columns::Intervals;
 use hase_editor::replay::events::Snapshot;
@@ -42,6 +45,7 @@ use hase_engine::time::SimTime;
 use hase_engine::trace::{EntityInfo, TraceHeader};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use timing_frame::timing_frame;
 
 const WIDTH: f32 = 1_400.0;
 const HEIGHT: f32 = 1_200.0;
@@ -156,42 +160,12 @@ fn bench_timing(c: &mut Criterion) {
         let mut state = TimingState::default();
         let mut timing_view = TimingView::default();
         for (zoom, view) in zooms(replay.end.0) {
+            let size = Vec2::new(LABEL_WIDTH + WIDTH + 16.0, HEIGHT + 80.0);
             let frame = |state: &mut TimingState, timing_view: &mut TimingView| {
-                let input = RawInput {
-                    screen_rect: Some(Rect::from_min_size(
-                        Pos2::ZERO,
-                        Vec2::new(LABEL_WIDTH + WIDTH + 16.0, HEIGHT + 80.0),
-                    )),
-                    ..RawInput::default()
-                };
-                let mut out = ctx.run_ui(input, |ui| {
-                    egui::CentralPanel::default().show(ui, |ui| {
-                        let diagrams = [Diagram {
-                            replay: &replay,
-                            title: None,
-                            selected: Vec::new(),
-                            source: None,
-                            expected: None,
-                        }];
-                        timing_view.fitted_for = Some(1);
-                        state.view = view;
-                        let cx = TimingContext {
-                            diagrams: &diagrams,
-                            key: 1,
-                            now_ps: view.left_ps,
-                            stale: false,
-                            colours: &colours,
-                            palette: &palette,
-                            project: None,
-                        };
-                        for command in show(ui, state, timing_view, &cx).commands {
-                            state.apply(command);
-                        }
-                    });
-                });
-                let primitives = ctx.tessellate(std::mem::take(&mut out.shapes), out.pixels_per_point);
-                black_box(primitives.len());
-                out.textures_delta.clear();
+                timing_view.fitted_for = Some(1);
+                state.view = view;
+                let now_ps = view.left_ps;
+                timing_frame(&ctx, &replay, (state, timing_view), (now_ps, size), (&colours, &palette));
             };
             frame(&mut state, &mut timing_view);
             c.bench_function(&format!("timing_frame_{name}_{zoom}"), |b| {

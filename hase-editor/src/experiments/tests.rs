@@ -348,7 +348,15 @@ fn every_plot_kind_builds_from_a_small_result_set_and_is_documented() {
                 assert!(!plot.series.is_empty(), "{}: no series", entry.label);
                 let xs: Vec<f64> = plot.series[0].points.iter().map(|p| p.x).collect();
                 assert_eq!(xs, [1.0, 2.0, 4.0], "{}: x is p", entry.label);
-                assert!(plot.y_label.contains("makespan_ps"), "{}: {}", entry.label, plot.y_label);
+                // Lines keep the metric's name (the axis gives its unit); a speedup, efficiency or
+                // ratio names it without `_ps`, having no unit.
+                let expected = match chosen.kind {
+                    PlotKind::Speedup => "speedup (makespan)",
+                    PlotKind::Efficiency => "efficiency (makespan)",
+                    PlotKind::Ratio => "ratio (makespan)",
+                    _ => "makespan_ps",
+                };
+                assert_eq!(plot.y_label, expected, "{}", entry.label);
                 assert!(plot.series.iter().flat_map(|s| &s.points).all(|p| p.lo <= p.y && p.y <= p.hi));
             }
             Plotted::Heatmap(grid) => {

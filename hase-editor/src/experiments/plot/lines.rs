@@ -4,6 +4,7 @@
 use super::model::{
     LinePlot, MeanBand, PlotError, PlotKind, PlotSettings, Plotted, PointSet, Series, SeriesPoint,
 };
+use crate::experiments::quantity::without_ps;
 use crate::experiments::results::{MetricSummary, PointSummary};
 
 /// The registered plot of [`PlotKind::Lines`], `Speedup`, `Efficiency` and `Ratio`.
@@ -91,10 +92,12 @@ pub fn lines(set: &PointSet, settings: &PlotSettings) -> Result<LinePlot, PlotEr
             series.push(Series { name, points });
         }
     }
+    // A speedup, efficiency or ratio has no unit: its title names the metric without `_ps`.
+    let of = without_ps(&settings.metric);
     let y_label = match settings.kind {
-        PlotKind::Speedup => format!("speedup ({})", settings.metric),
-        PlotKind::Efficiency => format!("efficiency ({})", settings.metric),
-        PlotKind::Ratio => format!("ratio ({})", settings.metric),
+        PlotKind::Speedup => format!("speedup ({of})"),
+        PlotKind::Efficiency => format!("efficiency ({of})"),
+        PlotKind::Ratio => format!("ratio ({of})"),
         _ => settings.metric.clone(),
     };
     Ok(LinePlot { series, x_labels: (!numeric_x).then_some(x_values), y_label })
