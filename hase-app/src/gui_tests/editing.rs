@@ -430,3 +430,39 @@ fn edit_a_links_latency_and_bandwidth_in_the_inspector_in_the_units_typed() {
     settle(&mut h);
     assert_eq!(link(&h), (SimTime::from_ns(1500), 1_250_000_000));
 }
+
+#[test]
+fn one_wheel_notch_is_one_whole_zoom_step_about_the_pointer() {
+    let mut h = harness();
+    let over = empty_spot(&h);
+    h.event(Event::PointerMoved(over));
+    settle(&mut h);
+    let view = |h: &Harness<'_, App>| h.state().canvas.view(&NetworkId::Top);
+    let before = view(&h);
+    let area = h.state().canvas.area;
+    let under = before.to_canvas(area, over);
+    // One notch back (content moves up: zoom out).
+    h.event(Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Line,
+        delta: Vec2::new(0.0, -1.0),
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+        modifiers: Modifiers::NONE,
+    });
+    h.step();
+    // The whole step lands in the frame the notch came in (egui's smoothed delta would spread it
+    // over the next frames, each redrawing the view).
+    let line = h.ctx.options(|o| o.input_options.line_scroll_speed);
+    let expected = before.zoom * (-line / 200.0).exp2();
+    let after = view(&h);
+    assert!(
+        (after.zoom - expected).abs() < 1e-4 * expected,
+        "{} → {}, expected {expected}",
+        before.zoom,
+        after.zoom
+    );
+    // About the pointer: the canvas point under it stays under it.
+    assert!((after.to_screen(area, under) - over).length() < 0.5);
+    settle(&mut h);
+    assert_eq!(view(&h).zoom, after.zoom, "nothing more follows the notch");
+}
