@@ -448,6 +448,16 @@ impl eframe::App for App {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         self.ui_root(ui);
     }
+
+    fn raw_input_hook(&mut self, ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        // A comparison shows its sides' canvases in place of the design's.
+        let areas: Vec<egui::Rect> = if self.session.compare.is_some() {
+            self.compare_views.sides.iter().map(|v| v.canvas.area).collect()
+        } else {
+            vec![self.canvas.area]
+        };
+        crate::ui::canvas::wheel::take_canvas_wheel(ctx, raw_input, &areas);
+    }
 }
 
 /// Open the main window and run until it closes.

@@ -50,33 +50,6 @@ fn wheel_effect(modifiers: egui::Modifiers, scroll: Vec2) -> Wheel {
     }
 }
 
-/// This frame's wheel turn in points, taken straight from the wheel's events (Shift turns it
-/// sideways, Alt up and down, as egui does). egui's smoothed delta spreads one notch over several
-/// frames, and on a big network each of them redraws the view: here a notch is one zoom step.
-fn wheel_points(ui: &Ui) -> Vec2 {
-    let line = ui.ctx().options(|o| o.input_options.line_scroll_speed);
-    ui.input(|i| {
-        let page = i.viewport_rect().height();
-        let total = i.events.iter().fold(Vec2::ZERO, |sum, event| match event {
-            egui::Event::MouseWheel { unit, delta, .. } => {
-                sum + match unit {
-                    egui::MouseWheelUnit::Point => *delta,
-                    egui::MouseWheelUnit::Line => *delta * line,
-                    egui::MouseWheelUnit::Page => *delta * page,
-                }
-            }
-            _ => sum,
-        });
-        if i.modifiers.shift {
-            Vec2::new(total.x + total.y, 0.0)
-        } else if i.modifiers.alt {
-            Vec2::new(0.0, total.x + total.y)
-        } else {
-            total
-        }
-    })
-}
-
 /// Handle this frame's pointer input.
 pub fn handle(canvas: &mut Canvas, ui: &Ui, response: &Response, editor: &Editor, edits: &mut CanvasEdits) {
     if std::mem::take(&mut canvas.settling) && matches!(canvas.drag, Drag::Move { .. }) {
@@ -95,7 +68,7 @@ pub fn handle(canvas: &mut Canvas, ui: &Ui, response: &Response, editor: &Editor
     if response.contains_pointer()
         && let Some(p) = pointer_screen
     {
-        let (zoom, scroll) = (ui.input(egui::InputState::zoom_delta), wheel_points(ui));
+        let (zoom, scroll) = (ui.input(egui::InputState::zoom_delta), super::wheel::wheel_points(ui));
         if (zoom - 1.0).abs() > f32::EPSILON {
             view.zoom_about(area, p, zoom);
         } else if scroll != Vec2::ZERO {

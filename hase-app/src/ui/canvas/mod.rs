@@ -22,6 +22,7 @@ pub mod raster;
 pub mod show;
 pub mod view;
 pub mod view_state;
+pub mod wheel;
 
 pub use context::{CanvasContext, CanvasOutput, PalettePayload, ReplayLayer, STALE_NOTICE, TemplatePayload};
 pub use drag::Drag;
