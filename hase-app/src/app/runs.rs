@@ -27,7 +27,7 @@ use hase_editor::run::{
 use hase_editor::session::compare::{Compare, CompareSide, thesis_example, with_variant};
 use hase_editor::session::timing::TimingCommand;
 use hase_editor::session::variant::Variant;
-use hase_editor::session::{Reveal, SessionCommand};
+use hase_editor::session::{AnalysisJob, Reveal, SessionCommand};
 use hase_editor::state::LogLevel;
 use hase_editor::tasks::{FileRequest, TaskOutput};
 use hase_library::estimate::Estimate;
@@ -108,11 +108,17 @@ impl App {
         if let Some(request) = self.session.what_if_request.take() {
             self.open_what_if(&request);
         }
-        for run in self.session.critical_path_work() {
-            self.tasks.spawn("critical-path", move || {
-                let report = hase_editor::analysis_views::critical::find_in_run(&run);
-                TaskOutput::Replay(Box::new(ReplayOutput::CriticalPath { run: run.id, report }))
-            });
+        for job in self.session.analysis_work() {
+            match job {
+                AnalysisJob::CriticalPath(run) => self.tasks.spawn("critical-path", move || {
+                    let report = hase_editor::analysis_views::critical::find_in_run(&run);
+                    TaskOutput::Replay(Box::new(ReplayOutput::CriticalPath { run: run.id, report }))
+                }),
+                AnalysisJob::Phases(run) => self.tasks.spawn("phases", move || {
+                    let report = hase_editor::analysis_views::bands::find_in_run(&run);
+                    TaskOutput::Replay(Box::new(ReplayOutput::Phases { run: run.id, report }))
+                }),
+            }
         }
     }
 
@@ -333,6 +339,9 @@ impl App {
             }
             ReplayOutput::CriticalPath { run, report } => {
                 self.session.apply(SessionCommand::Timing(TimingCommand::KeepCriticalPath { run, report }));
+            }
+            ReplayOutput::Phases { run, report } => {
+                self.session.apply(SessionCommand::Timing(TimingCommand::KeepPhases { run, report }));
             }
             ReplayOutput::CompareTraces(Ok(runs)) => self.open_trace_compare(runs),
             ReplayOutput::CompareTraces(Err(e)) => self.editor.notify(LogLevel::Error, e.to_string()),

@@ -35,7 +35,13 @@ fn phase_bands_toggle_and_a_click_puts_o_and_x_on_the_band_edges() {
     run_design(&mut h);
     assert!(h.query_by_label("2 loosely synchronous (exchange)").is_none(), "no bands before the toggle");
     h.get_by_label("Phases").click();
-    h.run_steps(3);
+    // The phases are found on a worker thread; the bands come when they are.
+    wait_for(&mut h, "the phases", |app| {
+        app.session
+            .current
+            .as_ref()
+            .is_some_and(|run| app.session.timing.analysis.bands.found(run.id).is_some())
+    });
     // One band per allreduce call, both loosely synchronous exchanges.
     assert_eq!(expected.phases.len(), 2);
     let second = &expected.phases[1];

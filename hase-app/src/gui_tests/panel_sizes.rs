@@ -20,7 +20,8 @@ use egui_kittest::{Harness, SnapshotResults};
 use hase_editor::experiments::plot::PlotKind;
 use hase_editor::experiments::{ExperimentsTab, ExperimentsView};
 use hase_editor::session::compare::thesis_example;
-use hase_editor::session::{Session, SessionCommand};
+use hase_editor::session::timing::TimingCommand;
+use hase_editor::session::{AnalysisJob, Session, SessionCommand};
 use hase_editor::state::{Editor, ThemeChoice};
 use hase_editor::tasks::Tasks;
 use hase_engine::model::Project;
@@ -192,6 +193,20 @@ fn show_dock_tab(ui: &mut egui::Ui, p: &mut TimingPanel, colours: &ReplayColours
             SessionCommand::Timing(_) => p.session.apply(command),
             _ => {}
         }
+    }
+    // The app works out the analyses asked for on worker threads; the panel alone does it here.
+    for job in p.session.analysis_work() {
+        let command = match job {
+            AnalysisJob::CriticalPath(run) => TimingCommand::KeepCriticalPath {
+                run: run.id,
+                report: hase_editor::analysis_views::critical::find_in_run(&run),
+            },
+            AnalysisJob::Phases(run) => TimingCommand::KeepPhases {
+                run: run.id,
+                report: hase_editor::analysis_views::bands::find_in_run(&run),
+            },
+        };
+        p.session.apply(SessionCommand::Timing(command));
     }
     p.area = area.or(p.area);
 }

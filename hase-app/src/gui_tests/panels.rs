@@ -107,11 +107,19 @@ fn comparison_harness(
             for command in out.commands {
                 p.state.apply(command);
             }
-            // The app finds a critical path on a worker thread; the panel alone finds it here.
-            for id in p.state.analysis.critical.start_asked() {
-                if let Some(run) = std::iter::once(&p.run).chain(p.other.as_ref()).find(|r| r.id == id) {
+            // The app finds critical paths and phases on worker threads; the panel alone finds
+            // them here.
+            let runs = || std::iter::once(&p.run).chain(p.other.as_ref());
+            for id in p.state.analysis.critical.asked.start_asked() {
+                if let Some(run) = runs().find(|r| r.id == id) {
                     let report = hase_editor::analysis_views::critical::find_in_run(run);
                     p.state.apply(TimingCommand::KeepCriticalPath { run: id, report });
+                }
+            }
+            for id in p.state.analysis.bands.asked.start_asked() {
+                if let Some(run) = runs().find(|r| r.id == id) {
+                    let report = hase_editor::analysis_views::bands::find_in_run(run);
+                    p.state.apply(TimingCommand::KeepPhases { run: id, report });
                 }
             }
             if let Some(area) = out.area {

@@ -8,27 +8,33 @@ use std::sync::Arc;
 use hase_engine::analysis::{Phase, PhaseKind, PhaseOptions, PhaseReport, find_phases};
 use hase_engine::trace::Trace;
 
-/// Phases of the runs shown, by run id.
+use crate::analysis_views::analysis_trace;
+use crate::analysis_views::asked::AskedRuns;
+use crate::run::FinishedRun;
+
+/// Phases of the runs shown, by run id. The views ask for them ([`PhaseBands::ask`]); the app
+/// finds them on a worker thread (`Session::analysis_work`, [`find_in_run`]) and hands them back
+/// ([`PhaseBands::keep`]).
 #[derive(Clone, Debug, Default)]
 pub struct PhaseBands {
     /// Draw the bands.
     pub shown: bool,
     reports: BTreeMap<u64, Arc<PhaseReport>>,
+    /// Runs whose phases are asked for or being found.
+    pub asked: AskedRuns,
 }
 
 impl PhaseBands {
-    /// The phases of run `id`, found in `trace()` the first time they are asked for.
-    pub fn report<'t>(
-        &mut self,
-        id: u64,
-        trace: impl FnOnce() -> std::borrow::Cow<'t, Trace>,
-    ) -> Arc<PhaseReport> {
-        if let Some(r) = self.found(id) {
-            return r;
+    /// Ask for the phases of run `id` (nothing when they are found, asked for or being found).
+    pub fn ask(&mut self, id: u64) {
+        if !self.reports.contains_key(&id) {
+            self.asked.ask(id);
         }
-        let report = find(&trace());
-        self.keep(id, Arc::clone(&report));
-        report
+    }
+
+    /// True while the phases of run `id` are asked for or being found.
+    pub fn is_finding(&self, id: u64) -> bool {
+        self.asked.is_finding(id)
     }
 
     /// The phases of run `id`, if they were found already.
@@ -38,6 +44,7 @@ impl PhaseBands {
 
     /// Keep the phases found in run `id` (runs come and go: the phases of the last few only).
     pub fn keep(&mut self, id: u64, report: Arc<PhaseReport>) {
+        self.asked.done(id);
         if self.reports.contains_key(&id) {
             return;
         }
@@ -51,6 +58,11 @@ impl PhaseBands {
 /// The phases of `trace`.
 pub fn find(trace: &Trace) -> Arc<PhaseReport> {
     Arc::new(find_phases(trace, PhaseOptions::default()))
+}
+
+/// The phases of a finished run (its trace's records, or the trace rebuilt from its replay).
+pub fn find_in_run(run: &FinishedRun) -> Arc<PhaseReport> {
+    find(&analysis_trace(&run.trace, &run.replay))
 }
 
 /// The class of a phase as the band names it: the two loosely synchronous kinds, pipeline, tree.
@@ -96,10 +108,7 @@ pub fn visible(report: &PhaseReport, t0: u64, t1: u64) -> impl Iterator<Item = &
 
 #[cfg(test)]
 mod tests {
-    use std::borrow::Cow;
-
     use super::*;
-    use crate::analysis_views::analysis_trace;
     use crate::fixtures::finished_tree_run;
     use crate::run::RunSlot;
 
@@ -108,15 +117,20 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let run = finished_tree_run(dir.path(), RunSlot::Main);
         let mut bands = PhaseBands::default();
-        let report = bands.report(run.id, || analysis_trace(&run.trace, &run.replay));
+        bands.ask(run.id);
+        assert!(bands.is_finding(run.id) && bands.found(run.id).is_none());
+        let report = find_in_run(&run);
+        bands.keep(run.id, Arc::clone(&report));
+        assert!(!bands.is_finding(run.id));
         // Recursive doubling on 8 processors, called twice: two loosely synchronous exchanges.
         let kinds: Vec<PhaseKind> = report.phases.iter().map(|p| p.kind).collect();
         assert_eq!(kinds, [PhaseKind::Exchange, PhaseKind::Exchange], "{:?}", report.phases);
         assert_eq!(class_of(kinds[0]), "loosely synchronous");
         assert_eq!(label(&report.phases[1]), "2 loosely synchronous (exchange)");
-        // Asked again, the phases are not searched for again (the trace is not even built).
-        let again = bands.report(run.id, || -> Cow<'_, Trace> { panic!("found again") });
-        assert!(Arc::ptr_eq(&report, &again));
+        // Asked again, the phases are kept, not looked for again.
+        bands.ask(run.id);
+        assert!(bands.asked.start_asked().is_empty());
+        assert!(Arc::ptr_eq(&report, &bands.found(run.id).unwrap()));
         let first = &report.phases[0];
         assert!(label(first).starts_with("1 "));
         assert!(details(first).contains(class_of(first.kind)));

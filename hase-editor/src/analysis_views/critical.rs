@@ -4,7 +4,7 @@
 //! and the O–X interval of the longest segment. The analysis is
 //! `hase_engine::analysis::critical_path`; the method is in `docs/analysis.md`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use hase_engine::analysis::{
@@ -13,6 +13,7 @@ use hase_engine::analysis::{
 use hase_engine::trace::Trace;
 
 use crate::analysis_views::analysis_trace;
+use crate::analysis_views::asked::AskedRuns;
 use crate::run::FinishedRun;
 use crate::session::timing::cursors::Cursors;
 
@@ -21,16 +22,14 @@ pub type Found = Result<CriticalPathReport, CriticalPathError>;
 
 /// The critical paths of the runs shown, by run id. Finding one in a big run takes seconds, so the
 /// views only ask for it ([`CriticalPathView::ask`]); the app finds it on a worker thread
-/// ([`CriticalPathView::start_asked`], [`find`]) and hands it back ([`CriticalPathView::keep`]).
+/// (`Session::analysis_work`, [`find_in_run`]) and hands it back ([`CriticalPathView::keep`]).
 #[derive(Clone, Debug, Default)]
 pub struct CriticalPathView {
     /// Outline the path and show its blame.
     pub shown: bool,
     reports: BTreeMap<u64, Arc<Found>>,
-    /// Runs whose path the views asked for, not yet started.
-    asked: BTreeSet<u64>,
-    /// Runs whose path is being found.
-    finding: BTreeSet<u64>,
+    /// Runs whose path is asked for or being found.
+    pub asked: AskedRuns,
 }
 
 impl CriticalPathView {
@@ -41,32 +40,19 @@ impl CriticalPathView {
 
     /// Ask for the path of run `id` (nothing when it is found, asked for or being found).
     pub fn ask(&mut self, id: u64) {
-        if !self.reports.contains_key(&id) && !self.finding.contains(&id) {
-            self.asked.insert(id);
+        if !self.reports.contains_key(&id) {
+            self.asked.ask(id);
         }
     }
 
     /// True while the path of run `id` is asked for or being found.
     pub fn is_finding(&self, id: u64) -> bool {
-        self.asked.contains(&id) || self.finding.contains(&id)
-    }
-
-    /// The runs whose path was asked for since the last call; they count as being found from now.
-    pub fn start_asked(&mut self) -> Vec<u64> {
-        let asked = std::mem::take(&mut self.asked);
-        self.finding.extend(&asked);
-        asked.into_iter().collect()
-    }
-
-    /// Forget that run `id`'s path is being found (its run is gone, or no worker could start).
-    pub fn give_up(&mut self, id: u64) {
-        self.asked.remove(&id);
-        self.finding.remove(&id);
+        self.asked.is_finding(id)
     }
 
     /// Keep the path found in run `id` (the paths of the last few runs only).
     pub fn keep(&mut self, id: u64, report: Arc<Found>) {
-        self.give_up(id);
+        self.asked.done(id);
         if self.reports.contains_key(&id) {
             return;
         }
@@ -169,17 +155,12 @@ mod tests {
         assert!(report.segments.iter().all(|s| span(s) <= span(longest)));
 
         let mut view = CriticalPathView::default();
-        // Asked for once, started once, however often a frame asks.
-        view.ask(run.id);
         view.ask(run.id);
         assert!(view.is_finding(run.id));
-        assert_eq!(view.start_asked(), [run.id]);
-        view.ask(run.id);
-        assert!(view.start_asked().is_empty() && view.is_finding(run.id));
         view.keep(run.id, Arc::clone(&found));
         assert!(!view.is_finding(run.id));
         view.ask(run.id);
-        assert!(view.start_asked().is_empty(), "a kept path is not asked for again");
+        assert!(view.asked.start_asked().is_empty(), "a kept path is not asked for again");
         assert!(Arc::ptr_eq(&view.found(run.id).unwrap(), &found));
         assert!(view.found(run.id + 1).is_none());
     }

@@ -1,4 +1,5 @@
-//! State and logic behind the analysis views of the app, egui-free: the trace a finished
+//! State and logic behind the analysis views of the app, egui-free: which runs an analysis is
+//! being worked out for on a worker thread ([`asked`]), the trace a finished
 //! run is analysed from ([`rebuild`]), the comparison's difference mode ([`difference`]), the phase
 //! bands of the timing diagram ([`bands`]), the critical path outlined in the views ([`critical`]),
 //! what-ifs run from the path ([`what_if`]), the "Check levels" action on a compound ([`levels`])
@@ -6,6 +7,7 @@
 //! `hase_engine::analysis` and `hase_library::{check_levels, experiment::scaling}`; the methods are in
 //! `docs/analysis.md`.
 
+pub mod asked;
 pub mod bands;
 pub mod critical;
 pub mod difference;

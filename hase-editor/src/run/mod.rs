@@ -268,6 +268,13 @@ pub enum ReplayOutput {
         report:
             Arc<Result<hase_engine::analysis::CriticalPathReport, hase_engine::analysis::CriticalPathError>>,
     },
+    /// The communication phases of a run were found (see `analysis_views::bands`).
+    Phases {
+        /// The run's id.
+        run: u64,
+        /// The phases.
+        report: Arc<hase_engine::analysis::PhaseReport>,
+    },
     /// Trace files to compare were read (left to right), or why not.
     CompareTraces(Result<Vec<FinishedRun>, TraceFileError>),
     /// A project file to compare with was read.

@@ -34,6 +34,15 @@ use crate::run::{
     UNSAVED_MARKERS_NOTE,
 };
 
+/// An analysis of a run the views asked for, to be worked out on a worker thread.
+#[derive(Clone, Debug)]
+pub enum AnalysisJob {
+    /// Its critical path (`analysis_views::critical::find_in_run`).
+    CriticalPath(Arc<FinishedRun>),
+    /// Its communication phases (`analysis_views::bands::find_in_run`).
+    Phases(Arc<FinishedRun>),
+}
+
 /// Runs and replay views of the editor.
 #[derive(Default)]
 pub struct Session {
@@ -243,16 +252,28 @@ impl Session {
         }
     }
 
-    /// The runs whose critical path the views asked for since the last call, to be found on worker
-    /// threads (a run no longer shown is dropped from the asking).
-    pub fn critical_path_work(&mut self) -> Vec<Arc<FinishedRun>> {
-        let critical = &mut self.timing.analysis.critical;
+    /// The analyses the views asked for since the last call, to be worked out on worker threads
+    /// (a run no longer shown is dropped from the asking).
+    pub fn analysis_work(&mut self) -> Vec<AnalysisJob> {
+        let shown: Vec<Arc<FinishedRun>> = self
+            .current
+            .iter()
+            .chain(self.compare.iter().flat_map(|c| c.sides.iter().filter_map(|s| s.run.as_ref())))
+            .cloned()
+            .collect();
+        let run_of = |id: u64| shown.iter().find(|run| run.id == id).map(Arc::clone);
         let mut work = Vec::new();
-        for id in critical.start_asked() {
-            let sides = self.compare.iter().flat_map(|c| c.sides.iter().filter_map(|s| s.run.as_ref()));
-            match self.current.iter().chain(sides).find(|run| run.id == id) {
-                Some(run) => work.push(Arc::clone(run)),
-                None => critical.give_up(id),
+        let analysis = &mut self.timing.analysis;
+        for id in analysis.critical.asked.start_asked() {
+            match run_of(id) {
+                Some(run) => work.push(AnalysisJob::CriticalPath(run)),
+                None => analysis.critical.asked.done(id),
+            }
+        }
+        for id in analysis.bands.asked.start_asked() {
+            match run_of(id) {
+                Some(run) => work.push(AnalysisJob::Phases(run)),
+                None => analysis.bands.asked.done(id),
             }
         }
         work
@@ -307,7 +328,7 @@ mod tests {
     }
 
     #[test]
-    fn a_critical_path_asked_for_is_handed_out_once_for_a_run_shown() {
+    fn analyses_asked_for_are_handed_out_once_for_a_run_shown() {
         let dir = tempfile::tempdir().unwrap();
         let mut s = Session::default();
         let run = run_in(dir.path(), RunSlot::Main);
@@ -315,13 +336,19 @@ mod tests {
         s.apply(SessionCommand::Timing(TimingCommand::FindCriticalPath(run.id)));
         // A run no longer shown is dropped from the asking.
         s.apply(SessionCommand::Timing(TimingCommand::FindCriticalPath(run.id + 7)));
-        let work = s.critical_path_work();
-        assert_eq!(work.iter().map(|r| r.id).collect::<Vec<_>>(), [run.id]);
+        s.apply(SessionCommand::Timing(TimingCommand::FindPhases(run.id)));
+        let work = s.analysis_work();
+        let AnalysisJob::CriticalPath(path_of) = &work[0] else { panic!("{work:?}") };
+        let AnalysisJob::Phases(phases_of) = &work[1] else { panic!("{work:?}") };
+        assert_eq!((work.len(), path_of.id, phases_of.id), (2, run.id, run.id));
         assert!(s.timing.analysis.critical.is_finding(run.id));
         assert!(!s.timing.analysis.critical.is_finding(run.id + 7));
         s.apply(SessionCommand::Timing(TimingCommand::FindCriticalPath(run.id)));
-        assert!(s.critical_path_work().is_empty(), "being found already");
-        let report = crate::analysis_views::critical::find_in_run(&work[0]);
+        assert!(s.analysis_work().is_empty(), "being found already");
+        let phases = crate::analysis_views::bands::find_in_run(phases_of);
+        s.apply(SessionCommand::Timing(TimingCommand::KeepPhases { run: run.id, report: phases }));
+        assert!(s.timing.analysis.bands.found(run.id).is_some());
+        let report = crate::analysis_views::critical::find_in_run(path_of);
         s.apply(SessionCommand::Timing(TimingCommand::KeepCriticalPath { run: run.id, report }));
         assert!(!s.timing.analysis.critical.is_finding(run.id));
         assert!(s.timing.analysis.critical.found(run.id).is_some_and(|f| f.is_ok()));

@@ -19,7 +19,7 @@ use super::view_state::TimingView;
 use crate::theme::Palette;
 use crate::ui::time_text;
 use hase_editor::analysis_views::analysis_trace;
-use hase_editor::analysis_views::bands::{self, details, label, visible};
+use hase_editor::analysis_views::bands::{details, label, visible};
 use hase_editor::analysis_views::difference::{Computed, TABLE_ROWS, differing_spans};
 use hase_editor::replay::Replay;
 use hase_editor::session::timing::cursors::Cursors;
@@ -46,6 +46,10 @@ pub fn toggles(ui: &mut Ui, edits: &mut TimingEdits, view: &mut TimingView, cx: 
         .changed();
     if toggled {
         edits.push(TimingCommand::ShowPhases(shown));
+    }
+    let bands = &edits.state.analysis.bands;
+    if shown && cx.diagrams.iter().filter_map(|d| d.source).any(|(id, _)| bands.is_finding(id)) {
+        ui.spinner().on_hover_text("finding the phases…");
     }
     if cx.diagrams.len() == 2 {
         let both = cx.diagrams.iter().all(|d| d.source.is_some());
@@ -196,12 +200,15 @@ pub fn paint_differences(
 /// The phases of diagram `index` as bands over its bars, each with a clickable label in the strip
 /// above the first row.
 pub fn phase_bands(ui: &Ui, edits: &mut TimingEdits, d: &Diagram<'_>, index: usize, g: &Geometry) {
-    let Some((id, trace)) = d.source else { return };
-    let report = edits.state.analysis.bands.found(id).unwrap_or_else(|| {
-        let report = bands::find(&analysis_trace(trace, d.replay));
-        edits.push(TimingCommand::KeepPhases { run: id, report: Arc::clone(&report) });
-        report
-    });
+    let Some((id, _)) = d.source else { return };
+    // The phases are found on a worker thread: asked for here, drawn once they are there.
+    let bands = &edits.state.analysis.bands;
+    let Some(report) = bands.found(id) else {
+        if !bands.is_finding(id) {
+            edits.push(TimingCommand::FindPhases(id));
+        }
+        return;
+    };
     let state = &edits.state;
     let mut clicked = None;
     let strip = Rect::from_min_max(pos2(g.bars.min.x, g.bars.min.y - LABEL_STRIP), g.bars.max);

@@ -78,6 +78,8 @@ pub enum TimingCommand {
     FocusDifference(String),
     /// The diagrams went to the focused row.
     FocusReached,
+    /// Find the phases of run `run` (on a worker thread; see `PhaseBands`).
+    FindPhases(u64),
     /// Keep the phases found in run `run`.
     KeepPhases {
         /// The run's id.

@@ -190,6 +190,7 @@ impl TimingState {
                 difference.focus_pending = true;
             }
             TimingCommand::FocusReached => difference.focus_pending = false,
+            TimingCommand::FindPhases(run) => self.analysis.bands.ask(run),
             TimingCommand::KeepPhases { run, report } => self.analysis.bands.keep(run, report),
             TimingCommand::FindCriticalPath(run) => self.analysis.critical.ask(run),
             TimingCommand::KeepCriticalPath { run, report } => self.analysis.critical.keep(run, report),
