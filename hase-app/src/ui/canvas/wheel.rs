@@ -1,7 +1,7 @@
 //! The mouse wheel over a canvas. egui smooths a wheel notch over several frames, and while it
 //! runs down it draws frame after frame: on a big network each frame costs a whole redraw (and a
-//! software renderer renders the whole window each time), so one notch cost five times what the
-//! zoom step itself costs. Over a canvas the app takes the wheel's events before egui sees them
+//! software renderer renders the whole window each time), so left to egui one notch costs five
+//! times the zoom step itself. Over a canvas the app takes the wheel's events before egui sees them
 //! ([`take_canvas_wheel`], from `raw_input_hook`) and the canvas applies them at once
 //! ([`wheel_points`]). Ctrl/Cmd+wheel (egui's zoom gesture) and the wheel over anything else —
 //! panels, windows, menus, the dock's lists — are left to egui.
