@@ -134,6 +134,18 @@ impl Replay {
             .map_or("?", String::as_str)
     }
 
+    /// The names of the states entity `e` entered at least once (of its first 64), in its order.
+    pub fn states_entered(&self, e: u32) -> impl Iterator<Item = &str> {
+        let visited = self.visited.get(e as usize).copied().unwrap_or(0);
+        let states = self.header.entities.get(e as usize).map_or(&[][..], |i| &i.states[..]);
+        states
+            .iter()
+            .take(64)
+            .enumerate()
+            .filter(move |(s, _)| visited & (1 << s) != 0)
+            .map(|(_, n)| n.as_str())
+    }
+
     /// The groups enclosing entity `e`, innermost first.
     pub fn groups_of(&self, e: u32) -> Vec<u32> {
         let mut out = Vec::new();

@@ -255,6 +255,11 @@ impl Session {
     /// The analyses the views asked for since the last call, to be worked out on worker threads
     /// (a run no longer shown is dropped from the asking).
     pub fn analysis_work(&mut self) -> Vec<AnalysisJob> {
+        let analysis = &mut self.timing.analysis;
+        let (paths, phases) = (analysis.critical.asked.start_asked(), analysis.bands.asked.start_asked());
+        if paths.is_empty() && phases.is_empty() {
+            return Vec::new();
+        }
         let shown: Vec<Arc<FinishedRun>> = self
             .current
             .iter()
@@ -264,13 +269,13 @@ impl Session {
         let run_of = |id: u64| shown.iter().find(|run| run.id == id).map(Arc::clone);
         let mut work = Vec::new();
         let analysis = &mut self.timing.analysis;
-        for id in analysis.critical.asked.start_asked() {
+        for id in paths {
             match run_of(id) {
                 Some(run) => work.push(AnalysisJob::CriticalPath(run)),
                 None => analysis.critical.asked.done(id),
             }
         }
-        for id in analysis.bands.asked.start_asked() {
+        for id in phases {
             match run_of(id) {
                 Some(run) => work.push(AnalysisJob::Phases(run)),
                 None => analysis.bands.asked.done(id),

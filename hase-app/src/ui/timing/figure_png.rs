@@ -59,18 +59,12 @@ const LEGEND_SWATCH: f32 = 30.0;
 const LEGEND_CHAR: f32 = 7.5;
 
 /// The states the entity rows in `rows` enter (by name, each once, sorted).
-fn states_drawn(runs: &[(String, Arc<FinishedRun>)], rows: &[Arc<[Row]>]) -> Vec<String> {
+fn states_drawn(runs: &[(String, Arc<FinishedRun>)], rows: &[&[Row]]) -> Vec<String> {
     let mut names = BTreeSet::new();
     for ((_, run), shown) in runs.iter().zip(rows) {
-        let replay = &run.replay;
-        for row in shown.iter() {
-            let RowKind::Entity(e) = row.kind else { continue };
-            let visited = replay.visited.get(e as usize).copied().unwrap_or(0);
-            let Some(info) = replay.header.entities.get(e as usize) else { continue };
-            for (s, name) in info.states.iter().enumerate().take(64) {
-                if visited & (1 << s) != 0 {
-                    names.insert(name.clone());
-                }
+        for row in *shown {
+            if let RowKind::Entity(e) = row.kind {
+                names.extend(run.replay.states_entered(e).map(str::to_string));
             }
         }
     }
@@ -109,7 +103,7 @@ fn render_at_most(fig: &TimingFigure, max_rows: usize) -> ColorImage {
     let bands = &fig.state.analysis.bands;
     let phases: Vec<_> =
         fig.runs.iter().map(|(_, run)| bands.shown.then(|| bands.found(run.id)).flatten()).collect();
-    let kept_rows: Vec<Arc<[Row]>> = rows.iter().zip(&kept).map(|(all, &k)| Arc::from(&all[..k])).collect();
+    let kept_rows: Vec<&[Row]> = rows.iter().zip(&kept).map(|(all, &k)| &all[..k]).collect();
     let states = states_drawn(&fig.runs, &kept_rows);
     let legend = legend_layout(&states, width - 12.0);
     let legend_height = legend.last().map_or(0.0, |&(line, _, _)| (line + 1) as f32 * LEGEND_LINE);
@@ -272,8 +266,8 @@ mod tests {
         let rows = fig.state.rows_of(&fig.runs[0].1.replay).len();
         assert!(rows > 10, "{rows} rows");
         let image = render(&fig);
-        let shown = [fig.state.rows_of(&fig.runs[0].1.replay)];
-        let states = states_drawn(&fig.runs, &shown);
+        let shown = fig.state.rows_of(&fig.runs[0].1.replay);
+        let states = states_drawn(&fig.runs, &[&shown[..]]);
         assert!(states.iter().any(|s| s == "ALLREDUCE") && states.iter().any(|s| s == "IDLE"), "{states:?}");
         let lines = legend_layout(&states, 600.0 + LABEL_WIDTH - 12.0).last().unwrap().0 + 1;
         let legend = lines as f32 * LEGEND_LINE;

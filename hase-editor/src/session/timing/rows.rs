@@ -109,11 +109,7 @@ pub fn entity_matches(replay: &Replay, e: u32, query: &str) -> bool {
     if info.path.to_lowercase().contains(query) {
         return true;
     }
-    let visited = replay.visited.get(e as usize).copied().unwrap_or(0);
-    info.states
-        .iter()
-        .enumerate()
-        .any(|(s, name)| s < 64 && visited & (1 << s) != 0 && name.to_lowercase().contains(query))
+    replay.states_entered(e).any(|name| name.to_lowercase().contains(query))
 }
 
 /// The entities `query` keeps (all of them for [`RowQuery::All`]).
