@@ -17,6 +17,7 @@ use crate::theme::{Palette, ReplayColours};
 use crate::ui::compare::CompareViews;
 use crate::ui::dock::DockTab;
 use crate::ui::reveal;
+use hase_editor::analysis_views::difference::compare_runs;
 use hase_editor::analysis_views::what_if::{self, WhatIfRequest};
 use hase_editor::replay::markers;
 use hase_editor::run::size_check::{self, BigRunAnswer, BigRunQuestion, Verdict};
@@ -118,6 +119,12 @@ impl App {
                     let report = hase_editor::analysis_views::bands::find_in_run(&run);
                     TaskOutput::Replay(Box::new(ReplayOutput::Phases { run: run.id, report }))
                 }),
+                AnalysisJob::Difference { request, runs: [a, b] } => {
+                    self.tasks.spawn("difference", move || {
+                        let computed = compare_runs(&request, [&a, &b]);
+                        TaskOutput::Replay(Box::new(ReplayOutput::Difference(computed)))
+                    });
+                }
             }
         }
     }
@@ -342,6 +349,9 @@ impl App {
             }
             ReplayOutput::Phases { run, report } => {
                 self.session.apply(SessionCommand::Timing(TimingCommand::KeepPhases { run, report }));
+            }
+            ReplayOutput::Difference(computed) => {
+                self.session.apply(SessionCommand::Timing(TimingCommand::KeepDifference(computed)));
             }
             ReplayOutput::CompareTraces(Ok(runs)) => self.open_trace_compare(runs),
             ReplayOutput::CompareTraces(Err(e)) => self.editor.notify(LogLevel::Error, e.to_string()),

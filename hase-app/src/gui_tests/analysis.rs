@@ -101,7 +101,7 @@ fn difference_mode_lists_the_largest_difference_and_goes_to_its_row() {
     let mut h = harness_with(Project::new("empty"));
     open_comparison_example(&mut h);
     h.get_by_label("Differences").click();
-    h.run_steps(3);
+    wait_for(&mut h, "the comparison", |app| app.session.timing.analysis.difference.last().is_some());
     let computed = h.state().session.timing.analysis.difference.last().unwrap();
     assert_eq!(computed.diff.rows.first().map(|r| r.name.as_str()), Some(largest.as_str()));
     assert!(!computed.diff.equal);
@@ -268,7 +268,7 @@ fn two_trace_files_compared_in_difference_mode() {
     assert!(!said.iter().any(|t| t.starts_with("comparison, left side")), "{said:?}");
     assert!(compare.sides.iter().all(|s| !s.run.as_ref().unwrap().trace.records.is_empty()));
     h.get_by_label("Differences").click();
-    h.run_steps(3);
+    wait_for(&mut h, "the comparison", |app| app.session.timing.analysis.difference.last().is_some());
     let computed = h.state().session.timing.analysis.difference.last().unwrap();
     assert_eq!(computed.diff, oracle, "the loaded traces are compared as they are");
     h.get_by_label(&oracle.rows[0].name);

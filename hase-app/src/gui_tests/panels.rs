@@ -107,8 +107,8 @@ fn comparison_harness(
             for command in out.commands {
                 p.state.apply(command);
             }
-            // The app finds critical paths and phases on worker threads; the panel alone finds
-            // them here.
+            // The app finds critical paths, phases and comparisons on worker threads; the panel
+            // alone finds them here.
             let runs = || std::iter::once(&p.run).chain(p.other.as_ref());
             for id in p.state.analysis.critical.asked.start_asked() {
                 if let Some(run) = runs().find(|r| r.id == id) {
@@ -120,6 +120,13 @@ fn comparison_harness(
                 if let Some(run) = runs().find(|r| r.id == id) {
                     let report = hase_editor::analysis_views::bands::find_in_run(run);
                     p.state.apply(TimingCommand::KeepPhases { run: id, report });
+                }
+            }
+            if let Some(request) = p.state.analysis.difference.start_asked() {
+                let [a, b] = request.key.runs.map(|id| runs().find(|r| r.id == id));
+                if let (Some(a), Some(b)) = (a, b) {
+                    let computed = hase_editor::analysis_views::difference::compare_runs(&request, [a, b]);
+                    p.state.apply(TimingCommand::KeepDifference(computed));
                 }
             }
             if let Some(area) = out.area {

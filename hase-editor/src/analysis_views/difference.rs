@@ -3,8 +3,11 @@
 //! tolerance, the key each timing-diagram row is aligned by, the stretches of time where two
 //! aligned rows are in different states, and the row of the table of largest differences the
 //! user asked to go to.
+//!
+//! Comparing two big runs takes seconds, so the view only asks for a comparison
+//! ([`DifferenceMode::ask`]); the app takes the request (`Session::analysis_work`), works it out on
+//! a worker thread ([`compare_runs`]) and hands it back ([`DifferenceMode::keep`]).
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -14,8 +17,10 @@ use hase_engine::analysis::{
 use hase_engine::time::SimTime;
 use hase_engine::trace::Trace;
 
+use super::rebuild::analysis_trace;
 use crate::replay::Replay;
 use crate::replay::columns::Intervals;
+use crate::run::FinishedRun;
 
 /// Rows listed in the table of largest differences.
 pub const TABLE_ROWS: usize = 20;
@@ -34,12 +39,47 @@ pub struct DifferenceMode {
     /// The diagrams still have to scroll and zoom to `focus`.
     pub focus_pending: bool,
     computed: Option<Arc<Computed>>,
+    /// A comparison asked for and not yet handed to a worker.
+    asked: Option<DifferenceRequest>,
+    /// The comparison a worker is working out.
+    finding: Option<DifferenceKey>,
+}
+
+/// What a comparison is of: the two runs (by id), how rows are paired, the tolerance as typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DifferenceKey {
+    /// The runs, left then right.
+    pub runs: [u64; 2],
+    /// How rows are paired.
+    pub align: Align,
+    /// The tolerance as typed, trimmed.
+    pub tolerance_text: String,
+}
+
+/// A comparison to work out: what of, and the tolerance it reads.
+#[derive(Clone, Debug)]
+pub struct DifferenceRequest {
+    /// What the comparison is of.
+    pub key: DifferenceKey,
+    /// The tolerance read from `key.tolerance_text`.
+    pub tolerance: Tolerance,
+}
+
+/// Where the comparison of two runs stands.
+#[derive(Clone, Debug)]
+pub enum Comparison {
+    /// Made, for the runs, alignment and tolerance shown.
+    Ready(Arc<Computed>),
+    /// Asked for, or being worked out.
+    Finding,
+    /// Not asked for yet: the view asks ([`DifferenceMode::ask`]).
+    NotAsked,
 }
 
 /// A comparison of two runs.
 #[derive(Debug)]
 pub struct Computed {
-    key: (u64, u64, Align, String),
+    key: DifferenceKey,
     /// The comparison.
     pub diff: TraceDiff,
     /// Names of the rows that differ beyond the tolerance.
@@ -57,40 +97,68 @@ pub enum DifferenceError {
 }
 
 impl DifferenceMode {
-    /// The comparison of runs `ids`: the one kept when it is of the same runs, alignment and
-    /// tolerance (then `false`), else made now from `traces()` (then `true`: [`Self::keep`] it);
-    /// or why it cannot be made (a tolerance that does not parse).
-    pub fn comparison<'t>(
-        &self,
-        ids: [u64; 2],
-        traces: impl FnOnce() -> [Cow<'t, Trace>; 2],
-    ) -> Result<(Arc<Computed>, bool), DifferenceError> {
+    /// The comparison of runs `runs` with the alignment and tolerance set now (or the reason
+    /// the tolerance does not read).
+    fn request(&self, runs: [u64; 2]) -> Result<DifferenceRequest, DifferenceError> {
         let text = self.tolerance_text.trim();
         let tolerance = if text.is_empty() {
             Tolerance::default()
         } else {
             Tolerance::parse(text).map_err(DifferenceError::Tolerance)?
         };
-        let key = (ids[0], ids[1], self.align, text.to_string());
+        Ok(DifferenceRequest {
+            key: DifferenceKey { runs, align: self.align, tolerance_text: text.into() },
+            tolerance,
+        })
+    }
+
+    /// Where the comparison of runs `runs` with the settings shown stands, or why it cannot be
+    /// made (a tolerance that does not read).
+    pub fn comparison(&self, runs: [u64; 2]) -> Result<Comparison, DifferenceError> {
+        let key = self.request(runs)?.key;
         if let Some(c) = self.computed.as_ref().filter(|c| c.key == key) {
-            return Ok((Arc::clone(c), false));
+            return Ok(Comparison::Ready(Arc::clone(c)));
         }
-        let [a, b] = traces();
-        let diff = diff_traces(&a, &b, DiffOptions { align: self.align, tolerance, top: TABLE_ROWS });
-        let differing = diff
-            .rows
-            .iter()
-            .filter(|r| !r.states.iter().all(|(_, p)| tolerance.agrees(SimTime(p.a_ps), SimTime(p.b_ps))))
-            .map(|r| r.name.clone())
-            .collect();
-        let ranks_of = |t: &Trace| {
-            RankMessages::of(t).processes.iter().filter_map(|p| Some((p.entity, p.rank?))).collect()
-        };
-        Ok((Arc::new(Computed { key, differing, ranks: [ranks_of(&a), ranks_of(&b)], diff }), true))
+        let asked = self.asked.as_ref().is_some_and(|r| r.key == key);
+        Ok(if asked || self.finding.as_ref() == Some(&key) {
+            Comparison::Finding
+        } else {
+            Comparison::NotAsked
+        })
+    }
+
+    /// Ask for the comparison of runs `runs` with the settings shown (nothing when it is made,
+    /// asked for or being worked out already, or when the tolerance does not read).
+    pub fn ask(&mut self, runs: [u64; 2]) {
+        if let Ok(Comparison::NotAsked) = self.comparison(runs)
+            && let Ok(request) = self.request(runs)
+        {
+            self.asked = Some(request);
+        }
+    }
+
+    /// The comparison asked for since the last call; it counts as being worked out from now.
+    pub fn start_asked(&mut self) -> Option<DifferenceRequest> {
+        let request = self.asked.take()?;
+        self.finding = Some(request.key.clone());
+        Some(request)
+    }
+
+    /// The comparison being worked out will not come (its runs are gone).
+    pub fn dropped(&mut self) {
+        self.finding = None;
+    }
+
+    /// True while a comparison is asked for or being worked out.
+    pub fn is_finding(&self) -> bool {
+        self.asked.is_some() || self.finding.is_some()
     }
 
     /// Keep `computed` as the last comparison.
     pub fn keep(&mut self, computed: Arc<Computed>) {
+        if self.finding.as_ref() == Some(&computed.key) {
+            self.finding = None;
+        }
         self.computed = Some(computed);
     }
 
@@ -98,6 +166,30 @@ impl DifferenceMode {
     pub fn last(&self) -> Option<&Computed> {
         self.computed.as_deref()
     }
+}
+
+/// Work out the comparison `request` of two finished runs (seconds on big runs: a worker
+/// thread's job). A run that kept no records in memory is compared through the trace rebuilt
+/// from its replay.
+pub fn compare_runs(request: &DifferenceRequest, runs: [&FinishedRun; 2]) -> Arc<Computed> {
+    let [a, b] = runs.map(|run| analysis_trace(&run.trace, &run.replay));
+    compare_traces(request, [&a, &b])
+}
+
+/// Work out the comparison `request` of two traces.
+pub fn compare_traces(request: &DifferenceRequest, traces: [&Trace; 2]) -> Arc<Computed> {
+    let [a, b] = traces;
+    let tolerance = request.tolerance;
+    let diff = diff_traces(a, b, DiffOptions { align: request.key.align, tolerance, top: TABLE_ROWS });
+    let differing = diff
+        .rows
+        .iter()
+        .filter(|r| !r.states.iter().all(|(_, p)| tolerance.agrees(SimTime(p.a_ps), SimTime(p.b_ps))))
+        .map(|r| r.name.clone())
+        .collect();
+    let ranks_of =
+        |t: &Trace| RankMessages::of(t).processes.iter().filter_map(|p| Some((p.entity, p.rank?))).collect();
+    Arc::new(Computed { key: request.key.clone(), differing, ranks: [ranks_of(a), ranks_of(b)], diff })
 }
 
 impl Computed {

@@ -275,6 +275,8 @@ pub enum ReplayOutput {
         /// The phases.
         report: Arc<hase_engine::analysis::PhaseReport>,
     },
+    /// Two runs were compared (see `analysis_views::difference`).
+    Difference(Arc<crate::analysis_views::difference::Computed>),
     /// Trace files to compare were read (left to right), or why not.
     CompareTraces(Result<Vec<FinishedRun>, TraceFileError>),
     /// A project file to compare with was read.

@@ -26,6 +26,7 @@ use player::Player;
 use stats_order::StatsOrder;
 use timing::TimingState;
 
+use crate::analysis_views::difference::DifferenceRequest;
 use crate::replay::events::Snapshot;
 use crate::replay::markers::Marker;
 use crate::run::version::Staleness;
@@ -41,6 +42,13 @@ pub enum AnalysisJob {
     CriticalPath(Arc<FinishedRun>),
     /// Its communication phases (`analysis_views::bands::find_in_run`).
     Phases(Arc<FinishedRun>),
+    /// The comparison of two runs (`analysis_views::difference::compare_runs`).
+    Difference {
+        /// What to compare, and how.
+        request: DifferenceRequest,
+        /// The runs, left then right.
+        runs: [Arc<FinishedRun>; 2],
+    },
 }
 
 /// Runs and replay views of the editor.
@@ -257,7 +265,8 @@ impl Session {
     pub fn analysis_work(&mut self) -> Vec<AnalysisJob> {
         let analysis = &mut self.timing.analysis;
         let (paths, phases) = (analysis.critical.asked.start_asked(), analysis.bands.asked.start_asked());
-        if paths.is_empty() && phases.is_empty() {
+        let difference = analysis.difference.start_asked();
+        if paths.is_empty() && phases.is_empty() && difference.is_none() {
             return Vec::new();
         }
         let shown: Vec<Arc<FinishedRun>> = self
@@ -279,6 +288,12 @@ impl Session {
             match run_of(id) {
                 Some(run) => work.push(AnalysisJob::Phases(run)),
                 None => analysis.bands.asked.done(id),
+            }
+        }
+        if let Some(request) = difference {
+            match (run_of(request.key.runs[0]), run_of(request.key.runs[1])) {
+                (Some(a), Some(b)) => work.push(AnalysisJob::Difference { request, runs: [a, b] }),
+                _ => analysis.difference.dropped(),
             }
         }
         work
@@ -357,6 +372,41 @@ mod tests {
         s.apply(SessionCommand::Timing(TimingCommand::KeepCriticalPath { run: run.id, report }));
         assert!(!s.timing.analysis.critical.is_finding(run.id));
         assert!(s.timing.analysis.critical.found(run.id).is_some_and(|f| f.is_ok()));
+    }
+
+    #[test]
+    fn a_comparison_asked_for_is_handed_out_once_and_kept() {
+        use crate::analysis_views::difference::{Comparison, compare_runs};
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Session::default();
+        let run = run_in(dir.path(), RunSlot::Main);
+        s.current = Some(Arc::clone(&run));
+        let timing = |c: TimingCommand| SessionCommand::Timing(c);
+        let shown = |s: &Session, ids| s.timing.analysis.difference.comparison(ids);
+        // A run no longer shown: nothing to work out, nothing left waiting.
+        s.apply(timing(TimingCommand::CompareRuns([run.id, run.id + 7])));
+        assert!(s.analysis_work().is_empty());
+        assert!(!s.timing.analysis.difference.is_finding());
+        let ids = [run.id, run.id];
+        s.apply(timing(TimingCommand::CompareRuns(ids)));
+        s.apply(timing(TimingCommand::CompareRuns(ids)));
+        let work = s.analysis_work();
+        let [AnalysisJob::Difference { request, runs }] = &work[..] else { panic!("{work:?}") };
+        assert!(matches!(shown(&s, ids), Ok(Comparison::Finding)));
+        s.apply(timing(TimingCommand::CompareRuns(ids)));
+        assert!(s.analysis_work().is_empty(), "being worked out already");
+        let computed = compare_runs(request, [&runs[0], &runs[1]]);
+        assert!(computed.diff.equal, "a run against itself");
+        s.apply(timing(TimingCommand::KeepDifference(computed)));
+        assert!(matches!(shown(&s, ids), Ok(Comparison::Ready(_))));
+        assert!(!s.timing.analysis.difference.is_finding());
+        // Another tolerance is another comparison; one that does not read asks for nothing.
+        s.apply(timing(TimingCommand::SetTolerance("1%".into())));
+        assert!(matches!(shown(&s, ids), Ok(Comparison::NotAsked)));
+        s.apply(timing(TimingCommand::SetTolerance("soon".into())));
+        assert!(shown(&s, ids).is_err());
+        s.apply(timing(TimingCommand::CompareRuns(ids)));
+        assert!(s.analysis_work().is_empty());
     }
 
     #[test]

@@ -18,9 +18,8 @@ use super::edits::TimingEdits;
 use super::view_state::TimingView;
 use crate::theme::Palette;
 use crate::ui::time_text;
-use hase_editor::analysis_views::analysis_trace;
 use hase_editor::analysis_views::bands::{details, label, visible};
-use hase_editor::analysis_views::difference::{Computed, TABLE_ROWS, differing_spans};
+use hase_editor::analysis_views::difference::{Comparison, Computed, TABLE_ROWS, differing_spans};
 use hase_editor::replay::Replay;
 use hase_editor::session::timing::cursors::Cursors;
 use hase_editor::session::timing::rows::{Row, RowKind, row_path};
@@ -68,15 +67,36 @@ pub fn toggles(ui: &mut Ui, edits: &mut TimingEdits, view: &mut TimingView, cx: 
     }
 }
 
+/// The difference mode as the diagrams show it.
+pub enum DifferenceShown {
+    /// Off, or not two runs to compare.
+    Off,
+    /// On, the comparison not made yet (or the tolerance does not read): the table's place is
+    /// kept, so that the diagrams are fitted to the width they keep.
+    Waiting,
+    /// On, with the comparison of the two runs.
+    Ready(Arc<Computed>),
+}
+
+impl DifferenceShown {
+    /// The comparison, when it is made.
+    pub fn computed(&self) -> Option<Arc<Computed>> {
+        match self {
+            Self::Ready(c) => Some(Arc::clone(c)),
+            Self::Off | Self::Waiting => None,
+        }
+    }
+}
+
 /// The difference mode's line under the bar (alignment, tolerance, verdict) and its comparison,
 /// when it is on and two runs are shown.
-pub fn difference_bar(ui: &mut Ui, edits: &mut TimingEdits, cx: &TimingContext<'_>) -> Option<Arc<Computed>> {
-    let [a, b] = cx.diagrams else { return None };
+pub fn difference_bar(ui: &mut Ui, edits: &mut TimingEdits, cx: &TimingContext<'_>) -> DifferenceShown {
+    let [a, b] = cx.diagrams else { return DifferenceShown::Off };
     if !edits.state.analysis.difference.on {
-        return None;
+        return DifferenceShown::Off;
     }
-    let (Some((id_a, trace_a)), Some((id_b, trace_b))) = (a.source, b.source) else { return None };
-    let mut result = None;
+    let (Some((id_a, _)), Some((id_b, _))) = (a.source, b.source) else { return DifferenceShown::Off };
+    let mut result = DifferenceShown::Waiting;
     ui.horizontal(|ui| {
         ui.label("Align rows by");
         let mut align = edits.state.analysis.difference.align;
@@ -96,21 +116,24 @@ pub fn difference_bar(ui: &mut Ui, edits: &mut TimingEdits, cx: &TimingContext<'
         if typed {
             edits.push(TimingCommand::SetTolerance(tolerance));
         }
-        let computed = edits.state.analysis.difference.comparison([id_a, id_b], || {
-            [analysis_trace(trace_a, a.replay), analysis_trace(trace_b, b.replay)]
-        });
-        match computed {
-            Ok((c, fresh)) => {
-                if fresh {
-                    edits.push(TimingCommand::KeepDifference(Arc::clone(&c)));
-                }
+        match edits.state.analysis.difference.comparison([id_a, id_b]) {
+            Ok(Comparison::Ready(c)) => {
                 let verdict = if c.diff.equal {
                     RichText::new("equal within the tolerance").color(cx.palette.info)
                 } else {
                     RichText::new(format!("{} rows differ", c.differing.len())).color(cx.palette.error)
                 };
                 ui.label(verdict);
-                result = Some(c);
+                result = DifferenceShown::Ready(c);
+            }
+            Ok(Comparison::Finding) => {
+                ui.spinner();
+                ui.label("comparing the runs…");
+            }
+            Ok(Comparison::NotAsked) => {
+                edits.push(TimingCommand::CompareRuns([id_a, id_b]));
+                ui.spinner();
+                ui.label("comparing the runs…");
             }
             Err(e) => {
                 ui.label(RichText::new(e.to_string()).color(cx.palette.error));

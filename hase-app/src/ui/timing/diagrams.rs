@@ -40,9 +40,11 @@ pub fn show(
     let mut edits = TimingEdits::new(state);
     let end = diagrams.iter().map(|d| d.replay.end.0).max().unwrap_or(0);
     panel::bar(ui, &mut edits, view, cx, end, &mut out);
-    let difference = bands_and_differences::difference_bar(ui, &mut edits, cx);
+    let shown = bands_and_differences::difference_bar(ui, &mut edits, cx);
+    let difference = shown.computed();
     let all = ui.available_rect_before_wrap();
-    let table_width = if difference.is_some() || edits.state.analysis.critical.shown {
+    let difference_on = !matches!(shown, bands_and_differences::DifferenceShown::Off);
+    let table_width = if difference_on || edits.state.analysis.critical.shown {
         380.0_f32.min(all.width() * 0.45)
     } else if edits.state.table && edits.state.cursors.interval().is_some() {
         330.0_f32.min(all.width() * 0.4)
@@ -79,6 +81,8 @@ pub fn show(
         let table = Rect::from_min_max(pos2(area.max.x + 6.0, all.min.y), all.max);
         match &difference {
             Some(c) => bands_and_differences::difference_table(ui, &mut edits, c, table, cx.palette),
+            // The bar says the comparison is being made; its table comes here.
+            None if difference_on => {}
             None if edits.state.analysis.critical.shown => {
                 critical_path::blame_table(ui, (&mut edits, &mut out), &diagrams[0], table, cx);
             }

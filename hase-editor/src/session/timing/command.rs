@@ -96,6 +96,9 @@ pub enum TimingCommand {
         /// What was found.
         report: Arc<Found>,
     },
+    /// Compare runs `[left, right]` with the difference mode's settings (on a worker thread;
+    /// see `DifferenceMode::ask`).
+    CompareRuns([u64; 2]),
     /// Keep the comparison of two runs.
     KeepDifference(Arc<Computed>),
 }

@@ -194,6 +194,7 @@ impl TimingState {
             TimingCommand::KeepPhases { run, report } => self.analysis.bands.keep(run, report),
             TimingCommand::FindCriticalPath(run) => self.analysis.critical.ask(run),
             TimingCommand::KeepCriticalPath { run, report } => self.analysis.critical.keep(run, report),
+            TimingCommand::CompareRuns(runs) => difference.ask(runs),
             TimingCommand::KeepDifference(computed) => difference.keep(computed),
         }
     }
