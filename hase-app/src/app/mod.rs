@@ -360,7 +360,7 @@ impl App {
     ) {
         let ctx = ctx.clone();
         let palette = Palette::for_choice(self.editor.settings.theme);
-        edits.extend(toasts::show(&ctx, self.canvas.area, &self.editor.toasts, &palette));
+        edits.extend(toasts::show(&ctx, self.toast_area(), &self.editor.toasts, &palette));
         edits.extend(legend::show(&ctx, &self.editor, &palette));
         for edit in edits {
             self.editor.apply(edit);
@@ -450,13 +450,24 @@ impl eframe::App for App {
     }
 
     fn raw_input_hook(&mut self, ctx: &egui::Context, raw_input: &mut egui::RawInput) {
-        // A comparison shows its sides' canvases in place of the design's.
-        let areas: Vec<egui::Rect> = if self.session.compare.is_some() {
+        crate::ui::canvas::wheel::take_canvas_wheel(ctx, raw_input, &self.canvas_areas());
+    }
+}
+
+impl App {
+    /// The canvases shown: the design's, or in a comparison its sides' (left to right), which
+    /// take the design canvas's place.
+    pub(crate) fn canvas_areas(&self) -> Vec<egui::Rect> {
+        if self.session.compare.is_some() {
             self.compare_views.sides.iter().map(|v| v.canvas.area).collect()
         } else {
             vec![self.canvas.area]
-        };
-        crate::ui::canvas::wheel::take_canvas_wheel(ctx, raw_input, &areas);
+        }
+    }
+
+    /// Where toasts go: the bottom-right corner of the rightmost canvas shown.
+    pub(crate) fn toast_area(&self) -> egui::Rect {
+        self.canvas_areas().last().copied().unwrap_or(self.canvas.area)
     }
 }
 

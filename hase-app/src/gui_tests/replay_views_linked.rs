@@ -1,7 +1,8 @@
 //! Workflow tests of comparisons and linked views, driving the real widgets with egui_kittest:
 //! compare the design with itself under another collective algorithm (through the dialog), a bad
 //! override refused with its reason, an entity selected on the canvas highlighting its timing row,
-//! and a click in the timing diagram moving the animator.
+//! a click in the timing diagram moving the animator, and a toast in a comparison placed in the
+//! right canvas's corner.
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -202,4 +203,24 @@ fn the_right_hand_side_runs_with_its_own_run_until_time() {
     assert_eq!((runs[0].settings.until_text.as_str(), runs[0].outcome.word()), ("", "completed"));
     assert_eq!((runs[1].settings.until_text.as_str(), runs[1].outcome.word()), ("50us", "reached-until"));
     assert!(runs[1].stats.makespan_ps <= 50_000_000 && runs[0].stats.makespan_ps > 50_000_000);
+}
+
+#[test]
+fn a_toast_in_a_comparison_sits_in_the_right_canvas_corner() {
+    let mut h = default_app();
+    h.run_steps(3);
+    let design_canvas = h.state().canvas.area;
+    super::replay_views::open_comparison_example(&mut h);
+    h.state_mut().editor.notify(hase_editor::state::LogLevel::Warning, "a toast while comparing");
+    h.run_steps(2);
+    let app = h.state();
+    let sides: Vec<egui::Rect> = app.compare_views.sides.iter().map(|v| v.canvas.area).collect();
+    assert_eq!(sides.len(), 2);
+    assert!(sides[1].min.x > sides[0].max.x, "{sides:?}");
+    // Not the design canvas the comparison replaced (it reaches down into today's dock).
+    assert_ne!(design_canvas, sides[1]);
+    let area = app.toast_area();
+    assert_eq!(area, sides[1]);
+    let placed = crate::ui::toasts::placements(area, &[egui::vec2(300.0, 40.0)]);
+    assert!(placed.len() == 1 && sides[1].contains_rect(placed[0]), "{placed:?} in {:?}", sides[1]);
 }
