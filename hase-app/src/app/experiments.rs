@@ -11,7 +11,7 @@ use hase_library::experiment::{spec_from_ron, spec_to_ron};
 use hase_library::store::ExperimentStore;
 
 use super::state::App;
-use super::windows::Incoming;
+use super::windows::{Incoming, SweepOnOpen};
 use crate::theme::Palette;
 use crate::ui::experiments::ExperimentsContext;
 use hase_editor::experiments::ExperimentFileRequest;
@@ -129,10 +129,9 @@ impl App {
             return self.editor.notify(LogLevel::Error, "the example experiment's project is not embedded");
         };
         match spec_from_ron(SPEC_TEXT, "allreduce_trees.sweep.ron") {
-            Ok(spec) => self.windows.experiments.load_spec(&spec),
+            Ok(spec) => self.open_example(ctx, index, SweepOnOpen::Spec(Box::new(spec))),
             Err(e) => return self.editor.notify(LogLevel::Error, format!("the example experiment: {e}")),
         }
-        self.open_example(ctx, index);
         self.open_experiments();
     }
 
@@ -215,7 +214,8 @@ impl App {
         let message = format!("opened {} as “{}” (not saved)", run.label, run.project.name);
         let project = run.project.clone();
         self.windows.pending_point = Some(run);
-        self.offer(ctx, Incoming { project, file: None, version: None, unsaved: true, message });
+        let sweep = SweepOnOpen::Keep;
+        self.offer(ctx, Incoming { project, file: None, version: None, unsaved: true, message, sweep });
         self.start_pending_point();
     }
 

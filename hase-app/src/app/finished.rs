@@ -57,6 +57,7 @@ impl App {
                     version: None,
                     unsaved: false,
                     message,
+                    sweep: super::windows::SweepOnOpen::ItsOwn,
                 };
                 self.offer(ctx, incoming);
             }
@@ -71,6 +72,7 @@ impl App {
                     version: None,
                     unsaved: true,
                     message: format!("imported {}: {summary}", path.display()),
+                    sweep: super::windows::SweepOnOpen::ItsOwn,
                 };
                 self.offer(ctx, incoming);
             }

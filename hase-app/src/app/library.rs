@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use super::state::App;
-use super::windows::Incoming;
+use super::windows::{Incoming, SweepOnOpen};
 use crate::ui::dialogs::UnsavedQuestion;
 use crate::ui::library_browser::BrowserRequest;
 use crate::ui::library_dialogs::SaveAsPrompt;
@@ -97,7 +97,7 @@ impl App {
     }
 
     /// File ▸ Open example ▸ `index`.
-    pub(super) fn open_example(&mut self, ctx: &egui::Context, index: usize) {
+    pub(super) fn open_example(&mut self, ctx: &egui::Context, index: usize, sweep: SweepOnOpen) {
         let Some(example) = hase_editor::examples::EXAMPLES.get(index) else { return };
         match example.project() {
             Ok(project) => self.offer(
@@ -108,6 +108,7 @@ impl App {
                     version: None,
                     unsaved: false,
                     message: format!("opened example {}", example.file),
+                    sweep,
                 },
             ),
             Err(e) => self.editor.notify(LogLevel::Error, format!("cannot open example: {e}")),
@@ -139,7 +140,17 @@ impl App {
     /// Replace the document with the project waiting in `windows.incoming`.
     pub(super) fn adopt_incoming(&mut self) {
         let Some(incoming) = self.windows.incoming.take() else { return };
+        let previous = self.editor.doc.project.name.clone();
         self.editor.replace_project(incoming.project, incoming.file);
+        let experiments = &mut self.windows.experiments;
+        match incoming.sweep {
+            SweepOnOpen::ItsOwn => experiments.switch_project(&previous, &self.editor.doc.project.name),
+            SweepOnOpen::Keep => {}
+            SweepOnOpen::Spec(spec) => {
+                experiments.switch_project(&previous, &self.editor.doc.project.name);
+                experiments.load_spec(&spec);
+            }
+        }
         if incoming.unsaved {
             // Nothing saved holds this state: it stays marked unsaved until it is saved.
             self.editor.saved_revision = u64::MAX;
@@ -191,6 +202,7 @@ impl App {
                     version: Some((name.clone(), version)),
                     unsaved: false,
                     message: format!("opened “{name}” version {version} from the library"),
+                    sweep: SweepOnOpen::ItsOwn,
                 };
                 self.offer(ctx, incoming);
             }
@@ -252,6 +264,7 @@ impl App {
                     project,
                     file: None,
                     unsaved: false,
+                    sweep: SweepOnOpen::ItsOwn,
                 };
                 self.offer(ctx, incoming);
             }

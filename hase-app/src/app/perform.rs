@@ -6,6 +6,7 @@ use hase_engine::model::{PortRef, Project, TypeRegistry};
 use hase_library::what_if::Target;
 
 use super::state::App;
+use super::windows::SweepOnOpen;
 use crate::actions::AppAction;
 use crate::ui::canvas::view::View;
 use crate::ui::dialogs::UnsavedQuestion;
@@ -34,7 +35,7 @@ impl App {
                 let file_name = format!("{}.ron", self.editor.doc.project.name);
                 self.ask_file(FileRequest::project(FilePurpose::ExportRon { file_name }, vec!["ron".into()]));
             }
-            AppAction::OpenExample(index) => self.open_example(ctx, index),
+            AppAction::OpenExample(index) => self.open_example(ctx, index, SweepOnOpen::ItsOwn),
             AppAction::InsertTemplate => self.windows.template.open_with("fat_tree", &self.editor),
             AppAction::Save => self.save(),
             AppAction::SaveAs => self.save_as(),
@@ -187,7 +188,9 @@ impl App {
                 ctx.send_viewport_cmd(ViewportCommand::Close);
             }
             UnsavedQuestion::NewProject => {
+                let previous = self.editor.doc.project.name.clone();
                 self.editor.replace_project(Project::new("untitled"), None);
+                self.windows.experiments.switch_project(&previous, &self.editor.doc.project.name);
                 self.library.version = None;
                 self.library.document_settled(std::time::Instant::now());
                 self.editor.log(LogLevel::Info, "new project");

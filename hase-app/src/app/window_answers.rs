@@ -5,7 +5,7 @@
 use hase_engine::model::{StreamSource, Workload};
 
 use super::state::App;
-use super::windows::Incoming;
+use super::windows::{Incoming, SweepOnOpen};
 use crate::theme::Palette;
 use crate::ui::library_dialogs::{self, FailureAnswer, PromptAnswer, RecoveryAnswer};
 use hase_editor::command::EditCommand;
@@ -89,7 +89,14 @@ impl App {
                     self.library.recovery.clear();
                     self.offer(
                         ctx,
-                        Incoming { project: record.project, file: None, version, unsaved: true, message },
+                        Incoming {
+                            project: record.project,
+                            file: None,
+                            version,
+                            unsaved: true,
+                            message,
+                            sweep: SweepOnOpen::ItsOwn,
+                        },
                     );
                 }
                 Some(RecoveryAnswer::Discard(i)) if i < self.library.recovery.len() => {

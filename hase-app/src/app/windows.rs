@@ -53,4 +53,18 @@ pub struct Incoming {
     pub unsaved: bool,
     /// What to log once it is open.
     pub message: String,
+    /// What the experiments view builds once it is open.
+    pub sweep: SweepOnOpen,
+}
+
+/// What the experiments view builds once an incoming project is the design.
+#[derive(Debug, Default)]
+pub enum SweepOnOpen {
+    /// The sweep last built for that project (told apart by name), or a new one.
+    #[default]
+    ItsOwn,
+    /// The sweep being built stays (a point of the experiment, opened to look at).
+    Keep,
+    /// This spec (the example experiment's).
+    Spec(Box<hase_library::experiment::SweepSpec>),
 }

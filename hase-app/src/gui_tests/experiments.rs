@@ -1,8 +1,9 @@
 //! Workflow tests of the experiments view (egui_kittest, real widgets, a sled store in a
 //! temporary directory): build a sweep by clicking parameters and typing values, run it to the
 //! end, see the plot (its series in the model, its widgets by name), open a point in the replay
-//! views; cancel a sweep mid-run and resume it, running only the missing runs; the example
-//! experiment from File ▸ Open example.
+//! views (the sweep built stays); cancel a sweep mid-run and resume it, running only the missing
+//! runs; the example experiment from File ▸ Open example, and each project's own sweep kept when
+//! another project is opened.
 
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
@@ -216,6 +217,8 @@ fn build_a_sweep_run_it_plot_it_and_open_a_point_in_the_replay() {
     assert!(app.editor.doc.project.name.contains(&wanted), "{}", app.editor.doc.project.name);
     assert!(app.editor.is_dirty());
     assert_eq!(app.library.version, None);
+    // The sweep the point came from is still the one being built.
+    assert_eq!(app.windows.experiments.builder.variables.len(), 2);
 }
 
 fn slowest_seed(results: &hase_editor::experiments::results::Results, point: u64) -> u64 {
@@ -277,15 +280,33 @@ fn the_example_experiment_opens_from_the_file_menu_with_its_spec() {
         ..StartOptions::default()
     }));
     ready(&mut h);
-    h.get_by_label("File").click();
-    settle(&mut h);
-    h.get_by_label("Open example").click();
-    settle(&mut h);
-    h.get_by_label("Experiment: allreduce, fat tree vs binary tree (48 runs)").click();
-    settle(&mut h);
+    open_example(&mut h, "Experiment: allreduce, fat tree vs binary tree (48 runs)");
     let app = h.state();
     assert_eq!(app.editor.doc.project.name, "Allreduce: fat tree vs binary tree");
     assert!(app.windows.experiments.open);
     assert_eq!(app.windows.experiments.builder.variables.len(), 3);
     assert!(h.query_by_label("48 points × 1 repetition = 48 runs").is_some());
+    // Another project: its own sweep (a new one), not the experiment's variables.
+    open_example(&mut h, "Allreduce on a binary tree (8 processors)");
+    assert!(h.state().windows.experiments.builder.variables.is_empty());
+    assert!(h.query_by_label("48 points × 1 repetition = 48 runs").is_none());
+    add_variable(&mut h, "workload.message_bytes", "1K, 2K");
+    assert!(h.query_by_label("2 points × 1 repetition = 2 runs").is_some());
+    // Back to the experiment's project: its sweep as it was left, then the binary tree's.
+    open_example(&mut h, "Allreduce, fat tree vs binary tree (experiment project)");
+    assert_eq!(h.state().windows.experiments.builder.variables.len(), 3);
+    assert!(h.query_by_label("48 points × 1 repetition = 48 runs").is_some());
+    open_example(&mut h, "Allreduce on a binary tree (8 processors)");
+    let variables = &h.state().windows.experiments.builder.variables;
+    assert_eq!((variables.len(), variables[0].values.as_str()), (1, "1K, 2K"));
+}
+
+/// File ▸ Open example ▸ `title`.
+fn open_example(h: &mut Harness<'_, App>, title: &str) {
+    h.get_by_label("File").click();
+    settle(h);
+    h.get_by_label("Open example").click();
+    settle(h);
+    h.get_by_label(title).click();
+    settle(h);
 }

@@ -8,7 +8,7 @@
 use hase_library::experiment::example::{PROJECT_TEXT, SPEC_TEXT};
 use hase_library::experiment::{MetricValue, RunKey, RunRecord, RunStatus, spec_from_ron, spec_to_ron};
 
-use super::builder::{CombineMode, SweepBuilder};
+use super::builder::{CombineMode, SweepBuilder, VariableRow};
 use super::plot::{
     MeanBand, PLOT_KINDS, PlotKind, PlotSettings, Plotted, PointSet, RatioSource, build, heatmap, lines,
     ratio,
@@ -367,4 +367,26 @@ fn every_plot_kind_builds_from_a_small_result_set_and_is_documented() {
         }
         assert!(!build(&set, &chosen).unwrap().csv().is_empty());
     }
+}
+
+#[test]
+fn each_project_keeps_its_own_sweep_by_name() {
+    let mut view = ExperimentsView::default();
+    let row =
+        |target: &str| VariableRow { target: target.into(), values: "1, 2".into(), ..VariableRow::default() };
+    view.builder.variables.push(row("workload.message_bytes"));
+    view.switch_project("fat", "binary");
+    assert!(view.builder.variables.is_empty(), "a project opened for the first time starts a new sweep");
+    view.builder.variables.push(row("algorithm"));
+    // Another version of the same project keeps the sweep.
+    view.switch_project("binary", "binary");
+    assert_eq!(view.builder.variables, [row("algorithm")]);
+    view.switch_project("binary", "fat");
+    assert_eq!(view.builder.variables, [row("workload.message_bytes")]);
+    view.switch_project("fat", "binary");
+    assert_eq!(view.builder.variables, [row("algorithm")]);
+    // A sweep left untouched is not kept.
+    view.switch_project("binary", "untitled");
+    view.switch_project("untitled", "fat");
+    assert!(!view.stashed.contains_key("untitled"));
 }

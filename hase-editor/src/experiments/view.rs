@@ -3,6 +3,7 @@
 //! choices, the last notice — and the store calls behind its buttons; the small types its
 //! requests and errors are made of.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use hase_engine::model::Project;
@@ -118,6 +119,9 @@ pub struct ExperimentsView {
     pub tab: ExperimentsTab,
     /// The sweep being built.
     pub builder: SweepBuilder,
+    /// The sweeps being built for the other projects opened since the window started, by
+    /// project name (see [`Self::switch_project`]).
+    pub(super) stashed: BTreeMap<String, SweepBuilder>,
     /// The builder's check against the design, and what it was computed for.
     pub preview: SweepPreview,
     /// The builder and design generation the preview was last computed for.
@@ -176,6 +180,7 @@ impl Default for ExperimentsView {
             open: false,
             tab: ExperimentsTab::Build,
             builder: SweepBuilder::default(),
+            stashed: BTreeMap::new(),
             preview: SweepPreview::default(),
             preview_of: None,
             target_filter: String::new(),
@@ -217,6 +222,21 @@ impl ExperimentsView {
         }
         self.preview = self.builder.preview(project, base_dir);
         self.preview_of = Some((self.builder.clone(), generation));
+    }
+
+    /// Another project replaced the design: keep the sweep being built for project `from`, and
+    /// build the one last built for project `to` (a new one the first time). Projects are told
+    /// apart by name; another version of the same project keeps the sweep.
+    pub fn switch_project(&mut self, from: &str, to: &str) {
+        if from == to {
+            return;
+        }
+        let next = self.stashed.remove(to).unwrap_or_default();
+        let previous = std::mem::replace(&mut self.builder, next);
+        if previous != SweepBuilder::default() {
+            self.stashed.insert(from.to_string(), previous);
+        }
+        self.preview_of = None;
     }
 
     /// Load a spec into the builder.
