@@ -119,7 +119,7 @@ pub struct ExperimentsView {
     pub tab: ExperimentsTab,
     /// The sweep being built.
     pub builder: SweepBuilder,
-    /// The sweeps being built for the other projects opened since the window started, by
+    /// The sweeps being built for the other projects opened since hase started, by
     /// project name (see [`Self::switch_project`]).
     pub(super) stashed: BTreeMap<String, SweepBuilder>,
     /// The builder's check against the design, and what it was computed for.
