@@ -216,6 +216,11 @@ fn timing_panel_difference_mode_aligns_rows_and_lists_the_largest_differences() 
     h.run_steps(3);
     let computed = h.state().state.analysis.difference.last().unwrap();
     assert!(!computed.diff.equal);
+    // The table beside the diagrams took width, and both runs are still shown whole.
+    let p = h.state();
+    let end = p.run.replay.end.0.max(p.other.as_ref().unwrap().replay.end.0);
+    let whole = hase_editor::session::timing::view::TimeView::fit(end, p.view.bars_width);
+    assert_eq!(p.state.view, whole);
     let first = computed.diff.rows[0].name.clone();
     h.get_by_label(&first);
     // The processes of both diagrams are in the same rows: aligned by rank.

@@ -212,6 +212,8 @@ fn place_o_and_x_by_key_snapping_to_state_edges_and_read_the_difference() {
     // The O–X figures: p0 spent the whole interval in states, and sent messages in it.
     h.get_by_label("O–X figures").click();
     h.run_steps(3);
+    // The table took width and the whole run is shown in it: another resolution.
+    let resolution = h.state().session.timing.resolution_ps();
     h.get_by_label(&format!(
         "{} – {}  ({})",
         at(SimTime(first_end), resolution),

@@ -33,7 +33,7 @@ const CHIP_HEIGHT: f32 = 16.0;
 pub const LABEL_STRIP: f32 = CHIP_HEIGHT + 2.0;
 
 /// The toggles in the timing bar: "Phases", and "Differences" when two runs are compared.
-pub fn toggles(ui: &mut Ui, edits: &mut TimingEdits, view: &mut TimingView, cx: &TimingContext<'_>) {
+pub fn toggles(ui: &mut Ui, edits: &mut TimingEdits, cx: &TimingContext<'_>) {
     let has_source = cx.diagrams.iter().any(|d| d.source.is_some());
     let mut shown = edits.state.analysis.bands.shown;
     let toggled = ui
@@ -61,8 +61,6 @@ pub fn toggles(ui: &mut Ui, edits: &mut TimingEdits, view: &mut TimingView, cx: 
             .changed();
         if toggled {
             edits.push(TimingCommand::ShowDifferences(on));
-            // The table takes or gives back width: show the whole runs again.
-            view.fitted_for = None;
         }
     }
 }

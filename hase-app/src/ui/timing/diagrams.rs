@@ -54,11 +54,18 @@ pub fn show(
     let area = Rect::from_min_max(all.min, pos2(all.max.x - table_width, all.max.y));
     out.area = Some(area);
     let panes = pane_rects(area, diagrams.len());
-    view.bars_width = (panes[0].width() - LABEL_WIDTH).max(50.0);
+    let bars_width = (panes[0].width() - LABEL_WIDTH).max(50.0);
+    // A view showing the whole run goes on showing it when the bars' width changes (the window
+    // is resized, a table beside the diagrams comes or goes); a zoomed view keeps its zoom.
+    let showed_whole = edits.state.view == TimeView::fit(end, view.bars_width);
+    let resized = (bars_width - view.bars_width).abs() > 0.5;
+    view.bars_width = bars_width;
     if view.fitted_for != Some(key) {
         view.fitted_for = Some(key);
-        edits.push(TimingCommand::Restart(TimeView::fit(end, view.bars_width)));
+        edits.push(TimingCommand::Restart(TimeView::fit(end, bars_width)));
         view.scroll = 0.0;
+    } else if showed_whole && resized {
+        edits.push(TimingCommand::SetView(TimeView::fit(end, bars_width)));
     }
     let mut clamped = edits.state.view;
     clamped.clamp(end, view.bars_width);

@@ -103,7 +103,7 @@ pub fn bar(
         if ui.checkbox(&mut table, "O–X figures").on_hover_text(figures_hint).changed() {
             edits.push(TimingCommand::ShowFigures(table));
         }
-        super::bands_and_differences::toggles(ui, edits, view, cx);
+        super::bands_and_differences::toggles(ui, edits, cx);
         super::critical_path::toggles(ui, edits, cx);
         ui.separator();
         if ui.button("+ Marker").on_hover_text("Add a named marker at O, or at the animator's time").clicked()
