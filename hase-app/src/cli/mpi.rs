@@ -47,8 +47,9 @@ pub struct BenchArgs {
     /// Process counts, one run each.
     #[arg(long, value_delimiter = ',', default_value = "2,4,8")]
     pub np: Vec<u32>,
-    /// Message sizes in bytes: a list (`0,64,1K`) or ranges (`0..1M*4`, `1K..8K+1K`).
-    #[arg(long, default_value = "0..1M*4")]
+    /// Message sizes in bytes: a list (`0,64,1K`) or ranges (`0..1M*2`, `1K..8K+1K`). The default,
+    /// every power of two, measures a library's change of protocol where it happens.
+    #[arg(long, default_value = "0..1M*2")]
     pub sizes: String,
     /// Functions to time (default: all).
     #[arg(long, value_delimiter = ',')]

@@ -62,7 +62,7 @@ impl Default for BenchOptions {
     fn default() -> Self {
         BenchOptions {
             procs: vec![2, 4, 8],
-            sizes: parse_sizes("0..1M*4").unwrap_or_default(),
+            sizes: parse_sizes("0..1M*2").unwrap_or_default(),
             functions: ALL_FUNCTIONS.iter().map(|f| (*f).to_string()).collect(),
             repeat: 20,
             warmup: 2,
