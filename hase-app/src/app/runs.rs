@@ -121,7 +121,7 @@ impl App {
                 }),
                 AnalysisJob::Difference { request, runs: [a, b] } => {
                     self.tasks.spawn("difference", move || {
-                        let computed = compare_runs(&request, [&a, &b]);
+                        let computed = compare_runs(&request, [(&a.trace, &a.replay), (&b.trace, &b.replay)]);
                         TaskOutput::Replay(Box::new(ReplayOutput::Difference(computed)))
                     });
                 }

@@ -205,9 +205,12 @@ fn show_dock_tab(ui: &mut egui::Ui, p: &mut TimingPanel, colours: &ReplayColours
                 run: run.id,
                 report: hase_editor::analysis_views::bands::find_in_run(&run),
             },
-            AnalysisJob::Difference { request, runs: [a, b] } => TimingCommand::KeepDifference(
-                hase_editor::analysis_views::difference::compare_runs(&request, [&a, &b]),
-            ),
+            AnalysisJob::Difference { request, runs: [a, b] } => {
+                TimingCommand::KeepDifference(hase_editor::analysis_views::difference::compare_runs(
+                    &request,
+                    [(&a.trace, &a.replay), (&b.trace, &b.replay)],
+                ))
+            }
         };
         p.session.apply(SessionCommand::Timing(command));
     }

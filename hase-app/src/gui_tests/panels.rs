@@ -125,7 +125,8 @@ fn comparison_harness(
             if let Some(request) = p.state.analysis.difference.start_asked() {
                 let [a, b] = request.key.runs.map(|id| runs().find(|r| r.id == id));
                 if let (Some(a), Some(b)) = (a, b) {
-                    let computed = hase_editor::analysis_views::difference::compare_runs(&request, [a, b]);
+                    let runs = [(&a.trace, &a.replay), (&b.trace, &b.replay)];
+                    let computed = hase_editor::analysis_views::difference::compare_runs(&request, runs);
                     p.state.apply(TimingCommand::KeepDifference(computed));
                 }
             }

@@ -20,7 +20,6 @@ use hase_engine::trace::Trace;
 use super::rebuild::analysis_trace;
 use crate::replay::Replay;
 use crate::replay::columns::Intervals;
-use crate::run::FinishedRun;
 
 /// Rows listed in the table of largest differences.
 pub const TABLE_ROWS: usize = 20;
@@ -168,11 +167,11 @@ impl DifferenceMode {
     }
 }
 
-/// Work out the comparison `request` of two finished runs (seconds on big runs: a worker
-/// thread's job). A run that kept no records in memory is compared through the trace rebuilt
-/// from its replay.
-pub fn compare_runs(request: &DifferenceRequest, runs: [&FinishedRun; 2]) -> Arc<Computed> {
-    let [a, b] = runs.map(|run| analysis_trace(&run.trace, &run.replay));
+/// Work out the comparison `request` of two finished runs, each its trace and its replay
+/// (seconds on big runs: a worker thread's job). A run that kept no records in memory is compared
+/// through the trace rebuilt from its replay.
+pub fn compare_runs(request: &DifferenceRequest, runs: [(&Trace, &Replay); 2]) -> Arc<Computed> {
+    let [a, b] = runs.map(|(trace, replay)| analysis_trace(trace, replay));
     compare_traces(request, [&a, &b])
 }
 

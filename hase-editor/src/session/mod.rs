@@ -395,7 +395,8 @@ mod tests {
         assert!(matches!(shown(&s, ids), Ok(Comparison::Finding)));
         s.apply(timing(TimingCommand::CompareRuns(ids)));
         assert!(s.analysis_work().is_empty(), "being worked out already");
-        let computed = compare_runs(request, [&runs[0], &runs[1]]);
+        let computed =
+            compare_runs(request, [(&runs[0].trace, &runs[0].replay), (&runs[1].trace, &runs[1].replay)]);
         assert!(computed.diff.equal, "a run against itself");
         s.apply(timing(TimingCommand::KeepDifference(computed)));
         assert!(matches!(shown(&s, ids), Ok(Comparison::Ready(_))));
