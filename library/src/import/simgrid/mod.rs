@@ -11,7 +11,9 @@
 //!
 //! The project is set up "SimGrid-like": cut-through routers without routing delay, no send or
 //! receive overhead, SMPI's eager limit (64 KiB), so that hase's packet model and SimGrid's flow
-//! model can be compared on the same platform (`scripts/crosscheck-simgrid`).
+//! model can be compared on the same platform (`scripts/crosscheck-simgrid`). With
+//! [`LatencyModel::Flow`] a cluster's links carry no latency and each network interface holds a
+//! message for its route's latency first, as SimGrid's flow model pays it.
 
 mod cluster;
 mod entity_budget;
@@ -24,6 +26,7 @@ mod shortest;
 mod simgrid_like;
 mod xml;
 
+use hase_engine::FilePlace;
 use hase_engine::model::Placement;
 
 pub use error::{ClusterParamError, ImportError};
@@ -37,6 +40,34 @@ pub struct ImportOptions {
     pub name: Option<String>,
     /// Where the workload's ranks run (a hostfile's host names, `--np`).
     pub placement: Option<Placement>,
+    /// Where a route's latency is paid.
+    pub latency: LatencyModel,
+}
+
+/// Where a message pays its route's latency in the imported project.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LatencyModel {
+    /// Each link carries the platform's latency, paid by every packet as it crosses the link
+    /// (hase's packet model).
+    #[default]
+    Links,
+    /// Links carry no latency; the network interface holds each message for its whole route's
+    /// latency before its first packet leaves (SimGrid's flow model). Clusters only.
+    Flow,
+}
+
+impl LatencyModel {
+    /// Every model's name (`--latency`), the default first.
+    pub const NAMES: [&'static str; 2] = ["links", "flow"];
+
+    /// The model a name names.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "links" => Some(LatencyModel::Links),
+            "flow" => Some(LatencyModel::Flow),
+            _ => None,
+        }
+    }
 }
 
 /// Import the platform `text` read from `file` (named in errors and notes).
@@ -48,7 +79,15 @@ pub fn import_simgrid(text: &str, file: &str, options: &ImportOptions) -> Result
             .map_or_else(|| "platform".into(), |s| s.to_string_lossy().into())
     });
     let mut imported = match read.platform {
-        xml::Platform::Cluster(c) => cluster::build(&c, &name, file)?,
+        xml::Platform::Cluster(c) => cluster::build(&c, &name, file, options.latency)?,
+        xml::Platform::Explicit(e) if options.latency == LatencyModel::Flow => {
+            return Err(ImportError::At {
+                place: FilePlace::line(file, e.hosts.first().map_or(1, |h| h.line as usize)),
+                message: "flow latency (`--latency flow`) is for clusters, whose routes cross links of \
+                          one latency; these hosts, links and routes keep their links' latencies"
+                    .into(),
+            });
+        }
         xml::Platform::Explicit(e) => explicit::build(&e, &name, file)?,
     };
     imported.notes.splice(0..0, read.notes);
@@ -65,6 +104,8 @@ pub fn import_simgrid(text: &str, file: &str, options: &ImportOptions) -> Result
     Ok(imported)
 }
 
+#[cfg(test)]
+mod flow_latency_tests;
 #[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]
