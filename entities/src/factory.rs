@@ -26,9 +26,8 @@ use crate::processor::mpi::{EagerStart, MpiLimits, Rendezvous};
 use crate::processor::outbox::NicSharing;
 use crate::processor::sheet::SheetTiming;
 use crate::processor::{ProcessorBehaviour, ProcessorConfig};
-use crate::router::routing::{
-    RankAssignmentError, RankMap, Route, RouteWalk, RoutingError, assign_ranks, build_routes,
-};
+use crate::router::route_walk::RouteWalk;
+use crate::router::routing::{RankAssignmentError, RankMap, Route, RoutingError, assign_ranks, build_routes};
 use crate::router::switch::{RouteDecision, RouterBehaviour, RouterConfig, Switching};
 use crate::store::NetBehaviours;
 use crate::workload::program::{OpList, RankProgram};

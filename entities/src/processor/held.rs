@@ -13,7 +13,7 @@ use std::sync::Arc;
 use hase_engine::time::SimTime;
 
 use super::packets::PacketRun;
-use crate::router::routing::RouteWalk;
+use crate::router::route_walk::RouteWalk;
 
 /// How long a message waits at the interface: each link of its route between a processor and a
 /// router costs `per_host_link`, each link between two routers `per_router_link`.

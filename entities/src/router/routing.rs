@@ -6,19 +6,17 @@
 //! `stage`, `level`, `index`) place it in the topology, and `torus_tie` says which way a torus
 //! router sends a packet halfway round a ring ([`tie::TorusTie`]). Algorithmic rules (dimension order, e-cube,
 //! destination tag, up/down) keep O(1) state per router, so a 65,536-node torus builds no tables;
-//! shortest path builds one table per router (see `table.rs`). Ranks come from [`assign_ranks`];
-//! [`RouteWalk`] follows the rules from one processor to another outside a run.
+//! shortest path builds one table per router (see `table.rs`). Ranks come from [`assign_ranks`].
+//! `router::route_walk` follows the rules from one processor to another outside a run.
 
 mod error;
 mod ranks;
 mod rules;
 mod table;
 pub mod tie;
-mod walk;
 
 pub use error::{RoutingError, RuleError};
 pub use ranks::{RankAssignmentError, RankMap, assign_ranks};
-pub use walk::{RouteLinks, RouteWalk};
 
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;

@@ -8,6 +8,7 @@ use petgraph::graph::DiGraph;
 
 use super::*;
 use crate::catalogue::builtin_registry;
+use crate::router::route_walk::{RouteLinks, RouteWalk};
 
 fn router(path: &str, params: &[(&str, ParamValue)], ports: usize) -> FlatEntity {
     let mut e = FlatEntity::new(path, ROUTER, (0..ports).map(|i| format!("p{i}")), "packet", &[]);

@@ -15,9 +15,9 @@ use super::rename::rename_instances;
 use super::xml::{Cluster, ClusterTopology};
 use hase_engine::FilePlace;
 
-use super::LatencyModel;
 use super::error::ImportError;
 use super::imported::{Imported, Note};
+use super::latency_model::LatencyModel;
 use super::simgrid_like::{processor_params, route_latency_params, router_params, torus_router_params};
 use crate::catalogue::registry_for;
 

@@ -20,6 +20,7 @@ mod entity_budget;
 mod error;
 mod explicit;
 mod imported;
+mod latency_model;
 mod lines;
 mod rename;
 mod shortest;
@@ -31,6 +32,7 @@ use hase_engine::model::Placement;
 
 pub use error::{ClusterParamError, ImportError};
 pub use imported::{Imported, Note};
+pub use latency_model::LatencyModel;
 pub use xml::MAX_PLATFORM_BYTES;
 
 /// What to import besides the file.
@@ -42,32 +44,6 @@ pub struct ImportOptions {
     pub placement: Option<Placement>,
     /// Where a route's latency is paid.
     pub latency: LatencyModel,
-}
-
-/// Where a message pays its route's latency in the imported project.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum LatencyModel {
-    /// Each link carries the platform's latency, paid by every packet as it crosses the link
-    /// (hase's packet model).
-    #[default]
-    Links,
-    /// Links carry no latency; the network interface holds each message for its whole route's
-    /// latency before its first packet leaves (SimGrid's flow model). Clusters only.
-    Flow,
-}
-
-impl LatencyModel {
-    /// Every model's name (`--latency`), the default first.
-    pub const NAMES: [&'static str; 2] = ["links", "flow"];
-
-    /// The model a name names.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "links" => Some(LatencyModel::Links),
-            "flow" => Some(LatencyModel::Flow),
-            _ => None,
-        }
-    }
 }
 
 /// Import the platform `text` read from `file` (named in errors and notes).

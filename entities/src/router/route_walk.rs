@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use hase_engine::elaborate::{Endpoint, EntityId, FlatModel, PortIndex};
 
-use super::{RankMap, Route};
+use super::routing::{RankMap, Route};
 
 /// Marks "nothing": a port without a link, an entity without a rank.
 const NONE: u32 = u32::MAX;
