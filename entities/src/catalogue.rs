@@ -190,6 +190,19 @@ fn processor_params() -> Vec<ParamDef> {
             "how the network interface shares its link among messages sent at the same time: one after \
              another in posting order, or one packet of each in turn (as multi-queue interfaces do)",
         ),
+        time(
+            "route_latency_per_host_link",
+            SimTime::ZERO,
+            "latency a message waits at the network interface, before its first packet leaves, for \
+             each link of its route between a processor and a router (as SimGrid's flow model pays a \
+             route's latency; 0: links pay their own)",
+        ),
+        time(
+            "route_latency_per_router_link",
+            SimTime::ZERO,
+            "latency a message waits at the network interface, before its first packet leaves, for \
+             each link of its route between two routers (0: links pay their own)",
+        ),
         int(
             "header_bytes",
             0,

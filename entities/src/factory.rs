@@ -21,10 +21,12 @@ use crate::netmodel::sheet::{SheetModel, sheet_and_band};
 use crate::packet_queue::OutputSharing;
 use crate::placement::RankAddresses;
 use crate::processor::action::CpuModel;
+use crate::processor::held::RouteLatency;
 use crate::processor::mpi::{EagerStart, MpiLimits, Rendezvous};
 use crate::processor::outbox::NicSharing;
 use crate::processor::sheet::SheetTiming;
 use crate::processor::{ProcessorBehaviour, ProcessorConfig};
+use crate::router::route_walk::RouteWalk;
 use crate::router::routing::{RankAssignmentError, RankMap, Route, RoutingError, assign_ranks, build_routes};
 use crate::router::switch::{RouteDecision, RouterBehaviour, RouterConfig, Switching};
 use crate::store::NetBehaviours;
@@ -133,7 +135,7 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
     let size = placed.world();
     let addresses = (!placed.is_identity()).then(|| Arc::new(placed.clone()));
     let mut programs: Vec<Option<Box<dyn RankProgram>>> = programs.into_iter().map(Some).collect();
-    let mut routes: Vec<Option<Route>> = build_routes(model, &ranks)?;
+    let mut routes = RouterRoutes::new(model, &ranks, build_routes(model, &ranks)?);
     let sheets = sheet_models(model, inputs.base_dir)?;
     let mut behaviours = NetBehaviours::with_capacity(model.entities.len());
     // Where each processor receives, by processor rank (for direct rendezvous; built on first use).
@@ -157,6 +159,7 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
                     None => (address, Box::new(OpList::default()) as Box<dyn RankProgram>),
                 };
                 let mut config = processor_config(model, id, e, rank, size, program)?;
+                config.route_latency = route_latency(e, &routes);
                 config.addresses.clone_from(&addresses);
                 if config.limits.rendezvous == Rendezvous::Direct {
                     config.peers =
@@ -169,7 +172,7 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
                 behaviours.push_processor(ProcessorBehaviour::sharing(config, &mut processor_settings));
             }
             ROUTER => {
-                let route = routes[i].take().ok_or_else(|| at(e, "router has no routing rule"))?;
+                let route = routes.take(id).ok_or_else(|| at(e, "router has no routing rule"))?;
                 let config = router_config(model, id, e, route)?;
                 match choice(e, "output_sharing", OutputSharing::from_name)? {
                     OutputSharing::Fcfs => behaviours.push_router(RouterBehaviour::new(config)),
@@ -293,6 +296,7 @@ fn processor_config(
             eager_start: choice(e, "eager_start", EagerStart::from_name)?,
         },
         nic_sharing: choice(e, "nic_sharing", NicSharing::from_name)?,
+        route_latency: None,
         algorithms,
         downstream_credits: downstream_credits(model, Endpoint { entity: id, port: tx }),
         sheet: None,
@@ -306,7 +310,7 @@ fn router_config(
     model: &FlatModel,
     id: EntityId,
     e: &FlatEntity,
-    route: Route,
+    route: Box<dyn RouteDecision>,
 ) -> Result<RouterConfig, FactoryError> {
     let buffer = nonneg(e, "buffer_packets", 0)?;
     Ok(RouterConfig {
@@ -316,7 +320,7 @@ fn router_config(
         downstream_credits: (0..e.ports().len())
             .map(|p| downstream_credits(model, Endpoint { entity: id, port: p as PortIndex }))
             .collect(),
-        route: Box::new(route),
+        route,
     })
 }
 
@@ -324,6 +328,64 @@ impl RouteDecision for Route {
     fn next_port(&self, dst: u32, src: u32) -> Option<PortIndex> {
         Route::next_port(self, dst, src)
     }
+}
+
+impl RouteDecision for Arc<Route> {
+    fn next_port(&self, dst: u32, src: u32) -> Option<PortIndex> {
+        Route::next_port(self, dst, src)
+    }
+}
+
+/// The routers' rules, handed to the routers one by one. When a processor pays route latencies at
+/// its interface, the rules are shared with a [`RouteWalk`] its interface follows; otherwise each
+/// router owns its rule.
+enum RouterRoutes {
+    Owned(Vec<Option<Route>>),
+    Shared(Vec<Option<Arc<Route>>>, Arc<RouteWalk>),
+}
+
+impl RouterRoutes {
+    fn new(model: &FlatModel, ranks: &RankMap, routes: Vec<Option<Route>>) -> Self {
+        let pays = model.entities.iter().any(|e| {
+            &**e.behaviour() == PROCESSOR && ROUTE_LATENCY_PARAMS.iter().any(|p| positive_time(e, p))
+        });
+        if !pays {
+            return RouterRoutes::Owned(routes);
+        }
+        let shared: Vec<Option<Arc<Route>>> = routes.into_iter().map(|r| r.map(Arc::new)).collect();
+        let walk = Arc::new(RouteWalk::new(model, ranks, shared.clone()));
+        RouterRoutes::Shared(shared, walk)
+    }
+
+    /// Router `id`'s rule (once).
+    fn take(&mut self, id: EntityId) -> Option<Box<dyn RouteDecision>> {
+        match self {
+            RouterRoutes::Owned(r) => {
+                r.get_mut(id as usize)?.take().map(|r| Box::new(r) as Box<dyn RouteDecision>)
+            }
+            RouterRoutes::Shared(r, _) => {
+                r.get_mut(id as usize)?.take().map(|r| Box::new(r) as Box<dyn RouteDecision>)
+            }
+        }
+    }
+}
+
+/// The processor parameters of the route latency its interface pays: per link between a processor
+/// and a router, per link between two routers.
+const ROUTE_LATENCY_PARAMS: [&str; 2] = ["route_latency_per_host_link", "route_latency_per_router_link"];
+
+fn positive_time(e: &FlatEntity, name: &str) -> bool {
+    e.time(name).is_some_and(|t| t > SimTime::ZERO)
+}
+
+/// The route latency processor `e` pays at its interface, if it pays any.
+fn route_latency(e: &FlatEntity, routes: &RouterRoutes) -> Option<RouteLatency> {
+    let RouterRoutes::Shared(_, walk) = routes else { return None };
+    if !ROUTE_LATENCY_PARAMS.iter().any(|p| positive_time(e, p)) {
+        return None;
+    }
+    let [host, router] = ROUTE_LATENCY_PARAMS.map(|p| e.time(p).unwrap_or_default());
+    Some(RouteLatency { per_host_link: host, per_router_link: router, walk: Arc::clone(walk) })
 }
 
 /// For a behavioural network model: the port messages for each rank leave by (a port whose link

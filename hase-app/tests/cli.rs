@@ -891,6 +891,47 @@ fn a_hostfile_longer_than_the_ranks_lends_its_first_hosts_and_np_takes_its_first
     assert!(text(&out).1.contains("lists only 3 hosts"), "{:?}", text(&out));
 }
 
+#[test]
+fn import_simgrid_latency_flow_pays_each_route_latency_at_the_interface() {
+    let dir = tempfile::tempdir().unwrap();
+    let platform = dir.path().join("ft.xml");
+    std::fs::write(
+        &platform,
+        "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<zone id=\"world\" routing=\"Full\">\n\
+         <cluster id=\"ft\" prefix=\"node-\" suffix=\"\" radical=\"0-15\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" \
+         topology=\"FAT_TREE\" topo_parameters=\"2;4,4;1,2;1,2\"/>\n</zone>\n</platform>\n",
+    )
+    .unwrap();
+    let (links, flow) = (dir.path().join("links.ron"), dir.path().join("flow.ron"));
+    let out = hase(&["import", "simgrid", p(&platform), "-o", p(&links)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let out = hase(&["import", "simgrid", p(&platform), "--latency", "flow", "-o", p(&flow)]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let saved = std::fs::read_to_string(&flow).unwrap();
+    assert!(saved.contains("\"route_latency_per_router_link\": Time(1000000)"), "{saved}");
+    let trace = dir.path().join("two.ti");
+    let run = |project: &Path, lines: &str| {
+        std::fs::write(&trace, lines).unwrap();
+        let args = ["run", p(project), "--workload-trace", p(&trace), "--np", "5", "--quiet"];
+        let out = hase(&[&args[..], &["--set", "type:Processor.max_packet=16"]].concat());
+        assert!(out.status.success(), "{:?}", text(&out));
+        text(&out).0
+    };
+    // 8192 + 16 bytes over 4 links of 1 us at 1 GB/s: 4 us + 8.208 us either way.
+    let one = "0 init\n1 init\n2 init\n3 init\n4 init\n0 send 4 0 8192\n4 recv 0 0 8192\n";
+    assert!(run(&flow, one).contains("completed at 12.208 us"), "{}", run(&flow, one));
+    assert!(run(&links, one).contains("completed at 12.208 us"), "{}", run(&links, one));
+    // Rank 0 sends to 1 (2 links) and 4 (4 links) at once: with flow latency the link is busy from
+    // 2 us on and the last byte arrives at 2 us + 2 × 8.208 us, as in SimGrid; with the latency
+    // on the links, the long route pays its 4 us after the shared transfer.
+    let two = "0 init\n1 init\n2 init\n3 init\n4 init\n0 isend 1 0 8192\n0 isend 4 0 8192\n0 waitall\n\
+               1 recv 0 0 8192\n4 recv 0 0 8192\n";
+    assert!(run(&flow, two).contains("completed at 18.416 us"), "{}", run(&flow, two));
+    assert!(run(&links, two).contains("completed at 20.416 us"), "{}", run(&links, two));
+    let out = hase(&["import", "simgrid", p(&platform), "--latency", "hops", "-o", p(&flow)]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
 /// The sweep of the kill and Ctrl-C tests: 8 sizes × 2 algorithms × 2 repetitions on the
 /// 8-processor fat tree, messages large enough that each run takes a while.
 fn slow_sweep_args<'a>(project: &'a str, extra: &[&'a str]) -> Vec<&'a str> {

@@ -73,6 +73,7 @@ fn processor(rank: u32, size: u32, timing: &SheetTiming, ops: Vec<Op>) -> Box<dy
         recv_overhead: SimTime::from_ns(500),
         limits: MpiLimits::new(4096, 1000),
         nic_sharing: crate::processor::outbox::NicSharing::InTurn,
+        route_latency: None,
         algorithms: BTreeMap::new(),
         downstream_credits: None,
         sheet: Some(timing.clone()),

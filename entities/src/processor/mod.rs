@@ -1,7 +1,8 @@
 //! The processor behaviour: runs one rank's program. Program operations become primitive actions
 //! (CPU time in a visible state, posting sends/receives, waiting); the MPI engine matches messages and
 //! runs the eager/rendezvous protocols; the network interface cuts messages into packets and injects
-//! them with link pacing and credits. Packets keep arriving (and protocols progress) while the CPU
+//! them with link pacing and credits, after holding each message for its route's latency when it
+//! pays route latencies itself (`held`). Packets keep arriving (and protocols progress) while the CPU
 //! computes, as with a real network interface.
 //!
 //! In sheet mode (the processor's port leads to a `datasheet` network model) there are no packets
@@ -10,6 +11,7 @@
 
 pub mod action;
 mod error;
+pub mod held;
 mod live;
 pub mod mpi;
 pub mod outbox;
@@ -34,15 +36,18 @@ use crate::vecmap::VecMap;
 use crate::workload::program::{ProgramCtx, RankProgram};
 use action::{Action, CpuModel, Handle, WaitOn, state};
 pub use error::ProgramFault;
+use held::{Held, RouteLatency};
 use live::Live;
 use mpi::{Effects, Mpi, MpiLimits, Outbound, ReqKey};
 use outbox::{NicSharing, Outbox};
+use packets::PacketRun;
 use sheet::SheetTiming;
 pub use translate::{CollectiveSeqs, translate};
 
 const TIMER_CPU: u64 = 1;
 const TIMER_NIC: u64 = 2;
 const TIMER_WAKE: u64 = 3;
+const TIMER_HOLD: u64 = 4;
 /// Packets made ahead of the network interface (the rest of a message waits in its run). One is
 /// enough: the next packet is made as the one before it leaves, which is before it could leave
 /// itself, so every time is the same as with more made ahead (the examples' golden fingerprints did
@@ -68,6 +73,8 @@ pub struct ProcessorConfig {
     pub limits: MpiLimits,
     /// How the network interface shares its link among messages sent at the same time.
     pub nic_sharing: NicSharing,
+    /// The route latency a message waits at the interface before it leaves (`None`: none).
+    pub route_latency: Option<RouteLatency>,
     /// Default algorithm per collective.
     pub algorithms: BTreeMap<CollectiveKind, Algorithm>,
     /// Buffer slots of the entity our link leads to (`None` = unbounded).
@@ -94,6 +101,7 @@ pub struct ProcessorSettings {
     recv_overhead: SimTime,
     algorithms: BTreeMap<CollectiveKind, Algorithm>,
     nic_sharing: NicSharing,
+    route_latency: Option<RouteLatency>,
     sheet: Option<SheetTiming>,
     addresses: Option<Arc<RankAddresses>>,
     peers: Option<Arc<Vec<Endpoint>>>,
@@ -120,6 +128,11 @@ impl ProcessorSettings {
             && self.recv_overhead == other.recv_overhead
             && self.algorithms == other.algorithms
             && self.nic_sharing == other.nic_sharing
+            && match (&self.route_latency, &other.route_latency) {
+                (None, None) => true,
+                (Some(a), Some(b)) => a.same_as(b),
+                _ => false,
+            }
             && same_sheet
             && same_arc(self.addresses.as_ref(), other.addresses.as_ref())
             && same_arc(self.peers.as_ref(), other.peers.as_ref())
@@ -136,6 +149,8 @@ pub struct ProcessorBehaviour {
     nic: OutputPort,
     /// Messages whose packets are still to be made.
     outbox: Outbox,
+    /// Messages waiting their route's latency (made at the first send when `route_latency` is set).
+    held: Option<Box<Held>>,
     actions: VecDeque<Action>,
     busy_until: SimTime,
     wake_at: Option<SimTime>,
@@ -181,6 +196,7 @@ impl ProcessorBehaviour {
             recv_overhead: if config.sheet.is_some() { SimTime::ZERO } else { config.recv_overhead },
             algorithms: config.algorithms,
             nic_sharing: config.nic_sharing,
+            route_latency: config.route_latency,
             sheet: config.sheet.clone(),
             addresses: config.addresses,
             peers: config.peers,
@@ -200,6 +216,7 @@ impl ProcessorBehaviour {
             },
             nic: OutputPort::new(config.tx, config.downstream_credits),
             outbox: Outbox::default(),
+            held: None,
             actions: VecDeque::new(),
             busy_until: SimTime::ZERO,
             wake_at: None,
@@ -272,6 +289,37 @@ impl ProcessorBehaviour {
                     continue;
                 }
             }
+            self.hold_or_queue(ctx, run);
+        }
+        self.pump(ctx);
+    }
+
+    /// Queue `run` at the interface, or hold it for its route's latency first when the interface
+    /// pays route latencies.
+    fn hold_or_queue(&mut self, ctx: &mut Ctx<'_, NetMsg>, run: PacketRun) {
+        let Some(latency) = &self.settings.route_latency else {
+            self.outbox.push(run);
+            return;
+        };
+        let (src, dst) = match &self.settings.addresses {
+            Some(a) => (a.address(self.rank), a.address(run.dst())),
+            None => (self.rank, run.dst()),
+        };
+        let held = self.held.get_or_insert_with(Box::default);
+        let wait = held.latency_to(latency, src, dst);
+        if wait == SimTime::ZERO {
+            self.outbox.push(run);
+            return;
+        }
+        let until = ctx.now() + wait;
+        held.hold(until, run);
+        ctx.schedule_at(until, TIMER_HOLD);
+    }
+
+    /// Messages whose route latency is over join the interface's queue.
+    fn release_held(&mut self, ctx: &mut Ctx<'_, NetMsg>) {
+        let Some(held) = &mut self.held else { return };
+        for run in held.release(ctx.now()) {
             self.outbox.push(run);
         }
         self.pump(ctx);
@@ -339,7 +387,9 @@ impl ProcessorBehaviour {
 
     /// Packets waiting to leave: made and queued, or still to be made.
     fn packets_waiting(&self) -> u64 {
-        self.nic.len() as u64 + self.outbox.packets_waiting()
+        self.nic.len() as u64
+            + self.outbox.packets_waiting()
+            + self.held.as_ref().map_or(0, |h| h.packets_waiting())
     }
 
     fn bind(&mut self, handle: Handle, req: ReqKey) {
@@ -609,13 +659,18 @@ impl Behaviour<NetMsg> for ProcessorBehaviour {
                 self.pump_on_time(ctx);
             }
             TIMER_WAKE if self.wake_at == Some(ctx.now()) => self.wake_at = None,
+            TIMER_HOLD => self.release_held(ctx),
             _ => {}
         }
         self.advance(ctx);
     }
 
     fn is_finished(&self) -> bool {
-        self.done && self.error.is_none() && self.nic.is_empty() && self.outbox.is_empty()
+        self.done
+            && self.error.is_none()
+            && self.nic.is_empty()
+            && self.outbox.is_empty()
+            && self.held.as_ref().is_none_or(|h| h.is_empty())
     }
 
     fn blocked_reason(&self) -> Option<String> {

@@ -58,6 +58,11 @@ impl PacketRun {
         self.template.kind
     }
 
+    /// The rank the packets are addressed to.
+    pub fn dst(&self) -> u32 {
+        self.template.dst
+    }
+
     /// Packets not yet taken.
     pub fn remaining(&self) -> u64 {
         u64::from(self.template.count - self.template.index)

@@ -7,6 +7,7 @@
 //! router sends a packet halfway round a ring ([`tie::TorusTie`]). Algorithmic rules (dimension order, e-cube,
 //! destination tag, up/down) keep O(1) state per router, so a 65,536-node torus builds no tables;
 //! shortest path builds one table per router (see `table.rs`). Ranks come from [`assign_ranks`].
+//! `router::route_walk` follows the rules from one processor to another outside a run.
 
 mod error;
 mod ranks;

@@ -1,4 +1,4 @@
-//! `hase import simgrid PLATFORM.xml [--hostfile HOSTS | --np N] -o P.ron`: a SimGrid platform as a
+//! `hase import simgrid PLATFORM.xml [--hostfile HOSTS | --np N] [--latency links|flow] -o P.ron`: a SimGrid platform as a
 //! hase project, with every note (what hase approximates or leaves out) printed with its line.
 
 use std::path::PathBuf;
@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use hase_library::generated::save_project;
-use hase_library::import::simgrid::{ImportOptions, MAX_PLATFORM_BYTES, import_simgrid};
+use hase_library::import::simgrid::{ImportOptions, LatencyModel, MAX_PLATFORM_BYTES, import_simgrid};
 
 use super::placement::PlacementArgs;
 
@@ -29,6 +29,11 @@ pub struct SimgridArgs {
     /// Project name (default: the file's stem).
     #[arg(long)]
     pub name: Option<String>,
+    /// Where a route's latency is paid: `links` (each link's latency, by every packet crossing it)
+    /// or `flow` (links without latency; each message waits its route's latency at the network
+    /// interface before it leaves, as SimGrid's flow model pays it; clusters only).
+    #[arg(long, default_value = "links", value_parser = clap::builder::PossibleValuesParser::new(LatencyModel::NAMES))]
+    pub latency: String,
     /// Output project file.
     #[arg(short, long)]
     pub output: PathBuf,
@@ -45,7 +50,9 @@ pub(super) fn import(command: &ImportCommand) -> anyhow::Result<ExitCode> {
     let text = hase_engine::limits::read_capped(&args.platform, MAX_PLATFORM_BYTES as u64)
         .map_err(hase_engine::limits::CappedReadError::into_io)
         .with_context(|| format!("cannot read {shown}"))?;
-    let options = ImportOptions { name: args.name.clone(), placement: args.placement.placement()? };
+    let latency = LatencyModel::from_name(&args.latency)
+        .with_context(|| format!("unknown latency model `{}`", args.latency))?;
+    let options = ImportOptions { name: args.name.clone(), placement: args.placement.placement()?, latency };
     let imported = import_simgrid(&text, &shown, &options)?;
     for note in &imported.notes {
         eprintln!("{shown}:{}: note: {}", note.line, note.text);

@@ -8,6 +8,7 @@ use petgraph::graph::DiGraph;
 
 use super::*;
 use crate::catalogue::builtin_registry;
+use crate::router::route_walk::{RouteLinks, RouteWalk};
 
 fn router(path: &str, params: &[(&str, ParamValue)], ports: usize) -> FlatEntity {
     let mut e = FlatEntity::new(path, ROUTER, (0..ports).map(|i| format!("p{i}")), "packet", &[]);
@@ -249,6 +250,29 @@ fn shortest_paths_agree_with_dijkstra_and_prefer_low_ports() {
     assert_eq!(route("a").next_port(rank("pf"), 0), None, "the island is unreachable");
     assert_eq!(route("a").table_entries(), ranks.len());
     assert!(routes[id("pa") as usize].is_none());
+}
+
+#[test]
+fn a_route_walk_counts_the_links_the_routers_send_a_packet_over() {
+    let (project, registry) = hand_drawn();
+    let model = elaborate(&project, &registry).unwrap();
+    let ranks = assign_ranks(&model).unwrap();
+    let routes = build_routes(&model, &ranks).unwrap();
+    let shared = routes.iter().map(|r| r.clone().map(std::sync::Arc::new)).collect();
+    let route_walk = RouteWalk::new(&model, &ranks, shared);
+    let mut reached = 0;
+    for (s, _) in ranks.iter() {
+        for (d, _) in ranks.iter().filter(|(d, _)| *d != s) {
+            let links = route_walk.links(s, d);
+            // Every route through routers starts and ends on a processor's link.
+            let expected = walk(&model, &ranks, &routes, s, d)
+                .map(|n| RouteLinks { host_links: 2, router_links: n as u32 - 2 });
+            assert_eq!(links, expected, "rank {s} to {d}");
+            reached += usize::from(links.is_some());
+        }
+    }
+    assert_eq!(reached, 4 * 3, "the island is reached from nowhere and reaches nothing");
+    assert_eq!(route_walk.links(99, 0), None, "no such rank");
 }
 
 #[test]

@@ -17,11 +17,17 @@ use hase_engine::FilePlace;
 
 use super::error::ImportError;
 use super::imported::{Imported, Note};
-use super::simgrid_like::{processor_params, router_params, torus_router_params};
+use super::latency_model::LatencyModel;
+use super::simgrid_like::{processor_params, route_latency_params, router_params, torus_router_params};
 use crate::catalogue::registry_for;
 
 /// The cluster as a project named `name`.
-pub(super) fn build(c: &Cluster, name: &str, file: &str) -> Result<Imported, ImportError> {
+pub(super) fn build(
+    c: &Cluster,
+    name: &str,
+    file: &str,
+    latency: LatencyModel,
+) -> Result<Imported, ImportError> {
     let place = FilePlace::line(file, c.line as usize);
     let at = |message: String| ImportError::At { place: place.clone(), message };
     let mut notes = Vec::new();
@@ -121,6 +127,16 @@ pub(super) fn build(c: &Cluster, name: &str, file: &str) -> Result<Imported, Imp
             "sharing_policy=\"{policy}\": hase links carry each direction at full bandwidth (as SPLITDUPLEX)"
         )),
     }
+    // Flow latency: the latency a host link carried (none on a torus, whose hosts are its routers)
+    // and a link between switches carry is paid at the interfaces instead, once per message.
+    let host_link_latency = endpoint_link.latency;
+    let (link, endpoint_link) = match latency {
+        LatencyModel::Links => (link, endpoint_link),
+        LatencyModel::Flow => (
+            LinkParams { latency: hase_engine::SimTime::ZERO, ..link },
+            LinkParams { latency: hase_engine::SimTime::ZERO, ..endpoint_link },
+        ),
+    };
     let mut spec = TemplateSpec::new(topology.clone());
     spec.link = link;
     spec.endpoint_link = endpoint_link;
@@ -140,6 +156,11 @@ pub(super) fn build(c: &Cluster, name: &str, file: &str) -> Result<Imported, Imp
     for (k, v) in processor_params(c.flops_per_s) {
         spec.endpoint_params.insert(k.into(), v);
     }
+    if latency == LatencyModel::Flow {
+        for (k, v) in route_latency_params(host_link_latency, c.latency) {
+            spec.endpoint_params.insert(k.into(), v);
+        }
+    }
     let registry = registry_for(&Project::new(name));
     let mut project = template_project(&spec, &registry, name, &ProjectForm::Flat)
         .map_err(|source| ImportError::Template { place: place.clone(), source: Box::new(source) })?;
@@ -158,12 +179,19 @@ pub(super) fn build(c: &Cluster, name: &str, file: &str) -> Result<Imported, Imp
     }
     rename_instances(&mut project, &names);
     project.description = format!(
-        "Imported from the SimGrid platform {file}: cluster {} ({described}), {} hosts at {}, links of {} and {}.",
+        "Imported from the SimGrid platform {file}: cluster {} ({described}), {} hosts at {}, links of {} and {}{}.",
         c.id,
         c.hosts.len(),
         hase_engine::units::format_flop_rate(c.flops_per_s),
         hase_engine::units::format_rate(c.bandwidth),
         hase_engine::units::format_time(c.latency),
+        match latency {
+            LatencyModel::Links => "",
+            LatencyModel::Flow => {
+                " (flow latency: the links carry none, each message waits its route's latency at the \
+                 network interface)"
+            }
+        },
     );
     let summary = format!("cluster {}: {described}, {} hosts", c.id, c.hosts.len());
     Ok(Imported { project, notes, hosts: c.hosts.clone(), summary })

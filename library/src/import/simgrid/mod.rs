@@ -11,23 +11,28 @@
 //!
 //! The project is set up "SimGrid-like": cut-through routers without routing delay, no send or
 //! receive overhead, SMPI's eager limit (64 KiB), so that hase's packet model and SimGrid's flow
-//! model can be compared on the same platform (`scripts/crosscheck-simgrid`).
+//! model can be compared on the same platform (`scripts/crosscheck-simgrid`). With
+//! [`LatencyModel::Flow`] a cluster's links carry no latency and each network interface holds a
+//! message for its route's latency first, as SimGrid's flow model pays it.
 
 mod cluster;
 mod entity_budget;
 mod error;
 mod explicit;
 mod imported;
+mod latency_model;
 mod lines;
 mod rename;
 mod shortest;
 mod simgrid_like;
 mod xml;
 
+use hase_engine::FilePlace;
 use hase_engine::model::Placement;
 
 pub use error::{ClusterParamError, ImportError};
 pub use imported::{Imported, Note};
+pub use latency_model::LatencyModel;
 pub use xml::MAX_PLATFORM_BYTES;
 
 /// What to import besides the file.
@@ -37,6 +42,8 @@ pub struct ImportOptions {
     pub name: Option<String>,
     /// Where the workload's ranks run (a hostfile's host names, `--np`).
     pub placement: Option<Placement>,
+    /// Where a route's latency is paid.
+    pub latency: LatencyModel,
 }
 
 /// Import the platform `text` read from `file` (named in errors and notes).
@@ -48,7 +55,15 @@ pub fn import_simgrid(text: &str, file: &str, options: &ImportOptions) -> Result
             .map_or_else(|| "platform".into(), |s| s.to_string_lossy().into())
     });
     let mut imported = match read.platform {
-        xml::Platform::Cluster(c) => cluster::build(&c, &name, file)?,
+        xml::Platform::Cluster(c) => cluster::build(&c, &name, file, options.latency)?,
+        xml::Platform::Explicit(e) if options.latency == LatencyModel::Flow => {
+            return Err(ImportError::At {
+                place: FilePlace::line(file, e.hosts.first().map_or(1, |h| h.line as usize)),
+                message: "flow latency (`--latency flow`) is for clusters, whose routes cross links of \
+                          one latency; these hosts, links and routes keep their links' latencies"
+                    .into(),
+            });
+        }
         xml::Platform::Explicit(e) => explicit::build(&e, &name, file)?,
     };
     imported.notes.splice(0..0, read.notes);
@@ -65,6 +80,8 @@ pub fn import_simgrid(text: &str, file: &str, options: &ImportOptions) -> Result
     Ok(imported)
 }
 
+#[cfg(test)]
+mod flow_latency_tests;
 #[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]

@@ -30,6 +30,19 @@ pub(crate) fn processor_params(flops_per_s: f64) -> Vec<(&'static str, ParamValu
     ]
 }
 
+/// Processor settings of a flow-latency import: each message waits at the interface for its
+/// route's latency (`host_link` per link between a host and a switch, `router_link` per link
+/// between switches) before its first packet leaves, as SimGrid's flow model pays it.
+pub(crate) fn route_latency_params(
+    host_link: hase_engine::SimTime,
+    router_link: hase_engine::SimTime,
+) -> Vec<(&'static str, ParamValue)> {
+    vec![
+        ("route_latency_per_host_link", ParamValue::Time(host_link)),
+        ("route_latency_per_router_link", ParamValue::Time(router_link)),
+    ]
+}
+
 /// Router settings of a SimGrid-like run: cut-through (a message is serialised once end to end, as
 /// in a flow model), no routing delay (SimGrid charges only link latencies), and outputs that serve
 /// one packet of each waiting message in turn (SimGrid's max-min model gives every flow crossing a
