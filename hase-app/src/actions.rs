@@ -7,6 +7,7 @@ use egui::{Key, KeyboardShortcut, Modifiers};
 
 use crate::theme::ThemeChoice;
 use hase_editor::command::Alignment;
+use hase_library::import::simgrid::LatencyModel;
 
 /// Something the user asked the editor to do.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -17,8 +18,9 @@ pub enum AppAction {
     Open,
     /// File ▸ Import ▸ RON….
     ImportRon,
-    /// File ▸ Import ▸ SimGrid platform….
-    ImportSimgrid,
+    /// File ▸ Import ▸ SimGrid platform… (latency on the links) or SimGrid platform, latency per
+    /// route… (paid once per message at the interface, as SimGrid's flow model).
+    ImportSimgrid(LatencyModel),
     /// File ▸ Export RON….
     ExportRon,
     /// File ▸ Open example ▸ (index into `examples::EXAMPLES`).
@@ -207,7 +209,8 @@ impl AppAction {
             AppAction::NewProject => "New project",
             AppAction::Open => "Open from library…",
             AppAction::ImportRon => "Import RON…",
-            AppAction::ImportSimgrid => "SimGrid platform…",
+            AppAction::ImportSimgrid(LatencyModel::Links) => "SimGrid platform…",
+            AppAction::ImportSimgrid(LatencyModel::Flow) => "SimGrid platform, latency per route…",
             AppAction::ExportRon => "Export RON…",
             AppAction::OpenExample(_) => "Open example",
             AppAction::InsertTemplate => "From template…",
@@ -317,7 +320,7 @@ impl AppAction {
             AppAction::NewProject
                 | AppAction::Open
                 | AppAction::ImportRon
-                | AppAction::ImportSimgrid
+                | AppAction::ImportSimgrid(_)
                 | AppAction::ExportRon
                 | AppAction::OpenExample(_)
                 | AppAction::InsertTemplate

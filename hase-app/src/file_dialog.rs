@@ -145,7 +145,7 @@ fn title(request: &FileRequest) -> &'static str {
         FileTarget::Project(FilePurpose::OpenProject) => "Open a project (RON)",
         FileTarget::Project(FilePurpose::SaveProjectAs) => "Save the project as (RON)",
         FileTarget::Project(FilePurpose::ImportRon) => "Import a project (RON)",
-        FileTarget::Project(FilePurpose::ImportSimgrid) => "Import a SimGrid platform (XML)",
+        FileTarget::Project(FilePurpose::ImportSimgrid(_)) => "Import a SimGrid platform (XML)",
         FileTarget::Project(FilePurpose::ExportRon { .. }) => "Export the project (RON)",
         FileTarget::Project(FilePurpose::Param { .. }) => "Choose the parameter's file",
         FileTarget::Project(FilePurpose::StreamFile { .. }) => "Choose an instruction stream",

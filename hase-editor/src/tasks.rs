@@ -45,8 +45,8 @@ pub enum FilePurpose {
     },
     /// Use it as the SimGrid time-independent trace workload.
     TraceFile,
-    /// Import it as a SimGrid platform.
-    ImportSimgrid,
+    /// Import it as a SimGrid platform, paying routes' latency as `latency` says.
+    ImportSimgrid(hase_library::import::simgrid::LatencyModel),
 }
 
 /// What a file dialog is for: the project and its workload, or the replay views.
@@ -307,7 +307,7 @@ impl Tasks {
     }
 
     /// Import a SimGrid platform file off the UI thread.
-    pub fn import_simgrid(&self, path: PathBuf) {
+    pub fn import_simgrid(&self, path: PathBuf, latency: hase_library::import::simgrid::LatencyModel) {
         self.spawn("import", move || {
             use hase_library::import::simgrid::{ImportOptions, MAX_PLATFORM_BYTES, import_simgrid};
             let shown = path.display().to_string();
@@ -318,7 +318,8 @@ impl Tasks {
                 }
                 let text = hase_engine::limits::read_capped(&path, MAX_PLATFORM_BYTES as u64)
                     .map_err(hase_engine::limits::CappedReadError::into_io)?;
-                let imported = import_simgrid(&text, &shown, &ImportOptions::default())?;
+                let options = ImportOptions { latency, ..ImportOptions::default() };
+                let imported = import_simgrid(&text, &shown, &options)?;
                 let notes =
                     imported.notes.iter().map(|n| format!("{shown}:{}: {}", n.line, n.text)).collect();
                 Ok((Box::new(imported.project), imported.summary, notes))

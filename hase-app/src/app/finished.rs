@@ -112,7 +112,7 @@ impl App {
             }
             FilePurpose::StreamFile { rank } => self.workload_file_chosen(Some(rank), &path),
             FilePurpose::TraceFile => self.workload_file_chosen(None, &path),
-            FilePurpose::ImportSimgrid => self.tasks.import_simgrid(path),
+            FilePurpose::ImportSimgrid(latency) => self.tasks.import_simgrid(path, latency),
             FilePurpose::SaveProjectAs => {
                 let path = if path.extension().is_none() { path.with_extension("ron") } else { path };
                 let project = self.editor.doc.project.clone();

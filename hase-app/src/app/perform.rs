@@ -28,8 +28,8 @@ impl App {
             AppAction::ImportRon => {
                 self.ask_file(FileRequest::project(FilePurpose::ImportRon, vec!["ron".into()]));
             }
-            AppAction::ImportSimgrid => {
-                self.ask_file(FileRequest::project(FilePurpose::ImportSimgrid, vec!["xml".into()]));
+            AppAction::ImportSimgrid(latency) => {
+                self.ask_file(FileRequest::project(FilePurpose::ImportSimgrid(latency), vec!["xml".into()]));
             }
             AppAction::ExportRon => {
                 let file_name = format!("{}.ron", self.editor.doc.project.name);

@@ -10,6 +10,7 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use hase_engine::model::{Instance, Pos, Project};
+use hase_library::import::simgrid::LatencyModel;
 use hase_library::store::ProjectStore;
 
 use super::{harness_on, settle};
@@ -232,6 +233,7 @@ fn file_import_simgrid_platform_opens_the_cluster_as_an_unsaved_project() {
     h.get_by_label("Import").click();
     settle(&mut h);
     assert!(h.query_by_label("SimGrid platform…").is_some());
+    assert!(h.query_by_label("SimGrid platform, latency per route…").is_some());
     h.key_press(Key::Escape);
     settle(&mut h);
     let platform = dir.path().join("torus.xml");
@@ -244,15 +246,15 @@ fn file_import_simgrid_platform_opens_the_cluster_as_an_unsaved_project() {
     .unwrap();
     // The user picks the file in the dialog (rfd answers on its thread; this is its answer).
     let ctx = h.ctx.clone();
-    let chosen = hase_editor::tasks::TaskOutput::FileDialogClosed {
+    let chosen = |latency| hase_editor::tasks::TaskOutput::FileDialogClosed {
         request: hase_editor::tasks::FileRequest::project(
-            hase_editor::tasks::FilePurpose::ImportSimgrid,
+            hase_editor::tasks::FilePurpose::ImportSimgrid(latency),
             vec!["xml".into()],
         ),
         path: Some(platform.clone()),
         shown: true,
     };
-    h.state_mut().task_finished(&ctx, chosen);
+    h.state_mut().task_finished(&ctx, chosen(LatencyModel::Links));
     wait_for(&mut h, "the import", |app| app.editor.doc.project.name == "torus");
     let app = h.state();
     assert_eq!(app.editor.doc.project.network.instances.len(), 16);
@@ -263,4 +265,15 @@ fn file_import_simgrid_platform_opens_the_cluster_as_an_unsaved_project() {
         log.iter().any(|l| l.contains("imported") && l.contains("cluster t: TORUS 4,2, 8 hosts")),
         "{log:?}"
     );
+    assert!(!app.editor.doc.project.description.contains("flow latency"));
+    assert!(app.editor.doc.project.network.links.iter().any(|l| l.latency.0 > 0), "the torus links' 1 us");
+    // With the latency paid per route, as SimGrid's flow model pays it: links without latency.
+    h.state_mut().task_finished(&ctx, chosen(LatencyModel::Flow));
+    wait_for(&mut h, "the unsaved-changes question", |app| app.pending.is_some());
+    h.get_by_label("Discard changes").click();
+    wait_for(&mut h, "the flow-latency import", |app| {
+        app.editor.doc.project.description.contains("flow latency")
+    });
+    let links = &h.state().editor.doc.project.network.links;
+    assert!(!links.is_empty() && links.iter().all(|l| l.latency.0 == 0), "{links:?}");
 }

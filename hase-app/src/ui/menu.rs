@@ -9,6 +9,7 @@ use hase_editor::command::Alignment;
 use hase_editor::examples::EXAMPLES;
 use hase_editor::project_store::Library;
 use hase_editor::state::Editor;
+use hase_library::import::simgrid::LatencyModel;
 
 /// A menu entry for `action`, with its label and shortcut from the action table.
 fn item(ui: &mut Ui, enabled: bool, action: AppAction, out: &mut Vec<AppAction>) {
@@ -166,8 +167,16 @@ fn file_menu(ui: &mut Ui, editor: &Editor, library: &Library, out: &mut Vec<AppA
             out.push(AppAction::ImportRon);
         }
         let simgrid = "A SimGrid platform file (a cluster, or hosts, links and routes) as a new project";
-        if ui.button("SimGrid platform…").on_hover_text(simgrid).clicked() {
-            out.push(AppAction::ImportSimgrid);
+        let links = AppAction::ImportSimgrid(LatencyModel::Links);
+        if ui.button(links.label()).on_hover_text(simgrid).clicked() {
+            out.push(links);
+        }
+        let flow_hint = "A SimGrid cluster whose links carry no latency: each message waits its whole \
+                         route's latency at the network interface, then takes the links' bandwidth, as \
+                         SimGrid's flow model times it (hase import simgrid --latency flow)";
+        let flow = AppAction::ImportSimgrid(LatencyModel::Flow);
+        if ui.button(flow.label()).on_hover_text(flow_hint).clicked() {
+            out.push(flow);
         }
     });
     if ui.button("Export RON…").on_hover_text("Write the project to a RON file").clicked() {
