@@ -1267,6 +1267,23 @@ fn imported_platforms_agree_with_smpi_within_two_percent() {
     assert_eq!(stdout.lines().filter(|l| l.ends_with('%')).count(), 7, "{stdout}\n{stderr}");
 }
 
+/// With the latency paid per route (`--latency flow`, SimGrid's flow model), the 8 KiB binomial
+/// bcast agrees with SMPI within 2 % on a fat tree and a torus; with the latency on the links it is
+/// 3.7–4.2 % off. Fails (never skips) when SimGrid is missing.
+#[test]
+fn flow_latency_brings_the_small_bcast_within_two_percent_of_smpi() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/crosscheck-simgrid");
+    let mut command = Command::new("python3");
+    command.arg(&script).args(["--quick", "--fail-above", "2", "--latency", "flow"]);
+    for case in ["ft16 bcast binomial_blocking 8192 B", "torus16 bcast binomial_blocking 8192 B"] {
+        command.args(["--filter", case]);
+    }
+    let out = command.env("HASE", env!("CARGO_BIN_EXE_hase")).output().expect("python3 runs");
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert_eq!(stdout.lines().filter(|l| l.ends_with('%')).count(), 2, "{stdout}\n{stderr}");
+}
+
 /// The events `hase run --estimate` prints (its first line: "NAME: ≈ 33.3 k events, …").
 fn estimated_events(stdout: &str) -> f64 {
     let words: Vec<&str> = stdout.split('≈').nth(1).unwrap().split_whitespace().collect();
