@@ -125,6 +125,12 @@ impl Axis {
         }
     }
 
+    /// True for an axis of sizes in bytes, whose log scale is marked at powers of two (1 KiB,
+    /// 2 KiB, 4 KiB …) rather than of ten.
+    pub fn is_bytes(&self) -> bool {
+        self.unit.as_ref().is_some_and(|u| u.dimension == Dimension::Size)
+    }
+
     /// The title of the axis on a log scale, whose ticks carry their own units: `makespan, log`.
     pub fn log_title(&self, name: &str) -> String {
         if self.unit.is_some() { format!("{}, log", without_ps(name)) } else { format!("{name}, log") }

@@ -42,6 +42,7 @@ pub fn lines(
     let y_axis = Axis::new(&plot.y_label, largest(|p| p.hi.max(p.y)));
     let (x_title, y_title) = (x_axis.title(x_name), y_axis.title(&plot.y_label));
     let (x_factor, y_factor) = (x_axis.unit_factor(), y_axis.unit_factor());
+    let (x_bytes, y_bytes) = (x_axis.is_bytes(), y_axis.is_bytes());
     let plotted: Vec<[f64; 2]> = plot
         .series
         .iter()
@@ -72,12 +73,16 @@ pub fn lines(
                 y_axis.tick(mark.value, mark.step_size)
             }
         });
-    if log_x {
+    if log_x && x_bytes {
+        chart = chart.x_grid_spacer(|input| octave_marks(input.bounds));
+    } else if log_x {
         chart = chart.x_grid_spacer(egui_plot::log_grid_spacer(10));
     } else if plot.x_labels.is_none() {
         chart = chart.x_grid_spacer(unit_grid(x_factor));
     }
-    if log_y {
+    if log_y && y_bytes {
+        chart = chart.y_grid_spacer(|input| octave_marks(input.bounds));
+    } else if log_y {
         chart = chart.y_grid_spacer(egui_plot::log_grid_spacer(10));
     } else {
         chart = chart.y_grid_spacer(unit_grid(y_factor));
@@ -241,6 +246,29 @@ fn unit_grid(factor: f64) -> impl Fn(egui_plot::GridInput) -> Vec<GridMark> {
     }
 }
 
+/// Marks of a log axis of sizes (values plotted as log10) at powers of two: every octave, or every
+/// second, fourth … when that gives more than [`MOST_OCTAVE_MARKS`] marks in `bounds`, so that the
+/// labels read 1 KiB, 2 KiB, 4 KiB … rather than 1000 B, 9.766 KiB, 97.66 KiB.
+fn octave_marks(bounds: (f64, f64)) -> Vec<GridMark> {
+    let octave = std::f64::consts::LOG10_2;
+    let (first, last) = ((bounds.0 / octave).ceil(), (bounds.1 / octave).floor());
+    if !(first.is_finite() && last.is_finite()) || last < first {
+        return Vec::new();
+    }
+    let mut stride = 1.0;
+    while (last - first) / stride + 1.0 > MOST_OCTAVE_MARKS && stride < 1024.0 {
+        stride *= 2.0;
+    }
+    let start = (first / stride).ceil() * stride;
+    let count = ((last - start) / stride).floor().max(-1.0) as i64 + 1;
+    (0..count)
+        .map(|i| GridMark { value: (start + i as f64 * stride) * octave, step_size: stride * octave })
+        .collect()
+}
+
+/// The most marks [`octave_marks`] puts on an axis.
+const MOST_OCTAVE_MARKS: f64 = 12.0;
+
 fn half_marks(bounds: (f64, f64)) -> Vec<GridMark> {
     let (lo, hi) = bounds;
     let first = (lo - 0.5).ceil().max(0.0) as i64;
@@ -282,7 +310,30 @@ fn legend_corner(points: &[[f64; 2]]) -> egui_plot::Corner {
 mod tests {
     use egui_plot::Corner;
 
-    use super::{legend_corner, unit_grid};
+    use super::{legend_corner, octave_marks, unit_grid};
+
+    /// The sizes a log axis of bytes marks, from bounds in log10 of bytes.
+    fn marked_bytes(from: f64, to: f64) -> Vec<u64> {
+        octave_marks((from.log10(), to.log10())).iter().map(|m| 10f64.powf(m.value).round() as u64).collect()
+    }
+
+    #[test]
+    fn a_log_axis_of_bytes_is_marked_at_powers_of_two() {
+        // 1 KiB to 1 MiB: every octave, 11 marks.
+        let k = 1024;
+        assert_eq!(
+            marked_bytes(1000.0, 1.1e6),
+            [k, 2 * k, 4 * k, 8 * k, 16 * k, 32 * k, 64 * k, 128 * k, 256 * k, 512 * k, k * k]
+        );
+        // 1 B to 1 MiB: 21 octaves, so every second one.
+        let wide = marked_bytes(0.9, 1.1e6);
+        assert_eq!(wide.first(), Some(&1));
+        assert_eq!(wide.last(), Some(&(k * k)));
+        assert!(wide.windows(2).all(|w| w[1] == 4 * w[0]), "{wide:?}");
+        // Nothing to mark inside one octave's gap, and nothing for empty bounds.
+        assert!(marked_bytes(1100.0, 1900.0).is_empty());
+        assert!(octave_marks((3.0, 2.0)).is_empty());
+    }
 
     #[test]
     fn the_legend_goes_where_the_points_are_not() {
