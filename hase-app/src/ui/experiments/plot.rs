@@ -76,14 +76,14 @@ pub fn lines(
     if log_x && x_bytes {
         chart = chart.x_grid_spacer(|input| octave_marks(input.bounds));
     } else if log_x {
-        chart = chart.x_grid_spacer(egui_plot::log_grid_spacer(10));
+        chart = chart.x_grid_spacer(decimal_log_marks);
     } else if plot.x_labels.is_none() {
         chart = chart.x_grid_spacer(unit_grid(x_factor));
     }
     if log_y && y_bytes {
         chart = chart.y_grid_spacer(|input| octave_marks(input.bounds));
     } else if log_y {
-        chart = chart.y_grid_spacer(egui_plot::log_grid_spacer(10));
+        chart = chart.y_grid_spacer(decimal_log_marks);
     } else {
         chart = chart.y_grid_spacer(unit_grid(y_factor));
     }
@@ -266,6 +266,28 @@ fn octave_marks(bounds: (f64, f64)) -> Vec<GridMark> {
         .collect()
 }
 
+/// Marks of a log axis (values plotted as log10): egui_plot's powers of ten over a decade or more;
+/// over less, where those would fall at 0.631 and 0.794, round values 1, 2 or 5 × 10ⁿ apart
+/// (0.6, 0.7, 0.8 …), about [`NARROW_LOG_MARKS`] of them.
+fn decimal_log_marks(input: egui_plot::GridInput) -> Vec<GridMark> {
+    let (lo, hi) = input.bounds;
+    if !(lo.is_finite() && hi.is_finite()) || hi - lo >= 1.0 {
+        return egui_plot::log_grid_spacer(10)(input);
+    }
+    let (from, to) = (10f64.powf(lo), 10f64.powf(hi));
+    let rough = (to - from) / NARROW_LOG_MARKS;
+    let decade = 10f64.powf(rough.log10().floor());
+    let step =
+        [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * decade).find(|s| *s >= rough).unwrap_or(decade * 10.0);
+    let first = (from / step).ceil();
+    let count = ((to / step).floor() - first).max(-1.0) as i64 + 1;
+    let step_size = (hi - lo) / NARROW_LOG_MARKS;
+    (0..count).map(|i| GridMark { value: ((first + i as f64) * step).log10(), step_size }).collect()
+}
+
+/// About how many marks [`decimal_log_marks`] puts on a log axis that spans less than a decade.
+const NARROW_LOG_MARKS: f64 = 5.0;
+
 /// The most marks [`octave_marks`] puts on an axis.
 const MOST_OCTAVE_MARKS: f64 = 12.0;
 
@@ -310,7 +332,21 @@ fn legend_corner(points: &[[f64; 2]]) -> egui_plot::Corner {
 mod tests {
     use egui_plot::Corner;
 
-    use super::{legend_corner, octave_marks, unit_grid};
+    use super::{decimal_log_marks, legend_corner, octave_marks, unit_grid};
+
+    #[test]
+    fn a_narrow_log_axis_is_marked_at_round_values() {
+        let marks = |from: f64, to: f64| -> Vec<f64> {
+            let input = egui_plot::GridInput { bounds: (from.log10(), to.log10()), base_step_size: 0.01 };
+            decimal_log_marks(input).iter().map(|m| (10f64.powf(m.value) * 1e6).round() / 1e6).collect()
+        };
+        // A ratio between 0.6 and 0.97: 0.6, 0.7, 0.8, 0.9 rather than 0.631 and 0.794.
+        assert_eq!(marks(0.6, 0.97), [0.6, 0.7, 0.8, 0.9]);
+        assert_eq!(marks(12.0, 95.0), [20.0, 40.0, 60.0, 80.0]);
+        // A decade or more: powers of ten (egui_plot's own marks include them).
+        let wide = marks(0.9, 1100.0);
+        assert!([1.0, 10.0, 100.0, 1000.0].iter().all(|v| wide.contains(v)), "{wide:?}");
+    }
 
     /// The sizes a log axis of bytes marks, from bounds in log10 of bytes.
     fn marked_bytes(from: f64, to: f64) -> Vec<u64> {
