@@ -87,8 +87,9 @@ pub struct Fit {
     /// Bayesian information criterion (smaller is better; comparable between formulas fitted to
     /// the same samples).
     pub bic: f64,
-    /// The criterion the formula was chosen by: `bic`, plus `2·ln C(K, k)` when it was chosen
-    /// among the formulas of its size from a family of `K` terms (see [`super::select`]).
+    /// The criterion formulas are compared by: `bic`, plus `2·ln C(K, k)` and the small-sample
+    /// correction when it was chosen among the formulas of its size from a family of `K` terms
+    /// (see [`super::select`]).
     pub criterion: f64,
     /// Covariance of the coefficients (row-major, `terms.len()` squared).
     #[serde(skip)]
