@@ -171,10 +171,10 @@ fn a_simgrid_platform_imports_and_replays_a_trace_on_the_hosts_of_a_hostfile() {
     assert!(text(&out).1.contains("cluster.xml:3:"), "{:?}", text(&out));
 }
 
-#[test]
-fn a_hostfile_longer_than_the_ranks_lends_its_first_hosts_and_np_takes_its_first_lines() {
-    let dir = tempfile::tempdir().unwrap();
-    let platform = dir.path().join("ft.xml");
+/// SimGrid's 16-host two-level fat tree (`2;4,4;1,2;1,2`, 1 GBps, 1 us), written as `ft.xml` in
+/// `dir`.
+fn write_ft16(dir: &Path) -> PathBuf {
+    let platform = dir.join("ft.xml");
     std::fs::write(
         &platform,
         "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<zone id=\"world\" routing=\"Full\">\n\
@@ -182,6 +182,13 @@ fn a_hostfile_longer_than_the_ranks_lends_its_first_hosts_and_np_takes_its_first
          topology=\"FAT_TREE\" topo_parameters=\"2;4,4;1,2;1,2\"/>\n</zone>\n</platform>\n",
     )
     .unwrap();
+    platform
+}
+
+#[test]
+fn a_hostfile_longer_than_the_ranks_lends_its_first_hosts_and_np_takes_its_first_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let platform = write_ft16(dir.path());
     let project = dir.path().join("ft.ron");
     let out = hase(&["import", "simgrid", p(&platform), "-o", p(&project)]);
     assert!(out.status.success(), "{:?}", text(&out));
@@ -220,14 +227,7 @@ fn a_hostfile_longer_than_the_ranks_lends_its_first_hosts_and_np_takes_its_first
 #[test]
 fn import_simgrid_latency_flow_pays_each_route_latency_at_the_interface() {
     let dir = tempfile::tempdir().unwrap();
-    let platform = dir.path().join("ft.xml");
-    std::fs::write(
-        &platform,
-        "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<zone id=\"world\" routing=\"Full\">\n\
-         <cluster id=\"ft\" prefix=\"node-\" suffix=\"\" radical=\"0-15\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" \
-         topology=\"FAT_TREE\" topo_parameters=\"2;4,4;1,2;1,2\"/>\n</zone>\n</platform>\n",
-    )
-    .unwrap();
+    let platform = write_ft16(dir.path());
     let (links, flow) = (dir.path().join("links.ron"), dir.path().join("flow.ron"));
     let out = hase(&["import", "simgrid", p(&platform), "-o", p(&links)]);
     assert!(out.status.success(), "{:?}", text(&out));
