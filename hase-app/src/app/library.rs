@@ -145,7 +145,7 @@ impl App {
         let experiments = &mut self.windows.experiments;
         match incoming.sweep {
             SweepOnOpen::ItsOwn => experiments.switch_project(&previous, &self.editor.doc.project.name),
-            SweepOnOpen::Keep => {}
+            SweepOnOpen::Keep => experiments.keep_sweep_of(&previous),
             SweepOnOpen::Spec(spec) => {
                 experiments.switch_project(&previous, &self.editor.doc.project.name);
                 experiments.load_spec(&spec);

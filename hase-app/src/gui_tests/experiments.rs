@@ -217,8 +217,16 @@ fn build_a_sweep_run_it_plot_it_and_open_a_point_in_the_replay() {
     assert!(app.editor.doc.project.name.contains(&wanted), "{}", app.editor.doc.project.name);
     assert!(app.editor.is_dirty());
     assert_eq!(app.library.version, None);
-    // The sweep the point came from is still the one being built.
+    // The sweep the point came from is still the one being built, and it stays the experiment
+    // project's when that project is opened again.
     assert_eq!(app.windows.experiments.builder.variables.len(), 2);
+    open_example(&mut h, "Allreduce on a binary tree (8 processors)");
+    // The point's design was never saved: the question first.
+    h.get_by_label("Discard changes").click();
+    settle(&mut h);
+    assert!(h.state().windows.experiments.builder.variables.is_empty());
+    open_example(&mut h, "Allreduce, fat tree vs binary tree (experiment project)");
+    assert_eq!(h.state().windows.experiments.builder.variables.len(), 2);
 }
 
 fn slowest_seed(results: &hase_editor::experiments::results::Results, point: u64) -> u64 {

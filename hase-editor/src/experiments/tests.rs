@@ -389,4 +389,16 @@ fn each_project_keeps_its_own_sweep_by_name() {
     view.switch_project("binary", "untitled");
     view.switch_project("untitled", "fat");
     assert!(!view.stashed.contains_key("untitled"));
+    // A point of fat's experiment opened, then another project: the sweep stays fat's.
+    view.keep_sweep_of("fat");
+    view.switch_project("fat (point 3)", "binary");
+    assert_eq!(view.builder.variables, [row("algorithm")]);
+    view.switch_project("binary", "fat");
+    assert_eq!(view.builder.variables, [row("workload.message_bytes")]);
+    // Back from a point to its own project: the sweep on show is that project's.
+    view.keep_sweep_of("fat");
+    view.switch_project("fat (point 3)", "fat");
+    assert_eq!(view.builder.variables, [row("workload.message_bytes")]);
+    view.switch_project("fat", "binary");
+    assert_eq!(view.stashed.get("fat").map(|b| b.variables.len()), Some(1));
 }

@@ -122,6 +122,9 @@ pub struct ExperimentsView {
     /// The sweeps being built for the other projects opened since hase started, by
     /// project name (see [`Self::switch_project`]).
     pub(super) stashed: BTreeMap<String, SweepBuilder>,
+    /// The project the sweep being built belongs to when that is not the design (a point of an
+    /// experiment opened to look at keeps the sweep it came from; see [`Self::keep_sweep_of`]).
+    pub(super) owner: Option<String>,
     /// The builder's check against the design, and what it was computed for.
     pub preview: SweepPreview,
     /// The builder and design generation the preview was last computed for.
@@ -181,6 +184,7 @@ impl Default for ExperimentsView {
             tab: ExperimentsTab::Build,
             builder: SweepBuilder::default(),
             stashed: BTreeMap::new(),
+            owner: None,
             preview: SweepPreview::default(),
             preview_of: None,
             target_filter: String::new(),
@@ -228,15 +232,25 @@ impl ExperimentsView {
     /// build the one last built for project `to` (a new one the first time). Projects are told
     /// apart by name; another version of the same project keeps the sweep.
     pub fn switch_project(&mut self, from: &str, to: &str) {
-        if from == to {
+        let owner = self.owner.take().unwrap_or_else(|| from.to_string());
+        if owner == to {
             return;
         }
         let next = self.stashed.remove(to).unwrap_or_default();
         let previous = std::mem::replace(&mut self.builder, next);
         if previous != SweepBuilder::default() {
-            self.stashed.insert(from.to_string(), previous);
+            self.stashed.insert(owner, previous);
         }
         self.preview_of = None;
+    }
+
+    /// Another project replaced the design, and the sweep being built stays on show: it still
+    /// belongs to project `owner` (the one the design was before), where the next
+    /// [`Self::switch_project`] keeps it.
+    pub fn keep_sweep_of(&mut self, owner: &str) {
+        if self.owner.is_none() {
+            self.owner = Some(owner.to_string());
+        }
     }
 
     /// Load a spec into the builder.
