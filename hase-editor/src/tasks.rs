@@ -190,6 +190,9 @@ pub enum TaskOutput {
     },
     /// Background work of the runs and replay views (see `run::ReplayOutput`).
     Replay(Box<crate::run::ReplayOutput>),
+    /// An analysis the timing diagram asked for, worked out (`session::AnalysisJob`): the command
+    /// that keeps it.
+    Analysis(crate::session::timing::TimingCommand),
     /// A project file was written.
     ProjectSaved {
         /// The file.

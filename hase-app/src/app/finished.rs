@@ -83,6 +83,9 @@ impl App {
                 self.editor.notify(LogLevel::Error, format!("cannot open {}: {e}", path.display()));
             }
             TaskOutput::Replay(output) => self.replay_finished(*output),
+            TaskOutput::Analysis(command) => {
+                self.session.apply(hase_editor::session::SessionCommand::Timing(command));
+            }
             TaskOutput::ProjectSaved { path, revision, result: Ok(()) } => {
                 self.editor.saved_revision = revision;
                 self.editor.log(LogLevel::Info, format!("saved {}", path.display()));

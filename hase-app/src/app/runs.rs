@@ -17,7 +17,6 @@ use crate::theme::{Palette, ReplayColours};
 use crate::ui::compare::CompareViews;
 use crate::ui::dock::DockTab;
 use crate::ui::reveal;
-use hase_editor::analysis_views::difference::compare_runs;
 use hase_editor::analysis_views::what_if::{self, WhatIfRequest};
 use hase_editor::replay::markers;
 use hase_editor::run::size_check::{self, BigRunAnswer, BigRunQuestion, Verdict};
@@ -28,7 +27,7 @@ use hase_editor::run::{
 use hase_editor::session::compare::{Compare, CompareSide, thesis_example, with_variant};
 use hase_editor::session::timing::TimingCommand;
 use hase_editor::session::variant::Variant;
-use hase_editor::session::{AnalysisJob, Reveal, SessionCommand};
+use hase_editor::session::{Reveal, SessionCommand};
 use hase_editor::state::LogLevel;
 use hase_editor::tasks::{FileRequest, TaskOutput};
 use hase_library::estimate::Estimate;
@@ -110,22 +109,7 @@ impl App {
             self.open_what_if(&request);
         }
         for job in self.session.analysis_work() {
-            match job {
-                AnalysisJob::CriticalPath(run) => self.tasks.spawn("critical-path", move || {
-                    let report = hase_editor::analysis_views::critical::find_in_run(&run);
-                    TaskOutput::Replay(Box::new(ReplayOutput::CriticalPath { run: run.id, report }))
-                }),
-                AnalysisJob::Phases(run) => self.tasks.spawn("phases", move || {
-                    let report = hase_editor::analysis_views::bands::find_in_run(&run);
-                    TaskOutput::Replay(Box::new(ReplayOutput::Phases { run: run.id, report }))
-                }),
-                AnalysisJob::Difference { request, runs: [a, b] } => {
-                    self.tasks.spawn("difference", move || {
-                        let computed = compare_runs(&request, [(&a.trace, &a.replay), (&b.trace, &b.replay)]);
-                        TaskOutput::Replay(Box::new(ReplayOutput::Difference(computed)))
-                    });
-                }
-            }
+            self.tasks.spawn(job.task_name(), move || TaskOutput::Analysis(job.work_out()));
         }
     }
 
@@ -343,15 +327,6 @@ impl App {
                 let title = format!("Compare: {} vs {}", left.name(), right.name());
                 self.open_compare(Compare::new(title, left, right));
                 self.start_runs();
-            }
-            ReplayOutput::CriticalPath { run, report } => {
-                self.session.apply(SessionCommand::Timing(TimingCommand::KeepCriticalPath { run, report }));
-            }
-            ReplayOutput::Phases { run, report } => {
-                self.session.apply(SessionCommand::Timing(TimingCommand::KeepPhases { run, report }));
-            }
-            ReplayOutput::Difference(computed) => {
-                self.session.apply(SessionCommand::Timing(TimingCommand::KeepDifference(computed)));
             }
             ReplayOutput::CompareTraces(Ok(runs)) => self.open_trace_compare(runs),
             ReplayOutput::CompareTraces(Err(e)) => self.editor.notify(LogLevel::Error, e.to_string()),

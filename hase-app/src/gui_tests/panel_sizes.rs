@@ -20,8 +20,7 @@ use egui_kittest::{Harness, SnapshotResults};
 use hase_editor::experiments::plot::PlotKind;
 use hase_editor::experiments::{ExperimentsTab, ExperimentsView};
 use hase_editor::session::compare::thesis_example;
-use hase_editor::session::timing::TimingCommand;
-use hase_editor::session::{AnalysisJob, Session, SessionCommand};
+use hase_editor::session::{Session, SessionCommand};
 use hase_editor::state::{Editor, ThemeChoice};
 use hase_editor::tasks::Tasks;
 use hase_engine::model::Project;
@@ -196,23 +195,7 @@ fn show_dock_tab(ui: &mut egui::Ui, p: &mut TimingPanel, colours: &ReplayColours
     }
     // The app works out the analyses asked for on worker threads; the panel alone does it here.
     for job in p.session.analysis_work() {
-        let command = match job {
-            AnalysisJob::CriticalPath(run) => TimingCommand::KeepCriticalPath {
-                run: run.id,
-                report: hase_editor::analysis_views::critical::find_in_run(&run),
-            },
-            AnalysisJob::Phases(run) => TimingCommand::KeepPhases {
-                run: run.id,
-                report: hase_editor::analysis_views::bands::find_in_run(&run),
-            },
-            AnalysisJob::Difference { request, runs: [a, b] } => {
-                TimingCommand::KeepDifference(hase_editor::analysis_views::difference::compare_runs(
-                    &request,
-                    [(&a.trace, &a.replay), (&b.trace, &b.replay)],
-                ))
-            }
-        };
-        p.session.apply(SessionCommand::Timing(command));
+        p.session.apply(SessionCommand::Timing(job.work_out()));
     }
     p.area = area.or(p.area);
 }

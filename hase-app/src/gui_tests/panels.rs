@@ -24,7 +24,7 @@ use crate::ui::timing::{Diagram, TimingContext, TimingView, show as show_timing}
 use hase_editor::run::task::{RunRequest, execute};
 use hase_editor::run::{FinishedRun, NextRunSettings, RunProgress, RunSlot};
 use hase_editor::session::Session;
-use hase_editor::session::timing::{TimingCommand, TimingState};
+use hase_editor::session::timing::TimingState;
 use hase_editor::state::{Editor, ThemeChoice};
 use hase_editor::tasks::Tasks;
 
@@ -109,26 +109,11 @@ fn comparison_harness(
             }
             // The app finds critical paths, phases and comparisons on worker threads; the panel
             // alone finds them here.
-            let runs = || std::iter::once(&p.run).chain(p.other.as_ref());
-            for id in p.state.analysis.critical.asked.start_asked() {
-                if let Some(run) = runs().find(|r| r.id == id) {
-                    let report = hase_editor::analysis_views::critical::find_in_run(run);
-                    p.state.apply(TimingCommand::KeepCriticalPath { run: id, report });
-                }
-            }
-            for id in p.state.analysis.bands.asked.start_asked() {
-                if let Some(run) = runs().find(|r| r.id == id) {
-                    let report = hase_editor::analysis_views::bands::find_in_run(run);
-                    p.state.apply(TimingCommand::KeepPhases { run: id, report });
-                }
-            }
-            if let Some(request) = p.state.analysis.difference.start_asked() {
-                let [a, b] = request.key.runs.map(|id| runs().find(|r| r.id == id));
-                if let (Some(a), Some(b)) = (a, b) {
-                    let runs = [(&a.trace, &a.replay), (&b.trace, &b.replay)];
-                    let computed = hase_editor::analysis_views::difference::compare_runs(&request, runs);
-                    p.state.apply(TimingCommand::KeepDifference(computed));
-                }
+            let runs: Vec<Arc<FinishedRun>> =
+                std::iter::once(&p.run).chain(p.other.as_ref()).cloned().collect();
+            let run_of = |id: u64| runs.iter().find(|r| r.id == id).cloned();
+            for job in hase_editor::session::jobs_asked(&mut p.state.analysis, run_of) {
+                p.state.apply(job.work_out());
             }
             if let Some(area) = out.area {
                 p.area = area;

@@ -25,6 +25,11 @@ impl AskedRuns {
         self.asked.contains(&id) || self.finding.contains(&id)
     }
 
+    /// True if some run is asked for and not yet started.
+    pub fn any_asked(&self) -> bool {
+        !self.asked.is_empty()
+    }
+
     /// The runs asked for since the last call; they count as being worked out from now.
     pub fn start_asked(&mut self) -> Vec<u64> {
         let asked = std::mem::take(&mut self.asked);

@@ -136,6 +136,11 @@ impl DifferenceMode {
         }
     }
 
+    /// True if a comparison is asked for and not yet started.
+    pub fn is_asked(&self) -> bool {
+        self.asked.is_some()
+    }
+
     /// The comparison asked for since the last call; it counts as being worked out from now.
     pub fn start_asked(&mut self) -> Option<DifferenceRequest> {
         let request = self.asked.take()?;

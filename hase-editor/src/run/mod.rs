@@ -260,23 +260,6 @@ pub enum ReplayOutput {
         /// Where, or why not.
         result: Result<PathBuf, SaveError>,
     },
-    /// The critical path of a run was found (see `analysis_views::critical`).
-    CriticalPath {
-        /// The run's id.
-        run: u64,
-        /// The path and its blame, or why there is none (`analysis_views::critical::Found`).
-        report:
-            Arc<Result<hase_engine::analysis::CriticalPathReport, hase_engine::analysis::CriticalPathError>>,
-    },
-    /// The communication phases of a run were found (see `analysis_views::bands`).
-    Phases {
-        /// The run's id.
-        run: u64,
-        /// The phases.
-        report: Arc<hase_engine::analysis::PhaseReport>,
-    },
-    /// Two runs were compared (see `analysis_views::difference`).
-    Difference(Arc<crate::analysis_views::difference::Computed>),
     /// Trace files to compare were read (left to right), or why not.
     CompareTraces(Result<Vec<FinishedRun>, TraceFileError>),
     /// A project file to compare with was read.

@@ -5,6 +5,7 @@
 //! they belong to. The views change it only through [`SessionCommand`]s ([`command`]), which the
 //! application collects from every panel during a frame and applies at one point.
 
+pub mod analysis_jobs;
 pub mod command;
 pub mod compare;
 pub mod player;
@@ -20,13 +21,13 @@ use std::sync::atomic::Ordering;
 use hase_engine::model::Project;
 use hase_engine::time::SimTime;
 
+pub use analysis_jobs::{AnalysisJob, jobs_asked};
 pub use command::{Reveal, SessionCommand};
 use compare::Compare;
 use player::Player;
 use stats_order::StatsOrder;
 use timing::TimingState;
 
-use crate::analysis_views::difference::DifferenceRequest;
 use crate::replay::events::Snapshot;
 use crate::replay::markers::Marker;
 use crate::run::version::Staleness;
@@ -34,22 +35,6 @@ use crate::run::{
     COMPARE_MARKERS_NOTE, FinishedRun, LiveRun, MarkerSave, NextRunSettings, ReplayFile, RunSlot,
     UNSAVED_MARKERS_NOTE,
 };
-
-/// An analysis of a run the views asked for, to be worked out on a worker thread.
-#[derive(Clone, Debug)]
-pub enum AnalysisJob {
-    /// Its critical path (`analysis_views::critical::find_in_run`).
-    CriticalPath(Arc<FinishedRun>),
-    /// Its communication phases (`analysis_views::bands::find_in_run`).
-    Phases(Arc<FinishedRun>),
-    /// The comparison of two runs (`analysis_views::difference::compare_runs`).
-    Difference {
-        /// What to compare, and how.
-        request: DifferenceRequest,
-        /// The runs, left then right.
-        runs: [Arc<FinishedRun>; 2],
-    },
-}
 
 /// Runs and replay views of the editor.
 #[derive(Default)]
@@ -263,10 +248,11 @@ impl Session {
     /// The analyses the views asked for since the last call, to be worked out on worker threads
     /// (a run no longer shown is dropped from the asking).
     pub fn analysis_work(&mut self) -> Vec<AnalysisJob> {
-        let analysis = &mut self.timing.analysis;
-        let (paths, phases) = (analysis.critical.asked.start_asked(), analysis.bands.asked.start_asked());
-        let difference = analysis.difference.start_asked();
-        if paths.is_empty() && phases.is_empty() && difference.is_none() {
+        let analysis = &self.timing.analysis;
+        if !(analysis.critical.asked.any_asked()
+            || analysis.bands.asked.any_asked()
+            || analysis.difference.is_asked())
+        {
             return Vec::new();
         }
         let shown: Vec<Arc<FinishedRun>> = self
@@ -275,28 +261,7 @@ impl Session {
             .chain(self.compare.iter().flat_map(|c| c.sides.iter().filter_map(|s| s.run.as_ref())))
             .cloned()
             .collect();
-        let run_of = |id: u64| shown.iter().find(|run| run.id == id).map(Arc::clone);
-        let mut work = Vec::new();
-        let analysis = &mut self.timing.analysis;
-        for id in paths {
-            match run_of(id) {
-                Some(run) => work.push(AnalysisJob::CriticalPath(run)),
-                None => analysis.critical.asked.done(id),
-            }
-        }
-        for id in phases {
-            match run_of(id) {
-                Some(run) => work.push(AnalysisJob::Phases(run)),
-                None => analysis.bands.asked.done(id),
-            }
-        }
-        if let Some(request) = difference {
-            match (run_of(request.key.runs[0]), run_of(request.key.runs[1])) {
-                (Some(a), Some(b)) => work.push(AnalysisJob::Difference { request, runs: [a, b] }),
-                _ => analysis.difference.dropped(),
-            }
-        }
-        work
+        jobs_asked(&mut self.timing.analysis, |id| shown.iter().find(|run| run.id == id).map(Arc::clone))
     }
 
     /// Move the replay state of every run shown (the design's, the comparison's sides) to the
