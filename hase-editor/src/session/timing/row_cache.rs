@@ -12,16 +12,36 @@ use std::sync::{Arc, Mutex, PoisonError};
 use super::rows::{self, Row, RowOptions};
 use crate::replay::Replay;
 
-/// What the rows were built from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct RowsKey {
-    replay_address: usize,
+/// Which replay rows were built from: where it lives and figures that differ between runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ReplayMark {
+    address: usize,
     entities: usize,
     groups: usize,
     end_ps: u64,
     flights: usize,
     param_rows: usize,
     unused: usize,
+}
+
+impl ReplayMark {
+    fn of(replay: &Replay) -> ReplayMark {
+        ReplayMark {
+            address: std::ptr::from_ref(replay) as usize,
+            entities: replay.header.entities.len(),
+            groups: replay.header.groups.len(),
+            end_ps: replay.end.0,
+            flights: replay.flights().len(),
+            param_rows: replay.params.len(),
+            unused: replay.unused.len(),
+        }
+    }
+}
+
+/// What the rows were built from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RowsKey {
+    replay: ReplayMark,
     unfolded: BTreeSet<String>,
     filter: String,
     params: bool,
@@ -30,13 +50,7 @@ struct RowsKey {
 impl RowsKey {
     fn new(replay: &Replay, options: RowOptions<'_>) -> RowsKey {
         RowsKey {
-            replay_address: std::ptr::from_ref(replay) as usize,
-            entities: replay.header.entities.len(),
-            groups: replay.header.groups.len(),
-            end_ps: replay.end.0,
-            flights: replay.flights().len(),
-            param_rows: replay.params.len(),
-            unused: replay.unused.len(),
+            replay: ReplayMark::of(replay),
             unfolded: options.unfolded.clone(),
             filter: options.filter.to_string(),
             params: options.params,
@@ -45,13 +59,7 @@ impl RowsKey {
 
     /// True when these are the rows of `replay` under `options`, compared without copying.
     fn matches(&self, replay: &Replay, options: RowOptions<'_>) -> bool {
-        self.replay_address == std::ptr::from_ref(replay) as usize
-            && self.entities == replay.header.entities.len()
-            && self.groups == replay.header.groups.len()
-            && self.end_ps == replay.end.0
-            && self.flights == replay.flights().len()
-            && self.param_rows == replay.params.len()
-            && self.unused == replay.unused.len()
+        self.replay == ReplayMark::of(replay)
             && self.params == options.params
             && self.filter == options.filter
             && self.unfolded == *options.unfolded
