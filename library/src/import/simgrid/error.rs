@@ -34,6 +34,15 @@ pub enum ImportError {
         /// What is wrong.
         message: String,
     },
+    /// `--latency flow` asked of hosts, links and routes, whose links need not share one latency.
+    #[error(
+        "{place}: flow latency (`--latency flow`) is for clusters, whose routes cross links of one \
+         latency; these hosts, links and routes keep their links' latencies"
+    )]
+    FlowLatencyNeedsCluster {
+        /// The file and the first host's line.
+        place: FilePlace,
+    },
     /// A `radical` or `topo_parameters` attribute that does not read.
     #[error("{place}: {attribute}=\"{text}\": {source}")]
     ClusterParam {

@@ -57,12 +57,8 @@ pub fn import_simgrid(text: &str, file: &str, options: &ImportOptions) -> Result
     let mut imported = match read.platform {
         xml::Platform::Cluster(c) => cluster::build(&c, &name, file, options.latency)?,
         xml::Platform::Explicit(e) if options.latency == LatencyModel::Flow => {
-            return Err(ImportError::At {
-                place: FilePlace::line(file, e.hosts.first().map_or(1, |h| h.line as usize)),
-                message: "flow latency (`--latency flow`) is for clusters, whose routes cross links of \
-                          one latency; these hosts, links and routes keep their links' latencies"
-                    .into(),
-            });
+            let place = FilePlace::line(file, e.hosts.first().map_or(1, |h| h.line as usize));
+            return Err(ImportError::FlowLatencyNeedsCluster { place });
         }
         xml::Platform::Explicit(e) => explicit::build(&e, &name, file)?,
     };
