@@ -273,7 +273,8 @@ fn fails_cleanly(out: &Output, needles: &[&str]) {
 #[test]
 fn the_fuzzed_aborts_are_errors_naming_the_place_and_the_limit() {
     let dir = tempfile::tempdir().unwrap();
-    // 1. A router radix far beyond its declared range used to allocate 240 GB before the check.
+    // 1. A router radix far beyond its declared range must be refused before anything is allocated
+    //    for it (4 Gi ports would take 240 GB).
     let source = std::fs::read_to_string(projects().join("abstraction_toggle.ron")).unwrap();
     let radix = dir.path().join("radix.ron");
     std::fs::write(&radix, source.replace("\"radix\": Int(4),", "\"radix\": Int(4294967296),")).unwrap();
@@ -281,7 +282,7 @@ fn the_fuzzed_aborts_are_errors_naming_the_place_and_the_limit() {
     fails_cleanly(&out, &["fabric/s_l0_0: parameter `radix`: 4294967296 is out of range [1, 4096]"]);
     assert!(!text(&out).1.contains("link end does not exist"), "no cascade: {}", text(&out).1);
 
-    // 2. A TI message of 1e18 bytes used to be cut into packets up front and abort.
+    // 2. A TI message of 1e18 bytes must be refused where it is read, before it is cut into packets.
     std::fs::write(dir.path().join("t.ti"), "0 init\n1 init\n0 send 1 1e18\n1 recv 0 1e18\n").unwrap();
     let project = ring_with_workload(dir.path(), "TimeIndependentTrace(path: \"t.ti\")");
     let out = hase(&["run", p(&project)]);

@@ -437,7 +437,7 @@ fn the_documented_example_reads() {
 
 #[test]
 fn message_sizes_are_bounded_where_they_are_read() {
-    // 1e18 bytes used to be cut into a quadrillion packets and abort the run.
+    // Unbounded, 1e18 bytes would be cut into a quadrillion packets and abort the run.
     for line in ["0 send 1 1e18", "0 bcast 1e18", "0 allreduce 1e18 0", "0 gather 1 1e18 0"] {
         let text = format!("0 init\n1 init\n{line}\n");
         let err = parse_ti_text(&text, "t.ti", TiDialect::Legacy).unwrap_err().to_string();
