@@ -10,10 +10,11 @@
 //! Routes whose latencies are a power of two apart (1 us and 2 us, 2 us and 4 us) keep their exact
 //! ratio.
 //!
-//! A weighted queue gives each waiting message a virtual finish time, in integers: the finish of
-//! the packet served last (the queue's virtual time) or of the message's previous packet, plus the
-//! packet's bytes times its penalty. The packet with the smallest virtual finish leaves first, so
-//! while messages stay queued each receives bytes in proportion to 1 / penalty.
+//! A weighted queue tags each waiting message's next packet with a virtual time in integers, and
+//! a packet's bytes times its penalty ([`SharingPenalty::service`]) is what sending it advances
+//! its message's tag by, so while messages stay queued each receives bytes in proportion to
+//! 1 / penalty. The interface tags virtual starts (`processor::outbox`), router outputs virtual
+//! finishes (`weighted_queue`).
 
 use hase_engine::time::SimTime;
 

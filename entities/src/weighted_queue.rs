@@ -12,6 +12,12 @@
 //! of one of 4 us); messages with equal penalties share the bytes equally. The virtual time starts
 //! again from zero whenever the queue empties, so it stays within the bytes waiting × the largest
 //! penalty.
+//!
+//! A message joins one packet's service behind the virtual time, where the network interface's
+//! weighted queue (start-time fair queueing, `processor::outbox`) lets it join at the virtual time:
+//! a router's messages come packet by packet and often empty and join again, and against SMPI the
+//! 8 KiB pairwise alltoall on a 4 × 4 × 4 torus is 1.9 % apart with finishes here and 4.5 % with
+//! starts (`scripts/crosscheck-simgrid --latency flow`).
 
 use std::collections::VecDeque;
 
