@@ -13,8 +13,9 @@
 //! A weighted queue tags each waiting message's next packet with a virtual time in integers, and
 //! a packet's bytes times its penalty ([`SharingPenalty::service`]) is what sending it advances
 //! its message's tag by, so while messages stay queued each receives bytes in proportion to
-//! 1 / penalty. The interface tags virtual starts (`processor::outbox`), router outputs virtual
-//! finishes (`weighted_queue`).
+//! 1 / penalty. Both weighted queues (`processor::outbox` at the interface, `weighted_queue` at
+//! router outputs) send the packet with the smallest virtual finish; they differ in where a
+//! message that joins starts.
 
 use hase_engine::time::SimTime;
 

@@ -8,12 +8,14 @@
 //!   flows sharing a link do in a flow model such as SimGrid's.
 //! - `latency_weighted`: the waiting messages share the link in inverse proportion to their route
 //!   latencies (their [`crate::sharing_penalty::SharingPenalty`]), as SimGrid's max-min model
-//!   weighs flows: start-time fair queueing in integers. A message joins at the virtual time (the
-//!   virtual start of the packet sent last), each next packet of it starts where the one before
-//!   finishes (its start + its bytes × the penalty), and the packet with the smallest start leaves
-//!   next, ties to the message posted first. A message that joins takes its share from the next
-//!   packet on, as a flow whose latency is over takes its share of SimGrid's links at once. A
-//!   message whose route latency is not known (the interface pays none) weighs as 1 ps.
+//!   weighs flows: a weighted fair queue in integers. Each message's next packet has a virtual
+//!   finish: its start + its bytes × the penalty, where a message's first packet starts at the
+//!   virtual time (the latest start of a packet sent) and each next one where the one before
+//!   finishes. The packet with the smallest finish leaves next, ties to the message posted first.
+//!   A message that joins takes its share from the next packet on (as a flow whose latency is over
+//!   takes its share of SimGrid's links at once), and a message's short last packet is not held
+//!   behind another's full one. A message whose route latency is not known (the interface pays
+//!   none) weighs as 1 ps.
 
 use std::collections::VecDeque;
 
@@ -58,20 +60,20 @@ impl NicSharing {
 #[derive(Debug, Default)]
 pub struct Outbox {
     runs: VecDeque<PacketRun>,
-    /// Latency-weighted sharing only: the runs' virtual start times (boxed: one pointer per
+    /// Latency-weighted sharing only: the runs' virtual finish times (boxed: one pointer per
     /// processor when unused, and freed when the outbox empties).
-    starts: Option<Box<VirtualStarts>>,
+    finishes: Option<Box<VirtualFinishes>>,
 }
 
-/// The virtual start of each run's next packet, in the runs' order (runs posted since the last
-/// choice have none yet), and the start of the packet sent last.
+/// The virtual finish of each run's next packet, in the runs' order (runs posted since the last
+/// choice have none yet), and the virtual time: the latest start of a packet sent.
 #[derive(Debug, Default)]
-struct VirtualStarts {
-    start: VecDeque<u128>,
+struct VirtualFinishes {
+    finish: VecDeque<u128>,
     virtual_time: u128,
 }
 
-/// What sending `run`'s next packet adds to its virtual start.
+/// What sending `run`'s next packet adds to its virtual finish.
 fn service_of(run: &PacketRun) -> u128 {
     run.penalty().service(run.next_bytes())
 }
@@ -124,32 +126,33 @@ impl Outbox {
 }
 
 impl Outbox {
-    /// The packet with the smallest virtual start, ties to the run posted first. Runs posted since
-    /// the last choice join at the virtual time: all of them at once, as the interface chooses
-    /// only when its link is free.
+    /// The packet with the smallest virtual finish, ties to the run posted first. Runs posted
+    /// since the last choice join at the virtual time: all of them at once, as the interface
+    /// chooses only when its link is free.
     fn next_weighted(&mut self) -> Option<Packet> {
         if self.runs.is_empty() {
             return None;
         }
-        let tags = self.starts.get_or_insert_with(Box::default);
-        while tags.start.len() < self.runs.len() {
-            tags.start.push_back(tags.virtual_time);
+        let tags = self.finishes.get_or_insert_with(Box::default);
+        while tags.finish.len() < self.runs.len() {
+            let joining = &self.runs[tags.finish.len()];
+            tags.finish.push_back(tags.virtual_time + service_of(joining));
         }
         loop {
-            let (at, start) = tags.start.iter().copied().enumerate().min_by_key(|(_, s)| *s)?;
+            let (at, finish) = tags.finish.iter().copied().enumerate().min_by_key(|(_, f)| *f)?;
             let run = &mut self.runs[at];
-            let service = service_of(run);
+            let start = finish - service_of(run);
             let packet = run.next();
-            tags.virtual_time = start;
+            tags.virtual_time = tags.virtual_time.max(start);
             if run.remaining() == 0 {
                 self.runs.remove(at);
-                tags.start.remove(at);
+                tags.finish.remove(at);
             } else {
-                tags.start[at] += service;
+                tags.finish[at] += service_of(run);
             }
             if self.runs.is_empty() {
                 self.runs = VecDeque::new();
-                self.starts = None;
+                self.finishes = None;
                 return packet;
             }
             if packet.is_some() {
@@ -228,36 +231,50 @@ mod tests {
         run
     }
 
+    /// Every packet `sharing` takes from `outbox`, as (message, index).
+    fn drain(outbox: &mut Outbox, sharing: NicSharing) -> Vec<(u32, u32)> {
+        std::iter::from_fn(|| outbox.next_packet(sharing)).map(|p| (p.msg_id, p.index)).collect()
+    }
+
     #[test]
     fn latency_weighted_gives_the_shorter_route_bytes_in_inverse_proportion() {
-        // Penalties 2 and 4 ps, packets of 10 B. Both start at 0 (the tie to message 0, posted
-        // first); message 0's next packets start at 20, 40, 60, message 1's at 40, 80 (ties to
-        // message 0 again): message 0 sends two packets for each of message 1's.
+        // Penalties 2 and 4 ps, packets of 10 B: message 0's finishes 20, 40, 60, 80, message 1's
+        // 40, 80 and (its last packet 5 B) 100; ties to message 0, posted first.
         let mut outbox = Outbox::default();
         outbox.push(over(0, 40, 2));
         outbox.push(over(1, 25, 4));
-        let got: Vec<(u32, u32)> = std::iter::from_fn(|| outbox.next_packet(NicSharing::LatencyWeighted))
-            .map(|p| (p.msg_id, p.index))
-            .collect();
-        assert_eq!(got, [(0, 0), (1, 0), (0, 1), (0, 2), (1, 1), (0, 3), (1, 2)]);
-        assert!(outbox.is_empty() && outbox.room() == 0 && outbox.starts.is_none());
+        let got = drain(&mut outbox, NicSharing::LatencyWeighted);
+        assert_eq!(got, [(0, 0), (0, 1), (1, 0), (0, 2), (0, 3), (1, 1), (1, 2)]);
+        assert!(outbox.is_empty() && outbox.room() == 0 && outbox.finishes.is_none());
+    }
+
+    #[test]
+    fn latency_weighted_does_not_hold_a_short_last_packet_behind_a_full_one() {
+        // Equal penalties: message 1's 5-byte last packet finishes at 25, before message 0's third
+        // packet (30); one packet of each in turn sends it after that one.
+        let mut outbox = Outbox::default();
+        outbox.push(over(0, 40, 1));
+        outbox.push(over(1, 25, 1));
+        let got = drain(&mut outbox, NicSharing::LatencyWeighted);
+        assert_eq!(got, [(0, 0), (1, 0), (0, 1), (1, 1), (1, 2), (0, 2), (0, 3)]);
+        outbox.push(over(0, 40, 1));
+        outbox.push(over(1, 25, 1));
+        let turns = drain(&mut outbox, NicSharing::RoundRobin);
+        assert_eq!(turns, [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2), (0, 3)]);
     }
 
     #[test]
     fn latency_weighted_lets_a_message_posted_later_join_at_the_virtual_time() {
-        // Message 0 (1 ps) sends two packets (starts 0 and 10: virtual time 10, its next at 20);
-        // message 1 (3 ps) joins at 10 and goes next, its second packet at 10 + 30 = 40, after
-        // message 0's 20, 30 and 40 (the tie to message 0, posted first).
+        // Message 0 (1 ps) sends two packets (starts 0 and 10: virtual time 10, its next finish
+        // 30); message 1 (3 ps) joins at 10 + 30 = 40, the tie with message 0's next but one going
+        // to message 0, posted first; its second packet finishes at 70.
         let mut outbox = Outbox::default();
         outbox.push(over(0, 50, 1));
         let first: Vec<u32> =
             (0..2).filter_map(|_| outbox.next_packet(NicSharing::LatencyWeighted)).map(|p| p.index).collect();
         assert_eq!(first, [0, 1]);
         outbox.push(over(1, 20, 3));
-        let rest: Vec<(u32, u32)> = std::iter::from_fn(|| outbox.next_packet(NicSharing::LatencyWeighted))
-            .map(|p| (p.msg_id, p.index))
-            .collect();
-        assert_eq!(rest, [(1, 0), (0, 2), (0, 3), (0, 4), (1, 1)]);
+        assert_eq!(drain(&mut outbox, NicSharing::LatencyWeighted), [(0, 2), (0, 3), (1, 0), (0, 4), (1, 1)]);
     }
 
     #[test]
