@@ -1,7 +1,7 @@
 //! A router output's latency-weighted fair queue (`output_sharing = "latency_weighted"`): the
-//! messages waiting for the output share it in inverse proportion to their sharing penalties (the
-//! route latencies their packets carry, [`SharingPenalty`]), as SimGrid's max-min model shares a
-//! link among the flows crossing it.
+//! messages waiting for the output share it in inverse proportion to their sharing penalties
+//! (the route latencies their packets carry, [`crate::sharing_penalty::SharingPenalty`]), as
+//! SimGrid's max-min model shares a link among the flows crossing it.
 //!
 //! It is self-clocked fair queueing in integers. A message that has no packet waiting joins with
 //! the virtual finish of its packet = the queue's virtual time (the finish of the packet served
