@@ -188,7 +188,9 @@ fn processor_params() -> Vec<ParamDef> {
             &NicSharing::NAMES,
             NicSharing::NAMES[0],
             "how the network interface shares its link among messages sent at the same time: one after \
-             another in posting order, or one packet of each in turn (as multi-queue interfaces do)",
+             another in posting order, one packet of each in turn (as multi-queue interfaces do), or \
+             bytes of each in inverse proportion to its route's latency (as SimGrid's max-min model \
+             shares a link among flows; needs the route_latency parameters, else all weigh the same)",
         ),
         time(
             "route_latency_per_host_link",
@@ -268,9 +270,11 @@ fn router_params() -> Vec<ParamDef> {
             "output_sharing",
             &OutputSharing::NAMES,
             OutputSharing::NAMES[0],
-            "how an output serves the packets waiting for it: first come, first served, or one packet of \
+            "how an output serves the packets waiting for it: first come, first served, one packet of \
              each waiting message in turn (as a fair-queueing switch does; messages share the link as \
-             flows do in SimGrid)",
+             flows do in SimGrid), or bytes of each waiting message in inverse proportion to the latency \
+             of its route, which its sender's route_latency parameters give (SimGrid's max-min sharing, \
+             which weighs each flow by its route's latency)",
         ),
         choice(
             "torus_tie",

@@ -179,6 +179,9 @@ pub fn build_behaviours(inputs: &BuildInputs<'_>) -> Result<Built, FactoryError>
                     OutputSharing::RoundRobin => {
                         behaviours.push_other(Box::new(RouterBehaviour::round_robin(config)));
                     }
+                    OutputSharing::LatencyWeighted => {
+                        behaviours.push_other(Box::new(RouterBehaviour::latency_weighted(config)));
+                    }
                 }
             }
             NETWORK_MODEL => behaviours.push_other(match sheets.get(&id) {

@@ -12,6 +12,8 @@ pub mod packet_queue;
 pub mod placement;
 pub mod processor;
 pub mod router;
+pub mod sharing_penalty;
 pub mod store;
+pub mod weighted_queue;
 pub use hase_engine::vecmap;
 pub mod workload;

@@ -5,6 +5,7 @@ use hase_engine::Message;
 use hase_engine::time::SimTime;
 
 use crate::mpi::op::CollectiveKind;
+use crate::sharing_penalty::SharingPenalty;
 
 /// The link type every built-in network port uses.
 pub const PACKET_LINK: &str = "packet";
@@ -71,8 +72,9 @@ pub struct Packet {
     pub msg_bytes: u64,
     /// When the message was handed to the network (for latency statistics).
     pub injected: SimTime,
-    /// Switches traversed so far.
-    pub hops: u16,
+    /// Its message's sharing penalty (the route's latency), which latency-weighted queues weigh
+    /// its share of a link by ([`SharingPenalty::NONE`] when the sender does not know it).
+    pub penalty: SharingPenalty,
 }
 
 /// A collective operation as seen by a data-sheet network model.

@@ -1,4 +1,4 @@
-//! The packets waiting for an output port, and the order in which they leave it. Two ways of
+//! The packets waiting for an output port, and the order in which they leave it. Three ways of
 //! serving them ([`OutputSharing`]):
 //! - `fcfs` (the default, [`FifoQueue`]): first come, first served. A message whose packets arrive
 //!   faster than the output carries them (a burst) holds the output until its last packet has left,
@@ -9,10 +9,13 @@
 //!   its last waiting packet leaves. `k` messages with packets waiting each get `1/k` of the link,
 //!   packet by packet: the packet form of a flow model's fair sharing (SimGrid's max-min sharing of
 //!   a link among the flows crossing it).
+//! - `latency_weighted` ([`crate::weighted_queue::WeightedFairQueue`]): a weighted fair queue in
+//!   which each waiting message gets bytes in inverse proportion to its route's latency (the
+//!   penalty its packets carry), as SimGrid's max-min sharing weighs flows.
 //!
-//! Both keep each message's packets in their order. The round robin serves the first message in
-//! the turn whose next packet may start (cut-through routers hold a packet until its tail cannot
-//! overtake the input), so a message still arriving does not hold up one that is ready.
+//! All keep each message's packets in their order. The round robin and the weighted queue serve
+//! only a message whose next packet may start (cut-through routers hold a packet until its tail
+//! cannot overtake the input), so a message still arriving does not hold up one that is ready.
 
 use std::collections::VecDeque;
 
@@ -47,7 +50,7 @@ impl SpareBuffer {
     }
 
     /// Keep `emptied` unless a buffer is kept already (then `emptied` is freed).
-    fn keep(&mut self, emptied: VecDeque<Outgoing>) {
+    pub(crate) fn keep(&mut self, emptied: VecDeque<Outgoing>) {
         if self.0.capacity() == 0 {
             self.0 = emptied;
         }
@@ -56,7 +59,7 @@ impl SpareBuffer {
 
 /// A queue without a buffer takes the `spare` one if there is one, else makes room for one packet:
 /// most queues of a network hold one at a time.
-fn fill_buffer(queue: &mut VecDeque<Outgoing>, spare: Option<&mut SpareBuffer>) {
+pub(crate) fn fill_buffer(queue: &mut VecDeque<Outgoing>, spare: Option<&mut SpareBuffer>) {
     if queue.capacity() == 0 {
         if let Some(spare) = spare {
             *queue = std::mem::take(&mut spare.0);
@@ -75,17 +78,21 @@ pub enum OutputSharing {
     Fcfs,
     /// One packet of each waiting message in turn.
     RoundRobin,
+    /// Bytes of each waiting message in inverse proportion to its route's latency
+    /// ([`crate::weighted_queue::WeightedFairQueue`]).
+    LatencyWeighted,
 }
 
 impl OutputSharing {
     /// Every mode's parameter value, the default first.
-    pub const NAMES: [&'static str; 2] = ["fcfs", "round_robin"];
+    pub const NAMES: [&'static str; 3] = ["fcfs", "round_robin", "latency_weighted"];
 
     /// The mode a parameter value names.
     pub fn from_name(name: &str) -> Option<Self> {
         match name {
             "fcfs" => Some(OutputSharing::Fcfs),
             "round_robin" => Some(OutputSharing::RoundRobin),
+            "latency_weighted" => Some(OutputSharing::LatencyWeighted),
             _ => None,
         }
     }
@@ -155,9 +162,9 @@ impl PacketQueue for FifoQueue {
 
 /// What tells one message from another at an output: its source and destination ranks and its
 /// number among its source's messages.
-type MessageKey = (u32, u32, MsgId);
+pub(crate) type MessageKey = (u32, u32, MsgId);
 
-fn key_of(packet: &Packet) -> MessageKey {
+pub(crate) fn key_of(packet: &Packet) -> MessageKey {
     (packet.src, packet.dst, packet.msg_id)
 }
 
@@ -227,6 +234,7 @@ impl PacketQueue for FairQueue {
 mod tests {
     use super::*;
     use crate::message::{Context, PacketKind};
+    use crate::sharing_penalty::SharingPenalty;
 
     fn outgoing(src: u32, msg_id: MsgId, index: u32, earliest_ns: u64) -> Outgoing {
         Outgoing {
@@ -242,7 +250,7 @@ mod tests {
                 tag: 0,
                 msg_bytes: 400,
                 injected: SimTime::ZERO,
-                hops: 0,
+                penalty: SharingPenalty::NONE,
             },
             earliest: SimTime::from_ns(earliest_ns),
             from_port: None,

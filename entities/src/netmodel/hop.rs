@@ -64,7 +64,7 @@ impl Behaviour<NetMsg> for HopModel {
     }
 
     fn on_message(&mut self, ctx: &mut Ctx<'_, NetMsg>, port: PortIndex, msg: NetMsg) {
-        let NetMsg::Packet(mut packet) = msg else { return };
+        let NetMsg::Packet(packet) = msg else { return };
         let out = self.rank_port.get(packet.dst as usize).copied().flatten();
         let cost = out.and_then(|o| self.paths.cost(port, o).map(|c| (o, c)));
         let Some((out, cost)) = cost else {
@@ -79,7 +79,6 @@ impl Behaviour<NetMsg> for HopModel {
         if !saf {
             leave = leave.max(ctx.tail_arrival().saturating_sub(ctx.transmission_time(out, bytes)));
         }
-        packet.hops = packet.hops.saturating_add(cost.switches as u16);
         let key = self.next_key;
         self.next_key += 1;
         self.leaving.insert(key, (out, packet));

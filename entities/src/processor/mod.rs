@@ -32,6 +32,7 @@ use crate::message::{CollectiveCall, Context, NetMsg, Packet};
 use crate::mpi::op::{Algorithm, CollectiveKind, RecvStatus, RequestId};
 use crate::packet_queue::Outgoing;
 use crate::placement::RankAddresses;
+use crate::sharing_penalty::SharingPenalty;
 use crate::vecmap::VecMap;
 use crate::workload::program::{ProgramCtx, RankProgram};
 use action::{Action, CpuModel, Handle, WaitOn, state};
@@ -295,8 +296,8 @@ impl ProcessorBehaviour {
     }
 
     /// Queue `run` at the interface, or hold it for its route's latency first when the interface
-    /// pays route latencies.
-    fn hold_or_queue(&mut self, ctx: &mut Ctx<'_, NetMsg>, run: PacketRun) {
+    /// pays route latencies; its packets then carry that latency as their sharing penalty.
+    fn hold_or_queue(&mut self, ctx: &mut Ctx<'_, NetMsg>, mut run: PacketRun) {
         let Some(latency) = &self.settings.route_latency else {
             self.outbox.push(run);
             return;
@@ -307,6 +308,7 @@ impl ProcessorBehaviour {
         };
         let held = self.held.get_or_insert_with(Box::default);
         let wait = held.latency_to(latency, src, dst);
+        run.set_penalty(SharingPenalty::from_latency(wait));
         if wait == SimTime::ZERO {
             self.outbox.push(run);
             return;
@@ -344,10 +346,7 @@ impl ProcessorBehaviour {
     fn pump_when(&mut self, ctx: &mut Ctx<'_, NetMsg>, on_time: bool) {
         loop {
             let now = ctx.now();
-            if self.settings.nic_sharing == NicSharing::RoundRobin
-                && self.nic.is_empty()
-                && !self.outbox.is_empty()
-            {
+            if self.settings.nic_sharing.interleaves() && self.nic.is_empty() && !self.outbox.is_empty() {
                 let free_at = ctx.port_free_at(self.nic.port).max(now);
                 if free_at > now || !on_time {
                     self.nic.arm(ctx, free_at, TIMER_NIC);

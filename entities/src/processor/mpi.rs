@@ -39,6 +39,7 @@ use super::packets::PacketRun;
 use super::sheet::{SheetTiming, TWO_WAY_HISTORY};
 use crate::message::{Context, MsgId, Packet, PacketKind};
 use crate::mpi::op::{RecvStatus, Source, TagSel};
+use crate::sharing_penalty::SharingPenalty;
 use crate::vecmap::VecMap;
 
 /// Identifies a request of this rank. Keys only tell apart the requests a rank holds at the same
@@ -343,7 +344,7 @@ impl Mpi {
             tag,
             msg_bytes,
             injected: now,
-            hops: 0,
+            penalty: SharingPenalty::NONE,
         }
     }
 

@@ -9,6 +9,7 @@ use hase_engine::limits::MAX_PACKETS_PER_MESSAGE;
 
 use super::error::ProgramFault;
 use crate::message::{Packet, PacketKind};
+use crate::sharing_penalty::SharingPenalty;
 
 /// The packets of one message still to be sent: packet `template.index..template.count` of
 /// `template`'s message. A rank holds one per message waiting to leave (four at once in a halo
@@ -63,6 +64,23 @@ impl PacketRun {
         self.template.dst
     }
 
+    /// The sharing penalty its packets carry.
+    pub fn penalty(&self) -> SharingPenalty {
+        self.template.penalty
+    }
+
+    /// Give its packets the sharing penalty `penalty`.
+    pub fn set_penalty(&mut self, penalty: SharingPenalty) {
+        self.template.penalty = penalty;
+    }
+
+    /// Wire bytes of the packet taken next (zero when none is left).
+    pub fn next_bytes(&self) -> u64 {
+        let max_packet = u64::from(self.template.bytes);
+        let sent = u64::from(self.template.index) * max_packet;
+        if self.template.index >= self.template.count { 0 } else { (self.wire_bytes - sent).min(max_packet) }
+    }
+
     /// Packets not yet taken.
     pub fn remaining(&self) -> u64 {
         u64::from(self.template.count - self.template.index)
@@ -109,7 +127,7 @@ mod tests {
             tag: 3,
             msg_bytes: 0,
             injected: SimTime(5),
-            hops: 0,
+            penalty: SharingPenalty::NONE,
         }
     }
 
@@ -144,6 +162,21 @@ mod tests {
         // An empty message is its header alone.
         let empty: Vec<u32> = PacketRun::data(template(), 0, 30, 40).unwrap().map(|p| p.bytes).collect();
         assert_eq!(empty, [30]);
+    }
+
+    #[test]
+    fn the_next_packets_size_and_the_penalty_are_known_before_it_is_cut() {
+        let mut run = PacketRun::data(template(), 90, 0, 40).unwrap();
+        run.set_penalty(SharingPenalty::from_latency(SimTime(300)));
+        let mut sizes = Vec::new();
+        while run.remaining() > 0 {
+            let announced = run.next_bytes();
+            let packet = run.next().unwrap();
+            assert_eq!(packet.penalty, run.penalty());
+            sizes.push((announced, u64::from(packet.bytes)));
+        }
+        assert_eq!(sizes, [(40, 40), (40, 40), (10, 10)]);
+        assert_eq!(run.next_bytes(), 0);
     }
 
     #[test]

@@ -423,10 +423,12 @@ fn a_receive_searching_a_source_with_nothing_waiting_shows_it_as_zero_first() {
 /// Eight of its bytes are the collective numbers of communicators other than the world, one
 /// pointer that stays empty unless a program uses them; eight more the messages waiting their
 /// route's latency, one pointer that stays empty unless the interface pays route latencies
-/// (`route_latency_per_*_link`, SimGrid's flow latency).
+/// (`route_latency_per_*_link`, SimGrid's flow latency); eight more the virtual finish times of
+/// the messages waiting to leave, one pointer that stays empty unless the interface shares its
+/// link by route latency (`nic_sharing = "latency_weighted"`) and has messages to send.
 #[test]
 fn a_processor_stays_small() {
-    assert_eq!(std::mem::size_of::<ProcessorBehaviour>(), 408);
+    assert_eq!(std::mem::size_of::<ProcessorBehaviour>(), 416);
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! A router output's two ways of serving the packets waiting for it, against hand-worked times. Two
+//! A router output's three ways of serving the packets waiting for it, against hand-worked times. Two
 //! sources feed one cut-through router whose output 2 leads to a sink: source 0 on a fast link
 //! (10 B/ns), source 1 and the output on links of 1 B/ns, every link 100 ns long, packets of
 //! 1000 B. The output carries one packet every P = 1000 ns; a packet that leaves it in slot `j`
@@ -16,6 +16,7 @@ use crate::catalogue::ROUTER_STATES;
 use crate::flow::OutputPort;
 use crate::message::{Context, NetMsg, Packet, PacketKind};
 use crate::packet_queue::{Outgoing, OutputSharing};
+use crate::sharing_penalty::SharingPenalty;
 
 const PACKET_BYTES: u32 = 1000;
 /// Link latency L.
@@ -80,9 +81,15 @@ fn message(src: u32, msg_id: u32, count: u32) -> Vec<Packet> {
             tag: 0,
             msg_bytes: u64::from(count * PACKET_BYTES),
             injected: SimTime::ZERO,
-            hops: 0,
+            penalty: SharingPenalty::NONE,
         })
         .collect()
+}
+
+/// `packets` carrying the sharing penalty of a route of `latency_us`.
+fn weighted(packets: Vec<Packet>, latency_us: u64) -> Vec<Packet> {
+    let penalty = SharingPenalty::from_latency(SimTime::from_us(latency_us));
+    packets.into_iter().map(|p| Packet { penalty, ..p }).collect()
 }
 
 /// s0 (10 B/ns) and s1 (1 B/ns) into router ports 0 and 1; port 2 to the sink (1 B/ns).
@@ -134,6 +141,7 @@ fn run(
     let router: Box<dyn Behaviour<NetMsg>> = match sharing {
         OutputSharing::Fcfs => Box::new(RouterBehaviour::new(config)),
         OutputSharing::RoundRobin => Box::new(RouterBehaviour::round_robin(config)),
+        OutputSharing::LatencyWeighted => Box::new(RouterBehaviour::latency_weighted(config)),
     };
     let [(p0, start0), (p1, start1)] = sources;
     let source = |packets, start_ns| -> Box<dyn Behaviour<NetMsg>> {
@@ -207,4 +215,41 @@ fn a_burst_ahead_of_another_message_shares_the_output_with_it() {
     assert_eq!(order(&fcfs, LATENCY_NS), [(1, 0), (3, 0), (1, 1), (1, 2), (1, 3), (3, 1), (3, 2), (3, 3)]);
     assert_eq!(end_of(&fcfs, 1), slot(LATENCY_NS, n));
     assert_eq!(end_of(&fcfs, 3), slot(LATENCY_NS, 2 * n - 1));
+}
+
+#[test]
+fn latency_weighted_gives_the_shorter_route_twice_the_packets() {
+    // As in the first case (both messages of source 0 waiting from t0 = L + D, N = 3 packets each),
+    // message 1 over a route of 1 us and message 2 over one of 2 us. Virtual finishes (bytes ×
+    // penalty, in units of P × 1 us): message 1 at 1, 2, 3, message 2 at 2, 4, 6, the tie to
+    // message 1, which joined first: 1 1 2 1 2 2, message 1 ending in slot 3 (round robin: 4).
+    let sources = || {
+        let packets =
+            weighted(message(0, 1, 3), 1).into_iter().chain(weighted(message(0, 2, 3), 2)).collect();
+        [(packets, 0), (Vec::new(), 0)]
+    };
+    let t0 = LATENCY_NS + 1000;
+    let weighted_order = run(OutputSharing::LatencyWeighted, 1000, sources());
+    assert_eq!(order(&weighted_order, t0), [(1, 0), (1, 1), (2, 0), (1, 2), (2, 1), (2, 2)]);
+    assert_eq!(end_of(&weighted_order, 1), slot(t0, 3));
+    let fair = run(OutputSharing::RoundRobin, 1000, sources());
+    assert_eq!(end_of(&fair, 1), slot(t0, 4));
+}
+
+#[test]
+fn latency_weighted_gives_a_paced_message_of_a_shorter_route_three_times_the_bytes() {
+    // The second case's burst (message 1, source 0, a route of 3 us) and paced message (3, source
+    // 1, a route of 1 us). Virtual finishes in units of P × 1 us. The burst's packet 0 leaves at
+    // once (the queue empties: virtual time 0 again); message 3's packet 0 (at L + 50) joins at
+    // 0 + 1, the burst's packet 1 (at L + 100) at 0 + 3. Slot 1: message 3 (1; virtual time 1).
+    // Slot 2: message 3's packet 1, there since L + 1050, joined at 1 + 1 = 2 < 3. Slot 3: its
+    // packet 2 joined at 2 + 1 = 3, the tie to the burst, which joined first (then 6). Slots 4
+    // and 5: message 3 (3, then 4, its packet 3 queued behind packet 2). Then the burst's rest.
+    let sources = || [(weighted(message(0, 1, 4), 3), 0), (weighted(message(1, 3, 4), 1), 50)];
+    let arrivals = run(OutputSharing::LatencyWeighted, 0, sources());
+    let got = order(&arrivals, LATENCY_NS);
+    assert_eq!(got, [(1, 0), (3, 0), (3, 1), (1, 1), (3, 2), (3, 3), (1, 2), (1, 3)]);
+    assert_eq!(end_of(&arrivals, 3), slot(LATENCY_NS, 5));
+    // Round robin ends it in slot 2N − 1 = 7.
+    assert_eq!(end_of(&run(OutputSharing::RoundRobin, 0, sources()), 3), slot(LATENCY_NS, 7));
 }

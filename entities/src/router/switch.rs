@@ -2,7 +2,9 @@
 //! the port the routing rule chooses — store-and-forward (forward once the whole packet is in) or
 //! virtual cut-through (forward from the head, never letting the tail overtake the input). Output
 //! ports queue packets first come, first served, or, with `output_sharing = "round_robin"`, one
-//! packet of each waiting message in turn (`RouterBehaviour<FairQueue>`, see `crate::packet_queue`);
+//! packet of each waiting message in turn (`RouterBehaviour<FairQueue>`, see `crate::packet_queue`),
+//! or, with `"latency_weighted"`, bytes of each waiting message in inverse proportion to its route's
+//! latency (`RouterBehaviour<WeightedFairQueue>`, see `crate::weighted_queue`);
 //! finite input buffers return credits upstream, which gives back-pressure and, in a cyclic network,
 //! can jam (reported as a deadlock naming the stuck ports).
 //!
@@ -21,6 +23,7 @@ use hase_engine::{Behaviour, Ctx, PortIndex};
 use crate::flow::{OutputPort, Stall};
 use crate::message::NetMsg;
 use crate::packet_queue::{FairQueue, FifoQueue, Outgoing, PacketQueue, SpareBuffer};
+use crate::weighted_queue::WeightedFairQueue;
 
 /// Router states, as in `catalogue::ROUTER_STATES`.
 const IDLE: u16 = 0;
@@ -114,6 +117,14 @@ impl RouterBehaviour {
 impl RouterBehaviour<FairQueue> {
     /// A router with one output per port, each serving one packet of each waiting message in turn.
     pub fn round_robin(config: RouterConfig) -> Self {
+        Self::with_queues(config)
+    }
+}
+
+impl RouterBehaviour<WeightedFairQueue> {
+    /// A router with one output per port, each sharing its link among the waiting messages in
+    /// inverse proportion to their route latencies.
+    pub fn latency_weighted(config: RouterConfig) -> Self {
         Self::with_queues(config)
     }
 }
@@ -223,11 +234,10 @@ impl<Q: PacketQueue> Behaviour<NetMsg> for RouterBehaviour<Q> {
 
     fn on_message(&mut self, ctx: &mut Ctx<'_, NetMsg>, port: PortIndex, msg: NetMsg) {
         match msg {
-            NetMsg::Packet(mut packet) => {
+            NetMsg::Packet(packet) => {
                 let slot = &mut self.ports[usize::from(port)].occupancy;
                 *slot += 1;
                 ctx.record_queue(port, *slot as usize);
-                packet.hops = packet.hops.saturating_add(1);
                 let Some(out) = self
                     .route
                     .next_port(packet.dst, packet.src)

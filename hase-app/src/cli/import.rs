@@ -31,7 +31,9 @@ pub struct SimgridArgs {
     pub name: Option<String>,
     /// Where a route's latency is paid: `links` (each link's latency, by every packet crossing it)
     /// or `flow` (links without latency; each message waits its route's latency at the network
-    /// interface before it leaves, as SimGrid's flow model pays it; clusters only).
+    /// interface before it leaves, as SimGrid's flow model pays it, and messages sharing a link get
+    /// shares in inverse proportion to their route latencies, as its max-min sharing weighs them;
+    /// clusters only).
     #[arg(long, default_value = "links", value_parser = clap::builder::PossibleValuesParser::new(LatencyModel::NAMES))]
     pub latency: String,
     /// Output project file.

@@ -172,7 +172,8 @@ fn file_menu(ui: &mut Ui, editor: &Editor, library: &Library, out: &mut Vec<AppA
             out.push(links);
         }
         let flow_hint = "A SimGrid cluster whose links carry no latency: each message waits its whole \
-                         route's latency at the network interface, then takes the links' bandwidth, as \
+                         route's latency at the network interface, then takes the links' bandwidth, \
+                         sharing them with other messages in inverse proportion to route latency, as \
                          SimGrid's flow model times it (hase import simgrid --latency flow)";
         let flow = AppAction::ImportSimgrid(LatencyModel::Flow);
         if ui.button(flow.label()).on_hover_text(flow_hint).clicked() {

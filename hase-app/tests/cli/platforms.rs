@@ -288,17 +288,25 @@ fn imported_platforms_agree_with_smpi_within_two_percent() {
 
 /// With the latency paid per route (`--latency flow`, SimGrid's flow model), the 8 KiB binomial
 /// bcast agrees with SMPI within 2 % on a fat tree and a torus; with the latency on the links it is
-/// 3.7–4.2 % off. Fails (never skips) when SimGrid is missing.
+/// 3.7–4.2 % off. So does the 8 KiB pairwise alltoall on the 4 × 4 × 4 torus, whose flows of
+/// different route lengths share links: with the imported latency-weighted sharing (SimGrid's
+/// max-min weighs each flow by its route's latency) it is +1.9 %, with one packet of each message
+/// in turn +4.2 %. Fails (never skips) when SimGrid is missing.
 #[test]
-fn flow_latency_brings_the_small_bcast_within_two_percent_of_smpi() {
+fn flow_latency_brings_the_small_bcast_and_the_torus_alltoall_within_two_percent_of_smpi() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/crosscheck-simgrid");
     let mut command = Command::new("python3");
-    command.arg(&script).args(["--quick", "--fail-above", "2", "--latency", "flow"]);
-    for case in ["ft16 bcast binomial_blocking 8192 B", "torus16 bcast binomial_blocking 8192 B"] {
+    command.arg(&script).args(["--fail-above", "2", "--latency", "flow"]);
+    let cases = [
+        "ft16 bcast binomial_blocking 8192 B",
+        "torus16 bcast binomial_blocking 8192 B",
+        "torus64 alltoall pairwise 8192 B",
+    ];
+    for case in cases {
         command.args(["--filter", case]);
     }
     let out = command.env("HASE", env!("CARGO_BIN_EXE_hase")).output().expect("python3 runs");
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}\n{stderr}");
-    assert_eq!(stdout.lines().filter(|l| l.ends_with('%')).count(), 2, "{stdout}\n{stderr}");
+    assert_eq!(stdout.lines().filter(|l| l.ends_with('%')).count(), 3, "{stdout}\n{stderr}");
 }

@@ -18,7 +18,9 @@ use hase_engine::FilePlace;
 use super::error::ImportError;
 use super::imported::{Imported, Note};
 use super::latency_model::LatencyModel;
-use super::simgrid_like::{processor_params, route_latency_params, router_params, torus_router_params};
+use super::simgrid_like::{
+    flow_router_params, processor_params, route_latency_params, router_params, torus_router_params,
+};
 use crate::catalogue::registry_for;
 
 /// The cluster as a project named `name`.
@@ -144,6 +146,11 @@ pub(super) fn build(
     spec.down_choice = DownChoice::BySource;
     for (k, v) in router_params() {
         spec.switch_params.insert(k.into(), v);
+    }
+    if latency == LatencyModel::Flow {
+        for (k, v) in flow_router_params() {
+            spec.switch_params.insert(k.into(), v);
+        }
     }
     if let ClusterTopology::Torus(_) = c.topology {
         for (k, v) in torus_router_params() {

@@ -1,7 +1,8 @@
 //! `--latency flow` against SimGrid's flow model in closed form: a message of `d` bytes over a
 //! route of latency `L` ends at `L + (d + 16) / bw`, and of two flows that leave one host together
 //! for routes of different latencies, the shorter one has the link to itself until the longer
-//! one's latency is over, and the link is never idle after the shorter one's.
+//! one's latency is over, then they share it in inverse proportion to their latencies, and the
+//! link is never idle after the shorter one's.
 
 use hase_engine::model::{ParamValue, Placement, Project, Workload};
 use hase_engine::time::SimTime;
@@ -66,10 +67,25 @@ fn flow_latency_takes_the_latency_off_the_links_and_gives_it_to_the_interfaces()
         assert_eq!(node["route_latency_per_host_link"], ParamValue::Time(host_link));
         assert_eq!(node["route_latency_per_router_link"], ParamValue::Time(SimTime::from_us(1)));
         assert!(p.description.contains("flow latency"), "{}", p.description);
+        // Interfaces and routers share links by route latency, as SimGrid's max-min model does.
+        let weighted = ParamValue::Text("latency_weighted".into());
+        assert_eq!(node["nic_sharing"], weighted);
+        let routers: Vec<_> =
+            p.network.instances.values().filter(|i| i.params.contains_key("switching")).collect();
+        assert!(!routers.is_empty() && routers.iter().all(|r| r.params["output_sharing"] == weighted));
         // The default keeps the latencies on the links and none at the interfaces.
         let links = import_with(cluster, LatencyModel::Links).project;
         assert!(links.network.links.iter().any(|l| l.latency == SimTime::from_us(1)));
         assert!(!links.network.instances["node-3"].params.contains_key("route_latency_per_router_link"));
+        let round_robin = ParamValue::Text("round_robin".into());
+        assert_eq!(links.network.instances["node-3"].params["nic_sharing"], round_robin);
+        assert!(
+            links
+                .network
+                .instances
+                .values()
+                .all(|i| i.params.get("output_sharing").is_none_or(|s| *s == round_robin))
+        );
     }
     for name in LatencyModel::NAMES {
         assert!(LatencyModel::from_name(name).is_some(), "{name}");
@@ -118,14 +134,27 @@ fn a_short_and_a_long_route_share_the_senders_link_as_simgrid_flows_do() {
     let lines = ["0 isend 1 0 8192", "0 isend 4 0 8192", "0 waitall", "1 recv 0 0 8192", "4 recv 0 0 8192"];
     let w = 8192 + ENVELOPE_BYTES;
     let packet = at_1_gbps(16);
-    let flow = ends(&import_with(FT16, LatencyModel::Flow).project, &lines, 5, 16);
+    let ft16 = import_with(FT16, LatencyModel::Flow).project;
+    let flow = ends(&ft16, &lines, 5, 16);
     assert_eq!(flow[4], SimTime::from_us(2) + at_1_gbps(2 * w));
-    // While they share the link, hase's interface sends one packet of each in turn (half the
-    // bandwidth each): the flow to 1 ends at L4 + 2(w - (L4 - L1)·bw)/bw = 16.416 us, within one
-    // packet. SimGrid weighs the shares by the routes' latencies instead (2/3 to the 2 us route):
-    // SMPI ends it at 13.322 us.
+    // While they share the link, SimGrid gives each flow a share in inverse proportion to its
+    // route's latency (its sharing penalty): L4 / (L1 + L4) = 2/3 to the flow to 1, which ends at
+    // L4 + (w - (L4 - L1)·bw)·(L1 + L4)/L4 / bw = 13.312 us (SMPI 3.32: 13.322). The imported
+    // latency-weighted interface ends it there within one packet.
+    let weighted_share = SimTime::from_us(4) + at_1_gbps((w - 2000) * 3 / 2);
+    assert!(flow[1].0.abs_diff(weighted_share.0) <= packet.0, "{:?} against {weighted_share:?}", flow[1]);
+    // One packet of each in turn (half the bandwidth each) would end it at
+    // L4 + 2(w - (L4 - L1)·bw)/bw = 16.416 us.
+    let mut round_robin = ft16.clone();
+    for instance in round_robin.network.instances.values_mut() {
+        if let Some(sharing) = instance.params.get_mut("nic_sharing") {
+            *sharing = ParamValue::Text("round_robin".into());
+        }
+    }
+    let equal = ends(&round_robin, &lines, 5, 16);
     let equal_shares = SimTime::from_us(4) + at_1_gbps(2 * (w - 2000));
-    assert!(flow[1].0.abs_diff(equal_shares.0) <= packet.0, "{:?} against {equal_shares:?}", flow[1]);
+    assert!(equal[1].0.abs_diff(equal_shares.0) <= packet.0, "{:?} against {equal_shares:?}", equal[1]);
+    assert_eq!(equal[4], flow[4]);
     // With the latency on the links both messages start at once and the long route pays its 4 us
     // after the shared transfer: 2 us later than SimGrid.
     let links = ends(&import_with(FT16, LatencyModel::Links).project, &lines, 5, 16);

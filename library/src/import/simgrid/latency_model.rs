@@ -10,7 +10,8 @@ pub enum LatencyModel {
     #[default]
     Links,
     /// Links carry no latency; the network interface holds each message for its whole route's
-    /// latency before its first packet leaves (SimGrid's flow model). Clusters only.
+    /// latency before its first packet leaves, and interfaces and routers share links in inverse
+    /// proportion to route latency (SimGrid's flow model and its max-min sharing). Clusters only.
     Flow,
 }
 

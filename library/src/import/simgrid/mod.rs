@@ -12,8 +12,10 @@
 //! The project is set up "SimGrid-like": cut-through routers without routing delay, no send or
 //! receive overhead, SMPI's eager limit (64 KiB), so that hase's packet model and SimGrid's flow
 //! model can be compared on the same platform (`scripts/crosscheck-simgrid`). With
-//! [`LatencyModel::Flow`] a cluster's links carry no latency and each network interface holds a
-//! message for its route's latency first, as SimGrid's flow model pays it.
+//! [`LatencyModel::Flow`] a cluster's links carry no latency, each network interface holds a
+//! message for its route's latency first, as SimGrid's flow model pays it, and interfaces and
+//! routers share links among messages in inverse proportion to their route latencies, as its
+//! max-min sharing weighs flows.
 
 mod cluster;
 mod entity_budget;

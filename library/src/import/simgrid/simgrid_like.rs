@@ -32,7 +32,9 @@ pub(crate) fn processor_params(flops_per_s: f64) -> Vec<(&'static str, ParamValu
 
 /// Processor settings of a flow-latency import: each message waits at the interface for its
 /// route's latency (`host_link` per link between a host and a switch, `router_link` per link
-/// between switches) before its first packet leaves, as SimGrid's flow model pays it.
+/// between switches) before its first packet leaves, as SimGrid's flow model pays it, and the
+/// messages leaving together share the interface's link in inverse proportion to those latencies
+/// (SimGrid's max-min sharing, whose sharing penalty of a flow is its route's latency).
 pub(crate) fn route_latency_params(
     host_link: hase_engine::SimTime,
     router_link: hase_engine::SimTime,
@@ -40,7 +42,14 @@ pub(crate) fn route_latency_params(
     vec![
         ("route_latency_per_host_link", ParamValue::Time(host_link)),
         ("route_latency_per_router_link", ParamValue::Time(router_link)),
+        ("nic_sharing", ParamValue::Text("latency_weighted".into())),
     ]
+}
+
+/// Router settings of a flow-latency import: outputs share their links among the waiting messages
+/// in inverse proportion to their route latencies, which their packets carry from the interfaces.
+pub(crate) fn flow_router_params() -> Vec<(&'static str, ParamValue)> {
+    vec![("output_sharing", ParamValue::Text("latency_weighted".into()))]
 }
 
 /// Router settings of a SimGrid-like run: cut-through (a message is serialised once end to end, as
