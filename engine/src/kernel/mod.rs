@@ -29,4 +29,6 @@ pub use sim::{BoxedBehaviours, Simulation};
 pub use store::{BehaviourStore, Slot, SlotPart, Slots, Visit};
 
 #[cfg(test)]
+mod parallel_tests;
+#[cfg(test)]
 mod tests;

@@ -76,6 +76,29 @@ struct Worker {
     running: AtomicBool,
 }
 
+/// Raises a worker's `done` signal to `u64::MAX` when the worker's thread ends, so that the calling
+/// thread never waits for a worker that panicked.
+struct Unblock<'a>(&'a Signal);
+
+impl Drop for Unblock<'_> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            self.0.raise(u64::MAX);
+        }
+    }
+}
+
+/// Tells every worker to quit when the calling thread leaves the windows' loop, however it leaves.
+struct Release<'a>(&'a [Worker]);
+
+impl Drop for Release<'_> {
+    fn drop(&mut self) {
+        for worker in self.0.iter().skip(1) {
+            worker.go.raise(u64::MAX);
+        }
+    }
+}
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -174,6 +197,10 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                     scope,
                     move || {
                         let _ = worker.go.waiter.set(thread::current());
+                        // Should a behaviour panic here, the calling thread stops waiting for
+                        // this one; the scope then passes the panic on, as a run on one thread
+                        // would.
+                        let _unblock = Unblock(&worker.done);
                         let mut window = 1;
                         loop {
                             worker.go.wait_for(window);
@@ -189,6 +216,8 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                 // A partition without its thread is run by the calling thread.
                 worker.running.store(started.is_ok(), Ordering::Release);
             }
+            // However the loop below ends (a behaviour may panic in it), the workers quit.
+            let _release = Release(&workers);
             let mut first = self.core.queue.counter();
             let mut earliest = parts.iter().filter_map(|p| lock(p).next).min();
             let mut window = 0u64;
@@ -220,6 +249,10 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                 }
                 for worker in workers.iter().skip(1).filter(|w| w.running.load(Ordering::Acquire)) {
                     worker.done.wait_for(window);
+                    if worker.done.value.load(Ordering::Acquire) == u64::MAX {
+                        // The worker panicked: leave the scope, which passes its panic on.
+                        return RunOutcome::Cancelled;
+                    }
                 }
                 let mut guards: Vec<MutexGuard<'_, Partition<M, S::Part>>> = parts.iter().map(lock).collect();
                 let mut refs: Vec<&mut Partition<M, S::Part>> = guards.iter_mut().map(|g| &mut **g).collect();
@@ -240,9 +273,6 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                     break RunOutcome::Cancelled;
                 }
             };
-            for worker in workers.iter().skip(1) {
-                worker.go.raise(u64::MAX);
-            }
             self.core.queue.set_counter(first);
             outcome
         })
