@@ -4,9 +4,9 @@
 //! number (`S(parent) + index`, `docs/kernel.md`) and writes the window's records in the order
 //! the sequential kernel writes them.
 
+use super::backlog::Backlog;
 use super::message::Message;
 use super::window::Partition;
-use crate::trace::Record;
 
 /// The head of one partition's log during the merge.
 #[derive(Clone, Copy)]
@@ -35,12 +35,12 @@ fn key_at<M: Message, P>(part: &Partition<M, P>, at: usize) -> Option<(u64, u64)
 }
 
 /// Merge the logs of `parts` (whose window began at scheduling number `first`), fill each
-/// partition's `finals`, hand every record to `write` in the sequential order, and return the
+/// partition's `finals`, give `backlog` the sequential order of the records, and return the
 /// scheduling number the next window begins at.
 pub(crate) fn merge_window<M: Message, P>(
     parts: &mut [&mut Partition<M, P>],
     first: u64,
-    mut write: impl FnMut(&Record),
+    backlog: &mut Backlog,
 ) -> u64 {
     let mut heads: Vec<Head> = Vec::with_capacity(parts.len());
     for part in parts.iter_mut() {
@@ -69,13 +69,9 @@ pub(crate) fn merge_window<M: Message, P>(
         }
         head.next_provisional += u64::from(handled.pushes);
         next += u64::from(handled.pushes);
-        if let Some(window) = part.core.window.as_ref() {
-            let end = handled.records_end as usize;
-            for record in window.records.get(head.records..end).unwrap_or_default() {
-                write(record);
-            }
-            head.records = end;
-        }
+        let end = handled.records_end as usize;
+        backlog.push_run(i, head.records..end);
+        head.records = end;
         head.at += 1;
         head.key = key_at(part, head.at);
     }
@@ -83,8 +79,11 @@ pub(crate) fn merge_window<M: Message, P>(
 }
 
 /// Give every push `parts` made for after the window its final number and move it to its target
-/// partition's inbox; the earliest time moved.
-pub(crate) fn hand_over<M: Message, P>(parts: &mut [&mut Partition<M, P>]) -> Option<u64> {
+/// partition's inbox, and move the window's records to `backlog`; the earliest time moved.
+pub(crate) fn hand_over<M: Message, P>(
+    parts: &mut [&mut Partition<M, P>],
+    backlog: &mut Backlog,
+) -> Option<u64> {
     let mut earliest: Option<u64> = None;
     let n = parts.len();
     for from in 0..n {
@@ -101,7 +100,7 @@ pub(crate) fn hand_over<M: Message, P>(parts: &mut [&mut Partition<M, P>]) -> Op
                 std::mem::swap(&mut target.inbox[from], list);
             }
         }
-        window.records.clear();
+        backlog.take_records(from, &mut window.records);
         parts[from].core.window = Some(window);
     }
     earliest

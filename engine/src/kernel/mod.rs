@@ -2,6 +2,7 @@
 //! behaviours talking only to ports, link channels that serialise, per-entity random streams.
 
 mod agenda;
+mod backlog;
 mod behaviour;
 mod context;
 mod core_state;

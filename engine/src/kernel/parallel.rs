@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::thread::{self, Thread};
 
 use super::agenda::Agenda;
+use super::backlog::Backlog;
 use super::merge::{hand_over, merge_window};
 use super::message::Message;
 use super::outcome::{Progress, RunControl, RunOutcome};
@@ -99,6 +100,15 @@ impl Drop for Release<'_> {
     }
 }
 
+/// Write the records of the last window merged, unless another thread is writing them.
+fn write_backlog(backlog: &Mutex<Backlog>) {
+    if let Ok(mut backlog) = backlog.try_lock()
+        && !backlog.is_empty()
+    {
+        backlog.write();
+    }
+}
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -184,6 +194,8 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
         let &Windows { lookahead_ps, until, cancel, check_every } = windows;
         let until_ps = until.map_or(u64::MAX, SimTime::as_ps);
         let me = thread::current();
+        let shared = Mutex::new(Backlog::new(self.core.sink.take(), parts.len()));
+        let backlog = &shared;
         let workers: Vec<Worker> = (0..parts.len())
             .map(|_| Worker {
                 go: Signal::new(None),
@@ -191,7 +203,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                 running: AtomicBool::new(false),
             })
             .collect();
-        thread::scope(|scope| {
+        let outcome = thread::scope(|scope| {
             for (p, (part, worker)) in parts.iter().zip(&workers).enumerate().skip(1) {
                 let started = thread::Builder::new().name(format!("hase-partition-{p}")).spawn_scoped(
                     scope,
@@ -208,6 +220,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                                 break;
                             }
                             lock(part).run_window();
+                            write_backlog(backlog);
                             worker.done.raise(window);
                             window += 1;
                         }
@@ -236,7 +249,6 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                     part.core.window_end = end;
                     part.limit = end - 1;
                     part.first_number = first;
-                    part.core.traced = self.core.traced;
                 }
                 window += 1;
                 for worker in workers.iter().skip(1).filter(|w| w.running.load(Ordering::Acquire)) {
@@ -247,6 +259,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                         lock(part).run_window();
                     }
                 }
+                write_backlog(backlog);
                 for worker in workers.iter().skip(1).filter(|w| w.running.load(Ordering::Acquire)) {
                     worker.done.wait_for(window);
                     if worker.done.value.load(Ordering::Acquire) == u64::MAX {
@@ -256,9 +269,15 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                 }
                 let mut guards: Vec<MutexGuard<'_, Partition<M, S::Part>>> = parts.iter().map(lock).collect();
                 let mut refs: Vec<&mut Partition<M, S::Part>> = guards.iter_mut().map(|g| &mut **g).collect();
-                let core = &mut self.core;
-                first = merge_window(&mut refs, first, |record| core.write(record));
-                let handed = hand_over(&mut refs);
+                let mut backlog = lock(backlog);
+                backlog.write();
+                first = merge_window(&mut refs, first, &mut backlog);
+                let handed = hand_over(&mut refs, &mut backlog);
+                let traced = self.core.traced && backlog.sink.is_some();
+                drop(backlog);
+                for part in &mut refs {
+                    part.core.traced = traced;
+                }
                 earliest = refs.iter().filter_map(|p| p.next).chain(handed).min();
                 let events = self.core.events + refs.iter().map(|p| p.core.events).sum::<u64>();
                 if events - reported >= check_every.max(1) {
@@ -275,7 +294,15 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
             };
             self.core.queue.set_counter(first);
             outcome
-        })
+        });
+        let mut backlog = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
+        backlog.write();
+        self.core.sink = backlog.sink;
+        if let Some(e) = backlog.error {
+            self.core.trace_error.get_or_insert(e);
+            self.core.traced = false;
+        }
+        outcome
     }
 
     /// Take back what the partitions hold: their behaviours, pending events (with their final

@@ -106,6 +106,10 @@ impl<M: Message, P: BehaviourStore<M>> Partition<M, P> {
     pub(crate) fn run_window(&mut self) {
         self.take_inbox();
         self.handled.clear();
+        if let Some(window) = self.core.window.as_mut() {
+            // Written at the last barrier or before: freed here, by the thread that made them.
+            window.records.clear();
+        }
         self.core.queue.set_counter(self.first_number);
         while let Some((time, number, due)) = self.core.queue.pop_numbered_at_or_before(self.limit) {
             let before = self.core.queue.counter();
