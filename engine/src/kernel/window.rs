@@ -4,11 +4,11 @@
 //! The scheme and why it gives the sequential order are in `docs/kernel.md`.
 
 use super::agenda::Due;
+use super::backlog::RecordBuffer;
 use super::core_state::Core;
 use super::message::Message;
 use super::sim::Deliver;
 use super::store::BehaviourStore;
-use crate::trace::Record;
 
 /// A push due after the window it was made in, waiting for the barrier. `number` is its
 /// provisional scheduling number until the merge replaces it with the final one.
@@ -26,7 +26,7 @@ pub(crate) struct WindowOut<M> {
     pub(crate) lists: Vec<Vec<Deferred<M>>>,
     /// The earliest time in `lists`.
     pub(crate) earliest: u64,
-    pub(crate) records: Vec<Record>,
+    pub(crate) records: RecordBuffer,
 }
 
 impl<M: Message> WindowOut<M> {
@@ -35,7 +35,7 @@ impl<M: Message> WindowOut<M> {
             owner,
             lists: (0..parts).map(|_| Vec::new()).collect(),
             earliest: u64::MAX,
-            records: Vec::new(),
+            records: RecordBuffer::default(),
         }
     }
 
