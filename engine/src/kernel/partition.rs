@@ -59,7 +59,7 @@ impl fmt::Display for Partitioning {
 impl fmt::Display for OnePartition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OnePartition::OneThread => write!(f, "one thread asked for"),
+            OnePartition::OneThread => write!(f, "one thread"),
             OnePartition::DirectUndeclared { path } => {
                 write!(f, "{path} delivers directly without declaring to whom")
             }
