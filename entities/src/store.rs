@@ -58,19 +58,21 @@ impl NetBehaviours {
         self.others.push(Slot::new(behaviour));
     }
 
-    fn split(&self, entity: EntityId) -> (u32, usize) {
+    fn kind_and_index(&self, entity: EntityId) -> (u32, usize) {
         let place = self.places[entity as usize];
         (place >> INDEX_BITS, (place & INDEX_MASK) as usize)
     }
 }
 
 impl BehaviourStore<NetMsg> for NetBehaviours {
+    type Part = NetBehaviours;
+
     fn len(&self) -> usize {
         self.places.len()
     }
 
     fn get(&self, entity: EntityId) -> &dyn Behaviour<NetMsg> {
-        match self.split(entity) {
+        match self.kind_and_index(entity) {
             (PROCESSOR, i) => &self.processors[i].behaviour,
             (ROUTER, i) => &self.routers[i].behaviour,
             (_, i) => &self.others[i].behaviour,
@@ -79,7 +81,7 @@ impl BehaviourStore<NetMsg> for NetBehaviours {
 
     #[inline]
     fn visit<V: Visit<NetMsg>>(&mut self, entity: EntityId, visit: V) -> V::Output {
-        match self.split(entity) {
+        match self.kind_and_index(entity) {
             (PROCESSOR, i) => {
                 let Slot { behaviour, rng } = &mut self.processors[i];
                 visit.visit(behaviour, rng)
@@ -98,10 +100,76 @@ impl BehaviourStore<NetMsg> for NetBehaviours {
     fn seed_streams(&mut self, stream: &mut dyn FnMut(EntityId) -> EntityRng) {
         for entity in 0..self.places.len() as EntityId {
             let rng = stream(entity);
-            match self.split(entity) {
+            match self.kind_and_index(entity) {
                 (PROCESSOR, i) => self.processors[i].rng = rng,
                 (ROUTER, i) => self.routers[i].rng = rng,
                 (_, i) => self.others[i].rng = rng,
+            }
+        }
+    }
+
+    fn split(&mut self, owner: &[u16], parts: usize) -> Option<Vec<NetBehaviours>> {
+        if owner.len() != self.places.len() {
+            return None;
+        }
+        let count = self.places.len();
+        let mut split: Vec<NetBehaviours> = (0..parts)
+            .map(|_| NetBehaviours { places: vec![0; count], ..NetBehaviours::default() })
+            .collect();
+        let mut processors = std::mem::take(&mut self.processors).into_iter();
+        let mut routers = std::mem::take(&mut self.routers).into_iter();
+        let mut others = std::mem::take(&mut self.others).into_iter();
+        for (entity, &place) in std::mem::take(&mut self.places).iter().enumerate() {
+            let part = &mut split[usize::from(owner[entity])];
+            // Each kind's `Vec` holds its entities in id order, so they come out in that order.
+            let index = match place >> INDEX_BITS {
+                PROCESSOR => processors.next().map(|slot| {
+                    part.processors.push(slot);
+                    part.processors.len() - 1
+                }),
+                ROUTER => routers.next().map(|slot| {
+                    part.routers.push(slot);
+                    part.routers.len() - 1
+                }),
+                _ => others.next().map(|slot| {
+                    part.others.push(slot);
+                    part.others.len() - 1
+                }),
+            };
+            part.places[entity] = (place & !INDEX_MASK) | index.unwrap_or(0) as u32;
+        }
+        Some(split)
+    }
+
+    fn join(&mut self, parts: Vec<NetBehaviours>, owner: &[u16]) {
+        let mut sources: Vec<_> = parts
+            .into_iter()
+            .map(|p| (p.places, p.processors.into_iter(), p.routers.into_iter(), p.others.into_iter()))
+            .collect();
+        *self = NetBehaviours::with_capacity(owner.len());
+        for (entity, &p) in owner.iter().enumerate() {
+            let Some((places, processors, routers, others)) = sources.get_mut(usize::from(p)) else {
+                continue;
+            };
+            match places.get(entity).map(|place| place >> INDEX_BITS) {
+                Some(PROCESSOR) => {
+                    if let Some(slot) = processors.next() {
+                        self.place(PROCESSOR, self.processors.len());
+                        self.processors.push(slot);
+                    }
+                }
+                Some(ROUTER) => {
+                    if let Some(slot) = routers.next() {
+                        self.place(ROUTER, self.routers.len());
+                        self.routers.push(slot);
+                    }
+                }
+                _ => {
+                    if let Some(slot) = others.next() {
+                        self.place(OTHER, self.others.len());
+                        self.others.push(slot);
+                    }
+                }
             }
         }
     }

@@ -421,3 +421,44 @@ fn run_prints_the_expected_makespan_beside_the_measured_one() {
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
     assert!(json["expected"]["none"].as_str().is_some_and(|s| s.contains("mesh2d")), "{}", json["expected"]);
 }
+
+/// `--threads`: the compact trace file and the statistics of a run on two threads are those of the
+/// run on one (less the host's figures), the run says how it was spread, and zero threads is
+/// refused.
+#[test]
+fn a_run_on_two_threads_writes_the_same_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = projects().join("torus3d_halo.ron");
+    let mut files = Vec::new();
+    for threads in ["1", "2"] {
+        let trace = dir.path().join(format!("t{threads}.htb"));
+        let stats = dir.path().join(format!("s{threads}.json"));
+        let out = hase(&[
+            "run",
+            p(&project),
+            "--threads",
+            threads,
+            "--level",
+            "1",
+            "--trace",
+            p(&trace),
+            "--stats",
+            p(&stats),
+            "-q",
+        ]);
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{stdout}{stderr}");
+        if threads == "2" {
+            assert!(stderr.contains("threads: 2 partitions on 2 threads, windows of 10000 ps"), "{stderr}");
+        }
+        let mut stats: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+        stats["wall_time_s"] = serde_json::Value::Null;
+        stats["events_per_s"] = serde_json::Value::Null;
+        files.push((std::fs::read(&trace).unwrap(), stats));
+    }
+    assert!(!files[0].0.is_empty());
+    assert!(files[0].0 == files[1].0, "the two traces differ");
+    assert_eq!(files[0].1, files[1].1);
+    let out = hase(&["run", p(&projects().join("torus3d_halo.ron")), "--threads", "0"]);
+    assert!(!out.status.success(), "zero threads is refused");
+}

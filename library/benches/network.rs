@@ -7,7 +7,9 @@
 //! - memory per entity of a 65,536-node (256×256) torus running the periodic halo exchange (one
 //!   iteration of 4 KiB faces): resident memory added by elaborating, by building the simulation and
 //!   at the run's peak, divided by its 131,072 entities (printed once, read from /proc; measured
-//!   first, before any other benchmark has touched the heap).
+//!   first, before any other benchmark has touched the heap);
+//! - the periodic halo exchange on a 128×128 torus (32,768 entities, one iteration) on one thread
+//!   and on two (the partitioned kernel, `docs/kernel.md`), in events per second of wall time.
 
 #![allow(missing_docs, reason = "criterion's macros generate undocumented items")]
 #![allow(
@@ -138,5 +140,24 @@ fn memory_per_entity(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, memory_per_entity, torus_traffic, allreduce_fat_tree);
+fn halo_on_threads(c: &mut Criterion) {
+    let p = halo_torus(128, 128);
+    let on = |threads: usize| {
+        let options = RunOptions { threads: Some(threads), ..RunOptions::default() };
+        let result = run_project(&p, &options, |_| {}).unwrap();
+        assert_eq!(result.outcome, RunOutcome::Completed);
+        (result.stats.events, result.stats.makespan_ps)
+    };
+    let one = on(1);
+    assert_eq!(on(2), one, "two threads must give the run of one");
+    let mut group = c.benchmark_group("torus128x128_halo");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(one.0));
+    for threads in [1, 2] {
+        group.bench_function(format!("threads_{threads}"), |b| b.iter(|| on(threads)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, memory_per_entity, torus_traffic, allreduce_fat_tree, halo_on_threads);
 criterion_main!(benches);

@@ -26,3 +26,5 @@ pub mod workload_trace;
 
 #[cfg(test)]
 mod template_families_test;
+#[cfg(test)]
+mod threads_test;

@@ -8,7 +8,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use hase_engine::elaborate::{ElabError, FlatModel, elaborate};
-use hase_engine::kernel::{BuildError, Progress, RunControl, RunOutcome, SimConfig, Simulation};
+use hase_engine::kernel::{
+    BuildError, Partitioning, Progress, RunControl, RunOutcome, SimConfig, Simulation,
+};
 use hase_engine::model::{ParamDisplay, Project, ProjectFileError};
 use hase_engine::stats::RunStats;
 use hase_engine::time::SimTime;
@@ -58,6 +60,24 @@ pub struct RunOptions {
     /// choice; `None` traces them only when the project displays one (see
     /// [`displays_live_values`]), so ordinary runs do not pay for values nobody looks at.
     pub live_values: Option<bool>,
+    /// Threads to run the simulation on (`None`: [`default_threads`] for the model). The trace,
+    /// statistics and makespan are the same for any number; a model that cannot be cut runs on one
+    /// (see [`RunResult::partitioning`]).
+    pub threads: Option<usize>,
+}
+
+/// Models with at least this many entities run on every core by default; smaller ones on one,
+/// where the windows' barriers cost more than the other cores give.
+pub const PARALLEL_FROM_ENTITIES: usize = 16_384;
+
+/// The threads a run of a model with `entities` entities uses unless told otherwise: one below
+/// [`PARALLEL_FROM_ENTITIES`], every core from there.
+pub fn default_threads(entities: usize) -> usize {
+    if entities < PARALLEL_FROM_ENTITIES {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    }
 }
 
 /// True when some instance shows a live value of the built-in entities (router queues, processor
@@ -92,6 +112,8 @@ pub struct RunResult {
     /// Processors (entity numbers, as in the trace) that run none of the workload's ranks because
     /// the placement leaves them out; empty when every processor takes part.
     pub unused_processors: Vec<u32>,
+    /// How the run was spread over threads, or why it used one.
+    pub partitioning: Partitioning,
 }
 
 /// Why a run could not start.
@@ -228,7 +250,8 @@ pub fn run_project_into(
         progress: Some(&mut progress),
         check_every: if options.progress_every == 0 { 65_536 } else { options.progress_every },
     };
-    let outcome = sim.run(control);
+    let threads = options.threads.unwrap_or_else(|| default_threads(model.entities.len()));
+    let (outcome, partitioning) = sim.run_on(threads, control);
     let report = sim.finish(outcome);
     let trace = (options.trace == TraceTarget::Memory).then(|| {
         let m = std::mem::take(&mut *memory.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
@@ -245,6 +268,7 @@ pub fn run_project_into(
         trace_error: report.trace_error,
         model,
         unused_processors,
+        partitioning,
     })
 }
 

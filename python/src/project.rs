@@ -165,6 +165,7 @@ impl NativeProject {
             cancel: Some(cancel.clone()),
             progress_every: 200_000,
             live_values,
+            threads: None,
         };
         let project = self.project.clone();
         let result = run_in_background(py, "hase-python-run", &cancel, move || {

@@ -103,8 +103,15 @@ impl<M> Agenda<M> {
     /// Deliver `delivery` at `at` (not before the last event taken).
     #[inline]
     pub(crate) fn push_message(&mut self, at: SimTime, delivery: Delivery<M>) {
+        let word = self.next_word();
+        self.file_message(word, at, delivery);
+    }
+
+    /// File `delivery` at `at` under the shifted scheduling number `word`.
+    #[inline]
+    fn file_message(&mut self, word: u64, at: SimTime, delivery: Delivery<M>) {
         let Delivery { target, port, linked, tail_ps, msg } = delivery;
-        let mut seq = self.next_word() | u64::from(port);
+        let mut seq = word | u64::from(port);
         if linked {
             seq |= LINKED_BIT;
         }
@@ -135,6 +142,72 @@ impl<M> Agenda<M> {
     pub(crate) fn push_timer(&mut self, at: SimTime, timer: Timer) {
         let seq = self.next_word();
         self.timers.push(QueuedEvent { time: at.as_ps(), seq, payload: timer });
+    }
+
+    /// The scheduling number the next push takes.
+    pub(crate) fn counter(&self) -> u64 {
+        self.seq
+    }
+
+    /// Make the next push take scheduling number `seq` (a partition's agenda at the start of a
+    /// window: see `docs/kernel.md`).
+    pub(crate) fn set_counter(&mut self, seq: u64) {
+        self.seq = seq;
+    }
+
+    /// Take the next scheduling number for an event that waits outside the agenda (a push due
+    /// after a partition's window).
+    pub(crate) fn take_number(&mut self) -> u64 {
+        let number = self.seq;
+        self.seq += 1;
+        number
+    }
+
+    /// Schedule `due` at `at` with scheduling number `seq`, which must exceed every number the
+    /// agenda holds (a partition's agenda takes the pushes of the last window at its barrier).
+    pub(crate) fn push_numbered(&mut self, seq: u64, at: SimTime, due: Due<M>) {
+        debug_assert!(seq < 1 << (64 - SEQ_SHIFT), "scheduling counter overflow");
+        let word = seq << SEQ_SHIFT;
+        match due {
+            Due::Message(delivery) => self.file_message(word, at, delivery),
+            Due::Timer(timer) => {
+                self.timers.push(QueuedEvent { time: at.as_ps(), seq: word, payload: timer });
+            }
+        }
+    }
+
+    /// The earliest pending event if its time is at or before `limit`, with its time and
+    /// scheduling number. Unlike [`Agenda::pop_at_or_before`] it never moves the queues' floor past
+    /// `limit`, so events at any time after the last one taken may still be pushed (what a
+    /// partition's agenda needs at its barrier).
+    pub(crate) fn pop_numbered_at_or_before(&mut self, limit: u64) -> Option<(u64, u64, Due<M>)> {
+        let message = self.messages.peek_key().filter(|(t, _)| *t <= limit);
+        let timer = self.timers.peek_key().filter(|(t, _)| *t <= limit);
+        let message_first = match (message, timer) {
+            (Some(m), Some(t)) => m < t,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => return None,
+        };
+        if message_first {
+            let event = self.messages.pop_at_or_before(limit)?;
+            let seq = event.seq >> SEQ_SHIFT;
+            let (time, due) = self.delivery(event);
+            Some((time, seq, due))
+        } else {
+            let e = self.timers.pop_at_or_before(limit)?;
+            Some((e.time, e.seq >> SEQ_SHIFT, Due::Timer(e.payload)))
+        }
+    }
+
+    /// The time of the earliest pending event, without moving the queues' floor.
+    pub(crate) fn next_time(&mut self) -> Option<u64> {
+        let message = self.messages.peek_key().map(|(t, _)| t);
+        let timer = self.timers.peek_key().map(|(t, _)| t);
+        match (message, timer) {
+            (Some(m), Some(t)) => Some(m.min(t)),
+            (m, t) => m.or(t),
+        }
     }
 
     /// A message taken from its queue, unpacked.

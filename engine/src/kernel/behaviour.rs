@@ -2,7 +2,7 @@
 
 use super::context::Ctx;
 use super::message::Message;
-use crate::elaborate::PortIndex;
+use crate::elaborate::{EntityId, PortIndex};
 use crate::trace::TraceValue;
 
 /// An entity's behaviour: a state machine driven by message arrivals and timers.
@@ -49,4 +49,29 @@ pub trait Behaviour<M: Message>: Send {
     fn summary(&self) -> Vec<(String, TraceValue)> {
         Vec::new()
     }
+
+    /// The entities this behaviour may reach with `Ctx::deliver_direct`. A run on several threads
+    /// keeps an entity and the entities it delivers to directly in one partition; a behaviour that
+    /// does not declare them (the default) makes the run use one partition.
+    fn direct_deliveries(&self) -> DirectDeliveries {
+        DirectDeliveries::Undeclared
+    }
+
+    /// True (the default) if this behaviour may call `Ctx::request_stop`, which ends a run right
+    /// after the event that asked: a run with such a behaviour uses one partition.
+    fn may_request_stop(&self) -> bool {
+        true
+    }
+}
+
+/// Which entities a behaviour may deliver to directly (see [`Behaviour::direct_deliveries`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum DirectDeliveries {
+    /// Not said: any entity.
+    #[default]
+    Undeclared,
+    /// None: the behaviour only sends over links and sets timers.
+    Never,
+    /// Only these entities.
+    To(Vec<EntityId>),
 }

@@ -125,7 +125,7 @@ impl<M: Message> Ctx<'_, M> {
     pub fn set_param(&mut self, param: u16, value: TraceValue) {
         if self.core.tracing(TraceLevel::UPDATES) {
             let record = Record::Param { time: self.core.now, entity: self.me, param, value };
-            self.core.emit(&record);
+            self.core.emit(record);
         }
     }
 
@@ -133,7 +133,7 @@ impl<M: Message> Ctx<'_, M> {
     pub fn set_array(&mut self, param: u16, index: u32, value: TraceValue) {
         if self.core.tracing(TraceLevel::UPDATES) {
             let record = Record::Array { time: self.core.now, entity: self.me, param, index, value };
-            self.core.emit(&record);
+            self.core.emit(record);
         }
     }
 
@@ -142,7 +142,7 @@ impl<M: Message> Ctx<'_, M> {
     pub fn read_array(&mut self, param: u16, index: u32) {
         if self.core.tracing(TraceLevel::UPDATES) {
             let record = Record::ArrayRead { time: self.core.now, entity: self.me, param, index };
-            self.core.emit(&record);
+            self.core.emit(record);
         }
     }
 
@@ -150,7 +150,7 @@ impl<M: Message> Ctx<'_, M> {
     pub fn comment(&mut self, text: impl FnOnce() -> String) {
         if self.core.tracing(TraceLevel::COMMENTS) {
             let record = Record::Comment { time: self.core.now, entity: self.me, text: text() };
-            self.core.emit(&record);
+            self.core.emit(record);
         }
     }
 

@@ -5,8 +5,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::agenda::{Agenda, Delivery, Timer};
+use super::agenda::{Agenda, Delivery, Due, Timer};
 use super::message::Message;
+use super::window::WindowOut;
 use crate::elaborate::{Endpoint, EntityId, FlatModel, PortIndex};
 use crate::stats::StatsCollector;
 use crate::time::SimTime;
@@ -69,6 +70,13 @@ pub(crate) struct Core<M> {
     pub(super) level: TraceLevel,
     pub(super) live_values: bool,
     pub(super) sink: Option<Box<dyn TraceSink>>,
+    /// Records are kept: there is a sink, or this is a partition's core that buffers them.
+    pub(super) traced: bool,
+    /// Pushes due at or after this time wait outside the agenda (`u64::MAX` except in a
+    /// partition's window).
+    pub(super) window_end: u64,
+    /// A partition's pushes due after its window and its records (`None` outside a window).
+    pub(super) window: Option<Box<WindowOut<M>>>,
     pub(super) trace_error: Option<std::io::Error>,
     pub(super) events: u64,
     pub(super) dropped: u64,
@@ -118,6 +126,7 @@ impl<M: Message> Core<M> {
             }
         }
         let stats = StatsCollector::new(&model, &port_base);
+        let traced = sink.is_some();
         Core {
             model,
             now: SimTime::ZERO,
@@ -130,11 +139,46 @@ impl<M: Message> Core<M> {
             level,
             live_values,
             sink,
+            traced,
+            window_end: u64::MAX,
+            window: None,
             trace_error: None,
             events: 0,
             dropped: 0,
             stop_requested: false,
         }
+    }
+
+    /// The core of one of `parts` partitions of a run on several threads (`owner` gives each
+    /// entity's): the wiring, link directions and statistics as they are now, an empty agenda,
+    /// and records buffered for the merge instead of written.
+    pub(super) fn for_partition(&self, owner: Arc<[u16]>, parts: usize) -> Self {
+        Core {
+            model: Arc::clone(&self.model),
+            now: self.now,
+            queue: Agenda::new(),
+            port_base: self.port_base.clone(),
+            bindings: self.bindings.clone(),
+            link_dirs: self.link_dirs.clone(),
+            link_kinds: self.link_kinds.clone(),
+            stats: self.stats.for_partition(),
+            level: self.level,
+            live_values: self.live_values,
+            sink: None,
+            traced: self.traced,
+            window_end: u64::MAX,
+            window: Some(Box::new(WindowOut::new(owner, parts))),
+            trace_error: None,
+            events: 0,
+            dropped: 0,
+            stop_requested: false,
+        }
+    }
+
+    /// The global port indices of `entity`'s ports.
+    pub(super) fn ports_of(&self, entity: EntityId) -> std::ops::Range<usize> {
+        let at = |e: usize| self.port_base.get(e).map_or(0, |&p| p as usize);
+        at(entity as usize)..at(entity as usize + 1)
     }
 
     pub(crate) fn binding(&self, entity: EntityId, port: PortIndex) -> Option<&PortBinding> {
@@ -162,27 +206,56 @@ impl<M: Message> Core<M> {
     }
 
     pub(crate) fn tracing(&self, level: TraceLevel) -> bool {
-        self.sink.is_some() && self.level.keeps(level) && (self.live_values || level != TraceLevel::UPDATES)
+        self.traced && self.level.keeps(level) && (self.live_values || level != TraceLevel::UPDATES)
     }
 
-    pub(crate) fn emit(&mut self, record: &Record) {
+    pub(crate) fn emit(&mut self, record: Record) {
+        match self.window.as_mut() {
+            Some(window) => window.records.push(record),
+            None => self.write(&record),
+        }
+    }
+
+    /// Write `record` to the sink.
+    pub(super) fn write(&mut self, record: &Record) {
         if let Some(sink) = self.sink.as_mut()
             && let Err(e) = sink.record(record)
         {
             // Keep simulating; report the first trace failure at the end of the run.
             self.trace_error.get_or_insert(e);
             self.sink = None;
+            self.traced = false;
         }
     }
 
     /// Deliver a message at `at` (not before now).
+    #[inline]
     pub(crate) fn schedule_message(&mut self, at: SimTime, delivery: Delivery<M>) {
-        self.queue.push_message(at, delivery);
+        if at.as_ps() < self.window_end {
+            self.queue.push_message(at, delivery);
+        } else {
+            self.defer(at, Due::Message(delivery));
+        }
     }
 
     /// Fire `target`'s timer `key` at `at` (not before now).
+    #[inline]
     pub(crate) fn schedule_timer(&mut self, at: SimTime, target: EntityId, key: u64) {
-        self.queue.push_timer(at, Timer { target, key });
+        if at.as_ps() < self.window_end {
+            self.queue.push_timer(at, Timer { target, key });
+        } else {
+            self.defer(at, Due::Timer(Timer { target, key }));
+        }
+    }
+
+    /// A push of a partition's window that is due after the window: it takes its provisional
+    /// number and waits in the list for its target's partition until the barrier.
+    #[inline(never)]
+    fn defer(&mut self, at: SimTime, due: Due<M>) {
+        let number = self.queue.take_number();
+        if let Some(window) = self.window.as_mut() {
+            window.defer(at.as_ps(), number, due);
+        }
     }
 
     pub(crate) fn send(
@@ -228,7 +301,7 @@ impl<M: Message> Core<M> {
                 bytes,
                 label: msg.label().into(),
             };
-            self.emit(&record);
+            self.emit(record);
         }
         let delivery =
             Delivery { target: peer.entity, port: peer.port, linked: true, tail_ps: tail.as_ps(), msg };
@@ -239,7 +312,7 @@ impl<M: Message> Core<M> {
     pub(crate) fn set_state(&mut self, entity: EntityId, state: u16) {
         if self.stats.set_state(entity, state, self.now) && self.tracing(TraceLevel::STATES) {
             let record = Record::State { time: self.now, entity, state };
-            self.emit(&record);
+            self.emit(record);
         }
     }
 }

@@ -2,26 +2,34 @@
 //! behaviours talking only to ports, link channels that serialise, per-entity random streams.
 
 mod agenda;
+mod backlog;
 mod behaviour;
 mod context;
 mod core_state;
 mod deadlock;
+mod merge;
 mod message;
 mod outcome;
+mod parallel;
+mod partition;
 pub mod queue;
 pub mod rng;
 mod sim;
 mod store;
+mod window;
 
-pub use behaviour::Behaviour;
+pub use behaviour::{Behaviour, DirectDeliveries};
 pub use context::Ctx;
 pub use core_state::SendInfo;
 pub use deadlock::{BlockedEntity, DeadlockReport};
 pub use message::Message;
 pub use outcome::{BuildError, Progress, RunControl, RunOutcome, RunReport, SimConfig};
+pub use partition::{OnePartition, Partitioning};
 pub use rng::{EntityRng, entity_rng, path_hash};
 pub use sim::{BoxedBehaviours, Simulation};
-pub use store::{BehaviourStore, Slot, Slots, Visit};
+pub use store::{BehaviourStore, Slot, SlotPart, Slots, Visit};
 
+#[cfg(test)]
+mod parallel_tests;
 #[cfg(test)]
 mod tests;

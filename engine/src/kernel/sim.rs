@@ -30,7 +30,7 @@ pub type BoxedBehaviours<M> = Slots<Box<dyn Behaviour<M>>>;
 pub struct Simulation<M: Message, S: BehaviourStore<M> = BoxedBehaviours<M>> {
     /// Visible to the kernel's tests, which look at the link tables.
     pub(super) core: Core<M>,
-    store: S,
+    pub(super) store: S,
     wall_start: Instant,
     seed: u64,
 }
@@ -48,11 +48,11 @@ impl<M: Message> Simulation<M> {
 }
 
 /// The kernel's visit for one event: deliver a message or fire a timer.
-struct Deliver<'a, M: Message> {
-    core: &'a mut Core<M>,
-    target: EntityId,
-    time: u64,
-    due: Due<M>,
+pub(super) struct Deliver<'a, M: Message> {
+    pub(super) core: &'a mut Core<M>,
+    pub(super) target: EntityId,
+    pub(super) time: u64,
+    pub(super) due: Due<M>,
 }
 
 impl<M: Message> Visit<M> for Deliver<'_, M> {
@@ -226,6 +226,12 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                 }
             }
         }
+        self.conclude(progress)
+    }
+
+    /// The end of a run that emptied the agenda: a last progress report, then completed or
+    /// deadlocked.
+    pub(super) fn conclude(&mut self, mut progress: Option<&mut dyn FnMut(Progress)>) -> RunOutcome {
         if let Some(p) = progress.as_mut() {
             p(Progress { events: self.core.events, now: self.core.now, pending: 0 });
         }
@@ -290,7 +296,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
         if core.sink.is_some() {
             for (i, list) in summaries.into_iter().enumerate() {
                 for (key, value) in list {
-                    core.emit(&Record::Summary { time: now, entity: i as EntityId, key, value });
+                    core.emit(Record::Summary { time: now, entity: i as EntityId, key, value });
                 }
             }
             if let Some(sink) = core.sink.as_mut()

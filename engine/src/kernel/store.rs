@@ -8,7 +8,7 @@
 //! with static dispatch and one memory access for the entity. [`Slots`] of boxed behaviours is the
 //! general store `Simulation::new` builds (tests, hand-made models): one heap box per entity.
 
-use super::behaviour::Behaviour;
+use super::behaviour::{Behaviour, DirectDeliveries};
 use super::context::Ctx;
 use super::message::Message;
 use super::rng::EntityRng;
@@ -41,6 +41,10 @@ pub trait Visit<M: Message> {
 
 /// Behaviours of every entity of a simulation, by entity id.
 pub trait BehaviourStore<M: Message>: Send {
+    /// The store of one partition of a run on several threads: the behaviours of the entities
+    /// that partition owns, still reached by their entity ids.
+    type Part: BehaviourStore<M>;
+
     /// Number of entities held.
     fn len(&self) -> usize;
 
@@ -58,6 +62,14 @@ pub trait BehaviourStore<M: Message>: Send {
 
     /// Seed every entity's stream: `stream(entity)` is the one it must get.
     fn seed_streams(&mut self, stream: &mut dyn FnMut(EntityId) -> EntityRng);
+
+    /// Move every behaviour into the part of its owner (`owner[entity]`, below `parts`), leaving
+    /// this store empty until [`BehaviourStore::join`]; `None` (and this store unchanged) if the
+    /// store cannot be split, which makes the run use one partition.
+    fn split(&mut self, owner: &[u16], parts: usize) -> Option<Vec<Self::Part>>;
+
+    /// Take the behaviours back from the parts [`BehaviourStore::split`] made with `owner`.
+    fn join(&mut self, parts: Vec<Self::Part>, owner: &[u16]);
 }
 
 /// One contiguous `Vec` of slots of one behaviour type, indexed by entity id.
@@ -70,6 +82,8 @@ impl<B> FromIterator<B> for Slots<B> {
 }
 
 impl<M: Message, B: Behaviour<M> + 'static> BehaviourStore<M> for Slots<B> {
+    type Part = SlotPart<B>;
+
     fn len(&self) -> usize {
         self.0.len()
     }
@@ -89,6 +103,68 @@ impl<M: Message, B: Behaviour<M> + 'static> BehaviourStore<M> for Slots<B> {
             slot.rng = stream(i as EntityId);
         }
     }
+
+    fn split(&mut self, owner: &[u16], parts: usize) -> Option<Vec<SlotPart<B>>> {
+        if owner.len() != self.0.len() {
+            return None;
+        }
+        let mut split: Vec<SlotPart<B>> =
+            (0..parts).map(|_| SlotPart { index: vec![NOT_HERE; owner.len()], slots: Vec::new() }).collect();
+        for (entity, slot) in std::mem::take(&mut self.0).into_iter().enumerate() {
+            let part = &mut split[usize::from(owner[entity])];
+            part.index[entity] = part.slots.len() as u32;
+            part.slots.push(slot);
+        }
+        Some(split)
+    }
+
+    fn join(&mut self, parts: Vec<SlotPart<B>>, owner: &[u16]) {
+        let mut slots: Vec<_> = parts.into_iter().map(|part| part.slots.into_iter()).collect();
+        self.0 =
+            owner.iter().filter_map(|&p| slots.get_mut(usize::from(p)).and_then(Iterator::next)).collect();
+    }
+}
+
+/// `SlotPart::index` of an entity another partition owns.
+const NOT_HERE: u32 = u32::MAX;
+
+/// The slots of the entities one partition owns, reached by entity id through an index.
+pub struct SlotPart<B> {
+    /// Per entity of the model: its place in `slots`, or [`NOT_HERE`].
+    index: Vec<u32>,
+    slots: Vec<Slot<B>>,
+}
+
+impl<M: Message, B: Behaviour<M> + 'static> BehaviourStore<M> for SlotPart<B> {
+    type Part = SlotPart<B>;
+
+    fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    fn get(&self, entity: EntityId) -> &dyn Behaviour<M> {
+        &self.slots[self.index[entity as usize] as usize].behaviour
+    }
+
+    #[inline]
+    fn visit<V: Visit<M>>(&mut self, entity: EntityId, visit: V) -> V::Output {
+        let Slot { behaviour, rng } = &mut self.slots[self.index[entity as usize] as usize];
+        visit.visit(behaviour, rng)
+    }
+
+    fn seed_streams(&mut self, stream: &mut dyn FnMut(EntityId) -> EntityRng) {
+        for (entity, &i) in self.index.iter().enumerate() {
+            if let Some(slot) = self.slots.get_mut(i as usize) {
+                slot.rng = stream(entity as EntityId);
+            }
+        }
+    }
+
+    fn split(&mut self, _owner: &[u16], _parts: usize) -> Option<Vec<SlotPart<B>>> {
+        None
+    }
+
+    fn join(&mut self, _parts: Vec<SlotPart<B>>, _owner: &[u16]) {}
 }
 
 /// A boxed behaviour is a behaviour (what lets [`Slots`] hold mixed kinds, one box each).
@@ -116,5 +192,11 @@ impl<M: Message> Behaviour<M> for Box<dyn Behaviour<M>> {
     }
     fn summary(&self) -> Vec<(String, TraceValue)> {
         (**self).summary()
+    }
+    fn direct_deliveries(&self) -> DirectDeliveries {
+        (**self).direct_deliveries()
+    }
+    fn may_request_stop(&self) -> bool {
+        (**self).may_request_stop()
     }
 }

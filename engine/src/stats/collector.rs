@@ -47,7 +47,7 @@ struct QueueAcc {
 }
 
 /// Running statistics of one simulation.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct StatsCollector {
     state_base: Vec<u32>,
     state_time: Vec<u64>,
@@ -177,6 +177,61 @@ impl StatsCollector {
     pub fn pair_latency(&mut self, src: u32, dst: u32, latency: SimTime) {
         self.latency(latency);
         self.pairs.entry((src, dst)).or_default().add(latency.as_ps());
+    }
+
+    /// A copy for one partition of a run on several threads: every entity's figures as they are,
+    /// the run-wide sums (latencies, pairs) empty, to be added back by [`StatsCollector::absorb`].
+    pub(crate) fn for_partition(&self) -> StatsCollector {
+        StatsCollector {
+            state_base: self.state_base.clone(),
+            state_time: self.state_time.clone(),
+            current: self.current.clone(),
+            since: self.since.clone(),
+            port_base: self.port_base.clone(),
+            received: self.received.clone(),
+            queue_slot: self.queue_slot.clone(),
+            queues: self.queues.clone(),
+            latency_count: 0,
+            latency_sum: 0,
+            latency_min: u64::MAX,
+            latency_max: 0,
+            latency_buckets: [0; 65],
+            pairs: BTreeMap::new(),
+        }
+    }
+
+    /// Take back a partition's figures: those of the entities `owns` says it owns (their states,
+    /// ports and queues), and its run-wide sums.
+    pub(crate) fn absorb(&mut self, part: &StatsCollector, owns: impl Fn(EntityId) -> bool) {
+        for e in 0..self.current.len() {
+            if !owns(e as EntityId) {
+                continue;
+            }
+            self.current[e] = part.current[e];
+            self.since[e] = part.since[e];
+            let states = self.state_base[e] as usize..self.state_base[e + 1] as usize;
+            self.state_time[states.clone()].copy_from_slice(&part.state_time[states]);
+            for port in self.port_base[e] as usize..self.port_base[e + 1] as usize {
+                self.received[port] = part.received[port];
+                let Some(acc) = part.queue_of(port) else { continue };
+                if let Some(slot) = self.queue_slot[port].checked_sub(1) {
+                    self.queues[slot as usize] = acc;
+                } else {
+                    self.queues.push(acc);
+                    self.queue_slot[port] = u32::try_from(self.queues.len()).unwrap_or(u32::MAX);
+                }
+            }
+        }
+        self.latency_count += part.latency_count;
+        self.latency_sum += part.latency_sum;
+        self.latency_min = self.latency_min.min(part.latency_min);
+        self.latency_max = self.latency_max.max(part.latency_max);
+        for (mine, theirs) in self.latency_buckets.iter_mut().zip(part.latency_buckets) {
+            *mine += theirs;
+        }
+        for (pair, acc) in &part.pairs {
+            self.pairs.entry(*pair).or_default().absorb(acc);
+        }
     }
 
     /// Build the report at time `now`. A port's messages and bytes sent are those of the link

@@ -64,6 +64,29 @@ impl PairAcc {
         }
     }
 
+    /// Take in the samples of `other` (the same pair counted elsewhere): the figures are those of
+    /// counting both sets of samples into one.
+    pub fn absorb(&mut self, other: &PairAcc) {
+        if other.count == 0 {
+            return;
+        }
+        if self.count == 0 {
+            *self = other.clone();
+            return;
+        }
+        let mut buckets: VecMap<u32, u64> = self.buckets().collect();
+        for (b, n) in other.buckets() {
+            *buckets.get_or_insert_with(b, || 0) += n;
+        }
+        let (low, carry) = self.sum_low.overflowing_add(other.sum_low);
+        self.sum_low = low;
+        self.sum_high += other.sum_high + u64::from(carry);
+        self.count += other.count;
+        self.min = self.min.min(other.min);
+        self.max = self.max.max(other.max);
+        self.buckets = (buckets.len() > 1).then(|| Box::new(buckets));
+    }
+
     /// The sum of every sample.
     fn sum(&self) -> u128 {
         (u128::from(self.sum_high) << 64) | u128::from(self.sum_low)

@@ -15,6 +15,7 @@
 
 use std::collections::BTreeMap;
 
+use hase_engine::kernel::DirectDeliveries;
 use hase_engine::trace::TraceValue;
 use hase_engine::{Behaviour, Ctx, PortIndex};
 
@@ -102,6 +103,14 @@ impl Behaviour<NetMsg> for HopModel {
 
     fn traced_params(&self) -> Vec<String> {
         vec![crate::catalogue::NETWORK_MODEL_LIVE[0].name.to_string()]
+    }
+
+    fn direct_deliveries(&self) -> DirectDeliveries {
+        DirectDeliveries::Never
+    }
+
+    fn may_request_stop(&self) -> bool {
+        false
     }
 
     fn summary(&self) -> Vec<(String, TraceValue)> {

@@ -29,6 +29,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use hase_engine::elaborate::FlatEntity;
+use hase_engine::kernel::DirectDeliveries;
 use hase_engine::time::SimTime;
 use hase_engine::trace::{TraceLevel, TraceValue};
 use hase_engine::{Behaviour, Ctx, Message as _, PortIndex};
@@ -394,6 +395,14 @@ impl Behaviour<NetMsg> for SheetModel {
 
     fn traced_params(&self) -> Vec<String> {
         crate::catalogue::NETWORK_MODEL_LIVE.iter().map(|v| v.name.to_string()).collect()
+    }
+
+    fn direct_deliveries(&self) -> DirectDeliveries {
+        DirectDeliveries::Never
+    }
+
+    fn may_request_stop(&self) -> bool {
+        false
     }
 
     fn summary(&self) -> Vec<(String, TraceValue)> {

@@ -22,6 +22,7 @@ mod translate;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
+use hase_engine::kernel::DirectDeliveries;
 use hase_engine::kernel::SendInfo;
 use hase_engine::time::SimTime;
 use hase_engine::trace::TraceValue;
@@ -699,6 +700,18 @@ impl Behaviour<NetMsg> for ProcessorBehaviour {
 
     fn traced_params(&self) -> Vec<String> {
         crate::catalogue::PROCESSOR_LIVE.iter().map(|v| v.name.to_string()).collect()
+    }
+
+    /// A processor in direct rendezvous delivers its control packets straight to its peers.
+    fn direct_deliveries(&self) -> DirectDeliveries {
+        match &self.settings.peers {
+            Some(peers) => DirectDeliveries::To(peers.iter().map(|p| p.entity).collect()),
+            None => DirectDeliveries::Never,
+        }
+    }
+
+    fn may_request_stop(&self) -> bool {
+        false
     }
 
     fn summary(&self) -> Vec<(String, TraceValue)> {

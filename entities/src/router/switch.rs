@@ -16,6 +16,7 @@
 //! dequeue; `out_queue[p]` is read each time the output arbiter inspects port p's queue to decide
 //! whether its head may leave.
 
+use hase_engine::kernel::DirectDeliveries;
 use hase_engine::time::SimTime;
 use hase_engine::trace::{TraceLevel, TraceValue};
 use hase_engine::{Behaviour, Ctx, PortIndex};
@@ -307,6 +308,14 @@ impl<Q: PacketQueue> Behaviour<NetMsg> for RouterBehaviour<Q> {
 
     fn traced_params(&self) -> Vec<String> {
         crate::catalogue::ROUTER_LIVE.iter().map(|v| v.name.to_string()).collect()
+    }
+
+    fn direct_deliveries(&self) -> DirectDeliveries {
+        DirectDeliveries::Never
+    }
+
+    fn may_request_stop(&self) -> bool {
+        false
     }
 
     fn summary(&self) -> Vec<(String, TraceValue)> {

@@ -73,6 +73,10 @@ pub struct RunArgs {
     /// No progress bar and a one-line summary.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Threads to simulate on: the trace, statistics and makespan are the same for any number
+    /// (default: one for models under 16,384 entities, every core from there).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
     /// Print an estimate of the run's events, wall time and memory (from the design and the last
     /// runs' rates, as the GUI shows before a big run) and do not run.
     #[arg(long)]
@@ -106,6 +110,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         cancel: Some(Arc::new(AtomicBool::new(false))),
         progress_every: 200_000,
         live_values: args.live_values.then_some(true),
+        threads: args.threads.map(usize::from),
     };
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new_spinner();
@@ -140,6 +145,9 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     }
     if !project.placement.is_all() && !args.quiet {
         eprintln!("placement: {}", project.placement.describe());
+    }
+    if !args.quiet || args.threads.is_some_and(|t| t > 1) {
+        eprintln!("threads: {}", result.partitioning);
     }
     print_summary(&project.name, &result, args.quiet)?;
     if let Some(expected) = expected.as_ref().filter(|_| !args.quiet) {

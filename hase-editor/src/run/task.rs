@@ -82,6 +82,7 @@ pub fn execute(
         progress_every: PROGRESS_EVERY,
         // Live values are traced when the design displays one (inspector ▸ Live values).
         live_values: None,
+        threads: None,
     };
     let recorder = Arc::new(Mutex::new(ReplayRecorder::new()));
     let sink = Box::new(Arc::clone(&recorder));

@@ -237,6 +237,8 @@ impl ExperimentPlan {
                 cancel: options.cancel.clone(),
                 progress_every: options.progress_every,
                 live_values: None,
+                // The points of an experiment already run side by side, one per core.
+                threads: Some(1),
             };
             Ok::<_, RunAttemptError>(run_project(&project, &run_options, &mut *progress)?)
         }));

@@ -1,0 +1,107 @@
+//! The merge at a window's barrier: the partitions' handled-event logs, each in the sequential
+//! order restricted to its partition, merged by `(time, final number)` into the sequential order
+//! of the whole window. Walking that order gives every push of the window its final scheduling
+//! number (`S(parent) + index`, `docs/kernel.md`) and writes the window's records in the order
+//! the sequential kernel writes them.
+
+use super::backlog::Backlog;
+use super::message::Message;
+use super::window::Partition;
+
+/// The head of one partition's log during the merge.
+#[derive(Clone, Copy)]
+struct Head {
+    /// Place in the log.
+    at: usize,
+    /// Its `(time, final number)`, if the log is not exhausted.
+    key: Option<(u64, u64)>,
+    /// The provisional number of the next push of this partition.
+    next_provisional: u64,
+    /// Records written so far.
+    records: usize,
+}
+
+/// The final number of a handled event of `part` with number `number`: itself if it is final,
+/// else what the merge filled in for it (its parent was merged before it).
+fn final_number<M: Message, P>(part: &Partition<M, P>, number: u64) -> u64 {
+    match number.checked_sub(part.first_number) {
+        Some(i) => part.finals.get(i as usize).copied().unwrap_or(number),
+        None => number,
+    }
+}
+
+fn key_at<M: Message, P>(part: &Partition<M, P>, at: usize) -> Option<(u64, u64)> {
+    part.handled.get(at).map(|h| (h.time, final_number(part, h.number)))
+}
+
+/// Merge the logs of `parts` (whose window began at scheduling number `first`), fill each
+/// partition's `finals`, give `backlog` the sequential order of the records, and return the
+/// scheduling number the next window begins at.
+pub(crate) fn merge_window<M: Message, P>(
+    parts: &mut [&mut Partition<M, P>],
+    first: u64,
+    backlog: &mut Backlog,
+) -> u64 {
+    let mut heads: Vec<Head> = Vec::with_capacity(parts.len());
+    for part in parts.iter_mut() {
+        let pushes = part.core.queue.counter() - first;
+        part.finals.clear();
+        part.finals.resize(pushes as usize, 0);
+        heads.push(Head { at: 0, key: key_at(part, 0), next_provisional: first, records: 0 });
+    }
+    let mut next = first;
+    loop {
+        let mut best: Option<(usize, (u64, u64))> = None;
+        for (i, head) in heads.iter().enumerate() {
+            if let Some(key) = head.key
+                && best.is_none_or(|(_, b)| key < b)
+            {
+                best = Some((i, key));
+            }
+        }
+        let Some((i, _)) = best else { break };
+        let part = &mut *parts[i];
+        let head = &mut heads[i];
+        let handled = part.handled[head.at];
+        let from = (head.next_provisional - first) as usize;
+        for (j, slot) in part.finals.iter_mut().skip(from).take(handled.pushes as usize).enumerate() {
+            *slot = next + j as u64;
+        }
+        head.next_provisional += u64::from(handled.pushes);
+        next += u64::from(handled.pushes);
+        let end = handled.records_end as usize;
+        backlog.push_run(i, head.records..end);
+        head.records = end;
+        head.at += 1;
+        head.key = key_at(part, head.at);
+    }
+    next
+}
+
+/// Give every push `parts` made for after the window its final number and move it to its target
+/// partition's inbox, and move the window's records to `backlog`; the earliest time moved.
+pub(crate) fn hand_over<M: Message, P>(
+    parts: &mut [&mut Partition<M, P>],
+    backlog: &mut Backlog,
+) -> Option<u64> {
+    let mut earliest: Option<u64> = None;
+    let n = parts.len();
+    for from in 0..n {
+        let Some(mut window) = parts[from].core.window.take() else { continue };
+        if window.earliest != u64::MAX {
+            earliest = Some(earliest.map_or(window.earliest, |e| e.min(window.earliest)));
+        }
+        window.earliest = u64::MAX;
+        for (to, list) in window.lists.iter_mut().enumerate() {
+            for d in list.iter_mut() {
+                d.number = final_number(parts[from], d.number);
+            }
+            if let Some(target) = parts.get_mut(to) {
+                std::mem::swap(&mut target.inbox[from], list);
+            }
+        }
+        backlog.take_records(from, &mut window.records);
+        parts[from].core.window = Some(window);
+    }
+    earliest
+}

@@ -1,0 +1,272 @@
+//! The run on several threads against the run on one, on random models: random links (some of zero
+//! latency, which must keep their ends in one partition), random traffic that ties at equal times,
+//! timers, states, records, statistics and dropped messages, with and without an until-time. The
+//! trace, the report and the final time must be the same for every thread count. And the cases the
+//! design runs on one partition: direct deliveries without a declaration, stop requests, a model
+//! whose links all have zero latency.
+
+use std::sync::{Arc, Mutex};
+
+use proptest::prelude::*;
+use rand::Rng;
+
+use super::*;
+use crate::elaborate::{Endpoint, FlatEntity, FlatLink, FlatModel, PortIndex};
+use crate::time::SimTime;
+use crate::trace::{MemorySink, Record, TraceLevel, TraceValue};
+
+/// A token hopping from entity to entity until its hops run out.
+struct Token {
+    hops: u32,
+    bytes: u64,
+    born: SimTime,
+}
+
+impl Message for Token {
+    fn size_bytes(&self) -> u64 {
+        self.bytes
+    }
+    fn label(&self) -> String {
+        format!("t{}", self.hops)
+    }
+}
+
+/// Forwards tokens on random ports after random delays drawn from its own stream (often zero, so
+/// that many events share an instant), sets timers, changes state and writes records.
+struct Hopper {
+    ports: u16,
+    head: bool,
+    declared: bool,
+    quirk: Quirk,
+}
+
+/// Something a hopper does besides hopping.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Quirk {
+    None,
+    /// Ask the run to stop when a token runs out of hops.
+    Stops,
+    /// Panic on the first message.
+    Panics,
+}
+
+impl Hopper {
+    fn forward(&self, ctx: &mut Ctx<'_, Token>, hops: u32, born: SimTime) {
+        let r = ctx.rng().next_u64();
+        let port = (r % u64::from(self.ports)) as PortIndex;
+        let delay = SimTime([0, 0, 500, 3_000][(r >> 8) as usize % 4]);
+        let bytes = [0, 8, 64, 1_000][(r >> 16) as usize % 4];
+        ctx.send_after(port, delay, Token { hops, bytes, born });
+        if hops % 3 == 1 {
+            // The same token on the next port too: siblings that arrive together where the
+            // links are alike, handled in the order they were sent.
+            ctx.send_after((port + 1) % self.ports, delay, Token { hops, bytes, born });
+        }
+        if (r >> 24).is_multiple_of(5) {
+            ctx.schedule(SimTime((r >> 32) % 4_000), u64::from(hops));
+        }
+    }
+}
+
+impl Behaviour<Token> for Hopper {
+    fn head_delivery(&self, _port: PortIndex) -> bool {
+        self.head
+    }
+    fn init(&mut self, ctx: &mut Ctx<'_, Token>) {
+        ctx.set_state(0);
+        let hops = (ctx.rng().next_u64() % 12) as u32;
+        self.forward(ctx, hops, SimTime::ZERO);
+        let delay = SimTime(ctx.rng().next_u64() % 2_000);
+        ctx.schedule(delay, 3);
+    }
+    fn on_message(&mut self, ctx: &mut Ctx<'_, Token>, port: PortIndex, msg: Token) {
+        assert!(self.quirk != Quirk::Panics, "a behaviour that panics");
+        ctx.set_state(1);
+        ctx.record_queue(port, (msg.hops % 4) as usize);
+        ctx.record_pair_latency(u32::from(port), ctx.me() % 3, ctx.now() - msg.born);
+        ctx.set_param(0, TraceValue::Int(i64::from(msg.hops)));
+        ctx.comment(|| format!("got {} on {port}", msg.hops));
+        if msg.hops > 0 {
+            self.forward(ctx, msg.hops - 1, msg.born);
+        }
+        if self.quirk == Quirk::Stops && msg.hops == 0 {
+            ctx.request_stop();
+        }
+    }
+    fn on_timer(&mut self, ctx: &mut Ctx<'_, Token>, key: u64) {
+        ctx.set_state(0);
+        if key > 0 {
+            let now = ctx.now();
+            self.forward(ctx, key as u32, now);
+        }
+    }
+    fn traced_params(&self) -> Vec<String> {
+        vec!["hops".into()]
+    }
+    fn direct_deliveries(&self) -> DirectDeliveries {
+        if self.declared { DirectDeliveries::Never } else { DirectDeliveries::Undeclared }
+    }
+    fn may_request_stop(&self) -> bool {
+        self.quirk == Quirk::Stops
+    }
+}
+
+/// `entities` entities of `ports` ports each, joined by `links` (entity, port, entity, port,
+/// latency in ps), each port used at most once.
+fn model(entities: usize, ports: u16, links: &[(u32, u16, u32, u16, u64)]) -> FlatModel {
+    let mut flat: Vec<FlatEntity> = (0..entities)
+        .map(|i| {
+            FlatEntity::new(
+                &format!("e{i}"),
+                "hop",
+                (0..ports).map(|p| format!("p{p}")),
+                "x",
+                &["IDLE", "BUSY"],
+            )
+        })
+        .collect();
+    let mut used = std::collections::BTreeSet::new();
+    let mut kept = Vec::new();
+    for &(a, pa, b, pb, latency) in links {
+        if (a, pa) == (b, pb) || !used.insert((a, pa)) || !used.insert((b, pb)) {
+            continue;
+        }
+        let index = kept.len() as u32;
+        flat[a as usize].set_link(pa, Some(index));
+        flat[b as usize].set_link(pb, Some(index));
+        kept.push(FlatLink {
+            ends: [Endpoint { entity: a, port: pa }, Endpoint { entity: b, port: pb }],
+            latency: SimTime(latency),
+            bandwidth_bytes_per_s: 1_000_000_000,
+            forward: true,
+            backward: (a + b) % 4 != 0,
+        });
+    }
+    FlatModel { project: "random".into(), entities: flat, links: kept, groups: vec![], scopes: vec![] }
+}
+
+/// What a run gives: its outcome, how it was spread, its records, its report as JSON (less the
+/// host's figures) and what is still pending.
+fn run(
+    model: &Arc<FlatModel>,
+    hopper: impl Fn(usize) -> Hopper,
+    threads: usize,
+    until: Option<SimTime>,
+) -> (RunOutcome, Partitioning, Vec<Record>, String, usize) {
+    let sink = Arc::new(Mutex::new(MemorySink::default()));
+    let behaviours: Vec<Box<dyn Behaviour<Token>>> =
+        (0..model.entities.len()).map(|i| Box::new(hopper(i)) as Box<dyn Behaviour<Token>>).collect();
+    let config = SimConfig {
+        seed: 7,
+        level: TraceLevel::COMMENTS,
+        sink: Some(Box::new(sink.clone())),
+        live_values: true,
+    };
+    let mut sim = Simulation::new(model.clone(), behaviours, config).expect("a simulation");
+    let control = RunControl { until, ..RunControl::default() };
+    let (outcome, partitioning) = sim.run_on(threads, control);
+    let pending = sim.pending();
+    let mut report = sim.finish(outcome.clone());
+    report.stats.wall_time_s = 0.0;
+    report.stats.events_per_s = 0.0;
+    let records = std::mem::take(&mut sink.lock().unwrap().records);
+    (outcome, partitioning, records, serde_json::to_string(&report.stats).unwrap_or_default(), pending)
+}
+
+fn hopper(head: bool) -> impl Fn(usize) -> Hopper {
+    move |i| Hopper { ports: 3, head: head && i % 2 == 0, declared: true, quirk: Quirk::None }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Any model and traffic: the same records, report, outcome and pending events on 1, 2 and 3
+    /// threads.
+    #[test]
+    fn random_models_run_the_same_on_any_thread_count(
+        entities in 2usize..24,
+        links in prop::collection::vec((0u32..24, 0u16..3, 0u32..24, 0u16..3, prop::sample::select(vec![0u64, 1_000, 2_500, 7_000])), 1..40),
+        head in any::<bool>(),
+        until in prop::option::of(1_000u64..40_000),
+    ) {
+        let links: Vec<_> = links.into_iter().filter(|l| (l.0 as usize) < entities && (l.2 as usize) < entities).collect();
+        let model = Arc::new(model(entities, 3, &links));
+        let until = until.map(SimTime);
+        let (outcome, _, records, report, pending) = run(&model, hopper(head), 1, until);
+        prop_assert!(!records.is_empty());
+        for threads in [2, 3] {
+            let got = run(&model, hopper(head), threads, until);
+            prop_assert_eq!(&got.0, &outcome);
+            if let Some(i) = got.2.iter().zip(&records).position(|(a, b)| a != b) {
+                prop_assert!(false, "{} threads ({}): record {} is {:?}, one thread wrote {:?}", threads, got.1, i, got.2[i], records[i]);
+            }
+            prop_assert_eq!(got.2.len(), records.len());
+            prop_assert_eq!(&got.3, &report);
+            prop_assert_eq!(got.4, pending);
+        }
+    }
+}
+
+/// A ring of `n` entities whose links have `latency_ps`.
+fn ring(n: u32, latency_ps: u64) -> FlatModel {
+    let links: Vec<_> = (0..n).map(|i| (i, 0, (i + 1) % n, 1, latency_ps)).collect();
+    model(n as usize, 3, &links)
+}
+
+#[test]
+fn a_ring_is_cut_with_its_link_latency_as_the_window() {
+    let model = Arc::new(ring(8, 1_000));
+    let (_, partitioning, ..) = run(&model, hopper(false), 2, None);
+    assert_eq!(partitioning, Partitioning::Split { partitions: 2, lookahead_ps: 1_000 });
+}
+
+#[test]
+fn an_undeclared_behaviour_runs_on_one_partition() {
+    let model = Arc::new(ring(8, 1_000));
+    let undeclared = |i| Hopper { ports: 3, head: false, declared: i != 5, quirk: Quirk::None };
+    let (_, partitioning, records, ..) = run(&model, undeclared, 2, None);
+    assert_eq!(partitioning, Partitioning::One(OnePartition::DirectUndeclared { path: "e5".into() }));
+    assert_eq!(records, run(&model, hopper(false), 1, None).2);
+}
+
+#[test]
+fn a_behaviour_that_may_stop_runs_on_one_partition() {
+    let model = Arc::new(ring(8, 1_000));
+    let stopping = |_| Hopper { ports: 3, head: false, declared: true, quirk: Quirk::Stops };
+    let (outcome, partitioning, ..) = run(&model, stopping, 4, None);
+    assert_eq!(partitioning, Partitioning::One(OnePartition::MayRequestStop { path: "e0".into() }));
+    assert_eq!(outcome, RunOutcome::Cancelled, "a token ran out of hops and asked to stop");
+}
+
+#[test]
+fn zero_latency_everywhere_leaves_nothing_to_cut() {
+    let model = Arc::new(ring(8, 0));
+    let (_, partitioning, ..) = run(&model, hopper(false), 2, None);
+    assert_eq!(partitioning, Partitioning::One(OnePartition::NoCut));
+}
+
+#[test]
+fn zero_latency_links_keep_their_ends_together() {
+    // Links 0-1 and 2-3 have no latency: four entities make two atoms, one per partition.
+    let model =
+        Arc::new(model(4, 3, &[(0, 0, 1, 0, 0), (1, 1, 2, 1, 500), (2, 0, 3, 0, 0), (3, 1, 0, 1, 900)]));
+    let (_, partitioning, records, ..) = run(&model, hopper(false), 4, None);
+    assert_eq!(partitioning, Partitioning::Split { partitions: 2, lookahead_ps: 500 });
+    assert_eq!(records, run(&model, hopper(false), 1, None).2);
+}
+
+/// A behaviour that panics on a partition's own thread: the run passes the panic on to the caller
+/// instead of waiting for that thread forever.
+#[test]
+fn a_panic_on_a_partition_thread_reaches_the_caller() {
+    let model = Arc::new(ring(8, 1_000));
+    // Odd entities are the second partition's, which runs on its own thread.
+    let panicky = |i| Hopper {
+        ports: 3,
+        head: false,
+        declared: true,
+        quirk: if i % 2 == 1 { Quirk::Panics } else { Quirk::None },
+    };
+    let result = std::panic::catch_unwind(|| run(&model, panicky, 2, None));
+    assert!(result.is_err(), "the run should have panicked");
+}

@@ -1,0 +1,133 @@
+//! One partition of a run on several threads and what it does in one window: take in the events
+//! the last barrier handed it, handle its events due before the window's end in `(time, number)`
+//! order, and log each handled event (time, number, pushes, records) for the merge at the barrier.
+//! The scheme and why it gives the sequential order are in `docs/kernel.md`.
+
+use super::agenda::Due;
+use super::backlog::RecordBuffer;
+use super::core_state::Core;
+use super::message::Message;
+use super::sim::Deliver;
+use super::store::BehaviourStore;
+
+/// A push due after the window it was made in, waiting for the barrier. `number` is its
+/// provisional scheduling number until the merge replaces it with the final one.
+pub(crate) struct Deferred<M> {
+    pub(crate) time: u64,
+    pub(crate) number: u64,
+    pub(crate) due: Due<M>,
+}
+
+/// What a partition's core gives out during a window: its pushes due after the window, one list
+/// per target partition (each in push order), and its trace records.
+pub(crate) struct WindowOut<M> {
+    /// Partition of every entity.
+    owner: std::sync::Arc<[u16]>,
+    pub(crate) lists: Vec<Vec<Deferred<M>>>,
+    /// The earliest time in `lists`.
+    pub(crate) earliest: u64,
+    pub(crate) records: RecordBuffer,
+}
+
+impl<M: Message> WindowOut<M> {
+    pub(crate) fn new(owner: std::sync::Arc<[u16]>, parts: usize) -> Self {
+        WindowOut {
+            owner,
+            lists: (0..parts).map(|_| Vec::new()).collect(),
+            earliest: u64::MAX,
+            records: RecordBuffer::default(),
+        }
+    }
+
+    /// Keep a push due at `time` with provisional number `number` for its target's partition.
+    pub(crate) fn defer(&mut self, time: u64, number: u64, due: Due<M>) {
+        let to = self.owner.get(due.target() as usize).map_or(0, |&p| usize::from(p));
+        self.earliest = self.earliest.min(time);
+        if let Some(list) = self.lists.get_mut(to) {
+            list.push(Deferred { time, number, due });
+        }
+    }
+}
+
+/// One handled event as the merge needs it: 24 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Handled {
+    pub(crate) time: u64,
+    /// Its scheduling number: final if below the window's first number, provisional otherwise.
+    pub(crate) number: u64,
+    /// How many pushes its handler made.
+    pub(crate) pushes: u32,
+    /// The end of its records in the partition's record buffer.
+    pub(crate) records_end: u32,
+}
+
+/// A partition: its core (own agenda, link directions, statistics, record buffer), the
+/// behaviours it owns, and the bookkeeping of its current window.
+pub(crate) struct Partition<M: Message, P> {
+    pub(crate) core: Core<M>,
+    pub(crate) store: P,
+    /// The events handled in the current window, in handling order.
+    pub(crate) handled: Vec<Handled>,
+    /// Per source partition: the pushes the last barrier handed over, with final numbers, each list
+    /// in increasing number.
+    pub(crate) inbox: Vec<Vec<Deferred<M>>>,
+    /// The first scheduling number of the window (every number the agenda holds is below it).
+    pub(crate) first_number: u64,
+    /// Handle events at or before this time.
+    pub(crate) limit: u64,
+    /// The earliest event left in the agenda after the window.
+    pub(crate) next: Option<u64>,
+    /// Per provisional number of the window (less `first_number`): the final one, filled by the
+    /// merge.
+    pub(crate) finals: Vec<u64>,
+}
+
+impl<M: Message, P: BehaviourStore<M>> Partition<M, P> {
+    /// Push the events the barrier handed over, in increasing scheduling number over all sources.
+    fn take_inbox(&mut self) {
+        let mut heads: Vec<std::iter::Peekable<std::vec::Drain<'_, Deferred<M>>>> =
+            self.inbox.iter_mut().filter(|l| !l.is_empty()).map(|l| l.drain(..).peekable()).collect();
+        loop {
+            let mut best: Option<(usize, u64)> = None;
+            for (i, head) in heads.iter_mut().enumerate() {
+                if let Some(d) = head.peek()
+                    && best.is_none_or(|(_, n)| d.number < n)
+                {
+                    best = Some((i, d.number));
+                }
+            }
+            let Some(Deferred { time, number, due }) = best.and_then(|(i, _)| heads[i].next()) else { break };
+            self.core.queue.push_numbered(number, crate::time::SimTime(time), due);
+        }
+    }
+
+    /// Run the window: take in the handed-over events, then handle every event at or before
+    /// `limit`; pushes due at or after the core's `window_end` wait in its lists.
+    pub(crate) fn run_window(&mut self) {
+        self.take_inbox();
+        self.handled.clear();
+        if let Some(window) = self.core.window.as_mut() {
+            // Written at the last barrier or before: freed here, by the thread that made them.
+            window.records.clear();
+        }
+        self.core.queue.set_counter(self.first_number);
+        while let Some((time, number, due)) = self.core.queue.pop_numbered_at_or_before(self.limit) {
+            let before = self.core.queue.counter();
+            self.core.now = crate::time::SimTime(time);
+            self.core.events += 1;
+            let target = due.target();
+            self.store.visit(target, Deliver { core: &mut self.core, target, time, due });
+            let records = self.core.window.as_ref().map_or(0, |w| w.records.len());
+            self.handled.push(Handled {
+                time,
+                number,
+                pushes: (self.core.queue.counter() - before) as u32,
+                records_end: records as u32,
+            });
+            if self.core.stop_requested {
+                break;
+            }
+        }
+        self.next = self.core.queue.next_time();
+    }
+}
