@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::agenda::{Agenda, Delivery, Due, Timer};
 use super::message::Message;
-use super::window::WindowOut;
+use super::window_out::WindowOut;
 use crate::elaborate::{Endpoint, EntityId, FlatModel, PortIndex};
 use crate::stats::StatsCollector;
 use crate::time::SimTime;

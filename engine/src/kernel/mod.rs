@@ -17,6 +17,7 @@ pub mod rng;
 mod sim;
 mod store;
 mod window;
+mod window_out;
 
 pub use behaviour::{Behaviour, DirectDeliveries};
 pub use context::Ctx;

@@ -16,7 +16,8 @@ use super::outcome::{Progress, RunControl, RunOutcome};
 use super::partition::{OnePartition, Partitioning, plan};
 use super::sim::Simulation;
 use super::store::BehaviourStore;
-use super::window::{Deferred, Partition};
+use super::window::Partition;
+use super::window_out::Deferred;
 use crate::elaborate::EntityId;
 use crate::time::SimTime;
 

@@ -3,51 +3,11 @@
 //! order, and log each handled event (time, number, pushes, records) for the merge at the barrier.
 //! The scheme and why it gives the sequential order are in `docs/kernel.md`.
 
-use super::agenda::Due;
-use super::backlog::RecordBuffer;
 use super::core_state::Core;
 use super::message::Message;
 use super::sim::Deliver;
 use super::store::BehaviourStore;
-
-/// A push due after the window it was made in, waiting for the barrier. `number` is its
-/// provisional scheduling number until the merge replaces it with the final one.
-pub(crate) struct Deferred<M> {
-    pub(crate) time: u64,
-    pub(crate) number: u64,
-    pub(crate) due: Due<M>,
-}
-
-/// What a partition's core gives out during a window: its pushes due after the window, one list
-/// per target partition (each in push order), and its trace records.
-pub(crate) struct WindowOut<M> {
-    /// Partition of every entity.
-    owner: std::sync::Arc<[u16]>,
-    pub(crate) lists: Vec<Vec<Deferred<M>>>,
-    /// The earliest time in `lists`.
-    pub(crate) earliest: u64,
-    pub(crate) records: RecordBuffer,
-}
-
-impl<M: Message> WindowOut<M> {
-    pub(crate) fn new(owner: std::sync::Arc<[u16]>, parts: usize) -> Self {
-        WindowOut {
-            owner,
-            lists: (0..parts).map(|_| Vec::new()).collect(),
-            earliest: u64::MAX,
-            records: RecordBuffer::default(),
-        }
-    }
-
-    /// Keep a push due at `time` with provisional number `number` for its target's partition.
-    pub(crate) fn defer(&mut self, time: u64, number: u64, due: Due<M>) {
-        let to = self.owner.get(due.target() as usize).map_or(0, |&p| usize::from(p));
-        self.earliest = self.earliest.min(time);
-        if let Some(list) = self.lists.get_mut(to) {
-            list.push(Deferred { time, number, due });
-        }
-    }
-}
+use super::window_out::Deferred;
 
 /// One handled event as the merge needs it: 24 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
