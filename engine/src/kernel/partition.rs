@@ -45,6 +45,13 @@ pub enum OnePartition {
     StoreCannotSplit,
 }
 
+impl Partitioning {
+    /// True for a run on one thread because one was asked for (or chosen for a small model).
+    pub fn is_one_thread(&self) -> bool {
+        matches!(self, Partitioning::One(OnePartition::OneThread))
+    }
+}
+
 impl fmt::Display for Partitioning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -442,7 +442,8 @@ impl App {
             (RunSlot::Compare(i), Some(c)) => c.sides.get(i).map_or(run.label.as_str(), |s| s.name()),
             _ => run.label.as_str(),
         };
-        let summary = format!("{label}: {}", crate::ui::stats::summary_line(&run.stats));
+        let summary =
+            format!("{label}: {}", crate::ui::stats::summary_line(&run.stats, run.partitioning.as_ref()));
         let level = match &run.outcome {
             RunOutcome::Completed | RunOutcome::ReachedUntil => LogLevel::Info,
             RunOutcome::Deadlock(_) | RunOutcome::Cancelled => LogLevel::Warning,

@@ -2,7 +2,10 @@
 //! a sortable table of entities with their time per state as a stacked bar, and a sortable table
 //! of link directions by utilisation.
 
+use std::fmt::Write as _;
+
 use egui::{CornerRadius, Rect, RichText, Sense, Ui, vec2};
+use hase_engine::kernel::Partitioning;
 use hase_engine::stats::{EntityStats, RunStats};
 use hase_engine::time::SimTime;
 
@@ -32,16 +35,22 @@ fn header<C: PartialEq + Copy>(ui: &mut Ui, text: &str, column: C, sort: (C, boo
     ui.add(egui::Button::new(job).frame(false)).clicked()
 }
 
-/// One-line summary of a run.
-pub fn summary_line(s: &RunStats) -> String {
-    format!(
+/// One-line summary of a run. A run spread over threads says so, and so does one that could not
+/// be cut (with why); a run on one thread because one was asked for, or chosen for a small model,
+/// goes without saying.
+pub fn summary_line(s: &RunStats, partitioning: Option<&Partitioning>) -> String {
+    let mut line = format!(
         "{} · makespan {} · {} events in {:.3} s ({:.2} M events/s)",
         s.outcome,
         crate::ui::time_text::figure(SimTime(s.makespan_ps)),
         s.events,
         s.wall_time_s,
         s.events_per_s / 1e6
-    )
+    );
+    if let Some(partitioning) = partitioning.filter(|p| !p.is_one_thread()) {
+        let _ = write!(line, " · {partitioning}");
+    }
+    line
 }
 
 /// What the Statistics tab shows.
@@ -218,4 +227,30 @@ fn link_table(
             }
         },
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use hase_engine::kernel::OnePartition;
+
+    use super::*;
+
+    #[test]
+    fn the_summary_says_how_a_run_was_spread_over_threads_only_when_it_matters() {
+        let stats = RunStats { events: 1_000, makespan_ps: 2_000_000, ..RunStats::default() };
+        let plain = summary_line(&stats, None);
+        assert!(plain.contains("1000 events"), "{plain}");
+        let one = Partitioning::One(OnePartition::OneThread);
+        assert_eq!(summary_line(&stats, Some(&one)), plain);
+        let split = Partitioning::Split { partitions: 2, lookahead_ps: 5_000 };
+        assert_eq!(
+            summary_line(&stats, Some(&split)),
+            format!("{plain} · 2 partitions on 2 threads, windows of 5000 ps")
+        );
+        let uncut = Partitioning::One(OnePartition::NoCut);
+        assert!(
+            summary_line(&stats, Some(&uncut))
+                .ends_with("one partition: no link of positive latency can be cut")
+        );
+    }
 }

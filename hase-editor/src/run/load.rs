@@ -120,6 +120,7 @@ pub fn load(
         trace_error: None,
         markers,
         expected: Err(NoClosedForm::TraceFile),
+        partitioning: None,
     }))
 }
 

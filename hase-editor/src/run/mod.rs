@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::time::Instant;
 
-use hase_engine::kernel::RunOutcome;
+use hase_engine::kernel::{Partitioning, RunOutcome};
 use hase_engine::model::Project;
 use hase_engine::stats::RunStats;
 use hase_engine::time::SimTime;
@@ -184,6 +184,9 @@ pub struct FinishedRun {
     /// The makespan the design's closed form gives, or why it has none
     /// (`hase_library::expected`): drawn beside the measured one.
     pub expected: Result<Expected, NoClosedForm>,
+    /// How the simulation was spread over threads, or why it ran on one (`None` for a loaded
+    /// trace, which was not simulated here).
+    pub partitioning: Option<Partitioning>,
 }
 
 impl std::fmt::Debug for FinishedRun {

@@ -131,6 +131,7 @@ pub fn execute(
         run_key: key,
         markers,
         expected,
+        partitioning: Some(result.partitioning),
     }))
 }
 
