@@ -449,7 +449,7 @@ fn a_run_on_two_threads_writes_the_same_files() {
         let (stdout, stderr) = text(&out);
         assert!(out.status.success(), "{stdout}{stderr}");
         if threads == "2" {
-            assert!(stderr.contains("threads: 2 partitions on 2 threads, windows of 10000 ps"), "{stderr}");
+            assert!(stderr.contains("threads: 2 partitions on 2 threads, windows of 10 ns"), "{stderr}");
         }
         let mut stats: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
         stats["wall_time_s"] = serde_json::Value::Null;

@@ -56,7 +56,8 @@ impl fmt::Display for Partitioning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Partitioning::Split { partitions, lookahead_ps } => {
-                write!(f, "{partitions} partitions on {partitions} threads, windows of {lookahead_ps} ps")
+                let window = crate::time::SimTime(*lookahead_ps);
+                write!(f, "{partitions} partitions on {partitions} threads, windows of {window}")
             }
             Partitioning::One(why) => write!(f, "one partition: {why}"),
         }

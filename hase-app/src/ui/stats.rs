@@ -245,7 +245,7 @@ mod tests {
         let split = Partitioning::Split { partitions: 2, lookahead_ps: 5_000 };
         assert_eq!(
             summary_line(&stats, Some(&split)),
-            format!("{plain} · 2 partitions on 2 threads, windows of 5000 ps")
+            format!("{plain} · 2 partitions on 2 threads, windows of 5 ns")
         );
         let uncut = Partitioning::One(OnePartition::NoCut);
         assert!(
