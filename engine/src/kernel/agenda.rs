@@ -183,13 +183,7 @@ impl<M> Agenda<M> {
     pub(crate) fn pop_numbered_at_or_before(&mut self, limit: u64) -> Option<(u64, u64, Due<M>)> {
         let message = self.messages.peek_key().filter(|(t, _)| *t <= limit);
         let timer = self.timers.peek_key().filter(|(t, _)| *t <= limit);
-        let message_first = match (message, timer) {
-            (Some(m), Some(t)) => m < t,
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-            (None, None) => return None,
-        };
-        if message_first {
+        if message_first(message, timer)? {
             let event = self.messages.pop_at_or_before(limit)?;
             let seq = event.seq >> SEQ_SHIFT;
             let (time, due) = self.delivery(event);
@@ -235,15 +229,7 @@ impl<M> Agenda<M> {
         if self.messages.is_empty() {
             return self.timers.pop_at_or_before(limit).map(|e| (e.time, Due::Timer(e.payload)));
         }
-        let message = self.messages.peek_key();
-        let timer = self.timers.peek_key();
-        let message_first = match (message, timer) {
-            (Some(m), Some(t)) => m < t,
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-            (None, None) => return None,
-        };
-        if message_first {
+        if message_first(self.messages.peek_key(), self.timers.peek_key())? {
             let event = self.messages.pop_at_or_before(limit)?;
             Some(self.delivery(event))
         } else {
@@ -269,6 +255,18 @@ impl<M> Agenda<M> {
     /// Bytes both queues hold for their entries, spare room included.
     pub(crate) fn allocated_bytes(&self) -> usize {
         self.messages.allocated_bytes() + self.timers.allocated_bytes()
+    }
+}
+
+/// Which head runs first, given the messages' and the timers' earliest keys `(time, seq)`:
+/// `Some(true)` the message, `Some(false)` the timer, `None` when neither queue offers one.
+#[inline]
+fn message_first(message: Option<(u64, u64)>, timer: Option<(u64, u64)>) -> Option<bool> {
+    match (message, timer) {
+        (Some(m), Some(t)) => Some(m < t),
+        (Some(_), None) => Some(true),
+        (None, Some(_)) => Some(false),
+        (None, None) => None,
     }
 }
 
