@@ -106,6 +106,11 @@ pub struct RouterBehaviour<Q = FifoQueue> {
     unroutable: u64,
     /// Packets in all output queues (the `queued` live value).
     queued: usize,
+    /// Ports whose output waits for credits.
+    credit_stalled_ports: usize,
+    /// When the last bit of every packet sent so far has left: the latest `link_free` of any
+    /// output (only this router sends on its outputs' link directions).
+    wire_busy_until: SimTime,
 }
 
 impl RouterBehaviour {
@@ -150,6 +155,8 @@ impl<Q: PacketQueue> RouterBehaviour<Q> {
             forwarded: 0,
             unroutable: 0,
             queued: 0,
+            credit_stalled_ports: 0,
+            wire_busy_until: SimTime::ZERO,
         }
     }
 
@@ -183,12 +190,14 @@ impl<Q: PacketQueue> RouterBehaviour<Q> {
         let finite = self.buffer_packets.is_some();
         let ports = &mut self.ports;
         let forwarded = &mut self.forwarded;
+        let wire_busy_until = &mut self.wire_busy_until;
         let output = &mut self.outputs[usize::from(out)];
         // The arbiter looks at this output's queue to decide whether its head may leave.
         ctx.read_array(OUT_QUEUE, u32::from(out));
         let before = output.len();
-        let stall = output.pump(ctx, u64::from(out), Some(&mut self.spare), |ctx, item: &Outgoing, _info| {
+        let stall = output.pump(ctx, u64::from(out), Some(&mut self.spare), |ctx, item: &Outgoing, info| {
             *forwarded += 1;
+            *wire_busy_until = (*wire_busy_until).max(info.link_free);
             if let Some(from) = item.from_port {
                 Self::release(ports, finite, ctx, from);
             }
@@ -204,14 +213,26 @@ impl<Q: PacketQueue> RouterBehaviour<Q> {
             let free = ctx.port_free_at(out);
             output.arm(ctx, free, u64::from(out));
         }
-        self.ports[usize::from(out)].credit_stalled = stall == Stall::Credit;
+        let stalled = stall == Stall::Credit;
+        let counter = &mut self.ports[usize::from(out)].credit_stalled;
+        if *counter != stalled {
+            *counter = stalled;
+            if stalled {
+                self.credit_stalled_ports += 1;
+            } else {
+                self.credit_stalled_ports -= 1;
+            }
+        }
         self.update_state(ctx);
     }
 
+    /// BLOCKED while an output waits for credits, else BUSY while a packet waits or is still on a
+    /// wire, else IDLE. Kept as counts instead of a look at every port: a router's state is set
+    /// each time one of its outputs is served.
     fn update_state(&self, ctx: &mut Ctx<'_, NetMsg>) {
-        let state = if self.ports.iter().any(|p| p.credit_stalled) {
+        let state = if self.credit_stalled_ports > 0 {
             BLOCKED
-        } else if self.outputs.iter().any(|o| !o.is_empty() || ctx.port_free_at(o.port) > ctx.now()) {
+        } else if self.queued > 0 || self.wire_busy_until > ctx.now() {
             BUSY
         } else {
             IDLE
