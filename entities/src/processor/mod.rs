@@ -18,6 +18,7 @@ pub mod outbox;
 pub mod packets;
 pub mod sheet;
 mod translate;
+mod wait_check;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -45,6 +46,7 @@ use outbox::{NicSharing, Outbox};
 use packets::PacketRun;
 use sheet::SheetTiming;
 pub use translate::{CollectiveSeqs, translate};
+use wait_check::WaitCheck;
 
 const TIMER_CPU: u64 = 1;
 const TIMER_NIC: u64 = 2;
@@ -156,6 +158,8 @@ pub struct ProcessorBehaviour {
     actions: VecDeque<Action>,
     busy_until: SimTime,
     wake_at: Option<SimTime>,
+    /// What the pending wait at the front of `actions` found when it last looked at its requests.
+    wait_check: WaitCheck,
     /// The program's open requests and a collective schedule's open handles: sorted vectors (a
     /// `BTreeMap`'s first node took 144 bytes a rank in a halo exchange), given back when emptied.
     user: VecMap<RequestId, ReqKey>,
@@ -222,6 +226,7 @@ impl ProcessorBehaviour {
             actions: VecDeque::new(),
             busy_until: SimTime::ZERO,
             wake_at: None,
+            wait_check: WaitCheck::NONE,
             user: VecMap::new(),
             internal: VecMap::new(),
             waiting: Vec::new(),
@@ -436,6 +441,9 @@ impl ProcessorBehaviour {
             // the last one starts, unless that is a wait, which goes back to the front of the same
             // buffer at every packet that arrives while it is pending (then it is given back before
             // the next operation is fetched). A rank computing or finished holds none.
+            if self.wait_check.still_pending(self.mpi.request_changes(), now, self.wake_at) {
+                return;
+            }
             let Some(action) = self.actions.pop_front() else {
                 self.actions = VecDeque::new();
                 self.fetch(ctx);
@@ -481,10 +489,17 @@ impl ProcessorBehaviour {
                             self.wake_at = Some(t);
                             ctx.schedule_at(t, TIMER_WAKE);
                         }
+                        let first_done = reqs.iter().filter_map(|r| self.mpi.done_at(*r)).min();
+                        self.wait_check = WaitCheck {
+                            changes: self.mpi.request_changes(),
+                            until: first_done.unwrap_or(SimTime::MAX),
+                            wake_at: later.unwrap_or(SimTime::MAX),
+                        };
                         self.waiting = reqs;
                         self.actions.push_front(Action::Wait { on, state, user });
                         return;
                     }
+                    self.wait_check = WaitCheck::NONE;
                     self.finish_wait(&reqs, &on, state, user);
                     reqs.clear();
                     self.waiting = reqs;

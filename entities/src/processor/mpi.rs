@@ -253,6 +253,19 @@ struct InFlight {
     injecting: VecMap<MsgId, (ReqKey, u32)>,
     /// Direct rendezvous sends whose data is on its way, by message number.
     awaiting_fin: VecMap<MsgId, ReqKey>,
+    /// Requests completed or forgotten so far: a wait whose requests were all looked at since the
+    /// last change needs no new look until one of them may be done.
+    changes: u64,
+}
+
+impl InFlight {
+    /// Complete request `req` (if it exists) at `at`.
+    fn complete(&mut self, req: ReqKey, at: SimTime) {
+        if let Some(r) = self.reqs.get_mut(&req) {
+            r.complete(at);
+            self.changes += 1;
+        }
+    }
 }
 
 /// What a rank that has not started has in flight: nothing.
@@ -264,6 +277,7 @@ static NOTHING_IN_FLIGHT: InFlight = InFlight {
     awaiting_cts: VecMap::new(),
     injecting: VecMap::new(),
     awaiting_fin: VecMap::new(),
+    changes: 0,
 };
 
 /// One rank's point-to-point state.
@@ -362,8 +376,8 @@ impl Mpi {
         let (req, msg_id) = self.start_send(dst, bytes);
         let mut effects = Effects::default();
         let buffered = self.limits.buffered_until_received(bytes);
-        if buffered && let Some(r) = self.in_flight_mut().reqs.get_mut(&req) {
-            r.complete(now);
+        if buffered {
+            self.in_flight_mut().complete(req, now);
         }
         if bytes > self.limits.eager_limit || buffered {
             self.in_flight_mut().awaiting_cts.insert(msg_id, (req, dst, bytes, tag, context));
@@ -408,9 +422,7 @@ impl Mpi {
     ) -> (ReqKey, Effects) {
         let Outbound { dst, bytes, tag, context } = message;
         let (req, msg_id) = self.start_send(dst, bytes);
-        if let Some(r) = self.in_flight_mut().reqs.get_mut(&req) {
-            r.complete(done_at);
-        }
+        self.in_flight_mut().complete(req, done_at);
         let mut effects = Effects::default();
         let mut start = now;
         let to_oneself = dst == self.rank;
@@ -450,9 +462,7 @@ impl Mpi {
             if *left == 0 {
                 let req = *req;
                 q.injecting.remove(&packet.msg_id);
-                if let Some(r) = q.reqs.get_mut(&req) {
-                    r.complete(free_at);
-                }
+                q.complete(req, free_at);
             }
         }
     }
@@ -557,7 +567,8 @@ impl Mpi {
     /// receive rule (never before now).
     fn complete_recv(&mut self, req: ReqKey, now: SimTime, injected: SimTime, effects: &mut Effects) {
         let Mpi { in_flight, sheet, rank, .. } = self;
-        let Some(r) = in_flight.as_deref_mut().and_then(|q| q.reqs.get_mut(&req)) else { return };
+        let Some(q) = in_flight.as_deref_mut() else { return };
+        let Some(r) = q.reqs.get_mut(&req) else { return };
         let mut done = now;
         if let Some(sheet) = sheet.as_deref_mut()
             && let Some((kind, posted_at)) = sheet.recvs.remove(&req)
@@ -580,6 +591,7 @@ impl Mpi {
         }
         r.complete(done);
         let source = r.status().map_or(*rank, |s| s.source);
+        q.changes += 1;
         effects.latencies.push((source, done.saturating_sub(injected)));
     }
 
@@ -607,8 +619,8 @@ impl Mpi {
             }
             PacketKind::Fin => {
                 let q = self.in_flight_mut();
-                if let Some(r) = q.awaiting_fin.remove(&p.msg_id).and_then(|req| q.reqs.get_mut(&req)) {
-                    r.complete(now);
+                if let Some(req) = q.awaiting_fin.remove(&p.msg_id) {
+                    q.complete(req, now);
                 }
             }
             PacketKind::Rts => {
@@ -690,10 +702,18 @@ impl Mpi {
         self.in_flight().reqs.get(&req).and_then(Req::status)
     }
 
+    /// How many times a request has completed or been dropped: while it stays the same, every
+    /// request's completion time stays as it was.
+    pub fn request_changes(&self) -> u64 {
+        self.in_flight().changes
+    }
+
     /// Drop a finished request.
     pub fn forget(&mut self, req: ReqKey) {
-        if let Some(q) = self.in_flight.as_deref_mut() {
-            q.reqs.remove(&req);
+        if let Some(q) = self.in_flight.as_deref_mut()
+            && q.reqs.remove(&req).is_some()
+        {
+            q.changes += 1;
         }
         if let Some(sheet) = self.sheet.as_deref_mut() {
             sheet.recvs.remove(&req);

@@ -141,7 +141,7 @@ fn sheet_mode_sends_one_packet_and_times_receives_by_the_sheet() {
 #[test]
 fn a_rank_that_has_not_started_holds_nothing_in_flight() {
     assert_eq!(std::mem::size_of::<Mpi>(), 64);
-    assert_eq!(std::mem::size_of::<InFlight>(), 176);
+    assert_eq!(std::mem::size_of::<InFlight>(), 184);
     let mut a = Mpi::new(0, LIMITS);
     assert_eq!((a.done_at(0), a.status(0), a.is_recv(0)), (None, None, false));
     assert_eq!((a.unexpected_count(), a.unexpected_by_source()), (0, vec![]));
