@@ -422,9 +422,9 @@ fn run_prints_the_expected_makespan_beside_the_measured_one() {
     assert!(json["expected"]["none"].as_str().is_some_and(|s| s.contains("mesh2d")), "{}", json["expected"]);
 }
 
-/// `--threads`: the compact trace file and the statistics of a run on two threads are those of the
-/// run on one (less the host's figures), the run says how it was spread, and zero threads is
-/// refused.
+/// `--threads`: the compact trace file (level 2, every message, so the second partition is dealt
+/// less) and the statistics of a run on two threads are those of the run on one (less the host's
+/// figures), the run says how it was spread, and zero threads is refused.
 #[test]
 fn a_run_on_two_threads_writes_the_same_files() {
     let dir = tempfile::tempdir().unwrap();
@@ -439,7 +439,7 @@ fn a_run_on_two_threads_writes_the_same_files() {
             "--threads",
             threads,
             "--level",
-            "1",
+            "2",
             "--trace",
             p(&trace),
             "--stats",

@@ -28,8 +28,13 @@ fn projects_dir() -> PathBuf {
 }
 
 fn run_on(project: &Project, threads: usize) -> RunResult {
+    run_at(1, project, threads)
+}
+
+/// A run with a trace of `level`.
+fn run_at(level: u8, project: &Project, threads: usize) -> RunResult {
     let options = RunOptions {
-        level: Some(1),
+        level: Some(level),
         live_values: Some(true),
         trace: TraceTarget::Memory,
         fingerprint: true,
@@ -79,12 +84,17 @@ fn interleaved_instants(records: &[Record], owner: impl Fn(u32) -> u32) -> usize
 
 /// Run `project` on 1, 2 and 4 threads and compare everything; the trace of one thread.
 fn same_on_every_thread_count(project: &Project) -> Vec<Record> {
-    let one = run_on(project, 1);
+    same_at_level(1, project)
+}
+
+/// [`same_on_every_thread_count`] with a trace of `level`.
+fn same_at_level(level: u8, project: &Project) -> Vec<Record> {
+    let one = run_at(level, project, 1);
     assert_eq!(one.partitioning, Partitioning::One(hase_engine::kernel::OnePartition::OneThread));
     let one_trace = one.trace.as_ref().expect("a kept trace");
     assert!(!one_trace.records.is_empty(), "{}: no records", project.name);
     for threads in [2, 4] {
-        let many = run_on(project, threads);
+        let many = run_at(level, project, threads);
         assert!(
             matches!(many.partitioning, Partitioning::Split { partitions, .. } if partitions == threads),
             "{}: {}",
@@ -144,4 +154,13 @@ fn a_torus_halo_exchange_is_the_same_on_one_two_and_four_threads() {
     // take them alternately in entity order.
     let interleaved = interleaved_instants(&records, |e| e % 2);
     assert!(interleaved > 100, "only {interleaved} instants mix the records of the two partitions");
+}
+
+/// At level 2 every message is traced and the last partition is dealt less (its thread writes
+/// more of the trace while it waits): the trace and the report stay those of one thread.
+#[test]
+fn a_torus_halo_traced_at_level_two_is_the_same_on_one_two_and_four_threads() {
+    let records = same_at_level(2, &torus_halo(16, 16));
+    let sends = records.iter().filter(|r| matches!(r, Record::Send { .. })).count();
+    assert!(sends > 1_000, "only {sends} sends traced");
 }

@@ -1,106 +1,32 @@
-//! The records of a window, in the order the merge found, waiting to be written while the next
-//! window runs. Writing is a large part of a traced run (a fourth of the 256×256 torus halo's time
-//! at level 2) and must keep its order, so it cannot be split; it can move off the barrier: the
-//! first thread to finish the next window writes the backlog, and the barrier writes what is left.
+//! The records of the windows merged so far, waiting to be written while later windows run.
+//! Writing is a large part of a traced run (a fourth of the 256×256 torus halo's time at level 2)
+//! and must keep its order, so one thread writes at a time; it trails the windows instead of
+//! holding up a barrier: a thread that waits (for the other partitions at the barrier, or for the
+//! next window) writes a few records at a time until its signal comes, and the barrier itself
+//! writes only when more than [`MAX_WAITING_WINDOWS`] windows wait, which bounds the memory.
 
+use std::collections::VecDeque;
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use crate::trace::{Record, TraceSink};
+use super::record_buffer::RecordBuffer;
+use crate::trace::TraceSink;
 
-/// A partition's records of one window. A send's label is copied into one string, so a window of
-/// records does not hold a heap block per send: kept for a window, those blocks made the
-/// allocator's slow paths a sixth of a traced run's time on two threads, where a run on one thread
-/// frees each label right after writing it.
-pub(crate) struct RecordBuffer {
-    records: Vec<Record>,
-    /// What a kept send holds as its label: one shared empty string.
-    empty: Arc<str>,
-    /// Per record: where its label lies in `labels` (empty but for sends).
-    label_at: Vec<(u32, u32)>,
-    labels: String,
-}
+/// Windows whose records may wait to be written before the barrier writes them itself.
+pub(crate) const MAX_WAITING_WINDOWS: usize = 16;
 
-impl Default for RecordBuffer {
-    fn default() -> Self {
-        RecordBuffer {
-            records: Vec::new(),
-            empty: Arc::from(""),
-            label_at: Vec::new(),
-            labels: String::new(),
-        }
-    }
-}
+/// Records a waiting thread writes before it looks at its signal again.
+pub(crate) const CHUNK_RECORDS: usize = 256;
 
-impl RecordBuffer {
-    /// Keep `record`.
-    pub(crate) fn push(&mut self, mut record: Record) {
-        let start = self.labels.len();
-        if let Record::Send { label, .. } = &mut record {
-            self.labels.push_str(label);
-            *label = Arc::clone(&self.empty);
-        }
-        self.label_at.push((start as u32, self.labels.len() as u32));
-        self.records.push(record);
-    }
-
-    /// Records kept.
-    pub(crate) fn len(&self) -> usize {
-        self.records.len()
-    }
-
-    /// Forget every record, keeping the room.
-    pub(crate) fn clear(&mut self) {
-        self.records.clear();
-        self.label_at.clear();
-        self.labels.clear();
-    }
-
-    /// Write record `i` to `sink`, a send with its label put back.
-    fn write(&self, i: usize, sink: &mut dyn TraceSink) -> std::io::Result<()> {
-        let Some(record) = self.records.get(i) else { return Ok(()) };
-        let &Record::Send { time, depart, from, from_port, to, to_port, arrive, bytes, .. } = record else {
-            return sink.record(record);
-        };
-        let (start, end) = self.label_at.get(i).copied().unwrap_or_default();
-        let label = self.labels.get(start as usize..end as usize).unwrap_or_default();
-        // Made and freed at once, as a run on one thread makes and frees it.
-        let send = Record::Send {
-            time,
-            depart,
-            from,
-            from_port,
-            to,
-            to_port,
-            arrive,
-            bytes,
-            label: Arc::from(label),
-        };
-        sink.record(&send)
-    }
-}
-
-/// The trace sink of a run on several threads, with the records not yet written.
-pub(crate) struct Backlog {
-    pub(crate) sink: Option<Box<dyn TraceSink>>,
-    /// The first write failure (the sink is dropped then, as `Core::write` does).
-    pub(crate) error: Option<std::io::Error>,
-    /// Per partition: its records of the window merged last.
-    records: Vec<RecordBuffer>,
-    /// The merged order: runs of one partition's records.
+/// One window's records: every partition's buffer and the merged order, as runs of one
+/// partition's records.
+pub(crate) struct WindowRecords {
+    buffers: Vec<RecordBuffer>,
     order: Vec<(usize, Range<usize>)>,
 }
 
-impl Backlog {
-    pub(crate) fn new(sink: Option<Box<dyn TraceSink>>, parts: usize) -> Self {
-        Backlog {
-            sink,
-            error: None,
-            records: (0..parts).map(|_| RecordBuffer::default()).collect(),
-            order: Vec::new(),
-        }
-    }
-
+impl WindowRecords {
     /// Add a run of partition `part`'s records (`range` of its buffer) to the order.
     pub(crate) fn push_run(&mut self, part: usize, range: Range<usize>) {
         if range.is_empty() {
@@ -112,32 +38,171 @@ impl Backlog {
         }
     }
 
-    /// Swap partition `part`'s record buffer with the backlog's (empty) one: the backlog keeps the
-    /// window's records, the partition gets back room for its next window's.
+    /// Swap partition `part`'s record buffer with the one held here (written already): this
+    /// keeps the window's records, the partition gets room for its next window's.
     pub(crate) fn take_records(&mut self, part: usize, records: &mut RecordBuffer) {
-        if let Some(mine) = self.records.get_mut(part) {
+        if let Some(mine) = self.buffers.get_mut(part) {
             std::mem::swap(mine, records);
         }
     }
+}
 
-    /// Write every waiting record in the merged order. The buffers keep them: each goes back to its
-    /// partition at the next barrier, whose thread frees them where they were made.
-    pub(crate) fn write(&mut self) {
-        for (part, range) in self.order.drain(..) {
-            let Some(records) = self.records.get(part) else { continue };
-            for i in range {
-                if let Some(sink) = self.sink.as_mut()
-                    && let Err(e) = records.write(i, sink.as_mut())
-                {
-                    self.error.get_or_insert(e);
-                    self.sink = None;
-                }
+/// The sink and the window being written.
+struct Writer {
+    sink: Option<Box<dyn TraceSink>>,
+    /// The first write failure (the sink is dropped then, as `Core::write` does).
+    error: Option<std::io::Error>,
+    current: Option<WindowRecords>,
+    /// In `current`: the run being written and the records of it written so far.
+    run: usize,
+    written_in_run: usize,
+}
+
+/// Windows merged but not yet being written, and the buffers written, for reuse.
+struct Queue {
+    windows: VecDeque<WindowRecords>,
+    /// Per partition: buffers whose records are written. Each goes back to its partition, whose
+    /// thread frees the records where it made them.
+    free: Vec<Vec<RecordBuffer>>,
+}
+
+/// The trace sink of a run on several threads, with the records not yet written.
+pub(crate) struct Backlog {
+    writer: Mutex<Writer>,
+    queue: Mutex<Queue>,
+    /// Windows not completely written (queued or being written).
+    waiting: AtomicUsize,
+    /// False once a write failed.
+    sink_ok: AtomicBool,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Backlog {
+    pub(crate) fn new(sink: Option<Box<dyn TraceSink>>, parts: usize) -> Self {
+        let sink_ok = AtomicBool::new(sink.is_some());
+        Backlog {
+            writer: Mutex::new(Writer { sink, error: None, current: None, run: 0, written_in_run: 0 }),
+            queue: Mutex::new(Queue {
+                windows: VecDeque::new(),
+                free: (0..parts).map(|_| Vec::new()).collect(),
+            }),
+            waiting: AtomicUsize::new(0),
+            sink_ok,
+        }
+    }
+
+    /// Room for a window's records: a written buffer per partition where there is one.
+    pub(crate) fn fresh(&self) -> WindowRecords {
+        let mut queue = lock(&self.queue);
+        let buffers = queue.free.iter_mut().map(|free| free.pop().unwrap_or_default()).collect();
+        WindowRecords { buffers, order: Vec::new() }
+    }
+
+    /// Queue a merged window's records for writing.
+    pub(crate) fn push(&self, records: WindowRecords) {
+        let mut queue = lock(&self.queue);
+        if records.order.is_empty() {
+            Self::recycle(&mut queue, records);
+        } else {
+            self.waiting.fetch_add(1, Ordering::AcqRel);
+            queue.windows.push_back(records);
+        }
+    }
+
+    fn recycle(queue: &mut Queue, records: WindowRecords) {
+        for (free, buffer) in queue.free.iter_mut().zip(records.buffers) {
+            free.push(buffer);
+        }
+    }
+
+    /// True while some window's records wait to be written.
+    pub(crate) fn has_waiting(&self) -> bool {
+        self.waiting.load(Ordering::Acquire) > 0
+    }
+
+    /// True while the sink takes records (there is one and no write failed).
+    pub(crate) fn sink_ok(&self) -> bool {
+        self.sink_ok.load(Ordering::Acquire)
+    }
+
+    /// Write up to `records` waiting records, unless another thread is writing or nothing waits.
+    /// True if something was written.
+    pub(crate) fn write_some(&self, records: usize) -> bool {
+        if !self.has_waiting() {
+            return false;
+        }
+        match self.writer.try_lock() {
+            Ok(mut writer) => self.write_chunk(&mut writer, records),
+            Err(_) => false,
+        }
+    }
+
+    /// Write, waiting for the sink if another thread writes, until at most `windows` windows wait.
+    pub(crate) fn write_until(&self, windows: usize) {
+        while self.waiting.load(Ordering::Acquire) > windows {
+            let mut writer = lock(&self.writer);
+            if !self.write_chunk(&mut writer, usize::MAX) {
+                break;
             }
         }
     }
 
-    /// True if nothing waits to be written.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.order.is_empty()
+    /// Write everything and give back the sink and the first write failure.
+    pub(crate) fn finish(self) -> (Option<Box<dyn TraceSink>>, Option<std::io::Error>) {
+        self.write_until(0);
+        let writer = self.writer.into_inner().unwrap_or_else(PoisonError::into_inner);
+        (writer.sink, writer.error)
+    }
+
+    /// Write up to `limit` records of the window being written (taking the next one if none is).
+    fn write_chunk(&self, writer: &mut Writer, limit: usize) -> bool {
+        if writer.current.is_none() {
+            writer.current = lock(&self.queue).windows.pop_front();
+            writer.run = 0;
+            writer.written_in_run = 0;
+        }
+        let Writer { sink, error, current, run, written_in_run } = writer;
+        let Some(window) = current.as_ref() else { return false };
+        let mut left = limit;
+        while left > 0 {
+            let Some((part, range)) = window.order.get(*run) else { break };
+            let Some(records) = window.buffers.get(*part) else {
+                *run += 1;
+                *written_in_run = 0;
+                continue;
+            };
+            let from = range.start + *written_in_run;
+            let to = range.end.min(from.saturating_add(left));
+            for i in from..to {
+                if let Some(s) = sink.as_mut()
+                    && let Err(e) = records.write(i, s.as_mut())
+                {
+                    error.get_or_insert(e);
+                    *sink = None;
+                    self.sink_ok.store(false, Ordering::Release);
+                }
+            }
+            left -= to - from;
+            if to == range.end {
+                *run += 1;
+                *written_in_run = 0;
+            } else {
+                *written_in_run = to - range.start;
+            }
+        }
+        if *run >= window.order.len()
+            && let Some(done) = current.take()
+        {
+            Self::recycle(&mut lock(&self.queue), done);
+            self.waiting.fetch_sub(1, Ordering::AcqRel);
+        }
+        true
     }
 }
+
+#[cfg(test)]
+#[path = "backlog_tests.rs"]
+mod tests;

@@ -4,7 +4,7 @@
 //! number (`S(parent) + index`, `docs/kernel.md`) and writes the window's records in the order
 //! the sequential kernel writes them.
 
-use super::backlog::Backlog;
+use super::backlog::WindowRecords;
 use super::message::Message;
 use super::window::Partition;
 
@@ -35,12 +35,12 @@ fn key_at<M: Message, P>(part: &Partition<M, P>, at: usize) -> Option<(u64, u64)
 }
 
 /// Merge the logs of `parts` (whose window began at scheduling number `first`), fill each
-/// partition's `finals`, give `backlog` the sequential order of the records, and return the
+/// partition's `finals`, give `records` the sequential order of the window's records, and return the
 /// scheduling number the next window begins at.
 pub(crate) fn merge_window<M: Message, P>(
     parts: &mut [&mut Partition<M, P>],
     first: u64,
-    backlog: &mut Backlog,
+    records: &mut WindowRecords,
 ) -> u64 {
     let mut heads: Vec<Head> = Vec::with_capacity(parts.len());
     for part in parts.iter_mut() {
@@ -70,7 +70,7 @@ pub(crate) fn merge_window<M: Message, P>(
         head.next_provisional += u64::from(handled.pushes);
         next += u64::from(handled.pushes);
         let end = handled.records_end as usize;
-        backlog.push_run(i, head.records..end);
+        records.push_run(i, head.records..end);
         head.records = end;
         head.at += 1;
         head.key = key_at(part, head.at);
@@ -79,10 +79,10 @@ pub(crate) fn merge_window<M: Message, P>(
 }
 
 /// Give every push `parts` made for after the window its final number and move it to its target
-/// partition's inbox, and move the window's records to `backlog`; the earliest time moved.
+/// partition's inbox, and move the window's records to `records`; the earliest time moved.
 pub(crate) fn hand_over<M: Message, P>(
     parts: &mut [&mut Partition<M, P>],
-    backlog: &mut Backlog,
+    records: &mut WindowRecords,
 ) -> Option<u64> {
     let mut earliest: Option<u64> = None;
     let n = parts.len();
@@ -100,7 +100,7 @@ pub(crate) fn hand_over<M: Message, P>(
                 std::mem::swap(&mut target.inbox[from], list);
             }
         }
-        backlog.take_records(from, &mut window.records);
+        records.take_records(from, &mut window.records);
         parts[from].core.window = Some(window);
     }
     earliest

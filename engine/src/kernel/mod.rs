@@ -13,6 +13,7 @@ mod outcome;
 mod parallel;
 mod partition;
 pub mod queue;
+mod record_buffer;
 pub mod rng;
 mod sim;
 mod store;

@@ -9,17 +9,18 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::thread::{self, Thread};
 
 use super::agenda::Agenda;
-use super::backlog::Backlog;
+use super::backlog::{Backlog, CHUNK_RECORDS, MAX_WAITING_WINDOWS};
 use super::merge::{hand_over, merge_window};
 use super::message::Message;
 use super::outcome::{Progress, RunControl, RunOutcome};
-use super::partition::{OnePartition, Partitioning, plan};
+use super::partition::{MESSAGE_TRACE_PER_MILLE, OnePartition, Partitioning, plan};
 use super::sim::Simulation;
 use super::store::BehaviourStore;
 use super::window::Partition;
 use super::window_out::Deferred;
 use crate::elaborate::EntityId;
 use crate::time::SimTime;
+use crate::trace::TraceLevel;
 
 /// Spins before a waiting thread parks (a window usually ends within a few microseconds).
 const SPINS: u32 = 2_000;
@@ -101,12 +102,20 @@ impl Drop for Release<'_> {
     }
 }
 
-/// Write the records of the last window merged, unless another thread is writing them.
-fn write_backlog(backlog: &Mutex<Backlog>) {
-    if let Ok(mut backlog) = backlog.try_lock()
-        && !backlog.is_empty()
-    {
-        backlog.write();
+/// Wait until `signal` reaches `value`, writing waiting records meanwhile; the waiter must be the
+/// current thread. While another thread writes, it looks again for a while (that thread may stop
+/// to run its window), then waits for its signal.
+fn wait_writing(signal: &Signal, value: u64, backlog: &Backlog) {
+    let mut spins = 0;
+    while signal.value.load(Ordering::Acquire) < value {
+        if backlog.write_some(CHUNK_RECORDS) {
+            spins = 0;
+        } else if backlog.has_waiting() && spins < SPINS {
+            spins += 1;
+            std::hint::spin_loop();
+        } else {
+            signal.wait_for(value);
+        }
     }
 }
 
@@ -123,7 +132,9 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
             Err(OnePartition::OneThread)
         } else {
             let store = &self.store;
-            plan(&self.core.model, threads, |e| store.get(e))
+            let writing_per_mille =
+                if self.core.tracing(TraceLevel::MESSAGES) { MESSAGE_TRACE_PER_MILLE } else { 0 };
+            plan(&self.core.model, threads, writing_per_mille, |e| store.get(e))
         };
         let plan = match planned {
             Ok(plan) => plan,
@@ -195,7 +206,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
         let &Windows { lookahead_ps, until, cancel, check_every } = windows;
         let until_ps = until.map_or(u64::MAX, SimTime::as_ps);
         let me = thread::current();
-        let shared = Mutex::new(Backlog::new(self.core.sink.take(), parts.len()));
+        let shared = Backlog::new(self.core.sink.take(), parts.len());
         let backlog = &shared;
         let workers: Vec<Worker> = (0..parts.len())
             .map(|_| Worker {
@@ -216,12 +227,11 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                         let _unblock = Unblock(&worker.done);
                         let mut window = 1;
                         loop {
-                            worker.go.wait_for(window);
+                            wait_writing(&worker.go, window, backlog);
                             if worker.go.value.load(Ordering::Acquire) == u64::MAX {
                                 break;
                             }
                             lock(part).run_window();
-                            write_backlog(backlog);
                             worker.done.raise(window);
                             window += 1;
                         }
@@ -260,9 +270,8 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                         lock(part).run_window();
                     }
                 }
-                write_backlog(backlog);
                 for worker in workers.iter().skip(1).filter(|w| w.running.load(Ordering::Acquire)) {
-                    worker.done.wait_for(window);
+                    wait_writing(&worker.done, window, backlog);
                     if worker.done.value.load(Ordering::Acquire) == u64::MAX {
                         // The worker panicked: leave the scope, which passes its panic on.
                         return RunOutcome::Cancelled;
@@ -270,12 +279,11 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                 }
                 let mut guards: Vec<MutexGuard<'_, Partition<M, S::Part>>> = parts.iter().map(lock).collect();
                 let mut refs: Vec<&mut Partition<M, S::Part>> = guards.iter_mut().map(|g| &mut **g).collect();
-                let mut backlog = lock(backlog);
-                backlog.write();
-                first = merge_window(&mut refs, first, &mut backlog);
-                let handed = hand_over(&mut refs, &mut backlog);
-                let traced = self.core.traced && backlog.sink.is_some();
-                drop(backlog);
+                let mut records = backlog.fresh();
+                first = merge_window(&mut refs, first, &mut records);
+                let handed = hand_over(&mut refs, &mut records);
+                backlog.push(records);
+                let traced = self.core.traced && backlog.sink_ok();
                 for part in &mut refs {
                     part.core.traced = traced;
                 }
@@ -292,14 +300,17 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                 if refs.iter().any(|p| p.core.stop_requested) {
                     break RunOutcome::Cancelled;
                 }
+                drop(refs);
+                drop(guards);
+                // The writing trails the windows by at most so many.
+                backlog.write_until(MAX_WAITING_WINDOWS);
             };
             self.core.queue.set_counter(first);
             outcome
         });
-        let mut backlog = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
-        backlog.write();
-        self.core.sink = backlog.sink;
-        if let Some(e) = backlog.error {
+        let (sink, error) = shared.finish();
+        self.core.sink = sink;
+        if let Some(e) = error {
             self.core.trace_error.get_or_insert(e);
             self.core.traced = false;
         }

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use proptest::prelude::*;
 use rand::Rng;
 
+use super::partition::{MESSAGE_TRACE_PER_MILLE, plan, shares};
 use super::*;
 use crate::elaborate::{Endpoint, FlatEntity, FlatLink, FlatModel, PortIndex};
 use crate::time::SimTime;
@@ -153,15 +154,21 @@ fn run(
     threads: usize,
     until: Option<SimTime>,
 ) -> (RunOutcome, Partitioning, Vec<Record>, String, usize) {
+    run_at(TraceLevel::COMMENTS, model, hopper, threads, until)
+}
+
+/// [`run`] with a trace of `level`.
+fn run_at(
+    level: TraceLevel,
+    model: &Arc<FlatModel>,
+    hopper: impl Fn(usize) -> Hopper,
+    threads: usize,
+    until: Option<SimTime>,
+) -> (RunOutcome, Partitioning, Vec<Record>, String, usize) {
     let sink = Arc::new(Mutex::new(MemorySink::default()));
     let behaviours: Vec<Box<dyn Behaviour<Token>>> =
         (0..model.entities.len()).map(|i| Box::new(hopper(i)) as Box<dyn Behaviour<Token>>).collect();
-    let config = SimConfig {
-        seed: 7,
-        level: TraceLevel::COMMENTS,
-        sink: Some(Box::new(sink.clone())),
-        live_values: true,
-    };
+    let config = SimConfig { seed: 7, level, sink: Some(Box::new(sink.clone())), live_values: true };
     let mut sim = Simulation::new(model.clone(), behaviours, config).expect("a simulation");
     let control = RunControl { until, ..RunControl::default() };
     let (outcome, partitioning) = sim.run_on(threads, control);
@@ -181,21 +188,23 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     /// Any model and traffic: the same records, report, outcome and pending events on 1, 2 and 3
-    /// threads.
+    /// threads, with a trace of comments (partitions dealt equal shares) or of every message (the
+    /// last partition dealt less, as its thread writes more).
     #[test]
     fn random_models_run_the_same_on_any_thread_count(
         entities in 2usize..24,
         links in prop::collection::vec((0u32..24, 0u16..3, 0u32..24, 0u16..3, prop::sample::select(vec![0u64, 1_000, 2_500, 7_000])), 1..40),
         head in any::<bool>(),
         until in prop::option::of(1_000u64..40_000),
+        level in prop::sample::select(vec![TraceLevel::COMMENTS, TraceLevel::MESSAGES]),
     ) {
         let links: Vec<_> = links.into_iter().filter(|l| (l.0 as usize) < entities && (l.2 as usize) < entities).collect();
         let model = Arc::new(model(entities, 3, &links));
         let until = until.map(SimTime);
-        let (outcome, _, records, report, pending) = run(&model, hopper(head), 1, until);
+        let (outcome, _, records, report, pending) = run_at(level, &model, hopper(head), 1, until);
         prop_assert!(!records.is_empty());
         for threads in [2, 3] {
-            let got = run(&model, hopper(head), threads, until);
+            let got = run_at(level, &model, hopper(head), threads, until);
             prop_assert_eq!(&got.0, &outcome);
             if let Some(i) = got.2.iter().zip(&records).position(|(a, b)| a != b) {
                 prop_assert!(false, "{} threads ({}): record {} is {:?}, one thread wrote {:?}", threads, got.1, i, got.2[i], records[i]);
@@ -269,4 +278,47 @@ fn a_panic_on_a_partition_thread_reaches_the_caller() {
     };
     let result = std::panic::catch_unwind(|| run(&model, panicky, 2, None));
     assert!(result.is_err(), "the run should have panicked");
+}
+
+/// The shares of the dealing: equal without writing; with writing `r` times the simulation, whole
+/// numbers adding up to a round of `64 × partitions` (a power of two), the last near
+/// `(1 − (n−1)·r) / (1 + r)` of another's.
+#[test]
+fn the_last_partition_is_dealt_less_by_what_the_writing_takes() {
+    assert_eq!(shares(2, 0), vec![1, 1]);
+    assert_eq!(shares(3, 0), vec![1, 1, 1]);
+    for (partitions, per_mille) in [(2usize, 100u64), (2, 380), (3, 100), (4, 100), (4, 400)] {
+        let got = shares(partitions, per_mille);
+        let round = 64 * (partitions as u64).next_power_of_two();
+        assert_eq!(got.iter().sum::<u64>(), round, "{partitions} partitions, {per_mille}‰");
+        let r = per_mille as f64 / 1_000.0;
+        let want = ((1.0 - (partitions as f64 - 1.0) * r) / (1.0 + r)).max(0.125);
+        let last = got[partitions - 1] as f64;
+        let other = got[0] as f64;
+        assert!(last < other, "{partitions} partitions, {per_mille}‰: {got:?}");
+        // Rounding to whole atoms moves the ratio by at most one atom in each share.
+        assert!(
+            (last / other - want).abs() <= 2.0 / other,
+            "{partitions} partitions, {per_mille}‰: {got:?}, want {want}"
+        );
+    }
+}
+
+/// A ring of 512 single-entity atoms dealt for a written trace: the last partition gets its share
+/// of every round, and entities a round apart fall in the same partition.
+#[test]
+fn a_written_trace_deals_the_last_partition_its_share_in_rounds() {
+    let model = ring(512, 1_000);
+    let hoppers: Vec<Hopper> = (0..512).map(hopper(false)).collect();
+    let cut =
+        plan::<Token>(&model, 2, MESSAGE_TRACE_PER_MILLE, |e| &hoppers[e as usize] as &dyn Behaviour<Token>)
+            .expect("a cut");
+    let share = shares(2, MESSAGE_TRACE_PER_MILLE);
+    let last = cut.owner.iter().filter(|&&p| p == 1).count() as u64;
+    assert_eq!(last, 512 / 128 * share[1]);
+    assert!(last < 256);
+    assert!((0..384).all(|e| cut.owner[e] == cut.owner[e + 128]));
+    let equal =
+        plan::<Token>(&model, 2, 0, |e| &hoppers[e as usize] as &dyn Behaviour<Token>).expect("a cut");
+    assert!(equal.owner.iter().enumerate().all(|(e, &p)| usize::from(p) == e % 2));
 }

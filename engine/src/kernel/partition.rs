@@ -1,7 +1,8 @@
 //! How a run is cut into partitions: atoms (entities joined by zero-latency links or by declared
 //! direct deliveries, which must stay together), atoms dealt to partitions to even out their entity
-//! counts, and the lookahead (the smallest latency of a link between two partitions). Or, when the
-//! model cannot be cut, why the run uses one partition.
+//! counts (the last dealt less when every message is traced), and the lookahead (the smallest
+//! latency of a link between two partitions). Or, when the model cannot be cut, why the run uses
+//! one partition.
 
 use std::fmt;
 
@@ -106,10 +107,50 @@ impl Atoms {
     }
 }
 
-/// Cut `model`, whose behaviours `behaviour(entity)` gives, into at most `threads` partitions.
+/// What writing a trace that holds every message takes beside simulating the run, in per mille
+/// of the simulation's CPU time, as the dealing counts it. On the 256×256 torus halo at level 2,
+/// two threads on a loaded machine, the writing took 6 to 9 s of CPU beside 40 to 44 s of
+/// simulation and 0.8 s of merging on the calling thread; of 0, 60, 100, 130 and 200, 100 evened
+/// out the two threads' work best (`docs/performance.md`).
+pub(crate) const MESSAGE_TRACE_PER_MILLE: u64 = 100;
+
+/// The smallest share the last partition is dealt, in per mille of another partition's.
+const LEAST_SHARE_PER_MILLE: u64 = 125;
+
+/// Atoms in a round of dealing, per partition (the partitions rounded up to a power of two).
+const ROUND_PER_PARTITION: u64 = 64;
+
+/// Each partition's share of the atoms: equal when no trace is written; otherwise whole numbers
+/// that add up to a round of a power of two atoms, the last partition's smaller by what the
+/// writing takes. Dealt by these shares, atoms of one entity repeat the same pattern every
+/// round, so two entities whose ids differ by a multiple of the round (a torus's processor and
+/// its router) fall in the same partition, as they do when dealt alternately.
+///
+/// Writing the trace (`writing_per_mille` of the simulation's CPU time) falls to the threads
+/// while they wait, and the last partition's thread also waits while the calling thread merges:
+/// with `n` partitions and writing `r` times the simulation, the last partition's share `w` (of
+/// another's) that gives every thread the same work, `w + r·(n−1+w) = 1`, is
+/// `(1 − (n−1)·r) / (1 + r)`.
+pub(crate) fn shares(partitions: usize, writing_per_mille: u64) -> Vec<u64> {
+    let n = partitions.max(1) as u64;
+    if writing_per_mille == 0 || n < 2 {
+        return vec![1; partitions];
+    }
+    let others = n - 1;
+    let left = 1_000u64.saturating_sub(others.saturating_mul(writing_per_mille));
+    let last_per_mille = (left * 1_000 / (1_000 + writing_per_mille)).clamp(LEAST_SHARE_PER_MILLE, 1_000);
+    let round = ROUND_PER_PARTITION * n.next_power_of_two();
+    let last = (round * last_per_mille / (others * 1_000 + last_per_mille)).max(1);
+    let (each, extra) = ((round - last) / others, (round - last) % others);
+    (0..others).map(|p| each + u64::from(p < extra)).chain(std::iter::once(last)).collect()
+}
+
+/// Cut `model`, whose behaviours `behaviour(entity)` gives, into at most `threads` partitions,
+/// the last dealt less when a trace is written (`writing_per_mille`: see [`shares`]).
 pub(crate) fn plan<'b, M: Message>(
     model: &FlatModel,
     threads: usize,
+    writing_per_mille: u64,
     behaviour: impl Fn(EntityId) -> &'b dyn Behaviour<M>,
 ) -> Result<Plan, OnePartition> {
     let threads = threads.min(usize::from(u16::MAX));
@@ -141,7 +182,8 @@ pub(crate) fn plan<'b, M: Message>(
         }
     }
     // Atoms in order of their smallest entity, each to the partition holding the fewest entities
-    // so far (the first such on ties).
+    // for its share so far (the first such on ties).
+    let share = shares(threads, writing_per_mille);
     let mut size = vec![0u32; count];
     for e in 0..count as u32 {
         let r = atoms.root(e);
@@ -152,7 +194,9 @@ pub(crate) fn plan<'b, M: Message>(
     for e in 0..count as u32 {
         let r = atoms.root(e);
         if r == e {
-            let lightest = (0..threads).min_by_key(|&p| (load[p], p)).unwrap_or(0);
+            let lightest = (0..threads)
+                .min_by(|&a, &b| (load[a] * share[b]).cmp(&(load[b] * share[a])).then(a.cmp(&b)))
+                .unwrap_or(0);
             load[lightest] += u64::from(size[e as usize]);
             owner[e as usize] = lightest as u16;
         } else {

@@ -3,8 +3,8 @@
 //! fills it; the barrier (`parallel.rs`, `merge.rs`) takes it apart.
 
 use super::agenda::Due;
-use super::backlog::RecordBuffer;
 use super::message::Message;
+use super::record_buffer::RecordBuffer;
 
 /// A push due after the window it was made in, waiting for the barrier. `number` is its
 /// provisional scheduling number until the merge replaces it with the final one.
