@@ -441,7 +441,7 @@ impl ProcessorBehaviour {
             // the last one starts, unless that is a wait, which goes back to the front of the same
             // buffer at every packet that arrives while it is pending (then it is given back before
             // the next operation is fetched). A rank computing or finished holds none.
-            if self.wait_check.still_pending(self.mpi.request_changes(), now, self.wake_at) {
+            if !self.mpi.requests_changed() && self.wait_check.still_pending(now, self.wake_at) {
                 return;
             }
             let Some(action) = self.actions.pop_front() else {
@@ -491,10 +491,10 @@ impl ProcessorBehaviour {
                         }
                         let first_done = reqs.iter().filter_map(|r| self.mpi.done_at(*r)).min();
                         self.wait_check = WaitCheck {
-                            changes: self.mpi.request_changes(),
                             until: first_done.unwrap_or(SimTime::MAX),
                             wake_at: later.unwrap_or(SimTime::MAX),
                         };
+                        self.mpi.requests_seen();
                         self.waiting = reqs;
                         self.actions.push_front(Action::Wait { on, state, user });
                         return;

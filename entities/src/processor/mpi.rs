@@ -253,9 +253,9 @@ struct InFlight {
     injecting: VecMap<MsgId, (ReqKey, u32)>,
     /// Direct rendezvous sends whose data is on its way, by message number.
     awaiting_fin: VecMap<MsgId, ReqKey>,
-    /// Requests completed or forgotten so far: a wait whose requests were all looked at since the
-    /// last change needs no new look until one of them may be done.
-    changes: u64,
+    /// A request has completed or been dropped since the rank last looked at its pending wait
+    /// ([`Mpi::requests_seen`]): until one does, every request's completion time stays as it was.
+    changed: bool,
 }
 
 impl InFlight {
@@ -263,7 +263,7 @@ impl InFlight {
     fn complete(&mut self, req: ReqKey, at: SimTime) {
         if let Some(r) = self.reqs.get_mut(&req) {
             r.complete(at);
-            self.changes += 1;
+            self.changed = true;
         }
     }
 }
@@ -277,7 +277,7 @@ static NOTHING_IN_FLIGHT: InFlight = InFlight {
     awaiting_cts: VecMap::new(),
     injecting: VecMap::new(),
     awaiting_fin: VecMap::new(),
-    changes: 0,
+    changed: false,
 };
 
 /// One rank's point-to-point state.
@@ -591,7 +591,7 @@ impl Mpi {
         }
         r.complete(done);
         let source = r.status().map_or(*rank, |s| s.source);
-        q.changes += 1;
+        q.changed = true;
         effects.latencies.push((source, done.saturating_sub(injected)));
     }
 
@@ -702,10 +702,16 @@ impl Mpi {
         self.in_flight().reqs.get(&req).and_then(Req::status)
     }
 
-    /// How many times a request has completed or been dropped: while it stays the same, every
-    /// request's completion time stays as it was.
-    pub fn request_changes(&self) -> u64 {
-        self.in_flight().changes
+    /// True if a request has completed or been dropped since [`Mpi::requests_seen`] was last called.
+    pub fn requests_changed(&self) -> bool {
+        self.in_flight().changed
+    }
+
+    /// The rank has looked at its requests: [`Mpi::requests_changed`] is false until one changes.
+    pub fn requests_seen(&mut self) {
+        if let Some(q) = self.in_flight.as_deref_mut() {
+            q.changed = false;
+        }
     }
 
     /// Drop a finished request.
@@ -713,7 +719,7 @@ impl Mpi {
         if let Some(q) = self.in_flight.as_deref_mut()
             && q.reqs.remove(&req).is_some()
         {
-            q.changes += 1;
+            q.changed = true;
         }
         if let Some(sheet) = self.sheet.as_deref_mut() {
             sheet.recvs.remove(&req);

@@ -212,3 +212,22 @@ fn empty_messages_are_one_packet() {
     assert_eq!(e.pk().len(), 1);
     assert_eq!(e.pk()[0].bytes, 0);
 }
+
+/// A pending wait skips looking at its requests again while none has changed: a completion and a
+/// dropped request must both say so, and only the rank's look clears it.
+#[test]
+fn a_completed_or_dropped_request_is_a_change_until_the_rank_looks() {
+    let mut a = Mpi::new(0, LIMITS);
+    assert!(!a.requests_changed(), "nothing in flight");
+    let message = Outbound { dst: 1, bytes: 8, tag: 0, context: Context::User };
+    let (req, _) = a.post_whole_send(message, SimTime(0), SimTime(50));
+    assert!(a.requests_changed(), "a completion");
+    a.requests_seen();
+    assert!(!a.requests_changed());
+    a.forget(req + 1);
+    assert!(!a.requests_changed(), "dropping a request that does not exist changes nothing");
+    a.forget(req);
+    assert!(a.requests_changed(), "a dropped request");
+    a.requests_seen();
+    assert!(!a.requests_changed());
+}

@@ -421,11 +421,11 @@ fn a_receive_searching_a_source_with_nothing_waiting_shows_it_as_zero_first() {
 /// and the live values each sit behind one pointer made on first use; so do the collective
 /// numbers of communicators other than the world, the messages waiting their route's latency
 /// (`route_latency_per_*_link`, SimGrid's flow latency) and the virtual finish times of a
-/// latency-weighted interface (`nic_sharing = "latency_weighted"`). 24 bytes are the pending
+/// latency-weighted interface (`nic_sharing = "latency_weighted"`). 16 bytes are the pending
 /// wait's last look at its requests (`wait_check.rs`), which saves looking again at every packet.
 #[test]
 fn a_processor_stays_small() {
-    assert_eq!(std::mem::size_of::<ProcessorBehaviour>(), 440);
+    assert_eq!(std::mem::size_of::<ProcessorBehaviour>(), 432);
 }
 
 #[test]

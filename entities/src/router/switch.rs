@@ -106,8 +106,8 @@ pub struct RouterBehaviour<Q = FifoQueue> {
     unroutable: u64,
     /// Packets in all output queues (the `queued` live value).
     queued: usize,
-    /// Ports whose output waits for credits.
-    credit_stalled_ports: usize,
+    /// Ports whose output waits for credits (four bytes: they sit in padding).
+    credit_stalled_ports: u32,
     /// When the last bit of every packet sent so far has left: the latest `link_free` of any
     /// output (only this router sends on its outputs' link directions).
     wire_busy_until: SimTime,
