@@ -437,13 +437,14 @@ impl ProcessorBehaviour {
             if self.busy_until > now {
                 return;
             }
+            // A pending wait that would find nothing new stays as it is (`wait_check.rs`).
+            if !self.mpi.requests_changed() && self.wait_check.still_pending(now, self.wake_at) {
+                return;
+            }
             // An operation's actions hold their buffer only while they run: it is given back as
             // the last one starts, unless that is a wait, which goes back to the front of the same
             // buffer at every packet that arrives while it is pending (then it is given back before
             // the next operation is fetched). A rank computing or finished holds none.
-            if !self.mpi.requests_changed() && self.wait_check.still_pending(now, self.wake_at) {
-                return;
-            }
             let Some(action) = self.actions.pop_front() else {
                 self.actions = VecDeque::new();
                 self.fetch(ctx);

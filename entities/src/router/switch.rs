@@ -214,9 +214,9 @@ impl<Q: PacketQueue> RouterBehaviour<Q> {
             output.arm(ctx, free, u64::from(out));
         }
         let stalled = stall == Stall::Credit;
-        let counter = &mut self.ports[usize::from(out)].credit_stalled;
-        if *counter != stalled {
-            *counter = stalled;
+        let flag = &mut self.ports[usize::from(out)].credit_stalled;
+        if *flag != stalled {
+            *flag = stalled;
             if stalled {
                 self.credit_stalled_ports += 1;
             } else {
