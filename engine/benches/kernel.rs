@@ -65,9 +65,7 @@ impl Message for PholdToken {
     fn size_bytes(&self) -> u64 {
         0
     }
-    fn label(&self) -> String {
-        String::new()
-    }
+    fn write_label(&self, _out: &mut String) {}
 }
 
 /// Schedule one PHOLD event from two draws of `next` (target first, then delay).

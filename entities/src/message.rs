@@ -124,8 +124,10 @@ impl Message for NetMsg {
         }
     }
 
-    fn label(&self) -> String {
-        match self {
+    fn write_label(&self, out: &mut String) {
+        use std::fmt::Write as _;
+        // Writing into a String cannot fail.
+        let _ = match self {
             NetMsg::Packet(p) => {
                 let kind = match p.kind {
                     PacketKind::Data => "data",
@@ -133,11 +135,11 @@ impl Message for NetMsg {
                     PacketKind::Cts => "cts",
                     PacketKind::Fin => "fin",
                 };
-                format!("{kind} r{}>r{} {}/{} {}B", p.src, p.dst, p.index + 1, p.count, p.bytes)
+                write!(out, "{kind} r{}>r{} {}/{} {}B", p.src, p.dst, p.index + 1, p.count, p.bytes)
             }
-            NetMsg::Credit { count } => format!("credit {count}"),
-            NetMsg::CollectiveEnter(c) => format!("enter {:?} r{}", c.kind, c.rank),
-            NetMsg::CollectiveDone(c) => format!("done {:?} r{}", c.kind, c.rank),
-        }
+            NetMsg::Credit { count } => write!(out, "credit {count}"),
+            NetMsg::CollectiveEnter(c) => write!(out, "enter {:?} r{}", c.kind, c.rank),
+            NetMsg::CollectiveDone(c) => write!(out, "done {:?} r{}", c.kind, c.rank),
+        };
     }
 }

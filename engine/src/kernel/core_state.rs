@@ -11,7 +11,7 @@ use super::window_out::WindowOut;
 use crate::elaborate::{Endpoint, EntityId, FlatModel, PortIndex};
 use crate::stats::StatsCollector;
 use crate::time::SimTime;
-use crate::trace::{Record, TraceLevel, TraceSink};
+use crate::trace::{Record, SendRecord, TraceLevel, TraceSink};
 
 /// When a sent message was put on the wire and when it arrives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +78,8 @@ pub(crate) struct Core<M> {
     /// A partition's pushes due after its window and its records (`None` outside a window).
     pub(super) window: Option<Box<WindowOut<M>>>,
     pub(super) trace_error: Option<std::io::Error>,
+    /// Where a traced send's label is written before the sink takes it (kept for its room).
+    label: String,
     pub(super) events: u64,
     pub(super) dropped: u64,
     pub(crate) stop_requested: bool,
@@ -143,6 +145,7 @@ impl<M: Message> Core<M> {
             window_end: u64::MAX,
             window: None,
             trace_error: None,
+            label: String::new(),
             events: 0,
             dropped: 0,
             stop_requested: false,
@@ -169,6 +172,7 @@ impl<M: Message> Core<M> {
             window_end: u64::MAX,
             window: Some(Box::new(WindowOut::new(owner, parts))),
             trace_error: None,
+            label: String::new(),
             events: 0,
             dropped: 0,
             stop_requested: false,
@@ -218,10 +222,31 @@ impl<M: Message> Core<M> {
 
     /// Write `record` to the sink.
     pub(super) fn write(&mut self, record: &Record) {
-        if let Some(sink) = self.sink.as_mut()
-            && let Err(e) = sink.record(record)
-        {
-            // Keep simulating; report the first trace failure at the end of the run.
+        let written = match self.sink.as_mut() {
+            Some(sink) => sink.record(record),
+            None => Ok(()),
+        };
+        self.written(written);
+    }
+
+    /// Keep or write the send `send` of `msg`, its label written from `msg` (`send.label` is not
+    /// read).
+    fn emit_send(&mut self, send: SendRecord<'_>, msg: &M) {
+        if let Some(window) = self.window.as_mut() {
+            window.records.push_send(send, msg);
+            return;
+        }
+        let Some(sink) = self.sink.as_mut() else { return };
+        self.label.clear();
+        msg.write_label(&mut self.label);
+        let written = sink.send(&send.with_label(&self.label));
+        self.written(written);
+    }
+
+    /// After a write: on its failure, stop tracing and keep the error to report at the end of
+    /// the run (the run goes on simulating).
+    fn written(&mut self, result: std::io::Result<()>) {
+        if let Err(e) = result {
             self.trace_error.get_or_insert(e);
             self.sink = None;
             self.traced = false;
@@ -290,7 +315,7 @@ impl<M: Message> Core<M> {
         let at_head = self.binding(peer.entity, peer.port).is_some_and(|b| b.deliver_at_head);
         let arrive = if at_head { head } else { tail };
         if traced && self.tracing(TraceLevel::MESSAGES) {
-            let record = Record::Send {
+            let send = SendRecord {
                 time: self.now,
                 depart: start,
                 from,
@@ -299,9 +324,9 @@ impl<M: Message> Core<M> {
                 to_port: peer.port,
                 arrive,
                 bytes,
-                label: msg.label().into(),
+                label: "",
             };
-            self.emit(record);
+            self.emit_send(send, &msg);
         }
         let delivery =
             Delivery { target: peer.entity, port: peer.port, linked: true, tail_ps: tail.as_ps(), msg };

@@ -6,6 +6,14 @@
 pub trait Message: Send + 'static {
     /// Bytes on the wire: drives serialisation delay and byte statistics.
     fn size_bytes(&self) -> u64;
-    /// Short description for level-2 trace records; only called when message sends are traced.
-    fn label(&self) -> String;
+    /// Append a short description for level-2 trace records to `out`; only called when message
+    /// sends are traced, into a buffer the kernel reuses for every send.
+    fn write_label(&self, out: &mut String);
+
+    /// The short description [`Message::write_label`] appends, as a string of its own.
+    fn label(&self) -> String {
+        let mut out = String::new();
+        self.write_label(&mut out);
+        out
+    }
 }

@@ -27,8 +27,9 @@ impl Message for Token {
     fn size_bytes(&self) -> u64 {
         self.bytes
     }
-    fn label(&self) -> String {
-        format!("t{}", self.hops)
+    fn write_label(&self, out: &mut String) {
+        out.push('t');
+        out.push_str(&self.hops.to_string());
     }
 }
 

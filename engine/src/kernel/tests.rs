@@ -19,8 +19,9 @@ impl Message for Msg {
     fn size_bytes(&self) -> u64 {
         self.bytes
     }
-    fn label(&self) -> String {
-        format!("m{}", self.id)
+    fn write_label(&self, out: &mut String) {
+        out.push('m');
+        out.push_str(&self.id.to_string());
     }
 }
 

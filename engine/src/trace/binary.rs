@@ -6,6 +6,7 @@
 
 use super::check::{TypeRow, type_table};
 use super::record::{EntityInfo, GroupInfo, LinkInfo, Record, TraceHeader, TraceValue};
+use super::send_record::SendRecord;
 use super::varint::{Cursor, Decoded, put_i64, put_opt, put_str, put_u64};
 use std::sync::Arc;
 
@@ -209,6 +210,26 @@ impl BlockEncoder {
         }
     }
 
+    /// Encode a send given with its label borrowed, as [`BlockEncoder::encode`] encodes its record.
+    pub(crate) fn encode_send(&mut self, out: &mut Vec<u8>, send: &SendRecord<'_>) {
+        let time = send.time.as_ps();
+        out.push(KIND_SEND);
+        put_i64(out, time.wrapping_sub(self.prev_time) as i64);
+        self.prev_time = time;
+        self.send_fields(out, send);
+    }
+
+    fn send_fields(&mut self, out: &mut Vec<u8>, send: &SendRecord<'_>) {
+        let &SendRecord { time, from, from_port, to, to_port, depart, arrive, bytes, label } = send;
+        for v in [u64::from(from), u64::from(from_port), u64::from(to), u64::from(to_port)] {
+            put_u64(out, v);
+        }
+        put_u64(out, depart.as_ps().saturating_sub(time.as_ps()));
+        put_u64(out, arrive.as_ps().saturating_sub(depart.as_ps()));
+        put_u64(out, bytes);
+        self.string(out, label);
+    }
+
     pub(crate) fn encode(&mut self, out: &mut Vec<u8>, record: &Record) {
         let time = record.time().as_ps();
         let kind = match record {
@@ -228,14 +249,10 @@ impl BlockEncoder {
                 put_u64(out, u64::from(*entity));
                 put_u64(out, u64::from(*state));
             }
-            Record::Send { from, from_port, to, to_port, depart, arrive, bytes, label, .. } => {
-                for v in [u64::from(*from), u64::from(*from_port), u64::from(*to), u64::from(*to_port)] {
-                    put_u64(out, v);
+            Record::Send { .. } => {
+                if let Some(send) = record.as_send() {
+                    self.send_fields(out, &send);
                 }
-                put_u64(out, depart.as_ps().saturating_sub(time));
-                put_u64(out, arrive.as_ps().saturating_sub(depart.as_ps()));
-                put_u64(out, *bytes);
-                self.string(out, label);
             }
             Record::Param { entity, param, value, .. } => {
                 put_u64(out, u64::from(*entity));

@@ -7,7 +7,8 @@ use std::io::Cursor;
 use proptest::prelude::*;
 
 use super::read::records;
-use super::record::{Record, TraceHeader, TraceSink, TraceValue};
+use super::record::{Record, TraceHeader, TraceValue};
+use super::sink::TraceSink;
 use super::text_tests::{EXAMPLE, read_all};
 use super::{
     BinaryTraceReader, BinaryTraceWriter, Trace, TraceError, TraceIndex, create_trace, index_file,

@@ -8,8 +8,11 @@ use super::binary::{BINARY_MAGIC, BlockEncoder, DEFAULT_BLOCK_RECORDS, encode_he
 use super::check;
 use super::index::{IndexBuilder, TraceIndex};
 use super::read::RestartPoint;
-use super::record::{Record, TraceHeader, TraceSink};
+use super::record::{Record, TraceHeader};
+use super::send_record::SendRecord;
+use super::sink::TraceSink;
 use super::varint::put_u64;
+use crate::time::SimTime;
 
 /// Writes the compact trace form to any `Write`, implementing [`TraceSink`].
 pub struct BinaryTraceWriter<W: Write> {
@@ -72,6 +75,22 @@ impl<W: Write> BinaryTraceWriter<W> {
         Ok(())
     }
 
+    /// Give the index the record about to be encoded.
+    fn observe(&mut self, time: SimTime) {
+        let block_start = RestartPoint { offset: self.bytes_written, ordinal: self.records - self.block_len };
+        self.index.observe(block_start, self.records, time);
+    }
+
+    /// Count the record just encoded, and write the block out when it is full.
+    fn counted(&mut self) -> std::io::Result<()> {
+        self.block_len += 1;
+        self.records += 1;
+        if self.block_len >= self.block_records {
+            self.flush_block()?;
+        }
+        Ok(())
+    }
+
     fn flush_block(&mut self) -> std::io::Result<()> {
         if self.block_len == 0 {
             return Ok(());
@@ -104,15 +123,16 @@ impl<W: Write + Send> TraceSink for BinaryTraceWriter<W> {
 
     fn record(&mut self, record: &Record) -> std::io::Result<()> {
         check::writable_record(self.header.as_ref(), record)?;
-        let block_start = RestartPoint { offset: self.bytes_written, ordinal: self.records - self.block_len };
-        self.index.observe(block_start, self.records, record.time());
+        self.observe(record.time());
         self.encoder.encode(&mut self.block, record);
-        self.block_len += 1;
-        self.records += 1;
-        if self.block_len >= self.block_records {
-            self.flush_block()?;
-        }
-        Ok(())
+        self.counted()
+    }
+
+    fn send(&mut self, send: &SendRecord<'_>) -> std::io::Result<()> {
+        check::writable_send(self.header.as_ref(), send)?;
+        self.observe(send.time);
+        self.encoder.encode_send(&mut self.block, send);
+        self.counted()
     }
 
     fn finish(&mut self) -> std::io::Result<()> {

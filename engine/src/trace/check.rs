@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::record::{EntityInfo, Record, TraceHeader, TraceLevel, TraceLevelError};
+use super::send_record::SendRecord;
 
 /// One distinct entity type of a header: name plus state, parameter and port names.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -165,24 +166,30 @@ pub(crate) fn record(header: &TraceHeader, record: &Record) -> Result<(), Consis
             let info = entity(header, *e)?;
             member(info, *e, "parameter", u64::from(*param), info.params.len())?;
         }
-        Record::Send { time, from, from_port, to, to_port, depart, arrive, .. } => {
-            let info = entity(header, *from)?;
-            member(info, *from, "port", u64::from(*from_port), info.ports.len())?;
-            let info = entity(header, *to)?;
-            member(info, *to, "port", u64::from(*to_port), info.ports.len())?;
-            if depart < time {
-                return Err(ConsistencyError::DepartsBeforeSend {
-                    depart_ps: depart.as_ps(),
-                    time_ps: time.as_ps(),
-                });
-            }
-            if arrive < depart {
-                return Err(ConsistencyError::ArrivesBeforeDeparture {
-                    arrive_ps: arrive.as_ps(),
-                    depart_ps: depart.as_ps(),
-                });
+        Record::Send { .. } => {
+            if let Some(s) = record.as_send() {
+                send_fields(header, &s)?;
             }
         }
+    }
+    Ok(())
+}
+
+/// Check a send's entities, ports and times against `header` (its level is checked by the caller).
+fn send_fields(header: &TraceHeader, send: &SendRecord<'_>) -> Result<(), ConsistencyError> {
+    let &SendRecord { time, from, from_port, to, to_port, depart, arrive, .. } = send;
+    let info = entity(header, from)?;
+    member(info, from, "port", u64::from(from_port), info.ports.len())?;
+    let info = entity(header, to)?;
+    member(info, to, "port", u64::from(to_port), info.ports.len())?;
+    if depart < time {
+        return Err(ConsistencyError::DepartsBeforeSend { depart_ps: depart.as_ps(), time_ps: time.as_ps() });
+    }
+    if arrive < depart {
+        return Err(ConsistencyError::ArrivesBeforeDeparture {
+            arrive_ps: arrive.as_ps(),
+            depart_ps: depart.as_ps(),
+        });
     }
     Ok(())
 }
@@ -230,6 +237,16 @@ pub(crate) fn writable_record(written: Option<&TraceHeader>, new: &Record) -> st
         return Err(invalid(ConsistencyError::RecordBeforeHeader));
     };
     record(written, new).map_err(invalid)
+}
+
+/// A writer's checks before writing `send`: as [`writable_record`] of the send's record.
+pub(crate) fn writable_send(written: Option<&TraceHeader>, send: &SendRecord<'_>) -> std::io::Result<()> {
+    let Some(written) = written else {
+        return Err(invalid(ConsistencyError::RecordBeforeHeader));
+    };
+    level(written.level, "message", TraceLevel::MESSAGES)
+        .and_then(|()| send_fields(written, send))
+        .map_err(invalid)
 }
 
 /// A writer's check before finishing: a header written.

@@ -15,7 +15,9 @@ use super::binary_writer::BinaryTraceWriter;
 use super::error::TraceError;
 use super::index::TraceIndex;
 use super::read::{SeekedReader, TraceRead};
-use super::record::{Record, TraceHeader, TraceSink};
+use super::record::{Record, TraceHeader};
+use super::send_record::SendRecord;
+use super::sink::TraceSink;
 use super::text_reader::TextTraceReader;
 use super::text_writer::TextTraceWriter;
 use crate::time::SimTime;
@@ -176,6 +178,9 @@ impl TraceSink for TraceFileWriter {
     }
     fn record(&mut self, record: &Record) -> std::io::Result<()> {
         self.sink()?.record(record)
+    }
+    fn send(&mut self, send: &SendRecord<'_>) -> std::io::Result<()> {
+        self.sink()?.send(send)
     }
     fn finish(&mut self) -> std::io::Result<()> {
         self.index = match &mut self.writer {

@@ -5,7 +5,9 @@
 //! project name (renaming a project or upgrading the file format does not change behaviour).
 //! Nothing in a trace comes from the wall clock, so the fingerprint of a run is reproducible.
 
-use super::record::{Record, TraceHeader, TraceSink, TraceValue};
+use super::record::{Record, TraceHeader, TraceValue};
+use super::send_record::SendRecord;
+use super::sink::TraceSink;
 
 /// Identifies the canonical serialisation; changes only if what is hashed changes.
 const DOMAIN: &[u8] = b"hase-trace-fingerprint v2\n";
@@ -130,7 +132,7 @@ impl FingerprintSink {
         out.clear();
         let (tag, entity) = match r {
             Record::State { entity, .. } => (0_u8, *entity),
-            Record::Send { from, .. } => (1, *from),
+            Record::Send { from, .. } => (SEND_TAG, *from),
             Record::Param { entity, .. } => (2, *entity),
             Record::Array { entity, .. } => (3, *entity),
             Record::Comment { entity, .. } => (4, *entity),
@@ -142,14 +144,10 @@ impl FingerprintSink {
         out.extend_from_slice(&entity.to_le_bytes());
         match r {
             Record::State { state, .. } => out.extend_from_slice(&state.to_le_bytes()),
-            Record::Send { from_port, to, to_port, depart, arrive, bytes, label, .. } => {
-                out.extend_from_slice(&from_port.to_le_bytes());
-                out.extend_from_slice(&to.to_le_bytes());
-                out.extend_from_slice(&to_port.to_le_bytes());
-                out.extend_from_slice(&depart.as_ps().to_le_bytes());
-                out.extend_from_slice(&arrive.as_ps().to_le_bytes());
-                out.extend_from_slice(&bytes.to_le_bytes());
-                put_str(out, label);
+            Record::Send { .. } => {
+                if let Some(send) = r.as_send() {
+                    send_fields(out, &send);
+                }
             }
             Record::Param { param, value, .. } => {
                 out.extend_from_slice(&param.to_le_bytes());
@@ -175,6 +173,20 @@ impl FingerprintSink {
     }
 }
 
+/// The tag that starts a send's bytes.
+const SEND_TAG: u8 = 1;
+
+/// The bytes of a send after its tag, time and sending entity.
+fn send_fields(out: &mut Vec<u8>, send: &SendRecord<'_>) {
+    out.extend_from_slice(&send.from_port.to_le_bytes());
+    out.extend_from_slice(&send.to.to_le_bytes());
+    out.extend_from_slice(&send.to_port.to_le_bytes());
+    out.extend_from_slice(&send.depart.as_ps().to_le_bytes());
+    out.extend_from_slice(&send.arrive.as_ps().to_le_bytes());
+    out.extend_from_slice(&send.bytes.to_le_bytes());
+    put_str(out, send.label);
+}
+
 impl TraceSink for FingerprintSink {
     fn header(&mut self, header: &TraceHeader) -> std::io::Result<()> {
         self.add_header(header);
@@ -182,6 +194,17 @@ impl TraceSink for FingerprintSink {
     }
     fn record(&mut self, record: &Record) -> std::io::Result<()> {
         self.add_record(record);
+        Ok(())
+    }
+    fn send(&mut self, send: &SendRecord<'_>) -> std::io::Result<()> {
+        let out = &mut self.buf;
+        out.clear();
+        out.push(SEND_TAG);
+        out.extend_from_slice(&send.time.as_ps().to_le_bytes());
+        out.extend_from_slice(&send.from.to_le_bytes());
+        send_fields(out, send);
+        self.hasher.update(&self.buf);
+        self.records += 1;
         Ok(())
     }
     fn finish(&mut self) -> std::io::Result<()> {

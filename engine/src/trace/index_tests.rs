@@ -7,7 +7,8 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::trace::read::records;
-use crate::trace::record::{Record, TraceHeader, TraceSink};
+use crate::trace::record::{Record, TraceHeader};
+use crate::trace::sink::TraceSink;
 use crate::trace::testgen;
 use crate::trace::{BinaryTraceReader, BinaryTraceWriter, TextTraceReader, TextTraceWriter};
 

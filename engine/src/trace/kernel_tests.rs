@@ -20,8 +20,9 @@ impl Message for Bytes {
     fn size_bytes(&self) -> u64 {
         self.0
     }
-    fn label(&self) -> String {
-        format!("{} bytes", self.0)
+    fn write_label(&self, out: &mut String) {
+        out.push_str(&self.0.to_string());
+        out.push_str(" bytes");
     }
 }
 

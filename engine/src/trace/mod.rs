@@ -39,6 +39,8 @@ mod paraver_date;
 pub use paraver_config::{COMMENT_TYPE, INDEX_BASE, INT_BASE, REAL_BASE, REAL_SCALE, TEXT_BASE};
 pub mod read;
 pub mod record;
+mod send_record;
+mod sink;
 #[cfg(test)]
 mod stream_export_tests;
 pub mod summary;
@@ -76,9 +78,10 @@ pub use paraver::{
 };
 pub use read::{Reposition, RestartPoint, SeekedReader, TraceRead, records};
 pub use record::{
-    EntityInfo, GroupInfo, LinkInfo, MemorySink, Record, TeeSink, TraceHeader, TraceLevel, TraceLevelError,
-    TraceSink, TraceValue,
+    EntityInfo, GroupInfo, LinkInfo, Record, TraceHeader, TraceLevel, TraceLevelError, TraceValue,
 };
+pub use send_record::SendRecord;
+pub use sink::{MemorySink, TeeSink, TraceSink};
 pub use summary::{EntityTraffic, RecordCounts, TraceSummary};
 pub use text_reader::TextTraceReader;
 pub use text_writer::TextTraceWriter;

@@ -5,7 +5,8 @@
 use proptest::prelude::*;
 
 use super::read::{TraceRead, records};
-use super::record::{Record, TraceHeader, TraceSink, TraceValue};
+use super::record::{Record, TraceHeader, TraceValue};
+use super::sink::TraceSink;
 use super::testgen;
 use super::{TextTraceReader, TextTraceWriter, TraceError};
 use crate::time::SimTime;

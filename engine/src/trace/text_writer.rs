@@ -7,7 +7,9 @@ use std::io::{BufWriter, Write};
 use super::check::{self, type_table};
 use super::index::{IndexBuilder, TraceIndex};
 use super::read::RestartPoint;
-use super::record::{Record, TraceHeader, TraceSink};
+use super::record::{Record, TraceHeader};
+use super::send_record::SendRecord;
+use super::sink::TraceSink;
 use super::tokens::{push_str_token, push_value};
 use super::version::FORMAT_VERSION;
 
@@ -134,22 +136,32 @@ fn optional(v: Option<u32>) -> String {
     v.map_or_else(|| "-".to_string(), |v| v.to_string())
 }
 
+/// Append one send line (without the end-of-line).
+fn push_send(out: &mut Vec<u8>, send: &SendRecord<'_>) {
+    use std::io::Write as _;
+    let &SendRecord { time, from, from_port, to, to_port, depart, arrive, bytes, label } = send;
+    // Writing into a Vec cannot fail.
+    let _ = write!(
+        out,
+        "{} M {from} {from_port} {to} {to_port} {} {} {bytes} ",
+        time.as_ps(),
+        depart.as_ps(),
+        arrive.as_ps()
+    );
+    push_str_token(out, label);
+}
+
 /// Append one record line (without the end-of-line).
 pub(crate) fn push_record(out: &mut Vec<u8>, record: &Record) {
     use std::io::Write as _;
     // Writing into a Vec cannot fail.
     let _ = match record {
         Record::State { time, entity, state } => write!(out, "{} S {entity} {state}", time.as_ps()),
-        Record::Send { time, from, from_port, to, to_port, depart, arrive, bytes, label } => {
-            let r = write!(
-                out,
-                "{} M {from} {from_port} {to} {to_port} {} {} {bytes} ",
-                time.as_ps(),
-                depart.as_ps(),
-                arrive.as_ps()
-            );
-            push_str_token(out, label);
-            r
+        Record::Send { .. } => {
+            if let Some(send) = record.as_send() {
+                push_send(out, &send);
+            }
+            Ok(())
         }
         Record::Param { time, entity, param, value } => {
             let r = write!(out, "{} P {entity} {param} ", time.as_ps());
@@ -196,6 +208,18 @@ impl<W: Write + Send> TraceSink for TextTraceWriter<W> {
             index.observe(at, self.records, record.time());
         }
         push_record(&mut self.line, record);
+        self.emit_line()?;
+        self.records += 1;
+        Ok(())
+    }
+
+    fn send(&mut self, send: &SendRecord<'_>) -> std::io::Result<()> {
+        check::writable_send(self.header.as_ref(), send)?;
+        if let Some(index) = &mut self.index {
+            let at = RestartPoint { offset: self.bytes_written, ordinal: self.records };
+            index.observe(at, self.records, send.time);
+        }
+        push_send(&mut self.line, send);
         self.emit_line()?;
         self.records += 1;
         Ok(())
