@@ -18,6 +18,8 @@ use crate::time::SimTime;
 pub struct BinaryTraceWriter<W: Write> {
     out: BufWriter<W>,
     header: Option<TraceHeader>,
+    /// The header's port counts, for checking sends.
+    sends: check::SendCheck,
     block: Vec<u8>,
     block_len: u64,
     block_records: u64,
@@ -34,6 +36,7 @@ impl<W: Write> BinaryTraceWriter<W> {
         BinaryTraceWriter {
             out: BufWriter::with_capacity(1 << 16, out),
             header: None,
+            sends: check::SendCheck::default(),
             block: Vec::with_capacity(1 << 16),
             block_len: 0,
             block_records: DEFAULT_BLOCK_RECORDS,
@@ -117,6 +120,7 @@ impl<W: Write + Send> TraceSink for BinaryTraceWriter<W> {
         put_u64(&mut prefix, body.len() as u64);
         self.write(&prefix)?;
         self.write(&body)?;
+        self.sends = check::SendCheck::new(header);
         self.header = Some(header.clone());
         Ok(())
     }
@@ -129,7 +133,7 @@ impl<W: Write + Send> TraceSink for BinaryTraceWriter<W> {
     }
 
     fn send(&mut self, send: &SendRecord<'_>) -> std::io::Result<()> {
-        check::writable_send(self.header.as_ref(), send)?;
+        check::writable_send(self.header.as_ref(), &self.sends, send)?;
         self.observe(send.time);
         self.encoder.encode_send(&mut self.block, send);
         self.counted()

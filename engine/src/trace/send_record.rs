@@ -117,6 +117,38 @@ mod tests {
         }
     }
 
+    proptest! {
+        /// A send is accepted or refused, and with the same error, whether handed over borrowed
+        /// or as its record: entities and ports in and out of the header, times in and out of order.
+        #[test]
+        fn borrowed_sends_are_checked_as_their_records(
+            header in testgen::header(),
+            from in 0u32..6, to in 0u32..6, from_port in 0u16..4, to_port in 0u16..4,
+            time in 0u64..3, depart in 0u64..3, arrive in 0u64..3,
+        ) {
+            let header = TraceHeader { level: 2, ..header };
+            let send = SendRecord {
+                time: SimTime(time),
+                depart: SimTime(depart),
+                from,
+                from_port,
+                to,
+                to_port,
+                arrive: SimTime(arrive),
+                bytes: 1,
+                label: "m",
+            };
+            let mut binary = BinaryTraceWriter::new(Vec::new());
+            let mut text = TextTraceWriter::new(Vec::new());
+            for writer in [&mut binary as &mut dyn TraceSink, &mut text] {
+                writer.header(&header).unwrap();
+                let borrowed = writer.send(&send).map_err(|e| e.to_string());
+                let owned = writer.record(&send.to_record()).map_err(|e| e.to_string());
+                prop_assert_eq!(borrowed, owned);
+            }
+        }
+    }
+
     /// A send the header does not allow is refused with the same error either way.
     #[test]
     fn a_borrowed_send_is_checked_as_its_record() {

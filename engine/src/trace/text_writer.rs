@@ -17,6 +17,8 @@ use super::version::FORMAT_VERSION;
 pub struct TextTraceWriter<W: Write> {
     out: BufWriter<W>,
     header: Option<TraceHeader>,
+    /// The header's port counts, for checking sends.
+    sends: check::SendCheck,
     line: Vec<u8>,
     bytes_written: u64,
     records: u64,
@@ -30,6 +32,7 @@ impl<W: Write> TextTraceWriter<W> {
         TextTraceWriter {
             out: BufWriter::with_capacity(1 << 16, out),
             header: None,
+            sends: check::SendCheck::default(),
             line: Vec::with_capacity(256),
             bytes_written: 0,
             records: 0,
@@ -197,6 +200,7 @@ impl<W: Write + Send> TraceSink for TextTraceWriter<W> {
         let text = header_text(header);
         self.out.write_all(&text)?;
         self.bytes_written += text.len() as u64;
+        self.sends = check::SendCheck::new(header);
         self.header = Some(header.clone());
         Ok(())
     }
@@ -214,7 +218,7 @@ impl<W: Write + Send> TraceSink for TextTraceWriter<W> {
     }
 
     fn send(&mut self, send: &SendRecord<'_>) -> std::io::Result<()> {
-        check::writable_send(self.header.as_ref(), send)?;
+        check::writable_send(self.header.as_ref(), &self.sends, send)?;
         if let Some(index) = &mut self.index {
             let at = RestartPoint { offset: self.bytes_written, ordinal: self.records };
             index.observe(at, self.records, send.time);
