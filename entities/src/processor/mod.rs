@@ -26,7 +26,7 @@ use std::sync::Arc;
 use hase_engine::kernel::DirectDeliveries;
 use hase_engine::kernel::SendInfo;
 use hase_engine::time::SimTime;
-use hase_engine::trace::TraceValue;
+use hase_engine::trace::{TraceLevel, TraceValue};
 use hase_engine::{Behaviour, Ctx, Endpoint, PortIndex};
 
 use crate::flow::{OutputPort, Stall};
@@ -585,7 +585,11 @@ impl ProcessorBehaviour {
             ctx.set_state(state::DONE);
             return;
         };
-        if let Some(location) = self.program.location() {
+        // A program's location may be made afresh for each operation: only asked for when
+        // comments are kept.
+        if ctx.tracing(TraceLevel::COMMENTS)
+            && let Some(location) = self.program.location()
+        {
             ctx.comment(|| format!("{location}: {op:?}"));
         }
         Live::operation(ctx, &op);

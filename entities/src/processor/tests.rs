@@ -448,3 +448,69 @@ fn processors_configured_alike_share_their_settings() {
 
 #[path = "sharing_tests.rs"]
 mod sharing;
+
+/// A fixed program that counts how often its location is asked for.
+struct CountingLocations {
+    ops: OpList,
+    asked: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl crate::workload::program::RankProgram for CountingLocations {
+    fn next(&mut self, ctx: &mut crate::workload::program::ProgramCtx<'_>) -> Option<Op> {
+        self.ops.next(ctx)
+    }
+    fn location(&self) -> Option<String> {
+        self.asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.ops.location()
+    }
+}
+
+/// Run the `line` at `level` with p0 sending from a located program; how often p0's location was
+/// asked for, and the comments written.
+fn run_located(level: hase_engine::trace::TraceLevel) -> (usize, Vec<String>) {
+    use hase_engine::trace::{MemorySink, Record};
+    let asked = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let program = OpList::located(vec![
+        (Op::Compute(crate::mpi::op::Work::Time(SimTime::from_ns(50))), Some("p0.txt:1".into())),
+        (Op::Send { dst: 1, bytes: 64, tag: 0 }, Some("p0.txt:2".into())),
+    ]);
+    let config = ProcessorConfig {
+        program: Box::new(CountingLocations { ops: program, asked: asked.clone() }),
+        ..config_with(0, vec![], MpiLimits::new(4096, 1000))
+    };
+    let recv = vec![Op::Recv { src: Source::Rank(0), tag: TagSel::Any }];
+    let behaviours: Vec<Box<dyn Behaviour<NetMsg>>> = vec![
+        Box::new(ProcessorBehaviour::new(config)),
+        router(Switching::StoreAndForward),
+        processor(1, recv),
+    ];
+    let sink = Arc::new(std::sync::Mutex::new(MemorySink::default()));
+    let config = SimConfig { seed: 1, level, sink: Some(Box::new(sink.clone())), live_values: false };
+    let mut sim = Simulation::new(line(), behaviours, config).unwrap();
+    let outcome = sim.run(RunControl::default());
+    assert_eq!(outcome, RunOutcome::Completed);
+    sim.finish(outcome);
+    let comments = sink
+        .lock()
+        .unwrap()
+        .records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Comment { entity: 0, text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    (asked.load(std::sync::atomic::Ordering::Relaxed), comments)
+}
+
+#[test]
+fn a_program_location_is_made_only_when_comments_are_kept() {
+    use hase_engine::trace::TraceLevel;
+    let (asked, comments) = run_located(TraceLevel::MESSAGES);
+    assert_eq!((asked, comments.len()), (0, 0));
+    let (asked, comments) = run_located(TraceLevel::COMMENTS);
+    assert_eq!(asked, 2);
+    assert_eq!(comments.len(), 2, "{comments:?}");
+    assert!(comments[0].starts_with("p0.txt:1: Compute"), "{comments:?}");
+    assert!(comments[1].starts_with("p0.txt:2: Send"), "{comments:?}");
+}
