@@ -126,37 +126,42 @@ impl Message for NetMsg {
 
     fn write_label(&self, out: &mut String) {
         use std::fmt::Write as _;
-        // Writing into a String cannot fail.
-        let _ = match self {
+        let written = match self {
             NetMsg::Packet(p) => {
-                let kind = match p.kind {
-                    PacketKind::Data => "data",
-                    PacketKind::Rts => "rts",
-                    PacketKind::Cts => "cts",
-                    PacketKind::Fin => "fin",
-                };
-                // `{kind} r{src}>r{dst} {index + 1}/{count} {bytes}B`, one label per traced hop:
-                // integers put in directly cost a fraction of `write!`.
-                let mut digits = itoa::Buffer::new();
-                out.push_str(kind);
-                out.push_str(" r");
-                out.push_str(digits.format(p.src));
-                out.push_str(">r");
-                out.push_str(digits.format(p.dst));
-                out.push(' ');
-                out.push_str(digits.format(u64::from(p.index) + 1));
-                out.push('/');
-                out.push_str(digits.format(p.count));
-                out.push(' ');
-                out.push_str(digits.format(p.bytes));
-                out.push('B');
-                Ok(())
+                push_packet_label(p, out);
+                return;
             }
             NetMsg::Credit { count } => write!(out, "credit {count}"),
             NetMsg::CollectiveEnter(c) => write!(out, "enter {:?} r{}", c.kind, c.rank),
             NetMsg::CollectiveDone(c) => write!(out, "done {:?} r{}", c.kind, c.rank),
         };
+        // Writing into a String cannot fail.
+        debug_assert!(written.is_ok());
     }
+}
+
+/// Append `{kind} r{src}>r{dst} {index + 1}/{count} {bytes}B`, one label per traced hop: integers
+/// put in directly cost a fraction of `write!`.
+fn push_packet_label(p: &Packet, out: &mut String) {
+    let kind = match p.kind {
+        PacketKind::Data => "data",
+        PacketKind::Rts => "rts",
+        PacketKind::Cts => "cts",
+        PacketKind::Fin => "fin",
+    };
+    let mut digits = itoa::Buffer::new();
+    out.push_str(kind);
+    out.push_str(" r");
+    out.push_str(digits.format(p.src));
+    out.push_str(">r");
+    out.push_str(digits.format(p.dst));
+    out.push(' ');
+    out.push_str(digits.format(u64::from(p.index) + 1));
+    out.push('/');
+    out.push_str(digits.format(p.count));
+    out.push(' ');
+    out.push_str(digits.format(p.bytes));
+    out.push('B');
 }
 
 #[cfg(test)]

@@ -108,10 +108,9 @@ impl Atoms {
 }
 
 /// What writing a trace that holds every message takes beside simulating the run, in per mille
-/// of the simulation's CPU time, as the dealing counts it. On the 256×256 torus halo at level 2,
-/// two threads on a loaded machine, the writing took 6 to 9 s of CPU beside 40 to 44 s of
-/// simulation and 0.8 s of merging on the calling thread; of 0, 60, 100, 130 and 200, 100 evened
-/// out the two threads' work best (`docs/performance.md`).
+/// of the simulation's CPU time, as the dealing counts it. Measured on the 256×256 torus halo at
+/// level 2 on two threads (`docs/performance.md`): 100 evened out the two threads' work best of
+/// 0, 60, 130 and 200, and 20, 40 and 70 ran no faster.
 pub(crate) const MESSAGE_TRACE_PER_MILLE: u64 = 100;
 
 /// The smallest share the last partition is dealt, in per mille of another partition's.
