@@ -45,10 +45,13 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(e) => return cli::refuse_arguments(&e),
     };
-    match args.command {
+    let code = match args.command {
         Some(command) => cli::execute(command),
         None => open_window(args),
-    }
+    };
+    // Files a replaced trace or save left to be removed on a thread of their own.
+    hase_engine::model::atomic::wait_for_removals();
+    code
 }
 
 /// The desktop editor, as the arguments ask.

@@ -243,8 +243,9 @@ impl<M: Message> Core<M> {
         self.written(written);
     }
 
-    /// After a write: on its failure, stop tracing and keep the error to report at the end of
-    /// the run (the run goes on simulating).
+    /// After a write: on its failure, stop tracing, drop the sink unfinished (a trace file then
+    /// leaves what was at its path as it was) and keep the error to report at the end of the run
+    /// (the run goes on simulating).
     fn written(&mut self, result: std::io::Result<()>) {
         if let Err(e) = result {
             self.trace_error.get_or_insert(e);

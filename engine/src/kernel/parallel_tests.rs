@@ -323,3 +323,59 @@ fn a_written_trace_deals_the_last_partition_its_share_in_rounds() {
         plan::<Token>(&model, 2, 0, |e| &hoppers[e as usize] as &dyn Behaviour<Token>).expect("a cut");
     assert!(equal.owner.iter().enumerate().all(|(e, &p)| usize::from(p) == e % 2));
 }
+
+/// A sink that refuses every record after its first `accepted`, and counts what it was asked.
+#[derive(Default)]
+struct Refusing {
+    accepted: usize,
+    records: usize,
+    finished: usize,
+}
+
+impl crate::trace::TraceSink for Arc<Mutex<Refusing>> {
+    fn header(&mut self, _: &crate::trace::TraceHeader) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn record(&mut self, _: &Record) -> std::io::Result<()> {
+        let mut me = self.lock().unwrap();
+        me.records += 1;
+        if me.records > me.accepted { Err(std::io::Error::other("disk full")) } else { Ok(()) }
+    }
+    fn finish(&mut self) -> std::io::Result<()> {
+        self.lock().unwrap().finished += 1;
+        Ok(())
+    }
+}
+
+/// A write that fails stops the trace and drops its sink unfinished (a trace file then keeps what
+/// was at its path), on one thread and on two; the run itself goes on to the same end.
+#[test]
+fn a_sink_that_fails_is_dropped_unfinished_on_any_thread_count() {
+    let model = Arc::new(ring(8, 1_000));
+    let (_, _, records, report, _) = run(&model, hopper(false), 1, None);
+    assert!(records.len() > 100);
+    for threads in [1, 2] {
+        let sink = Arc::new(Mutex::new(Refusing { accepted: 50, ..Refusing::default() }));
+        let behaviours: Vec<Box<dyn Behaviour<Token>>> = (0..model.entities.len())
+            .map(|i| Box::new(hopper(false)(i)) as Box<dyn Behaviour<Token>>)
+            .collect();
+        let config = SimConfig {
+            seed: 7,
+            level: TraceLevel::COMMENTS,
+            sink: Some(Box::new(sink.clone())),
+            live_values: true,
+        };
+        let mut sim = Simulation::new(model.clone(), behaviours, config).expect("a simulation");
+        let (outcome, partitioning) = sim.run_on(threads, RunControl::default());
+        assert_eq!(threads == 1, partitioning.is_one_thread(), "{partitioning}");
+        let mut finished = sim.finish(outcome);
+        let error = finished.trace_error.take().expect("the failure is reported");
+        assert_eq!(error.to_string(), "disk full");
+        let sink = sink.lock().unwrap();
+        assert_eq!(sink.records, 51, "{threads} threads: nothing is written after the failure");
+        assert_eq!(sink.finished, 0, "{threads} threads: the failed sink is not finished");
+        finished.stats.wall_time_s = 0.0;
+        finished.stats.events_per_s = 0.0;
+        assert_eq!(serde_json::to_string(&finished.stats).unwrap(), report, "{threads} threads");
+    }
+}

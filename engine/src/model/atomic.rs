@@ -1,8 +1,15 @@
-//! Atomic file replacement for saves: the bytes go to a temporary sibling `.NAME.tmp<pid>`, are
-//! flushed to disk, then renamed over the target, so a crash leaves the old file or the new one,
-//! never half of one. The temporary file is removed on every error path (and if the save panics);
-//! one left by a process that was killed mid-save is removed by the next save of the same file.
+//! Atomic file replacement: the bytes go to a temporary sibling `.NAME.tmp<pid>`, which is then
+//! renamed over the target, so the target holds the old file or the new one, never half of one.
+//! The temporary file is removed on every error path (and on a panic); one left by a process that
+//! was killed mid-write is removed by the next write of the same file.
+//!
+//! Two forms: [`write_atomic`] for saves, whole bytes synced to disk before the rename; and
+//! [`Replacement`] for outputs written as a stream over a long run (traces), which replace the
+//! target only when they are complete and are not synced (syncing a trace of gigabytes would take
+//! seconds, and a run can make it again); on Linux it exchanges the two files and removes the old
+//! one in the background.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
 
 /// Removes the temporary file when dropped, unless the rename consumed it.
@@ -38,6 +45,94 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// A file being written in place of a target through a temporary sibling: it replaces the target
+/// when [`Replacement::commit`] is called, and dropped without that, its temporary file goes and
+/// the target stays as it was. Meanwhile the target, if there is one, is untouched.
+pub struct Replacement {
+    tmp: TmpFile,
+    target: PathBuf,
+}
+
+impl Replacement {
+    /// Start replacing `path`: removes temporaries that killed writes of `path` left behind,
+    /// creates this one and gives the file to write to.
+    pub fn create(path: &Path) -> std::io::Result<(Replacement, File)> {
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+        remove_stale_tmp_files(dir, &name);
+        let tmp = TmpFile { path: dir.join(tmp_name(&name, std::process::id())), renamed: false };
+        let file = File::create(&tmp.path)?;
+        Ok((Replacement { tmp, target: path.to_path_buf() }, file))
+    }
+
+    /// The file that will be replaced.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Put the written file in the target's place. Whoever writes must have flushed it first.
+    ///
+    /// Replacing a file of gigabytes by `rename` is slow on Linux's ext4: the rename makes the
+    /// new file's blocks be allocated at once, and the old file's blocks are freed when it goes
+    /// (0.6–0.8 s for 1.4 GB here). On Linux the two files are exchanged instead (`renameat2`
+    /// with `RENAME_EXCHANGE`, which takes no time), and the old file, now at the temporary path,
+    /// is removed on a thread of its own ([`wait_for_removals`] waits for it). Where the target
+    /// is not a regular file, does not exist, or the file system cannot exchange, a rename.
+    pub fn commit(mut self) -> std::io::Result<()> {
+        if exchange(&self.tmp.path, &self.target) {
+            self.tmp.renamed = true;
+            remove_in_background(self.tmp.path.clone());
+            return Ok(());
+        }
+        std::fs::rename(&self.tmp.path, &self.target)?;
+        self.tmp.renamed = true;
+        Ok(())
+    }
+}
+
+/// Exchange `new` with the regular file `target`; false if they were not exchanged.
+#[cfg(target_os = "linux")]
+fn exchange(new: &Path, target: &Path) -> bool {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    std::fs::symlink_metadata(target).is_ok_and(|m| m.is_file())
+        && renameat_with(CWD, new, CWD, target, RenameFlags::EXCHANGE).is_ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(_new: &Path, _target: &Path) -> bool {
+    false
+}
+
+/// Removals of replaced files still running on their threads.
+static REMOVALS: std::sync::Mutex<Vec<std::thread::JoinHandle<()>>> = std::sync::Mutex::new(Vec::new());
+
+/// Remove `path` on a thread of its own (here, if no thread can be started).
+fn remove_in_background(path: PathBuf) {
+    let spawned = std::thread::Builder::new().name("hase-old-file".into()).spawn({
+        let path = path.clone();
+        move || {
+            let _ = std::fs::remove_file(path);
+        }
+    });
+    match spawned {
+        Ok(handle) => REMOVALS.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(handle),
+        Err(_) => {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// Wait until the files that [`Replacement::commit`] replaced are removed. A process that ends
+/// right after replacing a file calls this first, so that no old file is left at a temporary
+/// path (the next replacement of the same file would remove it, but it would hold the disk
+/// until then).
+pub fn wait_for_removals() {
+    let handles = std::mem::take(&mut *REMOVALS.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+    for handle in handles {
+        let _ = handle.join();
+    }
 }
 
 /// The temporary file of a save of `name` by process `pid`.
@@ -112,6 +207,68 @@ mod tests {
         assert!(write_atomic(&blocked, b"new").is_err());
         assert_eq!(names(dir.path()), ["p.ron", "q.ron"], "the temporary file is gone");
         assert_eq!(std::fs::read(&path).unwrap(), b"old");
+    }
+
+    #[test]
+    fn a_replacement_takes_the_place_of_the_target_only_when_committed() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.htb");
+        std::fs::write(&path, b"old trace").unwrap();
+
+        // Dropped before its commit (a run that failed): the target is as it was, with no temporary.
+        let (replacement, mut file) = Replacement::create(&path).unwrap();
+        file.write_all(b"half a trace").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"old trace", "untouched while written");
+        drop((replacement, file));
+        assert_eq!(names(dir.path()), ["t.htb"]);
+        assert_eq!(std::fs::read(&path).unwrap(), b"old trace");
+
+        // Committed: the new bytes, and still no temporary.
+        let (replacement, mut file) = Replacement::create(&path).unwrap();
+        assert_eq!(replacement.target(), path);
+        file.write_all(b"new trace").unwrap();
+        file.flush().unwrap();
+        replacement.commit().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new trace");
+        wait_for_removals();
+        assert_eq!(names(dir.path()), ["t.htb"], "the old file is gone");
+
+        // A target that does not exist yet is created.
+        let fresh = dir.path().join("u.htb");
+        let (replacement, mut file) = Replacement::create(&fresh).unwrap();
+        file.write_all(b"first").unwrap();
+        replacement.commit().unwrap();
+        assert_eq!(std::fs::read(&fresh).unwrap(), b"first");
+
+        // A target that is a symbolic link is replaced by the file, as `rename` does: the file it
+        // points to stays.
+        let pointed = dir.path().join("pointed");
+        std::fs::write(&pointed, b"kept").unwrap();
+        let link = dir.path().join("link.htb");
+        std::os::unix::fs::symlink(&pointed, &link).unwrap();
+        let (replacement, mut file) = Replacement::create(&link).unwrap();
+        file.write_all(b"through the link").unwrap();
+        replacement.commit().unwrap();
+        wait_for_removals();
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_file());
+        assert_eq!(std::fs::read(&link).unwrap(), b"through the link");
+        assert_eq!(std::fs::read(&pointed).unwrap(), b"kept");
+        assert_eq!(names(dir.path()), ["link.htb", "pointed", "t.htb", "u.htb"]);
+    }
+
+    #[test]
+    fn a_replacement_whose_rename_fails_keeps_the_target_and_removes_its_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        // The rename fails: the target is a non-empty directory.
+        let blocked = dir.path().join("t.htb");
+        std::fs::create_dir(&blocked).unwrap();
+        std::fs::write(blocked.join("inside"), b"x").unwrap();
+        let (replacement, file) = Replacement::create(&blocked).unwrap();
+        drop(file);
+        assert!(replacement.commit().is_err());
+        assert_eq!(names(dir.path()), ["t.htb"]);
+        assert_eq!(std::fs::read(blocked.join("inside")).unwrap(), b"x");
     }
 
     #[test]

@@ -133,6 +133,77 @@ fn files_by_extension_round_trip_and_seek_with_their_sidecar() {
     assert!(err.to_string().contains("the index is stale"), "{err}");
 }
 
+/// The names in `dir`, sorted.
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_trace_replaces_the_file_at_its_path_only_when_it_is_finished_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let (header, recs) = read_all(EXAMPLE).unwrap();
+    let write = |path: &std::path::Path, records: &[Record]| {
+        let mut w = create_trace(path, Some(2)).unwrap();
+        w.header(&header).unwrap();
+        for r in records {
+            w.record(r).unwrap();
+        }
+        w.finish().unwrap();
+        crate::model::atomic::wait_for_removals();
+    };
+    for name in ["t.htrace", "t.htrace.gz", "t.htb"] {
+        let path = dir.path().join(name);
+        let sidecar = TraceIndex::sidecar_path(&path);
+        write(&path, &recs[..1]);
+        let old = std::fs::read(&path).unwrap();
+        let old_index = std::fs::read(&sidecar).ok();
+        let files = names_in(dir.path());
+
+        // While a run writes, the old trace is still there; dropped unfinished (the run failed
+        // or stopped without finishing its trace), nothing changes.
+        let mut w = create_trace(&path, Some(2)).unwrap();
+        w.header(&header).unwrap();
+        for r in &recs {
+            w.record(r).unwrap();
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), old, "{name}: untouched while written");
+        drop(w);
+        assert_eq!(names_in(dir.path()), files, "{name}: no temporary is left");
+        assert_eq!(std::fs::read(&path).unwrap(), old, "{name}");
+
+        // A record the writer refuses (an entity not in the header): finishing is refused too,
+        // and says which file was kept.
+        let mut w = create_trace(&path, Some(2)).unwrap();
+        w.header(&header).unwrap();
+        w.record(&recs[0]).unwrap();
+        assert!(w.record(&Record::State { time: SimTime(5), entity: 99, state: 0 }).is_err());
+        let err = w.finish().unwrap_err().to_string();
+        assert!(err.contains(name) && err.contains("left as it was"), "{err}");
+        drop(w);
+        assert_eq!(names_in(dir.path()), files, "{name}: no temporary is left");
+        assert_eq!(std::fs::read(&path).unwrap(), old, "{name}");
+        assert_eq!(std::fs::read(&sidecar).ok(), old_index, "{name}: the index stays with its file");
+
+        // Finished whole: the new trace and its index.
+        write(&path, &recs);
+        assert_eq!(
+            Trace::load(&path).unwrap(),
+            Trace { header: header.clone(), records: recs.clone() },
+            "{name}"
+        );
+        if name != "t.htrace.gz" {
+            let saved = TraceIndex::load(&sidecar).unwrap();
+            assert_eq!(index_file(&path, saved.every).unwrap(), saved, "{name}");
+        }
+        assert_eq!(names_in(dir.path()), files, "{name}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
     #[test]

@@ -1,6 +1,8 @@
 //! Trace files on disk: the form is chosen by extension (`.htb` compact binary, `.gz` gzip-
 //! compressed text, anything else plain text), writers that also save a `<file>.idx` time index,
-//! and opening a file at a time through its index.
+//! and opening a file at a time through its index. A trace being written goes to a temporary
+//! sibling and replaces the file at its path only when it is finished, so a run that fails keeps
+//! the trace an earlier run left there.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter};
@@ -20,6 +22,7 @@ use super::send_record::SendRecord;
 use super::sink::TraceSink;
 use super::text_reader::TextTraceReader;
 use super::text_writer::TextTraceWriter;
+use crate::model::atomic::Replacement;
 use crate::time::SimTime;
 
 /// The physical form of a trace file.
@@ -128,18 +131,26 @@ enum Writer {
 }
 
 /// A trace file being written, in the form its extension selects, implementing [`TraceSink`].
-/// On finish it saves the time index as `<file>.idx` if one was asked for (text) or always
-/// (compact); gzip files have none.
+///
+/// The records go to a temporary sibling of the path. On finish the writer renames it over the
+/// path and saves the time index as `<file>.idx` if one was asked for (text) or always (compact);
+/// gzip files have none. Dropped unfinished, or finished after a write failed, it removes the
+/// temporary file and leaves whatever was at the path (and its index) as it was.
 pub struct TraceFileWriter {
     path: PathBuf,
     writer: Writer,
     index: Option<TraceIndex>,
+    /// Taken by a successful finish.
+    replacement: Option<Replacement>,
+    /// A header, record or send could not be written: the file would be incomplete.
+    failed: bool,
 }
 
 /// Create a trace file; `index_every` asks for a sidecar index of text files with a checkpoint
-/// every so many records (compact files always get one, per block).
+/// every so many records (compact files always get one, per block). Nothing at `path` changes
+/// until the writer is finished.
 pub fn create_trace(path: &Path, index_every: Option<u64>) -> Result<TraceFileWriter, TraceError> {
-    let file = File::create(path).map_err(|e| TraceError::io(&name_of(path), e))?;
+    let (replacement, file) = Replacement::create(path).map_err(|e| TraceError::io(&name_of(path), e))?;
     let writer = match TraceForm::of_path(path) {
         TraceForm::Text => {
             let w = TextTraceWriter::new(BufWriter::new(file));
@@ -153,13 +164,25 @@ pub fn create_trace(path: &Path, index_every: Option<u64>) -> Result<TraceFileWr
         }
         TraceForm::Binary => Writer::Binary(BinaryTraceWriter::new(BufWriter::new(file))),
     };
-    Ok(TraceFileWriter { path: path.to_path_buf(), writer, index: None })
+    Ok(TraceFileWriter {
+        path: path.to_path_buf(),
+        writer,
+        index: None,
+        replacement: Some(replacement),
+        failed: false,
+    })
 }
 
 impl TraceFileWriter {
     /// The index saved beside the file, after finish.
     pub fn index(&self) -> Option<&TraceIndex> {
         self.index.as_ref()
+    }
+
+    /// Note a failed write, so that finishing does not put an incomplete file in place.
+    fn noted(&mut self, result: std::io::Result<()>) -> std::io::Result<()> {
+        self.failed |= result.is_err();
+        result
     }
 
     fn sink(&mut self) -> std::io::Result<&mut dyn TraceSink> {
@@ -174,15 +197,40 @@ impl TraceFileWriter {
 
 impl TraceSink for TraceFileWriter {
     fn header(&mut self, header: &TraceHeader) -> std::io::Result<()> {
-        self.sink()?.header(header)
+        let written = self.sink().and_then(|s| s.header(header));
+        self.noted(written)
     }
     fn record(&mut self, record: &Record) -> std::io::Result<()> {
-        self.sink()?.record(record)
+        let written = self.sink().and_then(|s| s.record(record));
+        self.noted(written)
     }
     fn send(&mut self, send: &SendRecord<'_>) -> std::io::Result<()> {
-        self.sink()?.send(send)
+        let written = self.sink().and_then(|s| s.send(send));
+        self.noted(written)
     }
     fn finish(&mut self) -> std::io::Result<()> {
+        if self.failed {
+            return Err(std::io::Error::other(format!(
+                "{} was left as it was: the trace could not be written in full",
+                self.path.display()
+            )));
+        }
+        let finished = self.finish_writer();
+        let finished = self.noted(finished);
+        finished?;
+        let replacement =
+            self.replacement.take().ok_or_else(|| std::io::Error::other("trace file already finished"))?;
+        replacement.commit()?;
+        if let Some(index) = &self.index {
+            index.save(&TraceIndex::sidecar_path(&self.path)).map_err(std::io::Error::other)?;
+        }
+        Ok(())
+    }
+}
+
+impl TraceFileWriter {
+    /// End the file in its form and keep its index.
+    fn finish_writer(&mut self) -> std::io::Result<()> {
         self.index = match &mut self.writer {
             Writer::Text(w) => {
                 w.finish()?;
@@ -199,9 +247,6 @@ impl TraceSink for TraceFileWriter {
                 None
             }
         };
-        if let Some(index) = &self.index {
-            index.save(&TraceIndex::sidecar_path(&self.path)).map_err(std::io::Error::other)?;
-        }
         Ok(())
     }
 }

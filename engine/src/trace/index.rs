@@ -14,6 +14,7 @@ use super::error::{LineError, TraceError};
 use super::read::{Reposition, RestartPoint, SeekedReader, TraceRead};
 use super::tokens::Tokens;
 use crate::limits::MAX_LINE_BYTES;
+use crate::model::atomic::Replacement;
 use crate::time::SimTime;
 
 /// One checkpoint of a [`TraceIndex`].
@@ -119,11 +120,12 @@ impl TraceIndex {
         out.flush()
     }
 
-    /// Save as a file.
+    /// Save as a file, which replaces one already at `path` only once it is written.
     pub fn save(&self, path: &Path) -> Result<(), TraceError> {
         let name = path.display().to_string();
-        let file = std::fs::File::create(path).map_err(|e| TraceError::io(&name, e))?;
-        self.write_to(std::io::BufWriter::new(file)).map_err(|e| TraceError::io(&name, e))
+        let (replacement, file) = Replacement::create(path).map_err(|e| TraceError::io(&name, e))?;
+        self.write_to(std::io::BufWriter::new(file)).map_err(|e| TraceError::io(&name, e))?;
+        replacement.commit().map_err(|e| TraceError::io(&name, e))
     }
 
     /// Read an index written by [`TraceIndex::write_to`]; `file` names it in errors.

@@ -140,8 +140,11 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(dir) = &args.stats_csv {
         write_run_stats_csv(&result.stats, dir)?;
     }
-    if let Some(e) = &result.trace_error {
-        eprintln!("warning: the trace is incomplete: {e}");
+    if let (Some(e), Some(path)) = (&result.trace_error, &args.trace) {
+        eprintln!(
+            "warning: the trace could not be written ({e}); {} is as it was before the run",
+            path.display()
+        );
     }
     if !project.placement.is_all() && !args.quiet {
         eprintln!("placement: {}", project.placement.describe());

@@ -266,12 +266,15 @@ impl ExperimentPlan {
                         RunStatus::Deadlock
                     }
                 };
-                if let Some(e) = result.trace_error {
-                    record.detail += "the trace is incomplete: ";
-                    record.detail += &e.to_string();
-                }
                 record.metrics = self.metrics.iter().map(|(_, m)| m.value(&result.stats)).collect();
-                record.trace = trace_file.map(|p| p.display().to_string());
+                match result.trace_error {
+                    // The file at the trace's path, if any, is not this run's.
+                    Some(e) => {
+                        record.detail += "the trace could not be written: ";
+                        record.detail += &e.to_string();
+                    }
+                    None => record.trace = trace_file.map(|p| p.display().to_string()),
+                }
             }
         }
         Some(record)
