@@ -58,7 +58,11 @@ pub struct Replacement {
 impl Replacement {
     /// Start replacing `path`: removes temporaries that killed writes of `path` left behind,
     /// creates this one and gives the file to write to.
+    /// A directory at `path` is refused at once, not when the writing is done.
     pub fn create(path: &Path) -> std::io::Result<(Replacement, File)> {
+        if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+            return Err(std::io::Error::new(std::io::ErrorKind::IsADirectory, "a directory is in the way"));
+        }
         let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
         remove_stale_tmp_files(dir, &name);
@@ -258,17 +262,32 @@ mod tests {
     }
 
     #[test]
-    fn a_replacement_whose_rename_fails_keeps_the_target_and_removes_its_temporary() {
+    fn a_replacement_of_a_directory_is_refused_before_anything_is_written() {
         let dir = tempfile::tempdir().unwrap();
-        // The rename fails: the target is a non-empty directory.
         let blocked = dir.path().join("t.htb");
         std::fs::create_dir(&blocked).unwrap();
-        std::fs::write(blocked.join("inside"), b"x").unwrap();
-        let (replacement, file) = Replacement::create(&blocked).unwrap();
+        let err = Replacement::create(&blocked).err().unwrap();
+        assert_eq!(err.kind(), std::io::ErrorKind::IsADirectory);
+        assert_eq!(names(dir.path()), ["t.htb"]);
+    }
+
+    #[test]
+    fn a_replacement_whose_rename_fails_keeps_the_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.htb");
+        std::fs::write(&path, b"old").unwrap();
+        let (replacement, file) = Replacement::create(&path).unwrap();
         drop(file);
+        // The temporary file vanished (removed by hand): neither exchange nor rename can work.
+        for entry in std::fs::read_dir(dir.path()).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_name() != "t.htb" {
+                std::fs::remove_file(entry.path()).unwrap();
+            }
+        }
         assert!(replacement.commit().is_err());
         assert_eq!(names(dir.path()), ["t.htb"]);
-        assert_eq!(std::fs::read(blocked.join("inside")).unwrap(), b"x");
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
     }
 
     #[test]

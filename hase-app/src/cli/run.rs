@@ -156,11 +156,16 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(expected) = expected.as_ref().filter(|_| !args.quiet) {
         print_expected(expected, SimTime(result.stats.makespan_ps))?;
     }
-    Ok(match result.outcome {
+    let code = match result.outcome {
         RunOutcome::Completed | RunOutcome::ReachedUntil => ExitCode::SUCCESS,
         RunOutcome::Deadlock(_) => ExitCode::from(3),
         RunOutcome::Cancelled => ExitCode::from(4),
-    })
+    };
+    // The process ends next, and the system takes its memory back at once: freeing the report
+    // and the project item by item first would add 0.1 s to a run of 131,072 entities.
+    std::mem::forget(result);
+    std::mem::forget(project);
+    Ok(code)
 }
 
 /// `--estimate`: the estimate at the run's level and seed, with the work it comes from.
