@@ -133,16 +133,6 @@ fn files_by_extension_round_trip_and_seek_with_their_sidecar() {
     assert!(err.to_string().contains("the index is stale"), "{err}");
 }
 
-/// The names in `dir`, sorted.
-fn names_in(dir: &std::path::Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn a_trace_replaces_the_file_at_its_path_only_when_it_is_finished_whole() {
     let dir = tempfile::tempdir().unwrap();
@@ -162,7 +152,7 @@ fn a_trace_replaces_the_file_at_its_path_only_when_it_is_finished_whole() {
         write(&path, &recs[..1]);
         let old = std::fs::read(&path).unwrap();
         let old_index = std::fs::read(&sidecar).ok();
-        let files = names_in(dir.path());
+        let files = crate::model::atomic::tests::names(dir.path());
 
         // While a run writes, the old trace is still there; dropped unfinished (the run failed
         // or stopped without finishing its trace), nothing changes.
@@ -173,7 +163,7 @@ fn a_trace_replaces_the_file_at_its_path_only_when_it_is_finished_whole() {
         }
         assert_eq!(std::fs::read(&path).unwrap(), old, "{name}: untouched while written");
         drop(w);
-        assert_eq!(names_in(dir.path()), files, "{name}: no temporary is left");
+        assert_eq!(crate::model::atomic::tests::names(dir.path()), files, "{name}: no temporary is left");
         assert_eq!(std::fs::read(&path).unwrap(), old, "{name}");
 
         // A record the writer refuses (an entity not in the header): finishing is refused too,
@@ -185,7 +175,7 @@ fn a_trace_replaces_the_file_at_its_path_only_when_it_is_finished_whole() {
         let err = w.finish().unwrap_err().to_string();
         assert!(err.contains(name) && err.contains("left as it was"), "{err}");
         drop(w);
-        assert_eq!(names_in(dir.path()), files, "{name}: no temporary is left");
+        assert_eq!(crate::model::atomic::tests::names(dir.path()), files, "{name}: no temporary is left");
         assert_eq!(std::fs::read(&path).unwrap(), old, "{name}");
         assert_eq!(std::fs::read(&sidecar).ok(), old_index, "{name}: the index stays with its file");
 
@@ -200,7 +190,7 @@ fn a_trace_replaces_the_file_at_its_path_only_when_it_is_finished_whole() {
             let saved = TraceIndex::load(&sidecar).unwrap();
             assert_eq!(index_file(&path, saved.every).unwrap(), saved, "{name}");
         }
-        assert_eq!(names_in(dir.path()), files, "{name}");
+        assert_eq!(crate::model::atomic::tests::names(dir.path()), files, "{name}");
     }
 }
 
