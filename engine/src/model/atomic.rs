@@ -11,6 +11,7 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 /// Removes the temporary file when dropped, unless the rename consumed it.
 struct TmpFile {
@@ -57,8 +58,8 @@ pub struct Replacement {
 
 impl Replacement {
     /// Start replacing `path`: removes temporaries that killed writes of `path` left behind,
-    /// creates this one and gives the file to write to.
-    /// A directory at `path` is refused at once, not when the writing is done.
+    /// creates this one and gives the file to write to. A directory at `path` is refused at once,
+    /// not when the writing is done.
     pub fn create(path: &Path) -> std::io::Result<(Replacement, File)> {
         if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
             return Err(std::io::Error::new(std::io::ErrorKind::IsADirectory, "a directory is in the way"));
@@ -109,33 +110,39 @@ fn exchange(_new: &Path, _target: &Path) -> bool {
     false
 }
 
-/// Removals of replaced files still running on their threads.
-static REMOVALS: std::sync::Mutex<Vec<std::thread::JoinHandle<()>>> = std::sync::Mutex::new(Vec::new());
+/// How many replaced files are still being removed on their threads, and a signal raised each
+/// time one is gone.
+static REMOVALS: (Mutex<usize>, Condvar) = (Mutex::new(0), Condvar::new());
+
+fn removals() -> MutexGuard<'static, usize> {
+    REMOVALS.0.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// Remove `path` on a thread of its own (here, if no thread can be started).
 fn remove_in_background(path: PathBuf) {
+    *removals() += 1;
     let spawned = std::thread::Builder::new().name("hase-old-file".into()).spawn({
         let path = path.clone();
         move || {
             let _ = std::fs::remove_file(path);
+            *removals() -= 1;
+            REMOVALS.1.notify_all();
         }
     });
-    match spawned {
-        Ok(handle) => REMOVALS.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(handle),
-        Err(_) => {
-            let _ = std::fs::remove_file(path);
-        }
+    if spawned.is_err() {
+        *removals() -= 1;
+        let _ = std::fs::remove_file(path);
     }
 }
 
-/// Wait until the files that [`Replacement::commit`] replaced are removed. A process that ends
+/// Wait until every file that [`Replacement::commit`] replaced is removed. A process that ends
 /// right after replacing a file calls this first, so that no old file is left at a temporary
 /// path (the next replacement of the same file would remove it, but it would hold the disk
 /// until then).
 pub fn wait_for_removals() {
-    let handles = std::mem::take(&mut *REMOVALS.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-    for handle in handles {
-        let _ = handle.join();
+    let mut pending = removals();
+    while *pending > 0 {
+        pending = REMOVALS.1.wait(pending).unwrap_or_else(PoisonError::into_inner);
     }
 }
 
