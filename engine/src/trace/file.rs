@@ -220,8 +220,10 @@ impl TraceSink for TraceFileWriter {
         finished?;
         let replacement =
             self.replacement.take().ok_or_else(|| std::io::Error::other("trace file already finished"))?;
+        // A trace written to something other than a file (`/dev/null`, a pipe) has no index.
+        let indexed = replacement.is_file();
         replacement.commit()?;
-        if let Some(index) = &self.index {
+        if let Some(index) = self.index.as_ref().filter(|_| indexed) {
             index.save(&TraceIndex::sidecar_path(&self.path)).map_err(std::io::Error::other)?;
         }
         Ok(())
