@@ -49,7 +49,7 @@ fn main() -> ExitCode {
         Some(command) => cli::execute(command),
         None => open_window(args),
     };
-    // Files a replaced trace or save left to be removed on a thread of their own.
+    // Old traces that new ones replaced are removed on threads of their own: let them finish.
     hase_engine::model::atomic::wait_for_removals();
     code
 }
