@@ -19,6 +19,24 @@ struct TmpFile {
     renamed: bool,
 }
 
+impl TmpFile {
+    /// Create this process's temporary file beside `path`, after removing those that killed
+    /// writes of `path` left behind.
+    fn beside(path: &Path) -> std::io::Result<(TmpFile, File)> {
+        let dir = dir_of(path);
+        let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+        remove_stale_tmp_files(dir, &name);
+        let tmp = TmpFile { path: dir.join(tmp_name(&name, std::process::id())), renamed: false };
+        let file = File::create(&tmp.path)?;
+        Ok((tmp, file))
+    }
+}
+
+/// The directory `path` is in (`.` for a bare name).
+fn dir_of(path: &Path) -> &Path {
+    path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."))
+}
+
 impl Drop for TmpFile {
     fn drop(&mut self) {
         if !self.renamed {
@@ -31,17 +49,13 @@ impl Drop for TmpFile {
 /// removing temporary files that earlier, killed saves of `path` left behind.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    remove_stale_tmp_files(dir, &name);
-    let mut tmp = TmpFile { path: dir.join(tmp_name(&name, std::process::id())), renamed: false };
-    let mut file = std::fs::File::create(&tmp.path)?;
+    let (mut tmp, mut file) = TmpFile::beside(path)?;
     file.write_all(bytes)?;
     file.sync_all()?;
     drop(file);
     std::fs::rename(&tmp.path, path)?;
     tmp.renamed = true;
-    if let Ok(d) = std::fs::File::open(dir) {
+    if let Ok(d) = std::fs::File::open(dir_of(path)) {
         // Persist the rename itself; not all platforms allow syncing a directory.
         let _ = d.sync_all();
     }
@@ -85,11 +99,7 @@ impl Replacement {
             }
             _ => {}
         }
-        let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let name = target.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-        remove_stale_tmp_files(dir, &name);
-        let tmp = TmpFile { path: dir.join(tmp_name(&name, std::process::id())), renamed: false };
-        let file = File::create(&tmp.path)?;
+        let (tmp, file) = TmpFile::beside(&target)?;
         Ok((Replacement { tmp: Some(tmp), target }, file))
     }
 
@@ -214,6 +224,25 @@ fn process_alive(pid: u32, tmp: &Path) -> bool {
 pub(crate) mod tests {
     use super::*;
 
+    /// A named pipe `name` made in `dir`, and a thread that reads everything written to it.
+    pub(crate) fn pipe_with_reader(dir: &Path, name: &str) -> (PathBuf, std::thread::JoinHandle<Vec<u8>>) {
+        use std::io::Read;
+        let pipe = dir.join(name);
+        assert!(std::process::Command::new("mkfifo").arg(&pipe).status().unwrap().success());
+        let reader = std::thread::Builder::new()
+            .name("pipe-reader".into())
+            .spawn({
+                let pipe = pipe.clone();
+                move || {
+                    let mut got = Vec::new();
+                    File::open(pipe).unwrap().read_to_end(&mut got).unwrap();
+                    got
+                }
+            })
+            .unwrap();
+        (pipe, reader)
+    }
+
     /// The names in `dir`, sorted (the trace file tests use it too).
     pub(crate) fn names(dir: &Path) -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(dir)
@@ -298,22 +327,9 @@ pub(crate) mod tests {
 
     #[test]
     fn a_target_that_is_not_a_file_is_written_to_and_stays_what_it_is() {
-        use std::io::{Read, Write};
+        use std::io::Write;
         let dir = tempfile::tempdir().unwrap();
-        let pipe = dir.path().join("pipe.htb");
-        let made = std::process::Command::new("mkfifo").arg(&pipe).status().unwrap();
-        assert!(made.success());
-        let reader = std::thread::Builder::new()
-            .name("pipe-reader".into())
-            .spawn({
-                let pipe = pipe.clone();
-                move || {
-                    let mut got = Vec::new();
-                    File::open(pipe).unwrap().read_to_end(&mut got).unwrap();
-                    got
-                }
-            })
-            .unwrap();
+        let (pipe, reader) = pipe_with_reader(dir.path(), "pipe.htb");
         let (replacement, mut file) = Replacement::create(&pipe).unwrap();
         file.write_all(b"through the pipe").unwrap();
         drop(file);

@@ -196,21 +196,8 @@ fn a_trace_replaces_the_file_at_its_path_only_when_it_is_finished_whole() {
 
 #[test]
 fn a_trace_written_to_a_pipe_goes_through_it_and_leaves_no_index() {
-    use std::io::Read;
     let dir = tempfile::tempdir().unwrap();
-    let pipe = dir.path().join("pipe.htrace");
-    assert!(std::process::Command::new("mkfifo").arg(&pipe).status().unwrap().success());
-    let reader = std::thread::Builder::new()
-        .name("pipe-reader".into())
-        .spawn({
-            let pipe = pipe.clone();
-            move || {
-                let mut text = String::new();
-                std::fs::File::open(pipe).unwrap().read_to_string(&mut text).unwrap();
-                text
-            }
-        })
-        .unwrap();
+    let (pipe, reader) = crate::model::atomic::tests::pipe_with_reader(dir.path(), "pipe.htrace");
     let (header, recs) = read_all(EXAMPLE).unwrap();
     let mut w = create_trace(&pipe, Some(2)).unwrap();
     w.header(&header).unwrap();
@@ -219,7 +206,7 @@ fn a_trace_written_to_a_pipe_goes_through_it_and_leaves_no_index() {
     }
     w.finish().unwrap();
     drop(w);
-    let text = reader.join().unwrap();
+    let text = String::from_utf8(reader.join().unwrap()).unwrap();
     assert_eq!(read_all(&text).unwrap(), (header, recs));
     assert_eq!(crate::model::atomic::tests::names(dir.path()), ["pipe.htrace"], "no index beside a pipe");
 }
