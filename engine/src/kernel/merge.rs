@@ -8,15 +8,18 @@ use super::backlog::WindowRecords;
 use super::message::Message;
 use super::window::Partition;
 
+/// The key of an exhausted log: above every event's `(time, number)`.
+const EXHAUSTED: u128 = u128::MAX;
+
 /// The head of one partition's log during the merge.
 #[derive(Clone, Copy)]
 struct Head {
     /// Place in the log.
     at: usize,
-    /// Its `(time, final number)`, if the log is not exhausted.
-    key: Option<(u64, u64)>,
-    /// The provisional number of the next push of this partition.
-    next_provisional: u64,
+    /// Its `(time, final number)` as `time << 64 | number`, or [`EXHAUSTED`].
+    key: u128,
+    /// The provisional number of the next push of this partition, less the window's first.
+    next_provisional: usize,
     /// Records written so far.
     records: usize,
 }
@@ -30,8 +33,10 @@ fn final_number<M: Message, P>(part: &Partition<M, P>, number: u64) -> u64 {
     }
 }
 
-fn key_at<M: Message, P>(part: &Partition<M, P>, at: usize) -> Option<(u64, u64)> {
-    part.handled.get(at).map(|h| (h.time, final_number(part, h.number)))
+fn key_at<M: Message, P>(part: &Partition<M, P>, at: usize) -> u128 {
+    part.handled
+        .get(at)
+        .map_or(EXHAUSTED, |h| u128::from(h.time) << 64 | u128::from(final_number(part, h.number)))
 }
 
 /// Merge the logs of `parts` (whose window began at scheduling number `first`), fill each
@@ -47,28 +52,30 @@ pub(crate) fn merge_window<M: Message, P>(
         let pushes = part.core.queue.counter() - first;
         part.finals.clear();
         part.finals.resize(pushes as usize, 0);
-        heads.push(Head { at: 0, key: key_at(part, 0), next_provisional: first, records: 0 });
+        heads.push(Head { at: 0, key: key_at(part, 0), next_provisional: 0, records: 0 });
     }
     let mut next = first;
     loop {
-        let mut best: Option<(usize, (u64, u64))> = None;
-        for (i, head) in heads.iter().enumerate() {
-            if let Some(key) = head.key
-                && best.is_none_or(|(_, b)| key < b)
-            {
-                best = Some((i, key));
-            }
+        // Keys are unique (final numbers are), so the smallest is the first in sequential order.
+        let (i, key) = heads
+            .iter()
+            .enumerate()
+            .fold((0, EXHAUSTED), |best, (i, head)| if head.key < best.1 { (i, head.key) } else { best });
+        if key == EXHAUSTED {
+            break;
         }
-        let Some((i, _)) = best else { break };
         let part = &mut *parts[i];
         let head = &mut heads[i];
         let handled = part.handled[head.at];
-        let from = (head.next_provisional - first) as usize;
-        for (j, slot) in part.finals.iter_mut().skip(from).take(handled.pushes as usize).enumerate() {
-            *slot = next + j as u64;
+        let from = head.next_provisional;
+        let pushes = handled.pushes as usize;
+        if let Some(slots) = part.finals.get_mut(from..from + pushes) {
+            for (j, slot) in slots.iter_mut().enumerate() {
+                *slot = next + j as u64;
+            }
         }
-        head.next_provisional += u64::from(handled.pushes);
-        next += u64::from(handled.pushes);
+        head.next_provisional += pushes;
+        next += pushes as u64;
         let end = handled.records_end as usize;
         records.push_run(i, head.records..end);
         head.records = end;
