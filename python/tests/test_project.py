@@ -143,7 +143,15 @@ def test_ctrl_c_cancels_a_run_and_raises_keyboard_interrupt():
     import subprocess
     import sys
 
-    child = subprocess.Popen([sys.executable, "-c", CANCEL_SCRIPT], stdout=subprocess.PIPE, text=True)
+    # A test run started in the background (`nohup`, `cmd &` in a script) inherits SIGINT ignored,
+    # and Python installs no Ctrl-C handler then: the child gets the default disposition back, as
+    # a program started from a terminal has it.
+    child = subprocess.Popen(
+        [sys.executable, "-c", CANCEL_SCRIPT],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     first = child.stdout.readline().strip()
     assert first == "running", first
     # Let the run get going; a Ctrl-C before it starts would not test the cancel flag.
