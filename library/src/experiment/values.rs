@@ -259,11 +259,13 @@ fn integer_range(
             if by <= 0 {
                 return Err(RangeError::StepNotPositive { text: text.into() });
             }
-            let count = (hi - lo) / by + 1;
-            if count > MAX_VALUES as i64 {
+            // Unsigned: `lo..hi` may span the whole of `i64`, which `hi - lo` would overflow.
+            let count = hi.abs_diff(lo) / by.unsigned_abs() + 1;
+            if count > MAX_VALUES as u64 {
                 return Err(RangeError::TooMany);
             }
-            values = (0..count).map(|i| lo + i * by).collect();
+            values =
+                std::iter::successors(Some(lo), |v| v.checked_add(by).filter(|next| *next <= hi)).collect();
         }
         Step::Times(factor) => {
             if lo <= 0 {
@@ -414,6 +416,16 @@ mod tests {
             assert!(err.contains(why), "{text}: {err}");
         }
         assert!(parse_values("0..1000000000", &int()).unwrap_err().to_string().contains("more than"));
+        let any = ParamKind::Int { min: None, max: None };
+        let whole = "-9223372036854775807..9223372036854775807";
+        for step in ["", " +1", " +2"] {
+            let err = parse_values(&format!("{whole}{step}"), &any).unwrap_err().to_string();
+            assert!(err.contains("more than"), "{step}: {err}");
+        }
+        let three = parse_values(&format!("{whole} +9223372036854775807"), &any).unwrap();
+        assert_eq!(three, [-i64::MAX, 0, i64::MAX].map(ParamValue::Int), "steps that reach the top");
+        let four = parse_values(&format!("{whole} +4611686018427387904"), &any).unwrap();
+        assert_eq!(four.len(), 4, "the last step stops short of the top: {four:?}");
         assert!(parse_values("0..4 *2", &int()).unwrap_err().to_string().contains("start above 0"));
         assert!(
             parse_values("1us..2us", &ParamKind::Time { min: None, max: None })

@@ -115,3 +115,19 @@ fn a_cluster_whose_host_names_would_be_too_long_is_refused_before_naming_them() 
     assert!(matches!(err, ImportError::EntityNameTooLong { element: "cluster", bytes: 4_097, .. }), "{err}");
     assert!(err.to_string().starts_with("names.xml:3: <cluster> `nnnn"), "{err}");
 }
+
+#[test]
+fn a_radical_up_to_the_largest_number_is_refused_as_too_many_hosts() {
+    for radical in ["0-18446744073709551615", "0,0-18446744073709551615", "0-3,1-18446744073709551615"] {
+        let text = format!(
+            "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<cluster id=\"c\" prefix=\"h\" suffix=\"\" \
+             radical=\"{radical}\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/>\n</platform>\n"
+        );
+        let err = refusal(&text);
+        assert!(
+            matches!(err, ImportError::ClusterParam { source: ClusterParamError::TooManyHosts { .. }, .. }),
+            "{radical}: {err}"
+        );
+        assert!(err.to_string().starts_with("names.xml:3:"), "{err}");
+    }
+}

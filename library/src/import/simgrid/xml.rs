@@ -516,7 +516,9 @@ fn radical_numbers(text: &str) -> Result<Vec<u64>, ClusterParamError> {
         if hi < lo {
             return Err(bad());
         }
-        if out.len() as u64 + (hi - lo) >= MAX_HOSTS as u64 {
+        // Saturating: a range as wide as `0-18446744073709551615` must be refused, not wrap.
+        let count = (hi - lo).saturating_add(1);
+        if (out.len() as u64).saturating_add(count) > MAX_HOSTS as u64 {
             return Err(ClusterParamError::TooManyHosts { limit: MAX_HOSTS });
         }
         out.extend(lo..=hi);
