@@ -85,8 +85,9 @@ pub(crate) fn merge_window<M: Message, P>(
     next
 }
 
-/// Give every push `parts` made for after the window its final number and move it to its target
-/// partition's inbox, and move the window's records to `records`; the earliest time moved.
+/// Move every push `parts` made for after the window to its target partition's inbox (with its
+/// provisional number: the target numbers it with the window's `Numbering` as it takes it in),
+/// and move the window's records to `records`; the earliest time moved.
 pub(crate) fn hand_over<M: Message, P>(
     parts: &mut [&mut Partition<M, P>],
     records: &mut WindowRecords,
@@ -100,9 +101,6 @@ pub(crate) fn hand_over<M: Message, P>(
         }
         window.earliest = u64::MAX;
         for (to, list) in window.lists.iter_mut().enumerate() {
-            for d in list.iter_mut() {
-                d.number = final_number(parts[from], d.number);
-            }
             if let Some(target) = parts.get_mut(to) {
                 std::mem::swap(&mut target.inbox[from], list);
             }

@@ -17,7 +17,7 @@ use super::partition::{MESSAGE_TRACE_PER_MILLE, OnePartition, Partitioning, plan
 use super::sim::Simulation;
 use super::store::BehaviourStore;
 use super::window::Partition;
-use super::window_out::Deferred;
+use super::window_out::{Deferred, Numbering};
 use crate::elaborate::EntityId;
 use crate::time::SimTime;
 use crate::trace::TraceLevel;
@@ -147,8 +147,8 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
         let parts = self.partitions(&owner, stores);
         let RunControl { until, cancel, mut progress, check_every } = control;
         let windows = Windows { lookahead_ps: plan.lookahead_ps, until, cancel, check_every };
-        let ended = self.run_partitions(&parts, &windows, &mut progress);
-        self.take_back(parts, &owner);
+        let (ended, numbering) = self.run_partitions(&parts, &windows, &mut progress);
+        self.take_back(parts, &owner, numbering.as_deref());
         let outcome = match ended {
             RunOutcome::Completed => self.conclude(progress),
             RunOutcome::ReachedUntil => {
@@ -186,6 +186,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                     store,
                     handled: Vec::new(),
                     inbox,
+                    numbering: None,
                     first_number: first,
                     limit: 0,
                     next,
@@ -196,13 +197,14 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
     }
 
     /// Run the windows until nothing is pending, the until-time is passed, or the run is
-    /// cancelled or asked to stop.
+    /// cancelled or asked to stop; with the numbering of the last window's pushes, which the
+    /// partitions may still hold with their provisional numbers.
     fn run_partitions(
         &mut self,
         parts: &[Mutex<Partition<M, S::Part>>],
         windows: &Windows<'_>,
         progress: &mut Option<&mut dyn FnMut(Progress)>,
-    ) -> RunOutcome {
+    ) -> (RunOutcome, Option<Arc<Numbering>>) {
         let &Windows { lookahead_ps, until, cancel, check_every } = windows;
         let until_ps = until.map_or(u64::MAX, SimTime::as_ps);
         let me = thread::current();
@@ -215,6 +217,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                 running: AtomicBool::new(false),
             })
             .collect();
+        let mut numbering: Option<Arc<Numbering>> = None;
         let outcome = thread::scope(|scope| {
             for (p, (part, worker)) in parts.iter().zip(&workers).enumerate().skip(1) {
                 let started = thread::Builder::new().name(format!("hase-partition-{p}")).spawn_scoped(
@@ -279,9 +282,28 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                 }
                 let mut guards: Vec<MutexGuard<'_, Partition<M, S::Part>>> = parts.iter().map(lock).collect();
                 let mut refs: Vec<&mut Partition<M, S::Part>> = guards.iter_mut().map(|g| &mut **g).collect();
+                // Every partition has taken in its lists: the last numbering's tables come back
+                // for the merge to fill again.
+                for part in &mut refs {
+                    part.numbering = None;
+                }
+                if let Some(Ok(last)) = numbering.take().map(Arc::try_unwrap) {
+                    for (part, finals) in refs.iter_mut().zip(last.finals) {
+                        part.finals = finals;
+                    }
+                }
                 let mut records = backlog.fresh();
+                let window_first = first;
                 first = merge_window(&mut refs, first, &mut records);
                 let handed = hand_over(&mut refs, &mut records);
+                let shared = Arc::new(Numbering {
+                    first: window_first,
+                    finals: refs.iter_mut().map(|p| std::mem::take(&mut p.finals)).collect(),
+                });
+                for part in &mut refs {
+                    part.numbering = Some(Arc::clone(&shared));
+                }
+                numbering = Some(shared);
                 backlog.push(records);
                 let traced = self.core.traced && backlog.sink_ok();
                 for part in &mut refs {
@@ -314,16 +336,23 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
             self.core.trace_error.get_or_insert(e);
             self.core.traced = false;
         }
-        outcome
+        (outcome, numbering)
     }
 
-    /// Take back what the partitions hold: their behaviours, pending events (with their final
-    /// numbers), the link directions and statistics of the entities each owns, and the counters.
-    fn take_back(&mut self, parts: Vec<Mutex<Partition<M, S::Part>>>, owner: &[u16]) {
+    /// Take back what the partitions hold: their behaviours, pending events (given their final
+    /// numbers by the last window's `numbering`), the link directions and statistics of the
+    /// entities each owns, and the counters.
+    fn take_back(
+        &mut self,
+        parts: Vec<Mutex<Partition<M, S::Part>>>,
+        owner: &[u16],
+        numbering: Option<&Numbering>,
+    ) {
         let mut parts: Vec<Partition<M, S::Part>> =
             parts.into_iter().map(|m| m.into_inner().unwrap_or_else(PoisonError::into_inner)).collect();
         let mut pending: Vec<Deferred<M>> = Vec::new();
-        for part in &mut parts {
+        let final_of = |from: usize, number: u64| numbering.map_or(number, |n| n.final_of(from, number));
+        for (p, part) in parts.iter_mut().enumerate() {
             self.core.events += part.core.events;
             self.core.dropped += part.core.dropped;
             self.core.now = self.core.now.max(part.core.now);
@@ -331,14 +360,11 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
             while let Some((time, number, due)) = part.core.queue.pop_numbered_at_or_before(u64::MAX) {
                 // Left in the agenda with a provisional number only by a window cut short by a
                 // stop request.
-                let number = if number >= part.first_number {
-                    part.finals.get((number - part.first_number) as usize).copied().unwrap_or(number)
-                } else {
-                    number
-                };
-                pending.push(Deferred { time, number, due });
+                pending.push(Deferred { time, number: final_of(p, number), due });
             }
-            pending.extend(part.inbox.iter_mut().flat_map(|list| list.drain(..)));
+            for (from, list) in part.inbox.iter_mut().enumerate() {
+                pending.extend(list.drain(..).map(|d| Deferred { number: final_of(from, d.number), ..d }));
+            }
         }
         pending.sort_unstable_by_key(|d| d.number);
         let counter = self.core.queue.counter();

@@ -158,7 +158,9 @@ fn run(
     run_at(TraceLevel::COMMENTS, model, hopper, threads, until)
 }
 
-/// [`run`] with a trace of `level`.
+/// [`run`] with a trace of `level`; a run with an until-time is then run on to its end (the
+/// outcome and pending count are those at the until-time, the records and report those at the
+/// end).
 fn run_at(
     level: TraceLevel,
     model: &Arc<FlatModel>,
@@ -174,7 +176,11 @@ fn run_at(
     let control = RunControl { until, ..RunControl::default() };
     let (outcome, partitioning) = sim.run_on(threads, control);
     let pending = sim.pending();
-    let mut report = sim.finish(outcome.clone());
+    // A run stopped at its until-time goes on to the end, on as many threads: what the partitions
+    // gave back (their agendas and the pushes handed over at the last barrier, with their final
+    // numbers) must continue the run exactly as one thread does.
+    let ended = if until.is_some() { sim.run_on(threads, RunControl::default()).0 } else { outcome.clone() };
+    let mut report = sim.finish(ended);
     report.stats.wall_time_s = 0.0;
     report.stats.events_per_s = 0.0;
     let records = std::mem::take(&mut sink.lock().unwrap().records);

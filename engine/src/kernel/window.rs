@@ -3,11 +3,13 @@
 //! order, and log each handled event (time, number, pushes, records) for the merge at the barrier.
 //! The scheme and why it gives the sequential order are in `docs/kernel.md`.
 
+use std::sync::Arc;
+
 use super::core_state::Core;
 use super::message::Message;
 use super::sim::Deliver;
 use super::store::BehaviourStore;
-use super::window_out::Deferred;
+use super::window_out::{Deferred, Numbering};
 
 /// One handled event as the merge needs it: 24 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,9 +30,11 @@ pub(crate) struct Partition<M: Message, P> {
     pub(crate) store: P,
     /// The events handled in the current window, in handling order.
     pub(crate) handled: Vec<Handled>,
-    /// Per source partition: the pushes the last barrier handed over, with final numbers, each list
-    /// in increasing number.
+    /// Per source partition: the pushes the last barrier handed over, with their provisional
+    /// numbers, each list in increasing number.
     pub(crate) inbox: Vec<Vec<Deferred<M>>>,
+    /// The final numbers of the last window's pushes, until the inbox is taken in.
+    pub(crate) numbering: Option<Arc<Numbering>>,
     /// The first scheduling number of the window (every number the agenda holds is below it).
     pub(crate) first_number: u64,
     /// Handle events at or before this time.
@@ -43,8 +47,14 @@ pub(crate) struct Partition<M: Message, P> {
 }
 
 impl<M: Message, P: BehaviourStore<M>> Partition<M, P> {
-    /// Push the events the barrier handed over, in increasing scheduling number over all sources.
+    /// Push the events the barrier handed over, in increasing final scheduling number over all
+    /// sources, after numbering each list with the last window's [`Numbering`].
     fn take_inbox(&mut self) {
+        if let Some(numbering) = self.numbering.take() {
+            for (from, list) in self.inbox.iter_mut().enumerate() {
+                numbering.number(from, list);
+            }
+        }
         let mut heads: Vec<std::iter::Peekable<std::vec::Drain<'_, Deferred<M>>>> =
             self.inbox.iter_mut().filter(|l| !l.is_empty()).map(|l| l.drain(..).peekable()).collect();
         loop {

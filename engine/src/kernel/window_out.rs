@@ -1,6 +1,7 @@
 //! What a partition's core gives out while a window of a run on several threads runs: the pushes
 //! due after the window, one list per target partition, and the window's trace records. The core
-//! fills it; the barrier (`parallel.rs`, `merge.rs`) takes it apart.
+//! fills it; the barrier (`parallel.rs`, `merge.rs`) takes it apart, and the [`Numbering`] it
+//! leaves gives the pushes their final numbers where they are taken in.
 
 use super::agenda::Due;
 use super::message::Message;
@@ -41,6 +42,37 @@ impl<M: Message> WindowOut<M> {
         self.earliest = self.earliest.min(time);
         if let Some(list) = self.lists.get_mut(to) {
             list.push(Deferred { time, number, due });
+        }
+    }
+}
+
+/// The final numbers of one window's pushes, per partition, as the merge found them: what a
+/// partition needs to number the pushes the barrier handed it, which still carry their provisional
+/// numbers. Shared by every partition until each has taken in its lists.
+pub(crate) struct Numbering {
+    /// The window's first scheduling number (provisional numbers start there).
+    pub(crate) first: u64,
+    /// Per partition: the final number of each of its provisional numbers, less `first`.
+    pub(crate) finals: Vec<Vec<u64>>,
+}
+
+impl Numbering {
+    /// Give the pushes of `list`, made by partition `from`, their final numbers.
+    pub(crate) fn number<M>(&self, from: usize, list: &mut [Deferred<M>]) {
+        let Some(finals) = self.finals.get(from) else { return };
+        for d in list {
+            if let Some(&n) = d.number.checked_sub(self.first).and_then(|i| finals.get(i as usize)) {
+                d.number = n;
+            }
+        }
+    }
+
+    /// The final number of `number`, a number partition `from` gave: itself if it is final.
+    #[inline]
+    pub(crate) fn final_of(&self, from: usize, number: u64) -> u64 {
+        match (number.checked_sub(self.first), self.finals.get(from)) {
+            (Some(i), Some(finals)) => finals.get(i as usize).copied().unwrap_or(number),
+            _ => number,
         }
     }
 }
