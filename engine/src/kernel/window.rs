@@ -42,7 +42,8 @@ pub(crate) struct Partition<M: Message, P> {
     /// The earliest event left in the agenda after the window.
     pub(crate) next: Option<u64>,
     /// Per provisional number of the window (less `first_number`): the final one, filled by the
-    /// merge.
+    /// merge; the barrier then moves it into the window's shared `Numbering` and takes it back for
+    /// the next merge.
     pub(crate) finals: Vec<u64>,
 }
 
