@@ -7,6 +7,7 @@
 use super::backlog::WindowRecords;
 use super::message::Message;
 use super::window::Partition;
+use super::window_out;
 
 /// The key of an exhausted log: above every event's `(time, number)`.
 const EXHAUSTED: u128 = u128::MAX;
@@ -27,10 +28,7 @@ struct Head {
 /// The final number of a handled event of `part` with number `number`: itself if it is final,
 /// else what the merge filled in for it (its parent was merged before it).
 fn final_number<M: Message, P>(part: &Partition<M, P>, number: u64) -> u64 {
-    match number.checked_sub(part.first_number) {
-        Some(i) => part.finals.get(i as usize).copied().unwrap_or(number),
-        None => number,
-    }
+    window_out::final_number(&part.finals, part.first_number, number)
 }
 
 fn key_at<M: Message, P>(part: &Partition<M, P>, at: usize) -> u128 {

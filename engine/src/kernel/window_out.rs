@@ -56,23 +56,27 @@ pub(crate) struct Numbering {
     pub(crate) finals: Vec<Vec<u64>>,
 }
 
+/// The final number of `number`, given the final numbers `finals` of the provisional numbers from
+/// `first` on: itself if it is already final (below `first`).
+#[inline]
+pub(crate) fn final_number(finals: &[u64], first: u64, number: u64) -> u64 {
+    match number.checked_sub(first) {
+        Some(i) => finals.get(i as usize).copied().unwrap_or(number),
+        None => number,
+    }
+}
+
 impl Numbering {
     /// Give the pushes of `list`, made by partition `from`, their final numbers.
     pub(crate) fn number<M>(&self, from: usize, list: &mut [Deferred<M>]) {
         let Some(finals) = self.finals.get(from) else { return };
         for d in list {
-            if let Some(&n) = d.number.checked_sub(self.first).and_then(|i| finals.get(i as usize)) {
-                d.number = n;
-            }
+            d.number = final_number(finals, self.first, d.number);
         }
     }
 
     /// The final number of `number`, a number partition `from` gave: itself if it is final.
-    #[inline]
     pub(crate) fn final_of(&self, from: usize, number: u64) -> u64 {
-        match (number.checked_sub(self.first), self.finals.get(from)) {
-            (Some(i), Some(finals)) => finals.get(i as usize).copied().unwrap_or(number),
-            _ => number,
-        }
+        self.finals.get(from).map_or(number, |finals| final_number(finals, self.first, number))
     }
 }
