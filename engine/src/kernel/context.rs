@@ -64,7 +64,7 @@ impl<M: Message> Ctx<'_, M> {
     pub fn transmission_time(&self, port: PortIndex, bytes: u64) -> SimTime {
         self.core
             .link_dir_of(self.me, port)
-            .map_or(SimTime::ZERO, |d| SimTime::transmission(bytes, self.core.link_kind(d).bandwidth))
+            .map_or(SimTime::ZERO, |d| self.core.link_kind(d).rate.transmission(bytes))
     }
 
     /// Latency of the link leaving `port`.

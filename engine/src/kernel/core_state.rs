@@ -10,7 +10,7 @@ use super::message::Message;
 use super::window_out::WindowOut;
 use crate::elaborate::{Endpoint, EntityId, FlatModel, PortIndex};
 use crate::stats::StatsCollector;
-use crate::time::SimTime;
+use crate::time::{LinkRate, SimTime};
 use crate::trace::{Record, SendRecord, TraceLevel, TraceSink};
 
 /// When a sent message was put on the wire and when it arrives.
@@ -41,7 +41,7 @@ pub(crate) struct PortBinding {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct LinkKind {
     pub(crate) latency: SimTime,
-    pub(crate) bandwidth: u64,
+    pub(crate) rate: LinkRate,
 }
 
 /// One direction of a link.
@@ -113,7 +113,10 @@ impl<M: Message> Core<M> {
         let mut kind_index: BTreeMap<(SimTime, u64), u32> = BTreeMap::new();
         for link in &model.links {
             let kind = *kind_index.entry((link.latency, link.bandwidth_bytes_per_s)).or_insert_with(|| {
-                link_kinds.push(LinkKind { latency: link.latency, bandwidth: link.bandwidth_bytes_per_s });
+                link_kinds.push(LinkKind {
+                    latency: link.latency,
+                    rate: LinkRate::new(link.bandwidth_bytes_per_s),
+                });
                 (link_kinds.len() - 1) as u32
             });
             let [a, b] = link.ends;
@@ -304,7 +307,7 @@ impl<M: Message> Core<M> {
         let bytes = msg.size_bytes();
         let ready = self.now + delay;
         let start = ready.max(dir.busy_until);
-        let serialisation = SimTime::transmission(bytes, kind.bandwidth);
+        let serialisation = kind.rate.transmission(bytes);
         dir.busy_until = start + serialisation;
         dir.busy_ps += serialisation.as_ps();
         dir.msgs += 1;
