@@ -162,11 +162,8 @@ pub struct LinkRate {
 impl LinkRate {
     /// The rate of a link of `bandwidth_bytes_per_s` (0: infinite).
     pub const fn new(bandwidth_bytes_per_s: u64) -> Self {
-        let ps_per_byte = if PS_PER_S.is_multiple_of(bandwidth_bytes_per_s) {
-            PS_PER_S / bandwidth_bytes_per_s
-        } else {
-            0
-        };
+        let ps_per_byte =
+            if PS_PER_S.is_multiple_of(bandwidth_bytes_per_s) { PS_PER_S / bandwidth_bytes_per_s } else { 0 };
         LinkRate { bandwidth_bytes_per_s, ps_per_byte }
     }
 

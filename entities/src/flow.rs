@@ -109,6 +109,11 @@ impl<Q: PacketQueue> OutputPort<Q> {
     /// for the next moment worth looking again. Returns why the head (if any) is still waiting.
     /// With a `spare`, a queue that empties hands its buffer there (or frees it, if the spare
     /// already has one); without, it keeps it.
+    #[inline(always)]
+    #[allow(
+        clippy::inline_always,
+        reason = "called from a router output and a network interface; a call there counted 2 % more instructions"
+    )]
     pub fn pump(
         &mut self,
         ctx: &mut Ctx<'_, NetMsg>,

@@ -83,6 +83,9 @@ pub enum AppAction {
     WhatIf,
     /// Simulate ▸ Check design.
     Validate,
+    /// Simulate ▸ Check simultaneous events…: run the design with the events of each instant in
+    /// the scheduled order and in shuffled orders, and show how far the makespan moves.
+    CheckTies,
     /// Cancel the current tool (placement, link drag) and clear the selection.
     Escape,
     /// Simulate ▸ Run (both designs when comparing).
@@ -241,6 +244,7 @@ impl AppAction {
             AppAction::CheckLevels => "Check levels",
             AppAction::WhatIf => "What if…",
             AppAction::Validate => "Check design",
+            AppAction::CheckTies => "Check simultaneous events…",
             AppAction::Escape => "Close the window on top, else cancel the tool and clear the selection",
             AppAction::Run => "Run",
             AppAction::Stop => "Stop",
@@ -329,6 +333,7 @@ impl AppAction {
                 | AppAction::Quit
                 | AppAction::Validate
                 | AppAction::CheckLevels
+                | AppAction::CheckTies
                 | AppAction::WhatIf
                 | AppAction::Run
                 | AppAction::Stop

@@ -21,6 +21,7 @@ pub mod runner;
 pub mod scale_projects;
 pub mod stats_csv;
 pub mod store;
+pub mod tie_check;
 pub mod what_if;
 pub mod workload_trace;
 

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use hase_engine::elaborate::{ElabError, FlatModel, elaborate};
 use hase_engine::kernel::{
-    BuildError, Partitioning, Progress, RunControl, RunOutcome, SimConfig, Simulation,
+    BuildError, Partitioning, Progress, RunControl, RunOutcome, SimConfig, Simulation, TieOrder,
 };
 use hase_engine::model::{ParamDisplay, Project, ProjectFileError};
 use hase_engine::stats::RunStats;
@@ -64,6 +64,9 @@ pub struct RunOptions {
     /// statistics and makespan are the same for any number; a model that cannot be cut runs on one
     /// (see [`RunResult::partitioning`]).
     pub threads: Option<usize>,
+    /// The order of simultaneous events: as scheduled (the default), or shuffled from a seed to
+    /// see how much a result depends on that order (such a run takes one thread).
+    pub tie_order: TieOrder,
 }
 
 /// Models with at least this many entities run on every core by default; smaller ones on one,
@@ -244,6 +247,7 @@ pub fn run_project_into(
         if sinks.is_empty() { None } else { Some(Box::new(TeeSink(sinks))) };
     let config = SimConfig { seed, level, sink, live_values };
     let mut sim = Simulation::with_store(model.clone(), built.behaviours, config)?;
+    sim.set_tie_order(options.tie_order);
     let control = RunControl {
         until,
         cancel: options.cancel.as_deref(),

@@ -166,6 +166,7 @@ impl NativeProject {
             progress_every: 200_000,
             live_values,
             threads: None,
+            tie_order: hase_engine::kernel::TieOrder::Scheduled,
         };
         let project = self.project.clone();
         let result = run_in_background(py, "hase-python-run", &cancel, move || {

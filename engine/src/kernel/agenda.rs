@@ -219,7 +219,11 @@ impl<M> Agenda<M> {
     }
 
     /// The earliest pending event if its time is at or before `limit`, with its time.
-    #[inline]
+    #[inline(always)]
+    #[allow(
+        clippy::inline_always,
+        reason = "the event loop and the shuffled ties both call it; inlined, the loop counted 3 % fewer instructions"
+    )]
     pub(crate) fn pop_at_or_before(&mut self, limit: u64) -> Option<(u64, Due<M>)> {
         // One queue alone (a model of direct deliveries, a stretch of timers only): no merging.
         if self.timers.is_empty() {
@@ -239,6 +243,7 @@ impl<M> Agenda<M> {
     }
 
     /// The earliest pending event, with its time.
+    #[cfg(test)]
     pub(crate) fn pop(&mut self) -> Option<(u64, Due<M>)> {
         self.pop_at_or_before(u64::MAX)
     }
@@ -246,10 +251,6 @@ impl<M> Agenda<M> {
     /// Events pending.
     pub(crate) fn len(&self) -> usize {
         self.messages.len() + self.timers.len()
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     /// Bytes both queues hold for their entries, spare room included.

@@ -17,6 +17,7 @@ mod record_buffer;
 pub mod rng;
 mod sim;
 mod store;
+mod ties;
 mod window;
 mod window_out;
 
@@ -30,6 +31,7 @@ pub use partition::{OnePartition, Partitioning};
 pub use rng::{EntityRng, entity_rng, path_hash};
 pub use sim::{BoxedBehaviours, Simulation};
 pub use store::{BehaviourStore, Slot, SlotPart, Slots, Visit};
+pub use ties::TieOrder;
 
 #[cfg(test)]
 mod parallel_tests;

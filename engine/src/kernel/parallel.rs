@@ -130,6 +130,8 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
     pub fn run_on(&mut self, threads: usize, control: RunControl<'_>) -> (RunOutcome, Partitioning) {
         let planned = if self.core.stop_requested {
             Err(OnePartition::OneThread)
+        } else if self.ties.is_some() {
+            Err(OnePartition::ShuffledTies)
         } else {
             let store = &self.store;
             let writing_per_mille =

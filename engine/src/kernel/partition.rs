@@ -44,6 +44,9 @@ pub enum OnePartition {
     NoCut,
     /// The behaviours' store cannot be split.
     StoreCannotSplit,
+    /// Simultaneous events are taken in a shuffled order ([`super::TieOrder::Shuffled`]), which
+    /// the windows do not reproduce.
+    ShuffledTies,
 }
 
 impl Partitioning {
@@ -75,6 +78,7 @@ impl fmt::Display for OnePartition {
             OnePartition::MayRequestStop { path } => write!(f, "{path} may request a stop"),
             OnePartition::NoCut => write!(f, "no link of positive latency can be cut"),
             OnePartition::StoreCannotSplit => write!(f, "the behaviours' store cannot be split"),
+            OnePartition::ShuffledTies => write!(f, "simultaneous events are shuffled"),
         }
     }
 }

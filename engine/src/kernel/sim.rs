@@ -17,6 +17,7 @@ use super::message::Message;
 use super::outcome::{BuildError, Progress, RunControl, RunOutcome, RunReport, SimConfig};
 use super::rng::{EntityRng, entity_rng};
 use super::store::{BehaviourStore, Slots, Visit};
+use super::ties::{ShuffledTies, TieOrder};
 use crate::elaborate::{EntityId, FlatModel, PortIndex};
 use crate::stats::LinkFigures;
 use crate::time::SimTime;
@@ -33,6 +34,8 @@ pub struct Simulation<M: Message, S: BehaviourStore<M> = BoxedBehaviours<M>> {
     pub(super) store: S,
     wall_start: Instant,
     seed: u64,
+    /// The current instant's events when ties are shuffled (`None`: in scheduled order).
+    pub(super) ties: Option<ShuffledTies<M>>,
 }
 
 impl<M: Message> Simulation<M> {
@@ -107,7 +110,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
         }
         store.seed_streams(&mut |entity| entity_rng(config.seed, &model.entities[entity as usize].path));
         let core = Core::new(model, sink, config.level, config.live_values);
-        let mut sim = Simulation { core, store, wall_start: Instant::now(), seed: config.seed };
+        let mut sim = Simulation { core, store, wall_start: Instant::now(), seed: config.seed, ties: None };
         // Delivery modes first, so no init can send before a receiver has declared its mode.
         for i in 0..sim.store.len() {
             let b = sim.store.get(i as EntityId);
@@ -144,7 +147,40 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
 
     /// Events pending.
     pub fn pending(&self) -> usize {
-        self.core.queue.len()
+        self.core.queue.len() + self.ties.as_ref().map_or(0, ShuffledTies::len)
+    }
+
+    /// Take the events of each instant in the order `order` gives (before the run; the inits have
+    /// run in entity order already). A run whose ties are shuffled runs on one thread.
+    pub fn set_tie_order(&mut self, order: TieOrder) {
+        self.ties = match order {
+            TieOrder::Scheduled => None,
+            TieOrder::Shuffled { seed } => Some(ShuffledTies::new(seed)),
+        };
+    }
+
+    /// The order simultaneous events run in.
+    pub fn tie_order(&self) -> TieOrder {
+        self.ties.as_ref().map_or(TieOrder::Scheduled, |t| TieOrder::Shuffled { seed: t.seed() })
+    }
+
+    /// The next event at or before `limit`, in the run's tie order.
+    fn next_event(&mut self, limit: u64) -> Option<(u64, Due<M>)> {
+        if self.ties.is_some() {
+            self.next_event_as::<true>(limit)
+        } else {
+            self.next_event_as::<false>(limit)
+        }
+    }
+
+    /// [`Simulation::next_event`] for a run known to shuffle its ties or not, so that the event
+    /// loop of a run in scheduled order is the plain pop it would be without the choice.
+    #[inline]
+    fn next_event_as<const SHUFFLED: bool>(&mut self, limit: u64) -> Option<(u64, Due<M>)> {
+        match self.ties.as_mut() {
+            Some(ties) if SHUFFLED => ties.next(&mut self.core.queue, limit),
+            _ => self.core.queue.pop_at_or_before(limit),
+        }
     }
 
     /// Bytes the kernel holds for pending events (queue buffers with their spare room, payloads
@@ -160,7 +196,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
 
     /// Run one event. Returns false if nothing was pending.
     pub fn step(&mut self) -> bool {
-        match self.core.queue.pop() {
+        match self.next_event(u64::MAX) {
             Some(event) => {
                 self.handle(event);
                 true
@@ -182,7 +218,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
     pub fn step_until(&mut self, until: SimTime) -> u64 {
         let before = self.core.events;
         while !self.core.stop_requested {
-            let Some(event) = self.core.queue.pop_at_or_before(until.as_ps()) else { break };
+            let Some(event) = self.next_event(until.as_ps()) else { break };
             self.handle(event);
         }
         if self.core.now < until && !self.core.stop_requested {
@@ -193,6 +229,11 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
 
     /// Run until nothing is pending, the until-time is passed, or the run is cancelled.
     pub fn run(&mut self, control: RunControl<'_>) -> RunOutcome {
+        if self.ties.is_some() { self.run_as::<true>(control) } else { self.run_as::<false>(control) }
+    }
+
+    /// [`Simulation::run`] in shuffled or scheduled order.
+    fn run_as<const SHUFFLED: bool>(&mut self, control: RunControl<'_>) -> RunOutcome {
         let RunControl { until, cancel, mut progress, check_every } = control;
         let check_every = check_every.max(1);
         let mut countdown = check_every;
@@ -201,8 +242,8 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
                 return RunOutcome::Cancelled;
             }
             let limit = until.map_or(u64::MAX, SimTime::as_ps);
-            let Some(event) = self.core.queue.pop_at_or_before(limit) else {
-                if self.core.queue.is_empty() {
+            let Some(event) = self.next_event_as::<SHUFFLED>(limit) else {
+                if self.pending() == 0 {
                     break;
                 }
                 if let Some(u) = until {
@@ -215,11 +256,7 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
             if countdown == 0 {
                 countdown = check_every;
                 if let Some(p) = progress.as_mut() {
-                    p(Progress {
-                        events: self.core.events,
-                        now: self.core.now,
-                        pending: self.core.queue.len(),
-                    });
+                    p(Progress { events: self.core.events, now: self.core.now, pending: self.pending() });
                 }
                 if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
                     return RunOutcome::Cancelled;
@@ -268,7 +305,8 @@ impl<M: Message, S: BehaviourStore<M>> Simulation<M, S> {
     /// End the run: close statistics at the current time, write summary records, flush the trace and
     /// return the report.
     pub fn finish(self, outcome: RunOutcome) -> RunReport {
-        let Simulation { mut core, store, wall_start, seed } = self;
+        let Simulation { mut core, store, wall_start, seed, ties } = self;
+        drop(ties);
         let now = core.now;
         let wall = wall_start.elapsed().as_secs_f64();
         let summaries: Vec<Vec<(String, TraceValue)>> =

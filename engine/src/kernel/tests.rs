@@ -347,3 +347,66 @@ fn finishing_gives_back_the_run_before_the_report() {
     let left = |path: &str| report.stats.entities[path].extra.get("left").copied();
     assert!(left("a").is_some_and(|l| l < 500.0) && left("b").is_some_and(|l| l < 500.0));
 }
+
+/// Sends three empty messages at init (`a`), or sets a timer for when they arrive (`b`); logs what
+/// it handles.
+struct TieWitness {
+    sends: u32,
+    timer_at: Option<SimTime>,
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Behaviour<Msg> for TieWitness {
+    fn init(&mut self, ctx: &mut Ctx<'_, Msg>) {
+        for id in 0..self.sends {
+            ctx.send(0, Msg { id, bytes: 0 });
+        }
+        if let Some(at) = self.timer_at {
+            ctx.schedule_at(at, 7);
+        }
+    }
+    fn on_message(&mut self, ctx: &mut Ctx<'_, Msg>, _port: PortIndex, msg: Msg) {
+        self.log.lock().unwrap().push(format!("m{} at {}", msg.id, ctx.now().as_ps()));
+    }
+    fn on_timer(&mut self, ctx: &mut Ctx<'_, Msg>, key: u64) {
+        self.log.lock().unwrap().push(format!("t{key} at {}", ctx.now().as_ps()));
+    }
+}
+
+/// What `b` handles when `a`'s three empty messages and `b`'s timer all fall on 100 ns, in the
+/// scheduled order or shuffled with `tie_seed`; and how a run on two threads was spread.
+fn tie_witness(tie_seed: Option<u64>) -> (Vec<String>, Partitioning) {
+    let model = Arc::new(pair(SimTime::from_ns(100), 1_000_000_000));
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let a = TieWitness { sends: 3, timer_at: None, log: Arc::new(Mutex::new(Vec::new())) };
+    let b = TieWitness { sends: 0, timer_at: Some(SimTime::from_ns(100)), log: Arc::clone(&log) };
+    let mut sim = Simulation::new(model, vec![Box::new(a), Box::new(b)], SimConfig::default()).unwrap();
+    if let Some(seed) = tie_seed {
+        sim.set_tie_order(TieOrder::Shuffled { seed });
+        assert_eq!(sim.tie_order(), TieOrder::Shuffled { seed });
+    }
+    let (outcome, partitioning) = sim.run_on(2, RunControl::default());
+    assert_eq!(outcome, RunOutcome::Completed);
+    let seen = log.lock().unwrap().clone();
+    (seen, partitioning)
+}
+
+#[test]
+fn shuffled_ties_reorder_origins_but_keep_a_links_order_and_run_on_one_thread() {
+    // Scheduled: `a`'s init ran first, so its messages were scheduled before `b`'s timer.
+    let (scheduled, _) = tie_witness(None);
+    assert_eq!(scheduled, ["m0 at 100000", "m1 at 100000", "m2 at 100000", "t7 at 100000"]);
+    let mut timer_first = 0;
+    for seed in 0..16 {
+        let (seen, partitioning) = tie_witness(Some(seed));
+        assert_eq!(partitioning, Partitioning::One(OnePartition::ShuffledTies));
+        assert_eq!(tie_witness(Some(seed)).0, seen, "seed {seed} gave two orders");
+        // The link's three messages keep their order wherever the timer falls.
+        let messages: Vec<&String> = seen.iter().filter(|s| s.starts_with('m')).collect();
+        assert_eq!(messages, ["m0 at 100000", "m1 at 100000", "m2 at 100000"], "seed {seed}");
+        assert_eq!(seen.len(), 4);
+        timer_first += usize::from(seen[0].starts_with('t'));
+    }
+    // Two origins, sixteen seeds: each order comes up.
+    assert!((1..16).contains(&timer_first), "the timer came first for {timer_first} of 16 seeds");
+}

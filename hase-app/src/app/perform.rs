@@ -108,6 +108,10 @@ impl App {
             }
             AppAction::Validate => self.validate(),
             AppAction::CheckLevels => self.check_levels(),
+            AppAction::CheckTies => {
+                let project = &self.editor.doc.project;
+                self.windows.ties.start(project, self.editor.file.as_deref(), &self.session.settings);
+            }
             AppAction::WhatIf => self.what_if_selected(),
             AppAction::OpenSelected => {
                 if let [name] = self.editor.selected_instances().as_slice() {
@@ -151,9 +155,15 @@ impl App {
         if w.help.take().is_some() || w.experiments.slurm.dialog.take().is_some() {
             return true;
         }
-        [&mut w.sheet_viewer.open, &mut w.levels.open, &mut w.experiments.open, &mut w.browser.open]
-            .into_iter()
-            .any(std::mem::take)
+        [
+            &mut w.sheet_viewer.open,
+            &mut w.levels.open,
+            &mut w.ties.open,
+            &mut w.experiments.open,
+            &mut w.browser.open,
+        ]
+        .into_iter()
+        .any(std::mem::take)
     }
 
     /// Open the what-if window for the one link or instance selected on the canvas.

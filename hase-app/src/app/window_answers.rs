@@ -64,6 +64,10 @@ impl App {
         if crate::ui::levels_window::show(ctx, &self.windows.levels, palette) {
             self.windows.levels.open = false;
         }
+        self.windows.ties.poll();
+        if crate::ui::ties_window::show(ctx, &self.windows.ties, palette) {
+            self.windows.ties.open = false;
+        }
         if self.pending.is_some() {
             return;
         }

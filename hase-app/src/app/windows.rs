@@ -34,6 +34,8 @@ pub struct Windows {
     pub pending_point: Option<hase_editor::experiments::PointRun>,
     /// Check levels on a compound (canvas menu, inspector).
     pub levels: hase_editor::analysis_views::LevelsCheck,
+    /// Simulate ▸ Check simultaneous events.
+    pub ties: hase_editor::analysis_views::TiesCheck,
     /// Where the plot's PNG export reports (written from the screenshot callback).
     pub plot_export: crate::ui::timing::export::ExportResult,
     /// The plot being drawn as a figure for Export plot PNG….

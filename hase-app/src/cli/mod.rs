@@ -1,9 +1,11 @@
 //! The command-line interface: `hase run`, `hase validate`, `hase new`, `hase check-levels`,
+//! `hase check-ties`,
 //! `hase import simgrid`, `hase trace stats|export|diff|phases`, `hase sweep`, `hase experiments`,
 //! `hase datasheet fit|show|report`, `hase mpi bench|record|predict|sample`.
 //! Errors go to stderr with a non-zero exit code; times accept units (`10us`, `2.5ms`).
 
 mod check_levels;
+mod check_ties;
 mod datasheet;
 mod experiments;
 mod experiments_fit;
@@ -48,6 +50,9 @@ pub enum CliCommand {
     /// Run a project with each compound detailed and behavioural and say whether the behavioural
     /// level stands in for the detailed one (exit 5 when it does not).
     CheckLevels(check_levels::CheckLevelsArgs),
+    /// Run a project with simultaneous events in the scheduled order and in shuffled orders, and
+    /// say how far the makespan moves (exit 5 past `--max-change`).
+    CheckTies(check_ties::CheckTiesArgs),
     /// Run a parameter sweep: vary parameters over values, run the points in parallel.
     Sweep(Box<sweep_args::SweepArgs>),
     /// List, show, export, import, rename or delete stored experiments.
@@ -69,6 +74,7 @@ pub fn execute(command: CliCommand) -> ExitCode {
         CliCommand::Import(cmd) => import::import(&cmd),
         CliCommand::Trace(cmd) => trace::trace(&cmd),
         CliCommand::CheckLevels(args) => check_levels::run(&args),
+        CliCommand::CheckTies(args) => check_ties::run(&args),
         CliCommand::Sweep(args) => sweep::sweep(&args),
         CliCommand::Experiments(args) => experiments::experiments(&args),
         CliCommand::Datasheet(cmd) => datasheet::datasheet(&cmd),

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::Context;
 use clap::Args;
-use hase_engine::kernel::{Progress, RunOutcome};
+use hase_engine::kernel::{Progress, RunOutcome, TieOrder};
 use hase_engine::model::write_atomic;
 use hase_engine::stats::RunStats;
 use hase_engine::time::SimTime;
@@ -77,6 +77,10 @@ pub struct RunArgs {
     /// (default: one for models under 16,384 entities, every core from there).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
+    /// Take simultaneous events in an order drawn from this seed instead of the order they were
+    /// scheduled in (one thread; `hase check-ties` compares several such orders).
+    #[arg(long, value_name = "SEED")]
+    pub tie_seed: Option<u64>,
     /// Print an estimate of the run's events, wall time and memory (from the design and the last
     /// runs' rates, as the GUI shows before a big run) and do not run.
     #[arg(long)]
@@ -111,6 +115,7 @@ pub(super) fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         progress_every: 200_000,
         live_values: args.live_values.then_some(true),
         threads: args.threads.map(usize::from),
+        tie_order: args.tie_seed.map_or(TieOrder::Scheduled, |seed| TieOrder::Shuffled { seed }),
     };
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new_spinner();

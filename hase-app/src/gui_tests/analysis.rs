@@ -139,6 +139,36 @@ fn check_levels_on_the_compound_from_the_inspector_shows_both_makespans() {
 }
 
 #[test]
+fn check_simultaneous_events_from_the_menu_shows_every_order_and_the_spread() {
+    use hase_library::tie_check::{TieCheckOptions, check_ties};
+    let project = hase_library::examples::binary_tree_allreduce().unwrap().project;
+    let runs = hase_editor::analysis_views::ties::SHUFFLED_RUNS;
+    let settings = NextRunSettings::from_project(&project);
+    let options =
+        TieCheckOptions { runs, run: RunOptions { seed: Some(settings.seed), ..RunOptions::default() } };
+    let expected = check_ties(&project, &options).unwrap();
+    assert!(expected.depends_on_ties(), "{expected}");
+    let mut h = harness_with(project);
+    h.get_by_label("Simulate").click();
+    h.run_steps(2);
+    h.get_by_label("Check simultaneous events…").click();
+    wait_for(&mut h, "the check", |app| app.windows.ties.result.is_some());
+    let shown = h.state().windows.ties.result.as_ref().unwrap().as_ref().unwrap().clone();
+    assert_eq!(shown, expected);
+    h.get_by_label(crate::ui::ties_window::TITLE);
+    h.get_by_label("scheduled");
+    h.get_by_label(&format!("shuffled, seed {runs}"));
+    let (low, high) = expected.makespan_range_ps();
+    let figure = |ps| crate::ui::time_text::figure(hase_engine::time::SimTime(ps));
+    let range = format!("depends on the order of simultaneous events: {} to {}", figure(low), figure(high));
+    assert!(h.query_by_label_contains(&range).is_some(), "no verdict with {range}");
+    // Escape closes it like the other analysis windows.
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    assert!(!h.state().windows.ties.open);
+}
+
+#[test]
 fn fit_a_formula_on_a_small_experiment_recovers_it_and_draws_the_curve() {
     use hase_library::experiment::scaling::{FitOptions, Roles, fit_experiment};
     let results = hase_editor::fixtures::known_scaling_results();

@@ -100,6 +100,7 @@ pub fn show(ui: &mut Ui, editor: &Editor, library: &Library) -> Vec<AppAction> {
         });
         ui.menu_button("Simulate", |ui| {
             item(ui, true, AppAction::Validate, &mut out);
+            item(ui, true, AppAction::CheckTies, &mut out);
             ui.separator();
             item(ui, true, AppAction::Run, &mut out);
             item(ui, true, AppAction::Stop, &mut out);

@@ -25,6 +25,7 @@ pub mod sheet_viewer;
 pub mod stats;
 pub mod status;
 pub mod template_dialog;
+pub mod ties_window;
 pub mod time_text;
 pub mod timing;
 pub mod toasts;

@@ -1,5 +1,6 @@
 //! `hase trace diff`, `trace phases`, statistics as CSV from a run and from a trace, and
-//! `hase check-levels` on a ping-pong (passes) and a contended all-to-all (fails).
+//! `hase check-levels` on a ping-pong (passes) and a contended all-to-all (fails), `hase
+//! check-ties` on a contended tree and an uncontended fat tree, and `hase run --tie-seed`.
 
 use super::*;
 
@@ -137,4 +138,51 @@ fn check_levels_passes_a_ping_pong_and_fails_a_contended_alltoall() {
     let out = hase(&["check-levels", p(&projects().join("fat_tree_allreduce.ron"))]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).1.contains("no compound with a behavioural level"), "{}", text(&out).1);
+}
+
+#[test]
+fn check_ties_sees_the_contended_tree_move_and_the_fat_tree_stay() {
+    let tree = projects().join("binary_tree_allreduce.ron");
+    let out = hase(&["check-ties", p(&tree), "--runs", "4", "--max-change", "1", "--json"]);
+    assert_eq!(out.status.code(), Some(5), "{:?}", text(&out));
+    let json = json_of(&out);
+    let scheduled = json["scheduled"]["makespan_ps"].as_u64().unwrap();
+    let shuffled: Vec<(u64, u64)> = json["shuffled"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["tie_seed"].as_u64().unwrap(), r["makespan_ps"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(shuffled.iter().map(|r| r.0).collect::<Vec<_>>(), [1, 2, 3, 4]);
+    assert!(shuffled.iter().any(|r| r.1 > scheduled * 101 / 100), "{json}");
+
+    // One shuffled order, run alone: the same makespan, on one thread whatever was asked.
+    let dir = tempfile::tempdir().unwrap();
+    let stats = dir.path().join("seed3.json");
+    let out = hase(&["run", p(&tree), "--tie-seed", "3", "--threads", "2", "--stats", p(&stats)]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stderr.contains("one partition: simultaneous events are shuffled"), "{stderr}");
+    let stats: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    assert_eq!(stats["makespan_ps"].as_u64(), Some(shuffled[2].1));
+
+    let out = hase(&[
+        "check-ties",
+        p(&projects().join("fat_tree_allreduce.ron")),
+        "--runs",
+        "3",
+        "--max-change",
+        "0",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("every order gave the same makespan and outcome: 439.448 us"), "{stdout}");
+
+    let out = hase(&["check-ties", p(&tree), "--max-change=-1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).1.contains("--max-change must be a percentage of zero or more, not -1"),
+        "{}",
+        text(&out).1
+    );
 }

@@ -83,6 +83,7 @@ pub fn execute(
         // Live values are traced when the design displays one (inspector ▸ Live values).
         live_values: None,
         threads: None,
+        tie_order: hase_engine::kernel::TieOrder::Scheduled,
     };
     let recorder = Arc::new(Mutex::new(ReplayRecorder::new()));
     let sink = Box::new(Arc::clone(&recorder));
