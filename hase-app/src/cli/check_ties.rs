@@ -11,8 +11,11 @@ use hase_library::overrides::apply_set;
 use hase_library::runner::{RunOptions, base_dir_of};
 use hase_library::tie_check::{TieCheckOptions, check_ties};
 
-use super::inputs::{read_project, time_arg};
 use hase_engine::time::SimTime;
+use hase_library::workload_trace::use_workload_trace;
+
+use super::inputs::{read_project, time_arg, workload};
+use super::placement::PlacementArgs;
 
 /// Exit code when the makespan depends on the order of ties by more than `--max-change`.
 const DEPENDS: u8 = 5;
@@ -25,6 +28,19 @@ pub struct CheckTiesArgs {
     /// Shuffled orders to run besides the scheduled one (seeds 1 to N).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub runs: u32,
+    /// Run this built-in program instead of the project's workload.
+    #[arg(long)]
+    pub workload: Option<String>,
+    /// Parameter of `--workload`: `name=value`; repeatable.
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// Replay this SimGrid time-independent trace instead of the project's workload, as
+    /// `hase run --workload-trace`.
+    #[arg(long, value_name = "INDEX.ti", conflicts_with = "workload")]
+    pub workload_trace: Option<PathBuf>,
+    /// Where the workload's ranks run (default: the project's placement).
+    #[command(flatten)]
+    pub placement: PlacementArgs,
     /// Override before checking, as `hase run --set`; repeatable.
     #[arg(long = "set", value_name = "TARGET=VALUE")]
     pub sets: Vec<String>,
@@ -50,6 +66,17 @@ pub(super) fn run(args: &CheckTiesArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--max-change must be a percentage of zero or more, not {max}");
     }
     let mut project = read_project(&args.project)?;
+    if let Some(program) = &args.workload {
+        project.workload = workload(program, &args.params)?;
+    } else if !args.params.is_empty() {
+        anyhow::bail!("--param needs --workload");
+    }
+    if let Some(trace) = &args.workload_trace {
+        use_workload_trace(&mut project, trace, &base_dir_of(&args.project))?;
+    }
+    if let Some(placement) = args.placement.placement()? {
+        project.placement = placement;
+    }
     for set in &args.sets {
         apply_set(&mut project, set)?;
     }

@@ -178,6 +178,17 @@ fn check_ties_sees_the_contended_tree_move_and_the_fat_tree_stay() {
     assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
     assert!(stdout.contains("every order gave the same makespan and outcome: 439.448 us"), "{stdout}");
 
+    // Another workload, as `hase run` and `hase check-levels` take one.
+    let args =
+        ["check-ties", p(&tree), "--runs", "2", "--workload", "collective_loop", "--param", "iterations=1"];
+    let out = hase(&args);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("shuffled, seed 2"), "{stdout}");
+    let out = hase(&["check-ties", p(&tree), "--param", "iterations=1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("--param needs --workload"), "{}", text(&out).1);
+
     let out = hase(&["check-ties", p(&tree), "--max-change=-1"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
