@@ -163,6 +163,9 @@ fn build_spec(args: &SweepArgs) -> anyhow::Result<(SweepSpec, SpecOrigin, PathBu
     if let Some(seed) = args.seed {
         spec.seed = seed;
     }
+    if args.shuffle_ties {
+        spec.shuffle_ties = true;
+    }
     if !args.metrics.is_empty() {
         spec.metrics.clone_from(&args.metrics);
     }

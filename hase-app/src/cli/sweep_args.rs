@@ -7,6 +7,7 @@ use clap::Args;
 
 /// Arguments of `hase sweep`.
 #[derive(Debug, Args)]
+#[allow(clippy::struct_excessive_bools, reason = "independent command-line flags")]
 pub struct SweepArgs {
     /// Project file (.ron) to sweep with `--vary` (or give `--spec` or `--resume`).
     #[arg(conflicts_with_all = ["spec", "resume"], required_unless_present_any = ["spec", "resume", "run_task", "collect", "status", "resubmit"])]
@@ -33,6 +34,10 @@ pub struct SweepArgs {
     /// Experiment seed the run seeds are derived from.
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
+    /// Shuffle the order of simultaneous events in every run, seeded by the run's seed: the
+    /// repetitions of a point then show how far that order moves its metrics.
+    #[arg(long)]
+    pub shuffle_ties: bool,
     /// A metric to record (repeatable; default makespan_ps, events, messages, latency_mean_ps,
     /// latency_max_ps).
     #[arg(long = "metric", value_name = "NAME")]

@@ -175,6 +175,17 @@ fn sweeps_give_the_same_csv_for_any_jobs_and_name_spec_errors() {
     let out = hase(&["sweep", p(&project), "--metric", "makespan"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).1.contains("--metric makespan: unknown metric"), "{}", text(&out).1);
+    // The 3D torus halo has no randomness: its repetitions agree unless its ties are shuffled.
+    let torus = projects().join("torus3d_halo.ron");
+    let makespans = |extra: &[&str]| -> std::collections::BTreeSet<String> {
+        let mut args = vec!["sweep", p(&torus), "--repeat", "4", "--metric", "makespan_ps", "--quiet"];
+        args.extend_from_slice(extra);
+        let out = hase(&args);
+        assert!(out.status.success(), "{:?}", text(&out));
+        text(&out).0.lines().skip(1).map(|l| l.rsplit(',').next().unwrap().to_string()).collect()
+    };
+    assert_eq!(makespans(&[]).len(), 1);
+    assert!(makespans(&["--shuffle-ties"]).len() > 1);
 }
 
 #[test]

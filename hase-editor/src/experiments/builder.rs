@@ -53,6 +53,8 @@ pub struct SweepBuilder {
     pub repetitions: u32,
     /// Experiment seed.
     pub seed: u64,
+    /// Shuffle the order of simultaneous events in every run (seeded by the run's seed).
+    pub shuffle_ties: bool,
     /// Metric names, one per entry.
     pub metrics: Vec<String>,
     /// Keep a trace of every run at this level (0: no traces).
@@ -70,6 +72,7 @@ impl Default for SweepBuilder {
             constraint: String::new(),
             repetitions: 1,
             seed: 1,
+            shuffle_ties: false,
             metrics: DEFAULT_METRICS.iter().map(|m| (*m).to_string()).collect(),
             trace_level: 0,
             project_file: None,
@@ -149,6 +152,7 @@ impl SweepBuilder {
             constraint: spec.constraint.clone().unwrap_or_default(),
             repetitions: spec.repetitions,
             seed: spec.seed,
+            shuffle_ties: spec.shuffle_ties,
             metrics: spec.metric_names(),
             trace_level: spec.traces.unwrap_or(0),
             project_file: match &spec.project {
@@ -202,6 +206,7 @@ impl SweepBuilder {
         spec.constraint = (!self.constraint.trim().is_empty()).then(|| self.constraint.trim().to_string());
         spec.repetitions = self.repetitions;
         spec.seed = self.seed;
+        spec.shuffle_ties = self.shuffle_ties;
         spec.metrics = self.metrics.iter().map(|m| m.trim().to_string()).filter(|m| !m.is_empty()).collect();
         spec.traces = (self.trace_level > 0).then_some(self.trace_level);
         spec

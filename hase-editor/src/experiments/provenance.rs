@@ -16,11 +16,14 @@ pub fn provenance(info: &ExperimentInfo) -> String {
         .iter()
         .map(|v| format!("{} = {}", v.name.as_deref().unwrap_or(&v.target), v.values))
         .collect();
-    let repetitions = if spec.repetitions == 1 {
+    let mut repetitions = if spec.repetitions == 1 {
         "1 repetition".to_string()
     } else {
         format!("{} repetitions", spec.repetitions)
     };
+    if spec.shuffle_ties {
+        repetitions.push_str(", simultaneous events shuffled");
+    }
     let project = match &spec.project {
         ProjectSource::Stored { version: Some(version), .. } => {
             format!("project “{}” (library version {version})", info.project.name)

@@ -265,6 +265,7 @@ fn a_stored_sweep_cancelled_then_resumed_runs_only_the_missing_runs() {
     let mut view = ExperimentsView { store: Some(store.clone()), jobs: 1, ..ExperimentsView::default() };
     view.builder.add_variable("workload.message_bytes", "1K..1M *2");
     view.builder.repetitions = 3;
+    view.builder.shuffle_ties = true;
     view.start(&project, std::path::Path::new("."), "test");
     let id = view.running.as_ref().and_then(|s| s.id).unwrap();
     assert_eq!(view.tab, ExperimentsTab::Run);
@@ -301,6 +302,7 @@ fn a_stored_sweep_cancelled_then_resumed_runs_only_the_missing_runs() {
     assert_eq!(view.builder.variables.len(), 1, "{:?}", view.builder.variables);
     assert_eq!(view.builder.variables[0].target, "workload.message_bytes");
     assert_eq!(view.builder.repetitions, 3);
+    assert!(view.builder.shuffle_ties);
     assert_eq!(view.builder, built, "the spec stored and read back is the one built");
     // The resumed experiment equals one run uninterrupted (same seeds, same values).
     let mut fresh = ExperimentsView { jobs: 2, ..ExperimentsView::default() };

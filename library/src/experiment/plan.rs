@@ -239,7 +239,11 @@ impl ExperimentPlan {
                 live_values: None,
                 // The points of an experiment already run side by side, one per core.
                 threads: Some(1),
-                tie_order: hase_engine::kernel::TieOrder::Scheduled,
+                tie_order: if self.spec.shuffle_ties {
+                    hase_engine::kernel::TieOrder::Shuffled { seed }
+                } else {
+                    hase_engine::kernel::TieOrder::Scheduled
+                },
             };
             Ok::<_, RunAttemptError>(run_project(&project, &run_options, &mut *progress)?)
         }));

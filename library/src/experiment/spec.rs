@@ -102,6 +102,11 @@ pub struct SweepSpec {
     /// Stop each run at this simulated time (default: the project's setting).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until: Option<hase_engine::time::SimTime>,
+    /// Run each repetition with the events of each instant shuffled, seeded by its run seed
+    /// (`hase_engine::kernel::TieOrder`), so that the repetitions of a point show how far the order
+    /// of simultaneous events moves its metrics; off, every run takes them in scheduled order.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shuffle_ties: bool,
 }
 
 fn one() -> u32 {
@@ -127,6 +132,7 @@ impl SweepSpec {
             metrics: Vec::new(),
             traces: None,
             until: None,
+            shuffle_ties: false,
         }
     }
 

@@ -65,6 +65,7 @@ mod tests {
         });
         spec.constraint = Some("workload.message_bytes > 2048".into());
         spec.traces = Some(2);
+        spec.shuffle_ties = true;
         spec.combination = Combination::Groups(vec![vec!["a".into(), "b".into()]]);
         spec
     }

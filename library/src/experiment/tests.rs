@@ -342,3 +342,34 @@ fn what_a_failed_run_read_from_a_file_is_in_no_detail_and_no_export() {
     // The reason still names the file and line.
     assert!(failed.iter().all(|d| d.contains(":1")), "{failed:?}");
 }
+
+/// A deterministic workload gives its repetitions one makespan; with the ties shuffled each
+/// repetition takes its own order, and the 3D torus halo's makespans spread. A run alone with the
+/// repetition's seed as tie seed reproduces it.
+#[test]
+fn shuffled_ties_make_the_repetitions_of_a_deterministic_point_differ() {
+    let project = examples::torus3d_halo().unwrap().project;
+    let makespans = |shuffle: bool| -> Vec<u64> {
+        let mut s = spec(&[]);
+        s.repetitions = 4;
+        s.shuffle_ties = shuffle;
+        s.metrics = vec!["makespan_ps".into()];
+        let sweep = run_sweep(&plan(project.clone(), s), &options(2), &Quiet).unwrap();
+        let mut records = sweep.records;
+        records.sort_by_key(|r| r.key.repetition);
+        records.iter().map(|r| r.metrics[0].unwrap().as_f64() as u64).collect()
+    };
+    let scheduled = makespans(false);
+    assert!(scheduled.windows(2).all(|w| w[0] == w[1]), "{scheduled:?}");
+    let shuffled = makespans(true);
+    let distinct: BTreeSet<u64> = shuffled.iter().copied().collect();
+    assert!(distinct.len() > 1, "{shuffled:?}");
+    let seed = run_seed(1, 0, 2);
+    let options = RunOptions {
+        seed: Some(seed),
+        tie_order: hase_engine::kernel::TieOrder::Shuffled { seed },
+        ..RunOptions::default()
+    };
+    let alone = run_project(&project, &options, |_| {}).unwrap();
+    assert_eq!(alone.stats.makespan_ps, shuffled[2]);
+}
