@@ -318,3 +318,17 @@ fn open_example(h: &mut Harness<'_, App>, title: &str) {
     h.get_by_label(title).click();
     settle(h);
 }
+
+#[test]
+fn the_builder_can_shuffle_simultaneous_events_in_every_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness_on(app_in(dir.path()));
+    ready(&mut h);
+    open_from_menu(&mut h);
+    assert!(!h.state().windows.experiments.builder.shuffle_ties);
+    h.get_by_label("Shuffle simultaneous events").click();
+    settle(&mut h);
+    let builder = &h.state().windows.experiments.builder;
+    assert!(builder.shuffle_ties);
+    assert!(builder.to_spec("p").shuffle_ties, "the spec saved or run carries it");
+}

@@ -147,10 +147,6 @@ fn settings(ui: &mut Ui, view: &mut ExperimentsView) {
         ui.add(egui::DragValue::new(&mut b.repetitions).range(1..=1000));
         ui.label("Seed");
         ui.add(egui::DragValue::new(&mut b.seed));
-        ui.checkbox(&mut b.shuffle_ties, "Shuffle simultaneous events").on_hover_text(
-            "Each run takes the events of one instant in an order drawn from its seed, so the \
-             repetitions of a point show how far that order moves the result.",
-        );
         egui::ComboBox::from_label("Traces")
             .selected_text(if b.trace_level == 0 {
                 "none".to_string()
@@ -165,6 +161,10 @@ fn settings(ui: &mut Ui, view: &mut ExperimentsView) {
             })
             .response
             .on_hover_text("Keep a trace of every run (opens at once in the replay views)");
+        ui.checkbox(&mut b.shuffle_ties, "Shuffle simultaneous events").on_hover_text(
+            "Each run takes the events of one instant in an order drawn from its seed, so the \
+             repetitions of a point show how far that order moves the result.",
+        );
     });
     ui.horizontal(|ui| {
         let label = ui.label("Name");
