@@ -4,12 +4,13 @@
 //! the error for the window that shows it.
 
 use std::path::Path;
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use hase_engine::model::Project;
 use hase_library::check_levels::{CheckLevelsError, CheckLevelsOptions, LevelCheck, check_levels};
 use hase_library::overrides::switchable_compounds;
 use hase_library::runner::{RunOptions, base_dir_of};
+
+use super::worker::Worker;
 
 /// What the check of one compound came to.
 pub type LevelsResult = Result<Vec<LevelCheck>, LevelsError>;
@@ -37,7 +38,7 @@ pub struct LevelsCheck {
     pub compound: String,
     /// The result, once there is one.
     pub result: Option<LevelsResult>,
-    running: Option<Receiver<LevelsResult>>,
+    worker: Worker<LevelsResult>,
 }
 
 /// True when `path` is a compound of `project` with a behavioural level (the action is offered).
@@ -48,7 +49,6 @@ pub fn can_check(project: &Project, path: &str) -> bool {
 impl LevelsCheck {
     /// Start checking `compound` of `project` (loaded from `file`, if any) and open the window.
     pub fn start(&mut self, project: &Project, file: Option<&Path>, compound: &str) {
-        let (send, receive) = channel();
         let project = project.clone();
         let options = CheckLevelsOptions {
             compound: Some(compound.to_string()),
@@ -58,40 +58,23 @@ impl LevelsCheck {
             },
             ..CheckLevelsOptions::default()
         };
-        let spawned = std::thread::Builder::new().name("hase-levels".into()).spawn(move || {
-            let result = check_levels(&project, &options).map_err(LevelsError::from);
-            let _ = send.send(result);
-        });
         self.open = true;
         self.compound = compound.to_string();
-        match spawned {
-            Ok(_) => {
-                self.result = None;
-                self.running = Some(receive);
-            }
-            Err(e) => {
-                self.result = Some(Err(LevelsError::Thread(e)));
-                self.running = None;
-            }
-        }
+        let started = self
+            .worker
+            .start("hase-levels", move || check_levels(&project, &options).map_err(LevelsError::from));
+        self.result = started.err().map(|e| Err(LevelsError::Thread(e)));
     }
 
     /// True while the runs go on.
     pub fn is_running(&self) -> bool {
-        self.running.is_some()
+        self.worker.is_running()
     }
 
     /// Take the result when it has come; true when something changed.
     pub fn poll(&mut self) -> bool {
-        let Some(receive) = &self.running else { return false };
-        match receive.try_recv() {
-            Ok(result) => self.result = Some(result),
-            Err(TryRecvError::Empty) => return false,
-            Err(TryRecvError::Disconnected) => {
-                self.result = Some(Err(LevelsError::NoResult));
-            }
-        }
-        self.running = None;
+        let Some(ended) = self.worker.poll() else { return false };
+        self.result = Some(ended.unwrap_or(Err(LevelsError::NoResult)));
         true
     }
 }

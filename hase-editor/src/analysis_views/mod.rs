@@ -3,8 +3,8 @@
 //! run is analysed from ([`rebuild`]), the comparison's difference mode ([`difference`]), the phase
 //! bands of the timing diagram ([`bands`]), the critical path outlined in the views ([`critical`]),
 //! what-ifs run from the path ([`what_if`]), the "Check levels" action on a compound ([`levels`]),
-//! the check of simultaneous events' order ([`ties`]) and the experiments view's "Fit a formula"
-//! ([`fit_panel`]). The analyses themselves are `hase_engine::analysis` and
+//! the check of simultaneous events' order ([`ties`]), both worked out on a [`worker`] thread, and
+//! the experiments view's "Fit a formula" ([`fit_panel`]). The analyses themselves are `hase_engine::analysis` and
 //! `hase_library::{check_levels, tie_check, experiment::scaling}`; the methods are in
 //! `docs/analysis.md`.
 
@@ -17,6 +17,7 @@ pub mod levels;
 pub mod rebuild;
 pub mod ties;
 pub mod what_if;
+pub mod worker;
 
 pub use bands::PhaseBands;
 pub use critical::CriticalPathView;

@@ -4,12 +4,12 @@
 //! shows them.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use hase_engine::model::Project;
 use hase_library::runner::{RunError, RunOptions, base_dir_of};
 use hase_library::tie_check::{TieCheck, TieCheckOptions, check_ties};
 
+use super::worker::Worker;
 use crate::run::{NextRunSettings, UntilError};
 
 /// Shuffled orders the window runs besides the scheduled one.
@@ -42,7 +42,7 @@ pub struct TiesCheck {
     pub open: bool,
     /// The result, once there is one.
     pub result: Option<TiesResult>,
-    running: Option<Receiver<TiesResult>>,
+    worker: Worker<TiesResult>,
 }
 
 impl TiesCheck {
@@ -53,8 +53,8 @@ impl TiesCheck {
         let until = match settings.until() {
             Ok(until) => until,
             Err(e) => {
+                self.worker = Worker::default();
                 self.result = Some(Err(e.into()));
-                self.running = None;
                 return;
             }
         };
@@ -67,37 +67,21 @@ impl TiesCheck {
                 ..RunOptions::default()
             },
         };
-        let (send, receive) = channel();
         let project = project.clone();
-        let spawned = std::thread::Builder::new().name("hase-ties".into()).spawn(move || {
-            let _ = send.send(check_ties(&project, &options).map_err(TiesError::from));
-        });
-        match spawned {
-            Ok(_) => {
-                self.result = None;
-                self.running = Some(receive);
-            }
-            Err(e) => {
-                self.result = Some(Err(TiesError::Thread(e)));
-                self.running = None;
-            }
-        }
+        let started =
+            self.worker.start("hase-ties", move || check_ties(&project, &options).map_err(TiesError::from));
+        self.result = started.err().map(|e| Err(TiesError::Thread(e)));
     }
 
     /// True while the runs go on.
     pub fn is_running(&self) -> bool {
-        self.running.is_some()
+        self.worker.is_running()
     }
 
     /// Take the result when it has come; true when something changed.
     pub fn poll(&mut self) -> bool {
-        let Some(receive) = &self.running else { return false };
-        match receive.try_recv() {
-            Ok(result) => self.result = Some(result),
-            Err(TryRecvError::Empty) => return false,
-            Err(TryRecvError::Disconnected) => self.result = Some(Err(TiesError::NoResult)),
-        }
-        self.running = None;
+        let Some(ended) = self.worker.poll() else { return false };
+        self.result = Some(ended.unwrap_or(Err(TiesError::NoResult)));
         true
     }
 }
