@@ -107,13 +107,16 @@ class Project:
         trace: Union[bool, PathLike, None] = None,
         live_values: Optional[bool] = None,
         fingerprint: bool = False,
+        tie_seed: Optional[int] = None,
     ) -> "Run":
         """Run the project and return a `Run`.
 
         `seed` and `level` (1-5) default to the project's; `until` stops at a simulated time
         (`"10us"`). `trace=True` keeps the trace in memory for `Run.trace()`; a path streams it to
         that file (`.htb` compact, `.gz` compressed text, else text). The GIL is released while the
-        simulation runs; Ctrl-C cancels it and raises KeyboardInterrupt.
+        simulation runs; Ctrl-C cancels it and raises KeyboardInterrupt. `tie_seed` takes the events
+        of each instant in an order drawn from it instead of the order they were scheduled in
+        (`hase run --tie-seed`), on one thread.
         """
         keep = trace is True
         path = None if trace is None or isinstance(trace, bool) else os.fspath(trace)
@@ -125,6 +128,7 @@ class Project:
             keep_trace=keep,
             live_values=live_values,
             fingerprint=fingerprint,
+            tie_seed=tie_seed,
         )
         return Run(native, self.name)
 

@@ -36,6 +36,7 @@ def sweep(
     where: Optional[str] = None,
     name: Optional[str] = None,
     csv: Union[str, "os.PathLike[str]", None] = None,
+    shuffle_ties: bool = False,
 ) -> pd.DataFrame:
     """Run a sweep and return one row per run, as `hase sweep --csv` writes them.
 
@@ -46,8 +47,10 @@ def sweep(
     makespan_ps, events, messages, latency_mean_ps, latency_max_ps); `zip` advances the variables
     together; `where` keeps the points where the expression holds. `csv` also writes the CSV text,
     byte for byte what `hase sweep --csv` writes for the same sweep; it is in `df.attrs["csv"]`
-    either way. Runs that fail are rows with their outcome, and a warning lists them. Ctrl-C
-    cancels the sweep and raises KeyboardInterrupt.
+    either way. `shuffle_ties` takes the events of each instant of every run in an order drawn
+    from its seed (`hase sweep --shuffle-ties`), so that repetitions show how far that order moves
+    a point. Runs that fail are rows with their outcome, and a warning lists them. Ctrl-C cancels
+    the sweep and raises KeyboardInterrupt.
     """
     if not isinstance(project, Project):
         project = Project.load(project)
@@ -62,6 +65,7 @@ def sweep(
         constraint=where,
         name=name,
         csv=None if csv is None else os.fspath(csv),
+        shuffle_ties=shuffle_ties,
     )
     if failures:
         warnings.warn("runs that did not succeed:\n" + "\n".join(failures), stacklevel=2)

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use hase_engine::kernel::TieOrder;
 use hase_engine::model::{Project, Workload};
 use hase_engine::units::{parse_rate, parse_time};
 use hase_library::catalogue::registry_for;
@@ -130,7 +131,7 @@ impl NativeProject {
     /// Run the project. `until` is a time with units (`10us`); `trace` is a file to stream the
     /// trace to, or `None` with `keep_trace` to keep it in memory.
     #[pyo3(signature = (*, seed=None, level=None, until=None, trace=None, keep_trace=false, live_values=None,
-                        fingerprint=false))]
+                        fingerprint=false, tie_seed=None))]
     #[expect(clippy::too_many_arguments, reason = "Python keyword arguments, one per `hase run` option")]
     fn run(
         &self,
@@ -142,6 +143,7 @@ impl NativeProject {
         keep_trace: bool,
         live_values: Option<bool>,
         fingerprint: bool,
+        tie_seed: Option<u64>,
     ) -> PyResult<NativeRun> {
         if let Some(level) = level
             && !(1..=5).contains(&level)
@@ -166,7 +168,7 @@ impl NativeProject {
             progress_every: 200_000,
             live_values,
             threads: None,
-            tie_order: hase_engine::kernel::TieOrder::Scheduled,
+            tie_order: tie_seed.map_or(TieOrder::Scheduled, |seed| TieOrder::Shuffled { seed }),
         };
         let project = self.project.clone();
         let result = run_in_background(py, "hase-python-run", &cancel, move || {

@@ -22,7 +22,7 @@ use crate::project::NativeProject;
 /// `TARGET=VALUES` texts in the CLI's syntax, the first changing slowest.
 #[pyfunction]
 #[pyo3(signature = (project, vary, *, repeat=None, seed=None, jobs=None, metrics=Vec::new(), zip=false,
-                    constraint=None, name=None, csv=None))]
+                    constraint=None, name=None, csv=None, shuffle_ties=false))]
 #[expect(clippy::too_many_arguments, reason = "Python keyword arguments, one per `hase sweep` option")]
 pub fn sweep_csv(
     py: Python<'_>,
@@ -36,6 +36,7 @@ pub fn sweep_csv(
     constraint: Option<String>,
     name: Option<String>,
     csv: Option<PathBuf>,
+    shuffle_ties: bool,
 ) -> PyResult<(String, Vec<String>)> {
     let source =
         project.path.as_ref().map_or_else(|| project.project.name.clone(), |p| p.display().to_string());
@@ -57,6 +58,7 @@ pub fn sweep_csv(
         spec.seed = seed;
     }
     spec.metrics = metrics;
+    spec.shuffle_ties = shuffle_ties;
     if let Some(name) = name {
         spec.name = name;
     }

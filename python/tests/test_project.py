@@ -187,3 +187,14 @@ def test_a_sheet_named_relative_to_the_project_gives_the_cli_expected_time(cli, 
     run = hase.Project.load(project_file).run()
     assert run.stats["expected"] == expected["expected"]
     assert run.stats["expected"]["makespan_ps"] == run.makespan_ps
+
+
+def test_a_tie_seed_gives_the_cli_runs_shuffled_order(cli, tmp_path):
+    path = PROJECTS / "torus3d_halo.ron"
+    stats_file = tmp_path / "stats.json"
+    cli(["run", str(path), "--tie-seed", "5", "--stats", str(stats_file), "-q"])
+    expected = json.loads(stats_file.read_text())
+    project = hase.Project.load(path)
+    shuffled = project.run(tie_seed=5)
+    assert shuffled.makespan_ps == expected["makespan_ps"]
+    assert shuffled.makespan_ps != project.run().makespan_ps

@@ -51,3 +51,15 @@ def test_a_sweep_groups_in_pandas():
 def test_a_bad_variable_is_a_hase_error_with_the_library_message():
     with pytest.raises(hase.HaseError, match="colour"):
         hase.sweep(PROJECT, vary={"workload.colour": "1,2"})
+
+
+def test_shuffled_ties_spread_the_repetitions_as_the_cli_does(cli, tmp_path):
+    torus = PROJECTS / "torus3d_halo.ron"
+    cli_csv = tmp_path / "cli.csv"
+    args = ["sweep", str(torus), "--repeat", "4", "--shuffle-ties", "--metric", "makespan_ps"]
+    cli(args + ["--csv", str(cli_csv), "-q"])
+    frame = hase.sweep(torus, {}, repeat=4, metrics=["makespan_ps"], shuffle_ties=True)
+    assert frame.attrs["csv"] == cli_csv.read_text()
+    assert frame["makespan_ps"].nunique() > 1
+    scheduled = hase.sweep(torus, {}, repeat=4, metrics=["makespan_ps"])
+    assert scheduled["makespan_ps"].nunique() == 1
