@@ -48,6 +48,9 @@ fn contents(ui: &mut Ui, check: &TiesCheck, palette: &Palette) {
                 ui.label(format!(
                     "running the design in the scheduled order and {SHUFFLED_RUNS} shuffled ones…"
                 ));
+                if ui.button("Stop").clicked() {
+                    check.stop();
+                }
             });
         }
         Some(Err(e)) => {

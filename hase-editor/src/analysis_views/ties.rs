@@ -4,6 +4,8 @@
 //! shows them.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use hase_engine::model::Project;
 use hase_library::runner::{RunError, RunOptions, base_dir_of};
@@ -33,6 +35,9 @@ pub enum TiesError {
     /// The worker thread ended without a result.
     #[error("the check stopped without a result")]
     NoResult,
+    /// The user stopped it.
+    #[error("stopped before every order had run")]
+    Stopped,
 }
 
 /// The check in progress or done, and its window.
@@ -43,6 +48,8 @@ pub struct TiesCheck {
     /// The result, once there is one.
     pub result: Option<TiesResult>,
     worker: Worker<TiesResult>,
+    /// Raised by [`TiesCheck::stop`]: every run of the check stops at its next look.
+    cancel: Arc<AtomicBool>,
 }
 
 impl TiesCheck {
@@ -50,6 +57,7 @@ impl TiesCheck {
     /// time, and open the window.
     pub fn start(&mut self, project: &Project, file: Option<&Path>, settings: &NextRunSettings) {
         self.open = true;
+        self.cancel = Arc::new(AtomicBool::new(false));
         let until = match settings.until() {
             Ok(until) => until,
             Err(e) => {
@@ -63,6 +71,7 @@ impl TiesCheck {
             run: RunOptions {
                 seed: Some(settings.seed),
                 until,
+                cancel: Some(Arc::clone(&self.cancel)),
                 base_dir: file.map_or_else(|| PathBuf::from("."), base_dir_of),
                 ..RunOptions::default()
             },
@@ -78,10 +87,17 @@ impl TiesCheck {
         self.worker.is_running()
     }
 
+    /// Stop the runs; the window then says so instead of showing makespans of cut-short runs.
+    pub fn stop(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
     /// Take the result when it has come; true when something changed.
     pub fn poll(&mut self) -> bool {
         let Some(ended) = self.worker.poll() else { return false };
-        self.result = Some(ended.unwrap_or(Err(TiesError::NoResult)));
+        let stopped = self.cancel.load(Ordering::Relaxed);
+        self.result =
+            Some(if stopped { Err(TiesError::Stopped) } else { ended.unwrap_or(Err(TiesError::NoResult)) });
         true
     }
 }
@@ -115,6 +131,13 @@ mod tests {
         check.start(&project, None, &settings);
         let stopped = finished(&mut check).unwrap();
         assert!(stopped.makespan_range_ps().1 <= 100_000_000, "{stopped}");
+
+        // Stopped at once: the window says so rather than showing cut-short makespans.
+        settings.until_text.clear();
+        check.start(&project, None, &settings);
+        check.stop();
+        let error = finished(&mut check).unwrap_err().to_string();
+        assert_eq!(error, "stopped before every order had run");
 
         // A run-until text that is not a time is an error in the window, not a panic.
         settings.until_text = "soon".into();
