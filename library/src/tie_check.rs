@@ -72,7 +72,13 @@ impl TieCheck {
 
 /// Run `project` in the scheduled order and in `options.runs` shuffled orders.
 pub fn check_ties(project: &Project, options: &TieCheckOptions) -> Result<TieCheck, RunError> {
+    let cancelled =
+        || options.run.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
     let run = |tie_seed: Option<u64>| -> Result<TieRun, RunError> {
+        // A stopped check does not start the runs still waiting for a core.
+        if cancelled() {
+            return Ok(TieRun { tie_seed, outcome: "cancelled".into(), makespan_ps: 0, events: 0 });
+        }
         let run_options = RunOptions {
             trace: TraceTarget::None,
             fingerprint: false,
@@ -166,6 +172,19 @@ mod tests {
         assert!(text.contains("the result depends on the order of simultaneous events"), "{text}");
         // The same seeds give the same runs.
         assert_eq!(check(&project, 4), got);
+    }
+
+    /// A check stopped before it starts runs nothing: every run says it was cancelled.
+    #[test]
+    fn a_stopped_check_starts_no_more_runs() {
+        let project = examples::torus3d_halo().unwrap().project;
+        let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let options =
+            TieCheckOptions { runs: 3, run: RunOptions { cancel: Some(cancel), ..RunOptions::default() } };
+        let got = check_ties(&project, &options).unwrap();
+        let runs: Vec<&TieRun> = std::iter::once(&got.scheduled).chain(&got.shuffled).collect();
+        assert_eq!(runs.len(), 4);
+        assert!(runs.iter().all(|r| r.outcome == "cancelled" && r.events == 0), "{got}");
     }
 
     /// The task farm's workers never receive two things at one instant the same way twice: no
