@@ -36,6 +36,9 @@ fn contents(ui: &mut Ui, check: &LevelsCheck, palette: &Palette) {
             ui.horizontal(|ui| {
                 ui.spinner();
                 ui.label("running the design at both levels…");
+                if ui.button("Stop").clicked() {
+                    check.stop();
+                }
             });
         }
         Some(Err(e)) => {

@@ -10,7 +10,7 @@ use hase_library::check_levels::{CheckLevelsError, CheckLevelsOptions, LevelChec
 use hase_library::overrides::switchable_compounds;
 use hase_library::runner::{RunOptions, base_dir_of};
 
-use super::worker::Worker;
+use super::worker::{Ended, Worker};
 
 /// What the check of one compound came to.
 pub type LevelsResult = Result<Vec<LevelCheck>, LevelsError>;
@@ -27,6 +27,9 @@ pub enum LevelsError {
     /// The worker thread ended without a result.
     #[error("the check stopped without a result")]
     NoResult,
+    /// The user stopped it.
+    #[error("stopped before both levels had run")]
+    Stopped,
 }
 
 /// The check in progress or done, and its window.
@@ -60,9 +63,11 @@ impl LevelsCheck {
         };
         self.open = true;
         self.compound = compound.to_string();
-        let started = self
-            .worker
-            .start("hase-levels", move || check_levels(&project, &options).map_err(LevelsError::from));
+        let started = self.worker.start("hase-levels", move |stop| {
+            let options =
+                CheckLevelsOptions { run: RunOptions { cancel: Some(stop), ..options.run }, ..options };
+            check_levels(&project, &options).map_err(LevelsError::from)
+        });
         self.result = started.err().map(|e| Err(LevelsError::Thread(e)));
     }
 
@@ -71,10 +76,19 @@ impl LevelsCheck {
         self.worker.is_running()
     }
 
+    /// Stop the runs; the window then says so.
+    pub fn stop(&self) {
+        self.worker.stop();
+    }
+
     /// Take the result when it has come; true when something changed.
     pub fn poll(&mut self) -> bool {
         let Some(ended) = self.worker.poll() else { return false };
-        self.result = Some(ended.unwrap_or(Err(LevelsError::NoResult)));
+        self.result = Some(match ended {
+            Ended::Done(result) => result,
+            Ended::Stopped => Err(LevelsError::Stopped),
+            Ended::Lost => Err(LevelsError::NoResult),
+        });
         true
     }
 }
@@ -101,6 +115,14 @@ mod tests {
         // Contention-free workload: the hop-count level gives the detailed times exactly.
         assert_eq!(checks[0].detailed_ps, checks[0].behavioural_ps);
         assert!(checks[0].valid, "{}", checks[0].verdict);
+        // Stopped at once: the window says so.
+        check.start(&project, None, "fabric");
+        check.stop();
+        while !check.poll() {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let error = check.result.take().unwrap().unwrap_err().to_string();
+        assert_eq!(error, "stopped before both levels had run");
         // A compound without a behavioural level is an error shown in the window, not a panic.
         check.start(&project, None, "p0");
         while !check.poll() {

@@ -4,14 +4,12 @@
 //! shows them.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use hase_engine::model::Project;
 use hase_library::runner::{RunError, RunOptions, base_dir_of};
 use hase_library::tie_check::{TieCheck, TieCheckOptions, check_ties};
 
-use super::worker::Worker;
+use super::worker::{Ended, Worker};
 use crate::run::{NextRunSettings, UntilError};
 
 /// Shuffled orders the window runs besides the scheduled one.
@@ -48,8 +46,6 @@ pub struct TiesCheck {
     /// The result, once there is one.
     pub result: Option<TiesResult>,
     worker: Worker<TiesResult>,
-    /// Raised by [`TiesCheck::stop`]: every run of the check stops at its next look.
-    cancel: Arc<AtomicBool>,
 }
 
 impl TiesCheck {
@@ -57,7 +53,6 @@ impl TiesCheck {
     /// time, and open the window.
     pub fn start(&mut self, project: &Project, file: Option<&Path>, settings: &NextRunSettings) {
         self.open = true;
-        self.cancel = Arc::new(AtomicBool::new(false));
         let until = match settings.until() {
             Ok(until) => until,
             Err(e) => {
@@ -71,14 +66,16 @@ impl TiesCheck {
             run: RunOptions {
                 seed: Some(settings.seed),
                 until,
-                cancel: Some(Arc::clone(&self.cancel)),
                 base_dir: file.map_or_else(|| PathBuf::from("."), base_dir_of),
                 ..RunOptions::default()
             },
         };
         let project = project.clone();
-        let started =
-            self.worker.start("hase-ties", move || check_ties(&project, &options).map_err(TiesError::from));
+        let started = self.worker.start("hase-ties", move |stop| {
+            let options =
+                TieCheckOptions { run: RunOptions { cancel: Some(stop), ..options.run }, ..options };
+            check_ties(&project, &options).map_err(TiesError::from)
+        });
         self.result = started.err().map(|e| Err(TiesError::Thread(e)));
     }
 
@@ -89,15 +86,17 @@ impl TiesCheck {
 
     /// Stop the runs; the window then says so instead of showing makespans of cut-short runs.
     pub fn stop(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
+        self.worker.stop();
     }
 
     /// Take the result when it has come; true when something changed.
     pub fn poll(&mut self) -> bool {
         let Some(ended) = self.worker.poll() else { return false };
-        let stopped = self.cancel.load(Ordering::Relaxed);
-        self.result =
-            Some(if stopped { Err(TiesError::Stopped) } else { ended.unwrap_or(Err(TiesError::NoResult)) });
+        self.result = Some(match ended {
+            Ended::Done(result) => result,
+            Ended::Stopped => Err(TiesError::Stopped),
+            Ended::Lost => Err(TiesError::NoResult),
+        });
         true
     }
 }
