@@ -10,7 +10,7 @@ use hase_library::check_levels::{CheckLevelsError, CheckLevelsOptions, LevelChec
 use hase_library::overrides::switchable_compounds;
 use hase_library::runner::{RunOptions, base_dir_of};
 
-use super::worker::{Ended, Worker};
+use super::worker::{Unfinished, Worker};
 
 /// What the check of one compound came to.
 pub type LevelsResult = Result<Vec<LevelCheck>, LevelsError>;
@@ -30,6 +30,15 @@ pub enum LevelsError {
     /// The user stopped it.
     #[error("stopped before both levels had run")]
     Stopped,
+}
+
+impl Unfinished for LevelsError {
+    fn stopped() -> Self {
+        LevelsError::Stopped
+    }
+    fn lost() -> Self {
+        LevelsError::NoResult
+    }
 }
 
 /// The check in progress or done, and its window.
@@ -83,13 +92,7 @@ impl LevelsCheck {
 
     /// Take the result when it has come; true when something changed.
     pub fn poll(&mut self) -> bool {
-        let Some(ended) = self.worker.poll() else { return false };
-        self.result = Some(match ended {
-            Ended::Done(result) => result,
-            Ended::Stopped => Err(LevelsError::Stopped),
-            Ended::Lost => Err(LevelsError::NoResult),
-        });
-        true
+        self.worker.poll_into(&mut self.result)
     }
 }
 

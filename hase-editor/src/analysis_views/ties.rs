@@ -9,7 +9,7 @@ use hase_engine::model::Project;
 use hase_library::runner::{RunError, RunOptions, base_dir_of};
 use hase_library::tie_check::{TieCheck, TieCheckOptions, check_ties};
 
-use super::worker::{Ended, Worker};
+use super::worker::{Unfinished, Worker};
 use crate::run::{NextRunSettings, UntilError};
 
 /// Shuffled orders the window runs besides the scheduled one.
@@ -36,6 +36,15 @@ pub enum TiesError {
     /// The user stopped it.
     #[error("stopped before every order had run")]
     Stopped,
+}
+
+impl Unfinished for TiesError {
+    fn stopped() -> Self {
+        TiesError::Stopped
+    }
+    fn lost() -> Self {
+        TiesError::NoResult
+    }
 }
 
 /// The check in progress or done, and its window.
@@ -91,13 +100,7 @@ impl TiesCheck {
 
     /// Take the result when it has come; true when something changed.
     pub fn poll(&mut self) -> bool {
-        let Some(ended) = self.worker.poll() else { return false };
-        self.result = Some(match ended {
-            Ended::Done(result) => result,
-            Ended::Stopped => Err(TiesError::Stopped),
-            Ended::Lost => Err(TiesError::NoResult),
-        });
-        true
+        self.worker.poll_into(&mut self.result)
     }
 }
 

@@ -73,6 +73,27 @@ impl<T: Send + 'static> Worker<T> {
     }
 }
 
+/// What a check's error says when its worker was stopped or ended without a result.
+pub trait Unfinished {
+    /// [`Ended::Stopped`].
+    fn stopped() -> Self;
+    /// [`Ended::Lost`].
+    fn lost() -> Self;
+}
+
+impl<T: Send + 'static, E: Unfinished + Send + 'static> Worker<Result<T, E>> {
+    /// Put how the work ended in `slot` once it has; true when something changed.
+    pub fn poll_into(&mut self, slot: &mut Option<Result<T, E>>) -> bool {
+        let Some(ended) = self.poll() else { return false };
+        *slot = Some(match ended {
+            Ended::Done(result) => result,
+            Ended::Stopped => Err(E::stopped()),
+            Ended::Lost => Err(E::lost()),
+        });
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
