@@ -53,10 +53,15 @@ impl TieCheck {
         (all().min().unwrap_or(0), all().max().unwrap_or(0))
     }
 
+    /// A makespan's change from the scheduled order's, in per cent, signed.
+    pub fn change_percent(&self, makespan_ps: u64) -> f64 {
+        let base = self.scheduled.makespan_ps;
+        if base == 0 { 0.0 } else { (makespan_ps as f64 - base as f64) / base as f64 * 100.0 }
+    }
+
     /// The largest change of makespan from the scheduled order's, in per cent (up or down).
     pub fn largest_change_percent(&self) -> f64 {
-        let base = self.scheduled.makespan_ps;
-        self.shuffled.iter().map(|r| change_percent(r.makespan_ps, base).abs()).fold(0.0, f64::max)
+        self.shuffled.iter().map(|r| self.change_percent(r.makespan_ps).abs()).fold(0.0, f64::max)
     }
 
     /// True when some order ended the run otherwise (a deadlock, say) than the scheduled one.
@@ -104,11 +109,6 @@ pub fn check_ties(project: &Project, options: &TieCheckOptions) -> Result<TieChe
     Ok(TieCheck { scheduled, shuffled: runs })
 }
 
-/// The makespan's change from `base` in per cent, signed.
-fn change_percent(makespan_ps: u64, base_ps: u64) -> f64 {
-    if base_ps == 0 { 0.0 } else { (makespan_ps as f64 - base_ps as f64) / base_ps as f64 * 100.0 }
-}
-
 impl fmt::Display for TieCheck {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let base = self.scheduled.makespan_ps;
@@ -120,7 +120,7 @@ impl fmt::Display for TieCheck {
                 f,
                 "{order:<20} {:>14} {:>+8.2}% {:>10}  {}",
                 SimTime(run.makespan_ps).display_with(6),
-                change_percent(run.makespan_ps, base),
+                self.change_percent(run.makespan_ps),
                 run.events,
                 run.outcome
             )?;
@@ -133,8 +133,8 @@ impl fmt::Display for TieCheck {
                  ({:+.2}% to {:+.2}% of the scheduled order's)",
                 SimTime(low).display_with(6),
                 SimTime(high).display_with(6),
-                change_percent(low, base),
-                change_percent(high, base)
+                self.change_percent(low),
+                self.change_percent(high)
             )
         } else {
             writeln!(f, "every order gave the same makespan and outcome: {}", SimTime(base).display_with(6))

@@ -7,11 +7,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
+use hase_engine::time::SimTime;
 use hase_library::overrides::apply_set;
 use hase_library::runner::{RunOptions, base_dir_of};
 use hase_library::tie_check::{TieCheckOptions, check_ties};
-
-use hase_engine::time::SimTime;
 use hase_library::workload_trace::use_workload_trace;
 
 use super::inputs::{read_project, time_arg, workload};

@@ -61,7 +61,6 @@ fn contents(ui: &mut Ui, check: &TiesCheck, palette: &Palette) {
 }
 
 fn table(ui: &mut Ui, result: &TieCheck, palette: &Palette) {
-    let base = result.scheduled.makespan_ps;
     egui::Grid::new("ties-table").num_columns(3).striped(true).spacing([14.0, 3.0]).show(ui, |ui| {
         ui.label(RichText::new("order").strong());
         ui.label(RichText::new("makespan").strong());
@@ -75,7 +74,7 @@ fn table(ui: &mut Ui, result: &TieCheck, palette: &Palette) {
             } else {
                 ui.monospace(RichText::new(format!("{makespan} ({})", run.outcome)).color(palette.error));
             }
-            ui.monospace(format!("{:+.2} %", change_percent(run.makespan_ps, base)));
+            ui.monospace(format!("{:+.2} %", result.change_percent(run.makespan_ps)));
             ui.end_row();
         }
     });
@@ -88,8 +87,8 @@ fn table(ui: &mut Ui, result: &TieCheck, palette: &Palette) {
                  {:+.2} % of the scheduled order's). A prediction is no more precise than this range.",
                 time_text::figure(SimTime(low)),
                 time_text::figure(SimTime(high)),
-                change_percent(low, base),
-                change_percent(high, base)
+                result.change_percent(low),
+                result.change_percent(high)
             ))
             .color(palette.warning),
         );
@@ -100,9 +99,4 @@ fn table(ui: &mut Ui, result: &TieCheck, palette: &Palette) {
         );
     }
     ui.label(RichText::new("hase check-ties gives the same on the command line.").weak());
-}
-
-/// `makespan_ps` against `base_ps`, in per cent.
-fn change_percent(makespan_ps: u64, base_ps: u64) -> f64 {
-    if base_ps == 0 { 0.0 } else { (makespan_ps as f64 - base_ps as f64) * 100.0 / base_ps as f64 }
 }
