@@ -26,7 +26,7 @@ use std::collections::VecDeque;
 
 use hase_engine::time::SimTime;
 
-use crate::packet_queue::{MessageKey, Outgoing, PacketQueue, SpareBuffer, fill_buffer, key_of};
+use crate::packet_queue::{MessageKey, Outgoing, Overflow, PacketQueue, SpareBuffer, fill_buffer, key_of};
 
 /// One message's packets waiting for the output.
 #[derive(Clone, Debug)]
@@ -69,7 +69,7 @@ impl PacketQueue for WeightedFairQueue {
         }
         let finish = self.virtual_time + item.packet.penalty.service(u64::from(item.packet.bytes));
         let mut packets = VecDeque::new();
-        fill_buffer(&mut packets, spare);
+        fill_buffer(&mut packets, spare, Overflow::Free);
         packets.push_back(item);
         if self.backlogs.capacity() == 0 {
             self.backlogs.reserve_exact(1);
@@ -97,7 +97,7 @@ impl PacketQueue for WeightedFairQueue {
         } else {
             let emptied = self.backlogs.remove(at);
             if let Some(spare) = spare {
-                spare.keep(emptied.packets);
+                spare.keep(emptied.packets, Overflow::Free);
             }
         }
         if self.backlogs.is_empty() {
