@@ -54,7 +54,7 @@ impl SpareBuffer {
 ///
 /// First-come-first-served outputs use the thread's pool (`crate::buffer_pool`): on a fat tree's
 /// allreduce a router's outputs take turns at holding one packet, and the pool spares most of their
-/// allocations (−5.5 % of the instructions of a run, `docs/performance.md`). The per-message
+/// allocations (−5.2 % of the instructions of one, `docs/performance.md`). The per-message
 /// buffers of the round robin and the weighted queue go back to the allocator: there the pool
 /// counted 0.5 % more instructions, on an alltoall.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
