@@ -180,6 +180,11 @@ impl<M> Agenda<M> {
     /// scheduling number. Unlike [`Agenda::pop_at_or_before`] it never moves the queues' floor past
     /// `limit`, so events at any time after the last one taken may still be pushed (what a
     /// partition's agenda needs at its barrier).
+    #[inline(always)]
+    #[allow(
+        clippy::inline_always,
+        reason = "a partition's window loop calls it once an event; inlined, a run on two threads counted 1.5 % fewer instructions"
+    )]
     pub(crate) fn pop_numbered_at_or_before(&mut self, limit: u64) -> Option<(u64, u64, Due<M>)> {
         let message = self.messages.peek_key().filter(|(t, _)| *t <= limit);
         let timer = self.timers.peek_key().filter(|(t, _)| *t <= limit);

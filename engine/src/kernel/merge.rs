@@ -4,6 +4,8 @@
 //! number (`S(parent) + index`, `docs/kernel.md`) and writes the window's records in the order
 //! the sequential kernel writes them.
 
+use std::cmp::Ordering;
+
 use super::backlog::WindowRecords;
 use super::message::Message;
 use super::window::Partition;
@@ -19,8 +21,6 @@ struct Head {
     at: usize,
     /// Its `(time, final number)` as `time << 64 | number`, or [`EXHAUSTED`].
     key: u128,
-    /// The provisional number of the next push of this partition, less the window's first.
-    next_provisional: usize,
     /// Records written so far.
     records: usize,
 }
@@ -49,38 +49,67 @@ pub(crate) fn merge_window<M: Message, P>(
     for part in parts.iter_mut() {
         let pushes = part.core.queue.counter() - first;
         part.finals.clear();
-        part.finals.resize(pushes as usize, 0);
-        heads.push(Head { at: 0, key: key_at(part, 0), next_provisional: 0, records: 0 });
+        part.finals.reserve(pushes as usize);
+        heads.push(Head { at: 0, key: key_at(part, 0), records: 0 });
     }
     let mut next = first;
-    loop {
-        // Keys are unique (final numbers are), so the smallest is the first in sequential order.
-        let (i, key) = heads
-            .iter()
-            .enumerate()
-            .fold((0, EXHAUSTED), |best, (i, head)| if head.key < best.1 { (i, head.key) } else { best });
-        if key == EXHAUSTED {
-            break;
-        }
-        let part = &mut *parts[i];
-        let head = &mut heads[i];
-        let handled = part.handled[head.at];
-        let from = head.next_provisional;
-        let pushes = handled.pushes as usize;
-        if let Some(slots) = part.finals.get_mut(from..from + pushes) {
-            for (j, slot) in slots.iter_mut().enumerate() {
-                *slot = next + j as u64;
+    if let ([a, b], [head_a, head_b]) = (&mut *parts, heads.as_mut_slice()) {
+        // Two logs: whichever head comes first runs until the other's head comes before it.
+        // Keys are unique (final numbers are), so only two exhausted logs compare equal.
+        loop {
+            match head_a.key.cmp(&head_b.key) {
+                Ordering::Less => take_run(a, head_a, head_b.key, &mut next, records, 0),
+                Ordering::Greater => take_run(b, head_b, head_a.key, &mut next, records, 1),
+                Ordering::Equal => return next,
             }
         }
-        head.next_provisional += pushes;
-        next += pushes as u64;
-        let end = handled.records_end as usize;
-        records.push_run(i, head.records..end);
-        head.records = end;
+    }
+    loop {
+        // The log whose head comes first in sequential order, and the key of the head that comes
+        // after it among the other logs: every event of that log before this bound comes next.
+        let (mut i, mut key, mut bound) = (0, EXHAUSTED, EXHAUSTED);
+        for (j, head) in heads.iter().enumerate() {
+            if head.key < key {
+                (i, key, bound) = (j, head.key, key);
+            } else if head.key < bound {
+                bound = head.key;
+            }
+        }
+        if key == EXHAUSTED {
+            return next;
+        }
+        take_run(parts[i], &mut heads[i], bound, &mut next, records, i);
+    }
+}
+
+/// Take the events of partition `i`'s log from its head on while their keys are below `bound`,
+/// which are the next ones in sequential order: number their pushes from `next` on and add their
+/// records to the order.
+fn take_run<M: Message, P>(
+    part: &mut Partition<M, P>,
+    head: &mut Head,
+    bound: u128,
+    next: &mut u64,
+    records: &mut WindowRecords,
+    i: usize,
+) {
+    let run_start = head.records;
+    while head.key < bound {
+        let handled = part.handled[head.at];
+        // A partition's pushes took their provisional numbers in the order its log lists their
+        // parents, so their final numbers are appended in that order.
+        match handled.pushes {
+            0 => {}
+            1 => part.finals.push(*next),
+            n => part.finals.extend(*next..*next + u64::from(n)),
+        }
+        *next += u64::from(handled.pushes);
+        head.records = handled.records_end as usize;
         head.at += 1;
+        // Read after the pushes above are numbered: this event's parent may be among them.
         head.key = key_at(part, head.at);
     }
-    next
+    records.push_run(i, run_start..head.records);
 }
 
 /// Move every push `parts` made for after the window to its target partition's inbox (with its

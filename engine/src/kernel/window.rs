@@ -56,19 +56,39 @@ impl<M: Message, P: BehaviourStore<M>> Partition<M, P> {
                 numbering.number(from, list);
             }
         }
-        let mut heads: Vec<std::iter::Peekable<std::vec::Drain<'_, Deferred<M>>>> =
-            self.inbox.iter_mut().filter(|l| !l.is_empty()).map(|l| l.drain(..).peekable()).collect();
+        let mut lists: Vec<std::vec::Drain<'_, Deferred<M>>> =
+            self.inbox.iter_mut().filter(|l| !l.is_empty()).map(|l| l.drain(..)).collect();
+        if let [only] = lists.as_mut_slice() {
+            for Deferred { time, number, due } in only {
+                self.core.queue.push_numbered(number, crate::time::SimTime(time), due);
+            }
+            return;
+        }
+        // Merged by number: the list whose head has the lowest number gives every event below the
+        // lowest head number of the other lists, then the heads are compared again.
+        let mut heads: Vec<Option<Deferred<M>>> = lists.iter_mut().map(Iterator::next).collect();
         loop {
-            let mut best: Option<(usize, u64)> = None;
-            for (i, head) in heads.iter_mut().enumerate() {
-                if let Some(d) = head.peek()
-                    && best.is_none_or(|(_, n)| d.number < n)
-                {
-                    best = Some((i, d.number));
+            let (mut i, mut lowest, mut bound) = (0, u64::MAX, u64::MAX);
+            for (j, head) in heads.iter().enumerate() {
+                let Some(d) = head else { continue };
+                if d.number < lowest {
+                    (i, lowest, bound) = (j, d.number, lowest);
+                } else if d.number < bound {
+                    bound = d.number;
                 }
             }
-            let Some(Deferred { time, number, due }) = best.and_then(|(i, _)| heads[i].next()) else { break };
-            self.core.queue.push_numbered(number, crate::time::SimTime(time), due);
+            let Some(mut head) = heads.get_mut(i).and_then(Option::take) else { break };
+            loop {
+                let Deferred { time, number, due } = head;
+                self.core.queue.push_numbered(number, crate::time::SimTime(time), due);
+                match lists[i].next() {
+                    Some(d) if d.number < bound => head = d,
+                    other => {
+                        heads[i] = other;
+                        break;
+                    }
+                }
+            }
         }
     }
 
