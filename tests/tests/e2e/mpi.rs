@@ -17,6 +17,7 @@ use hase_engine::time::SimTime;
 use hase_engine::trace::Trace;
 use hase_entities::netmodel::datasheet::{self, DataSheet, Estimate};
 use hase_entities::workload::ti::{TiDialect, load_ti_trace};
+use hase_library::datasheet::raw::RawData;
 use hase_library::datasheet::{SheetOptions, make_sheet};
 use hase_library::mpi::bench::{BenchOptions, BenchTiming, parse_sizes, run_bench};
 use hase_library::mpi::predict::{PredictOptions, predict};
@@ -74,15 +75,34 @@ struct Fitted {
     sheet: DataSheet,
 }
 
+/// Options timing `functions` at `procs` ranks and `sizes` bytes in a loop, 6 repeats after 1
+/// warm-up: what the fitted sheets of these tests are measured with.
+fn looped_bench(procs: Vec<u32>, sizes: Vec<u64>, functions: &[&str]) -> BenchOptions {
+    BenchOptions {
+        procs,
+        sizes,
+        functions: functions.iter().map(|f| (*f).to_string()).collect(),
+        repeat: 6,
+        warmup: 1,
+        timing: BenchTiming::Loop,
+        run: MpiRun { env: env(), ..MpiRun::default() },
+    }
+}
+
+/// The sheet fitted from `raw`, named `here`.
+fn fit_here(raw: &RawData) -> DataSheet {
+    make_sheet(raw, &SheetOptions { name: "here".into(), split_bytes: None }).unwrap()
+}
+
 /// Benchmark (np 2, 3 and 4, sizes 0 … 16K), fit, and write the sheet once per test run.
 fn fitted() -> &'static Fitted {
     static FITTED: OnceLock<Fitted> = OnceLock::new();
     FITTED.get_or_init(|| {
         let _mpi = lock();
-        let options = BenchOptions {
-            procs: vec![2, 3, RANKS],
-            sizes: parse_sizes("0..16K*4").unwrap(),
-            functions: [
+        let options = looped_bench(
+            vec![2, 3, RANKS],
+            parse_sizes("0..16K*4").unwrap(),
+            &[
                 "send",
                 "recv",
                 "recvmin",
@@ -98,14 +118,8 @@ fn fitted() -> &'static Fitted {
                 "scatter",
                 "allgather",
                 "alltoall",
-            ]
-            .map(String::from)
-            .to_vec(),
-            repeat: 6,
-            warmup: 1,
-            timing: BenchTiming::Loop,
-            run: MpiRun { env: env(), ..MpiRun::default() },
-        };
+            ],
+        );
         let mut last = None;
         let raw = run_bench(&options, &cache(), |p| last = Some(p))
             .unwrap_or_else(|e| panic!("hase mpi bench: {e}"));
@@ -116,7 +130,7 @@ fn fitted() -> &'static Fitted {
         assert_eq!(raw.rows.len(), (8 * 9 + 3 * (1 + 6 * 9)) * 6);
         assert!(raw.note("mpi").is_some_and(|m| m.contains("Open MPI")), "{:?}", raw.notes);
         assert_eq!(raw.note("timing"), Some("loop"), "{:?}", raw.notes);
-        let sheet = make_sheet(&raw, &SheetOptions { name: "here".into(), split_bytes: None }).unwrap();
+        let sheet = fit_here(&raw);
         let dir = work_dir().join("sheets");
         std::fs::create_dir_all(&dir).unwrap();
         let sheet_path = dir.join("here.ron");
@@ -410,17 +424,9 @@ fn halo_to_oneself_us(timings: &[hase_library::mpi::timings::ProgramTiming]) -> 
 /// `sheet` with its `selfsend` fit replaced by one measured now (at 4, 8 and 16 KiB: 16 KiB is the
 /// size the test sends, and a fit of two parameters takes three sizes at least).
 fn with_fresh_selfsend(sheet: &DataSheet) -> DataSheet {
-    let options = BenchOptions {
-        procs: vec![2],
-        sizes: vec![4096, 8192, 16384],
-        functions: vec!["selfsend".into()],
-        repeat: 6,
-        warmup: 1,
-        timing: BenchTiming::Loop,
-        run: MpiRun { env: env(), ..MpiRun::default() },
-    };
+    let options = looped_bench(vec![2], vec![4096, 8192, 16384], &["selfsend"]);
     let raw = run_bench(&options, &cache(), |_| {}).unwrap_or_else(|e| panic!("hase mpi bench: {e}"));
-    let fresh = make_sheet(&raw, &SheetOptions { name: "here".into(), split_bytes: None }).unwrap();
+    let fresh = fit_here(&raw);
     let mut sheet = sheet.clone();
     sheet.functions.insert("selfsend".into(), fresh.functions["selfsend"].clone());
     sheet
